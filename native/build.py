@@ -1,0 +1,42 @@
+"""The cffi builder for native/ (API mode, out of line): compiles every native/src/*.c into
+the `native._engine` extension. The cdef is read from native/bg.h, never retyped here.
+Not the training tools: those are built by their own scripts in native/tools/."""
+import glob
+import os
+import re
+
+from cffi import FFI
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+HEADER = os.path.join(HERE, "bg.h")
+CDEF_RE = re.compile(r"/\* cffi-cdef begin \*/(.*?)/\* cffi-cdef end \*/", re.S)
+
+
+def cdef_text(header_path: str = HEADER) -> str:
+    """The part of bg.h between the cffi-cdef markers: the single source of the cdef."""
+    with open(header_path, encoding="utf-8") as fh:
+        match = CDEF_RE.search(fh.read())
+    if not match:
+        raise RuntimeError(f"{header_path}: cffi-cdef markers not found")
+    return match.group(1)
+
+
+def c_sources() -> list[str]:
+    """Library sources, relative to the project root (setuptools wants relative paths)."""
+    root = os.path.dirname(HERE)
+    return sorted(os.path.relpath(p, root) for p in glob.glob(os.path.join(HERE, "src", "*.c")))
+
+
+ffibuilder = FFI()
+ffibuilder.cdef(cdef_text())
+ffibuilder.set_source(
+    "native._engine",
+    '#include "bg.h"',
+    sources=c_sources(),
+    include_dirs=[os.path.relpath(HERE, os.path.dirname(HERE)), os.path.relpath(os.path.join(HERE, "src"), os.path.dirname(HERE))],
+    extra_compile_args=["-O3", "-std=c11", "-Wall", "-Wno-unused-function"],
+)
+
+if __name__ == "__main__":
+    os.chdir(os.path.dirname(HERE))
+    ffibuilder.compile(verbose=True)

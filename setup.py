@@ -1,0 +1,21 @@
+"""Packaging for Spectrum Backgammon: `pip install .` compiles native/ through cffi
+(API mode, out of line) and installs the `spectrum-backgammon` console script."""
+from setuptools import setup
+
+setup(
+    name="spectrum-backgammon",
+    version="0.1.0",
+    description="CP Software's 1983 ZX Spectrum Backgammon, ported to a small emulated 48K",
+    python_requires=">=3.11",
+    packages=["spectrum", "game", "roms", "native"],
+    package_data={
+        "roms": ["*.asm", "*.bin", "*.sym", "*.tap"],
+        "native": ["*.h", "src/*.c", "src/*.h", "*.wts", "*.dat"],
+        "game": ["*.tap", "data/*"],
+    },
+    setup_requires=["cffi>=1.15"],
+    cffi_modules=["native/build.py:ffibuilder"],
+    install_requires=["pygame>=2.5", "numpy>=1.24", "cffi>=1.15"],
+    extras_require={"test": ["pytest>=7", "hypothesis>=6", "skoolkit>=9"]},
+    entry_points={"console_scripts": ["spectrum-backgammon = game.main:main"]},
+)

@@ -1,0 +1,1 @@
+"""The emulated 48K ZX Spectrum. It knows nothing of backgammon."""
