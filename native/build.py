@@ -38,5 +38,9 @@ ffibuilder.set_source(
 )
 
 if __name__ == "__main__":
+    # Developer rebuild in place: `python native/build.py`. Old builds of either suffix go
+    # first, so a stale module can never shadow the new one.
     os.chdir(os.path.dirname(HERE))
-    ffibuilder.compile(verbose=True)
+    for old in glob.glob(os.path.join(HERE, "_engine*.so")):
+        os.remove(old)
+    ffibuilder.compile(verbose=False)
