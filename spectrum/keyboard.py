@@ -1,0 +1,59 @@
+"""The Spectrum's 40-key matrix: eight half-rows of five keys, read through port 0xFE.
+Knows key names and how the ULA reads them; not pygame, not PC keys (see display.py)."""
+from spectrum import hw
+
+# name -> (half-row index 0..7, bit 0..4); row i is selected by address line A(8+i) low
+KEY_POSITIONS = {
+    name: (row, bit)
+    for row, (_port, names) in enumerate(hw.KEYBOARD_ROWS)
+    for bit, name in enumerate(names)
+}
+KEY_NAMES = tuple(KEY_POSITIONS)          # all 40, in matrix order
+HALF_ROW_PORTS = tuple(port for port, _names in hw.KEYBOARD_ROWS)
+
+
+class KeyMatrix:
+    """Which keys are held. `read(high_byte)` is what the ULA puts on bits 0-4 (0 = pressed)."""
+
+    def __init__(self):
+        self.rows = [0x1F] * 8          # one byte per half-row, active-low like the hardware
+
+    def press(self, name: str) -> None:
+        row, bit = self._position(name)
+        self.rows[row] &= ~(1 << bit) & 0x1F
+
+    def release(self, name: str) -> None:
+        row, bit = self._position(name)
+        self.rows[row] |= 1 << bit
+
+    def release_all(self) -> None:
+        self.rows = [0x1F] * 8
+
+    def set_pressed(self, names) -> None:
+        """Make exactly these keys held (any iterable of key names)."""
+        rows = [0x1F] * 8
+        for name in names:
+            row, bit = self._position(name)
+            rows[row] &= ~(1 << bit) & 0x1F
+        self.rows = rows
+
+    def is_pressed(self, name: str) -> bool:
+        row, bit = self._position(name)
+        return not self.rows[row] & (1 << bit)
+
+    def read(self, high_byte: int) -> int:
+        """Bits 0-4 for an IN from a port whose high address byte is `high_byte`:
+        every half-row whose address line is 0 is selected and their bits are ANDed."""
+        value = 0x1F
+        rows = self.rows
+        for row in range(8):
+            if not high_byte & (1 << row):
+                value &= rows[row]
+        return value
+
+    @staticmethod
+    def _position(name: str):
+        try:
+            return KEY_POSITIONS[name.upper()]
+        except KeyError:
+            raise KeyError(f"no Spectrum key named {name!r}; known keys: {', '.join(KEY_NAMES)}") from None

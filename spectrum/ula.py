@@ -1,0 +1,206 @@
+"""The ULA: screen memory -> a 320x240 RGB numpy frame (border per scanline, FLASH, one
+palette), and port 0xFE (border, beeper, MIC out; keyboard and EAR in). Not the window
+(display.py), not the sound output (audio.py), not the tape signal itself (tape.py)."""
+import numpy as np
+
+from spectrum import hw
+from spectrum.keyboard import KeyMatrix
+
+# --- The palette: index = BRIGHT * 8 + colour, colour = G*4 + R*2 + B (SPECTRUM.md §3) ---
+def _palette() -> np.ndarray:
+    table = np.zeros((16, 3), np.uint8)
+    for bright in (0, 1):
+        level = hw.BRIGHT_LEVEL if bright else hw.NORMAL_LEVEL
+        for colour in range(8):
+            g, r, b = (colour >> 2) & 1, (colour >> 1) & 1, colour & 1
+            table[bright * 8 + colour] = (r * level, g * level, b * level)
+    return table
+
+
+PALETTE = _palette()        # 16 rows, 15 distinct colours (bright black == black)
+
+# --- Geometry ---
+FRAME_W, FRAME_H = hw.FRAME_W, hw.FRAME_H                     # 320 x 240
+SCREEN_X, SCREEN_Y = hw.BORDER_LEFT_PX, hw.BORDER_TOP_LINES   # 32, 24
+# the scanline (counted from the interrupt) shown as image row 0: 64 - 24 = 40
+FIRST_SHOWN_LINE = hw.LINES_ABOVE_SCREEN - hw.BORDER_TOP_LINES
+# image x = 32 is pixel 0 of a line, at T = 224 * line; 2 pixels per T, so x = 0 is 16 T earlier
+LEFT_EDGE_TSTATES = hw.BORDER_LEFT_PX // 2
+BORDER_CELL_PX = 8                   # the 48K ULA picks up a border change every 4 T = 8 px
+BORDER_CELLS = FRAME_W // BORDER_CELL_PX
+
+
+def bitmap_offset(x_byte: int, y: int) -> int:
+    """Offset from 0x4000 of the bitmap byte at column x_byte (0-31), pixel row y (0-191)."""
+    return (y >> 6) << 11 | (y & 7) << 8 | ((y >> 3) & 7) << 5 | x_byte
+
+
+# (192, 32) offsets of each display row's bytes, in display order
+BITMAP_OFFSETS = np.array([[bitmap_offset(x, y) for x in range(32)] for y in range(192)],
+                          dtype=np.intp)
+ATTR_OFFSETS = np.array([[(y >> 3) * 32 + x for x in range(32)] for y in range(192)],
+                        dtype=np.intp)
+# one gather index for bitmap and attributes: row y of the screen, byte x
+_BITMAP_INDEX = hw.SCREEN_ADDR + BITMAP_OFFSETS
+_ATTR_INDEX = hw.ATTR_ADDR + ATTR_OFFSETS
+
+# attribute -> attribute with INK and PAPER exchanged when FLASH (bit 7) is set
+_attrs = np.arange(256)
+FLASH_SWAP = np.where(_attrs & 0x80,
+                      (_attrs & 0xC0) | ((_attrs & 7) << 3) | ((_attrs >> 3) & 7),
+                      _attrs).astype(np.uint8)
+ATTR_INK = ((_attrs >> 6 & 1) * 8 + (_attrs & 7)).astype(np.uint8)         # palette index
+ATTR_PAPER = ((_attrs >> 6 & 1) * 8 + (_attrs >> 3 & 7)).astype(np.uint8)
+# byte -> its 8 pixels, bit 7 leftmost
+BYTE_BITS = ((np.arange(256)[:, None] >> (7 - np.arange(8))[None, :]) & 1).astype(bool)
+
+
+def _pixel_table() -> np.ndarray:
+    """(byte << 8 | attribute) -> the 8 RGB pixels that byte shows (FLASH bit ignored here)."""
+    ink = PALETTE[ATTR_INK]             # (256 attrs, 3)
+    paper = PALETTE[ATTR_PAPER]
+    bits = BYTE_BITS[:, None, :, None]  # (256 bytes, 1, 8, 1)
+    table = np.where(bits, ink[None, :, None, :], paper[None, :, None, :])
+    return np.ascontiguousarray(table.reshape(65536, 8, 3).astype(np.uint8))
+
+
+PIXEL_TABLE = _pixel_table()            # 1.5 MiB, built once at import
+
+
+def flash_inverted(frame_number: int) -> bool:
+    """True on the frames where FLASH cells show INK and PAPER exchanged (16 on, 16 off)."""
+    return (frame_number // hw.FLASH_PERIOD_FRAMES) & 1 == 1
+
+
+def border_tstates() -> np.ndarray:
+    """(240, 40) T-state (from the interrupt) at which each 8-pixel border cell is drawn."""
+    lines = FIRST_SHOWN_LINE + np.arange(FRAME_H)
+    cells = np.arange(BORDER_CELLS) * (BORDER_CELL_PX // 2)
+    return lines[:, None] * hw.TSTATES_PER_LINE - LEFT_EDGE_TSTATES + cells[None, :]
+
+
+BORDER_TSTATES = border_tstates()
+
+
+def render(memory: np.ndarray, frame_number: int = 0, border_start: int = 7,
+           border_changes=(), out: np.ndarray = None) -> np.ndarray:
+    """Draw one frame. `memory` is the 64 KiB as a uint8 array; `border_changes` is the
+    frame's [(tstates, colour)] OUT log and `border_start` the colour it began with.
+    Returns a (240, 320, 3) uint8 array (into `out` when given)."""
+    if out is None:
+        out = np.empty((FRAME_H, FRAME_W, 3), np.uint8)
+    bitmap = memory[_BITMAP_INDEX].astype(np.uint16)
+    attrs = memory[_ATTR_INDEX]
+    if flash_inverted(frame_number):
+        attrs = FLASH_SWAP[attrs]
+    keys = (bitmap << 8) | attrs
+    out[SCREEN_Y:SCREEN_Y + 192, SCREEN_X:SCREEN_X + 256] = PIXEL_TABLE[keys].reshape(192, 256, 3)
+    _paint_border(out, border_start, border_changes)
+    return out
+
+
+def _paint_border(out, border_start, border_changes) -> None:
+    bottom = SCREEN_Y + 192
+    right = SCREEN_X + 256
+    if not border_changes:
+        rgb = PALETTE[border_start & 7]
+        out[:SCREEN_Y] = rgb
+        out[bottom:] = rgb
+        out[SCREEN_Y:bottom, :SCREEN_X] = rgb
+        out[SCREEN_Y:bottom, right:] = rgb
+        return
+    times = np.fromiter((t for t, _c in border_changes), np.int64, len(border_changes))
+    colours = np.empty(len(border_changes) + 1, np.uint8)
+    colours[0] = border_start & 7
+    colours[1:] = [c & 7 for _t, c in border_changes]
+    cell_colours = colours[np.searchsorted(times, BORDER_TSTATES, side="right")]   # (240, 40)
+    rgb = PALETTE[cell_colours]                                                     # (240, 40, 3)
+    wide = np.repeat(rgb, BORDER_CELL_PX, axis=1)                                   # (240, 320, 3)
+    out[:SCREEN_Y] = wide[:SCREEN_Y]
+    out[bottom:] = wide[bottom:]
+    out[SCREEN_Y:bottom, :SCREEN_X] = wide[SCREEN_Y:bottom, :SCREEN_X]
+    out[SCREEN_Y:bottom, right:] = wide[SCREEN_Y:bottom, right:]
+
+
+class Ula:
+    """Port 0xFE and the per-frame logs the display and the beeper read.
+
+    After each `end_frame()` the finished frame's logs are:
+      frame_border = (start_colour, [(tstates, colour), ...])   every border change
+      frame_ear    = (start_level,  [(tstates, level), ...])    every change of OUT bit 4 (beeper)
+      frame_mic    = (start_level,  [(tstates, level), ...])    every change of OUT bit 3 (MIC)
+    T-states count from that frame's interrupt and are < 69,888."""
+
+    def __init__(self):
+        self.keyboard = KeyMatrix()
+        self.tape = None            # see spectrum/machine.py for the protocol
+        self.border = 0
+        self.ear = 0
+        self.mic = 0
+        self._border_start, self._border_changes = 0, []
+        self._ear_start, self._ear_changes = 0, []
+        self._mic_start, self._mic_changes = 0, []
+        self.frame_border = (0, [])
+        self.frame_ear = (0, [])
+        self.frame_mic = (0, [])
+
+    def reset(self) -> None:
+        keyboard, tape = self.keyboard, self.tape
+        self.__init__()
+        self.keyboard, self.tape = keyboard, tape
+
+    # --- the CPU's view: port_in / port_out with the running T-state count ---
+    def port_out(self, port: int, value: int, tstates: int) -> None:
+        if port & 1:
+            return
+        colour = value & hw.OUT_BORDER_MASK
+        if colour != self.border:
+            self.border = colour
+            self._border_changes.append((tstates, colour))
+        ear = 1 if value & hw.OUT_EAR_BIT else 0
+        if ear != self.ear:
+            self.ear = ear
+            self._ear_changes.append((tstates, ear))
+        mic = 1 if value & hw.OUT_MIC_BIT else 0
+        if mic != self.mic:
+            self.mic = mic
+            self._mic_changes.append((tstates, mic))
+
+    def port_in(self, port: int, tstates: int) -> int:
+        if port & 1:
+            return 0xFF                 # nothing else answers on a bare 48K
+        value = 0xA0 | self.keyboard.read(port >> 8)    # bits 5 and 7 read 1
+        if self.tape is not None:
+            ear_in = self.tape.ear_at(tstates)
+        else:
+            ear_in = self.ear           # Issue 3 board with no tape: EAR in follows EAR out
+        if ear_in:
+            value |= hw.IN_EAR_BIT
+        return value
+
+    def end_frame(self, frame_tstates: int = hw.TSTATES_PER_FRAME) -> None:
+        """Close the frame's logs (changes at or past its end move to the next frame) and
+        tell the tape a frame has passed."""
+        self.frame_border, self._border_start, self._border_changes = _split(
+            self._border_start, self._border_changes, frame_tstates)
+        self.frame_ear, self._ear_start, self._ear_changes = _split(
+            self._ear_start, self._ear_changes, frame_tstates)
+        self.frame_mic, self._mic_start, self._mic_changes = _split(
+            self._mic_start, self._mic_changes, frame_tstates)
+        if self.tape is not None:
+            self.tape.end_frame(frame_tstates)
+
+    def render(self, memory: np.ndarray, frame_number: int, out: np.ndarray = None) -> np.ndarray:
+        start, changes = self.frame_border
+        return render(memory, frame_number, start, changes, out)
+
+
+def _split(start, changes, frame_tstates):
+    """-> (finished frame's (start, changes), next frame's start, next frame's changes)."""
+    if changes and changes[-1][0] >= frame_tstates:
+        late = [(t - frame_tstates, v) for t, v in changes if t >= frame_tstates]
+        changes = [(t, v) for t, v in changes if t < frame_tstates]
+    else:
+        late = []
+    next_start = changes[-1][1] if changes else start
+    return (start, changes), next_start, late
