@@ -239,3 +239,76 @@ void mg_start(mg_board *out)
         out->b[r][23] = 2;   /* 24-point */
     }
 }
+
+/* ---- single steps ------------------------------------------------------------------ */
+
+int mg_step_apply(mg_board *pos, int from, int die, mg_step *out)
+{
+    if (from < 0 || from > MG_BAR || die < 1 || die > 6)
+        return MG_STEP_BAD_INPUT;
+    int8_t *me = pos->b[0];
+    int8_t *op = pos->b[1];
+    if (me[MG_BAR] && from != MG_BAR)
+        return MG_STEP_BAR_FIRST;
+    if (me[from] <= 0)
+        return MG_STEP_NO_MAN;
+    int to = from - die;
+    int hit = 0;
+    if (to >= 0) {
+        int8_t *there = &op[23 - to];
+        if (*there >= 2)
+            return MG_STEP_BLOCKED;
+        hit = (*there == 1);
+        if (hit) { *there = 0; op[MG_BAR]++; }
+        me[from]--; me[to]++;
+    } else {
+        for (int i = 6; i <= MG_BAR; i++)
+            if (me[i])
+                return MG_STEP_NOT_ALL_HOME;
+        if (to < -1)
+            for (int i = from + 1; i < 6; i++)
+                if (me[i])
+                    return MG_STEP_MAN_HIGHER;
+        me[from]--;
+        to = MG_OFF;
+    }
+    if (out)
+        *out = (mg_step){(int8_t)from, (int8_t)to, (int8_t)die, (int8_t)hit};
+    return MG_STEP_OK;
+}
+
+static int most_steps_rec(const mg_board *pos, const int8_t *dice, int ndice)
+{
+    if (ndice == 0)
+        return 0;
+    int best = 0;
+    /* which die goes next: for distinct dice, either; for equal ones, it does not matter */
+    int tries = (ndice == 2 && dice[0] != dice[1]) ? 2 : 1;
+    for (int t = 0; t < tries; t++) {
+        int8_t rest[4];
+        int die = dice[t], nrest = 0;
+        for (int i = 0; i < ndice; i++)
+            if (i != t)
+                rest[nrest++] = dice[i];
+        for (int from = MG_BAR; from >= 0; from--) {
+            if (!pos->b[0][from])
+                continue;
+            mg_board next = *pos;
+            if (mg_step_apply(&next, from, die, NULL) != MG_STEP_OK)
+                continue;
+            int got = 1 + most_steps_rec(&next, rest, nrest);
+            if (got > best)
+                best = got;
+            if (best == ndice)
+                return best;
+        }
+    }
+    return best;
+}
+
+int mg_most_steps(const mg_board *pos, const int8_t *dice, int ndice)
+{
+    if (ndice < 0 || ndice > 4)
+        return 0;
+    return most_steps_rec(pos, dice, ndice);
+}

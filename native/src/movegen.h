@@ -41,4 +41,23 @@ int mg_pips(const mg_board *pos, int row);
 /* The standard starting position. */
 void mg_start(mg_board *out);
 
+/* ---- single steps (added for typed-entry checks; the generator does not need them) ---- */
+
+/* Why one step (a man from `from`, 0..23 or 24 = bar, moved `die` pips) is not legal on its
+ * own; the same numbers as BG_STEP_* in bg.h. */
+#define MG_STEP_OK 0
+#define MG_STEP_BAR_FIRST 2      /* a man is on the bar and this step is not an entry (rule 7) */
+#define MG_STEP_NO_MAN 3         /* no man of the mover on that point */
+#define MG_STEP_BLOCKED 4        /* it lands on two or more opposing men (rule 5) */
+#define MG_STEP_NOT_ALL_HOME 5   /* bearing off with a man still outside or on the bar (rule 8) */
+#define MG_STEP_MAN_HIGHER 6     /* bearing off with a larger die while a man stands higher */
+#define MG_STEP_BAD_INPUT 10     /* from outside 0..24 or die outside 1..6 */
+
+/* Check one step and, when legal, make it on *pos (hits included) and describe it in *out
+ * (out may be NULL). Returns MG_STEP_OK or the reason; *pos is unchanged when not legal. */
+int mg_step_apply(mg_board *pos, int from, int die, mg_step *out);
+
+/* The most of these dice (1..4 of them, any order) that can be played in turn from pos. */
+int mg_most_steps(const mg_board *pos, const int8_t *dice, int ndice);
+
 #endif
