@@ -1,0 +1,30 @@
+"""The project's exception types. Every message is written for the player: str(error) can go
+straight onto the message line. Not a place for logic: the modules that detect a problem
+raise these; nothing here decides what is legal."""
+
+
+class BackgammonError(Exception):
+    """Base of every error the game reports to a player or to a caller."""
+
+
+class PositionError(BackgammonError, ValueError):
+    """A board that cannot happen: wrong number of men, both colours on a point, a negative
+    count, or a position ID that does not decode."""
+
+
+class PositionIdError(PositionError):
+    """A gnubg position ID that is malformed (wrong length, a character outside Base64, too
+    many men encoded)."""
+
+
+class DiceError(BackgammonError, ValueError):
+    """Dice that are not two numbers from 1 to 6."""
+
+
+class EntryError(BackgammonError, ValueError):
+    """A typed move that cannot be read: not a point letter a..x (or z for the bar) with a
+    die number, such as "K4" or "4K"."""
+
+
+class IllegalMoveError(EntryError):
+    """A typed move that can be read but breaks a rule for this roll in this position."""
