@@ -1,0 +1,189 @@
+"""The beeper: each frame's timestamped EAR (OUT bit 4) edges -> 44.1 kHz samples -> pygame.mixer,
+plus a WAV writer to look at the waveform. Not the ULA (which logs the edges) and not the
+tape's loading noise. Silent, never broken, where there is no audio device."""
+import math
+import wave
+
+import numpy as np
+
+from spectrum import hw
+
+DC_CUTOFF_HZ = 20.0            # the speaker is AC-coupled: a held level decays to silence
+PREBUFFER_FRAMES = 2           # queued before playback starts (about 40 ms)
+MAX_BACKLOG_FRAMES = 8         # beyond this (running faster than real time) old audio is dropped
+
+
+class BeeperRenderer:
+    """Edges -> samples, with no pygame: each output sample is the average EAR level over
+    its own span of T-states (a box filter, so edges between samples are not lost), then a
+    one-pole DC blocker, scaled to int16. Keeps its phase across frames (880.6 samples each)."""
+
+    def __init__(self, sample_rate_hz: int = hw.AUDIO_RATE_HZ, amplitude: float = 0.5,
+                 dc_cutoff_hz: float = DC_CUTOFF_HZ):
+        self.sample_rate_hz = sample_rate_hz
+        self.tstates_per_sample = hw.CPU_HZ / sample_rate_hz     # 79.37 T
+        self.amplitude = amplitude
+        self.pole = math.exp(-2 * math.pi * dc_cutoff_hz / sample_rate_hz) if dc_cutoff_hz else 1.0
+        self.reset()
+
+    def reset(self) -> None:
+        self.pending_start_tstates = 0.0   # where the unfinished sample began (<= 0: last frame)
+        self.pending_area = 0.0            # its level x T-states so far
+        self.lowpass = 0.0                 # DC blocker state (the slowly moving average level)
+
+    def render_frame(self, start_level: int, changes, frame_tstates: int = hw.TSTATES_PER_FRAME) -> np.ndarray:
+        """int16 samples for one frame; `changes` = [(tstates, level 0/1), ...] sorted."""
+        period = self.tstates_per_sample
+        first = self.pending_start_tstates + period
+        count = int((frame_tstates - first) // period) + 1 if first <= frame_tstates else 0
+        bounds = first + period * np.arange(count)               # sample ends inside this frame
+        if changes:
+            times = np.empty(len(changes) + 1)
+            levels = np.empty(len(changes) + 1)
+            times[0], levels[0] = 0.0, start_level
+            times[1:] = [t for t, _v in changes]
+            levels[1:] = [v for _t, v in changes]
+            np.clip(times, 0, frame_tstates, out=times)
+            area_at_times = np.zeros(len(times))
+            area_at_times[1:] = np.cumsum(levels[:-1] * np.diff(times))
+            def area(t):
+                i = np.searchsorted(times, t, side="right") - 1
+                return area_at_times[i] + levels[i] * (t - times[i])
+            area_bounds = area(bounds)
+            area_end = float(area(np.array([float(frame_tstates)]))[0])
+            end_level = levels[-1]
+        else:
+            area_bounds = start_level * bounds
+            area_end = float(start_level * frame_tstates)
+            end_level = start_level
+        if count:
+            x = np.diff(area_bounds, prepend=0.0)
+            x[0] += self.pending_area
+            x /= period
+            last_bound = bounds[-1]
+            self.pending_area = area_end - area_bounds[-1]
+        else:
+            x = np.zeros(0)
+            last_bound = self.pending_start_tstates
+            self.pending_area += area_end
+        self.pending_start_tstates = last_bound - frame_tstates
+        samples = self._dc_block(x, end_level, changes)
+        return samples
+
+    def _dc_block(self, x: np.ndarray, end_level: float, changes) -> np.ndarray:
+        n = len(x)
+        a = self.pole
+        if a < 1.0 and not changes and abs(self.lowpass - end_level) < 1e-4:
+            self.lowpass = float(end_level)
+            return np.zeros(n, np.int16)                      # settled: silence, cheaply
+        if a >= 1.0:
+            y = x - 0.5
+        else:
+            # s[k] = a*s[k-1] + (1-a)*x[k], in closed form: a^(k+1) * (s0 + (1-a) * sum x[j] a^-(j+1))
+            k = np.arange(n)
+            grow = a ** -(k + 1.0)
+            s = a ** (k + 1.0) * (self.lowpass + (1 - a) * np.cumsum(x * grow))
+            if n:
+                self.lowpass = float(s[-1])
+            y = x - s
+        return np.clip(np.rint(y * (self.amplitude * 32767)), -32768, 32767).astype(np.int16)
+
+
+def write_wav(path, samples: np.ndarray, sample_rate_hz: int = hw.AUDIO_RATE_HZ) -> None:
+    """Mono 16-bit WAV."""
+    with wave.open(str(path), "wb") as out:
+        out.setnchannels(1)
+        out.setsampwidth(2)
+        out.setframerate(sample_rate_hz)
+        out.writeframes(np.asarray(samples, dtype="<i2").tobytes())
+
+
+def render_wav(path, frames, sample_rate_hz: int = hw.AUDIO_RATE_HZ, dc_cutoff_hz: float = 0.0) -> np.ndarray:
+    """Write the beeper of several frames -- an iterable of (start_level, changes) -- to a WAV;
+    by default without the DC blocker, so the file shows the square wave as the ULA drove it."""
+    renderer = BeeperRenderer(sample_rate_hz, dc_cutoff_hz=dc_cutoff_hz)
+    samples = np.concatenate([renderer.render_frame(s, c) for s, c in frames] or [np.zeros(0, np.int16)])
+    write_wav(path, samples, sample_rate_hz)
+    return samples
+
+
+class Beeper:
+    """Feeds pygame.mixer one frame at a time: `beeper.push(machine.ula.frame_ear)`.
+    `muted` may be set at any time; with no usable audio device it stays silent.
+    `record=True` keeps every sample so `save_wav(path)` can write them out."""
+
+    def __init__(self, enabled: bool = True, muted: bool = False, record: bool = False):
+        self.muted = muted
+        self.available = False
+        self.reason = "audio disabled"
+        self.channels = 1
+        sample_rate_hz = hw.AUDIO_RATE_HZ
+        self._channel = None
+        self._pending = []
+        self._pending_samples = 0
+        if enabled:
+            sample_rate_hz = self._open_mixer() or sample_rate_hz
+        self.renderer = BeeperRenderer(sample_rate_hz)
+        self.samples_per_frame = sample_rate_hz / hw.FRAME_HZ
+        self.recording = [] if record else None
+
+    def _open_mixer(self):
+        try:
+            import pygame
+            if not pygame.mixer.get_init():
+                pygame.mixer.init(frequency=hw.AUDIO_RATE_HZ, size=-16, channels=1, buffer=1024)
+            sample_rate_hz, _fmt, self.channels = pygame.mixer.get_init()
+            self._channel = pygame.mixer.Channel(0)
+            self._pygame = pygame
+            self.available = True
+            self.reason = ""
+            return sample_rate_hz
+        except Exception as exc:            # no device, no SDL audio: stay silent
+            self.reason = f"no audio ({exc})"
+            self.available = False
+            return None
+
+    def push(self, frame_ear) -> np.ndarray:
+        """Render one finished frame's (start_level, changes) and queue it for playing."""
+        start_level, changes = frame_ear
+        samples = self.renderer.render_frame(start_level, changes)
+        if self.recording is not None:
+            self.recording.append(samples)
+        if self.available and not self.muted:
+            self._queue(samples, silent=not changes and not samples.any())
+        elif self._pending:
+            self._pending, self._pending_samples = [], 0
+        return samples
+
+    def _queue(self, samples: np.ndarray, silent: bool) -> None:
+        channel = self._channel
+        busy = channel.get_busy()
+        if silent and not busy and not self._pending:
+            return                                  # stopped and nothing to say: stay stopped
+        self._pending.append(samples)
+        self._pending_samples += len(samples)
+        if self._pending_samples > MAX_BACKLOG_FRAMES * self.samples_per_frame:
+            keep = self._pending[-PREBUFFER_FRAMES:]
+            self._pending, self._pending_samples = keep, sum(len(s) for s in keep)
+        if not busy:
+            if self._pending_samples >= PREBUFFER_FRAMES * self.samples_per_frame:
+                channel.play(self._take())
+        elif channel.get_queue() is None:
+            channel.queue(self._take())
+
+    def _take(self):
+        block = np.concatenate(self._pending)
+        self._pending, self._pending_samples = [], 0
+        if self.channels > 1:
+            block = np.repeat(block[:, None], self.channels, axis=1)
+        return self._pygame.mixer.Sound(buffer=np.ascontiguousarray(block).tobytes())
+
+    def set_muted(self, muted: bool) -> None:
+        self.muted = muted
+        if muted and self._channel is not None:
+            self._channel.stop()
+            self._pending, self._pending_samples = [], 0
+
+    def save_wav(self, path) -> None:
+        samples = np.concatenate(self.recording) if self.recording else np.zeros(0, np.int16)
+        write_wav(path, samples, self.renderer.sample_rate_hz)

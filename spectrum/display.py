@@ -1,0 +1,319 @@
+"""The pygame window around a Spectrum48: integer scaling, fullscreen, screenshots, PC keys
+-> the Spectrum key matrix, 50.08 Hz pacing (or flat out), the beeper; also a headless mode
+and the test pattern. Not the emulation itself (machine.py, ula.py) and not the game."""
+import argparse
+import os
+import sys
+import time
+
+import numpy as np
+
+from spectrum import hw
+
+TITLE = "Spectrum Backgammon"
+DEFAULT_SCALE = 3
+MAX_CATCH_UP_FRAMES = 5        # further behind than this, pacing starts afresh instead of rushing
+
+# Keys of the window itself (never passed to the machine)
+HELP = ("F11 fullscreen, F12 screenshot, F10 fast/paced, F9 mute; "
+        "Backspace = CAPS SHIFT+0, Shift = CAPS SHIFT, Ctrl/Alt = SYMBOL SHIFT, Esc = BREAK")
+
+
+def pc_key_map(pygame) -> dict:
+    """pygame key code -> the Spectrum keys it holds down."""
+    keys = {getattr(pygame, f"K_{c}"): (c.upper(),) for c in "abcdefghijklmnopqrstuvwxyz"}
+    keys.update({getattr(pygame, f"K_{d}"): (d,) for d in "0123456789"})
+    keys.update({getattr(pygame, f"K_KP{d}"): (d,) for d in "0123456789"})
+    keys.update({
+        pygame.K_RETURN: ("ENTER",), pygame.K_KP_ENTER: ("ENTER",),
+        pygame.K_SPACE: ("SPACE",),
+        pygame.K_BACKSPACE: ("CAPS SHIFT", "0"),                 # DELETE
+        pygame.K_LSHIFT: ("CAPS SHIFT",), pygame.K_RSHIFT: ("CAPS SHIFT",),
+        pygame.K_LCTRL: ("SYMBOL SHIFT",), pygame.K_RCTRL: ("SYMBOL SHIFT",),
+        pygame.K_LALT: ("SYMBOL SHIFT",), pygame.K_RALT: ("SYMBOL SHIFT",),
+        pygame.K_ESCAPE: ("CAPS SHIFT", "SPACE"),                # BREAK
+        pygame.K_LEFT: ("CAPS SHIFT", "5"), pygame.K_DOWN: ("CAPS SHIFT", "6"),
+        pygame.K_UP: ("CAPS SHIFT", "7"), pygame.K_RIGHT: ("CAPS SHIFT", "8"),
+        pygame.K_COMMA: ("SYMBOL SHIFT", "N"), pygame.K_PERIOD: ("SYMBOL SHIFT", "M"),
+        pygame.K_MINUS: ("SYMBOL SHIFT", "J"), pygame.K_SLASH: ("SYMBOL SHIFT", "V"),
+        pygame.K_KP_MINUS: ("SYMBOL SHIFT", "J"), pygame.K_KP_PLUS: ("SYMBOL SHIFT", "K"),
+        pygame.K_EQUALS: ("SYMBOL SHIFT", "L"), pygame.K_SEMICOLON: ("SYMBOL SHIFT", "O"),
+    })
+    return keys
+
+
+def _pygame():
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+    import pygame
+    return pygame
+
+
+def frame_surface(frame: np.ndarray, scale: int = 1):
+    """A pygame Surface of the (240, 320, 3) frame, enlarged `scale` times (whole pixels)."""
+    pygame = _pygame()
+    frame = np.ascontiguousarray(frame, dtype=np.uint8)
+    if scale != 1:
+        frame = np.ascontiguousarray(frame.repeat(scale, axis=0).repeat(scale, axis=1))
+    height, width = frame.shape[:2]
+    # frombuffer shares the array; copy() gives the Surface its own pixels
+    return pygame.image.frombuffer(frame.tobytes(), (width, height), "RGB").copy()
+
+
+def save_screenshot(frame: np.ndarray, path, scale: int = DEFAULT_SCALE) -> str:
+    """Write the frame as a (320*scale) x (240*scale) PNG; returns the path."""
+    pygame = _pygame()
+    path = os.fspath(path)
+    pygame.image.save(frame_surface(frame, scale), path)
+    return path
+
+
+class DisplayLoop:
+    """Runs a machine frame by frame. `on_frame(machine)` (optional) is called before each
+    frame and may return False to stop. Attributes `fast` and `beeper.muted` can be changed
+    while it runs (e.g. fast while a tape loads)."""
+
+    def __init__(self, machine, on_frame=None, scale: int = DEFAULT_SCALE, fullscreen: bool = False,
+                 fast: bool = False, mute: bool = False, audio: bool = True, wav_path=None):
+        from spectrum.audio import Beeper
+        self.machine = machine
+        self.on_frame = on_frame
+        self.scale = max(1, int(scale))
+        self.fullscreen = fullscreen
+        self.fast = fast
+        self.beeper = Beeper(enabled=audio, muted=mute, record=wav_path is not None)
+        self.wav_path = wav_path
+        self.frame = np.zeros((hw.FRAME_H, hw.FRAME_W, 3), np.uint8)
+        self.screenshots = []
+
+    def step(self) -> bool:
+        """One frame: the program's turn, the CPU's 69,888 T, render, beeper."""
+        if self.on_frame is not None and self.on_frame(self.machine) is False:
+            return False
+        self.machine.run_frame()
+        self.machine.render(out=self.frame)
+        self.beeper.push(self.machine.ula.frame_ear)
+        return True
+
+    def run_headless(self, frames: int, screenshot_path=None) -> int:
+        """No window: run `frames` frames flat out, then write the screenshot if asked."""
+        for _ in range(frames):
+            if not self.step():
+                break
+        if screenshot_path:
+            save_screenshot(self.frame, screenshot_path, self.scale)
+        self._finish()
+        return 0
+
+    def run_window(self) -> int:
+        pygame = _pygame()
+        try:
+            pygame.display.init()
+            self._set_mode(pygame)
+        except pygame.error as exc:
+            message = str(exc) or "SDL could not open a window"
+            print(f"{TITLE}: no display available ({message}); "
+                  f"use --headless N --screenshot FILE.png to run without a window", file=sys.stderr)
+            self._finish()
+            return 2
+        keymap = pc_key_map(pygame)
+        held = {}
+        frame_s = 1.0 / hw.FRAME_HZ
+        deadline = time.perf_counter()
+        running = True
+        try:
+            while running:
+                for event in pygame.event.get():
+                    if event.type == pygame.QUIT:
+                        running = False
+                    elif event.type == pygame.KEYDOWN:
+                        if not self._window_key(pygame, event.key):
+                            names = keymap.get(event.key)
+                            if names:
+                                held[event.key] = names
+                    elif event.type == pygame.KEYUP:
+                        held.pop(event.key, None)
+                    elif event.type == getattr(pygame, "WINDOWFOCUSLOST", -1):
+                        held.clear()
+                    else:
+                        continue
+                    self.machine.keyboard.set_pressed(n for names in held.values() for n in names)
+                if not running or not self.step():
+                    break
+                self._show(pygame)
+                if self.fast:
+                    deadline = time.perf_counter()
+                else:
+                    deadline += frame_s
+                    wait_s = deadline - time.perf_counter()
+                    if wait_s > 0:
+                        time.sleep(wait_s)
+                    elif wait_s < -MAX_CATCH_UP_FRAMES * frame_s:
+                        deadline = time.perf_counter()
+        except KeyboardInterrupt:
+            pass
+        finally:
+            self._finish()
+            pygame.display.quit()
+        return 0
+
+    def _window_key(self, pygame, key) -> bool:
+        if key == pygame.K_F11:
+            self.fullscreen = not self.fullscreen
+            self._set_mode(pygame)
+        elif key == pygame.K_F12:
+            path = time.strftime("spectrum-%Y%m%d-%H%M%S.png")
+            save_screenshot(self.frame, path, self.scale)
+            self.screenshots.append(path)
+            print(f"screenshot: {path}")
+        elif key == pygame.K_F10:
+            self.fast = not self.fast
+        elif key == pygame.K_F9:
+            self.beeper.set_muted(not self.beeper.muted)
+        else:
+            return False
+        return True
+
+    def _set_mode(self, pygame) -> None:
+        if self.fullscreen:
+            self.window = pygame.display.set_mode((0, 0), pygame.FULLSCREEN)
+        else:
+            self.window = pygame.display.set_mode((hw.FRAME_W * self.scale, hw.FRAME_H * self.scale))
+        pygame.display.set_caption(TITLE)
+
+    def _show(self, pygame) -> None:
+        window = self.window
+        width, height = window.get_size()
+        scale = max(1, min(width // hw.FRAME_W, height // hw.FRAME_H))
+        size = (hw.FRAME_W * scale, hw.FRAME_H * scale)
+        small = pygame.image.frombuffer(self.frame, (hw.FRAME_W, hw.FRAME_H), "RGB")
+        if size == (width, height):
+            pygame.transform.scale(small, size, window)
+        else:
+            window.fill((0, 0, 0))
+            window.blit(pygame.transform.scale(small, size),
+                        ((width - size[0]) // 2, (height - size[1]) // 2))
+        pygame.display.flip()
+
+    def _finish(self) -> None:
+        if self.wav_path:
+            self.beeper.save_wav(self.wav_path)
+
+
+def run(machine, on_frame=None, *, scale: int = DEFAULT_SCALE, fullscreen: bool = False,
+        fast: bool = False, mute: bool = False, headless_frames=None, screenshot_path=None,
+        wav_path=None) -> int:
+    """Show the machine in a window until it is closed (or on_frame returns False); with
+    `headless_frames` run that many frames without a window instead. Returns an exit code."""
+    loop = DisplayLoop(machine, on_frame, scale=scale, fullscreen=fullscreen, fast=fast,
+                       mute=mute or headless_frames is not None, audio=headless_frames is None,
+                       wav_path=wav_path)
+    if headless_frames is not None:
+        return loop.run_headless(headless_frames, screenshot_path)
+    return loop.run_window()
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The window's command-line options, for any entry point that shows a machine."""
+    parser.add_argument("--scale", type=int, default=DEFAULT_SCALE,
+                        help=f"whole-number window scale (default {DEFAULT_SCALE})")
+    parser.add_argument("--fullscreen", action="store_true", help="start fullscreen (F11 toggles)")
+    parser.add_argument("--fast", action="store_true", help="run as fast as possible (F10 toggles)")
+    parser.add_argument("--mute", action="store_true", help="no sound (F9 toggles)")
+    parser.add_argument("--headless", type=int, metavar="N", default=None,
+                        help="no window: run N frames, then write --screenshot and exit")
+    parser.add_argument("--screenshot", metavar="FILE.png", default=None,
+                        help="with --headless: where to write the last frame")
+    parser.add_argument("--wav", metavar="FILE.wav", default=None,
+                        help="also record the beeper to this WAV file")
+
+
+def run_from_args(machine, args, on_frame=None) -> int:
+    if args.scale < 1:
+        print(f"{TITLE}: --scale must be a whole number of at least 1", file=sys.stderr)
+        return 2
+    if args.headless is not None and args.screenshot is None:
+        args.screenshot = "spectrum-headless.png"
+    return run(machine, on_frame, scale=args.scale, fullscreen=args.fullscreen, fast=args.fast,
+               mute=args.mute, headless_frames=args.headless, screenshot_path=args.screenshot,
+               wav_path=args.wav)
+
+
+# --- The test pattern: what the user sees until the game exists ---
+
+# Hand-checked with pasmo. At reset: DI; IM 1; SP = 0; a 0.1 s beep of about 1 kHz (200
+# OUTs toggling bit 4); EI; then each frame: HALT, and eight border bands of 35 lines,
+# colours 0..7 (OUT, 300-pass delay loop). At 0x38: EI; RET.
+TEST_PATTERN_ROM_CODE = bytes.fromhex(
+    "f3ed56310000" "21c800" "af" "ee10" "d3fe" "0682" "10fe" "2b" "4f" "7c" "b5" "79" "20f1"
+    "fb" "76" "0e00" "79" "d3fe" "112c01" "1b" "7a" "b3" "20fb" "0c" "79" "fe08" "20ef" "18ea")
+TEST_PATTERN_ROM = (TEST_PATTERN_ROM_CODE.ljust(hw.IM1_VECTOR, b"\0") + b"\xfb\xc9").ljust(
+    hw.ROM_BYTES, b"\0")
+
+
+def draw_test_pattern(machine) -> None:
+    """Fill the screen: 8 normal and 8 BRIGHT colour bars (15 colours), a row of FLASHing
+    cells, and line art that shows the bitmap's row order is right."""
+    from spectrum.ula import bitmap_offset
+    bitmap = bytearray(hw.SCREEN_BITMAP_BYTES)
+    attrs = bytearray(hw.ATTR_BYTES)
+    for row in range(24):
+        for col in range(32):
+            colour = col // 4
+            if row < 6:                                  # normal colours as paper
+                attr = colour << 3 | (7 if colour < 4 else 0)
+            elif row < 12:                               # BRIGHT
+                attr = 0x40 | colour << 3 | (7 if colour < 4 else 0)
+            elif row < 16:                               # FLASH: half ink, half paper
+                attr = 0x80 | (0x40 if row & 1 else 0) | colour << 3 | (7 - colour)
+            else:                                        # line art, black on white
+                attr = 0x38
+            attrs[row * 32 + col] = attr
+    for y in range(96, 128):                             # FLASH rows: left half of each cell ink
+        for x_byte in range(32):
+            bitmap[bitmap_offset(x_byte, y)] = 0xF0
+    def plot(x, y):
+        bitmap[bitmap_offset(x >> 3, y)] |= 0x80 >> (x & 7)
+    for x in range(256):                                 # frame round the line-art area
+        plot(x, 128), plot(x, 191)
+    for y in range(128, 192):
+        plot(0, y), plot(255, y)
+        plot(64 + (y - 128) * 2, y)                      # a slope crossing character rows
+        plot(255 - 64 - (y - 128) * 2, y)
+    for k in range(0, 64, 8):                            # steps: one per pixel row in a cell
+        for x in range(8 + k * 2, 8 + k * 2 + 16):
+            plot(x, 136 + k // 8 * 6)
+    machine.load(hw.SCREEN_ADDR, bytes(bitmap) + bytes(attrs))
+
+
+def test_pattern_machine(cpu_class=None):
+    """A Spectrum48 running the test-pattern ROM with the pattern on its screen."""
+    from spectrum.machine import Spectrum48
+    machine = Spectrum48(TEST_PATTERN_ROM, cpu_class=cpu_class)
+    draw_test_pattern(machine)
+    return machine
+
+
+def main(argv=None) -> int:
+    """`python -m spectrum.display --test-pattern [options]`, or a machine on a ROM file."""
+    parser = argparse.ArgumentParser(prog="python -m spectrum.display", description=HELP)
+    parser.add_argument("--test-pattern", action="store_true",
+                        help="show the colour/FLASH/border test pattern")
+    parser.add_argument("--rom", default=None, help="ROM image (default roms/rom.bin)")
+    add_arguments(parser)
+    args = parser.parse_args(argv)
+    from spectrum.machine import RomImageError, Spectrum48
+    try:
+        machine = test_pattern_machine() if args.test_pattern else Spectrum48(args.rom)
+    except RomImageError as exc:
+        print(f"{TITLE}: {exc}", file=sys.stderr)
+        return 2
+    return run_from_args(machine, args)
+
+
+def run_test_pattern(argv=None) -> int:
+    """For the console script: the test pattern with the window options in argv."""
+    return main(["--test-pattern", *(argv or [])])
+
+
+if __name__ == "__main__":
+    sys.exit(main())

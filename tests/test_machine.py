@@ -1,0 +1,419 @@
+"""Spectrum48: shared memory and ROM protection, the ROM-image errors, frames with their
+32-T interrupt, call()/usr() into routines, HALT fast-forward, and the tape hook.
+Runs on the real core (spectrum.z80) when it is present, else on MiniZ80 below."""
+import os
+import pathlib
+import shutil
+import subprocess
+import tempfile
+
+import numpy as np
+import pytest
+
+from spectrum import hw
+from spectrum.machine import CallTimeout, RomImageError, Spectrum48
+
+try:
+    from spectrum.z80 import Z80 as CPU
+except ImportError:        # the core has not landed: the stand-in below takes its place
+    CPU = None
+
+
+class MiniZ80:
+    """The few Z80 instructions these tests use, with the real core's interface. Timing is
+    per the Z80 manual for these opcodes; flags only Z and C. Not a Z80."""
+
+    def __init__(self, memory, port_in=None, port_out=None, rom_top=0):
+        self.mem, self.port_in, self.port_out, self.rom_top = memory, port_in, port_out, rom_top
+        self.a = self.f = self.b = self.c = self.d = self.e = self.h = self.l = 0
+        self.af_ = self.bc_ = self.de_ = self.hl_ = self.ix = self.iy = 0
+        self.sp = self.pc = self.i = self.r = self.im = self.iff1 = self.iff2 = 0
+        self.halted = False
+        self.memptr = 0
+        self.tstates = 0
+        self.traps = {}
+        self._ei_pending = False
+
+    for _pair in ("af", "bc", "de", "hl"):
+        _hi, _lo = _pair
+        locals()[_pair] = property(
+            lambda s, hi=_hi, lo=_lo: getattr(s, hi) << 8 | getattr(s, lo),
+            lambda s, v, hi=_hi, lo=_lo: (setattr(s, hi, (v >> 8) & 0xFF), setattr(s, lo, v & 0xFF)))
+    del _pair, _hi, _lo
+
+    def _wr(self, addr, value):
+        if addr >= self.rom_top:
+            self.mem[addr & 0xFFFF] = value & 0xFF
+
+    def _push(self, value):
+        self.sp = (self.sp - 2) & 0xFFFF
+        self._wr(self.sp, value & 0xFF)
+        self._wr((self.sp + 1) & 0xFFFF, value >> 8)
+
+    def _pop(self):
+        value = self.mem[self.sp] | self.mem[(self.sp + 1) & 0xFFFF] << 8
+        self.sp = (self.sp + 2) & 0xFFFF
+        return value
+
+    def _z(self, value):
+        self.f = (self.f & ~0x40) | (0x40 if value & 0xFF == 0 else 0)
+
+    def interrupt(self, data=0xFF):
+        if not self.iff1 or self._ei_pending:
+            return False
+        if self.halted:
+            self.halted = False
+            self.pc = (self.pc + 1) & 0xFFFF
+        self.iff1 = self.iff2 = 0
+        self._push(self.pc)
+        self.pc = 0x38
+        self.tstates += 13
+        return True
+
+    def nmi(self):
+        raise NotImplementedError
+
+    def run(self, limit):
+        while self.tstates < limit:
+            if self.halted:
+                self.tstates = max(self.tstates, limit)
+                return
+            self.step()
+
+    def step(self):
+        if self.pc in self.traps:
+            self.traps[self.pc](self)
+        self._ei_pending = False
+        if self.halted:
+            self.tstates += 4
+            return 4
+        m = self.mem
+        pc = self.pc
+        op = m[pc]
+        n = m[(pc + 1) & 0xFFFF]
+        nn = n | m[(pc + 2) & 0xFFFF] << 8
+        size, t = 1, 4
+        if op == 0x00: pass                                             # NOP
+        elif op == 0xF3: self.iff1 = self.iff2 = 0                      # DI
+        elif op == 0xFB: self.iff1 = self.iff2 = 1; self._ei_pending = True   # EI
+        elif op == 0x76: self.halted = True; size = 0                   # HALT (PC stays on it)
+        elif op == 0x3E: self.a = n; size, t = 2, 7                     # LD A,n
+        elif op == 0x06: self.b = n; size, t = 2, 7                     # LD B,n
+        elif op == 0x0E: self.c = n; size, t = 2, 7                     # LD C,n
+        elif op in (0x01, 0x11, 0x21, 0x31):                            # LD rr,nn
+            setattr(self, ("bc", "de", "hl", "sp")[op >> 4], nn); size, t = 3, 10
+        elif op == 0x32: self._wr(nn, self.a); size, t = 3, 13          # LD (nn),A
+        elif op == 0x3A: self.a = m[nn]; size, t = 3, 13                # LD A,(nn)
+        elif op == 0x3C: self.a = (self.a + 1) & 0xFF; self._z(self.a)  # INC A
+        elif op == 0x0C: self.c = (self.c + 1) & 0xFF; self._z(self.c)  # INC C
+        elif op == 0x34:                                                # INC (HL)
+            v = (m[self.hl] + 1) & 0xFF; self._wr(self.hl, v); self._z(v); t = 11
+        elif op in (0x0B, 0x1B, 0x2B):                                  # DEC rr
+            name = ("bc", "de", "hl")[op >> 4]; setattr(self, name, (getattr(self, name) - 1) & 0xFFFF); t = 6
+        elif op == 0x4F: self.c = self.a                                # LD C,A
+        elif op == 0x79: self.a = self.c                                # LD A,C
+        elif op == 0x7A: self.a = self.d                                # LD A,D
+        elif op == 0x7C: self.a = self.h                                # LD A,H
+        elif op == 0xB3: self.a |= self.e; self._z(self.a)              # OR E
+        elif op == 0xB5: self.a |= self.l; self._z(self.a)              # OR L
+        elif op == 0xAF: self.a = 0; self._z(0)                         # XOR A
+        elif op == 0xEE: self.a ^= n; self._z(self.a); size, t = 2, 7   # XOR n
+        elif op == 0xFE:                                                # CP n
+            self._z(self.a - n); self.f = (self.f & ~1) | (1 if self.a < n else 0); size, t = 2, 7
+        elif op == 0xD3: self.port_out(self.a << 8 | n, self.a, self.tstates + 11); size, t = 2, 11
+        elif op == 0xDB: self.a = self.port_in(self.a << 8 | n, self.tstates + 11); size, t = 2, 11
+        elif op == 0x10:                                                # DJNZ
+            self.b = (self.b - 1) & 0xFF
+            size, t = 2, 8
+            if self.b:
+                pc = pc + 2 + (n - 256 if n > 127 else n); size, t = 0, 13
+        elif op in (0x18, 0x20, 0x28):                                  # JR / JR NZ / JR Z
+            zero = bool(self.f & 0x40)
+            taken = op == 0x18 or (op == 0x20 and not zero) or (op == 0x28 and zero)
+            size, t = 2, 7
+            if taken:
+                pc = pc + 2 + (n - 256 if n > 127 else n); size, t = 0, 12
+        elif op == 0xC3: pc, size, t = nn, 0, 10                        # JP nn
+        elif op == 0xCD: self._push(pc + 3); pc, size, t = nn, 0, 17    # CALL nn
+        elif op == 0xC9: pc, size, t = self._pop(), 0, 10               # RET
+        elif op == 0xED and n == 0x56: self.im = 1; size, t = 2, 8      # IM 1
+        else:
+            raise NotImplementedError(f"MiniZ80: opcode {op:#04x} at {pc:#06x}")
+        self.pc = (pc + size) & 0xFFFF
+        self.tstates += t
+        return t
+
+
+CPU = CPU or MiniZ80
+
+
+def assemble(source: str) -> bytes:
+    """A 16 KiB ROM from Z80 source (org 0), through pasmo."""
+    if shutil.which("pasmo") is None:
+        pytest.skip("pasmo is not installed")
+    with tempfile.TemporaryDirectory() as tmp:
+        asm, out = os.path.join(tmp, "rom.asm"), os.path.join(tmp, "rom.bin")
+        pathlib.Path(asm).write_text("        org 0\n" + source)
+        subprocess.run(["pasmo", asm, out], check=True, capture_output=True)
+        code = pathlib.Path(out).read_bytes()
+    return code.ljust(hw.ROM_BYTES, b"\0")
+
+
+# A ROM whose IM 1 handler counts frames at 0x8000 and whose main loop halts.
+COUNTING_ROM = """
+        di
+        im 1
+        ld sp, 0
+        ei
+idle:   halt
+        jr idle
+        ds 0x38 - $
+        ld hl, 0x8000
+        inc (hl)
+        ei
+        ret
+"""
+
+
+def machine_with(source: str) -> Spectrum48:
+    return Spectrum48(assemble(source), cpu_class=CPU)
+
+
+def test_memory_is_one_buffer_shared_by_cpu_numpy_and_cffi():
+    m = machine_with(COUNTING_ROM)
+    m.poke(0x8000, 0x5A)
+    assert m.mem[0x8000] == 0x5A
+    m.mem[0x8001] = 0x77
+    assert m.peek(0x8001) == 0x77
+    cffi = pytest.importorskip("cffi")
+    ffi = cffi.FFI()
+    view = ffi.from_buffer("unsigned char[]", m.memory)
+    view[0x8002] = 0x33
+    assert m.peek(0x8002) == 0x33
+
+
+def test_writes_below_0x4000_are_ignored():
+    rom = assemble(COUNTING_ROM)
+    m = Spectrum48(rom, cpu_class=CPU)
+    m.poke(0x0000, 0x12)
+    m.poke(0x3FFF, 0x34)
+    m.load(0x3FFE, b"\x01\x02\x03\x04")
+    assert m.peek(0) == rom[0] and m.peek(0x3FFF) == rom[0x3FFF] == 0
+    assert m.peek(0x3FFE) == rom[0x3FFE] and m.peek(0x4000) == 3 and m.peek(0x4001) == 4
+
+
+def test_cpu_writes_to_rom_are_ignored():
+    m = machine_with("""
+        ld a, 0x99
+        ld (0x0100), a
+        ld (0x4000), a
+        halt
+""")
+    m.run_frame()
+    assert m.peek(0x0100) == 0 and m.peek(0x4000) == 0x99
+
+
+def test_missing_rom_file_is_named(tmp_path):
+    path = tmp_path / "nothere.bin"
+    with pytest.raises(RomImageError, match="nothere.bin.*not found"):
+        Spectrum48(path, cpu_class=CPU)
+
+
+@pytest.mark.parametrize("size", [0, 16383, 16385, 49152])
+def test_rom_of_wrong_size_is_named(tmp_path, size):
+    path = tmp_path / "short.bin"
+    path.write_bytes(bytes(size))
+    with pytest.raises(RomImageError, match=r"short\.bin.*exactly 16384"):
+        Spectrum48(path, cpu_class=CPU)
+
+
+def test_rom_bytes_of_wrong_size_are_refused():
+    with pytest.raises(RomImageError, match="exactly 16384"):
+        Spectrum48(bytes(100), cpu_class=CPU)
+
+
+def test_rom_loads_from_a_path(tmp_path):
+    path = tmp_path / "rom.bin"
+    path.write_bytes(assemble(COUNTING_ROM))
+    m = Spectrum48(str(path), cpu_class=CPU)
+    assert m.peek(0) == 0xF3
+
+
+def test_one_interrupt_per_frame_and_the_frame_is_69888_tstates():
+    m = machine_with(COUNTING_ROM)
+    for _ in range(10):
+        m.run_frame()
+    assert m.frame_count == 10
+    # EI comes at T=22, inside the first frame's 32-T window, so all 10 are taken
+    assert m.peek(0x8000) == 10
+    assert 0 <= m.cpu.tstates < 32
+
+
+def test_halted_cpu_is_fast_forwarded_to_the_frame_end():
+    m = machine_with(COUNTING_ROM)
+    m.run_frame()
+    steps = []
+    real_step = m.cpu.step
+
+    def counting_step():
+        steps.append(1)
+        return real_step()
+    m.cpu.step = counting_step
+    m.run_frame()
+    assert m.peek(0x8000) == 2
+    assert m.cpu.halted and len(steps) < 50
+
+
+def _shadow_machine(nops_before_ei: int) -> Spectrum48:
+    """RAM code at 0x8000: NOP x n, EI, NOP, then HALT forever; IM 1 counts at 0x9000."""
+    m = machine_with("""
+        ds 0x38
+        ld hl, 0x9000
+        inc (hl)
+        ret
+""")
+    m.load(0x8000, bytes(nops_before_ei) + b"\xfb\x00\x76")
+    m.cpu.pc, m.cpu.sp, m.cpu.im, m.cpu.iff1, m.cpu.iff2 = 0x8000, 0xF000, 1, 0, 0
+    return m
+
+
+def test_interrupt_is_taken_when_ei_comes_within_its_32_tstates():
+    m = _shadow_machine(4)          # EI at T=16, shadow NOP to T=24: still held
+    m.run_frame()
+    assert m.peek(0x9000) == 1
+
+
+def test_interrupt_is_lost_when_ei_comes_after_its_32_tstates():
+    m = _shadow_machine(8)          # EI at T=32: /INT already released
+    m.run_frame()
+    assert m.peek(0x9000) == 0
+
+
+def test_interrupt_waits_out_the_instruction_after_ei():
+    """EI at T=24 ends at 28; the next NOP (the EI shadow) ends at 32: too late."""
+    m = _shadow_machine(6)
+    m.run_frame()
+    assert m.peek(0x9000) == 0
+    m = _shadow_machine(5)          # EI at 20..24, NOP 24..28: accepted at 28
+    m.run_frame()
+    assert m.peek(0x9000) == 1
+
+
+ROUTINES = COUNTING_ROM + """
+        ds 0x100 - $
+store:  ld a, 0x42          ; 0x100: stores 0x42 at 0x8100, returns BC = 1234
+        ld (0x8100), a
+        ld bc, 1234
+        ret
+        ds 0x120 - $
+wait3:  ld a, (0x8000)      ; 0x120: waits until the interrupt has counted 3 more frames
+        ld b, 3
+again:  halt
+        djnz again
+        ld a, 0x77
+        ld (0x8101), a
+        ret
+        ds 0x140 - $
+justret: ret                ; 0x140
+        ds 0x150 - $
+forever: jr forever          ; 0x150
+"""
+
+
+def test_call_runs_a_routine_until_it_returns_and_restores_the_context():
+    m = machine_with(ROUTINES)
+    m.run_frame()
+    m.run_frame()
+    before = {name: getattr(m.cpu, name) for name in ("pc", "sp", "halted", "iff1", "hl")}
+    regs = m.call(0x100)
+    assert m.peek(0x8100) == 0x42
+    assert regs["bc"] == 1234 and regs["a"] == 0x42
+    assert {name: getattr(m.cpu, name) for name in before} == before
+    m.run_frame()                    # and the machine carries on
+    assert m.peek(0x8000) == 2
+
+
+def test_call_lets_interrupts_happen_so_routines_can_wait_for_frames():
+    m = machine_with(ROUTINES)
+    m.run_frame()
+    frames = m.frame_count
+    m.call(0x120)
+    assert m.peek(0x8101) == 0x77
+    assert m.frame_count - frames in (2, 3)
+    assert m.peek(0x8000) >= 3
+
+
+def test_call_sets_registers_given_as_keywords():
+    m = machine_with(ROUTINES)
+    regs = m.call(0x140, de=0xBEEF)
+    assert regs["de"] == 0xBEEF
+
+
+def test_call_that_never_returns_times_out():
+    m = machine_with(ROUTINES)
+    with pytest.raises(CallTimeout, match="0x0150"):
+        m.call(0x150, max_frames=2)
+
+
+def test_usr_returns_bc_like_basic():
+    m = machine_with(ROUTINES)
+    m.run_frame()
+    assert m.usr(0x100) == 1234
+    assert m.usr(0x140) == 0x140          # BC holds the address on entry
+
+
+class RecordingTape:
+    def __init__(self, level_at):
+        self.level_at, self.calls, self.frames = level_at, [], 0
+
+    def ear_at(self, tstates):
+        self.calls.append(tstates)
+        return self.level_at(tstates)
+
+    def end_frame(self, frame_tstates):
+        self.frames += 1
+        assert frame_tstates == hw.TSTATES_PER_FRAME
+
+
+def test_tape_feeds_ear_bit_6_and_hears_each_frame_end():
+    m = machine_with("""
+        ld a, 0x7f
+        in a, (0xfe)
+        ld (0x8000), a
+        ld a, 0x7f
+        in a, (0xfe)
+        ld (0x8001), a
+        halt
+""")
+    tape = RecordingTape(lambda t: 1 if t < 30 else 0)
+    m.tape = tape
+    m.run_frame()
+    m.run_frame()
+    assert m.peek(0x8000) & 0x40 and not m.peek(0x8001) & 0x40
+    assert tape.calls == sorted(tape.calls) and len(tape.calls) == 2
+    assert tape.frames == 2
+
+
+def test_beeper_and_border_logs_come_from_the_frame_just_run():
+    m = machine_with("""
+        ld a, 0x12
+        out (0xfe), a
+        ld a, 0x05
+        out (0xfe), a
+        halt
+""")
+    m.run_frame()
+    start, changes = m.ula.frame_border
+    assert start == 0 and [c for _t, c in changes] == [2, 5]
+    assert m.ula.frame_ear == (0, [(changes[0][0], 1), (changes[1][0], 0)])
+    m.run_frame()
+    assert m.ula.frame_border == (5, []) and m.ula.frame_ear == (0, [])
+
+
+def test_reset_puts_pc_at_zero_and_clears_ram():
+    m = machine_with(COUNTING_ROM)
+    for _ in range(3):
+        m.run_frame()
+    m.reset()
+    assert m.cpu.pc == 0 and not m.cpu.iff1 and m.frame_count == 0 and m.peek(0x8000) == 0
+    assert not np.any(m.mem[0x4000:])
