@@ -1,0 +1,189 @@
+"""The options menu's settings, the board styles as colour data, and their small JSON file
+in the user's config directory. Not the menu itself (program.py) and not the drawing
+(screen.py reads a style's colours from here)."""
+from __future__ import annotations
+
+import json
+import os
+import pathlib
+import sys
+from dataclasses import asdict, dataclass, fields
+from typing import Optional
+
+from game.match import BadMatchLength, parse_match_length
+
+try:
+    from game.errors import BackgammonError as _Base
+except ImportError:  # pragma: no cover
+    _Base = Exception
+
+CONFIG_ENV = "SPECTRUM_BACKGAMMON_CONFIG_DIR"   # overrides the directory (tests, portable use)
+APP_DIR = "spectrum-backgammon"
+SETTINGS_FILE = "settings.json"
+
+# Spectrum colour numbers (SPECTRUM.md §3: G*4 + R*2 + B)
+BLACK, BLUE, RED, MAGENTA, GREEN, CYAN, YELLOW, WHITE = range(8)
+
+
+@dataclass(frozen=True)
+class BoardStyle:
+    """One colour scheme: Spectrum colour numbers 0..7 for each part of the board."""
+    name: str
+    frame: int            # paper of the wooden sides and the panel
+    board: int            # paper of the playing area
+    points: tuple         # inks of alternate triangles
+    bar: int              # paper of the bar
+    white_men: int        # ink of the white (human's) men
+    black_men: int        # ink of the black (computer's) men
+    bright: bool = False
+
+
+BOARD_STYLES = {
+    # the 1983 look: yellow wood, blue cloth, red and cyan points, the green bar
+    "classic": BoardStyle("classic", YELLOW, BLUE, (RED, CYAN), GREEN, WHITE, BLACK),
+    "tournament": BoardStyle("tournament", RED, GREEN, (WHITE, BLACK), YELLOW, WHITE, BLACK),
+    "midnight": BoardStyle("midnight", BLUE, BLACK, (MAGENTA, CYAN), RED, WHITE, YELLOW,
+                           bright=True),
+    "parchment": BoardStyle("parchment", BLACK, WHITE, (RED, BLUE), GREEN, YELLOW, BLACK),
+    "mono": BoardStyle("mono", BLACK, WHITE, (BLACK, BLACK), BLACK, WHITE, BLACK),
+}
+STYLE_ORDER = tuple(BOARD_STYLES)
+
+SPEEDS = ("steps", "quick", "instant")          # show each step / no blink / lightning
+WHO_STARTS = ("roll", "human", "computer")
+PLAYERS = ("human-computer", "human-human", "computer-computer")
+LEVELS = range(1, 6)
+
+
+class SettingsError(_Base, ValueError):
+    """A setting outside what the options menu offers; the message says what is allowed."""
+
+
+@dataclass
+class Settings:
+    """Every option, with the defaults a new player gets. match_length None = unlimited."""
+    level: int = 5
+    cube: bool = True
+    sound: bool = True
+    speed: str = "steps"
+    match_length: Optional[int] = None
+    who_starts: str = "roll"
+    confirm_turn: bool = True          # "READY?" at the end of the human's turn
+    board_style: str = "classic"
+    switch_directions: bool = False
+    switch_tokens: bool = False
+    set_dice: bool = False
+    players: str = "human-computer"
+
+    def __post_init__(self):
+        self.validate()
+
+    def validate(self) -> None:
+        """Raise SettingsError if any field is outside its allowed values."""
+        if isinstance(self.level, bool) or self.level not in LEVELS:
+            raise SettingsError("Level must be 1 to 5")
+        for name in ("cube", "sound", "confirm_turn", "switch_directions", "switch_tokens",
+                     "set_dice"):
+            if not isinstance(getattr(self, name), bool):
+                raise SettingsError(f"{name.replace('_', ' ').capitalize()} must be on or off")
+        if self.speed not in SPEEDS:
+            raise SettingsError("Speed must be " + ", ".join(SPEEDS))
+        try:
+            self.match_length = parse_match_length(self.match_length)
+        except BadMatchLength as exc:
+            raise SettingsError(str(exc)) from None
+        if self.who_starts not in WHO_STARTS:
+            raise SettingsError("Who starts must be " + ", ".join(WHO_STARTS))
+        if self.board_style not in BOARD_STYLES:
+            raise SettingsError("Board style must be " + ", ".join(STYLE_ORDER))
+        if self.players not in PLAYERS:
+            raise SettingsError("Players must be " + ", ".join(PLAYERS))
+
+    def set(self, name: str, value) -> None:
+        """Change one option, refusing (SettingsError, nothing changed) a bad value."""
+        if name not in {f.name for f in fields(self)}:
+            raise SettingsError(f"No such option: {name}")
+        old = getattr(self, name)
+        setattr(self, name, value)
+        try:
+            self.validate()
+        except SettingsError:
+            setattr(self, name, old)
+            raise
+
+    @property
+    def style(self) -> BoardStyle:
+        return BOARD_STYLES[self.board_style]
+
+    def next_style(self) -> str:
+        """Step to the next board style (the menu's cycling key); returns its name."""
+        i = STYLE_ORDER.index(self.board_style)
+        self.board_style = STYLE_ORDER[(i + 1) % len(STYLE_ORDER)]
+        return self.board_style
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict) -> "Settings":
+        """Known keys only; unknown ones (from a newer version) are ignored."""
+        if not isinstance(data, dict):
+            raise SettingsError("settings are not a table of options")
+        known = {f.name for f in fields(cls)}
+        try:
+            return cls(**{k: v for k, v in data.items() if k in known})
+        except TypeError as exc:
+            raise SettingsError(str(exc)) from None
+
+    # ---- the file ----------------------------------------------------------------
+    def save(self, path=None) -> pathlib.Path:
+        """Write the settings file (via a temporary file and a rename)."""
+        path = pathlib.Path(path) if path else settings_path()
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(path.name + ".tmp")
+        tmp.write_text(json.dumps(self.to_dict(), indent=1, sort_keys=True) + "\n",
+                       encoding="utf-8")
+        os.replace(tmp, path)
+        return path
+
+
+def config_dir() -> pathlib.Path:
+    """$SPECTRUM_BACKGAMMON_CONFIG_DIR, else $XDG_CONFIG_HOME/spectrum-backgammon, else
+    ~/.config/spectrum-backgammon."""
+    override = os.environ.get(CONFIG_ENV)
+    if override:
+        return pathlib.Path(override)
+    base = os.environ.get("XDG_CONFIG_HOME") or os.path.join(os.path.expanduser("~"), ".config")
+    return pathlib.Path(base) / APP_DIR
+
+
+def settings_path() -> pathlib.Path:
+    return config_dir() / SETTINGS_FILE
+
+
+def _stderr(message: str) -> None:
+    print(message, file=sys.stderr)
+
+
+def load_settings(path=None, warn=_stderr) -> tuple[Settings, Optional[str]]:
+    """Read the settings file: (settings, None) when fine or absent (defaults), or
+    (defaults, warning) when it is damaged. The damaged file is left where it is; the
+    one-line warning is also passed to `warn` (stderr by default; None for silence)."""
+    path = pathlib.Path(path) if path else settings_path()
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return Settings(), None
+    except (OSError, UnicodeDecodeError) as exc:
+        problem = f"cannot be read ({exc.__class__.__name__})"
+    else:
+        try:
+            return Settings.from_dict(json.loads(text)), None
+        except json.JSONDecodeError as exc:
+            problem = f"is damaged (line {exc.lineno}: {exc.msg})"
+        except SettingsError as exc:
+            problem = f"is damaged ({exc})"
+    warning = f"Settings file {path} {problem}: using the default options."
+    if warn:
+        warn(warning)
+    return Settings(), warning
