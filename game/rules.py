@@ -1,0 +1,189 @@
+"""The rules as the game asks for them: legal plays of a roll, the typed-step check behind
+"Your move?", game results and pips. Every answer comes from the C engine (bg.h rules
+section); this module converts and words errors, it does not re-implement a rule."""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from game.errors import DiceError, IllegalMoveError, PositionError
+from game.position import BAR, BOARD_LEN, Position, parse_entry, position_message
+from native import ffi, lib
+
+OFF = -1                      # a step's `to` when the man is borne off
+SINGLE, GAMMON, BACKGAMMON = 1, 2, 3
+
+
+@dataclass(frozen=True)
+class Step:
+    """One man moved by one die, in the mover's row indices (0..23, 24 = bar; to -1 = off)."""
+    from_index: int
+    to_index: int
+    die: int
+    hit: bool
+
+
+@dataclass(frozen=True)
+class Play:
+    """A complete legal play: the position after it (mover still on roll) and one way of
+    making it. Other orders of the same steps may also be legal; Turn accepts them all."""
+    after: Position
+    steps: tuple[Step, ...]
+
+    @property
+    def dice_used(self) -> tuple[int, ...]:
+        return tuple(step.die for step in self.steps)
+
+
+class _Buffers:
+    """Output arrays for bg_legal_plays, made once (the C side writes, Python reads)."""
+    boards = ffi.new("int8_t[]", lib.BG_MAX_PLAYS * lib.BG_BOARD_LEN)
+    steps = ffi.new("int8_t[]", lib.BG_MAX_PLAYS * lib.BG_MAX_STEPS * lib.BG_STEP_FIELDS)
+    nsteps = ffi.new("int8_t[]", lib.BG_MAX_PLAYS)
+
+
+def check_dice(dice: Sequence[int]) -> tuple[int, int]:
+    """Two dice of 1..6 as a tuple, or DiceError."""
+    try:
+        die1, die2 = dice
+    except (TypeError, ValueError):
+        raise DiceError("a roll is two dice") from None
+    for die in (die1, die2):
+        if not isinstance(die, int) or isinstance(die, bool) or not 1 <= die <= 6:
+            raise DiceError(f"a die shows 1 to 6, not {die!r}")
+    return die1, die2
+
+
+def _raise_for(code: int):
+    if code in (-lib.BG_BAD_DICE,):
+        raise DiceError("a die shows 1 to 6")
+    raise PositionError(position_message(-code))
+
+
+def legal_plays(position: Position, dice: Sequence[int]) -> list[Play]:
+    """Every legal complete play of the roll, one per distinct resulting position. A turn with
+    no legal play gives one Play with no steps (the turn is forfeited)."""
+    die1, die2 = check_dice(dice)
+    count = lib.bg_legal_plays(position.as_c(), die1, die2, _Buffers.boards, _Buffers.steps,
+                               _Buffers.nsteps, lib.BG_MAX_PLAYS)
+    if count < 0:
+        _raise_for(count)
+    boards = ffi.unpack(_Buffers.boards, count * BOARD_LEN)
+    raw_steps = ffi.unpack(_Buffers.steps, count * lib.BG_MAX_STEPS * lib.BG_STEP_FIELDS)
+    per_play = lib.BG_MAX_STEPS * lib.BG_STEP_FIELDS
+    plays = []
+    for i in range(count):
+        after = Position(tuple(boards[i * BOARD_LEN:(i + 1) * BOARD_LEN]))
+        steps = []
+        for k in range(_Buffers.nsteps[i]):
+            f, t, d, h = raw_steps[i * per_play + k * 4: i * per_play + k * 4 + 4]
+            steps.append(Step(f, t, d, bool(h)))
+        plays.append(Play(after, tuple(steps)))
+    return plays
+
+
+def legal_results(position_id: str, dice: Sequence[int]) -> set[str]:
+    """gnubg position IDs of every position a legal play of `dice` can reach from
+    `position_id`, the mover still in gnubg's "on roll" slot."""
+    return {play.after.position_id for play in legal_plays(Position.from_id(position_id), dice)}
+
+
+def game_result(position: Position) -> int:
+    """0 = not over; 1/2/3 = the mover has borne off all men and won a single game / gammon /
+    backgammon; -1/-2/-3 = the opponent has."""
+    return lib.bg_game_result(position.as_c())
+
+
+def pips(position: Position) -> tuple[int, int]:
+    """(mover's pips, opponent's pips)."""
+    return position.pips()
+
+
+class Turn:
+    """One player's turn typed step by step ("K4", "4K", "z3"). Each step is accepted only if
+    it, after the steps already made, can still be part of a legal complete play of the roll
+    in some order of the dice (so "K4" then "G2" and "K2" then "I4" are both fine). A rejected
+    step raises IllegalMoveError or EntryError and leaves the turn exactly as it was."""
+
+    def __init__(self, start: Position, dice: Sequence[int], mover_is_human: bool = True):
+        self.start = start
+        self.dice = check_dice(dice)
+        self.mover_is_human = mover_is_human
+        self.made: list[tuple[int, int]] = []      # (from index, die) in order
+        self.position = start
+        self._start_c = start.as_c()
+
+    def _made_c(self):
+        flat = [v for pair in self.made for v in pair]
+        return ffi.new("int8_t[]", flat or [0])
+
+    @property
+    def complete(self) -> bool:
+        """True when the steps made form a complete legal play (also for a forfeited turn)."""
+        return lib.bg_turn_complete(self._start_c, *self.dice, self._made_c(),
+                                    len(self.made)) == 1
+
+    @property
+    def dice_left(self) -> tuple[int, ...]:
+        left = list(self.dice) * (2 if self.dice[0] == self.dice[1] else 1)
+        for _from, die in self.made:
+            left.remove(die)
+        return tuple(left)
+
+    def letter(self, index: int) -> str:
+        return Position.letter_of_index(index, self.mover_is_human)
+
+    def _why(self, code: int, from_index: int, die: int) -> str:
+        name = self.letter(from_index).upper()
+        if code == lib.BG_STEP_NO_SUCH_DIE:
+            if die in self.dice:
+                return f"you have already played your {die}"
+            return f"you did not throw a {die}"
+        if code == lib.BG_STEP_BAR_FIRST:
+            return "you have a man on the bar: enter him first (Z and a die)"
+        if code == lib.BG_STEP_NO_MAN:
+            if from_index == BAR:
+                return "you have no man on the bar"
+            return f"you have no man on point {name}"
+        if code == lib.BG_STEP_BLOCKED:
+            target = self.letter(from_index - die).upper() if from_index - die >= 0 else "?"
+            return (f"{name}{die} lands on point {target}, held by two or more of your "
+                    f"opponent's men")
+        if code == lib.BG_STEP_NOT_ALL_HOME:
+            return "you cannot bear off until all your men are in your inner table"
+        if code == lib.BG_STEP_MAN_HIGHER:
+            return (f"you cannot bear off from {name} with a {die} while a man stands on a "
+                    f"higher point")
+        if code == lib.BG_STEP_WASTES_DICE:
+            return ("that move leaves a die unplayed when all of them can be played: "
+                    "use both dice if you can")
+        if code == lib.BG_STEP_HIGHER_DIE:
+            return (f"only one die can be played, so it must be the higher one, "
+                    f"the {max(self.dice)}")
+        if code == lib.BG_STEP_TURN_OVER:
+            return "your move is already complete"
+        return "that move cannot be made"
+
+    def check(self, from_index: int, die: int) -> Position:
+        """The position after the step, if it is allowed; IllegalMoveError otherwise. Does not
+        change the turn."""
+        out = ffi.new("int8_t[]", BOARD_LEN)
+        code = lib.bg_step_check(self._start_c, *self.dice, self._made_c(), len(self.made),
+                                 from_index, die, out)
+        if code < 0:                                  # the start position itself is bad
+            raise PositionError(position_message(-code))
+        if code != lib.BG_STEP_OK:
+            raise IllegalMoveError(self._why(code, from_index, die))
+        return Position.from_c(out)
+
+    def step(self, from_index: int, die: int) -> Position:
+        """Make a step (row index and die) after checking it; returns the new position."""
+        after = self.check(from_index, die)
+        self.made.append((from_index, die))
+        self.position = after
+        return after
+
+    def enter(self, text: str) -> Position:
+        """Make a typed step such as "K4" or "4K" (letters from the human's side)."""
+        letter, die = parse_entry(text)
+        return self.step(Position.index_of_letter(letter, self.mover_is_human), die)
