@@ -108,6 +108,10 @@ class DisplayLoop:
         pygame = _pygame()
         try:
             pygame.display.init()
+            driver = pygame.display.get_driver()
+            if driver in ("offscreen", "dummy") and os.environ.get("SDL_VIDEODRIVER") != driver:
+                # SDL fell back to drawing nowhere: to the user that is no display at all
+                raise pygame.error(f"SDL found no screen and fell back to its {driver} driver")
             self._set_mode(pygame)
         except pygame.error as exc:
             message = str(exc) or "SDL could not open a window"
@@ -186,12 +190,12 @@ class DisplayLoop:
         scale = max(1, min(width // hw.FRAME_W, height // hw.FRAME_H))
         size = (hw.FRAME_W * scale, hw.FRAME_H * scale)
         small = pygame.image.frombuffer(self.frame, (hw.FRAME_W, hw.FRAME_H), "RGB")
-        if size == (width, height):
-            pygame.transform.scale(small, size, window)
-        else:
+        scaled = getattr(self, "_scaled", None)
+        if scaled is None or scaled.get_size() != size:
+            scaled = self._scaled = pygame.Surface(size, 0, small)   # same pixel format
             window.fill((0, 0, 0))
-            window.blit(pygame.transform.scale(small, size),
-                        ((width - size[0]) // 2, (height - size[1]) // 2))
+        pygame.transform.scale(small, size, scaled)
+        window.blit(scaled, ((width - size[0]) // 2, (height - size[1]) // 2))
         pygame.display.flip()
 
     def _finish(self) -> None:
