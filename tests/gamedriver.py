@@ -1,0 +1,180 @@
+"""Drives game/program.py frame by frame with scripted keys and seeded dice, and reads the
+screen back as text. Runs on the real Spectrum48 with our ROM when both are there, else on a
+small stand-in machine (memory, a Python print routine that keeps a text grid). Not a test."""
+from __future__ import annotations
+
+import os
+
+from game import screen as S
+from game.basic import CODE_AT, CODE_DELETE, CODE_ENTER, Basic
+from game.dice import Dice
+from game.program import program
+
+SYMBOLS = {"PRINT_A": 0x0010, "CLS": 0x0D6B, "BEEPER": 0x03B5, "FLAGS": 23611,
+           "LAST_K": 23560, "ATTR_P": 23693, "ATTR_T": 23695, "FRAMES": 23672}
+
+
+class StandInMachine:
+    """Just enough of a 48K for the program when the Z80/ROM are not wanted: 64K of memory,
+    call() for print/CLS/BEEPER done in Python, a 24 x 32 grid of the characters printed."""
+
+    def __init__(self):
+        self.memory = bytearray(65536)
+        self.grid = [[" "] * S.COLS for _ in range(S.ROWS)]
+        self.frame_count = 0
+        self._row = self._col = 0
+        self._attr = S.attr(S.BLACK, S.WHITE)
+        self._pending: list[int] = []
+        self.beeper_calls = 0
+
+    def peek(self, addr):
+        return self.memory[addr & 0xFFFF]
+
+    def poke(self, addr, value):
+        if addr >= 0x4000:
+            self.memory[addr & 0xFFFF] = value & 0xFF
+
+    def usr(self, addr):
+        return 0
+
+    def call(self, addr, max_frames=500, **regs):
+        if addr == SYMBOLS["PRINT_A"]:
+            self._print(regs["a"])
+        elif addr == SYMBOLS["CLS"]:
+            self.memory[0x4000:0x5800] = bytes(0x1800)
+            self.grid = [[" "] * S.COLS for _ in range(S.ROWS)]
+        elif addr == SYMBOLS["BEEPER"]:
+            self.beeper_calls += 1
+        return regs
+
+    def _print(self, code):
+        pending = self._pending
+        if pending:
+            pending.append(code)
+            lead = pending[0]
+            if lead == CODE_AT and len(pending) == 3:
+                self._row, self._col = pending[1], pending[2]
+                pending.clear()
+            elif lead != CODE_AT and len(pending) == 2:
+                value = pending[1]
+                shift = {16: (0, 7), 17: (3, 7), 18: (7, 1), 19: (6, 1)}.get(lead)
+                if shift:
+                    bit, mask = shift
+                    self._attr = (self._attr & ~(mask << bit)) | ((value & mask) << bit)
+                pending.clear()
+            return
+        if 16 <= code <= 22:
+            pending.append(code)
+            return
+        if code < 32:
+            return
+        row, col = self._row, self._col
+        if row < S.ROWS and col < S.COLS:
+            self.grid[row][col] = chr(code)
+            self.memory[S.attr_addr(col, row)] = self._attr
+            glyph = _glyph(code)
+            for line in range(8):
+                self.memory[S.bitmap_addr(col, row * 8 + line)] = glyph[line]
+        self._col += 1
+        if self._col >= S.COLS:
+            self._col, self._row = 0, self._row + 1
+
+    def screen_text(self) -> list[str]:
+        return ["".join(row) for row in self.grid]
+
+
+_GLYPHS: dict[int, list[int]] = {}
+
+
+def _glyph(code: int) -> list[int]:
+    """A stand-in 8 x 8 glyph (pygame's font) so PNGs of the stand-in are readable."""
+    if code not in _GLYPHS:
+        try:
+            import pygame
+            pygame.font.init()
+            font = pygame.font.SysFont(None, 11)
+            surf = pygame.Surface((8, 8))
+            surf.blit(font.render(chr(code), False, (255, 255, 255)), (1, 0))
+            rows = []
+            for y in range(8):
+                value = 0
+                for x in range(8):
+                    if surf.get_at((x, y))[0]:
+                        value |= 0x80 >> x
+                rows.append(value)
+            _GLYPHS[code] = rows
+        except Exception:                     # pragma: no cover - no font: blank glyphs
+            _GLYPHS[code] = [0] * 8
+    return _GLYPHS[code]
+
+
+def key_code(ch: str) -> int:
+    if ch == "\n":
+        return CODE_ENTER
+    if ch == "\b":
+        return CODE_DELETE
+    return ord(ch)
+
+
+class GameDriver:
+    """`GameDriver(seed=1)` or `GameDriver(dice=Dice.scripted([...]))`; then `type("k4\\n")`,
+    `until("Your move?")`, `text()`. Keys go in as the ROM's interrupt would leave them:
+    LAST-K set and FLAGS bit 5 raised, one key every `frames_per_key` frames."""
+
+    def __init__(self, seed: int | None = 1, dice: Dice | None = None, chooser=None,
+                 ask_instructions: bool = False, frames_per_key: int = 2):
+        self.machine = StandInMachine()
+        self.basic = Basic(self.machine, dict(SYMBOLS))
+        self.dice = dice or Dice(seed)
+        self.games: list = []
+        self.program = program(self.basic, self.dice, chooser=chooser,
+                               ask_instructions=ask_instructions, games=self.games)
+        self.frames = 0
+        self.frames_per_key = frames_per_key
+        next(self.program)                     # run to the first frame boundary
+
+    def frame(self, key: int | None = None) -> None:
+        if key is not None:
+            self.machine.memory[SYMBOLS["LAST_K"]] = key
+            self.machine.memory[SYMBOLS["FLAGS"]] |= 0x20
+        self.frames += 1
+        self.machine.frame_count += 1
+        self.program.send(None)
+
+    def run(self, frames: int) -> None:
+        for _ in range(frames):
+            self.frame()
+
+    def type(self, keys: str) -> None:
+        for ch in keys:
+            self.frame(key_code(ch))
+            for _ in range(self.frames_per_key - 1):
+                self.frame()
+
+    @property
+    def game(self):
+        return self.games[-1] if self.games else None
+
+    def text(self) -> list[str]:
+        return self.machine.screen_text()
+
+    def message(self) -> str:
+        return self.text()[S.MESSAGE_ROW].rstrip()
+
+    def until(self, words: str, max_frames: int = 3000, row: int | None = None) -> None:
+        """Run frames until `words` is on screen (on `row` if given)."""
+        for _ in range(max_frames):
+            lines = self.text()
+            if any(words in line for line in (lines if row is None else [lines[row]])):
+                return
+            self.frame()
+        raise AssertionError(f"{words!r} never appeared; screen:\n" + "\n".join(self.text()))
+
+    def save_png(self, path: str, scale: int = 2) -> None:
+        import numpy as np
+        import pygame
+        from spectrum import ula
+        rgb = ula.render(np.frombuffer(self.machine.memory, dtype=np.uint8), 0)
+        rgb = rgb.repeat(scale, 0).repeat(scale, 1)
+        os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
+        pygame.image.save(pygame.surfarray.make_surface(rgb.transpose(1, 0, 2).copy()), path)

@@ -1,0 +1,114 @@
+"""The game as the inlay card describes it, driven frame by frame with scripted keys and
+seeded dice: the opening throw and ties, K4/4K, z, illegal-move recovery, forfeits, bearing
+off, QUIT, a whole game to its end. Reads the screen back as text."""
+import pytest
+
+from game import program as P
+from game import rules
+from game.dice import Dice
+from game.position import Position
+from gamedriver import GameDriver
+
+MESSAGE = 23
+
+
+def play_human_turn(driver: GameDriver) -> None:
+    """Type one legal play for the turn in progress (the engine's first), step by step."""
+    turn = driver.game.turn
+    play = rules.legal_plays(turn.start, turn.dice)[0]
+    for step in play.steps:
+        letter = Position.letter_of_index(step.from_index)
+        driver.type(f"{letter}{step.die}\n")
+
+
+def play_to_end(driver: GameDriver, max_loops: int = 20000) -> str:
+    for _ in range(max_loops):
+        lines = driver.text()
+        if any("WIN" in line for line in lines):
+            return next(line for line in lines if "WIN" in line).strip()
+        if "Your move?" in lines[MESSAGE]:
+            play_human_turn(driver)
+            driver.run(2)
+        elif "Press ENTER" in lines[MESSAGE]:
+            driver.type("\n")
+        else:
+            driver.run(5)
+    raise AssertionError("the game did not end")
+
+
+def test_complete_game_human_against_computer_reaches_a_winner():
+    driver = GameDriver(seed=11)
+    verdict = play_to_end(driver)
+    assert verdict.startswith(("YOU WIN", "I WIN"))
+    assert "point" in verdict
+    assert "Press any key for a new game" in driver.message()
+    result = rules.game_result(driver.game.position)
+    assert result != 0
+    driver.type("x")
+    driver.until("The opening throw")
+    assert len(driver.games) == 2
+
+
+def test_rule1_opening_throw_tie_asks_enter_then_throws_again():
+    driver = GameDriver(dice=Dice.scripted([3, 3, 2, 5]))
+    driver.until("Tie: press ENTER to throw again")
+    driver.type("\n")
+    driver.until("You start with 5 and 2")
+    assert driver.game.log[:2] == ["opening 3 3", "opening 2 5"]
+
+
+def test_rule1_higher_top_die_means_computer_starts_with_both_numbers():
+    driver = GameDriver(dice=Dice.scripted([6, 1]))
+    driver.until("I start with 6 and 1")
+    driver.until("I play")
+    driver.until("Your move?")
+    assert driver.game.log[1].startswith("computer 61 ")
+
+
+def test_to_play_k4_and_4k_both_move_a_man_either_case():
+    # human starts with 4 (bottom) against 1 (top): plays 4 and 1
+    driver = GameDriver(dice=Dice.scripted([1, 4]))
+    driver.until("Your move?")
+    before = driver.game.position
+    driver.type("4M\n")                      # m = the human's 13-point
+    driver.run(2)
+    after = driver.game.position
+    assert after != before and after.board[12] == 4 and after.board[8] == 1
+    driver.type("f1\n")
+    driver.until("I play")
+
+
+def test_the_bar_z_enters_a_man():
+    start = Position.from_points({"bar": 1, 6: 5, 8: 3, 13: 5, 24: 1}, {6: 5, 8: 3, 13: 5, 24: 2})
+    driver = GameDriver(dice=Dice.scripted([1, 3]))
+    driver.game.show(start)
+    driver.until("Your move?")
+    driver.type("k3\n")                       # a man on the bar must enter first
+    driver.until("Bar man goes first. Press ENTER")
+    driver.type("\n")
+    driver.type("z3\n")
+    driver.run(2)
+    assert driver.game.position.board[24] == 0
+    assert driver.game.position.board[21] == 1     # entered on v, the human's 22-point
+
+
+def test_illegal_entry_says_why_asks_enter_then_takes_a_legal_move():
+    driver = GameDriver(dice=Dice.scripted([1, 4]))
+    driver.until("Your move?")
+    before = driver.game.position
+    driver.type("k4\n")
+    driver.until("No man on k. Press ENTER")
+    assert driver.game.position == before
+    driver.type("\n")
+    driver.until("Your move?")
+    driver.type("m4\n")
+    driver.run(2)
+    assert driver.game.position != before
+
+
+def test_quit_at_your_move_ends_the_game_and_starts_another():
+    driver = GameDriver(dice=Dice.scripted([1, 4]))
+    driver.until("Your move?")
+    driver.type("quit\n")
+    driver.until("The opening throw")
+    assert len(driver.games) == 2
