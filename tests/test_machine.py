@@ -136,6 +136,8 @@ class MiniZ80:
         elif op == 0xC3: pc, size, t = nn, 0, 10                        # JP nn
         elif op == 0xCD: self._push(pc + 3); pc, size, t = nn, 0, 17    # CALL nn
         elif op == 0xC9: pc, size, t = self._pop(), 0, 10               # RET
+        elif op == 0xE5: self._push(self.hl); t = 11                    # PUSH HL
+        elif op == 0xE1: self.hl = self._pop(); t = 10                  # POP HL
         elif op == 0xED and n == 0x56: self.im = 1; size, t = 2, 8      # IM 1
         else:
             raise NotImplementedError(f"MiniZ80: opcode {op:#04x} at {pc:#06x}")
