@@ -137,6 +137,26 @@ def _parse_cell(text: str, where: str):
     raise MatFormatError(f"{where}: cannot read {text!r}")
 
 
+_CELL_START = re.compile(r"(?<!\S)(?:[1-6][1-6]:|Doubles\b|Takes\b|Drops\b|Wins\b|"
+                         r"Beavers\b)", re.I)
+
+
+def split_cells(line: str) -> list[tuple[int, str]]:
+    """A move line's cells as (player 0/1, text). A cell begins with a roll "NN:" or a
+    cube or result word; the first cell is the right player's only if it starts far
+    right (gnubg leaves a single space after a long left cell, so no fixed column)."""
+    body = _NUMBER.sub(lambda mm: " " * len(mm.group(0)), line, count=1)
+    starts = [m.start() for m in _CELL_START.finditer(body)]
+    out = []
+    for i, start in enumerate(starts):
+        end = starts[i + 1] if i + 1 < len(starts) else len(body)
+        player = 1 if i > 0 or start >= 20 else 0
+        out.append((player, body[start:end].strip()))
+    if body[:starts[0] if starts else len(body)].strip():
+        raise MatFormatError(f"cannot read {line.strip()!r}")
+    return out
+
+
 def parse_mat(text: str) -> MatMatch:
     """Read .mat text into games of (player, kind, detail) actions, player 0 being the
     left column. Raises MatFormatError naming the line it could not read."""
@@ -166,10 +186,8 @@ def parse_mat(text: str) -> MatMatch:
                            (int(m.group(2)), int(m.group(4))))
             match.games.append(game)
             continue
-        body = _NUMBER.sub(lambda mm: " " * len(mm.group(0)), line, count=1)
-        for chunk in re.finditer(r"\S+(?: \S+)*", body):
-            player = 0 if chunk.start() < 20 else 1
-            kind, detail = _parse_cell(chunk.group(0), where)
+        for player, cell in split_cells(line):
+            kind, detail = _parse_cell(cell, where)
             game.actions.append((player, kind, detail))
     if match is None:
         raise MatFormatError("no 'N point match' line: not a .mat file")

@@ -32,8 +32,11 @@ def format_point(point) -> str:
 
 
 def format_step(step) -> str:
-    """One step as "from/to" with "*" when it hits. Accepts "13/8*", (13, 8) or
-    (13, 8, hit) in standard numbers from the mover's side (25 = bar, 0 = off)."""
+    """One step as "from/to" with "*" when it hits. Accepts "13/8*", (13, 8), (13, 8, hit)
+    in standard numbers from the mover's side (25 = bar, 0 = off), or a game.rules Step."""
+    if hasattr(step, "from_index"):      # a rules.Step: row indices 0..23, bar 24, off -1
+        step = (BAR if step.from_index == 24 else step.from_index + 1,
+                OFF if step.to_index == -1 else step.to_index + 1, step.hit)
     if isinstance(step, str):
         text = step.strip().lower()
         hit = text.endswith("*")
