@@ -2,6 +2,7 @@
 plus a WAV writer to look at the waveform. Not the ULA (which logs the edges) and not the
 tape's loading noise. Silent, never broken, where there is no audio device."""
 import math
+import time
 import wave
 
 import numpy as np
@@ -10,7 +11,7 @@ from spectrum import hw
 
 DC_CUTOFF_HZ = 20.0            # the speaker is AC-coupled: a held level decays to silence
 PREBUFFER_FRAMES = 2           # queued before playback starts (about 40 ms)
-MAX_BACKLOG_FRAMES = 8         # beyond this (running faster than real time) old audio is dropped
+MAX_BACKLOG_FRAMES = 250       # 5 s: a long BEEP arrives at once; beyond this old audio is dropped
 
 
 class BeeperRenderer:
@@ -121,6 +122,7 @@ class Beeper:
         self._channel = None
         self._pending = []
         self._pending_samples = 0
+        self._play_until_s = 0.0
         if enabled:
             sample_rate_hz = self._open_mixer() or sample_rate_hz
         self.renderer = BeeperRenderer(sample_rate_hz)
@@ -143,13 +145,14 @@ class Beeper:
             self.available = False
             return None
 
-    def push(self, frame_ear) -> np.ndarray:
-        """Render one finished frame's (start_level, changes) and queue it for playing."""
+    def push(self, frame_ear, play: bool = True) -> np.ndarray:
+        """Render one finished frame's (start_level, changes) and queue it for playing
+        (play=False: render and record only, e.g. while running faster than real time)."""
         start_level, changes = frame_ear
         samples = self.renderer.render_frame(start_level, changes)
         if self.recording is not None:
             self.recording.append(samples)
-        if self.available and not self.muted:
+        if self.available and not self.muted and play:
             self._queue(samples, silent=not changes and not samples.any())
         elif self._pending:
             self._pending, self._pending_samples = [], 0
@@ -158,8 +161,11 @@ class Beeper:
     def _queue(self, samples: np.ndarray, silent: bool) -> None:
         channel = self._channel
         busy = channel.get_busy()
+        ahead_s = self._play_until_s - time.perf_counter()     # handed to SDL, not yet heard
         if silent and not busy and not self._pending:
             return                                  # stopped and nothing to say: stay stopped
+        if silent and ahead_s > (PREBUFFER_FRAMES + 1) / hw.FRAME_HZ:
+            return      # behind (a BEEP computed inside one call arrives at once): skip silence
         self._pending.append(samples)
         self._pending_samples += len(samples)
         if self._pending_samples > MAX_BACKLOG_FRAMES * self.samples_per_frame:
@@ -174,6 +180,8 @@ class Beeper:
     def _take(self):
         block = np.concatenate(self._pending)
         self._pending, self._pending_samples = [], 0
+        now_s = time.perf_counter()
+        self._play_until_s = max(now_s, self._play_until_s) + len(block) / self.renderer.sample_rate_hz
         if self.channels > 1:
             block = np.repeat(block[:, None], self.channels, axis=1)
         return self._pygame.mixer.Sound(buffer=np.ascontiguousarray(block).tobytes())

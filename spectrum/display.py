@@ -91,7 +91,9 @@ class DisplayLoop:
             return False
         self.machine.run_frame()
         self.machine.render(out=self.frame)
-        self.beeper.push(self.machine.ula.frame_ear)
+        ear_frames = self.machine.ear_frames
+        while ear_frames:
+            self.beeper.push(ear_frames.popleft(), play=not self.fast)
         return True
 
     def run_headless(self, frames: int, screenshot_path=None) -> int:

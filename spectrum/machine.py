@@ -11,7 +11,9 @@ Frames: `run_frame()` finishes the current frame: the maskable interrupt is offe
 the frame's first 32 T-states last (one instruction at a time, so an EI shadow does not
 lose it), then whole instructions run until T-state 69,888, then the frame is closed:
 `cpu.tstates -= 69888`, the ULA's logs roll over (`ula.frame_border`, `ula.frame_ear`,
-`ula.frame_mic`: see ula.Ula) and `frame_count` goes up by one. A HALTed CPU is
+`ula.frame_mic`: see ula.Ula), the beeper log is appended to `ear_frames` (a deque the
+audio side drains, so the frames of a long BEEP inside call() are heard too) and
+`frame_count` goes up by one. A HALTed CPU is
 fast-forwarded to the frame's end by the core, so an idle frame costs almost nothing.
 
 The tape hook (for spectrum/tape.py): set `machine.tape = player` (None = no tape).
@@ -25,6 +27,7 @@ The player needs exactly two methods:
       by that much, so that the next ear_at(t) means t T-states into the new frame.
 With no tape, bit 6 of port 0xFE reads back the last EAR bit written (Issue 3 board).
 """
+import collections
 import os
 
 import numpy as np
@@ -38,6 +41,7 @@ _CONTEXT_REGISTERS = ("af", "bc", "de", "hl", "af_", "bc_", "de_", "hl_", "ix", 
 # Registers reported to the caller when a call() returns.
 _RESULT_REGISTERS = ("a", "f", "b", "c", "d", "e", "h", "l", "af", "bc", "de", "hl",
                      "af_", "bc_", "de_", "hl_", "ix", "iy", "sp", "i", "iff1", "iff2")
+EAR_FRAMES_KEPT = 500         # 10 s of beeper logs waiting for the audio side
 CALL_SENTINEL = 0xFFFF        # return address pushed by call(); checked together with SP
 ERR_NR_ADDR = 0x5C3A          # 23610: BASIC keeps IY pointing here (SPECTRUM.md §13)
 
@@ -97,6 +101,9 @@ class Spectrum48:
         self.cpu = cpu_class(self.memory, port_in=self.ula.port_in,
                              port_out=self.ula.port_out, rom_top=hw.ROM_BYTES)
         self.frame_count = 0            # frames completed since reset
+        # (start_level, changes) of every finished frame's beeper, oldest first, for audio
+        # to drain; frames that pass inside a call() (a BEEP in ROM) land here too
+        self.ear_frames = collections.deque(maxlen=EAR_FRAMES_KEPT)
         self.reset()
 
     # --- the parts ---
@@ -152,6 +159,7 @@ class Spectrum48:
             setattr(cpu, name, value)
         cpu.tstates = 0
         self.ula.reset()
+        self.ear_frames.clear()
         self.frame_count = 0
 
     def run_frame(self) -> None:
@@ -223,4 +231,5 @@ class Spectrum48:
     def _end_frame(self) -> None:
         self.cpu.tstates -= hw.TSTATES_PER_FRAME
         self.ula.end_frame(hw.TSTATES_PER_FRAME)
+        self.ear_frames.append(self.ula.frame_ear)
         self.frame_count += 1

@@ -419,3 +419,12 @@ def test_reset_puts_pc_at_zero_and_clears_ram():
     m.reset()
     assert m.cpu.pc == 0 and not m.cpu.iff1 and m.frame_count == 0 and m.peek(0x8000) == 0
     assert not np.any(m.mem[0x4000:])
+
+
+def test_frames_passing_inside_a_call_keep_their_beeper_logs():
+    m = machine_with(ROUTINES)
+    m.run_frame()
+    m.ear_frames.clear()
+    frames = m.frame_count
+    m.call(0x120)
+    assert len(m.ear_frames) == m.frame_count - frames >= 2
