@@ -87,12 +87,13 @@ def play_words(steps, mover_is_human: bool) -> str:
 class Game:
     """One game's state: the position (human on roll, row 0 = white), what is on screen."""
 
-    def __init__(self, basic: Basic, screen: S.Screen, dice: Dice, chooser):
+    def __init__(self, basic: Basic, screen: S.Screen, dice: Dice, chooser,
+                 start: Position | None = None):
         self.basic = basic
         self.screen = screen
         self.dice = dice
         self.choose = chooser            # (position with computer on roll, dice) -> Play
-        self.position = Position.start()
+        self.position = start or Position.start()
         self.log: list[str] = []         # what happened, for tests and replays
         self.turn: rules.Turn | None = None
 
@@ -106,6 +107,7 @@ class Game:
 
     def roll(self, computer: bool):
         """Throw two dice for a turn, tumbling on screen with a rattle."""
+        self.message("My throw" if computer else "Your throw")
         yield from self.tumble(both_black=computer)
         d1, d2 = self.dice.pair()
         self.screen.draw_dice(d1, d2, top_black=computer, bottom_black=computer)
@@ -150,7 +152,7 @@ class Game:
         self.turn = turn                               # tests read the turn in progress
         if turn.complete:                              # no legal step at all: forfeit
             if self.position.board[BAR]:
-                self.message("Your man can't enter" + PRESS_ENTER)
+                self.message("You can't enter" + PRESS_ENTER)
             else:
                 self.message("You cannot move" + PRESS_ENTER)
             self.log.append(f"human {dice[0]}{dice[1]} forfeit")
@@ -253,15 +255,19 @@ def first_legal_play(position: Position, dice) -> rules.Play:
 
 
 def program(basic: Basic, dice: Dice | None = None, level: int = DEFAULT_LEVEL,
-            chooser=None, ask_instructions: bool = True, games: list | None = None):
-    """The whole program after the tape has loaded. Runs until the machine is switched off."""
+            chooser=None, ask_instructions: bool = True, games: list | None = None,
+            start: Position | None = None):
+    """The whole program after the tape has loaded; runs until the machine is switched off.
+    `start`: the first game's position (human on roll), for tests; later games start
+    from the usual position."""
     dice = dice or Dice()
     screen = S.Screen(basic.memory, basic.print_at)
     chooser = chooser or first_legal_play
     if ask_instructions:
         yield from instructions.offer(basic)
     while True:
-        game = Game(basic, screen, dice, chooser)
+        game = Game(basic, screen, dice, chooser, start)
+        start = None
         if games is not None:
             games.append(game)                  # for tests and the console's --seed replay
         result = yield from game.play()

@@ -122,13 +122,14 @@ class GameDriver:
     LAST-K set and FLAGS bit 5 raised, one key every `frames_per_key` frames."""
 
     def __init__(self, seed: int | None = 1, dice: Dice | None = None, chooser=None,
-                 ask_instructions: bool = False, frames_per_key: int = 2):
+                 ask_instructions: bool = False, frames_per_key: int = 2, start=None):
         self.machine = StandInMachine()
         self.basic = Basic(self.machine, dict(SYMBOLS))
         self.dice = dice or Dice(seed)
         self.games: list = []
         self.program = program(self.basic, self.dice, chooser=chooser,
-                               ask_instructions=ask_instructions, games=self.games)
+                               ask_instructions=ask_instructions, games=self.games,
+                               start=start)
         self.frames = 0
         self.frames_per_key = frames_per_key
         next(self.program)                     # run to the first frame boundary

@@ -80,8 +80,7 @@ def test_to_play_k4_and_4k_both_move_a_man_either_case():
 
 def test_the_bar_z_enters_a_man():
     start = Position.from_points({"bar": 1, 6: 5, 8: 3, 13: 5, 24: 1}, {6: 5, 8: 3, 13: 5, 24: 2})
-    driver = GameDriver(dice=Dice.scripted([1, 3]))
-    driver.game.show(start)
+    driver = GameDriver(dice=Dice.scripted([1, 3]), start=start)
     driver.until("Your move?")
     driver.type("k3\n")                       # a man on the bar must enter first
     driver.until("Bar man goes first. Press ENTER")
@@ -112,3 +111,65 @@ def test_quit_at_your_move_ends_the_game_and_starts_another():
     driver.type("quit\n")
     driver.until("The opening throw")
     assert len(driver.games) == 2
+
+
+CLOSED_BOARD = Position.from_points({"bar": 2, 6: 4, 5: 3, 4: 3, 3: 3},
+                                    {1: 2, 2: 2, 3: 2, 4: 2, 5: 2, 6: 2, 8: 3})
+
+
+def test_the_bar_blocked_entry_forfeits_the_turn_with_a_message():
+    driver = GameDriver(dice=Dice.scripted([1, 5]), start=CLOSED_BOARD)
+    driver.until("You start with 5 and 1")
+    driver.until("You can't enter. Press ENTER")
+    before = driver.game.position
+    driver.type("\n")
+    driver.until("My throw")
+    assert driver.game.position == before
+    assert driver.game.log[-1] == "human 51 forfeit"
+
+
+def test_game_against_a_closed_board_plays_to_its_end():
+    driver = GameDriver(seed=4, start=CLOSED_BOARD)
+    verdict = play_to_end(driver)
+    assert "WIN" in verdict
+    assert any(entry.endswith("forfeit") for entry in driver.game.log)
+
+
+def test_rule8_bearing_off_takes_a_man_off_and_counts_it_beside_the_board():
+    home = Position.from_points({1: 2, 2: 2, 3: 2, 4: 3, 5: 3, 6: 3}, {1: 5, 2: 5, 3: 5})
+    driver = GameDriver(dice=Dice.scripted([1, 6]), start=home)
+    driver.until("Your move?")
+    driver.type("f6\n")                   # a 6 bears a man off the f (6) point
+    driver.run(2)
+    assert driver.game.position.borne_off()[0] == 1
+    assert driver.game.screen.shown.off_white == 1
+    driver.type("a1\n")
+    driver.run(2)
+    assert driver.game.position.borne_off()[0] == 2
+
+
+def test_rule8_a_die_that_carries_a_man_past_a_bears_it_off():
+    home = Position.from_points({1: 1, 2: 1, 3: 1}, {1: 5, 2: 5, 3: 5})
+    driver = GameDriver(dice=Dice.scripted([1, 6]), start=home)
+    driver.until("Your move?")
+    driver.type("c6\n")                   # the highest man, c, goes off with a 6
+    driver.run(2)
+    assert driver.game.position.board[2] == 0
+    assert driver.game.position.borne_off()[0] == 13
+
+
+def test_the_end_of_a_game_names_the_winner_and_a_gammon():
+    last = Position.from_points({1: 1}, {1: 5, 2: 5, 3: 5})
+    driver = GameDriver(dice=Dice.scripted([1, 6]), start=last)
+    driver.until("Your move?")
+    driver.type("a6\n")
+    driver.until("YOU WIN a gammon (2 points)")
+    driver.until("Press any key for a new game")
+
+
+def test_the_end_of_a_game_backgammon_counts_three():
+    last = Position.from_points({1: 1}, {1: 5, 2: 5, 20: 5})
+    driver = GameDriver(dice=Dice.scripted([1, 6]), start=last)
+    driver.until("Your move?")
+    driver.type("a6\n")
+    driver.until("YOU WIN a backgammon (3 points)")
