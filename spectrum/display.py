@@ -191,13 +191,16 @@ class DisplayLoop:
         width, height = window.get_size()
         scale = max(1, min(width // hw.FRAME_W, height // hw.FRAME_H))
         size = (hw.FRAME_W * scale, hw.FRAME_H * scale)
-        small = pygame.image.frombuffer(self.frame, (hw.FRAME_W, hw.FRAME_H), "RGB")
-        scaled = getattr(self, "_scaled", None)
-        if scaled is None or scaled.get_size() != size:
-            scaled = self._scaled = pygame.Surface(size, 0, small)   # same pixel format
-            window.fill((0, 0, 0))
-        pygame.transform.scale(small, size, scaled)
-        window.blit(scaled, ((width - size[0]) // 2, (height - size[1]) // 2))
+        small = pygame.image.frombuffer(self.frame, (hw.FRAME_W, hw.FRAME_H), "RGB").convert(window)
+        if size == (width, height):
+            pygame.transform.scale(small, size, window)                # straight into the window
+        else:
+            scaled = getattr(self, "_scaled", None)
+            if scaled is None or scaled.get_size() != size:
+                scaled = self._scaled = pygame.Surface(size, 0, small)
+                window.fill((0, 0, 0))
+            pygame.transform.scale(small, size, scaled)
+            window.blit(scaled, ((width - size[0]) // 2, (height - size[1]) // 2))
         pygame.display.flip()
 
     def _finish(self) -> None:
