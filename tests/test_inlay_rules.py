@@ -277,6 +277,9 @@ def test_rule8_never_from_a_lower_point_while_a_man_stands_higher():
     start = pos({5: 1, 3: 1})
     got = all_mover_points(start, (6, 6))
     assert got == [{}]                      # the 6 takes 5, then 3: nothing left
+    got = all_mover_points(start, (6, 1))
+    assert sorted(got, key=str) == [{2: 1}, {3: 1}]   # 5 off + 3/2, or 5/4 + 4 off
+    assert {4: 1} not in got                # never 3 off with the 6 while 5 stands
     turn = Turn(pos({5: 1, 3: 1, 1: 1}), (6, 1))
     with pytest.raises(IllegalMoveError, match="higher point"):
         turn.enter("C6")                    # the man on 3 cannot go with a 6 while 5 stands
