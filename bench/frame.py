@@ -74,6 +74,19 @@ def main(argv=None):
     print(f"idle_frame {median:.3f} ms (median; best {best:.3f} ms; CPU + interrupt + render + beeper)")
     best, median = best_ms(machine.run_frame, args.frames)
     print(f"idle_frame_cpu_only {median:.3f} ms (median; best {best:.3f} ms)")
+    try:
+        import pygame
+        from spectrum.display import DisplayLoop
+        loop = DisplayLoop(machine, scale=3, audio=False)
+        pygame.display.init()
+        loop._set_mode(pygame)
+        loop.step()
+        best, median = best_ms(lambda: loop._show(pygame), args.frames)
+        print(f"window_show_3x {median:.3f} ms (median; best {best:.3f} ms; SDL driver "
+              f"{pygame.display.get_driver()})")
+        pygame.display.quit()
+    except Exception as exc:  # no display: the figure is simply absent
+        print(f"# window_show_3x not measured: {exc}")
     print(f"frame_budget {hw.FRAME_MS:.3f} ms")
 
 
