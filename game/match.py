@@ -3,6 +3,7 @@ Pure bookkeeping with no board, dice or screen: the game flow asks it what is al
 and tells it what happened; rules.py decides how a game ends (single/gammon/backgammon)."""
 from __future__ import annotations
 
+import base64
 from dataclasses import dataclass
 from typing import Callable, Optional
 
@@ -297,6 +298,43 @@ class Match:
         self.offered_by = None
         self.record.drop(self.other(doubler))
         return self._finish(GameResult(doubler, "drop", self.cube_value, self.cube_value))
+
+    # ---- gnubg's match ID ---------------------------------------------------------------
+    def match_id(self, dice=None) -> str:
+        """The gnubg match ID (12 characters) of this state: cube, owner, side on roll,
+        Crawford, game state, a double waiting, the dice if rolled, length and scores.
+        The first side is gnubg's player 0. Paste it beside the position ID into gnubg."""
+        fields = []
+
+        def put(value: int, width: int) -> None:
+            fields.extend((value >> i) & 1 for i in range(width))
+
+        index = self.sides.index
+        on_roll = index(self.on_roll) if self.on_roll is not None else 0
+        if self.in_game:
+            state = 1                                  # playing
+        elif not self.results:
+            state = 0                                  # no game yet
+        else:
+            state = 4 if self.results[-1].kind == "drop" else 2
+        turn = index(self.other(self.offered_by)) if self.offered_by else on_roll
+        d1, d2 = (max(dice), min(dice)) if dice else (0, 0)   # gnubg: higher die first
+        put(self.cube_value.bit_length() - 1, 4)
+        put(3 if self.cube_owner is None else index(self.cube_owner), 2)
+        put(on_roll, 1)
+        put(int(self.crawford_game), 1)
+        put(state, 3)
+        put(turn, 1)
+        put(int(self.offered_by is not None), 1)
+        put(0, 2)                                      # no resignation offered
+        put(d1, 3)
+        put(d2, 3)
+        put(self.length or 0, 15)
+        put(self.score[self.sides[0]], 15)
+        put(self.score[self.sides[1]], 15)
+        fields += [0] * (72 - len(fields))
+        key = bytes(sum(fields[8 * i + j] << j for j in range(8)) for i in range(9))
+        return base64.b64encode(key).decode("ascii")
 
     # ---- saving ----------------------------------------------------------------------
     def to_dict(self) -> dict:

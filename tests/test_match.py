@@ -1,5 +1,9 @@
 """The doubling cube, scoring, match play and the Crawford rule (game/match.py)."""
+import base64
 import itertools
+import os
+import shutil
+import subprocess
 
 import pytest
 
@@ -316,3 +320,85 @@ def test_cube_stops_at_64():
     assert m.cube_value == 64
     m.start_turn(C if m.cube_owner == C else H)
     assert "64" in m.can_double(m.cube_owner).reason
+
+
+# ---- gnubg match IDs -------------------------------------------------------------------
+
+def _id_bits(match_id):
+    key = base64.b64decode(match_id)
+    return [(key[i // 8] >> (i % 8)) & 1 for i in range(66)]
+
+
+def _field(bits, start, width):
+    return sum(bits[start + i] << i for i in range(width))
+
+
+def test_match_id_fields_follow_gnubg_layout():
+    m = Match(7)
+    m.start_game()
+    m.score = {H: 3, C: 5}
+    m.start_turn(C)
+    m.double(C)
+    bits = _id_bits(m.match_id())
+    assert len(m.match_id()) == 12
+    assert _field(bits, 0, 4) == 0                 # log2 of the cube: 1
+    assert _field(bits, 4, 2) == 3                 # centred
+    assert _field(bits, 6, 1) == 1                 # the computer (player 1) on roll
+    assert _field(bits, 8, 3) == 1                 # playing
+    assert _field(bits, 11, 1) == 0                # the human must answer ...
+    assert _field(bits, 12, 1) == 1                # ... a double
+    assert (_field(bits, 21, 15), _field(bits, 36, 15), _field(bits, 51, 15)) == (7, 3, 5)
+    m.take()
+    m.dice_rolled()
+    bits = _id_bits(m.match_id((2, 5)))
+    assert (_field(bits, 0, 4), _field(bits, 4, 2)) == (1, 0)     # 2, owned by the human
+    assert (_field(bits, 15, 3), _field(bits, 18, 3)) == (5, 2)   # higher die first
+
+
+def _gnubg():
+    path = shutil.which("gnubg") or ("/usr/games/gnubg" if os.path.exists("/usr/games/gnubg")
+                                     else None)
+    if path is None:
+        msg = "GNU Backgammon (Debian package gnubg) is not installed: apt-get install gnubg"
+        if os.environ.get("SPECTRUM_REQUIRE_SHARED") == "1":
+            pytest.fail(msg)
+        pytest.skip(msg)
+    return path
+
+
+def _states():
+    """Match IDs of states with no double waiting (gnubg's `set matchid` drops that)."""
+    out = []
+    m = Match(7)
+    m.start_game()
+    m.start_turn(H)
+    out.append((m.match_id((2, 6)), "human 0, computer 0", "centred"))
+    m.double(H)
+    m.take()
+    m.start_turn(C)
+    out.append((m.match_id((6, 6)), "human 0, computer 0", "owned by computer"))
+    m.end_game(H, "gammon")
+    m.score = {H: 4, C: 6}
+    m.start_game()                                 # the computer at 6-away-1: Crawford
+    m.start_turn(H)
+    out.append((m.match_id((5, 3)), "human 4, computer 6", "Crawford"))
+    money = Match(None)
+    money.start_game()
+    money.start_turn(C)
+    out.append((money.match_id(), "money session", "centred"))
+    return out
+
+
+def test_match_ids_read_back_identically_by_gnubg(tmp_path):
+    gnubg = _gnubg()
+    for match_id, score_words, cube_words in _states():
+        commands = tmp_path / "ids.txt"
+        commands.write_text("new match 7\nset player 0 name human\n"
+                            "set player 1 name computer\n"
+                            f"set matchid {match_id}\nshow score\nshow cube\n")
+        out = subprocess.run([gnubg, "-t", "-q", "-c", str(commands)], capture_output=True,
+                             text=True, timeout=60, stdin=subprocess.DEVNULL, cwd=tmp_path,
+                             env={**os.environ, "HOME": str(tmp_path)}).stdout
+        shown = [line.split(":")[1].strip() for line in out.splitlines() if "Match ID" in line]
+        assert shown[-1] == match_id, out
+        assert score_words in out and cube_words in out, out
