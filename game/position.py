@@ -229,9 +229,10 @@ def parse_entry(text: str) -> tuple[str, int]:
     if not match:
         raise EntryError(f"'{shown}' is not a move: type a point letter and a die number, "
                          f"such as K4")
-    letter = (match.group(1) or match.group(4)).lower()
+    typed_letter = match.group(1) or match.group(4)
     digits = match.group(2) or match.group(3)
-    Position.index_of_letter(letter)               # raises for letters outside a..x, z
+    Position.index_of_letter(typed_letter)         # raises for letters outside a..x, z
+    letter = typed_letter.lower()
     die = int(digits)
     if not 1 <= die <= 6:
         raise EntryError(f"{digits} is not a number on a die: dice show 1 to 6")
