@@ -179,3 +179,99 @@ class GameDriver:
         rgb = rgb.repeat(scale, 0).repeat(scale, 1)
         os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
         pygame.image.save(pygame.surfarray.make_surface(rgb.transpose(1, 0, 2).copy()), path)
+
+
+# ---------------------------------------------------------------------------------------
+# The real machine: Spectrum48 + our ROM; keys through the matrix, the ROM's interrupt scans.
+
+SHIFTED = {"!": "1", "@": "2", "#": "3", "$": "4", "%": "5", "&": "6", "'": "7", "(": "8",
+           ")": "9", "_": "0", "<": "R", ">": "T", ";": "O", '"': "P", "^": "H", "-": "J",
+           "+": "K", "=": "L", ":": "Z", "?": "C", "/": "V", "*": "B", ",": "N", ".": "M"}
+
+
+def matrix_keys(ch: str) -> tuple[str, ...]:
+    """The Spectrum keys held down to type `ch` (symbol shift for punctuation)."""
+    if ch == "\n":
+        return ("ENTER",)
+    if ch == "\b":
+        return ("CAPS SHIFT", "0")
+    if ch == " ":
+        return ("SPACE",)
+    if ch.isdigit():
+        return (ch,)
+    if ch.isalpha():
+        return ("CAPS SHIFT", ch.upper()) if ch.isupper() else (ch.upper(),)
+    if ch in SHIFTED:
+        return ("SYMBOL SHIFT", SHIFTED[ch])
+    return ()
+
+
+def read_screen_text(memory, font_addr: int) -> list[str]:
+    """Each cell's character, matching its 8 bitmap bytes (or their inverse) against the
+    font at font_addr (code 32 first); '\\0' where nothing matches."""
+    glyphs = {}
+    for code in range(32, 128):
+        key = bytes(memory[font_addr + 8 * (code - 32): font_addr + 8 * (code - 31)])
+        glyphs.setdefault(key, chr(code))
+        glyphs.setdefault(bytes(b ^ 0xFF for b in key), chr(code))
+    lines = []
+    for row in range(S.ROWS):
+        line = []
+        for col in range(S.COLS):
+            cell = bytes(memory[S.bitmap_addr(col, row * 8 + k)] for k in range(8))
+            line.append(glyphs.get(cell, "\0"))
+        lines.append("".join(line))
+    return lines
+
+
+class MachineDriver(GameDriver):
+    """The same driver on the real Spectrum48 with our ROM: each frame the program takes its
+    step and then the machine runs its 69,888 T (with the interrupt that scans the keys)."""
+
+    def __init__(self, seed: int | None = 1, dice: Dice | None = None, chooser=None,
+                 ask_instructions: bool = False, frames_per_key: int = 4, start=None):
+        from spectrum.machine import Spectrum48
+        from game.basic import rom_symbols
+        self.machine = Spectrum48()
+        self.symbols = rom_symbols()
+        boot = self.symbols.get("BOOT_DONE") or self.symbols.get("MAIN_LOOP")
+        for _ in range(5):                         # let the ROM start up
+            self.machine.run_frame()
+            if boot and self.machine.cpu.pc == boot:
+                break
+        self.basic = Basic(self.machine, self.symbols)
+        self.dice = dice or Dice(seed)
+        self.games = []
+        self.program = program(self.basic, self.dice, chooser=chooser,
+                               ask_instructions=ask_instructions, games=self.games,
+                               start=start)
+        self.frames = 0
+        self.frames_per_key = frames_per_key
+        next(self.program)
+
+    def frame(self, key: int | None = None) -> None:
+        self.frames += 1
+        self.program.send(None)
+        self.machine.run_frame()
+
+    def type(self, keys: str) -> None:
+        kb = self.machine.keyboard
+        down = max(1, self.frames_per_key // 2)
+        for ch in keys:
+            kb.set_pressed(matrix_keys(ch))
+            for _ in range(down):
+                self.frame()
+            kb.release_all()
+            for _ in range(self.frames_per_key - down):
+                self.frame()
+
+    def text(self) -> list[str]:
+        chars = self.machine.peek_word(self.basic.addr("CHARS"))
+        return read_screen_text(self.machine.memory, chars + 256)
+
+    def save_png(self, path: str, scale: int = 2) -> None:
+        import pygame
+        rgb = self.machine.render()
+        rgb = rgb.repeat(scale, 0).repeat(scale, 1)
+        os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
+        pygame.image.save(pygame.surfarray.make_surface(rgb.transpose(1, 0, 2).copy()), path)

@@ -1,0 +1,64 @@
+"""The game on the real machine: our ROM prints, its interrupt scans the keys into LAST-K,
+the program runs one step a frame. Skipped until the Z80 core and the ROM are both there."""
+import time
+
+import pytest
+
+from game.dice import Dice
+from game.position import Position
+
+try:
+    from gamedriver import MachineDriver
+    from spectrum.machine import Spectrum48
+    Spectrum48()
+    from game.basic import rom_symbols
+    if "FLAGS" not in rom_symbols():
+        raise ImportError("no symbol table")
+    HAVE_MACHINE = True
+except Exception as exc:                      # the Z80, the ROM or its symbols are missing
+    HAVE_MACHINE = False
+    WHY = str(exc)
+
+pytestmark = pytest.mark.skipif(not HAVE_MACHINE, reason="needs spectrum/z80.py and the ROM")
+
+MESSAGE = 23
+
+
+def test_machine_opening_throw_then_your_move_k4_and_4k():
+    driver = MachineDriver(dice=Dice.scripted([1, 4]))
+    driver.until("You start with 4 and 1", max_frames=600)
+    driver.until("Your move?", max_frames=300)
+    before = driver.game.position
+    driver.type("4M\n")
+    driver.run(3)
+    assert driver.game.position != before
+    driver.type("F1\n")
+    driver.until("I play", max_frames=600)
+
+
+def test_machine_illegal_move_message_then_enter_recovers():
+    driver = MachineDriver(dice=Dice.scripted([1, 4]))
+    driver.until("Your move?", max_frames=900)
+    driver.type("k4\n")
+    driver.until("No man on k. Press ENTER", max_frames=100)
+    driver.type("\n")
+    driver.until("Your move?", max_frames=100)
+
+
+def test_machine_quit_starts_another_game():
+    driver = MachineDriver(dice=Dice.scripted([1, 4]))
+    driver.until("Your move?", max_frames=900)
+    driver.type("QUIT\n")
+    driver.until("The opening throw", max_frames=300)
+    assert len(driver.games) == 2
+
+
+def test_machine_keeps_50_frames_a_second_while_waiting_for_input():
+    driver = MachineDriver(dice=Dice.scripted([1, 4]))
+    driver.until("Your move?", max_frames=900)
+    frames = 100
+    start_s = time.perf_counter()
+    driver.run(frames)
+    frame_ms = (time.perf_counter() - start_s) * 1000 / frames
+    print(f"frame time waiting for input: {frame_ms:.2f} ms")
+    assert frame_ms < 20.0
