@@ -83,3 +83,11 @@ def test_entry_either_order_either_case(text, expected):
 def test_from_points_counts_each_side_from_its_own_one_point():
     pos = Position.from_points({1: 2}, {1: 2})
     assert pos.mover[0] == 2 and pos.opponent[0] == 2      # opposite corners, no clash
+
+
+def test_id_with_men_on_both_bars_reads_as_gnubg_shows_it():
+    # gnubg -t, `set board 4AAAng4AAWAAAA`, shows O on roll with 2 on the bar, 3 on its
+    # 1-point, 1 on its 13-point; X with 1 on the bar, 4 on O's 2-point, 3 on O's 19-point
+    pos = Position.from_id("4AAAng4AAWAAAA")
+    assert pos == Position.from_points({"bar": 2, 1: 3, 13: 1}, {"bar": 1, 23: 4, 6: 3})
+    assert pos.borne_off() == (9, 7)
