@@ -72,21 +72,24 @@ def format_game(record: MatchRecord, game) -> list[str]:
     return lines
 
 
-def format_mat(record: MatchRecord) -> str:
-    """The whole match as .mat text (length 0 = a money session, "0 point match")."""
+def format_mat(record: MatchRecord, games=None) -> str:
+    """The match as .mat text (length 0 = a money session, "0 point match"): every game,
+    or only the game numbers listed in `games` (e.g. [3] to export the game just won).
+    A game still in progress is written as far as it has gone, without a result."""
     out = [f'; [Site "{SITE}"]', "", f" {record.length} point match", ""]
-    for game in record.games:
+    chosen = [g for g in record.games if games is None or g.number in set(games)]
+    for game in chosen:
         out += format_game(record, game)
         out.append("")
     return "\n".join(out) + "\n"
 
 
-def write_mat(record: MatchRecord, path) -> str:
+def write_mat(record: MatchRecord, path, games=None) -> str:
     """Write the .mat file (atomically: a temporary file, then a rename); returns path."""
     path = os.fspath(path)
     tmp = path + ".tmp"
     with open(tmp, "w", encoding="utf-8", newline="\n") as fh:
-        fh.write(format_mat(record))
+        fh.write(format_mat(record, games))
     os.replace(tmp, path)
     return path
 

@@ -55,6 +55,28 @@ PLAYERS = ("human-computer", "human-human", "computer-computer")
 LEVELS = range(1, 6)
 
 
+# The options menu, in order: (field, label, choices to cycle through; None = typed).
+OPTIONS = (
+    ("level", "Level", tuple(LEVELS)),
+    ("cube", "Cube", (True, False)),
+    ("sound", "Sound", (True, False)),
+    ("speed", "Speed", SPEEDS),
+    ("match_length", "Match length", None),
+    ("who_starts", "Who starts", WHO_STARTS),
+    ("confirm_turn", "Ask READY?", (True, False)),
+    ("board_style", "Board style", STYLE_ORDER),
+    ("switch_directions", "Directions", (False, True)),   # ON = switched
+    ("switch_tokens", "Tokens", (False, True)),           # ON = swapped
+    ("set_dice", "Set dice", (False, True)),               # ON = asked each roll
+    ("players", "Players", PLAYERS),
+)
+MENU_KEYS = "123456789ABC"
+_WORDS = {True: "ON", False: "OFF", None: "UNLIMITED", "steps": "EACH STEP",
+          "quick": "QUICK", "instant": "INSTANT", "roll": "ROLL", "human": "HUMAN",
+          "computer": "COMPUTER", "human-computer": "HUMAN V COMPUTER",
+          "human-human": "HUMAN V HUMAN", "computer-computer": "DEMO"}
+
+
 class SettingsError(_Base, ValueError):
     """A setting outside what the options menu offers; the message says what is allowed."""
 
@@ -110,6 +132,31 @@ class Settings:
         except SettingsError:
             setattr(self, name, old)
             raise
+
+    def cycle(self, name: str):
+        """Step an option to its next choice (the menu's key press); returns the new value.
+        The match length is typed instead: use set("match_length", text)."""
+        table = {n: choices for n, _, choices in OPTIONS}
+        if table.get(name) is None:
+            raise SettingsError(f"{name} is typed, not stepped")
+        choices = table[name]
+        current = getattr(self, name)
+        i = choices.index(current) if current in choices else -1
+        self.set(name, choices[(i + 1) % len(choices)])
+        return getattr(self, name)
+
+    def value_text(self, name: str) -> str:
+        """An option's value as the menu shows it: "ON", "QUICK", "7", "UNLIMITED"."""
+        value = getattr(self, name)
+        if isinstance(value, int) and not isinstance(value, bool):
+            return str(value)
+        return _WORDS.get(value, str(value).upper())
+
+    def menu_lines(self) -> list[tuple[str, str, str]]:
+        """(key, option, line) for each option: the key that selects it (1..9, A..C) and a
+        line of at most 32 characters, e.g. ("1", "level", "1 Level        5")."""
+        return [(key, name, f"{key} {label:<13}{self.value_text(name)}"[:32])
+                for key, (name, label, _) in zip(MENU_KEYS, OPTIONS)]
 
     @property
     def style(self) -> BoardStyle:

@@ -222,3 +222,20 @@ def test_gnubg_imports_the_mat_file_without_errors_and_with_the_same_moves(
     assert len(gnubg.games) == len(mine.games) == len(m.record.games)
     for k, (a, b) in enumerate(zip(comparable(mine), comparable(gnubg)), 1):
         assert a == b, f"game {k} differs after gnubg's import"
+
+
+def test_single_game_export_and_game_in_progress(tmp_path):
+    m = scripted_match(7, 1)
+    assert len(m.record.games) >= 2
+    text = format_mat(m.record, games=[2])
+    parsed = parse_mat(text)
+    assert [g.number for g in parsed.games] == [2]
+    assert parsed.games[0].scores == tuple(m.record.games[1].scores[s] for s in m.record.sides)
+
+    live = Match(5, names=NAMES)
+    live.start_game()
+    live.start_turn(HUMAN)
+    live.dice_rolled()
+    live.record_move(HUMAN, (3, 1), "8/5 6/5")
+    parsed = parse_mat(format_mat(live.record))
+    assert parsed.games[0].actions == [(0, "move", ((3, 1), ("8/5", "6/5")))]

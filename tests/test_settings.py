@@ -117,3 +117,28 @@ def test_next_style_cycles_through_all():
     s = Settings()
     seen = {s.next_style() for _ in BOARD_STYLES}
     assert seen == set(BOARD_STYLES) and s.board_style == "classic"
+
+
+def test_menu_lines_fit_the_32_column_screen_one_key_each():
+    lines = Settings(match_length=25, players="computer-computer").menu_lines()
+    assert len({key for key, _, _ in lines}) == len(lines) == len(st.OPTIONS)
+    assert all(len(text) <= 32 and text.startswith(key) for key, _, text in lines)
+    texts = [text for _, _, text in lines]
+    assert any(t.endswith("25") for t in texts) and any(t.endswith("DEMO") for t in texts)
+
+
+def test_cycle_steps_through_choices_and_wraps():
+    s = Settings()
+    assert [s.cycle("speed") for _ in range(3)] == ["quick", "instant", "steps"]
+    assert s.cycle("cube") is False and s.value_text("cube") == "OFF"
+    assert s.cycle("level") == 1                   # 5 wraps round to 1
+    with pytest.raises(SettingsError):
+        s.cycle("match_length")                    # typed, not stepped
+
+
+def test_match_length_typed_in_the_menu():
+    s = Settings()
+    s.set("match_length", "7")
+    assert s.match_length == 7 and s.value_text("match_length") == "7"
+    s.set("match_length", "U")
+    assert s.match_length is None and s.value_text("match_length") == "UNLIMITED"
