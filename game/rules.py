@@ -22,6 +22,10 @@ class Step:
     die: int
     hit: bool
 
+    def notation(self, mover_is_human: bool = True) -> str:
+        """The step as the 1983 program writes it: point letter and die, e.g. "M4", "Z3"."""
+        return Position.letter_of_index(self.from_index, mover_is_human).upper() + str(self.die)
+
 
 @dataclass(frozen=True)
 class Play:
@@ -33,6 +37,10 @@ class Play:
     @property
     def dice_used(self) -> tuple[int, ...]:
         return tuple(step.die for step in self.steps)
+
+    def notation(self, mover_is_human: bool = True) -> str:
+        """The steps in 1983 notation separated by spaces ("M4 I2"); "" for a forfeited turn."""
+        return " ".join(step.notation(mover_is_human) for step in self.steps)
 
 
 class _Buffers:
@@ -163,6 +171,14 @@ class Turn:
         if code == lib.BG_STEP_TURN_OVER:
             return "your move is already complete"
         return "that move cannot be made"
+
+    def allowed_steps(self) -> list[tuple[int, int]]:
+        """Every (from index, die) that check() would accept now, highest point first."""
+        out = ffi.new("int8_t[]", BOARD_LEN)
+        made = self._made_c()
+        return [(frm, die) for frm in range(BAR, -1, -1) for die in sorted(set(self.dice))
+                if lib.bg_step_check(self._start_c, *self.dice, made, len(self.made), frm, die,
+                                     out) == lib.BG_STEP_OK]
 
     def check(self, from_index: int, die: int) -> Position:
         """The position after the step, if it is allowed; IllegalMoveError otherwise. Does not

@@ -381,3 +381,19 @@ def test_result_backgammon_with_a_loser_in_the_winners_home_or_on_the_bar():
 
 def test_result_none_while_both_sides_have_men():
     assert game_result(Position.start()) == 0
+
+
+# ---- notation of plays and the steps still open -----------------------------------------
+
+def test_plays_written_in_1983_notation_from_either_side():
+    start = pos({13: 1})
+    assert {p.notation() for p in legal_plays(start, (4, 2))} <= {"M4 I2", "M2 K4"}
+    assert legal_plays(start, (4, 2))[0].notation(mover_is_human=False)[0] == "L"   # 13 = l
+    assert legal_plays(pos({"bar": 1}, held(19, 20, 21, 22, 23, 24)), (3, 1))[0].notation() == ""
+
+
+def test_allowed_steps_lists_what_the_turn_would_accept():
+    turn = Turn(pos({13: 1}, held(2)), (6, 5))      # rule 4: only the 6 by the man on 13
+    assert turn.allowed_steps() == [(12, 6)]
+    turn.step(12, 6)
+    assert turn.allowed_steps() == [] and turn.complete
