@@ -152,6 +152,12 @@ def test_rule4_only_the_lower_when_the_higher_cannot_be_played_at_all():
     assert plays[0].dice_used == (5,)
 
 
+@pytest.mark.parametrize("dice", [(6, 5), (5, 6)])
+def test_rule4_last_man_off_by_either_die_is_recorded_with_the_higher(dice):
+    plays = legal_plays(pos({2: 1}), dice)
+    assert len(plays) == 1 and plays[0].dice_used == (6,) and mover_points(plays[0].after) == {}
+
+
 def test_rule4_either_number_may_be_played_first():
     start = pos({13: 1})
     turn_a, turn_b = Turn(start, (4, 2)), Turn(start, (4, 2))
