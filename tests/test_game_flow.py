@@ -173,3 +173,26 @@ def test_the_end_of_a_game_backgammon_counts_three():
     driver.until("Your move?")
     driver.type("a6\n")
     driver.until("YOU WIN a backgammon (3 points)")
+
+
+def test_no_possible_play_forfeits_the_turn_with_a_message():
+    primed = Position.from_points({8: 15}, {18: 2, 19: 2, 20: 2, 21: 2, 22: 2, 23: 2, 1: 3})
+    driver = GameDriver(dice=Dice.scripted([1, 6]), start=primed)
+    driver.until("You cannot move. Press ENTER")
+    driver.type("\n")
+    driver.until("My throw")
+    assert driver.game.position == primed
+    assert driver.game.log[-1] == "human 61 forfeit"
+
+
+def test_computer_play_is_written_in_letter_notation_and_shown_man_by_man():
+    driver = GameDriver(dice=Dice.scripted([6, 1]))
+    driver.until("I play")
+    words = driver.message().split()[2:]
+    assert len(words) == 2 and all(w[0] in "abcdefghijklmnopqrstuvwxz" and w[1] in "16" for w in words)
+    start = Position.start()
+    driver.run(P.STEP_PAUSE_FRAMES + 1)                  # the first man has moved, not the second
+    assert driver.game.position != start
+    after_first = driver.game.position
+    driver.run(P.STEP_PAUSE_FRAMES)
+    assert driver.game.position != after_first
