@@ -1,0 +1,371 @@
+"""The Z80 CPU of the 48K Spectrum, in pure Python: every documented and undocumented instruction, MEMPTR,
+R, IFF1/IFF2, IM 0/1/2, HALT, EI delay, NMI and whole-instruction T-states (FUSE suite exact).
+It is not cycle-exact on the bus: 48K memory/IO contention is not modelled. Speed comes from a block
+translator: runs of instructions are compiled to Python functions (spectrum/z80_codegen.py), cached by
+address and re-validated against memory before each run, so self-modifying code stays exact."""
+import re
+
+from . import z80_codegen as cg
+from .hw import IM1_VECTOR, NMI_VECTOR
+
+_REGS = ("a", "f", "b", "c", "d", "e", "h", "l", "ix", "iy", "sp", "wz")
+_REG_RE = re.compile(r"\b(" + "|".join(_REGS) + r")\b")
+_ASSIGN_RE = re.compile(r"\b(" + "|".join(_REGS) + r")\s*(?:<<|>>|[-+&|^])?=(?!=)")
+_MAX_BLOCK = 24          # instructions per compiled block at most
+_CODE_CACHE = {}         # block source -> code object, shared by all cores (tests build many)
+
+
+class _Traps(dict):
+    """The traps dict: any change drops the compiled blocks (blocks stop before trapped addresses)."""
+    __slots__ = ("_cpu",)
+
+    def _changed(self):
+        self._cpu._flush()
+
+    def __setitem__(self, k, v):
+        super().__setitem__(k, v)
+        self._changed()
+
+    def __delitem__(self, k):
+        super().__delitem__(k)
+        self._changed()
+
+    def pop(self, *a):
+        r = super().pop(*a)
+        self._changed()
+        return r
+
+    def popitem(self):
+        r = super().popitem()
+        self._changed()
+        return r
+
+    def clear(self):
+        super().clear()
+        self._changed()
+
+    def update(self, *a, **k):
+        super().update(*a, **k)
+        self._changed()
+
+    def setdefault(self, k, v=None):
+        r = super().setdefault(k, v)
+        self._changed()
+        return r
+
+
+def _default_in(port, tstates):
+    return port >> 8
+
+
+def _default_out(port, value, tstates):
+    return None
+
+
+class Z80:
+    __slots__ = ("a", "f", "b", "c", "d", "e", "h", "l", "a_", "f_", "b_", "c_", "d_", "e_", "h_", "l_",
+                 "ix", "iy", "sp", "pc", "i", "_r7", "_rc", "_eir", "iff1", "iff2", "im", "halted", "memptr",
+                 "tstates", "memory", "rom_top", "_traps", "_port_in", "_port_out", "_cache", "_cache1", "_g",
+                 "_dec")
+
+    def __init__(self, memory: bytearray, port_in=None, port_out=None, rom_top: int = 0):
+        self.memory = memory
+        self.rom_top = rom_top
+        self.a = self.f = self.b = self.c = self.d = self.e = self.h = self.l = 0
+        self.a_ = self.f_ = self.b_ = self.c_ = self.d_ = self.e_ = self.h_ = self.l_ = 0
+        self.ix = self.iy = self.sp = self.pc = self.memptr = 0
+        self.i = self._r7 = self._rc = 0
+        self._eir = -1
+        self.iff1 = self.iff2 = self.im = self.halted = 0
+        self.tstates = 0
+        self._cache = {}
+        self._cache1 = {}
+        self._dec = cg.Decoder(memory, rom_top)
+        self._g = dict(cg.TABLES)
+        self._g.update(S=self, M=memory)
+        self._port_in = self._port_out = None
+        self.port_in = port_in or _default_in
+        self.port_out = port_out or _default_out
+        self._traps = _Traps()
+        self._traps._cpu = self
+
+    # ---------------------------------------------------------------- properties
+    @property
+    def port_in(self):
+        return self._port_in
+
+    @port_in.setter
+    def port_in(self, fn):
+        self._port_in = fn
+        self._g["PIN"] = fn
+
+    @property
+    def port_out(self):
+        return self._port_out
+
+    @port_out.setter
+    def port_out(self, fn):
+        self._port_out = fn
+        self._g["POUT"] = fn
+
+    @property
+    def traps(self):
+        return self._traps
+
+    @traps.setter
+    def traps(self, d):
+        self._traps = _Traps(d)
+        self._traps._cpu = self
+        self._flush()
+
+    @property
+    def r(self):
+        return self._r7 | (self._rc & 127)
+
+    @r.setter
+    def r(self, v):
+        self._r7 = v & 128
+        self._rc = v & 127
+        self._eir = -1
+
+    def _pair(hi, lo):
+        def get(self):
+            return getattr(self, hi) << 8 | getattr(self, lo)
+
+        def put(self, v):
+            setattr(self, hi, (v >> 8) & 255)
+            setattr(self, lo, v & 255)
+        return property(get, put)
+
+    af = _pair("a", "f")
+    bc = _pair("b", "c")
+    de = _pair("d", "e")
+    hl = _pair("h", "l")
+    af_ = _pair("a_", "f_")
+    bc_ = _pair("b_", "c_")
+    de_ = _pair("d_", "e_")
+    hl_ = _pair("h_", "l_")
+    del _pair
+
+    # ---------------------------------------------------------------- execution
+    def _flush(self):
+        """Forget every compiled block (call after rewriting ROM-area memory from outside the CPU)."""
+        self._cache.clear()
+        self._cache1.clear()
+
+    def flush(self):
+        self._flush()
+
+    def run(self, limit: int) -> None:
+        """Execute whole instructions while tstates < limit; a halted CPU idles to limit in 4-T steps."""
+        if self._rc > 0x3FFFFFFF:          # keep the R counter a small int (bit pattern kept)
+            k = self._rc & ~127
+            self._rc -= k
+            self._eir -= k
+        if self.halted:
+            self._idle(limit)
+            return
+        cache = self._cache
+        traps = self._traps
+        while True:
+            t = self.tstates
+            if t >= limit:
+                return
+            pc = self.pc
+            if traps and pc in traps:
+                traps[pc](self)
+                if self.pc != pc:
+                    continue
+                if self._one(pc, limit + 0x100000):
+                    self._idle(limit)
+                    return
+                continue
+            fn = cache.get(pc)
+            if fn is None:
+                fn = cache[pc] = self._compile(pc, False)
+            r = fn(t, limit)
+            if r:
+                if r == 1:                      # the block would start its last instruction at/after limit
+                    if self._one(pc, limit):
+                        self._idle(limit)
+                        return
+                elif r == 2:                    # the code changed under the block: recompile
+                    cache[pc] = self._compile(pc, False)
+                else:                           # HALT
+                    self._idle(limit)
+                    return
+
+    def _one(self, pc, limit):
+        """Run the one instruction at pc; True if it halted."""
+        fn = self._cache1.get(pc)
+        if fn is None:
+            fn = self._cache1[pc] = self._compile(pc, True)
+        r = fn(self.tstates, limit)
+        if r == 2:
+            fn = self._cache1[pc] = self._compile(pc, True)
+            r = fn(self.tstates, limit)
+        return r == 3
+
+    def _idle(self, limit):
+        t = self.tstates
+        if t < limit:
+            n = (limit - t + 3) >> 2
+            self.tstates = t + 4 * n
+            self._rc += n
+
+    def step(self) -> int:
+        """One instruction (or one HALT cycle); returns its T-states. A trap at pc runs first; if it moves pc,
+        the step ends there (returning the T-states the trap added)."""
+        t0 = self.tstates
+        if self.halted:
+            self.tstates += 4
+            self._rc += 1
+            return 4
+        pc = self.pc
+        if self._traps and pc in self._traps:
+            self._traps[pc](self)
+            if self.pc != pc:
+                return self.tstates - t0
+        self._one(pc, self.tstates + 0x100000)
+        return self.tstates - t0
+
+    def _push(self, v):
+        m = self.memory
+        sp = (self.sp - 1) & 0xFFFF
+        if sp >= self.rom_top:
+            m[sp] = v >> 8
+        sp = (sp - 1) & 0xFFFF
+        if sp >= self.rom_top:
+            m[sp] = v & 255
+        self.sp = sp
+
+    def interrupt(self, data: int = 0xFF) -> bool:
+        """Maskable /INT: accepted iff IFF1 is set and the last instruction was not EI."""
+        if not self.iff1 or self._eir == self._rc:
+            return False
+        if self.halted:
+            self.halted = 0
+            self.pc = (self.pc + 1) & 0xFFFF
+        self.iff1 = self.iff2 = 0
+        self._rc += 1
+        self._push(self.pc)
+        if self.im == 2:
+            v = (self.i << 8) | (data & 255)
+            m = self.memory
+            self.pc = m[v] | m[(v + 1) & 0xFFFF] << 8
+            self.tstates += 19
+        else:
+            # IM 1, or IM 0 with an RST on the bus (0xFF = RST 38h); other IM 0 bytes are taken as RST 38h
+            self.pc = data & 0x38 if self.im == 0 and (data & 0xC7) == 0xC7 else IM1_VECTOR
+            self.tstates += 13
+        self.memptr = self.pc
+        return True
+
+    def nmi(self) -> None:
+        if self.halted:
+            self.halted = 0
+            self.pc = (self.pc + 1) & 0xFFFF
+        self.iff1 = 0
+        self._rc += 1
+        self._push(self.pc)
+        self.pc = NMI_VECTOR
+        self.memptr = NMI_VECTOR
+        self.tstates += 11
+
+    # ---------------------------------------------------------------- block translator
+    def _compile(self, pc, single):
+        dec = self._dec
+        traps = self._traps
+        instrs = []
+        p = pc
+        while True:
+            ins = dec.decode(p)
+            if instrs and p + ins.length > 0x10000:
+                break
+            instrs.append(ins)
+            p += ins.length
+            if single or ins.kind != cg.SEQ or len(instrs) >= _MAX_BLOCK or p >= 0x10000:
+                break
+            if p in traps:
+                break
+        src = self._source(pc, instrs)
+        code = _CODE_CACHE.get(src)
+        if code is None:
+            code = _CODE_CACHE[src] = compile(src, f"<z80 block {pc:04x}>", "exec")
+        g = self._g
+        exec(code, g)
+        return g.pop("blk")
+
+    def _source(self, s, instrs):
+        e = s + sum(i.length for i in instrs)
+        m = self.memory
+        body = []
+        T = 0          # T-states before the current instruction
+        K = 0          # M1 cycles up to and including the current instruction
+        last = instrs[-1]
+        for n, ins in enumerate(instrs):
+            K += ins.m1
+            body.append(f"# {ins.addr:04x}: {ins.mn}")
+            for line in ins.lines:
+                body.append(line.replace("{T}", str(T)).replace("{K}", str(K)))
+            T_end = T + ins.t
+            nxt = (ins.addr + ins.length) & 0xFFFF
+            if ins is not last and ins.writes:
+                lo = nxt
+                conds = []
+                for var, _ in ins.writes:
+                    if isinstance(var, int):
+                        if lo <= var < e and var >= self.rom_top:
+                            conds.append("True")
+                    else:
+                        conds.append(f"{lo} <= {var} < {e}")
+                if conds:
+                    body.append(f"if {' or '.join(conds)}:")
+                    body.append(f"    npc = {nxt}; tt = {T_end}; kk = {K}")
+                    body.append("    return EXIT")   # placeholder, replaced below
+            if ins is not last:
+                T = T_end
+        pre = T
+        # locals used
+        text = "\n".join(l for l in body if not l.lstrip().startswith("#"))
+        used = sorted(set(_REG_RE.findall(text)), key=_REGS.index)
+        written = sorted(set(_ASSIGN_RE.findall(text)), key=_REGS.index)
+        loads = [f"    {r} = S.{'memptr' if r == 'wz' else r}" for r in used]
+        stores = [f"S.{'memptr' if r == 'wz' else r} = {r}" for r in written]
+        out = ["def blk(t, limit):"]
+        if pre:
+            out.append(f"    if t + {pre} >= limit: return 1")
+        if e > self.rom_top:
+            if e <= 0x10000:
+                code = bytes(m[s:e])
+                if len(code) == 1:
+                    out.append(f"    if M[{s}] != {code[0]}: return 2")
+                else:
+                    out.append(f"    if M[{s}:{e}] != {code!r}: return 2")
+            else:
+                for k in range(s, e):
+                    out.append(f"    if M[{k & 0xFFFF}] != {m[k & 0xFFFF]}: return 2")
+        out += loads
+        for line in body:
+            if line.strip() == "return EXIT":
+                ind = line[:len(line) - len(line.lstrip())]
+                for st in stores:
+                    out.append("    " + ind + st)
+                out.append(f"    {ind}S.pc = npc; S.tstates = t + tt; S._rc += kk")
+                out.append(f"    {ind}return")
+            else:
+                out.append("    " + line)
+        for st in stores:
+            out.append("    " + st)
+        if last.kind == cg.SEQ:
+            out.append(f"    S.pc = {e & 0xFFFF}")
+            out.append(f"    S.tstates = t + {pre + last.t}")
+        else:
+            out.append("    S.pc = npc")
+            out.append(f"    S.tstates = t + {pre} + tt")
+        out.append(f"    S._rc += {K}")
+        if last.kind == cg.EI:
+            out.append("    S._eir = S._rc")
+        elif last.kind == cg.HALT:
+            out.append("    return 3")
+        return "\n".join(out) + "\n"

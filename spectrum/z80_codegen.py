@@ -1,0 +1,619 @@
+"""Z80 decoder and code generator: turns the instruction bytes at an address into straight-line Python
+source (one block = a run of instructions ending at a jump), plus the precomputed flag tables it uses.
+It is not the CPU: spectrum/z80.py compiles, caches, validates and runs these blocks."""
+import numpy as np
+
+# ---------------------------------------------------------------- flag tables (bit: S Z 5 H 3 P/V N C)
+_v = np.arange(256)
+_par = np.array([bin(x).count("1") % 2 == 0 for x in range(256)], dtype=np.int64) * 4
+_SZ53 = (_v & 0xA8) | np.where(_v == 0, 0x40, 0)
+SZ53 = bytes(_SZ53.astype(np.uint8))                      # S, Z, 5, 3 of a value
+SZ53P = bytes((_SZ53 | _par).astype(np.uint8))            # ... plus parity (logic ops, IN, rotates)
+ANDF = bytes((_SZ53 | _par | 0x10).astype(np.uint8))      # AND sets H
+
+
+def _addsub_tables():
+    c = np.arange(2)[:, None, None]
+    a = np.arange(256)[None, :, None]
+    v = np.arange(256)[None, None, :]
+    r = a + v + c                                          # ADD/ADC: index carry<<16 | a<<8 | v
+    add = _SZ53[r & 255] | (((a & 15) + (v & 15) + c) & 16) | ((((a ^ ~v) & (a ^ r)) & 0x80) >> 5) | (r >> 8)
+    r = a - v - c                                          # SUB/SBC: same index
+    sub = (_SZ53[r & 255] | (((a & 15) - (v & 15) - c) & 16) | ((((a ^ v) & (a ^ r)) & 0x80) >> 5)
+           | ((r >> 8) & 1) | 2)
+    cp = (sub[0] & 0xD7) | (v[0] & 0x28)                   # CP: bits 5 and 3 come from the operand
+    return (bytes(add.astype(np.uint8).ravel()), bytes(sub.astype(np.uint8).ravel()),
+            bytes(cp.astype(np.uint8).ravel()))
+
+
+ADDF, SUBF, CPF = _addsub_tables()
+INCF = bytes(SZ53[(x + 1) & 255] | (0x10 if x & 15 == 15 else 0) | (4 if x == 0x7F else 0) for x in range(256))
+DECF = bytes(SZ53[(x - 1) & 255] | 2 | (0x10 if x & 15 == 0 else 0) | (4 if x == 0x80 else 0) for x in range(256))
+
+
+def _rot(kind):
+    """CB rotate/shift table: index carry_in<<8 | value -> result<<8 | flags."""
+    out = []
+    for ci in range(2):
+        for x in range(256):
+            r, c = {
+                "RLC": (((x << 1) | (x >> 7)) & 255, x >> 7),
+                "RRC": ((x >> 1) | ((x & 1) << 7), x & 1),
+                "RL": (((x << 1) | ci) & 255, x >> 7),
+                "RR": ((x >> 1) | (ci << 7), x & 1),
+                "SLA": ((x << 1) & 255, x >> 7),
+                "SRA": ((x >> 1) | (x & 0x80), x & 1),
+                "SLL": (((x << 1) | 1) & 255, x >> 7),     # undocumented: shifts a 1 in
+                "SRL": (x >> 1, x & 1),
+            }[kind]
+            out.append(r << 8 | SZ53P[r] | c)
+    return out
+
+
+ROT_NAMES = ("RLC", "RRC", "RL", "RR", "SLA", "SRA", "SLL", "SRL")
+ROT = {k: _rot(k) for k in ROT_NAMES}
+# BIT b,r: H set, Z and P/V when the bit is clear, S for bit 7 set, 5 and 3 from the tested value
+BITF = [bytes(0x10 | (x & 0x28) | (0 if x & (1 << b) else 0x44) | (x & 0x80 if b == 7 else 0)
+              for x in range(256)) for b in range(8)]
+
+
+def _daa():
+    out = []
+    for fi in range(8):          # index (C | N | H>>2) << 8 | a
+        cf, nf, hf = fi & 1, fi & 2, fi & 4
+        for a in range(256):
+            d, c = 0, cf
+            if hf or (a & 15) > 9:
+                d = 6
+            if cf or a > 0x99:
+                d |= 0x60
+                c = 1
+            if nf:
+                h = 0x10 if hf and (a & 15) < 6 else 0
+                r = (a - d) & 255
+            else:
+                h = 0x10 if (a & 15) > 9 else 0
+                r = (a + d) & 255
+            out.append(r << 8 | SZ53P[r] | nf | c | h)
+    return out
+
+
+DAAT = _daa()
+
+TABLES = dict(SZ53=SZ53, SZ53P=SZ53P, ANDF=ANDF, ADDF=ADDF, SUBF=SUBF, CPF=CPF, INCF=INCF, DECF=DECF,
+              DAAT=DAAT, **{"R_" + k: v for k, v in ROT.items()}, **{"BIT%d" % b: BITF[b] for b in range(8)})
+
+# ---------------------------------------------------------------- decode tables
+R8 = ("b", "c", "d", "e", "h", "l", None, "a")           # r field; 6 is (HL)
+R8N = ("B", "C", "D", "E", "H", "L", "(HL)", "A")
+RP = ("bc", "de", "hl", "sp")
+RPN = ("BC", "DE", "HL", "SP")
+RP2N = ("BC", "DE", "HL", "AF")
+CC = ("not f & 64", "f & 64", "not f & 1", "f & 1", "not f & 4", "f & 4", "not f & 128", "f & 128")
+CCN = ("NZ", "Z", "NC", "C", "PO", "PE", "P", "M")
+ALUN = ("ADD A,", "ADC A,", "SUB ", "SBC A,", "AND ", "XOR ", "OR ", "CP ")
+
+# ALU A,v: code for each operation (v is an expression 0..255)
+ALU = (
+    ("f = ADDF[a << 8 | {v}]", "a = (a + {v}) & 255"),                                     # ADD A,v
+    ("x = f & 1", "f = ADDF[x << 16 | a << 8 | {v}]", "a = (a + {v} + x) & 255"),          # ADC A,v
+    ("f = SUBF[a << 8 | {v}]", "a = (a - {v}) & 255"),                                     # SUB v
+    ("x = f & 1", "f = SUBF[x << 16 | a << 8 | {v}]", "a = (a - {v} - x) & 255"),          # SBC A,v
+    ("a &= {v}", "f = ANDF[a]"),                                                           # AND v
+    ("a ^= {v}", "f = SZ53P[a]"),                                                          # XOR v
+    ("a |= {v}", "f = SZ53P[a]"),                                                          # OR v
+    ("f = CPF[a << 8 | {v}]",),                                                            # CP v
+)
+
+# Accumulator rotates and flag ops of the x=0,z=7 column: (opcode, mnemonic, code)
+ACC_OPS = (
+    (0x07, "RLCA", ("a = ((a << 1) | (a >> 7)) & 255", "f = (f & 196) | (a & 41)")),
+    (0x0F, "RRCA", ("f = (f & 196) | (a & 1)", "a = (a >> 1) | ((a & 1) << 7)", "f |= a & 40")),
+    (0x17, "RLA", ("x = (a << 1) | (f & 1)", "f = (f & 196) | (a >> 7) | (x & 40)", "a = x & 255")),
+    (0x1F, "RRA", ("x = (a >> 1) | ((f & 1) << 7)", "f = (f & 196) | (a & 1) | (x & 40)", "a = x")),
+    (0x27, "DAA", ("x = DAAT[((f & 3) | ((f >> 2) & 4)) << 8 | a]", "a = x >> 8", "f = x & 255")),
+    (0x2F, "CPL", ("a ^= 255", "f = (f & 197) | (a & 40) | 18")),
+    (0x37, "SCF", ("f = (f & 196) | ((a | f) & 40) | 1",)),            # 5,3 from A|F (FUSE)
+    (0x3F, "CCF", ("f = (f & 196) | ((f & 1) << 4) | ((f & 1) ^ 1) | ((a | f) & 40)",)),
+)
+ACC = {op: (mn, code) for op, mn, code in ACC_OPS}
+
+IM_MODE = (0, 0, 1, 2, 0, 0, 1, 2)                         # ED 46/4E/56/5E/66/6E/76/7E: IM 0 0 1 2 0 0 1 2
+
+SEQ, JUMP, HALT, EI = 0, 1, 2, 3                            # instruction kinds
+
+
+class Instr:
+    __slots__ = ("addr", "length", "mn", "t", "m1", "lines", "kind", "writes", "io_t")
+
+    def __init__(self, addr, length, mn, t, m1, lines, kind=SEQ, writes=()):
+        self.addr, self.length, self.mn, self.t, self.m1 = addr, length, mn, t, m1
+        self.lines, self.kind, self.writes = lines, kind, writes
+
+
+def _s8(x):
+    return x - 256 if x & 128 else x
+
+
+class Decoder:
+    """Decodes one instruction at an address into an Instr (code lines using the block's locals)."""
+
+    def __init__(self, mem, rom_top):
+        self.mem = mem
+        self.rom_top = rom_top
+
+    # ---- helpers producing code lines
+    def wmem(self, var, addr, val):
+        """Write val to memory at addr (assigned to var first); the write is dropped below rom_top."""
+        out = [] if addr == var else [f"{var} = {addr}"]
+        if self.rom_top:
+            out.append(f"if {var} >= {self.rom_top}: M[{var}] = {val}")
+        else:
+            out.append(f"M[{var}] = {val}")
+        return out
+
+    @staticmethod
+    def rd16(rp, px):
+        if rp == "hl" and px:
+            return px
+        if rp == "sp":
+            return "sp"
+        return f"({rp[0]} << 8 | {rp[1]})"
+
+    @staticmethod
+    def wr16(rp, px, expr):
+        if rp == "hl" and px:
+            return [f"{px} = {expr}"]
+        if rp == "sp":
+            return [f"sp = {expr}"]
+        return [f"x = {expr}", f"{rp[0]} = x >> 8", f"{rp[1]} = x & 255"]
+
+    @staticmethod
+    def rd8(i, px):
+        if px and i == 4:
+            return f"({px} >> 8)"
+        if px and i == 5:
+            return f"({px} & 255)"
+        return R8[i]
+
+    @staticmethod
+    def wr8(i, px, expr):
+        if px and i == 4:
+            return [f"{px} = ({px} & 255) | (({expr}) << 8)"]
+        if px and i == 5:
+            return [f"{px} = ({px} & 65280) | ({expr})"]
+        return [f"{R8[i]} = {expr}"]
+
+    @staticmethod
+    def rn(i, px):
+        if px and i in (4, 5):
+            return px.upper() + "HL"[i - 4]
+        return R8N[i]
+
+    def push(self, hi, lo):
+        return (["sp = (sp - 1) & 65535"] + self.wmem("wa", "sp", hi)
+                + ["sp = (sp - 1) & 65535"] + self.wmem("wb", "sp", lo))
+
+    def decode(self, addr):
+        m = self.mem
+        op = m[addr]
+        if op == 0xCB:
+            return self.cb(addr)
+        if op == 0xED:
+            return self.ed(addr)
+        if op in (0xDD, 0xFD):
+            px = "ix" if op == 0xDD else "iy"
+            op2 = m[(addr + 1) & 65535]
+            if op2 == 0xCB:
+                return self.xycb(addr, px)
+            if _uses_hl(op2):
+                return self.base(addr, (addr + 1) & 65535, op2, px)
+            return Instr(addr, 1, px.upper() + " prefix (no-op)", 4, 1, [])
+        return self.base(addr, addr, op, None)
+
+    # ---- unprefixed and DD/FD-prefixed instructions
+    def base(self, addr, q, op, px):
+        m = self.mem
+        b1 = m[(q + 1) & 65535]
+        b2 = m[(q + 2) & 65535]
+        pre = 1 if px else 0
+        m1 = 1 + pre
+        x, y, z = op >> 6, (op >> 3) & 7, op & 7
+        p, qq = y >> 1, y & 1
+        nn = b1 | b2 << 8
+        nxt = (q + 1) & 65535                      # fixed up below per length
+        hl = self.rd16("hl", px)
+        PX = px.upper() if px else "HL"
+        L = []
+        kind = SEQ
+        writes = []
+        ln = 1
+        # (HL) / (IX+d) operand
+        if px:
+            d = _s8(b1)
+            iaddr = f"({px} + {d}) & 65535" if d else px
+            mref = f"({PX}{'+' if d >= 0 else '-'}{abs(d)})"
+            imm1 = m[(q + 2) & 65535]                # immediate after the displacement
+        else:
+            iaddr = "(h << 8 | l)"
+            mref = "(HL)"
+            imm1 = b1
+
+        def length(n):
+            return pre + n
+
+        def target(n):
+            return (addr + length(n)) & 65535
+
+        def tx(base_t, mem_form=False, extra=12):
+            if not px:
+                return base_t
+            return base_t + (extra if mem_form else 4)
+
+        if x == 0:
+            if z == 0:
+                if y == 0:
+                    return Instr(addr, length(1), "NOP", tx(4), m1, [])
+                if y == 1:
+                    return Instr(addr, length(1), "EX AF,AF'", tx(4), m1,
+                                 ["x = S.a_", "S.a_ = a", "a = x", "x = S.f_", "S.f_ = f", "f = x"])
+                dst = (addr + length(2) + _s8(b1)) & 65535
+                nx = target(2)
+                if y == 2:
+                    return Instr(addr, length(2), f"DJNZ {dst:#06x}", 0, m1,
+                                 ["b = (b - 1) & 255",
+                                  f"if b: npc = {dst}; wz = {dst}; tt = {tx(13)}",
+                                  f"else: npc = {nx}; tt = {tx(8)}"], JUMP)
+                if y == 3:
+                    return Instr(addr, length(2), f"JR {dst:#06x}", 0, m1,
+                                 [f"npc = {dst}", f"wz = {dst}", f"tt = {tx(12)}"], JUMP)
+                return Instr(addr, length(2), f"JR {CCN[y - 4]},{dst:#06x}", 0, m1,
+                             [f"if {CC[y - 4]}: npc = {dst}; wz = {dst}; tt = {tx(12)}",
+                              f"else: npc = {nx}; tt = {tx(7)}"], JUMP)
+            if z == 1:
+                if qq == 0:
+                    rp = RP[p]
+                    if rp == "hl" and px:
+                        L = [f"{px} = {nn}"]
+                    elif rp == "sp":
+                        L = [f"sp = {nn}"]
+                    else:
+                        L = [f"{rp[0]} = {b2}", f"{rp[1]} = {b1}"]
+                    return Instr(addr, length(3), f"LD {RPN[p] if p != 2 else PX},{nn:#06x}", tx(10), m1, L)
+                src = self.rd16(RP[p], px)
+                L = [f"v = {hl}", f"w = {src}", "r = v + w", "wz = (v + 1) & 65535",
+                     "f = (f & 196) | ((r >> 16) & 1) | ((r >> 8) & 40) | (((v ^ w ^ r) >> 8) & 16)"]
+                L += self.wr16("hl", px, "r & 65535")
+                return Instr(addr, length(1), f"ADD {PX},{RPN[p] if p != 2 else PX}", tx(11), m1, L)
+            if z == 2:
+                if y == 0 or y == 2:
+                    rp = "bc" if y == 0 else "de"
+                    L = [f"v = {self.rd16(rp, None)}"] + self.wmem("wa", "v", "a") + \
+                        ["wz = ((v + 1) & 255) | (a << 8)"]
+                    return Instr(addr, length(1), f"LD ({rp.upper()}),A", tx(7), m1, L, writes=[("wa", 1)])
+                if y == 1 or y == 3:
+                    rp = "bc" if y == 1 else "de"
+                    L = [f"v = {self.rd16(rp, None)}", "a = M[v]", "wz = (v + 1) & 65535"]
+                    return Instr(addr, length(1), f"LD A,({rp.upper()})", tx(7), m1, L)
+                if y == 4:
+                    L = self.wmem("wa", str(nn), f"{self.rd8(5, px) if px else 'l'}") + \
+                        self.wmem("wb", str((nn + 1) & 65535), f"{self.rd8(4, px) if px else 'h'}") + \
+                        [f"wz = {(nn + 1) & 65535}"]
+                    return Instr(addr, length(3), f"LD ({nn:#06x}),{PX}", tx(16), m1, L,
+                                 writes=[(nn, 1), ((nn + 1) & 65535, 1)])
+                if y == 5:
+                    L = self.wr16("hl", px, f"M[{nn}] | M[{(nn + 1) & 65535}] << 8") + [f"wz = {(nn + 1) & 65535}"]
+                    return Instr(addr, length(3), f"LD {PX},({nn:#06x})", tx(16), m1, L)
+                if y == 6:
+                    L = self.wmem("wa", str(nn), "a") + [f"wz = {(nn + 1) & 255} | (a << 8)"]
+                    return Instr(addr, length(3), f"LD ({nn:#06x}),A", tx(13), m1, L, writes=[(nn, 1)])
+                L = [f"a = M[{nn}]", f"wz = {(nn + 1) & 65535}"]
+                return Instr(addr, length(3), f"LD A,({nn:#06x})", tx(13), m1, L)
+            if z == 3:
+                rp = RP[p]
+                delta = "+ 1" if qq == 0 else "- 1"
+                if rp == "hl" and px:
+                    L = [f"{px} = ({px} {delta}) & 65535"]
+                elif rp == "sp":
+                    L = [f"sp = (sp {delta}) & 65535"]
+                elif qq == 0:
+                    L = [f"{rp[1]} = ({rp[1]} + 1) & 255", f"if not {rp[1]}: {rp[0]} = ({rp[0]} + 1) & 255"]
+                else:
+                    L = [f"if not {rp[1]}: {rp[0]} = ({rp[0]} - 1) & 255", f"{rp[1]} = ({rp[1]} - 1) & 255"]
+                return Instr(addr, length(1), f"{'INC' if qq == 0 else 'DEC'} {RPN[p] if p != 2 else PX}",
+                             tx(6), m1, L)
+            if z in (4, 5):
+                tab = "INCF" if z == 4 else "DECF"
+                mn = "INC" if z == 4 else "DEC"
+                sign = "+" if z == 4 else "-"
+                if y == 6:
+                    L = [f"wa = {iaddr}", "v = M[wa]", f"f = (f & 1) | {tab}[v]"]
+                    L += self.wmem("wa", "wa", f"(v {sign} 1) & 255")
+                    if px:
+                        L.append("wz = wa")
+                    return Instr(addr, length(2 if px else 1), f"{mn} {mref}", tx(11, True), m1, L,
+                                 writes=[("wa", 1)])
+                r = self.rd8(y, px)
+                L = [f"f = (f & 1) | {tab}[{r}]"] + self.wr8(y, px, f"({r} {sign} 1) & 255")
+                return Instr(addr, length(1), f"{mn} {self.rn(y, px)}", tx(4), m1, L)
+            if z == 6:
+                if y == 6:
+                    L = self.wmem("wa", iaddr, str(imm1))
+                    if px:
+                        L.append("wz = wa")
+                    return Instr(addr, length(3 if px else 2), f"LD {mref},{imm1:#04x}", tx(10, True, 9), m1, L,
+                                 writes=[("wa", 1)])
+                L = self.wr8(y, px, str(b1))
+                return Instr(addr, length(2), f"LD {self.rn(y, px)},{b1:#04x}", tx(7), m1, L)
+            mn, code = ACC[op]
+            return Instr(addr, length(1), mn, tx(4), m1, list(code))
+        if x == 1:
+            if op == 0x76:
+                return Instr(addr, length(1), "HALT", tx(4), m1, ["S.halted = 1", f"npc = {addr}", f"tt = {tx(4)}"],
+                             HALT)
+            if z == 6:       # LD r,(HL) / LD r,(IX+d): H and L stay H and L
+                L = [f"wa = {iaddr}", f"{R8[y]} = M[wa]"] + (["wz = wa"] if px else [])
+                return Instr(addr, length(2 if px else 1), f"LD {R8N[y]},{mref}", tx(7, True), m1, L)
+            if y == 6:
+                L = self.wmem("wa", iaddr, R8[z]) + (["wz = wa"] if px else [])
+                return Instr(addr, length(2 if px else 1), f"LD {mref},{R8N[z]}", tx(7, True), m1, L,
+                             writes=[("wa", 1)])
+            return Instr(addr, length(1), f"LD {self.rn(y, px)},{self.rn(z, px)}", tx(4), m1,
+                         self.wr8(y, px, self.rd8(z, px)) if y != z else [])
+        if x == 2:
+            if z == 6:
+                L = [f"wa = {iaddr}", "v = M[wa]"] + (["wz = wa"] if px else [])
+                L += [s.format(v="v") for s in ALU[y]]
+                return Instr(addr, length(2 if px else 1), f"{ALUN[y]}{mref}", tx(7, True), m1, L)
+            L = [s.format(v=self.rd8(z, px)) for s in ALU[y]]
+            return Instr(addr, length(1), f"{ALUN[y]}{self.rn(z, px)}", tx(4), m1, L)
+        # x == 3
+        pop = ["v = M[sp] | M[(sp + 1) & 65535] << 8", "sp = (sp + 2) & 65535"]
+        if z == 0:
+            return Instr(addr, length(1), f"RET {CCN[y]}", 0, m1,
+                         [f"if {CC[y]}:"] + ["    " + s for s in pop] +
+                         ["    npc = v; wz = v; tt = 11", f"else: npc = {target(1)}; tt = 5"], JUMP)
+        if z == 1:
+            if qq == 0:
+                if p == 3:
+                    L = ["f = M[sp]", "a = M[(sp + 1) & 65535]", "sp = (sp + 2) & 65535"]
+                else:
+                    L = pop + self.wr16(RP[p], px, "v")
+                return Instr(addr, length(1), f"POP {RP2N[p] if p != 2 else PX}", tx(10), m1, L)
+            if p == 0:
+                return Instr(addr, length(1), "RET", 10, m1, pop + ["npc = v", "wz = v", "tt = 10"], JUMP)
+            if p == 1:
+                L = []
+                for r in "bcdehl":
+                    L += [f"x = S.{r}_", f"S.{r}_ = {r}", f"{r} = x"]
+                return Instr(addr, length(1), "EXX", 4, m1, L)
+            if p == 2:
+                return Instr(addr, length(1), f"JP ({PX})", tx(4), m1, [f"npc = {hl}", f"tt = {tx(4)}"], JUMP)
+            return Instr(addr, length(1), f"LD SP,{PX}", tx(6), m1, [f"sp = {hl}"])
+        if z == 2:
+            return Instr(addr, length(3), f"JP {CCN[y]},{nn:#06x}", 0, m1,
+                         [f"wz = {nn}", "tt = 10", f"npc = {nn} if {CC[y]} else {target(3)}"], JUMP)
+        if z == 3:
+            if y == 0:
+                return Instr(addr, length(3), f"JP {nn:#06x}", 10, m1, [f"npc = {nn}", f"wz = {nn}", "tt = 10"], JUMP)
+            if y == 2:
+                L = [f"POUT(a << 8 | {b1}, a, t + {{T}} + 8)", f"wz = (a << 8) | {(b1 + 1) & 255}"]
+                return Instr(addr, length(2), f"OUT ({b1:#04x}),A", 11, m1, L)
+            if y == 3:
+                L = [f"v = a << 8 | {b1}", "a = PIN(v, t + {T} + 8) & 255", "wz = (v + 1) & 65535"]
+                return Instr(addr, length(2), f"IN A,({b1:#04x})", 11, m1, L)
+            if y == 4:
+                L = ["v = M[sp] | M[(sp + 1) & 65535] << 8"]
+                L += self.wmem("wa", "(sp + 1) & 65535", self.rd8(4, px) if px else "h")
+                L += self.wmem("wb", "sp", self.rd8(5, px) if px else "l")
+                L += self.wr16("hl", px, "v") + ["wz = v"]
+                return Instr(addr, length(1), f"EX (SP),{PX}", tx(19), m1, L, writes=[("wa", 1), ("wb", 1)])
+            if y == 5:
+                return Instr(addr, length(1), "EX DE,HL", 4, m1, ["x = d", "d = h", "h = x", "x = e", "e = l", "l = x"])
+            if y == 6:
+                return Instr(addr, length(1), "DI", 4, m1, ["S.iff1 = 0", "S.iff2 = 0"])
+            return Instr(addr, length(1), "EI", 4, m1, ["S.iff1 = 1", "S.iff2 = 1", f"npc = {target(1)}", "tt = 4"], EI)
+        if z == 4:
+            return Instr(addr, length(3), f"CALL {CCN[y]},{nn:#06x}", 0, m1,
+                         [f"wz = {nn}", f"if {CC[y]}:"] + ["    " + s for s in self.push(target(3) >> 8, target(3) & 255)]
+                         + [f"    npc = {nn}; tt = 17", f"else: npc = {target(3)}; tt = 10"], JUMP,
+                         writes=[("wa", 1), ("wb", 1)])
+        if z == 5:
+            if qq == 0:
+                if p == 3:
+                    hi, lo = "a", "f"
+                elif p == 2 and px:
+                    hi, lo = f"{px} >> 8", f"{px} & 255"
+                else:
+                    hi, lo = RP[p][0], RP[p][1]
+                return Instr(addr, length(1), f"PUSH {RP2N[p] if p != 2 else PX}", tx(11), m1, self.push(hi, lo),
+                             writes=[("wa", 1), ("wb", 1)])
+            # p == 0: CALL nn (DD/ED/FD are prefixes handled in decode)
+            return Instr(addr, length(3), f"CALL {nn:#06x}", 17, m1,
+                         self.push(target(3) >> 8, target(3) & 255) + [f"npc = {nn}", f"wz = {nn}", "tt = 17"], JUMP,
+                         writes=[("wa", 1), ("wb", 1)])
+        if z == 6:
+            return Instr(addr, length(2), f"{ALUN[y]}{b1:#04x}", 7, m1, [s.format(v=b1) for s in ALU[y]])
+        dst = y * 8
+        return Instr(addr, length(1), f"RST {dst:#04x}", 11, m1,
+                     self.push(target(1) >> 8, target(1) & 255) + [f"npc = {dst}", f"wz = {dst}", "tt = 11"], JUMP,
+                     writes=[("wa", 1), ("wb", 1)])
+
+    # ---- CB prefix
+    def cb(self, addr):
+        op = self.mem[(addr + 1) & 65535]
+        x, y, z = op >> 6, (op >> 3) & 7, op & 7
+        if z == 6:
+            L = ["wa = h << 8 | l", "v = M[wa]"]
+            L += self._cb_op(x, y, "v")
+            if x == 1:
+                L = L[:2] + [f"f = (f & 1) | (BIT{y}[v] & 215) | ((wz >> 8) & 40)"]
+                t = 12
+            else:
+                L += self.wmem("wa", "wa", "v")
+                t = 15
+            return Instr(addr, 2, self._cb_mn(x, y, "(HL)"), t, 2, L, writes=[("wa", 1)] if x != 1 else [])
+        r = R8[z]
+        return Instr(addr, 2, self._cb_mn(x, y, R8N[z]), 8, 2, self._cb_op(x, y, r))
+
+    @staticmethod
+    def _cb_mn(x, y, opnd):
+        if x == 0:
+            return f"{ROT_NAMES[y]} {opnd}"
+        return f"{('BIT', 'RES', 'SET')[x - 1]} {y},{opnd}"
+
+    @staticmethod
+    def _cb_op(x, y, r):
+        if x == 0:
+            idx = f"(f & 1) << 8 | {r}" if y in (2, 3) else r
+            return [f"x = R_{ROT_NAMES[y]}[{idx}]", f"{r} = x >> 8", "f = x & 255"]
+        if x == 1:
+            return [f"f = (f & 1) | BIT{y}[{r}]"]
+        if x == 2:
+            return [f"{r} &= {255 ^ (1 << y)}"]
+        return [f"{r} |= {1 << y}"]
+
+    # ---- DD CB d op / FD CB d op
+    def xycb(self, addr, px):
+        m = self.mem
+        d = _s8(m[(addr + 2) & 65535])
+        op = m[(addr + 3) & 65535]
+        x, y, z = op >> 6, (op >> 3) & 7, op & 7
+        mref = f"({px.upper()}{'+' if d >= 0 else '-'}{abs(d)})"
+        L = [f"wa = ({px} + {d}) & 65535" if d else f"wa = {px}", "wz = wa", "v = M[wa]"]
+        if x == 1:
+            L += [f"f = (f & 1) | (BIT{y}[v] & 215) | ((wa >> 8) & 40)"]
+            return Instr(addr, 4, f"BIT {y},{mref}", 20, 2, L)
+        L += self._cb_op(x, y, "v") + self.wmem("wa", "wa", "v")
+        mn = self._cb_mn(x, y, mref)
+        if z != 6:
+            L.append(f"{R8[z]} = v")
+            mn += f" (and LD {R8N[z]})"
+        return Instr(addr, 4, mn, 23, 2, L, writes=[("wa", 1)])
+
+    # ---- ED prefix
+    def ed(self, addr):
+        m = self.mem
+        op = m[(addr + 1) & 65535]
+        x, y, z = op >> 6, (op >> 3) & 7, op & 7
+        p, qq = y >> 1, y & 1
+        nn = m[(addr + 2) & 65535] | m[(addr + 3) & 65535] << 8
+        nx = (addr + 2) & 65535
+        if x == 1:
+            if z == 0:
+                L = ["v = b << 8 | c", "x = PIN(v, t + {T} + 9) & 255", "f = (f & 1) | SZ53P[x]",
+                     "wz = (v + 1) & 65535"]
+                if y != 6:
+                    L.append(f"{R8[y]} = x")
+                return Instr(addr, 2, f"IN {R8N[y] if y != 6 else 'F'},(C)", 12, 2, L)
+            if z == 1:
+                L = [f"POUT(b << 8 | c, {R8[y] if y != 6 else 0}, t + {{T}} + 9)",
+                     "wz = ((b << 8 | c) + 1) & 65535"]
+                return Instr(addr, 2, f"OUT (C),{R8N[y] if y != 6 else '0'}", 12, 2, L)
+            if z == 2:
+                src = self.rd16(RP[p], None)
+                L = ["v = h << 8 | l", f"w = {src}"]
+                if qq == 0:
+                    L += ["r = v - w - (f & 1)",
+                          "f = 2 | ((r >> 16) & 1) | ((r >> 8) & 168) | (((v ^ w ^ r) >> 8) & 16) | "
+                          "(((v ^ w) & (v ^ r) & 32768) >> 13)"]
+                else:
+                    L += ["r = v + w + (f & 1)",
+                          "f = ((r >> 16) & 1) | ((r >> 8) & 168) | (((v ^ w ^ r) >> 8) & 16) | "
+                          "(((v ^ w ^ 32768) & (v ^ r) & 32768) >> 13)"]
+                L += ["r &= 65535", "if not r: f |= 64", "wz = (v + 1) & 65535", "h = r >> 8", "l = r & 255"]
+                return Instr(addr, 2, f"{'SBC' if qq == 0 else 'ADC'} HL,{RPN[p]}", 15, 2, L)
+            if z == 3:
+                rp = RP[p]
+                n1 = (nn + 1) & 65535
+                if qq == 0:
+                    if rp == "sp":
+                        lo, hi = "sp & 255", "sp >> 8"
+                    else:
+                        hi, lo = rp[0], rp[1]
+                    L = self.wmem("wa", str(nn), lo) + self.wmem("wb", str(n1), hi) + [f"wz = {n1}"]
+                    return Instr(addr, 4, f"LD ({nn:#06x}),{RPN[p]}", 20, 2, L, writes=[(nn, 1), (n1, 1)])
+                L = self.wr16(rp, None, f"M[{nn}] | M[{n1}] << 8") + [f"wz = {n1}"]
+                return Instr(addr, 4, f"LD {RPN[p]},({nn:#06x})", 20, 2, L)
+            if z == 4:
+                return Instr(addr, 2, "NEG", 8, 2, ["f = SUBF[a]", "a = (-a) & 255"])
+            if z == 5:
+                L = ["v = M[sp] | M[(sp + 1) & 65535] << 8", "sp = (sp + 2) & 65535", "S.iff1 = S.iff2",
+                     "npc = v", "wz = v", "tt = 14"]
+                return Instr(addr, 2, "RETI" if y == 1 else "RETN", 14, 2, L, JUMP)
+            if z == 6:
+                return Instr(addr, 2, f"IM {IM_MODE[y]}", 8, 2, [f"S.im = {IM_MODE[y]}"])
+            if y == 0:
+                return Instr(addr, 2, "LD I,A", 9, 2, ["S.i = a"])
+            if y == 1:
+                return Instr(addr, 2, "LD R,A", 9, 2, ["S._r7 = a & 128", "S._rc = (a & 127) - {K}", "S._eir = -1"])
+            if y == 2:
+                return Instr(addr, 2, "LD A,I", 9, 2, ["a = S.i", "f = (f & 1) | SZ53[a] | (4 if S.iff2 else 0)"])
+            if y == 3:
+                return Instr(addr, 2, "LD A,R", 9, 2,
+                             ["a = S._r7 | ((S._rc + {K}) & 127)", "f = (f & 1) | SZ53[a] | (4 if S.iff2 else 0)"])
+            if y == 4:
+                L = ["wa = h << 8 | l", "v = M[wa]"] + self.wmem("wa", "wa", "((a << 4) | (v >> 4)) & 255") + \
+                    ["a = (a & 240) | (v & 15)", "f = (f & 1) | SZ53P[a]", "wz = (wa + 1) & 65535"]
+                return Instr(addr, 2, "RRD", 18, 2, L, writes=[("wa", 1)])
+            if y == 5:
+                L = ["wa = h << 8 | l", "v = M[wa]"] + self.wmem("wa", "wa", "((v << 4) | (a & 15)) & 255") + \
+                    ["a = (a & 240) | (v >> 4)", "f = (f & 1) | SZ53P[a]", "wz = (wa + 1) & 65535"]
+                return Instr(addr, 2, "RLD", 18, 2, L, writes=[("wa", 1)])
+            return Instr(addr, 2, "NOP (ED)", 8, 2, [])
+        if x == 2 and y >= 4 and z <= 3:
+            return self.block_op(addr, y, z, nx)
+        return Instr(addr, 2, f"NOP (ED {op:02X})", 8, 2, [])
+
+    def block_op(self, addr, y, z, nx):
+        inc = y & 1 == 0                 # LDI/CPI/INI/OUTI (y=4,6) vs LDD/CPD/IND/OUTD (y=5,7)
+        rep = y >= 6
+        sgn = "+" if inc else "-"
+        name = (("LDI", "CPI", "INI", "OUTI"), ("LDD", "CPD", "IND", "OUTD"))[0 if inc else 1][z]
+        if rep:
+            name = {"LDI": "LDIR", "LDD": "LDDR", "CPI": "CPIR", "CPD": "CPDR", "INI": "INIR", "IND": "INDR",
+                    "OUTI": "OTIR", "OUTD": "OTDR"}[name]
+        hl_step = [f"l = (l {sgn} 1) & 255", f"if l == {0 if inc else 255}: h = (h {sgn} 1) & 255"]
+        bc_dec = ["if not c: b = (b - 1) & 255", "c = (c - 1) & 255"]
+        writes = []
+        if z == 0:
+            L = ["v = M[h << 8 | l]"] + self.wmem("wa", "d << 8 | e", "v") + hl_step + \
+                [f"e = (e {sgn} 1) & 255", f"if e == {0 if inc else 255}: d = (d {sgn} 1) & 255"] + bc_dec + \
+                ["n = v + a", "f = (f & 193) | (4 if b or c else 0) | (n & 8) | ((n << 4) & 32)"]
+            writes = [("wa", 1)]
+            cont = "b or c"
+        elif z == 1:
+            L = ["v = M[h << 8 | l]", "r = (a - v) & 255", "hc = ((a & 15) - (v & 15)) & 16"] + hl_step + bc_dec + \
+                [f"wz = (wz {sgn} 1) & 65535", "n = r - (hc >> 4)",
+                 "f = (f & 1) | 2 | (4 if b or c else 0) | hc | (r & 128) | (0 if r else 64) | (n & 8) | ((n << 4) & 32)"]
+            cont = "(b or c) and r"
+        elif z == 2:
+            L = ["v = PIN(b << 8 | c, t + {T} + 10) & 255", f"wz = ((b << 8 | c) {sgn} 1) & 65535"] + \
+                self.wmem("wa", "h << 8 | l", "v") + ["b = (b - 1) & 255"] + hl_step + \
+                [f"n = v + ((c {sgn} 1) & 255)",
+                 "f = ((v >> 6) & 2) | (17 if n > 255 else 0) | (SZ53P[(n & 7) ^ b] & 4) | SZ53[b]"]
+            writes = [("wa", 1)]
+            cont = "b"
+        else:
+            L = ["v = M[h << 8 | l]", "b = (b - 1) & 255", f"wz = ((b << 8 | c) {sgn} 1) & 65535",
+                 "POUT(b << 8 | c, v, t + {T} + 13)"] + hl_step + \
+                ["n = v + l", "f = ((v >> 6) & 2) | (17 if n > 255 else 0) | (SZ53P[(n & 7) ^ b] & 4) | SZ53[b]"]
+            cont = "b"
+        if not rep:
+            return Instr(addr, 2, name, 16, 2, L, writes=writes)
+        wz = f"wz = {(addr + 1) & 65535}; " if z < 2 else ""     # INIR/OTIR.. keep MEMPTR = BC+-1 (FUSE)
+        L += [f"if {cont}: npc = {addr}; {wz}tt = 21",
+              f"else: npc = {nx}; tt = 16"]
+        return Instr(addr, 2, name, 0, 2, L, JUMP, writes=writes)
+
+
+def _uses_hl(op):
+    """True when a DD/FD prefix changes the meaning of this unprefixed opcode (HL, H, L or (HL) in it)."""
+    if op in (0x09, 0x19, 0x29, 0x39, 0x21, 0x22, 0x2A, 0x23, 0x2B, 0x24, 0x25, 0x26, 0x2C, 0x2D, 0x2E,
+              0x34, 0x35, 0x36, 0xE1, 0xE3, 0xE5, 0xE9, 0xF9):
+        return True
+    if 0x40 <= op <= 0x7F and op != 0x76:
+        return (op >> 3) & 7 in (4, 5, 6) or op & 7 in (4, 5, 6)
+    if 0x80 <= op <= 0xBF:
+        return op & 7 in (4, 5, 6)
+    return False

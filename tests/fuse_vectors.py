@@ -1,0 +1,95 @@
+"""Parser for the FUSE Z80 test vectors (tests.in / tests.expected, format in shared/z80-tests/README.md).
+Our own code; the data files stay in ../shared (GPL) and are never copied into this repo."""
+from dataclasses import dataclass, field
+
+REG_NAMES = ("af", "bc", "de", "hl", "af_", "bc_", "de_", "hl_", "ix", "iy", "sp", "pc", "memptr")
+
+
+@dataclass
+class State:
+    regs: dict                      # the 13 sixteen-bit words by name (REG_NAMES)
+    i: int
+    r: int
+    iff1: int
+    iff2: int
+    im: int
+    halted: int
+    tstates: int
+    memory: list = field(default_factory=list)   # [(address, bytes)]
+
+
+def _blocks(text):
+    """Split into lines per test; tests.expected separates tests by blank lines, tests.in by '-1'."""
+    return [ln.rstrip("\n") for ln in text.splitlines()]
+
+
+def _state_lines(l1, l2):
+    words = [int(x, 16) for x in l1.split()]
+    s = l2.split()
+    return dict(zip(REG_NAMES, words)), int(s[0], 16), int(s[1], 16), int(s[2]), int(s[3]), int(s[4]), \
+        int(s[5]), int(s[6])
+
+
+def _mem_line(line):
+    parts = line.split()
+    assert parts[-1] == "-1", line
+    return int(parts[0], 16), bytes(int(x, 16) for x in parts[1:-1])
+
+
+def parse_in(text):
+    """tests.in -> {name: State} in file order."""
+    lines = [ln for ln in _blocks(text)]
+    out = {}
+    k = 0
+    while k < len(lines):
+        if not lines[k].strip():
+            k += 1
+            continue
+        name = lines[k].strip()
+        regs, i, r, iff1, iff2, im, halted, ts = _state_lines(lines[k + 1], lines[k + 2])
+        k += 3
+        mem = []
+        while lines[k].strip() != "-1":
+            mem.append(_mem_line(lines[k]))
+            k += 1
+        k += 1
+        out[name] = State(regs, i, r, iff1, iff2, im, halted, ts, mem)
+    return out
+
+
+def parse_expected(text):
+    """tests.expected -> {name: State}; the bus-event lines (indented) are skipped."""
+    out = {}
+    for chunk in text.split("\n\n"):
+        lines = [ln for ln in chunk.splitlines() if ln.strip()]
+        if not lines:
+            continue
+        name = lines[0].strip()
+        rest = [ln for ln in lines[1:] if not ln.startswith(" ")]
+        regs, i, r, iff1, iff2, im, halted, ts = _state_lines(rest[0], rest[1])
+        mem = [_mem_line(ln) for ln in rest[2:]]
+        out[name] = State(regs, i, r, iff1, iff2, im, halted, ts, mem)
+    return out
+
+
+def initial_memory(state):
+    """64K filled with DE AD BE EF, then the test's memory lines (FUSE's test driver does the same)."""
+    mem = bytearray(b"\xde\xad\xbe\xef" * 16384)
+    for addr, data in state.memory:
+        for k, v in enumerate(data):
+            mem[(addr + k) & 0xFFFF] = v
+    return mem
+
+
+def changed_runs(before, after):
+    """Maximal runs of addresses whose value differs, as [(address, bytes)]."""
+    import numpy as np
+    idx = np.flatnonzero(np.frombuffer(bytes(before), np.uint8) != np.frombuffer(bytes(after), np.uint8))
+    runs = []
+    for k in idx.tolist():
+        if runs and runs[-1][0] + len(runs[-1][1]) == k:
+            runs[-1] = (runs[-1][0], runs[-1][1] + bytes([after[k]]))
+        else:
+            runs.append((k, bytes([after[k]])))
+    return runs
+
