@@ -129,7 +129,8 @@ class Match:
         self.crawford_done: bool = False           # the Crawford game has been reached
         self.results: list[GameResult] = []
         self.record = MatchRecord(length=self.length or 0,
-                                  names=dict(names or {s: s.capitalize() for s in self.sides}),
+                                  names={s: (names or {}).get(s, s.capitalize())
+                                         for s in self.sides},
                                   sides=self.sides)
 
     # ---- the sides -------------------------------------------------------------------
@@ -198,7 +199,8 @@ class Match:
         self.on_roll, self.rolled = None, False
         self.crawford_game = False
         if self.length is not None and not self.crawford_done:
-            if any(self.score[s] == self.length - 1 for s in self.sides):
+            at_match_point = [self.score[s] == self.length - 1 for s in self.sides]
+            if at_match_point[0] != at_match_point[1]:      # one side only (not 1-point)
                 self.crawford_game = True
                 self.crawford_done = True
         self.record.start_game(dict(self.score), crawford=self.crawford_game)

@@ -402,3 +402,15 @@ def test_match_ids_read_back_identically_by_gnubg(tmp_path):
         shown = [line.split(":")[1].strip() for line in out.splitlines() if "Match ID" in line]
         assert shown[-1] == match_id, out
         assert score_words in out and cube_words in out, out
+
+
+def test_one_point_match_has_no_crawford_game():
+    m = new_game(Match(1))
+    assert not m.crawford_game and m.can_double(H).allowed
+    m.end_game(C)
+    assert m.is_over and m.winner == C
+
+
+def test_unnamed_side_gets_a_default_name():
+    m = Match(3, names={H: "You"})
+    assert m.record.names == {H: "You", C: "Computer"}

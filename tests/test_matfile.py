@@ -203,8 +203,14 @@ def comparable(parsed):
     return out
 
 
-@pytest.mark.parametrize("length,seed,double_rate", [(5, 7, 0.06), (7, 5, 0.2), (3, 4, 0.5),
-                                                      (None, 3, 0.1)])
+@pytest.mark.parametrize("length,seed,double_rate", [
+    pytest.param(5, 7, 0.06, id="5-point"),
+    pytest.param(7, 5, 0.2, id="7-point-cube-to-16"),
+    pytest.param(3, 4, 0.5, id="3-point-crawford-then-post-crawford-double"),
+    pytest.param(1, 8, 0.3, id="1-point"),
+    pytest.param(None, 6, 0.03, id="money-gammons-on-cubes-2-and-4"),
+    pytest.param(None, 4, 0.03, id="money-backgammon-on-2"),
+    pytest.param(None, 3, 0.1, id="money-drops")])
 def test_gnubg_imports_the_mat_file_without_errors_and_with_the_same_moves(
         tmp_path, length, seed, double_rate):
     m = scripted_match(length, seed, double_rate=double_rate, max_games=4)
