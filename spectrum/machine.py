@@ -54,6 +54,14 @@ class CallTimeout(RuntimeError):
     """A call() did not return within the frames it was allowed."""
 
 
+class _CallReturned(Exception):
+    """Raised by the sentinel trap to end cpu.run() the moment a call()'s RET lands."""
+
+    def __init__(self, sp):
+        super().__init__(sp)
+        self.sp = sp
+
+
 def default_rom_path() -> str:
     """roms/rom.bin: our own ROM's image (roms/ may name another file with ROM_PATH)."""
     import roms
@@ -104,6 +112,9 @@ class Spectrum48:
         # (start_level, changes) of every finished frame's beeper, oldest first, for audio
         # to drain; frames that pass inside a call() (a BEEP in ROM) land here too
         self.ear_frames = collections.deque(maxlen=EAR_FRAMES_KEPT)
+        self._call_return_sps = []      # SP after the RET of each call() in progress, innermost last
+        self._on_sentinel = None
+        self._install_sentinel_trap()
         self.reset()
 
     # --- the parts ---
@@ -177,8 +188,14 @@ class Spectrum48:
         program; frames go on meanwhile (the interrupt is still offered every 69,888 T).
         Keyword arguments set registers first (e.g. a=65, hl=0x4000). Returns the
         registers at the return as a dict; then the interrupted context (all registers,
-        interrupt state, HALT) is put back, so the machine carries on as before."""
+        interrupt state, HALT) is put back, so the machine carries on as before.
+
+        How it stops: CALL_SENTINEL is pushed as the return address; a permanent trap there
+        raises when SP shows that this call's RET has just popped it, which ends cpu.run()
+        before the instruction at the sentinel runs."""
         cpu = self.cpu
+        if cpu.traps.get(CALL_SENTINEL) is not self._on_sentinel:
+            self._install_sentinel_trap()
         saved = {name: getattr(cpu, name) for name in _CONTEXT_REGISTERS}
         cpu.halted = False
         for name, value in registers.items():
@@ -188,27 +205,45 @@ class Spectrum48:
         cpu.sp = sp
         return_sp = (sp + 2) & 0xFFFF
         cpu.pc = addr & 0xFFFF
-        frames_left = max_frames
-        step = cpu.step
         frame_tstates = hw.TSTATES_PER_FRAME
-        while not (cpu.pc == CALL_SENTINEL and cpu.sp == return_sp):
-            if cpu.tstates >= frame_tstates:
-                self._end_frame()
-                frames_left -= 1
-                if frames_left < 0:
-                    for name, value in saved.items():
-                        setattr(cpu, name, value)
-                    raise CallTimeout(f"call({addr:#06x}) did not return within {max_frames} frames")
-                self._interrupt_window(stop_pc=CALL_SENTINEL, stop_sp=return_sp)
-                continue
-            if cpu.halted:
-                cpu.run(frame_tstates)      # fast-forward to the frame's interrupt
-            else:
-                step()
+        frames_left = max_frames
+        self._call_return_sps.append(return_sp)
+        try:
+            while not (cpu.pc == CALL_SENTINEL and cpu.sp == return_sp):
+                try:
+                    if cpu.tstates >= frame_tstates:
+                        self._end_frame()
+                        frames_left -= 1
+                        if frames_left < 0:
+                            for name, value in saved.items():
+                                setattr(cpu, name, value)
+                            raise CallTimeout(
+                                f"call({addr:#06x}) did not return within {max_frames} frames")
+                        self._interrupt_window()
+                    else:
+                        cpu.run(frame_tstates)
+                except _CallReturned as returned:
+                    if returned.sp == return_sp:
+                        break
+                    raise
+        finally:
+            self._call_return_sps.pop()
         result = {name: getattr(cpu, name) for name in _RESULT_REGISTERS}
         for name, value in saved.items():
             setattr(cpu, name, value)
         return result
+
+    def _install_sentinel_trap(self) -> None:
+        previous = self.cpu.traps.get(CALL_SENTINEL)
+        return_sps = self._call_return_sps
+
+        def on_sentinel(cpu):
+            if return_sps and cpu.sp == return_sps[-1]:
+                raise _CallReturned(cpu.sp)
+            if previous is not None:
+                previous(cpu)
+        self._on_sentinel = on_sentinel
+        self.cpu.traps[CALL_SENTINEL] = on_sentinel
 
     def usr(self, addr: int, max_frames: int = 500) -> int:
         """BASIC's USR addr: enter with BC = addr (and IY = ERR-NR as BASIC keeps it);
@@ -216,14 +251,12 @@ class Spectrum48:
         return self.call(addr, max_frames=max_frames, bc=addr & 0xFFFF, iy=ERR_NR_ADDR)["bc"]
 
     # --- the frame machinery ---
-    def _interrupt_window(self, stop_pc=None, stop_sp=None) -> None:
+    def _interrupt_window(self) -> None:
         """Offer /INT while it is held (the first 32 T): stepping one instruction at a time
         lets an EI (or DI ... EI) near the frame start still catch it."""
         cpu = self.cpu
         while cpu.tstates < hw.INT_LENGTH_TSTATES:
             if cpu.interrupt(0xFF):
-                return
-            if stop_pc is not None and cpu.pc == stop_pc and cpu.sp == stop_sp:
                 return
             if not cpu.step():
                 return
