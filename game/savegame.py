@@ -68,6 +68,7 @@ class SavedGame:
             raise SaveError(f"missing or wrong entry {exc}") from None
         if not isinstance(position_id, str) or not _POSITION_ID.match(position_id):
             raise SaveError(f"position ID {position_id!r} is not 14 Base64 characters")
+        _check_position(position_id)
         if turn is not None and turn not in match.sides:
             raise SaveError(f"whose turn? {turn!r} is not a side of this match")
         if dice is not None:
@@ -78,6 +79,19 @@ class SavedGame:
         if not isinstance(extra, dict):
             raise SaveError("extra data is not a table")
         return cls(match, position_id, turn, dice, settings, extra)
+
+
+def _check_position(position_id: str) -> None:
+    """A position ID must also decode to a possible board (game/position.py says why not)."""
+    try:
+        from game.position import Position
+        from game.errors import PositionError
+    except ImportError:          # the engine is not built: the format check above must do
+        return
+    try:
+        Position.from_id(position_id)
+    except PositionError as exc:
+        raise SaveError(f"position ID {position_id}: {exc}") from None
 
 
 def save_path() -> pathlib.Path:

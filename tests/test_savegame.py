@@ -82,6 +82,8 @@ def damage(text, how):
         data["format"] = "something-else"
     elif how == "bad-position-id":
         data["position_id"] = "not an id!"
+    elif how == "impossible-position":
+        data["position_id"] = "//////////////"     # far more than 15 men a side
     elif how == "bad-dice":
         data["dice"] = [7, 1]
     elif how == "bad-turn":
@@ -98,6 +100,7 @@ def damage(text, how):
 
 
 @pytest.mark.parametrize("how", ["truncated", "binary", "not-ours", "bad-position-id",
+                                 "impossible-position",
                                  "bad-dice", "bad-turn", "bad-cube", "bad-settings",
                                  "bad-record", "wrong-types"])
 def test_damaged_save_file_set_aside_with_warning_and_fresh_start(config, how):
