@@ -9,10 +9,7 @@ from typing import Callable, Optional
 
 from game.record import MatchRecord
 
-try:  # the project's exception base, when game/errors.py has landed
-    from game.errors import BackgammonError as _Base  # type: ignore[attr-defined]
-except ImportError:  # pragma: no cover - depends on the other helpers' progress
-    _Base = Exception
+from game.errors import BackgammonError
 
 HUMAN, COMPUTER = "human", "computer"
 WHITE, BLACK = "white", "black"
@@ -22,7 +19,7 @@ KINDS = {"single": 1, "gammon": 2, "backgammon": 3}
 _KIND_NAMES = {1: "single", 2: "gammon", 3: "backgammon"}
 
 
-class MatchError(_Base):
+class MatchError(BackgammonError):
     """Something the match does not allow; str() is a reason fit for the message line."""
 
 

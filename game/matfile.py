@@ -7,6 +7,7 @@ import os
 import re
 from dataclasses import dataclass, field
 
+from game.errors import BackgammonError
 from game.record import MatchRecord, parse_play
 
 LEFT_WIDTH = 28          # the left column's width after the "NNN) " move number
@@ -110,7 +111,7 @@ class MatMatch:
     games: list = field(default_factory=list)
 
 
-class MatFormatError(ValueError):
+class MatFormatError(BackgammonError, ValueError):
     """Text that is not a .mat match file; the message says where."""
 
 

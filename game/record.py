@@ -6,10 +6,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Optional
 
+from game.errors import BackgammonError
+
 BAR, OFF = 25, 0            # standard numbering from the mover's side: 25 = bar, 0 = off
 
 
-class RecordError(ValueError):
+class RecordError(BackgammonError, ValueError):
     """A record entry that cannot be right (a die of 7, a step to point 30, ...)."""
 
 

@@ -16,10 +16,7 @@ from game.match import Match, MatchError
 from game.record import RecordError
 from game.settings import Settings, SettingsError, config_dir
 
-try:
-    from game.errors import BackgammonError as _Base
-except ImportError:  # pragma: no cover
-    _Base = Exception
+from game.errors import BackgammonError
 
 SAVE_FILE = "savegame.json"
 FORMAT = "spectrum-backgammon-save"
@@ -27,7 +24,7 @@ VERSION = 1
 _POSITION_ID = re.compile(r"^[A-Za-z0-9+/]{14}$")
 
 
-class SaveError(_Base, ValueError):
+class SaveError(BackgammonError, ValueError):
     """A save file whose contents cannot be a match in progress; the message says why."""
 
 

@@ -12,10 +12,7 @@ from typing import Optional
 
 from game.match import BadMatchLength, parse_match_length
 
-try:
-    from game.errors import BackgammonError as _Base
-except ImportError:  # pragma: no cover
-    _Base = Exception
+from game.errors import BackgammonError
 
 CONFIG_ENV = "SPECTRUM_BACKGAMMON_CONFIG_DIR"   # overrides the directory (tests, portable use)
 APP_DIR = "spectrum-backgammon"
@@ -77,7 +74,7 @@ _WORDS = {True: "ON", False: "OFF", None: "UNLIMITED", "steps": "EACH STEP",
           "human-human": "HUMAN V HUMAN", "computer-computer": "DEMO"}
 
 
-class SettingsError(_Base, ValueError):
+class SettingsError(BackgammonError, ValueError):
     """A setting outside what the options menu offers; the message says what is allowed."""
 
 
