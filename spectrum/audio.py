@@ -1,7 +1,10 @@
 """The beeper: each frame's timestamped EAR (OUT bit 4) edges -> 44.1 kHz samples -> pygame.mixer,
 plus a WAV writer to look at the waveform. Not the ULA (which logs the edges) and not the
 tape's loading noise. Silent, never broken, where there is no audio device."""
+import contextlib
 import math
+import os
+import sys
 import time
 import wave
 
@@ -108,6 +111,24 @@ def render_wav(path, frames, sample_rate_hz: int = hw.AUDIO_RATE_HZ, dc_cutoff_h
     return samples
 
 
+@contextlib.contextmanager
+def _quiet_stderr():
+    """Silence C libraries writing to file descriptor 2 for the duration."""
+    try:
+        sys.stderr.flush()
+        saved_fd = os.dup(2)
+    except (OSError, ValueError):
+        yield
+        return
+    try:
+        with open(os.devnull, "wb") as devnull:
+            os.dup2(devnull.fileno(), 2)
+            yield
+    finally:
+        os.dup2(saved_fd, 2)
+        os.close(saved_fd)
+
+
 class Beeper:
     """Feeds pygame.mixer one frame at a time: `beeper.push(machine.ula.frame_ear)`.
     `muted` may be set at any time; with no usable audio device it stays silent.
@@ -123,27 +144,35 @@ class Beeper:
         self._pending = []
         self._pending_samples = 0
         self._play_until_s = 0.0
-        if enabled:
-            sample_rate_hz = self._open_mixer() or sample_rate_hz
         self.renderer = BeeperRenderer(sample_rate_hz)
         self.samples_per_frame = sample_rate_hz / hw.FRAME_HZ
         self.recording = [] if record else None
+        if enabled:
+            self.open()
 
-    def _open_mixer(self):
+    def open(self) -> bool:
+        """Open pygame.mixer (if not yet); True when sound can be heard. Safe to call again."""
+        if self.available:
+            return True
         try:
+            os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
             import pygame
             if not pygame.mixer.get_init():
-                pygame.mixer.init(frequency=hw.AUDIO_RATE_HZ, size=-16, channels=1, buffer=1024)
+                with _quiet_stderr():           # ALSA and friends print to fd 2 when no card exists
+                    pygame.mixer.init(frequency=hw.AUDIO_RATE_HZ, size=-16, channels=1, buffer=1024)
             sample_rate_hz, _fmt, self.channels = pygame.mixer.get_init()
-            self._channel = pygame.mixer.Channel(0)
-            self._pygame = pygame
-            self.available = True
-            self.reason = ""
-            return sample_rate_hz
         except Exception as exc:            # no device, no SDL audio: stay silent
             self.reason = f"no audio ({exc})"
             self.available = False
-            return None
+            return False
+        self._channel = pygame.mixer.Channel(0)
+        self._pygame = pygame
+        self.available = True
+        self.reason = ""
+        if sample_rate_hz != self.renderer.sample_rate_hz:
+            self.renderer = BeeperRenderer(sample_rate_hz)
+            self.samples_per_frame = sample_rate_hz / hw.FRAME_HZ
+        return True
 
     def push(self, frame_ear, play: bool = True) -> np.ndarray:
         """Render one finished frame's (start_level, changes) and queue it for playing

@@ -10,6 +10,7 @@ import numpy as np
 
 from spectrum import hw
 
+os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 TITLE = "Spectrum Backgammon"
 DEFAULT_SCALE = 3
 MAX_CATCH_UP_FRAMES = 5        # further behind than this, pacing starts afresh instead of rushing
@@ -80,7 +81,8 @@ class DisplayLoop:
         self.scale = max(1, int(scale))
         self.fullscreen = fullscreen
         self.fast = fast
-        self.beeper = Beeper(enabled=audio, muted=mute, record=wav_path is not None)
+        self.audio = audio          # the mixer opens once a window is up (run_window)
+        self.beeper = Beeper(enabled=False, muted=mute, record=wav_path is not None)
         self.wav_path = wav_path
         self.frame = np.zeros((hw.FRAME_H, hw.FRAME_W, 3), np.uint8)
         self.screenshots = []
@@ -109,12 +111,16 @@ class DisplayLoop:
     def run_window(self) -> int:
         pygame = _pygame()
         try:
-            pygame.display.init()
+            from spectrum.audio import _quiet_stderr
+            with _quiet_stderr():           # SDL's probing of X11/Wayland chatters on fd 2
+                pygame.display.init()
             driver = pygame.display.get_driver()
             if driver in ("offscreen", "dummy") and os.environ.get("SDL_VIDEODRIVER") != driver:
                 # SDL fell back to drawing nowhere: to the user that is no display at all
                 raise pygame.error(f"SDL found no screen and fell back to its {driver} driver")
             self._set_mode(pygame)
+            if self.audio:
+                self.beeper.open()
         except pygame.error as exc:
             message = str(exc) or "SDL could not open a window"
             print(f"{TITLE}: no display available ({message}); "
