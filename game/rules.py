@@ -118,6 +118,7 @@ class Turn:
         self.dice = check_dice(dice)
         self.mover_is_human = mover_is_human
         self.made: list[tuple[int, int]] = []      # (from index, die) in order
+        self.steps: list[Step] = []                # the same steps, with where they went
         self.position = start
         self._start_c = start.as_c()
 
@@ -195,9 +196,28 @@ class Turn:
     def step(self, from_index: int, die: int) -> Position:
         """Make a step (row index and die) after checking it; returns the new position."""
         after = self.check(from_index, die)
+        hit = after.opponent[BAR] > self.position.opponent[BAR]
+        to_index = from_index - die if from_index - die >= 0 else OFF
         self.made.append((from_index, die))
+        self.steps.append(Step(from_index, to_index, die, hit))
         self.position = after
         return after
+
+    def undo(self) -> Position:
+        """Take back the last step made (nothing happens when none was); returns the position."""
+        if self.made:
+            self.made.pop()
+            self.steps.pop()
+            self.position = self.steps and self._replayed() or self.start
+        return self.position
+
+    def _replayed(self) -> Position:
+        made, self.made = self.made, []
+        position = self.start
+        for from_index, die in made:
+            position = self.check(from_index, die)
+            self.made.append((from_index, die))
+        return position
 
     def enter(self, text: str) -> Position:
         """Make a typed step such as "K4" or "4K" (letters from the human's side)."""

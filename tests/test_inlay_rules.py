@@ -403,3 +403,13 @@ def test_allowed_steps_lists_what_the_turn_would_accept():
     assert turn.allowed_steps() == [(12, 6)]
     turn.step(12, 6)
     assert turn.allowed_steps() == [] and turn.complete
+
+
+def test_turn_records_hits_and_undo_restores_the_position():
+    start = pos({13: 1, 10: 1}, {16: 1, 19: 1, 1: 2})     # blots on the mover's 9 and 6
+    turn = Turn(start, (4, 4))
+    after_one = turn.enter("M4")
+    turn.enter("J4")
+    assert [s.hit for s in turn.steps] == [True, True] and turn.position.opponent[24] == 2
+    assert turn.undo() == after_one and turn.made == [(12, 4)]
+    assert turn.undo() == start and turn.made == [] and turn.undo() == start
