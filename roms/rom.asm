@@ -1,0 +1,1087 @@
+; roms/rom.asm: Spectrum Backgammon's own 16 KiB ROM for the emulated 48K (assemble with pasmo).
+; Reset, IM 1 frame/keyboard handler, RST 10h printing with control codes, CLS, scrolling,
+; BEEP, BORDER, an edge-timing tape loader (LD_BYTES) and LOAD_FILE with the header display.
+; It is not the Sinclair ROM and holds no BASIC interpreter: only what our programs call.
+; Entry points and system variables reach Python through roms/rom.sym (pasmo's symbol output).
+
+; ---------------------------------------------------------------- system variables
+; At their usual 48K addresses (shared/SPECTRUM.md section 13).
+KSTATE          EQU 23552       ; here: +0 key code held (0 none), +1 frames to next repeat
+LAST_K          EQU 23560
+REPDEL          EQU 23561
+REPPER          EQU 23562
+TVDATA          EQU 23566       ; +0 control code waiting for operands, +1 first operand
+CHARS           EQU 23606
+RASP            EQU 23608
+PIP             EQU 23609
+ERR_NR          EQU 23610
+FLAGS           EQU 23611
+TV_FLAG         EQU 23612
+ERR_SP          EQU 23613
+BORDCR          EQU 23624
+VARS            EQU 23627
+PROG            EQU 23635
+DF_SZ           EQU 23659
+SEED            EQU 23670
+FRAMES          EQU 23672
+UDG             EQU 23675
+COORDS          EQU 23677
+LD_FLAG         EQU 23681       ; (unused on the 48K) flag byte LD_BYTES looks for
+DF_CC           EQU 23684
+S_POSN          EQU 23688       ; +0 33 - column, +1 24 - line
+SCR_CT          EQU 23692
+ATTR_P          EQU 23693
+MASK_P          EQU 23694
+ATTR_T          EQU 23695
+MASK_T          EQU 23696
+P_FLAG          EQU 23697       ; bit 0 OVER, bit 2 INVERSE (temporary); bits 1, 3 permanent
+MEMBOT          EQU 23698       ; 30 bytes; the first 8 build a block-graphics glyph
+TAPE_SP         EQU 23728       ; (NMIADD, unused on the 48K) SP inside LD_BYTES, for BREAK
+RAMTOP          EQU 23730
+P_RAMT          EQU 23732
+PROG_START      EQU 23755       ; where a BASIC program goes on a bare 48K
+
+HDR_BUF         EQU 5B00h       ; printer buffer: the 17-byte header LOAD_FILE reads
+LD_TYPE         EQU 5B11h       ; file type LOAD_FILE wants (0FFh any)
+LD_DEST         EQU 5B12h       ; destination it was given (0 = from the header)
+HOST_BUF        EQU 5B20h       ; free for the host's strings (to 5BFFh)
+
+SCREEN          EQU 4000h
+ATTRS           EQU 5800h
+UDG_DEFAULT     EQU 0FF58h
+RAMTOP_DEFAULT  EQU 0FF57h
+STACK_TOP       EQU 0FF58h
+DEFAULT_ATTR    EQU 38h         ; paper white, ink black
+
+; Report codes in ERR_NR (report letter's number - 1; 0FFh = OK)
+ERR_OK          EQU 0FFh
+ERR_BREAK       EQU 12          ; D BREAK - CONT repeats
+ERR_TAPE        EQU 26          ; R Tape loading error
+
+; ---------------------------------------------------------------- tape loader timing
+; LD_EDGE counts one in B every EDGE_LOOP_T T-states while it waits for EAR to change.
+; Thresholds are counts (B) measured from a standard pulse train; see roms/README in
+; the source comments of LD_BYTES below and tests/test_rom.py which checks them.
+EDGE_LOOP_T     EQU 63
+PILOT_PAIR_MIN  EQU 56          ; two pilot pulses (4336 T) count about 65
+PILOT_PAIR_MAX  EQU 80
+SYNC_MAX        EQU 20          ; a sync pulse (667/735 T) counts about 9, a pilot one 33
+BIT_THRESHOLD   EQU 37          ; a 0 bit (2 x 855 T) counts about 24, a 1 bit (2 x 1710 T) 51
+PILOT_PAIRS     EQU 256         ; pilot pulse pairs needed before the sync is looked for
+LDERR_BREAK     EQU 1           ; LD_BYTES failure reasons, in A with carry clear
+LDERR_CHECKSUM  EQU 2
+LDERR_TIMEOUT   EQU 3
+BORDER_PILOT    EQU 2           ; red, toggling with cyan (2 xor 7)
+BORDER_DATA     EQU 1           ; blue, toggling with yellow (1 xor 7)
+
+; ---------------------------------------------------------------- BEEPER timing
+; One full cycle of the tone takes BEEP_FIXED_T + BEEP_PER_COUNT_T * HL T-states, so
+;   frequency_hz = 3500000 / (164 + 48 * HL)     and    HL = (3500000 / f - 164) / 48.
+; (Uncontended timing: the stack must not sit in 4000h-7FFFh for exact pitch.)
+BEEP_FIXED_T    EQU 164
+BEEP_PER_COUNT_T EQU 48
+
+; ================================================================ restarts
+        ORG 0000h
+RESET:
+        di
+        jp START
+
+        DEFS 0008h - $, 0FFh
+ERROR_RST:                      ; RST 8 / DEFB code: ERR_NR = code, unwind to ERR_SP
+        jp ERROR_BODY
+
+        DEFS 0010h - $, 0FFh
+PRINT_RST:                      ; RST 10h: print the character or control code in A
+        jp PRINT_A
+
+        DEFS 0038h - $, 0FFh
+; ---------------------------------------------------------------- IM 1: every frame
+IM1_HANDLER:
+        push af
+        push hl
+        ld hl,(FRAMES)
+        inc hl
+        ld (FRAMES),hl
+        ld a,h
+        or l
+        jr nz,im1_keys
+        ld hl,FRAMES+2
+        inc (hl)
+im1_keys:
+        push bc
+        push de
+        call KEYBOARD
+        pop de
+        pop bc
+        pop hl
+        pop af
+        ei
+        ret
+
+        DEFS 0066h - $, 0FFh
+NMI_HANDLER:
+        retn
+
+ERROR_BODY:
+        pop hl
+        ld a,(hl)
+        ld (ERR_NR),a
+        ld sp,(ERR_SP)
+        ret
+
+; ================================================================ reset
+START:
+        ld hl,SCREEN            ; clear all RAM
+        ld de,SCREEN+1
+        ld bc,0BFFFh
+        ld (hl),0
+        ldir
+        ld sp,STACK_TOP
+        ld hl,FONT-256
+        ld (CHARS),hl
+        ld hl,UDG_DEFAULT
+        ld (UDG),hl
+        ld hl,RAMTOP_DEFAULT
+        ld (RAMTOP),hl
+        ld hl,0FFFFh
+        ld (P_RAMT),hl
+        ld hl,PROG_START
+        ld (PROG),hl
+        ld (VARS),hl
+        ld a,35
+        ld (REPDEL),a
+        ld a,5
+        ld (REPPER),a
+        ld a,64
+        ld (RASP),a
+        ld a,ERR_OK
+        ld (ERR_NR),a
+        ld a,2
+        ld (DF_SZ),a
+        ld a,DEFAULT_ATTR
+        ld (ATTR_P),a
+        ld hl,FONT+8*('A'-32)   ; the UDGs start as copies of A..U
+        ld de,UDG_DEFAULT
+        ld bc,21*8
+        ldir
+        ld a,7
+        call BORDER
+        call CLS
+        ld hl,IDLE
+        push hl
+        ld (ERR_SP),sp
+        ld b,23
+        ld c,0
+        call POS_SET
+        ld hl,MSG_SIGNON
+        call PR_ZSTR
+        im 1
+; The machine's resting loop (the host runs ROM routines with IDLE as return address).
+IDLE:
+        ei
+        halt
+        jr IDLE
+IDLE_END:
+
+; ================================================================ keyboard
+; KEYBOARD (from IM 1): a new key, or a held key once REPDEL then every REPPER frames,
+; goes to LAST_K with FLAGS bit 5 set.
+KEYBOARD:
+        call KEY_SCAN
+        ld hl,KSTATE
+        or a
+        jr nz,kb_key
+        ld (hl),a
+        ret
+kb_key:
+        cp (hl)
+        jr z,kb_held
+        ld (hl),a
+        inc hl
+        ld b,a
+        ld a,(REPDEL)
+        ld (hl),a
+        ld a,b
+        jr kb_new
+kb_held:
+        inc hl
+        dec (hl)
+        ret nz
+        ld b,a
+        ld a,(REPPER)
+        ld (hl),a
+        ld a,b
+kb_new:
+        ld (LAST_K),a
+        ld hl,FLAGS
+        set 5,(hl)
+        ret
+
+; KEY_SCAN: A = code of the key held (0 = none). CAPS SHIFT gives capitals and the
+; editing codes, SYMBOL SHIFT the symbols; both together give nothing.
+KEY_SCAN:
+        ld d,0                  ; bit 0 CAPS SHIFT, bit 1 SYMBOL SHIFT
+        ld e,0FFh               ; key index 0..39 of the last other key found
+        ld l,0                  ; running key index
+        ld bc,0FEFEh
+ks_row:
+        in a,(c)
+        cpl
+        and 1Fh
+        or 20h                  ; a marker bit: the row is done when only it is left
+        ld h,a
+ks_bit:
+        srl h
+        jr nc,ks_next
+        ld a,l
+        or a
+        jr nz,ks_not_caps
+        set 0,d
+        jr ks_next
+ks_not_caps:
+        cp 36
+        jr nz,ks_plain
+        set 1,d
+        jr ks_next
+ks_plain:
+        ld e,l
+ks_next:
+        inc l
+        ld a,h
+        dec a
+        jr nz,ks_bit
+        rlc b
+        jr c,ks_row
+        ld a,e
+        inc a
+        ret z                   ; no key: A = 0
+        ld a,d
+        cp 3
+        jr z,ks_none
+        ld hl,KEY_TABLE
+        ld b,0
+        ld c,e
+        add hl,bc
+        ld c,40
+        bit 0,d
+        jr z,ks_no_caps
+        add hl,bc
+ks_no_caps:
+        bit 1,d
+        jr z,ks_look
+        add hl,bc
+        add hl,bc
+ks_look:
+        ld a,(hl)
+        ret
+ks_none:
+        xor a
+        ret
+
+; Key codes by matrix position (half-rows FEFE..7FFE, bits 0..4): plain, CAPS, SYMBOL.
+KEY_TABLE:
+        DEFB 0,'z','x','c','v',  'a','s','d','f','g',  'q','w','e','r','t',  '1','2','3','4','5'
+        DEFB '0','9','8','7','6',  'p','o','i','u','y',  13,'l','k','j','h',  ' ',0,'m','n','b'
+        DEFB 0,'Z','X','C','V',  'A','S','D','F','G',  'Q','W','E','R','T',  7,6,4,5,8
+        DEFB 12,15,9,11,10,  'P','O','I','U','Y',  13,'L','K','J','H',  ' ',0,'M','N','B'
+        DEFB 0,':',96,'?','/',  '~','|','\','{','}',  0,0,0,'<','>',  '!','@','#','$','%'
+        DEFB '_',')','(',27h,'&',  22h,';',0,']','[',  13,'=','+','-','^',  ' ',0,'.',',','*'
+
+; ================================================================ printing
+; PRINT_A (RST 10h): A = a character 32..127 (font at CHARS+256), 128..143 (block
+; graphics), 144..164 (UDGs at UDG), or a control code: 8 back, 13 ENTER, 16 INK,
+; 17 PAPER, 18 FLASH, 19 BRIGHT, 20 INVERSE, 21 OVER (one operand each), 22 AT (line,
+; column). Colours go to ATTR_T/MASK_T; 8 as an operand of INK..BRIGHT is "transparent".
+; Past column 31 the next character wraps; past line 23 the screen scrolls.
+; Keeps BC, DE, HL, IX, IY.
+PRINT_A:
+        push hl
+        push de
+        push bc
+        call PR_CHAR
+        pop bc
+        pop de
+        pop hl
+        ret
+
+PR_CHAR:
+        ld c,a
+        ld a,(TVDATA)
+        or a
+        jp nz,pr_operand
+        ld a,c
+        cp 32
+        jr c,pr_control
+        cp 128
+        jr c,pr_font
+        cp 144
+        jr c,pr_mosaic
+        cp 165
+        jr c,pr_udg
+        ld a,'?'                ; BASIC tokens: not ours to spell
+pr_font:
+        ld l,a
+        ld h,0
+        add hl,hl
+        add hl,hl
+        add hl,hl
+        ld de,(CHARS)
+        add hl,de
+        jp PR_GLYPH
+pr_udg:
+        sub 144
+        ld l,a
+        ld h,0
+        add hl,hl
+        add hl,hl
+        add hl,hl
+        ld de,(UDG)
+        add hl,de
+        jp PR_GLYPH
+pr_mosaic:                      ; bit 0 top right, 1 top left, 2 bottom right, 3 bottom left
+        sub 128
+        ld b,a
+        call mos_half
+        ld hl,MEMBOT
+        call mos_store
+        rr b
+        rr b
+        call mos_half
+        call mos_store
+        ld hl,MEMBOT
+        jp PR_GLYPH
+mos_half:
+        xor a
+        bit 1,b
+        jr z,mos_right
+        or 0F0h
+mos_right:
+        bit 0,b
+        ret z
+        or 0Fh
+        ret
+mos_store:
+        ld (hl),a
+        inc hl
+        ld (hl),a
+        inc hl
+        ld (hl),a
+        inc hl
+        ld (hl),a
+        inc hl
+        ret
+
+pr_control:
+        cp 13
+        jr z,pr_enter
+        cp 8
+        jr z,pr_back
+        cp 16
+        ret c
+        cp 23
+        ret nc
+        ld (TVDATA),a           ; 16..22 wait for an operand
+        ret
+pr_back:
+        call POS_GET
+        ld a,c
+        or a
+        ret z
+        dec c
+        jp POS_SET
+pr_enter:
+        call POS_GET
+        ld c,0
+        inc b
+        ld a,b
+        cp 24
+        jp c,POS_SET
+        call SCROLL
+        ld b,23
+        jp POS_SET
+
+pr_operand:                     ; A = waiting code, C = operand
+        cp 22
+        jr z,pr_at_line
+        cp 80h+22
+        jr z,pr_at_column
+        ld b,a
+        xor a
+        ld (TVDATA),a
+        ld a,b
+        sub 16
+        jr z,op_ink
+        dec a
+        jr z,op_paper
+        dec a
+        jr z,op_flash
+        dec a
+        jr z,op_bright
+        dec a
+        jr z,op_inverse
+        ld b,01h                ; OVER
+        jr op_pflag
+op_inverse:
+        ld b,04h
+op_pflag:
+        ld hl,P_FLAG
+        ld a,c
+        or a
+        ld a,b
+        jr z,op_pflag_off
+        or (hl)
+        ld (hl),a
+        ret
+op_pflag_off:
+        cpl
+        and (hl)
+        ld (hl),a
+        ret
+op_ink:
+        ld b,07h
+        ld a,c
+        jr op_field
+op_paper:
+        ld b,38h
+        ld a,c
+        rlca
+        rlca
+        rlca
+        jr op_field
+op_flash:
+        ld b,80h
+        ld a,c
+        rrca
+        jr op_field
+op_bright:
+        ld b,40h
+        ld a,c
+        rrca
+        rrca
+op_field:                       ; B = the attribute field, A = operand moved into it
+        and b
+        ld e,a
+        ld a,c
+        cp 8
+        jr z,op_transparent
+        ret nc                  ; 9 and above: ignored
+        ld a,b
+        cpl
+        ld d,a
+        ld hl,ATTR_T
+        ld a,(hl)
+        and d
+        or e
+        ld (hl),a
+        ld hl,MASK_T
+        ld a,(hl)
+        and d
+        ld (hl),a
+        ret
+op_transparent:
+        ld hl,MASK_T
+        ld a,(hl)
+        or b
+        ld (hl),a
+        ret
+
+pr_at_line:
+        ld a,c
+        ld (TVDATA+1),a
+        ld a,80h+22
+        ld (TVDATA),a
+        ret
+pr_at_column:
+        xor a
+        ld (TVDATA),a
+        ld a,(TVDATA+1)
+        cp 24
+        ret nc                  ; off the screen: ignored
+        ld b,a
+        ld a,c
+        cp 32
+        ret nc
+        jp POS_SET
+
+; PR_GLYPH: HL = 8 bytes of a glyph; print it at the print position, honouring
+; INVERSE and OVER (P_FLAG) and ATTR_T/MASK_T; then move one column on.
+PR_GLYPH:
+        push hl
+        call POS_GET
+        ld a,c
+        cp 32
+        jr c,pg_column_ok
+        ld c,0
+        inc b
+pg_column_ok:
+        ld a,b
+        cp 24
+        jr c,pg_line_ok
+        call SCROLL
+        ld b,23
+pg_line_ok:
+        call CELL_ADDR
+        ex de,hl                ; DE = screen
+        pop hl                  ; HL = glyph
+        push bc
+        ld a,(P_FLAG)
+        ld c,a
+        ld b,8
+pg_row:
+        ld a,(hl)
+        bit 2,c
+        jr z,pg_no_inverse
+        cpl
+pg_no_inverse:
+        bit 0,c
+        jr z,pg_no_over
+        ex de,hl
+        xor (hl)
+        ex de,hl
+pg_no_over:
+        ld (de),a
+        inc hl
+        inc d
+        djnz pg_row
+        pop bc
+        call ATTR_ADDR
+        ld a,(MASK_T)
+        ld e,a
+        and (hl)
+        ld d,a                  ; old bits the mask keeps
+        ld a,e
+        cpl
+        ld e,a
+        ld a,(ATTR_T)
+        and e
+        or d
+        ld (hl),a
+        inc c
+        jp POS_SET
+
+; POS_GET: B = line, C = column of the print position (from S_POSN).
+POS_GET:
+        ld hl,(S_POSN)
+        ld a,33
+        sub l
+        ld c,a
+        ld a,24
+        sub h
+        ld b,a
+        ret
+
+; POS_SET: make line B, column C the print position (S_POSN and DF_CC).
+POS_SET:
+        ld a,33
+        sub c
+        ld (S_POSN),a
+        ld a,24
+        sub b
+        ld (S_POSN+1),a
+        call CELL_ADDR
+        ld (DF_CC),hl
+        ret
+
+; CELL_ADDR: HL = display-file address of the top pixel row of cell (line B, column C).
+CELL_ADDR:
+        ld a,b
+        and 18h
+        or 40h
+        ld h,a
+        ld a,b
+        and 07h
+        rrca
+        rrca
+        rrca
+        add a,c
+        ld l,a
+        ret
+
+; ATTR_ADDR: HL = attribute address of cell (line B, column C).
+ATTR_ADDR:
+        ld a,b
+        rrca
+        rrca
+        rrca
+        ld l,a
+        and 03h
+        or 58h
+        ld h,a
+        ld a,l
+        and 0E0h
+        or c
+        ld l,a
+        ret
+
+; PR_ZSTR: print the zero-terminated string at HL (HL ends after the zero).
+PR_ZSTR:
+        ld a,(hl)
+        inc hl
+        or a
+        ret z
+        rst 10h
+        jr PR_ZSTR
+
+; PR_STRING: print BC bytes from HL.
+PR_STRING:
+        ld a,b
+        or c
+        ret z
+        ld a,(hl)
+        rst 10h
+        inc hl
+        dec bc
+        jr PR_STRING
+
+; TEMPS: the temporary colours and flags start again from the permanent ones.
+TEMPS:
+        ld a,(ATTR_P)
+        ld (ATTR_T),a
+        ld a,(MASK_P)
+        ld (MASK_T),a
+        ld a,(P_FLAG)
+        and 0Ah
+        ld b,a
+        rrca
+        or b
+        ld (P_FLAG),a
+        xor a
+        ld (TVDATA),a
+        ret
+
+; ================================================================ screen
+; CLS: clear the whole screen to ATTR_P, border from BORDCR, print position 0,0.
+CLS:
+        ld hl,SCREEN
+        ld de,SCREEN+1
+        ld bc,6143
+        ld (hl),0
+        ldir
+        ld a,(ATTR_P)
+        ld hl,ATTRS
+        ld de,ATTRS+1
+        ld bc,767
+        ld (hl),a
+        ldir
+        ld a,(BORDCR)
+        rrca
+        rrca
+        rrca
+        and 07h
+        out (0FEh),a
+        call TEMPS
+        ld bc,0
+        jp POS_SET
+
+; CLS_LOWER: clear lines 22 and 23 (the lower screen) to the BORDCR colours; the print
+; position goes to line 22 and ATTR_T to BORDCR, as for messages there.
+CLS_LOWER:
+        ld a,(BORDCR)
+        ld e,a
+        ld (ATTR_T),a
+        xor a
+        ld (MASK_T),a
+        ld a,22
+        call CL_LINE
+        ld a,23
+        call CL_LINE
+        ld bc,22*256+0
+        jp POS_SET
+
+; CL_LINE: clear character line A: pixels to 0, attributes to E.
+CL_LINE:
+        push af
+        ld b,a
+        ld c,0
+        call CELL_ADDR
+        ld d,8
+cl_pixel_row:
+        push hl
+        ld b,32
+cl_byte:
+        ld (hl),0
+        inc hl
+        djnz cl_byte
+        pop hl
+        inc h
+        dec d
+        jr nz,cl_pixel_row
+        pop af
+        ld b,a
+        ld c,0
+        call ATTR_ADDR
+        ld b,32
+cl_attr:
+        ld (hl),e
+        inc hl
+        djnz cl_attr
+        ret
+
+; SCROLL: the whole screen moves up one character line; line 23 is cleared to ATTR_P.
+SCROLL:
+        push bc
+        push de
+        push hl
+        xor a
+sc_line:
+        push af
+        ld b,a
+        ld c,0
+        call CELL_ADDR
+        ex de,hl                ; DE = this line
+        inc b
+        call CELL_ADDR          ; HL = the line below
+        ld b,8
+sc_pixel_row:
+        push bc
+        push hl
+        push de
+        ld bc,32
+        ldir
+        pop de
+        pop hl
+        pop bc
+        inc h
+        inc d
+        djnz sc_pixel_row
+        pop af
+        inc a
+        cp 23
+        jr c,sc_line
+        ld hl,ATTRS+32
+        ld de,ATTRS
+        ld bc,23*32
+        ldir
+        ld a,(ATTR_P)
+        ld e,a
+        ld a,23
+        call CL_LINE
+        ld hl,SCR_CT
+        inc (hl)
+        pop hl
+        pop de
+        pop bc
+        ret
+
+; BORDER: A = colour 0..7 to the border now and to BORDCR (times 8, with a white
+; lower-screen ink on the dark colours 0..3).
+BORDER:
+        and 07h
+        out (0FEh),a
+        rlca
+        rlca
+        rlca
+        cp 20h
+        jr nc,bd_light
+        or 07h
+bd_light:
+        ld (BORDCR),a
+        ret
+
+; ================================================================ sound
+; BEEPER: DE = number of full cycles, HL = pitch count (1..65535); each cycle is
+; BEEP_FIXED_T + BEEP_PER_COUNT_T * HL T-states (see the formula at the top).
+; Interrupts are off while it sounds and on afterwards. Keeps IX.
+BEEPER:
+        di
+        ld a,d
+        or e
+        jr z,bp_done
+        push ix
+        push hl
+        pop ix                  ; IX = pitch count
+        ld a,(BORDCR)
+        rrca
+        rrca
+        rrca
+        and 07h
+        ld b,a                  ; B = port value: border, EAR (bit 4) low
+        ld c,0FEh
+bp_half:
+        ld a,b                  ; 4
+        xor 10h                 ; 7
+        ld b,a                  ; 4
+        out (c),b               ; 12
+        push ix                 ; 15
+        pop hl                  ; 10
+bp_wait:
+        dec hl                  ; 6
+        ld a,h                  ; 4
+        or l                    ; 4
+        jp nz,bp_wait           ; 10
+        bit 4,b                 ; 8
+        jp nz,bp_half           ; 10: the high half is over, now the low one
+        dec de                  ; 6
+        ld a,d                  ; 4
+        or e                    ; 4
+        jp nz,bp_half           ; 10
+        pop ix
+bp_done:
+        ei
+        ret
+
+; ================================================================ tape
+; LD_EDGE: wait for the next change of the EAR input, counting B up once every
+; EDGE_LOOP_T (63) T-states. C bit 5 holds the level last seen, bits 0-2 the border
+; colour, which turns over (xor 7) at every edge. Carry set: edge found;
+; carry clear: B ran past 255 (no edge). SPACE (BREAK) ends LD_BYTES at once.
+LD_EDGE:
+le_loop:
+        inc b                   ; 4
+        jr z,le_timeout         ; 7
+        ld a,7Fh                ; 7
+        in a,(0FEh)             ; 11   half-row with SPACE in bit 0, EAR in bit 6
+        rra                     ; 4
+        jr nc,ld_break          ; 7
+        xor c                   ; 4
+        and 20h                 ; 7
+        jr z,le_loop            ; 12
+        ld a,c
+        xor 27h                 ; the level seen, and the other colour of the pair
+        ld c,a
+        and 07h
+        out (0FEh),a
+        scf
+        ret
+le_timeout:
+        and a
+        ret
+ld_break:                       ; SPACE held: leave LD_BYTES from any depth
+        ld sp,(TAPE_SP)
+        ld a,LDERR_BREAK
+        jp ld_fail
+
+; LD_8BITS: read one byte, most significant bit first, into L. Each bit is two pulses
+; timed together: longer than BIT_THRESHOLD counts is a 1. Carry clear: no signal.
+LD_8BITS:
+        ld l,1                  ; a marker bit: the byte is done when it comes out
+l8_bit:
+        ld b,0
+        call LD_EDGE
+        ret nc
+        call LD_EDGE
+        ret nc
+        ld a,BIT_THRESHOLD
+        cp b                    ; carry when B > threshold: a 1
+        rl l
+        jr nc,l8_bit
+        ret
+
+; LD_BYTES: load a block from tape. IX = destination, DE = length, A = flag byte
+; wanted. Waits (until BREAK) for PILOT_PAIRS pairs of pilot pulses and the two
+; sync pulses, reads the flag, the DE bytes and the checksum (XOR of all). A block
+; with another flag is passed over. Border: red/cyan edges while searching and in the
+; pilot, blue/yellow during the data, BORDCR again at the end. Interrupts are off during
+; the load and on after it. Out: carry set = loaded, IX past the data, DE = 0;
+; carry clear = failed, A = LDERR_BREAK, LDERR_CHECKSUM or LDERR_TIMEOUT.
+LD_BYTES:
+        di
+        ld (LD_FLAG),a
+        ld (TAPE_SP),sp
+        ld a,7Fh
+        in a,(0FEh)
+        rra
+        and 20h
+        ld c,a
+ld_search:
+        ld a,c
+        and 0F8h
+        or BORDER_PILOT
+        ld c,a
+        and 07h
+        out (0FEh),a
+        ld h,0                  ; pilot pairs so far (256 in all)
+ld_pilot:
+        ld b,0
+        call LD_EDGE
+        jr nc,ld_search
+        call LD_EDGE
+        jr nc,ld_search
+        ld a,b
+        cp PILOT_PAIR_MIN
+        jr c,ld_search
+        cp PILOT_PAIR_MAX
+        jr nc,ld_search
+        inc h
+        jr nz,ld_pilot
+ld_sync:                        ; the pilot goes on until a short pulse: sync 1
+        ld b,0
+        call LD_EDGE
+        jr nc,ld_search
+        ld a,b
+        cp SYNC_MAX
+        jr nc,ld_sync
+        ld b,0                  ; sync 2
+        call LD_EDGE
+        jr nc,ld_search
+        ld a,b
+        cp SYNC_MAX
+        jr nc,ld_search
+        ld a,c
+        and 0F8h
+        or BORDER_DATA
+        ld c,a
+        call LD_8BITS           ; the flag
+        jr nc,ld_timeout
+        ld a,(LD_FLAG)
+        cp l
+        jr nz,ld_search         ; not ours: wait for the next block
+        ld h,l                  ; H = running checksum
+ld_next:
+        ld a,d
+        or e
+        jr z,ld_sum
+        call LD_8BITS
+        jr nc,ld_timeout
+        ld (ix+0),l
+        inc ix
+        dec de
+        ld a,h
+        xor l
+        ld h,a
+        jr ld_next
+ld_sum:
+        call LD_8BITS
+        jr nc,ld_timeout
+        ld a,h
+        xor l
+        ld a,LDERR_CHECKSUM
+        jr nz,ld_fail
+        call ld_restore
+        xor a
+        scf
+        ret
+ld_timeout:
+        ld a,LDERR_TIMEOUT
+ld_fail:
+        call ld_restore
+        and a                   ; carry clear, A kept
+        ret
+ld_restore:
+        push af
+        ld a,(BORDCR)
+        rrca
+        rrca
+        rrca
+        and 07h
+        out (0FEh),a
+        pop af
+        ei
+        ret
+LD_BYTES_END:
+
+; LOAD_FILE: what LOAD "" does with a tape. A = file type wanted (0 program, 3 bytes,
+; 0FFh any), HL = destination (0: a program goes to PROG, bytes to the header's start).
+; Reads headers until one of that type, prints "Program: NAME" (or "Bytes: NAME" ...)
+; at the print position, then loads its data block. The header stays in HDR_BUF.
+; Out: carry set and ERR_NR = 0FFh when loaded; on failure carry clear, ERR_NR =
+; ERR_TAPE (report R) or ERR_BREAK (report D) and the report is printed on line 23.
+LOAD_FILE:
+        ld (LD_TYPE),a
+        ld (LD_DEST),hl
+lf_header:
+        ld ix,HDR_BUF
+        ld de,17
+        xor a
+        call LD_BYTES
+        jr nc,lf_fail
+        ld a,(LD_TYPE)
+        cp 0FFh
+        jr z,lf_type_ok
+        ld b,a
+        ld a,(HDR_BUF)
+        cp b
+        jr nz,lf_header         ; another kind of file: look for the next header
+lf_type_ok:
+        call PR_HEADER
+        ld hl,(LD_DEST)
+        ld a,h
+        or l
+        jr nz,lf_dest
+        ld hl,(HDR_BUF+13)
+        ld a,(HDR_BUF)
+        or a
+        jr nz,lf_dest
+        ld hl,(PROG)
+lf_dest:
+        push hl
+        pop ix
+        ld de,(HDR_BUF+11)
+        ld a,0FFh
+        call LD_BYTES
+        jr nc,lf_fail
+        ld a,ERR_OK
+        ld (ERR_NR),a
+        scf
+        ret
+lf_fail:
+        cp LDERR_BREAK
+        ld a,ERR_BREAK
+        ld hl,MSG_BREAK
+        jr z,lf_report
+        ld a,ERR_TAPE
+        ld hl,MSG_TAPE_ERROR
+lf_report:
+        ld (ERR_NR),a
+        push hl
+        ld a,(BORDCR)
+        ld e,a
+        ld (ATTR_T),a
+        xor a
+        ld (MASK_T),a
+        ld (P_FLAG),a
+        ld a,23
+        call CL_LINE
+        ld bc,23*256+0
+        call POS_SET
+        pop hl
+        call PR_ZSTR
+        and a
+        ret
+
+; PR_HEADER: print the header in HDR_BUF as "Program: NAME" etc. and a new line.
+PR_HEADER:
+        ld a,(HDR_BUF)
+        ld hl,MSG_PROGRAM
+        or a
+        jr z,ph_name
+        ld hl,MSG_NUMBERS
+        dec a
+        jr z,ph_name
+        ld hl,MSG_CHARS
+        dec a
+        jr z,ph_name
+        ld hl,MSG_BYTES
+ph_name:
+        call PR_ZSTR
+        ld hl,HDR_BUF+1
+        ld bc,10
+        call PR_STRING
+        ld a,13
+        rst 10h
+        ret
+
+MSG_PROGRAM:    DEFM "Program: "
+                DEFB 0
+MSG_NUMBERS:    DEFM "Number array: "
+                DEFB 0
+MSG_CHARS:      DEFM "Character array: "
+                DEFB 0
+MSG_BYTES:      DEFM "Bytes: "
+                DEFB 0
+MSG_TAPE_ERROR: DEFM "R Tape loading error, 0:1"
+                DEFB 0
+MSG_BREAK:      DEFM "D BREAK - CONT repeats, 0:1"
+                DEFB 0
+MSG_SIGNON:     DEFB 7Fh
+                DEFM " Spectrum Backgammon ROM"
+                DEFB 0
+CODE_END:
+
+; ================================================================ the font
+        DEFS 3D00h - $, 0FFh
+FONT:
+        INCLUDE "font.asm"
+FONT_END:
+        DEFS 4000h - $, 0FFh
