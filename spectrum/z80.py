@@ -12,7 +12,8 @@ _REGS = ("a", "f", "b", "c", "d", "e", "h", "l", "ix", "iy", "sp", "wz")
 _REG_RE = re.compile(r"\b(" + "|".join(_REGS) + r")\b")
 _ASSIGN_RE = re.compile(r"\b(" + "|".join(_REGS) + r")\s*(?:<<|>>|[-+&|^])?=(?!=)")
 _MAX_BLOCK = 24          # instructions per compiled block at most
-_CODE_CACHE = {}         # block source -> code object, shared by all cores (tests build many)
+_CODE_CACHE = {}
+DUMP = None              # set to a list to collect every compiled block's source (debugging)         # block source -> code object, shared by all cores (tests build many)
 
 
 class _Traps(dict):
@@ -66,7 +67,7 @@ class Z80:
     __slots__ = ("a", "f", "b", "c", "d", "e", "h", "l", "a_", "f_", "b_", "c_", "d_", "e_", "h_", "l_",
                  "ix", "iy", "sp", "pc", "i", "_r7", "_rc", "_eir", "iff1", "iff2", "im", "halted", "memptr",
                  "tstates", "memory", "rom_top", "_traps", "_port_in", "_port_out", "_cache", "_cache1", "_g",
-                 "_dec")
+                 "_dec", "_single")
 
     def __init__(self, memory: bytearray, port_in=None, port_out=None, rom_top: int = 0):
         self.memory = memory
@@ -80,6 +81,7 @@ class Z80:
         self.tstates = 0
         self._cache = {}
         self._cache1 = {}
+        self._single = False
         self._dec = cg.Decoder(memory, rom_top)
         self._g = dict(cg.TABLES)
         self._g.update(S=self, M=memory)
@@ -167,44 +169,48 @@ class Z80:
             return
         cache = self._cache
         traps = self._traps
+        pc = self.pc
         while True:
-            t = self.tstates
-            if t >= limit:
-                return
-            pc = self.pc
             if traps and pc in traps:
+                if self.tstates >= limit:
+                    return
                 traps[pc](self)
-                if self.pc != pc:
-                    continue
-                if self._one(pc, limit + 0x100000):
-                    self._idle(limit)
+                if self.pc == pc:               # the instruction there still runs, once
+                    if self._one(pc, limit + 0x100000):
+                        self._idle(limit)
+                        return
+                pc = self.pc
+                if self.tstates >= limit:
                     return
                 continue
             fn = cache.get(pc)
             if fn is None:
                 fn = cache[pc] = self._compile(pc, False)
-            r = fn(t, limit)
-            if r:
-                if r == 1:                      # the block would start its last instruction at/after limit
-                    if self._one(pc, limit):
+            pc = fn(limit)                      # a block returns the next pc, or a negative code
+            if pc < 0:
+                if pc == -1:                    # the block would start its last instruction at/after limit
+                    if self.tstates >= limit:
+                        return
+                    if self._one(self.pc, limit):
                         self._idle(limit)
                         return
-                elif r == 2:                    # the code changed under the block: recompile
-                    cache[pc] = self._compile(pc, False)
-                else:                           # HALT
+                elif pc == -2:                  # the code changed under the block: recompile
+                    cache[self.pc] = self._compile(self.pc, False)
+                else:                           # -3: HALT
                     self._idle(limit)
                     return
+                pc = self.pc
 
     def _one(self, pc, limit):
         """Run the one instruction at pc; True if it halted."""
         fn = self._cache1.get(pc)
         if fn is None:
             fn = self._cache1[pc] = self._compile(pc, True)
-        r = fn(self.tstates, limit)
-        if r == 2:
+        r = fn(limit)
+        if r == -2:
             fn = self._cache1[pc] = self._compile(pc, True)
-            r = fn(self.tstates, limit)
-        return r == 3
+            r = fn(limit)
+        return r == -3
 
     def _idle(self, limit):
         t = self.tstates
@@ -288,7 +294,10 @@ class Z80:
                 break
             if p in traps:
                 break
+        self._single = single
         src = self._source(pc, instrs)
+        if DUMP is not None:
+            DUMP.append(src)
         code = _CODE_CACHE.get(src)
         if code is None:
             code = _CODE_CACHE[src] = compile(src, f"<z80 block {pc:04x}>", "exec")
@@ -297,75 +306,92 @@ class Z80:
         return g.pop("blk")
 
     def _source(self, s, instrs):
+        """Python source of one block: def blk(limit) -> next pc, or -1 (too close to limit), -2 (code
+        changed), -3 (HALT). A block whose last instruction jumps back to its start loops in place."""
         e = s + sum(i.length for i in instrs)
         m = self.memory
+        last = instrs[-1]
+        loop = last.kind == cg.JUMP and last.target == s and s not in self._traps and not self._single
+        ind = "        " if loop else "    "
         body = []
         T = 0          # T-states before the current instruction
         K = 0          # M1 cycles up to and including the current instruction
-        last = instrs[-1]
-        for n, ins in enumerate(instrs):
+        tail_guard = []
+        for ins in instrs:
             K += ins.m1
             body.append(f"# {ins.addr:04x}: {ins.mn}")
             for line in ins.lines:
                 body.append(line.replace("{T}", str(T)).replace("{K}", str(K)))
             T_end = T + ins.t
             nxt = (ins.addr + ins.length) & 0xFFFF
-            if ins is not last and ins.writes:
-                lo = nxt
-                conds = []
-                for var, _ in ins.writes:
-                    if isinstance(var, int):
-                        if lo <= var < e and var >= self.rom_top:
-                            conds.append("True")
-                    else:
-                        conds.append(f"{lo} <= {var} < {e}")
+            lo = s if loop else nxt
+            conds = []
+            for var, _ in ins.writes:
+                if isinstance(var, int):
+                    if lo <= var < e and var >= self.rom_top:
+                        conds.append("True")
+                else:
+                    conds.append(f"{lo} <= {var} < {e}")
+            if ins is last:
+                tail_guard = conds if loop else []
+            else:
                 if conds:
                     body.append(f"if {' or '.join(conds)}:")
-                    body.append(f"    npc = {nxt}; tt = {T_end}; kk = {K}")
-                    body.append("    return EXIT")   # placeholder, replaced below
-            if ins is not last:
+                    body.append(f"    EXIT {nxt} {T_end} {K}")
                 T = T_end
         pre = T
-        # locals used
-        text = "\n".join(l for l in body if not l.lstrip().startswith("#"))
+        text = "\n".join(ln for ln in body if not ln.lstrip().startswith("#"))
         used = sorted(set(_REG_RE.findall(text)), key=_REGS.index)
         written = sorted(set(_ASSIGN_RE.findall(text)), key=_REGS.index)
         loads = [f"    {r} = S.{'memptr' if r == 'wz' else r}" for r in used]
         stores = [f"S.{'memptr' if r == 'wz' else r} = {r}" for r in written]
-        out = ["def blk(t, limit):"]
-        if pre:
-            out.append(f"    if t + {pre} >= limit: return 1")
+        rc = "rc + " if loop else ""
+        out = ["def blk(limit):", "    t = S.tstates"]
+        out.append(f"    if t + {pre} >= limit: S.pc = {s}; return -1")
         if e > self.rom_top:
             if e <= 0x10000:
                 code = bytes(m[s:e])
                 if len(code) == 1:
-                    out.append(f"    if M[{s}] != {code[0]}: return 2")
+                    out.append(f"    if M[{s}] != {code[0]}: S.pc = {s}; return -2")
                 else:
-                    out.append(f"    if M[{s}:{e}] != {code!r}: return 2")
+                    out.append(f"    if M[{s}:{e}] != {code!r}: S.pc = {s}; return -2")
             else:
                 for k in range(s, e):
-                    out.append(f"    if M[{k & 0xFFFF}] != {m[k & 0xFFFF]}: return 2")
+                    out.append(f"    if M[{k & 0xFFFF}] != {m[k & 0xFFFF]}: S.pc = {s}; return -2")
         out += loads
+        if loop:
+            out += ["    rc = 0", "    while True:"]
         for line in body:
-            if line.strip() == "return EXIT":
-                ind = line[:len(line) - len(line.lstrip())]
+            if line.lstrip().startswith("EXIT"):
+                pre_ws = line[:len(line) - len(line.lstrip())]
+                _, nxt, t_end, k = line.split()
                 for st in stores:
-                    out.append("    " + ind + st)
-                out.append(f"    {ind}S.pc = npc; S.tstates = t + tt; S._rc += kk")
-                out.append(f"    {ind}return")
+                    out.append(ind + pre_ws + st)
+                out.append(f"{ind}{pre_ws}S.pc = {nxt}; S.tstates = t + {t_end}; S._rc += {rc}{k}")
+                out.append(f"{ind}{pre_ws}return {nxt}")
             else:
-                out.append("    " + line)
+                out.append(ind + line)
+        if loop:
+            out.append(f"        t += {pre} + tt")
+            out.append(f"        rc += {K}")
+            brk = [f"npc != {s}", f"t + {pre} >= limit"] + tail_guard
+            out.append(f"        if {' or '.join(brk)}: break")
+            out.append("    S.tstates = t")
+            out.append("    S._rc += rc")
+        elif last.kind == cg.SEQ:
+            out.append(f"    S.tstates = t + {pre + last.t}")
+            out.append(f"    S._rc += {K}")
+        else:
+            out.append(f"    S.tstates = t + {pre} + tt")
+            out.append(f"    S._rc += {K}")
         for st in stores:
             out.append("    " + st)
         if last.kind == cg.SEQ:
             out.append(f"    S.pc = {e & 0xFFFF}")
-            out.append(f"    S.tstates = t + {pre + last.t}")
+            out.append(f"    return {e & 0xFFFF}")
         else:
             out.append("    S.pc = npc")
-            out.append(f"    S.tstates = t + {pre} + tt")
-        out.append(f"    S._rc += {K}")
-        if last.kind == cg.EI:
-            out.append("    S._eir = S._rc")
-        elif last.kind == cg.HALT:
-            out.append("    return 3")
+            if last.kind == cg.EI:
+                out.append("    S._eir = S._rc")
+            out.append("    return -3" if last.kind == cg.HALT else "    return npc")
         return "\n".join(out) + "\n"

@@ -124,11 +124,12 @@ SEQ, JUMP, HALT, EI = 0, 1, 2, 3                            # instruction kinds
 
 
 class Instr:
-    __slots__ = ("addr", "length", "mn", "t", "m1", "lines", "kind", "writes", "io_t")
+    __slots__ = ("addr", "length", "mn", "t", "m1", "lines", "kind", "writes", "target")
 
-    def __init__(self, addr, length, mn, t, m1, lines, kind=SEQ, writes=()):
+    def __init__(self, addr, length, mn, t, m1, lines, kind=SEQ, writes=(), target=None):
         self.addr, self.length, self.mn, self.t, self.m1 = addr, length, mn, t, m1
         self.lines, self.kind, self.writes = lines, kind, writes
+        self.target = target         # static jump target, when there is one (lets a block loop on itself)
 
 
 def _s8(x):
@@ -263,13 +264,13 @@ class Decoder:
                     return Instr(addr, length(2), f"DJNZ {dst:#06x}", 0, m1,
                                  ["b = (b - 1) & 255",
                                   f"if b: npc = {dst}; wz = {dst}; tt = {tx(13)}",
-                                  f"else: npc = {nx}; tt = {tx(8)}"], JUMP)
+                                  f"else: npc = {nx}; tt = {tx(8)}"], JUMP, target=dst)
                 if y == 3:
                     return Instr(addr, length(2), f"JR {dst:#06x}", 0, m1,
-                                 [f"npc = {dst}", f"wz = {dst}", f"tt = {tx(12)}"], JUMP)
+                                 [f"npc = {dst}", f"wz = {dst}", f"tt = {tx(12)}"], JUMP, target=dst)
                 return Instr(addr, length(2), f"JR {CCN[y - 4]},{dst:#06x}", 0, m1,
                              [f"if {CC[y - 4]}: npc = {dst}; wz = {dst}; tt = {tx(12)}",
-                              f"else: npc = {nx}; tt = {tx(7)}"], JUMP)
+                              f"else: npc = {nx}; tt = {tx(7)}"], JUMP, target=dst)
             if z == 1:
                 if qq == 0:
                     rp = RP[p]
@@ -392,10 +393,10 @@ class Decoder:
             return Instr(addr, length(1), f"LD SP,{PX}", tx(6), m1, [f"sp = {hl}"])
         if z == 2:
             return Instr(addr, length(3), f"JP {CCN[y]},{nn:#06x}", 0, m1,
-                         [f"wz = {nn}", "tt = 10", f"npc = {nn} if {CC[y]} else {target(3)}"], JUMP)
+                         [f"wz = {nn}", "tt = 10", f"npc = {nn} if {CC[y]} else {target(3)}"], JUMP, target=nn)
         if z == 3:
             if y == 0:
-                return Instr(addr, length(3), f"JP {nn:#06x}", 10, m1, [f"npc = {nn}", f"wz = {nn}", "tt = 10"], JUMP)
+                return Instr(addr, length(3), f"JP {nn:#06x}", 10, m1, [f"npc = {nn}", f"wz = {nn}", "tt = 10"], JUMP, target=nn)
             if y == 2:
                 L = [f"POUT(a << 8 | {b1}, a, t + {{T}} + 8)", f"wz = (a << 8) | {(b1 + 1) & 255}"]
                 return Instr(addr, length(2), f"OUT ({b1:#04x}),A", 11, m1, L)
@@ -604,7 +605,7 @@ class Decoder:
         wz = f"wz = {(addr + 1) & 65535}; " if z < 2 else ""     # INIR/OTIR.. keep MEMPTR = BC+-1 (FUSE)
         L += [f"if {cont}: npc = {addr}; {wz}tt = 21",
               f"else: npc = {nx}; tt = 16"]
-        return Instr(addr, 2, name, 0, 2, L, JUMP, writes=writes)
+        return Instr(addr, 2, name, 0, 2, L, JUMP, writes=writes, target=addr)
 
 
 def _uses_hl(op):
