@@ -147,3 +147,38 @@ def test_every_order_of_a_play_is_accepted_step_by_step(dice):
                 ref_ok = all(made[k] in reference_next_steps(board, *dice, made[:k])
                              for k in range(len(made)))
                 assert ok == ref_ok, (board, dice, made)
+
+
+SCATTER_POSITIONS = 5_000
+
+
+def scattered_board(rng):
+    """A random legal board not reached by play: random men on random points and bars, often
+    all in the home board (bear-off), sometimes with men on both bars."""
+    board = [0] * 50
+    home_only = rng.random() < 0.4
+    for row, men in ((0, rng.randint(1, 15)), (1, rng.randint(1, 15))):
+        for _ in range(men):
+            while True:
+                if rng.random() < 0.05:
+                    index = 24
+                elif home_only and row == 0:
+                    index = rng.randrange(6)
+                else:
+                    index = rng.randrange(24)
+                other = 25 * (1 - row) + (23 - index)
+                if index == 24 or board[other] == 0:
+                    break
+            board[25 * row + index] += 1
+    return tuple(board)
+
+
+def test_c_engine_and_reference_agree_on_scattered_positions():
+    rng = random.Random(SEED + 4)
+    for _ in range(SCATTER_POSITIONS):
+        board = scattered_board(rng)
+        die1, die2 = rng.randint(1, 6), rng.randint(1, 6)
+        got = {after for after, _ in c_plays(board, die1, die2)}
+        assert got == ref.legal_results(board, die1, die2), (board, die1, die2)
+        if ref.longest.cache_info().currsize > 150_000:
+            ref.longest.cache_clear()
