@@ -80,6 +80,14 @@ def border_tstates() -> np.ndarray:
 
 
 BORDER_TSTATES = border_tstates()
+_SIDE_CELLS = SCREEN_X // BORDER_CELL_PX              # 4 cells of 8 px left and right
+_BOTTOM = SCREEN_Y + 192
+# only the cells that are border, flattened: top band, bottom band, left strip, right strip
+_BORDER_PARTS = (BORDER_TSTATES[:SCREEN_Y], BORDER_TSTATES[_BOTTOM:],
+                 BORDER_TSTATES[SCREEN_Y:_BOTTOM, :_SIDE_CELLS],
+                 BORDER_TSTATES[SCREEN_Y:_BOTTOM, BORDER_CELLS - _SIDE_CELLS:])
+_BORDER_CELL_TSTATES = np.concatenate([part.ravel() for part in _BORDER_PARTS])
+_BORDER_SPLITS = np.cumsum([part.size for part in _BORDER_PARTS])[:-1]
 
 
 def render(memory: np.ndarray, frame_number: int = 0, border_start: int = 7,
@@ -89,12 +97,14 @@ def render(memory: np.ndarray, frame_number: int = 0, border_start: int = 7,
     Returns a (240, 320, 3) uint8 array (into `out` when given)."""
     if out is None:
         out = np.empty((FRAME_H, FRAME_W, 3), np.uint8)
-    bitmap = memory[_BITMAP_INDEX].astype(np.uint16)
-    attrs = memory[_ATTR_INDEX]
+    bitmap = np.take(memory, _BITMAP_INDEX).astype(np.uint16)
+    attrs = np.take(memory, _ATTR_INDEX)
     if flash_inverted(frame_number):
-        attrs = FLASH_SWAP[attrs]
+        attrs = np.take(FLASH_SWAP, attrs)
     keys = (bitmap << 8) | attrs
-    out[SCREEN_Y:SCREEN_Y + 192, SCREEN_X:SCREEN_X + 256] = PIXEL_TABLE[keys].reshape(192, 256, 3)
+    # np.take along axis 0 is several times faster than fancy indexing for these gathers
+    out[SCREEN_Y:SCREEN_Y + 192, SCREEN_X:SCREEN_X + 256] = np.take(
+        PIXEL_TABLE, keys, axis=0).reshape(192, 256, 3)
     _paint_border(out, border_start, border_changes)
     return out
 
@@ -113,13 +123,19 @@ def _paint_border(out, border_start, border_changes) -> None:
     colours = np.empty(len(border_changes) + 1, np.uint8)
     colours[0] = border_start & 7
     colours[1:] = [c & 7 for _t, c in border_changes]
-    cell_colours = colours[np.searchsorted(times, BORDER_TSTATES, side="right")]   # (240, 40)
-    rgb = PALETTE[cell_colours]                                                     # (240, 40, 3)
-    wide = np.repeat(rgb, BORDER_CELL_PX, axis=1)                                   # (240, 320, 3)
-    out[:SCREEN_Y] = wide[:SCREEN_Y]
-    out[bottom:] = wide[bottom:]
-    out[SCREEN_Y:bottom, :SCREEN_X] = wide[SCREEN_Y:bottom, :SCREEN_X]
-    out[SCREEN_Y:bottom, right:] = wide[SCREEN_Y:bottom, right:]
+    cell_colours = np.take(colours, np.searchsorted(times, _BORDER_CELL_TSTATES, side="right"))
+    cell_rgb = np.take(PALETTE, cell_colours, axis=0)
+    top, low, left, right_strip = np.split(cell_rgb, _BORDER_SPLITS)
+    # each 8-pixel cell written by broadcasting into a (rows, cells, 8, 3) view of the frame
+    cell = (BORDER_CELL_PX, 3)
+    out[:SCREEN_Y].reshape(SCREEN_Y, BORDER_CELLS, *cell)[:] = \
+        top.reshape(SCREEN_Y, BORDER_CELLS, 1, 3)
+    out[bottom:].reshape(FRAME_H - bottom, BORDER_CELLS, *cell)[:] = \
+        low.reshape(FRAME_H - bottom, BORDER_CELLS, 1, 3)
+    out[SCREEN_Y:bottom, :SCREEN_X].reshape(192, _SIDE_CELLS, *cell)[:] = \
+        left.reshape(192, _SIDE_CELLS, 1, 3)
+    out[SCREEN_Y:bottom, right:].reshape(192, _SIDE_CELLS, *cell)[:] = \
+        right_strip.reshape(192, _SIDE_CELLS, 1, 3)
 
 
 class Ula:
