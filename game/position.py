@@ -79,6 +79,13 @@ class Position:
         return cls(tuple(ffi.unpack(ffi.cast("int8_t *", buf), BOARD_LEN)))
 
     @classmethod
+    def _from_engine(cls, board: tuple[int, ...]) -> "Position":
+        """A board the C engine produced from a valid one: skips re-validation (speed)."""
+        position = object.__new__(cls)
+        object.__setattr__(position, "board", board)
+        return position
+
+    @classmethod
     def from_points(cls, mover: Mapping[int | str, int], opponent: Mapping[int | str, int]
                     ) -> "Position":
         """A position from two small maps, each side counting its own points 1..24, with the

@@ -81,7 +81,7 @@ def legal_plays(position: Position, dice: Sequence[int]) -> list[Play]:
     per_play = lib.BG_MAX_STEPS * lib.BG_STEP_FIELDS
     plays = []
     for i in range(count):
-        after = Position(tuple(boards[i * BOARD_LEN:(i + 1) * BOARD_LEN]))
+        after = Position._from_engine(tuple(boards[i * BOARD_LEN:(i + 1) * BOARD_LEN]))
         steps = []
         for k in range(_Buffers.nsteps[i]):
             f, t, d, h = raw_steps[i * per_play + k * 4: i * per_play + k * 4 + 4]
