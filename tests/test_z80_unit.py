@@ -1,0 +1,240 @@
+"""spectrum.z80 behaviour the FUSE suite does not reach: interrupts in IM 0/1/2, HALT then /INT, the EI
+delay, NMI, R wrap, traps, ROM write protection, run() idling through HALT, self-modifying code."""
+from spectrum.z80 import Z80
+
+
+def cpu_with(code, org=0x8000, rom_top=0, **kw):
+    mem = bytearray(65536)
+    mem[org:org + len(code)] = bytes(code)
+    cpu = Z80(mem, rom_top=rom_top, **kw)
+    cpu.pc = org
+    cpu.sp = 0xFF00
+    return cpu, mem
+
+
+def test_im1_interrupt_pushes_pc_and_jumps_to_38():
+    cpu, mem = cpu_with([0x00])
+    cpu.iff1 = cpu.iff2 = 1
+    cpu.im = 1
+    assert cpu.interrupt()
+    assert cpu.pc == 0x0038 and cpu.tstates == 13
+    assert cpu.sp == 0xFEFE and mem[0xFEFE] == 0x00 and mem[0xFEFF] == 0x80
+    assert cpu.iff1 == 0 and cpu.iff2 == 0 and cpu.memptr == 0x38
+
+
+def test_interrupt_refused_when_iff1_clear():
+    cpu, _ = cpu_with([0x00])
+    cpu.im = 1
+    assert not cpu.interrupt()
+    assert cpu.pc == 0x8000 and cpu.tstates == 0 and cpu.sp == 0xFF00
+
+
+def test_im0_with_ff_on_bus_is_rst38_and_im0_rst_data():
+    cpu, _ = cpu_with([0x00])
+    cpu.iff1 = 1
+    cpu.im = 0
+    assert cpu.interrupt(0xFF)
+    assert cpu.pc == 0x38 and cpu.tstates == 13
+    cpu2, _ = cpu_with([0x00])
+    cpu2.iff1 = 1
+    assert cpu2.interrupt(0xD7)          # RST 10h on the bus
+    assert cpu2.pc == 0x10
+
+
+def test_im2_vector_from_i_and_data():
+    cpu, mem = cpu_with([0x00])
+    cpu.iff1 = 1
+    cpu.im = 2
+    cpu.i = 0x90
+    mem[0x90FE] = 0x34
+    mem[0x90FF] = 0x12
+    assert cpu.interrupt(0xFE)
+    assert cpu.pc == 0x1234 and cpu.tstates == 19
+
+
+def test_halt_then_interrupt_resumes_after_halt():
+    cpu, mem = cpu_with([0xFB, 0x76, 0x00])       # EI; HALT; NOP
+    cpu.im = 1
+    cpu.run(100)
+    assert cpu.halted and cpu.pc == 0x8001          # PC stays on the HALT (FUSE convention)
+    assert cpu.tstates >= 100
+    assert cpu.interrupt()
+    assert not cpu.halted and cpu.pc == 0x38
+    assert mem[cpu.sp] | mem[cpu.sp + 1] << 8 == 0x8002   # returns past the HALT
+
+
+def test_halt_fast_forward_counts_r_and_4t_steps():
+    cpu, _ = cpu_with([0x76])
+    cpu.run(1)                                      # HALT runs once: 4 T, R+1
+    assert cpu.halted and cpu.tstates == 4 and cpu.r == 1
+    cpu.run(4 + 4 * 10 + 1)                         # 11 more NOP-like cycles reach >= limit
+    assert cpu.tstates == 4 + 4 * 11 and cpu.r == 12
+
+
+def test_ei_delays_acceptance_by_one_instruction():
+    cpu, _ = cpu_with([0xFB, 0x00, 0x00])           # EI; NOP; NOP
+    cpu.im = 1
+    cpu.run(1)                                      # just the EI
+    assert cpu.iff1 == 1 and cpu.pc == 0x8001
+    assert not cpu.interrupt()                      # right after EI: refused
+    cpu.run(cpu.tstates + 1)                        # the NOP
+    assert cpu.interrupt()
+    assert cpu.pc == 0x38
+
+
+def test_ei_ei_still_delays():
+    cpu, _ = cpu_with([0xFB, 0xFB, 0x00])
+    cpu.im = 1
+    cpu.run(5)                                      # EI; EI
+    assert cpu.pc == 0x8002
+    assert not cpu.interrupt()
+
+
+def test_nmi_keeps_iff2_and_jumps_to_66():
+    cpu, mem = cpu_with([0x00])
+    cpu.iff1 = cpu.iff2 = 1
+    cpu.nmi()
+    assert cpu.pc == 0x66 and cpu.iff1 == 0 and cpu.iff2 == 1 and cpu.tstates == 11
+    assert mem[0xFEFE] | mem[0xFEFF] << 8 == 0x8000
+
+
+def test_nmi_leaves_halt():
+    cpu, mem = cpu_with([0x76])
+    cpu.run(1)
+    cpu.nmi()
+    assert not cpu.halted and mem[0xFEFE] | mem[0xFEFF] << 8 == 0x8001
+
+
+def test_retn_restores_iff1_from_iff2():
+    cpu, mem = cpu_with([0xED, 0x45])
+    mem[0xFF00], mem[0xFF01] = 0x00, 0x90
+    cpu.iff1, cpu.iff2 = 0, 1
+    cpu.run(1)
+    assert cpu.pc == 0x9000 and cpu.iff1 == 1
+
+
+def test_r_counts_low_7_bits_and_keeps_bit_7():
+    cpu, _ = cpu_with([0x00] * 300)
+    cpu.r = 0xFE
+    cpu.run(4 * 3)                                  # 3 NOPs
+    assert cpu.r == 0x81                            # 0x7E+3 wraps in 7 bits, bit 7 kept
+    cpu2, _ = cpu_with([0xED, 0x5F])                # LD A,R counts its own two M1 cycles
+    cpu2.r = 0x7F
+    cpu2.run(1)
+    assert cpu2.a == 0x01 and cpu2.r == 0x01
+
+
+def test_ld_r_a_inside_a_block():
+    cpu, _ = cpu_with([0x3E, 0x85, 0xED, 0x4F, 0x00, 0x00, 0xED, 0x5F, 0x76])
+    cpu.run(100)                                    # LD A,85h; LD R,A; NOP; NOP; LD A,R; HALT
+    assert cpu.a == 0x89
+
+
+def test_trap_runs_before_instruction_and_may_redirect():
+    cpu, mem = cpu_with([0xCD, 0x00, 0x90, 0x76])   # CALL 9000h; HALT
+    mem[0x9000] = 0x76                              # would halt there if not trapped
+    seen = []
+
+    def emulate_ret(c):
+        seen.append(c.pc)
+        c.a = 42
+        sp = c.sp
+        c.pc = mem[sp] | mem[sp + 1] << 8
+        c.sp = sp + 2
+
+    cpu.traps[0x9000] = emulate_ret
+    cpu.run(1000)
+    assert seen == [0x9000] and cpu.a == 42 and cpu.pc == 0x8003 and cpu.halted
+
+
+def test_trap_leaving_pc_runs_the_instruction_once():
+    cpu, _ = cpu_with([0x3C, 0x3C, 0x3C, 0x76])     # INC A x3; HALT
+    calls = []
+    cpu.traps[0x8001] = lambda c: calls.append(c.a)
+    cpu.run(100)
+    assert calls == [1] and cpu.a == 3
+
+
+def test_trap_added_after_block_compiled_is_honoured():
+    cpu, _ = cpu_with([0x3C, 0x3C, 0x3C, 0xC3, 0x00, 0x80])   # loop: INC A x3; JP 8000h
+    cpu.run(100)                                    # the block is compiled and cached now
+    calls = []
+    cpu.traps[0x8002] = lambda c: calls.append(c.pc)
+    cpu.run(200)
+    assert calls and all(p == 0x8002 for p in calls)
+    del cpu.traps[0x8002]
+    n = len(calls)
+    cpu.run(400)
+    assert len(calls) == n
+
+
+def test_rom_top_protects_rom():
+    mem = bytearray(65536)
+    mem[0x0000:0x0003] = bytes([0x32, 0x00, 0x10])  # LD (1000h),A
+    mem[0x0003:0x0006] = bytes([0x32, 0x00, 0x50])  # LD (5000h),A
+    mem[0x1000] = 0x11
+    cpu = Z80(mem, rom_top=0x4000)
+    cpu.a = 0x99
+    cpu.run(26)
+    assert mem[0x1000] == 0x11 and mem[0x5000] == 0x99
+
+
+def test_ports_get_running_tstates():
+    log = []
+    cpu, _ = cpu_with([0x00, 0xD3, 0xFE, 0xDB, 0xFE],
+                      port_out=lambda p, v, t: log.append(("out", p, v, t)),
+                      port_in=lambda p, t: (log.append(("in", p, t)), 0x1F)[1])
+    cpu.a = 0x07
+    cpu.tstates = 1000
+    cpu.run(1000 + 4 + 11 + 11)
+    assert log == [("out", 0x07FE, 0x07, 1000 + 4 + 8), ("in", 0x07FE, 1000 + 15 + 8)]
+    assert cpu.a == 0x1F
+
+
+def test_run_stops_on_whole_instructions():
+    cpu, _ = cpu_with([0x00, 0x01, 0x00, 0x00, 0x00])  # NOP; LD BC,0; NOP
+    cpu.run(5)                                      # NOP ends at 4 < 5, LD BC runs to 14
+    assert cpu.tstates == 14 and cpu.pc == 0x8004
+
+
+def test_step_returns_tstates():
+    cpu, _ = cpu_with([0x00, 0x01, 0x00, 0x00, 0x76])
+    assert cpu.step() == 4
+    assert cpu.step() == 10
+    assert cpu.step() == 4 and cpu.halted
+    assert cpu.step() == 4 and cpu.pc == 0x8004
+
+
+def test_self_modifying_code_in_same_block():
+    # LD A,3Ch; LD (8007h),A; NOP; (8007:) NOP -> becomes INC A; HALT
+    cpu, _ = cpu_with([0x3E, 0x3C, 0x32, 0x07, 0x80, 0x00, 0x00, 0x00, 0x76])
+    cpu.run(100)
+    assert cpu.a == 0x3D
+
+
+def test_code_rewritten_from_outside_is_seen():
+    cpu, mem = cpu_with([0x3C, 0xC3, 0x00, 0x80])   # INC A; JP 8000h
+    cpu.run(100)
+    a = cpu.a
+    mem[0x8000] = 0x3D                              # DEC A, poked by someone else
+    cpu.run(200)
+    assert cpu.a < a
+
+
+def test_ldir_over_own_code_stops_copying_into_it():
+    # LDIR's first copy overwrites its own ED byte: the CPU then runs NOP; OR B (the B0 left); HALT
+    code = [0x21, 0x00, 0x90, 0x11, 0x09, 0x80, 0x01, 0x10, 0x00, 0xED, 0xB0, 0x76]
+    cpu, mem = cpu_with(code)
+    mem[0x9000:0x9010] = bytes(16)
+    cpu.run(2000)
+    assert mem[0x8009] == 0 and mem[0x800A] == 0xB0
+    assert cpu.halted and cpu.bc == 0x000F and cpu.de == 0x800A and cpu.pc == 0x800B
+
+
+def test_pairs_and_alternates_by_name():
+    cpu, _ = cpu_with([0x00])
+    cpu.hl = 0x1234
+    cpu.af_ = 0xABCD
+    assert (cpu.h, cpu.l) == (0x12, 0x34) and (cpu.a_, cpu.f_) == (0xAB, 0xCD)
+    cpu.b, cpu.c = 1, 2
+    assert cpu.bc == 0x0102
