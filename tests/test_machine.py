@@ -429,3 +429,20 @@ def test_frames_passing_inside_a_call_keep_their_beeper_logs():
     frames = m.frame_count
     m.call(0x120)
     assert len(m.ear_frames) == m.frame_count - frames >= 2
+
+
+def test_project_rom_boots_counts_frames_and_scans_a_held_key():
+    """Integration with roms/rom.bin (skipped until it exists): FRAMES (23672) counts one per
+    frame and the IM 1 keyboard scan puts a held 'a' in LAST-K (23560), FLAGS bit 5 set."""
+    import roms
+    if not os.path.exists(getattr(roms, "ROM_PATH", os.path.join(roms.ROM_DIR, "rom.bin"))):
+        pytest.skip("roms/rom.bin is not built yet")
+    m = Spectrum48(cpu_class=CPU)
+    for _ in range(50):
+        m.run_frame()
+    frames_before = m.peek_word(23672)
+    m.keyboard.press("A")
+    for _ in range(5):
+        m.run_frame()
+    assert m.peek_word(23672) - frames_before == 5
+    assert m.peek(23560) == ord("a") and m.peek(23611) & 0x20
