@@ -256,11 +256,13 @@ def run_from_args(machine, args, on_frame=None) -> int:
 # --- The test pattern: what the user sees until the game exists ---
 
 # Hand-checked with pasmo. At reset: DI; IM 1; SP = 0; a 0.1 s beep of about 1 kHz (200
-# OUTs toggling bit 4); EI; then each frame: HALT, and eight border bands of 35 lines,
-# colours 0..7 (OUT, 300-pass delay loop). At 0x38: EI; RET.
+# OUTs toggling bit 4); EI; then each frame: HALT, wait 341 passes (to about T 8,920, the
+# first shown border line), then eight border bands of about 30 lines, colours 0..7, each
+# an OUT and a 256-pass delay loop, so the bands fill the 240 shown lines. At 0x38: EI; RET.
 TEST_PATTERN_ROM_CODE = bytes.fromhex(
     "f3ed56310000" "21c800" "af" "ee10" "d3fe" "0682" "10fe" "2b" "4f" "7c" "b5" "79" "20f1"
-    "fb" "76" "0e00" "79" "d3fe" "112c01" "1b" "7a" "b3" "20fb" "0c" "79" "fe08" "20ef" "18ea")
+    "fb" "76" "115501" "1b" "7a" "b3" "20fb" "0e00" "79" "d3fe" "110001" "1b" "7a" "b3" "20fb"
+    "0c" "79" "fe08" "20ef" "18e2")
 TEST_PATTERN_ROM = (TEST_PATTERN_ROM_CODE.ljust(hw.IM1_VECTOR, b"\0") + b"\xfb\xc9").ljust(
     hw.ROM_BYTES, b"\0")
 
