@@ -11,7 +11,7 @@ from .hw import IM1_VECTOR, NMI_VECTOR
 _REGS = ("a", "f", "b", "c", "d", "e", "h", "l", "ix", "iy", "sp", "wz")
 _REG_RE = re.compile(r"\b(" + "|".join(_REGS) + r")\b")
 _ASSIGN_RE = re.compile(r"\b(" + "|".join(_REGS) + r")\s*(?:<<|>>|[-+&|^])?=(?!=)")
-_MAX_BLOCK = 24          # instructions per compiled block at most
+_MAX_BLOCK = 40          # instructions per compiled block at most
 _CODE_CACHE = {}
 DUMP = None              # set to a list to collect every compiled block's source (debugging)         # block source -> code object, shared by all cores (tests build many)
 
@@ -280,20 +280,40 @@ class Z80:
 
     # ---------------------------------------------------------------- block translator
     def _compile(self, pc, single):
+        """Compile the block starting at pc: straight-line code that follows unconditional jumps, calls
+        and (predicted) returns, and the fall-through side of conditional jumps, with side exits."""
         dec = self._dec
         traps = self._traps
         instrs = []
+        seen = set()
+        calls = []               # return addresses of CALLs followed inside this block
         p = pc
         while True:
             ins = dec.decode(p)
             if instrs and p + ins.length > 0x10000:
                 break
             instrs.append(ins)
-            p += ins.length
-            if single or ins.kind != cg.SEQ or len(instrs) >= _MAX_BLOCK or p >= 0x10000:
+            seen.add(p)
+            if single or len(instrs) >= _MAX_BLOCK or ins.kind == cg.HALT or ins.kind == cg.EI:
                 break
-            if p in traps:
+            fall = p + ins.length
+            if ins.kind == cg.SEQ:
+                nxt = fall
+            elif ins.target == pc:
+                break                                   # back edge to the start: the block loops
+            elif ins.tn is None and ins.target is not None:
+                nxt = ins.target                        # JP / JR / CALL / RST: follow
+                if ins.callret is not None:
+                    calls.append(ins.callret)
+            elif ins.tn is not None and (ins.target is None or ins.target != fall & 0xFFFF):
+                nxt = fall                              # conditional: go on with the fall-through side
+            elif ins.ret and calls:
+                nxt = calls.pop()                       # RET from a CALL followed here: predict it
+            else:
                 break
+            if nxt >= 0x10000 or nxt in seen or nxt in traps:
+                break
+            p = nxt
         self._single = single
         src = self._source(pc, instrs)
         if DUMP is not None:
@@ -308,37 +328,59 @@ class Z80:
     def _source(self, s, instrs):
         """Python source of one block: def blk(limit) -> next pc, or -1 (too close to limit), -2 (code
         changed), -3 (HALT). A block whose last instruction jumps back to its start loops in place."""
-        e = s + sum(i.length for i in instrs)
         m = self.memory
         last = instrs[-1]
         loop = last.kind == cg.JUMP and last.target == s and s not in self._traps and not self._single
         ind = "        " if loop else "    "
+        # the memory ranges the block's code occupies
+        spans = sorted((i.addr, i.addr + i.length) for i in instrs)
+        ranges = []
+        for a, b in spans:
+            if ranges and a <= ranges[-1][1]:
+                ranges[-1][1] = max(ranges[-1][1], b)
+            else:
+                ranges.append([a, b])
         body = []
         T = 0          # T-states before the current instruction
         K = 0          # M1 cycles up to and including the current instruction
         tail_guard = []
-        for ins in instrs:
+        exit_ = "EXIT {} {} {}"
+        for n, ins in enumerate(instrs):
             K += ins.m1
             body.append(f"# {ins.addr:04x}: {ins.mn}")
             for line in ins.lines:
                 body.append(line.replace("{T}", str(T)).replace("{K}", str(K)))
-            T_end = T + ins.t
-            nxt = (ins.addr + ins.length) & 0xFFFF
-            lo = s if loop else nxt
             conds = []
             for var, _ in ins.writes:
-                if isinstance(var, int):
-                    if lo <= var < e and var >= self.rom_top:
-                        conds.append("True")
-                else:
-                    conds.append(f"{lo} <= {var} < {e}")
+                for lo, hi in ranges:
+                    if isinstance(var, int):
+                        if lo <= var < hi and var >= self.rom_top:
+                            conds.append("True")
+                    else:
+                        conds.append(f"{lo} <= {var} < {hi}")
             if ins is last:
                 tail_guard = conds if loop else []
+                break
+            cont = instrs[n + 1].addr
+            if ins.kind == cg.SEQ:
+                t_next = T + ins.t
+                nxt = f"{cont}"
             else:
-                if conds:
-                    body.append(f"if {' or '.join(conds)}:")
-                    body.append(f"    EXIT {nxt} {T_end} {K}")
-                T = T_end
+                if ins.tn is None and ins.target is not None:
+                    t_next = T + ins.tk                 # followed unconditional jump
+                elif ins.tn is None:
+                    t_next = T + ins.tk                 # predicted RET
+                    body.append(f"if npc != {cont}:")
+                    body.append("    " + exit_.format("npc", T, K))
+                else:
+                    t_next = T + ins.tn                 # fall-through of a conditional jump
+                    body.append(f"if {'npc != ' + str(cont) if ins.tk == ins.tn else 'tt != ' + str(ins.tn)}:")
+                    body.append("    " + exit_.format("npc", T, K))
+                nxt = "npc"
+            if conds and not (ins.kind == cg.JUMP and ins.tn is not None):   # a CALL cc not taken wrote nothing
+                body.append(f"if {' or '.join(conds)}:")
+                body.append("    " + exit_.format(nxt, t_next if nxt != "npc" else T, K))
+            T = t_next
         pre = T
         text = "\n".join(ln for ln in body if not ln.lstrip().startswith("#"))
         used = sorted(set(_REG_RE.findall(text)), key=_REGS.index)
@@ -346,28 +388,32 @@ class Z80:
         loads = [f"    {r} = S.{'memptr' if r == 'wz' else r}" for r in used]
         stores = [f"S.{'memptr' if r == 'wz' else r} = {r}" for r in written]
         rc = "rc + " if loop else ""
-        out = ["def blk(limit):", "    t = S.tstates"]
-        out.append(f"    if t + {pre} >= limit: S.pc = {s}; return -1")
-        if e > self.rom_top:
-            if e <= 0x10000:
-                code = bytes(m[s:e])
+        out = ["def blk(limit):", "    t = S.tstates", f"    if t + {pre} >= limit: S.pc = {s}; return -1"]
+        for a, b in ranges:
+            if b <= self.rom_top:
+                continue
+            if b <= 0x10000:
+                code = bytes(m[a:b])
                 if len(code) == 1:
-                    out.append(f"    if M[{s}] != {code[0]}: S.pc = {s}; return -2")
+                    out.append(f"    if M[{a}] != {code[0]}: S.pc = {s}; return -2")
                 else:
-                    out.append(f"    if M[{s}:{e}] != {code!r}: S.pc = {s}; return -2")
+                    out.append(f"    if M[{a}:{b}] != {code!r}: S.pc = {s}; return -2")
             else:
-                for k in range(s, e):
+                for k in range(a, b):
                     out.append(f"    if M[{k & 0xFFFF}] != {m[k & 0xFFFF]}: S.pc = {s}; return -2")
         out += loads
+        if tail_guard and any(v == "wb" for v, _ in last.writes):
+            out.append("    wa = wb = -1")             # a conditional CALL looping to the start may not write
         if loop:
             out += ["    rc = 0", "    while True:"]
         for line in body:
             if line.lstrip().startswith("EXIT"):
                 pre_ws = line[:len(line) - len(line.lstrip())]
                 _, nxt, t_end, k = line.split()
+                tt = " + tt" if nxt == "npc" else ""
                 for st in stores:
                     out.append(ind + pre_ws + st)
-                out.append(f"{ind}{pre_ws}S.pc = {nxt}; S.tstates = t + {t_end}; S._rc += {rc}{k}")
+                out.append(f"{ind}{pre_ws}S.pc = {nxt}; S.tstates = t + {t_end}{tt}; S._rc += {rc}{k}")
                 out.append(f"{ind}{pre_ws}return {nxt}")
             else:
                 out.append(ind + line)
@@ -387,8 +433,9 @@ class Z80:
         for st in stores:
             out.append("    " + st)
         if last.kind == cg.SEQ:
-            out.append(f"    S.pc = {e & 0xFFFF}")
-            out.append(f"    return {e & 0xFFFF}")
+            end = (last.addr + last.length) & 0xFFFF
+            out.append(f"    S.pc = {end}")
+            out.append(f"    return {end}")
         else:
             out.append("    S.pc = npc")
             if last.kind == cg.EI:

@@ -124,12 +124,18 @@ SEQ, JUMP, HALT, EI = 0, 1, 2, 3                            # instruction kinds
 
 
 class Instr:
-    __slots__ = ("addr", "length", "mn", "t", "m1", "lines", "kind", "writes", "target")
+    __slots__ = ("addr", "length", "mn", "t", "m1", "lines", "kind", "writes", "target", "tk", "tn", "callret",
+                 "ret")
 
-    def __init__(self, addr, length, mn, t, m1, lines, kind=SEQ, writes=(), target=None):
+    def __init__(self, addr, length, mn, t, m1, lines, kind=SEQ, writes=(), target=None, tk=None, tn=None,
+                 callret=None, ret=False):
         self.addr, self.length, self.mn, self.t, self.m1 = addr, length, mn, t, m1
         self.lines, self.kind, self.writes = lines, kind, writes
-        self.target = target         # static jump target, when there is one (lets a block loop on itself)
+        self.target = target         # static jump target, when there is one
+        self.tk = tk                 # T-states when the jump is taken (jumps)
+        self.tn = tn                 # T-states when a conditional jump falls through (None: unconditional)
+        self.callret = callret       # CALL/RST: the return address it pushes
+        self.ret = ret               # RET: returns to the address on the stack
 
 
 def _s8(x):
@@ -264,13 +270,13 @@ class Decoder:
                     return Instr(addr, length(2), f"DJNZ {dst:#06x}", 0, m1,
                                  ["b = (b - 1) & 255",
                                   f"if b: npc = {dst}; wz = {dst}; tt = {tx(13)}",
-                                  f"else: npc = {nx}; tt = {tx(8)}"], JUMP, target=dst)
+                                  f"else: npc = {nx}; tt = {tx(8)}"], JUMP, target=dst, tk=13, tn=8)
                 if y == 3:
                     return Instr(addr, length(2), f"JR {dst:#06x}", 0, m1,
-                                 [f"npc = {dst}", f"wz = {dst}", f"tt = {tx(12)}"], JUMP, target=dst)
+                                 [f"npc = {dst}", f"wz = {dst}", f"tt = {tx(12)}"], JUMP, target=dst, tk=12)
                 return Instr(addr, length(2), f"JR {CCN[y - 4]},{dst:#06x}", 0, m1,
                              [f"if {CC[y - 4]}: npc = {dst}; wz = {dst}; tt = {tx(12)}",
-                              f"else: npc = {nx}; tt = {tx(7)}"], JUMP, target=dst)
+                              f"else: npc = {nx}; tt = {tx(7)}"], JUMP, target=dst, tk=12, tn=7)
             if z == 1:
                 if qq == 0:
                     rp = RP[p]
@@ -373,7 +379,7 @@ class Decoder:
         if z == 0:
             return Instr(addr, length(1), f"RET {CCN[y]}", 0, m1,
                          [f"if {CC[y]}:"] + ["    " + s for s in pop] +
-                         ["    npc = v; wz = v; tt = 11", f"else: npc = {target(1)}; tt = 5"], JUMP)
+                         ["    npc = v; wz = v; tt = 11", f"else: npc = {target(1)}; tt = 5"], JUMP, tk=11, tn=5)
         if z == 1:
             if qq == 0:
                 if p == 3:
@@ -382,21 +388,21 @@ class Decoder:
                     L = pop + self.wr16(RP[p], px, "v")
                 return Instr(addr, length(1), f"POP {RP2N[p] if p != 2 else PX}", tx(10), m1, L)
             if p == 0:
-                return Instr(addr, length(1), "RET", 10, m1, pop + ["npc = v", "wz = v", "tt = 10"], JUMP)
+                return Instr(addr, length(1), "RET", 10, m1, pop + ["npc = v", "wz = v", "tt = 10"], JUMP, tk=10, ret=True)
             if p == 1:
                 L = []
                 for r in "bcdehl":
                     L += [f"x = S.{r}_", f"S.{r}_ = {r}", f"{r} = x"]
                 return Instr(addr, length(1), "EXX", 4, m1, L)
             if p == 2:
-                return Instr(addr, length(1), f"JP ({PX})", tx(4), m1, [f"npc = {hl}", f"tt = {tx(4)}"], JUMP)
+                return Instr(addr, length(1), f"JP ({PX})", tx(4), m1, [f"npc = {hl}", f"tt = {tx(4)}"], JUMP, tk=tx(4))
             return Instr(addr, length(1), f"LD SP,{PX}", tx(6), m1, [f"sp = {hl}"])
         if z == 2:
             return Instr(addr, length(3), f"JP {CCN[y]},{nn:#06x}", 0, m1,
-                         [f"wz = {nn}", "tt = 10", f"npc = {nn} if {CC[y]} else {target(3)}"], JUMP, target=nn)
+                         [f"wz = {nn}", "tt = 10", f"npc = {nn} if {CC[y]} else {target(3)}"], JUMP, target=nn, tk=10, tn=10)
         if z == 3:
             if y == 0:
-                return Instr(addr, length(3), f"JP {nn:#06x}", 10, m1, [f"npc = {nn}", f"wz = {nn}", "tt = 10"], JUMP, target=nn)
+                return Instr(addr, length(3), f"JP {nn:#06x}", 10, m1, [f"npc = {nn}", f"wz = {nn}", "tt = 10"], JUMP, target=nn, tk=10)
             if y == 2:
                 L = [f"POUT(a << 8 | {b1}, a, t + {{T}} + 8)", f"wz = (a << 8) | {(b1 + 1) & 255}"]
                 return Instr(addr, length(2), f"OUT ({b1:#04x}),A", 11, m1, L)
@@ -418,7 +424,7 @@ class Decoder:
             return Instr(addr, length(3), f"CALL {CCN[y]},{nn:#06x}", 0, m1,
                          [f"wz = {nn}", f"if {CC[y]}:"] + ["    " + s for s in self.push(target(3) >> 8, target(3) & 255)]
                          + [f"    npc = {nn}; tt = 17", f"else: npc = {target(3)}; tt = 10"], JUMP,
-                         writes=[("wa", 1), ("wb", 1)])
+                         writes=[("wa", 1), ("wb", 1)], target=nn, tk=17, tn=10, callret=target(3))
         if z == 5:
             if qq == 0:
                 if p == 3:
@@ -432,13 +438,13 @@ class Decoder:
             # p == 0: CALL nn (DD/ED/FD are prefixes handled in decode)
             return Instr(addr, length(3), f"CALL {nn:#06x}", 17, m1,
                          self.push(target(3) >> 8, target(3) & 255) + [f"npc = {nn}", f"wz = {nn}", "tt = 17"], JUMP,
-                         writes=[("wa", 1), ("wb", 1)])
+                         writes=[("wa", 1), ("wb", 1)], target=nn, tk=17, callret=target(3))
         if z == 6:
             return Instr(addr, length(2), f"{ALUN[y]}{b1:#04x}", 7, m1, [s.format(v=b1) for s in ALU[y]])
         dst = y * 8
         return Instr(addr, length(1), f"RST {dst:#04x}", 11, m1,
                      self.push(target(1) >> 8, target(1) & 255) + [f"npc = {dst}", f"wz = {dst}", "tt = 11"], JUMP,
-                     writes=[("wa", 1), ("wb", 1)])
+                     writes=[("wa", 1), ("wb", 1)], target=dst, tk=11, callret=target(1))
 
     # ---- CB prefix
     def cb(self, addr):
@@ -605,7 +611,7 @@ class Decoder:
         wz = f"wz = {(addr + 1) & 65535}; " if z < 2 else ""     # INIR/OTIR.. keep MEMPTR = BC+-1 (FUSE)
         L += [f"if {cont}: npc = {addr}; {wz}tt = 21",
               f"else: npc = {nx}; tt = 16"]
-        return Instr(addr, 2, name, 0, 2, L, JUMP, writes=writes, target=addr)
+        return Instr(addr, 2, name, 0, 2, L, JUMP, writes=writes, target=addr, tk=21, tn=16)
 
 
 def _uses_hl(op):

@@ -238,3 +238,22 @@ def test_pairs_and_alternates_by_name():
     assert (cpu.h, cpu.l) == (0x12, 0x34) and (cpu.a_, cpu.f_) == (0xAB, 0xCD)
     cpu.b, cpu.c = 1, 2
     assert cpu.bc == 0x0102
+
+
+def test_call_cc_not_taken_then_code_and_predicted_return():
+    # 8000: CALL NZ,9000h (Z set: not taken); INC A; CALL 9000h; INC A; HALT.  9000: INC B; RET
+    cpu, mem = cpu_with([0xC4, 0x00, 0x90, 0x3C, 0xCD, 0x00, 0x90, 0x3C, 0x76])
+    mem[0x9000:0x9002] = bytes([0x04, 0xC9])
+    cpu.f = 0x40
+    cpu.run(10_000)
+    assert (cpu.a, cpu.b, cpu.pc, cpu.sp) == (2, 1, 0x8008, 0xFF00)
+    assert cpu.tstates >= 10 + 4 + 17 + 4 + 10 + 4 + 4
+
+
+def test_return_address_changed_by_callee_is_followed():
+    # 9000: POP HL; LD HL,8100h; PUSH HL; RET   -> returns to 8100h, not after the CALL
+    cpu, mem = cpu_with([0xCD, 0x00, 0x90, 0x76])
+    mem[0x9000:0x9006] = bytes([0xE1, 0x21, 0x00, 0x81, 0xE5, 0xC9])
+    mem[0x8100:0x8102] = bytes([0x3C, 0x76])
+    cpu.run(1000)
+    assert cpu.a == 1 and cpu.pc == 0x8101 and cpu.tstates == 1002   # 66 T to the HALT's end, then 4-T idle cycles
