@@ -201,7 +201,7 @@ class Beeper:
             keep = self._pending[-PREBUFFER_FRAMES:]
             self._pending, self._pending_samples = keep, sum(len(s) for s in keep)
         if not busy:
-            if self._pending_samples >= PREBUFFER_FRAMES * self.samples_per_frame:
+            if self._pending_samples >= int(PREBUFFER_FRAMES * self.samples_per_frame):
                 channel.play(self._take())
         elif channel.get_queue() is None:
             channel.queue(self._take())

@@ -86,3 +86,52 @@ def test_beeper_without_audio_still_renders():
     assert not beeper.available
     beeper.push((0, [(1000, 1)]))
     assert beeper.recording[0].any()
+
+
+class FakeChannel:
+    def __init__(self):
+        self.playing, self.queued, self.calls = None, None, []
+
+    def get_busy(self):
+        return self.playing is not None
+
+    def get_queue(self):
+        return self.queued
+
+    def play(self, sound):
+        self.playing = sound
+        self.calls.append(("play", sound))
+
+    def queue(self, sound):
+        self.queued = sound
+        self.calls.append(("queue", sound))
+
+
+class FakeMixer:
+    class mixer:
+        Sound = staticmethod(lambda buffer: len(buffer) // 2)    # a "sound" is its sample count
+
+
+def fake_beeper():
+    beeper = Beeper(enabled=False)
+    beeper.available, beeper._channel, beeper._pygame = True, FakeChannel(), FakeMixer
+    return beeper
+
+
+def test_sound_starts_after_two_frames_of_prebuffer_then_refills_the_queue():
+    beeper = fake_beeper()
+    tone = square_wave_frames(1750, 4)
+    beeper.push(tone[0])
+    assert beeper._channel.calls == []                       # waiting for the prebuffer
+    beeper.push(tone[1])
+    assert [c for c, _n in beeper._channel.calls] == ["play"]
+    assert beeper._channel.calls[0][1] in (1761, 1762)        # two frames of samples
+    beeper.push(tone[2])
+    assert [c for c, _n in beeper._channel.calls] == ["play", "queue"]
+
+
+def test_idle_beeper_queues_nothing():
+    beeper = fake_beeper()
+    for _ in range(10):
+        beeper.push((0, []))
+    assert beeper._channel.calls == []
