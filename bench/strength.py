@@ -1,0 +1,164 @@
+"""Strength benchmark (not a test): duplicate-dice cubeless money games between two players,
+each one of our levels 1..5 or pubeval (the public yardstick from the PyPI package gnubg-nn,
+used here only, never in the game). Each dice sequence is played twice with the sides
+swapped. Prints one figure a line: points per game for the first player with a 95% interval,
+win and gammon rates, time per move. Run from the repo root with the python3 that has
+gnubg-nn:  python3 bench/strength.py level5 pubeval --games 2000 --jobs 2"""
+from __future__ import annotations
+
+import argparse
+import math
+import multiprocessing
+import os
+import random
+import statistics
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+from native import ffi, lib  # noqa: E402
+
+BOARD_LEN = 50
+MAX_MOVES = 2000   # a game that long is stuck: scored as unfinished (0)
+
+
+class OurLevel:
+    def __init__(self, level: int):
+        self.level = level
+        self.name = f"level{level}"
+        self.board = ffi.new("int8_t[]", BOARD_LEN)
+        self.out = ffi.new("int8_t[]", BOARD_LEN)
+
+    def choose(self, board: list[int], die1: int, die2: int) -> list[int]:
+        self.board[0:BOARD_LEN] = board
+        n = lib.bg_rank_plays(self.board, die1, die2, self.level, self.out, ffi.NULL, ffi.NULL,
+                              ffi.NULL, 1)
+        if n < 1:
+            raise RuntimeError(f"bg_rank_plays failed with {n} on {board} {die1}{die2}")
+        return list(self.out[0:BOARD_LEN])
+
+
+class PubEval:
+    """pubeval's choice, applied to our board layout (gnubg lists the side on roll second)."""
+    name = "pubeval"
+
+    def __init__(self):
+        import gnubg_nn
+        self.best = gnubg_nn.pub_best_move
+
+    def choose(self, board: list[int], die1: int, die2: int) -> list[int]:
+        me, op = list(board[:25]), list(board[25:])
+        move = self.best([op, me], die1, die2)
+        for i in range(0, len(move), 2):
+            frm, to = move[i], move[i + 1]
+            me[frm] -= 1
+            if to >= 0:
+                me[to] += 1
+                if op[23 - to] == 1:
+                    op[23 - to] = 0
+                    op[24] += 1
+        return me + op
+
+
+def make_player(name: str):
+    if name == "pubeval":
+        return PubEval()
+    if name.startswith("level") and name[5:].isdigit() and 1 <= int(name[5:]) <= 5:
+        return OurLevel(int(name[5:]))
+    raise SystemExit(f"unknown player {name!r}: level1..level5 or pubeval")
+
+
+def swap(board: list[int]) -> list[int]:
+    return board[25:] + board[:25]
+
+
+def play_game(players, seed: int, first: int, times):
+    """One game; players[first] moves first. Returns points won by players[0] (+/-1..3)."""
+    rng = random.Random(seed)
+    board = ffi.new("int8_t[]", BOARD_LEN)
+    lib.bg_start(board)
+    pos = list(board[0:BOARD_LEN])
+    side = first
+    while True:
+        die1, die2 = rng.randint(1, 6), rng.randint(1, 6)
+        if die1 != die2:
+            break
+    for _ in range(MAX_MOVES):
+        t0 = time.perf_counter()
+        after = players[side].choose(pos, die1, die2)
+        times[side].append(time.perf_counter() - t0)
+        board[0:BOARD_LEN] = after
+        result = lib.bg_game_result(board)
+        if result:
+            pts = abs(result)
+            return pts if side == 0 else -pts
+        pos = swap(after)
+        side ^= 1
+        die1, die2 = rng.randint(1, 6), rng.randint(1, 6)
+    return 0
+
+
+def run_pairs(args):
+    names, seeds, budget_ms = args
+    if budget_ms:
+        lib.bg_set_time_budget_ms(budget_ms)
+    players = [make_player(n) for n in names]
+    if any(isinstance(p, OurLevel) and p.level > 1 for p in players):
+        from game.evaluator import ensure_loaded
+        ensure_loaded()
+    times = ([], [])
+    results = []
+    for seed in seeds:
+        results.append((play_game(players, seed, 0, times), play_game(players, seed, 1, times)))
+    return results, times
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("player_a")
+    ap.add_argument("player_b")
+    ap.add_argument("--games", type=int, default=400, help="games (rounded up to pairs)")
+    ap.add_argument("--seed", type=int, default=2026)
+    ap.add_argument("--jobs", type=int, default=1)
+    ap.add_argument("--budget-ms", type=int, default=0, help="level-5 time budget (0: default)")
+    args = ap.parse_args()
+    pairs = (args.games + 1) // 2
+    seeds = [args.seed * 1_000_003 + i for i in range(pairs)]
+    chunks = [seeds[i::args.jobs] for i in range(args.jobs)]
+    names = (args.player_a, args.player_b)
+    t0 = time.perf_counter()
+    work = [(names, c, args.budget_ms) for c in chunks if c]
+    if args.jobs > 1:
+        with multiprocessing.Pool(args.jobs) as pool:
+            parts = pool.map(run_pairs, work)
+    else:
+        parts = [run_pairs(w) for w in work]
+    wall = time.perf_counter() - t0
+    results = [r for part, _ in parts for r in part]
+    times = ([t for _, tm in parts for t in tm[0]], [t for _, tm in parts for t in tm[1]])
+    games = [g for pair in results for g in pair]
+    pair_means = [(a + b) / 2 for a, b in results]
+    ppg = statistics.fmean(pair_means)
+    half = 1.96 * statistics.stdev(pair_means) / math.sqrt(len(pair_means)) if len(pair_means) > 1 else float("nan")
+    n = len(games)
+    print(f"players: {names[0]} vs {names[1]}")
+    print(f"games: {n} ({len(results)} duplicate-dice pairs)")
+    print(f"ppg_{names[0]}: {ppg:+.3f} points per game")
+    print(f"ppg_95ci: [{ppg - half:+.3f}, {ppg + half:+.3f}] points per game")
+    print(f"win_rate_{names[0]}: {sum(g > 0 for g in games) / n:.3f}")
+    print(f"gammon_rate_{names[0]}_wins: {sum(g >= 2 for g in games) / n:.3f} of games")
+    print(f"gammon_rate_{names[0]}_losses: {sum(g <= -2 for g in games) / n:.3f} of games")
+    print(f"backgammons_{names[0]}_wins: {sum(g >= 3 for g in games) / n:.3f} of games")
+    print(f"unfinished_games: {sum(g == 0 for g in games)}")
+    for side, name in enumerate(names):
+        ts = times[side]
+        if ts:
+            print(f"move_time_{name}_mean: {statistics.fmean(ts) * 1000:.2f} ms")
+            print(f"move_time_{name}_median: {statistics.median(ts) * 1000:.2f} ms")
+            print(f"move_time_{name}_max: {max(ts) * 1000:.2f} ms")
+    print(f"wall_time: {wall:.1f} s")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,71 @@
+/* cube.c: double/no double and take/pass. Money play mixes the dead-cube (cubeless) equity
+ * with a live-cube model in which the winning chance moves continuously, so doubles and
+ * passes happen exactly at the cash points (cube efficiency CUBE_LIVE). Match play compares
+ * match winning chances from the computed table with the cube treated as dead.
+ * Not the evaluation of the position (the caller passes the probabilities). */
+#include "cube.h"
+#include "../bg.h"
+
+#define CUBE_LIVE 0.68f
+
+/* live-cube equity per unit cube; owner 0 centred, 1 me, 2 opponent */
+static float live_equity(float p, float W, float L, int owner) {
+    float cash_me = (L + 1.0f) / (W + L + 0.5f);     /* my p where the opponent must pass */
+    float cash_opp = (L - 0.5f) / (W + L + 0.5f);    /* my p where I must pass */
+    if (owner == 1) {
+        if (p <= cash_me) return -L + (1.0f + L) * p / cash_me;
+        return 1.0f + (W - 1.0f) * (p - cash_me) / (1.0f - cash_me);
+    }
+    if (owner == 2) {
+        if (p <= cash_opp) return -L + (L - 1.0f) * p / cash_opp;
+        return -1.0f + (W + 1.0f) * (p - cash_opp) / (1.0f - cash_opp);
+    }
+    if (p <= cash_opp) return -L + (L - 1.0f) * p / cash_opp;
+    if (p <= cash_me) return -1.0f + 2.0f * (p - cash_opp) / (cash_me - cash_opp);
+    return 1.0f + (W - 1.0f) * (p - cash_me) / (1.0f - cash_me);
+}
+
+static float match_value(const float p[NN_OUT], int cube, int away_me, int away_opp, int post) {
+    /* dead cube: every outcome scored at this cube value */
+    float win = p[EV_WIN], lose = 1.0f - win;
+    float wg = p[EV_WIN_G] - p[EV_WIN_BG], wbg = p[EV_WIN_BG];
+    float lg = p[EV_LOSE_G] - p[EV_LOSE_BG], lbg = p[EV_LOSE_BG];
+    float ws = win - p[EV_WIN_G], ls = lose - p[EV_LOSE_G];
+    float mwc = ws * met_equity(away_me - cube, away_opp, post)
+              + wg * met_equity(away_me - 2 * cube, away_opp, post)
+              + wbg * met_equity(away_me - 3 * cube, away_opp, post)
+              + ls * met_equity(away_me, away_opp - cube, post)
+              + lg * met_equity(away_me, away_opp - 2 * cube, post)
+              + lbg * met_equity(away_me, away_opp - 3 * cube, post);
+    return mwc;
+}
+
+void cube_decide(const float p[NN_OUT], int cube_value, int cube_owner, int match_to,
+                 int away_me, int away_opp, int crawford, cube_result *out) {
+    float win = p[EV_WIN], lose = 1.0f - win;
+    float dead = ev_equity(p);
+    out->bits = 0;
+    if (match_to == 0) {
+        float W = win > 1e-6f ? (win + p[EV_WIN_G] + p[EV_WIN_BG]) / win : 1.0f;
+        float L = lose > 1e-6f ? (lose + p[EV_LOSE_G] + p[EV_LOSE_BG]) / lose : 1.0f;
+        float own = cube_owner;   /* 0 centred, 1 me, 2 opponent */
+        float nd = CUBE_LIVE * live_equity(win, W, L, (int)own) + (1.0f - CUBE_LIVE) * dead;
+        float dt = 2.0f * (CUBE_LIVE * live_equity(win, W, L, 2) + (1.0f - CUBE_LIVE) * dead);
+        out->nd = nd * cube_value;
+        out->dt = dt * cube_value;
+        out->dp = 1.0f * cube_value;
+    } else {
+        int post = crawford >= 2;
+        out->nd = 2.0f * match_value(p, cube_value, away_me, away_opp, post) - 1.0f;
+        out->dt = 2.0f * match_value(p, 2 * cube_value, away_me, away_opp, post) - 1.0f;
+        out->dp = 2.0f * met_equity(away_me - cube_value, away_opp, post) - 1.0f;
+    }
+    if (out->dt <= out->dp) out->bits |= BG_CUBE_TAKE;
+    int may_double = cube_owner != 2 && !(match_to && crawford == 1)
+                     && !(match_to && away_me <= cube_value);
+    float best_double = out->dt < out->dp ? out->dt : out->dp;
+    if (may_double) {
+        if (best_double > out->nd) out->bits |= BG_CUBE_DOUBLE;
+        else if (out->nd >= out->dp && out->dt > out->dp) out->bits |= BG_CUBE_TOO_GOOD;
+    }
+}

@@ -1,0 +1,23 @@
+/* cube.h: doubling-cube decisions from the net's probabilities (money: Janowski-style
+ * live/dead cube mix; match: match winning chances from the computed match equity table).
+ * Not the probabilities themselves (eval.h, search.h). */
+#ifndef SPECTRUM_CUBE_H
+#define SPECTRUM_CUBE_H
+#include "eval.h"
+
+#define MET_MAX 25
+/* chance to win the match needing away_me against away_opp; crawford_done = 1 once the
+ * Crawford game has been played (post-Crawford), 0 before it or during it */
+float met_equity(int away_me, int away_opp, int crawford_done);
+
+typedef struct {
+    float nd, dt, dp;   /* no double, double/take, double/pass: money points for the side on
+                           roll (cube value included), or 2*mwc-1 in match play */
+    int bits;           /* BG_CUBE_* */
+} cube_result;
+
+/* cube_owner: 0 centred, 1 side on roll, 2 opponent. match_to 0 = money. crawford: 1 in the
+ * Crawford game (no doubling), 2 after it, 0 before it. */
+void cube_decide(const float p[NN_OUT], int cube_value, int cube_owner, int match_to,
+                 int away_me, int away_opp, int crawford, cube_result *out);
+#endif

@@ -1,0 +1,162 @@
+/* eval.c: input encoding (Tesauro-style point units plus pips, primes, home points, men
+ * back and hit chances for each side), position classes and the 0-ply evaluation that
+ * picks the contact net, the race net or the exact bear-off database. Not the search. */
+#include "eval.h"
+#include <string.h>
+
+ev_weights ev_w;
+
+static int men_on_board(const int8_t *row) {
+    int n = 0;
+    for (int i = 0; i < 25; i++) n += row[i];
+    return n;
+}
+
+static int rearmost(const int8_t *row) {   /* highest occupied index, -1 when none */
+    for (int i = 24; i >= 0; i--) if (row[i] > 0) return i;
+    return -1;
+}
+
+int ev_class(const mg_board *b) {
+    if (mg_result(b) != 0) return EV_OVER;
+    int back0 = rearmost(b->b[0]), back1 = rearmost(b->b[1]);
+    /* row-1 man at its index j stands on row-0 index 23-j; contact while they can meet */
+    if (back0 > 23 - back1) return EV_CONTACT;
+    if (back0 <= 5 && back1 <= 5 && men_on_board(b->b[0]) < 15 && men_on_board(b->b[1]) < 15)
+        return EV_BEAROFF;
+    return EV_RACE;
+}
+
+int ev_hit_rolls(const mg_board *b, int victim) {
+    const int8_t *vr = b->b[victim], *ar = b->b[1 - victim];
+    uint32_t blots = 0, blocked = 0;
+    for (int i = 0; i < 24; i++) {
+        if (vr[i] == 1) blots |= 1u << i;
+        else if (vr[i] >= 2) blocked |= 1u << i;
+    }
+    if (!blots) return 0;
+    /* attacker sources in victim coordinates: bar = -1, attacker index j -> 23 - j */
+    int src[16], ns = 0;
+    if (ar[24] > 0) src[ns++] = -1;
+    else
+        for (int j = 0; j < 24; j++) if (ar[j] > 0) src[ns++] = 23 - j;
+    int count = 0;
+    for (int d1 = 1; d1 <= 6; d1++) {
+        for (int d2 = d1; d2 <= 6; d2++) {
+            int hit = 0;
+            for (int s = 0; s < ns && !hit; s++) {
+                int p = src[s];
+                if (d1 == d2) {
+                    int q = p;
+                    for (int k = 0; k < 4; k++) {
+                        q += d1;
+                        if (q > 23 || (blocked >> q & 1)) break;
+                        if (blots >> q & 1) { hit = 1; break; }
+                    }
+                } else {
+                    int a = p + d1, c = p + d2, t = p + d1 + d2;
+                    if (a <= 23 && (blots >> a & 1)) hit = 1;
+                    else if (c <= 23 && (blots >> c & 1)) hit = 1;
+                    else if (t <= 23 && (blots >> t & 1) &&
+                             ((a <= 23 && !(blocked >> a & 1)) || (c <= 23 && !(blocked >> c & 1))))
+                        hit = 1;
+                }
+            }
+            if (hit) count += (d1 == d2) ? 1 : 2;
+        }
+    }
+    return count;
+}
+
+static void encode_side(const mg_board *b, int r, float *x) {
+    const int8_t *row = b->b[r];
+    int pips = 0, men = 0;
+    for (int i = 0; i < 24; i++) {
+        int n = row[i];
+        float *u = x + 4 * i;
+        u[0] = (n == 1);
+        u[1] = (n >= 2);
+        u[2] = (n >= 3);
+        u[3] = n > 3 ? (float)(n - 3) * 0.5f : 0.0f;
+        pips += n * (i + 1);
+        men += n;
+    }
+    int bar = row[24];
+    pips += bar * 25;
+    men += bar;
+    x[96] = (float)bar * 0.5f;
+    x[97] = (float)(15 - men) / 15.0f;
+    x[98] = (float)pips / 150.0f;
+    int best = 0, run = 0, home = 0, back = bar;
+    for (int i = 0; i < 24; i++) {
+        if (row[i] >= 2) { run++; if (run > best) best = run; } else run = 0;
+        if (i < 6 && row[i] >= 2) home++;
+        if (i >= 18) back += row[i];
+    }
+    x[99] = (float)best / 6.0f;
+    x[100] = (float)home / 6.0f;
+    x[101] = (float)back / 8.0f;
+    x[102] = (float)ev_hit_rolls(b, r) / 36.0f;
+}
+
+void ev_encode(const mg_board *b, float *in) {
+    encode_side(b, 0, in);
+    encode_side(b, 1, in + EV_PER_SIDE);
+}
+
+void ev_terminal(int result, float p[NN_OUT]) {
+    memset(p, 0, sizeof(float) * NN_OUT);
+    if (result > 0) {
+        p[EV_WIN] = 1.0f;
+        if (result >= 2) p[EV_WIN_G] = 1.0f;
+        if (result >= 3) p[EV_WIN_BG] = 1.0f;
+    } else if (result < 0) {
+        if (result <= -2) p[EV_LOSE_G] = 1.0f;
+        if (result <= -3) p[EV_LOSE_BG] = 1.0f;
+    }
+}
+
+void ev_sanitize(float p[NN_OUT]) {
+    for (int k = 0; k < NN_OUT; k++) {
+        if (!(p[k] >= 0.0f)) p[k] = 0.0f;
+        if (p[k] > 1.0f) p[k] = 1.0f;
+    }
+    if (p[EV_WIN_G] > p[EV_WIN]) p[EV_WIN_G] = p[EV_WIN];
+    if (p[EV_WIN_BG] > p[EV_WIN_G]) p[EV_WIN_BG] = p[EV_WIN_G];
+    if (p[EV_LOSE_G] > 1.0f - p[EV_WIN]) p[EV_LOSE_G] = 1.0f - p[EV_WIN];
+    if (p[EV_LOSE_BG] > p[EV_LOSE_G]) p[EV_LOSE_BG] = p[EV_LOSE_G];
+}
+
+void ev_invert(const float in[NN_OUT], float out[NN_OUT]) {
+    float t[NN_OUT];
+    t[EV_WIN] = 1.0f - in[EV_WIN];
+    t[EV_WIN_G] = in[EV_LOSE_G];
+    t[EV_WIN_BG] = in[EV_LOSE_BG];
+    t[EV_LOSE_G] = in[EV_WIN_G];
+    t[EV_LOSE_BG] = in[EV_WIN_BG];
+    memcpy(out, t, sizeof t);
+}
+
+float ev_equity(const float p[NN_OUT]) {
+    return 2.0f * p[EV_WIN] - 1.0f + p[EV_WIN_G] - p[EV_LOSE_G] + p[EV_WIN_BG] - p[EV_LOSE_BG];
+}
+
+void ev_evaluate_w(const ev_weights *w, const mg_board *b, float p[NN_OUT]) {
+    int cls = ev_class(b);
+    if (cls == EV_OVER) { ev_terminal(mg_result(b), p); return; }
+    if (cls == EV_BEAROFF) {
+        if (!bo_ready()) bo_init();
+        memset(p, 0, sizeof(float) * NN_OUT);
+        p[EV_WIN] = bo_win_prob(b);
+        return;
+    }
+    float in[EV_N_IN];
+    nn_trace tr;
+    ev_encode(b, in);
+    nn_forward(cls == EV_RACE ? &w->race : &w->contact, in, &tr);
+    memcpy(p, tr.out, sizeof(float) * NN_OUT);
+    if (cls == EV_RACE) { p[EV_WIN_BG] = 0.0f; p[EV_LOSE_BG] = 0.0f; }
+    ev_sanitize(p);
+}
+
+void ev_evaluate(const mg_board *b, float p[NN_OUT]) { ev_evaluate_w(&ev_w, b, p); }

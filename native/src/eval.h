@@ -1,0 +1,68 @@
+/* eval.h: the position evaluator inside the C side: input encoding, position classes, the
+ * two networks (contact, race) with the exact bear-off database, and equity helpers.
+ * Not the search (search.h), not the cube (cube.h), not the Python-facing API (bg.h). */
+#ifndef SPECTRUM_EVAL_H
+#define SPECTRUM_EVAL_H
+#include "movegen.h"
+#include "nn.h"
+
+/* outputs, always for the side on roll (row 0) */
+#define EV_WIN 0
+#define EV_WIN_G 1
+#define EV_WIN_BG 2
+#define EV_LOSE_G 3
+#define EV_LOSE_BG 4
+
+#define EV_PER_SIDE 103
+#define EV_N_IN (2 * EV_PER_SIDE)
+#define EV_N_HID 80            /* default hidden units of the training tool */
+#define EV_N_HID_SHIPPED 128   /* hidden units of the committed weights file */
+
+enum { EV_OVER = 0, EV_BEAROFF = 1, EV_RACE = 2, EV_CONTACT = 3 };
+
+typedef struct {
+    nn_net contact;
+    nn_net race;
+    uint32_t games_trained;
+    int loaded;
+} ev_weights;
+
+extern ev_weights ev_w;   /* the weights the game plays with */
+
+int ev_class(const mg_board *b);
+void ev_encode(const mg_board *b, float *in);   /* in[EV_N_IN] */
+/* Rolls out of 36 on which the side in row 1-victim can hit a blot of row `victim`. */
+int ev_hit_rolls(const mg_board *b, int victim);
+/* 0-ply probabilities for the side on roll, with the given weights. */
+void ev_evaluate_w(const ev_weights *w, const mg_board *b, float p[NN_OUT]);
+void ev_evaluate(const mg_board *b, float p[NN_OUT]);
+/* Probabilities from the game's end as seen by the side on roll (mg_result of b). */
+void ev_terminal(int result, float p[NN_OUT]);
+void ev_sanitize(float p[NN_OUT]);
+void ev_invert(const float in[NN_OUT], float out[NN_OUT]);
+float ev_equity(const float p[NN_OUT]);   /* cubeless money equity, points per game */
+/* Level 1: the hand-written score of a position the mover has just made (eval_heur.c). */
+float ev_heuristic(const mg_board *after);
+
+/* weights file (evalwts.c) */
+#define EV_WTS_MAGIC "SPBGNET1"
+#define EV_WTS_VERSION 1
+long ev_wts_size(int n_in, int n_hid_contact, int n_hid_race);
+long ev_wts_serialize(const ev_weights *w, uint8_t *buf, long cap);
+/* 0 ok, or a negative BG_ERR_WTS_* code */
+int ev_wts_parse(ev_weights *w, const uint8_t *buf, long len);
+uint32_t ev_fnv1a(const uint8_t *data, long len);
+
+/* bear-off database (bearoff.c) */
+#define BO_POINTS 6
+#define BO_MAX_ROLLS 32
+#define BO_POSITIONS 54264
+int bo_ready(void);
+void bo_init(void);
+int bo_index(const int8_t *home6);
+/* distribution of the number of rolls to bear off all men of the given home board */
+const float *bo_dist(int index);
+float bo_mean(int index);
+/* P(win) for the side on roll when both sides are in the database */
+float bo_win_prob(const mg_board *b);
+#endif

@@ -1,0 +1,146 @@
+/* eval_api.c: the evaluator section of bg.h: loading the weights, evaluation, ranked plays
+ * per level, cube decisions, the match equity table and the bear-off database, with every
+ * argument checked so that bad input returns an error code and never crashes.
+ * Not the USR door (usr.c) and not the rules section (rules.c). */
+#include <string.h>
+#include "../bg.h"
+#include "cube.h"
+#include "search.h"
+
+static ev_weights loading;   /* parsed here first so a damaged file never half-replaces ev_w */
+static sr_cand ranked[MG_MAX_PLAYS];
+static int last_total;
+
+int sr_last_total(void) { return last_total; }
+
+int bg_load_weights(const uint8_t *data, int len) {
+    if (!data || len <= 0) return -BG_ERR_WTS_SIZE;
+    int rc = ev_wts_parse(&loading, data, len);
+    if (rc != 0) return -rc;
+    ev_w = loading;
+    return 0;
+}
+
+int bg_weights_games(void) { return ev_w.loaded ? (int)ev_w.games_trained : 0; }
+
+int bg_weights_expected_size(void) { return (int)ev_wts_size(EV_N_IN, EV_N_HID_SHIPPED, EV_N_HID_SHIPPED); }
+
+static int check_board(const int8_t *board) {
+    if (!board) return -BG_ERR_BAD_ARG;
+    int v = bg_validate(board);
+    return v ? -v : 0;
+}
+
+int bg_evaluate(const int8_t *board, int ply, float *out_probs) {
+    int rc = check_board(board);
+    if (rc) return rc;
+    if (!out_probs || ply < 0 || ply > 2) return -BG_ERR_BAD_ARG;
+    const mg_board *b = (const mg_board *)board;
+    if (!ev_w.loaded && ev_class(b) >= EV_RACE) return -BG_ERR_NO_WEIGHTS;
+    if (!ev_w.loaded && ply > 0 && mg_result(b) == 0) return -BG_ERR_NO_WEIGHTS;
+    sr_eval_ply(b, ply, out_probs);
+    return 0;
+}
+
+int bg_evaluate_many(const int8_t *boards, int n, float *out_probs) {
+    if (!boards || !out_probs || n < 0) return -BG_ERR_BAD_ARG;
+    for (int i = 0; i < n; i++) {
+        int rc = bg_evaluate(boards + (size_t)i * BG_BOARD_LEN, 0, out_probs + (size_t)i * BG_N_PROBS);
+        if (rc) return rc;
+    }
+    return n;
+}
+
+float bg_equity(const float *probs) { return probs ? ev_equity(probs) : 0.0f; }
+
+int bg_rank_plays(const int8_t *board, int die1, int die2, int level, int8_t *out_boards,
+                  int8_t *out_steps, int8_t *out_nsteps, float *out_equity, int max_plays) {
+    int rc = check_board(board);
+    if (rc) return rc;
+    if (die1 < 1 || die1 > 6 || die2 < 1 || die2 > 6) return -BG_BAD_DICE;
+    if (level < BG_LEVEL_MIN || level > BG_LEVEL_MAX) return -BG_ERR_BAD_LEVEL;
+    if (max_plays < 1) return -BG_ERR_BAD_ARG;
+    if (level > 1 && !ev_w.loaded) return -BG_ERR_NO_WEIGHTS;
+    const mg_board *b = (const mg_board *)board;
+    if (mg_result(b) != 0) return -BG_ERR_GAME_OVER;
+    if (level > 1 && !bo_ready()) bo_init();
+    int n = sr_rank(b, die1, die2, level, ranked, MG_MAX_PLAYS);
+    last_total = n;
+    int m = n < max_plays ? n : max_plays;
+    for (int i = 0; i < m; i++) {
+        const mg_play *p = &ranked[i].play;
+        if (out_boards) memcpy(out_boards + (size_t)i * BG_BOARD_LEN, &p->after, BG_BOARD_LEN);
+        if (out_nsteps) out_nsteps[i] = p->nsteps;
+        if (out_steps) {
+            int8_t *s = out_steps + (size_t)i * BG_MAX_STEPS * BG_STEP_FIELDS;
+            memset(s, 0, BG_MAX_STEPS * BG_STEP_FIELDS);
+            for (int k = 0; k < p->nsteps && k < BG_MAX_STEPS; k++) {
+                s[4 * k] = p->steps[k].from;
+                s[4 * k + 1] = p->steps[k].to;
+                s[4 * k + 2] = p->steps[k].die;
+                s[4 * k + 3] = p->steps[k].hit;
+            }
+        }
+        if (out_equity) out_equity[i] = ranked[i].eq;
+    }
+    return m;
+}
+
+int bg_set_time_budget_ms(int ms) {
+    int old = sr_time_budget_ms;
+    if (ms >= 10 && ms <= 60000) sr_time_budget_ms = ms;
+    return old;
+}
+
+int bg_cube_decision(const int8_t *board, int level, int cube_value, int cube_owner,
+                     int match_to, int away_me, int away_opp, int crawford, float *out) {
+    int rc = check_board(board);
+    if (rc) return rc;
+    if (level < BG_LEVEL_MIN || level > BG_LEVEL_MAX) return -BG_ERR_BAD_LEVEL;
+    if (!out || cube_value < 1 || cube_value > 4096 || (cube_value & (cube_value - 1)) ||
+        cube_owner < 0 || cube_owner > 2 || match_to < 0 || match_to > BG_MET_MAX ||
+        crawford < 0 || crawford > 2)
+        return -BG_ERR_BAD_ARG;
+    if (match_to && (away_me < 1 || away_opp < 1 || away_me > match_to || away_opp > match_to))
+        return -BG_ERR_BAD_ARG;
+    const mg_board *b = (const mg_board *)board;
+    if (mg_result(b) != 0) return -BG_ERR_GAME_OVER;
+    if (!ev_w.loaded) return -BG_ERR_NO_WEIGHTS;
+    if (!bo_ready()) bo_init();
+    float p[NN_OUT];
+    int ply = level <= 3 ? 0 : (level == 4 ? 1 : 2);
+    sr_eval_ply(b, ply, p);
+    cube_result r;
+    cube_decide(p, cube_value, cube_owner, match_to, away_me, away_opp, crawford, &r);
+    out[0] = r.nd; out[1] = r.dt; out[2] = r.dp;
+    out[3] = p[EV_WIN]; out[4] = p[EV_WIN_G]; out[5] = p[EV_LOSE_G];
+    return r.bits;
+}
+
+int bg_met_table(float *out) {
+    if (!out) return -BG_ERR_BAD_ARG;
+    for (int i = 1; i <= BG_MET_MAX; i++)
+        for (int j = 1; j <= BG_MET_MAX; j++)
+            out[(i - 1) * BG_MET_MAX + (j - 1)] = met_equity(i, j, 0);
+    return 0;
+}
+
+int bg_bearoff_init(void) {
+    bo_init();
+    return bo_ready() ? BO_POSITIONS : -BG_ERR_BAD_ARG;
+}
+
+int bg_bearoff_dist(const int8_t *home6, float *out_dist) {
+    if (!home6 || !out_dist) return -BG_ERR_BAD_ARG;
+    int men = 0;
+    for (int i = 0; i < BO_POINTS; i++) {
+        if (home6[i] < 0 || home6[i] > 15) return -BG_POS_NEGATIVE;
+        men += home6[i];
+    }
+    if (men > 15) return -BG_POS_TOO_MANY_MEN;
+    bo_init();
+    if (!bo_ready()) return -BG_ERR_BAD_ARG;
+    int idx = bo_index(home6);
+    memcpy(out_dist, bo_dist(idx), sizeof(float) * BO_MAX_ROLLS);
+    return (int)(bo_mean(idx) * 1000.0f + 0.5f);
+}

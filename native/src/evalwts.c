@@ -1,0 +1,80 @@
+/* evalwts.c: the weights file of the evaluator: magic, version, sizes, both nets as
+ * little-endian float32, and an FNV-1a checksum over everything before it. Reads and writes
+ * memory buffers only; opening files is the caller's business (Python, training tool). */
+#include "eval.h"
+#include "../bg.h"
+#include <string.h>
+
+#define HEADER_BYTES (8 + 4 * 6)
+
+uint32_t ev_fnv1a(const uint8_t *data, long len) {
+    uint32_t h = 2166136261u;
+    for (long i = 0; i < len; i++) { h ^= data[i]; h *= 16777619u; }
+    return h;
+}
+
+static long net_floats(int n_in, int n_hid) { return (long)n_in * n_hid + n_hid + NN_OUT * n_hid + NN_OUT; }
+
+long ev_wts_size(int n_in, int n_hid_contact, int n_hid_race) {
+    return HEADER_BYTES + 4 * (net_floats(n_in, n_hid_contact) + net_floats(n_in, n_hid_race)) + 4;
+}
+
+static void put_u32(uint8_t *p, uint32_t v) { p[0] = v; p[1] = v >> 8; p[2] = v >> 16; p[3] = v >> 24; }
+static uint32_t get_u32(const uint8_t *p) { return p[0] | p[1] << 8 | p[2] << 16 | (uint32_t)p[3] << 24; }
+static void put_f(uint8_t **p, float f) { uint32_t v; memcpy(&v, &f, 4); put_u32(*p, v); *p += 4; }
+static float get_f(const uint8_t **p) { uint32_t v = get_u32(*p); float f; memcpy(&f, &v, 4); *p += 4; return f; }
+
+static void put_net(uint8_t **p, const nn_net *n) {
+    for (long i = 0; i < (long)n->n_in * n->n_hid; i++) put_f(p, n->w_in[i]);
+    for (int i = 0; i < n->n_hid; i++) put_f(p, n->b_hid[i]);
+    for (int i = 0; i < NN_OUT * n->n_hid; i++) put_f(p, n->w_out[i]);
+    for (int i = 0; i < NN_OUT; i++) put_f(p, n->b_out[i]);
+}
+
+static int get_net(const uint8_t **p, nn_net *n, int n_in, int n_hid) {
+    memset(n, 0, sizeof *n);
+    n->n_in = n_in;
+    n->n_hid = n_hid;
+    for (long i = 0; i < (long)n_in * n_hid; i++) n->w_in[i] = get_f(p);
+    for (int i = 0; i < n_hid; i++) n->b_hid[i] = get_f(p);
+    for (int i = 0; i < NN_OUT * n_hid; i++) n->w_out[i] = get_f(p);
+    for (int i = 0; i < NN_OUT; i++) n->b_out[i] = get_f(p);
+    /* a finite-weights check: NaN or huge values mean a damaged or diverged file */
+    for (long i = 0; i < (long)n_in * n_hid; i++) if (!(n->w_in[i] > -1e6f && n->w_in[i] < 1e6f)) return -1;
+    for (int i = 0; i < NN_OUT * n_hid; i++) if (!(n->w_out[i] > -1e6f && n->w_out[i] < 1e6f)) return -1;
+    return 0;
+}
+
+long ev_wts_serialize(const ev_weights *w, uint8_t *buf, long cap) {
+    long size = ev_wts_size(w->contact.n_in, w->contact.n_hid, w->race.n_hid);
+    if (cap < size) return -size;
+    uint8_t *p = buf;
+    memcpy(p, EV_WTS_MAGIC, 8); p += 8;
+    put_u32(p, EV_WTS_VERSION); p += 4;
+    put_u32(p, (uint32_t)w->contact.n_in); p += 4;
+    put_u32(p, (uint32_t)w->contact.n_hid); p += 4;
+    put_u32(p, (uint32_t)w->race.n_in); p += 4;
+    put_u32(p, (uint32_t)w->race.n_hid); p += 4;
+    put_u32(p, w->games_trained); p += 4;
+    put_net(&p, &w->contact);
+    put_net(&p, &w->race);
+    put_u32(p, ev_fnv1a(buf, p - buf)); p += 4;
+    return p - buf;
+}
+
+int ev_wts_parse(ev_weights *w, const uint8_t *buf, long len) {
+    if (!buf || len < HEADER_BYTES + 4) return BG_ERR_WTS_SIZE;
+    if (memcmp(buf, EV_WTS_MAGIC, 8) != 0) return BG_ERR_WTS_MAGIC;
+    if (get_u32(buf + 8) != EV_WTS_VERSION) return BG_ERR_WTS_VERSION;
+    uint32_t n_in = get_u32(buf + 12), hc = get_u32(buf + 16), rin = get_u32(buf + 20), hr = get_u32(buf + 24);
+    if (n_in != EV_N_IN || rin != EV_N_IN || hc < 1 || hc > NN_MAX_HID || hr < 1 || hr > NN_MAX_HID)
+        return BG_ERR_WTS_VERSION;
+    if (len != ev_wts_size((int)n_in, (int)hc, (int)hr)) return BG_ERR_WTS_SIZE;
+    if (get_u32(buf + len - 4) != ev_fnv1a(buf, len - 4)) return BG_ERR_WTS_CHECKSUM;
+    const uint8_t *p = buf + HEADER_BYTES;
+    w->games_trained = get_u32(buf + 28);
+    if (get_net(&p, &w->contact, (int)n_in, (int)hc) || get_net(&p, &w->race, (int)n_in, (int)hr))
+        return BG_ERR_WTS_CHECKSUM;
+    w->loaded = 1;
+    return 0;
+}

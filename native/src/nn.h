@@ -1,0 +1,36 @@
+/* nn.h: the small feed-forward network behind the evaluator (inputs -> sigmoid hidden ->
+ * five sigmoid outputs) with a TD/supervised update step. Not the input encoding (eval.c)
+ * and not the weights file format (evalwts.c). */
+#ifndef SPECTRUM_NN_H
+#define SPECTRUM_NN_H
+#include <stdint.h>
+
+#define NN_MAX_IN 256
+#define NN_MAX_HID 128
+#define NN_OUT 5
+
+typedef struct {
+    int n_in, n_hid;
+    /* w_in is input-major: w_in[i * n_hid + h], so a sparse input adds one contiguous row */
+    float w_in[NN_MAX_IN * NN_MAX_HID];
+    float b_hid[NN_MAX_HID];
+    float w_out[NN_OUT * NN_MAX_HID];   /* w_out[k * n_hid + h] */
+    float b_out[NN_OUT];
+} nn_net;
+
+/* Scratch of one forward pass, kept for the backward step. */
+typedef struct {
+    float hid[NN_MAX_HID];
+    float out[NN_OUT];
+    int n_nz;
+    int16_t nz[NN_MAX_IN];   /* indices of the non-zero inputs */
+} nn_trace;
+
+void nn_init_random(nn_net *net, int n_in, int n_hid, uint64_t seed);
+/* Forward pass; in[] has n_in entries, zero entries are skipped. */
+void nn_forward(const nn_net *net, const float *in, nn_trace *tr);
+/* One gradient step moving the outputs of the traced pass toward target[NN_OUT]. */
+void nn_train_step(nn_net *net, const float *in, const nn_trace *tr, const float *target,
+                   float alpha);
+float nn_sigmoid(float x);
+#endif

@@ -1,0 +1,150 @@
+/* search.c: play choice for levels 1-5. 0-ply judges each resulting position with the net;
+ * 1-ply averages over the opponent's 21 rolls, the opponent answering with its best 0-ply
+ * play; 2-ply does the same one roll deeper. Each deeper pass keeps only the best few
+ * candidates of the pass before it; level 5 stops deepening when its time budget is spent.
+ * Not the cube and not the Python face. */
+#define _POSIX_C_SOURCE 199309L
+#include "search.h"
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+int sr_time_budget_ms = 400;
+
+#define DEPTHS 4
+static mg_play buf[DEPTHS][MG_MAX_PLAYS];
+static sr_cand cands[MG_MAX_PLAYS];
+
+static double now_ms(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec * 1e3 + t.tv_nsec * 1e-6;
+}
+
+/* value for the mover of the play's result, the opponent then on roll, judged at `ply` */
+static void after_value(const mg_board *after, int ply, float q[NN_OUT]);
+
+/* Probabilities for the side on roll averaged over its 21 rolls, each answered by its best
+ * play at 0-ply, then (ply >= 2) the best `keep` of those re-judged one ply deeper. */
+static void eval_rolls(const mg_board *pos, int ply, int depth, float p[NN_OUT]) {
+    float sum[NN_OUT] = {0};
+    mg_play *plays = buf[depth];
+    for (int d1 = 1; d1 <= 6; d1++)
+        for (int d2 = d1; d2 <= 6; d2++) {
+            float w = d1 == d2 ? 1.0f : 2.0f;
+            int n = mg_generate(pos, d1, d2, plays);
+            float best_eq = -1e9f, best_q[NN_OUT] = {0};
+            int first = -1, second = -1;
+            float first_eq = -1e9f, second_eq = -1e9f;
+            for (int i = 0; i < n; i++) {
+                float q[NN_OUT];
+                after_value(&plays[i].after, 0, q);
+                float eq = ev_equity(q);
+                if (eq > first_eq) { second = first; second_eq = first_eq; first = i; first_eq = eq; }
+                else if (eq > second_eq) { second = i; second_eq = eq; }
+                if (eq > best_eq) { best_eq = eq; memcpy(best_q, q, sizeof q); }
+            }
+            if (ply >= 2) {
+                /* re-judge the best one or two plays one ply deeper */
+                float q[NN_OUT];
+                after_value(&plays[first].after, ply - 1, q);
+                best_eq = ev_equity(q);
+                memcpy(best_q, q, sizeof q);
+                if (second >= 0 && first_eq - second_eq < 0.08f) {
+                    float q2[NN_OUT];
+                    after_value(&plays[second].after, ply - 1, q2);
+                    if (ev_equity(q2) > best_eq) memcpy(best_q, q2, sizeof q2);
+                }
+            }
+            for (int k = 0; k < NN_OUT; k++) sum[k] += w * best_q[k];
+        }
+    for (int k = 0; k < NN_OUT; k++) p[k] = sum[k] / 36.0f;
+}
+
+static int depth_of(int ply) { return ply; }   /* buffers: ply 1 uses buf[1], ply 2 buf[2] */
+
+static void after_value(const mg_board *after, int ply, float q[NN_OUT]) {
+    mg_board sw;
+    float p[NN_OUT];
+    mg_swap(after, &sw);
+    if (ply == 0 || mg_result(&sw) != 0) ev_evaluate(&sw, p);
+    else eval_rolls(&sw, ply, depth_of(ply), p);
+    ev_invert(p, q);
+}
+
+void sr_eval_ply(const mg_board *pos, int ply, float p[NN_OUT]) {
+    if (ply <= 0 || mg_result(pos) != 0) { ev_evaluate(pos, p); return; }
+    if (ply > 2) ply = 2;
+    eval_rolls(pos, ply, 3, p);   /* buf[3] for the root rolls; deeper passes use 1, 2 */
+}
+
+static int cmp_cand(const void *a, const void *b) {
+    const sr_cand *x = a, *y = b;
+    if (x->ply != y->ply) return y->ply - x->ply;   /* deeper judgements rank first */
+    return (x->eq < y->eq) - (x->eq > y->eq);
+}
+
+/* A small deterministic error for level 2: a hash of the board to about +-0.12 equity. */
+static float level2_noise(const mg_board *b) {
+    uint64_t h = 1469598103934665603ULL;
+    const uint8_t *p = (const uint8_t *)b;
+    for (size_t i = 0; i < sizeof *b; i++) { h ^= p[i]; h *= 1099511628211ULL; }
+    h ^= h >> 33;
+    double u1 = (double)(h & 0xFFFF) / 65536.0, u2 = (double)((h >> 16) & 0xFFFF) / 65536.0;
+    return (float)((u1 + u2 - 1.0) * 0.12);
+}
+
+int sr_rank(const mg_board *pos, int d1, int d2, int level, sr_cand *out, int max_out) {
+    double t0 = now_ms();
+    mg_play *plays = buf[0];
+    int n = mg_generate(pos, d1, d2, plays);
+    for (int i = 0; i < n; i++) {
+        sr_cand *c = &cands[i];
+        c->play = plays[i];
+        if (level <= 1) {
+            memset(c->p, 0, sizeof c->p);
+            c->eq = ev_heuristic(&plays[i].after);
+            c->ply = -1;
+        } else {
+            after_value(&plays[i].after, 0, c->p);
+            c->eq = ev_equity(c->p);
+            if (level == 2) c->eq += level2_noise(&plays[i].after);
+            c->ply = 0;
+        }
+    }
+    qsort(cands, n, sizeof *cands, cmp_cand);
+    if (level >= 4 && n > 1) {
+        /* 1-ply on the best few 0-ply candidates */
+        int keep = 0;
+        for (int i = 0; i < n && keep < 8; i++) {
+            if (cands[0].eq - cands[i].eq > 0.16f && keep >= 2) break;
+            keep++;
+        }
+        for (int i = 0; i < keep; i++) {
+            after_value(&cands[i].play.after, 1, cands[i].p);
+            cands[i].eq = ev_equity(cands[i].p);
+            cands[i].ply = 1;
+        }
+        qsort(cands, n, sizeof *cands, cmp_cand);
+        if (level >= 5) {
+            int keep2 = 0;
+            for (int i = 0; i < keep && keep2 < 4; i++) {
+                if (cands[0].eq - cands[i].eq > 0.10f && keep2 >= 1) break;
+                keep2++;
+            }
+            if (keep2 > 1) {
+                for (int i = 0; i < keep2; i++) {
+                    /* always finish the leader; stop deepening once the budget is spent */
+                    if (i > 0 && now_ms() - t0 > 0.55 * sr_time_budget_ms) break;
+                    after_value(&cands[i].play.after, 2, cands[i].p);
+                    cands[i].eq = ev_equity(cands[i].p);
+                    cands[i].ply = 2;
+                }
+                qsort(cands, n, sizeof *cands, cmp_cand);
+            }
+        }
+    }
+    int m = n < max_out ? n : max_out;
+    memcpy(out, cands, sizeof(sr_cand) * (size_t)m);
+    return n;
+}

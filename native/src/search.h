@@ -1,0 +1,23 @@
+/* search.h: choosing plays: the five levels over 0-ply, 1-ply and filtered 2-ply
+ * evaluation under a time budget. Not the evaluator itself (eval.h) and not the cube. */
+#ifndef SPECTRUM_SEARCH_H
+#define SPECTRUM_SEARCH_H
+#include "eval.h"
+
+typedef struct {
+    mg_play play;           /* the play (after = resulting board, mover still row 0) */
+    float p[NN_OUT];        /* the mover's probabilities after it, as the level judged */
+    float eq;               /* the level's score: cubeless equity, or the heuristic score */
+    int8_t ply;             /* depth of the judgement: -1 heuristic, 0, 1, 2 */
+} sr_cand;
+
+extern int sr_time_budget_ms;
+
+/* Probabilities of the side on roll (before its roll) at ply 0, 1 or 2. */
+void sr_eval_ply(const mg_board *pos, int ply, float p[NN_OUT]);
+/* All plays of the roll ranked best first by the level; fills up to max_out, returns the
+ * number of plays (which may exceed max_out). Net levels need ev_w loaded. */
+int sr_rank(const mg_board *pos, int d1, int d2, int level, sr_cand *out, int max_out);
+/* plays of the roll in the last bg_rank_plays call (eval_api.c) */
+int sr_last_total(void);
+#endif

@@ -1,0 +1,108 @@
+/* usr.c: the USR door: decodes a request block the program POKEd into machine RAM, runs the
+ * job (best play, ranked candidates, cube decision, evaluation) and writes the answer back
+ * into the block (layout in bg.h, usr door section). Never reads or writes outside the
+ * block. Not the game's Z80 stub and not the Python encoder (game/evaluator.py). */
+#include <string.h>
+#include "../bg.h"
+#include "search.h"
+
+_Static_assert(BG_USR_CANDS + BG_USR_MAX_CANDS * BG_USR_CAND_LEN <= BG_USR_BLOCK_LEN,
+               "candidate list fits the block");
+
+static void put16(uint8_t *p, int v) { p[0] = (uint8_t)(v & 0xFF); p[1] = (uint8_t)((v >> 8) & 0xFF); }
+
+static int to_milli(float x) {
+    float v = x * 1000.0f;
+    if (!(v > -32000.0f)) v = -32000.0f;
+    if (v > 32000.0f) v = 32000.0f;
+    return (int)(v < 0 ? v - 0.5f : v + 0.5f);
+}
+
+static int to_tenk(float x) {
+    if (!(x > 0.0f)) return 0;
+    if (x > 1.0f) x = 1.0f;
+    return (int)(x * 10000.0f + 0.5f);
+}
+
+static int8_t boards[BG_USR_MAX_CANDS * BG_BOARD_LEN];
+static int8_t steps[BG_USR_MAX_CANDS * BG_MAX_STEPS * BG_STEP_FIELDS];
+static int8_t nsteps[BG_USR_MAX_CANDS];
+static float equity[BG_USR_MAX_CANDS];
+
+static int job_plays(uint8_t *blk, int job) {
+    int8_t board[BG_BOARD_LEN];
+    memcpy(board, blk + BG_USR_BOARD, BG_BOARD_LEN);
+    int want = job == BG_USR_JOB_BEST ? 1 : blk[BG_USR_WANT];
+    if (want < 1) want = 1;
+    if (want > BG_USR_MAX_CANDS) want = BG_USR_MAX_CANDS;
+    int n = bg_rank_plays(board, blk[BG_USR_DIE1], blk[BG_USR_DIE2], blk[BG_USR_LEVEL], boards,
+                          steps, nsteps, equity, want);
+    if (n < 0) return -n;
+    int legal = sr_last_total();
+    blk[BG_USR_NLEGAL] = (uint8_t)(legal > 255 ? 255 : (legal < 0 ? 0 : legal));
+    blk[BG_USR_COUNT] = (uint8_t)n;
+    if (job == BG_USR_JOB_BEST) {
+        memcpy(blk + BG_USR_OUT, boards, BG_BOARD_LEN);
+        blk[BG_USR_BEST_NSTEPS] = (uint8_t)nsteps[0];
+        memcpy(blk + BG_USR_BEST_STEPS, steps, BG_MAX_STEPS * BG_STEP_FIELDS);
+        put16(blk + BG_USR_BEST_EQUITY, to_milli(equity[0]));
+    } else {
+        for (int i = 0; i < n; i++) {
+            uint8_t *e = blk + BG_USR_CANDS + i * BG_USR_CAND_LEN;
+            e[0] = (uint8_t)nsteps[i];
+            memcpy(e + 1, steps + i * BG_MAX_STEPS * BG_STEP_FIELDS, BG_MAX_STEPS * BG_STEP_FIELDS);
+            put16(e + 17, to_milli(equity[i]));
+        }
+    }
+    return 0;
+}
+
+int bg_usr(uint8_t *memory, int params_addr) {
+    if (!memory) return BG_ERR_BAD_ARG;
+    if (params_addr < 0 || params_addr > 65536 - BG_USR_BLOCK_LEN) return BG_ERR_USR_ADDR;
+    uint8_t *blk = memory + params_addr;
+    int job = blk[BG_USR_JOB], status = 0;
+    int8_t board[BG_BOARD_LEN];
+    memcpy(board, blk + BG_USR_BOARD, BG_BOARD_LEN);
+    switch (job) {
+    case BG_USR_JOB_PING:
+        blk[BG_USR_OUT] = bg_weights_games() > 0;
+        blk[BG_USR_STATUS] = 0;
+        return BG_ABI_VERSION;
+    case BG_USR_JOB_BEST:
+    case BG_USR_JOB_RANK:
+        status = job_plays(blk, job);
+        break;
+    case BG_USR_JOB_CUBE: {
+        float out[BG_CUBE_OUT_LEN];
+        int log2 = blk[BG_USR_CUBE_LOG2];
+        if (log2 > 12) { status = BG_ERR_BAD_ARG; break; }
+        int bits = bg_cube_decision(board, blk[BG_USR_LEVEL], 1 << log2, blk[BG_USR_CUBE_OWNER],
+                                    blk[BG_USR_MATCH_TO], blk[BG_USR_AWAY_ME], blk[BG_USR_AWAY_OPP],
+                                    blk[BG_USR_CRAWFORD], out);
+        if (bits < 0) { status = -bits; break; }
+        blk[BG_USR_OUT] = (uint8_t)bits;
+        put16(blk + 66, to_milli(out[0]));
+        put16(blk + 68, to_milli(out[1]));
+        put16(blk + 70, to_milli(out[2]));
+        put16(blk + 72, to_tenk(out[3]));
+        put16(blk + 74, to_tenk(out[4]));
+        put16(blk + 76, to_tenk(out[5]));
+        break;
+    }
+    case BG_USR_JOB_EVAL: {
+        float p[BG_N_PROBS];
+        int level = blk[BG_USR_LEVEL];
+        if (level < BG_LEVEL_MIN || level > BG_LEVEL_MAX) { status = BG_ERR_BAD_LEVEL; break; }
+        int rc = bg_evaluate(board, level <= 3 ? 0 : level - 3, p);
+        if (rc < 0) { status = -rc; break; }
+        for (int k = 0; k < BG_N_PROBS; k++) put16(blk + BG_USR_OUT + 2 * k, to_tenk(p[k]));
+        put16(blk + BG_USR_OUT + 10, to_milli(bg_equity(p)));
+        break;
+    }
+    default:
+        status = BG_ERR_USR_JOB;
+    }
+    blk[BG_USR_STATUS] = (uint8_t)status;
+    return status;
+}

@@ -1,0 +1,247 @@
+/* train.c: the self-play TD training tool for the evaluator's two nets (contact, race).
+ * Greedy 0-ply self-play; after each move the net's value of the position before it moves
+ * toward the value of the best play (TD(0)), and toward the result at the game's end.
+ * Seeded and reproducible (one thread), with a progress bar, periodic checkpoints and a log
+ * of strength against a fixed yardstick (the level-1 heuristic, duplicate dice).
+ * Not part of the game: build with `make -C native/tools`, run `native/tools/train --help`. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "eval.h"
+
+static uint64_t rng_state;
+static uint64_t rng_next(uint64_t *s) {
+    uint64_t z = (*s += 0x9E3779B97F4A7C15ULL);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+}
+static int roll_die(uint64_t *s) { return (int)(rng_next(s) % 6) + 1; }
+
+static mg_play plays[MG_MAX_PLAYS];
+static ev_weights net;   /* the nets being trained */
+
+static double now_s(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec + t.tv_nsec * 1e-9;
+}
+
+/* Best play by 0-ply net; p_mover gets the mover's probabilities after it. */
+static int choose_net(const ev_weights *w, int n, float p_mover[NN_OUT]) {
+    int best = 0;
+    float best_eq = -1e9f, p[NN_OUT], q[NN_OUT];
+    for (int i = 0; i < n; i++) {
+        mg_board sw;
+        mg_swap(&plays[i].after, &sw);
+        ev_evaluate_w(w, &sw, p);
+        ev_invert(p, q);
+        float eq = ev_equity(q);
+        if (eq > best_eq) { best_eq = eq; best = i; if (p_mover) memcpy(p_mover, q, sizeof q); }
+    }
+    return best;
+}
+
+static int choose_heur(int n) {
+    int best = 0;
+    float best_s = -1e9f;
+    for (int i = 0; i < n; i++) {
+        float s = ev_heuristic(&plays[i].after);
+        if (s > best_s) { best_s = s; best = i; }
+    }
+    return best;
+}
+
+/* One training game; returns the number of moves. */
+static int train_game(uint64_t *rng, float alpha_contact, float alpha_race) {
+    mg_board pos;
+    mg_start(&pos);
+    int d1, d2, moves = 0;
+    do { d1 = roll_die(rng); d2 = roll_die(rng); } while (d1 == d2);
+    for (;;) {
+        int cls = ev_class(&pos);
+        float in[EV_N_IN];
+        nn_trace tr;
+        nn_net *nnet = NULL;
+        if (cls == EV_CONTACT || cls == EV_RACE) {
+            nnet = cls == EV_CONTACT ? &net.contact : &net.race;
+            ev_encode(&pos, in);
+            nn_forward(nnet, in, &tr);
+        }
+        int n = mg_generate(&pos, d1, d2, plays);
+        float target[NN_OUT];
+        int best = choose_net(&net, n, target);
+        if (nnet) {
+            if (cls == EV_RACE) { target[EV_WIN_BG] = 0.0f; target[EV_LOSE_BG] = 0.0f; }
+            nn_train_step(nnet, in, &tr, target, cls == EV_CONTACT ? alpha_contact : alpha_race);
+        }
+        moves++;
+        mg_board next;
+        mg_swap(&plays[best].after, &next);
+        pos = next;
+        if (mg_result(&pos) != 0 || moves > 2000) return moves;
+        d1 = roll_die(rng); d2 = roll_die(rng);
+    }
+}
+
+/* Yardstick: the net (0-ply) against the heuristic with the same dice played from both
+ * sides; returns points per game for the net, and its gammon rate in *gammons. */
+static double yardstick(int pairs, uint64_t seed, double *win_rate) {
+    double points = 0.0, wins = 0;
+    for (int g = 0; g < pairs; g++) {
+        for (int net_first = 0; net_first < 2; net_first++) {
+            uint64_t rng = seed + (uint64_t)g * 7919u;
+            mg_board pos;
+            mg_start(&pos);
+            int d1, d2, side = 0;   /* side 0 starts; net plays side 0 when net_first */
+            do { d1 = roll_die(&rng); d2 = roll_die(&rng); } while (d1 == d2);
+            for (int moves = 0; moves < 2000; moves++) {
+                int n = mg_generate(&pos, d1, d2, plays);
+                int net_moves = (side == 0) == (net_first == 1);
+                int best = net_moves ? choose_net(&net, n, NULL) : choose_heur(n);
+                mg_board next;
+                mg_swap(&plays[best].after, &next);
+                pos = next;
+                int r = mg_result(&pos);
+                if (r != 0) {   /* r < 0: the side that just moved won |r| points */
+                    double pts = (double)(-r);
+                    int mover_is_net = net_moves;
+                    points += mover_is_net ? pts : -pts;
+                    wins += mover_is_net ? 1 : 0;
+                    break;
+                }
+                side ^= 1;
+                d1 = roll_die(&rng); d2 = roll_die(&rng);
+            }
+        }
+    }
+    if (win_rate) *win_rate = wins / (2.0 * pairs);
+    return points / (2.0 * pairs);
+}
+
+static int save(const char *path) {
+    long size = ev_wts_size(EV_N_IN, net.contact.n_hid, net.race.n_hid);
+    uint8_t *buf = malloc(size);
+    if (!buf) return -1;
+    ev_wts_serialize(&net, buf, size);
+    char tmp[4096];
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    FILE *f = fopen(tmp, "wb");
+    if (!f) { free(buf); return -1; }
+    size_t ok = fwrite(buf, 1, size, f);
+    fclose(f);
+    free(buf);
+    if (ok != (size_t)size) return -1;
+    return rename(tmp, path);
+}
+
+static int load(const char *path) {
+    FILE *f = fopen(path, "rb");
+    if (!f) return -1;
+    fseek(f, 0, SEEK_END);
+    long size = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    uint8_t *buf = malloc(size);
+    long got = (long)fread(buf, 1, size, f);
+    fclose(f);
+    int rc = got == size ? ev_wts_parse(&net, buf, size) : -1;
+    free(buf);
+    return rc;
+}
+
+static void usage(void) {
+    fprintf(stderr,
+        "train: self-play TD(0) training of the evaluator nets\n"
+        "  --games N        games to play (default 1000000)\n"
+        "  --minutes M      stop after M minutes of wall time (default: no limit)\n"
+        "  --seed S         dice and initial-weights seed (default 1)\n"
+        "  --out FILE       weights file written at each checkpoint (default native/evaluator.wts)\n"
+        "  --resume FILE    start from these weights instead of random ones\n"
+        "  --hidden H       hidden units of each net (default %d)\n"
+        "  --alpha A        initial learning rate (default 0.1)\n"
+        "  --alpha-end A    learning rate reached at the last game (default 0.02)\n"
+        "  --check N        yardstick every N games (default 20000)\n"
+        "  --pairs P        duplicate pairs per yardstick (default 250)\n"
+        "  --log FILE       append the yardstick log here (default: stdout only)\n", EV_N_HID);
+}
+
+int main(int argc, char **argv) {
+    long games = 1000000, check = 20000;
+    double minutes = 0, alpha0 = 0.1, alpha_end = 0.02;
+    uint64_t seed = 1;
+    int hidden = EV_N_HID, pairs = 250;
+    const char *out = "native/evaluator.wts", *resume = NULL, *logpath = NULL;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) { usage(); return 0; }
+        if (!v) { usage(); return 2; }
+        if (!strcmp(a, "--games")) games = atol(v);
+        else if (!strcmp(a, "--minutes")) minutes = atof(v);
+        else if (!strcmp(a, "--seed")) seed = strtoull(v, NULL, 10);
+        else if (!strcmp(a, "--out")) out = v;
+        else if (!strcmp(a, "--resume")) resume = v;
+        else if (!strcmp(a, "--hidden")) hidden = atoi(v);
+        else if (!strcmp(a, "--alpha")) alpha0 = atof(v);
+        else if (!strcmp(a, "--alpha-end")) alpha_end = atof(v);
+        else if (!strcmp(a, "--check")) check = atol(v);
+        else if (!strcmp(a, "--pairs")) pairs = atoi(v);
+        else if (!strcmp(a, "--log")) logpath = v;
+        else { usage(); return 2; }
+        i++;
+    }
+    if (hidden < 1 || hidden > NN_MAX_HID) { fprintf(stderr, "hidden must be 1..%d\n", NN_MAX_HID); return 2; }
+    bo_init();
+    if (resume) {
+        if (load(resume) != 0) { fprintf(stderr, "train: cannot load %s\n", resume); return 1; }
+    } else {
+        nn_init_random(&net.contact, EV_N_IN, hidden, seed * 2 + 1);
+        nn_init_random(&net.race, EV_N_IN, hidden, seed * 2 + 2);
+        net.games_trained = 0;
+    }
+    FILE *log = logpath ? fopen(logpath, "a") : NULL;
+    rng_state = seed * 0x2545F4914F6CDD1DULL + 17;
+    double t0 = now_s(), last_bar = 0;
+    long g;
+    printf("# train seed=%llu games=%ld hidden=%d alpha=%.3f->%.3f start=%u\n",
+           (unsigned long long)seed, games, hidden, alpha0, alpha_end, net.games_trained);
+    printf("# games  minutes  yardstick_ppg  yardstick_win_rate\n");
+    if (log) fprintf(log, "# train seed=%llu hidden=%d alpha=%.3f->%.3f\n",
+                     (unsigned long long)seed, hidden, alpha0, alpha_end);
+    for (g = 1; g <= games; g++) {
+        double frac = (double)(g - 1) / (double)games;
+        if (minutes > 0) {
+            double tf = (now_s() - t0) / (minutes * 60.0);
+            if (tf > frac) frac = tf;
+        }
+        /* geometric decay from alpha0 to alpha_end over the run */
+        float alpha = (float)(alpha0 * pow(alpha_end / alpha0, frac));
+        train_game(&rng_state, alpha, alpha);
+        net.games_trained++;
+        double t = now_s();
+        if (t - last_bar > 1.0 || g == games) {
+            last_bar = t;
+            double rate = g / (t - t0);
+            int width = 30, filled = (int)(width * (minutes > 0 && frac > (double)g / games ? frac : (double)g / games));
+            char bar[64];
+            for (int i = 0; i < width; i++) bar[i] = i < filled ? '#' : '.';
+            bar[width] = 0;
+            fprintf(stderr, "\r[%s] %ld games  %.0f games/s  alpha %.4f  %.1f min ", bar, g, rate,
+                    alpha, (t - t0) / 60.0);
+            fflush(stderr);
+        }
+        int stop = minutes > 0 && (t - t0) > minutes * 60.0;
+        if (g % check == 0 || g == games || stop) {
+            double wr, ppg = yardstick(pairs, 424242, &wr);
+            if (save(out) != 0) fprintf(stderr, "\ntrain: cannot write %s\n", out);
+            printf("%8u %8.1f %+.3f %.3f\n", net.games_trained, (now_s() - t0) / 60.0, ppg, wr);
+            fflush(stdout);
+            if (log) { fprintf(log, "%u %.1f %+.3f %.3f\n", net.games_trained, (now_s() - t0) / 60.0, ppg, wr); fflush(log); }
+        }
+        if (stop) break;
+    }
+    fprintf(stderr, "\n");
+    if (log) fclose(log);
+    return 0;
+}
