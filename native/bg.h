@@ -80,8 +80,130 @@ int64_t bg_bench_generate(const int8_t *boards, const int8_t *dice, int n, int r
 
 
 /* ---- evaluator section (native/src/eval*.c) ---- */
+/* Probabilities are float[BG_N_PROBS] for the side on roll (row 0): win, win gammon, win
+ * backgammon, lose gammon, lose backgammon (each gammon figure includes the backgammons).
+ * Errors come back as negative numbers: -BG_POS_* / -BG_BAD_DICE from the rules section, or
+ * -BG_ERR_* below. Levels: 1 = the 1983-style heuristic, 2 = net 0-ply with a deliberate
+ * small error, 3 = net 0-ply, 4 = net 1-ply, 5 = net filtered 2-ply under a time budget. */
+#define BG_N_PROBS 5
+#define BG_LEVEL_MIN 1
+#define BG_LEVEL_MAX 5
+#define BG_ERR_WTS_SIZE 101      /* weights file of the wrong length (truncated or padded) */
+#define BG_ERR_WTS_MAGIC 102     /* not a weights file of this program */
+#define BG_ERR_WTS_VERSION 103   /* weights of another format version or net shape */
+#define BG_ERR_WTS_CHECKSUM 104  /* contents damaged (checksum or non-finite weights) */
+#define BG_ERR_NO_WEIGHTS 105    /* a net level was asked for before bg_load_weights */
+#define BG_ERR_BAD_LEVEL 106     /* level outside BG_LEVEL_MIN..BG_LEVEL_MAX */
+#define BG_ERR_BAD_ARG 107       /* another argument out of range (ply, sizes, cube, score) */
+#define BG_ERR_GAME_OVER 108     /* the position is already decided */
+/* Cube decision bits (bg_cube_decision) */
+#define BG_CUBE_DOUBLE 1         /* the side on roll should double */
+#define BG_CUBE_TAKE 2           /* the opponent should take a double */
+#define BG_CUBE_TOO_GOOD 4       /* too good to double: play on for the gammon */
+#define BG_CUBE_OUT_LEN 6        /* out: probs[0..4] as above ... see bg_cube_decision */
+#define BG_MET_MAX 25            /* longest match the match equity table covers */
+
+/* Load the weights file image (bytes, len): 0 or -BG_ERR_WTS_*. */
+int bg_load_weights(const uint8_t *data, int len);
+/* Self-play games the loaded weights were trained on (0 when none are loaded). */
+int bg_weights_games(void);
+/* Length in bytes of a weights file of the shape this build expects. */
+int bg_weights_expected_size(void);
+/* Evaluate at ply 0, 1 or 2 (cubeless, side on roll): 0 or a negative error. */
+int bg_evaluate(const int8_t *board, int ply, float *out_probs);
+/* 0-ply evaluation of n boards (n * BG_BOARD_LEN) into n * BG_N_PROBS; n or an error. */
+int bg_evaluate_many(const int8_t *boards, int n, float *out_probs);
+/* Cubeless money equity of probabilities (points per game for the side on roll). */
+float bg_equity(const float *probs);
+/* Every legal play of the roll ranked best first by the given level: count or a negative
+ * error. out_boards: max_plays * BG_BOARD_LEN (mover still row 0), out_steps: max_plays *
+ * BG_MAX_STEPS * BG_STEP_FIELDS, out_nsteps: max_plays, out_equity: max_plays (the mover's
+ * cubeless equity after the play as the level judged it; level 1 gives its heuristic score).
+ * When there are more plays than max_plays, the best max_plays are returned. */
+int bg_rank_plays(const int8_t *board, int die1, int die2, int level, int8_t *out_boards,
+                  int8_t *out_steps, int8_t *out_nsteps, float *out_equity, int max_plays);
+/* Time budget of level 5 in milliseconds (default 400); returns the previous value. */
+int bg_set_time_budget_ms(int ms);
+/* Cube decision for the side on roll (before it rolls). cube_value 1,2,4..; cube_owner 0 =
+ * centred, 1 = the side on roll, 2 = the opponent; match_to 0 = money play, else the match
+ * length with away_me/away_opp points still needed; crawford 0 = before the Crawford game,
+ * 1 = this is the Crawford game (no doubling), 2 = after it.
+ * out[BG_CUBE_OUT_LEN]: equity no double, equity double/take, equity double/pass (all for
+ * the side on roll, in money points or in match winning chance as 2*mwc-1), then
+ * P(win), P(win gammon), P(lose gammon) used. Returns the BG_CUBE_* bits or an error. */
+int bg_cube_decision(const int8_t *board, int level, int cube_value, int cube_owner,
+                     int match_to, int away_me, int away_opp, int crawford, float *out);
+/* The match equity table our code computes: out[(i-1)*BG_MET_MAX + (j-1)] = chance to win
+ * the match for a player needing i points against one needing j (i, j in 1..BG_MET_MAX),
+ * before the Crawford game. Returns 0. */
+int bg_met_table(float *out);
+/* Build the one-sided bear-off database now (otherwise at first use); returns positions. */
+int bg_bearoff_init(void);
+/* Distribution of rolls to bear off a home board (home6 = men on points 1..6): fills
+ * out_dist[32], returns the expected rolls * 1000, or an error. */
+int bg_bearoff_dist(const int8_t *home6, float *out_dist);
 
 /* ---- usr door section (native/src/usr.c) ---- */
+/* The program POKEs a request block into the machine's RAM at PARAMS and calls USR; the trap
+ * calls bg_usr(memory, PARAMS), which writes the answer into the same block and returns the
+ * status (0 = done, else a BG_POS_* / BG_BAD_DICE / BG_ERR_* code), the USR value in BC.
+ * All offsets are from PARAMS; the block never exceeds BG_USR_BLOCK_LEN bytes. Signed bytes
+ * (board counts, a step's `to` = -1 for borne off) are two's complement; 16-bit values are
+ * little-endian; equities are signed 16-bit thousandths of a point (of 2*mwc-1 in match
+ * play); probabilities are unsigned 16-bit ten-thousandths.
+ *
+ * Request:
+ *   +0 job (BG_USR_JOB_*)   +1 level 1..5   +2 die1   +3 die2
+ *   +6..+55  the position, 50 signed bytes in the board layout (side on roll = row 0)
+ *   +56 cube value, log2 (0 = 1, 1 = 2, ...)   +57 cube owner (0 centred, 1 on roll, 2 other)
+ *   +58 match length (0 = money)   +59 points the side on roll still needs
+ *   +60 points the opponent still needs   +61 Crawford state (0 before, 1 this game, 2 after)
+ *   +62 most candidates wanted (RANK; at most BG_USR_MAX_CANDS)
+ * Answer:
+ *   +4 status (as returned)   +5 count (plays returned by BEST/RANK; plays legal is +63)
+ *   +63 number of legal plays of the roll (capped at 255)
+ *   BEST:  +64..+113 the position after the chosen play (mover still row 0);
+ *          +114 number of steps; +115.. steps, 4 bytes each: from, to, die, hit (BG_STEP_FIELDS)
+ *          +131..+132 the equity the level gave it
+ *   RANK:  BG_USR_CAND_LEN-byte entries from +BG_USR_CANDS, best first: +0 steps, +1..+16
+ *          steps as in BEST, +17..+18 equity; count at +5
+ *   CUBE:  +64 BG_CUBE_* bits; +66 equity no double, +68 double/take, +70 double/pass;
+ *          +72 P(win), +74 P(win gammon), +76 P(lose gammon)
+ *   EVAL:  +64.. five probabilities (as BG_N_PROBS) at 2-byte steps, +74 equity; the ply is
+ *          the level's (levels 1-3: 0, 4: 1, 5: 2)
+ *   PING:  +64 1 when weights are loaded; returns BG_ABI_VERSION */
+#define BG_USR_BLOCK_LEN 512
+#define BG_USR_JOB_PING 0
+#define BG_USR_JOB_BEST 1
+#define BG_USR_JOB_RANK 2
+#define BG_USR_JOB_CUBE 3
+#define BG_USR_JOB_EVAL 4
+#define BG_USR_JOB 0
+#define BG_USR_LEVEL 1
+#define BG_USR_DIE1 2
+#define BG_USR_DIE2 3
+#define BG_USR_STATUS 4
+#define BG_USR_COUNT 5
+#define BG_USR_BOARD 6
+#define BG_USR_CUBE_LOG2 56
+#define BG_USR_CUBE_OWNER 57
+#define BG_USR_MATCH_TO 58
+#define BG_USR_AWAY_ME 59
+#define BG_USR_AWAY_OPP 60
+#define BG_USR_CRAWFORD 61
+#define BG_USR_WANT 62
+#define BG_USR_NLEGAL 63
+#define BG_USR_OUT 64
+#define BG_USR_BEST_NSTEPS 114
+#define BG_USR_BEST_STEPS 115
+#define BG_USR_BEST_EQUITY 131
+#define BG_USR_CANDS 134
+#define BG_USR_CAND_LEN 19
+#define BG_USR_MAX_CANDS 19
+#define BG_ERR_USR_ADDR 120      /* the block would run past the end of memory */
+#define BG_ERR_USR_JOB 121       /* unknown job code */
+/* memory: the machine's 64 KiB; params_addr: PARAMS. Returns the status (also at +4). */
+int bg_usr(uint8_t *memory, int params_addr);
 
 /* cffi-cdef end */
 #endif
