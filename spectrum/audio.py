@@ -1,6 +1,6 @@
-"""The beeper: each frame's timestamped EAR (OUT bit 4) edges -> 44.1 kHz samples -> pygame.mixer,
-plus a WAV writer to look at the waveform. Not the ULA (which logs the edges) and not the
-tape's loading noise. Silent, never broken, where there is no audio device."""
+"""The speaker: each frame's timestamped EAR (OUT bit 4) edges, with a loading tape's signal
+mixed in, -> 44.1 kHz samples -> pygame.mixer; plus a WAV writer to look at the waveform.
+Not the ULA (which logs the edges). Silent, never broken, where there is no audio device."""
 import contextlib
 import math
 import os
@@ -91,6 +91,29 @@ class BeeperRenderer:
                 self.lowpass = float(s[-1])
             y = x - s
         return np.clip(np.rint(y * (self.amplitude * 32767)), -32768, 32767).astype(np.int16)
+
+
+TAPE_WEIGHT = 0.3             # how loud the tape's signal is next to the beeper
+
+
+def mix_speaker(frame_ear, frame_tape, tape_weight: float = TAPE_WEIGHT):
+    """One frame's speaker level from the beeper (OUT bit 4) and the tape's EAR input, which
+    on the 48K share the ULA's EAR pin, so a loading tape is heard. Both are
+    (start_level, [(tstates, 0/1), ...]); so is the result, with levels in 0..1."""
+    (ear, ear_changes), (tape, tape_changes) = frame_ear, frame_tape
+    if not tape_changes:
+        return frame_ear
+    keep = 1.0 - tape_weight
+    start = keep * ear + tape_weight * tape
+    events = sorted([(t, 0, v) for t, v in ear_changes] + [(t, 1, v) for t, v in tape_changes])
+    changes = []
+    for t, source, value in events:
+        if source:
+            tape = value
+        else:
+            ear = value
+        changes.append((t, keep * ear + tape_weight * tape))
+    return start, changes
 
 
 def write_wav(path, samples: np.ndarray, sample_rate_hz: int = hw.AUDIO_RATE_HZ) -> None:

@@ -12,7 +12,8 @@ the frame's first 32 T-states last (one instruction at a time, so an EI shadow d
 lose it), then whole instructions run until T-state 69,888, then the frame is closed:
 `cpu.tstates -= 69888`, the ULA's logs roll over (`ula.frame_border`, `ula.frame_ear`,
 `ula.frame_mic`: see ula.Ula), the beeper log is appended to `ear_frames` (a deque the
-audio side drains, so the frames of a long BEEP inside call() are heard too) and
+audio side drains, so the frames of a long BEEP inside call() are heard too; while a tape
+plays, its signal as the CPU reads it is mixed in, as on the real machine) and
 `frame_count` goes up by one. A HALTed CPU is
 fast-forwarded to the frame's end by the core, so an idle frame costs almost nothing.
 
@@ -33,6 +34,7 @@ import os
 import numpy as np
 
 from spectrum import hw
+from spectrum.audio import mix_speaker
 from spectrum.ula import Ula
 
 # Registers saved around call(): everything a routine may change except R and MEMPTR.
@@ -264,5 +266,7 @@ class Spectrum48:
     def _end_frame(self) -> None:
         self.cpu.tstates -= hw.TSTATES_PER_FRAME
         self.ula.end_frame(hw.TSTATES_PER_FRAME)
-        self.ear_frames.append(self.ula.frame_ear)
+        ula = self.ula
+        self.ear_frames.append(mix_speaker(ula.frame_ear, ula.frame_tape) if ula.frame_tape[1]
+                               else ula.frame_ear)
         self.frame_count += 1

@@ -145,6 +145,8 @@ class Ula:
       frame_border = (start_colour, [(tstates, colour), ...])   every border change
       frame_ear    = (start_level,  [(tstates, level), ...])    every change of OUT bit 4 (beeper)
       frame_mic    = (start_level,  [(tstates, level), ...])    every change of OUT bit 3 (MIC)
+      frame_tape   = (start_level,  [(tstates, level), ...])    the tape's EAR input as the CPU
+                     read it (changes between reads, timed at the read): the loading noise
     T-states count from that frame's interrupt and are < 69,888."""
 
     def __init__(self):
@@ -156,6 +158,9 @@ class Ula:
         self._border_start, self._border_changes = 0, []
         self._ear_start, self._ear_changes = 0, []
         self._mic_start, self._mic_changes = 0, []
+        self.tape_level = 0
+        self._tape_start, self._tape_changes = 0, []
+        self.frame_tape = (0, [])
         self.frame_border = (0, [])
         self.frame_ear = (0, [])
         self.frame_mic = (0, [])
@@ -188,6 +193,9 @@ class Ula:
         value = 0xA0 | self.keyboard.read(port >> 8)    # bits 5 and 7 read 1
         if self.tape is not None:
             ear_in = self.tape.ear_at(tstates)
+            if ear_in != self.tape_level:
+                self.tape_level = ear_in
+                self._tape_changes.append((tstates, ear_in))
         else:
             ear_in = self.ear           # Issue 3 board with no tape: EAR in follows EAR out
         if ear_in:
@@ -203,6 +211,8 @@ class Ula:
             self._ear_start, self._ear_changes, frame_tstates)
         self.frame_mic, self._mic_start, self._mic_changes = _split(
             self._mic_start, self._mic_changes, frame_tstates)
+        self.frame_tape, self._tape_start, self._tape_changes = _split(
+            self._tape_start, self._tape_changes, frame_tstates)
         if self.tape is not None:
             self.tape.end_frame(frame_tstates)
 

@@ -135,3 +135,12 @@ def test_idle_beeper_queues_nothing():
     for _ in range(10):
         beeper.push((0, []))
     assert beeper._channel.calls == []
+
+
+def test_tape_signal_is_mixed_under_the_beeper():
+    from spectrum.audio import TAPE_WEIGHT, mix_speaker
+    assert mix_speaker((1, [(10, 0)]), (0, [])) == (1, [(10, 0)])      # no tape: untouched
+    start, changes = mix_speaker((0, [(300, 1)]), (1, [(100, 0), (500, 1)]))
+    keep = 1 - TAPE_WEIGHT
+    assert start == TAPE_WEIGHT
+    assert changes == [(100, 0.0), (300, keep), (500, keep + TAPE_WEIGHT)]

@@ -448,3 +448,21 @@ def test_project_rom_boots_counts_frames_and_scans_a_held_key():
         m.run_frame()
     assert m.peek_word(23672) - frames_before == 5
     assert m.peek(23560) == ord("a") and m.peek(23611) & 0x20
+
+
+def test_a_loading_tape_is_heard_through_the_speaker():
+    """The ROM polls EAR; the level changes it sees reach the frame's speaker log."""
+    m = machine_with("""
+        ld b, 200
+poll:   ld a, 0x7f
+        in a, (0xfe)
+        djnz poll
+        halt
+""")
+    m.tape = RecordingTape(lambda t: (t // 500) & 1)
+    m.run_frame()
+    _start, changes = m.ear_frames[-1]
+    assert len(changes) >= 10
+    from spectrum.audio import TAPE_WEIGHT
+    assert {level for _t, level in changes} == {0.0, TAPE_WEIGHT}     # beeper silent, tape heard
+    assert m.ula.frame_tape[1][0][1] == 1
