@@ -4,7 +4,7 @@ Not the CPU (z80.py), not the window (display.py), not the tape format (tape.py)
 
 Memory: `machine.memory` is ONE bytearray of 65,536 bytes. The CPU works on it directly,
 `machine.mem` is a numpy uint8 view of it (the ULA renders from that), and the C evaluator
-can take `ffi.from_buffer(machine.memory)`. Never replace or resize it; write through
+can take `ffi.from_buffer("unsigned char[]", machine.memory)`. Never replace or resize it; write through
 `poke`/`load` (or the CPU) so that writes below 0x4000 are ignored as on the real machine.
 
 Frames: `run_frame()` finishes the current frame: the maskable interrupt is offered while
@@ -14,8 +14,8 @@ lose it), then whole instructions run until T-state 69,888, then the frame is cl
 `ula.frame_mic`: see ula.Ula), the beeper log is appended to `ear_frames` (a deque the
 audio side drains, so the frames of a long BEEP inside call() are heard too; while a tape
 plays, its signal as the CPU reads it is mixed in, as on the real machine) and
-`frame_count` goes up by one. A HALTed CPU is
-fast-forwarded to the frame's end by the core, so an idle frame costs almost nothing.
+`frame_count` goes up by one. A HALTed CPU is fast-forwarded to the frame's end by the
+core, so an idle frame costs almost nothing.
 
 The tape hook (for spectrum/tape.py): set `machine.tape = player` (None = no tape).
 The player needs exactly two methods:
