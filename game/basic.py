@@ -15,26 +15,20 @@ CLICK_MS, CLICK_HZ = 3, 1500         # key click
 
 
 def rom_symbols() -> dict:
-    """Adapter over the ROM helper's symbol table (roms/__init__.py): name -> address,
-    upper-case names with '-' and '_' both accepted."""
+    """The ROM's symbol table (roms.rom_symbols: pasmo's labels and EQUs) with the game's
+    machine code's labels (USR_ENTRY, PARAMS) when game/mcode.sym is there."""
     import roms
-    table = None
-    for attr in ("SYMBOLS", "symbols"):
-        table = getattr(roms, attr, None)
-        if callable(table):
-            table = table()
-        if table:
-            break
-    if not table:
-        for attr in ("symbol_table", "load_symbols", "read_symbols"):
-            fn = getattr(roms, attr, None)
-            if callable(fn):
-                table = fn()
-                break
-    out = {}
-    for name, addr in dict(table or {}).items():
-        out[str(name).upper().replace("-", "_")] = int(addr)
-    return out
+    table = dict(roms.rom_symbols())
+    try:
+        table.update(roms.mcode_symbols())
+    except (roms.RomFileError, AttributeError):
+        pass
+    return table
+
+
+def rom_ready(machine, symbols: dict) -> bool:
+    """True once the ROM has finished its start-up and rests in its IDLE loop (EI; HALT)."""
+    return symbols["IDLE"] <= machine.cpu.pc <= symbols["IDLE_END"]
 
 
 class Basic:
@@ -51,9 +45,8 @@ class Basic:
     def addr(self, *names: str) -> int:
         """The first of `names` present in the symbol table."""
         for name in names:
-            key = name.upper().replace("-", "_")
-            if key in self.sym:
-                return self.sym[key]
+            if name in self.sym:
+                return self.sym[name]
         raise KeyError(f"the ROM's symbol table has none of {names}")
 
     # ---------- POKE, PEEK, USR ----------
@@ -68,7 +61,7 @@ class Basic:
 
     # ---------- PRINT ----------
     def _rst10(self, codes: bytes) -> None:
-        entry = self.addr("PRINT_A", "RST10", "PRINT_OUT", "PRINT_CHAR", "PRINT")
+        entry = self.addr("PRINT_A")
         call = self.machine.call
         for code in codes:
             call(entry, a=code)
@@ -89,15 +82,15 @@ class Basic:
         self.poke(self.addr("ATTR_P"), attr_byte)
         self.poke(self.addr("ATTR_T"), attr_byte)
         try:
-            self.machine.call(self.addr("CLS", "CLS_ALL", "CL_ALL"))
+            self.machine.call(self.addr("CLS"))
         except KeyError:
             self.memory[0x4000:0x5800] = bytes(0x1800)
         self.memory[0x5800:0x5B00] = bytes([attr_byte]) * 0x300   # the whole 24 rows
 
     # ---------- BEEP ----------
     def beep(self, ms: int, hz: int) -> None:
-        """BEEP through the ROM's beeper routine (DE = cycles, HL = loop count, as the
-        48K's BEEPER takes them). The CPU is busy meanwhile, as in BASIC."""
+        """BEEP through the ROM's BEEPER (DE = full cycles, HL = pitch count, a cycle taking
+        BEEP_FIXED_T + BEEP_PER_COUNT_T * HL T-states). The CPU is busy meanwhile, as in BASIC."""
         self.beeps.append((ms, hz))
         if self.silent:
             return
@@ -106,7 +99,8 @@ class Basic:
         except KeyError:
             return
         cycles = max(1, int(hz * ms / 1000))
-        loops = max(1, int(437_500 / hz - 30.125))   # the 48K BEEPER's timing formula
+        fixed_t, per_count_t = self.sym.get("BEEP_FIXED_T", 164), self.sym.get("BEEP_PER_COUNT_T", 48)
+        loops = max(1, round((3_500_000 / hz - fixed_t) / per_count_t))   # 3.5 MHz clock
         self.machine.call(entry, de=cycles, hl=loops)
 
     # ---------- frames and keys ----------

@@ -73,6 +73,9 @@ class Runner:
             machine.keyboard.release_all()
         try:
             if not self.started:
+                from game.basic import rom_ready
+                if not rom_ready(machine, self.basic.sym):
+                    return True                  # the ROM is still starting up
                 self.started = True
                 next(self.program)
             else:

@@ -231,13 +231,12 @@ class MachineDriver(GameDriver):
     def __init__(self, seed: int | None = 1, dice: Dice | None = None, chooser=None,
                  ask_instructions: bool = False, frames_per_key: int = 4, start=None):
         from spectrum.machine import Spectrum48
-        from game.basic import rom_symbols
+        from game.basic import rom_ready, rom_symbols
         self.machine = Spectrum48()
         self.symbols = rom_symbols()
-        boot = self.symbols.get("BOOT_DONE") or self.symbols.get("MAIN_LOOP")
-        for _ in range(5):                         # let the ROM start up
+        for _ in range(200):                       # let the ROM start up (it clears RAM)
             self.machine.run_frame()
-            if boot and self.machine.cpu.pc == boot:
+            if rom_ready(self.machine, self.symbols):
                 break
         self.basic = Basic(self.machine, self.symbols)
         self.dice = dice or Dice(seed)
