@@ -63,9 +63,12 @@ void cube_decide(const float p[NN_OUT], int cube_value, int cube_owner, int matc
     if (out->dt <= out->dp) out->bits |= BG_CUBE_TAKE;
     int may_double = cube_owner != 2 && !(match_to && crawford == 1)
                      && !(match_to && away_me <= cube_value);
-    float best_double = out->dt < out->dp ? out->dt : out->dp;
     if (may_double) {
-        if (best_double > out->nd) out->bits |= BG_CUBE_DOUBLE;
-        else if (out->nd >= out->dp && out->dt > out->dp) out->bits |= BG_CUBE_TOO_GOOD;
+        if (out->dt > out->dp) {   /* the double would be passed: cash unless playing on wins more */
+            if (out->nd > out->dp + 1e-4f) out->bits |= BG_CUBE_TOO_GOOD;
+            else out->bits |= BG_CUBE_DOUBLE;
+        } else if (out->dt > out->nd) {
+            out->bits |= BG_CUBE_DOUBLE;
+        }
     }
 }

@@ -1,0 +1,60 @@
+"""Cube decisions and the match equity table our code computes: the table is a fair,
+monotonic chance table; money decisions follow the chances (no double when even, double
+and pass when far ahead, too good when a gammon is likely); match play respects Crawford."""
+import pytest
+
+from game import evaluator as ev
+from game.position import Position
+
+
+@pytest.fixture(scope="module", autouse=True)
+def weights():
+    ev.load_weights()
+
+
+def test_the_match_table_is_fair_and_monotonic():
+    met = ev.match_equity_table()
+    n = len(met)
+    for i in range(n):
+        assert met[i][i] == pytest.approx(0.5, abs=1e-6)
+        for j in range(n):
+            assert met[i][j] + met[j][i] == pytest.approx(1.0, abs=1e-5)
+            if j + 1 < n:
+                assert met[i][j + 1] >= met[i][j] - 1e-6   # the opponent further away helps
+    # a familiar landmark: 1-away against 2-away (Crawford) is about 70%
+    assert 0.65 < met[0][1] < 0.75
+
+
+def test_no_double_at_the_start():
+    decision = ev.cube_decision(Position.start().position_id, level=3)
+    assert not decision.double and decision.take
+
+
+def test_a_race_far_ahead_is_double_and_pass():
+    # the mover has 4 men left on low points, the opponent 9 men (no gammon left)
+    pos = Position.from_points({1: 2, 2: 2}, {6: 3, 5: 3, 4: 3})
+    decision = ev.cube_decision(pos.position_id, level=3)
+    assert decision.double and not decision.take
+
+
+def test_a_gammonish_blitz_is_too_good_to_double():
+    # the opponent has three men on the bar against a closed board, with nothing borne off
+    pos = Position.from_points({1: 2, 2: 2, 3: 2, 4: 2, 5: 2, 6: 3, 8: 2},
+                               {"bar": 3, 13: 5, 8: 5, 6: 2})
+    decision = ev.cube_decision(pos.position_id, level=3)
+    assert decision.too_good and not decision.double and not decision.take
+
+
+def test_nobody_doubles_in_the_crawford_game_or_when_the_opponent_owns_the_cube():
+    pos = Position.from_points({1: 2, 2: 2}, {6: 5, 5: 5, 4: 5})
+    assert not ev.cube_decision(pos.position_id, 3, match_to=5, away_me=3, away_opp=1,
+                                crawford=1).double
+    assert not ev.cube_decision(pos.position_id, 3, cube_value=2, cube_owner=2).double
+
+
+def test_bad_cube_arguments_are_value_errors():
+    start = Position.start().position_id
+    for kwargs in ({"cube_value": 3}, {"cube_owner": 5}, {"match_to": 5, "away_me": 7, "away_opp": 1},
+                   {"crawford": 4}, {"cube_value": "2"}):
+        with pytest.raises(ValueError):
+            ev.cube_decision(start, 3, **kwargs)

@@ -1,0 +1,210 @@
+"""The evaluator's Python face and USR door: every level's choice is a legal result, ranked
+candidates cover the roll, bad input is refused with a clear error, the weights file is
+checked (size, magic, version, checksum), and the door answers as the direct calls do."""
+import random
+import struct
+
+import pytest
+
+from game import evaluator as ev
+from game.errors import DiceError, PositionError
+from game.position import Position
+from game.rules import legal_plays, legal_results
+from native import ffi, lib
+
+START = Position.start().position_id
+
+
+def _positions_from_play(n, seed=5):
+    """Positions reached by random legal plays from the start (the mover on roll)."""
+    rng = random.Random(seed)
+    out = []
+    pos = Position.start()
+    while len(out) < n:
+        plays = legal_plays(pos, (rng.randint(1, 6), rng.randint(1, 6)))
+        after = rng.choice(plays).after
+        if lib.bg_game_result(after.as_c()) != 0:
+            pos = Position.start()
+            continue
+        pos = after.swapped()
+        out.append(pos)
+    return out
+
+
+@pytest.fixture(scope="module", autouse=True)
+def weights():
+    ev.load_weights()
+
+
+@pytest.mark.parametrize("level", [1, 2, 3, 4, 5])
+def test_every_level_chooses_one_of_the_legal_results(level):
+    for pos in [Position.start()] + _positions_from_play(6 if level < 5 else 2, seed=level):
+        for dice in ((3, 1), (6, 6)):
+            chosen = ev.best_play(pos.position_id, dice, level)
+            assert chosen in legal_results(pos.position_id, dice)
+
+
+def test_ranked_candidates_are_every_legal_play_best_first():
+    pos = _positions_from_play(3)[-1]
+    ranked = ev.ranked_plays(pos.position_id, (5, 2), 3)
+    assert {c.position_id for c in ranked} == legal_results(pos.position_id, (5, 2))
+    equities = [c.equity for c in ranked]
+    assert equities == sorted(equities, reverse=True)
+    assert ranked[0].position_id == ev.best_play(pos.position_id, (5, 2), 3)
+
+
+def test_limit_returns_the_best_few():
+    ranked = ev.ranked_plays(START, (6, 4), 4, limit=3)
+    assert len(ranked) == 3
+    assert ranked[0].equity >= ranked[1].equity >= ranked[2].equity
+
+
+def test_the_net_runs_off_with_sixty_five_at_the_start():
+    # 24/13 (the "lover's leap") is the standard play of 65
+    after = Position.from_id(ev.best_play(START, (6, 5), 3))
+    assert after.board[23] == 1 and after.board[12] == 6
+
+
+@pytest.mark.parametrize("dice", [(0, 3), (7, 1), (3, 7), (1,), ("a", 2)])
+def test_a_die_outside_one_to_six_is_a_dice_error(dice):
+    with pytest.raises(DiceError):
+        ev.best_play(START, dice, 3)
+
+
+@pytest.mark.parametrize("level", [0, 6, -1, "5", 2.0, True, None])
+def test_an_unknown_level_is_a_level_error(level):
+    with pytest.raises(ev.LevelError, match="level is 1 to 5"):
+        ev.best_play(START, (3, 1), level)
+
+
+@pytest.mark.parametrize("pid", ["", "not an id", "4HPwATDgc/ABM", "////////////////", 17])
+def test_an_illegal_position_is_a_position_error(pid):
+    with pytest.raises(PositionError):
+        ev.best_play(pid, (3, 1), 3)
+
+
+def test_an_impossible_board_is_refused_by_the_c_side_too():
+    board = [0] * 50
+    board[5], board[25 + 18] = 2, 2      # both colours on the same point
+    out = ffi.new("int8_t[]", 50)
+    code = lib.bg_rank_plays(ffi.new("int8_t[]", board), 3, 1, 3, out, ffi.NULL, ffi.NULL,
+                             ffi.NULL, 1)
+    assert code == -lib.BG_POS_SHARED_POINT
+
+
+def test_a_finished_game_is_refused_with_a_clear_error():
+    finished = Position.from_points({}, {1: 15})     # the mover has borne off every man
+    with pytest.raises(ev.EvaluatorError, match="already over"):
+        ev.best_play(finished.position_id, (3, 1), 3)
+
+
+def test_probabilities_are_consistent_at_every_ply():
+    for pos in [Position.start()] + _positions_from_play(3):
+        for ply in (0, 1):
+            p = ev.evaluate(pos.position_id, ply)
+            assert 0 <= p.win_backgammon <= p.win_gammon <= p.win <= 1
+            assert 0 <= p.lose_backgammon <= p.lose_gammon <= 1 - p.win + 1e-6
+            assert -3 <= p.equity <= 3
+
+
+def test_the_start_position_is_close_to_even():
+    p = ev.evaluate(START, 0)
+    assert 0.4 < p.win < 0.6
+
+
+# ---- the weights file ------------------------------------------------------------------
+
+def _wts_bytes():
+    with open(ev.WEIGHTS_PATH, "rb") as fh:
+        return bytearray(fh.read())
+
+
+def test_the_shipped_weights_have_the_expected_size():
+    assert len(_wts_bytes()) == lib.bg_weights_expected_size()
+    assert lib.bg_weights_games() > 0
+
+
+def test_a_missing_weights_file_is_a_clear_error(tmp_path):
+    with pytest.raises(ev.WeightsError, match="missing"):
+        ev.load_weights(str(tmp_path / "nowhere.wts"))
+
+
+@pytest.mark.parametrize("damage, reason", [
+    (lambda b: b[: len(b) // 2], "wrong length"),
+    (lambda b: b + b"\0", "wrong length"),
+    (lambda b: b"NOTNETS!" + b[8:], "not a Spectrum Backgammon weights file"),
+    (lambda b: b[:8] + struct.pack("<I", 99) + b[12:], "another format version"),
+    (lambda b: b[:1000] + bytes([b[1000] ^ 0x40]) + b[1001:], "checksum"),
+])
+def test_a_damaged_weights_file_is_refused_and_the_old_weights_kept(tmp_path, damage, reason):
+    before = ev.evaluate(START, 0)
+    bad = tmp_path / "bad.wts"
+    bad.write_bytes(bytes(damage(_wts_bytes())))
+    with pytest.raises(ev.WeightsError, match=reason):
+        ev.load_weights(str(bad))
+    assert ev.evaluate(START, 0) == before
+
+
+# ---- the USR door -----------------------------------------------------------------------
+
+PARAMS = 0xF000
+
+
+def _door(request: bytes, addr=PARAMS):
+    memory = bytearray(65536)
+    memory[addr:addr + len(request)] = request
+    status = ev.usr_call(memory, addr)
+    return status, ev.decode_answer(memory, addr), memory
+
+
+def test_the_door_best_play_matches_the_direct_call():
+    pos = _positions_from_play(4)[-1]
+    status, answer, _ = _door(ev.encode_request(ev.JOB_BEST, pos, (4, 2), 3))
+    assert status == 0
+    assert answer["after"].position_id == ev.best_play(pos.position_id, (4, 2), 3)
+    assert answer["legal_plays"] == len(legal_results(pos.position_id, (4, 2)))
+    direct = ev.ranked_plays(pos.position_id, (4, 2), 3, limit=1)[0]
+    assert answer["steps"] == direct.play.steps
+
+
+def test_the_door_ranked_list_matches_the_direct_call():
+    status, answer, _ = _door(ev.encode_request(ev.JOB_RANK, START, (6, 4), 4, want=5))
+    assert status == 0
+    direct = ev.ranked_plays(START, (6, 4), 4, limit=5)
+    assert [s for s, _ in answer["candidates"]] == [c.play.steps for c in direct]
+    assert [round(e, 3) for _, e in answer["candidates"]] == [round(c.equity, 3) for c in direct]
+
+
+def test_the_door_cube_and_eval_jobs_answer():
+    status, cube, _ = _door(ev.encode_request(ev.JOB_CUBE, START, level=3))
+    assert status == 0 and not cube["double"] and cube["take"]
+    status, evaluation, _ = _door(ev.encode_request(ev.JOB_EVAL, START, level=3))
+    assert status == 0
+    assert abs(evaluation["probabilities"].win - ev.evaluate(START, 0).win) < 1e-3
+
+
+def test_the_door_writes_nothing_outside_its_block():
+    request = ev.encode_request(ev.JOB_RANK, START, (6, 6), 3)
+    status, _, memory = _door(request)
+    assert status == 0
+    assert not any(memory[:PARAMS]) and not any(memory[PARAMS + ev.BLOCK_LEN:])
+
+
+@pytest.mark.parametrize("patch, code", [
+    ({0: 77}, lib.BG_ERR_USR_JOB),
+    ({1: 9}, lib.BG_ERR_BAD_LEVEL),
+    ({2: 0}, lib.BG_BAD_DICE),
+    ({3: 7}, lib.BG_BAD_DICE),
+    ({6: 16}, lib.BG_POS_TOO_MANY_MEN),
+])
+def test_the_door_reports_bad_requests_as_a_status(patch, code):
+    request = bytearray(ev.encode_request(ev.JOB_BEST, START, (3, 1), 3))
+    for offset, value in patch.items():
+        request[offset] = value
+    status, answer, _ = _door(bytes(request))
+    assert status == code and answer["status"] == code
+
+
+def test_the_door_refuses_a_block_past_the_end_of_memory():
+    assert ev.usr_call(bytearray(65536), 65536 - 100) == lib.BG_ERR_USR_ADDR
+    assert lib.bg_usr(ffi.from_buffer("uint8_t[]", bytearray(65536)), 65500) == lib.BG_ERR_USR_ADDR
