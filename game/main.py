@@ -100,10 +100,17 @@ class Runner:
 
 
 def computer_chooser(machine, basic, level):
-    """The computer's play: through USR into the evaluator when game/evaluator.py is there
-    (adapter in game/program.py), else the engine's first legal play."""
+    """The computer's play through USR into the evaluator (game/program.py usr_chooser),
+    else the engine's first legal play. The weights load in a thread meanwhile (about 3 s,
+    while the tape loads), so the first move is not held up; C runs without the GIL."""
+    import threading
+
+    from game import evaluator
     from game import program as P
-    return P.usr_chooser(basic, level) or P.first_legal_play
+    warm_up = threading.Thread(target=evaluator.ensure_loaded, name="weights", daemon=True)
+    warm_up.start()
+    level = P.DEFAULT_LEVEL if level is None else level
+    return P.usr_chooser(basic, level, warm_up) or P.first_legal_play
 
 
 def main(argv=None) -> int:

@@ -20,7 +20,7 @@ READ_FRAMES = 100                # time to read the computer's play (a key cuts 
 OPENING_READ_FRAMES = 75
 WIN_TUNE = ((120, 523), (120, 659), (120, 784), (300, 1047))
 LOSE_TUNE = ((200, 392), (200, 330), (400, 262))
-DEFAULT_LEVEL = 2
+DEFAULT_LEVEL = 5                # as game/settings.py: net 2-ply within a time budget
 RESULT_WORDS = {1: "a single game (1 point)", 2: "a gammon (2 points)",
                 3: "a backgammon (3 points)"}
 
@@ -254,15 +254,47 @@ def first_legal_play(position: Position, dice) -> rules.Play:
     return rules.legal_plays(position, dice)[0]
 
 
-def usr_chooser(basic: Basic, level: int):
+def usr_chooser(basic: Basic, level: int, warm_up=None):
     """The machine-code call, as the 1983 program made it: POKE the position, dice and level
-    into the request block at PARAMS, USR the stub at USR_ENTRY (a trap into the C evaluator),
-    read the answer back from RAM. None when the evaluator or the machine code is not there."""
+    into the request block at PARAMS, USR the stub at USR_ENTRY (the host's trap there calls
+    the C evaluator on the machine's memory), read the play back from RAM; BC is the status.
+    None when the machine code's symbols are not there. `warm_up` (a thread loading the
+    weights) is waited for before the first call."""
+    from game import evaluator
     try:
-        from game import evaluator
-    except ImportError:
+        entry, params = basic.addr("USR_ENTRY"), basic.addr("PARAMS")
+    except KeyError:
         return None
-    return None
+    install_usr_trap(basic, entry, params)
+
+    def choose(position: Position, dice) -> rules.Play:
+        if warm_up is not None:
+            warm_up.join()
+        request = evaluator.encode_request(evaluator.JOB_BEST, position, dice, level)
+        for offset, value in enumerate(request):
+            basic.poke(params + offset, value)
+        status = basic.usr(entry)
+        answer = evaluator.decode_answer(basic.memory, params)
+        if status != 0 or answer.get("status") or "steps" not in answer:
+            return first_legal_play(position, dice)     # the door refused: play on regardless
+        return rules.Play(answer["after"], tuple(answer["steps"]))
+    return choose
+
+
+def install_usr_trap(basic: Basic, entry: int, params: int) -> None:
+    """The host's side of the door: a CPU trap at USR_ENTRY that runs bg_usr over the
+    machine's memory and leaves the status in BC, before the stub's RET returns it."""
+    from game import evaluator
+    machine = basic.machine
+    cpu = getattr(machine, "cpu", None)
+    if cpu is None:                                     # the stand-in machine: no CPU
+        machine.usr_traps = {entry: lambda: evaluator.usr_call(machine.memory, params)}
+        return
+
+    def on_usr(cpu):
+        cpu.bc = evaluator.usr_call(machine.memory, params) & 0xFFFF
+
+    cpu.traps[entry] = on_usr
 
 
 def program(basic: Basic, dice: Dice | None = None, level: int = DEFAULT_LEVEL,

@@ -34,8 +34,11 @@ class StandInMachine:
         if addr >= 0x4000:
             self.memory[addr & 0xFFFF] = value & 0xFF
 
+    usr_traps: dict = {}
+
     def usr(self, addr):
-        return 0
+        trap = self.usr_traps.get(addr)
+        return trap() & 0xFFFF if trap else addr
 
     def call(self, addr, max_frames=500, **regs):
         if addr == SYMBOLS["PRINT_A"]:
@@ -229,7 +232,12 @@ class MachineDriver(GameDriver):
     step and then the machine runs its 69,888 T (with the interrupt that scans the keys)."""
 
     def __init__(self, seed: int | None = 1, dice: Dice | None = None, chooser=None,
-                 ask_instructions: bool = False, frames_per_key: int = 4, start=None):
+                 ask_instructions: bool = False, frames_per_key: int = 4, start=None,
+                 level: int | None = None):
+        """level: the computer plays through USR and the evaluator at that level (the
+        machine code is put at its ORG as the tape would); None: its first legal play."""
+        import roms
+        from game.program import usr_chooser
         from spectrum.machine import Spectrum48
         from game.basic import rom_ready, rom_symbols
         self.machine = Spectrum48()
@@ -239,6 +247,9 @@ class MachineDriver(GameDriver):
             if rom_ready(self.machine, self.symbols):
                 break
         self.basic = Basic(self.machine, self.symbols)
+        if level is not None:
+            self.machine.load(self.symbols["USR_ENTRY"], roms.load_mcode())
+            chooser = usr_chooser(self.basic, level)
         self.dice = dice or Dice(seed)
         self.games = []
         self.program = program(self.basic, self.dice, chooser=chooser,

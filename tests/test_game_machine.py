@@ -62,3 +62,24 @@ def test_machine_keeps_50_frames_a_second_while_waiting_for_input():
     frame_ms = (time.perf_counter() - start_s) * 1000 / frames
     print(f"frame time waiting for input: {frame_ms:.2f} ms")
     assert frame_ms < 20.0
+
+
+def test_machine_code_call_computer_move_through_usr_within_1s_at_default_level():
+    from game import evaluator
+    from game.program import DEFAULT_LEVEL
+    evaluator.ensure_loaded()                      # the weights load while the tape loads
+    driver = MachineDriver(dice=Dice.scripted([6, 5]), level=DEFAULT_LEVEL)
+    driver.until("I start with 6 and 5", max_frames=600)
+    timings_s = []
+    choose = driver.game.choose
+
+    def timed(position, dice):
+        start_s = time.perf_counter()
+        play = choose(position, dice)
+        timings_s.append(time.perf_counter() - start_s)
+        return play
+    driver.game.choose = timed
+    driver.until("I play", max_frames=300)
+    print(f"computer move latency (USR, evaluator level {DEFAULT_LEVEL}): {timings_s[0]:.3f} s")
+    assert driver.message().split()[2:] == ["a6", "g5"]        # the usual 6-5 run: 24/18/13
+    assert timings_s[0] < 1.0
