@@ -1,0 +1,69 @@
+"""Evaluator speed benchmark (not a test): 0-ply evaluations per second (a batch evaluated
+inside C) and moves per second at each level 1..5 on positions from random play, plus the
+median and worst time per move. One figure a line. Run: python3 bench/evalspeed.py"""
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import statistics
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+from native import ffi, lib  # noqa: E402
+from game.evaluator import ensure_loaded  # noqa: E402
+
+BOARD_LEN = 50
+
+
+def sample_positions(n: int, seed: int) -> list[tuple[list[int], int, int]]:
+    """(board, die1, die2) for n positions reached by level-3 self-play, mid-game included."""
+    rng = random.Random(seed)
+    board, out = ffi.new("int8_t[]", BOARD_LEN), ffi.new("int8_t[]", BOARD_LEN)
+    found = []
+    lib.bg_start(board)
+    while len(found) < n:
+        d1, d2 = rng.randint(1, 6), rng.randint(1, 6)
+        found.append((list(board[0:BOARD_LEN]), d1, d2))
+        lib.bg_rank_plays(board, d1, d2, 3 if rng.random() < 0.8 else 1, out, ffi.NULL, ffi.NULL,
+                          ffi.NULL, 1)
+        if lib.bg_game_result(out):
+            lib.bg_start(board)
+        else:
+            lib.bg_swap(out, board)
+    return found
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--positions", type=int, default=300)
+    ap.add_argument("--seed", type=int, default=11)
+    args = ap.parse_args()
+    ensure_loaded()
+    sample = sample_positions(max(args.positions, 50), args.seed)
+    boards = ffi.new("int8_t[]", [c for b, _, _ in sample for c in b])
+    probs = ffi.new("float[]", len(sample) * lib.BG_N_PROBS)
+    evals, t0 = 0, time.perf_counter()
+    while time.perf_counter() - t0 < 1.0:
+        evals += lib.bg_evaluate_many(boards, len(sample), probs)
+    rate = evals / (time.perf_counter() - t0)
+    print(f"evals_per_s_0ply: {rate:,.0f} evaluations/s")
+    print(f"eval_time_0ply: {1e6 / rate:.2f} us")
+    board, out = ffi.new("int8_t[]", BOARD_LEN), ffi.new("int8_t[]", BOARD_LEN)
+    for level in range(1, 6):
+        todo = sample if level < 5 else sample[: max(30, len(sample) // 5)]
+        times = []
+        for b, d1, d2 in todo:
+            board[0:BOARD_LEN] = b
+            t = time.perf_counter()
+            lib.bg_rank_plays(board, d1, d2, level, out, ffi.NULL, ffi.NULL, ffi.NULL, 1)
+            times.append(time.perf_counter() - t)
+        print(f"moves_per_s_level{level}: {len(times) / sum(times):,.1f} moves/s")
+        print(f"move_time_level{level}_median: {statistics.median(times) * 1000:.2f} ms")
+        print(f"move_time_level{level}_max: {max(times) * 1000:.2f} ms")
+
+
+if __name__ == "__main__":
+    main()

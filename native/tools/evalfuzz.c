@@ -1,0 +1,89 @@
+/* evalfuzz.c: drives the whole C side (rules, evaluator, search, cube, USR door) over many
+ * random positions, random garbage boards and random arguments, for the AddressSanitizer /
+ * UBSan build (asan_check.sh). It checks answers only loosely (legal ranges); finding memory
+ * or undefined-behaviour errors is the sanitizers' job. Not a benchmark. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "../bg.h"
+
+static uint64_t rs = 12345;
+static uint64_t rnd(void) {
+    rs ^= rs << 13; rs ^= rs >> 7; rs ^= rs << 17;
+    return rs;
+}
+static int rint_(int lo, int hi) { return lo + (int)(rnd() % (uint64_t)(hi - lo + 1)); }
+
+static int8_t boards[BG_MAX_PLAYS * BG_BOARD_LEN];
+static int8_t steps[BG_MAX_PLAYS * BG_MAX_STEPS * BG_STEP_FIELDS];
+static int8_t nsteps[BG_MAX_PLAYS];
+static float eqs[BG_MAX_PLAYS];
+static uint8_t memory[65536];
+
+int main(int argc, char **argv) {
+    long n = argc > 2 ? atol(argv[2]) : 100000;
+    if (argc < 2) { fprintf(stderr, "usage: evalfuzz WEIGHTS [POSITIONS]\n"); return 2; }
+    FILE *f = fopen(argv[1], "rb");
+    if (!f) { fprintf(stderr, "cannot open %s\n", argv[1]); return 2; }
+    static uint8_t wts[4 << 20];
+    int len = (int)fread(wts, 1, sizeof wts, f);
+    fclose(f);
+    if (bg_load_weights(wts, len) != 0) { fprintf(stderr, "weights refused\n"); return 2; }
+    /* damaged copies must be refused, never read past their end */
+    for (int k = 0; k < 20; k++) {
+        int cut = rint_(0, len);
+        uint8_t *copy = malloc(cut ? cut : 1);
+        memcpy(copy, wts, cut);
+        if (cut > 40) copy[rint_(0, cut - 1)] ^= (uint8_t)rint_(1, 255);
+        if (bg_load_weights(copy, cut) == 0 && cut != len) { fprintf(stderr, "damaged weights accepted\n"); return 1; }
+        free(copy);
+    }
+    bg_load_weights(wts, len);
+    int8_t pos[BG_BOARD_LEN], work[BG_BOARD_LEN];
+    bg_start(pos);
+    long bad_answers = 0, errors = 0;
+    for (long i = 0; i < n; i++) {
+        int garbage = rnd() % 10 == 0;
+        if (garbage) for (int k = 0; k < BG_BOARD_LEN; k++) work[k] = (int8_t)rint_(-3, 17) * (rnd() % 4 == 0);
+        else memcpy(work, pos, sizeof work);
+        int d1 = rnd() % 20 == 0 ? rint_(-1, 8) : rint_(1, 6), d2 = rnd() % 20 == 0 ? rint_(-1, 8) : rint_(1, 6);
+        int level = rnd() % 20 == 0 ? rint_(-1, 7) : rint_(1, 3);
+        if (i % 400 == 0) level = 4;
+        if (i % 5000 == 0) level = 5;
+        float probs[BG_CUBE_OUT_LEN];
+        int rc = bg_evaluate(work, i % 500 == 0 ? 1 : 0, probs);
+        if (rc == 0) {
+            for (int k = 0; k < BG_N_PROBS; k++) if (!(probs[k] >= 0.0f && probs[k] <= 1.0f)) bad_answers++;
+        } else errors++;
+        int want = rint_(0, 40);
+        int m = bg_rank_plays(work, d1, d2, level, boards, steps, nsteps, eqs, want);
+        if (m > want) bad_answers++;
+        if (i % 50 == 0)
+            bg_cube_decision(work, rint_(0, 6), 1 << rint_(0, 13), rint_(-1, 3), rint_(-1, 27),
+                             rint_(-1, 26), rint_(-1, 26), rint_(-1, 3), probs);
+        /* the USR door with the position, random jobs and random parameter bytes */
+        int addr = rnd() % 50 == 0 ? rint_(-10, 65600) : rint_(0x4000, 0xFE00);
+        if (addr >= 0 && addr <= 65536 - BG_USR_BLOCK_LEN) {
+            uint8_t *blk = memory + addr;
+            for (int k = 0; k < BG_USR_BLOCK_LEN; k++) blk[k] = (uint8_t)rnd();
+            blk[BG_USR_JOB] = (uint8_t)(rnd() % 8 == 0 ? rnd() : rint_(0, 4));
+            if (blk[BG_USR_JOB] == BG_USR_JOB_RANK || blk[BG_USR_JOB] == BG_USR_JOB_BEST)
+                blk[BG_USR_LEVEL] = (uint8_t)(rnd() % 10 ? rint_(1, 3) : rnd());
+            if (rnd() % 4) memcpy(blk + BG_USR_BOARD, work, BG_BOARD_LEN);
+            if (rnd() % 4) { blk[BG_USR_DIE1] = (uint8_t)rint_(1, 6); blk[BG_USR_DIE2] = (uint8_t)rint_(1, 6); }
+        }
+        bg_usr(memory, addr);
+        /* advance the random game by a random legal play */
+        if (!garbage) {
+            int np = bg_legal_plays(pos, rint_(1, 6), rint_(1, 6), boards, steps, nsteps, BG_MAX_PLAYS);
+            if (np < 1) { bad_answers++; bg_start(pos); continue; }
+            memcpy(work, boards + (size_t)rint_(0, np - 1) * BG_BOARD_LEN, BG_BOARD_LEN);
+            if (bg_game_result(work) != 0) bg_start(pos);
+            else bg_swap(work, pos);
+        }
+        if (i % 10000 == 0) { fprintf(stderr, "\r%ld/%ld positions", i, n); fflush(stderr); }
+    }
+    fprintf(stderr, "\r%ld/%ld positions\n", n, n);
+    printf("positions: %ld\nrefused_inputs: %ld\nout_of_range_answers: %ld\n", n, errors, bad_answers);
+    return bad_answers ? 1 : 0;
+}
