@@ -6,6 +6,7 @@ import sys
 
 TAPE_MODES = ("fast", "real", "instant")
 TITLE = "Spectrum Backgammon"
+WAIT_KEY_FRAMES = 50             # "~" in --keys: a second's wait
 
 
 def parse_args(argv):
@@ -24,7 +25,8 @@ def parse_args(argv):
     parser.add_argument("--mute", action="store_true", help="no sound (F9 toggles)")
     parser.add_argument("--wav", metavar="PATH", default=None, help="record the beeper")
     parser.add_argument("--keys", default=None,
-                        help="headless only: keys typed into the program (\\n = ENTER)")
+                        help="headless only: keys typed into the program, one each 4 frames "
+                             "(\\n = ENTER, ~ = wait a second)")
     return parser.parse_args(argv)
 
 
@@ -59,6 +61,8 @@ class Runner:
                                chooser=computer_chooser(machine, self.basic, level))
         self.started = False
         self.keys = list((keys or "").replace("\\n", "\n"))
+        self.wait_frames = 0
+        self.holding = False
 
     def __call__(self, machine) -> bool:
         if self.loading is not None:
@@ -67,10 +71,17 @@ class Runner:
                 return True
             except StopIteration:
                 self.loading = None
-        if self.keys and machine.frame_count % 4 == 0:
-            self.type_key(self.keys.pop(0))
-        elif self.keys or machine.frame_count % 4 == 2:
-            machine.keyboard.release_all()
+        if self.holding:
+            machine.keyboard.release_all()              # a typed key is held one frame
+            self.holding = False
+        if self.keys or self.wait_frames:
+            if self.wait_frames:
+                self.wait_frames -= 1
+            elif self.keys[0] == "~":
+                self.keys.pop(0)
+                self.wait_frames = WAIT_KEY_FRAMES
+            elif machine.frame_count % 4 == 0:
+                self.type_key(self.keys.pop(0))
         try:
             if not self.started:
                 from game.basic import rom_ready
@@ -88,6 +99,7 @@ class Runner:
         """Headless typing: hold the key in the matrix (the ROM scans it)."""
         kb = self.machine.keyboard
         kb.release_all()
+        self.holding = True
         if ch == "\n":
             kb.press("ENTER")
         elif ch == " ":
