@@ -16,6 +16,25 @@ _CODE_CACHE = {}
 DUMP = None              # set to a list to collect every compiled block's source (debugging)         # block source -> code object, shared by all cores (tests build many)
 
 
+_PRUNE_RE = {r: (re.compile(rf"{r} (?:=|\|=|&=|\^=) "), re.compile(rf"{r} = (.*)$"), re.compile(rf"\b{r}\b"))
+             for r in ("f", "wz")}
+
+
+def _prune(lines, reg, live_after):
+    """Drop top-level assignments to reg when it is dead after these lines; return (lines, live before)."""
+    assign, full, mention = _PRUNE_RE[reg]
+    if not live_after:
+        lines = [ln for ln in lines if not assign.match(ln)]
+    live = live_after
+    for ln in reversed(lines):
+        m = full.match(ln)
+        if m and not mention.search(m.group(1)):
+            live = False          # written whole here
+        elif mention.search(ln):
+            live = True           # read (or a partial/conditional write, which counts as a read)
+    return lines, live
+
+
 class _Traps(dict):
     """The traps dict: any change drops the compiled blocks (blocks stop before trapped addresses)."""
     __slots__ = ("_cpu",)
@@ -340,6 +359,20 @@ class Z80:
                 ranges[-1][1] = max(ranges[-1][1], b)
             else:
                 ranges.append([a, b])
+        # dead-store elimination for F and MEMPTR: a value overwritten before any read or exit is not computed
+        exits = []
+        for n, ins in enumerate(instrs):
+            side = ins is not last and ins.kind != cg.SEQ and not (ins.tn is None and ins.target is not None)
+            exits.append(ins is last or side or bool(ins.writes))
+        code_lines = [None] * len(instrs)
+        live = {"f": True, "wz": True}
+        for n in range(len(instrs) - 1, -1, -1):
+            lines = instrs[n].lines
+            for reg in ("f", "wz"):
+                if exits[n]:
+                    live[reg] = True
+                lines, live[reg] = _prune(lines, reg, live[reg])
+            code_lines[n] = lines
         body = []
         T = 0          # T-states before the current instruction
         K = 0          # M1 cycles up to and including the current instruction
@@ -348,7 +381,7 @@ class Z80:
         for n, ins in enumerate(instrs):
             K += ins.m1
             body.append(f"# {ins.addr:04x}: {ins.mn}")
-            for line in ins.lines:
+            for line in code_lines[n]:
                 body.append(line.replace("{T}", str(T)).replace("{K}", str(K)))
             conds = []
             for var, _ in ins.writes:
