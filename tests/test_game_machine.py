@@ -83,3 +83,40 @@ def test_machine_code_call_computer_move_through_usr_within_1s_at_default_level(
     print(f"computer move latency (USR, evaluator level {DEFAULT_LEVEL}): {timings_s[0]:.3f} s")
     assert driver.message().split()[2:] == ["a6", "g5"]        # the usual 6-5 run: 24/18/13
     assert timings_s[0] < 1.0
+
+
+def test_machine_fuzz_typed_through_the_keyboard_matrix():
+    """Random lines typed key by key into the real machine: each gives a message or a
+    legal step; the program keeps running."""
+    import random
+    rng = random.Random(83)
+    driver = MachineDriver(seed=5)
+    keys = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 ,.-+=/*<>;:?!"
+    typed = 0
+    for _ in range(4000):
+        message = driver.message()
+        if typed >= 60:
+            break
+        if "Your move?" in message:
+            before = driver.game.position
+            text = "".join(rng.choice(keys) for _ in range(rng.choice([0, 1, 2, 2, 3, 5, 40])))
+            driver.type(text + "\n")
+            driver.run(2)
+            typed += 1
+            after = driver.message()
+            assert ("Press ENTER" in after) != (driver.game.position != before) or "QUIT" in text.upper()
+        elif "Press ENTER" in message:
+            driver.type("\n")
+        elif "Press any key" in message:
+            driver.type(" ")
+        else:
+            driver.run(10)
+    assert typed == 60
+
+
+def test_machine_complete_game_against_the_evaluator_through_usr():
+    from test_game_flow import play_to_end
+    driver = MachineDriver(seed=21, level=3)
+    verdict = play_to_end(driver, max_loops=100_000)
+    assert verdict.startswith(("YOU WIN", "I WIN")) and "point" in verdict
+    assert "Press any key for a new game" in driver.message()
