@@ -27,40 +27,35 @@ int ev_class(const mg_board *b) {
     return EV_RACE;
 }
 
+/* Bit p+1 stands for victim index p (p = -1 is the attacker's bar), so shifting a set of
+ * attacker positions left by d moves every one of them d pips. */
 int ev_hit_rolls(const mg_board *b, int victim) {
     const int8_t *vr = b->b[victim], *ar = b->b[1 - victim];
-    uint32_t blots = 0, blocked = 0;
+    uint32_t blots = 0, blocked = 0, src = 0;
     for (int i = 0; i < 24; i++) {
-        if (vr[i] == 1) blots |= 1u << i;
-        else if (vr[i] >= 2) blocked |= 1u << i;
+        if (vr[i] == 1) blots |= 2u << i;
+        else if (vr[i] >= 2) blocked |= 2u << i;
     }
     if (!blots) return 0;
-    /* attacker sources in victim coordinates: bar = -1, attacker index j -> 23 - j */
-    int src[16], ns = 0;
-    if (ar[24] > 0) src[ns++] = -1;
+    if (ar[24] > 0) src = 1u;   /* men on the bar must enter first: only they can hit */
     else
-        for (int j = 0; j < 24; j++) if (ar[j] > 0) src[ns++] = 23 - j;
+        for (int j = 0; j < 24; j++) if (ar[j] > 0) src |= 2u << (23 - j);
+    const uint32_t board = 0x1FFFFFEu, open = board & ~blocked;
     int count = 0;
     for (int d1 = 1; d1 <= 6; d1++) {
+        uint32_t s1 = src << d1;
         for (int d2 = d1; d2 <= 6; d2++) {
-            int hit = 0;
-            for (int s = 0; s < ns && !hit; s++) {
-                int p = src[s];
-                if (d1 == d2) {
-                    int q = p;
-                    for (int k = 0; k < 4; k++) {
-                        q += d1;
-                        if (q > 23 || (blocked >> q & 1)) break;
-                        if (blots >> q & 1) { hit = 1; break; }
-                    }
-                } else {
-                    int a = p + d1, c = p + d2, t = p + d1 + d2;
-                    if (a <= 23 && (blots >> a & 1)) hit = 1;
-                    else if (c <= 23 && (blots >> c & 1)) hit = 1;
-                    else if (t <= 23 && (blots >> t & 1) &&
-                             ((a <= 23 && !(blocked >> a & 1)) || (c <= 23 && !(blocked >> c & 1))))
-                        hit = 1;
+            int hit;
+            if (d1 == d2) {
+                uint32_t r = src;
+                hit = 0;
+                for (int k = 0; k < 4 && !hit; k++) {
+                    r = (r << d1) & open;
+                    hit = (r & blots) != 0;
                 }
+            } else {
+                uint32_t s2 = src << d2;
+                hit = (((s1 | s2) | ((s1 & open) << d2) | ((s2 & open) << d1)) & blots) != 0;
             }
             if (hit) count += (d1 == d2) ? 1 : 2;
         }
