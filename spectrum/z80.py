@@ -350,7 +350,6 @@ class Z80:
         m = self.memory
         last = instrs[-1]
         loop = last.kind == cg.JUMP and last.target == s and s not in self._traps and not self._single
-        ind = "        " if loop else "    "
         # the memory ranges the block's code occupies
         spans = sorted((i.addr, i.addr + i.length) for i in instrs)
         ranges = []
@@ -421,6 +420,9 @@ class Z80:
         loads = [f"    {r} = S.{'memptr' if r == 'wz' else r}" for r in used]
         stores = [f"S.{'memptr' if r == 'wz' else r} = {r}" for r in written]
         rc = "rc + " if loop else ""
+        has_exits = any(ln.lstrip().startswith("EXIT") for ln in body)
+        scaffold = loop or has_exits          # exits 'break' out to one shared tail that stores the registers
+        ind = "        " if scaffold else "    "
         out = ["def blk(limit):", "    t = S.tstates", f"    if t + {pre} >= limit: S.pc = {s}; return -1"]
         for a, b in ranges:
             if b <= self.rom_top:
@@ -438,40 +440,44 @@ class Z80:
         if tail_guard and any(v == "wb" for v, _ in last.writes):
             out.append("    wa = wb = -1")             # a conditional CALL looping to the start may not write
         if loop:
-            out += ["    rc = 0", "    while True:"]
+            out.append("    rc = 0")
+        if scaffold:
+            out.append("    while True:")
         for line in body:
             if line.lstrip().startswith("EXIT"):
                 pre_ws = line[:len(line) - len(line.lstrip())]
                 _, nxt, t_end, k = line.split()
                 tt = " + tt" if nxt == "npc" else ""
-                for st in stores:
-                    out.append(ind + pre_ws + st)
-                out.append(f"{ind}{pre_ws}S.pc = {nxt}; S.tstates = t + {t_end}{tt}; S._rc += {rc}{k}")
-                out.append(f"{ind}{pre_ws}return {nxt}")
+                out.append(f"{ind}{pre_ws}npc = {nxt}; tx = {t_end}{tt}; kx = {rc}{k}; break")
             else:
                 out.append(ind + line)
+        if last.kind == cg.SEQ:
+            end_pc, end_t = (last.addr + last.length) & 0xFFFF, f"{pre + last.t}"
+        else:
+            end_pc, end_t = "npc", f"{pre} + tt"
         if loop:
             out.append(f"        t += {pre} + tt")
             out.append(f"        rc += {K}")
             brk = [f"npc != {s}", f"t + {pre} >= limit"] + tail_guard
-            out.append(f"        if {' or '.join(brk)}: break")
-            out.append("    S.tstates = t")
-            out.append("    S._rc += rc")
-        elif last.kind == cg.SEQ:
-            out.append(f"    S.tstates = t + {pre + last.t}")
-            out.append(f"    S._rc += {K}")
+            out.append(f"        if {' or '.join(brk)}: tx = 0; kx = rc; break")
+        elif last.kind == cg.HALT:
+            out.append(f"{ind}S.tstates = t + {end_t}; S._rc += {K}")
+            out += [ind + st for st in stores]
+            out.append(f"{ind}S.pc = npc; return -3")
+        elif scaffold:
+            if last.kind == cg.EI:
+                out.append(f"{ind}S._eir = S._rc + {K}")
+            out.append(f"{ind}npc = {end_pc}; tx = {end_t}; kx = {K}; break")
         else:
-            out.append(f"    S.tstates = t + {pre} + tt")
-            out.append(f"    S._rc += {K}")
-        for st in stores:
-            out.append("    " + st)
-        if last.kind == cg.SEQ:
-            end = (last.addr + last.length) & 0xFFFF
-            out.append(f"    S.pc = {end}")
-            out.append(f"    return {end}")
-        else:
-            out.append("    S.pc = npc")
+            out.append(f"    S.tstates = t + {end_t}; S._rc += {K}")
+            out += ["    " + st for st in stores]
+            out.append(f"    S.pc = {end_pc}")
             if last.kind == cg.EI:
                 out.append("    S._eir = S._rc")
-            out.append("    return -3" if last.kind == cg.HALT else "    return npc")
+            out.append(f"    return {end_pc}")
+        if scaffold:
+            out.append("    S.tstates = t + tx; S._rc += kx")
+            out += ["    " + st for st in stores]
+            out.append("    S.pc = npc")
+            out.append("    return npc")
         return "\n".join(out) + "\n"
