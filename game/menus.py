@@ -1,0 +1,393 @@
+"""The screens and questions that live outside the turn loop: the options menu, the help
+pages, Y/N questions, the score and match-over screens, typed dice and match length. Each is
+a generator (one `yield` = one frame) for program.py's `yield from`; none plays a turn."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from game import screen as S
+from game.basic import CODE_ENTER, Basic
+from game.instructions import wrap
+from game.match import BadMatchLength, Match, parse_match_length
+from game.settings import MENU_KEYS, OPTIONS, SettingsError, Settings
+
+# --- colours, as the instructions pages use them ---
+PAGE = S.attr(S.BLACK, S.WHITE)
+TITLE = S.attr(S.YELLOW, S.BLUE, bright=True)
+FOOTER = S.attr(S.WHITE, S.BLACK)
+KEY_CELL = S.attr(S.WHITE, S.BLACK)              # a menu key, printed inverse
+VALUE = S.attr(S.BLUE, S.WHITE)                  # an option's current value
+WARNING = S.attr(S.WHITE, S.RED, bright=True)    # why an answer was not taken
+BIG = S.attr(S.BLACK, S.CYAN, bright=True)
+
+# --- the options page, in character rows and columns ---
+OPTION_FIRST_ROW = 2
+VALUE_COL = 15                                   # settings.menu_lines(): key, label(13)
+SWATCH_COL = 27                                  # board style colours beside its name
+HINT_ROW = 15
+REASON_ROW = 20                                  # two rows for a refusal
+PROMPT_ROW = S.MESSAGE_ROW
+
+# --- sounds (ms, Hz) ---
+CLICK = (8, 1200)
+BAD_KEY = (60, 180)
+FANFARE = ((110, 523), (110, 659), (110, 784), (160, 1047), (110, 784), (400, 1047))
+LAMENT = ((220, 392), (220, 349), (220, 311), (500, 262))
+
+KEY_DELETE = 12
+DONE_KEYS = (CODE_ENTER, ord("0"))
+
+
+def title_bar(basic: Basic, words: str, row: int = 0) -> None:
+    basic.print_at(row, 0, words.center(S.COLS), TITLE)
+
+
+def footer(basic: Basic, words: str) -> None:
+    basic.print_at(S.ROWS - 1, 0, words.center(S.COLS), FOOTER)
+
+
+def clear_rows(basic: Basic, first: int, count: int, attr_byte: int = PAGE) -> None:
+    for row in range(first, first + count):
+        basic.print_at(row, 0, " " * S.COLS, attr_byte)
+
+
+def show_reason(basic: Basic, reason: str, row: int = REASON_ROW, rows: int = 2) -> None:
+    """A refusal in a red box of `rows` lines; the words wrap at spaces."""
+    lines = wrap(reason[:1].upper() + reason[1:])[:rows]
+    for i in range(rows):
+        text = lines[i] if i < len(lines) else ""
+        basic.print_at(row + i, 0, text.ljust(S.COLS), WARNING)
+
+
+def key_char(code: int) -> str:
+    return chr(code).upper() if 32 <= code < 128 else ""
+
+
+# ---------------------------------------------------------------------------------------
+# Y or N
+
+def ask_yes_no(basic: Basic, question: str, row: int = S.MESSAGE_ROW,
+               attr_byte: int = S.MESSAGE):
+    """Ask `question` (Y/N) on one line; Y or N in either case answers (True / False), any
+    other key asks again, saying so. No ENTER is needed."""
+    prompt = f"{question} (Y/N)"
+    basic.print_at(row, 0, prompt[:S.COLS].ljust(S.COLS), attr_byte)
+    while True:
+        key = yield from basic.inkey()
+        answer = key_char(key)
+        if answer in ("Y", "N"):
+            basic.beep(*CLICK)
+            return answer == "Y"
+        basic.beep(*BAD_KEY)
+        again = f"Y or N? {question}"
+        basic.print_at(row, 0, again[:S.COLS].ljust(S.COLS), attr_byte)
+
+
+# ---------------------------------------------------------------------------------------
+# typed numbers: the dice, the match length
+
+WHO_WORDS = {"human": "you", "computer": "me", "white": "White", "black": "Black"}
+DICE_PROMPT = "Dice for {who}?"
+
+
+def parse_dice(text: str) -> tuple[int, int]:
+    """ "31", "3 1", "3-1", "3,1" -> (3, 1). ValueError with a few words otherwise."""
+    digits = [ch for ch in text if not ch.isspace() and ch not in "-,/"]
+    if not digits:
+        raise ValueError("Type the roll: 31")
+    if not all(ch.isdigit() for ch in digits) or len(digits) != 2:
+        raise ValueError("Two dice, e.g. 31")
+    d1, d2 = int(digits[0]), int(digits[1])
+    if not (1 <= d1 <= 6 and 1 <= d2 <= 6):
+        raise ValueError("Dice show 1 to 6")
+    return d1, d2
+
+
+def ask_dice(basic: Basic, who: str, row: int = S.MESSAGE_ROW):
+    """"Set the dice yourself": ask the roll for `who` ("human", "computer", "white",
+    "black" or any name) as "31" or "3 1"; anything else is refused with the reason and
+    asked again. Returns (die1, die2)."""
+    prompt = DICE_PROMPT.format(who=WHO_WORDS.get(who, who))
+    while True:
+        text = yield from basic.input(prompt, row=row)
+        try:
+            return parse_dice(text)
+        except ValueError as exc:
+            basic.beep(*BAD_KEY)
+            basic.print_at(row, 0, f"{exc}. Press ENTER"[:S.COLS].ljust(S.COLS), S.MESSAGE)
+            yield from basic.wait_enter()
+
+
+MATCH_PROMPT = "Match length (1-25, U)?"
+
+
+def ask_match_length(basic: Basic, row: int = PROMPT_ROW, reason_row: int = REASON_ROW):
+    """Ask for a match length: 1..25, or U (or UNLIMITED) for money play. 0, 26, "abc" or an
+    empty line are refused, the reason shown on `reason_row` (two rows), and asked again.
+    Returns the length or None for unlimited."""
+    while True:
+        text = yield from basic.input(MATCH_PROMPT, row=row)
+        try:
+            if not text.strip():
+                raise BadMatchLength("Type a number from 1 to 25, or U for unlimited")
+            length = parse_match_length(text)
+        except BadMatchLength as exc:
+            basic.beep(*BAD_KEY)
+            show_reason(basic, str(exc), reason_row)
+            continue
+        clear_rows(basic, reason_row, 2)
+        return length
+
+
+# ---------------------------------------------------------------------------------------
+# the options menu
+
+@dataclass(frozen=True)
+class OptionsOutcome:
+    """What the player did in the menu: the options changed (names of Settings fields, in
+    the order first changed), whether the settings file was written, and whether S (set up
+    your own board) was chosen to leave the menu."""
+    changed: tuple[str, ...] = ()
+    saved: bool = True
+    setup_board: bool = False
+
+
+def _option_row(index: int) -> int:
+    return OPTION_FIRST_ROW + index
+
+
+def draw_option(basic: Basic, settings: Settings, index: int) -> None:
+    key, name, line = settings.menu_lines()[index]
+    row = _option_row(index)
+    basic.print_at(row, 0, line.ljust(S.COLS), PAGE)
+    basic.print_at(row, 0, key, KEY_CELL)
+    basic.print_at(row, VALUE_COL, line[VALUE_COL:], VALUE)
+    if name == "board_style":
+        style = settings.style
+        for i, paper in enumerate((style.frame, style.board, *style.points, style.bar)):
+            basic.print_at(row, SWATCH_COL + i, " ",
+                           S.attr(S.BLACK, paper, bright=style.bright))
+
+
+def draw_options(basic: Basic, settings: Settings, offer_setup: bool) -> None:
+    basic.cls(PAGE)
+    title_bar(basic, "OPTIONS")
+    for index in range(len(OPTIONS)):
+        draw_option(basic, settings, index)
+    basic.print_at(HINT_ROW, 0, "Press 1-9 or A-C to change one.", PAGE)
+    basic.print_at(HINT_ROW + 1, 0, "Match length (5) is typed.", PAGE)
+    if offer_setup:
+        basic.print_at(HINT_ROW + 2, 0, "S", KEY_CELL)
+        basic.print_at(HINT_ROW + 2, 1, " Set up your own board", PAGE)
+    footer(basic, "ENTER to play on")
+
+
+def options_menu(basic: Basic, settings: Settings, path=None, offer_setup: bool = False):
+    """The options on one screen. A key 1-9/A-C steps its option to the next choice (the
+    match length is typed, and asked again with the reason until it is 1-25 or U); the line
+    shows the new value at once. ENTER (or 0) returns, as does S when `offer_setup`. The
+    settings are saved (to `path`, else the user's config directory) on the way out.
+    `settings` is changed in place; returns an OptionsOutcome."""
+    draw_options(basic, settings, offer_setup)
+    names = [name for name, _, _ in OPTIONS]
+    changed: list[str] = []
+    setup = False
+    while True:
+        key = yield from basic.inkey()
+        char = key_char(key)
+        if key in DONE_KEYS:
+            break
+        if offer_setup and char == "S":
+            setup = True
+            break
+        if not char or char not in MENU_KEYS:
+            basic.beep(*BAD_KEY)
+            continue
+        index = MENU_KEYS.index(char)
+        name = names[index]
+        before = getattr(settings, name)
+        if name == "match_length":
+            length = yield from ask_match_length(basic)
+            settings.set(name, length)
+            basic.print_at(PROMPT_ROW, 0, "ENTER to play on".center(S.COLS), FOOTER)
+        else:
+            try:
+                settings.cycle(name)
+            except SettingsError as exc:          # pragma: no cover - every choice is valid
+                show_reason(basic, str(exc))
+                continue
+        basic.beep(*CLICK)
+        draw_option(basic, settings, index)
+        if getattr(settings, name) != before and name not in changed:
+            changed.append(name)
+    saved = True
+    try:
+        settings.save(path)
+    except OSError as exc:
+        saved = False
+        show_reason(basic, f"The options could not be saved ({exc.strerror or exc}); "
+                           f"they last until you switch off.")
+        footer(basic, "Press ENTER")
+        yield from basic.wait_enter()
+    return OptionsOutcome(tuple(changed), saved, setup)
+
+
+# ---------------------------------------------------------------------------------------
+# help
+
+# Each page: a title and lines of at most 32 columns (a key's column, then its words).
+HELP_PAGES = (
+    ("KEYS  (1/2)", [
+        'At "Your move?" type + ENTER:',
+        "",
+        "K4 or 4K  move the man on K by 4",
+        "Z3        bring a man in from",
+        "          the bar (Z) with a 3",
+        "D/DOUBLE  double the stakes;",
+        "          before your throw",
+        "A         advice: my best plays",
+        "P         pip count, both sides",
+        "T         take back the last man",
+        "U         undo the whole turn",
+        "S         the score",
+        "I         position and match ID",
+        "          (paste into GNU bg)",
+        "O         the options menu",
+        "H         this help",
+        "X         export the match as a",
+        "          .mat file for analysis",
+        "QUIT      give up this game",
+    ]),
+    ("KEYS  (2/2)", [
+        "Small or capital letters both",
+        "do. Points are a to x, the bar",
+        "is z. K4, 4K and z4 all work.",
+        "",
+        "Y or N answers a question:",
+        " READY?   Y keeps your move,",
+        "          N puts the men back",
+        " DOUBLE?  Y takes the cube,",
+        "          N gives up the game",
+        "",
+        "Set the dice yourself (option",
+        "B): type a roll as 31 or 3 1.",
+        "",
+        "Set up a board (S in options):",
+        " W K3  three white men on K",
+        " B Z1  one black man on the bar",
+        " C clears, S starts again, or a",
+        " position ID; ENTER to play.",
+        "",
+        "Two players: each types in turn",
+    ]),
+)
+
+
+def text_screen(basic: Basic, title: str, lines, foot: str = "Press ENTER"):
+    """A page of up to 21 lines under a title bar; waits for ENTER. The caller redraws
+    whatever it showed before (e.g. the board)."""
+    basic.cls(PAGE)
+    title_bar(basic, title)
+    for row, line in enumerate(list(lines)[:S.ROWS - 3], start=2):
+        if line:
+            basic.print_at(row, 0, line[:S.COLS], PAGE)
+    footer(basic, foot)
+    yield from basic.wait_enter()
+
+
+def help_screens(basic: Basic):
+    """Every key and command on two pages; ENTER turns each page. The caller redraws."""
+    for number, (title, lines) in enumerate(HELP_PAGES):
+        last = number == len(HELP_PAGES) - 1
+        yield from text_screen(basic, title, lines,
+                               "ENTER to go back" if last else "ENTER for the next page")
+
+
+# ---------------------------------------------------------------------------------------
+# the score
+
+KIND_WORDS = {"single": "single", "gammon": "gammon", "backgammon": "backgammon",
+              "drop": "dropped"}
+GAMES_SHOWN = 6
+
+
+def _name(match: Match, side: str) -> str:
+    return match.record.names.get(side, side.capitalize())
+
+
+def score_lines(match: Match) -> list[str]:
+    """The score page's lines below its title: the match, both scores, the cube, the
+    Crawford rule, then the last games."""
+    lines = ["MONEY PLAY" if match.is_money else f"MATCH TO {match.length} POINTS", ""]
+    for side in match.sides:
+        text = f"{_name(match, side):<12}{match.score[side]:>4}"
+        away = match.away(side)
+        if away is not None and not match.is_over:
+            text += f"   needs {away}"
+        lines.append(text)
+    lines.append("")
+    if match.is_money:
+        lead = match.balance(match.sides[0])
+        if lead:
+            ahead = match.sides[0] if lead > 0 else match.sides[1]
+            lines.append(f"{_name(match, ahead)} is {abs(lead)} ahead")
+        else:
+            lines.append("All square")
+    if not match.cube_enabled:
+        lines.append("No doubling cube")
+    elif match.in_game:
+        owner = "in the middle" if match.cube_owner is None else \
+            f"owned by {_name(match, match.cube_owner)}"
+        lines.append(f"Cube {match.cube_value}, {owner}")
+    if match.crawford_game:
+        lines.append("The Crawford game: no doubling")
+    elif match.post_crawford and not match.is_over:
+        lines.append("After Crawford: doubling again")
+    if match.results:
+        lines += ["", "GAME  WINNER      HOW     POINTS"]
+        first = max(0, len(match.results) - GAMES_SHOWN)
+        for n, result in enumerate(match.results[first:], start=first + 1):
+            how = KIND_WORDS.get(result.kind, result.kind)
+            lines.append(f"{n:>3}   {_name(match, result.winner):<11} "
+                         f"{how:<10}{result.points:>3}"[:S.COLS])
+    return lines
+
+
+def score_screen(basic: Basic, match: Match):
+    """The S command: the score of the match (or money play) on its own screen; ENTER
+    returns. The caller redraws the board."""
+    basic.cls(PAGE)
+    title_bar(basic, "SCORE")
+    for row, line in enumerate(score_lines(match)[:S.ROWS - 3], start=2):
+        attr_byte = BIG if row in (4, 5) else PAGE
+        basic.print_at(row, 0, line.ljust(S.COLS) if attr_byte == BIG else line, attr_byte)
+    footer(basic, "Press ENTER")
+    yield from basic.wait_enter()
+
+
+def match_over_screen(basic: Basic, match: Match):
+    """The end of a match: who won and the final score, a tune, then ENTER. Returns the
+    winning side."""
+    winner = match.winner or max(match.sides, key=lambda s: match.score[s])
+    loser = match.other(winner)
+    if winner == "human":
+        verdict = "YOU WIN THE MATCH"
+    elif winner == "computer":
+        verdict = "I WIN THE MATCH"
+    else:
+        verdict = f"{_name(match, winner).upper()} WINS THE MATCH"
+    basic.cls(PAGE)
+    title_bar(basic, "MATCH OVER")
+    basic.print_at(6, 0, " " * S.COLS, BIG)
+    basic.print_at(7, 0, verdict.center(S.COLS), BIG)
+    basic.print_at(8, 0, " " * S.COLS, BIG)
+    basic.print_at(10, 0, f"{match.score[winner]} points to {match.score[loser]}"
+                   .center(S.COLS), PAGE)
+    length = f"a match to {match.length}" if match.length else "money play"
+    games = len(match.results)
+    basic.print_at(12, 0, f"{length}, {games} game{'s' * (games != 1)}".center(S.COLS), PAGE)
+    footer(basic, "Press ENTER for a new match")
+    for ms, hz in (LAMENT if winner == "computer" else FANFARE):
+        basic.beep(ms, hz)
+    yield from basic.wait_enter()
+    return winner
