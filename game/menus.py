@@ -278,7 +278,7 @@ HELP_PAGES = (
         " C clears, S starts again, or a",
         " position ID; ENTER to play.",
         "",
-        "Two players: each types in turn",
+        "2 players: White's/Black's move?",
     ]),
 )
 
