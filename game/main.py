@@ -31,19 +31,10 @@ def parse_args(argv):
 
 
 def loading_sequence(machine, mode: str):
-    """The tape loading as a per-frame generator (spectrum/loader.py); an adapter over the
-    loader helper's interface. Yields once per frame until the program is in memory."""
-    try:
-        from spectrum import loader
-    except ImportError:
-        return
-    for name in ("load_game", "loading_sequence", "load"):
-        fn = getattr(loader, name, None)
-        if callable(fn):
-            driver = fn(machine, mode=mode)
-            if driver is not None and hasattr(driver, "__next__"):
-                yield from driver
-            return
+    """The tape loading (spectrum/loader.py) as a per-frame generator: LOAD "" through our
+    ROM, the loader program, the machine code at its ORG. Yields once per frame."""
+    from spectrum import loader
+    return loader.loading_sequence(machine, mode)
 
 
 class Runner:
