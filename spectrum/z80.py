@@ -16,6 +16,7 @@ _CODE_CACHE = {}
 DUMP = None              # set to a list to collect every compiled block's source (debugging)         # block source -> code object, shared by all cores (tests build many)
 
 
+_NPC_TT_RE = re.compile(r"(?:npc|tt) = ")
 _PRUNE_RE = {r: (re.compile(rf"{r} (?:=|\|=|&=|\^=) "), re.compile(rf"{r} = (.*)$"), re.compile(rf"\b{r}\b"))
              for r in ("f", "wz")}
 
@@ -365,8 +366,17 @@ class Z80:
             exits.append(ins is last or side or bool(ins.writes))
         code_lines = [None] * len(instrs)
         live = {"f": True, "wz": True}
+        followed = lambda ins: ins.kind != cg.SEQ and ins.tn is None and ins.target is not None  # noqa: E731
         for n in range(len(instrs) - 1, -1, -1):
-            lines = instrs[n].lines
+            ins = instrs[n]
+            lines = ins.lines
+            if ins is not last:
+                if followed(ins):           # JP/JR/CALL/RST followed inline: no npc/tt needed
+                    lines = [ln for ln in lines if not _NPC_TT_RE.match(ln)]
+                elif ins.branch and ins.tn is not None:   # conditional: fall through, exit when taken
+                    pre_l, cond, taken, target = ins.branch
+                    lines = pre_l + [f"if {cond}:"] + ["    " + x for x in taken] + \
+                        [f"    EXIT {target} {{T}}+{ins.tk} {{K}}"]
             for reg in ("f", "wz"):
                 if exits[n]:
                     live[reg] = True
@@ -381,6 +391,11 @@ class Z80:
             K += ins.m1
             body.append(f"# {ins.addr:04x}: {ins.mn}")
             for line in code_lines[n]:
+                if "EXIT" in line:
+                    line = line.replace("{T}+", str(T) + "+").replace("{K}", str(K))
+                    head, rest = line.split("EXIT ")
+                    tgt, tsum, kk = rest.split()
+                    line = f"{head}EXIT {tgt} {eval(tsum)} {kk}"
                 body.append(line.replace("{T}", str(T)).replace("{K}", str(K)))
             conds = []
             for var, _ in ins.writes:
@@ -397,10 +412,14 @@ class Z80:
             if ins.kind == cg.SEQ:
                 t_next = T + ins.t
                 nxt = f"{cont}"
+            elif ins.tn is None and ins.target is not None:
+                t_next = T + ins.tk                     # followed unconditional jump
+                nxt = f"{cont}"
+            elif ins.branch and ins.tn is not None:
+                t_next = T + ins.tn                     # conditional, exit already in its lines
+                nxt = f"{cont}"
             else:
-                if ins.tn is None and ins.target is not None:
-                    t_next = T + ins.tk                 # followed unconditional jump
-                elif ins.tn is None:
+                if ins.tn is None:
                     t_next = T + ins.tk                 # predicted RET
                     body.append(f"if npc != {cont}:")
                     body.append("    " + exit_.format("npc", T, K))

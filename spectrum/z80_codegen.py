@@ -125,7 +125,7 @@ SEQ, JUMP, HALT, EI = 0, 1, 2, 3                            # instruction kinds
 
 class Instr:
     __slots__ = ("addr", "length", "mn", "t", "m1", "lines", "kind", "writes", "target", "tk", "tn", "callret",
-                 "ret")
+                 "ret", "branch")
 
     def __init__(self, addr, length, mn, t, m1, lines, kind=SEQ, writes=(), target=None, tk=None, tn=None,
                  callret=None, ret=False):
@@ -136,6 +136,11 @@ class Instr:
         self.tn = tn                 # T-states when a conditional jump falls through (None: unconditional)
         self.callret = callret       # CALL/RST: the return address it pushes
         self.ret = ret               # RET: returns to the address on the stack
+        self.branch = None           # conditional jumps: (lines before the test, condition, taken lines, target)
+
+    def br(self, pre, cond, taken, target):
+        self.branch = (list(pre), cond, list(taken), str(target))
+        return self
 
 
 def _s8(x):
@@ -270,13 +275,15 @@ class Decoder:
                     return Instr(addr, length(2), f"DJNZ {dst:#06x}", 0, m1,
                                  ["b = (b - 1) & 255",
                                   f"if b: npc = {dst}; wz = {dst}; tt = {tx(13)}",
-                                  f"else: npc = {nx}; tt = {tx(8)}"], JUMP, target=dst, tk=13, tn=8)
+                                  f"else: npc = {nx}; tt = {tx(8)}"], JUMP, target=dst, tk=13, tn=8
+                                 ).br(["b = (b - 1) & 255"], "b", [f"wz = {dst}"], dst)
                 if y == 3:
                     return Instr(addr, length(2), f"JR {dst:#06x}", 0, m1,
                                  [f"npc = {dst}", f"wz = {dst}", f"tt = {tx(12)}"], JUMP, target=dst, tk=12)
                 return Instr(addr, length(2), f"JR {CCN[y - 4]},{dst:#06x}", 0, m1,
                              [f"if {CC[y - 4]}: npc = {dst}; wz = {dst}; tt = {tx(12)}",
-                              f"else: npc = {nx}; tt = {tx(7)}"], JUMP, target=dst, tk=12, tn=7)
+                              f"else: npc = {nx}; tt = {tx(7)}"], JUMP, target=dst, tk=12, tn=7
+                             ).br([], CC[y - 4], [f"wz = {dst}"], dst)
             if z == 1:
                 if qq == 0:
                     rp = RP[p]
@@ -379,7 +386,8 @@ class Decoder:
         if z == 0:
             return Instr(addr, length(1), f"RET {CCN[y]}", 0, m1,
                          [f"if {CC[y]}:"] + ["    " + s for s in pop] +
-                         ["    npc = v; wz = v; tt = 11", f"else: npc = {target(1)}; tt = 5"], JUMP, tk=11, tn=5)
+                         ["    npc = v; wz = v; tt = 11", f"else: npc = {target(1)}; tt = 5"], JUMP, tk=11, tn=5
+                         ).br([], CC[y], pop + ["wz = v"], "v")
         if z == 1:
             if qq == 0:
                 if p == 3:
@@ -399,7 +407,8 @@ class Decoder:
             return Instr(addr, length(1), f"LD SP,{PX}", tx(6), m1, [f"sp = {hl}"])
         if z == 2:
             return Instr(addr, length(3), f"JP {CCN[y]},{nn:#06x}", 0, m1,
-                         [f"wz = {nn}", "tt = 10", f"npc = {nn} if {CC[y]} else {target(3)}"], JUMP, target=nn, tk=10, tn=10)
+                         [f"wz = {nn}", "tt = 10", f"npc = {nn} if {CC[y]} else {target(3)}"], JUMP, target=nn, tk=10, tn=10
+                         ).br([f"wz = {nn}"], CC[y], [], nn)
         if z == 3:
             if y == 0:
                 return Instr(addr, length(3), f"JP {nn:#06x}", 10, m1, [f"npc = {nn}", f"wz = {nn}", "tt = 10"], JUMP, target=nn, tk=10)
@@ -424,7 +433,8 @@ class Decoder:
             return Instr(addr, length(3), f"CALL {CCN[y]},{nn:#06x}", 0, m1,
                          [f"wz = {nn}", f"if {CC[y]}:"] + ["    " + s for s in self.push(target(3) >> 8, target(3) & 255)]
                          + [f"    npc = {nn}; tt = 17", f"else: npc = {target(3)}; tt = 10"], JUMP,
-                         writes=[("wa", 1), ("wb", 1)], target=nn, tk=17, tn=10, callret=target(3))
+                         writes=[("wa", 1), ("wb", 1)], target=nn, tk=17, tn=10, callret=target(3)
+                         ).br([f"wz = {nn}"], CC[y], self.push(target(3) >> 8, target(3) & 255), nn)
         if z == 5:
             if qq == 0:
                 if p == 3:
@@ -609,9 +619,11 @@ class Decoder:
         if not rep:
             return Instr(addr, 2, name, 16, 2, L, writes=writes)
         wz = f"wz = {(addr + 1) & 65535}; " if z < 2 else ""     # INIR/OTIR.. keep MEMPTR = BC+-1 (FUSE)
+        pre = list(L)
         L += [f"if {cont}: npc = {addr}; {wz}tt = 21",
               f"else: npc = {nx}; tt = 16"]
-        return Instr(addr, 2, name, 0, 2, L, JUMP, writes=writes, target=addr, tk=21, tn=16)
+        return Instr(addr, 2, name, 0, 2, L, JUMP, writes=writes, target=addr, tk=21, tn=16).br(
+            pre, cont, [wz.strip("; ")] if wz else [], addr)
 
 
 def _uses_hl(op):
