@@ -67,9 +67,10 @@ def key_char(code: int) -> str:
 # Y or N
 
 def ask_yes_no(basic: Basic, question: str, row: int = S.MESSAGE_ROW,
-               attr_byte: int = S.MESSAGE):
+               attr_byte: int = S.MESSAGE, enter_means: bool | None = None):
     """Ask `question` (Y/N) on one line; Y or N in either case answers (True / False), any
-    other key asks again, saying so. No ENTER is needed."""
+    other key asks again, saying so. No ENTER is needed. `enter_means` True/False lets ENTER
+    or SPACE answer too (READY?, as the 1987 program allowed); None: they are asked again."""
     prompt = f"{question} (Y/N)"
     basic.print_at(row, 0, prompt[:S.COLS].ljust(S.COLS), attr_byte)
     while True:
@@ -78,6 +79,9 @@ def ask_yes_no(basic: Basic, question: str, row: int = S.MESSAGE_ROW,
         if answer in ("Y", "N"):
             basic.beep(*CLICK)
             return answer == "Y"
+        if enter_means is not None and key in (CODE_ENTER, ord(" ")):
+            basic.beep(*CLICK)
+            return enter_means
         basic.beep(*BAD_KEY)
         again = f"Y or N? {question}"
         basic.print_at(row, 0, again[:S.COLS].ljust(S.COLS), attr_byte)
@@ -185,8 +189,8 @@ def draw_options(basic: Basic, settings: Settings, offer_setup: bool) -> None:
 def options_menu(basic: Basic, settings: Settings, path=None, offer_setup: bool = False):
     """The options on one screen. A key 1-9/A-C steps its option to the next choice (the
     match length is typed, and asked again with the reason until it is 1-25 or U); the line
-    shows the new value at once. ENTER (or 0) returns, as does S when `offer_setup`. The
-    settings are saved (to `path`, else the user's config directory) on the way out.
+    shows the new value at once (and Sound sets basic.silent). ENTER (or 0) returns, as does
+    S when `offer_setup`. The settings are saved (to `path`, else the user's config directory) on the way out.
     `settings` is changed in place; returns an OptionsOutcome."""
     draw_options(basic, settings, offer_setup)
     names = [name for name, _, _ in OPTIONS]
@@ -216,6 +220,7 @@ def options_menu(basic: Basic, settings: Settings, path=None, offer_setup: bool 
             except SettingsError as exc:          # pragma: no cover - every choice is valid
                 show_reason(basic, str(exc))
                 continue
+        basic.silent = not settings.sound          # the sound option acts at once
         basic.beep(*CLICK)
         draw_option(basic, settings, index)
         if getattr(settings, name) != before and name not in changed:

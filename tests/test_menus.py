@@ -306,6 +306,21 @@ def test_set_dice_refuses_with_the_reason_and_asks_again(typed, reason):
     assert driver.finish() == (4, 2)
 
 
+def test_yes_no_enter_may_stand_for_an_answer_when_asked_to():
+    driver = RoutineDriver(lambda b: menus.ask_yes_no(b, "READY?", enter_means=True))
+    driver.type("\n")
+    assert driver.finish() is True
+
+
+def test_options_sound_off_silences_the_machine_at_once(config_dir):
+    settings = Settings()
+    driver = RoutineDriver(lambda b: menus.options_menu(b, settings))
+    driver.type("3")
+    assert driver.basic.silent and settings.sound is False
+    driver.type("3")
+    assert not driver.basic.silent
+
+
 # ---------------------------------------------------------------------------------------
 # the score and the end of a match
 
