@@ -94,7 +94,7 @@ def advice_lines(position: Position, dice, candidates=None, level: int = ADVICE_
         if rank > 1:
             line += f" ({equity - best:+.3f})"
         lines.append(line[:S.COLS])
-    lines += ["", "Equity: points a game for the", "side on roll after the play."]
+    lines += ["", "Equity: what each play is worth", "to the mover, in points a game."]
     return lines
 
 
