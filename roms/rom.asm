@@ -60,11 +60,11 @@ ERR_TAPE        EQU 26          ; R Tape loading error
 
 ; ---------------------------------------------------------------- tape loader timing
 ; LD_EDGE counts one in B every EDGE_LOOP_T T-states while it waits for EAR to change.
-; Thresholds are counts (B) measured from a standard pulse train; see roms/README in
-; the source comments of LD_BYTES below and tests/test_rom.py which checks them.
+; Thresholds are counts (B) measured with a standard pulse train (figures beside each);
+; tests/test_rom.py loads pulse trains 15% short and 20% long through them.
 EDGE_LOOP_T     EQU 63
-PILOT_PAIR_MIN  EQU 56          ; two pilot pulses (4336 T) count about 65
-PILOT_PAIR_MAX  EQU 80
+PILOT_PAIR_MIN  EQU 53          ; two pilot pulses (4336 T) count about 65, a 1 bit 51
+PILOT_PAIR_MAX  EQU 90
 SYNC_MAX        EQU 20          ; a sync pulse (667/735 T) counts about 9, a pilot one 33
 BIT_THRESHOLD   EQU 37          ; a 0 bit (2 x 855 T) counts about 24, a 1 bit (2 x 1710 T) 51
 PILOT_PAIRS     EQU 256         ; pilot pulse pairs needed before the sync is looked for

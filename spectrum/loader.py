@@ -1,0 +1,367 @@
+"""The tape-loading sequence as a per-frame driver: LOAD "" through our ROM's LOAD_FILE and
+edge-timing LD_BYTES, then the loaded BASIC loader's few statements (LOAD "" SCREEN$, PRINT,
+LOAD "" CODE ...). Not the tape format (tape.py) and not the window (display.py).
+
+Use: `gen = loading_sequence(machine, mode)`; call next(gen) before each frame the window
+runs (it yields once per frame) until StopIteration. Modes: "fast" (the real pulse stream
+through the Z80 loader, as many frames as fit in a display frame), "real" (one emulated
+frame per displayed frame: 1983 speed), "instant" (the LD_BYTES trap). Any key skips to
+the end (the rest loads through the trap). `load_headless(machine, mode)` runs it all
+without a window, for tests and screenshots.
+
+Speed: while LD_EDGE waits for an edge, a trap at its loop moves B and the T-state count on
+by the whole loop passes that cannot see an edge (63 T each): the same result as running
+them, and the border still changes at the right T-states, so the stripes are exact."""
+import time
+
+import roms
+from spectrum import hw
+from spectrum.tape import Tape, TapeError, TapePlayer, instant_ld_bytes, read_tape
+
+MODES = ("fast", "real", "instant")
+FAST_BUDGET_S = 0.018             # wall time a fast-mode display frame may spend emulating
+MAX_CALL_FRAMES = 20_000          # a LOAD that runs longer than this (~6.7 min) has hung
+
+# The BASIC keywords our loader programs use, with their Spectrum token codes.
+BASIC_TOKENS = {
+    "SCREEN$": 0xAA, "AT": 0xAC, "CODE": 0xAF, "USR": 0xC0, "INK": 0xD9, "PAPER": 0xDA,
+    "FLASH": 0xDB, "BRIGHT": 0xDC, "BORDER": 0xE7, "REM": 0xEA, "LOAD": 0xEF, "POKE": 0xF4,
+    "PRINT": 0xF5, "RANDOMIZE": 0xF9, "CLS": 0xFB, "CLEAR": 0xFD,
+}
+TOKEN_NAMES = {code: name for name, code in BASIC_TOKENS.items()}
+NUMBER_MARK = 0x0E                # a number's 5-byte hidden form follows its digits
+LOADING_ERROR = "R Tape loading error"
+RETRY_PROMPT = "Press a key to try again"
+
+
+class LoaderError(RuntimeError):
+    """The loaded BASIC program asks for something this loader cannot do."""
+
+
+# ---------------------------------------------------------------- BASIC lines
+def encode_number(value: int) -> bytes:
+    """Digits as typed, then the hidden small-integer form (0E 00 00 lo hi 00)."""
+    return str(value).encode() + bytes([NUMBER_MARK, 0, 0, value & 0xFF, value >> 8 & 0xFF, 0])
+
+
+def encode_line(number: int, items) -> bytes:
+    """One BASIC line: items are keywords (BASIC_TOKENS), ints (numbers) or literal text."""
+    body = bytearray()
+    for item in items:
+        if isinstance(item, int):
+            body += encode_number(item)
+        elif item in BASIC_TOKENS:
+            body.append(BASIC_TOKENS[item])
+        else:
+            body += item.encode("ascii")
+    body.append(0x0D)
+    return number.to_bytes(2, "big") + len(body).to_bytes(2, "little") + bytes(body)
+
+
+def decode_program(program: bytes):
+    """[(line number, [statements])], a statement being a list of items: ('kw', NAME),
+    ('num', value), ('str', text) or ('chr', c)."""
+    lines, pos = [], 0
+    while pos + 4 <= len(program):
+        number = program[pos] << 8 | program[pos + 1]
+        length = program[pos + 2] | program[pos + 3] << 8
+        body = program[pos + 4:pos + 4 + length]
+        pos += 4 + length
+        statements, items, i = [], [], 0
+        while i < len(body) and body[i] != 0x0D:
+            c = body[i]
+            if c in TOKEN_NAMES:
+                items.append(("kw", TOKEN_NAMES[c]))
+                i += 1
+                if TOKEN_NAMES[c] == "REM":
+                    break
+            elif c == ord('"'):
+                end = body.index(b'"', i + 1)
+                items.append(("str", body[i + 1:end].decode("latin-1")))
+                i = end + 1
+            elif chr(c).isdigit():
+                mark = body.index(bytes([NUMBER_MARK]), i)
+                hidden = body[mark + 1:mark + 6]
+                value = (hidden[2] | hidden[3] << 8) if hidden[0] == 0 else int(body[i:mark])
+                items.append(("num", value))
+                i = mark + 6
+            elif c == ord(":"):
+                statements.append(items)
+                items, i = [], i + 1
+            elif c == ord(" "):
+                i += 1
+            else:
+                items.append(("chr", chr(c)))
+                i += 1
+        statements.append(items)
+        lines.append((number, statements))
+    return lines
+
+
+# ---------------------------------------------------------------- the driver
+class TapeLoader:
+    """One loading sequence on one machine. `state` is "loading", "error" (waiting for a key
+    to retry) or "done"; `headers` lists the "Program: NAME" lines the ROM printed."""
+
+    def __init__(self, machine, tape=None, mode: str = "fast"):
+        if mode not in MODES:
+            raise ValueError(f"tape mode {mode!r}: choose one of {', '.join(MODES)}")
+        if tape is None:
+            tape = roms.TAPE_PATH
+        if isinstance(tape, Tape):
+            blocks = tape.blocks
+        elif isinstance(tape, (list, tuple)):
+            blocks = list(tape)
+        else:
+            blocks = read_tape(tape).blocks
+        self.machine = machine
+        self.mode = mode
+        self.instant = mode == "instant"
+        self.player = TapePlayer(blocks)
+        self.sym = roms.rom_symbols()
+        self.state = "loading"
+        self.error = None
+        self.headers = []
+        self.usr_address = None
+        self.skipped = False
+        self.frames_run = 0
+        self._ld_entry = None
+        machine.tape = self.player
+        cpu = machine.cpu
+        cpu.traps[self.sym["LD_BYTES"]] = self._on_ld_bytes
+        cpu.traps[self.sym["le_loop"]] = self._skip_quiet_loops
+
+    # --- traps ---
+    def _on_ld_bytes(self, cpu) -> None:
+        self._ld_entry = (cpu.sp, cpu.ix, cpu.de, cpu.a)
+        if self.instant:
+            instant_ld_bytes(cpu, self.machine.memory, self.player)
+
+    def _skip_quiet_loops(self, cpu) -> None:
+        """At LD_EDGE's loop head: jump over the passes whose EAR sample (26 T into a pass)
+        comes before the next edge, without letting B run past 255."""
+        room = 255 - cpu.b
+        if room <= 1:
+            return
+        to_edge = self.player.next_edge_tstates(cpu.tstates)
+        passes = room if to_edge is None else min(room, (to_edge - 27) // 63)
+        if passes > 1:
+            passes -= 1
+            cpu.b += passes
+            cpu.tstates += 63 * passes
+
+    def remove_traps(self) -> None:
+        traps = self.machine.cpu.traps
+        for name in ("LD_BYTES", "le_loop"):
+            traps.pop(self.sym[name], None)
+
+    # --- the per-frame generator ---
+    def frames(self):
+        m, sym = self.machine, self.sym
+        while not self._at_idle():             # the ROM's reset
+            yield
+        m.call(sym["CLS"])
+        self.player.play()
+        yield from self._load(0, 0)
+        header = bytes(m.memory[sym["HDR_BUF"]:sym["HDR_BUF"] + 17])
+        prog = m.peek_word(sym["PROG"])
+        program = bytes(m.memory[prog:prog + (header[15] | header[16] << 8)])
+        autostart = header[13] | header[14] << 8
+        try:
+            yield from self._run_basic(program, autostart)
+        except (LoaderError, ValueError, IndexError) as exc:
+            self.state, self.error = "error", f"the loader program: {exc}"
+            return
+        while any(row != 0x1F for row in m.keyboard.rows):   # a skip key still held
+            yield
+        self.remove_traps()
+        self.player.stop()
+        self.state = "done"
+
+    def skip(self) -> None:
+        """Finish the load at once: the rest goes through the LD_BYTES trap."""
+        self.instant = self.skipped = True
+        cpu, sym = self.machine.cpu, self.sym
+        if self._ld_entry and sym["LD_EDGE"] <= cpu.pc < sym["LD_BYTES_END"]:
+            cpu.sp, cpu.ix, cpu.de, cpu.a = self._ld_entry
+            cpu.pc = sym["LD_BYTES"]
+            cpu.halted = False
+
+    # --- helpers ---
+    def _at_idle(self) -> bool:
+        pc = self.machine.cpu.pc
+        return self.sym["IDLE"] <= pc < self.sym["IDLE_END"]
+
+    def _start(self, name: str, **registers) -> None:
+        cpu, m = self.machine.cpu, self.machine
+        cpu.halted = False
+        for reg, value in registers.items():
+            setattr(cpu, reg, value)
+        cpu.sp = (cpu.sp - 2) & 0xFFFF
+        m.poke_word(cpu.sp, self.sym["IDLE"])
+        cpu.pc = self.sym[name]
+
+    def _any_key(self) -> bool:
+        return any(row != 0x1F for row in self.machine.keyboard.rows)
+
+    def _wait_return(self):
+        """Yield frames until the routine started by _start is back at IDLE."""
+        for _ in range(MAX_CALL_FRAMES):
+            if self._at_idle():
+                return
+            if not self.instant and self._any_key():
+                self.skip()
+            yield
+            self.frames_run += 1
+            if self.mode == "fast" and not self.instant:
+                deadline = time.perf_counter() + FAST_BUDGET_S
+                while not self._at_idle() and time.perf_counter() < deadline:
+                    self.machine.run_frame()
+                    self.frames_run += 1
+                ear = getattr(self.machine, "ear_frames", None)
+                if ear is not None:
+                    ear.clear()
+        raise LoaderError(f"a tape routine did not return in {MAX_CALL_FRAMES} frames")
+
+    def _load(self, file_type: int, dest: int):
+        """LOAD_FILE until it succeeds; a failure shows the report and waits for a key."""
+        m, sym = self.machine, self.sym
+        while True:
+            start_block = self.player.block_index_at(m.cpu.tstates)
+            col, line = 33 - m.peek(sym["S_POSN"]), 24 - m.peek(sym["S_POSN"] + 1)
+            self._start("LOAD_FILE", a=file_type, hl=dest)
+            yield from self._wait_return()
+            if m.peek(sym["ERR_NR"]) == sym["ERR_OK"]:
+                name = bytes(m.memory[sym["HDR_BUF"] + 1:sym["HDR_BUF"] + 11]).decode("latin-1")
+                self.headers.append(name.rstrip())
+                return
+            self.state = "error"
+            self.error = LOADING_ERROR if m.peek(sym["ERR_NR"]) == sym["ERR_TAPE"] else "BREAK"
+            self._print_at(22, 0, RETRY_PROMPT, attr=m.peek(sym["BORDCR"]))
+            m.poke(sym["FLAGS"], m.peek(sym["FLAGS"]) & ~0x20)
+            while self._any_key():              # let go of whatever was held
+                yield
+            while not m.peek(sym["FLAGS"]) & 0x20:
+                yield
+            m.poke(sym["FLAGS"], m.peek(sym["FLAGS"]) & ~0x20)
+            self.state, self.error = "loading", None
+            m.call(sym["CLS_LOWER"])
+            m.call(sym["POS_SET"], b=line, c=col)
+            self.player.seek_block(start_block, m.cpu.tstates)
+            self.player.play()
+
+    def _print_at(self, line: int, column: int, text: str, attr: int = None) -> None:
+        m, sym = self.machine, self.sym
+        m.call(sym["TEMPS"])
+        if attr is not None:
+            m.poke(sym["ATTR_T"], attr)
+        self._print_bytes(bytes([22, line, column]) + text.encode("latin-1"))
+
+    def _print_bytes(self, data: bytes) -> None:
+        m, sym = self.machine, self.sym
+        m.load(sym["HOST_BUF"], data)
+        m.call(sym["PR_STRING"], hl=sym["HOST_BUF"], bc=len(data))
+
+    # --- the BASIC loader program ---
+    def _run_basic(self, program: bytes, autostart: int):
+        m, sym = self.machine, self.sym
+        for number, statements in decode_program(program):
+            if autostart < 32768 and number < autostart:
+                continue
+            for items in statements:
+                if not items:
+                    continue
+                kind, word = items[0]
+                args = items[1:]
+                nums = [v for k, v in args if k == "num"]
+                if kind != "kw":
+                    raise LoaderError(f"line {number}: cannot run {items!r}")
+                if word == "REM":
+                    break
+                if word == "BORDER":
+                    m.call(sym["BORDER"], a=nums[0])
+                elif word in ("PAPER", "INK", "BRIGHT", "FLASH"):
+                    self._set_colour(word, nums[0])
+                elif word == "CLEAR":
+                    m.poke_word(sym["RAMTOP"], nums[0])
+                elif word == "CLS":
+                    m.call(sym["CLS"])
+                elif word == "POKE":
+                    m.poke(nums[0], nums[1])
+                elif word == "LOAD":
+                    words = [v for k, v in args if k == "kw"]
+                    if "SCREEN$" in words:
+                        file_type, dest = 3, hw.SCREEN_ADDR
+                    elif "CODE" in words:
+                        file_type, dest = 3, (nums[0] if nums else 0)
+                    else:
+                        raise LoaderError(f"line {number}: LOAD of a program from a program")
+                    m.call(sym["CLS_LOWER"])
+                    yield from self._load(file_type, dest)
+                elif word == "PRINT":
+                    self._print_items(args)
+                elif word == "RANDOMIZE" and args and args[0] == ("kw", "USR"):
+                    self.usr_address = nums[0]
+                else:
+                    raise LoaderError(f"line {number}: {word} is not one this loader runs")
+                yield
+
+    def _set_colour(self, word: str, value: int) -> None:
+        m, sym = self.machine, self.sym
+        shift, mask = {"INK": (0, 0x07), "PAPER": (3, 0x38), "BRIGHT": (6, 0x40),
+                       "FLASH": (7, 0x80)}[word]
+        attr = m.peek(sym["ATTR_P"])
+        m.poke(sym["ATTR_P"], (attr & ~mask) | ((value << shift) & mask))
+        m.call(sym["TEMPS"])
+
+    def _print_items(self, args) -> None:
+        m, sym = self.machine, self.sym
+        out, i, lower, newline = bytearray(), 0, False, True
+        if args[:2] == [("chr", "#"), ("num", 0)]:
+            lower, args = True, args[2:]
+        m.call(sym["TEMPS"])
+        if lower:
+            m.call(sym["CLS_LOWER"])
+        while i < len(args):
+            kind, value = args[i]
+            newline = True
+            if (kind, value) == ("kw", "AT"):
+                line, column = args[i + 1][1], args[i + 3][1]
+                out += bytes([22, line + (22 if lower else 0), column])
+                i += 4
+                continue
+            if kind == "str":
+                out += value.encode("latin-1")
+            elif kind == "num":
+                out += str(value).encode()
+            elif (kind, value) == ("chr", ";"):
+                newline = False
+            i += 1
+        if newline:
+            out.append(13)
+        self._print_bytes(bytes(out))
+
+
+def loading_sequence(machine, mode: str = "fast", tape=None):
+    """The per-frame generator for the window loop (see the module docstring)."""
+    return TapeLoader(machine, tape, mode).frames()
+
+
+def load_headless(machine, mode: str = "instant", tape=None, max_frames: int = 10_000,
+                  on_frame=None) -> TapeLoader:
+    """Run the whole sequence without a window: next() then one frame, as the window does.
+    on_frame(loader) (optional) is called after each frame (screenshots, key presses)."""
+    loader = TapeLoader(machine, tape, mode)
+    frames = loader.frames()
+    for _ in range(max_frames):
+        try:
+            next(frames)
+        except StopIteration:
+            break
+        machine.run_frame()
+        loader.frames_run += 1
+        if on_frame is not None:
+            on_frame(loader)
+        if loader.state == "error" and on_frame is None:
+            break
+    return loader
