@@ -145,6 +145,7 @@ class Basic:
         """INPUT on one screen line: the prompt, the typed text and a flashing cursor;
         DELETE rubs out; ENTER returns the text. Each key clicks."""
         text = ""
+        self.take_key()                      # a key pressed before the prompt does not count
         self._show_entry(prompt, text, row, attr_byte)
         while True:
             key = yield from self.inkey()

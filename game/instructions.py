@@ -32,7 +32,7 @@ PAGES = (
         "The computer's men travel the other way, clockwise, towards its inner "
         "table s to x at the top right.",
         "",
-        "The top die is the computer's, the bottom die yours.",
+        "At the opening throw the top die is the computer's, the bottom die yours.",
     ]),
     ("MOVING", [
         "At the start each side throws one die. The higher die moves first, using "
