@@ -196,3 +196,28 @@ def test_computer_play_is_written_in_letter_notation_and_shown_man_by_man():
     after_first = driver.game.position
     driver.run(P.STEP_PAUSE_FRAMES)
     assert driver.game.position != after_first
+
+
+@pytest.mark.parametrize("entries", [("h2", "f4"), ("4F", "2H")])
+def test_rule4_either_number_may_be_played_first(entries):
+    driver = GameDriver(dice=Dice.scripted([2, 4]))
+    driver.until("You start with 4 and 2")
+    driver.until("Your move?")
+    for entry in entries:
+        driver.type(entry + "\n")
+        driver.run(2)
+    driver.until("My throw")
+    board = driver.game.position.board          # 8/6 and 6/2: h has 2, f still 5, b 1
+    assert (board[7], board[5], board[1]) == (2, 5, 1)
+
+
+def test_rule4_when_only_one_die_can_be_played_it_must_be_the_higher():
+    one_only = Position.from_points({13: 1, 1: 14}, {23: 2, 1: 13})
+    driver = GameDriver(dice=Dice.scripted([5, 6]), start=one_only)
+    driver.until("Your move?")
+    driver.type("m5\n")
+    driver.until("Play the higher die. Press ENTER")
+    driver.type("\n")
+    driver.type("m6\n")
+    driver.until("My throw")
+    assert driver.game.position.board[6] == 1
