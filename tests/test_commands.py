@@ -2,6 +2,9 @@
 match IDs, the ranked advice in letter notation with equities, the one-line score; every
 line within 32 columns. Positions are built from IDs."""
 import base64
+import os
+import shutil
+import subprocess
 
 import pytest
 
@@ -45,6 +48,29 @@ def test_position_id_with_the_match_is_gnubgs_combined_id():
     dice = (sum(bits[15 + i] << i for i in range(3)), sum(bits[18 + i] << i for i in range(3)))
     length = sum(bits[21 + i] << i for i in range(15))
     assert dice == (3, 1) and length == 5
+
+
+def test_position_id_with_the_match_is_read_back_by_gnubg(tmp_path):
+    gnubg = shutil.which("gnubg") or ("/usr/games/gnubg" if os.path.exists("/usr/games/gnubg")
+                                      else None)
+    if gnubg is None:
+        if os.environ.get("SPECTRUM_REQUIRE_SHARED") == "1":
+            pytest.fail("GNU Backgammon (Debian package gnubg) is not installed")
+        pytest.skip("GNU Backgammon (Debian package gnubg) is not installed")
+    match = Match(5)
+    match.start_game()
+    match.start_turn("human")
+    match.dice_rolled()
+    racing = Position.from_points({1: 2, 2: 3, 6: 4}, {3: 5, 20: 1})
+    combined = C.position_id_text(racing, match, dice=(3, 1)).removeprefix("ID ")
+    commands = tmp_path / "id.txt"
+    commands.write_text(f"new match 5\nset gnubgid {combined}\nshow board\n")
+    out = subprocess.run([gnubg, "-t", "-q", "-c", str(commands)], capture_output=True,
+                         text=True, timeout=60, stdin=subprocess.DEVNULL, cwd=tmp_path,
+                         env={**os.environ, "HOME": str(tmp_path)}).stdout
+    pid, mid = combined.split(":")
+    assert f"Position ID: {pid}" in out and f"Match ID   : {mid}" in out, out
+    assert "Rolled 31" in out and "5 points match" in out, out
 
 
 def test_advice_from_a_given_list_ranks_with_equity_and_difference():

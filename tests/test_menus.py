@@ -259,6 +259,18 @@ def test_help_lines_fit_32_columns():
         assert all(len(line) <= S.COLS for line in lines), title
 
 
+def test_advice_screen_thinks_then_lists_the_plays():
+    from game.position import Position
+    fake = [("h3 f1", 0.202), ("m3 j1", 0.031)]
+    driver = RoutineDriver(lambda b: menus.advice_screen(b, Position.start(), (3, 1), fake))
+    driver.run(3)
+    words = driver.words()
+    assert "ADVICE" in words and "Best plays for 31" in words
+    assert "1. h3 f1 +0.202" in words and "2. m3 j1 +0.031 (-0.171)" in words
+    driver.type("\n")
+    driver.finish()
+
+
 # ---------------------------------------------------------------------------------------
 # Y/N, dice
 
