@@ -221,3 +221,14 @@ def test_rule4_when_only_one_die_can_be_played_it_must_be_the_higher():
     driver.type("m6\n")
     driver.until("My throw")
     assert driver.game.position.board[6] == 1
+
+
+def test_rule6_a_hit_blot_goes_to_the_green_bar_on_screen():
+    blot = Position.from_points({9: 2, 6: 5, 13: 5, 24: 3}, {20: 1, 6: 5, 8: 3, 13: 6})
+    driver = GameDriver(dice=Dice.scripted([1, 4]), start=blot)
+    driver.until("Your move?")
+    driver.type("i4\n")                        # 9/5 lands on the black blot on e
+    driver.run(2)
+    assert driver.game.position.board[25 + 24] == 1
+    assert driver.game.screen.shown.bar_black == 1
+    assert driver.game.screen.shown.points[5] == 1
