@@ -59,6 +59,21 @@ def show_reason(basic: Basic, reason: str, row: int = REASON_ROW, rows: int = 2)
         basic.print_at(row + i, 0, text.ljust(S.COLS), WARNING)
 
 
+def tell(basic: Basic, words: str, redraw=None, max_rows: int = 4):
+    """Words too long for the message line (a refusal's reason): wrapped in red over the
+    rows just above it (up to `max_rows`), "Press ENTER" on it, then `redraw()` (e.g. the
+    board's draw_board) to put back what they covered."""
+    lines = wrap(words[:1].upper() + words[1:])[:max_rows]
+    first = S.MESSAGE_ROW - len(lines)
+    for i, line in enumerate(lines):
+        basic.print_at(first + i, 0, line.ljust(S.COLS), WARNING)
+    basic.print_at(S.MESSAGE_ROW, 0, "Press ENTER".ljust(S.COLS), S.MESSAGE)
+    basic.beep(*BAD_KEY)
+    yield from basic.wait_enter()
+    if redraw is not None:
+        redraw()
+
+
 def key_char(code: int) -> str:
     return chr(code).upper() if 32 <= code < 128 else ""
 

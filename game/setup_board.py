@@ -147,14 +147,7 @@ def show(screen: S.Screen, board, redraw: bool = False) -> None:
 
 def refuse(basic, screen: S.Screen, board, reason: str):
     """The reason over the bottom rows of the board, ENTER, then the board again."""
-    lines = menus.wrap(reason[:1].upper() + reason[1:])[:4]
-    first = S.MESSAGE_ROW - len(lines)
-    for i, line in enumerate(lines):
-        basic.print_at(first + i, 0, line.ljust(S.COLS), menus.WARNING)
-    screen.message("Press ENTER")
-    basic.beep(*menus.BAD_KEY)
-    yield from basic.wait_enter()
-    show(screen, board, redraw=True)
+    yield from menus.tell(basic, reason, redraw=lambda: show(screen, board, redraw=True))
 
 
 def setup_board(basic, screen: S.Screen, start: Position | None = None, explain: bool = True):

@@ -271,6 +271,19 @@ def test_advice_screen_thinks_then_lists_the_plays():
     driver.finish()
 
 
+def test_tell_wraps_a_long_reason_above_the_message_line_then_redraws():
+    redrawn = []
+    reason = "Only the owner of the cube may double, and you do not own it"
+    driver = RoutineDriver(lambda b: menus.tell(b, reason, redraw=lambda: redrawn.append(1)))
+    driver.run(2)
+    assert driver.text()[S.MESSAGE_ROW - 2].startswith("Only the owner of the cube may")
+    assert driver.text()[S.MESSAGE_ROW].startswith("Press ENTER")
+    assert driver.attr_at(S.MESSAGE_ROW - 1, 0) == menus.WARNING
+    driver.type("\n")
+    driver.finish()
+    assert redrawn == [1]
+
+
 # ---------------------------------------------------------------------------------------
 # Y/N, dice
 
