@@ -276,8 +276,14 @@ class MachineDriver(GameDriver):
                 self.frame()
 
     def text(self) -> list[str]:
-        chars = self.machine.peek_word(self.basic.addr("CHARS"))
-        return read_screen_text(self.machine.memory, chars + 256)
+        """The screen as text through the ROM helper's reader (tests/screentext.py), or
+        this module's own font matcher where that is not there."""
+        try:
+            import screentext
+        except ImportError:
+            chars = self.machine.peek_word(self.basic.addr("CHARS"))
+            return read_screen_text(self.machine.memory, chars + 256)
+        return screentext.screen_text(self.machine.memory)
 
     def save_png(self, path: str, scale: int = 2) -> None:
         import pygame
