@@ -99,6 +99,39 @@ def decode_program(program: bytes):
 
 
 # ---------------------------------------------------------------- the driver
+class EdgeSkipper:
+    """A trap for LD_EDGE's loop head (ROM symbol le_loop): jumps over the 63-T passes
+    whose EAR sample (26 T into a pass) would come before the next unseen edge, moving B
+    and the T-states on as those passes would, never letting B run past 255."""
+
+    def __init__(self, player: TapePlayer):
+        self.player = player
+
+    def __call__(self, cpu) -> None:
+        room = 255 - cpu.b
+        if room <= 1:
+            return
+        to_edge = self.player.next_edge_tstates(cpu.tstates)
+        passes = room if to_edge is None else min(room, (to_edge - 27) // 63)
+        if passes > 1:
+            passes -= 1
+            cpu.b += passes
+            cpu.tstates += 63 * passes
+
+
+def install_tape(machine, player: TapePlayer, instant: bool = False) -> None:
+    """Put a tape in the machine with the edge skipper on LD_EDGE, and (instant) the
+    LD_BYTES trap. For tests and tools that call LD_BYTES themselves."""
+    sym = roms.rom_symbols()
+    machine.tape = player
+    machine.cpu.traps[sym["le_loop"]] = EdgeSkipper(player)
+    if instant:
+        machine.cpu.traps[sym["LD_BYTES"]] = lambda cpu: instant_ld_bytes(
+            cpu, machine.memory, player)
+    else:
+        machine.cpu.traps.pop(sym["LD_BYTES"], None)
+
+
 class TapeLoader:
     """One loading sequence on one machine. `state` is "loading", "error" (waiting for a key
     to retry) or "done"; `headers` lists the "Program: NAME" lines the ROM printed."""
@@ -129,26 +162,13 @@ class TapeLoader:
         machine.tape = self.player
         cpu = machine.cpu
         cpu.traps[self.sym["LD_BYTES"]] = self._on_ld_bytes
-        cpu.traps[self.sym["le_loop"]] = self._skip_quiet_loops
+        cpu.traps[self.sym["le_loop"]] = EdgeSkipper(self.player)
 
     # --- traps ---
     def _on_ld_bytes(self, cpu) -> None:
         self._ld_entry = (cpu.sp, cpu.ix, cpu.de, cpu.a)
         if self.instant:
             instant_ld_bytes(cpu, self.machine.memory, self.player)
-
-    def _skip_quiet_loops(self, cpu) -> None:
-        """At LD_EDGE's loop head: jump over the passes whose EAR sample (26 T into a pass)
-        comes before the next edge, without letting B run past 255."""
-        room = 255 - cpu.b
-        if room <= 1:
-            return
-        to_edge = self.player.next_edge_tstates(cpu.tstates)
-        passes = room if to_edge is None else min(room, (to_edge - 27) // 63)
-        if passes > 1:
-            passes -= 1
-            cpu.b += passes
-            cpu.tstates += 63 * passes
 
     def remove_traps(self) -> None:
         traps = self.machine.cpu.traps
