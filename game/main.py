@@ -7,6 +7,7 @@ import sys
 TAPE_MODES = ("fast", "real", "instant")
 TITLE = "Spectrum Backgammon"
 WAIT_KEY_FRAMES = 50             # "~" in --keys: a second's wait
+WARM_UPS = []                    # weight-loading threads, joined before main() returns
 
 
 def parse_args(argv):
@@ -112,6 +113,7 @@ def computer_chooser(machine, basic, level):
     from game import program as P
     warm_up = threading.Thread(target=evaluator.ensure_loaded, name="weights", daemon=True)
     warm_up.start()
+    WARM_UPS.append(warm_up)
     level = P.DEFAULT_LEVEL if level is None else level
     return P.usr_chooser(basic, level, warm_up) or P.first_legal_play
 
@@ -138,9 +140,13 @@ def main(argv=None) -> int:
         headless = args.frames if args.frames is not None else 500
     elif args.frames is not None:
         headless = args.frames
-    return display.run(machine, runner, scale=args.scale, fullscreen=args.fullscreen,
-                       mute=args.mute, headless_frames=headless,
-                       screenshot_path=args.screenshot, wav_path=args.wav)
+    try:
+        return display.run(machine, runner, scale=args.scale, fullscreen=args.fullscreen,
+                           mute=args.mute, headless_frames=headless,
+                           screenshot_path=args.screenshot, wav_path=args.wav)
+    finally:
+        while WARM_UPS:              # never leave the C evaluator loading behind our back
+            WARM_UPS.pop().join()
 
 
 if __name__ == "__main__":
