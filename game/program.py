@@ -3,7 +3,7 @@ throw, the human's and the computer's turns, the end of a game, QUIT. A generato
 `yield` is one 50 Hz frame. Rules come from game/rules.py; drawing from game/screen.py."""
 from game import instructions, rules
 from game import screen as S
-from game.basic import CODE_ENTER, Basic
+from game.basic import Basic
 from game.dice import Dice
 from game.errors import BackgammonError, EntryError, IllegalMoveError
 from game.position import BAR, POINT_LETTERS, Position, parse_entry

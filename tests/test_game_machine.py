@@ -5,7 +5,6 @@ import time
 import pytest
 
 from game.dice import Dice
-from game.position import Position
 
 try:
     from gamedriver import MachineDriver
