@@ -203,8 +203,9 @@ class Z80:
                 if self.tstates >= limit:
                     return
                 continue
-            fn = cache.get(pc)
-            if fn is None:
+            try:
+                fn = cache[pc]
+            except KeyError:
                 fn = cache[pc] = self._compile(pc, False)
             pc = fn(limit)                      # a block returns the next pc, or a negative code
             if pc < 0:
@@ -345,6 +346,31 @@ class Z80:
         exec(code, g)
         return g.pop("blk")
 
+    def _ldir_bulk(self, s, ranges):
+        """LDIR fast path: copy as many bytes as fit before limit with one slice move, when that is exactly
+        what the byte loop would do (no wrap, no forward overlap, no ROM, not over the block's own code)."""
+        code_ok = " and ".join(f"(de + n <= {lo} or de >= {hi})" for lo, hi in ranges)
+        return [
+            "    hl = h << 8 | l; de = d << 8 | e; bc = (b << 8 | c) or 65536",
+            "    n = (limit - t + 20) // 21",
+            "    if n > bc: n = bc",
+            f"    if n > 1 and hl + n <= 65536 and de + n <= 65536 and de >= {self.rom_top} "
+            f"and not (hl < de < hl + n) and {code_ok}:",
+            "        M[de:de + n] = M[hl:hl + n]",
+            "        v = M[de + n - 1]",
+            "        hl += n; de += n; bc -= n",
+            "        t += 21 * n",
+            "        if not bc: t -= 5",
+            f"        if bc or n > 1: wz = {(s + 1) & 0xFFFF}",
+            "        x = v + a",
+            "        f = (f & 193) | (4 if bc else 0) | (x & 8) | ((x << 4) & 32)",
+            f"        npc = {s} if bc else {(s + 2) & 0xFFFF}",
+            "        S.tstates = t; S._rc += 2 * n",
+            "        S.h = hl >> 8; S.l = hl & 255; S.d = de >> 8; S.e = de & 255; S.b = bc >> 8; S.c = bc & 255",
+            "        S.f = f; S.memptr = wz; S.pc = npc",
+            "        return npc",
+        ]
+
     def _source(self, s, instrs):
         """Python source of one block: def blk(limit) -> next pc, or -1 (too close to limit), -2 (code
         changed), -3 (HALT). A block whose last instruction jumps back to its start loops in place."""
@@ -399,12 +425,14 @@ class Z80:
                 body.append(line.replace("{T}", str(T)).replace("{K}", str(K)))
             conds = []
             for var, _ in ins.writes:
-                for lo, hi in ranges:
-                    if isinstance(var, int):
-                        if lo <= var < hi and var >= self.rom_top:
-                            conds.append("True")
-                    else:
-                        conds.append(f"{lo} <= {var} < {hi}")
+                if isinstance(var, int):
+                    if any(lo <= var < hi for lo, hi in ranges) and var >= self.rom_top:
+                        conds.append("True")
+                elif len(ranges) == 1:
+                    conds.append(f"{ranges[0][0]} <= {var} < {ranges[0][1]}")
+                else:                  # one cheap test of the whole span first, then the exact ranges
+                    exact = " or ".join(f"{lo} <= {var} < {hi}" for lo, hi in ranges)
+                    conds.append(f"({ranges[0][0]} <= {var} < {ranges[-1][1]} and ({exact}))")
             if ins is last:
                 tail_guard = conds if loop else []
                 break
@@ -458,6 +486,8 @@ class Z80:
         out += loads
         if tail_guard and any(v == "wb" for v, _ in last.writes):
             out.append("    wa = wb = -1")             # a conditional CALL looping to the start may not write
+        if loop and len(instrs) == 1 and last.mn == "LDIR":
+            out += self._ldir_bulk(s, ranges)
         if loop:
             out.append("    rc = 0")
         if scaffold:

@@ -366,7 +366,7 @@ class Decoder:
                 return Instr(addr, length(1), "HALT", tx(4), m1, ["S.halted = 1", f"npc = {addr}", f"tt = {tx(4)}"],
                              HALT)
             if z == 6:       # LD r,(HL) / LD r,(IX+d): H and L stay H and L
-                L = [f"wa = {iaddr}", f"{R8[y]} = M[wa]"] + (["wz = wa"] if px else [])
+                L = ([f"wa = {iaddr}", f"{R8[y]} = M[wa]", "wz = wa"] if px else [f"{R8[y]} = M[{iaddr}]"])
                 return Instr(addr, length(2 if px else 1), f"LD {R8N[y]},{mref}", tx(7, True), m1, L)
             if y == 6:
                 L = self.wmem("wa", iaddr, R8[z]) + (["wz = wa"] if px else [])
@@ -376,7 +376,7 @@ class Decoder:
                          self.wr8(y, px, self.rd8(z, px)) if y != z else [])
         if x == 2:
             if z == 6:
-                L = [f"wa = {iaddr}", "v = M[wa]"] + (["wz = wa"] if px else [])
+                L = [f"wa = {iaddr}", "v = M[wa]", "wz = wa"] if px else [f"v = M[{iaddr}]"]
                 L += [s.format(v="v") for s in ALU[y]]
                 return Instr(addr, length(2 if px else 1), f"{ALUN[y]}{mref}", tx(7, True), m1, L)
             L = [s.format(v=self.rd8(z, px)) for s in ALU[y]]

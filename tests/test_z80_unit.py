@@ -287,3 +287,34 @@ def test_compiled_blocks_match_single_steps_on_random_code():
             while b.tstates < limit:
                 b.step()
             assert _state(a, ma) == _state(b, mb), (seed, rom_top)
+
+
+def _ldir_case(hl, de, bc, limit, rom_top=0, seed=1):
+    import random
+    rnd = random.Random(seed)
+    out = []
+    for mode in ("run", "step"):
+        mem = bytearray(rnd.randrange(256) for _ in range(65536)) if not out else bytearray(out[0][2])
+        mem[0x8000:0x8002] = b"\xed\xb0"
+        cpu = Z80(mem, rom_top=rom_top)
+        cpu.pc, cpu.hl, cpu.de, cpu.bc, cpu.a, cpu.f = 0x8000, hl, de, bc, 0x5A, 0xFF
+        if mode == "run":
+            init = bytes(mem)
+            cpu.run(limit)
+        else:
+            while cpu.tstates < limit:
+                cpu.step()
+        out.append((_state(cpu, mem), mode, init))
+    return out[0][0], out[1][0]
+
+
+def test_ldir_bulk_copy_matches_byte_loop():
+    cases = [(0x9000, 0xA000, 100, 10_000), (0x9000, 0xA000, 100, 1000), (0xA000, 0x9000, 300, 3000),
+             (0x9000, 0x9001, 50, 5000), (0x9001, 0x9000, 50, 5000), (0x9000, 0x9000, 10, 500),
+             (0xFFF0, 0x9000, 40, 2000), (0x9000, 0xFFF8, 40, 2000), (0x3FF0, 0x3FF8, 40, 2000),
+             (0x9000, 0x7FF0, 40, 2000), (0x9000, 0xA000, 0, 3000), (0x9000, 0xA000, 1, 3000),
+             (0x9000, 0xA000, 2, 3000), (0x9000, 0xA000, 100, 21 * 99 + 1)]
+    for hl, de, bc, limit in cases:
+        for rom_top in (0, 0x4000):
+            a, b = _ldir_case(hl, de, bc, limit, rom_top)
+            assert a == b, (hex(hl), hex(de), bc, limit, rom_top)
