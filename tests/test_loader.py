@@ -1,0 +1,181 @@
+"""The game's tape and the loading sequence: backgammon.tap rebuilds byte for byte; it
+loads through the ROM's Z80 loader into exactly the bytes the instant trap gives; a hand-
+built TZX with every supported block does the same; the screen shows "Program: BACKGAMMON"
+and the stripes; a damaged block gives "R Tape loading error" and a retry; a key skips."""
+import pathlib
+import sys
+import time
+
+import pytest
+
+import roms
+from roms import make_tape
+from spectrum import hw
+from spectrum import tape as T
+from spectrum.loader import TapeLoader, decode_program, install_tape, load_headless
+from spectrum.machine import Spectrum48
+
+sys.path.insert(0, str(pathlib.Path(__file__).parent))
+from screentext import find_text, screen_text  # noqa: E402
+
+SYM = roms.rom_symbols()
+MC = roms.mcode_symbols()
+
+
+def loaded_bytes(m) -> dict:
+    prog = m.peek_word(SYM["PROG"])
+    hdr = SYM["HDR_BUF"]
+    return {"screen": bytes(m.memory[0x4000:0x5B00]),
+            "program": bytes(m.memory[prog:prog + 200]),
+            "mcode": bytes(m.memory[MC["USR_ENTRY"]:MC["MCODE_END"]]),
+            "header": bytes(m.memory[hdr:hdr + 17])}
+
+
+@pytest.fixture(scope="module")
+def instant_run():
+    m = Spectrum48()
+    loader = load_headless(m, "instant")
+    return m, loader
+
+
+def test_backgammon_tap_rebuilds_byte_for_byte():
+    assert make_tape.build_tape() == pathlib.Path(roms.TAPE_PATH).read_bytes()
+
+
+def test_backgammon_tap_holds_program_screen_and_code_files():
+    blocks = T.read_tape(roms.TAPE_PATH).blocks
+    assert [b.describe() for b in blocks[0::2]] == [
+        "Program: BACKGAMMON", "Bytes: bgscreen  ", "Bytes: bgcode    "]
+    assert len(blocks[3].data) == hw.SCREEN_BYTES + 2
+    assert blocks[5].data[1:-1] == roms.load_mcode()
+    listing = decode_program(blocks[1].data[1:-1])
+    assert [n for n, _ in listing] == [10, 20, 30, 40, 50]
+    assert ("kw", "SCREEN$") in listing[1][1][0] and ("kw", "CODE") in listing[3][1][0]
+
+
+def test_loading_picture_uses_one_ink_and_paper_per_cell_and_shows_the_title():
+    screen = make_tape.loading_picture()
+    assert len(screen) == hw.SCREEN_BYTES
+    memory = bytearray(65536)
+    memory[0x4000:0x5B00] = screen
+    memory[23606:23608] = (roms.rom_symbols()["FONT"] - 256).to_bytes(2, "little")
+    memory[:0x4000] = roms.load_rom()
+    assert "for the 48K ZX Spectrum" in screen_text(memory)[2]
+    attrs = screen[6144:]
+    assert len(set(attrs)) > 6                                     # a picture, not a blank
+
+
+def test_instant_mode_loads_the_whole_tape_in_a_few_frames(instant_run):
+    m, loader = instant_run
+    assert loader.state == "done" and loader.headers == ["BACKGAMMON", "bgscreen", "bgcode"]
+    assert loader.frames_run < 100
+    assert find_text(m, "Wait until machine code loaded") == (21, 1)
+    assert find_text(m, "Bytes: bgcode") == (22, 0)
+    assert m.peek_word(SYM["RAMTOP"]) == MC["USR_ENTRY"] - 1       # CLEAR 61439 ran
+    assert m.memory[MC["USR_ENTRY"]] == 0xC9
+
+
+def test_backgammon_tap_through_the_z80_loader_gives_the_trap_bytes(instant_run):
+    m = Spectrum48()
+    seen = {"program_line": False, "pilot": False, "data": False}
+
+    def watch(loader):
+        if find_text(m, "Program: BACKGAMMON") == (0, 0):
+            seen["program_line"] = True
+        colours = {c for _, c in m.ula.frame_border[1]}
+        seen["pilot"] |= {2, 5} <= colours
+        seen["data"] |= {1, 6} <= colours
+
+    started = time.perf_counter()
+    loader = load_headless(m, "fast", on_frame=watch, max_frames=20_000)
+    wall_s = time.perf_counter() - started
+    assert loader.state == "done", loader.error
+    assert loaded_bytes(m) == loaded_bytes(instant_run[0])
+    assert seen == {"program_line": True, "pilot": True, "data": True}
+    assert loader.player.tape_tstates > 60 * hw.CPU_HZ             # the whole tape played
+    print(f"fast load: {wall_s:.1f} s wall for {loader.frames_run} frames")
+    assert wall_s < 40                                              # ~4 s on an idle core
+
+
+def test_hand_built_tzx_loads_through_the_z80_loader_like_the_trap():
+    from test_tape import every_supported_tzx_block
+    raw = T.write_tzx(every_supported_tzx_block())
+    requests = [(0x00, 17, 0x9000), (0xFF, 4, 0x9100), (0xFF, 9, 0x9200)]
+    results = []
+    for instant in (False, True):
+        m = Spectrum48()
+        for _ in range(20):
+            m.run_frame()
+        player = T.TapePlayer(T.read_tzx(raw).blocks)
+        install_tape(m, player, instant=instant)
+        player.play()
+        flags = []
+        for flag, length, dest in requests:
+            regs = m.call(SYM["LD_BYTES"], max_frames=1500, ix=dest, de=length, a=flag)
+            flags.append((regs["f"] & 1, regs["a"]))
+        results.append((flags, bytes(m.memory[0x9000:0x9300])))
+    assert results[0] == results[1]
+    assert results[0][0] == [(1, 0)] * 3
+    assert results[0][1][0x200:0x209] == b"pure data"
+
+
+def damaged_tape():
+    blocks = make_tape.tape_blocks()
+    screen = bytearray(blocks[3].data)
+    screen[3000] ^= 0x10                       # one bit of the picture, checksum kept
+    blocks[3] = T.standard_block(bytes(screen))
+    return blocks
+
+
+def test_damaged_block_shows_r_tape_loading_error_and_a_key_retries():
+    m = Spectrum48()
+    events = []
+
+    def on_frame(loader):
+        if loader.state == "error" and (not events or events[-1] != "error"):
+            events.append("error")
+            assert find_text(m, "R Tape loading error") == (23, 0)
+            assert find_text(m, "Press a key to try again") == (22, 0)
+            m.keyboard.press("Y")
+        elif loader.state == "loading" and events and events[-1] == "error":
+            events.append("retry")
+            m.keyboard.release_all()
+
+    loader = load_headless(m, "instant", tape=damaged_tape(), on_frame=on_frame, max_frames=400)
+    assert events[:3] == ["error", "retry", "error"]
+    assert loader.headers == ["BACKGAMMON"]
+
+
+def test_damaged_block_is_caught_by_the_z80_loader_too():
+    m = Spectrum48()
+    blocks = damaged_tape()[2:4]               # the screen's header and its damaged data
+    player = T.TapePlayer(blocks)
+    for _ in range(20):
+        m.run_frame()
+    install_tape(m, player)
+    player.play()
+    regs = m.call(SYM["LOAD_FILE"], max_frames=4000, a=3, hl=0x4000)
+    assert not regs["f"] & 1 and m.peek(SYM["ERR_NR"]) == SYM["ERR_TAPE"]
+    assert find_text(m, "R Tape loading error") == (23, 0)
+
+
+def test_any_key_skips_to_the_end_of_the_load(instant_run):
+    m = Spectrum48()
+    pressed = []
+
+    def on_frame(loader):
+        if loader.frames_run > 400 and not pressed:
+            m.keyboard.press("K")
+            pressed.append(loader.frames_run)
+        elif pressed and loader.frames_run > pressed[0] + 2:
+            m.keyboard.release_all()
+
+    loader = load_headless(m, "real", on_frame=on_frame, max_frames=2000)
+    assert loader.state == "done" and loader.skipped
+    assert loader.frames_run < 500                  # real time would be over 3,100 frames
+    assert loaded_bytes(m) == loaded_bytes(instant_run[0])
+
+
+def test_unknown_mode_is_refused():
+    with pytest.raises(ValueError, match="fast, real, instant"):
+        TapeLoader(Spectrum48(), None, "turbo")
