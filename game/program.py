@@ -7,7 +7,6 @@ from game.basic import Basic
 from game.dice import Dice
 from game.errors import BackgammonError, EntryError, IllegalMoveError
 from game.position import BAR, POINT_LETTERS, Position, parse_entry
-from native import ffi, lib
 
 # --- timings, in 50 Hz frames, and sounds (ms, Hz) ---
 ROLL_FRAMES = 16                 # dice tumbling before they settle
@@ -24,19 +23,21 @@ DEFAULT_LEVEL = 5                # as game/settings.py: net 2-ply within a time 
 RESULT_WORDS = {1: "a single game (1 point)", 2: "a gammon (2 points)",
                 3: "a backgammon (3 points)"}
 
-# A few words for each reason the engine gives (bg.h BG_STEP_*), for a 32-column line.
-# rules.Turn words the same reasons at length; the message line has no room for that.
-STEP_WORDS = {                   # each at most 19 columns, + ". Press ENTER"
-    lib.BG_STEP_NO_SUCH_DIE: "No {die} to play",
-    lib.BG_STEP_BAR_FIRST: "Bar man goes first",
-    lib.BG_STEP_NO_MAN: "No man on {point}",
-    lib.BG_STEP_BLOCKED: "Point {to} is blocked",
-    lib.BG_STEP_NOT_ALL_HOME: "Not all men home",
-    lib.BG_STEP_MAN_HIGHER: "A man stands higher",
-    lib.BG_STEP_WASTES_DICE: "Must use both dice",
-    lib.BG_STEP_HIGHER_DIE: "Play the higher die",
-    lib.BG_STEP_TURN_OVER: "Move complete",
-}
+# A few words (at most 19 columns, + ". Press ENTER") for each reason rules.Turn gives, found
+# by a phrase of its sentence: the message line has no room for the sentence itself.
+STEP_WORDS = (
+    ("already played your", "No {die} to play"),
+    ("did not throw", "No {die} to play"),
+    ("enter him first", "Bar man goes first"),
+    ("no man on the bar", "No man on z"),
+    ("no man on point", "No man on {point}"),
+    ("held by two or more", "Point {to} is blocked"),
+    ("until all your men", "Not all men home"),
+    ("higher point", "A man stands higher"),
+    ("leaves a die unplayed", "Must use both dice"),
+    ("must be the higher", "Play the higher die"),
+    ("already complete", "Move complete"),
+)
 PRESS_ENTER = ". Press ENTER"
 
 
@@ -67,15 +68,14 @@ def entry_words(text: str) -> str:
     return "Not a move, e.g. k4"
 
 
-def step_words(turn: rules.Turn, from_index: int, die: int) -> str:
-    """The engine's reason (bg_step_check) for refusing a step, in a few words."""
-    made = [v for pair in turn.made for v in pair]
-    out = ffi.new("int8_t[]", lib.BG_BOARD_LEN)
-    code = lib.bg_step_check(turn.start.as_c(), *turn.dice, ffi.new("int8_t[]", made or [0]),
-                             len(turn.made), from_index, die, out)
+def step_words(why: str, from_index: int, die: int) -> str:
+    """rules.Turn's reason for refusing a step, in a few words."""
     point = Position.letter_of_index(from_index)
     to = Position.letter_of_index(from_index - die) if 0 <= from_index - die < BAR else "?"
-    return STEP_WORDS.get(code, "Not allowed").format(die=die, point=point, to=to)
+    for phrase, words in STEP_WORDS:
+        if phrase in why:
+            return words.format(die=die, point=point, to=to)
+    return "Not allowed"
 
 
 def play_words(steps, mover_is_human: bool) -> str:
@@ -181,8 +181,8 @@ class Game:
         from_index = Position.index_of_letter(letter, True)
         try:
             after = turn.step(from_index, die)
-        except IllegalMoveError:
-            return step_words(turn, from_index, die)
+        except IllegalMoveError as why:
+            return step_words(str(why), from_index, die)
         except BackgammonError as exc:               # pragma: no cover - engine disagreement
             return str(exc)[:19]
         self.show(after)
