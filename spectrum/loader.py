@@ -157,12 +157,17 @@ class TapeLoader:
         self.headers = []
         self.usr_address = None
         self.skipped = False
-        self.frames_run = 0
+        self._first_frame = machine.frame_count
         self._ld_entry = None
         machine.tape = self.player
         cpu = machine.cpu
         cpu.traps[self.sym["LD_BYTES"]] = self._on_ld_bytes
         cpu.traps[self.sym["le_loop"]] = EdgeSkipper(self.player)
+
+    @property
+    def frames_run(self) -> int:
+        """Emulated frames since this loader started."""
+        return self.machine.frame_count - self._first_frame
 
     # --- traps ---
     def _on_ld_bytes(self, cpu) -> None:
@@ -232,12 +237,10 @@ class TapeLoader:
             if not self.instant and self._any_key():
                 self.skip()
             yield
-            self.frames_run += 1
             if self.mode == "fast" and not self.instant:
                 deadline = time.perf_counter() + FAST_BUDGET_S
                 while not self._at_idle() and time.perf_counter() < deadline:
                     self.machine.run_frame()
-                    self.frames_run += 1
                 ear = getattr(self.machine, "ear_frames", None)
                 if ear is not None:
                     ear.clear()
@@ -379,7 +382,6 @@ def load_headless(machine, mode: str = "instant", tape=None, max_frames: int = 1
         except StopIteration:
             break
         machine.run_frame()
-        loader.frames_run += 1
         if on_frame is not None:
             on_frame(loader)
         if loader.state == "error" and on_frame is None:
