@@ -189,6 +189,11 @@ class Z80:
             return
         cache = self._cache
         traps = self._traps
+        # entering mid-code (a frame boundary falls anywhere): single-step to a known block start rather
+        # than compile a new block from every such address
+        if self.pc not in cache and self._creep(limit, 32, True):
+            self._idle(limit)
+            return
         pc = self.pc
         while True:
             if traps and pc in traps:
@@ -210,17 +215,33 @@ class Z80:
             pc = fn(limit)                      # a block returns the next pc, or a negative code
             if pc < 0:
                 if pc == -1:                    # the block would start its last instruction at/after limit
-                    if self.tstates >= limit:
-                        return
-                    if self._one(self.pc, limit):
+                    if self._creep(limit, 1 << 30, False):   # single steps to the limit
                         self._idle(limit)
-                        return
+                    return
                 elif pc == -2:                  # the code changed under the block: recompile
                     cache[self.pc] = self._compile(self.pc, False)
                 else:                           # -3: HALT
                     self._idle(limit)
                     return
                 pc = self.pc
+
+    def _creep(self, limit, n, stop_at_block):
+        """Single-step up to n instructions while tstates < limit (and, if stop_at_block, while pc has no
+        compiled block), honouring traps; True if the CPU halted."""
+        cache = self._cache
+        traps = self._traps
+        while n and self.tstates < limit:
+            pc = self.pc
+            if stop_at_block and pc in cache:
+                return False
+            if traps and pc in traps:
+                traps[pc](self)
+                if self.pc == pc and self._one(pc, limit + 0x100000):
+                    return True
+            elif self._one(pc, limit):
+                return True
+            n -= 1
+        return False
 
     def _one(self, pc, limit):
         """Run the one instruction at pc; True if it halted."""
