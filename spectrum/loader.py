@@ -201,6 +201,7 @@ class TapeLoader:
             yield
         self.remove_traps()
         self.player.stop()
+        m.tape = None                         # the tape is out: EAR in follows EAR out again
         self.state = "done"
 
     def skip(self) -> None:
