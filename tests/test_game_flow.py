@@ -243,3 +243,12 @@ def test_every_reason_the_rules_give_has_a_few_words_that_fit_the_message_line()
             words = P.step_words(why, from_index, die)
             assert words != "Not allowed", why
             assert len(words + P.PRESS_ENTER) <= 32
+
+
+def test_seeded_dice_replay_the_same_game():
+    logs = []
+    for _ in range(2):
+        driver = GameDriver(seed=99)
+        play_to_end(driver)
+        logs.append(list(driver.game.log))
+    assert logs[0] == logs[1] and len(logs[0]) > 10
