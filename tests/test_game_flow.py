@@ -29,7 +29,7 @@ def play_to_end(driver: GameDriver, max_loops: int = 20000) -> str:
         if "Your move?" in lines[MESSAGE]:
             play_human_turn(driver)
             driver.run(2)
-        elif "Press ENTER" in lines[MESSAGE]:
+        elif "ENTER" in lines[MESSAGE]:
             driver.type("\n")
         else:
             driver.run(5)
