@@ -263,3 +263,8 @@ def test_space_breaks_ld_bytes():
     m.keyboard.press("SPACE")
     regs = m.call(SYM["LD_BYTES"], max_frames=10, ix=0x8000, de=10, a=0xFF)
     assert not regs["f"] & 1 and regs["a"] == SYM["LDERR_BREAK"]
+
+
+def test_font_asm_is_what_make_font_writes():
+    from roms.make_font import font_asm
+    assert (pathlib.Path(roms.ROM_DIR) / "font.asm").read_text() == font_asm()
