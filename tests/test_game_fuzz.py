@@ -111,7 +111,7 @@ def test_fuzz_through_the_frame_loop_keys_never_break_the_program():
             after_message = driver.message()
             if driver.game.position != before:
                 assert "Press ENTER" not in after_message
-        elif "Press ENTER" in message:
+        elif "ENTER" in message:
             driver.type("\n")
         elif "Press any key" in message:
             driver.type(" ")

@@ -104,7 +104,7 @@ def test_machine_fuzz_typed_through_the_keyboard_matrix():
             typed += 1
             after = driver.message()
             assert ("Press ENTER" in after) != (driver.game.position != before) or "QUIT" in text.upper()
-        elif "Press ENTER" in message:
+        elif "ENTER" in message:
             driver.type("\n")
         elif "Press any key" in message:
             driver.type(" ")
