@@ -206,6 +206,9 @@ class Game:
     def computer_turn(self, dice):
         mover = self.position.swapped()                 # the computer on roll
         play = self.choose(mover, dice)
+        legal = rules.legal_plays(mover, dice)
+        if play.after not in {other.after for other in legal}:
+            play = legal[0]                             # never show a play the rules refuse
         if not play.steps:
             self.message("I cannot move")
             self.log.append(f"computer {dice[0]}{dice[1]} forfeit")
@@ -216,7 +219,11 @@ class Game:
         turn = rules.Turn(mover, dice, mover_is_human=False)
         for step in play.steps:
             yield from self.basic.wait(STEP_PAUSE_FRAMES)
-            after = turn.step(step.from_index, step.die)
+            try:
+                after = turn.step(step.from_index, step.die)
+            except BackgammonError:                     # steps in an order Turn refuses
+                self.show(play.after.swapped())
+                break
             self.show(after.swapped())
             self.basic.beep(*COMPUTER_BEEP)
         self.log.append(f"computer {dice[0]}{dice[1]} {words}")
