@@ -252,3 +252,12 @@ def test_seeded_dice_replay_the_same_game():
         play_to_end(driver)
         logs.append(list(driver.game.log))
     assert logs[0] == logs[1] and len(logs[0]) > 10
+
+
+def test_a_play_the_rules_refuse_is_never_shown_for_the_computer():
+    def bogus(position, dice):
+        return rules.Play(position, ())            # "no move" although moves exist
+    driver = GameDriver(dice=Dice.scripted([6, 1]), chooser=bogus)
+    driver.until("I play")
+    driver.until("Your move?")
+    assert driver.game.position != Position.start()
