@@ -362,6 +362,8 @@ class Z80:
             DUMP.append(src)
         code = _CODE_CACHE.get(src)
         if code is None:
+            if len(_CODE_CACHE) > 20000:          # bounded (self-modifying code can make endless variants)
+                _CODE_CACHE.clear()
             code = _CODE_CACHE[src] = compile(src, f"<z80 block {pc:04x}>", "exec")
         g = self._g
         exec(code, g)
