@@ -268,6 +268,8 @@ class TapeLoader:
             while not m.peek(sym["FLAGS"]) & 0x20:
                 yield
             m.poke(sym["FLAGS"], m.peek(sym["FLAGS"]) & ~0x20)
+            while self._any_key():              # the retry key is not a skip key
+                yield
             self.state, self.error = "loading", None
             m.call(sym["CLS_LOWER"])
             m.call(sym["POS_SET"], b=line, c=col)

@@ -132,17 +132,19 @@ def test_damaged_block_shows_r_tape_loading_error_and_a_key_retries():
     events = []
 
     def on_frame(loader):
-        if loader.state == "error" and (not events or events[-1] != "error"):
+        if loader.state == "error" and (not events or events[-1] == "retry"):
             events.append("error")
             assert find_text(m, "R Tape loading error") == (23, 0)
             assert find_text(m, "Press a key to try again") == (22, 0)
             m.keyboard.press("Y")
+        elif loader.state == "error" and events[-1] == "error" and m.peek(SYM["FLAGS"]) & 0x20 == 0:
+            m.keyboard.release_all()                  # the ROM has seen the key
         elif loader.state == "loading" and events and events[-1] == "error":
             events.append("retry")
-            m.keyboard.release_all()
 
-    loader = load_headless(m, "instant", tape=damaged_tape(), on_frame=on_frame, max_frames=400)
+    loader = load_headless(m, "fast", tape=damaged_tape(), on_frame=on_frame, max_frames=4000)
     assert events[:3] == ["error", "retry", "error"]
+    assert not loader.skipped                         # the retry key did not skip the load
     assert loader.headers == ["BACKGAMMON"]
 
 
