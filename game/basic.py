@@ -12,6 +12,7 @@ FLAGS_NEW_KEY = 0x20                 # FLAGS bit 5: the interrupt put a new key 
 ENTRY_MAX_CHARS = 255                # a typed line is cut here (the 1983 INPUT had its RAM)
 CURSOR_CHAR = "L"                    # the flashing 'L' cursor of the 48K's lower screen
 CLICK_MS, CLICK_HZ = 3, 1500         # key click
+CPU_HZ = 3_500_000                   # the Z80's clock: T-states a second
 
 
 def rom_symbols() -> dict:
@@ -98,9 +99,12 @@ class Basic:
             entry = self.addr("BEEPER")
         except KeyError:
             return
-        cycles = max(1, int(hz * ms / 1000))
-        fixed_t, per_count_t = self.sym.get("BEEP_FIXED_T", 164), self.sym.get("BEEP_PER_COUNT_T", 48)
-        loops = max(1, round((3_500_000 / hz - fixed_t) / per_count_t))   # 3.5 MHz clock
+        cycles = max(1, round(hz * ms / 1000))
+        fixed_t, per_count_t = self.sym.get("BEEP_FIXED_T"), self.sym.get("BEEP_PER_COUNT_T")
+        if fixed_t is None or per_count_t is None:
+            loops = 1                       # a stand-in machine: its BEEPER only counts calls
+        else:                               # the ROM's own timing, from its symbol table
+            loops = max(1, min(0xFFFF, round((CPU_HZ / hz - fixed_t) / per_count_t)))
         self.machine.call(entry, de=cycles, hl=loops)
 
     # ---------- frames and keys ----------
