@@ -100,7 +100,7 @@ def play_game(players, seed: int, first: int, times):
 
 
 def run_pairs(args):
-    names, seeds, budget_ms = args
+    names, seeds, budget_ms, deadline = args
     if budget_ms:
         lib.bg_set_time_budget_ms(budget_ms)
     players = [make_player(n) for n in names]
@@ -110,6 +110,8 @@ def run_pairs(args):
     times = ([], [])
     results = []
     for seed in seeds:
+        if deadline and time.time() > deadline:
+            break
         results.append((play_game(players, seed, 0, times), play_game(players, seed, 1, times)))
     return results, times
 
@@ -122,13 +124,16 @@ def main():
     ap.add_argument("--seed", type=int, default=2026)
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--budget-ms", type=int, default=0, help="level-5 time budget (0: default)")
+    ap.add_argument("--max-minutes", type=float, default=0,
+                    help="stop starting new pairs after this long (the games played are reported)")
     args = ap.parse_args()
     pairs = (args.games + 1) // 2
     seeds = [args.seed * 1_000_003 + i for i in range(pairs)]
     chunks = [seeds[i::args.jobs] for i in range(args.jobs)]
     names = (args.player_a, args.player_b)
     t0 = time.perf_counter()
-    work = [(names, c, args.budget_ms) for c in chunks if c]
+    deadline = time.time() + 60 * args.max_minutes if args.max_minutes else 0
+    work = [(names, c, args.budget_ms, deadline) for c in chunks if c]
     if args.jobs > 1:
         with multiprocessing.Pool(args.jobs) as pool:
             parts = pool.map(run_pairs, work)
