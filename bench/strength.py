@@ -144,6 +144,10 @@ def main():
     times = ([t for _, tm in parts for t in tm[0]], [t for _, tm in parts for t in tm[1]])
     games = [g for pair in results for g in pair]
     pair_means = [(a + b) / 2 for a, b in results]
+    if not pair_means:
+        print(f"players: {names[0]} vs {names[1]}")
+        print("games: 0 (the time limit came first)")
+        return
     ppg = statistics.fmean(pair_means)
     half = 1.96 * statistics.stdev(pair_means) / math.sqrt(len(pair_means)) if len(pair_means) > 1 else float("nan")
     n = len(games)
