@@ -1,8 +1,6 @@
-"""The Z80 CPU of the 48K Spectrum, in pure Python: every documented and undocumented instruction, MEMPTR,
-R, IFF1/IFF2, IM 0/1/2, HALT, EI delay, NMI and whole-instruction T-states (FUSE suite exact).
-It is not cycle-exact on the bus: 48K memory/IO contention is not modelled. Speed comes from a block
-translator: runs of instructions are compiled to Python functions (spectrum/z80_codegen.py), cached by
-address and re-validated against memory before each run, so self-modifying code stays exact."""
+"""The 48K Spectrum's Z80 in pure Python: all documented and undocumented instructions, MEMPTR, R, IFF/IM/HALT/EI/NMI,
+whole-instruction T-states (FUSE-exact); runs of code are compiled to Python by z80_codegen and cached by address.
+It is not bus-cycle exact: 48K memory and I/O contention are not modelled (an instruction costs its nominal T)."""
 import re
 
 from . import z80_codegen as cg
@@ -12,8 +10,8 @@ _REGS = ("a", "f", "b", "c", "d", "e", "h", "l", "ix", "iy", "sp", "wz")
 _REG_RE = re.compile(r"\b(" + "|".join(_REGS) + r")\b")
 _ASSIGN_RE = re.compile(r"\b(" + "|".join(_REGS) + r")\s*(?:<<|>>|[-+&|^])?=(?!=)")
 _MAX_BLOCK = 40          # instructions per compiled block at most
-_CODE_CACHE = {}
-DUMP = None              # set to a list to collect every compiled block's source (debugging)         # block source -> code object, shared by all cores (tests build many)
+_CODE_CACHE = {}         # block source -> code object, shared by all cores (tests build many)
+DUMP = None              # set to a list to collect every compiled block's source (debugging)
 
 
 _NPC_TT_RE = re.compile(r"(?:npc|tt) = ")
@@ -171,11 +169,12 @@ class Z80:
 
     # ---------------------------------------------------------------- execution
     def _flush(self):
-        """Forget every compiled block (call after rewriting ROM-area memory from outside the CPU)."""
         self._cache.clear()
         self._cache1.clear()
 
     def flush(self):
+        """Forget every compiled block. Blocks in RAM re-check their bytes before each run, but blocks wholly
+        below rom_top do not (the CPU cannot write there): call this after rewriting the ROM area from outside."""
         self._flush()
 
     def run(self, limit: int) -> None:
