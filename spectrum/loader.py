@@ -20,7 +20,8 @@ from spectrum.tape import Tape, TapeError, TapePlayer, instant_ld_bytes, read_ta
 
 MODES = ("fast", "real", "instant")
 FAST_BUDGET_S = 0.018             # wall time a fast-mode display frame may spend emulating
-MAX_CALL_FRAMES = 20_000          # a LOAD that runs longer than this (~6.7 min) has hung
+MAX_CALL_FRAMES = 20_000
+TYPED_COMMAND_FRAMES = 25         # how long LOAD "" stays on the screen before ENTER (0.5 s)          # a LOAD that runs longer than this (~6.7 min) has hung
 
 # The BASIC keywords our loader programs use, with their Spectrum token codes.
 BASIC_TOKENS = {
@@ -185,6 +186,11 @@ class TapeLoader:
         m, sym = self.machine, self.sym
         while not self._at_idle():             # the ROM's reset
             yield
+        if not self.instant:                   # LOAD "" typed, then ENTER
+            m.call(sym["CL_LINE"], a=23, e=m.peek(sym["BORDCR"]))
+            self._print_at(23, 0, 'LOAD ""', attr=m.peek(sym["BORDCR"]))
+            for _ in range(TYPED_COMMAND_FRAMES):
+                yield
         m.call(sym["CLS"])
         self.player.play()
         yield from self._load(0, 0)

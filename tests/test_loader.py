@@ -77,9 +77,11 @@ def test_instant_mode_loads_the_whole_tape_in_a_few_frames(instant_run):
 
 def test_backgammon_tap_through_the_z80_loader_gives_the_trap_bytes(instant_run):
     m = Spectrum48()
-    seen = {"program_line": False, "pilot": False, "data": False}
+    seen = {"typed": False, "program_line": False, "pilot": False, "data": False}
 
     def watch(loader):
+        if find_text(m, 'LOAD ""') == (23, 0):
+            seen["typed"] = True
         if find_text(m, "Program: BACKGAMMON") == (0, 0):
             seen["program_line"] = True
         colours = {c for _, c in m.ula.frame_border[1]}
@@ -91,7 +93,7 @@ def test_backgammon_tap_through_the_z80_loader_gives_the_trap_bytes(instant_run)
     wall_s = time.perf_counter() - started
     assert loader.state == "done", loader.error
     assert loaded_bytes(m) == loaded_bytes(instant_run[0])
-    assert seen == {"program_line": True, "pilot": True, "data": True}
+    assert seen == {"typed": True, "program_line": True, "pilot": True, "data": True}
     assert loader.player.tape_tstates > 60 * hw.CPU_HZ             # the whole tape played
     print(f"fast load: {wall_s:.1f} s wall for {loader.frames_run} frames")
     assert wall_s < 40                                              # ~4 s on an idle core
