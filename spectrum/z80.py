@@ -320,27 +320,26 @@ class Z80:
         self.tstates += 11
 
     # ---------------------------------------------------------------- block translator
-    def _compile(self, pc, single):
-        """Compile the block starting at pc: straight-line code that follows unconditional jumps, calls
-        and (predicted) returns, and the fall-through side of conditional jumps, with side exits."""
+    def _path(self, p, start, budget):
+        """A linear run of instructions from p: follows unconditional jumps, calls and predicted returns, and
+        the fall-through side of conditional jumps; stops at a jump back to start, a trap, or budget."""
         dec = self._dec
         traps = self._traps
         instrs = []
         seen = set()
-        calls = []               # return addresses of CALLs followed inside this block
-        p = pc
+        calls = []               # return addresses of CALLs followed inside this path
         while True:
             ins = dec.decode(p)
             if instrs and p + ins.length > 0x10000:
                 break
             instrs.append(ins)
             seen.add(p)
-            if single or len(instrs) >= _MAX_BLOCK or ins.kind == cg.HALT or ins.kind == cg.EI:
+            if len(instrs) >= budget or ins.kind == cg.HALT or ins.kind == cg.EI:
                 break
             fall = p + ins.length
             if ins.kind == cg.SEQ:
                 nxt = fall
-            elif ins.target == pc:
+            elif ins.target == start:
                 break                                   # back edge to the start: the block loops
             elif ins.tn is None and ins.target is not None:
                 nxt = ins.target                        # JP / JR / CALL / RST: follow
@@ -352,11 +351,31 @@ class Z80:
                 nxt = calls.pop()                       # RET from a CALL followed here: predict it
             else:
                 break
-            if nxt >= 0x10000 or nxt in seen or nxt in traps:
+            if nxt >= 0x10000 or nxt in seen or nxt in traps or nxt == start:
                 break
             p = nxt
+        return instrs
+
+    def _compile(self, pc, single):
+        """Compile the block starting at pc (see _path). When the block loops back to pc, the taken side of
+        its conditional jumps is compiled inline too if that side also comes back to pc (a loop with an
+        if/else inside runs without leaving the block)."""
+        if single:
+            instrs = [self._dec.decode(pc)]
+        else:
+            instrs = self._path(pc, pc, _MAX_BLOCK)
+        nested = {}
+        last = instrs[-1]
+        if not single and last.kind == cg.JUMP and last.target == pc and pc not in self._traps:
+            for n, ins in enumerate(instrs[:-1]):
+                if ins.branch and ins.tn is not None and ins.target is not None \
+                        and ins.target != (ins.addr + ins.length) & 0xFFFF and ins.target not in self._traps:
+                    side = self._path(ins.target, pc, _MAX_BLOCK // 2)
+                    end = side[-1]
+                    if end.kind == cg.JUMP and end.target == pc:
+                        nested[n] = side
         self._single = single
-        src = self._source(pc, instrs)
+        src = self._source(pc, instrs, nested)
         if DUMP is not None:
             DUMP.append(src)
         code = _CODE_CACHE.get(src)
@@ -393,97 +412,119 @@ class Z80:
             "        return npc",
         ]
 
-    def _source(self, s, instrs):
+    def _source(self, s, instrs, nested=None):
         """Python source of one block: def blk(limit) -> next pc, or -1 (too close to limit), -2 (code
-        changed), -3 (HALT). A block whose last instruction jumps back to its start loops in place."""
+        changed), -3 (HALT). A block whose last instruction jumps back to its start loops in place;
+        nested maps a conditional jump's index to the inline code of its taken side (which loops back too)."""
+        nested = nested or {}
         m = self.memory
         last = instrs[-1]
         loop = last.kind == cg.JUMP and last.target == s and s not in self._traps and not self._single
         # the memory ranges the block's code occupies
-        spans = sorted((i.addr, i.addr + i.length) for i in instrs)
+        spans = sorted((i.addr, i.addr + i.length) for i in instrs + [i for p in nested.values() for i in p])
         ranges = []
         for a, b in spans:
             if ranges and a <= ranges[-1][1]:
                 ranges[-1][1] = max(ranges[-1][1], b)
             else:
                 ranges.append([a, b])
-        # dead-store elimination for F and MEMPTR: a value overwritten before any read or exit is not computed
-        exits = []
-        for n, ins in enumerate(instrs):
-            side = ins is not last and ins.kind != cg.SEQ and not (ins.tn is None and ins.target is not None)
-            exits.append(ins is last or side or bool(ins.writes))
-        code_lines = [None] * len(instrs)
-        live = {"f": True, "wz": True}
-        followed = lambda ins: ins.kind != cg.SEQ and ins.tn is None and ins.target is not None  # noqa: E731
-        for n in range(len(instrs) - 1, -1, -1):
-            ins = instrs[n]
-            lines = ins.lines
-            if ins is not last:
-                if followed(ins):           # JP/JR/CALL/RST followed inline: no npc/tt needed
-                    lines = [ln for ln in lines if not _NPC_TT_RE.match(ln)]
-                elif ins.branch and ins.tn is not None:   # conditional: fall through, exit when taken
-                    pre_l, cond, taken, target = ins.branch
-                    lines = pre_l + [f"if {cond}:"] + ["    " + x for x in taken] + \
-                        [f"    EXIT {target} {{T}}+{ins.tk} {{K}}"]
-            for reg in ("f", "wz"):
-                if exits[n]:
-                    live[reg] = True
-                lines, live[reg] = _prune(lines, reg, live[reg])
-            code_lines[n] = lines
-        body = []
-        T = 0          # T-states before the current instruction
-        K = 0          # M1 cycles up to and including the current instruction
-        tail_guard = []
-        exit_ = "EXIT {} {} {}"
-        for n, ins in enumerate(instrs):
-            K += ins.m1
-            body.append(f"# {ins.addr:04x}: {ins.mn}")
-            for line in code_lines[n]:
-                if "EXIT" in line:
-                    line = line.replace("{T}+", str(T) + "+").replace("{K}", str(K))
-                    head, rest = line.split("EXIT ")
-                    tgt, tsum, kk = rest.split()
-                    line = f"{head}EXIT {tgt} {eval(tsum)} {kk}"
-                body.append(line.replace("{T}", str(T)).replace("{K}", str(K)))
+        rom_top = self.rom_top
+
+        def guards(ins):
             conds = []
             for var, _ in ins.writes:
                 if isinstance(var, int):
-                    if any(lo <= var < hi for lo, hi in ranges) and var >= self.rom_top:
+                    if any(lo <= var < hi for lo, hi in ranges) and var >= rom_top:
                         conds.append("True")
                 elif len(ranges) == 1:
                     conds.append(f"{ranges[0][0]} <= {var} < {ranges[0][1]}")
                 else:                  # one cheap test of the whole span first, then the exact ranges
                     exact = " or ".join(f"{lo} <= {var} < {hi}" for lo, hi in ranges)
                     conds.append(f"({ranges[0][0]} <= {var} < {ranges[-1][1]} and ({exact}))")
-            if ins is last:
-                tail_guard = conds if loop else []
-                break
-            cont = instrs[n + 1].addr
-            if ins.kind == cg.SEQ:
-                t_next = T + ins.t
-                nxt = f"{cont}"
-            elif ins.tn is None and ins.target is not None:
-                t_next = T + ins.tk                     # followed unconditional jump
-                nxt = f"{cont}"
-            elif ins.branch and ins.tn is not None:
-                t_next = T + ins.tn                     # conditional, exit already in its lines
-                nxt = f"{cont}"
-            else:
-                if ins.tn is None:
-                    t_next = T + ins.tk                 # predicted RET
+            return conds
+
+        def followed(ins):
+            return ins.kind != cg.SEQ and ins.tn is None and ins.target is not None
+
+        def emit(path, T, K, nest_of):
+            """Lines of a linear path (all but the last instruction's exit handling), starting T-states T
+            and M1 count K into the iteration; returns (lines, T at the last instruction, K, tail guards)."""
+            plast = path[-1]
+            # dead-store elimination for F and MEMPTR: a value overwritten before any read or exit
+            code_lines = [None] * len(path)
+            live = {"f": True, "wz": True}
+            for n in range(len(path) - 1, -1, -1):
+                ins = path[n]
+                lines = ins.lines
+                exit_here = ins is plast or bool(ins.writes)
+                if ins is not plast:
+                    if followed(ins):           # JP/JR/CALL/RST followed inline: no npc/tt needed
+                        lines = [ln for ln in lines if not _NPC_TT_RE.match(ln)]
+                    elif ins.branch and ins.tn is not None:   # conditional: fall through, taken side apart
+                        pre_l, cond, taken, target = ins.branch
+                        inner = [f"    NEST {n}"] if n in nest_of else [f"    EXIT {target} {{T}}+{ins.tk} {{K}}"]
+                        lines = pre_l + [f"if {cond}:"] + ["    " + x for x in taken] + inner
+                        exit_here = True
+                    else:
+                        exit_here = True
+                for reg in ("f", "wz"):
+                    if exit_here:
+                        live[reg] = True
+                    lines, live[reg] = _prune(lines, reg, live[reg])
+                code_lines[n] = lines
+            body = []
+            tail_guard = []
+            for n, ins in enumerate(path):
+                K += ins.m1
+                body.append(f"# {ins.addr:04x}: {ins.mn}")
+                for line in code_lines[n]:
+                    if "NEST" in line:
+                        side = nest_of[n]
+                        ws = line[:len(line) - len(line.lstrip())]
+                        sub, spre, sk, sguard = emit(side, T + ins.tk, K, {})
+                        body += [ws + x for x in sub]
+                        body.append(f"{ws}LOOPTAIL {spre} {sk} {' or '.join(sguard) or '-'}")
+                        continue
+                    if "EXIT" in line:
+                        line = line.replace("{T}+", str(T) + "+").replace("{K}", str(K))
+                        head, rest = line.split("EXIT ")
+                        tgt, tsum, kk = rest.split()
+                        line = f"{head}EXIT {tgt} {eval(tsum)} {kk}"
+                    body.append(line.replace("{T}", str(T)).replace("{K}", str(K)))
+                conds = guards(ins)
+                if ins is plast:
+                    tail_guard = conds
+                    break
+                cont = path[n + 1].addr
+                if ins.kind == cg.SEQ:
+                    t_next = T + ins.t
+                    nxt = f"{cont}"
+                elif followed(ins):
+                    t_next = T + ins.tk                     # followed unconditional jump
+                    nxt = f"{cont}"
+                elif ins.branch and ins.tn is not None:
+                    t_next = T + ins.tn                     # conditional: taken side handled in its lines
+                    nxt = f"{cont}"
+                else:                                       # predicted RET
+                    t_next = T + ins.tk
                     body.append(f"if npc != {cont}:")
-                    body.append("    " + exit_.format("npc", T, K))
-                else:
-                    t_next = T + ins.tn                 # fall-through of a conditional jump
-                    body.append(f"if {'npc != ' + str(cont) if ins.tk == ins.tn else 'tt != ' + str(ins.tn)}:")
-                    body.append("    " + exit_.format("npc", T, K))
-                nxt = "npc"
-            if conds and not (ins.kind == cg.JUMP and ins.tn is not None):   # a CALL cc not taken wrote nothing
-                body.append(f"if {' or '.join(conds)}:")
-                body.append("    " + exit_.format(nxt, t_next if nxt != "npc" else T, K))
-            T = t_next
-        pre = T
-        text = "\n".join(ln for ln in body if not ln.lstrip().startswith("#"))
+                    body.append(f"    EXIT npc {T} {K}")
+                    nxt = "npc"
+                if conds and not (ins.kind == cg.JUMP and ins.tn is not None):   # CALL cc not taken: no write
+                    body.append(f"if {' or '.join(conds)}:")
+                    body.append(f"    EXIT {nxt} {t_next if nxt != 'npc' else T} {K}")
+                T = t_next
+            return body, T, K, tail_guard
+
+        body, pre, K, tail_guard = emit(instrs, 0, 0, nested if loop else {})
+        # the latest start of a last instruction over all paths (every path starts all its instructions
+        # before limit when t + pre < limit)
+        pres = [pre] + [int(ln.split()[1]) for ln in body if ln.lstrip().startswith("LOOPTAIL")]
+        pre_all = max(pres)
+        if not loop:
+            tail_guard = []
+        text = "\n".join(ln for ln in body if not ln.lstrip().startswith(("#", "LOOPTAIL")))
+        text += "\n" + "\n".join(ln.split(None, 3)[3] for ln in body if ln.lstrip().startswith("LOOPTAIL"))
         used = sorted(set(_REG_RE.findall(text)), key=_REGS.index)
         written = sorted(set(_ASSIGN_RE.findall(text)), key=_REGS.index)
         loads = [f"    {r} = S.{'memptr' if r == 'wz' else r}" for r in used]
@@ -492,9 +533,9 @@ class Z80:
         has_exits = any(ln.lstrip().startswith("EXIT") for ln in body)
         scaffold = loop or has_exits          # exits 'break' out to one shared tail that stores the registers
         ind = "        " if scaffold else "    "
-        out = ["def blk(limit):", "    t = S.tstates", f"    if t + {pre} >= limit: S.pc = {s}; return -1"]
+        out = ["def blk(limit):", "    t = S.tstates", f"    if t + {pre_all} >= limit: S.pc = {s}; return -1"]
         for a, b in ranges:
-            if b <= self.rom_top:
+            if b <= rom_top:
                 continue
             if b <= 0x10000:
                 code = bytes(m[a:b])
@@ -506,7 +547,7 @@ class Z80:
                 for k in range(a, b):
                     out.append(f"    if M[{k & 0xFFFF}] != {m[k & 0xFFFF]}: S.pc = {s}; return -2")
         out += loads
-        if tail_guard and any(v == "wb" for v, _ in last.writes):
+        if loop and ("wb" in text or "wa" in text):
             out.append("    wa = wb = -1")             # a conditional CALL looping to the start may not write
         if loop and len(instrs) == 1 and last.mn == "LDIR":
             out += self._ldir_bulk(s, ranges)
@@ -515,11 +556,19 @@ class Z80:
         if scaffold:
             out.append("    while True:")
         for line in body:
-            if line.lstrip().startswith("EXIT"):
-                pre_ws = line[:len(line) - len(line.lstrip())]
+            stripped = line.lstrip()
+            pre_ws = line[:len(line) - len(stripped)]
+            if stripped.startswith("EXIT"):
                 _, nxt, t_end, k = line.split()
                 tt = " + tt" if nxt == "npc" else ""
                 out.append(f"{ind}{pre_ws}npc = {nxt}; tx = {t_end}{tt}; kx = {rc}{k}; break")
+            elif stripped.startswith("LOOPTAIL"):          # the inline taken side came back to the start
+                _, spre, sk, sguard = stripped.split(None, 3)
+                brk = [f"npc != {s}", f"t + {pre_all} >= limit"] + ([sguard] if sguard != "-" else [])
+                out.append(f"{ind}{pre_ws}t += {spre} + tt")
+                out.append(f"{ind}{pre_ws}rc += {sk}")
+                out.append(f"{ind}{pre_ws}if {' or '.join(brk)}: tx = 0; kx = rc; break")
+                out.append(f"{ind}{pre_ws}continue")
             else:
                 out.append(ind + line)
         if last.kind == cg.SEQ:
@@ -529,7 +578,7 @@ class Z80:
         if loop:
             out.append(f"        t += {pre} + tt")
             out.append(f"        rc += {K}")
-            brk = [f"npc != {s}", f"t + {pre} >= limit"] + tail_guard
+            brk = [f"npc != {s}", f"t + {pre_all} >= limit"] + tail_guard
             out.append(f"        if {' or '.join(brk)}: tx = 0; kx = rc; break")
         elif last.kind == cg.HALT:
             out.append(f"{ind}S.tstates = t + {end_t}; S._rc += {K}")

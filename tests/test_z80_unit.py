@@ -318,3 +318,31 @@ def test_ldir_bulk_copy_matches_byte_loop():
         for rom_top in (0, 0x4000):
             a, b = _ldir_case(hl, de, bc, limit, rom_top)
             assert a == b, (hex(hl), hex(de), bc, limit, rom_top)
+
+
+def test_loop_with_if_else_inside_matches_single_steps():
+    """A DJNZ loop with an if/else in its body (compiled with both sides inline) against single steps,
+    run in uneven slices so that the limit falls everywhere in the loop."""
+    code = [0x06, 0x40, 0x21, 0x00, 0x90,       # LD B,40h; LD HL,9000h
+            0x7E, 0xE6, 0x01, 0x28, 0x05,       # loop: LD A,(HL); AND 1; JR Z,else
+            0x0C, 0xCB, 0xC6, 0x18, 0x03,       # INC C; SET 0,(HL); JR next
+            0x0D, 0xCB, 0x86,                   # else: DEC C; RES 0,(HL)
+            0x23, 0x10, 0xF0, 0x76]             # next: INC HL; DJNZ loop; HALT
+    import random
+    rnd = random.Random(7)
+    data = bytes(rnd.randrange(256) for _ in range(64))
+    results = []
+    for mode in ("run", "step"):
+        cpu, mem = cpu_with(code)
+        mem[0x9000:0x9040] = data
+        if mode == "run":
+            t = 0
+            while t < 6000:
+                t += rnd.randrange(1, 200)
+                cpu.run(t)
+        else:
+            while cpu.tstates < 6000:
+                cpu.step()
+        results.append((cpu.c, cpu.b, cpu.hl, bytes(mem[0x9000:0x9040]), cpu.halted, cpu.r))
+    assert results[0][:5] == results[1][:5]
+    assert results[0][0] == (sum(1 for x in data if x & 1) - sum(1 for x in data if not x & 1)) & 255
