@@ -320,14 +320,14 @@ class Z80:
         self.tstates += 11
 
     # ---------------------------------------------------------------- block translator
-    def _path(self, p, start, budget):
+    def _path(self, p, start, budget, calls=None):
         """A linear run of instructions from p: follows unconditional jumps, calls and predicted returns, and
         the fall-through side of conditional jumps; stops at a jump back to start, a trap, or budget."""
         dec = self._dec
         traps = self._traps
         instrs = []
         seen = set()
-        calls = []               # return addresses of CALLs followed inside this path
+        calls = list(calls or ())   # return addresses of CALLs followed inside this path
         while True:
             ins = dec.decode(p)
             if instrs and p + ins.length > 0x10000:
@@ -370,7 +370,8 @@ class Z80:
             for n, ins in enumerate(instrs[:-1]):
                 if ins.branch and ins.tn is not None and ins.target is not None \
                         and ins.target != (ins.addr + ins.length) & 0xFFFF and ins.target not in self._traps:
-                    side = self._path(ins.target, pc, _MAX_BLOCK // 2)
+                    side = self._path(ins.target, pc, _MAX_BLOCK // 2,
+                                      [ins.callret] if ins.callret is not None else None)
                     end = side[-1]
                     if end.kind == cg.JUMP and end.target == pc:
                         nested[n] = side
@@ -482,6 +483,10 @@ class Z80:
                         side = nest_of[n]
                         ws = line[:len(line) - len(line.lstrip())]
                         sub, spre, sk, sguard = emit(side, T + ins.tk, K, {})
+                        conds = guards(ins)         # a CALL cc taken inline: its pushes may hit our code
+                        if conds:
+                            body.append(f"{ws}if {' or '.join(conds)}:")
+                            body.append(f"{ws}    EXIT {ins.branch[3]} {T + ins.tk} {K}")
                         body += [ws + x for x in sub]
                         body.append(f"{ws}LOOPTAIL {spre} {sk} {' or '.join(sguard) or '-'}")
                         continue

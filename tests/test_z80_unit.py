@@ -346,3 +346,25 @@ def test_loop_with_if_else_inside_matches_single_steps():
         results.append((cpu.c, cpu.b, cpu.hl, bytes(mem[0x9000:0x9040]), cpu.halted, cpu.r))
     assert results[0][:5] == results[1][:5]
     assert results[0][0] == (sum(1 for x in data if x & 1) - sum(1 for x in data if not x & 1)) & 255
+
+
+def test_loop_with_call_cc_inside_matches_single_steps():
+    """CALL NZ inside a DJNZ loop: the taken side (the subroutine and its RET) is compiled inline."""
+    code = [0x06, 0x20, 0x21, 0x00, 0x90,       # LD B,20h; LD HL,9000h
+            0x7E, 0xB7, 0xC4, 0x00, 0xA0,       # loop: LD A,(HL); OR A; CALL NZ,A000h
+            0x23, 0x10, 0xF8, 0x76]             # INC HL; DJNZ loop; HALT
+    sub = [0x0C, 0x36, 0x00, 0xC9]              # A000: INC C; LD (HL),0; RET
+    results = []
+    for mode in ("run", "step"):
+        cpu, mem = cpu_with(code)
+        mem[0xA000:0xA004] = bytes(sub)
+        mem[0x9000:0x9020] = bytes((k * 37) & 0xFF if k % 3 else 0 for k in range(32))
+        if mode == "run":
+            for t in range(50, 5000, 97):
+                cpu.run(t)
+        else:
+            while cpu.tstates < list(range(50, 5000, 97))[-1]:
+                cpu.step()
+        results.append((cpu.c, cpu.b, cpu.hl, cpu.sp, bytes(mem[0x9000:0x9020]), cpu.tstates))
+    assert results[0] == results[1]
+    assert results[0][0] == sum(1 for k in range(32) if k % 3 and (k * 37) & 0xFF)
