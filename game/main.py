@@ -2,6 +2,7 @@
 tape's loading sequence and then the program (game/program.py) in the window, frame by frame.
 Not the game flow (game/program.py) and not the window (spectrum/display.py)."""
 import argparse
+import os
 import sys
 
 TAPE_MODES = ("fast", "real", "instant")
@@ -42,15 +43,29 @@ class Runner:
     """on_frame for the display loop: first the loading sequence, then the program, one
     generator step per frame. Returns False to stop the window when the program ends."""
 
-    def __init__(self, machine, mode: str, seed=None, level=None, keys: str | None = None):
+    def __init__(self, machine, mode: str, seed=None, level=None, keys: str | None = None,
+                 resume: bool = True):
         from game.basic import Basic
         from game.dice import Dice
-        from game.program import DEFAULT_LEVEL, program
+        from game.program import Session, evaluator_cube, program
+        from game.settings import load_settings
         self.machine = machine
         self.loading = loading_sequence(machine, mode)
         self.basic = Basic(machine)
-        self.program = program(self.basic, Dice(seed), DEFAULT_LEVEL if level is None else level,
-                               chooser=computer_chooser(machine, self.basic, level))
+        settings, warning = load_settings(warn=None)
+        if level is not None:
+            settings.level = level               # --level: this run (saved if options are)
+        self.session = Session(settings)
+        chooser = computer_chooser(machine, self.basic, lambda: settings.level)
+        cube = evaluator_cube(settings)
+
+        def cube_policy(position, match, doubler):
+            for thread in WARM_UPS:              # the weights first (one load per process)
+                thread.join()
+            return cube(position, match, doubler)
+        self.program = program(self.basic, Dice(seed), chooser=chooser, settings=settings,
+                               cube_policy=cube_policy, session=self.session,
+                               warning=warning, export_dir=os.getcwd(), resume=resume)
         self.started = False
         self.keys = list((keys or "").replace("\\n", "\n"))
         self.wait_frames = 0
@@ -114,7 +129,7 @@ def computer_chooser(machine, basic, level):
     warm_up = threading.Thread(target=evaluator.ensure_loaded, name="weights", daemon=True)
     warm_up.start()
     WARM_UPS.append(warm_up)
-    level = P.DEFAULT_LEVEL if level is None else level
+    level = P.DEFAULT_LEVEL if level is None else level    # a number, or a function
     return P.usr_chooser(basic, level, warm_up) or P.first_legal_play
 
 
@@ -133,13 +148,13 @@ def main(argv=None) -> int:
         print(f"{TITLE}: {exc}", file=sys.stderr)
         return 2
     from spectrum import display
-    runner = Runner(machine, args.tape, seed=args.seed, level=args.level,
-                    keys=args.keys if args.screenshot else None)
     headless = None
     if args.screenshot:
         headless = args.frames if args.frames is not None else 500
     elif args.frames is not None:
         headless = args.frames
+    runner = Runner(machine, args.tape, seed=args.seed, level=args.level,
+                    keys=args.keys if args.screenshot else None, resume=headless is None)
     try:
         return display.run(machine, runner, scale=args.scale, fullscreen=args.fullscreen,
                            mute=args.mute, headless_frames=headless,
@@ -147,6 +162,22 @@ def main(argv=None) -> int:
     finally:
         while WARM_UPS:              # never leave the C evaluator loading behind our back
             WARM_UPS.pop().join()
+        if headless is None:         # the window closed (or the program ended): keep the match
+            save_on_close(runner)
+
+
+def save_on_close(runner) -> None:
+    """Save the match in progress for the next start (game/savegame.py); a failure to
+    write is reported, never raised."""
+    from game.program import save_session
+    try:
+        path = save_session(runner.session)
+    except OSError as exc:
+        print(f"{TITLE}: the game could not be saved: {exc}", file=sys.stderr)
+        return
+    if path:
+        print(f"{TITLE}: game saved to {path}; it is offered at the next start",
+              file=sys.stderr)
 
 
 if __name__ == "__main__":

@@ -1,12 +1,17 @@
 """The program that runs on the 48K, as the 1983 BASIC listing did: instructions, the opening
 throw, the human's and the computer's turns, the end of a game, QUIT. A generator: one
 `yield` is one 50 Hz frame. Rules come from game/rules.py; drawing from game/screen.py."""
-from game import instructions, rules
+import os
+import time
+
+from game import commands, instructions, menus, rules
 from game import screen as S
-from game.basic import Basic
+from game.basic import CODE_ENTER, Basic
 from game.dice import Dice
 from game.errors import BackgammonError, EntryError, IllegalMoveError
+from game.match import BLACK, COMPUTER, HUMAN, WHITE, Match, opening_throw
 from game.position import BAR, POINT_LETTERS, Position, parse_entry
+from game.settings import Settings
 
 # --- timings, in 50 Hz frames, and sounds (ms, Hz) ---
 ROLL_FRAMES = 16                 # dice tumbling before they settle
@@ -20,8 +25,12 @@ OPENING_READ_FRAMES = 75
 WIN_TUNE = ((120, 523), (120, 659), (120, 784), (300, 1047))
 LOSE_TUNE = ((200, 392), (200, 330), (400, 262))
 DEFAULT_LEVEL = 5                # as game/settings.py: net 2-ply within a time budget
-RESULT_WORDS = {1: "a single game (1 point)", 2: "a gammon (2 points)",
-                3: "a backgammon (3 points)"}
+KIND_WORDS = {1: "a single game", 2: "a gammon", 3: "a backgammon"}
+RESULT_WORDS = {k: f"{w} ({k} point{'s' * (k > 1)})" for k, w in KIND_WORDS.items()}
+SPEED_PAUSE = {"steps": STEP_PAUSE_FRAMES, "quick": 2, "instant": 0}
+SPEED_READ = {"steps": READ_FRAMES, "quick": 50, "instant": 25}
+DOUBLE_KEYS = (ord("d"), ord("D"))
+
 
 # A few words (at most 19 columns, + ". Press ENTER") for each reason rules.Turn gives, found
 # by a phrase of its sentence: the message line has no room for the sentence itself.
@@ -84,33 +93,128 @@ def play_words(steps, mover_is_human: bool) -> str:
                     for s in steps)
 
 
+COMMANDS = {"H": "help", "HELP": "help", "O": "options", "S": "score", "P": "pips",
+            "I": "ids", "A": "advice", "T": "takeback", "U": "undo", "D": "double",
+            "DOUBLE": "double", "X": "export"}
+INFO_FRAMES = 150                # a message-line answer (P, I) stays this long (a key ends it)
+
+
+def result_words(kind: int | str, points: int) -> str:
+    """'a gammon (4 points)' for a game played out; a drop reads 'a double dropped'."""
+    what = "a double dropped" if kind == "drop" else KIND_WORDS[
+        kind if isinstance(kind, int) else {"single": 1, "gammon": 2, "backgammon": 3}[kind]]
+    return f"{what} ({points} point{'s' * (points != 1)})"
+
+
+def evaluator_cube(settings: Settings):
+    """The computer's cube decisions from the evaluator (game/evaluator.py cube_decision) at
+    the level in the options, with the match score through its match equity table.
+    Returns decide(position with the doubler on roll, match, doubler) -> CubeDecision."""
+    def decide(position: Position, match: Match, doubler: str):
+        from game import evaluator
+        other = match.other(doubler)
+        owner = 0 if match.cube_owner is None else (1 if match.cube_owner == doubler else 2)
+        if match.length:
+            crawford = 1 if match.crawford_game else (2 if match.post_crawford else 0)
+            return evaluator.cube_decision(position, settings.level, match.cube_value, owner,
+                                           match.length, match.away(doubler), match.away(other),
+                                           crawford)
+        return evaluator.cube_decision(position, settings.level, match.cube_value, owner)
+    return decide
+
+
 class Game:
-    """One game's state: the position (human on roll, row 0 = white), what is on screen."""
+    """One game's state: the position held with the bottom side (the human, White) on roll,
+    row 0 = white; what is on screen; the match it belongs to and the options in force."""
 
     def __init__(self, basic: Basic, screen: S.Screen, dice: Dice, chooser,
-                 start: Position | None = None):
+                 start: Position | None = None, match: Match | None = None,
+                 settings: Settings | None = None, cube_policy=None, resume=None,
+                 export_dir=None):
         self.basic = basic
         self.screen = screen
         self.dice = dice
-        self.choose = chooser            # (position with computer on roll, dice) -> Play
+        self.choose = chooser            # (position with the mover on roll, dice) -> Play
         self.position = start or Position.start()
         self.log: list[str] = []         # what happened, for tests and replays
         self.turn: rules.Turn | None = None
+        self.settings = settings or Settings()
+        self.match = match or Match(None, cube=self.settings.cube)
+        self.cube_policy = cube_policy   # (position, match, doubler) -> CubeDecision, or None
+        self.resume = resume             # (side on roll, dice or None) from a saved game
+        self.export_dir = export_dir
+        self.bottom, self.top = self.match.sides
+        players = self.settings.players
+        self.typed = {self.bottom: players != "computer-computer",
+                      self.top: players == "human-human"}
+        self.double_wanted = False       # D pressed before this side's roll
+        self.dice_shown = None           # (top face, bottom face, black) for redraws
+        self.at = (self.position, None, None)     # for a save: position, side on roll, dice
+        self.stopped = False             # the demo was stopped by a key
+
+    # ---------- words for the sides ----------
+    @property
+    def two_players(self) -> bool:
+        return self.typed[self.bottom] and self.typed[self.top]
+
+    def name(self, side: str) -> str:
+        return {HUMAN: "You", COMPUTER: "I", WHITE: "White", BLACK: "Black"}.get(side, side)
 
     # ---------- showing ----------
-    def show(self, position_human: Position) -> None:
-        self.position = position_human
-        self.screen.show(view_of(position_human))
+    def show(self, position_bottom: Position) -> None:
+        self.position = position_bottom
+        self.screen.show(view_of(position_bottom))
+
+    def show_for(self, side: str, position: Position) -> None:
+        """Show a position held with `side` on roll."""
+        self.show(position if side == self.bottom else position.swapped())
+
+    def held_for(self, side: str) -> Position:
+        return self.position if side == self.bottom else self.position.swapped()
 
     def message(self, words: str) -> None:
         self.screen.message(words)
 
-    def roll(self, computer: bool):
-        """Throw two dice for a turn, tumbling on screen with a rattle."""
-        self.message("My throw" if computer else "Your throw")
-        yield from self.tumble(both_black=computer)
-        d1, d2 = self.dice.pair()
-        self.screen.draw_dice(d1, d2, top_black=computer, bottom_black=computer)
+    def draw_dice(self, top, bottom, black: bool, bottom_black: bool | None = None) -> None:
+        bottom_black = black if bottom_black is None else bottom_black
+        self.dice_shown = (top, bottom, black, bottom_black)
+        self.screen.draw_dice(top, bottom, black, bottom_black)
+
+    def draw_cube(self) -> None:
+        """The doubling cube on the board: its value, by its owner's tray or centred (none
+        while the cube is switched off)."""
+        m = self.match
+        if not hasattr(self.screen, "draw_cube"):
+            return
+        if m.cube_enabled:
+            self.screen.draw_cube(m.cube_value, m.cube_owner)
+        else:
+            self.screen.draw_cube(None)
+
+    def apply_style(self) -> None:
+        """Board style, swapped tokens, mirrored board from the options (screen.py)."""
+        if hasattr(self.screen, "apply_settings"):
+            self.screen.apply_settings(self.settings)
+
+    def redraw(self) -> None:
+        """The board, dice, cube after a full-screen page (the message line is the caller's)."""
+        self.screen.draw_board(view_of(self.position))
+        if self.dice_shown:
+            self.screen.draw_dice(*self.dice_shown)
+        self.draw_cube()
+        self.message("")
+
+    def roll(self, side: str):
+        """Throw two dice for a turn (or ask them, with Set dice on), in the mover's colour."""
+        black = side == self.top
+        if self.settings.set_dice:
+            d1, d2 = yield from menus.ask_dice(self.basic, side)
+        else:
+            self.message({HUMAN: "Your throw", COMPUTER: "My throw"}.get(
+                side, f"{side.capitalize()}'s throw"))
+            yield from self.tumble(both_black=black)
+            d1, d2 = self.dice.pair()
+        self.draw_dice(d1, d2, black)
         return d1, d2
 
     def tumble(self, both_black: bool | None = None):
@@ -126,48 +230,160 @@ class Game:
     # ---------- the opening throw (rule 1) ----------
     def opening(self):
         """One die each, the top die the computer's, the bottom the human's; a tie throws
-        again after ENTER. Returns (computer_starts, top, bottom)."""
+        again after ENTER. Returns (top_starts, top, bottom)."""
         while True:
             self.message("The opening throw")
-            yield from self.tumble()
-            top, bottom = self.dice.die(), self.dice.die()
-            self.screen.draw_dice(top, bottom, True, False)
+            if self.settings.set_dice:
+                top, bottom = yield from menus.ask_dice(self.basic, "the opening")
+            else:
+                yield from self.tumble()
+                top, bottom = self.dice.die(), self.dice.die()
+            self.draw_dice(top, bottom, True, False)
             self.log.append(f"opening {top} {bottom}")
             if top != bottom:
                 break
             self.message("Tie: press ENTER to throw again")
             yield from self.basic.wait_enter()
-        computer_starts = top > bottom
-        if computer_starts:
+        top_starts = top > bottom
+        if self.two_players or not self.typed[self.bottom]:
+            starter = self.top if top_starts else self.bottom
+            self.message(f"{starter.capitalize()} starts with {max(top, bottom)} and "
+                         f"{min(top, bottom)}")
+        elif top_starts:
             self.message(f"I start with {top} and {bottom}")
         else:
             self.message(f"You start with {bottom} and {top}")
         yield from self.basic.pause(OPENING_READ_FRAMES)
-        return computer_starts, top, bottom
+        return top_starts, top, bottom
+
+    def first_turn(self):
+        """Who moves first and with which dice (None: that side rolls its own)."""
+        who = self.settings.who_starts
+        if who == "roll":
+            top_starts, top, bottom = yield from self.opening()
+            return (self.top, (top, bottom)) if top_starts else (self.bottom, (bottom, top))
+        side = self.bottom if who == "human" else self.top
+        throw = opening_throw(side, self.match.sides, self.dice.die)
+        return throw.first, None
+
+    # ---------- the cube ----------
+    def may_double(self, side: str) -> bool:
+        return bool(self.match.can_double(side))
+
+    def refuse(self, why: str):
+        """A reason too long for the message line, then the board back."""
+        yield from menus.tell(self.basic, why, redraw=self.redraw)
+
+    def before_roll(self, side: str):
+        """The cube before `side` rolls: the computer's own double, or the double a person
+        asked for (D while the last play was shown, or at the two-player prompt). Returns
+        a GameResult when a double was dropped, else None."""
+        m = self.match
+        if not self.typed[side]:
+            if not (self.cube_policy and m.can_double(side)):
+                return None
+            decision = self.cube_policy(self.held_for(side), m, side)
+            if not decision.double or decision.too_good:
+                return None
+            return (yield from self.offer_double(side))
+        if self.two_players and m.can_double(side) and not self.double_wanted:
+            self.message(f"{side.capitalize()}: ENTER rolls, D doubles")
+            while True:
+                key = yield from self.basic.inkey()
+                if key in DOUBLE_KEYS:
+                    self.double_wanted = True
+                    break
+                if key == CODE_ENTER:
+                    break
+        if not self.double_wanted:
+            return None
+        self.double_wanted = False
+        ok, why = m.can_double(side)
+        if not ok:
+            yield from self.refuse(why)
+            return None
+        return (yield from self.offer_double(side))
+
+    def offer_double(self, doubler: str):
+        m = self.match
+        value = m.double(doubler)
+        receiver = m.other(doubler)
+        self.log.append(f"{doubler} doubles to {value}")
+        if self.typed[receiver]:
+            if doubler == COMPUTER:
+                question = f"I double to {value}. Take?"
+            else:
+                question = f"{doubler.capitalize()} doubles to {value}. Take?"
+            self.basic.beep(*COMPUTER_BEEP)
+            take = yield from menus.ask_yes_no(self.basic, question)
+        else:
+            self.message(f"{'You double' if doubler == HUMAN else doubler.capitalize() + ' doubles'}"
+                         f" to {value}. Thinking...")
+            yield
+            decision = self.cube_policy(self.held_for(doubler), m, doubler) \
+                if self.cube_policy else None
+            take = True if decision is None else decision.take
+            words = ("I take" if take else "I drop") if receiver == COMPUTER else \
+                f"{receiver.capitalize()} {'takes' if take else 'drops'}"
+            self.message(words)
+            yield from self.basic.pause(OPENING_READ_FRAMES)
+        if take:
+            m.take()
+            self.log.append(f"{receiver} takes {value}")
+            self.draw_cube()
+            return None
+        self.log.append(f"{receiver} drops")
+        return m.drop()
 
     # ---------- the human's turn ----------
-    def human_turn(self, dice):
-        """Returns 'quit' if QUIT was typed, else None when the turn is over."""
-        turn = rules.Turn(self.position, dice, mover_is_human=True)
+    def human_turn(self, dice, side: str = HUMAN):
+        """A turn typed at the keyboard (the human, or either side with two players).
+        Returns 'quit' if QUIT was typed, else the steps made (in the mover's numbers)."""
+        bottom = side == self.bottom
+        turn = rules.Turn(self.held_for(side), dice, mover_is_human=bottom)
         self.turn = turn                               # tests read the turn in progress
+        tag = "human" if side == HUMAN else side
         if turn.complete:                              # no legal step at all: forfeit
-            if self.position.board[BAR]:
-                self.message("You can't enter" + PRESS_ENTER)
+            name = "You" if side == HUMAN else side.capitalize()
+            if turn.start.board[BAR]:
+                self.message(f"{name} can't enter" + PRESS_ENTER)
             else:
-                self.message("You cannot move" + PRESS_ENTER)
-            self.log.append(f"human {dice[0]}{dice[1]} forfeit")
+                self.message(f"{name} cannot move" + PRESS_ENTER)
+            self.log.append(f"{tag} {dice[0]}{dice[1]} forfeit")
             yield from self.basic.wait_enter()
-            return None
-        while not turn.complete:
-            text = yield from self.basic.input("Your move?")
-            result = self.human_entry(turn, text)
-            if result == "quit":
-                return "quit"
-            if result is not None:                    # a message: show it, wait for ENTER
-                self.message(result + PRESS_ENTER)
-                yield from self.basic.wait_enter()
-        self.log.append(f"human {dice[0]}{dice[1]} {play_words_made(turn)}")
-        return None
+            return ()
+        prompt = "Your move?" if side == HUMAN else f"{side.capitalize()}'s move?"
+        while True:
+            while not turn.complete:
+                text = yield from self.basic.input(prompt)
+                word = text.strip().upper()
+                if word in COMMANDS:
+                    yield from self.command(COMMANDS[word], side, turn)
+                    continue
+                result = self.human_entry(turn, text)
+                if result == "quit":
+                    return "quit"
+                if result is not None:                # a message: show it, wait for ENTER
+                    self.message(result + PRESS_ENTER)
+                    yield from self.basic.wait_enter()
+            if self.settings.confirm_turn:
+                ready = yield from menus.ask_yes_no(self.basic, "READY?", enter_means=True)
+                if not ready:
+                    self.undo_all(turn)
+                    continue
+            break
+        self.log.append(f"{tag} {dice[0]}{dice[1]} {play_words_made(turn)}")
+        return tuple(turn.steps)
+
+    def undo_all(self, turn: rules.Turn) -> None:
+        while turn.made:
+            turn.undo()
+        self.show_turn(turn)
+
+    def show_turn(self, turn: rules.Turn) -> None:
+        position = turn.position
+        self.show(position if turn.mover_is_human else position.swapped())
+        self.mark_dice(turn)
 
     def human_entry(self, turn: rules.Turn, text: str):
         """Act on one typed line: None after a legal step (shown at once), 'quit', or the
@@ -178,14 +394,14 @@ class Game:
             letter, die = parse_entry(text)
         except EntryError:
             return entry_words(text)
-        from_index = Position.index_of_letter(letter, True)
+        from_index = Position.index_of_letter(letter, turn.mover_is_human)
         try:
             after = turn.step(from_index, die)
         except IllegalMoveError as why:
             return step_words(str(why), from_index, die)
         except BackgammonError as exc:               # pragma: no cover - engine disagreement
             return str(exc)[:19]
-        self.show(after)
+        self.show(after if turn.mover_is_human else after.swapped())
         self.mark_dice(turn)
         self.basic.beep(*STEP_BEEP)
         return None
@@ -200,56 +416,159 @@ class Game:
         else:
             top = d1 if d1 in left else None
             bottom = d2 if d2 in left else None
-        self.screen.draw_dice(top, bottom, False, False)
+        black = not turn.mover_is_human
+        self.draw_dice(top, bottom, black)
+
+    # ---------- commands at "Your move?" ----------
+    def command(self, what: str, side: str, turn: rules.Turn):
+        basic, m = self.basic, self.match
+        if what == "help":
+            yield from menus.help_screens(basic)
+            self.redraw()
+        elif what == "options":
+            out = yield from menus.options_menu(basic, self.settings)
+            self.apply_style()
+            if "cube" in out.changed and not m.results and m.cube_value == 1 \
+                    and m.cube_owner is None:
+                m.cube_enabled = self.settings.cube      # nothing turned on it yet
+            self.redraw()
+        elif what == "score":
+            yield from menus.score_screen(basic, m)
+            self.redraw()
+        elif what == "pips":
+            names = ("you", "me") if side == HUMAN else (side, m.other(side))
+            self.message(commands.pip_count_text(turn.position, names))
+            yield from basic.pause(INFO_FRAMES)
+        elif what == "ids":
+            self.message(commands.position_id_text(turn.start, m, turn.dice))
+            yield from basic.pause(INFO_FRAMES)
+        elif what == "advice":
+            yield from menus.advice_screen(basic, turn.start, turn.dice,
+                                           mover_is_human=turn.mover_is_human)
+            self.redraw()
+            self.mark_dice(turn)
+        elif what == "takeback":
+            if turn.made:
+                turn.undo()
+                self.show_turn(turn)
+            else:
+                self.message("Nothing to take back" + PRESS_ENTER)
+                yield from basic.wait_enter()
+        elif what == "undo":
+            self.undo_all(turn)
+        elif what == "double":
+            ok, why = m.can_double(side)
+            yield from self.refuse(why or "You may only double before you roll")
+            self.mark_dice(turn)
+        elif what == "export":
+            name = yield from self.export()
+            self.message(name[:S.COLS])
+            yield from basic.pause(INFO_FRAMES)
+
+    def export(self):
+        """X: the finished games of this match as a .mat file; returns the words to show."""
+        from game import matfile
+        finished = [g.number for g in self.match.record.games if g.finished]
+        if not finished:
+            return "No finished game to export"
+        directory = self.export_dir or os.getcwd()
+        path = os.path.join(directory, time.strftime("match-%Y%m%d-%H%M%S.mat"))
+        try:
+            matfile.write_mat(self.match.record, path, games=finished)
+        except OSError as exc:
+            return f"Not saved: {exc.strerror or exc}"
+        yield
+        return f"Saved {os.path.basename(path)}"
 
     # ---------- the computer's turn ----------
-    def computer_turn(self, dice):
-        mover = self.position.swapped()                 # the computer on roll
+    def computer_turn(self, dice, side: str = COMPUTER):
+        """Returns the steps played (in the mover's numbers)."""
+        bottom = side == self.bottom
+        mover = self.held_for(side)                     # the computer on roll
         play = self.choose(mover, dice)
         legal = rules.legal_plays(mover, dice)
         if play.after not in {other.after for other in legal}:
             play = legal[0]                             # never show a play the rules refuse
+        speed = self.settings.speed
+        me = "I" if side == COMPUTER else side.capitalize()
+        tag = "computer" if side == COMPUTER else side
         if not play.steps:
-            self.message("I cannot move")
-            self.log.append(f"computer {dice[0]}{dice[1]} forfeit")
-            yield from self.basic.pause(READ_FRAMES)
-            return
-        words = play_words(play.steps, mover_is_human=False)
-        self.message(f"I play {words}")
-        turn = rules.Turn(mover, dice, mover_is_human=False)
-        for step in play.steps:
-            yield from self.basic.wait(STEP_PAUSE_FRAMES)
+            self.message(f"{me} cannot move")
+            self.log.append(f"{tag} {dice[0]}{dice[1]} forfeit")
+            yield from self.read_pause(SPEED_READ[speed], side)
+            return ()
+        words = play_words(play.steps, mover_is_human=bottom)
+        self.message(f"I play {words}" if side == COMPUTER else f"{me} plays {words}")
+        turn = rules.Turn(mover, dice, mover_is_human=bottom)
+        for step in play.steps if speed != "instant" else ():
+            yield from self.basic.wait(SPEED_PAUSE[speed])
             try:
                 after = turn.step(step.from_index, step.die)
             except BackgammonError:                     # steps in an order Turn refuses
-                self.show(play.after.swapped())
                 break
-            self.show(after.swapped())
+            self.show_for(side, after)
             self.basic.beep(*COMPUTER_BEEP)
-        self.log.append(f"computer {dice[0]}{dice[1]} {words}")
-        yield from self.basic.pause(READ_FRAMES)
+        self.show_for(side, play.after)
+        self.log.append(f"{tag} {dice[0]}{dice[1]} {words}")
+        yield from self.read_pause(SPEED_READ[speed], side)
+        return tuple(play.steps)
+
+    def read_pause(self, frames: int, side: str):
+        """Time to read the play; a key cuts it short. D (the next mover may double) asks
+        for a double before that side's throw; in the demo any key stops it."""
+        nxt = self.match.other(side)
+        if self.typed[nxt] and not self.two_players and self.may_double(nxt):
+            self.screen.text(S.MESSAGE_ROW, S.COLS - 9, "D doubles", S.MESSAGE)
+        key = yield from self.basic.pause(frames)
+        if key is None:
+            return
+        if not self.typed[self.bottom]:
+            self.stopped = True
+        elif key in DOUBLE_KEYS and self.typed[nxt]:
+            self.double_wanted = True
 
     # ---------- a whole game ----------
     def play(self):
-        """Play one game; returns the result from the human's side (+ won, - lost; 1..3)
-        or 0 when QUIT was typed."""
+        """Play one game; returns the match's GameResult, or 'quit' when QUIT was typed
+        (or 'stop' when a key stopped the demo)."""
+        m = self.match
+        if not m.in_game:
+            m.start_game()
+        self.apply_style()
         self.screen.draw_board(view_of(self.position))
-        computer_to_move, top, bottom = yield from self.opening()
-        dice = (top, bottom) if computer_to_move else (bottom, top)
-        first = True
+        self.draw_cube()
+        if self.resume:
+            side, dice = self.resume
+            self.resume = None
+            if dice:
+                self.draw_dice(dice[0], dice[1], side == self.top)
+        else:
+            side, dice = yield from self.first_turn()
         while True:
-            if not first:
-                dice = yield from self.roll(computer_to_move)
-            first = False
-            if computer_to_move:
-                yield from self.computer_turn(dice)
+            m.start_turn(side)
+            self.at = (self.position, side, dice)
+            if dice is None:
+                result = yield from self.before_roll(side)
+                if result is not None:
+                    return result
+                dice = yield from self.roll(side)
+                self.at = (self.position, side, dice)
+            m.dice_rolled()
+            if self.typed[side]:
+                steps = yield from self.human_turn(dice, side)
+                if steps == "quit":
+                    return "quit"
             else:
-                if (yield from self.human_turn(dice)) == "quit":
-                    return 0
-            result = rules.game_result(self.position)
-            if result:
-                return result
-            computer_to_move = not computer_to_move
+                steps = yield from self.computer_turn(dice, side)
+            m.record_move(side, dice, steps)
+            kind = rules.game_result(self.position)
+            if kind:
+                winner = self.bottom if kind > 0 else self.top
+                return m.end_game(winner, abs(kind))
+            if self.stopped:
+                return "stop"
+            side, dice = m.other(side), None
+            self.turn = None
 
 
 def play_words_made(turn: rules.Turn) -> str:
@@ -261,12 +580,13 @@ def first_legal_play(position: Position, dice) -> rules.Play:
     return rules.legal_plays(position, dice)[0]
 
 
-def usr_chooser(basic: Basic, level: int, warm_up=None):
+def usr_chooser(basic: Basic, level, warm_up=None):
     """The machine-code call, as the 1983 program made it: POKE the position, dice and level
     into the request block at PARAMS, USR the stub at USR_ENTRY (the host's trap there calls
     the C evaluator on the machine's memory), read the play back from RAM; BC is the status.
     None when the machine code's symbols are not there. `warm_up` (a thread loading the
-    weights) is waited for before the first call."""
+    weights) is waited for before the first call. `level` is a number or a function giving
+    it at each call (the options menu can change it between two decisions)."""
     from game import evaluator
     try:
         entry, params = basic.addr("USR_ENTRY"), basic.addr("PARAMS")
@@ -277,7 +597,8 @@ def usr_chooser(basic: Basic, level: int, warm_up=None):
     def choose(position: Position, dice) -> rules.Play:
         if warm_up is not None:
             warm_up.join()
-        request = evaluator.encode_request(evaluator.JOB_BEST, position, dice, level)
+        now = level() if callable(level) else level        # the options' level, each call
+        request = evaluator.encode_request(evaluator.JOB_BEST, position, dice, now)
         for offset, value in enumerate(request):
             basic.poke(params + offset, value)
         status = basic.usr(entry)
@@ -304,36 +625,167 @@ def install_usr_trap(basic: Basic, entry: int, params: int) -> None:
     cpu.traps[entry] = on_usr
 
 
+class Session:
+    """What the program is doing, for the console to save on closing the window: the
+    options, the match and the game in progress."""
+
+    def __init__(self, settings: Settings):
+        self.settings = settings
+        self.match: Match | None = None
+        self.game: Game | None = None
+
+
+def save_session(session: Session, path=None):
+    """Save the match in progress (savegame.save_game) at the start of the turn being
+    played; returns the path, or None when there is nothing to save."""
+    from game import savegame
+    game, match = session.game, session.match
+    if game is None or match is None or not match.in_game:
+        return None
+    position, side, dice = game.at
+    if side is None:
+        return None
+    saved = savegame.SavedGame(match, position.position_id, side, tuple(dice) if dice else None,
+                               session.settings, extra={"held": "bottom"})
+    return savegame.save_game(saved, path)
+
+
+def offer_resume(basic: Basic, screen: S.Screen, session: Session, path=None):
+    """At start-up: a saved match is offered (Y resumes it); a damaged save is set aside
+    (kept) with a warning and a fresh start. Returns (match, position, side, dice) or None."""
+    from game import savegame
+    if not savegame.has_save(path):
+        return None
+    saved, warning = savegame.load_game(path, warn=None)
+    if warning:
+        screen.message(warning[:S.COLS])
+        yield from basic.pause(OPENING_READ_FRAMES * 2)
+        return None
+    if saved is None:
+        return None
+    m = saved.match
+    score = f" {m.score[m.sides[0]]}-{m.score[m.sides[1]]}" if m.results else ""
+    resume = yield from menus.ask_yes_no(basic, f"Resume the saved game{score}?")
+    savegame.discard_save(path)
+    if not resume:
+        return None
+    m.offered_by, m.rolled = None, False
+    position = Position.from_id(saved.position_id)
+    return m, position, saved.turn, saved.dice
+
+
+def new_match(settings: Settings) -> Match:
+    if settings.players == "human-human":
+        return Match(settings.match_length, sides=(WHITE, BLACK), cube=settings.cube)
+    return Match(settings.match_length, cube=settings.cube)
+
+
 def program(basic: Basic, dice: Dice | None = None, level: int = DEFAULT_LEVEL,
             chooser=None, ask_instructions: bool = True, games: list | None = None,
-            start: Position | None = None):
+            start: Position | None = None, settings: Settings | None = None,
+            cube_policy=None, session: Session | None = None, warning: str | None = None,
+            export_dir=None, resume: bool = False):
     """The whole program after the tape has loaded; runs until the machine is switched off.
     `start`: the first game's position (human on roll), for tests; later games start
-    from the usual position."""
+    from the usual position. `settings`: the options (game/settings.py; defaults if None),
+    `warning` a line to show first (a damaged settings file). `cube_policy`: the computer's
+    cube decisions (evaluator_cube(settings)); None: it never doubles and always takes.
+    `session` is kept up to date for save_session; `resume`: offer a saved game first."""
     dice = dice or Dice()
+    settings = settings or Settings()
+    session = session or Session(settings)
+    session.settings = settings
+    basic.silent = basic.silent or not settings.sound
     screen = S.Screen(basic.memory, basic.print_at)
     chooser = chooser or first_legal_play
-    if ask_instructions:
+    if warning:
+        screen.message(warning[:S.COLS])
+        yield from basic.pause(OPENING_READ_FRAMES * 2)
+    carry_on = None
+    if resume:
+        carry_on = yield from offer_resume(basic, screen, session)
+    if ask_instructions and carry_on is None:
         yield from instructions.offer(basic)
+    match = None
     while True:
-        game = Game(basic, screen, dice, chooser, start)
+        resume_turn = None
+        if carry_on is not None:
+            match, start, side, saved_dice = carry_on
+            resume_turn = (side, saved_dice)
+            carry_on = None
+        elif match is None or not match.in_game and match.is_over:
+            match = new_match(settings)
+        session.match = match
+        game = Game(basic, screen, dice, chooser, start, match=match, settings=settings,
+                    cube_policy=cube_policy, resume=resume_turn, export_dir=export_dir)
+        session.game = game
         start = None
         if games is not None:
             games.append(game)                  # for tests and the console's --seed replay
         result = yield from game.play()
-        if result == 0:
+        if result in ("quit", "stop"):
+            if match.in_game:                   # an abandoned game scores nothing
+                match.in_game = False
+                if match.record.games and not match.record.games[-1].finished:
+                    match.record.games.pop()
+                    match.game_number -= 1
+            if result == "stop":
+                screen.message("Demo over")
+                settings.players = "human-computer"
+                match = None
+                yield from basic.pause(OPENING_READ_FRAMES)
+                start = yield from between_games(basic, screen, settings)
+                continue
             screen.message("Game abandoned. A new game...")
             yield from basic.pause(OPENING_READ_FRAMES)
             continue
-        yield from game_over(basic, screen, result)
+        key = yield from game_over(basic, screen, result, game)
+        if match.is_over:
+            yield from menus.match_over_screen(basic, match)
+            if (yield from menus.ask_yes_no(basic, "Export the match (.mat)?")):
+                words = yield from game.export()
+                screen.message(words[:S.COLS])
+                yield from basic.wait(OPENING_READ_FRAMES)
+            match = None
+            key = None
+        if key in (ord("o"), ord("O")):
+            was = (settings.match_length, settings.cube, settings.players)
+            start = yield from between_games(basic, screen, settings)
+            if (settings.match_length, settings.cube, settings.players) != was:
+                match = None                    # a new match with the new length/cube
+        if match is None:
+            match = new_match(settings)
 
 
-def game_over(basic: Basic, screen: S.Screen, result: int):
-    """The winner and the kind of win on the board, a tune, then a new game on a key."""
-    who = "YOU WIN" if result > 0 else "I WIN"
-    banner = f"{who} {RESULT_WORDS[abs(result)]}".center(S.COLS)
+def between_games(basic: Basic, screen: S.Screen, settings: Settings):
+    """The options before a game, with S for setting up a board; returns the set-up
+    position (human on roll) or None."""
+    from game import setup_board
+    out = yield from menus.options_menu(basic, settings, offer_setup=True)
+    if out.setup_board:
+        position = yield from setup_board.setup_board(basic, screen)
+        return position
+    return None
+
+
+def game_over(basic: Basic, screen: S.Screen, result, game: Game | None = None):
+    """The winner and the kind of win on the board, a tune, then a new game on a key (O:
+    the options first). `result`: a match.GameResult (or, as in 1983, +/-1..3 from the
+    human's side). Returns the key pressed."""
+    if isinstance(result, int):
+        winner_side = HUMAN if result > 0 else COMPUTER
+        kind, points = abs(result), abs(result)
+    else:
+        winner_side, kind, points = result.winner, result.kind, result.points
+    who = {HUMAN: "YOU WIN", COMPUTER: "I WIN"}.get(winner_side, f"{winner_side.upper()} WINS")
+    banner = f"{who} {result_words(kind, points)}".center(S.COLS)
     screen.text(S.BOTTOM_FIRST_ROW - 1, 0, banner, S.attr(S.BLACK, S.YELLOW, bright=True))
-    for ms, hz in (WIN_TUNE if result > 0 else LOSE_TUNE):
+    happy = winner_side != COMPUTER
+    for ms, hz in (WIN_TUNE if happy else LOSE_TUNE):
         basic.beep(ms, hz)
-    screen.message("Press any key for a new game")
-    yield from basic.inkey()
+    match = game.match if game else None
+    if match is not None and match.is_over:
+        screen.message("Press any key")
+    else:
+        screen.message("Press any key for a new game")
+    return (yield from basic.inkey())

@@ -87,7 +87,7 @@ class Settings:
     speed: str = "steps"
     match_length: Optional[int] = None
     who_starts: str = "roll"
-    confirm_turn: bool = True          # "READY?" at the end of the human's turn
+    confirm_turn: bool = False         # "READY?" at the end of the human's turn (1983: none)
     board_style: str = "classic"
     switch_directions: bool = False
     switch_tokens: bool = False

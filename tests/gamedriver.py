@@ -4,11 +4,16 @@ small stand-in machine (memory, a Python print routine that keeps a text grid). 
 from __future__ import annotations
 
 import os
+import tempfile
 
-from game import screen as S
-from game.basic import CODE_AT, CODE_DELETE, CODE_ENTER, Basic
-from game.dice import Dice
-from game.program import program
+# options, saves and exports of the program under test go to a scratch directory, never
+# to the user's own config (a test may set its own)
+os.environ.setdefault("SPECTRUM_BACKGAMMON_CONFIG_DIR", tempfile.mkdtemp(prefix="sbg-config-"))
+
+from game import screen as S  # noqa: E402
+from game.basic import CODE_AT, CODE_DELETE, CODE_ENTER, Basic  # noqa: E402
+from game.dice import Dice  # noqa: E402
+from game.program import program  # noqa: E402
 
 SYMBOLS = {"PRINT_A": 0x0010, "CLS": 0x0D6B, "BEEPER": 0x03B5, "FLAGS": 23611,
            "LAST_K": 23560, "ATTR_P": 23693, "ATTR_T": 23695, "FRAMES": 23672}
@@ -125,14 +130,16 @@ class GameDriver:
     LAST-K set and FLAGS bit 5 raised, one key every `frames_per_key` frames."""
 
     def __init__(self, seed: int | None = 1, dice: Dice | None = None, chooser=None,
-                 ask_instructions: bool = False, frames_per_key: int = 2, start=None):
+                 ask_instructions: bool = False, frames_per_key: int = 2, start=None,
+                 **options):
+        """options: more of program()'s keywords (settings, cube_policy, session, ...)."""
         self.machine = StandInMachine()
         self.basic = Basic(self.machine, dict(SYMBOLS))
         self.dice = dice or Dice(seed)
         self.games: list = []
         self.program = program(self.basic, self.dice, chooser=chooser,
                                ask_instructions=ask_instructions, games=self.games,
-                               start=start)
+                               start=start, **options)
         self.frames = 0
         self.frames_per_key = frames_per_key
         next(self.program)                     # run to the first frame boundary
@@ -233,7 +240,7 @@ class MachineDriver(GameDriver):
 
     def __init__(self, seed: int | None = 1, dice: Dice | None = None, chooser=None,
                  ask_instructions: bool = False, frames_per_key: int = 4, start=None,
-                 level: int | None = None):
+                 level: int | None = None, **options):
         """level: the computer plays through USR and the evaluator at that level (the
         machine code is put at its ORG as the tape would); None: its first legal play."""
         import roms
@@ -254,7 +261,7 @@ class MachineDriver(GameDriver):
         self.games = []
         self.program = program(self.basic, self.dice, chooser=chooser,
                                ask_instructions=ask_instructions, games=self.games,
-                               start=start)
+                               start=start, **options)
         self.frames = 0
         self.frames_per_key = frames_per_key
         next(self.program)

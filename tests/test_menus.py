@@ -80,7 +80,7 @@ def test_options_menu_shows_every_option_with_its_value(config_dir):
     screen = driver.screen()
     for words in ("OPTIONS", "1 Level        5", "2 Cube         ON", "3 Sound        ON",
                   "4 Speed        EACH STEP", "5 Match length UNLIMITED", "6 Who starts   ROLL",
-                  "7 Ask READY?   ON", "8 Board style  CLASSIC", "9 Directions   OFF",
+                  "7 Ask READY?   OFF", "8 Board style  CLASSIC", "9 Directions   OFF",
                   "A Tokens       OFF", "B Set dice     OFF", "C Players      HUMAN V COMPUTER",
                   "ENTER to play on"):
         assert words in screen, words

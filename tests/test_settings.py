@@ -17,7 +17,7 @@ def test_defaults_match_the_1987_presets_and_the_1983_look():
     s = Settings()
     assert (s.level, s.cube, s.sound, s.speed) == (5, True, True, "steps")
     assert s.match_length is None and s.who_starts == "roll"
-    assert s.confirm_turn and s.board_style == "classic" and s.players == "human-computer"
+    assert not s.confirm_turn and s.board_style == "classic" and s.players == "human-computer"
     assert not (s.switch_directions or s.switch_tokens or s.set_dice)
 
 
