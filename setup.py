@@ -11,7 +11,7 @@ setup(
     package_data={
         "roms": ["*.asm", "*.bin", "*.sym", "*.tap"],
         "native": ["*.h", "src/*.c", "src/*.h", "*.wts", "*.dat"],
-        "game": ["*.tap", "data/*"],
+        "game": ["*.tap", "mcode.*", "data/*"],
     },
     setup_requires=["cffi>=1.15"],
     cffi_modules=["native/build.py:ffibuilder"],
