@@ -268,7 +268,7 @@ def _state(cpu, mem):
 def _random_machine(seed, rom_top):
     import random
     rnd = random.Random(seed)
-    mem = bytearray(rnd.randrange(256) for _ in range(65536))
+    mem = bytearray(rnd.randbytes(65536))
     cpu = Z80(mem, rom_top=rom_top)
     for n in ("af", "bc", "de", "hl", "af_", "bc_", "de_", "hl_", "ix", "iy", "sp", "pc"):
         setattr(cpu, n, rnd.randrange(65536))
@@ -294,7 +294,7 @@ def _ldir_case(hl, de, bc, limit, rom_top=0, seed=1):
     rnd = random.Random(seed)
     out = []
     for mode in ("run", "step"):
-        mem = bytearray(rnd.randrange(256) for _ in range(65536)) if not out else bytearray(out[0][2])
+        mem = bytearray(rnd.randbytes(65536)) if not out else bytearray(out[0][2])
         mem[0x8000:0x8002] = b"\xed\xb0"
         cpu = Z80(mem, rom_top=rom_top)
         cpu.pc, cpu.hl, cpu.de, cpu.bc, cpu.a, cpu.f = 0x8000, hl, de, bc, 0x5A, 0xFF
