@@ -71,24 +71,20 @@ WHITE_TRAY = attr(WHITE, BLUE)
 BLACK_TRAY = attr(BLACK, CYAN)
 WHITE_DIE = attr(BLACK, WHITE, bright=True)    # the human's dice: black pips on white
 BLACK_DIE = attr(WHITE, BLACK, bright=True)    # the computer's: white pips on black
-CUBE = attr(BLACK, WHITE, bright=True)
+CUBE = attr(BLACK, YELLOW)                     # a black cube, figures in the panel's paper
 LETTERS = "abcdefghijklmnopqrstuvwx"           # point 1 (a) .. point 24 (x), human's side
 BAR_LETTER = "z"
 
 # What game/settings.py's BoardStyle does not say, by style name: the papers of the two
-# trays, the ink of the letters on the frame and of the bar's "z", and the cube's colours.
+# trays, the ink of the letters on the frame and of the bar's "z" (and, optionally, the
+# cube's body colour: else the contrast of the panel's paper).
 # A style missing here gets contrasting colours worked out from its own.
 STYLE_EXTRAS = {
-    "classic": dict(white_tray=BLUE, black_tray=CYAN, letters=BLACK, bar_ink=WHITE,
-                    cube_ink=BLACK, cube_paper=WHITE),
-    "tournament": dict(white_tray=BLACK, black_tray=WHITE, letters=WHITE, bar_ink=BLACK,
-                       cube_ink=BLACK, cube_paper=WHITE),
-    "midnight": dict(white_tray=BLACK, black_tray=BLACK, letters=WHITE, bar_ink=WHITE,
-                     cube_ink=BLUE, cube_paper=WHITE),
-    "parchment": dict(white_tray=BLUE, black_tray=WHITE, letters=WHITE, bar_ink=WHITE,
-                      cube_ink=BLACK, cube_paper=WHITE),
-    "mono": dict(white_tray=BLACK, black_tray=WHITE, letters=WHITE, bar_ink=WHITE,
-                 cube_ink=BLACK, cube_paper=WHITE),
+    "classic": dict(white_tray=BLUE, black_tray=CYAN, letters=BLACK, bar_ink=WHITE),
+    "tournament": dict(white_tray=BLACK, black_tray=WHITE, letters=WHITE, bar_ink=BLACK),
+    "midnight": dict(white_tray=BLACK, black_tray=BLACK, letters=WHITE, bar_ink=WHITE),
+    "parchment": dict(white_tray=BLUE, black_tray=WHITE, letters=WHITE, bar_ink=WHITE),
+    "mono": dict(white_tray=BLACK, black_tray=WHITE, letters=WHITE, bar_ink=WHITE),
 }
 
 # A man, 16 x 16: a disc with a paper-coloured ring inside it so it reads as a counter.
@@ -211,15 +207,16 @@ def cube_cell(owner, mirrored: bool = False) -> tuple[int, int]:
 
 
 def cube_glyph(value: int) -> tuple[str, ...]:
-    """The cube's 24 x 16 pixels: a box with rounded corners and the value in the middle."""
+    """The cube's 24 x 16 pixels: a block in ink with rounded corners, a pixel of paper
+    round it so it stands apart from the dice, and the value cut out of it in paper."""
     if value not in CUBE_VALUES:
         raise ValueError(f"a cube shows 1, 2, 4 .. 64, not {value!r}")
     width, height = 8 * CUBE_COLS, 8 * CUBE_ROWS
     rows = [["."] * width for _ in range(height)]
-    for x in range(1, width - 1):
-        rows[0][x] = rows[height - 1][x] = "#"
     for y in range(1, height - 1):
-        rows[y][0] = rows[y][width - 1] = "#"
+        for x in range(1, width - 1):
+            corner = (y in (1, height - 2)) and (x in (1, width - 2))
+            rows[y][x] = "." if corner else "#"
     figures = [CUBE_DIGITS[d] for d in str(value)]
     text_w = 6 * len(figures) - 1
     x0, y0 = (width - text_w + 1) // 2, (height - 9 + 1) // 2
@@ -227,7 +224,7 @@ def cube_glyph(value: int) -> tuple[str, ...]:
         for dy, line in enumerate(digit):
             for dx, ch in enumerate(line):
                 if ch == "#":
-                    rows[y0 + dy][x0 + 6 * i + dx] = "#"
+                    rows[y0 + dy][x0 + 6 * i + dx] = "."
     return tuple("".join(r) for r in rows)
 
 
@@ -272,8 +269,7 @@ class Palette:
     black_tray: int
     letters: int
     bar_ink: int
-    cube_ink: int
-    cube_paper: int
+    cube_ink: int                     # the cube's body; its figures show the panel's paper
 
     @classmethod
     def of(cls, style=None, tokens_swapped: bool = False) -> "Palette":
@@ -296,7 +292,7 @@ class Palette:
                    extras.get("white_tray", style.board),
                    extras.get("black_tray", contrast(style.black_men)),
                    extras.get("letters", frame_ink), extras.get("bar_ink", contrast(style.bar)),
-                   extras.get("cube_ink", BLACK), extras.get("cube_paper", WHITE))
+                   extras.get("cube_ink", frame_ink))
 
     def a(self, ink: int, paper: int) -> int:
         return attr(ink, paper, self.bright)
@@ -609,8 +605,7 @@ class Screen:
         self.clear_cube()
         col, row = CUBE_COL, CUBE_ROW[side]
         pal = self.palette
-        self.fill_cells(col, row, CUBE_COLS, CUBE_ROWS, attr(pal.cube_ink, pal.cube_paper,
-                                                               bright=True))
+        self.fill_cells(col, row, CUBE_COLS, CUBE_ROWS, pal.a(pal.cube_ink, pal.frame))
         self.put_glyph(col, row * 8, glyph, flip=False)
         self.cube = (value, side)
 
