@@ -99,10 +99,13 @@ COMMANDS = {"H": "help", "HELP": "help", "O": "options", "S": "score", "P": "pip
 INFO_FRAMES = 150                # a message-line answer (P, I) stays this long (a key ends it)
 
 
-def result_words(kind: int | str, points: int) -> str:
-    """'a gammon (4 points)' for a game played out; a drop reads 'a double dropped'."""
-    what = "a double dropped" if kind == "drop" else KIND_WORDS[
-        kind if isinstance(kind, int) else {"single": 1, "gammon": 2, "backgammon": 3}[kind]]
+def result_words(kind: int | str, points: int, loser: str = COMPUTER) -> str:
+    """'a gammon (4 points)' for a game played out; a drop reads 'I drop (1 point)'."""
+    if kind == "drop":
+        what = {COMPUTER: "I drop", HUMAN: "you drop"}.get(loser, f"{loser.capitalize()} drops")
+        return f"{what} ({points} point{'s' * (points != 1)})"
+    what = KIND_WORDS[kind if isinstance(kind, int) else
+                      {"single": 1, "gammon": 2, "backgammon": 3}[kind]]
     return f"{what} ({points} point{'s' * (points != 1)})"
 
 
@@ -268,7 +271,14 @@ class Game:
 
     # ---------- the cube ----------
     def may_double(self, side: str) -> bool:
-        return bool(self.match.can_double(side))
+        """Could `side` double at the start of its next turn (before its throw)?"""
+        m = self.match
+        was = (m.on_roll, m.rolled)
+        m.on_roll, m.rolled = side, False
+        try:
+            return bool(m.can_double(side))
+        finally:
+            m.on_roll, m.rolled = was
 
     def refuse(self, why: str):
         """A reason too long for the message line, then the board back."""
@@ -317,23 +327,27 @@ class Game:
             self.basic.beep(*COMPUTER_BEEP)
             take = yield from menus.ask_yes_no(self.basic, question)
         else:
-            self.message(f"{'You double' if doubler == HUMAN else doubler.capitalize() + ' doubles'}"
-                         f" to {value}. Thinking...")
+            said = ("You double" if doubler == HUMAN else f"{doubler.capitalize()} doubles") \
+                + f" to {value}"
+            self.message(said + ". Thinking...")
             yield
             decision = self.cube_policy(self.held_for(doubler), m, doubler) \
                 if self.cube_policy else None
             take = True if decision is None else decision.take
             words = ("I take" if take else "I drop") if receiver == COMPUTER else \
                 f"{receiver.capitalize()} {'takes' if take else 'drops'}"
-            self.message(words)
-            yield from self.basic.pause(OPENING_READ_FRAMES)
+            self.message(f"{said}: {words}")
         if take:
             m.take()
             self.log.append(f"{receiver} takes {value}")
             self.draw_cube()
-            return None
-        self.log.append(f"{receiver} drops")
-        return m.drop()
+            result = None
+        else:
+            self.log.append(f"{receiver} drops")
+            result = m.drop()
+        if not self.typed[receiver]:
+            yield from self.basic.pause(OPENING_READ_FRAMES)
+        return result
 
     # ---------- the human's turn ----------
     def human_turn(self, dice, side: str = HUMAN):
@@ -501,7 +515,7 @@ class Game:
         self.message(f"I play {words}" if side == COMPUTER else f"{me} plays {words}")
         turn = rules.Turn(mover, dice, mover_is_human=bottom)
         for step in play.steps if speed != "instant" else ():
-            yield from self.basic.wait(SPEED_PAUSE[speed])
+            yield from self.watch(SPEED_PAUSE[speed], side)
             try:
                 after = turn.step(step.from_index, step.die)
             except BackgammonError:                     # steps in an order Turn refuses
@@ -513,19 +527,32 @@ class Game:
         yield from self.read_pause(SPEED_READ[speed], side)
         return tuple(play.steps)
 
+    def watch(self, frames: int, side: str):
+        """Wait while the men move; a D meanwhile asks for a double before the next throw,
+        and in the demo any key stops it. Other keys are dropped."""
+        for _ in range(frames):
+            yield
+            self.heard(self.basic.take_key(), side)
+
+    def heard(self, key, side: str) -> None:
+        if key is None:
+            return
+        nxt = self.match.other(side)
+        if not self.typed[self.bottom]:
+            self.stopped = True
+        elif key in DOUBLE_KEYS and self.typed[nxt]:
+            self.double_wanted = True
+
     def read_pause(self, frames: int, side: str):
         """Time to read the play; a key cuts it short. D (the next mover may double) asks
         for a double before that side's throw; in the demo any key stops it."""
         nxt = self.match.other(side)
         if self.typed[nxt] and not self.two_players and self.may_double(nxt):
             self.screen.text(S.MESSAGE_ROW, S.COLS - 9, "D doubles", S.MESSAGE)
+        if self.double_wanted or self.stopped:
+            frames = 0                                  # already answered while moving
         key = yield from self.basic.pause(frames)
-        if key is None:
-            return
-        if not self.typed[self.bottom]:
-            self.stopped = True
-        elif key in DOUBLE_KEYS and self.typed[nxt]:
-            self.double_wanted = True
+        self.heard(key, side)
 
     # ---------- a whole game ----------
     def play(self):
@@ -684,13 +711,15 @@ def program(basic: Basic, dice: Dice | None = None, level: int = DEFAULT_LEVEL,
             chooser=None, ask_instructions: bool = True, games: list | None = None,
             start: Position | None = None, settings: Settings | None = None,
             cube_policy=None, session: Session | None = None, warning: str | None = None,
-            export_dir=None, resume: bool = False):
+            export_dir=None, resume: bool = False, match: Match | None = None):
     """The whole program after the tape has loaded; runs until the machine is switched off.
     `start`: the first game's position (human on roll), for tests; later games start
     from the usual position. `settings`: the options (game/settings.py; defaults if None),
     `warning` a line to show first (a damaged settings file). `cube_policy`: the computer's
     cube decisions (evaluator_cube(settings)); None: it never doubles and always takes.
-    `session` is kept up to date for save_session; `resume`: offer a saved game first."""
+    `session` is kept up to date for save_session; `resume`: offer a saved game first.
+    For tests: `start` may be a list (the first games' positions, in order) and `match` the
+    first match (a game already started in it keeps its cube)."""
     dice = dice or Dice()
     settings = settings or Settings()
     session = session or Session(settings)
@@ -706,8 +735,9 @@ def program(basic: Basic, dice: Dice | None = None, level: int = DEFAULT_LEVEL,
         carry_on = yield from offer_resume(basic, screen, session)
     if ask_instructions and carry_on is None:
         yield from instructions.offer(basic)
-    match = None
+    starts = list(start) if isinstance(start, (list, tuple)) else [start]
     while True:
+        start = starts.pop(0) if starts else None
         resume_turn = None
         if carry_on is not None:
             match, start, side, saved_dice = carry_on
@@ -719,7 +749,6 @@ def program(basic: Basic, dice: Dice | None = None, level: int = DEFAULT_LEVEL,
         game = Game(basic, screen, dice, chooser, start, match=match, settings=settings,
                     cube_policy=cube_policy, resume=resume_turn, export_dir=export_dir)
         session.game = game
-        start = None
         if games is not None:
             games.append(game)                  # for tests and the console's --seed replay
         result = yield from game.play()
@@ -734,7 +763,7 @@ def program(basic: Basic, dice: Dice | None = None, level: int = DEFAULT_LEVEL,
                 settings.players = "human-computer"
                 match = None
                 yield from basic.pause(OPENING_READ_FRAMES)
-                start = yield from between_games(basic, screen, settings)
+                starts[:0] = [(yield from between_games(basic, screen, settings))]
                 continue
             screen.message("Game abandoned. A new game...")
             yield from basic.pause(OPENING_READ_FRAMES)
@@ -750,7 +779,7 @@ def program(basic: Basic, dice: Dice | None = None, level: int = DEFAULT_LEVEL,
             key = None
         if key in (ord("o"), ord("O")):
             was = (settings.match_length, settings.cube, settings.players)
-            start = yield from between_games(basic, screen, settings)
+            starts[:0] = [(yield from between_games(basic, screen, settings))]
             if (settings.match_length, settings.cube, settings.players) != was:
                 match = None                    # a new match with the new length/cube
         if match is None:
@@ -778,7 +807,12 @@ def game_over(basic: Basic, screen: S.Screen, result, game: Game | None = None):
     else:
         winner_side, kind, points = result.winner, result.kind, result.points
     who = {HUMAN: "YOU WIN", COMPUTER: "I WIN"}.get(winner_side, f"{winner_side.upper()} WINS")
-    banner = f"{who} {result_words(kind, points)}".center(S.COLS)
+    if kind == "drop":
+        loser = game.match.other(winner_side) if game else \
+            (COMPUTER if winner_side == HUMAN else HUMAN)
+        banner = f"{who}: {result_words(kind, points, loser)}".center(S.COLS)
+    else:
+        banner = f"{who} {result_words(kind, points)}".center(S.COLS)
     screen.text(S.BOTTOM_FIRST_ROW - 1, 0, banner, S.attr(S.BLACK, S.YELLOW, bright=True))
     happy = winner_side != COMPUTER
     for ms, hz in (WIN_TUNE if happy else LOSE_TUNE):
