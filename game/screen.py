@@ -75,8 +75,8 @@ CUBE = attr(BLACK, YELLOW)                     # a black cube, figures in the pa
 LETTERS = "abcdefghijklmnopqrstuvwx"           # point 1 (a) .. point 24 (x), human's side
 BAR_LETTER = "z"
 
-# What game/settings.py's BoardStyle does not say, by style name: the papers of the two
-# trays, the ink of the letters on the frame and of the bar's "z" (and, optionally, the
+# What game/settings.py's BoardStyle does not say, by style name: the papers of the trays
+# of the style's white and black men, the ink of the letters on the frame and of the bar's "z" (and, optionally, the
 # cube's body colour: else the contrast of the panel's paper).
 # A style missing here gets contrasting colours worked out from its own.
 STYLE_EXTRAS = {
@@ -265,8 +265,8 @@ class Palette:
     human_men: int                    # ink of the human's (white side's) men
     computer_men: int
     bright: bool
-    white_tray: int                   # papers of the human's and the computer's trays
-    black_tray: int
+    human_tray: int                   # papers of the human's (bottom) and the computer's trays
+    computer_tray: int
     letters: int
     bar_ink: int
     cube_ink: int                     # the cube's body; its figures show the panel's paper
@@ -284,13 +284,15 @@ class Palette:
             style = settings.BOARD_STYLES[style]
         extras = STYLE_EXTRAS.get(style.name, {})
         human, computer = style.white_men, style.black_men
-        if tokens_swapped:
+        human_tray = extras.get("white_tray", style.board if style.white_men != style.board
+                                else contrast(style.white_men))
+        computer_tray = extras.get("black_tray", contrast(style.black_men))
+        if tokens_swapped:                       # each tray's paper goes with its men
             human, computer = computer, human
+            human_tray, computer_tray = computer_tray, human_tray
         frame_ink = contrast(style.frame)
         return cls(style.name, style.frame, style.board, tuple(style.points), style.bar,
-                   human, computer, bool(style.bright),
-                   extras.get("white_tray", style.board),
-                   extras.get("black_tray", contrast(style.black_men)),
+                   human, computer, bool(style.bright), human_tray, computer_tray,
                    extras.get("letters", frame_ink), extras.get("bar_ink", contrast(style.bar)),
                    extras.get("cube_ink", frame_ink))
 
@@ -539,7 +541,7 @@ class Screen:
         pack closer so 15 fit."""
         pal = self.palette
         row = WHITE_TRAY_ROW if white else BLACK_TRAY_ROW
-        tray = pal.a(pal.men(white), pal.white_tray if white else pal.black_tray)
+        tray = pal.a(pal.men(white), pal.human_tray if white else pal.computer_tray)
         self.fill_cells(TRAY_COL, row, TRAY_COLS, TRAY_ROWS, tray)
         room_px = TRAY_ROWS * 8 - 2 - 2                    # a 1 px margin at each end
         step = MAN_SLICE_PX if count <= 1 or (count - 1) * MAN_SLICE_PX <= room_px \

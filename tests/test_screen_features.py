@@ -280,6 +280,9 @@ def test_swapped_tokens_draw_the_humans_men_in_the_other_colour():
         assert ink(attr_at(swapped, col, row)) == (S.BLACK if human else S.WHITE)
     swapped.screen.draw_dice(5, 3, False, False)          # the human's dice: his men's colour
     assert paper(attr_at(swapped, S.DIE_COL, S.BOTTOM_DIE_ROW)) == S.BLACK
+    swapped.screen.draw_tray(True, 3)                     # his tray: the black men's tray
+    assert attr_at(swapped, S.TRAY_COL, S.WHITE_TRAY_ROW) == S.BLACK_TRAY
+    assert attr_at(plain, S.TRAY_COL, S.WHITE_TRAY_ROW) == S.WHITE_TRAY
 
 
 def test_swapping_tokens_on_the_board_redraws_it():
