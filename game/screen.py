@@ -75,10 +75,10 @@ CUBE = attr(BLACK, YELLOW)                     # a black cube, figures in the pa
 LETTERS = "abcdefghijklmnopqrstuvwx"           # point 1 (a) .. point 24 (x), human's side
 BAR_LETTER = "z"
 
-# What game/settings.py's BoardStyle does not say, by style name: the papers of the trays
-# of the style's white and black men, the ink of the letters on the frame and of the bar's "z" (and, optionally, the
-# cube's body colour: else the contrast of the panel's paper).
-# A style missing here gets contrasting colours worked out from its own.
+# What game/settings.py's BoardStyle does not say, by style name: the papers of the trays of
+# the style's white and black men, the ink of the letters on the frame and of the bar's "z",
+# and optionally the cube's body colour (else the contrast of the panel's paper). A style
+# missing here gets contrasting colours worked out from its own.
 STYLE_EXTRAS = {
     "classic": dict(white_tray=BLUE, black_tray=CYAN, letters=BLACK, bar_ink=WHITE),
     "tournament": dict(white_tray=BLACK, black_tray=WHITE, letters=WHITE, bar_ink=BLACK),
