@@ -1,0 +1,145 @@
+"""Match play in the running program (issue 8): a 3-point match reaching the Crawford game
+(doubling refused there, allowed after it), the score screen, the match-over screen with a
+.mat export and a new match; and the computer's cube decisions from the evaluator."""
+import os
+from types import SimpleNamespace
+
+from gamedriver import GameDriver
+
+from game.dice import Dice
+from game.match import COMPUTER, HUMAN, Match
+from game.matfile import parse_mat
+from game.position import Position
+from game.program import evaluator_cube
+from game.settings import Settings
+
+
+def board(white: dict, black: dict) -> Position:
+    """A position with the human (white) on roll: {index: men} from each mover's side."""
+    cells = [0] * 50
+    for index, men in white.items():
+        cells[index] = men
+    for index, men in black.items():
+        cells[25 + index] = men
+    return Position(tuple(cells))
+
+
+def takes(position, match, doubler):
+    return SimpleNamespace(double=False, take=True, too_good=False)
+
+
+def test_three_point_match_reaches_crawford_refuses_doubling_then_allows_it():
+    match = Match(3)
+    match.score[HUMAN] = 1
+    match.start_game()                                   # game 1: 1-0, human to bear off
+    game1 = board({0: 1}, {5: 10})
+    game2 = board({5: 14}, {5: 2})                        # the Crawford game: I win it
+    dice = Dice.scripted([1, 3,        # game 1: the human starts with 3-1 and bears off
+                          3, 1, 2, 1, 6, 6,   # game 2: I start, you throw 2-1, my 6-6
+                          3, 1])       # game 3: I start again
+    driver = GameDriver(dice=dice, match=match, start=[game1, game2], cube_policy=takes)
+    driver.until("Your move?")
+    driver.type("a3\n")
+    driver.until("YOU WIN a single game (1 point)")
+    assert match.score == {HUMAN: 2, COMPUTER: 1 - 1}
+    driver.until("Press any key for a new game")
+    driver.type(" ")
+    driver.until("I play")
+    assert match.crawford_game and match.game_number == 2
+    driver.type("d")                                     # my play is shown: D asks to double
+    driver.until("No doubling in the Crawford game")
+    assert match.cube_value == 1 and match.offered_by is None
+    driver.type("\n")
+    driver.until("Your move?")
+    driver.type("S\n")                                   # the score page says Crawford
+    driver.until("SCORE")
+    page = "\n".join(driver.text())
+    assert "Crawford" in page and "2" in page
+    driver.type("\n")
+    driver.until("Your move?")
+    assert "f e d c b a" in driver.text()[22]            # the board is back
+    driver.type("f2\n")
+    driver.until("Your move?")
+    driver.type("f1\n")
+    driver.until("I WIN a single game (1 point)")
+    assert match.score == {HUMAN: 2, COMPUTER: 1}
+    driver.until("Press any key for a new game")
+    driver.type(" ")
+    driver.until("D doubles")                             # post-Crawford: doubling again
+    assert match.post_crawford and not match.crawford_game
+    driver.type("d")
+    driver.until("You double to 2: I take")
+    assert (match.cube_value, match.cube_owner) == (2, COMPUTER)
+
+
+def test_match_over_screen_export_and_a_new_match(tmp_path):
+    match = Match(1)
+    match.start_game()
+    driver = GameDriver(dice=Dice.scripted([1, 3]), match=match, start=board({0: 1}, {5: 15}),
+                        export_dir=str(tmp_path), settings=Settings(match_length=1))
+    driver.until("Your move?")
+    driver.type("a3\n")
+    driver.until("YOU WIN a gammon (2 points)")
+    driver.until("Press any key")
+    driver.type(" ")
+    driver.until("YOU WIN THE MATCH")
+    assert "2 points to 0" in "\n".join(driver.text())
+    driver.type("\n")
+    driver.until("Export the match (.mat)? (Y/N)")
+    driver.type("y")
+    driver.until("Saved match-")
+    name = driver.message().split()[-1]
+    path = tmp_path / name
+    assert path.exists()
+    parsed = parse_mat(path.read_text())
+    assert len(parsed.games) == 1
+    driver.until("The opening throw")                    # a new match, its first game
+    assert driver.game.match is not match and driver.game.match.score == {HUMAN: 0, COMPUTER: 0}
+
+
+def test_money_play_keeps_a_running_total_and_s_shows_it():
+    match = Match(None)
+    match.start_game()
+    driver = GameDriver(dice=Dice.scripted([1, 3, 1, 3]), match=match,
+                        start=board({0: 1}, {5: 10}))
+    driver.until("Your move?")
+    driver.type("a3\n")
+    driver.until("Press any key for a new game")
+    driver.type(" ")
+    driver.until("Your move?")
+    assert driver.game.match is match and match.balance(HUMAN) == 1
+    driver.type("S\n")
+    driver.until("SCORE")
+    page = "\n".join(driver.text())
+    assert "MONEY PLAY" in page and "Human is 1 ahead" in page, page
+
+
+def test_computer_drops_and_takes_as_the_evaluator_says():
+    settings = Settings(who_starts="computer")
+    # the human is sure to win: the evaluator drops
+    hopeless = board({0: 2}, {12: 15})
+    driver = GameDriver(dice=Dice.scripted([2, 1]), start=hopeless, settings=settings,
+                        cube_policy=evaluator_cube(settings))
+    driver.until("D doubles")
+    driver.type("d")
+    driver.until("You double to 2: I drop", max_frames=6000)
+    driver.until("YOU WIN: I drop (1 point)")
+    # an ordinary opening: the evaluator takes
+    driver = GameDriver(dice=Dice.scripted([2, 1]), settings=settings,
+                        cube_policy=evaluator_cube(settings))
+    driver.until("D doubles")
+    driver.type("d")
+    driver.until("You double to 2: I take", max_frames=6000)
+    assert driver.game.match.cube_owner == COMPUTER
+
+
+def test_computer_offers_a_double_when_the_evaluator_says_so():
+    settings = Settings(who_starts="computer")
+    race = board({5: 4, 4: 3, 3: 3, 2: 2, 1: 2, 7: 1}, {5: 4, 4: 3, 3: 3, 2: 2, 1: 2, 0: 1})
+    driver = GameDriver(dice=Dice.scripted([2, 1]), start=race, settings=settings,
+                        cube_policy=evaluator_cube(settings))
+    driver.until("I double to 2. Take? (Y/N)", max_frames=6000)
+    driver.type("n")
+    driver.until("I WIN: you drop (1 point)")
+    assert driver.game.match.score == {HUMAN: 0, COMPUTER: 1}
+    assert os.environ.get("SPECTRUM_BACKGAMMON_CONFIG_DIR")
