@@ -407,9 +407,11 @@ class Screen:
 
     # ---------- low-level cells (unmirrored board coordinates) ----------
     def text(self, row: int, col: int, words: str, attr_byte: int) -> None:
-        """PRINT AT through the ROM; mirrored, the words move but still read left to right
-        (a line of all 32 columns stays where it is)."""
-        self.print_at(row, self.column(col, len(words)), words, attr_byte)
+        """PRINT AT through the ROM; on a mirrored board the words move with the board but
+        still read left to right. The message line is not the board: it never moves."""
+        if row < MESSAGE_ROW:
+            col = self.column(col, len(words))
+        self.print_at(row, col, words, attr_byte)
 
     def set_attr(self, col: int, row: int, value: int) -> None:
         self.mem[attr_addr(self.column(col), row)] = value

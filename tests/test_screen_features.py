@@ -357,3 +357,13 @@ def test_settings_switch_all_three_at_once():
     assert screen_text(machine)[S.BOTTOM_LETTER_ROW].split() == list("abcdefghijkl")
     assert screen.read_cube() == (1, None)
     assert paper(screen.panel_attr) == BOARD_STYLES["tournament"].frame
+
+
+def test_the_message_line_does_not_move_with_a_mirrored_board():
+    machine = drawn(Position.start(), mirrored=True)
+    machine.screen.message("Your move?")
+    machine.screen.text(S.MESSAGE_ROW, S.COLS - 9, "D doubles", S.MESSAGE)
+    line = screen_text(machine)[S.MESSAGE_ROW]
+    assert line.startswith("Your move?") and line.endswith("D doubles")
+    machine.screen.text(S.BLACK_TRAY_ROW, S.PANEL_COL, "B 15", machine.screen.panel_attr)
+    assert screen_text(machine)[S.BLACK_TRAY_ROW][:4] == "B 15"   # the panel is on the left
