@@ -147,6 +147,55 @@ def _s8(x):
     return x - 256 if x & 128 else x
 
 
+POP = ["v = M[sp] | M[(sp + 1) & 65535] << 8", "sp = (sp + 2) & 65535"]
+
+
+class _Op:
+    """The fields of one unprefixed (or DD/FD-prefixed) opcode at q (the opcode byte; addr is the prefix)."""
+    __slots__ = ("addr", "op", "px", "x", "y", "z", "p", "qq", "b1", "b2", "nn", "pre", "m1", "hl", "PX",
+                 "iaddr", "mref", "imm1")
+
+    def __init__(self, mem, addr, q, op, px):
+        self.addr, self.op, self.px = addr, op, px
+        self.b1 = b1 = mem[(q + 1) & 65535]
+        self.b2 = b2 = mem[(q + 2) & 65535]
+        self.pre = 1 if px else 0
+        self.m1 = 1 + self.pre
+        self.x, self.y, self.z = op >> 6, (op >> 3) & 7, op & 7
+        self.p, self.qq = self.y >> 1, self.y & 1
+        self.nn = b1 | b2 << 8
+        self.hl = px if px else "(h << 8 | l)"
+        self.PX = px.upper() if px else "HL"
+        if px:                                       # (IX+d): displacement, then any immediate
+            d = _s8(b1)
+            self.iaddr = f"({px} + {d}) & 65535" if d else px
+            self.mref = f"({self.PX}{'+' if d >= 0 else '-'}{abs(d)})"
+            self.imm1 = b2
+        else:
+            self.iaddr = "(h << 8 | l)"
+            self.mref = "(HL)"
+            self.imm1 = b1
+
+    def length(self, n):
+        return self.pre + n
+
+    def target(self, n):
+        return (self.addr + self.length(n)) & 65535
+
+    def rel(self):
+        """JR/DJNZ destination."""
+        return (self.addr + self.length(2) + _s8(self.b1)) & 65535
+
+    def tx(self, base_t, mem_form=False, extra=12):
+        """T-states: DD/FD add 4, or `extra` for the (IX+d) forms."""
+        if not self.px:
+            return base_t
+        return base_t + (extra if mem_form else 4)
+
+    def rpn(self, p):
+        return RPN[p] if p != 2 else self.PX
+
+
 class Decoder:
     """Decodes one instruction at an address into an Instr (code lines using the block's locals)."""
 
@@ -223,238 +272,260 @@ class Decoder:
             return Instr(addr, 1, px.upper() + " prefix (no-op)", 4, 1, [])
         return self.base(addr, addr, op, None)
 
-    # ---- unprefixed and DD/FD-prefixed instructions
+    # ---- unprefixed and DD/FD-prefixed instructions: BASE_TABLE (below the class) maps each opcode to one
+    # of these handlers; c is an _Op holding the decoded fields, operands and the DD/FD index register
     def base(self, addr, q, op, px):
-        m = self.mem
-        b1 = m[(q + 1) & 65535]
-        b2 = m[(q + 2) & 65535]
-        pre = 1 if px else 0
-        m1 = 1 + pre
-        x, y, z = op >> 6, (op >> 3) & 7, op & 7
-        p, qq = y >> 1, y & 1
-        nn = b1 | b2 << 8
-        nxt = (q + 1) & 65535                      # fixed up below per length
-        hl = self.rd16("hl", px)
-        PX = px.upper() if px else "HL"
-        L = []
-        kind = SEQ
-        writes = []
-        ln = 1
-        # (HL) / (IX+d) operand
-        if px:
-            d = _s8(b1)
-            iaddr = f"({px} + {d}) & 65535" if d else px
-            mref = f"({PX}{'+' if d >= 0 else '-'}{abs(d)})"
-            imm1 = m[(q + 2) & 65535]                # immediate after the displacement
+        c = _Op(self.mem, addr, q, op, px)
+        return getattr(self, BASE[op])(c)
+
+    def _nop(self, c):
+        return Instr(c.addr, c.length(1), "NOP", c.tx(4), c.m1, [])
+
+    def _ex_af(self, c):
+        return Instr(c.addr, c.length(1), "EX AF,AF'", c.tx(4), c.m1,
+                     ["x = S.a_", "S.a_ = a", "a = x", "x = S.f_", "S.f_ = f", "f = x"])
+
+    def _djnz(self, c):
+        dst, nx, tx = c.rel(), c.target(2), c.tx
+        return Instr(c.addr, c.length(2), f"DJNZ {dst:#06x}", 0, c.m1,
+                     ["b = (b - 1) & 255",
+                      f"if b: npc = {dst}; wz = {dst}; tt = {tx(13)}",
+                      f"else: npc = {nx}; tt = {tx(8)}"], JUMP, target=dst, tk=13, tn=8
+                     ).br(["b = (b - 1) & 255"], "b", [f"wz = {dst}"], dst)
+
+    def _jr(self, c):
+        dst = c.rel()
+        return Instr(c.addr, c.length(2), f"JR {dst:#06x}", 0, c.m1,
+                     [f"npc = {dst}", f"wz = {dst}", f"tt = {c.tx(12)}"], JUMP, target=dst, tk=12)
+
+    def _jr_cc(self, c):
+        dst, nx, cc = c.rel(), c.target(2), c.y - 4
+        return Instr(c.addr, c.length(2), f"JR {CCN[cc]},{dst:#06x}", 0, c.m1,
+                     [f"if {CC[cc]}: npc = {dst}; wz = {dst}; tt = {c.tx(12)}",
+                      f"else: npc = {nx}; tt = {c.tx(7)}"], JUMP, target=dst, tk=12, tn=7
+                     ).br([], CC[cc], [f"wz = {dst}"], dst)
+
+    def _ld_rr_nn(self, c):
+        rp, px, nn = RP[c.p], c.px, c.nn
+        if rp == "hl" and px:
+            L = [f"{px} = {nn}"]
+        elif rp == "sp":
+            L = [f"sp = {nn}"]
         else:
-            iaddr = "(h << 8 | l)"
-            mref = "(HL)"
-            imm1 = b1
+            L = [f"{rp[0]} = {c.b2}", f"{rp[1]} = {c.b1}"]
+        return Instr(c.addr, c.length(3), f"LD {c.rpn(c.p)},{nn:#06x}", c.tx(10), c.m1, L)
 
-        def length(n):
-            return pre + n
+    def _add_hl_rr(self, c):
+        src = self.rd16(RP[c.p], c.px)
+        L = [f"v = {c.hl}", f"w = {src}", "r = v + w", "wz = (v + 1) & 65535",
+             "f = (f & 196) | ((r >> 16) & 1) | ((r >> 8) & 40) | (((v ^ w ^ r) >> 8) & 16)"]
+        L += self.wr16("hl", c.px, "r & 65535")
+        return Instr(c.addr, c.length(1), f"ADD {c.PX},{c.rpn(c.p)}", c.tx(11), c.m1, L)
 
-        def target(n):
-            return (addr + length(n)) & 65535
+    def _ld_ind_a(self, c):          # LD (BC),A / LD (DE),A
+        rp = "bc" if c.y == 0 else "de"
+        L = [f"v = {self.rd16(rp, None)}"] + self.wmem("wa", "v", "a") + ["wz = ((v + 1) & 255) | (a << 8)"]
+        return Instr(c.addr, c.length(1), f"LD ({rp.upper()}),A", c.tx(7), c.m1, L, writes=[("wa", 1)])
 
-        def tx(base_t, mem_form=False, extra=12):
-            if not px:
-                return base_t
-            return base_t + (extra if mem_form else 4)
+    def _ld_a_ind(self, c):          # LD A,(BC) / LD A,(DE)
+        rp = "bc" if c.y == 1 else "de"
+        L = [f"v = {self.rd16(rp, None)}", "a = M[v]", "wz = (v + 1) & 65535"]
+        return Instr(c.addr, c.length(1), f"LD A,({rp.upper()})", c.tx(7), c.m1, L)
 
-        if x == 0:
-            if z == 0:
-                if y == 0:
-                    return Instr(addr, length(1), "NOP", tx(4), m1, [])
-                if y == 1:
-                    return Instr(addr, length(1), "EX AF,AF'", tx(4), m1,
-                                 ["x = S.a_", "S.a_ = a", "a = x", "x = S.f_", "S.f_ = f", "f = x"])
-                dst = (addr + length(2) + _s8(b1)) & 65535
-                nx = target(2)
-                if y == 2:
-                    return Instr(addr, length(2), f"DJNZ {dst:#06x}", 0, m1,
-                                 ["b = (b - 1) & 255",
-                                  f"if b: npc = {dst}; wz = {dst}; tt = {tx(13)}",
-                                  f"else: npc = {nx}; tt = {tx(8)}"], JUMP, target=dst, tk=13, tn=8
-                                 ).br(["b = (b - 1) & 255"], "b", [f"wz = {dst}"], dst)
-                if y == 3:
-                    return Instr(addr, length(2), f"JR {dst:#06x}", 0, m1,
-                                 [f"npc = {dst}", f"wz = {dst}", f"tt = {tx(12)}"], JUMP, target=dst, tk=12)
-                return Instr(addr, length(2), f"JR {CCN[y - 4]},{dst:#06x}", 0, m1,
-                             [f"if {CC[y - 4]}: npc = {dst}; wz = {dst}; tt = {tx(12)}",
-                              f"else: npc = {nx}; tt = {tx(7)}"], JUMP, target=dst, tk=12, tn=7
-                             ).br([], CC[y - 4], [f"wz = {dst}"], dst)
-            if z == 1:
-                if qq == 0:
-                    rp = RP[p]
-                    if rp == "hl" and px:
-                        L = [f"{px} = {nn}"]
-                    elif rp == "sp":
-                        L = [f"sp = {nn}"]
-                    else:
-                        L = [f"{rp[0]} = {b2}", f"{rp[1]} = {b1}"]
-                    return Instr(addr, length(3), f"LD {RPN[p] if p != 2 else PX},{nn:#06x}", tx(10), m1, L)
-                src = self.rd16(RP[p], px)
-                L = [f"v = {hl}", f"w = {src}", "r = v + w", "wz = (v + 1) & 65535",
-                     "f = (f & 196) | ((r >> 16) & 1) | ((r >> 8) & 40) | (((v ^ w ^ r) >> 8) & 16)"]
-                L += self.wr16("hl", px, "r & 65535")
-                return Instr(addr, length(1), f"ADD {PX},{RPN[p] if p != 2 else PX}", tx(11), m1, L)
-            if z == 2:
-                if y == 0 or y == 2:
-                    rp = "bc" if y == 0 else "de"
-                    L = [f"v = {self.rd16(rp, None)}"] + self.wmem("wa", "v", "a") + \
-                        ["wz = ((v + 1) & 255) | (a << 8)"]
-                    return Instr(addr, length(1), f"LD ({rp.upper()}),A", tx(7), m1, L, writes=[("wa", 1)])
-                if y == 1 or y == 3:
-                    rp = "bc" if y == 1 else "de"
-                    L = [f"v = {self.rd16(rp, None)}", "a = M[v]", "wz = (v + 1) & 65535"]
-                    return Instr(addr, length(1), f"LD A,({rp.upper()})", tx(7), m1, L)
-                if y == 4:
-                    L = self.wmem("wa", str(nn), f"{self.rd8(5, px) if px else 'l'}") + \
-                        self.wmem("wb", str((nn + 1) & 65535), f"{self.rd8(4, px) if px else 'h'}") + \
-                        [f"wz = {(nn + 1) & 65535}"]
-                    return Instr(addr, length(3), f"LD ({nn:#06x}),{PX}", tx(16), m1, L,
-                                 writes=[(nn, 1), ((nn + 1) & 65535, 1)])
-                if y == 5:
-                    L = self.wr16("hl", px, f"M[{nn}] | M[{(nn + 1) & 65535}] << 8") + [f"wz = {(nn + 1) & 65535}"]
-                    return Instr(addr, length(3), f"LD {PX},({nn:#06x})", tx(16), m1, L)
-                if y == 6:
-                    L = self.wmem("wa", str(nn), "a") + [f"wz = {(nn + 1) & 255} | (a << 8)"]
-                    return Instr(addr, length(3), f"LD ({nn:#06x}),A", tx(13), m1, L, writes=[(nn, 1)])
-                L = [f"a = M[{nn}]", f"wz = {(nn + 1) & 65535}"]
-                return Instr(addr, length(3), f"LD A,({nn:#06x})", tx(13), m1, L)
-            if z == 3:
-                rp = RP[p]
-                delta = "+ 1" if qq == 0 else "- 1"
-                if rp == "hl" and px:
-                    L = [f"{px} = ({px} {delta}) & 65535"]
-                elif rp == "sp":
-                    L = [f"sp = (sp {delta}) & 65535"]
-                elif qq == 0:
-                    L = [f"{rp[1]} = ({rp[1]} + 1) & 255", f"if not {rp[1]}: {rp[0]} = ({rp[0]} + 1) & 255"]
-                else:
-                    L = [f"if not {rp[1]}: {rp[0]} = ({rp[0]} - 1) & 255", f"{rp[1]} = ({rp[1]} - 1) & 255"]
-                return Instr(addr, length(1), f"{'INC' if qq == 0 else 'DEC'} {RPN[p] if p != 2 else PX}",
-                             tx(6), m1, L)
-            if z in (4, 5):
-                tab = "INCF" if z == 4 else "DECF"
-                mn = "INC" if z == 4 else "DEC"
-                sign = "+" if z == 4 else "-"
-                if y == 6:
-                    L = [f"wa = {iaddr}", "v = M[wa]", f"f = (f & 1) | {tab}[v]"]
-                    L += self.wmem("wa", "wa", f"(v {sign} 1) & 255")
-                    if px:
-                        L.append("wz = wa")
-                    return Instr(addr, length(2 if px else 1), f"{mn} {mref}", tx(11, True), m1, L,
-                                 writes=[("wa", 1)])
-                r = self.rd8(y, px)
-                L = [f"f = (f & 1) | {tab}[{r}]"] + self.wr8(y, px, f"({r} {sign} 1) & 255")
-                return Instr(addr, length(1), f"{mn} {self.rn(y, px)}", tx(4), m1, L)
-            if z == 6:
-                if y == 6:
-                    L = self.wmem("wa", iaddr, str(imm1))
-                    if px:
-                        L.append("wz = wa")
-                    return Instr(addr, length(3 if px else 2), f"LD {mref},{imm1:#04x}", tx(10, True, 9), m1, L,
-                                 writes=[("wa", 1)])
-                L = self.wr8(y, px, str(b1))
-                return Instr(addr, length(2), f"LD {self.rn(y, px)},{b1:#04x}", tx(7), m1, L)
-            mn, code = ACC[op]
-            return Instr(addr, length(1), mn, tx(4), m1, list(code))
-        if x == 1:
-            if op == 0x76:
-                return Instr(addr, length(1), "HALT", tx(4), m1, ["S.halted = 1", f"npc = {addr}", f"tt = {tx(4)}"],
-                             HALT)
-            if z == 6:       # LD r,(HL) / LD r,(IX+d): H and L stay H and L
-                L = ([f"wa = {iaddr}", f"{R8[y]} = M[wa]", "wz = wa"] if px else [f"{R8[y]} = M[{iaddr}]"])
-                return Instr(addr, length(2 if px else 1), f"LD {R8N[y]},{mref}", tx(7, True), m1, L)
-            if y == 6:
-                L = self.wmem("wa", iaddr, R8[z]) + (["wz = wa"] if px else [])
-                return Instr(addr, length(2 if px else 1), f"LD {mref},{R8N[z]}", tx(7, True), m1, L,
-                             writes=[("wa", 1)])
-            return Instr(addr, length(1), f"LD {self.rn(y, px)},{self.rn(z, px)}", tx(4), m1,
-                         self.wr8(y, px, self.rd8(z, px)) if y != z else [])
-        if x == 2:
-            if z == 6:
-                L = [f"wa = {iaddr}", "v = M[wa]", "wz = wa"] if px else [f"v = M[{iaddr}]"]
-                L += [s.format(v="v") for s in ALU[y]]
-                return Instr(addr, length(2 if px else 1), f"{ALUN[y]}{mref}", tx(7, True), m1, L)
-            L = [s.format(v=self.rd8(z, px)) for s in ALU[y]]
-            return Instr(addr, length(1), f"{ALUN[y]}{self.rn(z, px)}", tx(4), m1, L)
-        # x == 3
-        pop = ["v = M[sp] | M[(sp + 1) & 65535] << 8", "sp = (sp + 2) & 65535"]
-        if z == 0:
-            return Instr(addr, length(1), f"RET {CCN[y]}", 0, m1,
-                         [f"if {CC[y]}:"] + ["    " + s for s in pop] +
-                         ["    npc = v; wz = v; tt = 11", f"else: npc = {target(1)}; tt = 5"], JUMP, tk=11, tn=5
-                         ).br([], CC[y], pop + ["wz = v"], "v")
-        if z == 1:
-            if qq == 0:
-                if p == 3:
-                    L = ["f = M[sp]", "a = M[(sp + 1) & 65535]", "sp = (sp + 2) & 65535"]
-                else:
-                    L = pop + self.wr16(RP[p], px, "v")
-                return Instr(addr, length(1), f"POP {RP2N[p] if p != 2 else PX}", tx(10), m1, L)
-            if p == 0:
-                return Instr(addr, length(1), "RET", 10, m1, pop + ["npc = v", "wz = v", "tt = 10"], JUMP, tk=10, ret=True)
-            if p == 1:
-                L = []
-                for r in "bcdehl":
-                    L += [f"x = S.{r}_", f"S.{r}_ = {r}", f"{r} = x"]
-                return Instr(addr, length(1), "EXX", 4, m1, L)
-            if p == 2:
-                return Instr(addr, length(1), f"JP ({PX})", tx(4), m1, [f"npc = {hl}", f"tt = {tx(4)}"], JUMP, tk=tx(4))
-            return Instr(addr, length(1), f"LD SP,{PX}", tx(6), m1, [f"sp = {hl}"])
-        if z == 2:
-            return Instr(addr, length(3), f"JP {CCN[y]},{nn:#06x}", 0, m1,
-                         [f"wz = {nn}", "tt = 10", f"npc = {nn} if {CC[y]} else {target(3)}"], JUMP, target=nn, tk=10, tn=10
-                         ).br([f"wz = {nn}"], CC[y], [], nn)
-        if z == 3:
-            if y == 0:
-                return Instr(addr, length(3), f"JP {nn:#06x}", 10, m1, [f"npc = {nn}", f"wz = {nn}", "tt = 10"], JUMP, target=nn, tk=10)
-            if y == 2:
-                L = [f"POUT(a << 8 | {b1}, a, t + {{T}} + 8)", f"wz = (a << 8) | {(b1 + 1) & 255}"]
-                return Instr(addr, length(2), f"OUT ({b1:#04x}),A", 11, m1, L)
-            if y == 3:
-                L = [f"v = a << 8 | {b1}", "a = PIN(v, t + {T} + 8) & 255", "wz = (v + 1) & 65535"]
-                return Instr(addr, length(2), f"IN A,({b1:#04x})", 11, m1, L)
-            if y == 4:
-                L = ["v = M[sp] | M[(sp + 1) & 65535] << 8"]
-                L += self.wmem("wa", "(sp + 1) & 65535", self.rd8(4, px) if px else "h")
-                L += self.wmem("wb", "sp", self.rd8(5, px) if px else "l")
-                L += self.wr16("hl", px, "v") + ["wz = v"]
-                return Instr(addr, length(1), f"EX (SP),{PX}", tx(19), m1, L, writes=[("wa", 1), ("wb", 1)])
-            if y == 5:
-                return Instr(addr, length(1), "EX DE,HL", 4, m1, ["x = d", "d = h", "h = x", "x = e", "e = l", "l = x"])
-            if y == 6:
-                return Instr(addr, length(1), "DI", 4, m1, ["S.iff1 = 0", "S.iff2 = 0"])
-            return Instr(addr, length(1), "EI", 4, m1, ["S.iff1 = 1", "S.iff2 = 1", f"npc = {target(1)}", "tt = 4"], EI)
-        if z == 4:
-            return Instr(addr, length(3), f"CALL {CCN[y]},{nn:#06x}", 0, m1,
-                         [f"wz = {nn}", f"if {CC[y]}:"] + ["    " + s for s in self.push(target(3) >> 8, target(3) & 255)]
-                         + [f"    npc = {nn}; tt = 17", f"else: npc = {target(3)}; tt = 10"], JUMP,
-                         writes=[("wa", 1), ("wb", 1)], target=nn, tk=17, tn=10, callret=target(3)
-                         ).br([f"wz = {nn}"], CC[y], self.push(target(3) >> 8, target(3) & 255), nn)
-        if z == 5:
-            if qq == 0:
-                if p == 3:
-                    hi, lo = "a", "f"
-                elif p == 2 and px:
-                    hi, lo = f"{px} >> 8", f"{px} & 255"
-                else:
-                    hi, lo = RP[p][0], RP[p][1]
-                return Instr(addr, length(1), f"PUSH {RP2N[p] if p != 2 else PX}", tx(11), m1, self.push(hi, lo),
-                             writes=[("wa", 1), ("wb", 1)])
-            # p == 0: CALL nn (DD/ED/FD are prefixes handled in decode)
-            return Instr(addr, length(3), f"CALL {nn:#06x}", 17, m1,
-                         self.push(target(3) >> 8, target(3) & 255) + [f"npc = {nn}", f"wz = {nn}", "tt = 17"], JUMP,
-                         writes=[("wa", 1), ("wb", 1)], target=nn, tk=17, callret=target(3))
+    def _ld_nn_hl(self, c):
+        nn, px = c.nn, c.px
+        L = self.wmem("wa", str(nn), self.rd8(5, px) if px else "l") + \
+            self.wmem("wb", str((nn + 1) & 65535), self.rd8(4, px) if px else "h") + [f"wz = {(nn + 1) & 65535}"]
+        return Instr(c.addr, c.length(3), f"LD ({nn:#06x}),{c.PX}", c.tx(16), c.m1, L,
+                     writes=[(nn, 1), ((nn + 1) & 65535, 1)])
+
+    def _ld_hl_nn(self, c):
+        nn = c.nn
+        L = self.wr16("hl", c.px, f"M[{nn}] | M[{(nn + 1) & 65535}] << 8") + [f"wz = {(nn + 1) & 65535}"]
+        return Instr(c.addr, c.length(3), f"LD {c.PX},({nn:#06x})", c.tx(16), c.m1, L)
+
+    def _ld_nn_a(self, c):
+        nn = c.nn
+        L = self.wmem("wa", str(nn), "a") + [f"wz = {(nn + 1) & 255} | (a << 8)"]
+        return Instr(c.addr, c.length(3), f"LD ({nn:#06x}),A", c.tx(13), c.m1, L, writes=[(nn, 1)])
+
+    def _ld_a_nn(self, c):
+        nn = c.nn
+        L = [f"a = M[{nn}]", f"wz = {(nn + 1) & 65535}"]
+        return Instr(c.addr, c.length(3), f"LD A,({nn:#06x})", c.tx(13), c.m1, L)
+
+    def _inc_dec_rr(self, c):
+        rp, px, qq = RP[c.p], c.px, c.qq
+        delta = "+ 1" if qq == 0 else "- 1"
+        if rp == "hl" and px:
+            L = [f"{px} = ({px} {delta}) & 65535"]
+        elif rp == "sp":
+            L = [f"sp = (sp {delta}) & 65535"]
+        elif qq == 0:
+            L = [f"{rp[1]} = ({rp[1]} + 1) & 255", f"if not {rp[1]}: {rp[0]} = ({rp[0]} + 1) & 255"]
+        else:
+            L = [f"if not {rp[1]}: {rp[0]} = ({rp[0]} - 1) & 255", f"{rp[1]} = ({rp[1]} - 1) & 255"]
+        return Instr(c.addr, c.length(1), f"{'INC' if qq == 0 else 'DEC'} {c.rpn(c.p)}", c.tx(6), c.m1, L)
+
+    def _inc_dec_r(self, c):
+        y, px = c.y, c.px
+        tab, mn, sign = ("INCF", "INC", "+") if c.z == 4 else ("DECF", "DEC", "-")
+        if y == 6:
+            L = [f"wa = {c.iaddr}", "v = M[wa]", f"f = (f & 1) | {tab}[v]"]
+            L += self.wmem("wa", "wa", f"(v {sign} 1) & 255")
+            if px:
+                L.append("wz = wa")
+            return Instr(c.addr, c.length(2 if px else 1), f"{mn} {c.mref}", c.tx(11, True), c.m1, L,
+                         writes=[("wa", 1)])
+        r = self.rd8(y, px)
+        L = [f"f = (f & 1) | {tab}[{r}]"] + self.wr8(y, px, f"({r} {sign} 1) & 255")
+        return Instr(c.addr, c.length(1), f"{mn} {self.rn(y, px)}", c.tx(4), c.m1, L)
+
+    def _ld_r_n(self, c):
+        y, px = c.y, c.px
+        if y == 6:
+            L = self.wmem("wa", c.iaddr, str(c.imm1))
+            if px:
+                L.append("wz = wa")
+            return Instr(c.addr, c.length(3 if px else 2), f"LD {c.mref},{c.imm1:#04x}", c.tx(10, True, 9), c.m1, L,
+                         writes=[("wa", 1)])
+        return Instr(c.addr, c.length(2), f"LD {self.rn(y, px)},{c.b1:#04x}", c.tx(7), c.m1,
+                     self.wr8(y, px, str(c.b1)))
+
+    def _acc(self, c):               # RLCA RRCA RLA RRA DAA CPL SCF CCF
+        mn, code = ACC[c.op]
+        return Instr(c.addr, c.length(1), mn, c.tx(4), c.m1, list(code))
+
+    def _halt(self, c):
+        return Instr(c.addr, c.length(1), "HALT", c.tx(4), c.m1,
+                     ["S.halted = 1", f"npc = {c.addr}", f"tt = {c.tx(4)}"], HALT)
+
+    def _ld_r_r(self, c):
+        y, z, px = c.y, c.z, c.px
+        if z == 6:       # LD r,(HL) / LD r,(IX+d): H and L stay H and L
+            L = [f"wa = {c.iaddr}", f"{R8[y]} = M[wa]", "wz = wa"] if px else [f"{R8[y]} = M[{c.iaddr}]"]
+            return Instr(c.addr, c.length(2 if px else 1), f"LD {R8N[y]},{c.mref}", c.tx(7, True), c.m1, L)
+        if y == 6:
+            L = self.wmem("wa", c.iaddr, R8[z]) + (["wz = wa"] if px else [])
+            return Instr(c.addr, c.length(2 if px else 1), f"LD {c.mref},{R8N[z]}", c.tx(7, True), c.m1, L,
+                         writes=[("wa", 1)])
+        return Instr(c.addr, c.length(1), f"LD {self.rn(y, px)},{self.rn(z, px)}", c.tx(4), c.m1,
+                     self.wr8(y, px, self.rd8(z, px)) if y != z else [])
+
+    def _alu_r(self, c):
+        y, z, px = c.y, c.z, c.px
         if z == 6:
-            return Instr(addr, length(2), f"{ALUN[y]}{b1:#04x}", 7, m1, [s.format(v=b1) for s in ALU[y]])
-        dst = y * 8
-        return Instr(addr, length(1), f"RST {dst:#04x}", 11, m1,
-                     self.push(target(1) >> 8, target(1) & 255) + [f"npc = {dst}", f"wz = {dst}", "tt = 11"], JUMP,
-                     writes=[("wa", 1), ("wb", 1)], target=dst, tk=11, callret=target(1))
+            L = [f"wa = {c.iaddr}", "v = M[wa]", "wz = wa"] if px else [f"v = M[{c.iaddr}]"]
+            L += [s.format(v="v") for s in ALU[y]]
+            return Instr(c.addr, c.length(2 if px else 1), f"{ALUN[y]}{c.mref}", c.tx(7, True), c.m1, L)
+        return Instr(c.addr, c.length(1), f"{ALUN[y]}{self.rn(z, px)}", c.tx(4), c.m1,
+                     [s.format(v=self.rd8(z, px)) for s in ALU[y]])
+
+    def _ret_cc(self, c):
+        y = c.y
+        return Instr(c.addr, c.length(1), f"RET {CCN[y]}", 0, c.m1,
+                     [f"if {CC[y]}:"] + ["    " + s for s in POP] +
+                     ["    npc = v; wz = v; tt = 11", f"else: npc = {c.target(1)}; tt = 5"], JUMP, tk=11, tn=5
+                     ).br([], CC[y], POP + ["wz = v"], "v")
+
+    def _pop(self, c):
+        p = c.p
+        if p == 3:
+            L = ["f = M[sp]", "a = M[(sp + 1) & 65535]", "sp = (sp + 2) & 65535"]
+        else:
+            L = POP + self.wr16(RP[p], c.px, "v")
+        return Instr(c.addr, c.length(1), f"POP {RP2N[p] if p != 2 else c.PX}", c.tx(10), c.m1, L)
+
+    def _ret(self, c):
+        return Instr(c.addr, c.length(1), "RET", 10, c.m1, POP + ["npc = v", "wz = v", "tt = 10"], JUMP, tk=10,
+                     ret=True)
+
+    def _exx(self, c):
+        L = []
+        for r in "bcdehl":
+            L += [f"x = S.{r}_", f"S.{r}_ = {r}", f"{r} = x"]
+        return Instr(c.addr, c.length(1), "EXX", 4, c.m1, L)
+
+    def _jp_hl(self, c):
+        return Instr(c.addr, c.length(1), f"JP ({c.PX})", c.tx(4), c.m1, [f"npc = {c.hl}", f"tt = {c.tx(4)}"],
+                     JUMP, tk=c.tx(4))
+
+    def _ld_sp_hl(self, c):
+        return Instr(c.addr, c.length(1), f"LD SP,{c.PX}", c.tx(6), c.m1, [f"sp = {c.hl}"])
+
+    def _jp_cc(self, c):
+        y, nn = c.y, c.nn
+        return Instr(c.addr, c.length(3), f"JP {CCN[y]},{nn:#06x}", 0, c.m1,
+                     [f"wz = {nn}", "tt = 10", f"npc = {nn} if {CC[y]} else {c.target(3)}"], JUMP, target=nn,
+                     tk=10, tn=10).br([f"wz = {nn}"], CC[y], [], nn)
+
+    def _jp(self, c):
+        nn = c.nn
+        return Instr(c.addr, c.length(3), f"JP {nn:#06x}", 10, c.m1, [f"npc = {nn}", f"wz = {nn}", "tt = 10"], JUMP,
+                     target=nn, tk=10)
+
+    def _out_n_a(self, c):
+        b1 = c.b1
+        L = [f"POUT(a << 8 | {b1}, a, t + {{T}} + 8)", f"wz = (a << 8) | {(b1 + 1) & 255}"]
+        return Instr(c.addr, c.length(2), f"OUT ({b1:#04x}),A", 11, c.m1, L)
+
+    def _in_a_n(self, c):
+        b1 = c.b1
+        L = [f"v = a << 8 | {b1}", "a = PIN(v, t + {T} + 8) & 255", "wz = (v + 1) & 65535"]
+        return Instr(c.addr, c.length(2), f"IN A,({b1:#04x})", 11, c.m1, L)
+
+    def _ex_sp_hl(self, c):
+        px = c.px
+        L = ["v = M[sp] | M[(sp + 1) & 65535] << 8"]
+        L += self.wmem("wa", "(sp + 1) & 65535", self.rd8(4, px) if px else "h")
+        L += self.wmem("wb", "sp", self.rd8(5, px) if px else "l")
+        L += self.wr16("hl", px, "v") + ["wz = v"]
+        return Instr(c.addr, c.length(1), f"EX (SP),{c.PX}", c.tx(19), c.m1, L, writes=[("wa", 1), ("wb", 1)])
+
+    def _ex_de_hl(self, c):
+        return Instr(c.addr, c.length(1), "EX DE,HL", 4, c.m1, ["x = d", "d = h", "h = x", "x = e", "e = l", "l = x"])
+
+    def _di(self, c):
+        return Instr(c.addr, c.length(1), "DI", 4, c.m1, ["S.iff1 = 0", "S.iff2 = 0"])
+
+    def _ei(self, c):
+        return Instr(c.addr, c.length(1), "EI", 4, c.m1, ["S.iff1 = 1", "S.iff2 = 1", f"npc = {c.target(1)}", "tt = 4"],
+                     EI)
+
+    def _call_cc(self, c):
+        y, nn, ret = c.y, c.nn, c.target(3)
+        push = self.push(ret >> 8, ret & 255)
+        return Instr(c.addr, c.length(3), f"CALL {CCN[y]},{nn:#06x}", 0, c.m1,
+                     [f"wz = {nn}", f"if {CC[y]}:"] + ["    " + s for s in push]
+                     + [f"    npc = {nn}; tt = 17", f"else: npc = {ret}; tt = 10"], JUMP,
+                     writes=[("wa", 1), ("wb", 1)], target=nn, tk=17, tn=10, callret=ret
+                     ).br([f"wz = {nn}"], CC[y], push, nn)
+
+    def _push(self, c):
+        p, px = c.p, c.px
+        if p == 3:
+            hi, lo = "a", "f"
+        elif p == 2 and px:
+            hi, lo = f"{px} >> 8", f"{px} & 255"
+        else:
+            hi, lo = RP[p][0], RP[p][1]
+        return Instr(c.addr, c.length(1), f"PUSH {RP2N[p] if p != 2 else c.PX}", c.tx(11), c.m1, self.push(hi, lo),
+                     writes=[("wa", 1), ("wb", 1)])
+
+    def _call(self, c):
+        nn, ret = c.nn, c.target(3)
+        return Instr(c.addr, c.length(3), f"CALL {nn:#06x}", 17, c.m1,
+                     self.push(ret >> 8, ret & 255) + [f"npc = {nn}", f"wz = {nn}", "tt = 17"], JUMP,
+                     writes=[("wa", 1), ("wb", 1)], target=nn, tk=17, callret=ret)
+
+    def _alu_n(self, c):
+        return Instr(c.addr, c.length(2), f"{ALUN[c.y]}{c.b1:#04x}", 7, c.m1, [s.format(v=c.b1) for s in ALU[c.y]])
+
+    def _rst(self, c):
+        dst, ret = c.y * 8, c.target(1)
+        return Instr(c.addr, c.length(1), f"RST {dst:#04x}", 11, c.m1,
+                     self.push(ret >> 8, ret & 255) + [f"npc = {dst}", f"wz = {dst}", "tt = 11"], JUMP,
+                     writes=[("wa", 1), ("wb", 1)], target=dst, tk=11, callret=ret)
 
     # ---- CB prefix
     def cb(self, addr):
@@ -624,6 +695,63 @@ class Decoder:
               f"else: npc = {nx}; tt = 16"]
         return Instr(addr, 2, name, 0, 2, L, JUMP, writes=writes, target=addr, tk=21, tn=16).br(
             pre, cont, [wz.strip("; ")] if wz else [], addr)
+
+
+def _rows(*spec):
+    """Expand (opcodes, mnemonic, handler) rows into a 256-entry dispatch list of handler names."""
+    out = [None] * 256
+    for ops, _mnemonic, handler in spec:
+        for op in ([ops] if isinstance(ops, int) else ops):
+            assert out[op] is None, hex(op)
+            out[op] = handler
+    return out
+
+
+_R = range
+# Unprefixed opcodes (DD/FD use the same rows with HL -> IX/IY). CB, DD, ED, FD are prefixes (see decode).
+BASE = _rows(
+    (0x00, "NOP", "_nop"),
+    (0x08, "EX AF,AF'", "_ex_af"),
+    (0x10, "DJNZ e", "_djnz"),
+    (0x18, "JR e", "_jr"),
+    (_R(0x20, 0x40, 8), "JR NZ/Z/NC/C,e", "_jr_cc"),
+    (_R(0x01, 0x40, 16), "LD BC/DE/HL/SP,nn", "_ld_rr_nn"),
+    (_R(0x09, 0x40, 16), "ADD HL,BC/DE/HL/SP", "_add_hl_rr"),
+    ((0x02, 0x12), "LD (BC),A / LD (DE),A", "_ld_ind_a"),
+    ((0x0A, 0x1A), "LD A,(BC) / LD A,(DE)", "_ld_a_ind"),
+    (0x22, "LD (nn),HL", "_ld_nn_hl"),
+    (0x2A, "LD HL,(nn)", "_ld_hl_nn"),
+    (0x32, "LD (nn),A", "_ld_nn_a"),
+    (0x3A, "LD A,(nn)", "_ld_a_nn"),
+    (_R(0x03, 0x40, 8), "INC BC/DE/HL/SP (03 13 23 33), DEC (0B 1B 2B 3B)", "_inc_dec_rr"),
+    (_R(0x04, 0x40, 8), "INC B/C/D/E/H/L/(HL)/A", "_inc_dec_r"),
+    (_R(0x05, 0x40, 8), "DEC B/C/D/E/H/L/(HL)/A", "_inc_dec_r"),
+    (_R(0x06, 0x40, 8), "LD B/C/D/E/H/L/(HL)/A,n", "_ld_r_n"),
+    (_R(0x07, 0x40, 8), "RLCA RRCA RLA RRA DAA CPL SCF CCF", "_acc"),
+    ([op for op in _R(0x40, 0x80) if op != 0x76], "LD r,r' (r = B C D E H L (HL) A)", "_ld_r_r"),
+    (0x76, "HALT", "_halt"),
+    (_R(0x80, 0xC0), "ADD/ADC/SUB/SBC/AND/XOR/OR/CP A,r", "_alu_r"),
+    (_R(0xC0, 0x100, 8), "RET NZ/Z/NC/C/PO/PE/P/M", "_ret_cc"),
+    (_R(0xC1, 0x100, 16), "POP BC/DE/HL/AF", "_pop"),
+    (0xC9, "RET", "_ret"),
+    (0xD9, "EXX", "_exx"),
+    (0xE9, "JP (HL)", "_jp_hl"),
+    (0xF9, "LD SP,HL", "_ld_sp_hl"),
+    (_R(0xC2, 0x100, 8), "JP cc,nn", "_jp_cc"),
+    (0xC3, "JP nn", "_jp"),
+    (0xD3, "OUT (n),A", "_out_n_a"),
+    (0xDB, "IN A,(n)", "_in_a_n"),
+    (0xE3, "EX (SP),HL", "_ex_sp_hl"),
+    (0xEB, "EX DE,HL", "_ex_de_hl"),
+    (0xF3, "DI", "_di"),
+    (0xFB, "EI", "_ei"),
+    (_R(0xC4, 0x100, 8), "CALL cc,nn", "_call_cc"),
+    (_R(0xC5, 0x100, 16), "PUSH BC/DE/HL/AF", "_push"),
+    (0xCD, "CALL nn", "_call"),
+    (_R(0xC6, 0x100, 8), "ADD/ADC/SUB/SBC/AND/XOR/OR/CP A,n", "_alu_n"),
+    (_R(0xC7, 0x100, 8), "RST 00h..38h", "_rst"),
+)
+assert [op for op in range(256) if BASE[op] is None] == [0xCB, 0xDD, 0xED, 0xFD]
 
 
 def _uses_hl(op):
