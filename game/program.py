@@ -684,8 +684,8 @@ def offer_resume(basic: Basic, screen: S.Screen, session: Session, path=None):
     if not savegame.has_save(path):
         return None
     saved, warning = savegame.load_game(path, warn=None)
-    if warning:
-        screen.message(warning[:S.COLS])
+    if warning:                                 # set aside (kept), and a fresh start
+        screen.message(short_warning(warning, "Saved game damaged: set aside"))
         yield from basic.pause(OPENING_READ_FRAMES * 2)
         return None
     if saved is None:
@@ -699,6 +699,11 @@ def offer_resume(basic: Basic, screen: S.Screen, session: Session, path=None):
     m.offered_by, m.rolled = None, False
     position = Position.from_id(saved.position_id)
     return m, position, saved.turn, saved.dice
+
+
+def short_warning(warning: str, words: str) -> str:
+    """The message line's version of a long warning (the whole one goes to stderr)."""
+    return warning if len(warning) <= S.COLS else words
 
 
 def new_match(settings: Settings) -> Match:
@@ -727,8 +732,8 @@ def program(basic: Basic, dice: Dice | None = None, level: int = DEFAULT_LEVEL,
     basic.silent = basic.silent or not settings.sound
     screen = S.Screen(basic.memory, basic.print_at)
     chooser = chooser or first_legal_play
-    if warning:
-        screen.message(warning[:S.COLS])
+    if warning:                                 # a damaged settings file: the defaults
+        screen.message(short_warning(warning, "Options file damaged: defaults"))
         yield from basic.pause(OPENING_READ_FRAMES * 2)
     carry_on = None
     if resume:
