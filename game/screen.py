@@ -3,6 +3,7 @@ trays, dice with pips, the doubling cube, point letters and the message line, dr
 48K's screen memory (pixels and attributes POKEd, text printed through game/basic.py), in any
 board style of game/settings.py, mirrored or not, tokens swapped or not. Not the game flow."""
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 # --- colours: Spectrum colour numbers (SPECTRUM.md §3) ---
 BLACK, BLUE, RED, MAGENTA, GREEN, CYAN, YELLOW, WHITE = range(8)
@@ -237,6 +238,14 @@ def _cell_bytes(rows: tuple[str, ...], col_in: int, row_in: int) -> bytes:
     return bytes(out)
 
 
+@lru_cache(maxsize=None)
+def cube_bytes(value: int) -> bytes:
+    """The cube's 6 cells as they sit in screen memory, cell by cell (8 bytes each), for
+    a value: what read_cube looks for."""
+    glyph = cube_glyph(value)
+    return b"".join(_cell_bytes(glyph, c, r) for r in range(CUBE_ROWS) for c in range(CUBE_COLS))
+
+
 def read_cube(mem, mirrored: bool = False):
     """What the screen in `mem` shows of the cube: (value, owner side) with the side None
     (centred), "human" or "computer"; None when no cube is drawn. Reads the cells' pixels."""
@@ -245,10 +254,7 @@ def read_cube(mem, mirrored: bool = False):
         found = bytes(mem[bitmap_addr(col + c, (row + r) * 8 + k)]
                       for r in range(CUBE_ROWS) for c in range(CUBE_COLS) for k in range(8))
         for value in CUBE_VALUES:
-            glyph = cube_glyph(value)
-            want = b"".join(_cell_bytes(glyph, c, r)
-                            for r in range(CUBE_ROWS) for c in range(CUBE_COLS))
-            if found == want:
+            if found == cube_bytes(value):
                 return value, side
     return None
 

@@ -367,3 +367,32 @@ def test_the_message_line_does_not_move_with_a_mirrored_board():
     assert line.startswith("Your move?") and line.endswith("D doubles")
     machine.screen.text(S.BLACK_TRAY_ROW, S.PANEL_COL, "B 15", machine.screen.panel_attr)
     assert screen_text(machine)[S.BLACK_TRAY_ROW][:4] == "B 15"   # the panel is on the left
+
+
+def test_on_the_real_machine_the_rom_font_letters_follow_a_mirrored_board():
+    """Printed through our ROM on the Spectrum48 and read back with tests/screentext.py."""
+    try:
+        from spectrum.machine import Spectrum48
+        from game.basic import Basic, rom_ready, rom_symbols
+        import screentext
+        machine, symbols = Spectrum48(), rom_symbols()
+    except Exception as exc:                     # the Z80, the ROM or its symbols missing
+        pytest.skip(f"needs the machine and the ROM: {exc}")
+    for _ in range(200):
+        machine.run_frame()
+        if rom_ready(machine, symbols):
+            break
+    basic = Basic(machine, symbols)
+    screen = S.Screen(basic.memory, basic.print_at, style="midnight", mirrored=True,
+                      tokens_swapped=True)
+    screen.draw_board(view_of(BUSY))
+    screen.draw_cube(64, "human")
+    screen.message("Your move?")
+    lines = screentext.screen_text(machine.memory)
+    board = slice(S.COLS - S.PANEL_COL, S.COLS)             # the panel (and cube) at the left
+    assert lines[S.BOTTOM_LETTER_ROW][board].split() == list("abcdefghijkl")
+    assert lines[S.TOP_LETTER_ROW][board].split() == list("xwvutszrqponm")
+    col, is_top = S.point_cell(6, mirrored=True)             # 7 men: the count shows
+    assert lines[S.man_slot_row(is_top, S.MEN_SHOWN - 1) + 1][col:col + 2] == " 7"
+    assert lines[S.MESSAGE_ROW].startswith("Your move?")
+    assert S.read_cube(machine.memory, mirrored=True) == (64, "human")
