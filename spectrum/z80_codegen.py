@@ -581,77 +581,90 @@ class Decoder:
 
     # ---- ED prefix
     def ed(self, addr):
+        """ED-prefixed opcodes: ED_TABLE maps the second byte to a handler (undefined ones are 8-T NOPs)."""
         m = self.mem
         op = m[(addr + 1) & 65535]
-        x, y, z = op >> 6, (op >> 3) & 7, op & 7
-        p, qq = y >> 1, y & 1
         nn = m[(addr + 2) & 65535] | m[(addr + 3) & 65535] << 8
-        nx = (addr + 2) & 65535
-        if x == 1:
-            if z == 0:
-                L = ["v = b << 8 | c", "x = PIN(v, t + {T} + 9) & 255", "f = (f & 1) | SZ53P[x]",
-                     "wz = (v + 1) & 65535"]
-                if y != 6:
-                    L.append(f"{R8[y]} = x")
-                return Instr(addr, 2, f"IN {R8N[y] if y != 6 else 'F'},(C)", 12, 2, L)
-            if z == 1:
-                L = [f"POUT(b << 8 | c, {R8[y] if y != 6 else 0}, t + {{T}} + 9)",
-                     "wz = ((b << 8 | c) + 1) & 65535"]
-                return Instr(addr, 2, f"OUT (C),{R8N[y] if y != 6 else '0'}", 12, 2, L)
-            if z == 2:
-                src = self.rd16(RP[p], None)
-                L = ["v = h << 8 | l", f"w = {src}"]
-                if qq == 0:
-                    L += ["r = v - w - (f & 1)",
-                          "f = 2 | ((r >> 16) & 1) | ((r >> 8) & 168) | (((v ^ w ^ r) >> 8) & 16) | "
-                          "(((v ^ w) & (v ^ r) & 32768) >> 13)"]
-                else:
-                    L += ["r = v + w + (f & 1)",
-                          "f = ((r >> 16) & 1) | ((r >> 8) & 168) | (((v ^ w ^ r) >> 8) & 16) | "
-                          "(((v ^ w ^ 32768) & (v ^ r) & 32768) >> 13)"]
-                L += ["r &= 65535", "if not r: f |= 64", "wz = (v + 1) & 65535", "h = r >> 8", "l = r & 255"]
-                return Instr(addr, 2, f"{'SBC' if qq == 0 else 'ADC'} HL,{RPN[p]}", 15, 2, L)
-            if z == 3:
-                rp = RP[p]
-                n1 = (nn + 1) & 65535
-                if qq == 0:
-                    if rp == "sp":
-                        lo, hi = "sp & 255", "sp >> 8"
-                    else:
-                        hi, lo = rp[0], rp[1]
-                    L = self.wmem("wa", str(nn), lo) + self.wmem("wb", str(n1), hi) + [f"wz = {n1}"]
-                    return Instr(addr, 4, f"LD ({nn:#06x}),{RPN[p]}", 20, 2, L, writes=[(nn, 1), (n1, 1)])
-                L = self.wr16(rp, None, f"M[{nn}] | M[{n1}] << 8") + [f"wz = {n1}"]
-                return Instr(addr, 4, f"LD {RPN[p]},({nn:#06x})", 20, 2, L)
-            if z == 4:
-                return Instr(addr, 2, "NEG", 8, 2, ["f = SUBF[a]", "a = (-a) & 255"])
-            if z == 5:
-                L = ["v = M[sp] | M[(sp + 1) & 65535] << 8", "sp = (sp + 2) & 65535", "S.iff1 = S.iff2",
-                     "npc = v", "wz = v", "tt = 14"]
-                return Instr(addr, 2, "RETI" if y == 1 else "RETN", 14, 2, L, JUMP)
-            if z == 6:
-                return Instr(addr, 2, f"IM {IM_MODE[y]}", 8, 2, [f"S.im = {IM_MODE[y]}"])
-            if y == 0:
-                return Instr(addr, 2, "LD I,A", 9, 2, ["S.i = a"])
-            if y == 1:
-                return Instr(addr, 2, "LD R,A", 9, 2, ["S._r7 = a & 128", "S._rc = (a & 127) - {K}", "S._eir = -1"])
-            if y == 2:
-                return Instr(addr, 2, "LD A,I", 9, 2, ["a = S.i", "f = (f & 1) | SZ53[a] | (4 if S.iff2 else 0)"])
-            if y == 3:
-                return Instr(addr, 2, "LD A,R", 9, 2,
-                             ["a = S._r7 | ((S._rc + {K}) & 127)", "f = (f & 1) | SZ53[a] | (4 if S.iff2 else 0)"])
-            if y == 4:
-                L = ["wa = h << 8 | l", "v = M[wa]"] + self.wmem("wa", "wa", "((a << 4) | (v >> 4)) & 255") + \
-                    ["a = (a & 240) | (v & 15)", "f = (f & 1) | SZ53P[a]", "wz = (wa + 1) & 65535"]
-                return Instr(addr, 2, "RRD", 18, 2, L, writes=[("wa", 1)])
-            if y == 5:
-                L = ["wa = h << 8 | l", "v = M[wa]"] + self.wmem("wa", "wa", "((v << 4) | (a & 15)) & 255") + \
-                    ["a = (a & 240) | (v >> 4)", "f = (f & 1) | SZ53P[a]", "wz = (wa + 1) & 65535"]
-                return Instr(addr, 2, "RLD", 18, 2, L, writes=[("wa", 1)])
-            return Instr(addr, 2, "NOP (ED)", 8, 2, [])
-        if x == 2 and y >= 4 and z <= 3:
-            return self.block_op(addr, y, z, nx)
+        return getattr(self, ED[op])(addr, op, (op >> 3) & 7, nn)
+
+    def _ed_in(self, addr, op, y, nn):
+        L = ["v = b << 8 | c", "x = PIN(v, t + {T} + 9) & 255", "f = (f & 1) | SZ53P[x]", "wz = (v + 1) & 65535"]
+        if y != 6:
+            L.append(f"{R8[y]} = x")
+        return Instr(addr, 2, f"IN {R8N[y] if y != 6 else 'F'},(C)", 12, 2, L)
+
+    def _ed_out(self, addr, op, y, nn):
+        L = [f"POUT(b << 8 | c, {R8[y] if y != 6 else 0}, t + {{T}} + 9)", "wz = ((b << 8 | c) + 1) & 65535"]
+        return Instr(addr, 2, f"OUT (C),{R8N[y] if y != 6 else '0'}", 12, 2, L)
+
+    def _ed_sbc_adc(self, addr, op, y, nn):
+        p, qq = y >> 1, y & 1
+        L = ["v = h << 8 | l", f"w = {self.rd16(RP[p], None)}"]
+        if qq == 0:
+            L += ["r = v - w - (f & 1)",
+                  "f = 2 | ((r >> 16) & 1) | ((r >> 8) & 168) | (((v ^ w ^ r) >> 8) & 16) | "
+                  "(((v ^ w) & (v ^ r) & 32768) >> 13)"]
+        else:
+            L += ["r = v + w + (f & 1)",
+                  "f = ((r >> 16) & 1) | ((r >> 8) & 168) | (((v ^ w ^ r) >> 8) & 16) | "
+                  "(((v ^ w ^ 32768) & (v ^ r) & 32768) >> 13)"]
+        L += ["r &= 65535", "if not r: f |= 64", "wz = (v + 1) & 65535", "h = r >> 8", "l = r & 255"]
+        return Instr(addr, 2, f"{'SBC' if qq == 0 else 'ADC'} HL,{RPN[p]}", 15, 2, L)
+
+    def _ed_ld_nn_rr(self, addr, op, y, nn):
+        p = y >> 1
+        rp, n1 = RP[p], (nn + 1) & 65535
+        if rp == "sp":
+            lo, hi = "sp & 255", "sp >> 8"
+        else:
+            hi, lo = rp[0], rp[1]
+        L = self.wmem("wa", str(nn), lo) + self.wmem("wb", str(n1), hi) + [f"wz = {n1}"]
+        return Instr(addr, 4, f"LD ({nn:#06x}),{RPN[p]}", 20, 2, L, writes=[(nn, 1), (n1, 1)])
+
+    def _ed_ld_rr_nn(self, addr, op, y, nn):
+        p = y >> 1
+        n1 = (nn + 1) & 65535
+        L = self.wr16(RP[p], None, f"M[{nn}] | M[{n1}] << 8") + [f"wz = {n1}"]
+        return Instr(addr, 4, f"LD {RPN[p]},({nn:#06x})", 20, 2, L)
+
+    def _ed_neg(self, addr, op, y, nn):
+        return Instr(addr, 2, "NEG", 8, 2, ["f = SUBF[a]", "a = (-a) & 255"])
+
+    def _ed_retn(self, addr, op, y, nn):     # RETN and RETI both copy IFF2 to IFF1
+        L = POP + ["S.iff1 = S.iff2", "npc = v", "wz = v", "tt = 14"]
+        return Instr(addr, 2, "RETI" if y == 1 else "RETN", 14, 2, L, JUMP)
+
+    def _ed_im(self, addr, op, y, nn):
+        return Instr(addr, 2, f"IM {IM_MODE[y]}", 8, 2, [f"S.im = {IM_MODE[y]}"])
+
+    def _ed_ld_i_a(self, addr, op, y, nn):
+        return Instr(addr, 2, "LD I,A", 9, 2, ["S.i = a"])
+
+    def _ed_ld_r_a(self, addr, op, y, nn):
+        return Instr(addr, 2, "LD R,A", 9, 2, ["S._r7 = a & 128", "S._rc = (a & 127) - {K}", "S._eir = -1"])
+
+    def _ed_ld_a_i(self, addr, op, y, nn):
+        return Instr(addr, 2, "LD A,I", 9, 2, ["a = S.i", "f = (f & 1) | SZ53[a] | (4 if S.iff2 else 0)"])
+
+    def _ed_ld_a_r(self, addr, op, y, nn):
+        return Instr(addr, 2, "LD A,R", 9, 2,
+                     ["a = S._r7 | ((S._rc + {K}) & 127)", "f = (f & 1) | SZ53[a] | (4 if S.iff2 else 0)"])
+
+    def _ed_rrd(self, addr, op, y, nn):
+        L = ["wa = h << 8 | l", "v = M[wa]"] + self.wmem("wa", "wa", "((a << 4) | (v >> 4)) & 255") + \
+            ["a = (a & 240) | (v & 15)", "f = (f & 1) | SZ53P[a]", "wz = (wa + 1) & 65535"]
+        return Instr(addr, 2, "RRD", 18, 2, L, writes=[("wa", 1)])
+
+    def _ed_rld(self, addr, op, y, nn):
+        L = ["wa = h << 8 | l", "v = M[wa]"] + self.wmem("wa", "wa", "((v << 4) | (a & 15)) & 255") + \
+            ["a = (a & 240) | (v >> 4)", "f = (f & 1) | SZ53P[a]", "wz = (wa + 1) & 65535"]
+        return Instr(addr, 2, "RLD", 18, 2, L, writes=[("wa", 1)])
+
+    def _ed_nop(self, addr, op, y, nn):
         return Instr(addr, 2, f"NOP (ED {op:02X})", 8, 2, [])
+
+    def _ed_block(self, addr, op, y, nn):
+        return self.block_op(addr, y, op & 7, (addr + 2) & 65535)
 
     def block_op(self, addr, y, z, nx):
         inc = y & 1 == 0                 # LDI/CPI/INI/OUTI (y=4,6) vs LDD/CPD/IND/OUTD (y=5,7)
@@ -752,6 +765,31 @@ BASE = _rows(
     (_R(0xC7, 0x100, 8), "RST 00h..38h", "_rst"),
 )
 assert [op for op in range(256) if BASE[op] is None] == [0xCB, 0xDD, 0xED, 0xFD]
+
+
+# ED-prefixed opcodes (second byte); everything not listed is an 8-T NOP
+ED = _rows(
+    (_R(0x40, 0x80, 8), "IN B/C/D/E/H/L/F/A,(C)", "_ed_in"),
+    (_R(0x41, 0x80, 8), "OUT (C),B/C/D/E/H/L/0/A", "_ed_out"),
+    (_R(0x42, 0x80, 8), "SBC HL,BC/DE/HL/SP (42 52 62 72), ADC HL,rr (4A 5A 6A 7A)", "_ed_sbc_adc"),
+    (_R(0x43, 0x80, 16), "LD (nn),BC/DE/HL/SP", "_ed_ld_nn_rr"),
+    (_R(0x4B, 0x80, 16), "LD BC/DE/HL/SP,(nn)", "_ed_ld_rr_nn"),
+    (_R(0x44, 0x80, 8), "NEG (and its undocumented copies)", "_ed_neg"),
+    (_R(0x45, 0x80, 8), "RETN (45 55 5D 65 6D 75 7D), RETI (4D)", "_ed_retn"),
+    (_R(0x46, 0x80, 8), "IM 0/0/1/2/0/0/1/2", "_ed_im"),
+    (0x47, "LD I,A", "_ed_ld_i_a"),
+    (0x4F, "LD R,A", "_ed_ld_r_a"),
+    (0x57, "LD A,I", "_ed_ld_a_i"),
+    (0x5F, "LD A,R", "_ed_ld_a_r"),
+    (0x67, "RRD", "_ed_rrd"),
+    (0x6F, "RLD", "_ed_rld"),
+    ((0x77, 0x7F), "NOP (undocumented)", "_ed_nop"),
+    (_R(0xA0, 0xA4), "LDI CPI INI OUTI", "_ed_block"),
+    (_R(0xA8, 0xAC), "LDD CPD IND OUTD", "_ed_block"),
+    (_R(0xB0, 0xB4), "LDIR CPIR INIR OTIR", "_ed_block"),
+    (_R(0xB8, 0xBC), "LDDR CPDR INDR OTDR", "_ed_block"),
+)
+ED = [h or "_ed_nop" for h in ED]
 
 
 def _uses_hl(op):
