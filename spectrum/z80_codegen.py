@@ -527,7 +527,11 @@ class Decoder:
                      self.push(ret >> 8, ret & 255) + [f"npc = {dst}", f"wz = {dst}", "tt = 11"], JUMP,
                      writes=[("wa", 1), ("wb", 1)], target=dst, tk=11, callret=ret)
 
-    # ---- CB prefix
+    # ---- CB prefix: four groups by the top two bits of the second byte (y = kind or bit, z = register)
+    #   00-3F  RLC RRC RL RR SLA SRA SLL SRL r  8 T, (HL) 15 T, DDCB (IX+d) 23 T (result also to r if z != 6)
+    #   40-7F  BIT y,r                          8 T, (HL) 12 T, DDCB 20 T (flags 5/3: MEMPTR / (IX+d) high byte)
+    #   80-BF  RES y,r                          8 T, (HL) 15 T, DDCB 23 T
+    #   C0-FF  SET y,r                          8 T, (HL) 15 T, DDCB 23 T
     def cb(self, addr):
         op = self.mem[(addr + 1) & 65535]
         x, y, z = op >> 6, (op >> 3) & 7, op & 7
