@@ -691,7 +691,7 @@ def offer_resume(basic: Basic, screen: S.Screen, session: Session, path=None):
     if saved is None:
         return None
     m = saved.match
-    score = f" {m.score[m.sides[0]]}-{m.score[m.sides[1]]}" if m.results else ""
+    score = f" {m.score[m.sides[0]]}-{m.score[m.sides[1]]}" if any(m.score.values()) else ""
     resume = yield from menus.ask_yes_no(basic, f"Resume the saved game{score}?")
     savegame.discard_save(path)
     if not resume:

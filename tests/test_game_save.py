@@ -1,0 +1,74 @@
+"""Save and resume (issue 9): the match in progress is saved when the program is left (the
+console calls program.save_session on closing the window) and offered at the next start;
+a damaged save is set aside (kept) with a warning and a fresh start."""
+from gamedriver import GameDriver
+
+from game import savegame
+from game.dice import Dice
+from game.match import COMPUTER, HUMAN, Match
+from game.program import Session, save_session
+from game.settings import Settings
+
+HUMAN_STARTS = [1, 3]
+
+
+def test_save_on_leaving_and_resume_at_the_next_start(tmp_path, monkeypatch):
+    monkeypatch.setenv("SPECTRUM_BACKGAMMON_CONFIG_DIR", str(tmp_path))
+    settings = Settings(match_length=5)
+    session = Session(settings)
+    driver = GameDriver(dice=Dice.scripted(HUMAN_STARTS), settings=settings, session=session)
+    driver.until("Your move?")
+    driver.type("h3\n")                              # half a turn typed, then the window shuts
+    driver.until("Your move?")
+    session.match.score[COMPUTER] = 2                # as if earlier games were played
+    path = save_session(session)
+    assert path and path.exists()
+    start_of_turn = session.game.at[0]
+
+    resumed = Session(settings)
+    driver2 = GameDriver(dice=Dice.scripted([]), settings=settings, session=resumed,
+                         resume=True)
+    driver2.until("Resume the saved game 0-2? (Y/N)")
+    driver2.type("y")
+    driver2.until("Your move?")
+    game = driver2.game
+    assert game.position == start_of_turn            # the turn starts again, same dice
+    assert game.turn.dice == (3, 1)
+    assert game.match.length == 5 and game.match.score == {HUMAN: 0, COMPUTER: 2}
+    assert not savegame.has_save()                   # taken up: saved again on leaving
+    driver2.type("h3\n")
+    driver2.until("Your move?")
+    driver2.type("f1\n")
+    driver2.until("I play")                          # and the game goes on
+
+
+def test_no_to_resume_starts_fresh(tmp_path, monkeypatch):
+    monkeypatch.setenv("SPECTRUM_BACKGAMMON_CONFIG_DIR", str(tmp_path))
+    session = Session(Settings())
+    driver = GameDriver(dice=Dice.scripted(HUMAN_STARTS), session=session)
+    driver.until("Your move?")
+    assert save_session(session)
+    driver2 = GameDriver(dice=Dice.scripted(HUMAN_STARTS), resume=True)
+    driver2.until("Resume the saved game? (Y/N)")
+    driver2.type("n")
+    driver2.until("The opening throw")
+    assert not savegame.has_save()
+
+
+def test_nothing_to_save_between_games(tmp_path, monkeypatch):
+    monkeypatch.setenv("SPECTRUM_BACKGAMMON_CONFIG_DIR", str(tmp_path))
+    session = Session(Settings())
+    match = Match(None)
+    session.match = match
+    assert save_session(session) is None and not savegame.has_save()
+
+
+def test_a_damaged_save_is_set_aside_with_a_warning(tmp_path, monkeypatch):
+    monkeypatch.setenv("SPECTRUM_BACKGAMMON_CONFIG_DIR", str(tmp_path))
+    (tmp_path / "savegame.json").write_text('{"format": "nonsense"')
+    driver = GameDriver(dice=Dice.scripted(HUMAN_STARTS), resume=True)
+    driver.until("Saved game damaged: set aside")
+    driver.until("The opening throw")
+    driver.until("Your move?")
+    kept = [p for p in tmp_path.iterdir() if p.name.startswith("savegame.json.damaged")]
+    assert len(kept) == 1 and kept[0].read_text() == '{"format": "nonsense"'
