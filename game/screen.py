@@ -497,10 +497,12 @@ class Screen:
             self.text(row, col, LETTERS[point - 1] + " ", self.palette.frame_attr)
 
     def triangle_rows(self, is_top: bool) -> list[str]:
-        """The 16-pixel-wide triangle, one string per pixel row, base first."""
+        """The 16-pixel-wide triangle, one string per pixel row, base first (in a style
+        whose points are all one colour, a pixel narrower each side so they stay apart)."""
+        base_px = 8.0 if self.palette.points[0] != self.palette.points[1] else 7.0
         rows = []
         for t in range(HALF_ROWS * 8):
-            half_px = 8.0 * (1 - (t + 0.5) / TRIANGLE_PX) if t < TRIANGLE_PX else 0
+            half_px = base_px * (1 - (t + 0.5) / TRIANGLE_PX) if t < TRIANGLE_PX else 0
             line = "".join("#" if abs(x - 7.5) < half_px else "." for x in range(16))
             rows.append(line)
         return rows if is_top else rows[::-1]
