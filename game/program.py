@@ -707,7 +707,7 @@ def short_warning(warning: str, words: str) -> str:
 
 
 def new_match(settings: Settings) -> Match:
-    if settings.players == "human-human":
+    if settings.players != "human-computer":      # two players, or the demo
         return Match(settings.match_length, sides=(WHITE, BLACK), cube=settings.cube)
     return Match(settings.match_length, cube=settings.cube)
 
