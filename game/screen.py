@@ -354,33 +354,38 @@ class Screen:
     def set_style(self, style) -> None:
         """Draw in another board style (a name in settings.BOARD_STYLES or a BoardStyle);
         the board on screen, if any, is redrawn in it."""
+        before = self.palette
         self.palette = Palette.of(style, self.tokens_swapped)
         self.style = style
-        self._redraw_if_drawn()
+        self._redraw_if_changed(before, self.mirrored)
 
     def set_tokens_swapped(self, swapped: bool) -> None:
         """Swap the colours of the two sides' men (and of their dice and trays)."""
+        before = self.palette
         self.tokens_swapped = bool(swapped)
         self.palette = Palette.of(self.style, self.tokens_swapped)
-        self._redraw_if_drawn()
+        self._redraw_if_changed(before, self.mirrored)
 
     def set_mirrored(self, mirrored: bool) -> None:
         """Mirror the board left-right: the human's home board bottom left, the panel on the
         left; point letters stay with their points, so 'a' is bottom left."""
+        before = self.mirrored
         self.mirrored = bool(mirrored)
-        self._redraw_if_drawn()
+        self._redraw_if_changed(self.palette, before)
 
     def apply_settings(self, settings) -> None:
         """Take board_style, switch_tokens and switch_directions from a game/settings.py
-        Settings at once (one redraw)."""
+        Settings at once (one redraw, none when nothing changed)."""
+        before = self.palette, self.mirrored
         self.style = settings.board_style
         self.tokens_swapped = bool(settings.switch_tokens)
         self.mirrored = bool(settings.switch_directions)
         self.palette = Palette.of(self.style, self.tokens_swapped)
-        self._redraw_if_drawn()
+        self._redraw_if_changed(*before)
 
-    def _redraw_if_drawn(self) -> None:
-        if self.board_drawn:
+    def _redraw_if_changed(self, palette: "Palette", mirrored: bool) -> None:
+        """Redraw a board on screen whose colours or direction have just changed."""
+        if self.board_drawn and (palette, mirrored) != (self.palette, self.mirrored):
             self.redraw()
 
     def redraw(self) -> None:

@@ -396,3 +396,15 @@ def test_on_the_real_machine_the_rom_font_letters_follow_a_mirrored_board():
     assert lines[S.man_slot_row(is_top, S.MEN_SHOWN - 1) + 1][col:col + 2] == " 7"
     assert lines[S.MESSAGE_ROW].startswith("Your move?")
     assert S.read_cube(machine.memory, mirrored=True) == (64, "human")
+
+
+def test_unchanged_options_leave_the_screen_alone():
+    machine = drawn(BUSY, style="parchment")
+    screen = machine.screen
+    screen.text(S.BOTTOM_FIRST_ROW - 1, 0, "A BANNER".center(S.COLS), S.MESSAGE)
+    before = bytes(machine.memory[0x4000:0x5B00])
+    screen.apply_settings(Settings(board_style="parchment"))
+    screen.set_style("parchment")
+    screen.set_mirrored(False)
+    screen.set_tokens_swapped(False)
+    assert bytes(machine.memory[0x4000:0x5B00]) == before
