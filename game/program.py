@@ -783,12 +783,19 @@ def program(basic: Basic, dice: Dice | None = None, level: int = DEFAULT_LEVEL,
             match = None
             key = None
         if key in (ord("o"), ord("O")):
-            was = (settings.match_length, settings.cube, settings.players)
             starts[:0] = [(yield from between_games(basic, screen, settings))]
-            if (settings.match_length, settings.cube, settings.players) != was:
-                match = None                    # a new match with the new length/cube
+        if match is not None and not fits(match, settings):
+            match = None                        # the options changed the match: a new one
         if match is None:
             match = new_match(settings)
+
+
+def fits(match: Match, settings: Settings) -> bool:
+    """Does the match in progress still agree with the options (length, cube, players)?
+    Changed in the middle of a match, they take effect from the next match."""
+    two_sided = settings.players != "human-computer"
+    return (match.length == settings.match_length and match.cube_enabled == settings.cube
+            and (match.sides == (WHITE, BLACK)) == two_sided)
 
 
 def between_games(basic: Basic, screen: S.Screen, settings: Settings):

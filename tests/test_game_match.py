@@ -37,7 +37,8 @@ def test_three_point_match_reaches_crawford_refuses_doubling_then_allows_it():
     dice = Dice.scripted([1, 3,        # game 1: the human starts with 3-1 and bears off
                           3, 1, 2, 1, 6, 6,   # game 2: I start, you throw 2-1, my 6-6
                           3, 1])       # game 3: I start again
-    driver = GameDriver(dice=dice, match=match, start=[game1, game2], cube_policy=takes)
+    driver = GameDriver(dice=dice, match=match, start=[game1, game2], cube_policy=takes,
+                        settings=Settings(match_length=3))
     driver.until("Your move?")
     driver.type("a3\n")
     driver.until("YOU WIN a single game (1 point)")
@@ -70,6 +71,28 @@ def test_three_point_match_reaches_crawford_refuses_doubling_then_allows_it():
     driver.type("d")
     driver.until("You double to 2: I take")
     assert (match.cube_value, match.cube_owner) == (2, COMPUTER)
+
+
+def test_a_match_length_changed_in_options_starts_a_new_match_after_the_game():
+    match = Match(None)
+    match.start_game()
+    settings = Settings()
+    driver = GameDriver(dice=Dice.scripted([1, 3, 1, 3]), match=match, settings=settings,
+                        start=board({0: 1}, {5: 10}))
+    driver.until("Your move?")
+    driver.type("O\n")
+    driver.until("OPTIONS")
+    driver.type("5")
+    driver.until("Match length (1-25, U)?")
+    driver.type("7\n")
+    driver.type("\n")
+    driver.until("Your move?")
+    assert driver.game.match is match and match.length is None     # this game plays on
+    driver.type("a3\n")
+    driver.until("Press any key for a new game")
+    driver.type(" ")
+    driver.until("Your move?")
+    assert driver.game.match is not match and driver.game.match.length == 7
 
 
 def test_match_over_screen_export_and_a_new_match(tmp_path):
