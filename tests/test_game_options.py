@@ -169,3 +169,34 @@ def test_options_before_a_game_from_the_game_over_key():
     assert "S" in "\n".join(driver.text())
     driver.type("\n")
     driver.until("The opening throw")
+
+
+def test_set_up_a_board_from_the_options_before_a_game():
+    from game.match import Match
+    from game.position import Position
+    match = Match(None)
+    match.start_game()
+    cells = [0] * 50
+    cells[0], cells[25 + 5] = 1, 10
+    driver = GameDriver(dice=Dice.scripted(HUMAN_STARTS + [1, 3]), match=match,
+                        start=Position(tuple(cells)))
+    at_your_move(driver)
+    driver.type("a3\n")
+    driver.until("Press any key for a new game")
+    driver.type("o")
+    driver.until("OPTIONS")
+    driver.type("S")
+    driver.until("ENTER to begin")
+    driver.type("\n")
+    driver.until("Set up?")
+    driver.type("W K3\n")                    # three more white men on K (15 + 3: refused)
+    driver.until("Press ENTER")
+    driver.type("\n")
+    driver.until("Set up?")
+    driver.type("W F0\n")                    # clear white's 6-point: 10 white men
+    driver.until("Set up?")
+    driver.type("GO\n")
+    at_your_move(driver)
+    position = driver.game.position
+    assert position.board[5] == 0 and sum(position.board[:25]) == 10
+    assert driver.game.turn.dice == (3, 1)

@@ -72,3 +72,18 @@ def test_a_damaged_save_is_set_aside_with_a_warning(tmp_path, monkeypatch):
     driver.until("Your move?")
     kept = [p for p in tmp_path.iterdir() if p.name.startswith("savegame.json.damaged")]
     assert len(kept) == 1 and kept[0].read_text() == '{"format": "nonsense"'
+
+
+def test_the_console_saves_the_game_when_the_window_closes(tmp_path, monkeypatch, capsys):
+    from types import SimpleNamespace
+
+    from game import main
+    monkeypatch.setenv("SPECTRUM_BACKGAMMON_CONFIG_DIR", str(tmp_path))
+    session = Session(Settings())
+    driver = GameDriver(dice=Dice.scripted(HUMAN_STARTS), session=session)
+    driver.until("Your move?")
+    main.save_on_close(SimpleNamespace(session=session))
+    assert savegame.has_save()
+    assert "offered at the next start" in capsys.readouterr().err
+    saved, warning = savegame.load_game(warn=None)
+    assert warning is None and saved.turn == HUMAN and saved.dice == (3, 1)
