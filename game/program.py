@@ -450,7 +450,8 @@ class Game:
             yield from menus.score_screen(basic, m)
             self.redraw()
         elif what == "pips":
-            names = ("you", "me") if side == HUMAN else (side, m.other(side))
+            names = ("you", "me") if side == HUMAN else (side.capitalize(),
+                                                          m.other(side).capitalize())
             self.message(commands.pip_count_text(turn.position, names))
             yield from basic.pause(INFO_FRAMES)
         elif what == "ids":
