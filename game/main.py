@@ -47,7 +47,7 @@ class Runner:
                  resume: bool = True):
         from game.basic import Basic
         from game.dice import Dice
-        from game.program import Session, evaluator_cube, program
+        from game.program import Session, evaluator_cube, program, usr_cube
         from game.settings import load_settings
         self.machine = machine
         self.loading = loading_sequence(machine, mode)
@@ -57,7 +57,7 @@ class Runner:
             settings.level = level               # --level: this run (saved if options are)
         self.session = Session(settings)
         chooser = computer_chooser(machine, self.basic, lambda: settings.level)
-        cube = evaluator_cube(settings)
+        cube = usr_cube(self.basic, lambda: settings.level) or evaluator_cube(settings)
 
         def cube_policy(position, match, doubler):
             for thread in WARM_UPS:              # the weights first (one load per process)

@@ -3,6 +3,7 @@ throw, the human's and the computer's turns, the end of a game, QUIT. A generato
 `yield` is one 50 Hz frame. Rules come from game/rules.py; drawing from game/screen.py."""
 import os
 import time
+from types import SimpleNamespace
 
 from game import commands, instructions, menus, rules
 from game import screen as S
@@ -115,15 +116,50 @@ def evaluator_cube(settings: Settings):
     Returns decide(position with the doubler on roll, match, doubler) -> CubeDecision."""
     def decide(position: Position, match: Match, doubler: str):
         from game import evaluator
-        other = match.other(doubler)
-        owner = 0 if match.cube_owner is None else (1 if match.cube_owner == doubler else 2)
-        if match.length:
-            crawford = 1 if match.crawford_game else (2 if match.post_crawford else 0)
-            return evaluator.cube_decision(position, settings.level, match.cube_value, owner,
-                                           match.length, match.away(doubler), match.away(other),
-                                           crawford)
-        return evaluator.cube_decision(position, settings.level, match.cube_value, owner)
+        return evaluator.cube_decision(position, settings.level, **cube_terms(match, doubler))
     return decide
+
+
+def cube_terms(match: Match, doubler: str) -> dict:
+    """The cube and match score as the evaluator takes them, for `doubler` on roll."""
+    owner = 0 if match.cube_owner is None else (1 if match.cube_owner == doubler else 2)
+    terms = {"cube_value": match.cube_value, "cube_owner": owner}
+    if match.length:
+        terms.update(match_to=match.length, away_me=match.away(doubler),
+                     away_opp=match.away(match.other(doubler)),
+                     crawford=1 if match.crawford_game else (2 if match.post_crawford else 0))
+    return terms
+
+
+def usr_cube(basic: Basic, level, warm_up=None):
+    """The computer's cube decisions through the same door as its plays: the request (job
+    CUBE, the position with the doubler on roll, the cube, the match score) POKEd at PARAMS,
+    USR, the answer PEEKed back. `level`: a number or a function giving it. None when the
+    machine code's symbols are not there."""
+    from game import evaluator
+    try:
+        entry, params = basic.addr("USR_ENTRY"), basic.addr("PARAMS")
+    except KeyError:
+        return None
+    install_usr_trap(basic, entry, params)
+
+    def decide(position: Position, match: Match, doubler: str):
+        if warm_up is not None:
+            warm_up.join()
+        now = level() if callable(level) else level
+        request = evaluator.encode_request(evaluator.JOB_CUBE, position, (0, 0), now,
+                                           **cube_terms(match, doubler))
+        for offset, value in enumerate(request):
+            basic.poke(params + offset, value)
+        status = basic.usr(entry)
+        answer = evaluator.decode_answer(basic.memory, params)
+        if status != 0 or answer.get("status") or "take" not in answer:
+            return NO_CUBE_ACTION                   # the door refused: no double, a take
+        return SimpleNamespace(**answer)
+    return decide
+
+
+NO_CUBE_ACTION = SimpleNamespace(double=False, take=True, too_good=False)
 
 
 class Game:

@@ -166,3 +166,22 @@ def test_computer_offers_a_double_when_the_evaluator_says_so():
     driver.until("I WIN: you drop (1 point)")
     assert driver.game.match.score == {HUMAN: 0, COMPUTER: 1}
     assert os.environ.get("SPECTRUM_BACKGAMMON_CONFIG_DIR")
+
+
+def test_the_cube_decision_through_usr_agrees_with_the_evaluator():
+    """On the real machine the computer's cube decisions go through the USR door (job
+    CUBE) as its plays do; the answer is the evaluator's own."""
+    from gamedriver import MachineDriver
+
+    from game.program import usr_cube
+    driver = MachineDriver(dice=Dice.scripted([2, 1]), level=5)
+    settings = Settings()
+    decide = usr_cube(driver.basic, lambda: settings.level)
+    direct = evaluator_cube(settings)
+    race = board({5: 4, 4: 3, 3: 3, 2: 2, 1: 2, 0: 1}, {5: 4, 4: 3, 3: 3, 2: 2, 1: 2, 7: 1})
+    for position, match in ((race, Match(None)), (Position.start(), Match(None)),
+                            (board({0: 2}, {12: 15}), Match(None)), (race, Match(5))):
+        match.start_game()
+        through_usr, there = decide(position, match, HUMAN), direct(position, match, HUMAN)
+        assert (through_usr.double, through_usr.take, through_usr.too_good) == \
+            (there.double, there.take, there.too_good)
