@@ -196,9 +196,6 @@ class Game:
     def two_players(self) -> bool:
         return self.typed[self.bottom] and self.typed[self.top]
 
-    def name(self, side: str) -> str:
-        return {HUMAN: "You", COMPUTER: "I", WHITE: "White", BLACK: "Black"}.get(side, side)
-
     # ---------- showing ----------
     def show(self, position_bottom: Position) -> None:
         self.position = position_bottom
