@@ -329,8 +329,10 @@ class Game:
             if not decision.double or decision.too_good:
                 return None
             return (yield from self.offer_double(side))
-        if self.two_players and m.can_double(side) and not self.double_wanted:
-            self.message(f"{side.capitalize()}: ENTER rolls, D doubles")
+        ask = self.two_players or not self.heard_from_last_play
+        if ask and m.can_double(side) and not self.double_wanted:
+            who = "You" if side == HUMAN else side.capitalize()
+            self.message(f"{who}: ENTER rolls, D doubles")
             while True:
                 key = yield from self.basic.inkey()
                 if key in DOUBLE_KEYS:
@@ -598,6 +600,7 @@ class Game:
         self.apply_style()
         self.screen.draw_board(view_of(self.position))
         self.draw_cube()
+        self.heard_from_last_play = False     # no play shown yet to press D during
         if self.resume:
             side, dice = self.resume
             self.resume = None
@@ -630,6 +633,7 @@ class Game:
                 return "stop"
             side, dice = m.other(side), None
             self.turn = None
+            self.heard_from_last_play = True  # the next throw's D was asked for meanwhile
 
 
 def play_words_made(turn: rules.Turn) -> str:

@@ -161,9 +161,23 @@ def test_gammon_on_a_cube_of_4_scores_8():
     last_man = board({0: 1}, {5: 15})                 # the computer has borne off none
     driver = GameDriver(dice=Dice.scripted([6, 5]), settings=Settings(who_starts="human"),
                         match=match, start=last_man)
+    driver.until("You: ENTER rolls, D doubles")     # the owner may redouble: ENTER declines
+    driver.type("\n")
     driver.until("Your move?")
     assert driver.game.screen.read_cube() == (4, "human")
     driver.type("a6\n")
     driver.until("YOU WIN a gammon (8 points)")
     assert match.score == {HUMAN: 8, COMPUTER: 0}
     assert match.balance(HUMAN) == 8
+
+
+def test_human_who_starts_may_double_before_the_first_throw():
+    # no play of mine was shown before this throw: the human is asked ENTER or D
+    driver = GameDriver(dice=Dice.scripted([5, 4]), settings=Settings(who_starts="human"),
+                        cube_policy=Policy(take=True))
+    driver.until("You: ENTER rolls, D doubles")
+    driver.type("D")
+    driver.until("You double to 2: I take")
+    driver.until("Your move?")
+    assert driver.game.turn.dice == (5, 4)
+    assert (driver.game.match.cube_value, driver.game.match.cube_owner) == (2, COMPUTER)
