@@ -521,7 +521,12 @@ class Game:
         finished = [g.number for g in self.match.record.games if g.finished]
         if not finished:
             return "No finished game to export"
-        directory = self.export_dir or os.getcwd()
+        if self.export_dir:
+            directory = self.export_dir
+        else:                                       # the console passes its working dir
+            from game.settings import config_dir
+            directory = str(config_dir())
+            os.makedirs(directory, exist_ok=True)
         path = os.path.join(directory, time.strftime("match-%Y%m%d-%H%M%S.mat"))
         try:
             matfile.write_mat(self.match.record, path, games=finished)
