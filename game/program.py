@@ -803,6 +803,8 @@ def program(basic: Basic, dice: Dice | None = None, level: int = DEFAULT_LEVEL,
         if result in ("quit", "stop"):
             if match.in_game:                   # an abandoned game scores nothing
                 match.in_game = False
+                if match.crawford_game:         # and the Crawford game is still to come
+                    match.crawford_game = match.crawford_done = False
                 if match.record.games and not match.record.games[-1].finished:
                     match.record.games.pop()
                     match.game_number -= 1

@@ -229,3 +229,17 @@ def test_a_match_played_through_the_program_is_imported_by_gnubg(tmp_path):
     assert any(kind == "double" for g in mine.games for _, kind, _ in g.actions)
     for k, (a, b) in enumerate(zip(comparable(mine), comparable(gnubg)), 1):
         assert a == b, f"game {k} differs after gnubg's import"
+
+
+def test_quit_in_the_crawford_game_scores_nothing_and_the_next_game_is_crawford():
+    match = Match(3)
+    match.score[HUMAN] = 2
+    driver = GameDriver(dice=Dice.scripted([1, 3, 1, 3]), match=match,
+                        settings=Settings(match_length=3))
+    driver.until("Your move?")
+    assert match.crawford_game
+    driver.type("QUIT\n")
+    driver.until("Game abandoned")
+    driver.until("Your move?")
+    assert match.crawford_game and match.game_number == 1 and match.score[HUMAN] == 2
+    assert len(match.record.games) == 1
