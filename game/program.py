@@ -502,7 +502,7 @@ class Game:
                 turn.undo()
                 self.show_turn(turn)
             else:
-                self.message("Nothing to take back" + PRESS_ENTER)
+                self.message("No man moved yet" + PRESS_ENTER)
                 yield from basic.wait_enter()
         elif what == "undo":
             self.undo_all(turn)

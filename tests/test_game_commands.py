@@ -61,7 +61,7 @@ def test_t_takes_back_the_last_step_and_u_undoes_the_turn():
     at_your_move(driver)
     assert driver.game.position == start and driver.game.turn.dice_left == (3, 1)
     driver.type("t\n")
-    driver.until("Nothing to take back")
+    driver.until("No man moved yet. Press ENTER")
 
 
 def test_ready_n_puts_the_men_back_and_y_confirms():
