@@ -817,6 +817,8 @@ def program(basic: Basic, dice: Dice | None = None, level: int = DEFAULT_LEVEL,
                 continue
             screen.message("Game abandoned. A new game...")
             yield from basic.pause(OPENING_READ_FRAMES)
+            if not fits(match, settings):
+                match = None                    # options changed the match meanwhile
             continue
         key = yield from game_over(basic, screen, result, game)
         if match.is_over:
