@@ -121,11 +121,11 @@ def parse_dice(text: str) -> tuple[int, int]:
     return d1, d2
 
 
-def ask_dice(basic: Basic, who: str, row: int = S.MESSAGE_ROW):
+def ask_dice(basic: Basic, who: str, row: int = S.MESSAGE_ROW, prompt: str | None = None):
     """"Set the dice yourself": ask the roll for `who` ("human", "computer", "white",
     "black" or any name) as "31" or "3 1"; anything else is refused with the reason and
-    asked again. Returns (die1, die2)."""
-    prompt = DICE_PROMPT.format(who=WHO_WORDS.get(who, who))
+    asked again. `prompt` replaces "Dice for <who>?". Returns (die1, die2)."""
+    prompt = prompt or DICE_PROMPT.format(who=WHO_WORDS.get(who, who))
     while True:
         text = yield from basic.input(prompt, row=row)
         try:

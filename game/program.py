@@ -270,7 +270,8 @@ class Game:
         while True:
             self.message("The opening throw")
             if self.settings.set_dice:
-                top, bottom = yield from menus.ask_dice(self.basic, "the opening")
+                top, bottom = yield from menus.ask_dice(self.basic, "the opening",
+                                                        prompt=self.opening_prompt())
             else:
                 yield from self.tumble()
                 top, bottom = self.dice.die(), self.dice.die()
@@ -291,6 +292,12 @@ class Game:
             self.message(f"You start with {bottom} and {top}")
         yield from self.basic.pause(OPENING_READ_FRAMES)
         return top_starts, top, bottom
+
+    def opening_prompt(self) -> str:
+        """Set dice at the opening throw: whose die is typed first (the top die's)."""
+        if self.top == COMPUTER:
+            return "Opening: my die, yours?"
+        return f"Opening: {self.top.capitalize()}'s, {self.bottom.capitalize()}'s?"
 
     def first_turn(self):
         """Who moves first and with which dice (None: that side rolls its own)."""

@@ -89,11 +89,11 @@ def test_ready_n_puts_the_men_back_and_y_confirms():
 
 def test_set_dice_asks_each_roll_for_both_sides():
     driver = GameDriver(settings=Settings(set_dice=True))
-    driver.until("Dice for the opening?")
+    driver.until("Opening: my die, yours?")
     driver.type("44\n")                          # a tie: asked again after ENTER
     driver.until("Tie: press ENTER")
     driver.type("\n")
-    driver.until("Dice for the opening?")
+    driver.until("Opening: my die, yours?")
     driver.type("1 3\n")                         # top (mine) 1, bottom (yours) 3
     at_your_move(driver)
     assert driver.game.turn.dice == (3, 1)

@@ -44,3 +44,17 @@ def test_match_length_changed_mid_game_then_quit_starts_the_new_match():
     driver.until("Game abandoned")
     driver.until("Your move?")
     assert driver.game.match.length == 3
+
+
+def test_set_dice_opening_prompt_says_whose_die_is_typed_first():
+    driver = GameDriver(settings=Settings(set_dice=True))
+    driver.until("Opening", row=23)
+    assert driver.message().startswith("Opening: my die, yours?")
+    driver.type("1 3\n")                      # mine 1, yours 3: you start with 3-1
+    driver.until("You start with 3 and 1")
+
+
+def test_set_dice_opening_prompt_names_the_sides_for_two_players():
+    driver = GameDriver(settings=Settings(set_dice=True, players="human-human"))
+    driver.until("Opening", row=23)
+    assert driver.message().startswith("Opening: Black's, White's?")
