@@ -863,6 +863,15 @@ def between_games(basic: Basic, screen: S.Screen, settings: Settings):
     return None
 
 
+def fit_banner(words: str) -> str:
+    """The game-over words in one 32-column row: 'points' shortened to 'pts', then the
+    article dropped, only when the whole does not fit ("WHITE WINS a single game ...")."""
+    for short in (words, words.replace(" points)", " pts)").replace(" point)", " pt)")):
+        if len(short) <= S.COLS:
+            return short
+    return short.replace(" a ", " ", 1)[:S.COLS]
+
+
 def game_over(basic: Basic, screen: S.Screen, result, game: Game | None = None):
     """The winner and the kind of win on the board, a tune, then a new game on a key (O:
     the options first). `result`: a match.GameResult (or, as in 1983, +/-1..3 from the
@@ -876,10 +885,15 @@ def game_over(basic: Basic, screen: S.Screen, result, game: Game | None = None):
     if kind == "drop":
         loser = game.match.other(winner_side) if game else \
             (COMPUTER if winner_side == HUMAN else HUMAN)
-        banner = f"{who}: {result_words(kind, points, loser)}".center(S.COLS)
+        banner = f"{who}: {result_words(kind, points, loser)}"
     else:
-        banner = f"{who} {result_words(kind, points)}".center(S.COLS)
-    screen.text(S.BOTTOM_FIRST_ROW - 1, 0, banner, S.attr(S.BLACK, S.YELLOW, bright=True))
+        banner = f"{who} {result_words(kind, points)}"
+    row = S.BOTTOM_FIRST_ROW - 1
+    cube = getattr(screen, "cube", None)
+    if cube and S.CUBE_ROW.get(S.cube_side(cube[1])) in (row, row - S.CUBE_ROWS + 1):
+        screen.clear_cube()                     # the centred cube would be cut in half
+    screen.text(row, 0, fit_banner(banner).center(S.COLS),
+                S.attr(S.BLACK, S.YELLOW, bright=True))
     happy = winner_side != COMPUTER
     for ms, hz in (WIN_TUNE if happy else LOSE_TUNE):
         basic.beep(ms, hz)

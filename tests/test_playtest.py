@@ -3,7 +3,10 @@ messages that must fit the 32-column line, keys that must do what the help says.
 from gamedriver import GameDriver
 
 from game.dice import Dice
-from game.match import BLACK, WHITE
+from game import screen as S
+from game.match import BLACK, COMPUTER, HUMAN, WHITE
+from game.position import Position
+from game.program import fit_banner, result_words
 from game.settings import Settings
 
 HUMAN_STARTS = [1, 3]             # the human wins the opening throw with 3-1
@@ -58,3 +61,50 @@ def test_set_dice_opening_prompt_names_the_sides_for_two_players():
     driver = GameDriver(settings=Settings(set_dice=True, players="human-human"))
     driver.until("Opening", row=23)
     assert driver.message().startswith("Opening: Black's, White's?")
+
+
+def board(white: dict, black: dict) -> Position:
+    """A position with the bottom side (white) on roll: {index: men} from each mover's side."""
+    cells = [0] * 50
+    for index, men in white.items():
+        cells[index] = men
+    for index, men in black.items():
+        cells[25 + index] = men
+    return Position(tuple(cells))
+
+
+def banner(driver) -> str:
+    return driver.text()[S.BOTTOM_FIRST_ROW - 1].strip()
+
+
+def test_two_player_game_over_banner_is_whole_on_the_line():
+    settings = Settings(players="human-human")
+    driver = GameDriver(dice=Dice.scripted([1, 3]), settings=settings,
+                        start=board({0: 1}, {5: 10}))
+    driver.until("White's move?")
+    driver.type("a3\n")
+    driver.until("WINS")
+    assert banner(driver).startswith("WHITE WINS") and banner(driver).endswith(")")
+
+
+def test_fit_banner_keeps_every_result_within_32_columns():
+    for who in ("YOU WIN", "I WIN", "WHITE WINS", "BLACK WINS"):
+        for kind in (1, 2, 3):
+            for cube in (1, 2, 4, 8, 16, 32, 64):
+                words = fit_banner(f"{who} {result_words(kind, kind * cube)}")
+                assert len(words) <= 32 and words.startswith(who) and words.endswith(")")
+        for loser in (HUMAN, COMPUTER, WHITE, BLACK):
+            words = fit_banner(f"{who}: {result_words('drop', 64, loser)}")
+            assert len(words) <= 32 and words.endswith(")")
+
+
+def test_game_over_banner_does_not_cut_the_centred_cube_in_half():
+    driver = GameDriver(dice=Dice.scripted([1, 3]), start=board({0: 1}, {5: 10}))
+    driver.until("Your move?")
+    assert S.read_cube(driver.machine.memory) == (1, None)
+    driver.type("a3\n")
+    driver.until("YOU WIN")
+    memory = driver.machine.memory
+    top_half = [memory[S.bitmap_addr(col, S.CUBE_ROW[None] * 8 + line)]
+                for col in range(S.CUBE_COL, S.CUBE_COL + S.CUBE_COLS) for line in range(8)]
+    assert not any(top_half)                  # no half cube left above the banner
