@@ -88,6 +88,18 @@ def step_words(why: str, from_index: int, die: int) -> str:
     return "Not allowed"
 
 
+def same_man_off_with_higher(turn: rules.Turn, from_index: int, die: int, why: str):
+    """Rule 4 asks for the higher die when only one can be played; when the typed lower die
+    would take the same man off the same point as the higher (the last man home, e.g. a1 with
+    3-1), the player meant that: the higher die, or None when the refusal stands."""
+    if "must be the higher" not in why:
+        return None
+    higher = max(turn.dice_left)
+    if higher > die and from_index - die < 0:       # both dice bear this man off
+        return higher
+    return None
+
+
 def play_words(steps, mover_is_human: bool) -> str:
     """A play in the letter notation: each man's point and die, e.g. 'x6 s4'."""
     return " ".join(f"{Position.letter_of_index(s.from_index, mover_is_human)}{s.die}"
@@ -454,7 +466,10 @@ class Game:
         try:
             after = turn.step(from_index, die)
         except IllegalMoveError as why:
-            return step_words(str(why), from_index, die)
+            higher = same_man_off_with_higher(turn, from_index, die, str(why))
+            if higher is None:
+                return step_words(str(why), from_index, die)
+            after = turn.step(from_index, higher)
         except BackgammonError as exc:               # pragma: no cover - engine disagreement
             return str(exc)[:19]
         self.show(after if turn.mover_is_human else after.swapped())

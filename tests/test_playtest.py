@@ -108,3 +108,22 @@ def test_game_over_banner_does_not_cut_the_centred_cube_in_half():
     top_half = [memory[S.bitmap_addr(col, S.CUBE_ROW[None] * 8 + line)]
                 for col in range(S.CUBE_COL, S.CUBE_COL + S.CUBE_COLS) for line in range(8)]
     assert not any(top_half)                  # no half cube left above the banner
+
+
+def test_last_man_borne_off_with_the_exact_lower_die_is_accepted():
+    # one white man on a, 3-1: a1 takes him off as a3 would; rule 4's "the higher" is met
+    driver = GameDriver(dice=Dice.scripted(HUMAN_STARTS), start=board({0: 1}, {5: 10}))
+    driver.until("Your move?")
+    driver.type("a1\n")
+    driver.until("YOU WIN")
+    assert driver.game.log[-1] == "human 31 a3"
+
+
+def test_lower_die_that_would_not_bear_the_man_off_keeps_the_refusal():
+    from game import rules
+    from game.program import same_man_off_with_higher
+    turn = rules.Turn(board({2: 1}, {5: 10}), (6, 1))
+    why = "only one die can be played, so it must be the higher one, the 6"
+    assert same_man_off_with_higher(turn, 2, 1, why) is None      # c1 only moves him to b
+    assert same_man_off_with_higher(turn, 2, 6, why) is None      # the higher die itself
+    assert same_man_off_with_higher(turn, 0, 1, "held by two or more") is None
