@@ -1,0 +1,347 @@
+"""Regenerates every PNG in docs/ from code: the real Spectrum48 on our ROM, the tape loaded
+as the console loads it, then game/program.py driven by scripted keys and dice, the screen
+rendered by spectrum/ula.py at 2x. Not a test. Run: python docs/make_docs.py [NAME ...]."""
+import argparse
+import os
+import sys
+import tempfile
+from types import SimpleNamespace
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+sys.path[:0] = [ROOT, os.path.join(ROOT, "tests")]
+# options and saves go to a scratch directory: the menus show the defaults, never the user's
+os.environ["SPECTRUM_BACKGAMMON_CONFIG_DIR"] = tempfile.mkdtemp(prefix="sbg-docs-")
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+
+from gamedriver import MachineDriver  # noqa: E402
+
+from game import rules  # noqa: E402
+from game.basic import Basic, rom_ready  # noqa: E402
+from game.dice import Dice  # noqa: E402
+from game.match import COMPUTER, HUMAN, Match  # noqa: E402
+from game.position import Position  # noqa: E402
+from game.program import program, usr_chooser  # noqa: E402
+from game.settings import STYLE_ORDER, Settings  # noqa: E402
+from spectrum import loader  # noqa: E402
+from spectrum.machine import Spectrum48  # noqa: E402
+
+LEVEL = 5                                 # the computer's level, as the console's default
+SCALE = 2                                 # 640 x 480 PNGs
+
+# A board with something everywhere: a white man on the bar, two black men borne off,
+# stacks of six (a count label), blots (human on roll, counting from each side's own 1-point)
+RICH = Position.from_points({6: 6, 8: 2, 13: 3, 24: 1, 5: 2, "bar": 1},
+                            {6: 4, 7: 2, 8: 3, 13: 2, 21: 1, 3: 1})
+# Men on both bars and tall stacks with counts
+BAR = Position.from_points({6: 7, 8: 3, 13: 3, "bar": 2},
+                           {6: 6, 8: 3, 13: 3, 24: 2, "bar": 1})
+# The computer one roll from a gammon: its last man on its 1-point, none of yours off
+GAMMON = Position.from_points({13: 5, 8: 5, 6: 5}, {1: 1})
+
+
+class Scene(MachineDriver):
+    """The machine after LOAD "" (instant tape: the loader's BORDER/PAPER/INK and the machine
+    code at its ORG, as the console has them), running program() with these keywords.
+    Keys, text() and until() as tests/gamedriver.py's MachineDriver."""
+
+    def __init__(self, dice, level=LEVEL, **options):
+        self.machine = Spectrum48()
+        run = loader.load_headless(self.machine, "instant")
+        assert run.state == "done", run.error
+        self.basic = Basic(self.machine)
+        self.symbols = self.basic.sym
+        for _ in range(200):
+            if rom_ready(self.machine, self.symbols):
+                break
+            self.machine.run_frame()
+        options.setdefault("ask_instructions", False)
+        chooser = usr_chooser(self.basic, level)
+        self.dice = dice if isinstance(dice, Dice) else Dice.scripted(list(dice))
+        self.games = []
+        self.program = program(self.basic, self.dice, chooser=chooser, games=self.games,
+                               **options)
+        self.frames = 0
+        self.frames_per_key = 4
+        next(self.program)
+
+    def wait_for(self, done, max_frames=3000):
+        for _ in range(max_frames):
+            if done():
+                return
+            self.frame()
+        raise AssertionError("never happened; screen:\n" + "\n".join(self.text()))
+
+    def play_human_turn(self):
+        """Type the first legal play of the roll, step by step, as a player would."""
+        turn = self.game.turn
+        play = rules.legal_plays(turn.start, turn.dice)[0]
+        for made, step in enumerate(play.steps, 1):
+            letter = Position.letter_of_index(step.from_index, turn.mover_is_human)
+            self.run(4)                     # the prompt takes keys from its next frame
+            self.type(f"{letter}{step.die}\n")
+            self.wait_for(lambda: len(turn.made) == made or turn.complete)
+
+
+def policy(double: bool, take: bool):
+    """A scripted cube decision for the computer (the evaluator's own is shown in play)."""
+    return lambda position, match, doubler: SimpleNamespace(double=double, take=take,
+                                                           too_good=False)
+
+
+def owned_cube(value, owner):
+    match = Match(None)
+    match.start_game()
+    match.cube_value, match.cube_owner = value, owner
+    return match
+
+
+# --- the scenes: each returns a driver at the moment to save ---
+
+def instructions():
+    scene = Scene([], ask_instructions=True)
+    scene.until("(Y/N)")
+    scene.type("y")
+    scene.until("THE AIM")
+    return scene
+
+
+def board_midgame():
+    """A game against the evaluator through USR: three turns each, the computer's play shown."""
+    scene = Scene(Dice(1983))
+    for _ in range(3):
+        scene.wait_for(lambda: scene.game and scene.game.turn and not scene.game.turn.made
+                       and "Your move?" in scene.message())
+        done = len(scene.game.log) + 2
+        scene.play_human_turn()
+        scene.wait_for(lambda: len(scene.game.log) >= done)   # my play, then the computer's
+    return scene
+
+
+def illegal_move():
+    scene = board_midgame()
+    scene.until("Your move?", row=23)
+    letter = next(ch for ch in "abcdefghijklmnopqrstuvwx"
+                  if scene.game.turn.start.board[Position.index_of_letter(ch, True)] == 0)
+    scene.type(f"{letter}{scene.game.turn.dice[0]}\n")     # a man who is not there
+    scene.until("Press ENTER", row=23)
+    return scene
+
+
+def board_bar():
+    scene = Scene([4, 2], start=BAR, settings=Settings(who_starts="human"))
+    scene.until("ENTER rolls", row=23)
+    scene.type("\n")
+    scene.until("Your move?", row=23)
+    return scene
+
+
+def game_over():
+    scene = Scene([2, 1], start=GAMMON, settings=Settings(who_starts="computer"))
+    scene.until("Press any key for a new game", row=23)
+    return scene
+
+
+def cube():
+    scene = Scene([3, 1], start=Position.start(), settings=Settings(who_starts="human"),
+                  cube_policy=policy(double=False, take=True))
+    scene.until("ENTER rolls", row=23)
+    scene.type("d")
+    scene.until("I take", row=23)
+    return scene
+
+
+def double_offer():
+    scene = Scene([5, 3], start=RICH, match=owned_cube(2, COMPUTER),
+                  settings=Settings(who_starts="computer"),
+                  cube_policy=policy(double=True, take=True))
+    scene.until("Take? (Y/N)", row=23)
+    return scene
+
+
+def at_your_move(dice=(5, 3), start=RICH, match=None, **settings):
+    scene = Scene(list(dice), start=start, match=match,
+                  settings=Settings(who_starts="human", **settings))
+    scene.until("Your move?", row=23)
+    return scene
+
+
+def cube_board():
+    scene = Scene([5, 3], start=RICH, match=owned_cube(2, HUMAN),
+                  settings=Settings(who_starts="human"))
+    scene.until("ENTER rolls", row=23)                   # the owner may double first
+    scene.type("\n")
+    scene.until("Your move?", row=23)
+    return scene
+
+
+def mirrored():
+    return at_your_move(match=owned_cube(4, COMPUTER), switch_directions=True)
+
+
+def _style_scene(name):
+    scene = Scene([5, 3], start=RICH, settings=Settings(who_starts="human", board_style=name))
+    scene.until("ENTER rolls", row=23)
+    scene.type("\n")
+    scene.until("Your move?", row=23)
+    return scene
+
+
+def help_page():
+    scene = at_your_move_start()
+    scene.type("h\n")
+    scene.until("KEYS  (1/2)")
+    return scene
+
+
+def options_menu():
+    scene = at_your_move_start()
+    scene.type("o\n")
+    scene.until("OPTIONS")
+    return scene
+
+
+def at_your_move_start():
+    """The first "Your move?" of a game from the start, the human having won the throw."""
+    scene = Scene([1, 3])
+    scene.until("Your move?", row=23)
+    return scene
+
+
+def score():
+    """A 3-point match at the Crawford game: you won game 1 on a cube of 2."""
+    match = Match(3)
+    match.start_game()
+    match.start_turn(HUMAN)
+    match.double(HUMAN)
+    match.take()
+    match.end_game(HUMAN, 1)
+    scene = Scene([1, 3], match=match)
+    scene.until("Your move?", row=23)
+    scene.type("s\n")
+    scene.until("SCORE")
+    return scene
+
+
+def setup_board():
+    """Between games: O, then S in the options, a few entries, one being typed."""
+    scene = Scene([1, 3], start=Position.from_points({1: 1}, {6: 10}))
+    scene.until("Your move?", row=23)
+    scene.type("a1\n")
+    scene.until("Press any key for a new game", row=23)
+    scene.type("o")
+    scene.until("OPTIONS")
+    scene.type("s")
+    scene.until("SET UP A BOARD")
+    scene.type("\n")
+    for entry in ("W M3", "B L3"):               # two men off each 13-point
+        scene.until("Set up?", row=23)
+        scene.type(entry + "\n")
+    scene.until("Set up?", row=23)
+    scene.type("W K3")
+    return scene
+
+
+def loading(stop):
+    """The real pulse stream through the ROM's loader, stopped where stop(machine) says."""
+    machine = Spectrum48()
+    seen = []
+
+    def on_frame(run):
+        if not seen and stop(machine):
+            seen.append(True)
+            run.skip()
+    loader.load_headless(machine, "real", on_frame=on_frame, max_frames=6000)
+    return machine
+
+
+def loading_midway():
+    grabbed = []
+
+    def stop(machine):
+        # half the picture's bitmap in (LD_BYTES's IX walks through the screen)
+        if 0x4000 + 0x0C00 <= machine.cpu.ix < 0x5800:
+            grabbed.append(machine.render().copy())
+            return True
+        return False
+    loading(stop)
+    return Frame(grabbed[0])
+
+
+def loading_done():
+    grabbed = []
+    mcode = Basic(Spectrum48()).addr("USR_ENTRY")
+
+    def stop(machine):
+        if mcode + 0x100 <= machine.cpu.ix < mcode + 0x200:   # the machine code half in
+            grabbed.append(machine.render().copy())
+            return True
+        return False
+    loading(stop)
+    return Frame(grabbed[0])
+
+
+class Frame:
+    """A rendered frame kept for saving (the machine went on after it was taken)."""
+
+    def __init__(self, rgb):
+        self.rgb = rgb
+
+    def save_png(self, path, scale=SCALE):
+        save_rgb(self.rgb, path, scale)
+
+
+def save_rgb(rgb, path, scale=SCALE):
+    import pygame
+    rgb = rgb.repeat(scale, 0).repeat(scale, 1)
+    pygame.image.save(pygame.surfarray.make_surface(rgb.transpose(1, 0, 2).copy()), path)
+
+
+def test_pattern():
+    from spectrum.display import test_pattern_machine
+    machine = test_pattern_machine()
+    for _ in range(20):                 # past the beep; the FLASH row in its swapped phase
+        machine.run_frame()
+    return Frame(machine.render().copy())
+
+
+SCENES = {
+    "loading-midway": loading_midway,
+    "loading-done": loading_done,
+    "test-pattern": test_pattern,
+    "instructions": instructions,
+    "board-midgame": board_midgame,
+    "illegal-move": illegal_move,
+    "board-bar": board_bar,
+    "game-over": game_over,
+    "cube": cube,
+    "double-offer": double_offer,
+    "cube-board": cube_board,
+    "mirrored": mirrored,
+    "help": help_page,
+    "options-menu": options_menu,
+    "score": score,
+    "setup-board": setup_board,
+    **{f"style-{name}": (lambda name=name: _style_scene(name)) for name in STYLE_ORDER},
+}
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("names", nargs="*", help=f"which (default all): {', '.join(SCENES)}")
+    parser.add_argument("--out", default=HERE, help="directory for the PNGs (docs/)")
+    args = parser.parse_args(argv)
+    unknown = [name for name in args.names if name not in SCENES]
+    if unknown:
+        parser.error(f"no such picture: {', '.join(unknown)}")
+    os.makedirs(args.out, exist_ok=True)
+    for name in args.names or SCENES:
+        path = os.path.join(args.out, f"{name}.png")
+        SCENES[name]().save_png(path, SCALE)
+        print(path)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
