@@ -412,7 +412,8 @@ def match_over_screen(basic: Basic, match: Match):
     basic.print_at(6, 0, " " * S.COLS, BIG)
     basic.print_at(7, 0, verdict.center(S.COLS), BIG)
     basic.print_at(8, 0, " " * S.COLS, BIG)
-    basic.print_at(10, 0, f"{match.score[winner]} points to {match.score[loser]}"
+    won = match.score[winner]
+    basic.print_at(10, 0, f"{won} point{'s' * (won != 1)} to {match.score[loser]}"
                    .center(S.COLS), PAGE)
     length = f"a match to {match.length}" if match.length else "money play"
     games = len(match.results)

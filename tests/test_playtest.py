@@ -127,3 +127,15 @@ def test_lower_die_that_would_not_bear_the_man_off_keeps_the_refusal():
     assert same_man_off_with_higher(turn, 2, 1, why) is None      # c1 only moves him to b
     assert same_man_off_with_higher(turn, 2, 6, why) is None      # the higher die itself
     assert same_man_off_with_higher(turn, 0, 1, "held by two or more") is None
+
+
+def test_match_over_screen_says_one_point_in_the_singular():
+    driver = GameDriver(dice=Dice.scripted(HUMAN_STARTS), settings=Settings(match_length=1),
+                        start=board({0: 1}, {5: 10}))
+    driver.until("Your move?")
+    driver.type("a3\n")
+    driver.until("Press any key", row=23)
+    driver.type(" ")
+    driver.until("MATCH OVER")
+    page = "\n".join(driver.text())
+    assert "1 point to 0" in page and "1 points" not in page
