@@ -145,10 +145,10 @@ class Basic:
             pass
 
     def input(self, prompt: str, row: int = geometry.MESSAGE_ROW,
-              attr_byte: int = geometry.MESSAGE):
+              attr_byte: int = geometry.MESSAGE, text: str = ""):
         """INPUT on one screen line: the prompt, the typed text and a flashing cursor;
-        DELETE rubs out; ENTER returns the text. Each key clicks."""
-        text = ""
+        DELETE rubs out; ENTER returns the text. Each key clicks. `text`: what the line
+        starts with (a key already typed while a message was showing)."""
         self.take_key()                      # a key pressed before the prompt does not count
         self._show_entry(prompt, text, row, attr_byte)
         while True:

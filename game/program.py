@@ -202,6 +202,7 @@ class Game:
         self.dice_shown = None           # (top face, bottom face, black) for redraws
         self.at = (self.position, None, None)     # for a save: position, side on roll, dice
         self.stopped = False             # the demo was stopped by a key
+        self.typed_ahead = ""            # a key that ended a P/I/X message: the next entry's
 
     # ---------- words for the sides ----------
     @property
@@ -423,7 +424,8 @@ class Game:
         prompt = "Your move?" if side == HUMAN else f"{side.capitalize()}'s move?"
         while True:
             while not turn.complete:
-                text = yield from self.basic.input(prompt)
+                ahead, self.typed_ahead = self.typed_ahead, ""
+                text = yield from self.basic.input(prompt, text=ahead)
                 word = text.strip().upper()
                 if word in COMMANDS:
                     yield from self.command(COMMANDS[word], side, turn)
@@ -510,10 +512,10 @@ class Game:
             names = ("you", "me") if side == HUMAN else (side.capitalize(),
                                                           m.other(side).capitalize())
             self.message(commands.pip_count_text(turn.position, names))
-            yield from basic.pause(INFO_FRAMES)
+            yield from self.info_pause()
         elif what == "ids":
             self.message(commands.position_id_text(turn.start, m, turn.dice))
-            yield from basic.pause(INFO_FRAMES)
+            yield from self.info_pause()
         elif what == "advice":
             yield from menus.advice_screen(basic, turn.start, turn.dice,
                                            mover_is_human=turn.mover_is_human)
@@ -535,7 +537,14 @@ class Game:
         elif what == "export":
             name = yield from self.export()
             self.message(name[:S.COLS])
-            yield from basic.pause(INFO_FRAMES)
+            yield from self.info_pause()
+
+    def info_pause(self):
+        """A message-line answer stays a while; a key ends it, and a letter or digit typed
+        then starts the next entry (the player typing the move at once loses nothing)."""
+        key = yield from self.basic.pause(INFO_FRAMES)
+        if key is not None and 33 <= key < 128:
+            self.typed_ahead = chr(key)
 
     def export(self):
         """X: the finished games of this match as a .mat file; returns the words to show."""

@@ -139,3 +139,13 @@ def test_match_over_screen_says_one_point_in_the_singular():
     driver.until("MATCH OVER")
     page = "\n".join(driver.text())
     assert "1 point to 0" in page and "1 points" not in page
+
+
+def test_key_that_ends_the_pip_count_starts_the_next_move():
+    driver = GameDriver(dice=Dice.scripted(HUMAN_STARTS))
+    driver.until("Your move?")
+    driver.type("P\n")
+    driver.until("Pips:", row=23)
+    driver.type("h3\n")                       # typed at once, over the pip count
+    driver.until("Your move?")
+    assert driver.game.turn.made == [(7, 3)]
