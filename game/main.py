@@ -104,18 +104,10 @@ class Runner:
 
     def type_key(self, ch: str) -> None:
         """Headless typing: hold the key in the matrix (the ROM scans it)."""
+        from spectrum.keyboard import keys_for_char
         kb = self.machine.keyboard
-        kb.release_all()
+        kb.set_pressed(keys_for_char(ch))           # punctuation with SYMBOL SHIFT
         self.holding = True
-        if ch == "\n":
-            kb.press("ENTER")
-        elif ch == " ":
-            kb.press("SPACE")
-        elif ch.isupper():
-            kb.press("CAPS SHIFT")
-            kb.press(ch)
-        else:
-            kb.press(ch.upper())
 
 
 def computer_chooser(machine, basic, level):

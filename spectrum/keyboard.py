@@ -11,6 +11,27 @@ KEY_POSITIONS = {
 KEY_NAMES = tuple(KEY_POSITIONS)          # all 40, in matrix order
 HALF_ROW_PORTS = tuple(port for port, _names in hw.KEYBOARD_ROWS)
 
+# the symbols printed in red on the keys: SYMBOL SHIFT + that key types them
+SYMBOL_KEYS = {"!": "1", "@": "2", "#": "3", "$": "4", "%": "5", "&": "6", "'": "7",
+               "(": "8", ")": "9", "_": "0", "<": "R", ">": "T", ";": "O", '"': "P",
+               "^": "H", "-": "J", "+": "K", "=": "L", ":": "Z", "?": "C", "/": "V",
+               "*": "B", ",": "N", ".": "M"}
+
+
+def keys_for_char(ch: str) -> tuple[str, ...]:
+    """The keys held together to type `ch` ("\n" ENTER, "\b" DELETE); () if none can."""
+    if ch == "\n":
+        return ("ENTER",)
+    if ch == "\b":
+        return ("CAPS SHIFT", "0")
+    if ch == " ":
+        return ("SPACE",)
+    if ch in SYMBOL_KEYS:
+        return ("SYMBOL SHIFT", SYMBOL_KEYS[ch])
+    if ch.isascii() and ch.isalnum():
+        return ("CAPS SHIFT", ch) if ch.isupper() else (ch.upper(),)
+    return ()
+
 
 class KeyMatrix:
     """Which keys are held. `read(high_byte)` is what the ULA puts on bits 0-4 (0 = pressed)."""

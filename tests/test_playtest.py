@@ -149,3 +149,24 @@ def test_key_that_ends_the_pip_count_starts_the_next_move():
     driver.type("h3\n")                       # typed at once, over the pip count
     driver.until("Your move?")
     assert driver.game.turn.made == [(7, 3)]
+
+
+def test_console_keys_type_punctuation_through_symbol_shift():
+    # --keys "3-1" or a position ID with "/" and "+" crashed the headless console
+    from types import SimpleNamespace
+
+    from game.basic import rom_ready, rom_symbols
+    from game.main import Runner
+    from spectrum.machine import Spectrum48
+    machine = Spectrum48()
+    symbols = rom_symbols()
+    while not rom_ready(machine, symbols):
+        machine.run_frame()
+    runner = SimpleNamespace(machine=machine, holding=False)
+    for ch in "?-/+3a":
+        Runner.type_key(runner, ch)
+        machine.run_frame()
+        machine.keyboard.release_all()
+        for _ in range(3):
+            machine.run_frame()
+        assert chr(machine.peek(symbols["LAST_K"])) == ch
