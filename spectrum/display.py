@@ -43,6 +43,24 @@ def pc_key_map(pygame) -> dict:
     return keys
 
 
+def symbol_keys(char: str):
+    """A PC key that typed a symbol ("?" is Shift+/ on a PC) is SYMBOL SHIFT + the Spectrum
+    key that has that symbol; None for letters, digits and keys that type nothing."""
+    from spectrum.keyboard import SYMBOL_KEYS
+    if char and char in SYMBOL_KEYS:
+        return ("SYMBOL SHIFT", SYMBOL_KEYS[char])
+    return None
+
+
+def matrix_names(held) -> list:
+    """The Spectrum keys for the PC keys held. While a symbol is held the PC's Shift is not
+    CAPS SHIFT (CAPS + SYMBOL would be extended mode, and "?" would type nothing)."""
+    names = [n for keys in held for n in keys]
+    if "SYMBOL SHIFT" in names:
+        names = [n for n in names if n != "CAPS SHIFT"]
+    return names
+
+
 def _pygame():
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     import pygame
@@ -139,7 +157,8 @@ class DisplayLoop:
                         running = False
                     elif event.type == pygame.KEYDOWN:
                         if not self._window_key(pygame, event.key):
-                            names = keymap.get(event.key)
+                            names = symbol_keys(getattr(event, "unicode", "")) \
+                                or keymap.get(event.key)
                             if names:
                                 held[event.key] = names
                     elif event.type == pygame.KEYUP:
@@ -148,7 +167,7 @@ class DisplayLoop:
                         held.clear()
                     else:
                         continue
-                    self.machine.keyboard.set_pressed(n for names in held.values() for n in names)
+                    self.machine.keyboard.set_pressed(matrix_names(held.values()))
                 if not running or not self.step():
                     break
                 self._show(pygame)

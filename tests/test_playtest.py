@@ -170,3 +170,35 @@ def test_console_keys_type_punctuation_through_symbol_shift():
         for _ in range(3):
             machine.run_frame()
         assert chr(machine.peek(symbols["LAST_K"])) == ch
+
+
+def test_window_shift_slash_types_a_question_mark_and_shift_equals_a_plus():
+    # a PC keyboard's "?" and "+" (for set-up's ? and a position ID) typed nothing
+    import pygame
+
+    from spectrum import display
+    from spectrum.display import test_pattern_machine
+    machine = test_pattern_machine()
+    seen = []
+    presses = [(pygame.K_SLASH, "?"), (pygame.K_EQUALS, "+"), (pygame.K_a, "A")]
+
+    def on_frame(m):
+        step = len(seen)
+        if step < 3:
+            key, char = presses[step]
+            if step:
+                pygame.event.post(pygame.event.Event(pygame.KEYUP, key=presses[step - 1][0]))
+            pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_LSHIFT,
+                                                 mod=0, unicode=""))
+            pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=key, mod=0, unicode=char))
+        elif step == 3:
+            pygame.event.post(pygame.event.Event(pygame.QUIT))
+        seen.append({name for name in ("CAPS SHIFT", "SYMBOL SHIFT", "C", "K", "A")
+                     if m.keyboard.is_pressed(name)})
+        return len(seen) < 20
+
+    loop = display.DisplayLoop(machine, on_frame, scale=1, fast=True)
+    assert loop.run_window() == 0
+    assert seen[1] == {"SYMBOL SHIFT", "C"}          # ? = SYMBOL SHIFT + C
+    assert seen[2] == {"SYMBOL SHIFT", "K"}          # + = SYMBOL SHIFT + K
+    assert seen[3] == {"CAPS SHIFT", "A"}            # a capital letter is still CAPS + A
