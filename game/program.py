@@ -292,6 +292,10 @@ class Game:
             self.log.append(f"opening {top} {bottom}")
             if top != bottom:
                 break
+            if not any(self.typed.values()):         # the demo throws again by itself
+                self.message("Tie: throwing again")
+                self.heard((yield from self.basic.pause(OPENING_READ_FRAMES)), self.top)
+                continue
             self.message("Tie: press ENTER to throw again")
             yield from self.basic.wait_enter()
         top_starts = top > bottom

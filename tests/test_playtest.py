@@ -202,3 +202,10 @@ def test_window_shift_slash_types_a_question_mark_and_shift_equals_a_plus():
     assert seen[1] == {"SYMBOL SHIFT", "C"}          # ? = SYMBOL SHIFT + C
     assert seen[2] == {"SYMBOL SHIFT", "K"}          # + = SYMBOL SHIFT + K
     assert seen[3] == {"CAPS SHIFT", "A"}            # a capital letter is still CAPS + A
+
+
+def test_demo_throws_again_after_a_tied_opening_without_a_key():
+    settings = Settings(players="computer-computer", speed="quick")
+    driver = GameDriver(dice=Dice.scripted([4, 4, 3, 1, 6, 2]), settings=settings)
+    driver.until("plays", row=23, max_frames=600)
+    assert driver.game.log[:2] == ["opening 4 4", "opening 3 1"]
