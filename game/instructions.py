@@ -77,7 +77,8 @@ PAGES = (
         "",
         "A wrong move is explained; press ENTER and try again.",
         "",
-        "Type QUIT at \"Your move?\" to end the game and start a new one.",
+        "Type QUIT at \"Your move?\" to end the game and start a new one, or H to "
+        "see every other key.",
     ]),
 )
 

@@ -209,3 +209,11 @@ def test_demo_throws_again_after_a_tied_opening_without_a_key():
     driver = GameDriver(dice=Dice.scripted([4, 4, 3, 1, 6, 2]), settings=settings)
     driver.until("plays", row=23, max_frames=600)
     assert driver.game.log[:2] == ["opening 4 4", "opening 3 1"]
+
+
+def test_instructions_tell_a_new_player_that_h_lists_the_other_keys():
+    from game import instructions
+    last = " ".join(instructions.page_lines(len(instructions.PAGES) - 1))
+    assert "H to see every other key" in last
+    for page in range(len(instructions.PAGES)):          # still clear of the footer row
+        assert len(instructions.page_lines(page)) <= S.ROWS - 3
