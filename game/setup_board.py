@@ -141,8 +141,9 @@ def show(screen: S.Screen, board, redraw: bool = False) -> None:
     else:
         screen.show(view_of_board(board))
     white, black = men_on_board(board)
-    screen.text(BLACK_COUNT_ROW, S.PANEL_COL, f"B{black:>3}", COUNT_ATTR)
-    screen.text(WHITE_COUNT_ROW, S.PANEL_COL, f"W{white:>3}", COUNT_ATTR)
+    attr = getattr(screen, "panel_attr", COUNT_ATTR)      # the board style's panel colours
+    screen.text(BLACK_COUNT_ROW, S.PANEL_COL, f"B{black:>3}", attr)
+    screen.text(WHITE_COUNT_ROW, S.PANEL_COL, f"W{white:>3}", attr)
 
 
 def refuse(basic, screen: S.Screen, board, reason: str):

@@ -217,3 +217,17 @@ def test_instructions_tell_a_new_player_that_h_lists_the_other_keys():
     assert "H to see every other key" in last
     for page in range(len(instructions.PAGES)):          # still clear of the footer row
         assert len(instructions.page_lines(page)) <= S.ROWS - 3
+
+
+def test_setup_board_counts_take_the_board_styles_panel_colours():
+    from gamedriver import SYMBOLS, StandInMachine
+
+    from game import setup_board
+    from game.basic import Basic
+    basic = Basic(StandInMachine(), dict(SYMBOLS))
+    for style in ("classic", "midnight", "tournament"):
+        screen = S.Screen(basic.memory, basic.print_at, style=style)
+        setup_board.show(screen, Position.start().board, redraw=True)
+        for row in (setup_board.BLACK_COUNT_ROW, setup_board.WHITE_COUNT_ROW):
+            for col in range(S.PANEL_COL, S.PANEL_COL + 4):
+                assert basic.memory[S.attr_addr(screen.column(col), row)] == screen.panel_attr
