@@ -231,3 +231,11 @@ def test_setup_board_counts_take_the_board_styles_panel_colours():
         for row in (setup_board.BLACK_COUNT_ROW, setup_board.WHITE_COUNT_ROW):
             for col in range(S.PANEL_COL, S.PANEL_COL + 4):
                 assert basic.memory[S.attr_addr(screen.column(col), row)] == screen.panel_attr
+
+
+def test_help_says_where_the_set_up_board_is_reached():
+    # S is only in the options shown between games; "S in options" sent players to the
+    # options at "Your move?", which have no S
+    from game import menus
+    words = " ".join(" ".join(lines) for _title, lines in menus.HELP_PAGES)
+    assert "O between games" in words and "S in options" not in words
