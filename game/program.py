@@ -770,7 +770,7 @@ def offer_resume(basic: Basic, screen: S.Screen, session: Session, path=None):
         return None
     m = saved.match
     score = f" {m.score[m.sides[0]]}-{m.score[m.sides[1]]}" if any(m.score.values()) else ""
-    resume = yield from menus.ask_yes_no(basic, f"Resume the saved game{score}?")
+    resume = yield from menus.ask_yes_no(basic, f"Resume saved game{score}?")
     savegame.discard_save(path)
     if not resume:
         return None

@@ -28,7 +28,7 @@ def test_save_on_leaving_and_resume_at_the_next_start(tmp_path, monkeypatch):
     resumed = Session(settings)
     driver2 = GameDriver(dice=Dice.scripted([]), settings=settings, session=resumed,
                          resume=True)
-    driver2.until("Resume the saved game 0-2? (Y/N)")
+    driver2.until("Resume saved game 0-2? (Y/N)")
     driver2.type("y")
     driver2.until("Your move?")
     game = driver2.game
@@ -49,7 +49,7 @@ def test_no_to_resume_starts_fresh(tmp_path, monkeypatch):
     driver.until("Your move?")
     assert save_session(session)
     driver2 = GameDriver(dice=Dice.scripted(HUMAN_STARTS), resume=True)
-    driver2.until("Resume the saved game? (Y/N)")
+    driver2.until("Resume saved game? (Y/N)")
     driver2.type("n")
     driver2.until("The opening throw")
     assert not savegame.has_save()

@@ -239,3 +239,21 @@ def test_help_says_where_the_set_up_board_is_reached():
     from game import menus
     words = " ".join(" ".join(lines) for _title, lines in menus.HELP_PAGES)
     assert "O between games" in words and "S in options" not in words
+
+
+def test_resume_offer_with_a_two_digit_score_keeps_its_y_n(tmp_path, monkeypatch):
+    from game.match import Match
+    from game.program import Session, save_session
+    monkeypatch.setenv("SPECTRUM_BACKGAMMON_CONFIG_DIR", str(tmp_path))
+    settings = Settings(match_length=25)
+    session = Session(settings)
+    match = Match(25)
+    match.score[HUMAN], match.score[COMPUTER] = 12, 11
+    driver = GameDriver(dice=Dice.scripted(HUMAN_STARTS), settings=settings, session=session,
+                        match=match)
+    driver.until("Your move?")
+    assert save_session(session)
+    again = GameDriver(dice=Dice.scripted([]), settings=settings, session=Session(settings),
+                       resume=True)
+    again.until("12-11", row=23)
+    assert again.message().endswith("(Y/N)")
