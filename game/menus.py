@@ -98,6 +98,8 @@ def ask_yes_no(basic: Basic, question: str, row: int = S.MESSAGE_ROW,
             return enter_means
         basic.beep(*BAD_KEY)
         again = f"Y or N? {question}"
+        if len(again) > S.COLS:                  # the question whole beats the reminder
+            again = prompt
         basic.print_at(row, 0, again[:S.COLS].ljust(S.COLS), attr_byte)
 
 

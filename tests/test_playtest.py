@@ -257,3 +257,18 @@ def test_resume_offer_with_a_two_digit_score_keeps_its_y_n(tmp_path, monkeypatch
                        resume=True)
     again.until("12-11", row=23)
     assert again.message().endswith("(Y/N)")
+
+
+def test_wrong_key_at_a_two_player_double_keeps_the_question_whole():
+    settings = Settings(players="human-human")
+    driver = GameDriver(dice=Dice.scripted([1, 3, 3, 1]), settings=settings)
+    driver.until("White's move?")
+    driver.type("h3\n")
+    driver.until("White's move?")
+    driver.type("f1\n")
+    driver.until("Black: ENTER rolls, D doubles")
+    driver.type("d")
+    driver.until("Black doubles to 2. Take? (Y/N)")
+    driver.type("x")                            # neither Y nor N: asked again
+    driver.run(4)
+    assert driver.message().endswith(("Take?", "(Y/N)"))
