@@ -14,6 +14,7 @@ from game import screen as S  # noqa: E402
 from game.basic import CODE_AT, CODE_DELETE, CODE_ENTER, Basic  # noqa: E402
 from game.dice import Dice  # noqa: E402
 from game.program import program  # noqa: E402
+from spectrum.keyboard import keys_for_char  # noqa: E402
 
 SYMBOLS = {"PRINT_A": 0x0010, "CLS": 0x0D6B, "BEEPER": 0x03B5, "FLAGS": 23611,
            "LAST_K": 23560, "ATTR_P": 23693, "ATTR_T": 23695, "FRAMES": 23672}
@@ -194,28 +195,6 @@ class GameDriver:
 # ---------------------------------------------------------------------------------------
 # The real machine: Spectrum48 + our ROM; keys through the matrix, the ROM's interrupt scans.
 
-SHIFTED = {"!": "1", "@": "2", "#": "3", "$": "4", "%": "5", "&": "6", "'": "7", "(": "8",
-           ")": "9", "_": "0", "<": "R", ">": "T", ";": "O", '"': "P", "^": "H", "-": "J",
-           "+": "K", "=": "L", ":": "Z", "?": "C", "/": "V", "*": "B", ",": "N", ".": "M"}
-
-
-def matrix_keys(ch: str) -> tuple[str, ...]:
-    """The Spectrum keys held down to type `ch` (symbol shift for punctuation)."""
-    if ch == "\n":
-        return ("ENTER",)
-    if ch == "\b":
-        return ("CAPS SHIFT", "0")
-    if ch == " ":
-        return ("SPACE",)
-    if ch.isdigit():
-        return (ch,)
-    if ch.isalpha():
-        return ("CAPS SHIFT", ch.upper()) if ch.isupper() else (ch.upper(),)
-    if ch in SHIFTED:
-        return ("SYMBOL SHIFT", SHIFTED[ch])
-    return ()
-
-
 def read_screen_text(memory, font_addr: int) -> list[str]:
     """Each cell's character, matching its 8 bitmap bytes (or their inverse) against the
     font at font_addr (code 32 first); '\\0' where nothing matches."""
@@ -275,7 +254,7 @@ class MachineDriver(GameDriver):
         kb = self.machine.keyboard
         down = max(1, self.frames_per_key // 2)
         for ch in keys:
-            kb.set_pressed(matrix_keys(ch))
+            kb.set_pressed(keys_for_char(ch))
             for _ in range(down):
                 self.frame()
             kb.release_all()
