@@ -277,3 +277,15 @@ class MachineDriver(GameDriver):
         rgb = rgb.repeat(scale, 0).repeat(scale, 1)
         os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
         pygame.image.save(pygame.surfarray.make_surface(rgb.transpose(1, 0, 2).copy()), path)
+
+
+def board(white: dict, black: dict):
+    """A position with the bottom side (white) on roll, from {index: men} maps, each side
+    counting its own points from index 0 (its 1-point) to 24 (its bar)."""
+    from game.position import Position
+    cells = [0] * 50
+    for index, men in white.items():
+        cells[index] = men
+    for index, men in black.items():
+        cells[25 + index] = men
+    return Position(tuple(cells))

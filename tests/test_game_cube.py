@@ -3,7 +3,7 @@ the stand-in machine and read back from the screen: doubles taken and dropped, a
 by the owner, a double refused to the non-owner, a gammon on a cube of 4, the cube off."""
 from types import SimpleNamespace
 
-from gamedriver import GameDriver
+from gamedriver import GameDriver, board
 
 from game.dice import Dice
 from game.match import COMPUTER, HUMAN, Match
@@ -25,15 +25,6 @@ class Policy:
         double = self.double(match) if callable(self.double) else self.double
         return SimpleNamespace(double=double, take=self.take, too_good=False)
 
-
-def board(white: dict, black: dict) -> Position:
-    """A position with the human (white) on roll: {index: men} from each mover's side."""
-    cells = [0] * 50
-    for index, men in white.items():
-        cells[index] = men
-    for index, men in black.items():
-        cells[25 + index] = men
-    return Position(tuple(cells))
 
 
 def opening_31_then_double(driver):

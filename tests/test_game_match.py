@@ -4,7 +4,7 @@
 import os
 from types import SimpleNamespace
 
-from gamedriver import GameDriver
+from gamedriver import GameDriver, board
 
 from game.dice import Dice
 from game.match import COMPUTER, HUMAN, Match
@@ -13,15 +13,6 @@ from game.position import Position
 from game.program import evaluator_cube
 from game.settings import Settings
 
-
-def board(white: dict, black: dict) -> Position:
-    """A position with the human (white) on roll: {index: men} from each mover's side."""
-    cells = [0] * 50
-    for index, men in white.items():
-        cells[index] = men
-    for index, men in black.items():
-        cells[25 + index] = men
-    return Position(tuple(cells))
 
 
 def takes(position, match, doubler):

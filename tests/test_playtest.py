@@ -1,6 +1,6 @@
 """Rough edges a player met while play-testing the program (QA), each pinned by a test:
 messages that must fit the 32-column line, keys that must do what the help says."""
-from gamedriver import GameDriver
+from gamedriver import GameDriver, board
 
 from game.dice import Dice
 from game import screen as S
@@ -62,15 +62,6 @@ def test_set_dice_opening_prompt_names_the_sides_for_two_players():
     driver.until("Opening", row=23)
     assert driver.message().startswith("Opening: Black's, White's?")
 
-
-def board(white: dict, black: dict) -> Position:
-    """A position with the bottom side (white) on roll: {index: men} from each mover's side."""
-    cells = [0] * 50
-    for index, men in white.items():
-        cells[index] = men
-    for index, men in black.items():
-        cells[25 + index] = men
-    return Position(tuple(cells))
 
 
 def banner(driver) -> str:
