@@ -23,6 +23,7 @@ STEP_BEEP = (25, 880)            # a man put down
 COMPUTER_BEEP = (35, 587)
 READ_FRAMES = 100                # time to read the computer's play (a key cuts it short)
 OPENING_READ_FRAMES = 75
+DEMO_NEXT_GAME_FRAMES = 150          # the demo's pause between games (3 s), any key stops it
 WIN_TUNE = ((120, 523), (120, 659), (120, 784), (300, 1047))
 LOSE_TUNE = ((200, 392), (200, 330), (400, 262))
 DEFAULT_LEVEL = 5                # as game/settings.py: net 2-ply within a time budget
@@ -844,10 +845,8 @@ def program(basic: Basic, dice: Dice | None = None, level: int = DEFAULT_LEVEL,
                     match.record.games.pop()
                     match.game_number -= 1
             if result == "stop":
-                screen.message("Demo over")
-                settings.players = "human-computer"
+                yield from demo_over(basic, screen, settings)
                 match = None
-                yield from basic.pause(OPENING_READ_FRAMES)
                 starts[:0] = [(yield from between_games(basic, screen, settings))]
                 continue
             screen.message("Game abandoned. A new game...")
@@ -856,6 +855,11 @@ def program(basic: Basic, dice: Dice | None = None, level: int = DEFAULT_LEVEL,
                 match = None                    # options changed the match meanwhile
             continue
         key = yield from game_over(basic, screen, result, game)
+        if key == "stop":                       # a key pressed after a demo game
+            yield from demo_over(basic, screen, settings)
+            match = None
+            starts[:0] = [(yield from between_games(basic, screen, settings))]
+            continue
         if match.is_over:
             yield from menus.match_over_screen(basic, match)
             if (yield from menus.ask_yes_no(basic, "Export the match (.mat)?")):
@@ -870,6 +874,13 @@ def program(basic: Basic, dice: Dice | None = None, level: int = DEFAULT_LEVEL,
             match = None                        # the options changed the match: a new one
         if match is None:
             match = new_match(settings)
+
+
+def demo_over(basic: Basic, screen: S.Screen, settings: Settings):
+    """A key stopped the computer-against-computer demo: back to human against computer."""
+    screen.message("Demo over")
+    settings.players = "human-computer"
+    yield from basic.pause(OPENING_READ_FRAMES)
 
 
 def fits(match: Match, settings: Settings) -> bool:
@@ -903,7 +914,8 @@ def fit_banner(words: str) -> str:
 def game_over(basic: Basic, screen: S.Screen, result, game: Game | None = None):
     """The winner and the kind of win on the board, a tune, then a new game on a key (O:
     the options first). `result`: a match.GameResult (or, as in 1983, +/-1..3 from the
-    human's side). Returns the key pressed."""
+    human's side). Returns the key pressed; after a demo game, None when the demo runs on
+    or "stop" when a key stopped it."""
     if isinstance(result, int):
         winner_side = HUMAN if result > 0 else COMPUTER
         kind, points = abs(result), abs(result)
@@ -926,6 +938,10 @@ def game_over(basic: Basic, screen: S.Screen, result, game: Game | None = None):
     for ms, hz in (WIN_TUNE if happy else LOSE_TUNE):
         basic.beep(ms, hz)
     match = game.match if game else None
+    if game is not None and not game.typed[game.bottom] and not (match and match.is_over):
+        screen.message("Demo: any key stops it")   # the demo runs on by itself
+        key = yield from basic.pause(DEMO_NEXT_GAME_FRAMES)
+        return None if key is None else "stop"
     if match is not None and match.is_over:
         screen.message("Press any key")
     else:

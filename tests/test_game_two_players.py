@@ -55,3 +55,20 @@ def test_the_demo_plays_itself_until_a_key_is_pressed():
     driver.type("\n")
     driver.until("The opening throw")
     assert settings.players == "human-computer"
+
+
+def test_the_demo_goes_on_to_the_next_game_by_itself():
+    """The demo runs until a key is pressed: a finished game is followed by the next one
+    without anybody pressing a key, and a key in the pause between games stops it."""
+    from gamedriver import board
+    settings = Settings(players="computer-computer", speed="instant")
+    one_man_each = board({0: 1}, {0: 1})       # whoever throws first bears off and wins
+    driver = GameDriver(seed=5, settings=settings, start=one_man_each)
+    driver.until("Demo: any key stops it", max_frames=4000)
+    driver.until("The opening throw", max_frames=400)       # no key pressed: game two
+    assert len(driver.games) == 2
+    driver.until("Demo: any key stops it", max_frames=20000)
+    driver.type(" ")
+    driver.until("Demo over")
+    driver.until("OPTIONS")
+    assert settings.players == "human-computer"
