@@ -116,17 +116,48 @@ class _Buffers:
     probs = ffi.new("float[]", lib.BG_CUBE_OUT_LEN)
 
 
-def ranked_plays(position_id, dice: Sequence[int], level: int, limit: int | None = None
-                 ) -> list[Candidate]:
-    """The legal plays of the roll, best first, with the level's equities (for ADVICE)."""
+class MatchError(BackgammonError, ValueError):
+    """A match context (length, away_me, away_opp, crawford, cube) the evaluator refuses."""
+
+
+def check_match(match) -> tuple[int, int, int, int, int]:
+    """(length, away_me, away_opp, crawford, cube) as the C side takes it; None or a length
+    of 0 is money play, (0, 0, 0, 0, 1). Raises MatchError for anything else it refuses."""
+    if match is None:
+        return (0, 0, 0, 0, 1)
+    try:
+        terms = tuple(match)
+    except TypeError:
+        raise MatchError(f"the match is (length, away_me, away_opp, crawford, cube), "
+                         f"not {match!r}") from None
+    if len(terms) != 5 or any(not isinstance(v, int) or isinstance(v, bool) for v in terms):
+        raise MatchError(f"the match is five whole numbers (length, away_me, away_opp, "
+                         f"crawford, cube), not {match!r}")
+    if terms[0] == 0:
+        return (0, 0, 0, 0, 1)
+    if lib.bg_check_match(*terms) != 0:
+        raise MatchError(f"the match {terms!r} is not possible: length 1..{lib.BG_MET_MAX}, "
+                         f"each side 1..length away, crawford 0/1/2 with a side 1-away "
+                         f"(cube 1 in the Crawford game), cube a power of two")
+    return terms
+
+
+def ranked_plays(position_id, dice: Sequence[int], level: int, limit: int | None = None,
+                 match=None) -> list[Candidate]:
+    """The legal plays of the roll, best first, with the level's equities (for ADVICE).
+    match: None (money play) or (length, away_me, away_opp, crawford, cube) for the mover;
+    in match play the plays are ranked by match winning chance and equity is 2*mwc-1."""
     level = check_level(level)
     die1, die2 = check_dice(dice)
+    terms = check_match(match)
     position = _position(position_id)
     if level > 1:
         ensure_loaded()
     want = lib.BG_MAX_PLAYS if limit is None else max(1, min(int(limit), lib.BG_MAX_PLAYS))
-    count = lib.bg_rank_plays(position.as_c(), die1, die2, level, _Buffers.boards, _Buffers.steps,
-                              _Buffers.nsteps, _Buffers.equity, want)
+    count = lib.bg_rank_plays_match(position.as_c(), die1, die2, level, *terms, _Buffers.boards,
+                                    _Buffers.steps, _Buffers.nsteps, _Buffers.equity, want)
+    if count == -lib.BG_ERR_BAD_ARG and terms[0]:
+        raise MatchError(f"the match {terms!r} is not possible")
     if count < 0:
         _raise_for(count)
     boards = ffi.unpack(_Buffers.boards, count * BOARD_LEN)
@@ -141,10 +172,10 @@ def ranked_plays(position_id, dice: Sequence[int], level: int, limit: int | None
     return out
 
 
-def best_play(position_id, dice: Sequence[int], level: int) -> str:
+def best_play(position_id, dice: Sequence[int], level: int, match=None) -> str:
     """The gnubg position ID after the level's chosen play, the mover still on roll (one of
-    game.rules.legal_results(position_id, dice))."""
-    return ranked_plays(position_id, dice, level, limit=1)[0].position_id
+    game.rules.legal_results(position_id, dice)). match as in ranked_plays."""
+    return ranked_plays(position_id, dice, level, limit=1, match=match)[0].position_id
 
 
 @dataclass(frozen=True)
@@ -231,6 +262,7 @@ JOB_PING, JOB_BEST, JOB_RANK, JOB_CUBE, JOB_EVAL = (
     lib.BG_USR_JOB_PING, lib.BG_USR_JOB_BEST, lib.BG_USR_JOB_RANK, lib.BG_USR_JOB_CUBE,
     lib.BG_USR_JOB_EVAL)
 REQUEST_LEN = lib.BG_USR_NLEGAL      # bytes of a request: the answer starts beyond them
+PLAY_MATCH_AT = lib.BG_USR_PLAY_MATCH_TO   # a BEST/RANK request's match context (5 bytes)
 BLOCK_LEN = lib.BG_USR_BLOCK_LEN
 
 
@@ -254,6 +286,13 @@ def encode_request(job: int, position, dice: Sequence[int] = (0, 0), level: int 
     block[lib.BG_USR_CRAWFORD] = crawford & 0xFF
     block[lib.BG_USR_WANT] = max(1, min(want, lib.BG_USR_MAX_CANDS))
     return bytes(block)
+
+
+def encode_play_match(match=None) -> bytes:
+    """The match context of a BEST/RANK request, BG_USR_PLAY_MATCH_LEN bytes to POKE at
+    PARAMS + BG_USR_PLAY_MATCH_TO (zeros = money play). match as in ranked_plays."""
+    length, away_me, away_opp, crawford, cube = check_match(match)
+    return bytes((length, away_me, away_opp, crawford, max(cube, 1).bit_length() - 1))
 
 
 def usr_call(memory: bytearray, params_addr: int) -> int:

@@ -144,6 +144,16 @@ def cube_terms(match: Match, doubler: str) -> dict:
     return terms
 
 
+def play_match(match: Match, mover: str):
+    """The match context of `mover`'s play as the evaluator takes it (ranked_plays' match=):
+    None in money play, else (length, away_me, away_opp, crawford, cube)."""
+    if not match.length:
+        return None
+    terms = cube_terms(match, mover)
+    return (terms["match_to"], terms["away_me"], terms["away_opp"], terms["crawford"],
+            terms["cube_value"])
+
+
 def usr_cube(basic: Basic, level, warm_up=None):
     """The computer's cube decisions through the same door as its plays: the request (job
     CUBE, the position with the doubler on roll, the cube, the match score) POKEd at PARAMS,
@@ -576,7 +586,10 @@ class Game:
         """Returns the steps played (in the mover's numbers)."""
         bottom = side == self.bottom
         mover = self.held_for(side)                     # the computer on roll
-        play = self.choose(mover, dice)
+        if getattr(self.choose, "takes_match", False):   # the evaluator: the match score too
+            play = self.choose(mover, dice, match=play_match(self.match, side))
+        else:
+            play = self.choose(mover, dice)
         legal = rules.legal_plays(mover, dice)
         if play.after not in {other.after for other in legal}:
             play = legal[0]                             # never show a play the rules refuse
@@ -700,18 +713,25 @@ def usr_chooser(basic: Basic, level, warm_up=None):
         return None
     install_usr_trap(basic, entry, params)
 
-    def choose(position: Position, dice) -> rules.Play:
+    def choose(position: Position, dice, match=None) -> rules.Play:
         if warm_up is not None:
             warm_up.join()
         now = level() if callable(level) else level        # the options' level, each call
         request = evaluator.encode_request(evaluator.JOB_BEST, position, dice, now)
         for offset, value in enumerate(request):
             basic.poke(params + offset, value)
+        try:                                                # the match score, if any
+            context = evaluator.encode_play_match(match)
+        except evaluator.MatchError:                    # a score the table cannot take
+            context = evaluator.encode_play_match(None)     # (e.g. 26+ points): money play
+        for offset, value in enumerate(context):
+            basic.poke(params + evaluator.PLAY_MATCH_AT + offset, value)
         status = basic.usr(entry)
         answer = evaluator.decode_answer(basic.memory, params)
         if status != 0 or answer.get("status") or "steps" not in answer:
             return first_legal_play(position, dice)     # the door refused: play on regardless
         return rules.Play(answer["after"], tuple(answer["steps"]))
+    choose.takes_match = True       # Game.computer_turn passes match=play_match(...)
     return choose
 
 

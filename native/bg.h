@@ -122,6 +122,19 @@ float bg_equity(const float *probs);
  * When there are more plays than max_plays, the best max_plays are returned. */
 int bg_rank_plays(const int8_t *board, int die1, int die2, int level, int8_t *out_boards,
                   int8_t *out_steps, int8_t *out_nsteps, float *out_equity, int max_plays);
+/* As bg_rank_plays, in match play: match_to 0 = money play (then exactly bg_rank_plays and
+ * the other match arguments are not looked at); else 1..BG_MET_MAX, away_me/away_opp
+ * 1..match_to the points the mover/opponent still need, crawford 0 before the Crawford
+ * game, 1 in it (cube 1), 2 after it (1 and 2 need a side 1-away), cube_value 1, 2, 4 ..
+ * 4096. Plays are ranked by the mover's match winning chance after the play from the match
+ * equity table (each outcome single/gammon/backgammon at this cube value, dead cube), and
+ * out_equity is 2*mwc-1; level 1 keeps its heuristic. Bad match arguments: -BG_ERR_BAD_ARG. */
+int bg_rank_plays_match(const int8_t *board, int die1, int die2, int level, int match_to,
+                        int away_me, int away_opp, int crawford, int cube_value,
+                        int8_t *out_boards, int8_t *out_steps, int8_t *out_nsteps,
+                        float *out_equity, int max_plays);
+/* 0 when the match arguments of bg_rank_plays_match are acceptable, else -BG_ERR_BAD_ARG. */
+int bg_check_match(int match_to, int away_me, int away_opp, int crawford, int cube_value);
 /* Time budget of level 5 in milliseconds (default 400); returns the previous value. */
 int bg_set_time_budget_ms(int ms);
 /* Cube decision for the side on roll (before it rolls). cube_value 1,2,4..; cube_owner 0 =
@@ -171,7 +184,13 @@ int bg_bearoff_dist(const int8_t *home6, float *out_dist);
  *          +72 P(win), +74 P(win gammon), +76 P(lose gammon)
  *   EVAL:  +64.. five probabilities (as BG_N_PROBS) at 2-byte steps, +74 equity; the ply is
  *          the level's (levels 1-3: 0, 4: 1, 5: 2)
- *   PING:  +64 1 when weights are loaded; returns BG_ABI_VERSION */
+ *   PING:  +64 1 when weights are loaded; returns BG_ABI_VERSION
+ * Match context of BEST/RANK (beyond the answer area; the door reads it and then zeroes it,
+ * so a request that does not write it is money play, as before):
+ *   +496 match length (0 = money play: rank by cubeless equity)   +497 points the side on
+ *   roll still needs   +498 points the opponent still needs   +499 Crawford state (0 before,
+ *   1 this game, 2 after)   +500 cube value, log2. Plays are then ranked as by
+ *   bg_rank_plays_match and the equities are 2*mwc-1; bad values give BG_ERR_BAD_ARG. */
 #define BG_USR_BLOCK_LEN 512
 #define BG_USR_JOB_PING 0
 #define BG_USR_JOB_BEST 1
@@ -200,6 +219,12 @@ int bg_bearoff_dist(const int8_t *home6, float *out_dist);
 #define BG_USR_CANDS 134
 #define BG_USR_CAND_LEN 19
 #define BG_USR_MAX_CANDS 19
+#define BG_USR_PLAY_MATCH_TO 496
+#define BG_USR_PLAY_AWAY_ME 497
+#define BG_USR_PLAY_AWAY_OPP 498
+#define BG_USR_PLAY_CRAWFORD 499
+#define BG_USR_PLAY_CUBE_LOG2 500
+#define BG_USR_PLAY_MATCH_LEN 5
 #define BG_ERR_USR_ADDR 120      /* the block would run past the end of memory */
 #define BG_ERR_USR_JOB 121       /* unknown job code */
 /* memory: the machine's 64 KiB; params_addr: PARAMS. Returns the status (also at +4). */

@@ -55,6 +55,25 @@ float bg_equity(const float *probs) { return probs ? ev_equity(probs) : 0.0f; }
 
 int bg_rank_plays(const int8_t *board, int die1, int die2, int level, int8_t *out_boards,
                   int8_t *out_steps, int8_t *out_nsteps, float *out_equity, int max_plays) {
+    return bg_rank_plays_match(board, die1, die2, level, 0, 0, 0, 0, 1, out_boards, out_steps,
+                               out_nsteps, out_equity, max_plays);
+}
+
+int bg_check_match(int match_to, int away_me, int away_opp, int crawford, int cube_value) {
+    if (match_to == 0) return 0;
+    if (match_to < 1 || match_to > BG_MET_MAX || away_me < 1 || away_opp < 1 ||
+        away_me > match_to || away_opp > match_to || crawford < 0 || crawford > 2 ||
+        cube_value < 1 || cube_value > 4096 || (cube_value & (cube_value - 1)))
+        return -BG_ERR_BAD_ARG;
+    if (crawford && away_me != 1 && away_opp != 1) return -BG_ERR_BAD_ARG;
+    if (crawford == 1 && cube_value != 1) return -BG_ERR_BAD_ARG;
+    return 0;
+}
+
+int bg_rank_plays_match(const int8_t *board, int die1, int die2, int level, int match_to,
+                        int away_me, int away_opp, int crawford, int cube_value,
+                        int8_t *out_boards, int8_t *out_steps, int8_t *out_nsteps,
+                        float *out_equity, int max_plays) {
     int rc = check_board(board);
     if (rc) return rc;
     if (die1 < 1 || die1 > 6 || die2 < 1 || die2 > 6) return -BG_BAD_DICE;
@@ -64,7 +83,11 @@ int bg_rank_plays(const int8_t *board, int die1, int die2, int level, int8_t *ou
     const mg_board *b = (const mg_board *)board;
     if (mg_result(b) != 0) return -BG_ERR_GAME_OVER;
     if (level > 1 && !bo_ready()) bo_init();
+    rc = bg_check_match(match_to, away_me, away_opp, crawford, cube_value);
+    if (rc) return rc;
+    sr_set_match(match_to, away_me, away_opp, crawford, cube_value);
     int n = sr_rank(b, die1, die2, level, ranked, MG_MAX_PLAYS);
+    sr_set_match(0, 0, 0, 0, 1);   /* other callers of the search (cube, evaluate) stay money */
     last_total = n;
     int m = n < max_plays ? n : max_plays;
     for (int i = 0; i < m; i++) {

@@ -5,6 +5,7 @@
  * Not the cube and not the Python face. */
 #define _POSIX_C_SOURCE 199309L
 #include "search.h"
+#include "cube.h"
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -14,6 +15,41 @@ int sr_time_budget_ms = 400;
 #define DEPTHS 4
 static mg_play buf[DEPTHS][MG_MAX_PLAYS];
 static sr_cand cands[MG_MAX_PLAYS];
+
+/* Match context of the current sr_rank call (sr_set_match); off = money play, where every
+ * score below is ev_equity exactly as before. `flip` is 1 while the opponent of the root
+ * mover is the side choosing (inside after_value's deeper passes). */
+static struct { int on, away_me, away_opp, post, cube; } mctx;
+static int flip;
+
+void sr_set_match(int match_to, int away_me, int away_opp, int crawford, int cube) {
+    mctx.on = match_to > 0;
+    mctx.away_me = away_me;
+    mctx.away_opp = away_opp;
+    mctx.post = crawford != 0;   /* after this game the Crawford game has been played */
+    mctx.cube = cube;
+}
+
+float sr_match_value(const float p[NN_OUT], int cube, int away_me, int away_opp, int post) {
+    float win = p[EV_WIN], lose = 1.0f - win;
+    float wg = p[EV_WIN_G] - p[EV_WIN_BG], wbg = p[EV_WIN_BG];
+    float lg = p[EV_LOSE_G] - p[EV_LOSE_BG], lbg = p[EV_LOSE_BG];
+    float ws = win - p[EV_WIN_G], ls = lose - p[EV_LOSE_G];
+    float mwc = ws * met_equity(away_me - cube, away_opp, post)
+              + wg * met_equity(away_me - 2 * cube, away_opp, post)
+              + wbg * met_equity(away_me - 3 * cube, away_opp, post)
+              + ls * met_equity(away_me, away_opp - cube, post)
+              + lg * met_equity(away_me, away_opp - 2 * cube, post)
+              + lbg * met_equity(away_me, away_opp - 3 * cube, post);
+    return 2.0f * mwc - 1.0f;
+}
+
+/* the score of probabilities q for the side choosing: money equity, or 2*mwc-1 */
+static float score(const float q[NN_OUT]) {
+    if (!mctx.on) return ev_equity(q);
+    if (flip) return sr_match_value(q, mctx.cube, mctx.away_opp, mctx.away_me, mctx.post);
+    return sr_match_value(q, mctx.cube, mctx.away_me, mctx.away_opp, mctx.post);
+}
 
 static double now_ms(void) {
     struct timespec t;
@@ -39,7 +75,7 @@ static void eval_rolls(const mg_board *pos, int ply, int depth, float p[NN_OUT])
             for (int i = 0; i < n; i++) {
                 float q[NN_OUT];
                 after_value(&plays[i].after, 0, q);
-                float eq = ev_equity(q);
+                float eq = score(q);
                 if (eq > first_eq) { second = first; second_eq = first_eq; first = i; first_eq = eq; }
                 else if (eq > second_eq) { second = i; second_eq = eq; }
                 if (eq > best_eq) { best_eq = eq; memcpy(best_q, q, sizeof q); }
@@ -48,12 +84,12 @@ static void eval_rolls(const mg_board *pos, int ply, int depth, float p[NN_OUT])
                 /* re-judge the best one or two plays one ply deeper */
                 float q[NN_OUT];
                 after_value(&plays[first].after, ply - 1, q);
-                best_eq = ev_equity(q);
+                best_eq = score(q);
                 memcpy(best_q, q, sizeof q);
                 if (second >= 0 && first_eq - second_eq < 0.08f) {
                     float q2[NN_OUT];
                     after_value(&plays[second].after, ply - 1, q2);
-                    if (ev_equity(q2) > best_eq) memcpy(best_q, q2, sizeof q2);
+                    if (score(q2) > best_eq) memcpy(best_q, q2, sizeof q2);
                 }
             }
             for (int k = 0; k < NN_OUT; k++) sum[k] += w * best_q[k];
@@ -68,7 +104,7 @@ static void after_value(const mg_board *after, int ply, float q[NN_OUT]) {
     float p[NN_OUT];
     mg_swap(after, &sw);
     if (ply == 0 || mg_result(&sw) != 0) ev_evaluate(&sw, p);
-    else eval_rolls(&sw, ply, depth_of(ply), p);
+    else { flip ^= 1; eval_rolls(&sw, ply, depth_of(ply), p); flip ^= 1; }
     ev_invert(p, q);
 }
 
@@ -97,6 +133,7 @@ static float level2_noise(const mg_board *b) {
 int sr_rank(const mg_board *pos, int d1, int d2, int level, sr_cand *out, int max_out) {
     double t0 = now_ms();
     mg_play *plays = buf[0];
+    flip = 0;
     int n = mg_generate(pos, d1, d2, plays);
     for (int i = 0; i < n; i++) {
         sr_cand *c = &cands[i];
@@ -107,7 +144,7 @@ int sr_rank(const mg_board *pos, int d1, int d2, int level, sr_cand *out, int ma
             c->ply = -1;
         } else {
             after_value(&plays[i].after, 0, c->p);
-            c->eq = ev_equity(c->p);
+            c->eq = score(c->p);
             if (level == 2) c->eq += level2_noise(&plays[i].after);
             c->ply = 0;
         }
@@ -122,7 +159,7 @@ int sr_rank(const mg_board *pos, int d1, int d2, int level, sr_cand *out, int ma
         }
         for (int i = 0; i < keep; i++) {
             after_value(&cands[i].play.after, 1, cands[i].p);
-            cands[i].eq = ev_equity(cands[i].p);
+            cands[i].eq = score(cands[i].p);
             cands[i].ply = 1;
         }
         qsort(cands, n, sizeof *cands, cmp_cand);
@@ -137,7 +174,7 @@ int sr_rank(const mg_board *pos, int d1, int d2, int level, sr_cand *out, int ma
                     /* always finish the leader; stop deepening once the budget is spent */
                     if (i > 0 && now_ms() - t0 > 0.55 * sr_time_budget_ms) break;
                     after_value(&cands[i].play.after, 2, cands[i].p);
-                    cands[i].eq = ev_equity(cands[i].p);
+                    cands[i].eq = score(cands[i].p);
                     cands[i].ply = 2;
                 }
                 qsort(cands, n, sizeof *cands, cmp_cand);

@@ -8,6 +8,9 @@
 
 _Static_assert(BG_USR_CANDS + BG_USR_MAX_CANDS * BG_USR_CAND_LEN <= BG_USR_BLOCK_LEN,
                "candidate list fits the block");
+_Static_assert(BG_USR_CANDS + BG_USR_MAX_CANDS * BG_USR_CAND_LEN <= BG_USR_PLAY_MATCH_TO &&
+               BG_USR_PLAY_MATCH_TO + BG_USR_PLAY_MATCH_LEN <= BG_USR_BLOCK_LEN,
+               "the play's match context lies beyond the answer, inside the block");
 
 static void put16(uint8_t *p, int v) { p[0] = (uint8_t)(v & 0xFF); p[1] = (uint8_t)((v >> 8) & 0xFF); }
 
@@ -35,8 +38,14 @@ static int job_plays(uint8_t *blk, int job) {
     int want = job == BG_USR_JOB_BEST ? 1 : blk[BG_USR_WANT];
     if (want < 1) want = 1;
     if (want > BG_USR_MAX_CANDS) want = BG_USR_MAX_CANDS;
-    int n = bg_rank_plays(board, blk[BG_USR_DIE1], blk[BG_USR_DIE2], blk[BG_USR_LEVEL], boards,
-                          steps, nsteps, equity, want);
+    int match_to = blk[BG_USR_PLAY_MATCH_TO], away_me = blk[BG_USR_PLAY_AWAY_ME];
+    int away_opp = blk[BG_USR_PLAY_AWAY_OPP], crawford = blk[BG_USR_PLAY_CRAWFORD];
+    int log2 = blk[BG_USR_PLAY_CUBE_LOG2];
+    memset(blk + BG_USR_PLAY_MATCH_TO, 0, BG_USR_PLAY_MATCH_LEN);   /* used once */
+    if (match_to && log2 > 12) return BG_ERR_BAD_ARG;
+    int n = bg_rank_plays_match(board, blk[BG_USR_DIE1], blk[BG_USR_DIE2], blk[BG_USR_LEVEL],
+                                match_to, away_me, away_opp, crawford,
+                                match_to ? 1 << log2 : 1, boards, steps, nsteps, equity, want);
     if (n < 0) return -n;
     int legal = sr_last_total();
     blk[BG_USR_NLEGAL] = (uint8_t)(legal > 255 ? 255 : (legal < 0 ? 0 : legal));
