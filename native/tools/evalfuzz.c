@@ -58,6 +58,14 @@ int main(int argc, char **argv) {
         int want = rint_(0, 40);
         int m = bg_rank_plays(work, d1, d2, level, boards, steps, nsteps, eqs, want);
         if (m > want) bad_answers++;
+        if (i % 10 == 0) {   /* match-aware ranking, mostly with a possible score */
+            int len = rnd() % 8 ? rint_(1, 7) : rint_(-1, 27);
+            m = bg_rank_plays_match(work, d1, d2, level, len, rint_(0, 8), rint_(0, 8),
+                                    rint_(0, 2), 1 << rint_(0, 3), boards, steps, nsteps, eqs,
+                                    want);
+            if (m > want) bad_answers++;
+            for (int k = 0; k < m; k++) if (level > 2 && len > 0 && !(eqs[k] >= -1.001f && eqs[k] <= 1.001f)) bad_answers++;
+        }
         if (i % 50 == 0)
             bg_cube_decision(work, rint_(0, 6), 1 << rint_(0, 13), rint_(-1, 3), rint_(-1, 27),
                              rint_(-1, 26), rint_(-1, 26), rint_(-1, 3), probs);
@@ -70,6 +78,13 @@ int main(int argc, char **argv) {
             if (blk[BG_USR_JOB] == BG_USR_JOB_RANK || blk[BG_USR_JOB] == BG_USR_JOB_BEST)
                 blk[BG_USR_LEVEL] = (uint8_t)(rnd() % 10 ? rint_(1, 3) : rnd());
             if (rnd() % 4) memcpy(blk + BG_USR_BOARD, work, BG_BOARD_LEN);
+            if (rnd() % 2) {   /* a possible match context for BEST/RANK */
+                blk[BG_USR_PLAY_MATCH_TO] = (uint8_t)rint_(0, 7);
+                blk[BG_USR_PLAY_AWAY_ME] = (uint8_t)rint_(1, 7);
+                blk[BG_USR_PLAY_AWAY_OPP] = (uint8_t)rint_(1, 7);
+                blk[BG_USR_PLAY_CRAWFORD] = (uint8_t)rint_(0, 2);
+                blk[BG_USR_PLAY_CUBE_LOG2] = (uint8_t)rint_(0, 3);
+            }
             if (rnd() % 4) { blk[BG_USR_DIE1] = (uint8_t)rint_(1, 6); blk[BG_USR_DIE2] = (uint8_t)rint_(1, 6); }
         }
         bg_usr(memory, addr);
