@@ -143,3 +143,27 @@ def test_usr_chooser_pokes_the_match_score_and_the_game_passes_it(monkeypatch):
     assert choose(position, DMP_DICE, match=None).after.position_id == MONEY_CHOICE
     # a score the table cannot take falls back to money play, never to a refusal
     assert choose(position, DMP_DICE, match=(40, 1, 1, 2, 1)).after.position_id == MONEY_CHOICE
+
+
+def test_the_computers_move_in_a_match_game_carries_the_score():
+    import sys, os
+    sys.path.insert(0, os.path.dirname(__file__))
+    from gamedriver import GameDriver
+    from game import program as P
+    from game.dice import Dice
+    from game.match import COMPUTER, HUMAN, Match
+    from game.settings import Settings
+    seen = []
+
+    def chooser(position, dice, match=None):
+        seen.append(match)
+        return P.first_legal_play(position, dice)
+    chooser.takes_match = True
+    match = Match(5)
+    match.score[HUMAN], match.score[COMPUTER] = 3, 1
+    match.start_game()
+    driver = GameDriver(dice=Dice.scripted([3, 1]), match=match, chooser=chooser,
+                        cube_policy=lambda *a: P.NO_CUBE_ACTION,
+                        settings=Settings(match_length=5))
+    driver.until("I play")
+    assert seen == [(5, 4, 2, 0, 1)]                # I need 4, you need 2, cube 1
