@@ -25,21 +25,6 @@ static float live_equity(float p, float W, float L, int owner) {
     return 1.0f + (W - 1.0f) * (p - cash_me) / (1.0f - cash_me);
 }
 
-static float match_value(const float p[NN_OUT], int cube, int away_me, int away_opp, int post) {
-    /* dead cube: every outcome scored at this cube value */
-    float win = p[EV_WIN], lose = 1.0f - win;
-    float wg = p[EV_WIN_G] - p[EV_WIN_BG], wbg = p[EV_WIN_BG];
-    float lg = p[EV_LOSE_G] - p[EV_LOSE_BG], lbg = p[EV_LOSE_BG];
-    float ws = win - p[EV_WIN_G], ls = lose - p[EV_LOSE_G];
-    float mwc = ws * met_equity(away_me - cube, away_opp, post)
-              + wg * met_equity(away_me - 2 * cube, away_opp, post)
-              + wbg * met_equity(away_me - 3 * cube, away_opp, post)
-              + ls * met_equity(away_me, away_opp - cube, post)
-              + lg * met_equity(away_me, away_opp - 2 * cube, post)
-              + lbg * met_equity(away_me, away_opp - 3 * cube, post);
-    return mwc;
-}
-
 void cube_decide(const float p[NN_OUT], int cube_value, int cube_owner, int match_to,
                  int away_me, int away_opp, int crawford, cube_result *out) {
     float win = p[EV_WIN], lose = 1.0f - win;
@@ -56,8 +41,8 @@ void cube_decide(const float p[NN_OUT], int cube_value, int cube_owner, int matc
         out->dp = 1.0f * cube_value;
     } else {
         int post = crawford >= 2;
-        out->nd = 2.0f * match_value(p, cube_value, away_me, away_opp, post) - 1.0f;
-        out->dt = 2.0f * match_value(p, 2 * cube_value, away_me, away_opp, post) - 1.0f;
+        out->nd = met_match_value(p, cube_value, away_me, away_opp, post);
+        out->dt = met_match_value(p, 2 * cube_value, away_me, away_opp, post);
         out->dp = 2.0f * met_equity(away_me - cube_value, away_opp, post) - 1.0f;
     }
     if (out->dt <= out->dp) out->bits |= BG_CUBE_TAKE;

@@ -9,6 +9,9 @@
 /* chance to win the match needing away_me against away_opp; crawford_done = 1 once the
  * Crawford game has been played (post-Crawford), 0 before it or during it */
 float met_equity(int away_me, int away_opp, int crawford_done);
+/* 2*mwc-1 for the side of the probabilities p when the game ends at this cube value (dead
+ * cube: each outcome scored from the table); post = 1 when the Crawford game will have been played */
+float met_match_value(const float p[NN_OUT], int cube, int away_me, int away_opp, int post);
 
 typedef struct {
     float nd, dt, dp;   /* no double, double/take, double/pass: money points for the side on

@@ -73,3 +73,17 @@ float met_equity(int away_me, int away_opp, int crawford_done) {
     if (crawford_done && away_me == 1 && away_opp > 1) return 1.0f - met_post[away_opp];
     return met_pre[away_me][away_opp];
 }
+
+float met_match_value(const float p[NN_OUT], int cube, int away_me, int away_opp, int post) {
+    float win = p[EV_WIN], lose = 1.0f - win;
+    float wg = p[EV_WIN_G] - p[EV_WIN_BG], wbg = p[EV_WIN_BG];
+    float lg = p[EV_LOSE_G] - p[EV_LOSE_BG], lbg = p[EV_LOSE_BG];
+    float ws = win - p[EV_WIN_G], ls = lose - p[EV_LOSE_G];
+    float mwc = ws * met_equity(away_me - cube, away_opp, post)
+              + wg * met_equity(away_me - 2 * cube, away_opp, post)
+              + wbg * met_equity(away_me - 3 * cube, away_opp, post)
+              + ls * met_equity(away_me, away_opp - cube, post)
+              + lg * met_equity(away_me, away_opp - 2 * cube, post)
+              + lbg * met_equity(away_me, away_opp - 3 * cube, post);
+    return 2.0f * mwc - 1.0f;
+}

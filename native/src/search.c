@@ -30,25 +30,11 @@ void sr_set_match(int match_to, int away_me, int away_opp, int crawford, int cub
     mctx.cube = cube;
 }
 
-float sr_match_value(const float p[NN_OUT], int cube, int away_me, int away_opp, int post) {
-    float win = p[EV_WIN], lose = 1.0f - win;
-    float wg = p[EV_WIN_G] - p[EV_WIN_BG], wbg = p[EV_WIN_BG];
-    float lg = p[EV_LOSE_G] - p[EV_LOSE_BG], lbg = p[EV_LOSE_BG];
-    float ws = win - p[EV_WIN_G], ls = lose - p[EV_LOSE_G];
-    float mwc = ws * met_equity(away_me - cube, away_opp, post)
-              + wg * met_equity(away_me - 2 * cube, away_opp, post)
-              + wbg * met_equity(away_me - 3 * cube, away_opp, post)
-              + ls * met_equity(away_me, away_opp - cube, post)
-              + lg * met_equity(away_me, away_opp - 2 * cube, post)
-              + lbg * met_equity(away_me, away_opp - 3 * cube, post);
-    return 2.0f * mwc - 1.0f;
-}
-
 /* the score of probabilities q for the side choosing: money equity, or 2*mwc-1 */
 static float score(const float q[NN_OUT]) {
     if (!mctx.on) return ev_equity(q);
-    if (flip) return sr_match_value(q, mctx.cube, mctx.away_opp, mctx.away_me, mctx.post);
-    return sr_match_value(q, mctx.cube, mctx.away_me, mctx.away_opp, mctx.post);
+    if (flip) return met_match_value(q, mctx.cube, mctx.away_opp, mctx.away_me, mctx.post);
+    return met_match_value(q, mctx.cube, mctx.away_me, mctx.away_opp, mctx.post);
 }
 
 static double now_ms(void) {

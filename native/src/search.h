@@ -23,9 +23,6 @@ int sr_rank(const mg_board *pos, int d1, int d2, int level, sr_cand *out, int ma
  * match equity table, away_me/away_opp the points the mover/opponent still need, crawford 0
  * before the Crawford game, 1 in it, 2 after it, cube the cube value (dead cube). */
 void sr_set_match(int match_to, int away_me, int away_opp, int crawford, int cube);
-/* 2*mwc-1 for the side of the probabilities p after the game ends at this cube value;
- * post = 1 when the Crawford game will have been played */
-float sr_match_value(const float p[NN_OUT], int cube, int away_me, int away_opp, int post);
 /* plays of the roll in the last bg_rank_plays call (eval_api.c) */
 int sr_last_total(void);
 #endif
