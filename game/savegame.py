@@ -14,7 +14,7 @@ from typing import Optional
 
 from game.match import Match, MatchError
 from game.record import RecordError
-from game.settings import Settings, SettingsError, config_dir
+from game.settings import Settings, SettingsError, config_dir, read_json_file
 
 from game.errors import BackgammonError
 
@@ -140,21 +140,11 @@ def load_game(path=None, warn=_stderr) -> tuple[Optional[SavedGame], Optional[st
     (None, warning) after renaming the file aside (kept, never deleted) so the program
     starts fresh. The one-line warning also goes to `warn` (stderr; None for silence)."""
     path = pathlib.Path(path) if path else save_path()
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        return None, None
-    except (OSError, UnicodeDecodeError) as exc:
-        problem = f"cannot be read ({exc.__class__.__name__})"
-    else:
-        try:
-            return SavedGame.from_dict(json.loads(text)), None
-        except json.JSONDecodeError as exc:
-            problem = f"is damaged (line {exc.lineno}: {exc.msg})"
-        except SaveError as exc:
-            problem = f"is damaged ({exc})"
-        except (ValueError, TypeError, KeyError, AttributeError, RecursionError) as exc:
-            problem = f"is damaged ({exc.__class__.__name__})"
+    saved, problem = read_json_file(
+        path, SavedGame.from_dict, SaveError,
+        (ValueError, TypeError, KeyError, AttributeError, RecursionError))
+    if problem is None:
+        return saved, None
     try:
         kept = set_aside(path)
         where = f"kept as {kept.name}"

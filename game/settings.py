@@ -209,24 +209,35 @@ def _stderr(message: str) -> None:
     print(message, file=sys.stderr)
 
 
+def read_json_file(path: pathlib.Path, parse, own_errors=(), plain_errors=()):
+    """Read a JSON file and build an object from it with `parse(dict)`: (object, None) when
+    fine, (None, None) when there is no file, or (None, problem) in words ("is damaged
+    (line 3: ...)", "cannot be read (...)"). `own_errors` carry a player's message;
+    `plain_errors` are named by their type only."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return None, None
+    except (OSError, UnicodeDecodeError) as exc:
+        return None, f"cannot be read ({exc.__class__.__name__})"
+    try:
+        return parse(json.loads(text)), None
+    except json.JSONDecodeError as exc:
+        return None, f"is damaged (line {exc.lineno}: {exc.msg})"
+    except own_errors as exc:
+        return None, f"is damaged ({exc})"
+    except plain_errors as exc:
+        return None, f"is damaged ({exc.__class__.__name__})"
+
+
 def load_settings(path=None, warn=_stderr) -> tuple[Settings, Optional[str]]:
     """Read the settings file: (settings, None) when fine or absent (defaults), or
     (defaults, warning) when it is damaged. The damaged file is left where it is; the
     one-line warning is also passed to `warn` (stderr by default; None for silence)."""
     path = pathlib.Path(path) if path else settings_path()
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        return Settings(), None
-    except (OSError, UnicodeDecodeError) as exc:
-        problem = f"cannot be read ({exc.__class__.__name__})"
-    else:
-        try:
-            return Settings.from_dict(json.loads(text)), None
-        except json.JSONDecodeError as exc:
-            problem = f"is damaged (line {exc.lineno}: {exc.msg})"
-        except SettingsError as exc:
-            problem = f"is damaged ({exc})"
+    settings, problem = read_json_file(path, Settings.from_dict, SettingsError)
+    if problem is None:
+        return settings or Settings(), None
     warning = f"Settings file {path} {problem}: using the default options."
     if warn:
         warn(warning)
