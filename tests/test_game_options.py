@@ -152,7 +152,8 @@ def test_help_pages_then_the_board_back():
     assert driver.game.turn.made == []
 
 
-def test_options_before_a_game_from_the_game_over_key():
+def at_the_new_game_key() -> GameDriver:
+    """A game won by the human's last man off (a3), waiting at 'Press any key for a new game'."""
     from game.match import Match
     from game.position import Position
     match = Match(None)
@@ -164,6 +165,11 @@ def test_options_before_a_game_from_the_game_over_key():
     at_your_move(driver)
     driver.type("a3\n")
     driver.until("Press any key for a new game")
+    return driver
+
+
+def test_options_before_a_game_from_the_game_over_key():
+    driver = at_the_new_game_key()
     driver.type("O")
     driver.until("OPTIONS")
     assert "S" in "\n".join(driver.text())
@@ -172,17 +178,7 @@ def test_options_before_a_game_from_the_game_over_key():
 
 
 def test_set_up_a_board_from_the_options_before_a_game():
-    from game.match import Match
-    from game.position import Position
-    match = Match(None)
-    match.start_game()
-    cells = [0] * 50
-    cells[0], cells[25 + 5] = 1, 10
-    driver = GameDriver(dice=Dice.scripted(HUMAN_STARTS + [1, 3]), match=match,
-                        start=Position(tuple(cells)))
-    at_your_move(driver)
-    driver.type("a3\n")
-    driver.until("Press any key for a new game")
+    driver = at_the_new_game_key()
     driver.type("o")
     driver.until("OPTIONS")
     driver.type("S")
