@@ -13,7 +13,7 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from native import ffi, lib  # noqa: E402
-from game.evaluator import ensure_loaded  # noqa: E402
+from game.evaluator import load_weights  # noqa: E402
 
 BOARD_LEN = 50
 
@@ -40,8 +40,10 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--positions", type=int, default=300)
     ap.add_argument("--seed", type=int, default=11)
+    ap.add_argument("--weights", default=None,
+                    help="weights file (default: the shipped native/evaluator.wts)")
     args = ap.parse_args()
-    ensure_loaded()
+    load_weights(args.weights)
     sample = sample_positions(max(args.positions, 50), args.seed)
     boards = ffi.new("int8_t[]", [c for b, _, _ in sample for c in b])
     probs = ffi.new("float[]", len(sample) * lib.BG_N_PROBS)

@@ -100,13 +100,13 @@ def play_game(players, seed: int, first: int, times):
 
 
 def run_pairs(args):
-    names, seeds, budget_ms, deadline = args
+    names, seeds, budget_ms, deadline, weights = args
     if budget_ms:
         lib.bg_set_time_budget_ms(budget_ms)
     players = [make_player(n) for n in names]
     if any(isinstance(p, OurLevel) and p.level > 1 for p in players):
-        from game.evaluator import ensure_loaded
-        ensure_loaded()
+        from game.evaluator import load_weights
+        load_weights(weights)
     times = ([], [])
     results = []
     for seed in seeds:
@@ -124,6 +124,8 @@ def main():
     ap.add_argument("--seed", type=int, default=2026)
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--budget-ms", type=int, default=0, help="level-5 time budget (0: default)")
+    ap.add_argument("--weights", default=None,
+                    help="weights file for our levels (default: the shipped native/evaluator.wts)")
     ap.add_argument("--max-minutes", type=float, default=0,
                     help="stop starting new pairs after this long (the games played are reported)")
     args = ap.parse_args()
@@ -133,7 +135,7 @@ def main():
     names = (args.player_a, args.player_b)
     t0 = time.perf_counter()
     deadline = time.time() + 60 * args.max_minutes if args.max_minutes else 0
-    work = [(names, c, args.budget_ms, deadline) for c in chunks if c]
+    work = [(names, c, args.budget_ms, deadline, args.weights) for c in chunks if c]
     if args.jobs > 1:
         with multiprocessing.Pool(args.jobs) as pool:
             parts = pool.map(run_pairs, work)

@@ -46,55 +46,79 @@ def play_text(play, mover_is_human: bool = True) -> str:
                     for s in steps)
 
 
-def _pairs(candidates) -> list[tuple[object, float]]:
-    pairs = []
+def _triples(candidates) -> list[tuple[object, float, int | None]]:
+    """(play, equity, ply) of each candidate; ply None when it is not known."""
+    out = []
     for item in candidates:
         if hasattr(item, "play") and hasattr(item, "equity"):
-            pairs.append((item.play, float(item.equity)))
+            out.append((item.play, float(item.equity), getattr(item, "ply", None)))
         else:
             play, equity = item
-            pairs.append((play, float(equity)))
-    return pairs
+            out.append((play, float(equity), None))
+    return out
 
 
 def ranked_candidates(position: Position, dice, level: int = ADVICE_LEVEL,
-                      count: int = ADVICE_COUNT):
-    """The evaluator's ranked plays for the side on roll (game.evaluator.ranked_plays)."""
+                      count: int = ADVICE_COUNT, match=None):
+    """The evaluator's ranked plays for the side on roll (game.evaluator.ranked_plays);
+    match as there: None for money play, else (length, away_me, away_opp, crawford, cube)."""
     from game import evaluator
-    return evaluator.ranked_plays(position, tuple(dice), level, limit=count)
+    return evaluator.ranked_plays(position, tuple(dice), level, limit=count, match=match)
 
 
 def advice_lines(position: Position, dice, candidates=None, level: int = ADVICE_LEVEL,
-                 count: int = ADVICE_COUNT, mover_is_human: bool = True) -> list[str]:
+                 count: int = ADVICE_COUNT, mover_is_human: bool = True,
+                 match=None) -> list[str]:
     """The A command's page: the best plays for `dice`, best first, each with its equity
     and, after the first, how much worse it is, e.g.
         "1. h3 f1        +0.202"
         "2. m3 j1        +0.031 (-0.171)"
     Candidates come from the evaluator at `level` (5, the strongest, whatever level is being
-    played), or are given as evaluator.Candidate objects or (play, equity) pairs. Every
-    line fits 32 columns. If the evaluator cannot answer, the lines say why."""
+    played), or are given as evaluator.Candidate objects or (play, equity) pairs. The
+    evaluator looks at its best few plays more deeply than the rest and ranks those first;
+    a play judged less deeply than the best shows its depth, "(1-ply)", instead of a
+    difference, since the two numbers are not alike. In a match (`match` as in
+    ranked_candidates) the plays are ranked for the match and equity is 2 x the mover's
+    match winning chance - 1. Every line fits 32 columns. If the evaluator cannot answer,
+    the lines say why."""
     if candidates is None:
         try:
-            candidates = ranked_candidates(position, dice, level, count)
+            try:
+                candidates = ranked_candidates(position, dice, level, count, match)
+            except BackgammonError as exc:
+                if not match or type(exc).__name__ != "MatchError":
+                    raise
+                match = None    # a score the table cannot take (26+ points): money ranking
+                candidates = ranked_candidates(position, dice, level, count)
         except BackgammonError as exc:
             from game.instructions import wrap
             return ["No advice this time:"] + wrap(str(exc))
-    pairs = _pairs(candidates)[:count]
+    triples = _triples(candidates)[:count]
     d1, d2 = dice
-    lines = [f"Best plays for {d1}{d2}, equity:"]
-    if not pairs:
+    lines = [f"Best plays for {d1}{d2}, " + ("match equity:" if match else "equity:")]
+    if not triples:
         return lines + ["", "No move is possible."]
     lines.append("")
-    best = pairs[0][1]
-    for rank, (play, equity) in enumerate(pairs, start=1):
+    best, deepest = triples[0][1], triples[0][2]
+    shallower = False
+    for rank, (play, equity, ply) in enumerate(triples, start=1):
         words = play_text(play, mover_is_human)
         if len(words) > NOTATION_WIDTH:
             words = words[:NOTATION_WIDTH - 1] + "+"
         line = f"{rank}. {words:<{NOTATION_WIDTH}} {equity:+.3f}"
         if rank > 1:
-            line += f" ({equity - best:+.3f})"
+            if ply is not None and deepest is not None and 0 <= ply < deepest:
+                line += f" ({ply}-ply)"
+                shallower = True
+            else:
+                line += f" ({equity - best:+.3f})"
         lines.append(line[:S.COLS])
-    lines += ["", "Equity: what each play is worth", "to the mover, in points a game."]
+    if match:
+        lines += ["", "Equity: 2 x the mover's chance", "of winning the match, less 1."]
+    else:
+        lines += ["", "Equity: what each play is worth", "to the mover, in points a game."]
+    if shallower:
+        lines += [f"The best were looked at {deepest}", "plies deep, those marked less."]
     return lines
 
 

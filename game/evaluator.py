@@ -102,6 +102,7 @@ class Candidate:
     play in points per game (level 1: its heuristic score instead)."""
     play: Play
     equity: float
+    ply: int = 0    # how deeply the level judged it: 0, 1, 2 plies (level 1: -1)
 
     @property
     def position_id(self) -> str:
@@ -168,7 +169,7 @@ def ranked_plays(position_id, dice: Sequence[int], level: int, limit: int | None
         steps = tuple(Step(*raw[i * _STEP_BYTES + 4 * k: i * _STEP_BYTES + 4 * k + 3],
                            bool(raw[i * _STEP_BYTES + 4 * k + 3]))
                       for k in range(_Buffers.nsteps[i]))
-        out.append(Candidate(Play(after, steps), float(_Buffers.equity[i])))
+        out.append(Candidate(Play(after, steps), float(_Buffers.equity[i]), lib.bg_last_ply(i)))
     return out
 
 

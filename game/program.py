@@ -533,7 +533,8 @@ class Game:
             yield from self.info_pause()
         elif what == "advice":
             yield from menus.advice_screen(basic, turn.start, turn.dice,
-                                           mover_is_human=turn.mover_is_human)
+                                           mover_is_human=turn.mover_is_human,
+                                           match=play_match(m, side))
             self.redraw()
             self.mark_dice(turn)
         elif what == "takeback":

@@ -133,6 +133,10 @@ int bg_rank_plays_match(const int8_t *board, int die1, int die2, int level, int 
                         int away_me, int away_opp, int crawford, int cube_value,
                         int8_t *out_boards, int8_t *out_steps, int8_t *out_nsteps,
                         float *out_equity, int max_plays);
+/* How deeply the last bg_rank_plays(_match) call judged its index-th returned play: 0, 1 or
+ * 2 plies (level 1's heuristic: -1); -BG_ERR_BAD_ARG for an index it did not return. The
+ * ranking puts deeper judgements first, so a later play may show a higher shallower value. */
+int bg_last_ply(int index);
 /* 0 when the match arguments of bg_rank_plays_match are acceptable, else -BG_ERR_BAD_ARG. */
 int bg_check_match(int match_to, int away_me, int away_opp, int crawford, int cube_value);
 /* Time budget of level 5 in milliseconds (default 400); returns the previous value. */

@@ -86,6 +86,40 @@ def test_advice_from_a_given_list_ranks_with_equity_and_difference():
     assert all(len(line) <= 32 for line in lines)
 
 
+def test_advice_marks_plays_judged_less_deeply_with_their_ply_not_a_difference():
+    from game.evaluator import Candidate
+    position = Position.from_id(START_ID)
+    by_text = {C.play_text(p): p for p in legal_plays(position, (3, 1))}
+    fake = [Candidate(by_text["h3 f1"], 0.150, 2), Candidate(by_text["m3 j1"], 0.020, 2),
+            Candidate(by_text["x3 u1"], 0.090, 1), Candidate(by_text["f3 c1"], 0.110, 0)]
+    lines = C.advice_lines(position, (3, 1), candidates=fake)
+    assert lines[2] == "1. h3 f1       +0.150"
+    assert lines[3] == "2. m3 j1       +0.020 (-0.130)"
+    assert lines[4] == "3. x3 u1       +0.090 (1-ply)"
+    assert lines[5] == "4. f3 c1       +0.110 (0-ply)"
+    assert lines[-2:] == ["The best were looked at 2", "plies deep, those marked less."]
+    assert all(len(line) <= 32 for line in lines)
+
+
+def test_advice_in_a_match_ranks_for_the_match_score():
+    pytest.importorskip("game.evaluator")
+    from test_evaluator_match import DMP, DMP_CHOICE, DMP_DICE, DMP_POSITION
+    position = Position.from_id(DMP_POSITION)
+    safe = next(p for p in legal_plays(position, DMP_DICE) if p.after.position_id == DMP_CHOICE)
+    lines = C.advice_lines(position, DMP_DICE, level=3, match=DMP)
+    assert lines[0] == "Best plays for 63, match equity:"
+    assert lines[2].startswith("1. " + C.play_text(safe))
+    assert "of winning the match, less 1." in lines
+    money = C.advice_lines(position, DMP_DICE, level=3)
+    assert money[0] == "Best plays for 63, equity:" and money[2] != lines[2]
+
+
+def test_advice_at_a_score_the_table_cannot_take_falls_back_to_money_ranking():
+    pytest.importorskip("game.evaluator")
+    lines = C.advice_lines(Position.from_id(START_ID), (3, 1), level=3, match=(40, 30, 30, 0, 1))
+    assert lines[0] == "Best plays for 31, equity:" and lines[2].startswith("1. ")
+
+
 def test_advice_of_a_double_writes_four_steps_within_32_columns():
     position = Position.from_id(START_ID)
     plays = legal_plays(position, (4, 4))

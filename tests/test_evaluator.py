@@ -53,6 +53,21 @@ def test_ranked_candidates_are_every_legal_play_best_first():
     assert ranked[0].position_id == ev.best_play(pos.position_id, (5, 2), 3)
 
 
+@pytest.mark.parametrize("level,plies", [(1, {-1}), (3, {0}), (4, {0, 1}), (5, {0, 1, 2})])
+def test_each_candidate_says_how_deeply_its_level_judged_it(level, plies):
+    seen = set()
+    for pos in _positions_from_play(12, seed=9):
+        ranked = ev.ranked_plays(pos.position_id, (5, 2), level)
+        depths = [c.ply for c in ranked]
+        assert set(depths) <= plies
+        assert depths == sorted(depths, reverse=True)      # deeper judgements rank first
+        seen.update(depths)
+        if level >= 4 and len(ranked) > 1:
+            assert depths[0] >= 1
+    assert max(seen) == max(plies)
+    assert lib.bg_last_ply(-1) == -lib.BG_ERR_BAD_ARG
+
+
 def test_limit_returns_the_best_few():
     ranked = ev.ranked_plays(START, (6, 4), 4, limit=3)
     assert len(ranked) == 3

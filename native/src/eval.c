@@ -1,5 +1,5 @@
 /* eval.c: input encoding (Tesauro-style point units plus pips, primes, home points, men
- * back and hit chances for each side), position classes and the 0-ply evaluation that
+ * back, hit chances, blots, escapes and the blockade in front for each side), position classes and the 0-ply evaluation that
  * picks the contact net, the race net or the exact bear-off database. Not the search. */
 #include "eval.h"
 #include <string.h>
@@ -63,6 +63,41 @@ int ev_hit_rolls(const mg_board *b, int victim) {
     return count;
 }
 
+/* Rolls out of 36 with which the man of row r at index `from` (24 = the bar; a die d enters
+ * it at index 24 - d) can get past every point the opponent holds in the 12 points in front
+ * of it, moving alone (each landing point open). 36 when none is held. */
+int ev_escape_rolls(const mg_board *b, int r, int from) {
+    const int8_t *opp = b->b[1 - r];
+    uint32_t blocked = 0;   /* bit k+1: index k held by the opponent (k = -1 is off the board) */
+    for (int k = 0; k < 24; k++) if (opp[23 - k] >= 2) blocked |= 2u << k;
+    int lowest = -1;        /* lowest held index in the 12 in front; past it = escaped */
+    for (int k = from - 1; k >= 0 && k >= from - 12; k--) if (blocked & (2u << k)) lowest = k;
+    if (lowest < 0) return 36;
+    int count = 0;
+    for (int d1 = 1; d1 <= 6; d1++)
+        for (int d2 = d1; d2 <= 6; d2++) {
+            int ok = 0;
+            if (d1 == d2) {
+                int at = from;
+                for (int k = 0; k < 4 && !ok; k++) {
+                    at -= d1;
+                    if (at < 0 || (blocked & (2u << at))) break;
+                    ok = at < lowest;
+                }
+            } else {
+                for (int o = 0; o < 2 && !ok; o++) {
+                    int a = o ? d2 : d1, c = o ? d1 : d2, mid = from - a;
+                    if (mid < 0 || (blocked & (2u << mid))) continue;
+                    if (mid < lowest) { ok = 1; break; }
+                    int end = mid - c;
+                    ok = end >= 0 && !(blocked & (2u << end)) && end < lowest;
+                }
+            }
+            if (ok) count += d1 == d2 ? 1 : 2;
+        }
+    return count;
+}
+
 static void encode_side(const mg_board *b, int r, float *x) {
     const int8_t *row = b->b[r];
     int pips = 0, men = 0;
@@ -92,6 +127,15 @@ static void encode_side(const mg_board *b, int r, float *x) {
     x[100] = (float)home / 6.0f;
     x[101] = (float)back / 8.0f;
     x[102] = (float)ev_hit_rolls(b, r) / 36.0f;
+    int blots = 0;
+    for (int i = 0; i < 24; i++) blots += row[i] == 1;
+    x[103] = (float)blots / 5.0f;
+    int rear = bar ? 24 : rearmost(row);
+    x[104] = rear >= 0 ? (float)ev_escape_rolls(b, r, rear) / 36.0f : 1.0f;
+    const int8_t *opp = b->b[1 - r];
+    int held = 0;
+    for (int k = rear - 1; k >= 0 && k >= rear - 12; k--) held += opp[23 - k] >= 2;
+    x[105] = (float)held / 6.0f;
 }
 
 void ev_encode(const mg_board *b, float *in) {

@@ -13,7 +13,7 @@
 #define EV_LOSE_G 3
 #define EV_LOSE_BG 4
 
-#define EV_PER_SIDE 103
+#define EV_PER_SIDE 106
 #define EV_N_IN (2 * EV_PER_SIDE)
 #define EV_N_HID 80            /* default hidden units of the training tool */
 #define EV_N_HID_SHIPPED 128   /* hidden units of the committed weights file */
@@ -33,6 +33,9 @@ int ev_class(const mg_board *b);
 void ev_encode(const mg_board *b, float *in);   /* in[EV_N_IN] */
 /* Rolls out of 36 on which the side in row 1-victim can hit a blot of row `victim`. */
 int ev_hit_rolls(const mg_board *b, int victim);
+/* Rolls out of 36 with which row r's man at index `from` (24 = bar) gets past every point
+ * the opponent holds in the 12 in front of it, moving alone; 36 when none is held. */
+int ev_escape_rolls(const mg_board *b, int r, int from);
 /* 0-ply probabilities for the side on roll, with the given weights. */
 void ev_evaluate_w(const ev_weights *w, const mg_board *b, float p[NN_OUT]);
 void ev_evaluate(const mg_board *b, float p[NN_OUT]);

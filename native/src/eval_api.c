@@ -12,6 +12,12 @@ static sr_cand ranked[MG_MAX_PLAYS];
 static int last_total;
 
 int sr_last_total(void) { return last_total; }
+static int last_returned;   /* plays returned by the last bg_rank_plays_match */
+
+int bg_last_ply(int index) {
+    if (index < 0 || index >= last_returned) return -BG_ERR_BAD_ARG;
+    return ranked[index].ply;
+}
 
 int bg_load_weights(const uint8_t *data, int len) {
     if (!data || len <= 0) return -BG_ERR_WTS_SIZE;
@@ -74,6 +80,7 @@ int bg_rank_plays_match(const int8_t *board, int die1, int die2, int level, int 
                         int away_me, int away_opp, int crawford, int cube_value,
                         int8_t *out_boards, int8_t *out_steps, int8_t *out_nsteps,
                         float *out_equity, int max_plays) {
+    last_returned = 0;
     int rc = check_board(board);
     if (rc) return rc;
     if (die1 < 1 || die1 > 6 || die2 < 1 || die2 > 6) return -BG_BAD_DICE;
@@ -90,6 +97,7 @@ int bg_rank_plays_match(const int8_t *board, int die1, int die2, int level, int 
     sr_set_match(0, 0, 0, 0, 1);   /* other callers of the search (cube, evaluate) stay money */
     last_total = n;
     int m = n < max_plays ? n : max_plays;
+    last_returned = m;
     for (int i = 0; i < m; i++) {
         const mg_play *p = &ranked[i].play;
         if (out_boards) memcpy(out_boards + (size_t)i * BG_BOARD_LEN, &p->after, BG_BOARD_LEN);

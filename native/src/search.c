@@ -12,6 +12,14 @@
 
 int sr_time_budget_ms = 400;
 
+/* Move filters of the searching levels: how many of the best 0-ply candidates go on to
+ * 1-ply and how far (equity) behind the leader they may be, then the same from 1-ply to
+ * 2-ply (keep2 <= 1: no 2-ply). Level 5 looks wider than level 4 and goes one ply deeper. */
+const sr_filter sr_filters[6] = {
+    [4] = { 8, 0.16f, 0, 0.0f },
+    [5] = { 10, 0.20f, 6, 0.14f },
+};
+
 #define DEPTHS 4
 static mg_play buf[DEPTHS][MG_MAX_PLAYS];
 static sr_cand cands[MG_MAX_PLAYS];
@@ -138,9 +146,10 @@ int sr_rank(const mg_board *pos, int d1, int d2, int level, sr_cand *out, int ma
     qsort(cands, n, sizeof *cands, cmp_cand);
     if (level >= 4 && n > 1) {
         /* 1-ply on the best few 0-ply candidates */
+        const sr_filter *f = &sr_filters[level];
         int keep = 0;
-        for (int i = 0; i < n && keep < 8; i++) {
-            if (cands[0].eq - cands[i].eq > 0.16f && keep >= 2) break;
+        for (int i = 0; i < n && keep < f->keep1; i++) {
+            if (cands[0].eq - cands[i].eq > f->margin1 && keep >= 2) break;
             keep++;
         }
         for (int i = 0; i < keep; i++) {
@@ -149,10 +158,10 @@ int sr_rank(const mg_board *pos, int d1, int d2, int level, sr_cand *out, int ma
             cands[i].ply = 1;
         }
         qsort(cands, n, sizeof *cands, cmp_cand);
-        if (level >= 5) {
+        if (f->keep2 > 1) {
             int keep2 = 0;
-            for (int i = 0; i < keep && keep2 < 4; i++) {
-                if (cands[0].eq - cands[i].eq > 0.10f && keep2 >= 1) break;
+            for (int i = 0; i < keep && keep2 < f->keep2; i++) {
+                if (cands[0].eq - cands[i].eq > f->margin2 && keep2 >= 1) break;
                 keep2++;
             }
             if (keep2 > 1) {

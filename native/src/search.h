@@ -12,6 +12,8 @@ typedef struct {
 } sr_cand;
 
 extern int sr_time_budget_ms;
+typedef struct { int keep1; float margin1; int keep2; float margin2; } sr_filter;
+extern const sr_filter sr_filters[6];   /* per level; rows 4 and 5 are used */
 
 /* Probabilities of the side on roll (before its roll) at ply 0, 1 or 2. */
 void sr_eval_ply(const mg_board *pos, int ply, float p[NN_OUT]);

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <time.h>
 #include "eval.h"
+#include "wtsio.h"
 
 static uint64_t rng_state;
 static uint64_t rng_next(uint64_t *s) {
@@ -121,34 +122,42 @@ static double yardstick(int pairs, uint64_t seed, double *win_rate) {
     return points / (2.0 * pairs);
 }
 
-static int save(const char *path) {
-    long size = ev_wts_size(EV_N_IN, net.contact.n_hid, net.race.n_hid);
-    uint8_t *buf = malloc(size);
-    if (!buf) return -1;
-    ev_wts_serialize(&net, buf, size);
-    char tmp[4096];
-    snprintf(tmp, sizeof tmp, "%s.tmp", path);
-    FILE *f = fopen(tmp, "wb");
-    if (!f) { free(buf); return -1; }
-    size_t ok = fwrite(buf, 1, size, f);
-    fclose(f);
-    free(buf);
-    if (ok != (size_t)size) return -1;
-    return rename(tmp, path);
-}
-
-static int load(const char *path) {
+/* Reads a weights file whose nets have fewer inputs a side than EV_PER_SIDE (an earlier
+ * encoding whose inputs are the first ones of each side's block) into `net`, giving the new
+ * inputs zero weights, so the widened nets play exactly as the old ones until trained. */
+static int widen_weights(const char *path) {
     FILE *f = fopen(path, "rb");
     if (!f) return -1;
-    fseek(f, 0, SEEK_END);
-    long size = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    uint8_t *buf = malloc(size);
-    long got = (long)fread(buf, 1, size, f);
+    static uint8_t buf[4 << 20];
+    long len = (long)fread(buf, 1, sizeof buf, f);
     fclose(f);
-    int rc = got == size ? ev_wts_parse(&net, buf, size) : -1;
-    free(buf);
-    return rc;
+    if (len < 36 || memcmp(buf, EV_WTS_MAGIC, 8) != 0) return -1;
+    if (ev_fnv1a(buf, len - 4) != (uint32_t)(buf[len - 4] | buf[len - 3] << 8 | buf[len - 2] << 16 | (uint32_t)buf[len - 1] << 24)) return -1;
+    uint32_t hdr[5];
+    for (int i = 0; i < 5; i++) hdr[i] = buf[12 + 4 * i] | buf[13 + 4 * i] << 8 | buf[14 + 4 * i] << 16 | (uint32_t)buf[15 + 4 * i] << 24;
+    int old_in = (int)hdr[0], per_old = old_in / 2;
+    if (old_in % 2 || per_old > EV_PER_SIDE || hdr[2] != hdr[0]) return -1;
+    const float *p = (const float *)(buf + 32);   /* little-endian float32, as on x86 */
+    nn_net *nets[2] = { &net.contact, &net.race };
+    int hid[2] = { (int)hdr[1], (int)hdr[3] };
+    for (int n = 0; n < 2; n++) {
+        nn_net *m = nets[n];
+        int nh = hid[n];
+        if (nh < 1 || nh > NN_MAX_HID) return -1;
+        memset(m, 0, sizeof *m);
+        m->n_in = EV_N_IN;
+        m->n_hid = nh;
+        for (int i = 0; i < old_in; i++) {
+            int side = i / per_old, k = i % per_old;
+            memcpy(m->w_in + (size_t)(side * EV_PER_SIDE + k) * nh, p, sizeof(float) * nh);
+            p += nh;
+        }
+        memcpy(m->b_hid, p, sizeof(float) * nh); p += nh;
+        memcpy(m->w_out, p, sizeof(float) * NN_OUT * nh); p += NN_OUT * nh;
+        memcpy(m->b_out, p, sizeof(float) * NN_OUT); p += NN_OUT;
+    }
+    net.games_trained = hdr[4];
+    return (const uint8_t *)p == buf + len - 4 ? 0 : -1;
 }
 
 static void usage(void) {
@@ -159,6 +168,8 @@ static void usage(void) {
         "  --seed S         dice and initial-weights seed (default 1)\n"
         "  --out FILE       weights file written at each checkpoint (default native/evaluator.wts)\n"
         "  --resume FILE    start from these weights instead of random ones\n"
+        "  --widen FILE     start from weights of an encoding with fewer inputs a side (the\n"
+        "                   same inputs first): the new inputs start with zero weights\n"
         "  --hidden H       hidden units of each net (default %d)\n"
         "  --alpha A        initial learning rate (default 0.1)\n"
         "  --alpha-end A    learning rate reached at the last game (default 0.02)\n"
@@ -172,7 +183,7 @@ int main(int argc, char **argv) {
     double minutes = 0, alpha0 = 0.1, alpha_end = 0.02;
     uint64_t seed = 1;
     int hidden = EV_N_HID, pairs = 250;
-    const char *out = "native/evaluator.wts", *resume = NULL, *logpath = NULL;
+    const char *out = "native/evaluator.wts", *resume = NULL, *logpath = NULL, *widen = NULL;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) { usage(); return 0; }
@@ -182,6 +193,7 @@ int main(int argc, char **argv) {
         else if (!strcmp(a, "--seed")) seed = strtoull(v, NULL, 10);
         else if (!strcmp(a, "--out")) out = v;
         else if (!strcmp(a, "--resume")) resume = v;
+        else if (!strcmp(a, "--widen")) widen = v;
         else if (!strcmp(a, "--hidden")) hidden = atoi(v);
         else if (!strcmp(a, "--alpha")) alpha0 = atof(v);
         else if (!strcmp(a, "--alpha-end")) alpha_end = atof(v);
@@ -193,8 +205,10 @@ int main(int argc, char **argv) {
     }
     if (hidden < 1 || hidden > NN_MAX_HID) { fprintf(stderr, "hidden must be 1..%d\n", NN_MAX_HID); return 2; }
     bo_init();
-    if (resume) {
-        if (load(resume) != 0) { fprintf(stderr, "train: cannot load %s\n", resume); return 1; }
+    if (widen) {
+        if (widen_weights(widen) != 0) { fprintf(stderr, "train: cannot widen %s\n", widen); return 1; }
+    } else if (resume) {
+        if (wts_load(&net, resume) != 0) { fprintf(stderr, "train: cannot load %s\n", resume); return 1; }
     } else {
         nn_init_random(&net.contact, EV_N_IN, hidden, seed * 2 + 1);
         nn_init_random(&net.race, EV_N_IN, hidden, seed * 2 + 2);
@@ -234,7 +248,7 @@ int main(int argc, char **argv) {
         int stop = minutes > 0 && (t - t0) > minutes * 60.0;
         if (g % check == 0 || g == games || stop) {
             double wr, ppg = yardstick(pairs, 424242, &wr);
-            if (save(out) != 0) fprintf(stderr, "\ntrain: cannot write %s\n", out);
+            if (wts_save(&net, out) != 0) fprintf(stderr, "\ntrain: cannot write %s\n", out);
             printf("%8u %8.1f %+.3f %.3f\n", net.games_trained, (now_s() - t0) / 60.0, ppg, wr);
             fflush(stdout);
             if (log) { fprintf(log, "%u %.1f %+.3f %.3f\n", net.games_trained, (now_s() - t0) / 60.0, ppg, wr); fflush(log); }
