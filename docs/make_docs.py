@@ -195,6 +195,17 @@ def help_page():
     return scene
 
 
+def advice():
+    """A on the rich board with 53: level 5's best plays, the deepest-judged first."""
+    scene = Scene([5, 3], start=RICH, settings=Settings(who_starts="human"))
+    scene.until("ENTER rolls", row=23)
+    scene.type("\n")
+    scene.until("Your move?", row=23)
+    scene.type("a\n")
+    scene.until("ADVICE")
+    return scene
+
+
 def options_menu():
     scene = at_your_move_start()
     scene.type("o\n")
@@ -321,6 +332,7 @@ SCENES = {
     "mirrored": mirrored,
     "help": help_page,
     "options-menu": options_menu,
+    "advice": advice,
     "score": score,
     "setup-board": setup_board,
     **{f"style-{name}": (lambda name=name: _style_scene(name)) for name in STYLE_ORDER},

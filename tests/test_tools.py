@@ -1,0 +1,126 @@
+"""The evaluator's offline tools (native/tools: train, refine) build and do what their help
+says on tiny runs: a seeded run is reproducible, its weights file loads in the game, --widen
+carries an older, narrower encoding over with the new inputs at zero, and refine's gen, fit,
+duel and average write what they claim. Weights files are built here in code."""
+import os
+import shutil
+import struct
+import subprocess
+
+import pytest
+
+from game import evaluator as ev
+from native import lib
+
+TOOLS = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "native",
+                     "tools")
+HEADER = struct.Struct("<8s6I")          # magic, version, n_in, hid_c, n_in_race, hid_r, games
+
+
+def fnv1a(data: bytes) -> int:
+    h = 2166136261
+    for byte in data:
+        h = ((h ^ byte) * 16777619) & 0xFFFFFFFF
+    return h
+
+
+def weights_file(n_in: int, hidden: int, values, games: int = 7) -> bytes:
+    """A weights file in the evaluator's format whose floats come from values(k)."""
+    floats = 2 * (n_in * hidden + hidden + 5 * hidden + 5)
+    body = HEADER.pack(b"SPBGNET1", 1, n_in, hidden, n_in, hidden, games)
+    body += struct.pack(f"<{floats}f", *(values(k) for k in range(floats)))
+    return body + struct.pack("<I", fnv1a(body))
+
+
+def read_net_floats(data: bytes):
+    magic, version, n_in, hid_c, _, hid_r, games = HEADER.unpack_from(data)
+    count = (len(data) - HEADER.size - 4) // 4
+    return n_in, hid_c, struct.unpack_from(f"<{count}f", data, HEADER.size)
+
+
+@pytest.fixture(scope="module")
+def tools(tmp_path_factory):
+    if not shutil.which("make") or not shutil.which(os.environ.get("CC", "gcc")):
+        pytest.skip("make and a C compiler are needed to build native/tools")
+    out = tmp_path_factory.mktemp("tools")
+    subprocess.run(["make", "-s", "-C", TOOLS, "train", "refine"], check=True)
+    for name in ("train", "refine"):
+        shutil.copy(os.path.join(TOOLS, name), out / name)
+    return out
+
+
+def run(tools, *args, cwd=None):
+    return subprocess.run([str(tools / args[0]), *map(str, args[1:])], capture_output=True,
+                          text=True, check=True, cwd=cwd)
+
+
+def test_a_seeded_training_run_is_reproducible_and_its_file_loads_in_the_game(tools, tmp_path):
+    files = []
+    for name in ("a.wts", "b.wts"):
+        path = tmp_path / name
+        run(tools, "train", "--games", 60, "--hidden", 8, "--seed", 3, "--check", 60,
+            "--pairs", 5, "--out", path)
+        files.append(path.read_bytes())
+    assert files[0] == files[1]
+    assert ev.load_weights(str(tmp_path / "a.wts")) == 60
+    ev.load_weights()                                   # the shipped weights back
+
+
+def test_widen_puts_the_old_inputs_first_in_each_side_and_the_new_ones_at_zero(tools, tmp_path):
+    shipped = open(ev.WEIGHTS_PATH, "rb").read()
+    n_in, hidden, _ = read_net_floats(shipped)
+    per_side, old_per_side, nh = n_in // 2, n_in // 2 - 3, 4
+    old = weights_file(2 * old_per_side, nh, lambda k: ((k * 37) % 101) / 100.0 - 0.5)
+    (tmp_path / "old.wts").write_bytes(old)
+    run(tools, "train", "--widen", tmp_path / "old.wts", "--games", 1, "--alpha", 1e-30,
+        "--alpha-end", 1e-30, "--check", 1, "--pairs", 1, "--out", tmp_path / "new.wts")
+    _, _, before = read_net_floats(old)
+    new_in, new_hidden, after = read_net_floats((tmp_path / "new.wts").read_bytes())
+    assert (new_in, new_hidden) == (n_in, nh)
+    for side in range(2):
+        for k in range(per_side):
+            row = after[(side * per_side + k) * nh:(side * per_side + k + 1) * nh]
+            if k < old_per_side:
+                j = side * old_per_side + k
+                assert row == pytest.approx(before[j * nh:(j + 1) * nh], abs=1e-6)
+            else:
+                assert row == pytest.approx((0.0,) * nh, abs=1e-20)   # one step at 1e-30
+    tail_old = before[2 * old_per_side * nh:2 * old_per_side * nh + 6 * nh + 5]
+    tail_new = after[n_in * nh:n_in * nh + 6 * nh + 5]     # hidden biases and the outputs
+    assert tail_new == pytest.approx(tail_old, abs=1e-6)
+
+
+def test_widen_refuses_a_damaged_file(tools, tmp_path):
+    bad = bytearray(open(ev.WEIGHTS_PATH, "rb").read())
+    bad[100] ^= 0xFF
+    (tmp_path / "bad.wts").write_bytes(bytes(bad))
+    proc = subprocess.run([str(tools / "train"), "--widen", str(tmp_path / "bad.wts"), "--games",
+                           "1", "--out", str(tmp_path / "x.wts")], capture_output=True, text=True)
+    assert proc.returncode == 1 and "cannot widen" in proc.stderr
+    assert not (tmp_path / "x.wts").exists()
+
+
+def test_refine_gen_fit_duel_and_average(tools, tmp_path):
+    shipped = ev.WEIGHTS_PATH
+    run(tools, "refine", "gen", "--weights", shipped, "--positions", 40, "--seed", 2,
+        "--out", tmp_path / "d.dat")
+    assert (tmp_path / "d.dat").stat().st_size == 40 * (50 + 4 * 5)
+    out = run(tools, "refine", "fit", "--weights", shipped, "--epochs", 1, "--out",
+              tmp_path / "f.wts", tmp_path / "d.dat").stdout
+    assert "held-out mse" in out
+    assert ev.load_weights(str(tmp_path / "f.wts")) == lib.bg_weights_games() > 0
+    ev.load_weights()
+    duel = run(tools, "refine", "duel", "--weights", shipped, "--against", shipped, "--pairs",
+               3).stdout
+    assert "6 games, A (level 3) +0.000 ppg" in duel       # the same net both sides
+    run(tools, "refine", "average", "--out", tmp_path / "avg.wts", shipped, shipped)
+    assert (tmp_path / "avg.wts").read_bytes() == open(shipped, "rb").read()
+
+
+def test_refine_refuses_a_data_file_with_a_partial_record(tools, tmp_path):
+    (tmp_path / "cut.dat").write_bytes(b"\0" * 69)
+    proc = subprocess.run([str(tools / "refine"), "fit", "--weights", ev.WEIGHTS_PATH, "--out",
+                           str(tmp_path / "f.wts"), str(tmp_path / "cut.dat")],
+                          capture_output=True, text=True)
+    assert proc.returncode == 1 and "partial record" in proc.stderr
+    assert not (tmp_path / "f.wts").exists()
