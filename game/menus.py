@@ -123,13 +123,17 @@ def parse_dice(text: str) -> tuple[int, int]:
     return d1, d2
 
 
-def ask_dice(basic: Basic, who: str, row: int = S.MESSAGE_ROW, prompt: str | None = None):
+def ask_dice(basic: Basic, who: str, row: int = S.MESSAGE_ROW, prompt: str | None = None,
+             allow_quit: bool = False):
     """"Set the dice yourself": ask the roll for `who` ("human", "computer", "white",
     "black" or any name) as "31" or "3 1"; anything else is refused with the reason and
-    asked again. `prompt` replaces "Dice for <who>?". Returns (die1, die2)."""
+    asked again. `prompt` replaces "Dice for <who>?". Returns (die1, die2), or "quit" when
+    `allow_quit` and QUIT was typed (as at "Your move?")."""
     prompt = prompt or DICE_PROMPT.format(who=WHO_WORDS.get(who, who))
     while True:
         text = yield from basic.input(prompt, row=row)
+        if allow_quit and text.strip().upper() == "QUIT":
+            return "quit"
         try:
             return parse_dice(text)
         except ValueError as exc:

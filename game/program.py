@@ -265,10 +265,14 @@ class Game:
         self.message("")
 
     def roll(self, side: str):
-        """Throw two dice for a turn (or ask them, with Set dice on), in the mover's colour."""
+        """Throw two dice for a turn (or ask them, with Set dice on), in the mover's colour.
+        Returns the dice, or 'quit' when QUIT was typed for them."""
         black = side == self.top
         if self.settings.set_dice:
-            d1, d2 = yield from menus.ask_dice(self.basic, side)
+            typed = yield from menus.ask_dice(self.basic, side, allow_quit=True)
+            if typed == "quit":
+                return "quit"
+            d1, d2 = typed
         else:
             self.message({HUMAN: "Your throw", COMPUTER: "My throw"}.get(
                 side, f"{side.capitalize()}'s throw"))
@@ -290,12 +294,15 @@ class Game:
     # ---------- the opening throw (rule 1) ----------
     def opening(self):
         """One die each, the top die the computer's, the bottom the human's; a tie throws
-        again after ENTER. Returns (top_starts, top, bottom)."""
+        again after ENTER. Returns (top_starts, top, bottom), or 'quit' (QUIT for the dice)."""
         while True:
             self.message("The opening throw")
             if self.settings.set_dice:
-                top, bottom = yield from menus.ask_dice(self.basic, "the opening",
-                                                        prompt=self.opening_prompt())
+                typed = yield from menus.ask_dice(self.basic, "the opening",
+                                                  prompt=self.opening_prompt(), allow_quit=True)
+                if typed == "quit":
+                    return "quit"
+                top, bottom = typed
             else:
                 yield from self.tumble()
                 top, bottom = self.dice.die(), self.dice.die()
@@ -328,10 +335,14 @@ class Game:
         return f"Opening: {self.top.capitalize()}'s, {self.bottom.capitalize()}'s?"
 
     def first_turn(self):
-        """Who moves first and with which dice (None: that side rolls its own)."""
+        """Who moves first and with which dice (None: that side rolls its own); ('quit',
+        None) when QUIT was typed for the opening dice."""
         who = self.settings.who_starts
         if who == "roll":
-            top_starts, top, bottom = yield from self.opening()
+            opened = yield from self.opening()
+            if opened == "quit":
+                return "quit", None
+            top_starts, top, bottom = opened
             return (self.top, (top, bottom)) if top_starts else (self.bottom, (bottom, top))
         side = self.bottom if who == "human" else self.top
         throw = opening_throw(side, self.match.sides, self.dice.die)
@@ -663,6 +674,8 @@ class Game:
                 self.draw_dice(dice[0], dice[1], side == self.top)
         else:
             side, dice = yield from self.first_turn()
+            if side == "quit":
+                return "quit"
         while True:
             m.start_turn(side)
             self.at = (self.position, side, dice)
@@ -671,6 +684,8 @@ class Game:
                 if result is not None:
                     return result
                 dice = yield from self.roll(side)
+                if dice == "quit":
+                    return "quit"
                 self.at = (self.position, side, dice)
             m.dice_rolled()
             if self.typed[side]:

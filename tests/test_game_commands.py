@@ -87,6 +87,23 @@ def test_ready_n_puts_the_men_back_and_y_confirms():
     assert "human 31 x3 x1" in driver.game.log
 
 
+def test_quit_typed_for_the_dice_ends_the_game_as_at_your_move():
+    driver = GameDriver(settings=Settings(set_dice=True))
+    driver.until("Opening: my die, yours?")
+    driver.type("quit\n")                        # at the opening throw
+    driver.until("Opening: my die, yours?")
+    assert len(driver.games) == 2
+    driver.type("1 3\n")
+    at_your_move(driver)
+    driver.type("h3\n")
+    at_your_move(driver)
+    driver.type("f1\n")
+    driver.until("Dice for me?")
+    driver.type("QUIT\n")                        # at a later throw
+    driver.until("Opening: my die, yours?")
+    assert len(driver.games) == 3
+
+
 def test_set_dice_asks_each_roll_for_both_sides():
     driver = GameDriver(settings=Settings(set_dice=True))
     driver.until("Opening: my die, yours?")
