@@ -351,8 +351,13 @@ KIND_WORDS = {"single": "single", "gammon": "gammon", "backgammon": "backgammon"
 GAMES_SHOWN = 6
 
 
+SCREEN_NAMES = {"human": "You", "computer": "Me"}   # the computer speaks for itself
+
+
 def _name(match: Match, side: str) -> str:
-    return match.record.names.get(side, side.capitalize())
+    """A side as the score pages name it: You and Me against the computer, else the
+    record's names (White, Black)."""
+    return SCREEN_NAMES.get(side) or match.record.names.get(side, side.capitalize())
 
 
 def score_lines(match: Match) -> list[str]:
@@ -370,14 +375,15 @@ def score_lines(match: Match) -> list[str]:
         lead = match.balance(match.sides[0])
         if lead:
             ahead = match.sides[0] if lead > 0 else match.sides[1]
-            lines.append(f"{_name(match, ahead)} is {abs(lead)} ahead")
+            verb = {"human": "You are", "computer": "I am"}.get(ahead, f"{_name(match, ahead)} is")
+            lines.append(f"{verb} {abs(lead)} ahead")
         else:
             lines.append("All square")
     if not match.cube_enabled:
         lines.append("No doubling cube")
     elif match.in_game:
         owner = "in the middle" if match.cube_owner is None else \
-            f"owned by {_name(match, match.cube_owner)}"
+            f"owned by {_name(match, match.cube_owner).replace('Me', 'me').replace('You', 'you')}"
         lines.append(f"Cube {match.cube_value}, {owner}")
     if match.crawford_game:
         lines.append("The Crawford game: no doubling")

@@ -125,7 +125,7 @@ def test_money_play_keeps_a_running_total_and_s_shows_it():
     driver.type("S\n")
     driver.until("SCORE")
     page = "\n".join(driver.text())
-    assert "MONEY PLAY" in page and "Human is 1 ahead" in page, page
+    assert "MONEY PLAY" in page and "You are 1 ahead" in page, page
 
 
 def test_computer_drops_and_takes_as_the_evaluator_says():

@@ -366,11 +366,11 @@ def test_score_screen_shows_scores_cube_and_crawford():
     driver.run(3)
     screen = driver.screen()
     assert "SCORE" in screen and "MATCH TO 3 POINTS" in screen
-    assert "Human          2   needs 1" in screen
-    assert "Computer       0   needs 3" in screen
+    assert "You            2   needs 1" in screen
+    assert "Me             0   needs 3" in screen
     assert "The Crawford game: no doubling" in screen
     assert "Cube 1, in the middle" in screen
-    assert "  1   Human       single      2" in screen
+    assert "  1   You         single      2" in screen
     driver.type("\n")
     driver.finish()
 
@@ -386,8 +386,8 @@ def test_score_screen_money_play_shows_the_running_total_and_cube_owner():
     driver = RoutineDriver(lambda b: menus.score_screen(b, match))
     driver.run(3)
     screen = driver.screen()
-    assert "MONEY PLAY" in screen and "Computer is 2 ahead" in screen
-    assert "Cube 2, owned by Computer" in screen
+    assert "MONEY PLAY" in screen and "I am 2 ahead" in screen
+    assert "Cube 2, owned by me" in screen
     assert "needs" not in screen
 
 
