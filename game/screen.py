@@ -563,6 +563,11 @@ class Screen:
             else room_px / (count - 1)
         width = 8 * TRAY_COLS
         slice_rows = ("." + "#" * (width - 2) + ".",) * 2
+        if (pal.human_tray if white else pal.computer_tray) == pal.frame:
+            # a tray of the panel's own paper would vanish when empty: outline it in ink
+            edge, side = "#" * width, "#" + "." * (width - 2) + "#"
+            self.put_glyph(TRAY_COL, row * 8, (edge,) + (side,) * (TRAY_ROWS * 8 - 2) + (edge,))
+            slice_rows = ("#" * width,) * 2
         for i in range(count):
             offset = round(i * step)
             y = (row + TRAY_ROWS) * 8 - 3 - offset if white else row * 8 + 1 + offset

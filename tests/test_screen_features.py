@@ -252,6 +252,19 @@ def test_a_man_the_colour_of_the_board_is_drawn_outlined():
     assert got == want
 
 
+@pytest.mark.parametrize("name", STYLE_ORDER)
+def test_an_empty_tray_can_be_seen_in_every_style(name):
+    machine = drawn(Position.start(), style=name)
+    frame_paper = paper(S.Palette.of(name).frame_attr)
+    for row0 in (S.WHITE_TRAY_ROW, S.BLACK_TRAY_ROW):
+        cells = [(col, row) for col in range(S.TRAY_COL, S.TRAY_COL + S.TRAY_COLS)
+                 for row in range(row0, row0 + S.TRAY_ROWS)]
+        own_paper = any(paper(attr_at(machine, c, r)) != frame_paper for c, r in cells)
+        outlined = all(machine.memory[S.bitmap_addr(S.TRAY_COL, row0 * 8 + k)] & 0x80
+                       for k in range(8 * S.TRAY_ROWS))
+        assert own_paper or outlined, (name, row0)
+
+
 def test_set_style_redraws_what_is_on_the_board():
     machine = drawn(BUSY)
     screen = machine.screen
