@@ -121,16 +121,17 @@ class EdgeSkipper:
 
 
 def install_tape(machine, player: TapePlayer, instant: bool = False) -> None:
-    """Put a tape in the machine with the edge skipper on LD_EDGE, and (instant) the
-    LD_BYTES trap. For tests and tools that call LD_BYTES themselves."""
+    """Put a tape in the machine with the edge skipper on LD_EDGE, and on LD_BYTES either
+    (instant) the trap that loads at once or one that plays on a tape stopped by a TZX
+    "stop the tape" block. For tests and tools that call LD_BYTES themselves."""
     sym = roms.rom_symbols()
     machine.tape = player
     machine.cpu.traps[sym["le_loop"]] = EdgeSkipper(player)
     if instant:
         machine.cpu.traps[sym["LD_BYTES"]] = lambda cpu: instant_ld_bytes(
             cpu, machine.memory, player)
-    else:
-        machine.cpu.traps.pop(sym["LD_BYTES"], None)
+    else:                                   # a tape that stopped itself plays on for a load
+        machine.cpu.traps[sym["LD_BYTES"]] = lambda cpu: player.resume(cpu.tstates)
 
 
 class TapeLoader:
@@ -173,6 +174,7 @@ class TapeLoader:
     # --- traps ---
     def _on_ld_bytes(self, cpu) -> None:
         self._ld_entry = (cpu.sp, cpu.ix, cpu.de, cpu.a)
+        self.player.resume(cpu.tstates)         # "stop the tape" blocks: play on for a load
         if self.instant:
             instant_ld_bytes(cpu, self.machine.memory, self.player)
 

@@ -321,12 +321,15 @@ class TapePlayer:
     """Plays blocks into the EAR bit: ear_at(tstates) / end_frame(frame_tstates) as
     spectrum/machine.py asks. Each pulse starts with an edge; a block that is followed by a
     pause ends with one more edge, then the level holds for the pause. Time counts in
-    T-states from the start of the tape; the player runs only while `playing`."""
+    T-states from the start of the tape; the player runs only while `playing`. A TZX pause
+    of 0 ms (block 20h) means "stop the tape": the player stops itself there, as a person
+    would press stop, and `resume` starts it again (the loaders do when LD_BYTES is next
+    entered, as a person presses play for the next file)."""
 
     def __init__(self, blocks, start_level: int = 0):
         self.blocks = list(blocks)
         self.start_level = start_level
-        edges, starts, ends, t = [], [], [], 0
+        edges, starts, ends, stops, t = [], [], [], [], 0
         for i, block in enumerate(self.blocks):
             starts.append(t)
             pulses = block_pulses(block)
@@ -338,20 +341,29 @@ class TapePlayer:
                     edges.append(np.array([t], dtype=np.int64))   # the last pulse ends
             ends.append(t)
             if block.block_id == 0x20 and block.pause_ms == 0:
-                t += hw.CPU_HZ                  # "stop the tape": here a one-second pause
+                stops.append(t)                 # "stop the tape"
             t += block.pause_ms * hw.CPU_HZ // 1000
         self.edge_tstates = (np.concatenate(edges) if edges else np.zeros(0, np.int64)).tolist()
         self.block_start_tstates = starts
         self.block_end_tstates = ends
         self.length_tstates = t
+        self.stop_tstates = stops       # tape times of the "stop the tape" blocks
         self.tape_tstates = 0           # tape time at the current frame's T-state 0
         self.playing = False
+        self.stopped_by_tape = False    # stopped at a "stop the tape" block, not by a person
         self._index = 0                 # edges before this index have happened
+        self._stop_i = 0                # stops before this index have been passed
 
     # --- the machine's protocol ---
+    def _next_stop(self):
+        return self.stop_tstates[self._stop_i] if self._stop_i < len(self.stop_tstates) else None
+
     def ear_at(self, tstates: int) -> int:
         if self.playing:
             now = self.tape_tstates + tstates
+            stop = self._next_stop()
+            if stop is not None and now > stop:
+                now = stop
             edges, i = self.edge_tstates, self._index
             n = len(edges)
             while i < n and edges[i] <= now:
@@ -362,6 +374,12 @@ class TapePlayer:
     def end_frame(self, frame_tstates: int) -> None:
         if self.playing:
             self.tape_tstates += frame_tstates
+            stop = self._next_stop()
+            if stop is not None and self.tape_tstates >= stop:
+                self.tape_tstates = stop        # the tape stands still at the stop block
+                self._stop_i += 1
+                self.playing = False
+                self.stopped_by_tape = True
 
     # --- control ---
     def play(self) -> None:
@@ -369,6 +387,17 @@ class TapePlayer:
 
     def stop(self) -> None:
         self.playing = False
+        self.stopped_by_tape = False
+
+    def resume(self, frame_tstates: int = 0) -> bool:
+        """Play on from a "stop the tape" block, the tape moving from the frame's T-state
+        `frame_tstates`; False (nothing done) unless the tape stopped itself."""
+        if not self.stopped_by_tape:
+            return False
+        self.tape_tstates -= frame_tstates
+        self.stopped_by_tape = False
+        self.playing = True
+        return True
 
     @property
     def finished(self) -> bool:
@@ -379,12 +408,19 @@ class TapePlayer:
         seen yet (0 or less: one is already waiting to be seen; None: no more edges)."""
         if not self.playing or self._index >= len(self.edge_tstates):
             return None
+        stop = self._next_stop()
+        if stop is not None and self.edge_tstates[self._index] > stop:
+            return None                         # the tape will stop before it
         return self.edge_tstates[self._index] - (self.tape_tstates + tstates)
 
     def seek(self, tape_tstates: int, frame_tstates: int = 0) -> None:
         """Put the tape at tape_tstates as of the frame's T-state frame_tstates."""
         self.tape_tstates = tape_tstates - frame_tstates
         self._index = bisect.bisect_right(self.edge_tstates, tape_tstates)
+        self._stop_i = bisect.bisect_right(self.stop_tstates, tape_tstates)
+        if self.stopped_by_tape:                # moved on by hand: the stop is over
+            self.stopped_by_tape = False
+            self.playing = True
 
     def seek_block(self, index: int, frame_tstates: int = 0) -> None:
         start = self.block_start_tstates[index] if index < len(self.blocks) else self.length_tstates

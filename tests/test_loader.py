@@ -121,6 +121,66 @@ def test_hand_built_tzx_loads_through_the_z80_loader_like_the_trap():
     assert results[0][1][0x200:0x209] == b"pure data"
 
 
+def stop_the_tape_blocks():
+    """Two data files with a TZX "stop the tape" block (20h, pause 0) between them."""
+    return [T.standard_block(T.make_tap_block(0xFF, b"first file"), pause_ms=100),
+            T.Block(0x20, pause_ms=0),
+            T.standard_block(T.make_tap_block(0xFF, b"second file"))]
+
+
+def test_tzx_stop_the_tape_block_stops_the_tape_until_the_next_load():
+    blocks = stop_the_tape_blocks()
+    m = Spectrum48()
+    for _ in range(20):
+        m.run_frame()
+    player = T.TapePlayer(blocks)
+    install_tape(m, player)
+    player.play()
+    first = m.call(SYM["LD_BYTES"], max_frames=500, ix=0x9000, de=10, a=0xFF)
+    assert first["f"] & 1 and bytes(m.memory[0x9000:0x900A]) == b"first file"
+    for _ in range(30):                             # the 100 ms pause, then the stop
+        m.run_frame()
+    assert not player.playing and player.stopped_by_tape
+    assert player.tape_tstates == player.stop_tstates[0] == player.block_end_tstates[1]
+    ear_before = player.ear_at(0)
+    for _ in range(100):                            # two seconds: the tape stands still
+        m.run_frame()
+    assert player.tape_tstates == player.stop_tstates[0] and player.ear_at(0) == ear_before
+    second = m.call(SYM["LD_BYTES"], max_frames=500, ix=0x9100, de=11, a=0xFF)
+    assert second["f"] & 1 and bytes(m.memory[0x9100:0x910B]) == b"second file"
+    assert player.playing and not player.stopped_by_tape
+
+
+def test_a_stop_inside_a_frame_hides_the_edges_after_it():
+    blocks = [T.Block(0x12, pause_ms=0, pulses_tstates=(1000,) * 10), T.Block(0x20, pause_ms=0),
+              T.Block(0x12, pause_ms=0, pulses_tstates=(1000,) * 10)]
+    player = T.TapePlayer(blocks)
+    player.play()
+    stop = player.stop_tstates[0]
+    assert stop == 10_000
+    level_at_stop = player.ear_at(stop)
+    assert player.ear_at(stop + 5_000) == level_at_stop     # later edges wait for the resume
+    assert player.next_edge_tstates(stop) is None
+    player.end_frame(69_888)
+    assert player.tape_tstates == stop and not player.playing
+    assert player.resume(2_000)                     # played on 2,000 T into a frame
+    assert player.ear_at(2_000 + 500) == level_at_stop and \
+        player.ear_at(2_000 + 1_000) != level_at_stop   # the next block's first edge, on time
+    assert not player.resume()                      # only a stopped tape resumes
+
+
+def test_instant_loading_passes_a_stop_the_tape_block():
+    m = Spectrum48()
+    for _ in range(20):
+        m.run_frame()
+    player = T.TapePlayer(stop_the_tape_blocks())
+    install_tape(m, player, instant=True)
+    player.play()
+    for dest, length, data in ((0x9000, 10, b"first file"), (0x9100, 11, b"second file")):
+        regs = m.call(SYM["LD_BYTES"], max_frames=50, ix=dest, de=length, a=0xFF)
+        assert regs["f"] & 1 and bytes(m.memory[dest:dest + length]) == data
+
+
 def damaged_tape():
     blocks = make_tape.tape_blocks()
     screen = bytearray(blocks[3].data)
