@@ -118,7 +118,8 @@ def advice_lines(position: Position, dice, candidates=None, level: int = ADVICE_
     else:
         lines += ["", "Equity: what each play is worth", "to the mover, in points a game."]
     if shallower:
-        lines += ["", f"The best were looked at {deepest}", "plies deep, those marked less."]
+        unit = "ply" if deepest == 1 else "plies"
+        lines += ["", f"The best were looked at {deepest}", f"{unit} deep, those marked less."]
     return lines
 
 

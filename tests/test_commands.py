@@ -101,6 +101,16 @@ def test_advice_marks_plays_judged_less_deeply_with_their_ply_not_a_difference()
     assert all(len(line) <= 32 for line in lines)
 
 
+def test_advice_says_ply_for_a_depth_of_one():
+    from game.evaluator import Candidate
+    position = Position.from_id(START_ID)
+    by_text = {C.play_text(p): p for p in legal_plays(position, (3, 1))}
+    fake = [Candidate(by_text["h3 f1"], 0.15, 1), Candidate(by_text["m3 j1"], 0.2, 0)]
+    lines = C.advice_lines(position, (3, 1), candidates=fake)
+    assert lines[3] == "2. m3 j1       +0.200 (0-ply)"
+    assert lines[-2:] == ["The best were looked at 1", "ply deep, those marked less."]
+
+
 def test_advice_in_a_match_ranks_for_the_match_score():
     pytest.importorskip("game.evaluator")
     from test_evaluator_match import DMP, DMP_CHOICE, DMP_DICE, DMP_POSITION
