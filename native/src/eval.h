@@ -54,6 +54,9 @@ long ev_wts_size(int n_in, int n_hid_contact, int n_hid_race);
 long ev_wts_serialize(const ev_weights *w, uint8_t *buf, long cap);
 /* 0 ok, or a negative BG_ERR_WTS_* code */
 int ev_wts_parse(ev_weights *w, const uint8_t *buf, long len);
+/* As ev_wts_parse for nets of want_in inputs, or (want_in 0) of any count up to NN_MAX_IN,
+ * as the training tool's --widen reads an older, narrower encoding. */
+int ev_wts_parse_inputs(ev_weights *w, const uint8_t *buf, long len, int want_in);
 uint32_t ev_fnv1a(const uint8_t *data, long len);
 
 /* bear-off database (bearoff.c) */

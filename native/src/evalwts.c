@@ -62,12 +62,13 @@ long ev_wts_serialize(const ev_weights *w, uint8_t *buf, long cap) {
     return p - buf;
 }
 
-int ev_wts_parse(ev_weights *w, const uint8_t *buf, long len) {
+int ev_wts_parse_inputs(ev_weights *w, const uint8_t *buf, long len, int want_in) {
     if (!buf || len < HEADER_BYTES + 4) return BG_ERR_WTS_SIZE;
     if (memcmp(buf, EV_WTS_MAGIC, 8) != 0) return BG_ERR_WTS_MAGIC;
     if (get_u32(buf + 8) != EV_WTS_VERSION) return BG_ERR_WTS_VERSION;
     uint32_t n_in = get_u32(buf + 12), hc = get_u32(buf + 16), rin = get_u32(buf + 20), hr = get_u32(buf + 24);
-    if (n_in != EV_N_IN || rin != EV_N_IN || hc < 1 || hc > NN_MAX_HID || hr < 1 || hr > NN_MAX_HID)
+    int in_ok = want_in ? n_in == (uint32_t)want_in : n_in >= 1 && n_in <= NN_MAX_IN;
+    if (!in_ok || rin != n_in || hc < 1 || hc > NN_MAX_HID || hr < 1 || hr > NN_MAX_HID)
         return BG_ERR_WTS_VERSION;
     if (len != ev_wts_size((int)n_in, (int)hc, (int)hr)) return BG_ERR_WTS_SIZE;
     if (get_u32(buf + len - 4) != ev_fnv1a(buf, len - 4)) return BG_ERR_WTS_CHECKSUM;
@@ -77,4 +78,8 @@ int ev_wts_parse(ev_weights *w, const uint8_t *buf, long len) {
         return BG_ERR_WTS_CHECKSUM;
     w->loaded = 1;
     return 0;
+}
+
+int ev_wts_parse(ev_weights *w, const uint8_t *buf, long len) {
+    return ev_wts_parse_inputs(w, buf, len, EV_N_IN);
 }

@@ -9,26 +9,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include "search.h"
+#include "toolutil.h"
 #include "wtsio.h"
 
 #define REC_BYTES (50 + 4 * NN_OUT)   /* board (row 0 on roll), then five float targets */
-
-static uint64_t rng_next(uint64_t *s) {
-    uint64_t z = (*s += 0x9E3779B97F4A7C15ULL);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    return z ^ (z >> 31);
-}
-static int roll_die(uint64_t *s) { return (int)(rng_next(s) % 6) + 1; }
-static double rng_unit(uint64_t *s) { return (double)(rng_next(s) >> 11) / 9007199254740992.0; }
-
-static double now_s(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return t.tv_sec + t.tv_nsec * 1e-9;
-}
 
 static void progress(const char *what, long done, long total, double t0) {
     static double last;

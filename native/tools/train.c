@@ -8,27 +8,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include "eval.h"
+#include "toolutil.h"
 #include "wtsio.h"
 
 static uint64_t rng_state;
-static uint64_t rng_next(uint64_t *s) {
-    uint64_t z = (*s += 0x9E3779B97F4A7C15ULL);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    return z ^ (z >> 31);
-}
-static int roll_die(uint64_t *s) { return (int)(rng_next(s) % 6) + 1; }
 
 static mg_play plays[MG_MAX_PLAYS];
 static ev_weights net;   /* the nets being trained */
-
-static double now_s(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return t.tv_sec + t.tv_nsec * 1e-9;
-}
 
 /* Best play by 0-ply net; p_mover gets the mover's probabilities after it. */
 static int choose_net(const ev_weights *w, int n, float p_mover[NN_OUT]) {
@@ -126,38 +113,28 @@ static double yardstick(int pairs, uint64_t seed, double *win_rate) {
  * encoding whose inputs are the first ones of each side's block) into `net`, giving the new
  * inputs zero weights, so the widened nets play exactly as the old ones until trained. */
 static int widen_weights(const char *path) {
-    FILE *f = fopen(path, "rb");
-    if (!f) return -1;
-    static uint8_t buf[4 << 20];
-    long len = (long)fread(buf, 1, sizeof buf, f);
-    fclose(f);
-    if (len < 36 || memcmp(buf, EV_WTS_MAGIC, 8) != 0) return -1;
-    if (ev_fnv1a(buf, len - 4) != (uint32_t)(buf[len - 4] | buf[len - 3] << 8 | buf[len - 2] << 16 | (uint32_t)buf[len - 1] << 24)) return -1;
-    uint32_t hdr[5];
-    for (int i = 0; i < 5; i++) hdr[i] = buf[12 + 4 * i] | buf[13 + 4 * i] << 8 | buf[14 + 4 * i] << 16 | (uint32_t)buf[15 + 4 * i] << 24;
-    int old_in = (int)hdr[0], per_old = old_in / 2;
-    if (old_in % 2 || per_old > EV_PER_SIDE || hdr[2] != hdr[0]) return -1;
-    const float *p = (const float *)(buf + 32);   /* little-endian float32, as on x86 */
-    nn_net *nets[2] = { &net.contact, &net.race };
-    int hid[2] = { (int)hdr[1], (int)hdr[3] };
+    static ev_weights old;
+    if (wts_load_inputs(&old, path, 0) != 0) return -1;
+    int old_in = old.contact.n_in, per_old = old_in / 2;
+    if (old_in % 2 || per_old > EV_PER_SIDE) return -1;
+    nn_net *from[2] = { &old.contact, &old.race }, *to[2] = { &net.contact, &net.race };
     for (int n = 0; n < 2; n++) {
-        nn_net *m = nets[n];
-        int nh = hid[n];
-        if (nh < 1 || nh > NN_MAX_HID) return -1;
+        const nn_net *o = from[n];
+        nn_net *m = to[n];
+        int nh = o->n_hid;
         memset(m, 0, sizeof *m);
         m->n_in = EV_N_IN;
         m->n_hid = nh;
-        for (int i = 0; i < old_in; i++) {
-            int side = i / per_old, k = i % per_old;
-            memcpy(m->w_in + (size_t)(side * EV_PER_SIDE + k) * nh, p, sizeof(float) * nh);
-            p += nh;
+        for (int i = 0; i < old_in; i++) {   /* old input i: side i / per_old, place i % per_old */
+            int row = (i / per_old) * EV_PER_SIDE + i % per_old;
+            memcpy(m->w_in + (size_t)row * nh, o->w_in + (size_t)i * nh, sizeof(float) * nh);
         }
-        memcpy(m->b_hid, p, sizeof(float) * nh); p += nh;
-        memcpy(m->w_out, p, sizeof(float) * NN_OUT * nh); p += NN_OUT * nh;
-        memcpy(m->b_out, p, sizeof(float) * NN_OUT); p += NN_OUT;
+        memcpy(m->b_hid, o->b_hid, sizeof(float) * nh);
+        memcpy(m->w_out, o->w_out, sizeof(float) * NN_OUT * nh);
+        memcpy(m->b_out, o->b_out, sizeof(float) * NN_OUT);
     }
-    net.games_trained = hdr[4];
-    return (const uint8_t *)p == buf + len - 4 ? 0 : -1;
+    net.games_trained = old.games_trained;
+    return 0;
 }
 
 static void usage(void) {

@@ -19,7 +19,7 @@ int wts_save(const ev_weights *w, const char *path) {
     return rename(tmp, path);
 }
 
-int wts_load(ev_weights *w, const char *path) {
+int wts_load_inputs(ev_weights *w, const char *path, int want_in) {
     FILE *f = fopen(path, "rb");
     if (!f) return -1;
     fseek(f, 0, SEEK_END);
@@ -30,7 +30,9 @@ int wts_load(ev_weights *w, const char *path) {
     if (!buf) { fclose(f); return -1; }
     long got = (long)fread(buf, 1, size, f);
     fclose(f);
-    int rc = got == size ? ev_wts_parse(w, buf, size) : -1;
+    int rc = got == size ? ev_wts_parse_inputs(w, buf, size, want_in) : -1;
     free(buf);
     return rc;
 }
+
+int wts_load(ev_weights *w, const char *path) { return wts_load_inputs(w, path, EV_N_IN); }

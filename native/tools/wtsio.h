@@ -7,4 +7,6 @@
 int wts_save(const ev_weights *w, const char *path);
 /* 0 on success, -1 when unreadable, or ev_wts_parse's negative code */
 int wts_load(ev_weights *w, const char *path);
+/* As wts_load for nets of want_in inputs, or (0) of any input count (ev_wts_parse_inputs) */
+int wts_load_inputs(ev_weights *w, const char *path, int want_in);
 #endif

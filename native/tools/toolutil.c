@@ -1,0 +1,21 @@
+/* toolutil.c: the offline tools' random stream and clock (see toolutil.h). */
+#define _POSIX_C_SOURCE 199309L
+#include "toolutil.h"
+#include <time.h>
+
+uint64_t rng_next(uint64_t *s) {
+    uint64_t z = (*s += 0x9E3779B97F4A7C15ULL);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+}
+
+int roll_die(uint64_t *s) { return (int)(rng_next(s) % 6) + 1; }
+
+double rng_unit(uint64_t *s) { return (double)(rng_next(s) >> 11) / 9007199254740992.0; }
+
+double now_s(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec + t.tv_nsec * 1e-9;
+}

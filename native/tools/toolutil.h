@@ -1,0 +1,11 @@
+/* toolutil.h: what the offline tools (train, refine) share besides weights files: a seeded
+ * splitmix64 stream with dice and uniform draws, and the wall clock. Not used by the game,
+ * whose dice come from game/dice.py. */
+#ifndef SPECTRUM_TOOLUTIL_H
+#define SPECTRUM_TOOLUTIL_H
+#include <stdint.h>
+uint64_t rng_next(uint64_t *s);   /* the next 64 random bits of the stream in *s */
+int roll_die(uint64_t *s);        /* 1..6 */
+double rng_unit(uint64_t *s);     /* uniform in [0, 1) */
+double now_s(void);               /* monotonic wall clock, seconds */
+#endif
