@@ -1,6 +1,7 @@
 /* eval.c: input encoding (Tesauro-style point units plus pips, primes, home points, men
- * back, hit chances, blots, escapes and the blockade in front for each side), position classes and the 0-ply evaluation that
- * picks the contact net, the race net or the exact bear-off database. Not the search. */
+ * back, hit chances, blots, escapes and the blockade in front for each side), position
+ * classes and the 0-ply evaluation that picks the contact net, the race net or the exact
+ * bear-off database. Not the search. */
 #include "eval.h"
 #include <string.h>
 
@@ -66,12 +67,14 @@ int ev_hit_rolls(const mg_board *b, int victim) {
 /* Rolls out of 36 with which the man of row r at index `from` (24 = the bar; a die d enters
  * it at index 24 - d) can get past every point the opponent holds in the 12 points in front
  * of it, moving alone (each landing point open). 36 when none is held. */
-int ev_escape_rolls(const mg_board *b, int r, int from) {
+int ev_escape_rolls(const mg_board *b, int r, int from, int *held_in_front) {
     const int8_t *opp = b->b[1 - r];
     uint32_t blocked = 0;   /* bit k+1: index k held by the opponent (k = -1 is off the board) */
     for (int k = 0; k < 24; k++) if (opp[23 - k] >= 2) blocked |= 2u << k;
-    int lowest = -1;        /* lowest held index in the 12 in front; past it = escaped */
-    for (int k = from - 1; k >= 0 && k >= from - 12; k--) if (blocked & (2u << k)) lowest = k;
+    int lowest = -1, held = 0;   /* lowest held index in the 12 in front; past it = escaped */
+    for (int k = from - 1; k >= 0 && k >= from - 12; k--)
+        if (blocked & (2u << k)) { lowest = k; held++; }
+    if (held_in_front) *held_in_front = held;
     if (lowest < 0) return 36;
     int count = 0;
     for (int d1 = 1; d1 <= 6; d1++)
@@ -130,11 +133,8 @@ static void encode_side(const mg_board *b, int r, float *x) {
     int blots = 0;
     for (int i = 0; i < 24; i++) blots += row[i] == 1;
     x[103] = (float)blots / 5.0f;
-    int rear = bar ? 24 : rearmost(row);
-    x[104] = rear >= 0 ? (float)ev_escape_rolls(b, r, rear) / 36.0f : 1.0f;
-    const int8_t *opp = b->b[1 - r];
-    int held = 0;
-    for (int k = rear - 1; k >= 0 && k >= rear - 12; k--) held += opp[23 - k] >= 2;
+    int rear = bar ? 24 : rearmost(row), held = 0;
+    x[104] = rear >= 0 ? (float)ev_escape_rolls(b, r, rear, &held) / 36.0f : 1.0f;
     x[105] = (float)held / 6.0f;
 }
 

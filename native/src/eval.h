@@ -34,8 +34,9 @@ void ev_encode(const mg_board *b, float *in);   /* in[EV_N_IN] */
 /* Rolls out of 36 on which the side in row 1-victim can hit a blot of row `victim`. */
 int ev_hit_rolls(const mg_board *b, int victim);
 /* Rolls out of 36 with which row r's man at index `from` (24 = bar) gets past every point
- * the opponent holds in the 12 in front of it, moving alone; 36 when none is held. */
-int ev_escape_rolls(const mg_board *b, int r, int from);
+ * the opponent holds in the 12 in front of it, moving alone; 36 when none is held. The
+ * number of those held points goes to *held_in_front unless it is NULL. */
+int ev_escape_rolls(const mg_board *b, int r, int from, int *held_in_front);
 /* 0-ply probabilities for the side on roll, with the given weights. */
 void ev_evaluate_w(const ev_weights *w, const mg_board *b, float p[NN_OUT]);
 void ev_evaluate(const mg_board *b, float p[NN_OUT]);
