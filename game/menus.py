@@ -351,13 +351,18 @@ KIND_WORDS = {"single": "single", "gammon": "gammon", "backgammon": "backgammon"
 GAMES_SHOWN = 6
 
 
-SCREEN_NAMES = {"human": "You", "computer": "Me"}   # the computer speaks for itself
+# the computer speaks for itself: how the score pages name a side against it, as the
+# subject of a line ("You"), after "owned by" ("you") and with "ahead" ("You are")
+SCREEN_NAMES = {"human": ("You", "you", "You are"), "computer": ("Me", "me", "I am")}
 
 
-def _name(match: Match, side: str) -> str:
-    """A side as the score pages name it: You and Me against the computer, else the
-    record's names (White, Black)."""
-    return SCREEN_NAMES.get(side) or match.record.names.get(side, side.capitalize())
+def _name(match: Match, side: str, form: int = 0) -> str:
+    """A side as the score pages name it: SCREEN_NAMES[side][form] against the computer,
+    else the record's name (White, Black), with " is" for form 2."""
+    if side in SCREEN_NAMES:
+        return SCREEN_NAMES[side][form]
+    name = match.record.names.get(side, side.capitalize())
+    return f"{name} is" if form == 2 else name
 
 
 def score_lines(match: Match) -> list[str]:
@@ -375,15 +380,14 @@ def score_lines(match: Match) -> list[str]:
         lead = match.balance(match.sides[0])
         if lead:
             ahead = match.sides[0] if lead > 0 else match.sides[1]
-            verb = {"human": "You are", "computer": "I am"}.get(ahead, f"{_name(match, ahead)} is")
-            lines.append(f"{verb} {abs(lead)} ahead")
+            lines.append(f"{_name(match, ahead, 2)} {abs(lead)} ahead")
         else:
             lines.append("All square")
     if not match.cube_enabled:
         lines.append("No doubling cube")
     elif match.in_game:
         owner = "in the middle" if match.cube_owner is None else \
-            f"owned by {_name(match, match.cube_owner).replace('Me', 'me').replace('You', 'you')}"
+            f"owned by {_name(match, match.cube_owner, 1)}"
         lines.append(f"Cube {match.cube_value}, {owner}")
     if match.crawford_game:
         lines.append("The Crawford game: no doubling")
