@@ -83,13 +83,9 @@ def advice_lines(position: Position, dice, candidates=None, level: int = ADVICE_
     the lines say why."""
     if candidates is None:
         try:
-            try:
-                candidates = ranked_candidates(position, dice, level, count, match)
-            except BackgammonError as exc:
-                if not match or type(exc).__name__ != "MatchError":
-                    raise
-                match = None    # a score the table cannot take (26+ points): money ranking
-                candidates = ranked_candidates(position, dice, level, count)
+            from game.evaluator import playable_match
+            match = playable_match(match)       # a score the table cannot take: money ranking
+            candidates = ranked_candidates(position, dice, level, count, match)
         except BackgammonError as exc:
             from game.instructions import wrap
             return ["No advice this time:"] + wrap(str(exc))

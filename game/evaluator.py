@@ -143,6 +143,16 @@ def check_match(match) -> tuple[int, int, int, int, int]:
     return terms
 
 
+def playable_match(match):
+    """`match` when the evaluator can rank plays for it, else None (money play): the game's
+    fallback for a score the match table cannot take (e.g. a match longer than 25)."""
+    try:
+        check_match(match)
+    except MatchError:
+        return None
+    return match
+
+
 def ranked_plays(position_id, dice: Sequence[int], level: int, limit: int | None = None,
                  match=None) -> list[Candidate]:
     """The legal plays of the roll, best first, with the level's equities (for ADVICE).

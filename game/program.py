@@ -736,10 +736,8 @@ def usr_chooser(basic: Basic, level, warm_up=None):
         request = evaluator.encode_request(evaluator.JOB_BEST, position, dice, now)
         for offset, value in enumerate(request):
             basic.poke(params + offset, value)
-        try:                                                # the match score, if any
-            context = evaluator.encode_play_match(match)
-        except evaluator.MatchError:                    # a score the table cannot take
-            context = evaluator.encode_play_match(None)     # (e.g. 26+ points): money play
+        # the match score, if any; a score the table cannot take is played as money
+        context = evaluator.encode_play_match(evaluator.playable_match(match))
         for offset, value in enumerate(context):
             basic.poke(params + evaluator.PLAY_MATCH_AT + offset, value)
         status = basic.usr(entry)
