@@ -130,11 +130,7 @@ def illegal_move():
 
 
 def board_bar():
-    scene = Scene([4, 2], start=BAR, settings=Settings(who_starts="human"))
-    scene.until("ENTER rolls", row=23)
-    scene.type("\n")
-    scene.until("Your move?", row=23)
-    return scene
+    return rolled_to_your_move([4, 2], BAR)
 
 
 def game_over():
@@ -160,6 +156,17 @@ def double_offer():
     return scene
 
 
+def rolled_to_your_move(dice, start, match=None, **settings):
+    """The human starts; at "ENTER rolls, D doubles" (it may double first) ENTER rolls,
+    then "Your move?"."""
+    scene = Scene(list(dice), start=start, match=match,
+                  settings=Settings(who_starts="human", **settings))
+    scene.until("ENTER rolls", row=23)
+    scene.type("\n")
+    scene.until("Your move?", row=23)
+    return scene
+
+
 def at_your_move(dice=(5, 3), start=RICH, match=None, **settings):
     scene = Scene(list(dice), start=start, match=match,
                   settings=Settings(who_starts="human", **settings))
@@ -168,12 +175,7 @@ def at_your_move(dice=(5, 3), start=RICH, match=None, **settings):
 
 
 def cube_board():
-    scene = Scene([5, 3], start=RICH, match=owned_cube(2, HUMAN),
-                  settings=Settings(who_starts="human"))
-    scene.until("ENTER rolls", row=23)                   # the owner may double first
-    scene.type("\n")
-    scene.until("Your move?", row=23)
-    return scene
+    return rolled_to_your_move([5, 3], RICH, match=owned_cube(2, HUMAN))
 
 
 def mirrored():
@@ -181,11 +183,7 @@ def mirrored():
 
 
 def _style_scene(name):
-    scene = Scene([5, 3], start=RICH, settings=Settings(who_starts="human", board_style=name))
-    scene.until("ENTER rolls", row=23)
-    scene.type("\n")
-    scene.until("Your move?", row=23)
-    return scene
+    return rolled_to_your_move([5, 3], RICH, board_style=name)
 
 
 def help_page():
@@ -197,10 +195,7 @@ def help_page():
 
 def advice():
     """A on the rich board with 53: level 5's best plays, the deepest-judged first."""
-    scene = Scene([5, 3], start=RICH, settings=Settings(who_starts="human"))
-    scene.until("ENTER rolls", row=23)
-    scene.type("\n")
-    scene.until("Your move?", row=23)
+    scene = rolled_to_your_move([5, 3], RICH)
     scene.type("a\n")
     scene.until("ADVICE")
     return scene
