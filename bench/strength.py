@@ -7,6 +7,7 @@ gnubg-nn:  python3 bench/strength.py level5 pubeval --games 2000 --jobs 2"""
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import multiprocessing
 import os
@@ -128,6 +129,8 @@ def main():
                     help="weights file for our levels (default: the shipped native/evaluator.wts)")
     ap.add_argument("--max-minutes", type=float, default=0,
                     help="stop starting new pairs after this long (the games played are reported)")
+    ap.add_argument("--save", default=None,
+                    help="also write each pair's two results (first player's points) to this JSON file")
     args = ap.parse_args()
     pairs = (args.games + 1) // 2
     seeds = [args.seed * 1_000_003 + i for i in range(pairs)]
@@ -146,6 +149,9 @@ def main():
     times = ([t for _, tm in parts for t in tm[0]], [t for _, tm in parts for t in tm[1]])
     games = [g for pair in results for g in pair]
     pair_means = [(a + b) / 2 for a, b in results]
+    if args.save:
+        with open(args.save, "w") as f:
+            json.dump({"players": names, "seed": args.seed, "pairs": results}, f)
     if not pair_means:
         print(f"players: {names[0]} vs {names[1]}")
         print("games: 0 (the time limit came first)")
@@ -157,6 +163,7 @@ def main():
     print(f"games: {n} ({len(results)} duplicate-dice pairs)")
     print(f"ppg_{names[0]}: {ppg:+.3f} points per game")
     print(f"ppg_95ci: [{ppg - half:+.3f}, {ppg + half:+.3f}] points per game")
+    print(f"pair_mean_sd: {statistics.stdev(pair_means) if len(pair_means) > 1 else float('nan'):.4f} points")
     print(f"win_rate_{names[0]}: {sum(g > 0 for g in games) / n:.3f}")
     print(f"gammon_rate_{names[0]}_wins: {sum(g >= 2 for g in games) / n:.3f} of games")
     print(f"gammon_rate_{names[0]}_losses: {sum(g <= -2 for g in games) / n:.3f} of games")
