@@ -232,6 +232,27 @@ class CubeDecision:
     lose_gammon: float
 
 
+_CUBE_TERMS = ("cube_value", "cube_owner", "match_to", "away_me", "away_opp", "crawford")
+
+
+def _cube_terms(**terms) -> tuple[int, ...]:
+    for name in _CUBE_TERMS:
+        value = terms[name]
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise ValueError(f"{name} must be a whole number, not {value!r}")
+    return tuple(terms[name] for name in _CUBE_TERMS)
+
+
+def _cube_answer(bits: int, out) -> CubeDecision:
+    if bits == -lib.BG_ERR_BAD_ARG:
+        raise ValueError("the cube value must be a power of two and the match score must fit "
+                         "the match length")
+    if bits < 0:
+        _raise_for(bits)
+    return CubeDecision(bool(bits & lib.BG_CUBE_DOUBLE), bool(bits & lib.BG_CUBE_TAKE),
+                        bool(bits & lib.BG_CUBE_TOO_GOOD), *(float(out[i]) for i in range(6)))
+
+
 def cube_decision(position_id, level: int = 5, cube_value: int = 1, cube_owner: int = 0,
                   match_to: int = 0, away_me: int = 0, away_opp: int = 0,
                   crawford: int = 0) -> CubeDecision:
@@ -241,22 +262,38 @@ def cube_decision(position_id, level: int = 5, cube_value: int = 1, cube_owner: 
     1 during it, 2 after it."""
     level = check_level(level)
     position = _position(position_id)
-    for name, value in (("cube_value", cube_value), ("cube_owner", cube_owner),
-                        ("match_to", match_to), ("away_me", away_me), ("away_opp", away_opp),
-                        ("crawford", crawford)):
-        if not isinstance(value, int) or isinstance(value, bool):
-            raise ValueError(f"{name} must be a whole number, not {value!r}")
+    terms = _cube_terms(cube_value=cube_value, cube_owner=cube_owner, match_to=match_to,
+                        away_me=away_me, away_opp=away_opp, crawford=crawford)
     ensure_loaded()
     out = _Buffers.probs
-    bits = lib.bg_cube_decision(position.as_c(), level, cube_value, cube_owner, match_to,
-                                away_me, away_opp, crawford, out)
-    if bits == -lib.BG_ERR_BAD_ARG:
-        raise ValueError("the cube value must be a power of two and the match score must fit "
-                         "the match length")
-    if bits < 0:
-        _raise_for(bits)
-    return CubeDecision(bool(bits & lib.BG_CUBE_DOUBLE), bool(bits & lib.BG_CUBE_TAKE),
-                        bool(bits & lib.BG_CUBE_TOO_GOOD), *(float(out[i]) for i in range(6)))
+    return _cube_answer(lib.bg_cube_decision(position.as_c(), level, *terms, out), out)
+
+
+def cube_decision_for(chances: Probabilities | Sequence[float], cube_value: int = 1,
+                      cube_owner: int = 0, match_to: int = 0, away_me: int = 0,
+                      away_opp: int = 0, crawford: int = 0) -> CubeDecision:
+    """The same decision from given chances (win, win gammon, win backgammon, lose gammon,
+    lose backgammon for the side on roll) instead of a position: the cube theory alone."""
+    if isinstance(chances, Probabilities):
+        chances = (chances.win, chances.win_gammon, chances.win_backgammon,
+                   chances.lose_gammon, chances.lose_backgammon)
+    try:
+        chances = tuple(chances)
+    except TypeError:
+        raise ValueError(f"chances are {lib.BG_N_PROBS} numbers, not {chances!r}") from None
+    if len(chances) != lib.BG_N_PROBS or not all(
+            isinstance(c, (int, float)) and not isinstance(c, bool) for c in chances):
+        raise ValueError(f"chances are {lib.BG_N_PROBS} numbers, not {chances!r}")
+    win, win_g, win_bg, lose_g, lose_bg = chances
+    if not (all(0.0 <= c <= 1.0 for c in chances) and win_bg <= win_g <= win + 1e-6
+            and lose_bg <= lose_g <= 1.0 - win + 1e-6):
+        raise ValueError(f"chances must lie in 0..1 with gammons within the wins or losses "
+                         f"and backgammons within the gammons: {chances!r}")
+    terms = _cube_terms(cube_value=cube_value, cube_owner=cube_owner, match_to=match_to,
+                        away_me=away_me, away_opp=away_opp, crawford=crawford)
+    out = ffi.new("float[]", lib.BG_CUBE_OUT_LEN)
+    bits = lib.bg_cube_from_probs(ffi.new("float[]", [float(c) for c in chances]), *terms, out)
+    return _cube_answer(bits, out)
 
 
 def match_equity_table() -> list[list[float]]:

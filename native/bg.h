@@ -150,6 +150,12 @@ int bg_set_time_budget_ms(int ms);
  * P(win), P(win gammon), P(lose gammon) used. Returns the BG_CUBE_* bits or an error. */
 int bg_cube_decision(const int8_t *board, int level, int cube_value, int cube_owner,
                      int match_to, int away_me, int away_opp, int crawford, float *out);
+/* The same decision from given probabilities (P(win), P(win gammon), P(win backgammon),
+ * P(lose gammon), P(lose backgammon) for the side on roll), without a position: the cube
+ * theory on its own. Probabilities out of 0..1 or inconsistent (a gammon share above the
+ * wins, backgammons above gammons): -BG_ERR_BAD_ARG. */
+int bg_cube_from_probs(const float *probs, int cube_value, int cube_owner, int match_to,
+                       int away_me, int away_opp, int crawford, float *out);
 /* The match equity table our code computes: out[(i-1)*BG_MET_MAX + (j-1)] = chance to win
  * the match for a player needing i points against one needing j (i, j in 1..BG_MET_MAX),
  * before the Crawford game. Returns 0. */

@@ -123,17 +123,34 @@ int bg_set_time_budget_ms(int ms) {
     return old;
 }
 
-int bg_cube_decision(const int8_t *board, int level, int cube_value, int cube_owner,
-                     int match_to, int away_me, int away_opp, int crawford, float *out) {
-    int rc = check_board(board);
-    if (rc) return rc;
-    if (level < BG_LEVEL_MIN || level > BG_LEVEL_MAX) return -BG_ERR_BAD_LEVEL;
-    if (!out || cube_value < 1 || cube_value > 4096 || (cube_value & (cube_value - 1)) ||
+static int check_cube_args(int cube_value, int cube_owner, int match_to, int away_me,
+                           int away_opp, int crawford) {
+    if (cube_value < 1 || cube_value > 4096 || (cube_value & (cube_value - 1)) ||
         cube_owner < 0 || cube_owner > 2 || match_to < 0 || match_to > BG_MET_MAX ||
         crawford < 0 || crawford > 2)
         return -BG_ERR_BAD_ARG;
     if (match_to && (away_me < 1 || away_opp < 1 || away_me > match_to || away_opp > match_to))
         return -BG_ERR_BAD_ARG;
+    return 0;
+}
+
+static int decide_into(const float *p, int cube_value, int cube_owner, int match_to,
+                       int away_me, int away_opp, int crawford, float *out) {
+    cube_result r;
+    cube_decide(p, cube_value, cube_owner, match_to, away_me, away_opp, crawford, &r);
+    out[0] = r.nd; out[1] = r.dt; out[2] = r.dp;
+    out[3] = p[EV_WIN]; out[4] = p[EV_WIN_G]; out[5] = p[EV_LOSE_G];
+    return r.bits;
+}
+
+int bg_cube_decision(const int8_t *board, int level, int cube_value, int cube_owner,
+                     int match_to, int away_me, int away_opp, int crawford, float *out) {
+    int rc = check_board(board);
+    if (rc) return rc;
+    if (level < BG_LEVEL_MIN || level > BG_LEVEL_MAX) return -BG_ERR_BAD_LEVEL;
+    if (!out) return -BG_ERR_BAD_ARG;
+    rc = check_cube_args(cube_value, cube_owner, match_to, away_me, away_opp, crawford);
+    if (rc) return rc;
     const mg_board *b = (const mg_board *)board;
     if (mg_result(b) != 0) return -BG_ERR_GAME_OVER;
     if (!ev_w.loaded) return -BG_ERR_NO_WEIGHTS;
@@ -141,11 +158,22 @@ int bg_cube_decision(const int8_t *board, int level, int cube_value, int cube_ow
     float p[NN_OUT];
     int ply = level <= 3 ? 0 : (level == 4 ? 1 : 2);
     sr_eval_ply(b, ply, p);
-    cube_result r;
-    cube_decide(p, cube_value, cube_owner, match_to, away_me, away_opp, crawford, &r);
-    out[0] = r.nd; out[1] = r.dt; out[2] = r.dp;
-    out[3] = p[EV_WIN]; out[4] = p[EV_WIN_G]; out[5] = p[EV_LOSE_G];
-    return r.bits;
+    return decide_into(p, cube_value, cube_owner, match_to, away_me, away_opp, crawford, out);
+}
+
+int bg_cube_from_probs(const float *probs, int cube_value, int cube_owner, int match_to,
+                       int away_me, int away_opp, int crawford, float *out) {
+    if (!probs || !out) return -BG_ERR_BAD_ARG;
+    int rc = check_cube_args(cube_value, cube_owner, match_to, away_me, away_opp, crawford);
+    if (rc) return rc;
+    const float eps = 1e-5f;
+    float win = probs[EV_WIN];
+    for (int i = 0; i < NN_OUT; i++)
+        if (!(probs[i] >= 0.0f && probs[i] <= 1.0f)) return -BG_ERR_BAD_ARG;   /* NaN too */
+    if (probs[EV_WIN_G] > win + eps || probs[EV_WIN_BG] > probs[EV_WIN_G] + eps ||
+        probs[EV_LOSE_G] > 1.0f - win + eps || probs[EV_LOSE_BG] > probs[EV_LOSE_G] + eps)
+        return -BG_ERR_BAD_ARG;
+    return decide_into(probs, cube_value, cube_owner, match_to, away_me, away_opp, crawford, out);
 }
 
 int bg_met_table(float *out) {

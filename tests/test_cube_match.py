@@ -1,0 +1,126 @@
+"""Match-play cube decisions with a live cube: the take and double points come from our match
+equity table worked level by level (cube 1, 2, 4 .. up to the cube that decides the match), and
+the decision mixes that live model with the dead cube as money play does. These tests use the
+chances directly (evaluator.cube_decision_for), so they test the cube theory alone."""
+import pytest
+
+from game import evaluator as ev
+
+MATCH = 25   # a match long enough to hold every score below
+
+
+def chances(win, gammon_share=0.0):
+    """Chances with the given share of gammons among the wins and among the losses."""
+    return (win, win * gammon_share, 0.0, (1 - win) * gammon_share, 0.0)
+
+
+def take_point(gammon_share=0.0, **terms):
+    """The smallest winning chance with which the side being doubled still takes."""
+    lo, hi = 0.0, 1.0      # the doubler's chance: a take at lo, a pass at hi
+    for _ in range(30):
+        mid = (lo + hi) / 2
+        if ev.cube_decision_for(chances(mid, gammon_share), **terms).take:
+            lo = mid
+        else:
+            hi = mid
+    return 1 - lo
+
+
+def dead_take_point(away_me, away_opp):
+    """The take point with a dead cube and no gammons, from the table alone."""
+    met = ev.match_equity_table()
+
+    def mwc(a, b):   # the doubler's match chance needing a against b
+        return 1.0 if a <= 0 else 0.0 if b <= 0 else met[a - 1][b - 1]
+    win_2, lose_2, pass_1 = mwc(away_me - 2, away_opp), mwc(away_me, away_opp - 2), mwc(away_me - 1, away_opp)
+    return 1 - (pass_1 - lose_2) / (win_2 - lose_2)
+
+
+@pytest.mark.parametrize("away", [5, 7, 9])
+def test_a_live_cube_lowers_the_take_point_below_the_dead_cube_one(away):
+    # the taker owns the cube afterwards and can redouble: that is worth a few percent
+    live = take_point(match_to=MATCH, away_me=away, away_opp=away)
+    dead = dead_take_point(away, away)
+    assert live < dead - 0.02
+
+
+def test_at_two_away_two_away_the_cube_is_dead_after_the_double():
+    # after a double to 2 the game decides the match: the take point is what a pass leaves,
+    # 1 - (1-away against 2-away), and gammons make no difference
+    met = ev.match_equity_table()
+    expected = 1 - met[0][1]
+    for share in (0.0, 0.3):
+        assert take_point(share, match_to=MATCH, away_me=2, away_opp=2) == pytest.approx(expected, abs=0.002)
+
+
+def test_a_long_even_match_decides_the_cube_much_as_money_play_does():
+    money = take_point()
+    assert 0.20 < money < 0.235        # the live-cube money take point, a bit over 21%
+    assert take_point(match_to=MATCH, away_me=25, away_opp=25) == pytest.approx(money, abs=0.01)
+
+
+def test_gammons_raise_the_take_point():
+    assert take_point(0.25, match_to=MATCH, away_me=7, away_opp=7) > \
+        take_point(0.0, match_to=MATCH, away_me=7, away_opp=7) + 0.02
+
+
+def test_the_trailer_can_take_more_freely_than_the_leader():
+    # 3-away doubling 5-away: the trailer may take wider than the leader doubled by the trailer
+    trailer_takes = take_point(match_to=MATCH, away_me=3, away_opp=5)
+    leader_takes = take_point(match_to=MATCH, away_me=5, away_opp=3)
+    assert trailer_takes < leader_takes
+
+
+def test_after_crawford_the_trailer_doubles_at_once_and_the_leader_takes():
+    decision = ev.cube_decision_for(chances(0.35), match_to=MATCH, away_me=4, away_opp=1, crawford=2)
+    assert decision.double and decision.take
+
+
+def test_no_double_in_the_crawford_game_even_far_ahead():
+    decision = ev.cube_decision_for(chances(0.9), match_to=MATCH, away_me=3, away_opp=1, crawford=1)
+    assert not decision.double
+
+
+def test_no_double_when_a_single_win_already_wins_the_match():
+    # needing 1 (post-Crawford leader) or 2 with the cube on 2: doubling gains nothing
+    assert not ev.cube_decision_for(chances(0.8), match_to=MATCH, away_me=1, away_opp=4, crawford=2).double
+    assert not ev.cube_decision_for(chances(0.8), cube_value=2, cube_owner=1, match_to=MATCH,
+                                    away_me=2, away_opp=5).double
+
+
+def test_a_race_far_ahead_in_a_match_is_double_and_pass():
+    decision = ev.cube_decision_for(chances(0.9), match_to=MATCH, away_me=7, away_opp=7)
+    assert decision.double and not decision.take
+
+
+def test_cube_decision_for_agrees_with_the_position_form():
+    from game.position import Position
+    ev.load_weights()
+    pos = Position.from_points({1: 2, 2: 2, 3: 3}, {6: 3, 5: 3, 4: 3})
+    p = ev.evaluate(pos.position_id, 0)
+    for terms in ({}, {"match_to": 7, "away_me": 3, "away_opp": 5}):
+        assert ev.cube_decision_for(p, **terms) == ev.cube_decision(pos.position_id, 3, **terms)
+
+
+@pytest.mark.parametrize("bad", [
+    (0.5, 0.1, 0.0, 0.1),               # four numbers
+    (1.2, 0.0, 0.0, 0.0, 0.0),          # a chance above 1
+    (0.5, 0.6, 0.0, 0.0, 0.0),          # more gammons than wins
+    (0.5, 0.1, 0.2, 0.0, 0.0),          # more backgammons than gammons
+    (0.5, 0.0, 0.0, 0.6, 0.0),          # more gammons lost than games lost
+    (float("nan"), 0.0, 0.0, 0.0, 0.0),
+    ("0.5", 0.0, 0.0, 0.0, 0.0),
+    42,
+])
+def test_bad_chances_are_value_errors(bad):
+    with pytest.raises(ValueError):
+        ev.cube_decision_for(bad)
+
+
+@pytest.mark.parametrize("terms", [{"cube_value": 3}, {"cube_owner": 3}, {"crawford": 3},
+                                   {"match_to": 5, "away_me": 6, "away_opp": 1},
+                                   {"match_to": 5, "away_me": 0, "away_opp": 2},
+                                   {"match_to": 26, "away_me": 3, "away_opp": 3}])
+def test_bad_cube_terms_with_good_chances_are_value_errors(terms):
+    with pytest.raises(ValueError):
+        ev.cube_decision_for(chances(0.6), **terms)
