@@ -64,11 +64,22 @@ def test_gammons_raise_the_take_point():
         take_point(0.0, match_to=MATCH, away_me=7, away_opp=7) + 0.02
 
 
-def test_the_trailer_can_take_more_freely_than_the_leader():
-    # 3-away doubling 5-away: the trailer may take wider than the leader doubled by the trailer
-    trailer_takes = take_point(match_to=MATCH, away_me=3, away_opp=5)
-    leader_takes = take_point(match_to=MATCH, away_me=5, away_opp=3)
-    assert trailer_takes < leader_takes
+def test_the_taker_never_does_worse_than_with_a_dead_cube():
+    # owning the cube is worth something or nothing, never less: at every score the live take
+    # point is at or below the dead-cube one from the table (no gammons)
+    for away_me in range(2, 10):
+        for away_opp in range(2, 10):
+            live = take_point(match_to=MATCH, away_me=away_me, away_opp=away_opp)
+            assert live <= dead_take_point(away_me, away_opp) + 0.002, (away_me, away_opp)
+
+
+def test_at_3_away_5_away_the_leader_may_take_wider_than_the_trailer():
+    # from the table alone (dead cube): 5-away doubling 3-away leaves the leader a take down
+    # to about 21%, 3-away doubling 5-away the trailer one of about 29%; the live model keeps
+    # the order
+    assert dead_take_point(5, 3) < dead_take_point(3, 5)
+    assert take_point(match_to=MATCH, away_me=5, away_opp=3) < \
+        take_point(match_to=MATCH, away_me=3, away_opp=5)
 
 
 def test_after_crawford_the_trailer_doubles_at_once_and_the_leader_takes():

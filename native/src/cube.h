@@ -13,6 +13,20 @@ float met_equity(int away_me, int away_opp, int crawford_done);
  * cube: each outcome scored from the table); post = 1 when the Crawford game will have been played */
 float met_match_value(const float p[NN_OUT], int cube, int away_me, int away_opp, int post);
 
+/* a game at a match score as one side sees it: the points it needs (a) and the opponent needs
+ * (b), post = 1 after the Crawford game, and the shares of its wins and of its losses that are
+ * gammons (not backgammons) and backgammons */
+typedef struct {
+    int a, b, post;
+    float wg, wbg, lg, lbg;
+} met_game;
+/* its match winning chance once the game is won / lost at this cube value */
+float met_win(const met_game *g, int cube);
+float met_lose(const met_game *g, int cube);
+/* its match winning chance with a fully live cube at game winning chance p; owner 0 centred,
+ * 1 this side, 2 the opponent (cash and take points worked from the table, level by level) */
+float met_live(const met_game *g, float p, int cube, int owner);
+
 typedef struct {
     float nd, dt, dp;   /* no double, double/take, double/pass: money points for the side on
                            roll (cube value included), or 2*mwc-1 in match play */
