@@ -69,6 +69,20 @@ int main(int argc, char **argv) {
         if (i % 50 == 0)
             bg_cube_decision(work, rint_(0, 6), 1 << rint_(0, 13), rint_(-1, 3), rint_(-1, 27),
                              rint_(-1, 26), rint_(-1, 26), rint_(-1, 3), probs);
+        {   /* the cube theory alone: real or random chances, every score and cube value */
+            float ch[BG_N_PROBS], cout[BG_CUBE_OUT_LEN];
+            if (rc == 0 && rnd() % 2) memcpy(ch, probs, sizeof ch);
+            else for (int k = 0; k < BG_N_PROBS; k++) ch[k] = (float)rint_(-100, 1100) / 1000.0f;
+            int len = rnd() % 4 ? rint_(1, BG_MET_MAX) : rint_(-1, 27), cube = 1 << rint_(0, 12);
+            int owner = rint_(0, 2), craw = rint_(0, 2);
+            int bits = bg_cube_from_probs(ch, cube, owner, len, rint_(1, len > 0 ? len : 1),
+                                          rint_(1, len > 0 ? len : 1), craw, cout);
+            if (bits >= 0)
+                for (int k = 0; k < 3; k++) {
+                    float lim = len > 0 ? 1.001f : 6.001f * cube;
+                    if (!(cout[k] >= -lim && cout[k] <= lim)) bad_answers++;
+                }
+        }
         /* the USR door with the position, random jobs and random parameter bytes */
         int addr = rnd() % 50 == 0 ? rint_(-10, 65600) : rint_(0x4000, 0xFE00);
         if (addr >= 0 && addr <= 65536 - BG_USR_BLOCK_LEN) {
