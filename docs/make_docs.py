@@ -156,6 +156,14 @@ def double_offer():
     return scene
 
 
+def cube_advice():
+    """A at the redouble's "Take?": the evaluator's view of the cube on a page."""
+    scene = double_offer()
+    scene.type("a")
+    scene.until("CUBE ADVICE")
+    return scene
+
+
 def rolled_to_your_move(dice, start, match=None, **settings):
     """The human starts; at "ENTER rolls, D doubles" (it may double first) ENTER rolls,
     then "Your move?"."""
@@ -323,6 +331,7 @@ SCENES = {
     "game-over": game_over,
     "cube": cube,
     "double-offer": double_offer,
+    "cube-advice": cube_advice,
     "cube-board": cube_board,
     "mirrored": mirrored,
     "help": help_page,

@@ -1,6 +1,6 @@
 """Small pure helpers behind the commands typed at "Your move?": the pip count (P), the gnubg
-position and match IDs (I), the ranked advice (A) and a one-line score (S), each as text that
-fits the 32-column screen. No drawing, no keys: program.py shows what these return."""
+position and match IDs (I), the ranked advice (A), the cube advice (A at a cube question) and
+a one-line score (S), each as text that fits the 32-column screen. No drawing, no keys: program.py shows what these return."""
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -116,6 +116,49 @@ def advice_lines(position: Position, dice, candidates=None, level: int = ADVICE_
     if shallower:
         unit = "ply" if deepest == 1 else "plies"
         lines += ["", f"The best were looked at {deepest}", f"{unit} deep, those marked less."]
+    return lines
+
+
+def cube_verdict(decision) -> str:
+    """The proper cube action in words, e.g. "Double, take" or "Too good to double"."""
+    if decision.too_good:
+        return "Too good to double: play on"
+    if decision.double:
+        return "Double, take" if decision.take else "Double, pass"
+    return "No double, take" if decision.take else "No double, pass"
+
+
+def cube_advice_lines(decision, doubler: str = "You", offered: bool = False,
+                      match: bool = False) -> list[str]:
+    """The cube advice page (A at a cube question): the doubler's chances and the three
+    equities from the evaluator's game.evaluator.CubeDecision, then the proper action.
+    `doubler` names the side on roll ("You", "I", "White"); `offered` True when the double
+    has been made and the question is take or pass. Every line fits 32 columns, e.g.
+        "Chances for you: win 64.2%"
+        "No double      +0.412"  ..."""
+    possessive = {"You": "your", "I": "my"}.get(doubler, f"{doubler}'s")
+    object_ = {"You": "you", "I": "me"}.get(doubler, doubler)
+    lines = [f"Chances for {object_}:",
+             f"  win {100 * decision.win:.1f}%, gammons {100 * decision.win_gammon:.1f}%",
+             f"  lose gammons {100 * decision.lose_gammon:.1f}%",
+             "",
+             f"No double     {decision.no_double_equity:+.3f}",
+             f"Double, take  {decision.double_take_equity:+.3f}",
+             f"Double, pass  {decision.double_pass_equity:+.3f}",
+             "",
+             f"Proper: {cube_verdict(decision)}."]
+    if offered:
+        answer = "a take" if decision.take else "a pass"
+        if decision.double:
+            lines.append(f"Right to double; it is {answer}.")
+        else:
+            lines.append("Too good to double: too late;" if decision.too_good
+                         else "The double is too early;")
+            lines.append(f"still, it is {answer}.")
+    if match:
+        lines += ["", f"Equity: 2 x {possessive} chance of", "winning the match, less 1."]
+    else:
+        lines += ["", f"Equity: {possessive} points a game,", "cube included."]
     return lines
 
 

@@ -81,10 +81,12 @@ def key_char(code: int) -> str:
 # Y or N
 
 def ask_yes_no(basic: Basic, question: str, row: int = S.MESSAGE_ROW,
-               attr_byte: int = S.MESSAGE, enter_means: bool | None = None):
+               attr_byte: int = S.MESSAGE, enter_means: bool | None = None,
+               other_keys: str = ""):
     """Ask `question` (Y/N) on one line; Y or N in either case answers (True / False), any
     other key asks again, saying so. No ENTER is needed. `enter_means` True/False lets ENTER
-    or SPACE answer too (READY?, as the 1987 program allowed); None: they are asked again."""
+    or SPACE answer too (READY?, as the 1987 program allowed); None: they are asked again.
+    A letter in `other_keys` (capitals, e.g. "A") answers with itself."""
     prompt = f"{question} (Y/N)"
     basic.print_at(row, 0, prompt[:S.COLS].ljust(S.COLS), attr_byte)
     while True:
@@ -93,6 +95,9 @@ def ask_yes_no(basic: Basic, question: str, row: int = S.MESSAGE_ROW,
         if answer in ("Y", "N"):
             basic.beep(*CLICK)
             return answer == "Y"
+        if answer and answer in other_keys:
+            basic.beep(*CLICK)
+            return answer
         if enter_means is not None and key in (CODE_ENTER, ord(" ")):
             basic.beep(*CLICK)
             return enter_means
@@ -291,8 +296,8 @@ HELP_PAGES = (
         "Y or N answers a question:",
         " READY?   Y keeps your move,",
         "          N puts the men back",
-        " DOUBLE?  Y takes the cube,",
-        "          N gives up the game",
+        " DOUBLE?  Y takes the cube, N",
+        "          drops it, A: advice",
         "",
         "Set the dice yourself (option",
         "B): type a roll as 31 or 3 1.",
@@ -333,6 +338,12 @@ def advice_screen(basic: Basic, position, dice, candidates=None, mover_is_human:
     lines = commands.advice_lines(position, dice, candidates=candidates,
                                   mover_is_human=mover_is_human, match=match)
     yield from text_screen(basic, "ADVICE", lines)
+
+
+def cube_advice_screen(basic: Basic, lines):
+    """A at a cube question: "Thinking..." was shown by the caller; the evaluator's view of
+    the cube (game/commands.py cube_advice_lines) on a page; ENTER returns."""
+    yield from text_screen(basic, "CUBE ADVICE", lines)
 
 
 def help_screens(basic: Basic):

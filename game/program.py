@@ -32,6 +32,7 @@ RESULT_WORDS = {k: f"{w} ({k} point{'s' * (k > 1)})" for k, w in KIND_WORDS.item
 SPEED_PAUSE = {"steps": STEP_PAUSE_FRAMES, "quick": 2, "instant": 0}
 SPEED_READ = {"steps": READ_FRAMES, "quick": 50, "instant": 25}
 DOUBLE_KEYS = (ord("d"), ord("D"))
+ADVICE_KEYS = (ord("a"), ord("A"))
 
 
 # A few words (at most 19 columns, + ". Press ENTER") for each reason rules.Turn gives, found
@@ -386,6 +387,9 @@ class Game:
                     break
                 if key == CODE_ENTER:
                     break
+                if key in ADVICE_KEYS:
+                    yield from self.cube_advice(side, offered=False)
+                    self.message(f"{who}: ENTER rolls, D doubles")
         if not self.double_wanted:
             return None
         self.double_wanted = False
@@ -394,6 +398,23 @@ class Game:
             yield from self.refuse(why)
             return None
         return (yield from self.offer_double(side))
+
+    def cube_advice(self, doubler: str, offered: bool):
+        """A at a cube question: the evaluator's view of the cube for `doubler` at the
+        strongest level (the match score through its table) on a page, then the board."""
+        from game import evaluator
+        self.message("Thinking...")
+        yield
+        m = self.match
+        who = "I" if doubler == COMPUTER else ("You" if doubler == HUMAN else doubler.capitalize())
+        try:
+            decision = evaluator.cube_decision(self.held_for(doubler), commands.ADVICE_LEVEL,
+                                               **cube_terms(m, doubler))
+            lines = commands.cube_advice_lines(decision, who, offered, bool(m.length))
+        except (BackgammonError, ValueError) as exc:
+            lines = ["No advice this time:"] + instructions.wrap(str(exc))
+        yield from menus.cube_advice_screen(self.basic, lines)
+        self.redraw()
 
     def offer_double(self, doubler: str):
         m = self.match
@@ -406,7 +427,11 @@ class Game:
             else:
                 question = f"{doubler.capitalize()} doubles to {value}. Take?"
             self.basic.beep(*COMPUTER_BEEP)
-            take = yield from menus.ask_yes_no(self.basic, question)
+            while True:
+                take = yield from menus.ask_yes_no(self.basic, question, other_keys="A")
+                if take != "A":
+                    break
+                yield from self.cube_advice(doubler, offered=True)
         else:
             said = ("You double" if doubler == HUMAN else f"{doubler.capitalize()} doubles") \
                 + f" to {value}"
