@@ -211,6 +211,7 @@ class Game:
         self.typed = {self.bottom: players != "computer-computer",
                       self.top: players == "human-human"}
         self.double_wanted = False       # D pressed before this side's roll
+        self.cube_advice_wanted = False  # A pressed then: cube advice, then the D/ENTER prompt
         self.dice_shown = None           # (top face, bottom face, black) for redraws
         self.at = (self.position, None, None)     # for a save: position, side on roll, dice
         self.stopped = False             # the demo was stopped by a key
@@ -377,6 +378,11 @@ class Game:
                 return None
             return (yield from self.offer_double(side))
         ask = self.two_players or not self.heard_from_last_play
+        if self.cube_advice_wanted:
+            self.cube_advice_wanted = False
+            if m.can_double(side) and not self.double_wanted:
+                yield from self.cube_advice(side, offered=False)
+                ask = True
         if ask and m.can_double(side) and not self.double_wanted:
             who = "You" if side == HUMAN else side.capitalize()
             self.message(f"{who}: ENTER rolls, D doubles")
@@ -656,7 +662,8 @@ class Game:
 
     def watch(self, frames: int, side: str):
         """Wait while the men move; a D meanwhile asks for a double before the next throw,
-        and in the demo any key stops it. Other keys are dropped."""
+        an A for the cube advice then, and in the demo any key stops it. Other keys are
+        dropped."""
         for _ in range(frames):
             yield
             self.heard(self.basic.take_key(), side)
@@ -669,14 +676,17 @@ class Game:
             self.stopped = True
         elif key in DOUBLE_KEYS and self.typed[nxt]:
             self.double_wanted = True
+        elif key in ADVICE_KEYS and self.typed[nxt]:
+            self.cube_advice_wanted = True
 
     def read_pause(self, frames: int, side: str):
         """Time to read the play; a key cuts it short. D (the next mover may double) asks
-        for a double before that side's throw; in the demo any key stops it."""
+        for a double before that side's throw, A for the cube advice then; in the demo any
+        key stops it."""
         nxt = self.match.other(side)
         if self.typed[nxt] and not self.two_players and self.may_double(nxt):
             self.screen.text(S.MESSAGE_ROW, S.COLS - 9, "D doubles", S.MESSAGE)
-        if self.double_wanted or self.stopped:
+        if self.double_wanted or self.cube_advice_wanted or self.stopped:
             frames = 0                                  # already answered while moving
         key = yield from self.basic.pause(frames)
         self.heard(key, side)
@@ -692,6 +702,7 @@ class Game:
         self.screen.draw_board(view_of(self.position))
         self.draw_cube()
         self.heard_from_last_play = False     # no play shown yet to press D during
+        self.cube_advice_wanted = False
         if self.resume:
             side, dice = self.resume
             self.resume = None

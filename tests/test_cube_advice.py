@@ -91,3 +91,23 @@ def test_a_before_a_throw_shows_the_cube_page_for_the_side_to_roll():
     driver.type("\n")
     driver.until("Black's move?")
     assert driver.game.match.sides[1] == BLACK
+
+
+def test_a_while_my_play_is_shown_gives_the_cube_advice_before_your_throw():
+    driver = GameDriver(dice=Dice.scripted(HUMAN_STARTS + [2, 1, 5, 4]), cube_policy=Policy())
+    driver.until("Your move?")
+    driver.type("h3\n")
+    driver.until("Your move?")
+    driver.type("f1\n")
+    driver.until("I play")
+    driver.until("D doubles")
+    driver.type("a")
+    driver.until("CUBE ADVICE", max_frames=3000)
+    page = "\n".join(driver.text())
+    assert "Chances for you:" in page and "Proper: No double, take." in page
+    driver.type("\n")
+    driver.until("You: ENTER rolls, D doubles")     # then the choice is yours
+    assert driver.game.match.cube_value == 1
+    driver.type("\n")
+    driver.until("Your move?")
+    assert driver.game.turn.dice == (5, 4)
