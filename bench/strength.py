@@ -131,7 +131,11 @@ def main():
                     help="stop starting new pairs after this long (the games played are reported)")
     ap.add_argument("--save", default=None,
                     help="also write each pair's two results (first player's points) to this JSON file")
+    ap.add_argument("--pool", nargs="+", metavar="JSON", default=None,
+                    help="report on pairs saved by earlier --save runs together (no games played)")
     args = ap.parse_args()
+    if args.pool:
+        return pool_report(args.pool, (args.player_a, args.player_b))
     pairs = (args.games + 1) // 2
     seeds = [args.seed * 1_000_003 + i for i in range(pairs)]
     chunks = [seeds[i::args.jobs] for i in range(args.jobs)]
@@ -147,15 +151,40 @@ def main():
     wall = time.perf_counter() - t0
     results = [r for part, _ in parts for r in part]
     times = ([t for _, tm in parts for t in tm[0]], [t for _, tm in parts for t in tm[1]])
-    games = [g for pair in results for g in pair]
-    pair_means = [(a + b) / 2 for a, b in results]
     if args.save:
         with open(args.save, "w") as f:
             json.dump({"players": names, "seed": args.seed, "pairs": results}, f)
+    if report(names, results):
+        for side, name in enumerate(names):
+            ts = times[side]
+            if ts:
+                print(f"move_time_{name}_mean: {statistics.fmean(ts) * 1000:.2f} ms")
+                print(f"move_time_{name}_median: {statistics.median(ts) * 1000:.2f} ms")
+                print(f"move_time_{name}_max: {max(ts) * 1000:.2f} ms")
+    print(f"wall_time: {wall:.1f} s")
+
+
+def pool_report(paths, names):
+    """Pairs saved by --save runs (independent seeds, the same two players) as one sample."""
+    results = []
+    for path in paths:
+        with open(path) as f:
+            saved = json.load(f)
+        if tuple(saved["players"]) != tuple(names):
+            raise SystemExit(f"{path} holds {saved['players']}, not {list(names)}")
+        results += [tuple(pair) for pair in saved["pairs"]]
+        print(f"pooled: {path} seed {saved['seed']}, {len(saved['pairs'])} pairs")
+    report(names, results)
+
+
+def report(names, results) -> bool:
+    """The figures of duplicate-dice pairs (first player's points); False when none."""
+    games = [g for pair in results for g in pair]
+    pair_means = [(a + b) / 2 for a, b in results]
     if not pair_means:
         print(f"players: {names[0]} vs {names[1]}")
         print("games: 0 (the time limit came first)")
-        return
+        return False
     ppg = statistics.fmean(pair_means)
     half = 1.96 * statistics.stdev(pair_means) / math.sqrt(len(pair_means)) if len(pair_means) > 1 else float("nan")
     n = len(games)
@@ -169,13 +198,7 @@ def main():
     print(f"gammon_rate_{names[0]}_losses: {sum(g <= -2 for g in games) / n:.3f} of games")
     print(f"backgammons_{names[0]}_wins: {sum(g >= 3 for g in games) / n:.3f} of games")
     print(f"unfinished_games: {sum(g == 0 for g in games)}")
-    for side, name in enumerate(names):
-        ts = times[side]
-        if ts:
-            print(f"move_time_{name}_mean: {statistics.fmean(ts) * 1000:.2f} ms")
-            print(f"move_time_{name}_median: {statistics.median(ts) * 1000:.2f} ms")
-            print(f"move_time_{name}_max: {max(ts) * 1000:.2f} ms")
-    print(f"wall_time: {wall:.1f} s")
+    return True
 
 
 if __name__ == "__main__":
