@@ -380,7 +380,10 @@ class Game:
         ask = self.two_players or not self.heard_from_last_play
         if self.cube_advice_wanted:
             self.cube_advice_wanted = False
-            if m.can_double(side) and not self.double_wanted:
+            ok, why = m.can_double(side)
+            if not ok:
+                yield from self.refuse(f"No cube advice: {why[:1].lower()}{why[1:]}.")
+            elif not self.double_wanted:
                 yield from self.cube_advice(side, offered=False)
                 ask = True
         if ask and m.can_double(side) and not self.double_wanted:

@@ -111,3 +111,24 @@ def test_a_while_my_play_is_shown_gives_the_cube_advice_before_your_throw():
     driver.type("\n")
     driver.until("Your move?")
     assert driver.game.turn.dice == (5, 4)
+
+
+def test_a_while_my_play_is_shown_says_why_there_is_no_advice_when_you_cannot_double():
+    # I own the cube at 2: the human may not double, so A says so instead of doing nothing
+    driver = GameDriver(dice=Dice.scripted(HUMAN_STARTS + [2, 1, 5, 4]), cube_policy=Policy())
+    driver.until("Your move?")
+    driver.game.match.cube_value, driver.game.match.cube_owner = 2, COMPUTER
+    driver.type("h3\n")
+    driver.until("Your move?")
+    driver.type("f1\n")
+    driver.until("I play")
+    driver.run(5)
+    driver.type("a")
+    driver.until("No cube advice", max_frames=3000)
+    page = "\n".join(driver.text())
+    assert "only the owner of the cube may double" in " ".join(page.lower().split())
+    assert "CUBE ADVICE" not in page
+    driver.type("\n")
+    driver.until("Your move?")                           # no double offered, the throw follows
+    assert driver.game.turn.dice == (5, 4)
+    assert (driver.game.match.cube_value, driver.game.match.cube_owner) == (2, COMPUTER)
