@@ -20,6 +20,14 @@ def decision(double, take, too_good=False):
                            double_take_equity=0.38, double_pass_equity=1.0)
 
 
+def open_with_31(driver):
+    """The human wins the opening with 3-1 and plays h3 f1; the computer answers next."""
+    driver.until("Your move?")
+    driver.type("h3\n")
+    driver.until("Your move?")
+    driver.type("f1\n")
+
+
 @pytest.mark.parametrize("double,take,too_good,verdict", [
     (False, True, False, "No double, take"), (True, True, False, "Double, take"),
     (True, False, False, "Double, pass"), (False, False, True, "Too good to double: play on"),
@@ -54,10 +62,7 @@ def test_a_at_take_shows_the_cube_page_then_asks_again():
     # question shows the evaluator's view of that double, ENTER goes back, Y takes
     policy = Policy(double=lambda m: m.cube_owner is None, take=True)
     driver = GameDriver(dice=Dice.scripted(HUMAN_STARTS + [2, 1, 5, 4]), cube_policy=policy)
-    driver.until("Your move?")
-    driver.type("h3\n")
-    driver.until("Your move?")
-    driver.type("f1\n")
+    open_with_31(driver)
     driver.until("I double to 2. Take? (Y/N)")
     driver.type("a")
     driver.until("CUBE ADVICE", max_frames=3000)
@@ -95,10 +100,7 @@ def test_a_before_a_throw_shows_the_cube_page_for_the_side_to_roll():
 
 def test_a_while_my_play_is_shown_gives_the_cube_advice_before_your_throw():
     driver = GameDriver(dice=Dice.scripted(HUMAN_STARTS + [2, 1, 5, 4]), cube_policy=Policy())
-    driver.until("Your move?")
-    driver.type("h3\n")
-    driver.until("Your move?")
-    driver.type("f1\n")
+    open_with_31(driver)
     driver.until("I play")
     driver.until("D doubles")
     driver.type("a")
@@ -116,11 +118,8 @@ def test_a_while_my_play_is_shown_gives_the_cube_advice_before_your_throw():
 def test_a_while_my_play_is_shown_says_why_there_is_no_advice_when_you_cannot_double():
     # I own the cube at 2: the human may not double, so A says so instead of doing nothing
     driver = GameDriver(dice=Dice.scripted(HUMAN_STARTS + [2, 1, 5, 4]), cube_policy=Policy())
-    driver.until("Your move?")
     driver.game.match.cube_value, driver.game.match.cube_owner = 2, COMPUTER
-    driver.type("h3\n")
-    driver.until("Your move?")
-    driver.type("f1\n")
+    open_with_31(driver)
     driver.until("I play")
     driver.run(5)
     driver.type("a")
