@@ -38,9 +38,18 @@ ffibuilder.set_source(
 )
 
 if __name__ == "__main__":
-    # Developer rebuild in place: `python native/build.py`. Old builds of either suffix go
-    # first, so a stale module can never shadow the new one.
+    # Developer rebuild in place: `python native/build.py`. Old builds of either suffix are
+    # moved aside first, so a stale module can never shadow the new one, and put back if
+    # the compile fails, so an error never leaves the program without its machine code.
     os.chdir(os.path.dirname(HERE))
-    for old in glob.glob(os.path.join(HERE, "_engine*.so")):
-        os.remove(old)
-    ffibuilder.compile(verbose=False)
+    aside = [(old, old + ".old") for old in glob.glob(os.path.join(HERE, "_engine*.so"))]
+    for old, kept in aside:
+        os.replace(old, kept)
+    try:
+        ffibuilder.compile(verbose=False)
+    except BaseException:
+        for old, kept in aside:
+            os.replace(kept, old)
+        raise
+    for _, kept in aside:
+        os.remove(kept)
