@@ -11,21 +11,13 @@ from game import screen as S
 from game.dice import Dice
 from game.match import BLACK, COMPUTER, HUMAN
 from game.settings import Settings
-from test_game_cube import HUMAN_STARTS, Policy
+from test_game_cube import HUMAN_STARTS, Policy, open_with_31
 
 
 def decision(double, take, too_good=False):
     return SimpleNamespace(double=double, take=take, too_good=too_good, win=0.6423,
                            win_gammon=0.1812, lose_gammon=0.0521, no_double_equity=0.412,
                            double_take_equity=0.38, double_pass_equity=1.0)
-
-
-def open_with_31(driver):
-    """The human wins the opening with 3-1 and plays h3 f1; the computer answers next."""
-    driver.until("Your move?")
-    driver.type("h3\n")
-    driver.until("Your move?")
-    driver.type("f1\n")
 
 
 @pytest.mark.parametrize("double,take,too_good,verdict", [
@@ -118,7 +110,9 @@ def test_a_while_my_play_is_shown_gives_the_cube_advice_before_your_throw():
 def test_a_while_my_play_is_shown_says_why_there_is_no_advice_when_you_cannot_double():
     # I own the cube at 2: the human may not double, so A says so instead of doing nothing
     driver = GameDriver(dice=Dice.scripted(HUMAN_STARTS + [2, 1, 5, 4]), cube_policy=Policy())
+    driver.until("Your move?")
     driver.game.match.cube_value, driver.game.match.cube_owner = 2, COMPUTER
+    driver.game.draw_cube()
     open_with_31(driver)
     driver.until("I play")
     driver.run(5)

@@ -27,13 +27,18 @@ class Policy:
 
 
 
-def opening_31_then_double(driver):
-    """Human wins the opening with 3-1 and plays it; during the computer's reply the
-    human presses D to double before the next throw."""
+def open_with_31(driver):
+    """The human wins the opening with 3-1 and plays h3 f1; the computer answers next."""
     driver.until("Your move?")
     driver.type("h3\n")
     driver.until("Your move?")
     driver.type("f1\n")
+
+
+def opening_31_then_double(driver):
+    """Human wins the opening with 3-1 and plays it; during the computer's reply the
+    human presses D to double before the next throw."""
+    open_with_31(driver)
     driver.until("I play")
     driver.until("D doubles")
     assert driver.message().startswith("I play")
