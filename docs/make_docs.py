@@ -22,7 +22,8 @@ from game.basic import Basic, rom_ready  # noqa: E402
 from game.dice import Dice  # noqa: E402
 from game.match import COMPUTER, HUMAN, Match  # noqa: E402
 from game.position import Position  # noqa: E402
-from game.program import program, usr_chooser  # noqa: E402
+from game.program import program  # noqa: E402
+from game.usr import usr_chooser  # noqa: E402
 from game.settings import STYLE_ORDER, Settings  # noqa: E402
 from spectrum import loader  # noqa: E402
 from spectrum.machine import Spectrum48  # noqa: E402

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from game import screen as S
 from game.errors import BackgammonError
 from game.position import Position
+from game.words import play_words
 
 ADVICE_LEVEL = 5                 # advice always comes from the strongest level
 ADVICE_COUNT = 5                 # the best play and the next four
@@ -39,11 +40,9 @@ def play_text(play, mover_is_human: bool = True) -> str:
     evaluator.Candidate's play, or a string already written; "no move" for a forfeit."""
     if isinstance(play, str):
         return play or "no move"
-    steps = getattr(play, "steps", ())
-    if not steps:
+    if play is None or not play.steps:
         return "no move"
-    return " ".join(f"{Position.letter_of_index(s.from_index, mover_is_human)}{s.die}"
-                    for s in steps)
+    return play_words(play.steps, mover_is_human)
 
 
 def _triples(candidates) -> list[tuple[object, float, int | None]]:

@@ -27,4 +27,10 @@ class EntryError(BackgammonError, ValueError):
 
 
 class IllegalMoveError(EntryError):
-    """A typed move that can be read but breaks a rule for this roll in this position."""
+    """A typed move that can be read but breaks a rule for this roll in this position.
+    `code` is the C engine's BG_STEP_* reason (native/bg.h); the message line words it
+    from the code (game/words.py), never from this sentence."""
+
+    def __init__(self, message: str, code: int | None = None):
+        super().__init__(message)
+        self.code = code

@@ -47,7 +47,9 @@ class Runner:
                  resume: bool = True):
         from game.basic import Basic
         from game.dice import Dice
-        from game.program import Session, evaluator_cube, program, usr_cube
+        from game.program import program
+        from game.session import Session
+        from game.usr import evaluator_cube, usr_cube
         from game.settings import load_settings
         self.machine = machine
         self.loading = loading_sequence(machine, mode)
@@ -117,12 +119,13 @@ def computer_chooser(machine, basic, level):
     import threading
 
     from game import evaluator
-    from game import program as P
+    from game import usr
+    from game.program import DEFAULT_LEVEL
     warm_up = threading.Thread(target=evaluator.ensure_loaded, name="weights", daemon=True)
     warm_up.start()
     WARM_UPS.append(warm_up)
-    level = P.DEFAULT_LEVEL if level is None else level    # a number, or a function
-    return P.usr_chooser(basic, level, warm_up) or P.first_legal_play
+    level = DEFAULT_LEVEL if level is None else level    # a number, or a function
+    return usr.usr_chooser(basic, level, warm_up) or usr.first_legal_play
 
 
 def main(argv=None) -> int:
@@ -161,7 +164,7 @@ def main(argv=None) -> int:
 def save_on_close(runner) -> None:
     """Save the match in progress for the next start (game/savegame.py); a failure to
     write is reported, never raised."""
-    from game.program import save_session
+    from game.session import save_session
     try:
         path = save_session(runner.session)
     except OSError as exc:

@@ -265,54 +265,40 @@ def options_menu(basic: Basic, settings: Settings, path=None, offer_setup: bool 
 # ---------------------------------------------------------------------------------------
 # help
 
-# Each page: a title and lines of at most 32 columns (a key's column, then its words).
-HELP_PAGES = (
-    ("KEYS  (1/2)", [
-        'At "Your move?" type + ENTER:',
-        "",
-        "K4 or 4K  move the man on K by 4",
-        "Z3        bring a man in from",
-        "          the bar (Z) with a 3",
-        "D/DOUBLE  double: press D while",
-        "          my play is shown; A",
-        "          then: cube advice",
-        "A         advice: my best plays",
-        "P         pip count, both sides",
-        "T         take back the last man",
-        "U         undo the whole turn",
-        "S         the score",
-        "I         position and match ID",
-        "          (paste into GNU bg)",
-        "O         the options menu",
-        "H         this help",
-        "X         export the match as a",
-        "          .mat file for analysis",
-        "QUIT      give up this game",
-    ]),
-    ("KEYS  (2/2)", [
-        "Small or capital letters both",
-        "do. Points are a to x, the bar",
-        "is z. K4, 4K and z4 all work.",
-        "",
-        "Y or N answers a question:",
-        " READY?   Y keeps your move,",
-        "          N puts the men back",
-        " DOUBLE?  Y takes the cube, N",
-        "          drops it, A: advice",
-        "",
-        "Set the dice yourself (option",
-        "B): type a roll as 31 or 3 1.",
-        "",
-        "Set up a board: O between games",
-        "(at \"Press any key\"), then S:",
-        " W K3  three white men on K",
-        " B Z1  one black man on the bar",
-        " C clears, S starts again, or a",
-        " position ID; ENTER to play.",
-        "",
-        "2 players: White's/Black's move?",
-    ]),
-)
+# Each page: a title and lines of at most 32 columns (a key's column, then its words). The
+# first page is the keys at "Your move?": these lines around the command table's help lines
+# (game/scenes/keys.py builds the pages and passes them to help_screens).
+HELP_TYPING = [
+    'At "Your move?" type + ENTER:',
+    "",
+    "K4 or 4K  move the man on K by 4",
+    "Z3        bring a man in from",
+    "          the bar (Z) with a 3",
+]
+HELP_QUIT = "QUIT      give up this game"
+HELP_MORE = ("KEYS  (2/2)", [
+    "Small or capital letters both",
+    "do. Points are a to x, the bar",
+    "is z. K4, 4K and z4 all work.",
+    "",
+    "Y or N answers a question:",
+    " READY?   Y keeps your move,",
+    "          N puts the men back",
+    " DOUBLE?  Y takes the cube, N",
+    "          drops it, A: advice",
+    "",
+    "Set the dice yourself (option",
+    "B): type a roll as 31 or 3 1.",
+    "",
+    "Set up a board: O between games",
+    "(at \"Press any key\"), then S:",
+    " W K3  three white men on K",
+    " B Z1  one black man on the bar",
+    " C clears, S starts again, or a",
+    " position ID; ENTER to play.",
+    "",
+    "2 players: White's/Black's move?",
+])
 
 
 def text_screen(basic: Basic, title: str, lines, foot: str = "Press ENTER"):
@@ -347,10 +333,11 @@ def cube_advice_screen(basic: Basic, lines):
     yield from text_screen(basic, "CUBE ADVICE", lines)
 
 
-def help_screens(basic: Basic):
-    """Every key and command on two pages; ENTER turns each page. The caller redraws."""
-    for number, (title, lines) in enumerate(HELP_PAGES):
-        last = number == len(HELP_PAGES) - 1
+def help_screens(basic: Basic, pages):
+    """Every key and command, a page of (title, lines) at a time; ENTER turns each page.
+    The caller redraws."""
+    for number, (title, lines) in enumerate(pages):
+        last = number == len(pages) - 1
         yield from text_screen(basic, title, lines,
                                "ENTER to go back" if last else "ENTER for the next page")
 

@@ -190,7 +190,7 @@ class Turn:
         if code < 0:                                  # the start position itself is bad
             raise PositionError(position_message(-code))
         if code != lib.BG_STEP_OK:
-            raise IllegalMoveError(self._why(code, from_index, die))
+            raise IllegalMoveError(self._why(code, from_index, die), code)
         return Position.from_c(out)
 
     def step(self, from_index: int, die: int) -> Position:

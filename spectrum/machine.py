@@ -247,6 +247,13 @@ class Spectrum48:
         self._on_sentinel = on_sentinel
         self.cpu.traps[CALL_SENTINEL] = on_sentinel
 
+    def set_usr_trap(self, addr: int, handler) -> None:
+        """A host routine at `addr` (a machine-code door): when the CPU reaches it,
+        handler() runs and BC takes its value, so the stub's RET returns that to USR."""
+        def on_trap(cpu):
+            cpu.bc = handler() & 0xFFFF
+        self.cpu.traps[addr] = on_trap
+
     def usr(self, addr: int, max_frames: int = 500) -> int:
         """BASIC's USR addr: enter with BC = addr (and IY = ERR-NR as BASIC keeps it);
         the value is BC at the return."""

@@ -32,6 +32,7 @@ class StandInMachine:
         self._attr = S.attr(S.BLACK, S.WHITE)
         self._pending: list[int] = []
         self.beeper_calls = 0
+        self.usr_traps: dict = {}
 
     def peek(self, addr):
         return self.memory[addr & 0xFFFF]
@@ -40,7 +41,8 @@ class StandInMachine:
         if addr >= 0x4000:
             self.memory[addr & 0xFFFF] = value & 0xFF
 
-    usr_traps: dict = {}
+    def set_usr_trap(self, addr, handler):
+        self.usr_traps[addr] = handler
 
     def usr(self, addr):
         trap = self.usr_traps.get(addr)
@@ -223,7 +225,7 @@ class MachineDriver(GameDriver):
         """level: the computer plays through USR and the evaluator at that level (the
         machine code is put at its ORG as the tape would); None: its first legal play."""
         import roms
-        from game.program import usr_chooser
+        from game.usr import usr_chooser
         from spectrum.machine import Spectrum48
         from game.basic import rom_ready, rom_symbols
         self.machine = Spectrum48()

@@ -112,7 +112,7 @@ def test_usr_door_refuses_a_bad_match_context():
 
 
 def test_the_program_sends_the_match_score_with_the_computers_move():
-    from game import program as P
+    from game import usr as P
     from game.match import COMPUTER, Match
     match = Match(3)
     assert P.play_match(Match(None), COMPUTER) is None
@@ -132,11 +132,10 @@ def test_usr_chooser_pokes_the_match_score_and_the_game_passes_it(monkeypatch):
     import sys, os
     sys.path.insert(0, os.path.dirname(__file__))
     from gamedriver import SYMBOLS, StandInMachine
-    from game import program as P
+    from game import usr as P
     from game.basic import Basic
     basic = Basic(StandInMachine(), dict(SYMBOLS, USR_ENTRY=0x8000, PARAMS=0x9000))
     choose = P.usr_chooser(basic, 3)
-    assert choose.takes_match
     position = Position.from_id(DMP_POSITION)
     assert choose(position, DMP_DICE).after.position_id == MONEY_CHOICE
     assert choose(position, DMP_DICE, match=DMP).after.position_id == DMP_CHOICE
@@ -149,7 +148,7 @@ def test_the_computers_move_in_a_match_game_carries_the_score():
     import sys, os
     sys.path.insert(0, os.path.dirname(__file__))
     from gamedriver import GameDriver
-    from game import program as P
+    from game import usr as P
     from game.dice import Dice
     from game.match import COMPUTER, HUMAN, Match
     from game.settings import Settings
@@ -158,7 +157,6 @@ def test_the_computers_move_in_a_match_game_carries_the_score():
     def chooser(position, dice, match=None):
         seen.append(match)
         return P.first_legal_play(position, dice)
-    chooser.takes_match = True
     match = Match(5)
     match.score[HUMAN], match.score[COMPUTER] = 3, 1
     match.start_game()

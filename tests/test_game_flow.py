@@ -3,7 +3,8 @@ seeded dice: the opening throw and ties, K4/4K, z, illegal-move recovery, forfei
 off, QUIT, a whole game to its end. Reads the screen back as text."""
 import pytest
 
-from game import program as P
+from game import words
+from game.scenes import timing
 from game import rules
 from game.dice import Dice
 from game.position import Position
@@ -191,10 +192,10 @@ def test_computer_play_is_written_in_letter_notation_and_shown_man_by_man():
     words = driver.message().split()[2:]
     assert len(words) == 2 and all(w[0] in "abcdefghijklmnopqrstuvwxz" and w[1] in "16" for w in words)
     start = Position.start()
-    driver.run(P.STEP_PAUSE_FRAMES + 1)                  # the first man has moved, not the second
+    driver.run(timing.STEP_PAUSE_FRAMES + 1)                  # the first man has moved, not the second
     assert driver.game.position != start
     after_first = driver.game.position
-    driver.run(P.STEP_PAUSE_FRAMES)
+    driver.run(timing.STEP_PAUSE_FRAMES)
     assert driver.game.position != after_first
 
 
@@ -239,10 +240,9 @@ def test_every_reason_the_rules_give_has_a_few_words_that_fit_the_message_line()
     turn = rules.Turn(Position.start(), (6, 6))
     for code in range(lib.BG_STEP_NO_SUCH_DIE, lib.BG_STEP_TURN_OVER + 1):
         for from_index, die in ((10, 6), (24, 3), (2, 5)):
-            why = turn._why(code, from_index, die)
-            words = P.step_words(why, from_index, die)
-            assert words != "Not allowed", why
-            assert len(words + P.PRESS_ENTER) <= 32
+            said = words.step_words(code, from_index, die)
+            assert said != "Not allowed", code
+            assert len(said + words.PRESS_ENTER) <= 32
 
 
 def test_seeded_dice_replay_the_same_game():
@@ -255,7 +255,7 @@ def test_seeded_dice_replay_the_same_game():
 
 
 def test_a_play_the_rules_refuse_is_never_shown_for_the_computer():
-    def bogus(position, dice):
+    def bogus(position, dice, match=None):
         return rules.Play(position, ())            # "no move" although moves exist
     driver = GameDriver(dice=Dice.scripted([6, 1]), chooser=bogus)
     driver.until("I play")

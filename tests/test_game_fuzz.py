@@ -4,7 +4,10 @@ a legal step, and nothing raises. Most go straight to the entry layer, some thro
 import random
 import string
 
-from game import program as P
+from game import usr
+from game.scenes import human_turn
+from game.scenes.state import Game
+from game.words import PRESS_ENTER
 from game import rules
 from game.dice import Dice
 from game.position import Position
@@ -55,7 +58,7 @@ def accepted_steps(turn: rules.Turn) -> set[tuple[int, int]]:
 
 def test_fuzz_every_entry_gives_a_message_or_a_legal_step():
     rng = random.Random(1983)
-    game = P.Game(_Quiet(), _Quiet(), Dice(5), P.first_legal_play)
+    game = Game(_Quiet(), _Quiet(), Dice(5), usr.first_legal_play)
     game.screen = _Quiet()
     position = Position.start()
     turn = rules.Turn(position, (rng.randint(1, 6), rng.randint(1, 6)))
@@ -69,7 +72,7 @@ def test_fuzz_every_entry_gives_a_message_or_a_legal_step():
         game.position = turn.position
         before = turn.position
         made_before = list(turn.made)
-        result = game.human_entry(turn, text)
+        result = human_turn.entry(game, turn, text)
         if result is None:
             steps += 1
             assert len(turn.made) == len(made_before) + 1
@@ -79,7 +82,7 @@ def test_fuzz_every_entry_gives_a_message_or_a_legal_step():
             messages += 1
             assert isinstance(result, str) and result
             if result != "quit":
-                assert len(result + P.PRESS_ENTER) <= 32, result
+                assert len(result + PRESS_ENTER) <= 32, result
             assert turn.position == before and turn.made == made_before
         if turn.complete:
             position = turn.position

@@ -4,7 +4,7 @@ import time
 
 import pytest
 
-from game.program import COMMANDS
+from game.scenes.keys import COMMANDS
 
 from game.dice import Dice
 
@@ -74,9 +74,9 @@ def test_machine_code_call_computer_move_through_usr_within_1s_at_default_level(
     timings_s = []
     choose = driver.game.choose
 
-    def timed(position, dice):
+    def timed(position, dice, match=None):
         start_s = time.perf_counter()
-        play = choose(position, dice)
+        play = choose(position, dice, match)
         timings_s.append(time.perf_counter() - start_s)
         return play
     driver.game.choose = timed

@@ -5,7 +5,8 @@ import json
 
 from gamedriver import GameDriver
 
-from game import evaluator, program as P
+from game import evaluator, usr
+from game.scenes import timing
 from game.basic import Basic
 from game.dice import Dice
 from game.settings import Settings, load_settings
@@ -71,9 +72,9 @@ def test_level_change_takes_effect_at_the_next_computer_decision():
     settings = Settings(level=5)
     levels = []
 
-    def chooser(position, dice):
+    def chooser(position, dice, match=None):
         levels.append(settings.level)
-        return P.first_legal_play(position, dice)
+        return usr.first_legal_play(position, dice)
     driver = GameDriver(dice=Dice.scripted(HUMAN_STARTS + [2, 1, 5, 4]), settings=settings,
                         chooser=chooser)
     at_your_move(driver)
@@ -110,7 +111,7 @@ def test_usr_chooser_asks_the_machine_code_at_the_level_of_the_moment(monkeypatc
     monkeypatch.setattr(evaluator, "encode_request", spy)
     monkeypatch.setattr(evaluator, "usr_call", lambda memory, params: 1)   # refused: fallback
     settings = Settings(level=3)
-    choose = P.usr_chooser(basic, lambda: settings.level)
+    choose = usr.usr_chooser(basic, lambda: settings.level)
     from game.position import Position
     choose(Position.start(), (3, 1))
     settings.level = 1
@@ -129,7 +130,7 @@ def test_speed_instant_shows_the_computer_play_at_once():
     slow.until("I play")
     frames = slow.frames
     slow.until("Your move?")
-    assert instant < slow.frames - frames - 2 * P.STEP_PAUSE_FRAMES
+    assert instant < slow.frames - frames - 2 * timing.STEP_PAUSE_FRAMES
     assert driver.game.position == slow.game.position
 
 

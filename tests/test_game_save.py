@@ -6,7 +6,7 @@ from gamedriver import GameDriver
 from game import savegame
 from game.dice import Dice
 from game.match import COMPUTER, HUMAN, Match
-from game.program import Session, save_session
+from game.session import Session, save_session
 from game.settings import Settings
 
 HUMAN_STARTS = [1, 3]

@@ -3,7 +3,7 @@ men and counts, trays beside the board, dice with pips, and colours that keep to
 attribute grid (a cell holding a man holds nothing else)."""
 from game import screen as S
 from game.position import Position
-from game.program import view_of
+from game.scenes.state import view_of
 from gamedriver import StandInMachine
 
 

@@ -6,6 +6,7 @@ import json
 import pytest
 
 from game import menus
+from game.scenes.keys import HELP_PAGES
 from game import screen as S
 from game.match import Match
 from game.settings import Settings, load_settings
@@ -235,7 +236,7 @@ def test_options_menu_fits_the_screen_with_colours_on_the_grid(config_dir):
 # help
 
 def test_help_lists_every_key_and_command_on_two_pages():
-    driver = RoutineDriver(lambda b: menus.help_screens(b))
+    driver = RoutineDriver(lambda b: menus.help_screens(b, HELP_PAGES))
     driver.run(3)
     first = driver.screen()
     assert "ENTER for the next page" in first
@@ -254,7 +255,7 @@ def test_help_lists_every_key_and_command_on_two_pages():
 
 
 def test_help_lines_fit_32_columns():
-    for title, lines in menus.HELP_PAGES:
+    for title, lines in HELP_PAGES:
         assert len(lines) <= S.ROWS - 3
         assert all(len(line) <= S.COLS for line in lines), title
 

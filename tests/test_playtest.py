@@ -6,7 +6,8 @@ from game.dice import Dice
 from game import screen as S
 from game.match import BLACK, COMPUTER, HUMAN, WHITE
 from game.position import Position
-from game.program import fit_banner, result_words
+from game.scenes.game_over import fit_banner
+from game.words import result_words
 from game.settings import Settings
 
 HUMAN_STARTS = [1, 3]             # the human wins the opening throw with 3-1
@@ -112,12 +113,13 @@ def test_last_man_borne_off_with_the_exact_lower_die_is_accepted():
 
 def test_lower_die_that_would_not_bear_the_man_off_keeps_the_refusal():
     from game import rules
-    from game.program import same_man_off_with_higher
+    from game.scenes.human_turn import same_man_off_with_higher
+    from native import lib
     turn = rules.Turn(board({2: 1}, {5: 10}), (6, 1))
-    why = "only one die can be played, so it must be the higher one, the 6"
+    why = lib.BG_STEP_HIGHER_DIE
     assert same_man_off_with_higher(turn, 2, 1, why) is None      # c1 only moves him to b
     assert same_man_off_with_higher(turn, 2, 6, why) is None      # the higher die itself
-    assert same_man_off_with_higher(turn, 0, 1, "held by two or more") is None
+    assert same_man_off_with_higher(turn, 0, 1, lib.BG_STEP_BLOCKED) is None
 
 
 def test_match_over_screen_says_one_point_in_the_singular():
@@ -227,14 +229,14 @@ def test_setup_board_counts_take_the_board_styles_panel_colours():
 def test_help_says_where_the_set_up_board_is_reached():
     # S is only in the options shown between games; "S in options" sent players to the
     # options at "Your move?", which have no S
-    from game import menus
-    words = " ".join(" ".join(lines) for _title, lines in menus.HELP_PAGES)
+    from game.scenes.keys import HELP_PAGES
+    words = " ".join(" ".join(lines) for _title, lines in HELP_PAGES)
     assert "O between games" in words and "S in options" not in words
 
 
 def test_resume_offer_with_a_two_digit_score_keeps_its_y_n(tmp_path, monkeypatch):
     from game.match import Match
-    from game.program import Session, save_session
+    from game.session import Session, save_session
     monkeypatch.setenv("SPECTRUM_BACKGAMMON_CONFIG_DIR", str(tmp_path))
     settings = Settings(match_length=25)
     session = Session(settings)

@@ -5,7 +5,7 @@ import pytest
 
 from game import screen as S
 from game.position import Position
-from game.program import view_of
+from game.scenes.state import view_of
 from game.settings import BOARD_STYLES, STYLE_ORDER, Settings
 from gamedriver import StandInMachine
 

@@ -1,0 +1,126 @@
+"""The doubling cube before a throw: the computer's own double, a person's D (asked for
+during the last shown play or at the "ENTER rolls, D doubles" prompt), the take or drop,
+and the cube advice on A. Not the cube's rules (game/match.py) nor its maths (evaluator)."""
+from game import commands, evaluator, instructions, menus
+from game.basic import CODE_ENTER
+from game.errors import BackgammonError
+from game.scenes.timing import ADVICE_KEYS, COMPUTER_BEEP, DOUBLE_KEYS, OPENING_READ_FRAMES
+from game.usr import cube_terms
+from game.words import say
+
+
+def may_double(game, side: str) -> bool:
+    """Could `side` double at the start of its next turn (before its throw)?"""
+    m = game.match
+    was = (m.on_roll, m.rolled)
+    m.on_roll, m.rolled = side, False
+    try:
+        return bool(m.can_double(side))
+    finally:
+        m.on_roll, m.rolled = was
+
+
+def refuse(game, why: str):
+    """A reason too long for the message line, then the board back."""
+    yield from menus.tell(game.basic, why, redraw=game.redraw)
+
+
+def before_roll(game, side: str):
+    """The cube before `side` rolls: the computer's own double, or the double a person
+    asked for (D while the last play was shown, or at the two-player prompt). Returns
+    a GameResult when a double was dropped, else None."""
+    m = game.match
+    if not game.typed[side]:
+        if not (game.cube_policy and m.can_double(side)):
+            return None
+        decision = game.cube_policy(game.held_for(side), m, side)
+        if not decision.double or decision.too_good:
+            return None
+        return (yield from offer_double(game, side))
+    ask = game.two_players or not game.heard_from_last_play
+    if game.cube_advice_wanted:
+        game.cube_advice_wanted = False
+        ok, why = m.can_double(side)
+        if not ok:
+            yield from refuse(game, f"No cube advice: {why[:1].lower()}{why[1:]}.")
+        elif not game.double_wanted:
+            yield from cube_advice(game, side, offered=False)
+            ask = True
+    if ask and m.can_double(side) and not game.double_wanted:
+        yield from roll_or_double(game, side)
+    if not game.double_wanted:
+        return None
+    game.double_wanted = False
+    ok, why = m.can_double(side)
+    if not ok:
+        yield from refuse(game, why)
+        return None
+    return (yield from offer_double(game, side))
+
+
+def roll_or_double(game, side: str):
+    """'ENTER rolls, D doubles' until one of them (A shows the cube advice meanwhile)."""
+    game.message(say("roll or double", side))
+    while True:
+        key = yield from game.basic.inkey()
+        if key in DOUBLE_KEYS:
+            game.double_wanted = True
+            return
+        if key == CODE_ENTER:
+            return
+        if key in ADVICE_KEYS:
+            yield from cube_advice(game, side, offered=False)
+            game.message(say("roll or double", side))
+
+
+def cube_advice(game, doubler: str, offered: bool):
+    """A at a cube question: the evaluator's view of the cube for `doubler` at the
+    strongest level (the match score through its table) on a page, then the board."""
+    game.message("Thinking...")
+    yield
+    m = game.match
+    try:
+        decision = evaluator.cube_decision(game.held_for(doubler), commands.ADVICE_LEVEL,
+                                           **cube_terms(m, doubler))
+        lines = commands.cube_advice_lines(decision, say("who", doubler), offered,
+                                           bool(m.length))
+    except (BackgammonError, ValueError) as exc:
+        lines = ["No advice this time:"] + instructions.wrap(str(exc))
+    yield from menus.cube_advice_screen(game.basic, lines)
+    game.redraw()
+
+
+def offer_double(game, doubler: str):
+    """`doubler` doubles: the other side takes or drops (a person answers Y/N, A for the
+    advice). Returns the match's GameResult after a drop, else None."""
+    m = game.match
+    value = m.double(doubler)
+    receiver = m.other(doubler)
+    game.log.append(f"{doubler} doubles to {value}")
+    if game.typed[receiver]:
+        game.basic.beep(*COMPUTER_BEEP)
+        while True:
+            take = yield from menus.ask_yes_no(game.basic, say("doubles, take?", doubler,
+                                                               value=value), other_keys="A")
+            if take != "A":
+                break
+            yield from cube_advice(game, doubler, offered=True)
+    else:
+        said = say("doubles", doubler, value=value)
+        game.message(said + ". Thinking...")
+        yield
+        decision = game.cube_policy(game.held_for(doubler), m, doubler) \
+            if game.cube_policy else None
+        take = True if decision is None else decision.take
+        game.message(f"{said}: {say('takes' if take else 'drops', receiver)}")
+    if take:
+        m.take()
+        game.log.append(f"{receiver} takes {value}")
+        game.draw_cube()
+        result = None
+    else:
+        game.log.append(f"{receiver} drops")
+        result = m.drop()
+    if not game.typed[receiver]:
+        yield from game.basic.pause(OPENING_READ_FRAMES)
+    return result

@@ -1,0 +1,98 @@
+"""A turn typed at the keyboard (the human, or either side with two players): "Your move?",
+each step checked by the engine and shown at once, the refusal in a few words, the
+commands of the keys table (game/scenes/keys.py), READY? with Confirm turn on."""
+from game import menus, rules
+from game.match import HUMAN
+from game.errors import BackgammonError, EntryError, IllegalMoveError
+from game.position import BAR, POINT_LETTERS, Position, parse_entry
+from game.scenes import keys
+from game.scenes.timing import STEP_BEEP
+from game.words import PRESS_ENTER, play_words, say, step_words
+from native import lib
+
+
+def play(game, dice, side: str):
+    """Returns 'quit' if QUIT was typed, else the steps made (in the mover's numbers)."""
+    turn = rules.Turn(game.held_for(side), dice, mover_is_human=side == game.bottom)
+    game.turn = turn
+    tag = "human" if side == HUMAN else side
+    if turn.complete:                              # no legal step at all: forfeit
+        code = "cannot enter" if turn.start.board[BAR] else "cannot move"
+        game.message(say(code, side) + PRESS_ENTER)
+        game.log.append(f"{tag} {dice[0]}{dice[1]} forfeit")
+        yield from game.basic.wait_enter()
+        return ()
+    while True:
+        while not turn.complete:
+            ahead, game.typed_ahead = game.typed_ahead, ""
+            text = yield from game.basic.input(say("move?", side), text=ahead)
+            command = keys.COMMANDS.get(text.strip().upper())
+            if command:
+                yield from command.handler(game, side)
+                continue
+            result = entry(game, turn, text)
+            if result == "quit":
+                return "quit"
+            if result is not None:                # a message: show it, wait for ENTER
+                game.message(result + PRESS_ENTER)
+                yield from game.basic.wait_enter()
+        if game.settings.confirm_turn:
+            ready = yield from menus.ask_yes_no(game.basic, "READY?", enter_means=True)
+            if not ready:
+                keys.undo_all(game, turn)
+                continue
+        break
+    game.log.append(f"{tag} {dice[0]}{dice[1]} {play_words(turn.steps)}")
+    return tuple(turn.steps)
+
+
+def entry(game, turn: rules.Turn, text: str):
+    """Act on one typed line: None after a legal step (shown at once), 'quit', or the
+    few words saying why nothing was moved. Never raises for any text."""
+    if text.strip().upper() == "QUIT":
+        return "quit"
+    try:
+        letter, die = parse_entry(text)
+    except EntryError:
+        return entry_words(text)
+    from_index = Position.index_of_letter(letter, turn.mover_is_human)
+    try:
+        after = turn.step(from_index, die)
+    except IllegalMoveError as why:
+        higher = same_man_off_with_higher(turn, from_index, die, why.code)
+        if higher is None:
+            return step_words(why.code, from_index, die)
+        after = turn.step(from_index, higher)
+    except BackgammonError as exc:               # pragma: no cover - engine disagreement
+        return str(exc)[:19]
+    game.show(after if turn.mover_is_human else after.swapped())
+    game.mark_dice(turn)
+    game.basic.beep(*STEP_BEEP)
+    return None
+
+
+def entry_words(text: str) -> str:
+    """A few words on why a typed line is not a move at all."""
+    squeezed = text.strip()
+    if not squeezed:
+        return "Type e.g. k4 or 4k"
+    if len(squeezed) == 2:
+        a, b = squeezed.lower()
+        letter, digit = (a, b) if a.isalpha() else (b, a)
+        if letter.isalpha() and digit.isdigit():
+            if letter not in POINT_LETTERS + "z":
+                return f"There is no point {letter}"
+            return "A die shows 1 to 6"
+    return "Not a move, e.g. k4"
+
+
+def same_man_off_with_higher(turn: rules.Turn, from_index: int, die: int, code: int):
+    """Rule 4 asks for the higher die when only one can be played; when the typed lower die
+    would take the same man off the same point as the higher (the last man home, e.g. a1 with
+    3-1), the player meant that: the higher die, or None when the refusal stands."""
+    if code != lib.BG_STEP_HIGHER_DIE:
+        return None
+    higher = max(turn.dice_left)
+    if higher > die and from_index - die < 0:       # both dice bear this man off
+        return higher
+    return None

@@ -1,0 +1,150 @@
+"""The commands at "Your move?", one row each in COMMANDS: the words typed, the handler
+and the help line. A new command is a row here and its handler below. Not the moves
+themselves (game/scenes/human_turn.py)."""
+from __future__ import annotations
+
+import os
+import time
+from dataclasses import dataclass
+from typing import Callable
+
+from game import commands, matfile, menus, rules
+from game import screen as S
+from game.match import HUMAN
+from game.scenes.timing import INFO_FRAMES
+from game.settings import config_dir
+from game.usr import play_match
+from game.words import PRESS_ENTER
+
+
+@dataclass(frozen=True)
+class Command:
+    words: tuple[str, ...]       # what may be typed (upper case)
+    handler: Callable            # handler(game, side): a generator, the turn in game.turn
+    help_lines: tuple[str, ...]  # on the help page, 32 columns at most
+
+
+def show_help(game, side):
+    yield from menus.help_screens(game.basic, HELP_PAGES)
+    game.redraw()
+
+
+def options(game, side):
+    m = game.match
+    out = yield from menus.options_menu(game.basic, game.settings)
+    game.apply_style()
+    if "cube" in out.changed and not m.results and m.cube_value == 1 and m.cube_owner is None:
+        m.cube_enabled = game.settings.cube      # nothing turned on it yet
+    game.redraw()
+
+
+def score(game, side):
+    yield from menus.score_screen(game.basic, game.match)
+    game.redraw()
+
+
+def pips(game, side):
+    names = ("you", "me") if side == HUMAN else (side.capitalize(),
+                                                  game.match.other(side).capitalize())
+    game.message(commands.pip_count_text(game.turn.position, names))
+    yield from info_pause(game)
+
+
+def ids(game, side):
+    turn = game.turn
+    game.message(commands.position_id_text(turn.start, game.match, turn.dice))
+    yield from info_pause(game)
+
+
+def advice(game, side):
+    turn = game.turn
+    yield from menus.advice_screen(game.basic, turn.start, turn.dice,
+                                   mover_is_human=turn.mover_is_human,
+                                   match=play_match(game.match, side))
+    game.redraw()
+    game.mark_dice(turn)
+
+
+def takeback(game, side):
+    turn = game.turn
+    if turn.made:
+        turn.undo()
+        game.show_turn(turn)
+    else:
+        game.message("No man moved yet" + PRESS_ENTER)
+        yield from game.basic.wait_enter()
+
+
+def undo(game, side):
+    undo_all(game, game.turn)
+    yield from ()
+
+
+def undo_all(game, turn: rules.Turn) -> None:
+    while turn.made:
+        turn.undo()
+    game.show_turn(turn)
+
+
+def double(game, side):
+    ok, why = game.match.can_double(side)
+    yield from menus.tell(game.basic, why or "You may only double before you roll",
+                          redraw=game.redraw)
+    game.mark_dice(game.turn)
+
+
+def export_now(game, side):
+    name = yield from export(game)
+    game.message(name[:S.COLS])
+    yield from info_pause(game)
+
+
+# In the order of the help page; each help line at most 32 columns
+COMMAND_ROWS = (
+    Command(("D", "DOUBLE"), double, ("D/DOUBLE  double: press D while",
+                                      "          my play is shown; A",
+                                      "          then: cube advice")),
+    Command(("A",), advice, ("A         advice: my best plays",)),
+    Command(("P",), pips, ("P         pip count, both sides",)),
+    Command(("T",), takeback, ("T         take back the last man",)),
+    Command(("U",), undo, ("U         undo the whole turn",)),
+    Command(("S",), score, ("S         the score",)),
+    Command(("I",), ids, ("I         position and match ID",
+                          "          (paste into GNU bg)")),
+    Command(("O",), options, ("O         the options menu",)),
+    Command(("H", "HELP"), show_help, ("H         this help",)),
+    Command(("X",), export_now, ("X         export the match as a",
+                                 "          .mat file for analysis")),
+)
+COMMANDS = {word: row for row in COMMAND_ROWS for word in row.words}
+HELP_PAGES = (("KEYS  (1/2)", [*menus.HELP_TYPING,
+                               *(line for row in COMMAND_ROWS for line in row.help_lines),
+                               menus.HELP_QUIT]),
+              menus.HELP_MORE)
+
+
+def info_pause(game):
+    """A message-line answer stays a while; a key ends it, and a letter or digit typed
+    then starts the next entry (the player typing the move at once loses nothing)."""
+    key = yield from game.basic.pause(INFO_FRAMES)
+    if key is not None and 33 <= key < 128:
+        game.typed_ahead = chr(key)
+
+
+def export(game):
+    """X: the finished games of this match as a .mat file; returns the words to show."""
+    finished = [g.number for g in game.match.record.games if g.finished]
+    if not finished:
+        return "No finished game to export"
+    if game.export_dir:
+        directory = game.export_dir
+    else:                                       # the console passes its working dir
+        directory = str(config_dir())
+        os.makedirs(directory, exist_ok=True)
+    path = os.path.join(directory, time.strftime("match-%Y%m%d-%H%M%S.mat"))
+    try:
+        matfile.write_mat(game.match.record, path, games=finished)
+    except OSError as exc:
+        return f"Not saved: {exc.strerror or exc}"
+    yield
+    return f"Saved {os.path.basename(path)}"

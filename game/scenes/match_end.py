@@ -1,0 +1,66 @@
+"""Between games: a game abandoned (QUIT) scores nothing, the demo stopped by a key, the
+match-over page with its .mat export, the options between games (S sets up a board), and
+a new match when the options no longer fit the one in progress."""
+from game import menus, setup_board
+from game import screen as S
+from game.match import BLACK, WHITE, Match
+from game.scenes.keys import export
+from game.scenes.timing import OPENING_READ_FRAMES
+from game.settings import Settings
+
+
+def new_match(settings: Settings) -> Match:
+    if settings.players != "human-computer":      # two players, or the demo
+        return Match(settings.match_length, sides=(WHITE, BLACK), cube=settings.cube)
+    return Match(settings.match_length, cube=settings.cube)
+
+
+def fits(match: Match, settings: Settings) -> bool:
+    """Does the match in progress still agree with the options (length, cube, players)?
+    Changed in the middle of a match, they take effect from the next match."""
+    two_sided = settings.players != "human-computer"
+    return (match.length == settings.match_length and match.cube_enabled == settings.cube
+            and (match.sides == (WHITE, BLACK)) == two_sided)
+
+
+def abandon(match: Match) -> None:
+    """A game left by QUIT (or a stopped demo) scores nothing and leaves no record."""
+    if not match.in_game:
+        return
+    match.in_game = False
+    if match.crawford_game:                     # and the Crawford game is still to come
+        match.crawford_game = match.crawford_done = False
+    if match.record.games and not match.record.games[-1].finished:
+        match.record.games.pop()
+        match.game_number -= 1
+
+
+def demo_over(basic, screen, settings: Settings):
+    """A key stopped the computer-against-computer demo: back to human against computer."""
+    screen.message("Demo over")
+    settings.players = "human-computer"
+    yield from basic.pause(OPENING_READ_FRAMES)
+
+
+def abandoned(basic, screen):
+    screen.message("Game abandoned. A new game...")
+    yield from basic.pause(OPENING_READ_FRAMES)
+
+
+def between_games(basic, screen, settings: Settings):
+    """The options before a game, with S for setting up a board; returns the set-up
+    position (human on roll) or None."""
+    out = yield from menus.options_menu(basic, settings, offer_setup=True)
+    if out.setup_board:
+        position = yield from setup_board.setup_board(basic, screen)
+        return position
+    return None
+
+
+def match_over(basic, screen, game):
+    """The match-over page, then the offer of its .mat export."""
+    yield from menus.match_over_screen(basic, game.match)
+    if (yield from menus.ask_yes_no(basic, "Export the match (.mat)?")):
+        words = yield from export(game)
+        screen.message(words[:S.COLS])
+        yield from basic.wait(OPENING_READ_FRAMES)

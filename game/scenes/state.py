@@ -1,0 +1,218 @@
+"""One game's state and the board drawing every scene shares: the position (the bottom
+side on roll), the dice and cube shown, the dice thrown, the keys heard while the computer
+plays, and Game.play, the turn loop over the scenes. Not the scenes themselves."""
+from __future__ import annotations
+
+from game import menus, rules
+from game import screen as S
+from game.dice import Dice
+from game.interfaces import Chooser, CubePolicy, Screen
+from game.match import Match
+from game.position import BAR, Position
+from game.settings import Settings
+from game.scenes import computer_turn, cube, human_turn, opening
+from game.scenes.timing import ADVICE_KEYS, DOUBLE_KEYS, RATTLE, ROLL_FLICKER_FRAMES, ROLL_FRAMES
+from game.words import say
+
+
+
+def view_of(position: Position) -> S.BoardView:
+    """What the screen shows of a position held with the HUMAN on roll (row 0 = white)."""
+    board = position.board
+    points = [0] * 25
+    for p in range(1, 25):
+        white = board[p - 1]
+        black = board[25 + 24 - p]
+        points[p] = white if white else -black
+    off_white, off_black = position.borne_off()
+    return S.BoardView(points, board[BAR], board[25 + BAR], off_white, off_black)
+
+
+class Game:
+    """One game's state: the position held with the bottom side (the human, White) on roll,
+    row 0 = white; what is on screen; the match it belongs to and the options in force."""
+
+    def __init__(self, basic, screen: Screen, dice: Dice, chooser: Chooser,
+                 start: Position | None = None, match: Match | None = None,
+                 settings: Settings | None = None, cube_policy: CubePolicy | None = None,
+                 resume=None, export_dir=None):
+        self.basic = basic
+        self.screen = screen
+        self.dice = dice
+        self.choose = chooser            # (position with the mover on roll, dice, match) -> Play
+        self.position = start or Position.start()
+        self.log: list[str] = []         # what happened, for tests and replays
+        self.turn: rules.Turn | None = None     # the typed turn in progress (its commands')
+        self.settings = settings or Settings()
+        self.match = match or Match(None, cube=self.settings.cube)
+        self.cube_policy = cube_policy   # (position, match, doubler) -> CubeDecision, or None
+        self.resume = resume             # (side on roll, dice or None) from a saved game
+        self.export_dir = export_dir
+        self.bottom, self.top = self.match.sides
+        players = self.settings.players
+        self.typed = {self.bottom: players != "computer-computer",
+                      self.top: players == "human-human"}
+        self.double_wanted = False       # D pressed before this side's roll
+        self.cube_advice_wanted = False  # A pressed then: cube advice, then the D/ENTER prompt
+        self.heard_from_last_play = False   # a play was shown that D could be pressed during
+        self.dice_shown = None           # (top face, bottom face, black) for redraws
+        self.at = (self.position, None, None)     # for a save: position, side on roll, dice
+        self.stopped = False             # the demo was stopped by a key
+        self.typed_ahead = ""            # a key that ended a P/I/X message: the next entry's
+
+    @property
+    def two_players(self) -> bool:
+        return self.typed[self.bottom] and self.typed[self.top]
+
+    # ---------- showing ----------
+    def show(self, position_bottom: Position) -> None:
+        self.position = position_bottom
+        self.screen.show(view_of(position_bottom))
+
+    def show_for(self, side: str, position: Position) -> None:
+        """Show a position held with `side` on roll."""
+        self.show(position if side == self.bottom else position.swapped())
+
+    def held_for(self, side: str) -> Position:
+        return self.position if side == self.bottom else self.position.swapped()
+
+    def message(self, words: str) -> None:
+        self.screen.message(words)
+
+    def draw_dice(self, top, bottom, black: bool, bottom_black: bool | None = None) -> None:
+        bottom_black = black if bottom_black is None else bottom_black
+        self.dice_shown = (top, bottom, black, bottom_black)
+        self.screen.draw_dice(top, bottom, black, bottom_black)
+
+    def draw_cube(self) -> None:
+        """The doubling cube on the board: its value, by its owner's tray or centred (none
+        while the cube is switched off)."""
+        m = self.match
+        if m.cube_enabled:
+            self.screen.draw_cube(m.cube_value, m.cube_owner)
+        else:
+            self.screen.draw_cube(None)
+
+    def apply_style(self) -> None:
+        """Board style, swapped tokens, mirrored board from the options (screen.py)."""
+        self.screen.apply_settings(self.settings)
+
+    def redraw(self) -> None:
+        """The board, dice, cube after a full-screen page (the message line is the caller's)."""
+        self.screen.draw_board(view_of(self.position))
+        if self.dice_shown:
+            self.screen.draw_dice(*self.dice_shown)
+        self.draw_cube()
+        self.message("")
+
+    def show_turn(self, turn: rules.Turn) -> None:
+        position = turn.position
+        self.show(position if turn.mover_is_human else position.swapped())
+        self.mark_dice(turn)
+
+    def mark_dice(self, turn: rules.Turn) -> None:
+        """Blank a die once it is used up (a double's top die after two steps)."""
+        d1, d2 = turn.dice
+        left = list(turn.dice_left)
+        if d1 == d2:
+            top = d1 if len(left) > 2 else None
+            bottom = d2 if left else None
+        else:
+            top = d1 if d1 in left else None
+            bottom = d2 if d2 in left else None
+        self.draw_dice(top, bottom, not turn.mover_is_human)
+
+    # ---------- the dice ----------
+    def roll(self, side: str):
+        """Throw two dice for a turn (or ask them, with Set dice on), in the mover's colour.
+        Returns the dice, or 'quit' when QUIT was typed for them."""
+        black = side == self.top
+        if self.settings.set_dice:
+            typed = yield from menus.ask_dice(self.basic, side, allow_quit=True)
+            if typed == "quit":
+                return "quit"
+            d1, d2 = typed
+        else:
+            self.message(say("throw", side))
+            yield from self.tumble(both_black=black)
+            d1, d2 = self.dice.pair()
+        self.draw_dice(d1, d2, black)
+        return d1, d2
+
+    def tumble(self, both_black: bool | None = None):
+        for frame in range(ROLL_FRAMES):
+            if frame % ROLL_FLICKER_FRAMES == 0:
+                top_black = True if both_black is None else both_black
+                bottom_black = False if both_black is None else both_black
+                self.screen.draw_dice(self.dice.flicker(), self.dice.flicker(),
+                                      top_black, bottom_black)
+                self.basic.beep(*RATTLE)
+            yield
+
+    # ---------- keys heard while the computer plays ----------
+    def heard(self, key, side: str) -> None:
+        """A key during `side`'s shown play: D asks for a double before the next throw, A
+        for the cube advice then; in the demo any key stops it. Others are dropped."""
+        if key is None:
+            return
+        nxt = self.match.other(side)
+        if not self.typed[self.bottom]:
+            self.stopped = True
+        elif key in DOUBLE_KEYS and self.typed[nxt]:
+            self.double_wanted = True
+        elif key in ADVICE_KEYS and self.typed[nxt]:
+            self.cube_advice_wanted = True
+
+    # ---------- a whole game ----------
+    def play(self):
+        """Play one game; returns the match's GameResult, or 'quit' when QUIT was typed
+        (or 'stop' when a key stopped the demo)."""
+        m = self.match
+        if not m.in_game:
+            m.start_game()
+        self.apply_style()
+        self.screen.draw_board(view_of(self.position))
+        self.draw_cube()
+        self.heard_from_last_play = False     # no play shown yet to press D during
+        self.cube_advice_wanted = False
+        if self.resume:
+            side, dice = self.resume
+            self.resume = None
+            if dice:
+                self.draw_dice(dice[0], dice[1], side == self.top)
+        else:
+            side, dice = yield from opening.first_turn(self)
+            if side == "quit":
+                return "quit"
+        return (yield from self.turns(side, dice))
+
+    def turns(self, side: str, dice):
+        """The turns from `side`'s (dice None: it throws its own) to the end of the game."""
+        m = self.match
+        while True:
+            m.start_turn(side)
+            self.at = (self.position, side, dice)
+            if dice is None:
+                result = yield from cube.before_roll(self, side)
+                if result is not None:
+                    return result
+                dice = yield from self.roll(side)
+                if dice == "quit":
+                    return "quit"
+                self.at = (self.position, side, dice)
+            m.dice_rolled()
+            if self.typed[side]:
+                steps = yield from human_turn.play(self, dice, side)
+                if steps == "quit":
+                    return "quit"
+            else:
+                steps = yield from computer_turn.play(self, dice, side)
+            m.record_move(side, dice, steps)
+            kind = rules.game_result(self.position)
+            if kind:
+                return m.end_game(self.bottom if kind > 0 else self.top, abs(kind))
+            if self.stopped:
+                return "stop"
+            side, dice = m.other(side), None
+            self.turn = None
+            self.heard_from_last_play = True  # the next throw's D was asked for meanwhile

@@ -1,0 +1,75 @@
+"""Every word the program says about a player, in one table keyed by codes: who is who
+(I/You, White/Black), the short messages of a turn, the results of a game and the few words
+for each BG_STEP_* reason the C engine gives. Not screen layout (game/screen.py)."""
+from game.match import COMPUTER, HUMAN, KINDS
+from game.position import BAR, Position
+from native import lib
+
+# code -> (the human's words, the computer's, anyone else's); {Side} is the side's name
+SAY = {
+    "throw": ("Your throw", "My throw", "{Side}'s throw"),
+    "starts": ("You start with {a} and {b}", "I start with {a} and {b}",
+               "{Side} starts with {a} and {b}"),
+    "move?": ("Your move?", "{Side}'s move?", "{Side}'s move?"),
+    "cannot enter": ("You can't enter", "{Side} can't enter", "{Side} can't enter"),
+    "cannot move": ("You cannot move", "{Side} cannot move", "{Side} cannot move"),
+    "no move": ("{Side} cannot move", "I cannot move", "{Side} cannot move"),
+    "plays": ("{Side} plays {words}", "I play {words}", "{Side} plays {words}"),
+    "roll or double": ("You: ENTER rolls, D doubles", "{Side}: ENTER rolls, D doubles",
+                       "{Side}: ENTER rolls, D doubles"),
+    "doubles": ("You double to {value}", "{Side} doubles to {value}",
+                "{Side} doubles to {value}"),
+    "doubles, take?": ("{Side} doubles to {value}. Take?", "I double to {value}. Take?",
+                       "{Side} doubles to {value}. Take?"),
+    "takes": ("{Side} takes", "I take", "{Side} takes"),
+    "drops": ("{Side} drops", "I drop", "{Side} drops"),
+    "who": ("You", "I", "{Side}"),
+    "wins": ("YOU WIN", "I WIN", "{SIDE} WINS"),
+    "drop result": ("you drop", "I drop", "{Side} drops"),
+}
+PRESS_ENTER = ". Press ENTER"
+
+KIND_WORDS = {1: "a single game", 2: "a gammon", 3: "a backgammon"}
+
+# A few words (at most 19 columns, + PRESS_ENTER) for each reason the engine refuses a step
+STEP_WORDS = {
+    lib.BG_STEP_NO_SUCH_DIE: "No {die} to play",
+    lib.BG_STEP_BAR_FIRST: "Bar man goes first",
+    lib.BG_STEP_NO_MAN: "No man on {point}",
+    lib.BG_STEP_BLOCKED: "Point {to} is blocked",
+    lib.BG_STEP_NOT_ALL_HOME: "Not all men home",
+    lib.BG_STEP_MAN_HIGHER: "A man stands higher",
+    lib.BG_STEP_WASTES_DICE: "Must use both dice",
+    lib.BG_STEP_HIGHER_DIE: "Play the higher die",
+    lib.BG_STEP_TURN_OVER: "Move complete",
+}
+
+
+def say(code: str, side: str, **values) -> str:
+    """SAY[code] for `side`: the human's form, the computer's, or another side's by name."""
+    human, computer, other = SAY[code]
+    form = human if side == HUMAN else computer if side == COMPUTER else other
+    return form.format(Side=side.capitalize(), SIDE=side.upper(), **values)
+
+
+def step_words(code: int, from_index: int, die: int) -> str:
+    """The engine's BG_STEP_* reason for refusing a step, in a few words."""
+    point = Position.letter_of_index(from_index)
+    to = Position.letter_of_index(from_index - die) if 0 <= from_index - die < BAR else "?"
+    return STEP_WORDS.get(code, "Not allowed").format(die=die, point=point, to=to)
+
+
+def play_words(steps, mover_is_human: bool = True) -> str:
+    """A play in the letter notation, as the message line and the log show it: 'x6 s4'."""
+    return " ".join(step.notation(mover_is_human).lower() for step in steps)
+
+
+def points_words(points: int) -> str:
+    return f"({points} point{'s' * (points != 1)})"
+
+
+def result_words(kind: int | str, points: int, loser: str = COMPUTER) -> str:
+    """'a gammon (4 points)' for a game played out; a drop reads 'I drop (1 point)'."""
+    if kind == "drop":
+        return f"{say('drop result', loser)} {points_words(points)}"
+    return f"{KIND_WORDS[kind if isinstance(kind, int) else KINDS[kind]]} {points_words(points)}"
