@@ -12,6 +12,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 import numpy as np  # noqa: E402
 
+from roms import ROM_PATH  # noqa: E402
 from spectrum import hw, ula  # noqa: E402
 from spectrum.audio import Beeper  # noqa: E402
 from spectrum.machine import RomImageError, Spectrum48  # noqa: E402
@@ -34,7 +35,7 @@ def best_ms(fn, repeats):
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--frames", type=int, default=300)
-    parser.add_argument("--rom", default=None, help="ROM image (default roms/rom.bin, else a built-in idle loop)")
+    parser.add_argument("--rom", default=None, help="ROM image (default our roms/rom.bin, else a built-in idle loop)")
     args = parser.parse_args(argv)
 
     try:
@@ -45,7 +46,8 @@ def main(argv=None):
         from test_machine import MiniZ80 as cpu_class
         core = "tests' MiniZ80 stand-in (spectrum.z80 missing)"
     try:
-        machine, rom = Spectrum48(args.rom, cpu_class=cpu_class), args.rom or "roms/rom.bin"
+        rom = args.rom or ROM_PATH
+        machine = Spectrum48(rom, cpu_class=cpu_class)
     except RomImageError:
         if args.rom:
             raise

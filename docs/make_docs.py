@@ -17,7 +17,8 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
 from gamedriver import MachineDriver  # noqa: E402
 
-from game import rules  # noqa: E402
+import roms  # noqa: E402
+from game import media, rules  # noqa: E402
 from game.basic import Basic, rom_ready  # noqa: E402
 from game.dice import Dice  # noqa: E402
 from game.match import COMPUTER, HUMAN, Match  # noqa: E402
@@ -25,7 +26,6 @@ from game.position import Position  # noqa: E402
 from game.program import program  # noqa: E402
 from game.usr import usr_chooser  # noqa: E402
 from game.settings import STYLE_ORDER, Settings  # noqa: E402
-from spectrum import loader  # noqa: E402
 from spectrum.machine import Spectrum48  # noqa: E402
 
 LEVEL = 5                                 # the computer's level, as the console's default
@@ -48,8 +48,8 @@ class Scene(MachineDriver):
     Keys, text() and until() as tests/gamedriver.py's MachineDriver."""
 
     def __init__(self, dice, level=LEVEL, **options):
-        self.machine = Spectrum48()
-        run = loader.load_headless(self.machine, "instant")
+        self.machine = Spectrum48(roms.ROM_PATH)
+        run = media.load_headless(self.machine, "instant")
         assert run.state == "done", run.error
         self.basic = Basic(self.machine)
         self.symbols = self.basic.sym
@@ -260,14 +260,14 @@ def setup_board():
 
 def loading(stop):
     """The real pulse stream through the ROM's loader, stopped where stop(machine) says."""
-    machine = Spectrum48()
+    machine = Spectrum48(roms.ROM_PATH)
     seen = []
 
     def on_frame(run):
         if not seen and stop(machine):
             seen.append(True)
             run.skip()
-    loader.load_headless(machine, "real", on_frame=on_frame, max_frames=6000)
+    media.load_headless(machine, "real", on_frame=on_frame, max_frames=6000)
     return machine
 
 
@@ -286,7 +286,7 @@ def loading_midway():
 
 def loading_done():
     grabbed = []
-    mcode = Basic(Spectrum48()).addr("USR_ENTRY")
+    mcode = Basic(Spectrum48(roms.ROM_PATH)).addr("USR_ENTRY")
 
     def stop(machine):
         if mcode + 0x100 <= machine.cpu.ix < mcode + 0x200:   # the machine code half in

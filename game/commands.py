@@ -46,14 +46,15 @@ def play_text(play, mover_is_human: bool = True) -> str:
 
 
 def _triples(candidates) -> list[tuple[object, float, int | None]]:
-    """(play, equity, ply) of each candidate; ply None when it is not known."""
+    """(play, equity, ply) of each candidate: an evaluator.Candidate, or a (play, equity)
+    pair whose ply is not known."""
     out = []
     for item in candidates:
-        if hasattr(item, "play") and hasattr(item, "equity"):
-            out.append((item.play, float(item.equity), getattr(item, "ply", None)))
-        else:
+        if isinstance(item, tuple):
             play, equity = item
             out.append((play, float(equity), None))
+        else:
+            out.append((item.play, float(item.equity), item.ply))
     return out
 
 

@@ -26,6 +26,11 @@ class EntryError(BackgammonError, ValueError):
     die number, such as "K4" or "4K"."""
 
 
+class MatchError(BackgammonError, ValueError):
+    """Something a match does not allow: a double that may not be offered, a bad length or
+    score, a match context (length, away_me, away_opp, crawford, cube) the evaluator refuses."""
+
+
 class IllegalMoveError(EntryError):
     """A typed move that can be read but breaks a rule for this roll in this position.
     `code` is the C engine's BG_STEP_* reason (native/bg.h); the message line words it

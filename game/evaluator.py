@@ -8,7 +8,7 @@ import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from game.errors import BackgammonError, DiceError, PositionError
+from game.errors import BackgammonError, DiceError, MatchError, PositionError
 from game.position import BOARD_LEN, Position, position_message
 from game.rules import Play, Step, check_dice
 import native
@@ -115,10 +115,6 @@ class _Buffers:
     nsteps = ffi.new("int8_t[]", lib.BG_MAX_PLAYS)
     equity = ffi.new("float[]", lib.BG_MAX_PLAYS)
     probs = ffi.new("float[]", lib.BG_CUBE_OUT_LEN)
-
-
-class MatchError(BackgammonError, ValueError):
-    """A match context (length, away_me, away_opp, crawford, cube) the evaluator refuses."""
 
 
 def check_match(match) -> tuple[int, int, int, int, int]:
@@ -389,21 +385,22 @@ def decode_answer(memory, params_addr: int) -> dict:
         cands = []
         for i in range(memory[a + lib.BG_USR_COUNT]):
             e = a + lib.BG_USR_CANDS + i * lib.BG_USR_CAND_LEN
-            cands.append((_steps(memory, e + 1, memory[e]), _s16(memory, e + 17) / 1000.0))
+            cands.append((_steps(memory, e + lib.BG_USR_CAND_STEPS, memory[e]),
+                          _s16(memory, e + lib.BG_USR_CAND_EQUITY) / 1000.0))
         answer.update(candidates=cands, legal_plays=memory[a + lib.BG_USR_NLEGAL])
     elif job == JOB_CUBE:
         bits = memory[out]
         answer.update(double=bool(bits & lib.BG_CUBE_DOUBLE), take=bool(bits & lib.BG_CUBE_TAKE),
                       too_good=bool(bits & lib.BG_CUBE_TOO_GOOD),
-                      no_double_equity=_s16(memory, a + 66) / 1000.0,
-                      double_take_equity=_s16(memory, a + 68) / 1000.0,
-                      double_pass_equity=_s16(memory, a + 70) / 1000.0,
-                      win=_u16(memory, a + 72) / 10000.0,
-                      win_gammon=_u16(memory, a + 74) / 10000.0,
-                      lose_gammon=_u16(memory, a + 76) / 10000.0)
+                      no_double_equity=_s16(memory, a + lib.BG_USR_CUBE_NO_DOUBLE) / 1000.0,
+                      double_take_equity=_s16(memory, a + lib.BG_USR_CUBE_DOUBLE_TAKE) / 1000.0,
+                      double_pass_equity=_s16(memory, a + lib.BG_USR_CUBE_DOUBLE_PASS) / 1000.0,
+                      win=_u16(memory, a + lib.BG_USR_CUBE_WIN) / 10000.0,
+                      win_gammon=_u16(memory, a + lib.BG_USR_CUBE_WIN_GAMMON) / 10000.0,
+                      lose_gammon=_u16(memory, a + lib.BG_USR_CUBE_LOSE_GAMMON) / 10000.0)
     elif job == JOB_EVAL:
         probs = [_u16(memory, out + 2 * k) / 10000.0 for k in range(lib.BG_N_PROBS)]
-        answer.update(probabilities=Probabilities(*probs), equity=_s16(memory, out + 10) / 1000.0)
+        answer.update(probabilities=Probabilities(*probs), equity=_s16(memory, a + lib.BG_USR_EVAL_EQUITY) / 1000.0)
     elif job == JOB_PING:
         answer.update(weights_loaded=bool(memory[out]))
     return answer

@@ -26,6 +26,7 @@ class Machine(Protocol):
 class Screen(Protocol):
     """What the scenes draw with: the board, men, dice, cube and the message line."""
     cube: tuple | None
+    panel_attr: int
 
     def apply_settings(self, settings) -> None: ...
 

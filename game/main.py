@@ -35,8 +35,8 @@ def parse_args(argv):
 def loading_sequence(machine, mode: str):
     """The tape loading (spectrum/loader.py) as a per-frame generator: LOAD "" through our
     ROM, the loader program, the machine code at its ORG. Yields once per frame."""
-    from spectrum import loader
-    return loader.loading_sequence(machine, mode)
+    from game import media
+    return media.loading_sequence(machine, mode)
 
 
 class Runner:
@@ -134,8 +134,9 @@ def main(argv=None) -> int:
         print(f"{TITLE}: --scale must be a whole number of at least 1", file=sys.stderr)
         return 2
     try:
-        from spectrum.machine import RomImageError, Spectrum48
-        machine = Spectrum48()
+        from game import media
+        from spectrum.machine import RomImageError
+        machine = media.new_machine()
     except (ImportError, OSError) as exc:
         print(f"{TITLE}: the machine cannot start: {exc}", file=sys.stderr)
         return 2
@@ -153,7 +154,7 @@ def main(argv=None) -> int:
     try:
         return display.run(machine, runner, scale=args.scale, fullscreen=args.fullscreen,
                            mute=args.mute, headless_frames=headless,
-                           screenshot_path=args.screenshot, wav_path=args.wav)
+                           screenshot_path=args.screenshot, wav_path=args.wav, title=TITLE)
     finally:
         while WARM_UPS:              # never leave the C evaluator loading behind our back
             WARM_UPS.pop().join()

@@ -9,18 +9,14 @@ from typing import Callable, Optional
 
 from game.record import MatchRecord
 
-from game.errors import BackgammonError
+from game.errors import MatchError
 
 HUMAN, COMPUTER = "human", "computer"
 WHITE, BLACK = "white", "black"
 MAX_LENGTH = 25
 MAX_CUBE = 64               # the cube's highest face
 KINDS = {"single": 1, "gammon": 2, "backgammon": 3}
-_KIND_NAMES = {1: "single", 2: "gammon", 3: "backgammon"}
-
-
-class MatchError(BackgammonError):
-    """Something the match does not allow; str() is a reason fit for the message line."""
+_KIND_NAMES = {points: kind for kind, points in KINDS.items()}
 
 
 class DoubleRefused(MatchError):

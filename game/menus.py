@@ -234,7 +234,7 @@ def options_menu(basic: Basic, settings: Settings, path=None, offer_setup: bool 
             continue
         index = MENU_KEYS.index(char)
         name = names[index]
-        before = getattr(settings, name)
+        before = getattr(settings, name)          # the option's field, named by the menu row
         if name == "match_length":
             length = yield from ask_match_length(basic)
             settings.set(name, length)
@@ -248,7 +248,7 @@ def options_menu(basic: Basic, settings: Settings, path=None, offer_setup: bool 
         basic.silent = not settings.sound          # the sound option acts at once
         basic.beep(*CLICK)
         draw_option(basic, settings, index)
-        if getattr(settings, name) != before and name not in changed:
+        if getattr(settings, name) != before and name not in changed:   # (by name, as above)
             changed.append(name)
     saved = True
     try:

@@ -3,25 +3,15 @@ trays, dice with pips, the doubling cube, point letters and the message line, dr
 48K's screen memory (pixels and attributes POKEd, text printed through game/basic.py), in any
 board style of game/settings.py, mirrored or not, tokens swapped or not. Not the game flow."""
 from dataclasses import dataclass, field
-from functools import lru_cache
 
-# --- colours: Spectrum colour numbers (SPECTRUM.md §3) ---
-BLACK, BLUE, RED, MAGENTA, GREEN, CYAN, YELLOW, WHITE = range(8)
-
-
-def attr(ink: int, paper: int, bright: bool = False, flash: bool = False) -> int:
-    """An attribute byte: FLASH bit 7, BRIGHT bit 6, PAPER bits 5-3, INK bits 2-0."""
-    return (0x80 if flash else 0) | (0x40 if bright else 0) | (paper << 3) | ink
+from spectrum.hw import ATTR_ADDR, SCREEN_ADDR  # noqa: F401 - the 48K's, used via S.
+from spectrum.hw import BLACK, BLUE, CYAN, GREEN, MAGENTA, RED, WHITE, YELLOW  # noqa: F401
+from game.glyphs import (CUBE_COLS, CUBE_DIGITS, CUBE_ROWS, CUBE_VALUES,  # noqa: F401
+                         HOLLOW_MAN_GLYPH, MAN_GLYPH, PIP_GLYPH, PIP_SPOTS, cube_bytes,
+                         cube_glyph)
+from game.palette import STYLE_EXTRAS, Palette, attr, contrast  # noqa: F401
 
 
-def contrast(colour: int) -> int:
-    """Black on the light colours (green, cyan, yellow, white), white on the dark ones: the
-    colour numbers run from dark to light (G*4 + R*2 + B)."""
-    return BLACK if colour >= GREEN else WHITE
-
-
-SCREEN_ADDR = 0x4000                 # display file (SPECTRUM.md §2)
-ATTR_ADDR = 0x5800                   # attributes, 32 a row
 COLS, ROWS = 32, 24                  # character cells
 WIDTH_PX = 8 * COLS
 
@@ -54,9 +44,8 @@ MAN_SLICE_PX = 3                     # a borne-off man seen edge-on: 2 px, 1 px 
 DIE_COL, DIE_CELLS = 28, 3
 TOP_DIE_ROW = 7                      # the computer's die at the opening throw
 BOTTOM_DIE_ROW = 12                  # the human's die at the opening throw
-CUBE_COL, CUBE_COLS, CUBE_ROWS = 28, 3, 2      # the doubling cube: 24 x 16 pixels
+CUBE_COL = 28                        # the doubling cube (glyphs.py: its size)
 CUBE_ROW = {None: 10, "computer": 0, "human": 21}
-CUBE_VALUES = (1, 2, 4, 8, 16, 32, 64)
 OWNER_SIDES = {None: None, "centre": None, "center": None, "human": "human",
                "computer": "computer", "white": "human", "black": "computer"}
 
@@ -76,81 +65,9 @@ CUBE = attr(BLACK, YELLOW)                     # a black cube, figures in the pa
 LETTERS = "abcdefghijklmnopqrstuvwx"           # point 1 (a) .. point 24 (x), human's side
 BAR_LETTER = "z"
 
-# What game/settings.py's BoardStyle does not say, by style name: the papers of the trays of
-# the style's white and black men, the ink of the letters on the frame and of the bar's "z",
-# and optionally the cube's body colour (else the contrast of the panel's paper). A style
-# missing here gets contrasting colours worked out from its own.
-STYLE_EXTRAS = {
-    "classic": dict(white_tray=BLUE, black_tray=CYAN, letters=BLACK, bar_ink=WHITE),
-    "tournament": dict(white_tray=BLACK, black_tray=WHITE, letters=WHITE, bar_ink=BLACK),
-    "midnight": dict(white_tray=BLACK, black_tray=BLACK, letters=WHITE, bar_ink=WHITE),
-    "parchment": dict(white_tray=BLUE, black_tray=WHITE, letters=WHITE, bar_ink=WHITE),
-    "mono": dict(white_tray=BLACK, black_tray=WHITE, letters=WHITE, bar_ink=WHITE),
-}
-
-# A man, 16 x 16: a disc with a paper-coloured ring inside it so it reads as a counter.
-MAN_GLYPH = (
-    "................",
-    ".....######.....",
-    "...##########...",
-    "..############..",
-    "..###......###..",
-    ".###.######.###.",
-    ".###.######.###.",
-    ".###.######.###.",
-    ".###.######.###.",
-    ".###.######.###.",
-    ".###.######.###.",
-    "..###......###..",
-    "..############..",
-    "...##########...",
-    ".....######.....",
-    "................",
-)
-
-
-def _hollow(glyph: tuple[str, ...]) -> tuple[str, ...]:
-    """The same counter drawn for a man the colour of the paper under it: its outline and
-    its inner ring in ink, the rest left as paper."""
-    disc = [[ch == "#" or (0 < line.find("#") <= x <= line.rfind("#")) for x, ch in
-             enumerate(line)] for line in glyph]
-    rows = []
-    for y, line in enumerate(glyph):
-        out = []
-        for x in range(len(line)):
-            inside = disc[y][x]
-            edge = inside and any(not (0 <= y + dy < len(glyph) and 0 <= x + dx < len(line))
-                                  or not disc[y + dy][x + dx]
-                                  for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1)))
-            out.append("#" if edge or (inside and line[x] == ".") else ".")
-        rows.append("".join(out))
-    return tuple(rows)
-
-
-HOLLOW_MAN_GLYPH = _hollow(MAN_GLYPH)
-PIP_GLYPH = (".##.", "####", "####", ".##.")
-# pip centres on a 3 x 3 grid (column, row) for each face
-PIP_SPOTS = {
-    1: [(1, 1)],
-    2: [(0, 0), (2, 2)],
-    3: [(0, 0), (1, 1), (2, 2)],
-    4: [(0, 0), (2, 0), (0, 2), (2, 2)],
-    5: [(0, 0), (2, 0), (1, 1), (0, 2), (2, 2)],
-    6: [(0, 0), (2, 0), (0, 1), (2, 1), (0, 2), (2, 2)],
-}
-# the cube's figures, 5 x 9 with strokes 2 px wide where they run up and down
-CUBE_DIGITS = {
-    "1": ("..##.", ".###.", "####.", "..##.", "..##.", "..##.", "..##.", "..##.", "#####"),
-    "2": (".###.", "##.##", "...##", "...##", "..##.", ".##..", "##...", "##...", "#####"),
-    "3": ("####.", "...##", "...##", "...##", ".###.", "...##", "...##", "...##", "####."),
-    "4": ("...##", "..###", ".#.##", "#..##", "#..##", "#####", "...##", "...##", "...##"),
-    "6": (".###.", "##...", "##...", "####.", "##.##", "##.##", "##.##", "##.##", ".###."),
-    "8": (".###.", "##.##", "##.##", "##.##", ".###.", "##.##", "##.##", "##.##", ".###."),
-}
-
 
 def bitmap_addr(x_byte: int, y: int) -> int:
-    """Address of the screen byte holding pixels 8*x_byte.. of pixel row y (SPECTRUM.md §2)."""
+    """Address of the screen byte holding pixels 8*x_byte.. of pixel row y (docs/HARDWARE.md §2)."""
     return SCREEN_ADDR | (y >> 6) << 11 | (y & 7) << 8 | ((y >> 3) & 7) << 5 | x_byte
 
 
@@ -207,45 +124,6 @@ def cube_cell(owner, mirrored: bool = False) -> tuple[int, int]:
     return (mirror_col(CUBE_COL, CUBE_COLS) if mirrored else CUBE_COL), row
 
 
-def cube_glyph(value: int) -> tuple[str, ...]:
-    """The cube's 24 x 16 pixels: a block in ink with rounded corners, a pixel of paper
-    round it so it stands apart from the dice, and the value cut out of it in paper."""
-    if value not in CUBE_VALUES:
-        raise ValueError(f"a cube shows 1, 2, 4 .. 64, not {value!r}")
-    width, height = 8 * CUBE_COLS, 8 * CUBE_ROWS
-    rows = [["."] * width for _ in range(height)]
-    for y in range(1, height - 1):
-        for x in range(1, width - 1):
-            corner = (y in (1, height - 2)) and (x in (1, width - 2))
-            rows[y][x] = "." if corner else "#"
-    figures = [CUBE_DIGITS[d] for d in str(value)]
-    text_w = 6 * len(figures) - 1
-    x0, y0 = (width - text_w + 1) // 2, (height - 9 + 1) // 2
-    for i, digit in enumerate(figures):
-        for dy, line in enumerate(digit):
-            for dx, ch in enumerate(line):
-                if ch == "#":
-                    rows[y0 + dy][x0 + 6 * i + dx] = "."
-    return tuple("".join(r) for r in rows)
-
-
-def _cell_bytes(rows: tuple[str, ...], col_in: int, row_in: int) -> bytes:
-    """The 8 bytes of one cell (col_in, row_in) of a bitmap given as '#' strings."""
-    out = []
-    for line in rows[8 * row_in:8 * row_in + 8]:
-        chunk = line[8 * col_in:8 * col_in + 8].ljust(8, ".")
-        out.append(sum(0x80 >> b for b, ch in enumerate(chunk) if ch == "#"))
-    return bytes(out)
-
-
-@lru_cache(maxsize=None)
-def cube_bytes(value: int) -> bytes:
-    """The cube's 6 cells as they sit in screen memory, cell by cell (8 bytes each), for
-    a value: what read_cube looks for."""
-    glyph = cube_glyph(value)
-    return b"".join(_cell_bytes(glyph, c, r) for r in range(CUBE_ROWS) for c in range(CUBE_COLS))
-
-
 def read_cube(mem, mirrored: bool = False):
     """What the screen in `mem` shows of the cube: (value, owner side) with the side None
     (centred), "human" or "computer"; None when no cube is drawn. Reads the cells' pixels."""
@@ -257,65 +135,6 @@ def read_cube(mem, mirrored: bool = False):
             if found == cube_bytes(value):
                 return value, side
     return None
-
-
-@dataclass(frozen=True)
-class Palette:
-    """Every colour a Screen draws with, worked out from one board style of game/settings.py
-    (and STYLE_EXTRAS) and from whether the tokens are swapped."""
-    name: str
-    frame: int
-    board: int
-    points: tuple
-    bar: int
-    human_men: int                    # ink of the human's (white side's) men
-    computer_men: int
-    bright: bool
-    human_tray: int                   # papers of the human's (bottom) and the computer's trays
-    computer_tray: int
-    letters: int
-    bar_ink: int
-    cube_ink: int                     # the cube's body; its figures show the panel's paper
-
-    @classmethod
-    def of(cls, style=None, tokens_swapped: bool = False) -> "Palette":
-        """`style`: a name in settings.BOARD_STYLES, a BoardStyle, or None (classic)."""
-        from game import settings
-        if style is None:
-            style = settings.BOARD_STYLES["classic"]
-        elif isinstance(style, str):
-            if style not in settings.BOARD_STYLES:
-                raise ValueError(f"no board style {style!r}: "
-                                 + ", ".join(settings.STYLE_ORDER))
-            style = settings.BOARD_STYLES[style]
-        extras = STYLE_EXTRAS.get(style.name, {})
-        human, computer = style.white_men, style.black_men
-        human_tray = extras.get("white_tray", style.board if style.white_men != style.board
-                                else contrast(style.white_men))
-        computer_tray = extras.get("black_tray", contrast(style.black_men))
-        if tokens_swapped:                       # each tray's paper goes with its men
-            human, computer = computer, human
-            human_tray, computer_tray = computer_tray, human_tray
-        frame_ink = contrast(style.frame)
-        return cls(style.name, style.frame, style.board, tuple(style.points), style.bar,
-                   human, computer, bool(style.bright), human_tray, computer_tray,
-                   extras.get("letters", frame_ink), extras.get("bar_ink", contrast(style.bar)),
-                   extras.get("cube_ink", frame_ink))
-
-    def a(self, ink: int, paper: int) -> int:
-        return attr(ink, paper, self.bright)
-
-    @property
-    def frame_attr(self) -> int:
-        return self.a(self.letters, self.frame)
-
-    def men(self, human: bool) -> int:
-        return self.human_men if human else self.computer_men
-
-    def die_attr(self, human: bool) -> int:
-        """A side's die: the colour of its men, pips in the contrasting colour."""
-        colour = self.men(human)
-        return attr(contrast(colour), colour, bright=True)
 
 
 @dataclass

@@ -18,8 +18,7 @@ CONFIG_ENV = "SPECTRUM_BACKGAMMON_CONFIG_DIR"   # overrides the directory (tests
 APP_DIR = "spectrum-backgammon"
 SETTINGS_FILE = "settings.json"
 
-# Spectrum colour numbers (SPECTRUM.md §3: G*4 + R*2 + B)
-BLACK, BLUE, RED, MAGENTA, GREEN, CYAN, YELLOW, WHITE = range(8)
+from spectrum.hw import BLACK, BLUE, CYAN, GREEN, MAGENTA, RED, WHITE, YELLOW  # noqa: E402
 
 
 @dataclass(frozen=True)

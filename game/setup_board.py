@@ -11,7 +11,6 @@ from game.errors import PositionError
 from game.position import BAR, MEN_PER_SIDE, POINT_LETTERS, ROW_LEN, Position
 
 PROMPT = "Set up?"
-COUNT_ATTR = S.PANEL
 WHITE_COUNT_ROW = S.BOTTOM_DIE_ROW + 1        # the men on the board, beside it
 BLACK_COUNT_ROW = S.TOP_DIE_ROW + 1
 PLACED = (25, 880)                            # a beep as men are put down (ms, Hz)
@@ -141,7 +140,7 @@ def show(screen: S.Screen, board, redraw: bool = False) -> None:
     else:
         screen.show(view_of_board(board))
     white, black = men_on_board(board)
-    attr = getattr(screen, "panel_attr", COUNT_ATTR)      # the board style's panel colours
+    attr = screen.panel_attr                              # the board style's panel colours
     screen.text(BLACK_COUNT_ROW, S.PANEL_COL, f"B{black:>3}", attr)
     screen.text(WHITE_COUNT_ROW, S.PANEL_COL, f"W{white:>3}", attr)
 

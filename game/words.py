@@ -5,27 +5,26 @@ from game.match import COMPUTER, HUMAN, KINDS
 from game.position import BAR, Position
 from native import lib
 
-# code -> (the human's words, the computer's, anyone else's); {Side} is the side's name
+# code -> the human's words | the computer's | anyone else's; {Side} is the side's name
 SAY = {
-    "throw": ("Your throw", "My throw", "{Side}'s throw"),
-    "starts": ("You start with {a} and {b}", "I start with {a} and {b}",
-               "{Side} starts with {a} and {b}"),
-    "move?": ("Your move?", "{Side}'s move?", "{Side}'s move?"),
-    "cannot enter": ("You can't enter", "{Side} can't enter", "{Side} can't enter"),
-    "cannot move": ("You cannot move", "{Side} cannot move", "{Side} cannot move"),
-    "no move": ("{Side} cannot move", "I cannot move", "{Side} cannot move"),
-    "plays": ("{Side} plays {words}", "I play {words}", "{Side} plays {words}"),
-    "roll or double": ("You: ENTER rolls, D doubles", "{Side}: ENTER rolls, D doubles",
-                       "{Side}: ENTER rolls, D doubles"),
-    "doubles": ("You double to {value}", "{Side} doubles to {value}",
-                "{Side} doubles to {value}"),
-    "doubles, take?": ("{Side} doubles to {value}. Take?", "I double to {value}. Take?",
-                       "{Side} doubles to {value}. Take?"),
-    "takes": ("{Side} takes", "I take", "{Side} takes"),
-    "drops": ("{Side} drops", "I drop", "{Side} drops"),
-    "who": ("You", "I", "{Side}"),
-    "wins": ("YOU WIN", "I WIN", "{SIDE} WINS"),
-    "drop result": ("you drop", "I drop", "{Side} drops"),
+    "throw": "Your throw|My throw|{Side}'s throw",
+    "starts": "You start with {a} and {b}|I start with {a} and {b}|"
+              "{Side} starts with {a} and {b}",
+    "move?": "Your move?|{Side}'s move?|{Side}'s move?",
+    "cannot enter": "You can't enter|{Side} can't enter|{Side} can't enter",
+    "cannot move": "You cannot move|{Side} cannot move|{Side} cannot move",
+    "no move": "{Side} cannot move|I cannot move|{Side} cannot move",
+    "plays": "{Side} plays {words}|I play {words}|{Side} plays {words}",
+    "roll or double": "You: ENTER rolls, D doubles|{Side}: ENTER rolls, D doubles|"
+                      "{Side}: ENTER rolls, D doubles",
+    "doubles": "You double to {value}|{Side} doubles to {value}|{Side} doubles to {value}",
+    "doubles, take?": "{Side} doubles to {value}. Take?|I double to {value}. Take?|"
+                      "{Side} doubles to {value}. Take?",
+    "takes": "{Side} takes|I take|{Side} takes",
+    "drops": "{Side} drops|I drop|{Side} drops",
+    "who": "You|I|{Side}",
+    "wins": "YOU WIN|I WIN|{SIDE} WINS",
+    "drop result": "you drop|I drop|{Side} drops",
 }
 PRESS_ENTER = ". Press ENTER"
 
@@ -47,7 +46,7 @@ STEP_WORDS = {
 
 def say(code: str, side: str, **values) -> str:
     """SAY[code] for `side`: the human's form, the computer's, or another side's by name."""
-    human, computer, other = SAY[code]
+    human, computer, other = SAY[code].split("|")
     form = human if side == HUMAN else computer if side == COMPUTER else other
     return form.format(Side=side.capitalize(), SIDE=side.upper(), **values)
 

@@ -191,7 +191,7 @@ int bg_bearoff_dist(const int8_t *home6, float *out_dist);
  *   RANK:  BG_USR_CAND_LEN-byte entries from +BG_USR_CANDS, best first: +0 steps, +1..+16
  *          steps as in BEST, +17..+18 equity; count at +5
  *   CUBE:  +64 BG_CUBE_* bits; +66 equity no double, +68 double/take, +70 double/pass;
- *          +72 P(win), +74 P(win gammon), +76 P(lose gammon)
+ *          +72 P(win), +74 P(win gammon), +76 P(lose gammon) (BG_USR_CUBE_*)
  *   EVAL:  +64.. five probabilities (as BG_N_PROBS) at 2-byte steps, +74 equity; the ply is
  *          the level's (levels 1-3: 0, 4: 1, 5: 2)
  *   PING:  +64 1 when weights are loaded; returns BG_ABI_VERSION
@@ -226,8 +226,17 @@ int bg_bearoff_dist(const int8_t *home6, float *out_dist);
 #define BG_USR_BEST_NSTEPS 114
 #define BG_USR_BEST_STEPS 115
 #define BG_USR_BEST_EQUITY 131
+#define BG_USR_CUBE_NO_DOUBLE 66
+#define BG_USR_CUBE_DOUBLE_TAKE 68
+#define BG_USR_CUBE_DOUBLE_PASS 70
+#define BG_USR_CUBE_WIN 72
+#define BG_USR_CUBE_WIN_GAMMON 74
+#define BG_USR_CUBE_LOSE_GAMMON 76
+#define BG_USR_EVAL_EQUITY 74
 #define BG_USR_CANDS 134
 #define BG_USR_CAND_LEN 19
+#define BG_USR_CAND_STEPS 1       /* a candidate's steps; its step count is at +0 */
+#define BG_USR_CAND_EQUITY 17
 #define BG_USR_MAX_CANDS 19
 #define BG_USR_PLAY_MATCH_TO 496
 #define BG_USR_PLAY_AWAY_ME 497

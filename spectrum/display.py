@@ -11,7 +11,7 @@ import numpy as np
 from spectrum import hw
 
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
-TITLE = "Spectrum Backgammon"
+TITLE = "ZX Spectrum 48K"         # the window's title unless the caller names one
 DEFAULT_SCALE = 3
 MAX_CATCH_UP_FRAMES = 5        # further behind than this, pacing starts afresh instead of rushing
 
@@ -92,9 +92,11 @@ class DisplayLoop:
     while it runs (e.g. fast while a tape loads)."""
 
     def __init__(self, machine, on_frame=None, scale: int = DEFAULT_SCALE, fullscreen: bool = False,
-                 fast: bool = False, mute: bool = False, audio: bool = True, wav_path=None):
+                 fast: bool = False, mute: bool = False, audio: bool = True, wav_path=None,
+                 title: str = TITLE):
         from spectrum.audio import Beeper
         self.machine = machine
+        self.title = title
         self.on_frame = on_frame
         self.scale = max(1, int(scale))
         self.fullscreen = fullscreen
@@ -141,7 +143,7 @@ class DisplayLoop:
                 self.beeper.open()
         except pygame.error as exc:
             message = str(exc) or "SDL could not open a window"
-            print(f"{TITLE}: no display available ({message}); "
+            print(f"{self.title}: no display available ({message}); "
                   f"use --headless N --screenshot FILE.png to run without a window", file=sys.stderr)
             self._finish()
             return 2
@@ -209,7 +211,7 @@ class DisplayLoop:
             self.window = pygame.display.set_mode((0, 0), pygame.FULLSCREEN)
         else:
             self.window = pygame.display.set_mode((hw.FRAME_W * self.scale, hw.FRAME_H * self.scale))
-        pygame.display.set_caption(TITLE)
+        pygame.display.set_caption(self.title)
 
     def _show(self, pygame) -> None:
         window = self.window
@@ -235,12 +237,13 @@ class DisplayLoop:
 
 def run(machine, on_frame=None, *, scale: int = DEFAULT_SCALE, fullscreen: bool = False,
         fast: bool = False, mute: bool = False, headless_frames=None, screenshot_path=None,
-        wav_path=None) -> int:
-    """Show the machine in a window until it is closed (or on_frame returns False); with
-    `headless_frames` run that many frames without a window instead. Returns an exit code."""
+        wav_path=None, title: str = TITLE) -> int:
+    """Show the machine in a window titled `title` until it is closed (or on_frame returns
+    False); with `headless_frames` run that many frames without a window instead. Returns
+    an exit code."""
     loop = DisplayLoop(machine, on_frame, scale=scale, fullscreen=fullscreen, fast=fast,
                        mute=mute or headless_frames is not None, audio=headless_frames is None,
-                       wav_path=wav_path)
+                       wav_path=wav_path, title=title)
     if headless_frames is not None:
         return loop.run_headless(headless_frames, screenshot_path)
     return loop.run_window()
@@ -334,11 +337,13 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="python -m spectrum.display", description=HELP)
     parser.add_argument("--test-pattern", action="store_true",
                         help="show the colour/FLASH/border test pattern")
-    parser.add_argument("--rom", default=None, help="ROM image (default roms/rom.bin)")
+    parser.add_argument("--rom", default=None, help="ROM image (16,384 bytes)")
     add_arguments(parser)
     args = parser.parse_args(argv)
     from spectrum.machine import RomImageError, Spectrum48
     try:
+        if not (args.test_pattern or args.rom):
+            raise RomImageError("give a ROM image with --rom, or --test-pattern")
         machine = test_pattern_machine() if args.test_pattern else Spectrum48(args.rom)
     except RomImageError as exc:
         print(f"{TITLE}: {exc}", file=sys.stderr)

@@ -1,8 +1,8 @@
 """Hardware constants of the 48K ZX Spectrum, each once, with its source.
 Every module of spectrum/ takes its numbers from here; none retypes them.
-Sources: shared/SPECTRUM.md (which cites libspectrum timings.c, Fuse, SkoolKit, JSSpeccy 3)."""
+What they mean and their sources: docs/HARDWARE.md (sections cited as §N below)."""
 
-# --- CPU and frame timing (SPECTRUM.md §5, libspectrum timings.c) ---
+# --- CPU and frame timing (HARDWARE.md §4; libspectrum timings.c) ---
 CPU_HZ = 3_500_000                 # Z80 clock of the 48K
 TSTATES_PER_LINE = 224             # 24 left border + 128 screen + 24 right border + 48 retrace
 LINES_PER_FRAME = 312
@@ -13,7 +13,7 @@ INT_LENGTH_TSTATES = 32            # /INT held for 32 T at frame start
 FIRST_PIXEL_TSTATES = 14_336       # 64 lines * 224 after the interrupt
 LINES_ABOVE_SCREEN = 64
 
-# --- Memory map (SPECTRUM.md §1) ---
+# --- Memory map (HARDWARE.md §1) ---
 MEMORY_BYTES = 65_536
 ROM_BYTES = 16_384                 # 0x0000-0x3FFF, writes ignored
 SCREEN_ADDR = 0x4000               # bitmap, 6144 bytes
@@ -24,7 +24,7 @@ SCREEN_BYTES = 6_912               # SCREEN$ = bitmap + attributes
 UDG_DEFAULT = 0xFF58               # 65368
 RAMTOP_DEFAULT = 65_367
 
-# --- Display (SPECTRUM.md §2, §4, §6) ---
+# --- Display (HARDWARE.md §2, §3, §5) ---
 SCREEN_W, SCREEN_H = 256, 192
 BORDER_LEFT_PX = 32                # Fuse / JSSpeccy / SkoolKit convention: 320 x 240
 BORDER_TOP_LINES = 24
@@ -33,11 +33,13 @@ FRAME_H = SCREEN_H + 2 * BORDER_TOP_LINES  # 240
 FLASH_PERIOD_FRAMES = 16           # ink/paper swap every 16 frames
 DEFAULT_ATTR = 0x38                # paper white, ink black
 
+# Colour numbers, as INK/PAPER/BORDER take them: colour = G*4 + R*2 + B (HARDWARE.md §3)
+BLACK, BLUE, RED, MAGENTA, GREEN, CYAN, YELLOW, WHITE = range(8)
 # Palette: Fuse gtkdisplay.c levels, normal 0xC0, bright 0xFF; colour = G*4 + R*2 + B
 NORMAL_LEVEL = 0xC0
 BRIGHT_LEVEL = 0xFF
 
-# --- Port 0xFE (SPECTRUM.md §7) ---
+# --- Port 0xFE (HARDWARE.md §6) ---
 ULA_PORT = 0xFE                    # any even port reaches the ULA
 OUT_BORDER_MASK = 0x07
 OUT_MIC_BIT = 0x08
@@ -55,11 +57,11 @@ KEYBOARD_ROWS = (
     (0x7FFE, ("SPACE", "SYMBOL SHIFT", "M", "N", "B")),
 )
 
-# --- Interrupts (SPECTRUM.md §8) ---
+# --- Interrupts (HARDWARE.md §7) ---
 IM1_VECTOR = 0x0038
 NMI_VECTOR = 0x0066
 
-# --- Tape, standard ROM timing in T-states (SPECTRUM.md §9) ---
+# --- Tape, standard ROM timing in T-states (HARDWARE.md §8) ---
 PILOT_PULSE_TSTATES = 2168
 PILOT_PULSES_HEADER = 8063         # flag < 128
 PILOT_PULSES_DATA = 3223           # flag >= 128
@@ -69,5 +71,5 @@ BIT0_PULSE_TSTATES = 855
 BIT1_PULSE_TSTATES = 1710
 BLOCK_PAUSE_MS = 1000
 
-# --- Audio (SPECTRUM.md §5) ---
+# --- Audio (HARDWARE.md §11) ---
 AUDIO_RATE_HZ = 44_100

@@ -14,7 +14,6 @@ by the whole loop passes that cannot see an edge (63 T each): the same result as
 them, and the border still changes at the right T-states, so the stripes are exact."""
 import time
 
-import roms
 from spectrum import hw
 from spectrum.tape import Tape, TapeError, TapePlayer, instant_ld_bytes, read_tape
 
@@ -120,11 +119,11 @@ class EdgeSkipper:
             cpu.tstates += 63 * passes
 
 
-def install_tape(machine, player: TapePlayer, instant: bool = False) -> None:
+def install_tape(machine, player: TapePlayer, sym: dict, instant: bool = False) -> None:
     """Put a tape in the machine with the edge skipper on LD_EDGE, and on LD_BYTES either
     (instant) the trap that loads at once or one that plays on a tape stopped by a TZX
-    "stop the tape" block. For tests and tools that call LD_BYTES themselves."""
-    sym = roms.rom_symbols()
+    "stop the tape" block. For tests and tools that call LD_BYTES themselves. `sym`: the
+    ROM's symbols (LD_BYTES, le_loop)."""
     machine.tape = player
     machine.cpu.traps[sym["le_loop"]] = EdgeSkipper(player)
     if instant:
@@ -138,11 +137,11 @@ class TapeLoader:
     """One loading sequence on one machine. `state` is "loading", "error" (waiting for a key
     to retry) or "done"; `headers` lists the "Program: NAME" lines the ROM printed."""
 
-    def __init__(self, machine, tape=None, mode: str = "fast"):
+    def __init__(self, machine, tape, mode: str, sym: dict):
         if mode not in MODES:
             raise ValueError(f"tape mode {mode!r}: choose one of {', '.join(MODES)}")
         if tape is None:
-            tape = roms.TAPE_PATH
+            raise ValueError("no tape given: a path, a Tape or a list of blocks")
         if isinstance(tape, Tape):
             blocks = tape.blocks
         elif isinstance(tape, (list, tuple)):
@@ -153,7 +152,7 @@ class TapeLoader:
         self.mode = mode
         self.instant = mode == "instant"
         self.player = TapePlayer(blocks)
-        self.sym = roms.rom_symbols()
+        self.sym = sym                  # the ROM's entry points and system variables
         self.state = "loading"
         self.error = None
         self.headers = []
@@ -376,16 +375,17 @@ class TapeLoader:
         self._print_bytes(bytes(out))
 
 
-def loading_sequence(machine, mode: str = "fast", tape=None):
-    """The per-frame generator for the window loop (see the module docstring)."""
-    return TapeLoader(machine, tape, mode).frames()
+def loading_sequence(machine, mode: str, tape, sym: dict):
+    """The per-frame generator for the window loop (see the module docstring). `tape`: a
+    path, a Tape or blocks; `sym`: the ROM's symbols. Both are the caller's."""
+    return TapeLoader(machine, tape, mode, sym).frames()
 
 
-def load_headless(machine, mode: str = "instant", tape=None, max_frames: int = 10_000,
+def load_headless(machine, mode: str, tape, sym: dict, max_frames: int = 10_000,
                   on_frame=None) -> TapeLoader:
     """Run the whole sequence without a window: next() then one frame, as the window does.
     on_frame(loader) (optional) is called after each frame (screenshots, key presses)."""
-    loader = TapeLoader(machine, tape, mode)
+    loader = TapeLoader(machine, tape, mode, sym)
     frames = loader.frames()
     for _ in range(max_frames):
         try:

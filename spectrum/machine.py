@@ -45,7 +45,7 @@ _RESULT_REGISTERS = ("a", "f", "b", "c", "d", "e", "h", "l", "af", "bc", "de", "
                      "af_", "bc_", "de_", "hl_", "ix", "iy", "sp", "i", "iff1", "iff2")
 EAR_FRAMES_KEPT = 500         # 10 s of beeper logs waiting for the audio side
 CALL_SENTINEL = 0xFFFF        # return address pushed by call(); checked together with SP
-ERR_NR_ADDR = 0x5C3A          # 23610: BASIC keeps IY pointing here (SPECTRUM.md §13)
+ERR_NR_ADDR = 0x5C3A          # 23610: BASIC keeps IY pointing here (docs/HARDWARE.md §10)
 
 
 class RomImageError(ValueError):
@@ -64,19 +64,15 @@ class _CallReturned(Exception):
         self.sp = sp
 
 
-def default_rom_path() -> str:
-    """roms/rom.bin: our own ROM's image (roms/ may name another file with ROM_PATH)."""
-    import roms
-    path = getattr(roms, "ROM_PATH", None)
-    return os.fspath(path) if path else os.path.join(roms.ROM_DIR, "rom.bin")
-
-
-def load_rom_image(rom=None) -> bytes:
-    """The 16,384-byte ROM image from bytes, a path, or (None) the project's roms/rom.bin."""
+def load_rom_image(rom) -> bytes:
+    """The 16,384-byte ROM image from bytes or a path (the caller's: the machine knows no
+    default ROM)."""
+    if rom is None:
+        raise RomImageError("no ROM image given: pass a 16,384-byte image or its path")
     if isinstance(rom, (bytes, bytearray, memoryview)):
         data, name = bytes(rom), "given as bytes"
     else:
-        path = default_rom_path() if rom is None else os.fspath(rom)
+        path = os.fspath(rom)
         name = path
         try:
             with open(path, "rb") as f:
@@ -98,8 +94,9 @@ def _default_cpu_class():
 
 
 class Spectrum48:
-    """A 48K ZX Spectrum: `Spectrum48(rom)` where rom is bytes, a path, or None for
-    roms/rom.bin. `cpu_class` is only for tests that stand in for the Z80 core."""
+    """A 48K ZX Spectrum: `Spectrum48(rom)` where rom is the ROM image as bytes or a path
+    (the caller's; the game's is game/media.py ROM_PATH). `cpu_class` is only for tests
+    that stand in for the Z80 core."""
 
     def __init__(self, rom=None, cpu_class=None):
         self.memory = bytearray(hw.MEMORY_BYTES)

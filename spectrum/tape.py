@@ -13,7 +13,7 @@ from spectrum import hw
 TZX_SIGNATURE = b"ZXTape!\x1a"
 TZX_MAJOR = 1                     # the only major version there is; minor 20 is current
 TZX_MINOR = 20
-HEADER_PAYLOAD_BYTES = 17         # a standard header's payload (SPECTRUM.md section 10)
+HEADER_PAYLOAD_BYTES = 17         # a standard header's payload (docs/HARDWARE.md §9)
 HEADER_FLAG, DATA_FLAG = 0x00, 0xFF
 FILE_TYPES = {0: "Program", 1: "Number array", 2: "Character array", 3: "Bytes"}
 NO_AUTOSTART = 32768

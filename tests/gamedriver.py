@@ -10,6 +10,8 @@ import tempfile
 # to the user's own config (a test may set its own)
 os.environ.setdefault("SPECTRUM_BACKGAMMON_CONFIG_DIR", tempfile.mkdtemp(prefix="sbg-config-"))
 
+import roms  # noqa: E402
+from game import media  # noqa: E402
 from game import screen as S  # noqa: E402
 from game.basic import CODE_AT, CODE_DELETE, CODE_ENTER, Basic  # noqa: E402
 from game.dice import Dice  # noqa: E402
@@ -228,7 +230,7 @@ class MachineDriver(GameDriver):
         from game.usr import usr_chooser
         from spectrum.machine import Spectrum48
         from game.basic import rom_ready, rom_symbols
-        self.machine = Spectrum48()
+        self.machine = Spectrum48(roms.ROM_PATH)
         self.symbols = rom_symbols()
         for _ in range(200):                       # let the ROM start up (it clears RAM)
             self.machine.run_frame()
@@ -236,7 +238,7 @@ class MachineDriver(GameDriver):
                 break
         self.basic = Basic(self.machine, self.symbols)
         if level is not None:
-            self.machine.load(self.symbols["USR_ENTRY"], roms.load_mcode())
+            self.machine.load(self.symbols["USR_ENTRY"], media.load_mcode())
             chooser = usr_chooser(self.basic, level)
         self.dice = dice or Dice(seed)
         self.games = []

@@ -1,5 +1,6 @@
 """basic.beep through the real machine's ROM BEEPER: the pitch and length heard on the beeper
 (the EAR bit of port FE) are what was asked for, with the timing read from the ROM's symbols."""
+import roms
 import pytest
 
 from game.basic import CPU_HZ, Basic, rom_symbols
@@ -8,7 +9,7 @@ from spectrum.machine import Spectrum48
 
 
 def booted_basic():
-    machine = Spectrum48()
+    machine = Spectrum48(roms.ROM_PATH)
     symbols = rom_symbols()
     for _ in range(60):
         machine.run_frame()

@@ -71,7 +71,8 @@ def test_window_title_keys_and_clean_close(test_pattern):
                      m.keyboard.is_pressed("0"), pygame.display.get_caption()[0]))
         return len(seen) < 50
 
-    loop = display.DisplayLoop(test_pattern, on_frame, scale=1, fast=True)
+    loop = display.DisplayLoop(test_pattern, on_frame, scale=1, fast=True,
+                               title="Spectrum Backgammon")     # the caller's title
     assert loop.run_window() == 0
     assert seen[1][:3] == (True, True, True)
     assert seen[3][:3] == (False, True, True)

@@ -1,5 +1,6 @@
 """The game on the real machine: our ROM prints, its interrupt scans the keys into LAST-K,
 the program runs one step a frame. Skipped until the Z80 core and the ROM are both there."""
+import roms
 import time
 
 import pytest
@@ -11,7 +12,7 @@ from game.dice import Dice
 try:
     from gamedriver import MachineDriver
     from spectrum.machine import Spectrum48
-    Spectrum48()
+    Spectrum48(roms.ROM_PATH)
     from game.basic import rom_symbols
     if "FLAGS" not in rom_symbols():
         raise ImportError("no symbol table")

@@ -1,6 +1,7 @@
 """The options in the running program (issue 8): read at start-up (a damaged file gives the
 defaults and a one-line warning), O at "Your move?" and before a game, the level taking
 effect at the next computer decision, sound, speed; H (help) and a redrawn board after."""
+import roms
 import json
 
 from gamedriver import GameDriver
@@ -64,7 +65,7 @@ def test_console_runner_loads_the_settings(tmp_path, monkeypatch):
     Settings(level=2, sound=False).save()
     from game.main import Runner
     from spectrum.machine import Spectrum48
-    runner = Runner(Spectrum48(), "instant", seed=1)
+    runner = Runner(Spectrum48(roms.ROM_PATH), "instant", seed=1)
     assert runner.session.settings.level == 2 and not runner.session.settings.sound
 
 

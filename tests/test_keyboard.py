@@ -6,7 +6,7 @@ from spectrum import hw
 from spectrum.keyboard import KEY_NAMES, KEY_POSITIONS, KeyMatrix
 from spectrum.ula import Ula
 
-# SPECTRUM.md §7, typed out independently of hw.KEYBOARD_ROWS
+# docs/HARDWARE.md §6, typed out independently of hw.KEYBOARD_ROWS
 MATRIX = {
     0xFEFE: ["CAPS SHIFT", "Z", "X", "C", "V"],
     0xFDFE: ["A", "S", "D", "F", "G"],

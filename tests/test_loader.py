@@ -9,17 +9,19 @@ import time
 import pytest
 
 import roms
-from roms import make_tape
+from game import media
+from game import make_tape
 from spectrum import hw
 from spectrum import tape as T
-from spectrum.loader import TapeLoader, decode_program, install_tape, load_headless
+from game.media import load_headless
+from spectrum.loader import TapeLoader, decode_program, install_tape
 from spectrum.machine import Spectrum48
 
 sys.path.insert(0, str(pathlib.Path(__file__).parent))
 from screentext import find_text, screen_text  # noqa: E402
 
 SYM = roms.rom_symbols()
-MC = roms.mcode_symbols()
+MC = media.mcode_symbols()
 
 
 def loaded_bytes(m) -> dict:
@@ -33,21 +35,21 @@ def loaded_bytes(m) -> dict:
 
 @pytest.fixture(scope="module")
 def instant_run():
-    m = Spectrum48()
+    m = Spectrum48(roms.ROM_PATH)
     loader = load_headless(m, "instant")
     return m, loader
 
 
 def test_backgammon_tap_rebuilds_byte_for_byte():
-    assert make_tape.build_tape() == pathlib.Path(roms.TAPE_PATH).read_bytes()
+    assert make_tape.build_tape() == pathlib.Path(media.TAPE_PATH).read_bytes()
 
 
 def test_backgammon_tap_holds_program_screen_and_code_files():
-    blocks = T.read_tape(roms.TAPE_PATH).blocks
+    blocks = T.read_tape(media.TAPE_PATH).blocks
     assert [b.describe() for b in blocks[0::2]] == [
         "Program: BACKGAMMON", "Bytes: bgscreen  ", "Bytes: bgcode    "]
     assert len(blocks[3].data) == hw.SCREEN_BYTES + 2
-    assert blocks[5].data[1:-1] == roms.load_mcode()
+    assert blocks[5].data[1:-1] == media.load_mcode()
     listing = decode_program(blocks[1].data[1:-1])
     assert [n for n, _ in listing] == [10, 20, 30, 40, 50]
     assert ("kw", "SCREEN$") in listing[1][1][0] and ("kw", "CODE") in listing[3][1][0]
@@ -76,7 +78,7 @@ def test_instant_mode_loads_the_whole_tape_in_a_few_frames(instant_run):
 
 
 def test_backgammon_tap_through_the_z80_loader_gives_the_trap_bytes(instant_run):
-    m = Spectrum48()
+    m = Spectrum48(roms.ROM_PATH)
     seen = {"typed": False, "program_line": False, "pilot": False, "data": False}
 
     def watch(loader):
@@ -105,11 +107,11 @@ def test_hand_built_tzx_loads_through_the_z80_loader_like_the_trap():
     requests = [(0x00, 17, 0x9000), (0xFF, 4, 0x9100), (0xFF, 9, 0x9200)]
     results = []
     for instant in (False, True):
-        m = Spectrum48()
+        m = Spectrum48(roms.ROM_PATH)
         for _ in range(20):
             m.run_frame()
         player = T.TapePlayer(T.read_tzx(raw).blocks)
-        install_tape(m, player, instant=instant)
+        install_tape(m, player, SYM, instant=instant)
         player.play()
         flags = []
         for flag, length, dest in requests:
@@ -130,11 +132,11 @@ def stop_the_tape_blocks():
 
 def test_tzx_stop_the_tape_block_stops_the_tape_until_the_next_load():
     blocks = stop_the_tape_blocks()
-    m = Spectrum48()
+    m = Spectrum48(roms.ROM_PATH)
     for _ in range(20):
         m.run_frame()
     player = T.TapePlayer(blocks)
-    install_tape(m, player)
+    install_tape(m, player, SYM)
     player.play()
     first = m.call(SYM["LD_BYTES"], max_frames=500, ix=0x9000, de=10, a=0xFF)
     assert first["f"] & 1 and bytes(m.memory[0x9000:0x900A]) == b"first file"
@@ -170,11 +172,11 @@ def test_a_stop_inside_a_frame_hides_the_edges_after_it():
 
 
 def test_instant_loading_passes_a_stop_the_tape_block():
-    m = Spectrum48()
+    m = Spectrum48(roms.ROM_PATH)
     for _ in range(20):
         m.run_frame()
     player = T.TapePlayer(stop_the_tape_blocks())
-    install_tape(m, player, instant=True)
+    install_tape(m, player, SYM, instant=True)
     player.play()
     for dest, length, data in ((0x9000, 10, b"first file"), (0x9100, 11, b"second file")):
         regs = m.call(SYM["LD_BYTES"], max_frames=50, ix=dest, de=length, a=0xFF)
@@ -190,7 +192,7 @@ def damaged_tape():
 
 
 def test_damaged_block_shows_r_tape_loading_error_and_a_key_retries():
-    m = Spectrum48()
+    m = Spectrum48(roms.ROM_PATH)
     events = []
 
     def on_frame(loader):
@@ -211,12 +213,12 @@ def test_damaged_block_shows_r_tape_loading_error_and_a_key_retries():
 
 
 def test_damaged_block_is_caught_by_the_z80_loader_too():
-    m = Spectrum48()
+    m = Spectrum48(roms.ROM_PATH)
     blocks = damaged_tape()[2:4]               # the screen's header and its damaged data
     player = T.TapePlayer(blocks)
     for _ in range(20):
         m.run_frame()
-    install_tape(m, player)
+    install_tape(m, player, SYM)
     player.play()
     regs = m.call(SYM["LOAD_FILE"], max_frames=4000, a=3, hl=0x4000)
     assert not regs["f"] & 1 and m.peek(SYM["ERR_NR"]) == SYM["ERR_TAPE"]
@@ -224,7 +226,7 @@ def test_damaged_block_is_caught_by_the_z80_loader_too():
 
 
 def test_any_key_skips_to_the_end_of_the_load(instant_run):
-    m = Spectrum48()
+    m = Spectrum48(roms.ROM_PATH)
     pressed = []
 
     def on_frame(loader):
@@ -242,4 +244,4 @@ def test_any_key_skips_to_the_end_of_the_load(instant_run):
 
 def test_unknown_mode_is_refused():
     with pytest.raises(ValueError, match="fast, real, instant"):
-        TapeLoader(Spectrum48(), None, "turbo")
+        TapeLoader(Spectrum48(roms.ROM_PATH), None, "turbo", SYM)

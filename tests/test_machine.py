@@ -435,11 +435,11 @@ def test_project_rom_boots_counts_frames_and_scans_a_held_key():
     """Integration with roms/rom.bin (skipped until it exists): FRAMES (23672) counts one per
     frame and the IM 1 keyboard scan puts a held 'a' in LAST-K (23560), FLAGS bit 5 set."""
     import roms
-    if not os.path.exists(getattr(roms, "ROM_PATH", os.path.join(roms.ROM_DIR, "rom.bin"))):
+    if not os.path.exists(roms.ROM_PATH):
         pytest.skip("roms/rom.bin is not built yet")
     if CPU is MiniZ80:
         pytest.skip("needs the real core, spectrum.z80")
-    m = Spectrum48(cpu_class=CPU)
+    m = Spectrum48(roms.ROM_PATH, cpu_class=CPU)
     for _ in range(50):
         m.run_frame()
     frames_before = m.peek_word(23672)

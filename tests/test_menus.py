@@ -1,6 +1,7 @@
 """The screens outside the turn loop (game/menus.py) on the real 48K: each routine is driven
 frame by frame with keys typed through the keyboard matrix, and the screen is read back
 through the ROM's font. Options, help, Y/N, score, match over, typed dice and match length."""
+import roms
 import json
 
 import pytest
@@ -27,7 +28,7 @@ class RoutineDriver(MachineDriver):
     basic))`. The routine runs on the booted 48K; `result` and `done` tell how it ended."""
 
     def __init__(self, make_routine, frames_per_key: int = 4):
-        self.machine = Spectrum48()
+        self.machine = Spectrum48(roms.ROM_PATH)
         self.symbols = rom_symbols()
         for _ in range(200):
             self.machine.run_frame()

@@ -1,5 +1,6 @@
 """Rough edges a player met while play-testing the program (QA), each pinned by a test:
 messages that must fit the 32-column line, keys that must do what the help says."""
+import roms
 from gamedriver import GameDriver, board
 
 from game.dice import Dice
@@ -151,7 +152,7 @@ def test_console_keys_type_punctuation_through_symbol_shift():
     from game.basic import rom_ready, rom_symbols
     from game.main import Runner
     from spectrum.machine import Spectrum48
-    machine = Spectrum48()
+    machine = Spectrum48(roms.ROM_PATH)
     symbols = rom_symbols()
     while not rom_ready(machine, symbols):
         machine.run_frame()

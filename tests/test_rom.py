@@ -10,6 +10,7 @@ import sys
 import pytest
 
 import roms
+from game import media
 from roms.make_font import GLYPHS, font_bytes
 from spectrum import hw
 from spectrum import tape as T
@@ -37,7 +38,7 @@ def assemble(source: pathlib.Path, tmp_path) -> tuple:
 
 
 def booted() -> Spectrum48:
-    m = Spectrum48()
+    m = Spectrum48(roms.ROM_PATH)
     for _ in range(30):
         m.run_frame()
     assert SYM["IDLE"] <= m.cpu.pc < SYM["IDLE_END"]
@@ -48,17 +49,17 @@ def booted() -> Spectrum48:
 def test_rom_source_reassembles_to_the_committed_image_byte_for_byte(tmp_path):
     need_pasmo()
     image, sym = assemble(pathlib.Path(roms.ROM_SOURCE), tmp_path)
-    assert len(image) == roms.ROM_BYTES
+    assert len(image) == hw.ROM_BYTES
     assert image == roms.load_rom()
     assert roms.parse_symbols(sym) == SYM
 
 
 def test_mcode_reassembles_and_exports_usr_entry_and_params(tmp_path):
     need_pasmo()
-    image, sym = assemble(pathlib.Path(roms.MCODE_SOURCE), tmp_path)
-    assert image == roms.load_mcode()
+    image, sym = assemble(pathlib.Path(media.MCODE_SOURCE), tmp_path)
+    assert image == media.load_mcode()
     symbols = roms.parse_symbols(sym)
-    assert symbols == roms.mcode_symbols()
+    assert symbols == media.mcode_symbols()
     assert symbols["USR_ENTRY"] == 0xF000 and image[0] == 0xC9          # a single RET
     assert symbols["PARAMS"] == symbols["USR_ENTRY"] + 1
     assert symbols["MCODE_END"] - symbols["PARAMS"] == 512
@@ -218,7 +219,7 @@ def test_beeper_cycle_lasts_164_plus_48_t_per_pitch_count():
 # ---------------------------------------------------------------- LD_BYTES on pulse trains
 def load_block(m, block: T.Block, length: int, flag: int, dest: int = 0x8000):
     player = T.TapePlayer([block])
-    install_tape(m, player)
+    install_tape(m, player, SYM)
     player.play()
     return m.call(SYM["LD_BYTES"], max_frames=600, ix=dest, de=length, a=flag)
 
@@ -250,7 +251,7 @@ def test_ld_bytes_passes_over_a_block_with_another_flag():
     blocks = [T.Block(0x11, T.make_tap_block(0x00, b"header-ish"), pilot_pulses=800, pause_ms=50),
               T.Block(0x11, T.make_tap_block(0xFF, b"the data!!"), pilot_pulses=800, pause_ms=50)]
     player = T.TapePlayer(blocks)
-    install_tape(m, player)
+    install_tape(m, player, SYM)
     player.play()
     regs = m.call(SYM["LD_BYTES"], max_frames=600, ix=0x8000, de=10, a=0xFF)
     assert regs["f"] & 1 and bytes(m.memory[0x8000:0x800A]) == b"the data!!"
@@ -259,7 +260,7 @@ def test_ld_bytes_passes_over_a_block_with_another_flag():
 def test_space_breaks_ld_bytes():
     m = booted()
     player = T.TapePlayer([])
-    install_tape(m, player)
+    install_tape(m, player, SYM)
     m.keyboard.press("SPACE")
     regs = m.call(SYM["LD_BYTES"], max_frames=10, ix=0x8000, de=10, a=0xFF)
     assert not regs["f"] & 1 and regs["a"] == SYM["LDERR_BREAK"]

@@ -1,6 +1,7 @@
 """The board's options on screen: the doubling cube (centred at 1, then by its owner's tray),
 the board styles of game/settings.py drawn without attribute clash, the two sides' colours
 swapped, and the board mirrored with the letters following the men."""
+import roms
 import pytest
 
 from game import screen as S
@@ -388,7 +389,7 @@ def test_on_the_real_machine_the_rom_font_letters_follow_a_mirrored_board():
         from spectrum.machine import Spectrum48
         from game.basic import Basic, rom_ready, rom_symbols
         import screentext
-        machine, symbols = Spectrum48(), rom_symbols()
+        machine, symbols = Spectrum48(roms.ROM_PATH), rom_symbols()
     except Exception as exc:                     # the Z80, the ROM or its symbols missing
         pytest.skip(f"needs the machine and the ROM: {exc}")
     for _ in range(200):

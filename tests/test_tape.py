@@ -1,6 +1,7 @@
 """spectrum/tape.py: .TAP and .TZX round trips, every supported TZX block, the pulse
 stream's standard timings, and bad input (clear TapeError or a skipped block with a
 warning, never a crash, the machine's memory untouched)."""
+import roms
 import warnings
 
 import pytest
@@ -136,14 +137,14 @@ def test_zero_length_tzx_data_block_is_skipped_with_a_warning():
 def test_bad_tape_file_leaves_the_machine_memory_untouched(tmp_path):
     from spectrum.loader import TapeLoader
     from spectrum.machine import Spectrum48
-    m = Spectrum48()
+    m = Spectrum48(roms.ROM_PATH)
     for _ in range(20):
         m.run_frame()
     before = bytes(m.memory)
     bad = tmp_path / "bad.tap"
     bad.write_bytes(T.write_tap([header_block(), data_block()])[:-3])
     with pytest.raises(T.TapeError, match="bad.tap"):
-        TapeLoader(m, str(bad), "instant")
+        TapeLoader(m, str(bad), "instant", roms.rom_symbols())
     assert bytes(m.memory) == before
     with pytest.raises(T.TapeError, match="cannot be read"):
         T.read_tape(tmp_path / "missing.tzx")

@@ -10,7 +10,7 @@ import sys
 
 import pytest
 
-import roms
+from game import media
 from spectrum import tape as T
 
 sys.path.insert(0, str(pathlib.Path(__file__).parent))
@@ -41,8 +41,8 @@ def tapinfo(path) -> str:
 
 
 def test_tzxlist_lists_backgammon_tap_with_names_lengths_and_passing_checksums():
-    out = tzxlist(roms.TAPE_PATH)
-    blocks = T.read_tape(roms.TAPE_PATH).blocks
+    out = tzxlist(media.TAPE_PATH)
+    blocks = T.read_tape(media.TAPE_PATH).blocks
     assert out.count("Block type 0x10 (Standard Speed Data)") == 6
     assert 'Program: "BACKGAMMON" LINE 10' in out
     assert 'Bytes: "bgscreen  " SCREEN$  16384, 6912' in out
@@ -54,12 +54,12 @@ def test_tzxlist_lists_backgammon_tap_with_names_lengths_and_passing_checksums()
 
 
 def test_tapinfo_lists_backgammon_tap_blocks_and_the_basic_loader():
-    out = tapinfo(roms.TAPE_PATH)
+    out = tapinfo(media.TAPE_PATH)
     assert "Program: BACKGAMMON" in out and "LINE: 10" in out
     assert "Bytes: bgscreen" in out and "CODE: 16384,6912" in out
     assert "Bytes: bgcode" in out and "CODE: 61440,513" in out
     lengths = [int(n) for n in re.findall(r"Length: (\d+)", out)]
-    assert lengths == [len(b.data) for b in T.read_tape(roms.TAPE_PATH).blocks]
+    assert lengths == [len(b.data) for b in T.read_tape(media.TAPE_PATH).blocks]
 
 
 def test_both_tools_read_our_tzx_with_every_supported_block(tmp_path):

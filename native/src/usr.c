@@ -11,6 +11,10 @@ _Static_assert(BG_USR_CANDS + BG_USR_MAX_CANDS * BG_USR_CAND_LEN <= BG_USR_BLOCK
 _Static_assert(BG_USR_CANDS + BG_USR_MAX_CANDS * BG_USR_CAND_LEN <= BG_USR_PLAY_MATCH_TO &&
                BG_USR_PLAY_MATCH_TO + BG_USR_PLAY_MATCH_LEN <= BG_USR_BLOCK_LEN,
                "the play's match context lies beyond the answer, inside the block");
+_Static_assert(BG_USR_CAND_STEPS + BG_MAX_STEPS * BG_STEP_FIELDS <= BG_USR_CAND_EQUITY &&
+               BG_USR_CAND_EQUITY + 2 <= BG_USR_CAND_LEN, "a candidate's fields fit its entry");
+_Static_assert(BG_USR_CUBE_LOSE_GAMMON + 2 <= BG_USR_BEST_NSTEPS &&
+               BG_USR_EVAL_EQUITY == BG_USR_OUT + 2 * BG_N_PROBS, "the cube and eval answers");
 
 static void put16(uint8_t *p, int v) { p[0] = (uint8_t)(v & 0xFF); p[1] = (uint8_t)((v >> 8) & 0xFF); }
 
@@ -59,8 +63,8 @@ static int job_plays(uint8_t *blk, int job) {
         for (int i = 0; i < n; i++) {
             uint8_t *e = blk + BG_USR_CANDS + i * BG_USR_CAND_LEN;
             e[0] = (uint8_t)nsteps[i];
-            memcpy(e + 1, steps + i * BG_MAX_STEPS * BG_STEP_FIELDS, BG_MAX_STEPS * BG_STEP_FIELDS);
-            put16(e + 17, to_milli(equity[i]));
+            memcpy(e + BG_USR_CAND_STEPS, steps + i * BG_MAX_STEPS * BG_STEP_FIELDS, BG_MAX_STEPS * BG_STEP_FIELDS);
+            put16(e + BG_USR_CAND_EQUITY, to_milli(equity[i]));
         }
     }
     return 0;
@@ -91,12 +95,12 @@ int bg_usr(uint8_t *memory, int params_addr) {
                                     blk[BG_USR_CRAWFORD], out);
         if (bits < 0) { status = -bits; break; }
         blk[BG_USR_OUT] = (uint8_t)bits;
-        put16(blk + 66, to_milli(out[0]));
-        put16(blk + 68, to_milli(out[1]));
-        put16(blk + 70, to_milli(out[2]));
-        put16(blk + 72, to_tenk(out[3]));
-        put16(blk + 74, to_tenk(out[4]));
-        put16(blk + 76, to_tenk(out[5]));
+        put16(blk + BG_USR_CUBE_NO_DOUBLE, to_milli(out[0]));
+        put16(blk + BG_USR_CUBE_DOUBLE_TAKE, to_milli(out[1]));
+        put16(blk + BG_USR_CUBE_DOUBLE_PASS, to_milli(out[2]));
+        put16(blk + BG_USR_CUBE_WIN, to_tenk(out[3]));
+        put16(blk + BG_USR_CUBE_WIN_GAMMON, to_tenk(out[4]));
+        put16(blk + BG_USR_CUBE_LOSE_GAMMON, to_tenk(out[5]));
         break;
     }
     case BG_USR_JOB_EVAL: {
@@ -106,7 +110,7 @@ int bg_usr(uint8_t *memory, int params_addr) {
         int rc = bg_evaluate(board, level <= 3 ? 0 : level - 3, p);
         if (rc < 0) { status = -rc; break; }
         for (int k = 0; k < BG_N_PROBS; k++) put16(blk + BG_USR_OUT + 2 * k, to_tenk(p[k]));
-        put16(blk + BG_USR_OUT + 10, to_milli(bg_equity(p)));
+        put16(blk + BG_USR_EVAL_EQUITY, to_milli(bg_equity(p)));
         break;
     }
     default:

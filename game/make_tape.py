@@ -1,14 +1,15 @@
-"""Builds the game's tape, roms/backgammon.tap, from sources: the BASIC loader program, the
+"""Builds the game's tape, roms/backgammon.tap (game/media.py TAPE_PATH), from sources: the BASIC loader program, the
 loading picture drawn here by code (a real 6,912-byte SCREEN$), and game/mcode.bin.
-Run: python -m roms.make_tape (after pasmo has assembled game/mcode.asm). Not a tape reader."""
+Run: python -m game.make_tape (after pasmo has assembled game/mcode.asm). Not a tape reader."""
 import pathlib
 import sys
 
 import numpy as np
 
-import roms
+from game import media
 from roms.make_font import glyph_bytes
 from spectrum import hw
+from spectrum.hw import BLACK, BLUE, CYAN, GREEN, RED, WHITE, YELLOW
 from spectrum.loader import encode_line
 from spectrum.tape import (DATA_FLAG, HEADER_FLAG, header_payload, make_tap_block,
                            standard_block, write_tap)
@@ -34,7 +35,6 @@ def basic_program(code_start: int) -> bytes:
 
 
 # ---------------------------------------------------------------- the loading picture
-BLACK, BLUE, RED, MAGENTA, GREEN, CYAN, YELLOW, WHITE = range(8)
 BRIGHT = 0x40
 
 
@@ -147,8 +147,8 @@ def loading_picture() -> bytes:
 
 # ---------------------------------------------------------------- the tape
 def tape_blocks():
-    mcode = roms.load_mcode()
-    code_start = roms.mcode_symbols()["USR_ENTRY"]
+    mcode = media.load_mcode()
+    code_start = media.mcode_symbols()["USR_ENTRY"]
     program = basic_program(code_start)
     screen = loading_picture()
     assert len(screen) == hw.SCREEN_BYTES
@@ -170,7 +170,7 @@ def build_tape() -> bytes:
 
 
 def main(argv=None) -> int:
-    out = pathlib.Path(argv[0]) if argv else pathlib.Path(roms.TAPE_PATH)
+    out = pathlib.Path(argv[0]) if argv else pathlib.Path(media.TAPE_PATH)
     out.write_bytes(build_tape())
     print(f"{out}: {out.stat().st_size} bytes")
     return 0
