@@ -400,7 +400,8 @@ def decode_answer(memory, params_addr: int) -> dict:
                       lose_gammon=_u16(memory, a + lib.BG_USR_CUBE_LOSE_GAMMON) / 10000.0)
     elif job == JOB_EVAL:
         probs = [_u16(memory, out + 2 * k) / 10000.0 for k in range(lib.BG_N_PROBS)]
-        answer.update(probabilities=Probabilities(*probs), equity=_s16(memory, a + lib.BG_USR_EVAL_EQUITY) / 1000.0)
+        answer.update(probabilities=Probabilities(*probs),
+                      equity=_s16(memory, a + lib.BG_USR_EVAL_EQUITY) / 1000.0)
     elif job == JOB_PING:
         answer.update(weights_loaded=bool(memory[out]))
     return answer

@@ -1,6 +1,6 @@
-"""Builds the game's tape, roms/backgammon.tap (game/media.py TAPE_PATH), from sources: the BASIC loader program, the
-loading picture drawn here by code (a real 6,912-byte SCREEN$), and game/mcode.bin.
-Run: python -m game.make_tape (after pasmo has assembled game/mcode.asm). Not a tape reader."""
+"""Builds the game's tape, roms/backgammon.tap (game/media.py TAPE_PATH), from sources: the
+BASIC loader program, the loading picture drawn here by code (a real 6,912-byte SCREEN$),
+and game/mcode.bin. Run: python -m game.make_tape (after pasmo has assembled game/mcode.asm). Not a tape reader."""
 import pathlib
 import sys
 

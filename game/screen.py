@@ -67,7 +67,8 @@ BAR_LETTER = "z"
 
 
 def bitmap_addr(x_byte: int, y: int) -> int:
-    """Address of the screen byte holding pixels 8*x_byte.. of pixel row y (docs/HARDWARE.md §2)."""
+    """Address of the screen byte holding pixels 8*x_byte.. of pixel row y
+    (docs/HARDWARE.md §2)."""
     return SCREEN_ADDR | (y >> 6) << 11 | (y & 7) << 8 | ((y >> 3) & 7) << 5 | x_byte
 
 
