@@ -1,10 +1,15 @@
 """Packaging for Spectrum Backgammon: `pip install .` compiles native/ through cffi
 (API mode, out of line) and installs the `spectrum-backgammon` console script."""
+import re
+
 from setuptools import setup
+
+with open("game/__init__.py", encoding="utf-8") as init:
+    VERSION = re.search(r'__version__ = "([^"]+)"', init.read()).group(1)
 
 setup(
     name="spectrum-backgammon",
-    version="0.1.0",
+    version=VERSION,
     description="CP Software's 1983 ZX Spectrum Backgammon, ported to a small emulated 48K",
     python_requires=">=3.11",
     packages=["spectrum", "game", "roms", "native"],

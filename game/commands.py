@@ -1,10 +1,13 @@
 """Small pure helpers behind the commands typed at "Your move?": the pip count (P), the gnubg
 position and match IDs (I), the ranked advice (A), the cube advice (A at a cube question) and
-a one-line score (S), each as text that fits the 32-column screen. No drawing, no keys: program.py shows what these return."""
+a one-line score (S), the version and the weights' checksum (V), each as text that fits the
+32-column screen. No drawing, no keys: the scenes (game/scenes/keys.py) show what these return."""
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 
+from game import __version__, evaluator
 from game import screen as S
 from game.errors import BackgammonError
 from game.position import Position
@@ -43,6 +46,19 @@ def play_text(play, mover_is_human: bool = True) -> str:
     if play is None or not play.steps:
         return "no move"
     return play_words(play.steps, mover_is_human)
+
+
+def version_text() -> str:
+    """V: the program's version and the checksum of the evaluator's weights (the FNV-1a
+    sum stored at the end of the file, which the C side checks on loading)."""
+    try:
+        evaluator.ensure_loaded()
+        with open(evaluator.WEIGHTS_PATH, "rb") as weights:
+            weights.seek(-4, os.SEEK_END)
+            checksum = int.from_bytes(weights.read(4), "little")
+    except (BackgammonError, OSError) as exc:
+        return f"Version {__version__}: {exc}"[:S.COLS]
+    return f"Version {__version__}, weights {checksum:08x}"
 
 
 def _triples(candidates) -> list[tuple[object, float, int | None]]:

@@ -164,3 +164,21 @@ def test_x_exports_the_finished_games(tmp_path):
     name = driver.message().split()[-1]
     parsed = parse_mat((tmp_path / name).read_text())
     assert len(parsed.games) == 1 and parsed.length == 0
+
+
+def test_v_shows_the_version_and_the_checksum_stored_in_the_weights_file():
+    """The checksum shown is the FNV-1a sum of the weights file (all but its last four
+    bytes), worked out here independently of the C side, as the file stores it."""
+    import game
+    from game import evaluator
+    data = open(evaluator.WEIGHTS_PATH, "rb").read()
+    fnv = 2166136261
+    for byte in data[:-4]:
+        fnv = ((fnv ^ byte) * 16777619) & 0xFFFFFFFF
+    assert fnv == int.from_bytes(data[-4:], "little")
+    driver = GameDriver(dice=Dice.scripted(HUMAN_STARTS))
+    at_your_move(driver)
+    driver.type("V\n")
+    driver.until(f"Version {game.__version__}, weights {fnv:08x}")
+    at_your_move(driver)
+    assert driver.game.turn.made == []                 # nothing moved

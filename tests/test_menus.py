@@ -248,7 +248,7 @@ def test_help_lists_every_key_and_command_on_two_pages():
     second = driver.screen()
     assert "ENTER to go back" in second
     seen = first + second
-    for words in ("QUIT", "D/DOUBLE", "A ", "P ", "T ", "U ", "S ", "I ", "O ", "H ", "X ",
+    for words in ("QUIT", "D/DOUBLE", "A ", "P ", "T ", "U ", "S ", "I ", "O ", "H ", "X ", "V ",
                   "K4", "4K", "z4", "Y or N", "READY?", "31"):
         assert words in seen, words
     driver.type("\n")

@@ -93,6 +93,11 @@ def double(game, side):
     game.mark_dice(game.turn)
 
 
+def version(game, side):
+    game.message(commands.version_text())
+    yield from info_pause(game)
+
+
 def export_now(game, side):
     name = yield from export(game)
     game.message(name[:S.COLS])
@@ -115,6 +120,7 @@ COMMAND_ROWS = (
     Command(("H", "HELP"), show_help, ("H         this help",)),
     Command(("X",), export_now, ("X         export the match as a",
                                  "          .mat file for analysis")),
+    Command(("V",), version, ("V         version, weights sum",)),
 )
 COMMANDS = {word: row for row in COMMAND_ROWS for word in row.words}
 HELP_PAGES = (("KEYS  (1/2)", [*menus.HELP_TYPING,
