@@ -3,9 +3,10 @@
 (game.screen.Screen), and the computer's choosers. Declarations only; no behaviour."""
 from __future__ import annotations
 
-from typing import Callable, Protocol
+from typing import Callable, Protocol, runtime_checkable
 
 
+@runtime_checkable
 class Machine(Protocol):
     """What game/basic.py and game/usr.py need of a 48K: its 64 KiB, POKE/PEEK, a routine
     CALLed, USR, and a host handler run when USR reaches an address (the machine code's
@@ -23,6 +24,7 @@ class Machine(Protocol):
     def set_usr_trap(self, addr: int, handler: Callable[[], int]) -> None: ...
 
 
+@runtime_checkable
 class Screen(Protocol):
     """What the scenes draw with: the board, men, dice, cube and the message line."""
     cube: tuple | None

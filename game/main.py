@@ -120,11 +120,11 @@ def computer_chooser(machine, basic, level):
 
     from game import evaluator
     from game import usr
-    from game.program import DEFAULT_LEVEL
+    from game.settings import Settings
     warm_up = threading.Thread(target=evaluator.ensure_loaded, name="weights", daemon=True)
     warm_up.start()
     WARM_UPS.append(warm_up)
-    level = DEFAULT_LEVEL if level is None else level    # a number, or a function
+    level = Settings.level if level is None else level   # a number, or a function
     return usr.usr_chooser(basic, level, warm_up) or usr.first_legal_play
 
 

@@ -11,19 +11,17 @@ from game.position import Position
 from game.scenes import match_end
 from game.scenes.game_over import game_over
 from game.scenes.state import Game
+from game.scenes.timing import WARNING_FRAMES
 from game.session import Session, offer_resume, short_warning
 from game.settings import Settings
 from game.usr import first_legal_play
 
-DEFAULT_LEVEL = 5                # as game/settings.py: net 2-ply within a time budget
-WARNING_FRAMES = 150             # a damaged options file's warning stays 3 s
 
-
-def program(basic, dice: Dice | None = None, level: int = DEFAULT_LEVEL,
-            chooser: Chooser | None = None, ask_instructions: bool = True,
-            games: list | None = None, start: Position | None = None,
-            settings: Settings | None = None, cube_policy: CubePolicy | None = None,
-            session: Session | None = None, warning: str | None = None, export_dir=None,
+def program(basic, dice: Dice | None = None, chooser: Chooser | None = None,
+            ask_instructions: bool = True, games: list | None = None,
+            start: Position | None = None, settings: Settings | None = None,
+            cube_policy: CubePolicy | None = None, session: Session | None = None,
+            warning: str | None = None, export_dir=None,
             resume: bool = False, match: Match | None = None):
     """The whole program after the tape has loaded; runs until the machine is switched off.
     `start`: the first game's position (human on roll), for tests; later games start
@@ -32,8 +30,8 @@ def program(basic, dice: Dice | None = None, level: int = DEFAULT_LEVEL,
     cube decisions (game/usr.py evaluator_cube); None: it never doubles and always takes.
     `session` is kept up to date for save_session; `resume`: offer a saved game first.
     For tests: `start` may be a list (the first games' positions, in order) and `match` the
-    first match (a game already started in it keeps its cube). `level` is unused: the
-    chooser and the options carry the level."""
+    first match (a game already started in it keeps its cube). The computer's level is
+    the chooser's and the options' business."""
     settings = settings or Settings()
     session = session or Session(settings)
     session.settings = settings

@@ -6,9 +6,8 @@ from game import screen as S
 from game.basic import Basic
 from game.match import Match
 from game.position import Position
+from game.scenes.timing import WARNING_FRAMES
 from game.settings import Settings
-
-WARNING_FRAMES = 150             # a damaged file's message-line warning stays 3 s
 
 
 class Session:

@@ -68,7 +68,8 @@ def test_machine_keeps_50_frames_a_second_while_waiting_for_input():
 
 def test_machine_code_call_computer_move_through_usr_within_1s_at_default_level():
     from game import evaluator
-    from game.program import DEFAULT_LEVEL
+    from game.settings import Settings
+    DEFAULT_LEVEL = Settings.level                       # a new player's level
     evaluator.ensure_loaded()                      # the weights load while the tape loads
     driver = MachineDriver(dice=Dice.scripted([6, 5]), level=DEFAULT_LEVEL)
     driver.until("I start with 6 and 5", max_frames=600)
