@@ -2,10 +2,15 @@
 only regular files are opened (a FIFO or a device never blocks the program), a size limit
 is checked before anything is read, and writes go to a temporary file in the same folder,
 flushed and fsynced, then renamed over the old file. Not what the files mean."""
+import glob
 import os
 import pathlib
 import stat
 import tempfile
+import time
+
+
+COPY_BYTES = 1 << 20                # keep_aside copies files up to this size, renames others
 
 
 class FileRefused(OSError):
@@ -22,10 +27,9 @@ def read_regular(path, max_bytes: int) -> bytes:
     try:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
-            raise FileRefused(f"is not a regular file ({_kind(info.st_mode)})")
+            raise FileRefused(f"not a regular file: it is {_kind(info.st_mode)}")
         if info.st_size > max_bytes:
-            raise FileRefused(f"is {info.st_size:,} bytes, more than the {max_bytes:,} "
-                              f"allowed")
+            raise FileRefused(f"{info.st_size:,} bytes, more than the {max_bytes:,} allowed")
         chunks, total = [], 0
         while True:                        # the file may grow while it is read
             chunk = os.read(fd, max_bytes + 1 - total)
@@ -34,7 +38,7 @@ def read_regular(path, max_bytes: int) -> bytes:
             chunks.append(chunk)
             total += len(chunk)
             if total > max_bytes:
-                raise FileRefused(f"is more than the {max_bytes:,} bytes allowed")
+                raise FileRefused(f"more than the {max_bytes:,} bytes allowed")
         return b"".join(chunks)
     finally:
         os.close(fd)
@@ -87,3 +91,28 @@ def _sync_folder(folder: pathlib.Path) -> None:
         pass
     finally:
         os.close(fd)
+
+
+def keep_aside(path, label: str = "damaged", copy: bool = False) -> pathlib.Path:
+    """Keep a file out of the way: renamed NAME.damaged-YYYYmmdd-HHMMSS (numbered -2, -3...
+    if that exists). With `copy`, a regular file of at most COPY_BYTES stays where it is
+    and a copy goes aside instead, unless a copy kept before holds the same bytes (then
+    that copy is returned). Returns the kept path; OSError if it cannot be done."""
+    path = pathlib.Path(path)
+    info = os.lstat(path)
+    if copy and stat.S_ISREG(info.st_mode) and info.st_size <= COPY_BYTES:
+        raw = read_regular(path, COPY_BYTES)
+        for old in sorted(path.parent.glob(f"{glob.escape(path.name)}.{label}-*")):
+            if old.is_file() and old.stat().st_size == len(raw) and old.read_bytes() == raw:
+                return old
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    target = path.with_name(f"{path.name}.{label}-{stamp}")
+    n = 1
+    while os.path.lexists(target):
+        n += 1
+        target = path.with_name(f"{path.name}.{label}-{stamp}-{n}")
+    if copy and stat.S_ISREG(info.st_mode) and info.st_size <= COPY_BYTES:
+        write_atomic(target, raw)
+    else:
+        os.replace(path, target)
+    return target

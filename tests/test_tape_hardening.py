@@ -160,7 +160,7 @@ def test_a_fifo_at_the_tape_path_is_refused_at_once_never_blocks(tmp_path):
         with open(fifo, "wb"):
             pass
         pytest.fail("read_tape blocked on a FIFO")
-    assert "not a regular file (a FIFO)" in result[0]
+    assert "not a regular file: it is a FIFO" in result[0]
 
 
 def test_a_folder_at_the_tape_path_is_refused(tmp_path):
