@@ -217,6 +217,33 @@ def save_game(saved: "SavedGame", path=None) -> pathlib.Path:
     return write_save(path, saved)
 
 
+class Autosave:
+    """The game flow's save slot. write(saved) at the start of every turn and after every
+    typed step: the save is encoded and checked at once (SaveError, nothing written, if it
+    could not be read back), then written atomically with the previous good save kept as
+    the backup. write_again() writes the last one once more: the stop-signal handler's save
+    (game/shutdown.py), which must not serialise a match caught half-way through a change,
+    and which repairs a write the signal itself cut short."""
+
+    def __init__(self, path=None):
+        self.path = pathlib.Path(path) if path else save_path()
+        self.last: Optional[bytes] = None
+
+    def write(self, saved: "SavedGame") -> pathlib.Path:
+        raw = encode_save(saved)
+        self.last = raw
+        return _write_raw(self.path, raw)
+
+    def write_again(self) -> Optional[pathlib.Path]:
+        """The last save written again (None if there has been none)."""
+        return None if self.last is None else _write_raw(self.path, self.last)
+
+    def forget(self) -> None:
+        """The match is over or abandoned: nothing to write again, save and backup gone."""
+        self.last = None
+        discard_save(self.path)
+
+
 def read_save(path=None) -> Optional["SavedGame"]:
     """The save in this one file, or None when there is no file; SaveError (one line) when
     it is damaged, unreadable, too big or not a regular file. Nothing is renamed."""

@@ -398,3 +398,72 @@ def test_any_bytes_as_a_settings_file_give_settings_or_a_warning(tmp_path, raw):
     assert isinstance(s, Settings) and (warning is None or s == Settings())
     for kept in tmp_path.iterdir():
         kept.unlink()
+
+
+@ANY
+@given(st.text("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/",
+               min_size=14, max_size=14))
+def test_any_14_base64_characters_as_the_position_give_a_save_or_a_save_error(position_id):
+    data = good_dict()
+    data["position_id"] = position_id
+    try:
+        SavedGame.from_dict(data)
+    except SaveError as exc:
+        assert str(exc).startswith("position_id: ")
+
+
+# ---------------------------------------------------------------- the flow's pieces
+def test_autosave_writes_each_turn_keeping_the_previous_as_backup(config):
+    slot = savegame.Autosave()
+    slot.write(good_save(HUMAN))
+    slot.write(good_save(COMPUTER))
+    assert read_save().turn == COMPUTER and read_save(savegame.backup_path()).turn == HUMAN
+    slot.forget()
+    assert not savegame.has_save() and slot.write_again() is None
+
+
+def test_autosave_write_again_repairs_a_save_cut_short(config):
+    slot = savegame.Autosave()
+    slot.write(good_save(HUMAN))
+    savegame.save_path().write_text('{"format": "spectrum-backgammon-save", "ver')
+    slot.write_again()
+    assert read_save().turn == HUMAN
+
+
+STOPPING_PROGRAM = r"""
+import os, signal, sys, time
+sys.path.insert(0, sys.argv[1])
+from game import savegame, shutdown
+from game.match import HUMAN, Match
+from game.settings import Settings
+m = Match(5)
+m.start_game()
+m.start_turn(HUMAN)
+slot = savegame.Autosave()
+slot.write(savegame.SavedGame(m, "4HPwATDgc/ABMA", HUMAN, None, Settings()))
+shutdown.save_and_exit_on_signals(slot.write_again)
+m.score[HUMAN] = 3                      # a change the flow has not saved: not written
+print("ready", flush=True)
+for _ in range(200):
+    time.sleep(0.05)
+print("not stopped", flush=True)
+"""
+
+
+@pytest.mark.parametrize("name", ["SIGTERM", "SIGHUP"])
+def test_a_stop_signal_saves_and_exits_cleanly(config, tmp_path, name):
+    import pathlib
+    import signal
+    import subprocess
+    import sys
+    root = str(pathlib.Path(__file__).resolve().parents[1])
+    env = dict(os.environ, SPECTRUM_BACKGAMMON_CONFIG_DIR=str(config))
+    proc = subprocess.Popen([sys.executable, "-c", STOPPING_PROGRAM, root], env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert proc.stdout.readline() == "ready\n"
+    os.unlink(savegame.save_path())           # only the handler can bring it back
+    proc.send_signal(getattr(signal, name))
+    out, err = proc.communicate(timeout=20)
+    assert proc.returncode == 0 and err == "" and "not stopped" not in out
+    saved = read_save()
+    assert saved.turn == HUMAN and saved.match.score == {HUMAN: 0, COMPUTER: 0}
