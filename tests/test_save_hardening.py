@@ -467,3 +467,30 @@ def test_a_stop_signal_saves_and_exits_cleanly(config, tmp_path, name):
     assert proc.returncode == 0 and err == "" and "not stopped" not in out
     saved = read_save()
     assert saved.turn == HUMAN and saved.match.score == {HUMAN: 0, COMPUTER: 0}
+
+
+def test_a_long_money_session_with_every_ending_and_cube_saves_and_reads_back(config):
+    m = Match(None)
+    endings = ["single", "gammon", "backgammon", "drop"]
+    for game in range(12):
+        m.start_game()
+        side = (HUMAN, COMPUTER)[game % 2]
+        m.start_turn(side)
+        m.dice_rolled()
+        m.record_move(side, (6, 5), "24/18 18/13")
+        m.start_turn(m.other(side))
+        if endings[game % 4] == "drop":
+            m.double(m.other(side))
+            m.drop()
+            continue
+        for _ in range(game % 3):                   # the cube turned and taken
+            if m.can_double(m.on_roll).allowed:
+                m.double(m.on_roll)
+                m.take()
+            m.start_turn(m.other(m.on_roll))
+        m.end_game(side, endings[game % 4])
+    m.start_game()
+    m.start_turn(HUMAN)
+    assert {r.kind for r in m.results} == set(endings) and max(r.cube for r in m.results) > 1
+    write_save(None, SavedGame(m, START_ID, HUMAN))
+    assert read_save().match.to_dict() == m.to_dict()
