@@ -1,6 +1,8 @@
 """Save and resume a match in progress: the match (scores, cube, Crawford, record so far),
 the gnubg position ID, whose turn, the dice if rolled and a snapshot of the settings, as
-one JSON file beside the settings. A damaged file is set aside, never a traceback."""
+one JSON file beside the settings, written atomically with the previous good save kept as
+NAME.bak. Every entry is checked (game/validate.py); a damaged file is kept aside, never a
+traceback. Not when to save (the game flow calls Autosave)."""
 from __future__ import annotations
 
 import json
@@ -309,7 +311,8 @@ def load_game(path=None, warn=_stderr) -> tuple[Optional[SavedGame], Optional[st
     try:
         saved = read_save(backup)
     except SaveError as exc:
-        notes.append(f"its backup {backup.name} is damaged too ({exc}); {_aside(backup)}")
+        notes.append(f"{'its' if notes else 'Saved game'} backup {backup} is damaged "
+                     f"{'too ' if notes else ''}({exc}); {_aside(backup)}")
         saved = None
     if not notes:
         return saved, None

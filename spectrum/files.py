@@ -112,7 +112,8 @@ def keep_aside(path, label: str = "damaged", copy: bool = False) -> pathlib.Path
         n += 1
         target = path.with_name(f"{path.name}.{label}-{stamp}-{n}")
     if copy and stat.S_ISREG(info.st_mode) and info.st_size <= COPY_BYTES:
-        write_atomic(target, raw)
+        with open(target, "xb") as out:         # a new name: nothing to replace atomically
+            out.write(raw)
     else:
         os.replace(path, target)
     return target

@@ -1,6 +1,8 @@
-"""Tapes: .TAP read/write, .TZX read/write (blocks 10h-14h, 20h, 30h, 32h), the pulse
-stream that feeds the EAR bit at T-state resolution (TapePlayer), and the instant-load
-trap of the ROM's LD_BYTES. Not the loading sequence on screen (spectrum/loader.py)."""
+"""Tapes: .TAP read/write, .TZX read/write (blocks 10h-14h, 20h, 30h, 32h kept, every other
+TZX 1.20 block passed over by its own length), the pulse stream that feeds the EAR bit at
+T-state resolution (TapePlayer), and the instant-load trap of the ROM's LD_BYTES. Damaged
+or foreign files are a TapeError in words; limits bound time and memory whatever the file.
+Not the loading sequence on screen (spectrum/loader.py)."""
 import bisect
 import dataclasses
 import pathlib
