@@ -329,12 +329,13 @@ def test_discarding_removes_the_save_and_its_backup(config):
 
 
 # ---------------------------------------------------------------- any value at all
-JSON = st.recursive(
-    st.none() | st.booleans() | st.integers(-2 ** 70, 2 ** 70) | st.floats()
-    | st.text(max_size=12),
-    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner,
-                                                                max_size=4),
-    max_leaves=12)
+def _containers(inner):
+    return st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner,
+                                                         max_size=4)
+
+
+JSON = st.recursive(st.none() | st.booleans() | st.integers(-2 ** 70, 2 ** 70) | st.floats()
+                    | st.text(max_size=12), _containers, max_leaves=12)
 ANY = hsettings(max_examples=200, deadline=1000, suppress_health_check=[
     HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 

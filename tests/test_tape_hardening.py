@@ -34,13 +34,15 @@ def le(value, size):
 
 
 # Each block id with a body written out by hand from the TZX 1.20 specification (the
-# bytes after the id), independently of the reader's layout table.
+# bytes after the id), independently of the reader's layout table. tzxlist (libspectrum)
+# reads those it knows (15h, 19h, 21h-25h, 28h, 2Ah, 2Bh, 31h, 33h, 35h, 5Ah) the same way.
 SPEC_BODIES = {
     0x15: le(79, 2) + le(0, 2) + bytes([8]) + le(3, 3) + b"\xaa\xbb\xcc",   # direct recording
     0x16: le(2, 4) + b"c6",                          # C64 ROM data (1.13): DWORD length
     0x17: le(3, 4) + b"c64",                         # C64 turbo data (1.13): DWORD length
     0x18: le(11, 4) + le(0, 2) + le(44100, 3) + bytes([1]) + le(0, 4) + b"\x01",  # CSW
-    0x19: le(5, 4) + b"gdb!!",                       # generalized data: DWORD length
+    0x19: le(14, 4) + le(0, 2) + le(0, 4) + bytes([0, 0]) + le(0, 4) + bytes([0, 0]),
+                                                     # generalized data, no symbols
     0x21: bytes([5]) + b"group",                     # group start: a name of 5
     0x22: b"",                                       # group end: nothing
     0x23: le(1, 2),                                  # jump: a signed WORD
@@ -67,6 +69,20 @@ def test_each_tzx_block_id_is_passed_over_by_its_own_1_20_length(block_id):
     with pytest.warns(T.TapeWarning, match=f"{block_id:02X}h"):
         tape = T.read_tzx(raw)
     assert [b.data[1:-1] for b in tape.blocks] == [b"after"]     # found where it should be
+
+
+@pytest.mark.parametrize("block_id", [0x15, 0x19, 0x21, 0x22, 0x23, 0x24, 0x25, 0x28, 0x2A,
+                                      0x2B, 0x31, 0x33, 0x35, 0x5A], ids=lambda i: f"{i:02X}h")
+def test_tzxlist_reads_the_spec_bodies_the_same_way(tmp_path, block_id):
+    """An independent reader (libspectrum) finds the data block after each body too."""
+    import sys
+    sys.path.insert(0, os.path.dirname(__file__))
+    from test_tape_tools import tzxlist
+    path = tmp_path / "one.tzx"
+    path.write_bytes(TZX_HEAD + bytes([block_id]) + SPEC_BODIES[block_id] + data_10h(b"after"))
+    listing = tzxlist(path)
+    assert "Block type 0x10 (Standard Speed Data)" in listing
+    assert "error" not in listing.lower()
 
 
 @pytest.mark.parametrize("block_id", [0x22, 0x25, 0x27, 0x2A], ids=lambda i: f"{i:02X}h")
