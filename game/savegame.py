@@ -294,9 +294,11 @@ def load_game(path=None, warn=_stderr) -> tuple[Optional[SavedGame], Optional[st
     (backup's saved, warning) when the save is damaged but the backup is whole;
     (None, warning) when both are damaged. A damaged file is renamed aside (kept, never
     deleted) so the next start is clean. The one-line warning (naming the entry and the
-    value) also goes to `warn` (stderr; None for silence)."""
+    value) also goes to `warn` (stderr; None for silence). Temporary files a killed
+    writer left are removed first (one program at a time writes the save)."""
     path = pathlib.Path(path) if path else save_path()
     backup = backup_path(path)
+    files.sweep_temporary(path)
     try:
         saved = read_save(path)
         problem = None

@@ -79,6 +79,21 @@ def write_atomic(path, data: bytes, backup=None) -> pathlib.Path:
     return path
 
 
+def sweep_temporary(path) -> int:
+    """Remove the temporary files write_atomic(path) leaves when its process is killed in
+    mid-write (NAME.*.tmp beside it); call at start-up, when no write is under way.
+    Returns how many went."""
+    path = pathlib.Path(path)
+    swept = 0
+    for tmp in path.parent.glob(f"{glob.escape(path.name)}.*.tmp"):
+        try:
+            tmp.unlink()
+            swept += 1
+        except OSError:
+            pass
+    return swept
+
+
 def _sync_folder(folder: pathlib.Path) -> None:
     """Make the renames in a folder durable (POSIX; elsewhere the rename must do)."""
     try:

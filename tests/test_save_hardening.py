@@ -503,3 +503,50 @@ def test_a_long_money_session_with_every_ending_and_cube_saves_and_reads_back(co
     assert {r.kind for r in m.results} == set(endings) and max(r.cube for r in m.results) > 1
     write_save(None, SavedGame(m, START_ID, HUMAN))
     assert read_save().match.to_dict() == m.to_dict()
+
+
+WRITING_PROGRAM = r"""
+import sys
+sys.path.insert(0, sys.argv[1])
+from game import savegame
+from game.match import HUMAN, Match
+from game.settings import Settings
+slot = savegame.Autosave()
+m = Match(None)
+m.start_game()
+m.start_turn(HUMAN)
+n = 0
+while True:                              # a save every step, each with the next score
+    m.score[HUMAN] = n
+    slot.write(savegame.SavedGame(m, "4HPwATDgc/ABMA", HUMAN, None, Settings()))
+    if n == 0:
+        print("ready", flush=True)
+    n += 1
+"""
+
+
+def test_a_process_killed_at_any_moment_of_saving_leaves_a_whole_save(config):
+    """SIGKILL at 25 random moments of a loop of atomic saves: every time, the next start
+    finds a save (or its backup) that reads whole, never a damaged one or none, and sweeps
+    away the temporary file a kill in mid-write left."""
+    import pathlib
+    import random
+    import signal
+    import subprocess
+    import sys
+    import time
+    root = str(pathlib.Path(__file__).resolve().parents[1])
+    env = dict(os.environ, SPECTRUM_BACKGAMMON_CONFIG_DIR=str(config))
+    rnd, mid_write = random.Random(16), 0
+    for _ in range(25):
+        proc = subprocess.Popen([sys.executable, "-c", WRITING_PROGRAM, root], env=env,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        assert proc.stdout.readline() == "ready\n"
+        time.sleep(rnd.uniform(0, 0.05))
+        proc.send_signal(signal.SIGKILL)
+        proc.communicate(timeout=20)
+        mid_write += bool(list(config.glob("savegame.json.*.tmp")))
+        saved, warning = load_game(warn=None)
+        assert warning is None and saved is not None and saved.turn == HUMAN
+        assert not list(config.glob("*.damaged-*")) and not list(config.glob("*.tmp"))
+    assert mid_write > 0                  # some kills did land in the middle of a write
