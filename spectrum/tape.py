@@ -99,7 +99,7 @@ def standard_block(data: bytes, pause_ms: int = hw.BLOCK_PAUSE_MS) -> Block:
 # ---------------------------------------------------------------- limits and signatures
 MAX_TAPE_BYTES = 64 * 1024 * 1024  # far above any real tape (a 90-minute cassette ~ 10 MiB)
 MAX_BLOCKS = 100_000               # blocks read one by one (real tapes: a few hundred)
-MAX_TAPE_PULSES = 1 << 24          # pulses played, ~16.7 million: both sides of a C90
+MAX_TAPE_PULSES = 1 << 22          # pulses played, ~4.2 million: ~25 minutes of ROM-speed data
 # Other formats a player may hand us, by the bytes they start with: refused by name.
 OTHER_FORMATS = (
     (b"PZXT", "PZX"), (b"Compressed Square Wave\x1a", "CSW"), (b"ZXST", "SZX snapshot"),
