@@ -200,15 +200,13 @@ def write_tap(blocks) -> bytes:
     """A .TAP file of the data blocks (other kinds cannot be held by a TAP: TapeError)."""
     out = bytearray()
     for number, block in enumerate(blocks, 1):
-        if isinstance(block, Block):
-            if not block.carries_data:
-                raise TapeError(f"TAP block {number}: {block.describe()} has no place in a "
-                                f".TAP file")
-            data = block.data
-        else:
-            data = block
+        data = block.data if isinstance(block, Block) else block
         if not isinstance(data, (bytes, bytearray)):
             raise TapeError(f"TAP block {number}: data: bytes, not {type(data).__name__}")
+        if isinstance(block, Block) and not block.carries_data:
+            kind = (f"TZX block {block.block_id:02X}h" if type(block.block_id) is int
+                    else f"block_id {_show(block.block_id)}")
+            raise TapeError(f"TAP block {number}: {kind} has no place in a .TAP file")
         if not 0 < len(data) <= 0xFFFF:
             raise TapeError(f"TAP block {number}: data: a TAP block holds 1 to 65535 bytes, "
                             f"not {len(data)}")

@@ -233,6 +233,10 @@ def test_the_tap_writer_refuses_a_bad_block_by_name():
         T.write_tap([b"\xff", 12])
     with pytest.raises(T.TapeError, match="TAP block 1: TZX block 20h has no place"):
         T.write_tap([T.Block(0x20)])
+    with pytest.raises(T.TapeError, match="TAP block 1: data: bytes, not int"):
+        T.write_tap([T.Block(0x10, 12)])
+    with pytest.raises(T.TapeError, match="TAP block 1: block_id None has no place"):
+        T.write_tap([T.Block(None, b"\xff")])
 
 
 def test_a_12h_tone_of_no_pulses_is_passed_over_and_the_rest_rewrites():
@@ -304,3 +308,27 @@ def test_real_mode_ends_a_tape_with_nothing_loadable_as_instant_mode_does():
         screens[mode] = find_text(m, "R Tape loading error")
     assert screens == {"instant": (23, 0), "real": (23, 0)}
     assert loader.frames_run < 400          # the tape's ~4 s, then a second: not 20,000
+
+
+ODD = (st.integers(-2, 70000) | st.floats(allow_nan=True) | st.booleans() | st.none()
+       | st.text(max_size=3))
+BLOCKS = st.builds(
+    T.Block,
+    block_id=st.sampled_from(sorted(T._TZX_LAYOUT)) | ODD,
+    data=st.binary(max_size=20) | ODD,
+    pause_ms=ODD, pilot_tstates=ODD, pilot_pulses=ODD, sync1_tstates=ODD,
+    sync2_tstates=ODD, bit0_tstates=ODD, bit1_tstates=ODD, used_bits=ODD,
+    pulses_tstates=st.lists(ODD, max_size=4).map(tuple) | ODD,
+    text=st.text(max_size=8) | ODD,
+    archive=st.lists(st.tuples(ODD, st.text(max_size=4) | ODD), max_size=3).map(tuple) | ODD)
+
+
+@ANY
+@given(st.lists(BLOCKS, max_size=3))
+def test_the_writers_give_a_file_or_a_tape_error_for_any_field_values(blocks):
+    for write, read in ((T.write_tzx, T.read_tzx), (T.write_tap, T.read_tap)):
+        try:
+            raw = write(blocks)
+        except T.TapeError:
+            continue
+        assert len(read_quietly(raw, read).blocks) <= len(blocks)
