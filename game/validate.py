@@ -193,7 +193,7 @@ def keyed_by(keys, inner):
     return check
 
 
-def plain(value, field, depth: int = 0):
+def plain(value, field):
     """Any JSON value built of ordinary numbers, texts, true/false/null, lists and tables
     (free room such as a save's "extra"): no OddNumber anywhere."""
     if isinstance(value, OddNumber):

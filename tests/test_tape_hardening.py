@@ -11,7 +11,6 @@ import warnings
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from spectrum import hw
 from spectrum import tape as T
 
 TZX_HEAD = T.TZX_SIGNATURE + bytes([1, 20])
