@@ -10,9 +10,11 @@ import sys
 from dataclasses import asdict, dataclass, fields
 from typing import Optional
 
-from game.match import BadMatchLength, parse_match_length
-
 from game.errors import BackgammonError
+from game.match import MAX_LENGTH, BadMatchLength, parse_match_length
+from game.validate import (checked, flag, maybe, one_of, read_json_file, show, table,
+                           whole)
+from spectrum import files
 
 CONFIG_ENV = "SPECTRUM_BACKGAMMON_CONFIG_DIR"   # overrides the directory (tests, portable use)
 APP_DIR = "spectrum-backgammon"
@@ -74,7 +76,18 @@ _WORDS = {True: "ON", False: "OFF", None: "UNLIMITED", "steps": "EACH STEP",
 
 
 class SettingsError(BackgammonError, ValueError):
-    """A setting outside what the options menu offers; the message says what is allowed."""
+    """A setting outside what the options menu offers; the message (one line) names the
+    option and the value and says what is allowed."""
+
+
+# Each option's exact type and range (game/validate.py): a level is an int, not 3.0 or true.
+CHECKS = {
+    "level": whole(LEVELS.start, LEVELS.stop - 1), "cube": flag, "sound": flag,
+    "speed": one_of(*SPEEDS), "match_length": maybe(whole(1, MAX_LENGTH)),
+    "who_starts": one_of(*WHO_STARTS), "confirm_turn": flag,
+    "board_style": one_of(*STYLE_ORDER), "switch_directions": flag, "switch_tokens": flag,
+    "set_dice": flag, "players": one_of(*PLAYERS),
+}
 
 
 @dataclass
@@ -97,25 +110,18 @@ class Settings:
         self.validate()
 
     def validate(self) -> None:
-        """Raise SettingsError if any field is outside its allowed values."""
-        if isinstance(self.level, bool) or self.level not in LEVELS:
-            raise SettingsError("Level must be 1 to 5")
-        for name in ("cube", "sound", "confirm_turn", "switch_directions", "switch_tokens",
-                     "set_dice"):
-            if not isinstance(getattr(self, name), bool):
-                raise SettingsError(f"{name.replace('_', ' ').capitalize()} must be on or off")
-        if self.speed not in SPEEDS:
-            raise SettingsError("Speed must be " + ", ".join(SPEEDS))
-        try:
-            self.match_length = parse_match_length(self.match_length)
-        except BadMatchLength as exc:
-            raise SettingsError(str(exc)) from None
-        if self.who_starts not in WHO_STARTS:
-            raise SettingsError("Who starts must be " + ", ".join(WHO_STARTS))
-        if self.board_style not in BOARD_STYLES:
-            raise SettingsError("Board style must be " + ", ".join(STYLE_ORDER))
-        if self.players not in PLAYERS:
-            raise SettingsError("Players must be " + ", ".join(PLAYERS))
+        """Raise SettingsError (naming the option and the value) if any field is outside
+        its allowed values; a match length typed as text ("7", "U") becomes its number."""
+        if isinstance(self.match_length, str):
+            text = self.match_length
+            try:
+                if len(text) > 12:
+                    raise BadMatchLength("is too long to be a match length")
+                self.match_length = parse_match_length(text)
+            except BadMatchLength as exc:
+                raise SettingsError(f"match_length: {show(text)}: {exc}") from None
+        for name, check in CHECKS.items():
+            checked(check, getattr(self, name), name, SettingsError)
 
     def set(self, name: str, value) -> None:
         """Change one option, refusing (SettingsError, nothing changed) a bad value."""
@@ -168,26 +174,19 @@ class Settings:
         return asdict(self)
 
     @classmethod
-    def from_dict(cls, data: dict) -> "Settings":
-        """Known keys only; unknown ones (from a newer version) are ignored."""
-        if not isinstance(data, dict):
-            raise SettingsError("settings are not a table of options")
-        known = {f.name for f in fields(cls)}
-        try:
-            return cls(**{k: v for k, v in data.items() if k in known})
-        except TypeError as exc:
-            raise SettingsError(str(exc)) from None
+    def from_dict(cls, data, field: str = "") -> "Settings":
+        """Settings from their JSON table, every known option checked for its exact type
+        and range (SettingsError naming `field`.option and the value); unknown keys (from
+        a newer version) are ignored."""
+        checked(table(CHECKS, optional=tuple(CHECKS)), data, field, SettingsError)
+        return cls(**{k: v for k, v in data.items() if k in CHECKS})
 
     # ---- the file ----------------------------------------------------------------
     def save(self, path=None) -> pathlib.Path:
-        """Write the settings file (via a temporary file and a rename)."""
+        """Write the settings file (a temporary file, fsynced, renamed over the old one)."""
         path = pathlib.Path(path) if path else settings_path()
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_name(path.name + ".tmp")
-        tmp.write_text(json.dumps(self.to_dict(), indent=1, sort_keys=True) + "\n",
-                       encoding="utf-8")
-        os.replace(tmp, path)
-        return path
+        text = json.dumps(self.to_dict(), indent=1, sort_keys=True) + "\n"
+        return files.write_atomic(path, text.encode("utf-8"))
 
 
 def config_dir() -> pathlib.Path:
@@ -208,36 +207,25 @@ def _stderr(message: str) -> None:
     print(message, file=sys.stderr)
 
 
-def read_json_file(path: pathlib.Path, parse, own_errors=(), plain_errors=()):
-    """Read a JSON file and build an object from it with `parse(dict)`: (object, None) when
-    fine, (None, None) when there is no file, or (None, problem) in words ("is damaged
-    (line 3: ...)", "cannot be read (...)"). `own_errors` carry a player's message;
-    `plain_errors` are named by their type only."""
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        return None, None
-    except (OSError, UnicodeDecodeError) as exc:
-        return None, f"cannot be read ({exc.__class__.__name__})"
-    try:
-        return parse(json.loads(text)), None
-    except json.JSONDecodeError as exc:
-        return None, f"is damaged (line {exc.lineno}: {exc.msg})"
-    except own_errors as exc:
-        return None, f"is damaged ({exc})"
-    except plain_errors as exc:
-        return None, f"is damaged ({exc.__class__.__name__})"
-
-
 def load_settings(path=None, warn=_stderr) -> tuple[Settings, Optional[str]]:
     """Read the settings file: (settings, None) when fine or absent (defaults), or
-    (defaults, warning) when it is damaged. The damaged file is left where it is; the
-    one-line warning is also passed to `warn` (stderr by default; None for silence)."""
+    (defaults, warning) when it is damaged, unreadable or not a regular file. The damaged
+    file is kept aside as NAME.damaged-YYYYmmdd-HHMMSS: a copy (once per content) while
+    the file itself stays until the options are next saved over it; anything that is not a
+    regular file of at most 1 MiB is renamed. The one-line warning names the option and the
+    value, and also goes to `warn` (stderr by default; None for silence). No other
+    exception comes out."""
     path = pathlib.Path(path) if path else settings_path()
-    settings, problem = read_json_file(path, Settings.from_dict, SettingsError)
-    if problem is None:
-        return settings or Settings(), None
-    warning = f"Settings file {path} {problem}: using the default options."
+    try:
+        data = read_json_file(path, SettingsError)
+        return (Settings() if data is None else Settings.from_dict(data)), None
+    except SettingsError as exc:
+        problem = str(exc)
+    try:
+        where = f"kept as {files.keep_aside(path, copy=True).name}"
+    except OSError as exc:
+        where = f"could not be renamed ({exc.__class__.__name__})"
+    warning = f"Settings file {path} is damaged ({problem}); {where}; using the default options."
     if warn:
         warn(warning)
     return Settings(), warning

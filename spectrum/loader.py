@@ -244,6 +244,7 @@ class TapeLoader:
                 return
             if not self.instant and self._any_key():
                 self.skip()
+            self._end_if_tape_ran_out()
             yield
             if self.mode == "fast" and not self.instant:
                 deadline = time.perf_counter() + FAST_BUDGET_S
@@ -253,6 +254,25 @@ class TapeLoader:
                 if ear is not None:
                     ear.clear()
         raise LoaderError(f"a tape routine did not return in {MAX_CALL_FRAMES} frames")
+
+    TAPE_OUT_FRAMES = 50          # LD_BYTES still waiting a second after the tape's end
+    _tape_out_frame = None        # the frame it was first seen waiting there
+
+    def _end_if_tape_ran_out(self) -> None:
+        """LD_BYTES waits for ever on a tape that has played to its end (ld_search), as a
+        real Spectrum does; a second after the end, end the call the way the instant trap
+        does (A = 3, the tape ran out: LOAD_FILE shows "R Tape loading error")."""
+        m, cpu, sym = self.machine, self.machine.cpu, self.sym
+        if (self.instant or self._ld_entry is None or not self.player.finished
+                or not sym["LD_EDGE"] <= cpu.pc < sym["LD_BYTES_END"]):
+            self._tape_out_frame = None
+        elif self._tape_out_frame is None:
+            self._tape_out_frame = m.frame_count
+        elif m.frame_count - self._tape_out_frame >= self.TAPE_OUT_FRAMES:
+            self._tape_out_frame = None
+            cpu.sp, cpu.ix, cpu.de, cpu.a = self._ld_entry
+            cpu.halted = False
+            instant_ld_bytes(cpu, m.memory, self.player)
 
     def _load(self, file_type: int, dest: int):
         """LOAD_FILE until it succeeds; a failure shows the report and waits for a key."""

@@ -1,14 +1,17 @@
-"""Tapes: .TAP read/write, .TZX read/write (blocks 10h-14h, 20h, 30h, 32h), the pulse
-stream that feeds the EAR bit at T-state resolution (TapePlayer), and the instant-load
-trap of the ROM's LD_BYTES. Not the loading sequence on screen (spectrum/loader.py)."""
+"""Tapes: .TAP read/write, .TZX read/write (blocks 10h-14h, 20h, 30h, 32h kept, every other
+TZX 1.20 block passed over by its own length), the pulse stream that feeds the EAR bit at
+T-state resolution (TapePlayer), and the instant-load trap of the ROM's LD_BYTES. Damaged
+or foreign files are a TapeError in words; limits bound time and memory whatever the file.
+Not the loading sequence on screen (spectrum/loader.py)."""
 import bisect
 import dataclasses
 import pathlib
+import re
 import warnings
 
 import numpy as np
 
-from spectrum import hw
+from spectrum import files, hw
 
 TZX_SIGNATURE = b"ZXTape!\x1a"
 TZX_MAJOR = 1                     # the only major version there is; minor 20 is current
@@ -93,11 +96,88 @@ def standard_block(data: bytes, pause_ms: int = hw.BLOCK_PAUSE_MS) -> Block:
     return Block(0x10, bytes(data), pause_ms)
 
 
+# ---------------------------------------------------------------- limits and signatures
+MAX_TAPE_BYTES = 64 * 1024 * 1024  # far above any real tape (a 90-minute cassette ~ 10 MiB)
+MAX_BLOCKS = 100_000               # blocks read one by one (real tapes: a few hundred)
+MAX_TAPE_PULSES = 1 << 22          # pulses played, ~4.2 million: ~25 minutes of ROM-speed data
+# Other formats a player may hand us, by the bytes they start with: refused by name.
+OTHER_FORMATS = (
+    (b"PZXT", "PZX"), (b"Compressed Square Wave\x1a", "CSW"), (b"ZXST", "SZX snapshot"),
+    (b"MV - CPC", "CPC disk image"), (b"EXTENDED CPC DSK", "disk image"),
+    (b"PK\x03\x04", "ZIP archive"), (b"\x1f\x8b", "gzip archive"), (b"Rar!", "RAR archive"),
+    (b"7z\xbc\xaf\x27\x1c", "7-Zip archive"), (b"RIFF", "RIFF/WAV audio"),
+    (b"ZXTape!", "TZX without its end-of-text mark"),
+)
+
+
+class _Skips:
+    """Passed-over blocks, told as one warning per run of the same kind (five million
+    empty blocks are one line, not five million)."""
+
+    def __init__(self, tape, name: str):
+        self.tape, self.name, self.run = tape, name, None
+
+    def add(self, number: int, offset: int, what: str, why: tuple, count: int = 1,
+            last_offset: int = None) -> None:
+        """`count` blocks from block `number` at `offset` (the last at `last_offset`);
+        why = (singular, plural) of what is wrong with them."""
+        run, last = self.run, offset if last_offset is None else last_offset
+        if run and run[4] == (what, why) and run[1] == number - 1:
+            self.run = (run[0], number + count - 1, run[2], last, run[4])
+        else:
+            self.flush()
+            self.run = (number, number + count - 1, offset, last, (what, why))
+
+    def flush(self) -> None:
+        if self.run is None:
+            return
+        first, last, first_at, last_at, (what, why) = self.run
+        self.run = None
+        if first == last:
+            text = f"{self.name}: block {first}{what} at offset {first_at} {why[0]}: skipped"
+        else:
+            text = (f"{self.name}: blocks {first} to {last}{what} at offsets {first_at} to "
+                    f"{last_at} {why[1]}: skipped ({last - first + 1} blocks)")
+        _warn(self.tape, text)
+
+
+_ZERO_LENGTH = ("has zero length", "have zero length")
+_ZERO_RUN = re.compile(rb"\x00+")
+
+
+def _count_block(name: str, number: int, pulses: int, total: list) -> None:
+    """Hold the limits on blocks and pulses (memory and time bounded, whatever the file)."""
+    if number > MAX_BLOCKS:
+        raise TapeError(f"{name}: more than {MAX_BLOCKS:,} blocks: not a tape this "
+                        f"program can play")
+    total[0] += pulses
+    if total[0] > MAX_TAPE_PULSES:
+        raise TapeError(f"{name}: block {number} takes the tape past {MAX_TAPE_PULSES:,} "
+                        f"pulses: not a tape this program can play")
+
+
+def _data_pulses(block: "Block") -> int:
+    """How many pulses block_pulses gives a data-carrying block, without making them."""
+    bits = 8 * len(block.data) - (8 - block.used_bits)
+    if block.block_id == 0x14:
+        return 2 * bits
+    pilots = block.pilot_pulses if block.pilot_pulses >= 0 else _pilot_count(block.data)
+    return pilots + 2 + 2 * bits
+
+
 # ---------------------------------------------------------------- .TAP
 def read_tap(raw: bytes, name: str = "TAP file") -> Tape:
     raw = bytes(raw)
-    tape, offset, number = Tape([]), 0, 0
+    tape, offset, number, pulses = Tape([]), 0, 0, [0]
+    skips = _Skips(tape, name)
     while offset < len(raw):
+        if raw[offset] == 0 and raw[offset + 1:offset + 2] == b"\x00":
+            zeros = _ZERO_RUN.match(raw, offset).end() - offset   # a run of empty blocks
+            count = zeros // 2
+            skips.add(number + 1, offset, "", _ZERO_LENGTH, count, offset + 2 * (count - 1))
+            number += count
+            offset += 2 * count
+            continue
         number += 1
         if offset + 2 > len(raw):
             raise TapeError(f"{name}: truncated: block {number} at offset {offset} has only "
@@ -107,46 +187,58 @@ def read_tap(raw: bytes, name: str = "TAP file") -> Tape:
         if start + length > len(raw):
             raise TapeError(f"{name}: block {number} at offset {offset} is {length} bytes long "
                             f"but only {len(raw) - start} bytes remain in the file")
-        if length == 0:
-            _warn(tape, f"{name}: block {number} at offset {offset} has zero length: skipped")
-        else:
-            tape.blocks.append(standard_block(raw[start:start + length]))
+        block = standard_block(raw[start:start + length])
+        _count_block(name, len(tape.blocks) + 1, _data_pulses(block), pulses)
+        skips.flush()
+        tape.blocks.append(block)
         offset = start + length
+    skips.flush()
     return tape
 
 
 def write_tap(blocks) -> bytes:
     """A .TAP file of the data blocks (other kinds cannot be held by a TAP: TapeError)."""
     out = bytearray()
-    for block in blocks:
-        data = block.data if isinstance(block, Block) else bytes(block)
+    for number, block in enumerate(blocks, 1):
+        data = block.data if isinstance(block, Block) else block
+        if not isinstance(data, (bytes, bytearray)):
+            raise TapeError(f"TAP block {number}: data: bytes, not {type(data).__name__}")
         if isinstance(block, Block) and not block.carries_data:
-            raise TapeError(f"{block.describe()} has no place in a .TAP file")
+            kind = (f"TZX block {block.block_id:02X}h" if type(block.block_id) is int
+                    else f"block_id {_show(block.block_id)}")
+            raise TapeError(f"TAP block {number}: {kind} has no place in a .TAP file")
         if not 0 < len(data) <= 0xFFFF:
-            raise TapeError(f"a TAP block holds 1 to 65535 bytes, not {len(data)}")
+            raise TapeError(f"TAP block {number}: data: a TAP block holds 1 to 65535 bytes, "
+                            f"not {len(data)}")
         out += len(data).to_bytes(2, "little") + data
     return bytes(out)
 
 
 # ---------------------------------------------------------------- .TZX
-# Lengths of the blocks we pass over: id -> function(raw, pos) giving the body length.
-def _skip_lengths():
-    word = lambda r, p, o=0: int.from_bytes(r[p + o:p + o + 2], "little")
-    dword = lambda r, p, o=0: int.from_bytes(r[p + o:p + o + 4], "little")
-    tri = lambda r, p, o: int.from_bytes(r[p + o:p + o + 3], "little")
-    return {
-        0x15: lambda r, p: 8 + tri(r, p, 5),
-        0x18: lambda r, p: 4 + dword(r, p), 0x19: lambda r, p: 4 + dword(r, p),
-        0x21: lambda r, p: 1 + r[p], 0x22: lambda r, p: 0, 0x23: lambda r, p: 2,
-        0x24: lambda r, p: 2, 0x25: lambda r, p: 0, 0x26: lambda r, p: 2 + 2 * word(r, p),
-        0x27: lambda r, p: 0, 0x28: lambda r, p: 2 + word(r, p), 0x2A: lambda r, p: 4,
-        0x2B: lambda r, p: 5, 0x31: lambda r, p: 2 + r[p + 1], 0x33: lambda r, p: 1 + 3 * r[p],
-        0x35: lambda r, p: 20 + dword(r, p, 16), 0x5A: lambda r, p: 9,
-    }
+# TZX 1.20 block layouts: id -> (fixed bytes after the id, offset of the length field in
+# them, its size in bytes, bytes per unit it counts): the block's body after its id is
+# fixed + units * per_unit bytes. Ids 16h, 17h, 34h, 40h are from TZX 1.13 (deprecated).
+_TZX_LAYOUT = {
+    0x10: (4, 2, 2, 1), 0x11: (18, 15, 3, 1), 0x12: (4, 0, 0, 0), 0x13: (1, 0, 1, 2),
+    0x14: (10, 7, 3, 1), 0x15: (8, 5, 3, 1), 0x16: (4, 0, 4, 1), 0x17: (4, 0, 4, 1),
+    0x18: (4, 0, 4, 1), 0x19: (4, 0, 4, 1), 0x20: (2, 0, 0, 0), 0x21: (1, 0, 1, 1),
+    0x22: (0, 0, 0, 0), 0x23: (2, 0, 0, 0), 0x24: (2, 0, 0, 0), 0x25: (0, 0, 0, 0),
+    0x26: (2, 0, 2, 2), 0x27: (0, 0, 0, 0), 0x28: (2, 0, 2, 1), 0x2A: (4, 0, 4, 1),
+    0x2B: (4, 0, 4, 1), 0x30: (1, 0, 1, 1), 0x31: (2, 1, 1, 1), 0x32: (2, 0, 2, 1),
+    0x33: (1, 0, 1, 3), 0x34: (8, 0, 0, 0), 0x35: (20, 16, 4, 1), 0x40: (4, 1, 3, 1),
+    0x5A: (9, 0, 0, 0),
+}
+_TZX_EXTENSION = (4, 0, 4, 1)     # any later id starts with a DWORD: the length of the rest
+TZX_KEPT = (0x10, 0x11, 0x12, 0x13, 0x14, 0x20, 0x30, 0x32)
 
 
-_SKIP = _skip_lengths()
-_FIXED = {0x10: 4, 0x11: 18, 0x12: 4, 0x14: 10, 0x20: 2, 0x30: 1, 0x32: 2, 0x13: 1}
+def tzx_body_length(block_id: int, raw: bytes, pos: int):
+    """(bytes needed to learn the length, the body's length) of the block whose id is just
+    before raw[pos], by the TZX 1.20 layout; the length is None if raw ends too soon."""
+    fixed, at, size, unit = _TZX_LAYOUT.get(block_id, _TZX_EXTENSION)
+    if pos + fixed > len(raw):
+        return fixed, None
+    return fixed, fixed + unit * int.from_bytes(raw[pos + at:pos + at + size], "little")
 
 
 def read_tzx(raw: bytes, name: str = "TZX file") -> Tape:
@@ -156,142 +248,225 @@ def read_tzx(raw: bytes, name: str = "TZX file") -> Tape:
     if raw[8] != TZX_MAJOR:
         raise TapeError(f"{name}: TZX version {raw[8]}.{raw[9]:02d} is unknown "
                         f"(this reader knows version {TZX_MAJOR}.xx)")
-    tape, pos, number = Tape([]), 10, 0
+    tape, pos, number, pulses = Tape([]), 10, 0, [0]
+    skips = _Skips(tape, name)
     while pos < len(raw):
         number += 1
         block_id, at = raw[pos], pos
         pos += 1
-
-        def need(count, what="its header"):
-            if pos + count > len(raw):
+        fixed, length = tzx_body_length(block_id, raw, pos)
+        for count, what in ((fixed, "its header"), (length, "its body")):
+            if count is not None and pos + count > len(raw):
                 raise TapeError(f"{name}: block {number} ({block_id:02X}h) at offset {at}: "
                                 f"{what} needs {count} bytes but only {len(raw) - pos} remain")
-
-        if block_id in _FIXED:
-            need(_FIXED[block_id])
-        u16 = lambda o: int.from_bytes(raw[pos + o:pos + o + 2], "little")
-        u24 = lambda o: int.from_bytes(raw[pos + o:pos + o + 3], "little")
-        if block_id == 0x10:
-            length = u16(2)
-            need(4 + length, "its data")
-            block = Block(0x10, raw[pos + 4:pos + 4 + length], u16(0))
-            pos += 4 + length
-        elif block_id == 0x11:
-            length = u24(15)
-            need(18 + length, "its data")
-            block = Block(0x11, raw[pos + 18:pos + 18 + length], u16(13), u16(0), u16(10),
-                          u16(2), u16(4), u16(6), u16(8), raw[pos + 12] or 8)
-            pos += 18 + length
-        elif block_id == 0x12:
-            block = Block(0x12, pulses_tstates=(u16(0),) * u16(2), pause_ms=0)
-            pos += 4
-        elif block_id == 0x13:
-            count = raw[pos]
-            need(1 + 2 * count, "its pulses")
-            block = Block(0x13, pause_ms=0, pulses_tstates=tuple(
-                u16(1 + 2 * i) for i in range(count)))
-            pos += 1 + 2 * count
-        elif block_id == 0x14:
-            length = u24(7)
-            need(10 + length, "its data")
-            block = Block(0x14, raw[pos + 10:pos + 10 + length], u16(5), pilot_pulses=0,
-                          bit0_tstates=u16(0), bit1_tstates=u16(2), used_bits=raw[pos + 4] or 8)
-            pos += 10 + length
-        elif block_id == 0x20:
-            block = Block(0x20, pause_ms=u16(0))
-            pos += 2
-        elif block_id == 0x30:
-            length = raw[pos]
-            need(1 + length, "its text")
-            block = Block(0x30, pause_ms=0, text=raw[pos + 1:pos + 1 + length].decode("latin-1"))
-            pos += 1 + length
-        elif block_id == 0x32:
-            length = u16(0)
-            need(2 + length, "its texts")
-            body, items, p = raw[pos + 2:pos + 2 + length], [], 1
-            for _ in range(body[0] if body else 0):
-                if p + 2 > len(body) or p + 2 + body[p + 1] > len(body):
-                    raise TapeError(f"{name}: block {number} (32h) at offset {at}: a text runs "
-                                    f"past the end of the block")
-                items.append((body[p], body[p + 2:p + 2 + body[p + 1]].decode("latin-1")))
-                p += 2 + body[p + 1]
-            block = Block(0x32, pause_ms=0, archive=tuple(items))
-            pos += 2 + length
-        else:
-            if block_id in _SKIP:
-                need(5, "its length")
-                length = _SKIP[block_id](raw, pos)
-            else:                         # later blocks all start with a 4-byte length
-                need(4, "its length")
-                length = 4 + int.from_bytes(raw[pos:pos + 4], "little")
-            need(length, "its body")
-            _warn(tape, f"{name}: block {number} (TZX block {block_id:02X}h) at offset {at} "
-                        f"is not supported: skipped")
-            pos += length
+        body = raw[pos:pos + length]
+        pos += length
+        if block_id not in TZX_KEPT:
+            _count_block(name, number, 0, pulses)
+            skips.add(number, at, f" (TZX block {block_id:02X}h)",
+                      ("is not supported", "are not supported"))
             continue
-        if block_id in (0x10, 0x11, 0x14) and not block.data:
-            _warn(tape, f"{name}: block {number} ({block_id:02X}h) at offset {at} has zero "
-                        f"length: skipped")
+        block = _tzx_block(block_id, body, f"{name}: block {number} ({block_id:02X}h) at "
+                                           f"offset {at}")
+        empty = block.pulses_tstates == () if block_id == 0x12 else (
+            block_id in (0x10, 0x11, 0x14) and not block.data)
+        if empty:
+            _count_block(name, number, 0, pulses)
+            skips.add(number, at, f" ({block_id:02X}h)", _ZERO_LENGTH)
             continue
+        _count_block(name, number, _data_pulses(block) if block.carries_data
+                     else len(block.pulses_tstates), pulses)
+        skips.flush()
         tape.blocks.append(block)
+    skips.flush()
     return tape
 
 
+def _tzx_block(block_id: int, body: bytes, where: str) -> "Block":
+    """One kept block from its body (the bytes after its id, already the right length)."""
+    u16 = lambda o: int.from_bytes(body[o:o + 2], "little")
+
+    def used_bits(o):
+        bits = body[o] or 8                     # 0 is read as "all 8", as other readers do
+        if bits > 8:
+            raise TapeError(f"{where}: {bits} bits used in the last byte (1 to 8)")
+        return bits
+
+    if block_id == 0x10:
+        return Block(0x10, body[4:], u16(0))
+    if block_id == 0x11:
+        return Block(0x11, body[18:], u16(13), u16(0), u16(10), u16(2), u16(4), u16(6),
+                     u16(8), used_bits(12))
+    if block_id == 0x12:
+        return Block(0x12, pulses_tstates=(u16(0),) * u16(2), pause_ms=0)
+    if block_id == 0x13:
+        return Block(0x13, pause_ms=0, pulses_tstates=tuple(
+            u16(1 + 2 * i) for i in range(body[0])))
+    if block_id == 0x14:
+        return Block(0x14, body[10:], u16(5), pilot_pulses=0, bit0_tstates=u16(0),
+                     bit1_tstates=u16(2), used_bits=used_bits(4))
+    if block_id == 0x20:
+        return Block(0x20, pause_ms=u16(0))
+    if block_id == 0x30:
+        return Block(0x30, pause_ms=0, text=body[1:].decode("latin-1"))
+    texts, items, p = body[2:], [], 1          # 0x32: count, then (id, length, text) each
+    for _ in range(texts[0] if texts else 0):
+        if p + 2 > len(texts) or p + 2 + texts[p + 1] > len(texts):
+            raise TapeError(f"{where}: a text runs past the end of the block")
+        items.append((texts[p], texts[p + 2:p + 2 + texts[p + 1]].decode("latin-1")))
+        p += 2 + texts[p + 1]
+    return Block(0x32, pause_ms=0, archive=tuple(items))
+
+
+def _u(where: str, field: str, value, bits: int, low: int = 0) -> int:
+    """value, if it is a whole number from low to 2**bits - 1; else TapeError naming it."""
+    top = (1 << bits) - 1
+    if type(value) is not int or not low <= value <= top:
+        raise TapeError(f"{where}: {field}: a whole number from {low} to {top}, "
+                        f"not {_show(value)}")
+    return value
+
+
+def _show(value) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _latin1(where: str, field: str, text) -> bytes:
+    if not isinstance(text, str):
+        raise TapeError(f"{where}: {field}: text, not {_show(text)}")
+    try:
+        raw = text.encode("latin-1")
+    except UnicodeEncodeError:
+        raise TapeError(f"{where}: {field}: {_show(text)} has characters a TZX text cannot "
+                        f"hold (Latin-1 only)") from None
+    if len(raw) > 255:
+        raise TapeError(f"{where}: {field}: a TZX text holds at most 255 characters, "
+                        f"not {len(raw)}")
+    return raw
+
+
+def _used_bits(b: "Block", where: str) -> bytes:
+    if type(b.used_bits) is not int or not 1 <= b.used_bits <= 8:
+        raise TapeError(f"{where}: used_bits: 1 to 8 bits of the last byte, "
+                        f"not {_show(b.used_bits)}")
+    return bytes([b.used_bits])
+
+
+def _tzx_body(b: "Block", where: str) -> bytes:
+    """The bytes after the id for one block, every field checked (TapeError names it)."""
+    w = lambda field, bits=16, low=0: _u(where, field, getattr(b, field), bits, low).to_bytes(
+        bits // 8, "little")
+    if b.block_id in (0x12, 0x13, 0x30, 0x32) and b.pause_ms != 0:
+        raise TapeError(f"{where}: pause_ms: a {b.block_id:02X}h block has no pause (put a "
+                        f"20h block after it), not {_show(b.pause_ms)}")
+    if b.block_id in (0x10, 0x11, 0x14):
+        data = b.data
+        top = 0xFFFF if b.block_id == 0x10 else 0xFFFFFF
+        if not isinstance(data, (bytes, bytearray)):
+            raise TapeError(f"{where}: data: bytes, not {_show(data)}")
+        if len(data) > top:                     # 0 is a valid block, passed over on reading
+            raise TapeError(f"{where}: data: at most {top} bytes, not {len(data)}")
+        size = len(data).to_bytes(2 if b.block_id == 0x10 else 3, "little")
+    if b.block_id == 0x10:
+        for field, standard in (("pilot_tstates", hw.PILOT_PULSE_TSTATES),
+                                ("sync1_tstates", hw.SYNC1_TSTATES),
+                                ("sync2_tstates", hw.SYNC2_TSTATES),
+                                ("bit0_tstates", hw.BIT0_PULSE_TSTATES),
+                                ("bit1_tstates", hw.BIT1_PULSE_TSTATES),
+                                ("pilot_pulses", -1), ("used_bits", 8)):
+            value = getattr(b, field)
+            if value != standard and not (field == "pilot_pulses"
+                                          and value == _pilot_count(data)):
+                raise TapeError(f"{where}: {field}: a 10h block plays the standard timing "
+                                f"{standard}, not {_show(value)} (use an 11h block)")
+        return w("pause_ms") + size + bytes(data)
+    if b.block_id == 0x11:
+        pilots = b.pilot_pulses if b.pilot_pulses == -1 else _u(where, "pilot_pulses",
+                                                                 b.pilot_pulses, 16)
+        pilots = _pilot_count(data) if pilots < 0 else pilots
+        return (w("pilot_tstates") + w("sync1_tstates") + w("sync2_tstates")
+                + w("bit0_tstates") + w("bit1_tstates") + pilots.to_bytes(2, "little")
+                + _used_bits(b, where) + w("pause_ms") + size + bytes(data))
+    if b.block_id == 0x14:
+        return (w("bit0_tstates") + w("bit1_tstates") + _used_bits(b, where) + w("pause_ms")
+                + size + bytes(data))
+    if b.block_id in (0x12, 0x13):
+        pulses = b.pulses_tstates
+        if not isinstance(pulses, (tuple, list)):
+            raise TapeError(f"{where}: pulses_tstates: a tuple of pulse lengths, "
+                            f"not {_show(pulses)}")
+        for i, p in enumerate(pulses[:1] if b.block_id == 0x12 else pulses):
+            _u(where, f"pulses_tstates[{i}]", p, 16)
+        if b.block_id == 0x13:
+            if len(pulses) > 255:
+                raise TapeError(f"{where}: pulses_tstates: a 13h block holds at most 255 "
+                                f"pulses, not {len(pulses)}")
+            return bytes([len(pulses)]) + b"".join(p.to_bytes(2, "little") for p in pulses)
+        if not 0 < len(pulses) <= 0xFFFF or pulses.count(pulses[0]) != len(pulses):
+            raise TapeError(f"{where}: pulses_tstates: a 12h tone is 1 to 65535 pulses of one "
+                            f"length, not {len(pulses)} pulses of {len(set(pulses))} lengths")
+        return pulses[0].to_bytes(2, "little") + len(pulses).to_bytes(2, "little")
+    if b.block_id == 0x20:
+        return w("pause_ms")
+    if b.block_id == 0x30:
+        text = _latin1(where, "text", b.text)
+        return bytes([len(text)]) + text
+    if b.block_id == 0x32:
+        if not isinstance(b.archive, (tuple, list)) or len(b.archive) > 255:
+            raise TapeError(f"{where}: archive: at most 255 (id, text) pairs, "
+                            f"not {_show(b.archive)}")
+        body = bytearray([len(b.archive)])
+        for i, item in enumerate(b.archive):
+            if not isinstance(item, (tuple, list)) or len(item) != 2:
+                raise TapeError(f"{where}: archive[{i}]: an (id, text) pair, not {_show(item)}")
+            raw = _latin1(where, f"archive[{i}] text", item[1])
+            body += bytes([_u(where, f"archive[{i}] id", item[0], 8)]) + bytes([len(raw)]) + raw
+        if len(body) > 0xFFFF:
+            raise TapeError(f"{where}: archive: {len(body)} bytes, more than a 32h block "
+                            f"holds (65535)")
+        return len(body).to_bytes(2, "little") + body
+    raise TapeError(f"{where}: block_id: write_tzx writes blocks "
+                    f"{', '.join(f'{k:02X}h' for k in TZX_KEPT)}, not {_show(b.block_id)}")
+
+
 def write_tzx(blocks) -> bytes:
-    """A TZX 1.20 file of these blocks (every kind read_tzx keeps)."""
+    """A TZX 1.20 file of these blocks (every kind read_tzx keeps); a field out of range or
+    of the wrong type is a TapeError naming the block and the field."""
     out = bytearray(TZX_SIGNATURE + bytes([TZX_MAJOR, TZX_MINOR]))
-    w = lambda v: v.to_bytes(2, "little")
-    for b in blocks:
+    for number, b in enumerate(blocks, 1):
+        if not isinstance(b, Block):
+            raise TapeError(f"TZX block {number}: a Block, not {_show(b)}")
+        kind = f"{b.block_id:02X}h" if type(b.block_id) is int else repr(b.block_id)
+        body = _tzx_body(b, f"TZX block {number} ({kind})")
         out.append(b.block_id)
-        if b.block_id == 0x10:
-            out += w(b.pause_ms) + w(len(b.data)) + b.data
-        elif b.block_id == 0x11:
-            pilots = b.pilot_pulses if b.pilot_pulses >= 0 else _pilot_count(b.data)
-            out += (w(b.pilot_tstates) + w(b.sync1_tstates) + w(b.sync2_tstates)
-                    + w(b.bit0_tstates) + w(b.bit1_tstates) + w(pilots) + bytes([b.used_bits])
-                    + w(b.pause_ms) + len(b.data).to_bytes(3, "little") + b.data)
-        elif b.block_id == 0x12:
-            out += w(b.pulses_tstates[0]) + w(len(b.pulses_tstates))
-        elif b.block_id == 0x13:
-            out += bytes([len(b.pulses_tstates)]) + b"".join(w(p) for p in b.pulses_tstates)
-        elif b.block_id == 0x14:
-            out += (w(b.bit0_tstates) + w(b.bit1_tstates) + bytes([b.used_bits]) + w(b.pause_ms)
-                    + len(b.data).to_bytes(3, "little") + b.data)
-        elif b.block_id == 0x20:
-            out += w(b.pause_ms)
-        elif b.block_id == 0x30:
-            text = b.text.encode("latin-1")
-            out += bytes([len(text)]) + text
-        elif b.block_id == 0x32:
-            body = bytearray([len(b.archive)])
-            for text_id, text in b.archive:
-                raw = text.encode("latin-1")
-                body += bytes([text_id, len(raw)]) + raw
-            out += w(len(body)) + body
-        else:
-            raise TapeError(f"write_tzx cannot write TZX block {b.block_id:02X}h")
+        out += body
     return bytes(out)
 
 
 def read_tape(source, name: str = None) -> Tape:
-    """A .TAP or .TZX from a path or bytes (told apart by the TZX signature)."""
+    """A .TAP or .TZX from a path or bytes (told apart by the TZX signature; other formats
+    are refused by name). A path must be a regular file of at most MAX_TAPE_BYTES."""
     if isinstance(source, (bytes, bytearray, memoryview)):
         raw, name = bytes(source), name or "tape"
     else:
         path = pathlib.Path(source)
         name = name or str(path)
         try:
-            raw = path.read_bytes()
+            raw = files.read_regular(path, MAX_TAPE_BYTES)
         except OSError as exc:
             raise TapeError(f"{name}: cannot be read ({exc.strerror or exc})") from None
     if raw[:8] == TZX_SIGNATURE:
         return read_tzx(raw, name)
+    for signature, kind in OTHER_FORMATS:
+        if raw.startswith(signature):
+            raise TapeError(f"{name}: not a TAP or TZX file ({kind})")
     return read_tap(raw, name)
 
 
 def _warn(tape: Tape, message: str) -> None:
     tape.warnings.append(message)
-    warnings.warn(message, TapeWarning, stacklevel=3)
+    warnings.warn(message, TapeWarning, stacklevel=4)
 
 
 # ---------------------------------------------------------------- pulses
