@@ -296,13 +296,14 @@ def test_real_mode_ends_a_tape_with_nothing_loadable_as_instant_mode_does():
     import sys
     sys.path.insert(0, str(pathlib.Path(__file__).parent))
     from screentext import find_text
+    import roms
     from spectrum.loader import LOADING_ERROR, load_headless
     from spectrum.machine import Spectrum48
     blocks = [T.standard_block(T.make_tap_block(0xFF, b"data, but no header"))]
     screens = {}
     for mode in ("instant", "real"):
-        m = Spectrum48()
-        loader = load_headless(m, mode, tape=blocks, max_frames=3000)
+        m = Spectrum48(roms.ROM_PATH)
+        loader = load_headless(m, mode, blocks, roms.rom_symbols(), max_frames=3000)
         assert (loader.state, loader.error) == ("error", LOADING_ERROR)
         screens[mode] = find_text(m, "R Tape loading error")
     assert screens == {"instant": (23, 0), "real": (23, 0)}
