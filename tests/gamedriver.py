@@ -16,8 +16,8 @@ from game.dice import Dice  # noqa: E402
 from game.program import program  # noqa: E402
 from spectrum.keyboard import keys_for_char  # noqa: E402
 
-SYMBOLS = {"PRINT_A": 0x0010, "CLS": 0x0D6B, "BEEPER": 0x03B5, "FLAGS": 23611,
-           "LAST_K": 23560, "ATTR_P": 23693, "ATTR_T": 23695, "FRAMES": 23672}
+SYMBOLS = {"PRINT_A": 0x0010, "CLS": 0x0DAF, "BEEPER": 0x03B5, "FLAGS": 23611,   # 48K's
+           "LAST_K": 23560, "ATTR_P": 23693, "ATTR_T": 23695, "FRAMES": 23672, "CL_SET": 0x0DD9}
 
 
 class StandInMachine:
@@ -54,6 +54,8 @@ class StandInMachine:
             self.grid = [[" "] * S.COLS for _ in range(S.ROWS)]
         elif addr == SYMBOLS["BEEPER"]:
             self.beeper_calls += 1
+        elif addr == SYMBOLS["CL_SET"]:
+            self._row, self._col = 24 - regs["b"], 33 - regs["c"]
         return regs
 
     def _print(self, code):
