@@ -130,7 +130,7 @@ class RomChoice:
         self.autoload = autoload
 
 
-def machine_for(rom_path=None, autoload: bool = False, ask=None, out=sys.stderr):
+def machine_for(rom_path=None, autoload: bool = False, ask=None, out=None):
     """The machine to play on: our own ROM (no path), or the one at rom_path once it passes
     the checks. When it does not, the message goes to `out` and `ask` (default: input) is
     asked whether to go on with our ROM; None if not."""
@@ -140,11 +140,11 @@ def machine_for(rom_path=None, autoload: bool = False, ask=None, out=sys.stderr)
     try:
         machine = checked_machine(rom_path)
     except RomProblem as problem:
-        print(f"Spectrum Backgammon: {problem}", file=out)
+        print(f"Spectrum Backgammon: {problem}", file=out or sys.stderr)
         ask = ask or input
         try:
             answer = ask("Go on with Spectrum Backgammon's own ROM? (Y/n) ")
-        except EOFError:
+        except (EOFError, OSError):            # no one to ask (no terminal)
             answer = "n"
         if answer.strip().lower() not in ("", "y", "yes"):
             return None
@@ -162,6 +162,26 @@ def loading_sequence(machine, mode: str = "fast", tape=None):
         from spectrum import loader
         return loader.loading_sequence(machine, mode, tape)
     return ForeignLoad(machine, mode, tape, autoload=choice.autoload).frames()
+
+
+def load_headless(machine, mode: str = "instant", tape=None, max_frames: int = 10_000):
+    """The whole loading sequence without a window (tests, screenshots): our ROM's through
+    spectrum/loader.py, another ROM's through ForeignLoad. Returns the loader, whose
+    `state` is "done" when the game may start (and `error` says why not)."""
+    if getattr(machine, "rom_choice", None) is None:
+        from spectrum import loader
+        return loader.load_headless(machine, mode, tape, max_frames)
+    load = ForeignLoad(machine, mode, tape, autoload=True)
+    frames = load.frames()
+    for _ in range(max_frames):
+        try:
+            next(frames)
+        except StopIteration:
+            break
+        machine.run_frame()
+    if load.state != "done":
+        load.error = f"the load did not finish in {max_frames} frames"
+    return load
 
 
 class ForeignLoad:
@@ -182,6 +202,7 @@ class ForeignLoad:
         blocks = read_tape(tape or roms.TAPE_PATH).blocks
         self.player = TapePlayer(blocks)
         self.state = "loading"
+        self.error = None
         self.typed = None                    # the keys typed for LOAD "" (autoload)
         self.loads = 0                       # LD-BYTES calls seen
         self.rest_address = roms.mcode_symbols()["MCODE_END"]

@@ -221,14 +221,15 @@ class MachineDriver(GameDriver):
 
     def __init__(self, seed: int | None = 1, dice: Dice | None = None, chooser=None,
                  ask_instructions: bool = False, frames_per_key: int = 4, start=None,
-                 level: int | None = None, **options):
+                 level: int | None = None, machine=None, **options):
         """level: the computer plays through USR and the evaluator at that level (the
-        machine code is put at its ORG as the tape would); None: its first legal play."""
+        machine code is put at its ORG as the tape would); None: its first legal play.
+        machine: one already started (another ROM, a tape loaded); default a new one."""
         import roms
         from game.program import usr_chooser
         from spectrum.machine import Spectrum48
         from game.basic import rom_ready, rom_symbols
-        self.machine = Spectrum48()
+        self.machine = machine or Spectrum48()
         self.symbols = rom_symbols()
         for _ in range(200):                       # let the ROM start up (it clears RAM)
             self.machine.run_frame()
