@@ -26,6 +26,9 @@ LETTER_TYPING = (("L",), ("O",), ("A",), ("D",), ("SPACE",), ("SYMBOL SHIFT", "P
                  ("SYMBOL SHIFT", "P"))
 DELETE_KEY = ("CAPS SHIFT", "0")
 TOKEN_LOAD = 0xEF
+NOT_LOADED = 'the machine code did not load (tape loading error): type LOAD "" again'
+REPORT_FRAMES = 100               # autoload: 2 s to read a loading error before it retries
+MAX_AUTOLOAD_TRIES = 3            # --autoload leaves LOAD "" to the player after this many
 E_LINE = 0x5C59                   # 23641: the line being edited [M]
 
 
@@ -191,7 +194,9 @@ class ForeignLoad:
     waits at its prompt again (the loader program has run), the game takes the machine:
     the CPU rests in REST_LOOP after the machine code, IY on ERR-NR, interrupts on.
     Modes as spectrum/loader.py: "fast" (several frames a display frame), "real", "instant"
-    (each LD-BYTES done at once by the standard-convention trap)."""
+    (each LD-BYTES done at once by the standard-convention trap). A load that leaves the
+    machine code missing (the ROM reports a tape loading error) rewinds the tape: state
+    "error" until the next LOAD "" (autoload types it MAX_AUTOLOAD_TRIES times at most)."""
 
     def __init__(self, machine, mode: str = "fast", tape=None, autoload: bool = False):
         import roms
@@ -205,6 +210,7 @@ class ForeignLoad:
         self.error = None
         self.typed = None                    # the keys typed for LOAD "" (autoload)
         self.loads = 0                       # LD-BYTES calls seen
+        self.rewinds = 0                     # loads that failed and were tried again
         self.rest_address = roms.mcode_symbols()["MCODE_END"]
         self._traps = {}
 
@@ -276,19 +282,40 @@ class ForeignLoad:
             yield
             if watch.seen():
                 break
-        if self.autoload:
-            yield from self._type_load()
-        while not self.player.finished:         # the player types; the ROM loads
-            yield
-            self._extra_frames()
-        watch = PromptWatch(m)
-        for _ in range(AFTER_TAPE_LIMIT_FRAMES):  # the loader program runs to its end
-            yield
-            if watch.seen():
+        while True:
+            if self.autoload:
+                yield from self._type_load()
+            while not self.player.finished:     # the player types; the ROM loads
+                yield
+                self._extra_frames()
+            watch = PromptWatch(m)
+            for _ in range(AFTER_TAPE_LIMIT_FRAMES):  # the loader program runs to its end
+                yield
+                if watch.seen():
+                    break
+            if self.code_loaded():
                 break
+            # a loading error (the ROM has shown its report): rewind, as a player would
+            self.state, self.error = "error", NOT_LOADED
+            self.rewinds += 1
+            self.player.stop()
+            self.player.seek(0, m.cpu.tstates)
+            if self.rewinds >= MAX_AUTOLOAD_TRIES:
+                self.autoload = False            # over to the player
+            elif self.autoload:
+                for _ in range(REPORT_FRAMES):   # the ROM's report stays up a moment
+                    yield
+        self.state, self.error = "loading", None
         self._remove()
         self.take_machine()
         self.state = "done"
+
+    def code_loaded(self) -> bool:
+        """The tape's machine code block is in memory at its ORG."""
+        import roms
+        code = roms.load_mcode()
+        start = roms.mcode_symbols()["USR_ENTRY"]
+        return bytes(self.machine.memory[start:start + len(code)]) == code
 
     def take_machine(self) -> None:
         """The game's machine from here: the CPU waits in REST_LOOP (after the machine code)

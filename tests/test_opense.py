@@ -129,3 +129,23 @@ def test_opense_beeper_has_the_timing_the_game_computes_with(opense_path):
     halves = {b[0] - a[0] for a, b in zip(changes, changes[1:])}
     assert halves == {rom48.BEEPER_HALF_FIXED_T + rom48.BEEPER_HALF_PER_COUNT_T * hl}
     assert len(changes) == 2 * (de + 1)
+
+
+def test_a_tape_loading_error_is_reported_by_the_rom_and_the_tape_rewound(opense_path):
+    from spectrum import tape as T
+    blocks = T.read_tape(roms.TAPE_PATH).blocks
+    damaged = bytearray(blocks[-1].data)
+    damaged[100] ^= 0xFF                                   # the code block's checksum fails
+    blocks[-1] = T.standard_block(bytes(damaged))
+    machine = romcheck.machine_for(opense_path, autoload=True)
+    load = romcheck.ForeignLoad(machine, "instant", T.write_tap(blocks), autoload=True)
+    frames = load.frames()
+    for _ in range(3000):
+        next(frames)
+        machine.run_frame()
+        if load.state == "error":
+            break
+    assert (load.state, load.error, load.rewinds) == ("error", romcheck.NOT_LOADED, 1)
+    assert any("loading error" in line.lower() for line in screen_text(machine)[21:])  # its own
+    assert not load.code_loaded() and machine.cpu.pc < hw.ROM_BYTES   # the game has not begun
+    assert load.player.tape_tstates <= 0 and not load.player.playing     # rewound, stopped
