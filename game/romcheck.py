@@ -38,19 +38,12 @@ class RomProblem(ValueError):
 
 # ---------------------------------------------------------------- checks
 def read_rom_image(path) -> bytes:
-    path = os.fspath(path)
+    """The 16,384 bytes of the image at `path` (spectrum/machine.py's reader), or RomProblem."""
+    from spectrum.machine import RomImageError, load_rom_image
     try:
-        with open(path, "rb") as f:
-            data = f.read(hw.ROM_BYTES + 1)
-    except FileNotFoundError:
-        raise RomProblem(f"ROM image {path}: no such file") from None
-    except OSError as exc:
-        raise RomProblem(f"ROM image {path}: cannot be read ({exc.strerror or exc})") from None
-    if len(data) != hw.ROM_BYTES:
-        size = f"{len(data)} bytes" if len(data) <= hw.ROM_BYTES else "more than 16384 bytes"
-        raise RomProblem(f"ROM image {path}: {size}; a 48K ROM image is exactly "
-                         f"{hw.ROM_BYTES} bytes")
-    return data
+        return load_rom_image(os.fspath(path))
+    except RomImageError as exc:
+        raise RomProblem(str(exc)) from None
 
 
 class PromptWatch:
@@ -175,12 +168,7 @@ def load_headless(machine, mode: str = "instant", tape=None, max_frames: int = 1
         from spectrum import loader
         return loader.load_headless(machine, mode, tape, max_frames)
     load = ForeignLoad(machine, mode, tape, autoload=True)
-    frames = load.frames()
-    for _ in range(max_frames):
-        try:
-            next(frames)
-        except StopIteration:
-            break
+    for _ in zip(range(max_frames), load.frames()):    # a step, then its frame, to the end
         machine.run_frame()
     if load.state != "done":
         load.error = f"the load did not finish in {max_frames} frames"

@@ -110,7 +110,8 @@ def test_board_after_the_same_opening_is_byte_for_byte_our_roms(loaded, at_your_
     driver.until("Your move?", max_frames=900)
     our_screen = bytes(ours.memory[hw.SCREEN_ADDR:hw.SCREEN_ADDR + hw.SCREEN_BYTES])
     different = [i for i in range(hw.SCREEN_BYTES) if our_screen[i] != opense_screen[i]]
-    assert different == [], f"{len(different)} bytes differ, first at {hw.SCREEN_ADDR + different[0]:#06x}"
+    assert different == [], (f"{len(different)} bytes differ, "
+                             f"first at {hw.SCREEN_ADDR + different[0]:#06x}")
     assert find_text(ours, "Your move?") == (23, 0)
 
 

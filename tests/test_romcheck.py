@@ -46,13 +46,14 @@ def write(tmp_path, name, data):
 
 
 def test_missing_file_is_named():
-    with pytest.raises(romcheck.RomProblem, match=r"ROM image /no/such/48\.rom: no such file"):
+    with pytest.raises(romcheck.RomProblem, match=r"ROM image /no/such/48\.rom: file not found"):
         romcheck.checked_machine("/no/such/48.rom")
 
 
 def test_wrong_size_is_named_with_its_size(tmp_path):
     path = write(tmp_path, "short.rom", bytes(8192))
-    with pytest.raises(romcheck.RomProblem, match=r"short\.rom: 8192 bytes; .* exactly 16384"):
+    with pytest.raises(romcheck.RomProblem,
+                       match=r"short\.rom: 8192 bytes; a 48K ROM image is exactly 16384"):
         romcheck.checked_machine(path)
     path = write(tmp_path, "long.rom", bytes(32768))
     with pytest.raises(romcheck.RomProblem, match=r"long\.rom: more than 16384 bytes"):
@@ -96,7 +97,7 @@ def test_on_a_bad_rom_the_player_is_offered_our_own_rom(tmp_path):
 
 def test_the_console_script_reports_a_missing_rom_and_stops_when_not_told_to_go_on(capsys):
     assert game_main.main(["--rom", "/no/such/48.rom", "--frames", "1"]) == 2
-    assert "ROM image /no/such/48.rom: no such file" in capsys.readouterr().err
+    assert "ROM image /no/such/48.rom: file not found" in capsys.readouterr().err
 
 
 def test_rom_and_autoload_are_in_the_help(capsys):
