@@ -83,9 +83,12 @@ class Basic:
 
     # ---------- PRINT ----------
     def _open_screen(self) -> None:
-        """CHAN-OPEN 2: RST 10h prints to the upper screen from now on."""
+        """CHAN-OPEN 2: RST 10h prints to the upper screen from now on; and the keyboard in
+        L mode, so a 48K ROM's KEYBOARD gives letters, not keywords, in LAST-K."""
         self.machine.call(rom48.CHAN_OPEN, a=rom48.STREAM_UPPER_SCREEN)
         self._channel_open = True
+        self.memory[rom48.FLAGS] |= rom48.FLAGS_L_MODE
+        self.memory[rom48.MODE] = 0
 
     def _rst10(self, codes: bytes) -> None:
         if not self._channel_open:

@@ -64,8 +64,11 @@ LAST_K = 0x5C08        # 23560: the last key pressed (code)
 REPDEL = 0x5C09        # 23561: frames a key is held before it repeats
 REPPER = 0x5C0A        # 23562: frames between repeats
 ERR_NR = 0x5C3A        # 23610: report code - 1; BASIC keeps IY here
-FLAGS = 0x5C3B         # 23611: bit 5 set = a new key in LAST-K
+FLAGS = 0x5C3B         # 23611: bit 5 set = a new key in LAST-K; bit 3 set = L mode [D 5C3B]
 FLAGS_NEW_KEY = 0x20
+FLAGS_L_MODE = 0x08    # reset (K mode, as the editor leaves it): KEYBOARD gives letters as
+                       # keyword tokens; set: as letters [D 0333 K-DECODE]
+MODE = 0x5C41          # 23617: 0 = K/L/C mode, 1 = E, 2 = G [D 0333]
 TV_FLAG = 0x5C3C       # 23612
 BORDCR = 0x5C48        # 23624: border colour * 8, and the lower screen's attribute
 CHARS = 0x5C36         # 23606: 256 less than the address of the font
@@ -88,7 +91,7 @@ ENTRY_POINTS = {
 }
 SYSTEM_VARIABLES = {
     "LAST_K": LAST_K, "REPDEL": REPDEL, "REPPER": REPPER, "ERR_NR": ERR_NR, "FLAGS": FLAGS,
-    "TV_FLAG": TV_FLAG, "BORDCR": BORDCR, "CHARS": CHARS, "DF_SZ": DF_SZ, "FRAMES": FRAMES,
+    "MODE": MODE, "TV_FLAG": TV_FLAG, "BORDCR": BORDCR, "CHARS": CHARS, "DF_SZ": DF_SZ, "FRAMES": FRAMES,
     "UDG": UDG, "S_POSN": S_POSN, "ATTR_P": ATTR_P, "MASK_P": MASK_P, "ATTR_T": ATTR_T,
     "MASK_T": MASK_T, "P_FLAG": P_FLAG, "RAMTOP": RAMTOP, "PPC": PPC,
 }

@@ -150,3 +150,38 @@ def test_a_tape_loading_error_is_reported_by_the_rom_and_the_tape_rewound(opense
     assert any("loading error" in line.lower() for line in screen_text(machine)[21:])  # its own
     assert not load.code_loaded() and machine.cpu.pc < hw.ROM_BYTES   # the game has not begun
     assert load.player.tape_tstates <= 0 and not load.player.playing     # rewound, stopped
+
+
+def sinclair_rom_path():
+    """The 48K ROM image SkoolKit ships for its tape tools (a test dependency), if there."""
+    try:
+        import skoolkit
+    except ImportError:
+        return None
+    path = os.path.join(os.path.dirname(skoolkit.__file__), "resources", "48.rom")
+    return path if os.path.exists(path) else None
+
+
+def test_the_48k_rom_takes_load_the_keyword_way_and_runs_the_same_game():
+    """The Sinclair ROM itself (from SkoolKit, never shipped here): J, SYMBOL SHIFT+P twice,
+    ENTER; its loader (instant here: OpenSE shows the edges); then the same opening screen
+    as on our ROM: its text rows and every attribute (the pixels differ by font)."""
+    path = sinclair_rom_path()
+    if path is None:
+        pytest.skip("SkoolKit's resources/48.rom is not installed")
+    machine = romcheck.machine_for(path, autoload=True)
+    load = romcheck.load_headless(machine, "instant", max_frames=3000)
+    assert load.state == "done", load.error
+    assert load.typed == romcheck.KEYWORD_TYPING
+    assert any("Bytes: bgcode" in line for line in screen_text(machine))
+    theirs = MachineDriver(dice=Dice.scripted(list(OPENING)), machine=machine,
+                           frames_per_key=FRAMES_PER_KEY)
+    theirs.until("Your move?", max_frames=900)
+    ours = MachineDriver(dice=Dice.scripted(list(OPENING)))
+    ours.until("Your move?", max_frames=900)
+    text_rows = (0, 22, 23)                    # the point letters and the message line
+    assert [theirs.text()[r] for r in text_rows] == [ours.text()[r] for r in text_rows]
+    attrs = slice(hw.ATTR_ADDR, hw.ATTR_ADDR + hw.ATTR_BYTES)
+    assert machine.memory[attrs] == ours.machine.memory[attrs]
+    theirs.type("k4\n")
+    theirs.until("No man on k. Press ENTER", max_frames=200)
