@@ -338,8 +338,21 @@ def opense_game():
     return scene
 
 
+def opense_loading():
+    """OpenSE's own loader half through the machine code, its own messages on the screen."""
+    machine = romcheck.machine_for(OPENSE_ROM, autoload=True)
+    mcode = Basic(machine).addr("USR_ENTRY")
+    load = romcheck.ForeignLoad(machine, "real", autoload=True)
+    for _ in zip(range(6000), load.frames()):
+        machine.run_frame()
+        if mcode + 0x100 <= machine.cpu.ix < mcode + 0x200:
+            break
+    return Frame(machine.render().copy())
+
+
 SCENES = {
     "rom-startup": started,
+    "opense-loading": opense_loading,
     "opense-startup": lambda: started(OPENSE_ROM),
     "opense-game": opense_game,
     "loading-midway": loading_midway,
