@@ -86,6 +86,21 @@ def test_the_standard_entry_points_the_game_uses_are_where_the_48k_has_them():
             assert SYM[name] == address, name
 
 
+def test_between_the_entry_points_the_rom_is_empty():
+    """Up to CHAN-OPEN, only the restarts, the IM 1 and NMI handlers and a JP at each
+    standard entry point hold code: every other byte is FFh (nothing to call by mistake)."""
+    image = roms.load_rom()
+    used = set(range(0, 4)) | set(range(0x08, 0x0B)) | set(range(0x10, 0x13))
+    used |= set(range(SYM["IM1_HANDLER"], SYM["NMI_HANDLER"] + 2))
+    for address in rom48.ENTRY_POINTS.values():
+        if address not in (rom48.RST_PRINT_A, rom48.IM1_MASK_INT, rom48.CLS):
+            assert image[address] == 0xC3, hex(address)                   # JP to our routine
+            used |= set(range(address, address + 3))
+    assert image[rom48.CLS] == 0xFF                                       # no CLS at 0D6Bh
+    stray = [hex(a) for a in range(rom48.CHAN_OPEN + 3) if a not in used and image[a] != 0xFF]
+    assert stray == []
+
+
 def test_missing_or_wrong_sized_rom_image_gives_an_error_naming_the_file(tmp_path):
     with pytest.raises(roms.RomFileError, match="nothere.bin"):
         roms.load_rom(str(tmp_path / "nothere.bin"))
