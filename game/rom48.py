@@ -82,7 +82,7 @@ ATTR_T = 0x5C8F        # 23695: temporary colours (what RST 10h prints with)
 MASK_T = 0x5C90        # 23696
 P_FLAG = 0x5C91        # 23697
 RAMTOP = 0x5CB2        # 23730
-PPC = 0x5C45           # 23621: the line number of the statement being run
+E_LINE = 0x5C59        # 23641: address of the line being edited (keywords as tokens)
 
 ENTRY_POINTS = {
     "RST_PRINT_A": RST_PRINT_A, "IM1_MASK_INT": IM1_MASK_INT, "KEY_SCAN": KEY_SCAN,
@@ -93,7 +93,7 @@ SYSTEM_VARIABLES = {
     "LAST_K": LAST_K, "REPDEL": REPDEL, "REPPER": REPPER, "ERR_NR": ERR_NR, "FLAGS": FLAGS,
     "MODE": MODE, "TV_FLAG": TV_FLAG, "BORDCR": BORDCR, "CHARS": CHARS, "DF_SZ": DF_SZ, "FRAMES": FRAMES,
     "UDG": UDG, "S_POSN": S_POSN, "ATTR_P": ATTR_P, "MASK_P": MASK_P, "ATTR_T": ATTR_T,
-    "MASK_T": MASK_T, "P_FLAG": P_FLAG, "RAMTOP": RAMTOP, "PPC": PPC,
+    "MASK_T": MASK_T, "P_FLAG": P_FLAG, "RAMTOP": RAMTOP, "E_LINE": E_LINE,
 }
 STANDARD = {**ENTRY_POINTS, **SYSTEM_VARIABLES}
 

@@ -25,11 +25,9 @@ KEYWORD_TYPING = (("J",), ("SYMBOL SHIFT", "P"), ("SYMBOL SHIFT", "P"))
 LETTER_TYPING = (("L",), ("O",), ("A",), ("D",), ("SPACE",), ("SYMBOL SHIFT", "P"),
                  ("SYMBOL SHIFT", "P"))
 DELETE_KEY = ("CAPS SHIFT", "0")
-TOKEN_LOAD = 0xEF
 NOT_LOADED = 'the machine code did not load (tape loading error): type LOAD "" again'
 REPORT_FRAMES = 100               # autoload: 2 s to read a loading error before it retries
 MAX_AUTOLOAD_TRIES = 3            # --autoload leaves LOAD "" to the player after this many
-E_LINE = 0x5C59                   # 23641: the line being edited [M]
 
 
 class RomProblem(ValueError):
@@ -253,8 +251,9 @@ class ForeignLoad:
         """LOAD "" as the ROM takes it: the keyword way first; if the edited line does not
         start with the LOAD token, rub it out and spell the keyword letter by letter."""
         yield from self._type(KEYWORD_TYPING)
-        line = self.machine.peek_word(E_LINE)
-        if self.machine.peek(line) == TOKEN_LOAD:
+        from spectrum.loader import BASIC_TOKENS
+        line = self.machine.peek_word(rom48.E_LINE)
+        if self.machine.peek(line) == BASIC_TOKENS["LOAD"]:
             self.typed = KEYWORD_TYPING
         else:
             yield from self._type((DELETE_KEY,) * len(KEYWORD_TYPING))
