@@ -23,6 +23,7 @@ from game.basic import Basic, rom_ready  # noqa: E402
 from game.dice import Dice  # noqa: E402
 from game.match import COMPUTER, HUMAN, Match  # noqa: E402
 from game.position import Position  # noqa: E402
+from game import romcheck  # noqa: E402
 from game.program import program  # noqa: E402
 from game.usr import usr_chooser  # noqa: E402
 from game.settings import STYLE_ORDER, Settings  # noqa: E402
@@ -47,9 +48,9 @@ class Scene(MachineDriver):
     code at its ORG, as the console has them), running program() with these keywords.
     Keys, text() and until() as tests/gamedriver.py's MachineDriver."""
 
-    def __init__(self, dice, level=LEVEL, **options):
-        self.machine = Spectrum48(roms.ROM_PATH)
-        run = media.load_headless(self.machine, "instant")
+    def __init__(self, dice, level=LEVEL, rom=None, **options):
+        self.machine = romcheck.machine_for(rom)
+        run = romcheck.load_headless(self.machine, "instant")
         assert run.state == "done", run.error
         self.basic = Basic(self.machine)
         self.symbols = self.basic.sym
@@ -321,7 +322,40 @@ def test_pattern():
     return Frame(machine.render().copy())
 
 
+OPENSE_ROM = os.environ.get("SPECTRUM_OPENSE_ROM", "/usr/share/spectrum-roms/opense.rom")
+
+
+def started(rom=None):
+    """A ROM's own start-up screen, at its prompt (our ROM, or another's image file)."""
+    machine = Spectrum48(None if rom is None else romcheck.read_rom_image(rom))
+    romcheck.boot_to_prompt(machine, rom or "our ROM")
+    return Frame(machine.render().copy())
+
+
+def opense_game():
+    """--rom opense.rom: the same opening as on our ROM, in OpenSE BASIC's font."""
+    scene = Scene((4, 1), rom=OPENSE_ROM)
+    scene.until("Your move?", row=23)
+    return scene
+
+
+def opense_loading():
+    """OpenSE's own loader half through the machine code, its own messages on the screen."""
+    machine = romcheck.machine_for(OPENSE_ROM, autoload=True)
+    mcode = Basic(machine).addr("USR_ENTRY")
+    load = romcheck.ForeignLoad(machine, "real", autoload=True)
+    for _ in zip(range(6000), load.frames()):
+        machine.run_frame()
+        if mcode + 0x100 <= machine.cpu.ix < mcode + 0x200:
+            break
+    return Frame(machine.render().copy())
+
+
 SCENES = {
+    "rom-startup": started,
+    "opense-loading": opense_loading,
+    "opense-startup": lambda: started(OPENSE_ROM),
+    "opense-game": opense_game,
     "loading-midway": loading_midway,
     "loading-done": loading_done,
     "test-pattern": test_pattern,

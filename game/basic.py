@@ -1,54 +1,74 @@
 """The BASIC-like layer the program is written in: PRINT AT with INK/PAPER through the ROM's
 RST 10h, INKEY$ and INPUT from LAST-K and FLAGS, BEEP through the ROM, PAUSE, POKE/PEEK, USR.
-Generators (`key = yield from basic.inkey()`) yield once per 50 Hz frame. Not the game flow."""
+Generators (`key = yield from basic.inkey()`) yield once per 50 Hz frame. Not the game flow.
+It reaches the ROM only through the standard 48K entry points and system variables
+(game/rom48.py), so it runs the same on our ROM, the 48K's, or OpenSE BASIC."""
+import roms
+from game import media, rom48
 from game import screen as geometry
+from spectrum.hw import CPU_HZ
 
 # control codes understood by the ROM's print routine (as on the 48K)
 CODE_ENTER = 13
 CODE_DELETE = 12
 CODE_INK, CODE_PAPER, CODE_FLASH, CODE_BRIGHT, CODE_INVERSE, CODE_OVER = 16, 17, 18, 19, 20, 21
 CODE_AT = 22
-FLAGS_NEW_KEY = 0x20                 # FLAGS bit 5: the interrupt put a new key in LAST-K
+FLAGS_NEW_KEY = rom48.FLAGS_NEW_KEY  # FLAGS bit 5: the interrupt put a new key in LAST-K
+AT_LAST_LINE = 21                    # AT reaches lines 0-21 of the upper screen on every ROM;
+                                     # lines 22-23 are set with CL-SET (and DF-SZ 0)
 ENTRY_MAX_CHARS = 255                # a typed line is cut here (the 1983 INPUT had its RAM)
 CURSOR_CHAR = "L"                    # the flashing 'L' cursor of the 48K's lower screen
 CLICK_MS, CLICK_HZ = 3, 1500         # key click
-CPU_HZ = 3_500_000                   # the Z80's clock: T-states a second
 
 
 def rom_symbols() -> dict:
-    """The ROM's symbol table (roms.rom_symbols: pasmo's labels and EQUs) with the game's
-    machine code's labels (USR_ENTRY, PARAMS) when game/mcode.sym is there."""
-    import roms
+    """Our own ROM's symbol table (roms.rom_symbols: pasmo's labels and EQUs) with the game's
+    machine code's labels (USR_ENTRY, PARAMS) when game/mcode.sym is there. For tests and
+    tools that drive our ROM's own routines; Basic itself uses only game/rom48.py."""
     table = dict(roms.rom_symbols())
-    try:
-        table.update(roms.mcode_symbols())
-    except (roms.RomFileError, AttributeError):
-        pass
+    table.update(mcode_symbols())
     return table
 
 
-def rom_ready(machine, symbols: dict) -> bool:
-    """True once the ROM has finished its start-up and rests in its IDLE loop (EI; HALT)."""
-    return symbols["IDLE"] <= machine.cpu.pc <= symbols["IDLE_END"]
+def mcode_symbols() -> dict:
+    """The game's machine code's labels (USR_ENTRY, PARAMS), or {} when not assembled."""
+    try:
+        return dict(media.mcode_symbols())
+    except roms.RomFileError:
+        return {}
+
+
+def rom_ready(machine, symbols: dict | None = None) -> bool:
+    """True once the machine rests with the ROM's frame interrupt running: IM 1, interrupts
+    on, the CPU in a HALT (our ROM's idle loop after start-up, or the game's own resting
+    loop after a load on another ROM). `symbols` is not needed (kept for old callers)."""
+    cpu = machine.cpu
+    return bool(cpu.halted and cpu.iff1 and cpu.im == 1)
 
 
 class Basic:
-    """`machine` is a Spectrum48 (memory, call, usr); `symbols` the ROM's symbol table.
+    """`machine` is a Spectrum48 (memory, call, usr). ROM addresses come from game/rom48.py;
+    `symbols` adds the game's own labels (USR_ENTRY, PARAMS; default game/mcode.sym).
     `beeps` (optional) is told of every beep as (ms, hz) for tests that listen."""
 
     def __init__(self, machine, symbols: dict | None = None):
         self.machine = machine
         self.memory = machine.memory
-        self.sym = symbols if symbols is not None else rom_symbols()
+        self.sym = symbols if symbols is not None else mcode_symbols()
         self.beeps: list[tuple[int, int]] = []
         self.silent = False
+        self._channel_open = False
 
     def addr(self, *names: str) -> int:
-        """The first of `names` present in the symbol table."""
+        """The standard 48K address of the first of `names` (game/rom48.py), else the first
+        found among the game's own labels."""
+        for name in names:
+            if name in rom48.STANDARD:
+                return rom48.STANDARD[name]
         for name in names:
             if name in self.sym:
                 return self.sym[name]
-        raise KeyError(f"the ROM's symbol table has none of {names}")
+        raise KeyError(f"neither the standard 48K table nor the game's labels have {names}")
 
     # ---------- POKE, PEEK, USR ----------
     def peek(self, address: int) -> int:
@@ -61,16 +81,32 @@ class Basic:
         return self.machine.usr(address)
 
     # ---------- PRINT ----------
+    def _open_screen(self) -> None:
+        """CHAN-OPEN 2: RST 10h prints to the upper screen from now on; and the keyboard in
+        L mode, so a 48K ROM's KEYBOARD gives letters, not keywords, in LAST-K."""
+        self.machine.call(rom48.CHAN_OPEN, a=rom48.STREAM_UPPER_SCREEN)
+        self._channel_open = True
+        self.memory[rom48.FLAGS] |= rom48.FLAGS_L_MODE
+        self.memory[rom48.MODE] = 0
+
     def _rst10(self, codes: bytes) -> None:
-        entry = self.addr("PRINT_A")
+        if not self._channel_open:
+            self._open_screen()
         call = self.machine.call
         for code in codes:
-            call(entry, a=code)
+            call(rom48.RST_PRINT_A, a=code)
 
     def print_at(self, row: int, col: int, text: str, attr_byte: int | None = None) -> None:
         """PRINT AT row,col; INK; PAPER; BRIGHT; FLASH; text (no newline). Characters outside
-        32..127 print as '?'."""
-        codes = bytearray([CODE_AT, row, col])
+        32..127 print as '?'. Rows 22-23 (the 48K's lower screen) are reached with CL-SET."""
+        codes = bytearray()
+        if row <= AT_LAST_LINE:
+            codes += bytes([CODE_AT, row, col])
+        else:
+            if not self._channel_open:
+                self._open_screen()
+            self.poke(rom48.DF_SZ, 0)           # the upper screen runs to line 23
+            self.machine.call(rom48.CL_SET, b=24 - row, c=33 - col)
         if attr_byte is not None:
             codes += bytes([CODE_INK, attr_byte & 7, CODE_PAPER, (attr_byte >> 3) & 7,
                             CODE_BRIGHT, (attr_byte >> 6) & 1, CODE_FLASH, attr_byte >> 7])
@@ -78,34 +114,23 @@ class Basic:
         self._rst10(bytes(codes))
 
     def cls(self, attr_byte: int = geometry.attr(geometry.BLACK, geometry.WHITE)) -> None:
-        """CLS with the given colours: the ROM clears, we set ATTR-P first as BASIC's PAPER
-        and INK statements would."""
-        self.poke(self.addr("ATTR_P"), attr_byte)
-        self.poke(self.addr("ATTR_T"), attr_byte)
-        try:
-            self.machine.call(self.addr("CLS"))
-        except KeyError:
-            self.memory[0x4000:0x5800] = bytes(0x1800)
+        """CLS with the given colours: ATTR-P first, as BASIC's PAPER and INK statements
+        would, then the ROM's CL-ALL, and stream 2 (the upper screen) opened for printing."""
+        self.poke(rom48.ATTR_P, attr_byte)
+        self.poke(rom48.ATTR_T, attr_byte)
+        self.machine.call(rom48.CL_ALL)
+        self._open_screen()
         self.memory[0x5800:0x5B00] = bytes([attr_byte]) * 0x300   # the whole 24 rows
 
     # ---------- BEEP ----------
     def beep(self, ms: int, hz: int) -> None:
-        """BEEP through the ROM's BEEPER (DE = full cycles, HL = pitch count, a cycle taking
-        BEEP_FIXED_T + BEEP_PER_COUNT_T * HL T-states). The CPU is busy meanwhile, as in BASIC."""
+        """BEEP through the ROM's BEEPER, DE and HL worked out from the 48K BEEPER's timing
+        (game/rom48.py). The CPU is busy meanwhile, as in BASIC."""
         self.beeps.append((ms, hz))
         if self.silent:
             return
-        try:
-            entry = self.addr("BEEPER")
-        except KeyError:
-            return
-        cycles = max(1, round(hz * ms / 1000))
-        fixed_t, per_count_t = self.sym.get("BEEP_FIXED_T"), self.sym.get("BEEP_PER_COUNT_T")
-        if fixed_t is None or per_count_t is None:
-            loops = 1                       # a stand-in machine: its BEEPER only counts calls
-        else:                               # the ROM's own timing, from its symbol table
-            loops = max(1, min(0xFFFF, round((CPU_HZ / hz - fixed_t) / per_count_t)))
-        self.machine.call(entry, de=cycles, hl=loops)
+        de, hl = rom48.beeper_registers(ms, hz, CPU_HZ)
+        self.machine.call(rom48.BEEPER, de=de, hl=hl)
 
     # ---------- frames and keys ----------
     def pause(self, frames: int):
@@ -125,11 +150,10 @@ class Basic:
 
     def take_key(self) -> int | None:
         """LAST-K if the interrupt flagged a new key (FLAGS bit 5), clearing the flag."""
-        flags_addr = self.addr("FLAGS")
-        flags = self.memory[flags_addr]
+        flags = self.memory[rom48.FLAGS]
         if flags & FLAGS_NEW_KEY:
-            self.memory[flags_addr] = flags & ~FLAGS_NEW_KEY & 0xFF
-            return self.memory[self.addr("LAST_K")]
+            self.memory[rom48.FLAGS] = flags & ~FLAGS_NEW_KEY & 0xFF
+            return self.memory[rom48.LAST_K]
         return None
 
     def inkey(self):

@@ -26,6 +26,9 @@ def parse_args(argv):
     parser.add_argument("--level", type=int, default=None, help="the computer's level")
     parser.add_argument("--mute", action="store_true", help="no sound (F9 toggles)")
     parser.add_argument("--wav", metavar="PATH", default=None, help="record the beeper")
+    parser.add_argument("--rom", metavar="PATH", default=None,
+                        help="boot this 48K ROM image instead of ours; type LOAD \"\" on it")
+    parser.add_argument("--autoload", action="store_true", help="with --rom: type LOAD \"\" for me")
     parser.add_argument("--keys", default=None,
                         help="headless only: keys typed into the program, one each 4 frames "
                              "(\\n = ENTER, ~ = wait a second)")
@@ -35,8 +38,8 @@ def parse_args(argv):
 def loading_sequence(machine, mode: str):
     """The tape loading (spectrum/loader.py) as a per-frame generator: LOAD "" through our
     ROM, the loader program, the machine code at its ORG. Yields once per frame."""
-    from game import media
-    return media.loading_sequence(machine, mode)
+    from game import romcheck
+    return romcheck.loading_sequence(machine, mode)
 
 
 class Runner:
@@ -134,9 +137,11 @@ def main(argv=None) -> int:
         print(f"{TITLE}: --scale must be a whole number of at least 1", file=sys.stderr)
         return 2
     try:
-        from game import media
+        from game.romcheck import machine_for
         from spectrum.machine import RomImageError
-        machine = media.new_machine()
+        machine = machine_for(args.rom, args.autoload)
+        if machine is None:
+            return 2
     except (ImportError, OSError) as exc:
         print(f"{TITLE}: the machine cannot start: {exc}", file=sys.stderr)
         return 2

@@ -60,10 +60,3 @@ def rom_symbols() -> dict:
         _cache["rom"] = load_symbols(ROM_SYMBOLS)
     return _cache["rom"]
 
-
-def mcode_symbols() -> dict:
-    """The game's machine-code labels, which live on the game side (game/media.py). Kept
-    here only because game/basic.py still asks roms for them (its owner is reworking it);
-    remove once it asks game.media."""
-    from game import media
-    return media.mcode_symbols()

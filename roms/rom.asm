@@ -2,7 +2,8 @@
 ; Reset, IM 1 frame/keyboard handler, RST 10h printing with control codes, CLS, scrolling,
 ; BEEP, BORDER, an edge-timing tape loader (LD_BYTES) and LOAD_FILE with the header display.
 ; It is not the Sinclair ROM and holds no BASIC interpreter: only what our programs call.
-; Entry points and system variables reach Python through roms/rom.sym (pasmo's symbol output).
+; The routines the game uses sit at the standard 48K entry points with the 48K's register
+; conventions (game/rom48.py); the loader's own entry points reach Python through roms/rom.sym.
 
 ; ---------------------------------------------------------------- system variables
 ; At their usual 48K addresses (shared/SPECTRUM.md section 13).
@@ -44,6 +45,7 @@ PROG_START      EQU 23755       ; where a BASIC program goes on a bare 48K
 HDR_BUF         EQU 5B00h       ; printer buffer: the 17-byte header LOAD_FILE reads
 LD_TYPE         EQU 5B11h       ; file type LOAD_FILE wants (0FFh any)
 LD_DEST         EQU 5B12h       ; destination it was given (0 = from the header)
+LD_MODE         EQU 5B14h       ; LD_BYTES: 0FFh LOAD, 0 VERIFY
 HOST_BUF        EQU 5B20h       ; free for the host's strings (to 5BFFh)
 
 SCREEN          EQU 4000h
@@ -71,17 +73,22 @@ PILOT_PAIRS     EQU 256         ; pilot pulse pairs needed before the sync is lo
 LDERR_BREAK     EQU 1           ; LD_BYTES failure reasons, in A with carry clear
 LDERR_CHECKSUM  EQU 2
 LDERR_TIMEOUT   EQU 3
+LDERR_VERIFY    EQU 4
 BORDER_PILOT    EQU 2           ; red, toggling with cyan (2 xor 7)
 BORDER_DATA     EQU 1           ; blue, toggling with yellow (1 xor 7)
 
 ; ---------------------------------------------------------------- BEEPER timing
-; One full cycle of the tone takes BEEP_FIXED_T + BEEP_PER_COUNT_T * HL T-states, so
-;   frequency_hz = 3500000 / (164 + 48 * HL)     and    HL = (3500000 / f - 164) / 48.
+; As the 48K ROM's BEEPER (game/rom48.py gives the source): every half-cycle of the tone
+; lasts BEEP_HALF_FIXED_T + BEEP_HALF_PER_COUNT_T * HL T-states, and DE + 1 full cycles
+; sound, so  frequency_hz = 3500000 / (2 * (118 + 4 * HL)).
 ; (Uncontended timing: the stack must not sit in 4000h-7FFFh for exact pitch.)
-BEEP_FIXED_T    EQU 164
-BEEP_PER_COUNT_T EQU 48
+BEEP_HALF_FIXED_T EQU 118
+BEEP_HALF_PER_COUNT_T EQU 4
 
 ; ================================================================ restarts
+; The standard 48K entry points (RST 10h, 0038h, KEY-SCAN 028Eh, KEYBOARD 02BFh, BEEPER
+; 03B5h, LD-BYTES 0556h, CL-ALL 0DAFh, CL-SET 0DD9h, CHAN-OPEN 1601h) take their registers
+; as on the 48K; each jumps to our own routine. Every other address up to 1604h is empty.
         ORG 0000h
 RESET:
         di
@@ -122,6 +129,28 @@ im1_keys:
         DEFS 0066h - $, 0FFh
 NMI_HANDLER:
         retn
+
+        DEFS 028Eh - $, 0FFh
+KEY_SCAN:
+        jp KEY_SCAN_BODY
+        DEFS 02BFh - $, 0FFh
+KEYBOARD:
+        jp KEYBOARD_BODY
+        DEFS 03B5h - $, 0FFh
+BEEPER:
+        jp BEEPER_BODY
+        DEFS 0556h - $, 0FFh
+LD_BYTES:
+        jp LD_BYTES_BODY
+        DEFS 0DAFh - $, 0FFh
+CL_ALL:
+        jp CL_ALL_BODY
+        DEFS 0DD9h - $, 0FFh
+CL_SET:
+        jp CL_SET_BODY
+        DEFS 1601h - $, 0FFh
+CHAN_OPEN:
+        jp CHAN_OPEN_BODY
 
 ERROR_BODY:
         pop hl
@@ -186,9 +215,32 @@ IDLE_END:
 
 ; ================================================================ keyboard
 ; KEYBOARD (from IM 1): a new key, or a held key once REPDEL then every REPPER frames,
-; goes to LAST_K with FLAGS bit 5 set.
-KEYBOARD:
-        call KEY_SCAN
+; goes to LAST_K with FLAGS bit 5 set. The code comes from KEY_TABLE by the key value
+; KEY_SCAN gives; an invalid combination counts as no key.
+KEYBOARD_BODY:
+        call KEY_SCAN_BODY
+        ld a,0
+        jr nz,kb_code           ; an invalid combination
+        ld a,e
+        inc a
+        jr z,kb_code            ; no key (A = 0)
+        ld hl,KEY_TABLE
+        ld b,0
+        ld c,e
+        add hl,bc
+        ld c,40
+        ld a,d
+        cp KEYV_CAPS
+        jr nz,kb_not_caps
+        add hl,bc
+kb_not_caps:
+        cp KEYV_SYMBOL
+        jr nz,kb_look
+        add hl,bc
+        add hl,bc
+kb_look:
+        ld a,(hl)
+kb_code:                        ; A = code of the key held, 0 = none
         ld hl,KSTATE
         or a
         jr nz,kb_key
@@ -218,75 +270,79 @@ kb_new:
         set 5,(hl)
         ret
 
-; KEY_SCAN: A = code of the key held (0 = none). CAPS SHIFT gives capitals and the
-; editing codes, SYMBOL SHIFT the symbols; both together give nothing.
-KEY_SCAN:
-        ld d,0                  ; bit 0 CAPS SHIFT, bit 1 SYMBOL SHIFT
-        ld e,0FFh               ; key index 0..39 of the last other key found
-        ld l,0                  ; running key index
+; KEY_SCAN: the 40 keys by key value: 27h - half-row (FEFE first) - 8 * bit. Out: E = the
+; key pressed (FFh none), D = the shift held with it (KEYV_CAPS/KEYV_SYMBOL, FFh none);
+; a single key, shift or not, comes back in E; both shifts give D = CAPS, E = SYMBOL.
+; Zero flag reset: three keys or more, or two keys neither of them a shift.
+KEYV_CAPS       EQU 27h
+KEYV_SYMBOL     EQU 18h
+KEY_SCAN_BODY:
+        ld de,0FFFFh            ; E = the first key found, D = a second one
         ld bc,0FEFEh
+        ld l,27h                ; the key value of bit 0 in this half-row
 ks_row:
         in a,(c)
         cpl
         and 1Fh
-        or 20h                  ; a marker bit: the row is done when only it is left
         ld h,a
+        ld a,l
 ks_bit:
         srl h
-        jr nc,ks_next
-        ld a,l
-        or a
-        jr nz,ks_not_caps
-        set 0,d
-        jr ks_next
-ks_not_caps:
-        cp 36
-        jr nz,ks_plain
-        set 1,d
-        jr ks_next
-ks_plain:
-        ld e,l
-ks_next:
-        inc l
-        ld a,h
-        dec a
+        jr nc,ks_next_bit
+        inc e
+        jr z,ks_first
+        dec e
+        inc d
+        ret nz                  ; a third key (the flags say NZ)
+        ld d,a
+        jr ks_next_bit
+ks_first:
+        ld e,a
+ks_next_bit:
+        sub 8
+        inc h
+        dec h
         jr nz,ks_bit
+        dec l
         rlc b
         jr c,ks_row
-        ld a,e
-        inc a
-        ret z                   ; no key: A = 0
         ld a,d
-        cp 3
-        jr z,ks_none
-        ld hl,KEY_TABLE
-        ld b,0
-        ld c,e
-        add hl,bc
-        ld c,40
-        bit 0,d
-        jr z,ks_no_caps
-        add hl,bc
-ks_no_caps:
-        bit 1,d
-        jr z,ks_look
-        add hl,bc
-        add hl,bc
-ks_look:
-        ld a,(hl)
-        ret
-ks_none:
-        xor a
+        inc a
+        ret z                   ; none or one key
+        ld a,e                  ; two keys: the shift goes to D
+        cp KEYV_CAPS
+        jr z,ks_swap
+        cp KEYV_SYMBOL
+        jr z,ks_swap
+        ld a,d
+        cp KEYV_CAPS
+        ret z
+        cp KEYV_SYMBOL
+        ret                     ; NZ: two keys and no shift
+ks_swap:
+        ld a,d
+        ld d,e
+        ld e,a
+        cp a
         ret
 
-; Key codes by matrix position (half-rows FEFE..7FFE, bits 0..4): plain, CAPS, SYMBOL.
+; Key codes by key value 00h-27h: plain, with CAPS SHIFT, with SYMBOL SHIFT.
 KEY_TABLE:
-        DEFB 0,'z','x','c','v',  'a','s','d','f','g',  'q','w','e','r','t',  '1','2','3','4','5'
-        DEFB '0','9','8','7','6',  'p','o','i','u','y',  13,'l','k','j','h',  ' ',0,'m','n','b'
-        DEFB 0,'Z','X','C','V',  'A','S','D','F','G',  'Q','W','E','R','T',  7,6,4,5,8
-        DEFB 12,15,9,11,10,  'P','O','I','U','Y',  13,'L','K','J','H',  ' ',0,'M','N','B'
-        DEFB 0,':',96,'?','/',  '~','|','\','{','}',  0,0,0,'<','>',  '!','@','#','$','%'
-        DEFB '_',')','(',27h,'&',  22h,';',0,']','[',  13,'=','+','-','^',  ' ',0,'.',',','*'
+        ; plain: key values 00h-27h
+        DEFB 'b','h','y','6','5','t','g','v','n','j'
+        DEFB 'u','7','4','r','f','c','m','k','i','8'
+        DEFB '3','e','d','x',0,'l','o','9','2','w'
+        DEFB 's','z',020h,00Dh,'p','0','1','q','a',0
+        ; CAPS SHIFT: key values 00h-27h
+        DEFB 'B','H','Y',00Ah,8,'T','G','V','N','J'
+        DEFB 'U',00Bh,5,'R','F','C','M','K','I',9
+        DEFB 4,'E','D','X',0,'L','O',00Fh,6,'W'
+        DEFB 'S','Z',020h,00Dh,'P',00Ch,7,'Q','A',0
+        ; SYMBOL SHIFT: key values 00h-27h
+        DEFB '*','^','[','&','%','>','}','/',',','-'
+        DEFB ']',027h,'$','<','{','?','.','+',0,'('
+        DEFB '#',0,05Ch,'`',0,'=',';',')','@',0
+        DEFB '|',':',020h,00Dh,022h,'_','!',0,'~',0
 
 ; ================================================================ printing
 ; PRINT_A (RST 10h): A = a character 32..127 (font at CHARS+256), 128..143 (block
@@ -651,8 +707,9 @@ TEMPS:
         ret
 
 ; ================================================================ screen
-; CLS: clear the whole screen to ATTR_P, border from BORDCR, print position 0,0.
-CLS:
+; CL_ALL (CL-ALL): clear the whole screen (pixels 0, attributes ATTR_P), the temporary
+; colours from the permanent ones, print position 0,0. The border is left alone.
+CL_ALL_BODY:
         ld hl,SCREEN
         ld de,SCREEN+1
         ld bc,6143
@@ -664,15 +721,38 @@ CLS:
         ld bc,767
         ld (hl),a
         ldir
+        ld a,1
+        ld (SCR_CT),a
+        call TEMPS
+        ld bc,0
+        jp POS_SET
+
+; CLS: CL_ALL, and the border from BORDCR.
+CLS:
+        call CL_ALL_BODY
         ld a,(BORDCR)
         rrca
         rrca
         rrca
         and 07h
         out (0FEh),a
-        call TEMPS
-        ld bc,0
+        ret
+
+; CL_SET (CL-SET): B = 24 - line, C = 33 - column become the print position.
+CL_SET_BODY:
+        ld a,24
+        sub b
+        ld b,a
+        ld a,33
+        sub c
+        ld c,a
         jp POS_SET
+
+; CHAN_OPEN (CHAN-OPEN): A = stream. Our ROM's only channel is the screen, so every stream
+; prints there; opening one drops a half-given control code and starts the temporary
+; colours again from the permanent ones, as opening 'S' does on the 48K.
+CHAN_OPEN_BODY:
+        jp TEMPS
 
 ; CLS_LOWER: clear lines 22 and 23 (the lower screen) to the BORDCR colours; the print
 ; position goes to line 22 and ATTR_T to BORDCR, as for messages there.
@@ -780,44 +860,69 @@ bd_light:
         ret
 
 ; ================================================================ sound
-; BEEPER: DE = number of full cycles, HL = pitch count (1..65535); each cycle is
-; BEEP_FIXED_T + BEEP_PER_COUNT_T * HL T-states (see the formula at the top).
-; Interrupts are off while it sounds and on afterwards. Keeps IX.
-BEEPER:
+; BEEPER: DE + 1 full cycles, each half-cycle BEEP_HALF_FIXED_T + BEEP_HALF_PER_COUNT_T * HL
+; T-states (HL 0..65535), the first half with the speaker (port FEh bit 4) high. Interrupts
+; are off while it sounds and on afterwards. IX, BC, HL, A are not kept.
+; How: HL = 4q + r. A half-cycle is the OUT, r NOPs (entered through IX), then q + 2 units
+; of 16 T from a two-level count: C runs down, and each time it runs out the reload
+; (LD C,255 / DEC B / JP NZ) costs exactly one more 16 T unit, so B, C = (q >> 8) + 1,
+; (q + 1) and 255 stand for q + 2 units. The paths after the count are 52 T either way.
+BEEPER_BODY:
         di
-        ld a,d
-        or e
-        jr z,bp_done
-        push ix
-        push hl
-        pop ix                  ; IX = pitch count
+        ld a,l
+        and 03h
+        ld c,a                  ; r
+        srl h
+        rr l
+        srl h
+        rr l                    ; HL = q
+        inc h                   ; H = (q >> 8) + 1
+        inc l                   ; L = (q + 1) & 255 (0 stands for 256)
+        ld a,3
+        sub c
+        ld c,a
+        ld b,0
+        ld ix,BP_SLIDE
+        add ix,bc               ; IX: the slide entered 3 - r NOPs in
         ld a,(BORDCR)
         rrca
         rrca
         rrca
         and 07h
-        ld b,a                  ; B = port value: border, EAR (bit 4) low
-        ld c,0FEh
-bp_half:
-        ld a,b                  ; 4
-        xor 10h                 ; 7
-        ld b,a                  ; 4
-        out (c),b               ; 12
-        push ix                 ; 15
-        pop hl                  ; 10
-bp_wait:
-        dec hl                  ; 6
-        ld a,h                  ; 4
-        or l                    ; 4
-        jp nz,bp_wait           ; 10
-        bit 4,b                 ; 8
-        jp nz,bp_half           ; 10: the high half is over, now the low one
-        dec de                  ; 6
+        or 10h                  ; the first half: speaker high
+        jp bp_edge
+bp_count:                       ; a full cycle is over
+        ex af,af'               ; 4
         ld a,d                  ; 4
         or e                    ; 4
-        jp nz,bp_half           ; 10
-        pop ix
+        jp z,bp_done            ; 10
+        dec de                  ; 6
+        ex af,af'               ; 4
+bp_edge:
+        out (0FEh),a            ; 11
+        xor 10h                 ; 7   the next half's level
+        ld b,h                  ; 4
+        ld c,l                  ; 4
+        jp (ix)                 ; 8
+BP_SLIDE:
+        nop                     ; 4 each, r of them
+        nop
+        nop
+bp_unit:
+        dec c                   ; 4
+        jr nz,bp_unit           ; 12 / 7
+        ld c,255                ; 7
+        dec b                   ; 4
+        jp nz,bp_unit           ; 10
+        bit 4,a                 ; 8
+        jr nz,bp_count          ; 12: the low half is over
+        jr $+2                  ; 12  the high half is over: as long as bp_count
+        ld b,0                  ; 7
+        nop                     ; 4
+        nop                     ; 4
+        jp bp_edge              ; 10
 bp_done:
+        ex af,af'
         ei
         ret
 
@@ -868,16 +973,18 @@ l8_bit:
         jr nc,l8_bit
         ret
 
-; LD_BYTES: load a block from tape. IX = destination, DE = length, A = flag byte
-; wanted. Waits (until BREAK) for PILOT_PAIRS pairs of pilot pulses and the two
+; LD_BYTES (LD-BYTES): load a block from tape. IX = destination, DE = length, A = flag
+; byte wanted, carry set = LOAD (clear = VERIFY: the bytes are compared, not stored). Waits (until BREAK) for PILOT_PAIRS pairs of pilot pulses and the two
 ; sync pulses, reads the flag, the DE bytes and the checksum (XOR of all). A block
 ; with another flag is passed over. Border: red/cyan edges while searching and in the
 ; pilot, blue/yellow during the data, BORDCR again at the end. Interrupts are off during
 ; the load and on after it. Out: carry set = loaded, IX past the data, DE = 0;
-; carry clear = failed, A = LDERR_BREAK, LDERR_CHECKSUM or LDERR_TIMEOUT.
-LD_BYTES:
+; carry clear = failed, A = LDERR_BREAK, LDERR_CHECKSUM, LDERR_TIMEOUT or LDERR_VERIFY.
+LD_BYTES_BODY:
         di
         ld (LD_FLAG),a
+        sbc a,a                 ; 0FFh: LOAD, 0: VERIFY
+        ld (LD_MODE),a
         ld (TAPE_SP),sp
         ld a,7Fh
         in a,(0FEh)
@@ -934,7 +1041,11 @@ ld_next:
         jr z,ld_sum
         call LD_8BITS
         jr nc,ld_timeout
+        ld a,(LD_MODE)
+        or a
+        jr z,ld_verify
         ld (ix+0),l
+ld_stored:
         inc ix
         dec de
         ld a,h
@@ -952,6 +1063,12 @@ ld_sum:
         xor a
         scf
         ret
+ld_verify:
+        ld a,(ix+0)
+        cp l
+        jr z,ld_stored
+        ld a,LDERR_VERIFY
+        jr ld_fail
 ld_timeout:
         ld a,LDERR_TIMEOUT
 ld_fail:
@@ -984,6 +1101,7 @@ lf_header:
         ld ix,HDR_BUF
         ld de,17
         xor a
+        scf                     ; LOAD
         call LD_BYTES
         jr nc,lf_fail
         ld a,(LD_TYPE)
@@ -1009,6 +1127,7 @@ lf_dest:
         pop ix
         ld de,(HDR_BUF+11)
         ld a,0FFh
+        scf                     ; LOAD
         call LD_BYTES
         jr nc,lf_fail
         ld a,ERR_OK

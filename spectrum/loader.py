@@ -102,21 +102,24 @@ def decode_program(program: bytes):
 class EdgeSkipper:
     """A trap for LD_EDGE's loop head (ROM symbol le_loop): jumps over the 63-T passes
     whose EAR sample (26 T into a pass) would come before the next unseen edge, moving B
-    and the T-states on as those passes would, never letting B run past 255."""
+    and the T-states on as those passes would, never letting B run past 255. Another
+    loader's INC B sampling loop: give its pass and sample T-states."""
 
-    def __init__(self, player: TapePlayer):
+    def __init__(self, player: TapePlayer, pass_tstates: int = 63, sample_tstates: int = 26):
         self.player = player
+        self.pass_tstates, self.sample_tstates = pass_tstates, sample_tstates
 
     def __call__(self, cpu) -> None:
         room = 255 - cpu.b
         if room <= 1:
             return
         to_edge = self.player.next_edge_tstates(cpu.tstates)
-        passes = room if to_edge is None else min(room, (to_edge - 27) // 63)
+        step = self.pass_tstates
+        passes = room if to_edge is None else min(room, (to_edge - self.sample_tstates - 1) // step)
         if passes > 1:
             passes -= 1
             cpu.b += passes
-            cpu.tstates += 63 * passes
+            cpu.tstates += step * passes
 
 
 def install_tape(machine, player: TapePlayer, sym: dict, instant: bool = False) -> None:

@@ -18,8 +18,8 @@ from game.dice import Dice  # noqa: E402
 from game.program import program  # noqa: E402
 from spectrum.keyboard import keys_for_char  # noqa: E402
 
-SYMBOLS = {"PRINT_A": 0x0010, "CLS": 0x0D6B, "BEEPER": 0x03B5, "FLAGS": 23611,
-           "LAST_K": 23560, "ATTR_P": 23693, "ATTR_T": 23695, "FRAMES": 23672}
+SYMBOLS = {"PRINT_A": 0x0010, "CLS": 0x0DAF, "BEEPER": 0x03B5, "FLAGS": 23611,   # 48K's
+           "LAST_K": 23560, "ATTR_P": 23693, "ATTR_T": 23695, "FRAMES": 23672, "CL_SET": 0x0DD9}
 
 
 class StandInMachine:
@@ -58,6 +58,8 @@ class StandInMachine:
             self.grid = [[" "] * S.COLS for _ in range(S.ROWS)]
         elif addr == SYMBOLS["BEEPER"]:
             self.beeper_calls += 1
+        elif addr == SYMBOLS["CL_SET"]:
+            self._row, self._col = 24 - regs["b"], 33 - regs["c"]
         return regs
 
     def _print(self, code):
@@ -223,14 +225,15 @@ class MachineDriver(GameDriver):
 
     def __init__(self, seed: int | None = 1, dice: Dice | None = None, chooser=None,
                  ask_instructions: bool = False, frames_per_key: int = 4, start=None,
-                 level: int | None = None, **options):
+                 level: int | None = None, machine=None, **options):
         """level: the computer plays through USR and the evaluator at that level (the
-        machine code is put at its ORG as the tape would); None: its first legal play."""
+        machine code is put at its ORG as the tape would); None: its first legal play.
+        machine: one already started (another ROM, a tape loaded); default a new one."""
         import roms
         from game.usr import usr_chooser
         from spectrum.machine import Spectrum48
         from game.basic import rom_ready, rom_symbols
-        self.machine = Spectrum48(roms.ROM_PATH)
+        self.machine = machine or Spectrum48(roms.ROM_PATH)
         self.symbols = rom_symbols()
         for _ in range(200):                       # let the ROM start up (it clears RAM)
             self.machine.run_frame()

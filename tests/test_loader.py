@@ -115,7 +115,7 @@ def test_hand_built_tzx_loads_through_the_z80_loader_like_the_trap():
         player.play()
         flags = []
         for flag, length, dest in requests:
-            regs = m.call(SYM["LD_BYTES"], max_frames=1500, ix=dest, de=length, a=flag)
+            regs = m.call(SYM["LD_BYTES"], max_frames=1500, ix=dest, de=length, a=flag, f=0x01)
             flags.append((regs["f"] & 1, regs["a"]))
         results.append((flags, bytes(m.memory[0x9000:0x9300])))
     assert results[0] == results[1]
@@ -138,7 +138,7 @@ def test_tzx_stop_the_tape_block_stops_the_tape_until_the_next_load():
     player = T.TapePlayer(blocks)
     install_tape(m, player, SYM)
     player.play()
-    first = m.call(SYM["LD_BYTES"], max_frames=500, ix=0x9000, de=10, a=0xFF)
+    first = m.call(SYM["LD_BYTES"], max_frames=500, ix=0x9000, de=10, a=0xFF, f=0x01)
     assert first["f"] & 1 and bytes(m.memory[0x9000:0x900A]) == b"first file"
     for _ in range(30):                             # the 100 ms pause, then the stop
         m.run_frame()
@@ -148,7 +148,7 @@ def test_tzx_stop_the_tape_block_stops_the_tape_until_the_next_load():
     for _ in range(100):                            # two seconds: the tape stands still
         m.run_frame()
     assert player.tape_tstates == player.stop_tstates[0] and player.ear_at(0) == ear_before
-    second = m.call(SYM["LD_BYTES"], max_frames=500, ix=0x9100, de=11, a=0xFF)
+    second = m.call(SYM["LD_BYTES"], max_frames=500, ix=0x9100, de=11, a=0xFF, f=0x01)
     assert second["f"] & 1 and bytes(m.memory[0x9100:0x910B]) == b"second file"
     assert player.playing and not player.stopped_by_tape
 
@@ -179,7 +179,7 @@ def test_instant_loading_passes_a_stop_the_tape_block():
     install_tape(m, player, SYM, instant=True)
     player.play()
     for dest, length, data in ((0x9000, 10, b"first file"), (0x9100, 11, b"second file")):
-        regs = m.call(SYM["LD_BYTES"], max_frames=50, ix=dest, de=length, a=0xFF)
+        regs = m.call(SYM["LD_BYTES"], max_frames=50, ix=dest, de=length, a=0xFF, f=0x01)
         assert regs["f"] & 1 and bytes(m.memory[dest:dest + length]) == data
 
 

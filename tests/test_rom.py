@@ -1,6 +1,7 @@
 """Our own ROM: the image re-assembles byte for byte, the symbols Python reads, the font's
 shape, reset and system variables, the IM 1 keyboard scan, RST 10h printing with control
-codes, scrolling, BORDER, BEEP's pitch formula, and LD_BYTES on real pulse trains."""
+codes, scrolling, BORDER, the standard entry points' register conventions (KEY-SCAN, CL-ALL,
+CL-SET, CHAN-OPEN), BEEPER's 48K timing, and LD_BYTES (load and verify) on real pulse trains."""
 import os
 import pathlib
 import shutil
@@ -11,6 +12,7 @@ import pytest
 
 import roms
 from game import media
+from game import rom48
 from roms.make_font import GLYPHS, font_bytes
 from spectrum import hw
 from spectrum import tape as T
@@ -74,6 +76,30 @@ def test_system_variables_sit_at_their_usual_48k_addresses():
     assert {name: SYM[name] for name in usual} == usual
     assert SYM["IM1_HANDLER"] == hw.IM1_VECTOR and SYM["NMI_HANDLER"] == hw.NMI_VECTOR
     assert SYM["PRINT_RST"] == 0x10 and SYM["FONT"] == SYM["FONT_END"] - 768
+
+
+def test_the_standard_entry_points_the_game_uses_are_where_the_48k_has_them():
+    for name in ("KEY_SCAN", "KEYBOARD", "BEEPER", "LD_BYTES", "CL_ALL", "CL_SET", "CHAN_OPEN"):
+        assert SYM[name] == rom48.ENTRY_POINTS[name], name
+    assert SYM["PRINT_RST"] == rom48.RST_PRINT_A and SYM["IM1_HANDLER"] == rom48.IM1_MASK_INT
+    for name, address in rom48.SYSTEM_VARIABLES.items():
+        if name in SYM:
+            assert SYM[name] == address, name
+
+
+def test_between_the_entry_points_the_rom_is_empty():
+    """Up to CHAN-OPEN, only the restarts, the IM 1 and NMI handlers and a JP at each
+    standard entry point hold code: every other byte is FFh (nothing to call by mistake)."""
+    image = roms.load_rom()
+    used = set(range(0, 4)) | set(range(0x08, 0x0B)) | set(range(0x10, 0x13))
+    used |= set(range(SYM["IM1_HANDLER"], SYM["NMI_HANDLER"] + 2))
+    for address in rom48.ENTRY_POINTS.values():
+        if address not in (rom48.RST_PRINT_A, rom48.IM1_MASK_INT, rom48.CLS):
+            assert image[address] == 0xC3, hex(address)                   # JP to our routine
+            used |= set(range(address, address + 3))
+    assert image[rom48.CLS] == 0xFF                                       # no CLS at 0D6Bh
+    stray = [hex(a) for a in range(rom48.CHAN_OPEN + 3) if a not in used and image[a] != 0xFF]
+    assert stray == []
 
 
 def test_missing_or_wrong_sized_rom_image_gives_an_error_naming_the_file(tmp_path):
@@ -198,30 +224,100 @@ def test_border_sets_the_border_and_bordcr():
     assert m.ula.border == 6 and m.peek(SYM["BORDCR"]) == 6 * 8
 
 
-def test_beeper_cycle_lasts_164_plus_48_t_per_pitch_count():
-    m = booted()
-    edges = []
-    out = m.ula.port_out
+def speaker_changes(m, routine):
+    """(T-state, level) of each change of the speaker bit while routine() runs."""
+    edges, out = [], m.ula.port_out
+    level = None
 
     def spy(port, value, tstates):
-        if not port & 1:
-            edges.append((tstates + m.frame_count * hw.TSTATES_PER_FRAME, value & 0x10))
+        nonlocal level
+        if not port & 1 and (value & 0x10) != level:
+            level = value & 0x10
+            edges.append((tstates + m.frame_count * hw.TSTATES_PER_FRAME, level >> 4))
         out(port, value, tstates)
     m.cpu.port_out = spy
-    pitch = 100
-    m.call(SYM["BEEPER"], hl=pitch, de=20)
-    rises = [t for t, v in edges if v]
-    periods = {b - a for a, b in zip(rises, rises[1:])}
-    assert periods == {SYM["BEEP_FIXED_T"] + SYM["BEEP_PER_COUNT_T"] * pitch} == {164 + 4800}
-    assert len(rises) == 20
+    try:
+        routine()
+    finally:
+        m.cpu.port_out = out
+    return edges
+
+
+@pytest.mark.parametrize("hl", [0, 1, 2, 3, 4, 7, 63, 64, 255, 256, 257, 1000, 16383, 40000])
+def test_beeper_half_cycles_last_118_plus_4_t_per_count_and_de_plus_1_cycles_sound(hl):
+    m = booted()
+    de = 3
+    changes = speaker_changes(m, lambda: m.call(rom48.BEEPER, hl=hl, de=de))
+    assert [level for _, level in changes] == [1, 0] * (de + 1)       # first half high
+    halves = {b - a for (a, _), (b, _) in zip(changes, changes[1:])}
+    assert halves == {rom48.BEEPER_HALF_FIXED_T + rom48.BEEPER_HALF_PER_COUNT_T * hl}
+
+
+def test_beeper_leaves_interrupts_on():
+    m = booted()
+    assert m.call(rom48.BEEPER, hl=10, de=0)["iff1"] == 1
+
+
+# ---------------------------------------------------------------- the standard entry points
+def scan(m, *keys):
+    m.keyboard.release_all()
+    for key in keys:
+        m.keyboard.press(key)
+    regs = m.call(rom48.KEY_SCAN)
+    m.keyboard.release_all()
+    return regs["d"], regs["e"], bool(regs["f"] & 0x40)
+
+
+def test_key_scan_gives_key_values_shift_in_d_and_zero_for_a_valid_combination():
+    m = booted()
+    assert scan(m) == (0xFF, 0xFF, True)
+    assert scan(m, "B") == (0xFF, 0x00, True)                      # 27h - row 7 - 8 * 4
+    assert scan(m, "1") == (0xFF, 0x24, True)
+    assert scan(m, "ENTER") == (0xFF, 0x21, True)
+    assert scan(m, "CAPS SHIFT") == (0xFF, 0x27, True)             # a shift alone is in E
+    assert scan(m, "CAPS SHIFT", "Q") == (0x27, 0x25, True)
+    assert scan(m, "SYMBOL SHIFT", "M") == (0x18, 0x10, True)
+    assert scan(m, "SYMBOL SHIFT", "B") == (0x18, 0x00, True)      # found after the shift
+    assert scan(m, "CAPS SHIFT", "SYMBOL SHIFT") == (0x27, 0x18, True)
+    assert scan(m, "A", "S")[2] is False                           # two keys, no shift
+    assert scan(m, "CAPS SHIFT", "A", "S")[2] is False             # three keys
+
+
+def pr_codes(m, codes: bytes) -> None:
+    for code in codes:
+        m.call(rom48.RST_PRINT_A, a=code)
+
+
+def test_cl_set_puts_the_print_position_on_line_23_and_chan_open_drops_a_pending_code():
+    m = booted()
+    m.call(rom48.CL_ALL)
+    m.call(rom48.CL_SET, b=24 - 23, c=33 - 5)
+    pr_codes(m, b"low")
+    assert find_text(m, "low") == (23, 5)
+    pr_codes(m, bytes([22]))                                       # AT waiting for its line
+    m.call(rom48.CHAN_OPEN, a=rom48.STREAM_UPPER_SCREEN)
+    pr_codes(m, b"Q")
+    assert screen_text(m)[23][8] == "Q"
+
+
+def test_cl_all_clears_to_attr_p_leaves_the_border_and_homes_the_print_position():
+    m = booted()
+    m.call(SYM["BORDER"], a=2)
+    pr_codes(m, bytes([22, 10, 10]) + b"x")
+    m.poke(rom48.ATTR_P, 0x0E)
+    m.call(rom48.CL_ALL)
+    assert set(m.memory[0x4000:0x5800]) == {0} and set(m.memory[0x5800:0x5B00]) == {0x0E}
+    assert m.ula.border == 2
+    pr_codes(m, b"h")
+    assert find_text(m, "h") == (0, 0)
 
 
 # ---------------------------------------------------------------- LD_BYTES on pulse trains
-def load_block(m, block: T.Block, length: int, flag: int, dest: int = 0x8000):
+def load_block(m, block: T.Block, length: int, flag: int, dest: int = 0x8000, load=True):
     player = T.TapePlayer([block])
     install_tape(m, player, SYM)
     player.play()
-    return m.call(SYM["LD_BYTES"], max_frames=600, ix=dest, de=length, a=flag)
+    return m.call(rom48.LD_BYTES, max_frames=600, ix=dest, de=length, a=flag, f=0x01 if load else 0)
 
 
 @pytest.mark.parametrize("scale", [0.85, 1.0, 1.2])
@@ -253,8 +349,21 @@ def test_ld_bytes_passes_over_a_block_with_another_flag():
     player = T.TapePlayer(blocks)
     install_tape(m, player, SYM)
     player.play()
-    regs = m.call(SYM["LD_BYTES"], max_frames=600, ix=0x8000, de=10, a=0xFF)
+    regs = m.call(SYM["LD_BYTES"], max_frames=600, ix=0x8000, de=10, a=0xFF, f=0x01)
     assert regs["f"] & 1 and bytes(m.memory[0x8000:0x800A]) == b"the data!!"
+
+
+def test_ld_bytes_with_carry_clear_verifies_instead_of_loading():
+    m = booted()
+    payload = b"verify me!"
+    block = T.Block(0x11, T.make_tap_block(0xFF, payload), pilot_pulses=800, pause_ms=50)
+    m.load(0x8000, payload)
+    regs = load_block(m, block, len(payload), 0xFF, load=False)
+    assert regs["f"] & 1
+    m.load(0x8000, b"verify mE!")
+    regs = load_block(m, block, len(payload), 0xFF, load=False)
+    assert not regs["f"] & 1 and regs["a"] == SYM["LDERR_VERIFY"]
+    assert bytes(m.memory[0x8000:0x800A]) == b"verify mE!"             # nothing stored
 
 
 def test_space_breaks_ld_bytes():
@@ -262,7 +371,7 @@ def test_space_breaks_ld_bytes():
     player = T.TapePlayer([])
     install_tape(m, player, SYM)
     m.keyboard.press("SPACE")
-    regs = m.call(SYM["LD_BYTES"], max_frames=10, ix=0x8000, de=10, a=0xFF)
+    regs = m.call(SYM["LD_BYTES"], max_frames=10, ix=0x8000, de=10, a=0xFF, f=0x01)
     assert not regs["f"] & 1 and regs["a"] == SYM["LDERR_BREAK"]
 
 
