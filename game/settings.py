@@ -121,13 +121,13 @@ class Settings:
             except BadMatchLength as exc:
                 raise SettingsError(f"match_length: {show(text)}: {exc}") from None
         for name, check in CHECKS.items():
-            checked(check, getattr(self, name), name, SettingsError)
+            checked(check, getattr(self, name), name, SettingsError)  # option by name
 
     def set(self, name: str, value) -> None:
         """Change one option, refusing (SettingsError, nothing changed) a bad value."""
         if name not in {f.name for f in fields(self)}:
             raise SettingsError(f"No such option: {name}")
-        old = getattr(self, name)
+        old = getattr(self, name)           # an option by its name (menus, files)
         setattr(self, name, value)
         try:
             self.validate()
@@ -142,14 +142,14 @@ class Settings:
         if table.get(name) is None:
             raise SettingsError(f"{name} is typed, not stepped")
         choices = table[name]
-        current = getattr(self, name)
+        current = getattr(self, name)       # the option named by the menu's table
         i = choices.index(current) if current in choices else -1
         self.set(name, choices[(i + 1) % len(choices)])
-        return getattr(self, name)
+        return getattr(self, name)          # the option by name, as stepped
 
     def value_text(self, name: str) -> str:
         """An option's value as the menu shows it: "ON", "QUICK", "7", "UNLIMITED"."""
-        value = getattr(self, name)
+        value = getattr(self, name)         # the option by name, as the menu shows it
         if isinstance(value, int) and not isinstance(value, bool):
             return str(value)
         return _WORDS.get(value, str(value).upper())

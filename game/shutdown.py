@@ -7,6 +7,7 @@ from __future__ import annotations
 import signal
 import sys
 
+# SIGHUP exists only on POSIX systems, hence the look-up by name.
 STOP_SIGNALS = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP")
                      if hasattr(signal, name))
 EXIT_STATUS = 0                     # a clean stop, as when the window is closed
