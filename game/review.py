@@ -81,6 +81,8 @@ class MoveReview:
     luck: float
     forced: bool                     # one legal result (or none): not counted as a decision
     kind: str = "move"
+    cube_value: int = 1              # the cube as it stood (for drawing the board)
+    cube_owner: Optional[str] = None
 
     @property
     def mark(self) -> str:
@@ -100,6 +102,7 @@ class CubeReview:
     proper: str                      # what level 5 would have done, in words
     loss: float
     cube_value: int                  # the cube before the double
+    cube_owner: Optional[str] = None
 
     @property
     def mark(self) -> str:
@@ -415,7 +418,7 @@ class Reviewer:
             if not _close(quick):
                 return CubeReview(turn.index + 1, turn.action.side, "no double", turn.before,
                                   self._normalized(quick, scale), _proper(quick), 0.0,
-                                  turn.cube_value)
+                                  turn.cube_value, turn.cube_owner)
             decision = self._normalized(self._decision(turn, self.level), scale)
         except (BackgammonError, ValueError):
             return None
@@ -423,7 +426,8 @@ class Reviewer:
                       decision.double_pass_equity)
         best = max(nd, min(dt, dp))
         return CubeReview(turn.index + 1, turn.action.side, "no double", turn.before, decision,
-                          _proper(decision), max(0.0, best - nd), turn.cube_value)
+                          _proper(decision), max(0.0, best - nd), turn.cube_value,
+                          turn.cube_owner)
 
     def _cube_action(self, turn: _Turn) -> CubeReview:
         kind = turn.action.kind
@@ -441,7 +445,7 @@ class Reviewer:
         else:
             loss = dp - min(dt, dp)
         return CubeReview(turn.index + 1, turn.action.side, kind, turn.before, decision,
-                          _proper(decision), max(0.0, loss), turn.cube_value)
+                          _proper(decision), max(0.0, loss), turn.cube_value, turn.cube_owner)
 
     def _move(self, turn: _Turn) -> MoveReview:
         action, before = turn.action, turn.before
@@ -460,7 +464,8 @@ class Reviewer:
         played = Choice(action.play, mine.play, played_equity, played_ply)
         forced = len({p.after for p in turn.legal}) <= 1
         return MoveReview(turn.index + 1, action.side, tuple(action.dice), before, played,
-                          choices[0], choices, loss, luck_of(before, action.dice), forced)
+                          choices[0], choices, loss, luck_of(before, action.dice), forced,
+                          cube_value=turn.cube_value, cube_owner=turn.cube_owner)
 
 
 def _choice(candidate) -> Choice:
