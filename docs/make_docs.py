@@ -364,12 +364,10 @@ def main(argv=None) -> int:
 def review_scenes():
     """docs/review.png (a move marked ?? on the board) and docs/review-summary.png: the
     review of a seeded game of level 3 with slips (tests/test_review.py played_out)."""
-    from test_review import played_out
-    from game.review_screen import review_screen
-    from game.screen import Screen
-
     class ReviewScene(Scene):
         def __init__(self, record):
+            from game.review_screen import review_screen
+            from game.screen import Screen
             self.machine = Spectrum48()
             run = loader.load_headless(self.machine, "instant")
             assert run.state == "done", run.error
@@ -384,6 +382,7 @@ def review_scenes():
             next(self.program)
 
     def summary():
+        from test_review import played_out
         scene = ReviewScene(played_out(11))
         scene.until("ENTER: the moves", row=23)
         return scene

@@ -12,9 +12,10 @@ from dataclasses import dataclass, field
 from typing import Optional
 
 from game import evaluator, rules
+from game.commands import cube_verdict
 from game.errors import BackgammonError
 from game.position import BAR, Position
-from game.record import BAR as REC_BAR, OFF as REC_OFF, GameRecord, MatchRecord, format_play
+from game.record import GameRecord, MatchRecord, format_play
 
 REVIEW_LEVEL = 5                 # the strongest level judges
 LUCK_LEVEL = 3                   # net 0-ply: the best play of each roll, for the luck
@@ -417,7 +418,7 @@ class Reviewer:
             quick = self._decision(turn, CUBE_SCREEN_LEVEL)
             if not _close(quick):
                 return CubeReview(turn.index + 1, turn.action.side, "no double", turn.before,
-                                  self._normalized(quick, scale), _proper(quick), 0.0,
+                                  self._normalized(quick, scale), cube_verdict(quick), 0.0,
                                   turn.cube_value, turn.cube_owner)
             decision = self._normalized(self._decision(turn, self.level), scale)
         except (BackgammonError, ValueError):
@@ -426,7 +427,7 @@ class Reviewer:
                       decision.double_pass_equity)
         best = max(nd, min(dt, dp))
         return CubeReview(turn.index + 1, turn.action.side, "no double", turn.before, decision,
-                          _proper(decision), max(0.0, best - nd), turn.cube_value,
+                          cube_verdict(decision), max(0.0, best - nd), turn.cube_value,
                           turn.cube_owner)
 
     def _cube_action(self, turn: _Turn) -> CubeReview:
@@ -445,7 +446,7 @@ class Reviewer:
         else:
             loss = dp - min(dt, dp)
         return CubeReview(turn.index + 1, turn.action.side, kind, turn.before, decision,
-                          _proper(decision), max(0.0, loss), turn.cube_value, turn.cube_owner)
+                          cube_verdict(decision), max(0.0, loss), turn.cube_value, turn.cube_owner)
 
     def _move(self, turn: _Turn) -> MoveReview:
         action, before = turn.action, turn.before
@@ -471,14 +472,6 @@ class Reviewer:
 def _choice(candidate) -> Choice:
     return Choice(format_play(candidate.play.steps), candidate.play, candidate.equity,
                   candidate.ply)
-
-
-def _proper(decision) -> str:
-    if decision.too_good:
-        return "Too good to double"
-    if decision.double:
-        return "Double, take" if decision.take else "Double, pass"
-    return "No double, take" if decision.take else "No double, pass"
 
 
 def luck_of(before: Position, dice) -> float:

@@ -11,7 +11,7 @@ import time
 
 from game import evaluator, rules
 from game.errors import BackgammonError
-from game.position import BAR
+from game.position import BAR, Position
 from game.record import MatchRecord
 from game.review import BAD, DOUBTFUL, Review, Reviewer
 
@@ -124,18 +124,15 @@ def _root(record: MatchRecord, game) -> str:
             f"DT[{time.strftime('%Y-%m-%d')}]{rules_text}{result}")
 
 
-def _start_nodes(game, white_first: bool) -> list[str]:
+def _start_node(game, white_first: bool) -> str:
     """A game from a set-up board: clear it, put every man, say who is on roll."""
-    from game.position import Position
     position = Position.from_id(game.start)
-    mover, other = position.mover, position.opponent
-    whites, blacks = (mover, other) if white_first else (other, mover)
-    ab = "".join(f"[{point_letter(i, True) if i != BAR else BAR_LETTER}]" * 1
-                 for i in range(25) for _ in range(whites[i]))
-    bb = "".join(f"[{point_letter(i, False) if i != BAR else BAR_LETTER}]"
-                 for i in range(25) for _ in range(blacks[i]))
-    return [f";AE[a:y]" + (f"AW{ab}" if ab else "") + (f"AB{bb}" if bb else "")
-            + f"PL[{'W' if white_first else 'B'}]"]
+    whites, blacks = ((position.mover, position.opponent) if white_first
+                      else (position.opponent, position.mover))
+    aw = "".join(f"[{point_letter(i, True)}]" for i in range(25) for _ in range(whites[i]))
+    ab = "".join(f"[{point_letter(i, False)}]" for i in range(25) for _ in range(blacks[i]))
+    return (";AE[a:y]" + (f"AW{aw}" if aw else "") + (f"AB{ab}" if ab else "")
+            + f"PL[{'W' if white_first else 'B'}]")
 
 
 def format_game(record: MatchRecord, game, review: Review | None = None) -> str:
@@ -146,9 +143,8 @@ def format_game(record: MatchRecord, game, review: Review | None = None) -> str:
         by_number.setdefault(item.number, []).append(item)
     nodes = [_root(record, game)]
     first = next((a for a in game.actions if a.kind != "win"), None)
-    if game.start and first is not None:
-        nodes += _start_nodes(game, first.side == white if first.kind in ("move", "double")
-                              else first.side != white)
+    if game.start and first is not None:          # a game starts with a roll or a double
+        nodes.append(_start_node(game, first.side == white))
     for number, action in enumerate(game.actions, start=1):
         colour = "W" if action.side == white else "B"
         items = by_number.get(number, [])
