@@ -5,7 +5,9 @@ summary per side with GNU Backgammon's rating bands. Pure logic: no screen, no k
 Units: every equity is the mover's, in points a game for one unit of cube (money play), or
 2 x match winning chance - 1 at a match score the match table takes. Luck is cubeless money
 equity at 0-ply (each roll's best play judged by the net alone; the average of the 36 rolls
-is the evaluator's 1-ply value), which keeps it to about a millisecond a roll."""
+is the evaluator's 1-ply value), which keeps it to about a millisecond a roll. A play the
+search looked at less deeply than its best is judged again as deeply in money play; at a
+match score it keeps the search's own value."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -456,7 +458,8 @@ class Reviewer:
         mine = next(c for c in ranked if c.play.after == after)
         best = ranked[0]
         played_equity, played_ply = mine.equity, mine.ply
-        if mine is not best and mine.ply < best.ply and match is None:
+        if (mine is not best and mine.ply < best.ply and match is None
+                and not rules.game_result(after)):
             # judge the play made as deeply as the best (the search looked at it less)
             played_equity = -evaluator.evaluate(after.swapped(), best.ply).equity
             played_ply = best.ply
