@@ -59,7 +59,9 @@ def headline(item, bottom: str) -> str:
             return _fit(left, "forced")
     else:
         left = f"{item.number} {who}: {item.kind}"
-    right = "best" if item.loss == 0 else f"{item.mark or ' '} -{item.loss:.3f}".strip()
+    if item.loss == 0:
+        return _fit(left, "best" if item.kind == "move" else "right")
+    right = f"{item.mark} -{item.loss:.3f}".strip()
     return _fit(left, right)
 
 
