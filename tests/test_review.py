@@ -16,6 +16,7 @@ from game.review import (RATINGS, Reviewer, ReviewError, luck_of, mark_for, rati
 
 RACE_PASS = "trsbAAC2uwMAAA"     # a race, 55 pips against 69: double, pass (level 5)
 RACE_EVEN = "7u4OAADu7g4AAA"     # 60 pips each, on roll: no double, take
+QUICK = 3                        # where only the bookkeeping is under test: the fast level
 
 
 def one_game(start=None, length=0):
@@ -164,7 +165,7 @@ def test_the_luck_of_all_36_rolls_averages_to_nothing():
 
 
 def test_summary_adds_each_sides_errors_and_luck():
-    r = review_game(played_out(11))
+    r = review_game(played_out(11), level=QUICK)
     summary = r.summary()
     for side in (HUMAN, COMPUTER):
         s = summary[side]
@@ -181,7 +182,7 @@ def test_summary_adds_each_sides_errors_and_luck():
 def test_progress_counts_every_turn_and_a_key_stops_between_turns_losing_nothing():
     record = played_out(3)
     before = json.dumps(record.to_dict())
-    reviewer = Reviewer(record)
+    reviewer = Reviewer(record, level=QUICK)
     seen = []
     for done, total in reviewer.steps():
         seen.append((done, total))
@@ -268,7 +269,7 @@ def test_a_match_game_is_reviewed_at_the_match_score():
     record = played_out(8, length=5)
     record.games[0].scores = {HUMAN: 2, COMPUTER: 4}     # the Crawford game at 3-away 1-away
     record.games[0].crawford = True
-    r = review_game(record)
+    r = review_game(record, level=QUICK)
     assert r.complete and r.match_play
     assert not [i for i in r.items if i.kind != "move"]  # no cube in the Crawford game
     assert all(-1.0 <= i.best.equity <= 1.0 for i in r.items)
