@@ -10,7 +10,6 @@ import os
 import time
 
 from game import evaluator, rules
-from game.errors import BackgammonError
 from game.position import BAR, Position
 from game.record import MatchRecord
 from game.review import BAD, DOUBTFUL, Review, Reviewer
@@ -145,6 +144,7 @@ def format_game(record: MatchRecord, game, review: Review | None = None) -> str:
     first = next((a for a in game.actions if a.kind != "win"), None)
     if game.start and first is not None:          # a game starts with a roll or a double
         nodes.append(_start_node(game, first.side == white))
+    replayed = None                   # the plays of a game without its review, when needed
     for number, action in enumerate(game.actions, start=1):
         colour = "W" if action.side == white else "B"
         items = by_number.get(number, [])
@@ -152,8 +152,9 @@ def format_game(record: MatchRecord, game, review: Review | None = None) -> str:
             continue
         if action.kind == "move":
             move = next((i for i in items if i.kind == "move"), None)
-            steps = move.played.play.steps if move is not None else _steps_of(record, game,
-                                                                                 number)
+            if move is None and replayed is None:
+                replayed = _steps_by_number(record, game)
+            steps = move.played.play.steps if move is not None else replayed[number]
             node = f";{colour}[{action.dice[0]}{action.dice[1]}" \
                    f"{play_letters(steps, action.side == white)}]"
             cube = next((i for i in items if i.kind == "no double"), None)
@@ -174,14 +175,15 @@ def format_game(record: MatchRecord, game, review: Review | None = None) -> str:
     return "\n".join(nodes) + ")\n"
 
 
-def _steps_of(record: MatchRecord, game, number: int):
-    """The steps of an unreviewed move, from the replay (the legal play it names)."""
+def _steps_by_number(record: MatchRecord, game) -> dict:
+    """{entry number: steps} of every move, from the replay (the legal play each names)."""
     from game.review import apply_play, replay
+    out = {}
     for turn in replay(record, game):
-        if turn.index == number - 1:
+        if turn.action.kind == "move":
             after = apply_play(turn.before, turn.action.play)
-            return next(p.steps for p in turn.legal if p.after == after)
-    raise BackgammonError(f"no move {number} in game {game.number}")
+            out[turn.index + 1] = next(p.steps for p in turn.legal if p.after == after)
+    return out
 
 
 def format_sgf(record: MatchRecord, reviews: dict | None = None, games=None) -> str:

@@ -115,3 +115,25 @@ def test_gnubg_sets_up_a_game_from_our_own_start_position(tmp_path):
     assert Position.from_id(ids[0]) in (start, start.swapped())
     assert "* Computer moves bar/24 8/6" in text
     assert "* Human moves 24/13" in text or "* Human moves 24/18 18/13" in text
+
+
+def test_a_game_without_its_review_is_written_with_its_moves_only():
+    m = scripted_match(None, 3, double_rate=0.1, max_games=1)
+    text = sgf.format_sgf(m.record)
+    moves = [a for a in m.record.games[0].actions if a.kind == "move"]
+    nodes = [n for n in text.split("\n;") if n[:2] in ("W[", "B[") and n[2].isdigit()]
+    assert len(nodes) == len(moves)
+    assert "]A[" not in text and "DA[" not in text and "LU[" not in text
+
+
+def test_a_damaged_record_is_refused_and_no_file_is_written(tmp_path):
+    from game.review import ReviewError
+    record = MatchRecord(0)
+    record.start_game({HUMAN: 0, COMPUTER: 0})
+    record.move(HUMAN, (3, 1), "8/5 6/5")
+    record.move(COMPUTER, (2, 1), "13/7")                 # a 6 with 21
+    with pytest.raises(ReviewError, match="damaged at game 1, entry 2"):
+        sgf.write_sgf(record, tmp_path / "x.sgf", sgf.analyse(record))
+    with pytest.raises(ReviewError, match="damaged at game 1, entry 2"):
+        sgf.write_sgf(record, tmp_path / "x.sgf")
+    assert list(tmp_path.iterdir()) == []
