@@ -394,5 +394,48 @@ def main(argv=None) -> int:
     return 0
 
 
+# --- the game review (game/review_screen.py), shown on its own until the game flow calls it
+
+def review_scenes():
+    """docs/review.png (a move marked ?? on the board) and docs/review-summary.png: the
+    review of a seeded game of level 3 with slips (tests/test_review.py played_out)."""
+    class ReviewScene(Scene):
+        def __init__(self, record):
+            from game.review_screen import review_screen
+            from game.screen import Screen
+            self.machine = Spectrum48()
+            run = loader.load_headless(self.machine, "instant")
+            assert run.state == "done", run.error
+            self.basic = Basic(self.machine)
+            for _ in range(200):
+                if rom_ready(self.machine, self.basic.sym):
+                    break
+                self.machine.run_frame()
+            screen = Screen(self.basic.memory, self.basic.print_at)
+            self.program = review_screen(self.basic, screen, record)
+            self.frames, self.frames_per_key, self.games = 0, 4, []
+            next(self.program)
+
+    def summary():
+        from test_review import played_out
+        scene = ReviewScene(played_out(11))
+        scene.until("ENTER: the moves", row=23)
+        return scene
+
+    def blunder():
+        scene = summary()
+        scene.type("\n")
+        for _ in range(60):
+            scene.run(4)
+            if "??" in scene.text()[11]:
+                return scene
+            scene.type("\n")
+        raise AssertionError("no move marked ?? in the review")
+    return {"review-summary": summary, "review": blunder}
+
+
+SCENES.update(review_scenes())
+
+
 if __name__ == "__main__":
     sys.exit(main())

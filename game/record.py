@@ -104,7 +104,8 @@ class Action:
 
 @dataclass
 class GameRecord:
-    """One game: number (1-based), the scores when it began, its actions in order."""
+    """One game: number (1-based), the scores when it began, its actions in order. `start`:
+    the gnubg position ID it began from, the first mover on roll (None: the usual start)."""
     number: int
     scores: dict
     crawford: bool = False
@@ -112,6 +113,7 @@ class GameRecord:
     winner: Optional[str] = None
     points: int = 0
     how: str = ""          # single / gammon / backgammon / drop
+    start: Optional[str] = None
 
     @property
     def finished(self) -> bool:
@@ -120,14 +122,18 @@ class GameRecord:
     def to_dict(self) -> dict:
         return {"number": self.number, "scores": dict(self.scores), "crawford": self.crawford,
                 "actions": [a.to_dict() for a in self.actions], "winner": self.winner,
-                "points": self.points, "how": self.how}
+                "points": self.points, "how": self.how,
+                **({"start": self.start} if self.start else {})}
 
     @classmethod
     def from_dict(cls, d: dict) -> "GameRecord":
+        start = d.get("start")
+        if start is not None and not isinstance(start, str):
+            raise RecordError(f"a game's start is a position ID, not {start!r}")
         return cls(int(d["number"]), {str(k): int(v) for k, v in d["scores"].items()},
                    bool(d.get("crawford", False)),
                    [Action.from_dict(a) for a in d["actions"]],
-                   d.get("winner"), int(d.get("points", 0)), str(d.get("how", "")))
+                   d.get("winner"), int(d.get("points", 0)), str(d.get("how", "")), start)
 
 
 class MatchRecord:
@@ -153,9 +159,11 @@ class MatchRecord:
             raise RecordError(f"no such side {side!r}")
         return side
 
-    def start_game(self, scores: dict, crawford: bool = False) -> GameRecord:
+    def start_game(self, scores: dict, crawford: bool = False,
+                   start: Optional[str] = None) -> GameRecord:
+        """A new game; `start` the position ID it begins from (None: the usual start)."""
         game = GameRecord(len(self.games) + 1, {s: int(scores[s]) for s in self.sides},
-                          crawford)
+                          crawford, start=start)
         self.games.append(game)
         return game
 
