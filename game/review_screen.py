@@ -12,7 +12,7 @@ from game.errors import BackgammonError
 from game.instructions import wrap
 from game.menus import BAD_KEY, CLICK, PAGE, clear_rows, footer, text_screen, title_bar
 from game.position import Position
-from game.program import view_of
+from game.scenes.state import view_of
 from game.record import MatchRecord
 
 BAR_ROW, BAR_COL, BAR_CELLS = 10, 1, 30          # the progress bar: 30 cells on row 10
