@@ -53,6 +53,12 @@ def show(value) -> str:
     return text if len(text) <= 40 else text[:37] + "..."
 
 
+def show_field(field: str) -> str:
+    """A field's dotted name as one short line: a key from the file may hold any character."""
+    text = "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in field)
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
 def _int(text: str):
     return int(text) if len(text.lstrip("-")) <= MAX_INT_DIGITS else OddNumber(text)
 
@@ -108,7 +114,7 @@ class Invalid(Exception):
     """One field's problem; the readers turn it into their own error type."""
 
     def __init__(self, field: str, value, why: str):
-        super().__init__(f"{field}: {show(value)} {why}")
+        super().__init__(f"{show_field(field)}: {show(value)} {why}")
         self.field, self.value, self.why = field, value, why
 
 

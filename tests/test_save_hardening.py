@@ -376,6 +376,14 @@ def test_any_json_value_in_any_save_entry_gives_a_save_or_a_save_error(where, va
     savegame.encode_save(saved)                  # what was accepted can be written back
 
 
+def test_a_name_key_with_a_newline_is_refused_in_one_line():
+    # found by the property test above: the key from the file is part of the field's name
+    text = json.dumps(_replace(good_dict(), ("match", "record", "names"), {"\n": None}))
+    with pytest.raises(SaveError) as caught:
+        SavedGame.from_dict(validate.parse_json(text.encode(), SaveError))
+    assert "\n" not in str(caught.value) and "match.record.names." in str(caught.value)
+
+
 @ANY
 @given(st.binary(max_size=300))
 def test_any_bytes_as_a_save_file_give_a_save_or_a_warning(tmp_path, raw):
