@@ -1,7 +1,6 @@
 """The game on the real machine: our ROM prints, its interrupt scans the keys into LAST-K,
 the program runs one step a frame. Skipped until the Z80 core and the ROM are both there."""
 import roms
-import time
 
 import pytest
 
@@ -55,37 +54,15 @@ def test_machine_quit_starts_another_game():
     assert len(driver.games) == 2
 
 
-def test_machine_keeps_50_frames_a_second_while_waiting_for_input():
-    driver = MachineDriver(dice=Dice.scripted([1, 4]))
-    driver.until("Your move?", max_frames=900)
-    frames = 100
-    start_s = time.perf_counter()
-    driver.run(frames)
-    frame_ms = (time.perf_counter() - start_s) * 1000 / frames
-    print(f"frame time waiting for input: {frame_ms:.2f} ms")
-    assert frame_ms < 20.0
-
-
-def test_machine_code_call_computer_move_through_usr_within_1s_at_default_level():
+def test_machine_code_call_computer_move_through_usr_at_default_level():
+    # How long the move takes is a benchmark's business (bench/evalspeed.py), not a test's.
     from game import evaluator
     from game.settings import Settings
-    DEFAULT_LEVEL = Settings.level                       # a new player's level
     evaluator.ensure_loaded()                      # the weights load while the tape loads
-    driver = MachineDriver(dice=Dice.scripted([6, 5]), level=DEFAULT_LEVEL)
+    driver = MachineDriver(dice=Dice.scripted([6, 5]), level=Settings.level)
     driver.until("I start with 6 and 5", max_frames=600)
-    timings_s = []
-    choose = driver.game.choose
-
-    def timed(position, dice, match=None):
-        start_s = time.perf_counter()
-        play = choose(position, dice, match)
-        timings_s.append(time.perf_counter() - start_s)
-        return play
-    driver.game.choose = timed
     driver.until("I play", max_frames=300)
-    print(f"computer move latency (USR, evaluator level {DEFAULT_LEVEL}): {timings_s[0]:.3f} s")
     assert driver.message().split()[2:] == ["a6", "g5"]        # the usual 6-5 run: 24/18/13
-    assert timings_s[0] < 1.0
 
 
 def test_machine_fuzz_typed_through_the_keyboard_matrix():
