@@ -24,7 +24,7 @@ def loader_listing(code_start: int):
     return [
         (10, ["BORDER", 0, ":", "PAPER", 0, ":", "INK", 7, ":", "CLEAR", code_start - 1]),
         (20, ["LOAD", '""', "SCREEN$"]),
-        (30, ["PRINT", "AT", 21, ",", 1, ";", '"Wait until machine code loaded"']),
+        (30, ["PRINT", "AT", 20, ",", 1, ";", '"Wait until machine code loaded"', ";"]),
         (40, ["LOAD", '""', "CODE"]),
         (50, ["REM", " the game's program runs on from here"]),
     ]

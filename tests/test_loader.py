@@ -1,7 +1,8 @@
 """The game's tape and the loading sequence: backgammon.tap rebuilds byte for byte; it
 loads through the ROM's Z80 loader into exactly the bytes the instant trap gives; a hand-
 built TZX with every supported block does the same; the screen shows "Program: BACKGAMMON"
-and the stripes; a damaged block gives "R Tape loading error" and a retry; a key skips."""
+and the stripes; "Wait until machine code loaded" leaves the loading picture unscrolled; a
+damaged block gives "R Tape loading error" and a retry; a key skips."""
 import pathlib
 import sys
 import time
@@ -18,10 +19,12 @@ from spectrum.loader import TapeLoader, decode_program, install_tape
 from spectrum.machine import Spectrum48
 
 sys.path.insert(0, str(pathlib.Path(__file__).parent))
-from screentext import find_text, screen_text  # noqa: E402
+from screentext import cell_bytes, find_text, screen_text  # noqa: E402
 
 SYM = roms.rom_symbols()
 MC = media.mcode_symbols()
+MESSAGE = "Wait until machine code loaded"
+PICTURE_LINES_KEPT = 20       # lines 0-19 of the picture; the message has line 20 on every ROM
 
 
 def loaded_bytes(m) -> dict:
@@ -71,10 +74,44 @@ def test_instant_mode_loads_the_whole_tape_in_a_few_frames(instant_run):
     m, loader = instant_run
     assert loader.state == "done" and loader.headers == ["BACKGAMMON", "bgscreen", "bgcode"]
     assert loader.frames_run < 100
-    assert find_text(m, "Wait until machine code loaded") == (21, 1)
+    assert find_text(m, MESSAGE) == (PICTURE_LINES_KEPT, 1)
     assert find_text(m, "Bytes: bgcode") == (22, 0)
     assert m.peek_word(SYM["RAMTOP"]) == MC["USR_ENTRY"] - 1       # CLEAR 61439 ran
     assert m.memory[MC["USR_ENTRY"]] == 0xC9
+
+
+def screen_lines(memory) -> list:
+    """The 24 character lines of the screen in a 64K image: each line's cell bitmaps, then
+    its attributes."""
+    mem = getattr(memory, "memory", memory)
+    return [b"".join(cell_bytes(mem, line, col) for col in range(32))
+            + bytes(mem[hw.ATTR_ADDR + 32 * line:hw.ATTR_ADDR + 32 * (line + 1)])
+            for line in range(24)]
+
+
+def picture_lines_shown(memory) -> list:
+    """For each screen line, the line of make_tape's loading picture it shows (its own
+    number when that matches), else None: [0, 1, 2, ...] in place, [2, 3, 4, ...] after
+    two scrolls."""
+    picture = bytearray(65536)
+    picture[hw.SCREEN_ADDR:hw.SCREEN_ADDR + hw.SCREEN_BYTES] = make_tape.loading_picture()
+    wanted = screen_lines(picture)
+    shown = []
+    for line, seen in enumerate(screen_lines(memory)):
+        matches = [n for n, lines in enumerate(wanted) if lines == seen]
+        shown.append(line if line in matches else next(iter(matches), None))
+    return shown
+
+
+@pytest.mark.parametrize("mode", ["instant", "real"])
+def test_wait_message_leaves_the_pictures_top_20_lines_unscrolled_on_our_rom(mode):
+    m = Spectrum48(roms.ROM_PATH)
+    loader = load_headless(m, mode)
+    assert loader.state == "done", loader.error
+    assert bytes(m.memory[MC["USR_ENTRY"]:MC["MCODE_END"]]) == media.load_mcode()
+    assert picture_lines_shown(m)[:PICTURE_LINES_KEPT] == list(range(PICTURE_LINES_KEPT))
+    assert find_text(m, MESSAGE) == (PICTURE_LINES_KEPT, 1)
+    assert find_text(m, "Bytes: bgcode") == (22, 0)          # our ROM's own line, below it
 
 
 def test_backgammon_tap_through_the_z80_loader_gives_the_trap_bytes(instant_run):

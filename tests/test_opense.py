@@ -3,9 +3,13 @@
 emulated keyboard; its own loader reads the tape's edges (real timing, not the instant
 trap); then the game runs to "Your move?", takes a legal and an illegal entry and QUIT, with
 the screen read back from screen memory; and the board after the same seeded opening is the
-same, byte for byte, as on our ROM. Its BEEPER has the timing game/rom48.py gives.
-Skipped when the ROM is absent, unless SPECTRUM_REQUIRE_SHARED=1 (CI installs it)."""
+same, byte for byte, as on our ROM. Its BEEPER has the timing game/rom48.py gives. The
+tape's "Wait until machine code loaded" leaves the loading picture unscrolled on it, and on
+the Sinclair 48K ROM as SkoolKit's tap2sna.py loads our tape.
+Skipped when the ROM (or SkoolKit) is absent, unless SPECTRUM_REQUIRE_SHARED=1 (CI installs it)."""
 import os
+import subprocess
+import sys
 
 import pytest
 
@@ -16,6 +20,7 @@ from gamedriver import MachineDriver
 from screentext import find_text, screen_text
 from spectrum import hw
 from spectrum.machine import Spectrum48
+from test_loader import MESSAGE, PICTURE_LINES_KEPT, picture_lines_shown
 
 OPENSE_ROM = os.environ.get("SPECTRUM_OPENSE_ROM", "/usr/share/spectrum-roms/opense.rom")
 OPENING = (1, 4)                          # "You start with 4 and 1"
@@ -74,6 +79,14 @@ def test_load_typed_letter_by_letter_and_the_tape_read_from_its_edges(loaded):
     assert bytes(machine.memory[start:start + len(code)]) == code
     assert any("Wait until machine code loaded" in line for line in text)
     assert any("bgcode" in line for line in text)       # OpenSE's own "Code: bgcode"
+
+
+def test_wait_message_leaves_the_pictures_top_20_lines_unscrolled_on_opense(loaded):
+    machine, load, *_ = loaded                 # real edge timing, the code block loaded
+    assert load.code_loaded()
+    assert picture_lines_shown(machine)[:PICTURE_LINES_KEPT] == list(range(PICTURE_LINES_KEPT))
+    assert find_text(machine, MESSAGE) == (PICTURE_LINES_KEPT, 1)
+    assert find_text(machine, "Code: bgcode") == (PICTURE_LINES_KEPT + 1, 0)   # OpenSE's own
 
 
 def test_the_game_takes_entries_on_opense(at_your_move):
@@ -185,3 +198,29 @@ def test_the_48k_rom_takes_load_the_keyword_way_and_runs_the_same_game():
     assert machine.memory[attrs] == ours.machine.memory[attrs]
     theirs.type("k4\n")
     theirs.until("No man on k. Press ENTER", max_frames=200)
+
+
+def test_wait_message_leaves_the_pictures_top_20_lines_unscrolled_on_the_48k_rom(tmp_path):
+    """SkoolKit's tap2sna.py types LOAD "" on its own 48K (the Sinclair ROM it ships) and runs
+    our tape to the loader program's end; the snapshot's screen, read through that ROM's font."""
+    path = sinclair_rom_path()
+    if path is None:
+        if os.environ.get("SPECTRUM_REQUIRE_SHARED") == "1":
+            pytest.fail("SkoolKit (with resources/48.rom) is missing (pip install skoolkit)")
+        pytest.skip("SkoolKit's resources/48.rom is not installed")
+    from skoolkit.snapshot import get_snapshot
+    snapshot = tmp_path / "loaded.z80"
+    run = "import sys; from skoolkit.tap2sna import main; main(sys.argv[1:])"
+    done = subprocess.run([sys.executable, "-c", run, media.TAPE_PATH, str(snapshot)],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0 and snapshot.exists(), done.stdout + done.stderr
+    memory = bytearray(get_snapshot(str(snapshot)))          # 64K, its ROM left blank
+    with open(path, "rb") as rom:
+        memory[:hw.ROM_BYTES] = rom.read()
+    code = media.load_mcode()
+    start = media.mcode_symbols()["USR_ENTRY"]
+    assert bytes(memory[start:start + len(code)]) == code
+    assert picture_lines_shown(memory)[:PICTURE_LINES_KEPT] == list(range(PICTURE_LINES_KEPT))
+    assert find_text(memory, MESSAGE) == (PICTURE_LINES_KEPT, 1)
+    assert find_text(memory, "Bytes: bgcode") == (PICTURE_LINES_KEPT + 1, 0)
+    assert find_text(memory, "0 OK, 50:1") == (23, 0)       # the program ran to its end
