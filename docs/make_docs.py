@@ -327,7 +327,7 @@ OPENSE_ROM = os.environ.get("SPECTRUM_OPENSE_ROM", "/usr/share/spectrum-roms/ope
 
 def started(rom=None):
     """A ROM's own start-up screen, at its prompt (our ROM, or another's image file)."""
-    machine = Spectrum48(None if rom is None else romcheck.read_rom_image(rom))
+    machine = Spectrum48(roms.ROM_PATH if rom is None else romcheck.read_rom_image(rom))
     romcheck.boot_to_prompt(machine, rom or "our ROM")
     return Frame(machine.render().copy())
 

@@ -115,15 +115,17 @@ PICTURE_MEN = [(1, 2, WHITE), (6, 3, BLACK), (8, 3, BLACK), (12, 2, BLACK), (13,
 
 
 def loading_picture() -> bytes:
+    """The SCREEN$: the title, and a board in its frame on lines 2-19, so that the loader's
+    message (line 20) and the ROM's "Bytes:" line (21) sit below the frame on every ROM."""
     felt, frame = GREEN, YELLOW
     c = Canvas(attr(WHITE, BLACK))
     c.cells(0, 0, 2, 32, attr(YELLOW, BLUE, True))
     c.text(0, 6, "BACKGAMMON", attr(YELLOW, BLUE, True), scale=2)
-    c.text(2, 4, "for the 48K ZX Spectrum", attr(CYAN, BLACK, True))
-    c.cells(3, 2, 18, 28, attr(BLACK, frame))                 # the frame
-    c.cells(4, 3, 16, 12, attr(BLACK, felt))                  # left half
-    c.cells(4, 17, 16, 12, attr(BLACK, felt))                 # right half
-    c.cells(4, 15, 16, 2, attr(BLACK, frame))                 # the bar
+    c.cells(2, 2, 18, 28, attr(BLACK, frame))                 # the frame
+    c.text(2, 4, "for the 48K ZX Spectrum", attr(BLUE, frame))  # on its top edge
+    c.cells(3, 3, 16, 12, attr(BLACK, felt))                  # left half
+    c.cells(3, 17, 16, 12, attr(BLACK, felt))                 # right half
+    c.cells(3, 15, 16, 2, attr(BLACK, frame))                 # the bar
     point_cols = {}
     for p in range(1, 25):                                    # point 1 bottom right
         i = (p - 1) % 12
@@ -131,17 +133,17 @@ def loading_picture() -> bytes:
         point_cols[p] = col
         down = p > 12
         colour = RED if p % 2 else WHITE
-        draw_point(c, point_cols[p] if not down else point_cols[25 - p], 4 if down else 13,
+        draw_point(c, point_cols[p] if not down else point_cols[25 - p], 3 if down else 12,
                    down, colour, felt)
     for p, count, colour in PICTURE_MEN:
         col = point_cols[p] if p <= 12 else point_cols[25 - p]
         for k in range(count):
-            row = 4 + 2 * k if p > 12 else 18 - 2 * k
+            row = 3 + 2 * k if p > 12 else 17 - 2 * k
             draw_man(c, col, row, colour, felt, colour == WHITE)
-    draw_die(c, 20, 11, 6)
-    draw_die(c, 24, 11, 3)
-    c.cells(11, 15, 2, 2, attr(BLACK, WHITE, True))            # the doubling cube on the bar
-    c.text(11, 15, "64", attr(BLACK, WHITE, True))
+    draw_die(c, 20, 10, 6)
+    draw_die(c, 24, 10, 3)
+    c.cells(10, 15, 2, 2, attr(BLACK, WHITE, True))            # the doubling cube on the bar
+    c.text(10, 15, "64", attr(BLACK, WHITE, True))
     return c.screen()
 
 
