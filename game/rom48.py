@@ -8,7 +8,7 @@ Sources:
   [M]  Sinclair ZX Spectrum BASIC manual, chapter 25 (system variables)
   [T]  Measured on our Z80 core (uncontended) running the 48K ROM's own BEEPER from SkoolKit's
        resources/48.rom and OpenSE BASIC 3.2.1: both give the figures below
-  [S]  shared/SPECTRUM.md section 13 (the system variable map)
+  [S]  docs/HARDWARE.md section 10 (the system variables and USR)
 """
 
 # ---------------------------------------------------------------- entry points

@@ -7,9 +7,8 @@ from __future__ import annotations
 import signal
 import sys
 
-# SIGHUP exists only on POSIX systems, hence the look-up by name.
-STOP_SIGNALS = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP")
-                     if hasattr(signal, name))
+_POSIX_ONLY = ("SIGTERM", "SIGHUP")   # SIGHUP is POSIX-only, hence the look-up by name
+STOP_SIGNALS = tuple(getattr(signal, n) for n in _POSIX_ONLY if hasattr(signal, n))  # (above)
 EXIT_STATUS = 0                     # a clean stop, as when the window is closed
 
 

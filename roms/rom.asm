@@ -6,7 +6,7 @@
 ; conventions (game/rom48.py); the loader's own entry points reach Python through roms/rom.sym.
 
 ; ---------------------------------------------------------------- system variables
-; At their usual 48K addresses (shared/SPECTRUM.md section 13).
+; At their usual 48K addresses (docs/HARDWARE.md).
 KSTATE          EQU 23552       ; here: +0 key code held (0 none), +1 frames to next repeat
 LAST_K          EQU 23560
 REPDEL          EQU 23561
