@@ -232,8 +232,9 @@ def options_menu(basic: Basic, settings: Settings, path=None, offer_setup: bool 
     """The options on one screen. A key 1-9/A-C steps its option to the next choice (the
     match length is typed, and asked again with the reason until it is 1-25 or U); the line
     shows the new value at once (and Sound sets basic.silent). ENTER (or 0) returns, as does
-    a key of BETWEEN_GAMES_KEYS (S, R) when `offer_setup` (between games). The settings are saved on the way out (to `path`, else the user's
-    config directory). `settings` is changed in place; returns an OptionsOutcome."""
+    a key of BETWEEN_GAMES_KEYS (S, R) when `offer_setup` (between games). The settings are
+    saved on the way out (to `path`, else the user's config directory). `settings` is
+    changed in place; returns an OptionsOutcome."""
     draw_options(basic, settings, offer_setup)
     names = [name for name, _, _ in OPTIONS]
     changed: list[str] = []

@@ -27,9 +27,14 @@ def played_to_the_banner(seed=5, start=RACE, **options):
     """A game from `start` played to its end: the human types the engine's first legal
     play, the computer plays its first legal play; stops at the game-over banner."""
     driver = GameDriver(seed=seed, start=start, **options)
+    return play_on(driver, lambda: driver.game.match.record.games[-1].finished)
+
+
+def play_on(driver, done):
+    """Play the turns (ENTER where asked) until done(), then on to the game-over banner."""
     for _ in range(5000):
         message = driver.message()
-        if NEW_GAME in message or "R review the game" in message:
+        if done() and (NEW_GAME in message or "R review the game" in message):
             return driver
         if "Your move?" in message and driver.game.turn and not driver.game.turn.made:
             play_human_turn(driver)
@@ -143,17 +148,8 @@ def test_x_on_the_summary_writes_the_sgf_that_gnubg_loads_with_the_same_moves(tm
 def test_r_in_the_options_between_games_picks_a_finished_game_and_comes_back():
     driver = played_to_the_banner(start=[RACE, RACE])
     driver.type(" ")
-    for _ in range(5000):                               # the second game, to its banner
-        if len(driver.games) == 2 and driver.game.match.record.games[-1].finished:
-            break
-        message = driver.message()
-        if "Your move?" in message and driver.game.turn and not driver.game.turn.made:
-            play_human_turn(driver)
-            driver.run(2)
-        elif "ENTER" in message:
-            driver.type("\n")
-        else:
-            driver.run(5)
+    play_on(driver, lambda: len(driver.games) == 2
+            and driver.game.match.record.games[-1].finished)
     driver.until(NEW_GAME, row=MESSAGE)
     driver.type("o")
     driver.until("OPTIONS", row=0)
