@@ -186,3 +186,25 @@ def test_r_with_no_finished_game_says_so_and_loses_nothing():
     driver.type("\n")
     driver.until("The opening throw")
     assert len(driver.games) == 2
+
+
+def test_on_the_machine_r_at_the_banner_shows_the_review_read_back_from_the_screen():
+    from test_game_machine import HAVE_MACHINE
+    if not HAVE_MACHINE:
+        pytest.skip("needs spectrum/z80.py and the ROM")
+    from gamedriver import MachineDriver
+    from test_game_flow import play_to_end
+    driver = MachineDriver(seed=5, start=RACE, level=3, settings=Settings(speed="instant"))
+    assert "WIN" in play_to_end(driver, max_loops=100_000)
+    driver.until(NEW_GAME, row=MESSAGE)
+    driver.type("r")
+    driver.until("Looking at game 1")
+    assert "Any key stops" in driver.text()[FOOTER]
+    driver.until("REVIEW OF GAME 1", row=0)
+    assert "Rating (GNU Backgammon's):" in "\n".join(driver.text())
+    driver.type("\n")
+    driver.until(" You ", row=HEADLINE)
+    assert re.search(r"(best|forced|-\d\.\d{3}) *$", driver.text()[HEADLINE])
+    driver.type("q")
+    driver.until(NEW_GAME, row=MESSAGE)
+    assert "WIN" in driver.text()[HEADLINE]
