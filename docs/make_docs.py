@@ -394,47 +394,57 @@ def main(argv=None) -> int:
     return 0
 
 
-# --- the game review (game/review_screen.py), shown on its own until the game flow calls it
+# --- the game review: R at the game-over banner (game/scenes/game_over.py)
 
-def review_scenes():
-    """docs/review.png (a move marked ?? on the board) and docs/review-summary.png: the
-    review of a seeded game of level 3 with slips (tests/test_review.py played_out)."""
-    class ReviewScene(Scene):
-        def __init__(self, record):
-            from game.review_screen import review_screen
-            from game.screen import Screen
-            self.machine = Spectrum48()
-            run = loader.load_headless(self.machine, "instant")
-            assert run.state == "done", run.error
-            self.basic = Basic(self.machine)
-            for _ in range(200):
-                if rom_ready(self.machine, self.basic.sym):
-                    break
-                self.machine.run_frame()
-            screen = Screen(self.basic.memory, self.basic.print_at)
-            self.program = review_screen(self.basic, screen, record)
-            self.frames, self.frames_per_key, self.games = 0, 4, []
-            next(self.program)
-
-    def summary():
-        from test_review import played_out
-        scene = ReviewScene(played_out(11))
-        scene.until("ENTER: the moves", row=23)
-        return scene
-
-    def blunder():
-        scene = summary()
-        scene.type("\n")
-        for _ in range(60):
-            scene.run(4)
-            if "??" in scene.text()[11]:
-                return scene
+def reviewed_game():
+    """A game played to its end from the start on the real machine (you type the engine's
+    first legal play each turn, level 5 answers through USR), then R at the banner; the
+    scene stops at the review's summary page."""
+    scene = Scene(Dice(1984), settings=Settings(speed="instant"))
+    for _ in range(4000):
+        message = scene.message()
+        if "Press any key for a new game" in message or "R review the game" in message:
+            break
+        turn = scene.game.turn if scene.game else None
+        if "Your move?" in message and turn is not None and not turn.made:
+            scene.play_human_turn()
+        elif "ENTER" in message:
             scene.type("\n")
-        raise AssertionError("no move marked ?? in the review")
-    return {"review-summary": summary, "review": blunder}
+        else:
+            scene.run(5)
+    else:
+        raise AssertionError("the game did not end:\n" + "\n".join(scene.text()))
+    scene.type("r")
+    scene.until("ENTER: moves", row=23, max_frames=6000)
+    return scene
 
 
-SCENES.update(review_scenes())
+def review_move():
+    """The review's move pages from the start: the first of your moves marked ?? (else ?)."""
+    scene = reviewed_game()
+    scene.type("\n")
+    pages = []
+    for _ in range(80):
+        scene.run(4)
+        headline = scene.text()[11]
+        if "REVIEW" in scene.text()[0] or headline in pages:
+            break                                  # back on the summary: all were seen
+        pages.append(headline)
+        if "??" in headline:
+            return scene
+        scene.type("\n")
+    marked = next((n for n, line in enumerate(pages) if "?" in line), None)
+    if marked is None:
+        raise AssertionError("no move of yours marked ? or ?? in the review")
+    scene.type("\n")
+    for _ in range(marked):
+        scene.run(4)
+        scene.type("\n")
+    scene.run(4)
+    return scene
+
+
+SCENES.update({"review-summary": reviewed_game, "review": review_move})
 
 
 if __name__ == "__main__":

@@ -171,14 +171,30 @@ def ask_match_length(basic: Basic, row: int = PROMPT_ROW, reason_row: int = REAS
 # ---------------------------------------------------------------------------------------
 # the options menu
 
+# The keys that leave the options between games for something else, in the order shown
+# under the options: (key, words). match_end.between_games acts on the one pressed.
+BETWEEN_GAMES_KEYS = (
+    ("S", "Set up your own board"),
+    ("R", "Review a game of this match"),
+)
+
+
 @dataclass(frozen=True)
 class OptionsOutcome:
     """What the player did in the menu: the options changed (names of Settings fields, in
-    the order first changed), whether the settings file was written, and whether S (set up
-    your own board) was chosen to leave the menu."""
+    the order first changed), whether the settings file was written, and the key of
+    BETWEEN_GAMES_KEYS that left the menu ("" for ENTER)."""
     changed: tuple[str, ...] = ()
     saved: bool = True
-    setup_board: bool = False
+    left_with: str = ""
+
+    @property
+    def setup_board(self) -> bool:
+        return self.left_with == "S"
+
+    @property
+    def review(self) -> bool:
+        return self.left_with == "R"
 
 
 def _option_row(index: int) -> int:
@@ -206,8 +222,9 @@ def draw_options(basic: Basic, settings: Settings, offer_setup: bool) -> None:
     basic.print_at(HINT_ROW, 0, "Press 1-9 or A-C to change one.", PAGE)
     basic.print_at(HINT_ROW + 1, 0, "Match length (5) is typed.", PAGE)
     if offer_setup:
-        basic.print_at(HINT_ROW + 2, 0, "S", KEY_CELL)
-        basic.print_at(HINT_ROW + 2, 1, " Set up your own board", PAGE)
+        for row, (key, words) in enumerate(BETWEEN_GAMES_KEYS, start=HINT_ROW + 2):
+            basic.print_at(row, 0, key, KEY_CELL)
+            basic.print_at(row, 1, f" {words}", PAGE)
     footer(basic, "ENTER to play on")
 
 
@@ -215,19 +232,20 @@ def options_menu(basic: Basic, settings: Settings, path=None, offer_setup: bool 
     """The options on one screen. A key 1-9/A-C steps its option to the next choice (the
     match length is typed, and asked again with the reason until it is 1-25 or U); the line
     shows the new value at once (and Sound sets basic.silent). ENTER (or 0) returns, as does
-    S when `offer_setup`. The settings are saved on the way out (to `path`, else the user's
-    config directory). `settings` is changed in place; returns an OptionsOutcome."""
+    a key of BETWEEN_GAMES_KEYS (S, R) when `offer_setup` (between games). The settings are
+    saved on the way out (to `path`, else the user's config directory). `settings` is
+    changed in place; returns an OptionsOutcome."""
     draw_options(basic, settings, offer_setup)
     names = [name for name, _, _ in OPTIONS]
     changed: list[str] = []
-    setup = False
+    left_with = ""
     while True:
         key = yield from basic.inkey()
         char = key_char(key)
         if key in DONE_KEYS:
             break
-        if offer_setup and char == "S":
-            setup = True
+        if offer_setup and char in dict(BETWEEN_GAMES_KEYS):
+            left_with = char
             break
         if not char or char not in MENU_KEYS:
             basic.beep(*BAD_KEY)
@@ -259,7 +277,7 @@ def options_menu(basic: Basic, settings: Settings, path=None, offer_setup: bool 
                            f"they last until you switch off.")
         footer(basic, "Press ENTER")
         yield from basic.wait_enter()
-    return OptionsOutcome(tuple(changed), saved, setup)
+    return OptionsOutcome(tuple(changed), saved, left_with)
 
 
 # ---------------------------------------------------------------------------------------

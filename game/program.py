@@ -76,11 +76,11 @@ def after_game(game: Game, result, starts: list):
     key = "stop" if result == "stop" else (yield from game_over(basic, screen, result, game))
     if key == "stop":                           # a key stopped the demo
         yield from match_end.demo_over(basic, screen, settings)
-        starts[:0] = [(yield from match_end.between_games(basic, screen, settings))]
+        starts[:0] = [(yield from match_end.between_games(basic, screen, settings, game))]
         return None
     if match.is_over:
         yield from match_end.match_over(basic, screen, game)
         return None
     if key in (ord("o"), ord("O")):
-        starts[:0] = [(yield from match_end.between_games(basic, screen, settings))]
+        starts[:0] = [(yield from match_end.between_games(basic, screen, settings, game))]
     return match if match_end.fits(match, settings) else None

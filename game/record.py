@@ -167,6 +167,11 @@ class MatchRecord:
         self.games.append(game)
         return game
 
+    def begin_from(self, position_id: str) -> None:
+        """The current game began from a set-up board: its position ID with the first mover
+        on roll (known once the opening throw is over, after start_game)."""
+        self.current.start = position_id
+
     def move(self, side: str, dice, steps) -> None:
         """A turn: the roll and its play (steps, or a play string; empty = no move)."""
         play = parse_play(steps) if isinstance(steps, str) else [format_step(s) for s in steps]

@@ -1,17 +1,23 @@
 """The game review on the Spectrum screen: progress while level 5 looks at the game (any key
-stops it, keeping what is done), a summary page (errors, luck, rating per side), then each
-decision on the board: the position and dice, the play made, level 5's best, the loss and
-its mark. Generators (one yield = one frame) for the game flow; the judging is game/review.py."""
+stops it, keeping what is done), a summary page (errors, luck, rating per side; X writes the
+game's .sgf), then each decision on the board: the position and dice, the play made, level
+5's best, the loss and its mark. Generators (one yield = one frame) for the game flow; the
+judging is game/review.py, the file game/sgf.py."""
 from __future__ import annotations
+
+import os
 
 from game import review as R
 from game import screen as S
+from game import sgf
 from game.basic import CODE_ENTER, Basic
 from game.commands import play_text
 from game.errors import BackgammonError
 from game.instructions import wrap
-from game.menus import BAD_KEY, CLICK, PAGE, clear_rows, footer, text_screen, title_bar
+from game.menus import (BAD_KEY, CLICK, PAGE, clear_rows, footer, show_reason, text_screen,
+                        title_bar)
 from game.position import Position
+from game.scenes.keys import export_folder
 from game.scenes.state import view_of
 from game.record import MatchRecord
 
@@ -24,12 +30,14 @@ SUMMARY_KEYS = (ord("s"), ord("S"))
 SIDES_KEYS = (ord("c"), ord("C"))
 QUIT_KEYS = (ord("q"), ord("Q"), ord("0"))
 RESUME_KEYS = (ord("r"), ord("R"))
+EXPORT_KEYS = (ord("x"), ord("X"))
+EXPORT_ROW = S.ROWS - 3                         # the summary page's line for the file's name
 BAR_FULL = S.attr(S.WHITE, S.BLUE, bright=True)
 BAR_EMPTY = S.attr(S.BLACK, S.WHITE)
 MARK_ATTR = {"": S.attr(S.BLACK, S.WHITE, bright=True),
              "?": S.attr(S.BLACK, S.YELLOW, bright=True),
              "??": S.attr(S.WHITE, S.RED, bright=True)}
-KEYS_HELP = "ENTER next B back S sums Q end"
+KEYS_HELP = "ENTER next B back C all S sums Q"
 
 
 def side_word(side: str) -> str:
@@ -175,11 +183,12 @@ def refuse(basic: Basic, words: str):
 
 def review_screen(basic: Basic, screen: S.Screen, record: MatchRecord,
                   game_number: int | None = None, cube: bool = True,
-                  show_all: bool = False, level: int = R.REVIEW_LEVEL):
+                  show_all: bool = False, level: int = R.REVIEW_LEVEL, export_dir=None):
     """R: review a game of `record` (the last by default) and show it; Q (or 0) ends. The
     review shows the first side's decisions (the human's), or both with `show_all`; C turns
-    the other side's on and off. Returns the Review (complete or as far as it went), or None
-    when the game cannot be reviewed (the reason was shown). The caller redraws after."""
+    the other side's on and off. X on the summary writes the .sgf into `export_dir` (None:
+    where the .mat export goes). Returns the Review (complete or as far as it went), or
+    None when the game cannot be reviewed (the reason was shown). The caller redraws."""
     try:
         reviewer = R.Reviewer(record, game_number, level=level, cube=cube)
     except (BackgammonError, ValueError) as exc:
@@ -191,7 +200,7 @@ def review_screen(basic: Basic, screen: S.Screen, record: MatchRecord,
         trouble = yield from compute(basic, reviewer)
         if trouble:
             yield from refuse(basic, f"The review stopped: {trouble}")
-        key = yield from summary_page(basic, reviewer)
+        key = yield from summary_page(basic, reviewer, export_dir)
         if key in RESUME_KEYS and not reviewer.review.complete and not trouble:
             continue
         if key in QUIT_KEYS:
@@ -203,21 +212,66 @@ def review_screen(basic: Basic, screen: S.Screen, record: MatchRecord,
             sides = record.sides if len(sides) == 1 else (bottom,)
 
 
-def summary_page(basic: Basic, reviewer: R.Reviewer):
+def choose_game(basic: Basic, record: MatchRecord, row: int = S.MESSAGE_ROW):
+    """Between games, R: which finished game of the match to review. One finished game is
+    taken at once; of several, the number is typed (ENTER: the last, Q: none). With none
+    finished yet the reason is shown (ENTER). Returns the game's number or None."""
+    finished = [g.number for g in record.games if g.finished]
+    if not finished:
+        yield from refuse(basic, "No game of this match has been finished yet. Play one to "
+                                 "the end; then R reviews it.")
+        return None
+    if len(finished) == 1:
+        return finished[0]
+    prompt = f"Review game {finished[0]}-{finished[-1]} (ENTER {finished[-1]})?"
+    while True:
+        text = (yield from basic.input(prompt, row=row)).strip().upper()
+        if not text:
+            return finished[-1]
+        if text == "Q":
+            return None
+        if text.isdigit() and int(text) in finished:
+            return int(text)
+        basic.beep(*BAD_KEY)
+        show_reason(basic, f"There is no finished game {text[:8]}. Type {finished[0]} to "
+                           f"{finished[-1]}; ENTER for the last, Q for none.", row - 3)
+
+
+def summary_page(basic: Basic, reviewer: R.Reviewer, export_dir=None):
     """The summary; returns the key that leaves it (ENTER: the moves, Q: the end, R: carry
-    on when stopped)."""
+    on when stopped). X writes the game's .sgf (export) and stays."""
     basic.cls(PAGE)
     title_bar(basic, f"REVIEW OF GAME {reviewer.game.number}")
     for row, line in enumerate(summary_lines(reviewer.review, reviewer.total), start=2):
         if row < S.ROWS - 1:
             basic.print_at(row, 0, line[:S.COLS], PAGE)
-    footer(basic, "ENTER: the moves  Q: end")
+    footer(basic, "ENTER: moves  X: .sgf  Q: end")
     while True:
         key = yield from basic.inkey()
         if key in NEXT_KEYS + QUIT_KEYS + RESUME_KEYS:
             basic.beep(*CLICK)
             return key
+        if key in EXPORT_KEYS:
+            basic.beep(*CLICK)
+            yield from export(basic, reviewer, export_dir)
+            continue
         basic.beep(*BAD_KEY)
+
+
+def export(basic: Basic, reviewer: R.Reviewer, export_dir=None):
+    """X: the game with its analysis so far as GNU Backgammon's .sgf, in the folder the .mat
+    export uses; the file's name (or why not) on the summary page."""
+    basic.print_at(EXPORT_ROW, 0, "Writing the .sgf...".center(S.COLS), PAGE)
+    yield
+    try:
+        path = sgf.export_review(reviewer.record, reviewer.review, export_folder(export_dir))
+    except OSError as exc:
+        show_reason(basic, f"Not saved: {exc.strerror or exc}", EXPORT_ROW, 2)
+        return None
+    clear_rows(basic, EXPORT_ROW, 2)
+    basic.print_at(EXPORT_ROW, 0, f"Saved {os.path.basename(path)}"[:S.COLS].center(S.COLS),
+                   PAGE)
+    return path
 
 
 def browse(basic: Basic, screen: S.Screen, reviewer: R.Reviewer, bottom: str, sides):

@@ -209,3 +209,12 @@ def write_sgf(record: MatchRecord, path, reviews: dict | None = None, games=None
         fh.write(text)
     os.replace(tmp, path)
     return path
+
+
+def export_review(record: MatchRecord, review: Review, folder) -> str:
+    """The reviewed game alone, with the analysis done so far, as gameN-YYYYMMDD-HHMMSS.sgf
+    in `folder`; returns the path (OSError when it cannot be written)."""
+    number = review.game.number
+    name = time.strftime(f"game{number}-%Y%m%d-%H%M%S.sgf")
+    return write_sgf(record, os.path.join(os.fspath(folder), name), {number: review},
+                     games=[number])

@@ -67,12 +67,12 @@ def test_progress_then_the_summary_with_both_sides_ratings():
     text = "\n".join(d.text())
     assert "Rating (GNU Backgammon's):" in text
     assert " You: " in text and " Me: " in text
-    assert "ENTER: the moves" in d.text()[S.ROWS - 1]
+    assert "ENTER: moves" in d.text()[S.ROWS - 1]
 
 
 def test_each_decision_on_the_board_with_its_mark_and_the_best_play():
     d = Driver(blunder_game(), show_all=True)
-    d.until("ENTER: the moves", row=S.ROWS - 1)
+    d.until("ENTER: moves", row=S.ROWS - 1)
     d.type("\n")
     d.until("1 You 31:", row=11)
     assert "best" in d.text()[11]
@@ -91,7 +91,7 @@ def test_each_decision_on_the_board_with_its_mark_and_the_best_play():
 
 def test_only_your_decisions_until_c_shows_the_computers():
     d = Driver(blunder_game())
-    d.until("ENTER: the moves", row=S.ROWS - 1)
+    d.until("ENTER: moves", row=S.ROWS - 1)
     d.type("\n")
     seen = []
     for _ in range(6):
@@ -101,7 +101,7 @@ def test_only_your_decisions_until_c_shows_the_computers():
             break
     assert seen and all(" You " in s for s in seen)
     d.type("\nc")                                   # the moves again, then C
-    d.until("ENTER: the moves", row=S.ROWS - 1)
+    d.until("ENTER: moves", row=S.ROWS - 1)
     d.type("\n")
     shown = set()
     for _ in range(10):
@@ -154,3 +154,23 @@ def test_the_headline_fits_one_row_with_the_mark_at_its_end():
         assert len(line) <= S.COLS
         if item.mark:
             assert line.rstrip().endswith(f"{item.mark} -{item.loss:.3f}")
+
+
+def test_x_on_the_summary_writes_the_games_sgf_or_says_why_not(tmp_path):
+    d = Driver(blunder_game(), export_dir=str(tmp_path))
+    d.until("ENTER: moves", row=S.ROWS - 1)
+    d.type("x")
+    d.until("Saved game1-")
+    files = list(tmp_path.glob("game1-*.sgf"))
+    assert len(files) == 1 and files[0].name in "\n".join(d.text())
+    assert "\n;W[31hefe]A[0][hefe E ver 3 " in files[0].read_text()   # with its analysis
+    assert "REVIEW OF GAME 1" in d.text()[0]
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    d = Driver(blunder_game(), export_dir=str(blocker / "sub"))
+    d.until("ENTER: moves", row=S.ROWS - 1)
+    d.type("x")
+    d.until("Not saved:")
+    assert "REVIEW OF GAME 1" in d.text()[0]
+    d.type("q")
+    assert d.finished and d.result.complete

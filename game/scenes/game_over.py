@@ -1,9 +1,17 @@
 """The end of a game: the winner and the kind of win in a banner on the board, a tune,
-then a key for a new game (O: the options first); after a demo game the demo runs on
-unless a key stops it. Not the score keeping (game/match.py)."""
+then a key for a new game, or one of BANNER_KEYS (R reviews the game, O the options first);
+after a demo game the demo runs on unless a key stops it. Not the score keeping
+(game/match.py) nor the review itself (game/review_screen.py)."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable, Optional
+
 from game import screen as S
 from game.match import COMPUTER, HUMAN
-from game.scenes.timing import DEMO_NEXT_GAME_FRAMES, LOSE_TUNE, WIN_TUNE
+from game.menus import key_char
+from game.review_screen import review_screen
+from game.scenes.timing import BANNER_LINE_FRAMES, DEMO_NEXT_GAME_FRAMES, LOSE_TUNE, WIN_TUNE
 from game.words import result_words, say
 
 
@@ -32,16 +40,54 @@ def banner_words(result, game=None) -> tuple[str, str]:
     return winner_side, f"{who} {result_words(kind, points)}"
 
 
-def game_over(basic, screen, result, game=None):
-    """The banner, a tune, then a new game on a key. Returns the key pressed; after a demo
-    game, None when the demo runs on or "stop" when a key stopped it."""
-    winner_side, banner = banner_words(result, game)
+def review_game(game, number: int | None = None):
+    """R: the review of game `number` of the match (the last by default) on its own pages,
+    then back to the caller (which redraws). Both sides' decisions are shown when both are
+    typed (or both the computer's); the computer's appear on C otherwise."""
+    m = game.match
+    yield from review_screen(game.basic, game.screen, m.record, number, cube=m.cube_enabled,
+                             show_all=game.typed[game.bottom] == game.typed[game.top],
+                             export_dir=game.export_dir)
+
+
+@dataclass(frozen=True)
+class BannerKey:
+    """A key at the game-over banner besides "any key for a new game"."""
+    key: str                      # the letter, either case
+    words: str                    # after the key on the message line
+    handler: Optional[Callable]   # handler(game): a generator, the banner shown again after;
+                                  # None: game_over returns the key (program.py acts on it)
+    at_match_end: bool            # offered when the game ended the match too
+
+
+BANNER_KEYS = (
+    BannerKey("R", "review the game", review_game, True),
+    BannerKey("O", "options", None, False),
+)
+
+
+def draw_banner(screen, banner: str) -> None:
     row = S.BOTTOM_FIRST_ROW - 1
     cube = screen.cube
     if cube and S.CUBE_ROW.get(S.cube_side(cube[1])) in (row, row - S.CUBE_ROWS + 1):
         screen.clear_cube()                     # the centred cube would be cut in half
     screen.text(row, 0, fit_banner(banner).center(S.COLS),
                 S.attr(S.BLACK, S.YELLOW, bright=True))
+
+
+def banner_lines(match_over: bool) -> tuple[list[str], tuple]:
+    """The message lines that take turns under the banner, and the keys they list."""
+    keys = tuple(k for k in BANNER_KEYS if k.at_match_end or not match_over)
+    first = "Press any key" if match_over else "Press any key for a new game"
+    return [first, "  ".join(f"{k.key} {k.words}" for k in keys)[:S.COLS]], keys
+
+
+def game_over(basic, screen, result, game=None):
+    """The banner, a tune, then a new game on a key (a BANNER_KEYS key runs its handler and
+    comes back here). Returns the key pressed; after a demo game, None when the demo runs
+    on or "stop" when a key stopped it."""
+    winner_side, banner = banner_words(result, game)
+    draw_banner(screen, banner)
     for ms, hz in (WIN_TUNE if winner_side != COMPUTER else LOSE_TUNE):
         basic.beep(ms, hz)
     match = game.match if game else None
@@ -49,8 +95,28 @@ def game_over(basic, screen, result, game=None):
         screen.message("Demo: any key stops it")   # the demo runs on by itself
         key = yield from basic.pause(DEMO_NEXT_GAME_FRAMES)
         return None if key is None else "stop"
-    if match is not None and match.is_over:
-        screen.message("Press any key")
-    else:
-        screen.message("Press any key for a new game")
-    return (yield from basic.inkey())
+    lines, keys = banner_lines(match is not None and match.is_over)
+    if game is None:
+        lines, keys = lines[:1], ()
+    while True:
+        key = yield from take_turns(basic, screen, lines)
+        chosen = next((k for k in keys if key_char(key) == k.key), None)
+        if chosen is None or chosen.handler is None:
+            return key
+        yield from chosen.handler(game)
+        game.redraw()
+        draw_banner(screen, banner)
+
+
+def take_turns(basic, screen, lines: list[str]):
+    """The message line shows each of `lines` in turn (BANNER_LINE_FRAMES each) until a
+    key; returns it."""
+    if len(lines) == 1:
+        screen.message(lines[0])
+        return (yield from basic.inkey())
+    while True:
+        for line in lines:
+            screen.message(line)
+            key = yield from basic.pause(BANNER_LINE_FRAMES)
+            if key is not None:
+                return key

@@ -142,15 +142,21 @@ def export(game):
     finished = [g.number for g in game.match.record.games if g.finished]
     if not finished:
         return "No finished game to export"
-    if game.export_dir:
-        directory = game.export_dir
-    else:                                       # the console passes its working dir
-        directory = str(config_dir())
-        os.makedirs(directory, exist_ok=True)
-    path = os.path.join(directory, time.strftime("match-%Y%m%d-%H%M%S.mat"))
     try:
+        path = os.path.join(export_folder(game.export_dir),
+                            time.strftime("match-%Y%m%d-%H%M%S.mat"))
         matfile.write_mat(game.match.record, path, games=finished)
     except OSError as exc:
         return f"Not saved: {exc.strerror or exc}"
     yield
     return f"Saved {os.path.basename(path)}"
+
+
+def export_folder(export_dir=None) -> str:
+    """Where the exports go (.mat here, the review's .sgf): `export_dir` (the console passes
+    its working directory), else the config directory, made if need be (OSError if not)."""
+    if export_dir:
+        return str(export_dir)
+    directory = str(config_dir())
+    os.makedirs(directory, exist_ok=True)
+    return directory

@@ -1,9 +1,12 @@
 """Between games: a game abandoned (QUIT) scores nothing, the demo stopped by a key, the
-match-over page with its .mat export, the options between games (S sets up a board), and
-a new match when the options no longer fit the one in progress."""
+match-over page with its .mat export, the options between games (S sets up a board, R
+reviews a finished game), and a new match when the options no longer fit the one in
+progress."""
 from game import menus, setup_board
 from game import screen as S
 from game.match import BLACK, WHITE, Match
+from game.review_screen import choose_game
+from game.scenes.game_over import review_game
 from game.scenes.keys import export
 from game.scenes.timing import OPENING_READ_FRAMES
 from game.settings import Settings
@@ -47,14 +50,20 @@ def abandoned(basic, screen):
     yield from basic.pause(OPENING_READ_FRAMES)
 
 
-def between_games(basic, screen, settings: Settings):
-    """The options before a game, with S for setting up a board; returns the set-up
-    position (human on roll) or None."""
-    out = yield from menus.options_menu(basic, settings, offer_setup=True)
-    if out.setup_board:
-        position = yield from setup_board.setup_board(basic, screen)
-        return position
-    return None
+def between_games(basic, screen, settings: Settings, game):
+    """The options before a game, with S for setting up a board and R for reviewing a
+    finished game of `game`'s match (then the options again); returns the set-up position
+    (human on roll) or None."""
+    while True:
+        out = yield from menus.options_menu(basic, settings, offer_setup=True)
+        if out.setup_board:
+            position = yield from setup_board.setup_board(basic, screen)
+            return position
+        if not out.review:
+            return None
+        number = yield from choose_game(basic, game.match.record)
+        if number is not None:
+            yield from review_game(game, number)
 
 
 def match_over(basic, screen, game):

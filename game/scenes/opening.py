@@ -2,13 +2,25 @@
 and plays both; or the side the options name starts with its own throw. Not the turns."""
 from game import menus
 from game.match import COMPUTER, opening_throw
+from game.position import Position
 from game.scenes.timing import OPENING_READ_FRAMES
 from game.words import say
 
 
 def first_turn(game):
     """Who moves first and with which dice (None: that side rolls its own); ('quit',
-    None) when QUIT was typed for the opening dice."""
+    None) when QUIT was typed for the opening dice. A game from a set-up board is recorded
+    with its start, the first mover on roll (the review and the .sgf export replay it)."""
+    side, dice = yield from first_side(game)
+    record = game.match.record
+    if side != "quit" and game.position != Position.start() and record.games \
+            and not record.games[-1].finished and not record.games[-1].actions:
+        record.begin_from(game.held_for(side).position_id)
+    return side, dice
+
+
+def first_side(game):
+    """first_turn's choice: the opening throw, or the side the options name."""
     who = game.settings.who_starts
     if who == "roll":
         opened = yield from opening(game)
