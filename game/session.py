@@ -135,7 +135,7 @@ def offer_resume(basic: Basic, screen: S.Screen, session: Session, path=None):
         return None
     saved, warning = savegame.load_game(path, warn=None)
     if warning:
-        words = "Saved game damaged: the backup" if saved else "Saved game damaged: set aside"
+        words = "Save damaged: backup offered" if saved else "Saved game damaged: set aside"
         screen.message(short_warning(warning, words))
         yield from basic.pause(WARNING_FRAMES)
     if saved is None:
