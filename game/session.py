@@ -133,7 +133,7 @@ def offer_resume(basic: Basic, screen: S.Screen, session: Session, path=None):
     (match, position, side, dice, typed steps), ('between', match) or None."""
     if not savegame.has_save(path):
         return None
-    saved, warning = savegame.load_game(path, warn=None)
+    saved, warning = savegame.load_game(path, warn=session.say)   # the whole one: stderr
     if warning:
         words = "Save damaged: backup offered" if saved else "Saved game damaged: set aside"
         screen.message(short_warning(warning, words))

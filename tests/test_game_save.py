@@ -210,16 +210,21 @@ def test_a_damaged_save_with_a_whole_backup_offers_the_backup(tmp_path, monkeypa
     assert again.game.turn.dice == (3, 1) and not again.game.turn.made
 
 
+def last_man_game(settings: Settings) -> GameDriver:
+    """The human to bear off its last man with a 6 (a gammon, 2 points), autosaving."""
+    from game.position import Position
+    last = Position.from_points({1: 1}, {1: 5, 2: 5, 3: 5})
+    driver = GameDriver(dice=Dice.scripted([1, 6]), start=last, settings=settings,
+                        session=Session(settings, savegame.Autosave()))
+    driver.until("Your move?")
+    return driver
+
+
 def test_between_games_the_match_is_saved_with_its_new_score_and_resumed_there(
         tmp_path, monkeypatch):
-    from game.position import Position
     path = _config(tmp_path, monkeypatch)
-    last = Position.from_points({1: 1}, {1: 5, 2: 5, 3: 5})
     settings = Settings(match_length=5)
-    session = Session(settings, savegame.Autosave())
-    driver = GameDriver(dice=Dice.scripted([1, 6]), start=last, settings=settings,
-                        session=session)
-    driver.until("Your move?")
+    driver = last_man_game(settings)
     driver.type("a6\n")
     driver.until("Press any key for a new game")     # killed here: the score is kept
     saved = savegame.read_save(path)
@@ -234,14 +239,8 @@ def test_between_games_the_match_is_saved_with_its_new_score_and_resumed_there(
 
 
 def test_the_end_of_the_match_forgets_its_save(tmp_path, monkeypatch):
-    from game.position import Position
     _config(tmp_path, monkeypatch)
-    last = Position.from_points({1: 1}, {1: 5, 2: 5, 3: 5})
-    settings = Settings(match_length=1)
-    session = Session(settings, savegame.Autosave())
-    driver = GameDriver(dice=Dice.scripted([1, 6]), start=last, settings=settings,
-                        session=session)
-    driver.until("Your move?")
+    driver = last_man_game(Settings(match_length=1))
     assert savegame.has_save()
     driver.type("a6\n")
     driver.until("YOU WIN")
