@@ -59,6 +59,8 @@ class Runner:
         from game.usr import evaluator_cube, usr_cube
         from game.settings import load_settings
         self.machine = machine
+        self.feed = open(keys_from, encoding="ascii", errors="replace", newline="") \
+            if keys_from else None
         self.loading = loading_sequence(machine, mode)
         self.basic = Basic(machine)
         settings, warning = load_settings(warn=None)
@@ -81,8 +83,6 @@ class Runner:
         self.keys = list((keys or "").replace("\\n", "\n"))
         self.wait_frames = 0
         self.holding = False
-        self.feed = open(keys_from, encoding="ascii", errors="replace", newline="") \
-            if keys_from else None
 
     def __call__(self, machine) -> bool:
         if self.loading is not None:
@@ -176,9 +176,13 @@ def main(argv=None) -> int:
         headless = args.frames if args.frames is not None else 500
     elif args.frames is not None:
         headless = args.frames
-    runner = Runner(machine, args.tape, seed=args.seed, level=args.level,
-                    keys=args.keys if args.screenshot else None, resume=headless is None,
-                    keys_from=args.keys_from, trace=args.trace)
+    try:
+        runner = Runner(machine, args.tape, seed=args.seed, level=args.level,
+                        keys=args.keys if args.screenshot else None, resume=headless is None,
+                        keys_from=args.keys_from, trace=args.trace)
+    except OSError as exc:                       # --keys-from or --trace cannot be opened
+        print(f"{TITLE}: {exc}", file=sys.stderr)
+        return 2
     from game import shutdown
     shutdown.save_and_exit_on_signals(runner.session.save_again)   # SIGTERM, SIGHUP
     try:
