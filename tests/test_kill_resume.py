@@ -169,9 +169,9 @@ def kill_again_and_again(folder: Path, kills: int, rnd: random.Random, landed: d
                               rnd.uniform(0.1, 1.5) if plan == 0 else None)
         if plan == 2:                             # once the human has typed a step
             play_until(run, time.monotonic() + START_LIMIT_S, lambda saved: saved["typed"])
-        play_until(run, time.monotonic() + (rnd.uniform(2.0, 5.0) if plan == 1 else
+        play_until(run, time.monotonic() + (rnd.uniform(1.5, 4.0) if plan == 1 else
                                             rnd.uniform(0.0, 0.3) if plan == 2 else
-                                            0.0 if plan == 0 else rnd.uniform(0.3, 1.5)))
+                                            0.0 if plan == 0 else rnd.uniform(0.2, 1.2)))
         err = run.stop(signal.SIGKILL)
         assert "Traceback" not in err and run.process.returncode == -signal.SIGKILL, err
         landed[where_killed(run.lines)] += 1
