@@ -32,6 +32,12 @@ def parse_args(argv):
     parser.add_argument("--keys", default=None,
                         help="headless only: keys typed into the program, one each 4 frames "
                              "(\\n = ENTER, ~ = wait a second)")
+    parser.add_argument("--keys-from", metavar="PATH", default=None,
+                        help="for tests: keys typed as they are appended to PATH (as --keys, "
+                             "a newline is ENTER); the frames run flat out")
+    parser.add_argument("--trace", metavar="PATH", default=None,
+                        help="for tests: a line appended to PATH at each save and at the "
+                             "resume offer (gnubg IDs, scores, turn, dice, steps typed)")
     return parser.parse_args(argv)
 
 
@@ -47,7 +53,8 @@ class Runner:
     generator step per frame. Returns False to stop the window when the program ends."""
 
     def __init__(self, machine, mode: str, seed=None, level=None, keys: str | None = None,
-                 resume: bool = True):
+                 resume: bool = True, keys_from=None, trace=None):
+        from game import savegame
         from game.basic import Basic
         from game.dice import Dice
         from game.program import program
@@ -55,12 +62,16 @@ class Runner:
         from game.usr import evaluator_cube, usr_cube
         from game.settings import load_settings
         self.machine = machine
+        self.feed = open(keys_from, encoding="ascii", errors="replace", newline="") \
+            if keys_from else None
         self.loading = loading_sequence(machine, mode)
         self.basic = Basic(machine)
         settings, warning = load_settings(warn=None)
         if level is not None:
             settings.level = level               # --level: this run (saved if options are)
-        self.session = Session(settings)
+        self.session = Session(settings, savegame.Autosave() if resume else None,
+                               trace=trace_to(trace),
+                               say=lambda text: print(f"{TITLE}: {text}", file=sys.stderr))
         chooser = computer_chooser(machine, self.basic, lambda: settings.level)
         cube = usr_cube(self.basic, lambda: settings.level) or evaluator_cube(settings)
 
@@ -86,6 +97,8 @@ class Runner:
         if self.holding:
             machine.keyboard.release_all()              # a typed key is held one frame
             self.holding = False
+        if self.feed is not None:
+            self.keys += self.feed.read()
         if self.keys or self.wait_frames:
             if self.wait_frames:
                 self.wait_frames -= 1
@@ -131,6 +144,20 @@ def computer_chooser(machine, basic, level):
     return usr.usr_chooser(basic, level, warm_up) or usr.first_legal_play
 
 
+def trace_to(path):
+    """--trace: trace(kind, facts) appends "KIND {json}" to path, flushed at once; None
+    without a path."""
+    if not path:
+        return None
+    import json
+    out = open(path, "a", encoding="utf-8")
+
+    def trace(kind: str, facts: dict) -> None:
+        out.write(f"{kind} {json.dumps(facts, sort_keys=True)}\n")
+        out.flush()
+    return trace
+
+
 def main(argv=None) -> int:
     args = parse_args(sys.argv[1:] if argv is None else argv)
     if args.scale < 1:
@@ -154,10 +181,18 @@ def main(argv=None) -> int:
         headless = args.frames if args.frames is not None else 500
     elif args.frames is not None:
         headless = args.frames
-    runner = Runner(machine, args.tape, seed=args.seed, level=args.level,
-                    keys=args.keys if args.screenshot else None, resume=headless is None)
+    try:
+        runner = Runner(machine, args.tape, seed=args.seed, level=args.level,
+                        keys=args.keys if args.screenshot else None, resume=headless is None,
+                        keys_from=args.keys_from, trace=args.trace)
+    except OSError as exc:                       # --keys-from or --trace cannot be opened
+        print(f"{TITLE}: {exc}", file=sys.stderr)
+        return 2
+    from game import shutdown
+    shutdown.save_and_exit_on_signals(runner.session.save_again)   # SIGTERM, SIGHUP
     try:
         return display.run(machine, runner, scale=args.scale, fullscreen=args.fullscreen,
+                           fast=bool(args.keys_from),
                            mute=args.mute, headless_frames=headless,
                            screenshot_path=args.screenshot, wav_path=args.wav, title=TITLE)
     finally:
@@ -168,14 +203,9 @@ def main(argv=None) -> int:
 
 
 def save_on_close(runner) -> None:
-    """Save the match in progress for the next start (game/savegame.py); a failure to
-    write is reported, never raised."""
-    from game.session import save_session
-    try:
-        path = save_session(runner.session)
-    except OSError as exc:
-        print(f"{TITLE}: the game could not be saved: {exc}", file=sys.stderr)
-        return
+    """The last autosave written once more for the next start (game/session.py); a failure
+    to write is reported (OSError, SaveError), never raised."""
+    path = runner.session.save_again()
     if path:
         print(f"{TITLE}: game saved to {path}; it is offered at the next start",
               file=sys.stderr)

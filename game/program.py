@@ -2,7 +2,7 @@
 game after game of a match until the machine is switched off. A generator: one `yield` is
 one 50 Hz frame. The scenes are game/scenes/; rules from game/rules.py, drawing from
 game/screen.py."""
-from game import instructions
+from game import instructions, savegame
 from game import screen as S
 from game.dice import Dice
 from game.interfaces import Chooser, CubePolicy
@@ -28,13 +28,17 @@ def program(basic, dice: Dice | None = None, chooser: Chooser | None = None,
     from the usual position. `settings`: the options (game/settings.py; defaults if None),
     `warning` a line to show first (a damaged settings file). `cube_policy`: the computer's
     cube decisions (game/usr.py evaluator_cube); None: it never doubles and always takes.
-    `session` is kept up to date for save_session; `resume`: offer a saved game first.
+    `session` is kept up to date and autosaves into its slot; `resume`: offer a saved game
+    first (a session without a slot then gets the default one, so the match goes on being
+    saved).
     For tests: `start` may be a list (the first games' positions, in order) and `match` the
     first match (a game already started in it keeps its cube). The computer's level is
     the chooser's and the options' business."""
     settings = settings or Settings()
     session = session or Session(settings)
     session.settings = settings
+    if resume and session.slot is None:
+        session.slot = savegame.Autosave()
     basic.silent = basic.silent or not settings.sound
     screen = S.Screen(basic.memory, basic.print_at)
     if warning:                                 # a damaged settings file: the defaults
@@ -45,15 +49,19 @@ def program(basic, dice: Dice | None = None, chooser: Chooser | None = None,
         yield from instructions.offer(basic)
     table = dict(basic=basic, screen=screen, dice=dice or Dice(),
                  chooser=chooser or first_legal_play, settings=settings,
-                 cube_policy=cube_policy, export_dir=export_dir)
+                 cube_policy=cube_policy, export_dir=export_dir, keeper=session)
     starts = list(start) if isinstance(start, (list, tuple)) else [start]
     while True:
         start = starts.pop(0) if starts else None
         resume_turn = None
-        if carry_on is not None:
-            match, start, side, saved_dice = carry_on
-            resume_turn, carry_on = (side, saved_dice), None
+        if carry_on is not None and carry_on[0] == "between":
+            match, carry_on = carry_on[1], None          # resumed between two games
+        elif carry_on is not None:
+            match, start, side, saved_dice, typed = carry_on
+            resume_turn, carry_on = (side, saved_dice, typed), None
         elif match is None or not match.in_game and match.is_over:
+            if session.game is not None:                 # the last one over or left
+                session.forget()
             match = match_end.new_match(settings)
         session.match = match
         game = Game(start=start, match=match, resume=resume_turn, **table)
@@ -70,6 +78,10 @@ def after_game(game: Game, result, starts: list):
     basic, screen, settings, match = game.basic, game.screen, game.settings, game.match
     if result in ("quit", "stop"):
         match_end.abandon(match)
+    if match.is_over:
+        game.forget_save()
+    else:
+        game.autosave(between_games=True)
     if result == "quit":
         yield from match_end.abandoned(basic, screen)
         return match if match_end.fits(match, settings) else None

@@ -15,15 +15,19 @@ def play(game, dice, side: str):
     """Returns 'quit' if QUIT was typed, else the steps made (in the mover's numbers)."""
     turn = rules.Turn(game.held_for(side), dice, mover_is_human=side == game.bottom)
     game.turn = turn
+    replay(game, turn)
+    game.autosave()                                # the dice thrown, the steps so far
     tag = "human" if side == HUMAN else side
-    if turn.complete:                              # no legal step at all: forfeit
+    if turn.complete and not turn.made:            # no legal step at all: forfeit
         code = "cannot enter" if turn.start.board[BAR] else "cannot move"
         game.message(say(code, side) + PRESS_ENTER)
         game.log.append(f"{tag} {dice[0]}{dice[1]} forfeit")
         yield from game.basic.wait_enter()
         return ()
+    saved = list(turn.made)
     while True:
         while not turn.complete:
+            saved = keep(game, turn, saved)
             ahead, game.typed_ahead = game.typed_ahead, ""
             text = yield from game.basic.input(say("move?", side), text=ahead)
             command = keys.COMMANDS.get(text.strip().upper())
@@ -36,6 +40,7 @@ def play(game, dice, side: str):
             if result is not None:                # a message: show it, wait for ENTER
                 game.message(result + PRESS_ENTER)
                 yield from game.basic.wait_enter()
+        saved = keep(game, turn, saved)
         if game.settings.confirm_turn:
             ready = yield from menus.ask_yes_no(game.basic, "READY?", enter_means=True)
             if not ready:
@@ -44,6 +49,26 @@ def play(game, dice, side: str):
         break
     game.log.append(f"{tag} {dice[0]}{dice[1]} {play_words(turn.steps)}")
     return tuple(turn.steps)
+
+
+def keep(game, turn: rules.Turn, saved: list) -> list:
+    """After a step made or taken back, the turn saved as it now is; returns its steps."""
+    if turn.made != saved:
+        game.autosave()
+    return list(turn.made)
+
+
+def replay(game, turn: rules.Turn) -> None:
+    """A resumed turn: the steps typed before the program stopped, made again as far as the
+    rules allow, and shown."""
+    steps, game.replay = game.replay, []
+    for from_index, die in steps:
+        try:
+            turn.step(from_index, die)
+        except BackgammonError:
+            break
+    if turn.made:
+        game.show_turn(turn)
 
 
 def entry(game, turn: rules.Turn, text: str):

@@ -35,7 +35,7 @@ class Game:
     def __init__(self, basic, screen: Screen, dice: Dice, chooser: Chooser,
                  start: Position | None = None, match: Match | None = None,
                  settings: Settings | None = None, cube_policy: CubePolicy | None = None,
-                 resume=None, export_dir=None):
+                 resume=None, export_dir=None, keeper=None):
         self.basic = basic
         self.screen = screen
         self.dice = dice
@@ -46,7 +46,9 @@ class Game:
         self.settings = settings or Settings()
         self.match = match or Match(None, cube=self.settings.cube)
         self.cube_policy = cube_policy   # (position, match, doubler) -> CubeDecision, or None
-        self.resume = resume             # (side on roll, dice or None) from a saved game
+        self.resume = resume             # (side on roll, dice or None, typed steps) saved
+        self.replay: list = []           # the resumed turn's typed steps, made again
+        self.keeper = keeper             # autosave(between_games), forget(): the Session
         self.export_dir = export_dir
         self.bottom, self.top = self.match.sides
         players = self.settings.players
@@ -59,6 +61,15 @@ class Game:
         self.at = (self.position, None, None)     # for a save: position, side on roll, dice
         self.stopped = False             # the demo was stopped by a key
         self.typed_ahead = ""            # a key that ended a P/I/X message: the next entry's
+
+    def autosave(self, between_games: bool = False) -> None:
+        """Save the turn as it is now (the start, the dice if thrown, the steps typed)."""
+        if self.keeper is not None:
+            self.keeper.autosave(between_games)
+
+    def forget_save(self) -> None:
+        if self.keeper is not None:
+            self.keeper.forget()
 
     @property
     def two_players(self) -> bool:
@@ -176,7 +187,7 @@ class Game:
         self.heard_from_last_play = False     # no play shown yet to press D during
         self.cube_advice_wanted = False
         if self.resume:
-            side, dice = self.resume
+            side, dice, self.replay = self.resume
             self.resume = None
             if dice:
                 self.draw_dice(dice[0], dice[1], side == self.top)
@@ -193,6 +204,7 @@ class Game:
             m.start_turn(side)
             self.at = (self.position, side, dice)
             if dice is None:
+                self.autosave()                   # the start of the turn
                 result = yield from cube.before_roll(self, side)
                 if result is not None:
                     return result
@@ -201,11 +213,12 @@ class Game:
                     return "quit"
                 self.at = (self.position, side, dice)
             m.dice_rolled()
-            if self.typed[side]:
+            if self.typed[side]:                  # saved once the turn is set up
                 steps = yield from human_turn.play(self, dice, side)
                 if steps == "quit":
                     return "quit"
             else:
+                self.autosave()                   # the computer's dice
                 steps = yield from computer_turn.play(self, dice, side)
             m.record_move(side, dice, steps)
             kind = rules.game_result(self.position)
