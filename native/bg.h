@@ -84,7 +84,8 @@ int64_t bg_bench_generate(const int8_t *boards, const int8_t *dice, int n, int r
  * backgammon, lose gammon, lose backgammon (each gammon figure includes the backgammons).
  * Errors come back as negative numbers: -BG_POS_* / -BG_BAD_DICE from the rules section, or
  * -BG_ERR_* below. Levels: 1 = the 1983-style heuristic, 2 = net 0-ply with a deliberate
- * small error, 3 = net 0-ply, 4 = net 1-ply, 5 = net filtered 2-ply under a time budget. */
+ * small error, 3 = net 0-ply, 4 = net 1-ply, 5 = net filtered 2-ply under a work budget
+ * (positions evaluated, never the clock: a level's play depends only on position and dice). */
 #define BG_N_PROBS 5
 #define BG_LEVEL_MIN 1
 #define BG_LEVEL_MAX 5
@@ -139,8 +140,11 @@ int bg_rank_plays_match(const int8_t *board, int die1, int die2, int level, int 
 int bg_last_ply(int index);
 /* 0 when the match arguments of bg_rank_plays_match are acceptable, else -BG_ERR_BAD_ARG. */
 int bg_check_match(int match_to, int away_me, int away_opp, int crawford, int cube_value);
-/* Time budget of level 5 in milliseconds (default 400); returns the previous value. */
-int bg_set_time_budget_ms(int ms);
+/* Work budget of level 5: after this many positions evaluated in one ranking it starts no
+ * further 2-ply candidate (1000..100000000, else unchanged); returns the previous value. */
+int bg_set_work_budget(int positions);
+/* Positions the last bg_rank_plays(_match) call evaluated at 0-ply (its work). */
+int bg_last_work(void);
 /* Cube decision for the side on roll (before it rolls). cube_value 1,2,4..; cube_owner 0 =
  * centred, 1 = the side on roll, 2 = the opponent; match_to 0 = money play, else the match
  * length with away_me/away_opp points still needed; crawford 0 = before the Crawford game,
