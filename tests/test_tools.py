@@ -66,6 +66,15 @@ def test_a_seeded_training_run_is_reproducible_and_its_file_loads_in_the_game(to
     ev.load_weights()                                   # the shipped weights back
 
 
+def test_a_training_run_stopped_at_a_checkpoint_and_continued_ends_in_the_same_file(tools, tmp_path):
+    common = ["--games", 90, "--hidden", 8, "--seed", 4, "--check", 30, "--pairs", 3]
+    run(tools, "train", *common, "--out", tmp_path / "whole.wts")
+    run(tools, "train", *common, "--stop-at", 30, "--out", tmp_path / "part.wts")
+    assert HEADER.unpack_from((tmp_path / "part.wts").read_bytes())[6] == 30
+    run(tools, "train", *common, "--continue", tmp_path / "part.wts", "--out", tmp_path / "part.wts")
+    assert (tmp_path / "part.wts").read_bytes() == (tmp_path / "whole.wts").read_bytes()
+
+
 def test_widen_puts_the_old_inputs_first_in_each_side_and_the_new_ones_at_zero(tools, tmp_path):
     shipped = open(ev.WEIGHTS_PATH, "rb").read()
     n_in, hidden, _ = read_net_floats(shipped)
