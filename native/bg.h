@@ -170,6 +170,27 @@ int bg_bearoff_init(void);
  * out_dist[32], returns the expected rolls * 1000, or an error. */
 int bg_bearoff_dist(const int8_t *home6, float *out_dist);
 
+/* ---- python face section (native/src/pyface.c) ---- */
+/* What game/rules.py and game/evaluator.py need to answer in one or two calls without a
+ * Python object per candidate: gnubg position IDs read and written in C, and the depths of
+ * the last ranking as one array. */
+#define BG_ID_LEN 14             /* characters of a gnubg position ID */
+#define BG_ERR_BAD_ID 109        /* not a position ID of a possible position */
+/* The board (side on roll = row 0) of a position ID: its first BG_ID_LEN characters (a NUL
+ * before them is an error); 0, or -BG_ERR_BAD_ID for anything but the ID of a possible
+ * position (then out_board is untouched). Python words the reason (game/position.py). */
+int bg_board_from_id(const char *id, int8_t *out_board);
+/* The position IDs of n boards (n * BG_BOARD_LEN, side on roll = row 0), each followed by
+ * one space: out_text gets n * (BG_ID_LEN + 1) characters, no NUL. Returns n. */
+int bg_ids_of_boards(const int8_t *boards, int n, char *out_text);
+/* Every position a legal play of the roll reaches from the position of `id` (as in
+ * bg_board_from_id), as IDs in the form of bg_ids_of_boards: the count (as bg_legal_plays),
+ * -BG_ERR_BAD_ID, -BG_BAD_DICE, or -BG_NO_ROOM when more than max_ids. */
+int bg_legal_result_ids(const char *id, int die1, int die2, char *out_text, int max_ids);
+/* bg_last_ply of the first n plays the last ranking returned, into out_plies[n]; returns
+ * n, or -BG_ERR_BAD_ARG when it returned fewer. */
+int bg_last_plies(int8_t *out_plies, int n);
+
 /* ---- usr door section (native/src/usr.c) ---- */
 /* The program POKEs a request block into the machine's RAM at PARAMS and calls USR; the trap
  * calls bg_usr(memory, PARAMS), which writes the answer into the same block and returns the

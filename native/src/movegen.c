@@ -32,13 +32,14 @@ static inline uint64_t board_hash(const mg_board *b)
 {
     uint64_t w[7] = {0};
     memcpy(w, b, sizeof(mg_board));           /* 50 bytes into 56 */
-    uint64_t h = 0x9E3779B97F4A7C15ull;
-    for (int i = 0; i < 7; i++) {
-        h ^= w[i];
-        h *= 0xBF58476D1CE4E5B9ull;
-        h ^= h >> 29;
-    }
-    return h;
+    /* independent multiplies (they overlap in the pipeline), then one final mix */
+    uint64_t h = (w[0] * 0x9E3779B97F4A7C15ull) ^ (w[1] * 0xC2B2AE3D27D4EB4Full) ^
+                 (w[2] * 0x165667B19E3779F9ull) ^ (w[3] * 0xD6E8FEB86659FD93ull) ^
+                 (w[4] * 0xFF51AFD7ED558CCDull) ^ (w[5] * 0xC4CEB9FE1A85EC53ull) ^
+                 (w[6] * 0xBF58476D1CE4E5B9ull);
+    h ^= h >> 32;
+    h *= 0x94D049BB133111EBull;
+    return h ^ (h >> 29);
 }
 
 /* Keep the play whose steps are in ctx->path[0..depth-1] and board in ctx->cur. */
