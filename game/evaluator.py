@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from game.errors import BackgammonError, DiceError, PositionError
 from game.position import BOARD_LEN, Position, position_message
-from game.rules import Play, Plays, Step, c_board, check_dice, ids_text
+from game.rules import LazySequence, Play, Plays, Step, c_board, check_dice, ids_text
 import native
 from native import ffi, lib
 
@@ -154,9 +154,9 @@ def playable_match(match):
     return match
 
 
-class Candidates(Sequence):
-    """ranked_plays' answer: a read-only sequence of Candidate, best first, each made from the
-    engine's answer only when it is asked for. Compares equal to a list of the same."""
+class Candidates(LazySequence):
+    """ranked_plays' answer: Candidate objects, best first, each made from the engine's
+    answer only when asked for."""
 
     __slots__ = ("_plays", "_equity", "_plies")
 
@@ -166,32 +166,9 @@ class Candidates(Sequence):
     def __len__(self) -> int:
         return len(self._plays)
 
-    def _candidate(self, i: int) -> Candidate:
+    def _item(self, i: int) -> Candidate:
         ply = self._plies[i]
         return Candidate(self._plays[i], self._equity[i], ply - 256 if ply > 127 else ply)
-
-    def __getitem__(self, index):
-        if isinstance(index, slice):
-            return [self._candidate(i) for i in range(*index.indices(len(self)))]
-        i = index.__index__()
-        if i < 0:
-            i += len(self)
-        if not 0 <= i < len(self):
-            raise IndexError("candidate index out of range")
-        return self._candidate(i)
-
-    def __iter__(self):
-        return (self._candidate(i) for i in range(len(self)))
-
-    def __eq__(self, other):
-        if isinstance(other, (Candidates, list, tuple)):
-            return list(self) == list(other)
-        return NotImplemented
-
-    __hash__ = None
-
-    def __repr__(self) -> str:
-        return f"Candidates({list(self)!r})"
 
 
 def _rank(position_id, dice, level, limit, match) -> int:

@@ -70,10 +70,42 @@ def c_board(position):
     return Position.from_id(position).as_c()
 
 
-class Plays(Sequence):
-    """The plays of one roll as legal_plays returns them: a read-only sequence of Play, each
-    made from the engine's bytes only when it is asked for (no Python object per play
-    otherwise). Compares equal to a list of the same plays."""
+class LazySequence(Sequence):
+    """A read-only sequence whose items are made only when asked for (`_item(i)`), as the
+    engine's answers are; it compares equal to a list of the same items."""
+
+    __slots__ = ()
+
+    def _item(self, i: int):
+        raise NotImplementedError
+
+    def __getitem__(self, index):
+        if isinstance(index, slice):
+            return [self._item(i) for i in range(*index.indices(len(self)))]
+        i = index.__index__()
+        if i < 0:
+            i += len(self)
+        if not 0 <= i < len(self):
+            raise IndexError(f"{type(self).__name__} index out of range")
+        return self._item(i)
+
+    def __iter__(self):
+        return (self._item(i) for i in range(len(self)))
+
+    def __eq__(self, other):
+        if isinstance(other, (LazySequence, list, tuple)):
+            return list(self) == list(other)
+        return NotImplemented
+
+    __hash__ = None
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({list(self)!r})"
+
+
+class Plays(LazySequence):
+    """The plays of one roll as legal_plays returns them: Play objects made from the engine's
+    bytes only when asked for (no Python object per play otherwise)."""
 
     __slots__ = ("_count", "_boards", "_steps", "_nsteps")
 
@@ -88,36 +120,13 @@ class Plays(Sequence):
     def __len__(self) -> int:
         return self._count
 
-    def _play(self, i: int) -> Play:
+    def _item(self, i: int) -> Play:
         after = Position._from_engine(tuple(self._boards[i * BOARD_LEN:(i + 1) * BOARD_LEN]))
         raw, at = self._steps, i * _STEP_BYTES
         steps = tuple(Step(raw[at + 4 * k], raw[at + 4 * k + 1] - (raw[at + 4 * k + 1] > 127) * 256,
                            raw[at + 4 * k + 2], bool(raw[at + 4 * k + 3]))
                       for k in range(self._nsteps[i]))
         return Play(after, steps)
-
-    def __getitem__(self, index):
-        if isinstance(index, slice):
-            return [self._play(i) for i in range(*index.indices(self._count))]
-        i = index.__index__()
-        if i < 0:
-            i += self._count
-        if not 0 <= i < self._count:
-            raise IndexError("play index out of range")
-        return self._play(i)
-
-    def __iter__(self):
-        return (self._play(i) for i in range(self._count))
-
-    def __eq__(self, other):
-        if isinstance(other, (Plays, list, tuple)):
-            return list(self) == list(other)
-        return NotImplemented
-
-    __hash__ = None
-
-    def __repr__(self) -> str:
-        return f"Plays({list(self)!r})"
 
 
 def check_dice(dice: Sequence[int]) -> tuple[int, int]:

@@ -2,35 +2,19 @@
 position and dice give the same ranking, equities and depths whether the machine is idle or
 busy, and the work it reports is the same number both times."""
 import multiprocessing
-import random
 import time
 
 import pytest
 
 from game import evaluator as ev
-from game.position import Position
-from game.rules import legal_plays
-from native import ffi, lib
+from native import lib
+from test_evaluator import _positions_from_play as _positions
 
 
 def _busy(stop_at: float) -> None:
     x = 0
     while time.time() < stop_at:
         x += 1
-
-
-def _positions(n, seed):
-    rng = random.Random(seed)
-    out, pos = [], Position.start()
-    while len(out) < n:
-        plays = legal_plays(pos, (rng.randint(1, 6), rng.randint(1, 6)))
-        after = rng.choice(plays).after
-        if lib.bg_game_result(after.as_c()) != 0:
-            pos = Position.start()
-            continue
-        pos = after.swapped()
-        out.append(pos)
-    return out
 
 
 def _rank_all(cases):
