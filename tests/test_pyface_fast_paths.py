@@ -127,3 +127,16 @@ def test_the_fast_path_still_words_bad_ids(bad):
 def test_an_id_with_spaces_around_it_is_still_read():
     pid = Position.start().position_id
     assert legal_results(f" {pid} ", (3, 1)) == legal_results(pid, (3, 1))
+
+
+def test_plays_stay_right_after_the_dedup_generations_wrap_around():
+    """The generator's dedup table marks entries with a 20-bit generation that wraps after
+    about a million generations; plays generated after the wrap are still every play."""
+    pos = Position.start()
+    before = legal_results(pos.position_id, (6, 5))
+    boards = ffi.new("int8_t[]", list(pos.board))
+    dice = ffi.new("int8_t[]", [6, 5])
+    lib.bg_bench_generate(boards, dice, 1, 1 << 20)
+    for _ in range(3):
+        assert legal_results(pos.position_id, (6, 5)) == before
+        assert len(legal_plays(pos, (2, 2))) == len(set(p.after for p in legal_plays(pos, (2, 2))))
