@@ -192,8 +192,11 @@ def run_pairs(args):
     for seed in seeds:
         if deadline and time.time() > deadline:
             break
-        results.append((play_game(players, seed, 0, times), play_game(players, seed, 1, times)))
-    return results, times
+        try:
+            results.append((play_game(players, seed, 0, times), play_game(players, seed, 1, times)))
+        except GnubgRejected as exc:   # the pairs played so far are kept and reported
+            return results, times, f"pair seed {seed}: {exc}"
+    return results, times, None
 
 
 def main():
@@ -229,8 +232,9 @@ def main():
     else:
         parts = [run_pairs(w) for w in work]
     wall = time.perf_counter() - t0
-    results = [r for part, _ in parts for r in part]
-    times = ([t for _, tm in parts for t in tm[0]], [t for _, tm in parts for t in tm[1]])
+    results = [r for part, _, _ in parts for r in part]
+    times = ([t for _, tm, _ in parts for t in tm[0]], [t for _, tm, _ in parts for t in tm[1]])
+    errors = [err for _, _, err in parts if err]
     if args.save:
         with open(args.save, "w") as f:
             json.dump({"players": names, "seed": args.seed, "pairs": results}, f)
@@ -242,6 +246,11 @@ def main():
                 print(f"move_time_{name}_median: {statistics.median(ts) * 1000:.2f} ms")
                 print(f"move_time_{name}_max: {max(ts) * 1000:.2f} ms")
     print(f"wall_time: {wall:.1f} s")
+    if errors:
+        for err in errors:
+            print(f"stopped: {err}", file=sys.stderr)
+        raise SystemExit(f"{len(errors)} job(s) stopped early on a position gnubg-nn rejected; "
+                         f"the {len(results)} pairs finished before are reported above")
 
 
 def pool_report(paths, names):

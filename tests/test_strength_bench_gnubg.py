@@ -84,3 +84,25 @@ def test_real_gnubg0_plays_are_legal_plays_of_ours():
             pos = Position.start()
         else:
             pos = nxt.swapped()
+
+
+def test_a_rejected_position_stops_the_run_keeping_the_pairs_already_played(monkeypatch, capsys):
+    gnubg_nn = pytest.importorskip("gnubg_nn")
+    calls = {"n": 0}
+
+    class FlakyGnubg:
+        """gnubg-nn's own moves until the 200th question, which it refuses."""
+        def best_move(self, board, die1, die2):
+            calls["n"] += 1
+            if calls["n"] >= 200:
+                raise RuntimeError("refused")
+            return gnubg_nn.best_move(board, die1, die2)
+
+    monkeypatch.setattr(strength, "_gnubg_module", lambda name: FlakyGnubg())
+    monkeypatch.setattr("sys.argv", ["strength.py", "level1", "gnubg0", "--games", "40"])
+    with pytest.raises(SystemExit, match="stopped early on a position gnubg-nn rejected"):
+        strength.main()
+    out, err = capsys.readouterr()
+    assert "gnubg-nn rejected position" in err and "RuntimeError: refused" in err
+    played = int(out.split("games: ")[1].split()[0])
+    assert 2 <= played < 40 and played % 2 == 0
