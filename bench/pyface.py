@@ -3,11 +3,11 @@ the same seeded positions and rolls, position IDs in: our legal_results / legal_
 best_play (level 3, 0-ply) / ranked_plays (level 3) against gnubg-nn's moves / moves with
 steps / best_move (0-ply) / best_move(list=1). Each figure has its own positions, each asked
 once of each side (so no evaluation cache sees a repeat), from games of level 3 with one
-move in five random. Prints one figure a line: each side's calls per second and the ratio (ours /
-gnubg's speed; above 1.0 = ours faster), all from the median of 20-call chunks taken in
-turn (the median leaves out chunks the scheduler of a shared machine interrupted). "_all" lines also touch every returned candidate's
-position ID and steps, on both sides. Needs gnubg-nn (an optional bench dependency).
-Run: python3 bench/pyface.py"""
+move in five random. Prints one figure a line: each side's calls per second and the ratio
+(ours / gnubg's speed; above 1.0 = ours faster), all from the median of 20-call chunks
+taken in turn (the median leaves out chunks the scheduler of a shared machine interrupted).
+"_all" lines also touch every returned candidate's position ID and steps, on both sides.
+Needs gnubg-nn (an optional bench dependency). Run: python3 bench/pyface.py"""
 from __future__ import annotations
 
 import argparse

@@ -36,7 +36,8 @@ def _player(monkeypatch, fake):
 
 
 def test_a_gnubg_move_from_the_bar_with_a_hit_lands_where_our_rules_put_it():
-    pos = Position.from_points({6: 5, 8: 3, 13: 5, 24: 1, "bar": 1}, {3: 1, 6: 5, 8: 3, 13: 4, 24: 2})
+    pos = Position.from_points({6: 5, 8: 3, 13: 5, 24: 1, "bar": 1},
+                               {3: 1, 6: 5, 8: 3, 13: 4, 24: 2})
     after = strength.apply_gnubg_move(list(pos.board), ((25, 22), (22, 16)))
     assert Position(tuple(after)).position_id in legal_results(pos.position_id, (6, 3))
     assert after[25 + 24] == 1          # the blot on our 22-point (its 3) went to its bar
