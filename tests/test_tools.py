@@ -126,6 +126,23 @@ def test_refine_gen_fit_duel_and_average(tools, tmp_path):
     assert (tmp_path / "avg.wts").read_bytes() == open(shipped, "rb").read()
 
 
+def _contact(board) -> bool:
+    """Can the two sides still meet? (the mover's rearmost man behind the opponent's)"""
+    mine = max((i for i in range(25) if board[i]), default=-1)
+    theirs = max((i for i in range(25) if board[25 + i]), default=-1)
+    return mine > 23 - theirs
+
+
+@pytest.mark.parametrize("only,want_contact", [("race", False), ("contact", True)])
+def test_refine_gen_only_keeps_positions_of_one_class(tools, tmp_path, only, want_contact):
+    run(tools, "refine", "gen", "--weights", ev.WEIGHTS_PATH, "--positions", 30, "--seed", 5,
+        "--only", only, "--out", tmp_path / "d.dat")
+    data = (tmp_path / "d.dat").read_bytes()
+    boards = [struct.unpack_from("<50b", data, k * 70) for k in range(len(data) // 70)]
+    assert len(boards) == 30
+    assert all(_contact(b) == want_contact for b in boards)
+
+
 def test_refine_refuses_a_data_file_with_a_partial_record(tools, tmp_path):
     (tmp_path / "cut.dat").write_bytes(b"\0" * 69)
     proc = subprocess.run([str(tools / "refine"), "fit", "--weights", ev.WEIGHTS_PATH, "--out",
