@@ -1,9 +1,10 @@
 """Strength benchmark (not a test): duplicate-dice cubeless money games between two players,
-each one of our levels 1..5 or pubeval (the public yardstick from the PyPI package gnubg-nn,
-used here only, never in the game). Each dice sequence is played twice with the sides
-swapped. Prints one figure a line: points per game for the first player with a 95% interval,
-win and gammon rates, time per move. Run from the repo root with the python3 that has
-gnubg-nn:  python3 bench/strength.py level5 pubeval --games 2000 --jobs 2"""
+each one of our levels 1..5, pubeval or gnubg0 (GNU Backgammon's 0-ply net), both from the
+PyPI package gnubg-nn, an optional bench dependency used here only, never in the game. Each
+dice sequence is played twice with the sides swapped. Prints one figure a line: points per
+game for the first player with a 95% interval, win and gammon rates, time per move. Run from
+the repo root with the python3 that has gnubg-nn:
+    python3 bench/strength.py level5 gnubg0 --games 2000 --jobs 2"""
 from __future__ import annotations
 
 import argparse
@@ -45,8 +46,7 @@ class PubEval:
     name = "pubeval"
 
     def __init__(self):
-        import gnubg_nn
-        self.best = gnubg_nn.pub_best_move
+        self.best = _gnubg_module(self.name).pub_best_move
 
     def choose(self, board: list[int], die1: int, die2: int) -> list[int]:
         me, op = list(board[:25]), list(board[25:])
@@ -62,12 +62,91 @@ class PubEval:
         return me + op
 
 
+class GnubgRejected(RuntimeError):
+    """gnubg-nn refused a position or answered with a play our rules do not allow."""
+
+
+def _gnubg_module(player: str):
+    try:
+        import gnubg_nn
+    except ImportError:
+        raise SystemExit(f"{player} needs the PyPI package gnubg-nn (an optional bench "
+                         f"dependency): pip install gnubg-nn") from None
+    return gnubg_nn
+
+
+def apply_gnubg_move(board: list[int], move) -> list[int]:
+    """Our board after a gnubg-nn move: (from, to) pairs on the mover's points 1..24, from 25
+    = the bar, to 0 = borne off."""
+    me, op = list(board[:25]), list(board[25:])
+    for frm, to in move:
+        if not (1 <= frm <= 25 and 0 <= to < frm) or me[frm - 1] < 1:
+            raise ValueError(f"step {frm}/{to}")
+        me[frm - 1] -= 1
+        if to > 0:
+            me[to - 1] += 1
+            if op[24 - to] == 1:
+                op[24 - to] = 0
+                op[24] += 1
+    return me + op
+
+
+class Gnubg0:
+    """GNU Backgammon's 0-ply choice (cubeless money) through gnubg-nn. Its answer is checked
+    against our legal plays, and a position it refuses or a play our rules do not allow stops
+    the run with the position ID and the dice (GnubgRejected), never a silent wrong game."""
+    name = "gnubg0"
+
+    def __init__(self):
+        self.gnubg = _gnubg_module(self.name)
+        self.c_board = ffi.new("int8_t[]", BOARD_LEN)
+        self.plays = ffi.new("int8_t[]", lib.BG_MAX_PLAYS * BOARD_LEN)
+        self.steps = ffi.new("int8_t[]", lib.BG_MAX_PLAYS * lib.BG_MAX_STEPS * lib.BG_STEP_FIELDS)
+        self.nsteps = ffi.new("int8_t[]", lib.BG_MAX_PLAYS)
+
+    def _where(self, board, die1, die2) -> str:
+        from game.position import Position
+        try:
+            pid = Position(tuple(board)).position_id
+        except Exception:   # a board that is not even a position: show the counts
+            pid = f"board {list(board)}"
+        return f"position {pid}, dice {die1}{die2}"
+
+    def choose(self, board: list[int], die1: int, die2: int) -> list[int]:
+        self.c_board[0:BOARD_LEN] = board
+        code = lib.bg_validate(self.c_board)
+        if code != 0:
+            raise GnubgRejected(f"gnubg0 cannot be asked about {self._where(board, die1, die2)}:"
+                                f" not a possible position (BG_POS code {code})")
+        try:
+            move = self.gnubg.best_move([list(board[25:]), list(board[:25])], die1, die2)
+        except Exception as exc:   # gnubg-nn raises its own types for boards it refuses
+            raise GnubgRejected(f"gnubg-nn rejected {self._where(board, die1, die2)}: "
+                                f"{type(exc).__name__}: {exc}") from None
+        try:
+            after = apply_gnubg_move(board, move)
+        except (ValueError, TypeError, IndexError) as exc:
+            raise GnubgRejected(f"gnubg-nn answered {move!r} for "
+                                f"{self._where(board, die1, die2)}, which cannot be made "
+                                f"({exc})") from None
+        n = lib.bg_legal_plays(self.c_board, die1, die2, self.plays, self.steps, self.nsteps,
+                               lib.BG_MAX_PLAYS)
+        legal = bytes(ffi.buffer(self.plays, n * BOARD_LEN))
+        want = bytes(c & 0xFF for c in after)
+        if not any(legal[i * BOARD_LEN:(i + 1) * BOARD_LEN] == want for i in range(n)):
+            raise GnubgRejected(f"gnubg-nn answered {move!r} for "
+                                f"{self._where(board, die1, die2)}, which is not a legal play")
+        return after
+
+
 def make_player(name: str):
     if name == "pubeval":
         return PubEval()
+    if name == "gnubg0":
+        return Gnubg0()
     if name.startswith("level") and name[5:].isdigit() and 1 <= int(name[5:]) <= 5:
         return OurLevel(int(name[5:]))
-    raise SystemExit(f"unknown player {name!r}: level1..level5 or pubeval")
+    raise SystemExit(f"unknown player {name!r}: level1..level5, pubeval or gnubg0")
 
 
 def swap(board: list[int]) -> list[int]:
@@ -101,9 +180,9 @@ def play_game(players, seed: int, first: int, times):
 
 
 def run_pairs(args):
-    names, seeds, budget_ms, deadline, weights = args
-    if budget_ms:
-        lib.bg_set_time_budget_ms(budget_ms)
+    names, seeds, work_budget, deadline, weights = args
+    if work_budget:
+        lib.bg_set_work_budget(work_budget)
     players = [make_player(n) for n in names]
     if any(isinstance(p, OurLevel) and p.level > 1 for p in players):
         from game.evaluator import load_weights
@@ -113,8 +192,11 @@ def run_pairs(args):
     for seed in seeds:
         if deadline and time.time() > deadline:
             break
-        results.append((play_game(players, seed, 0, times), play_game(players, seed, 1, times)))
-    return results, times
+        try:
+            results.append((play_game(players, seed, 0, times), play_game(players, seed, 1, times)))
+        except GnubgRejected as exc:   # the pairs played so far are kept and reported
+            return results, times, f"pair seed {seed}: {exc}"
+    return results, times, None
 
 
 def main():
@@ -124,7 +206,8 @@ def main():
     ap.add_argument("--games", type=int, default=400, help="games (rounded up to pairs)")
     ap.add_argument("--seed", type=int, default=2026)
     ap.add_argument("--jobs", type=int, default=1)
-    ap.add_argument("--budget-ms", type=int, default=0, help="level-5 time budget (0: default)")
+    ap.add_argument("--work-budget", type=int, default=0,
+                    help="level-5 work budget in positions evaluated (0: the default)")
     ap.add_argument("--weights", default=None,
                     help="weights file for our levels (default: the shipped native/evaluator.wts)")
     ap.add_argument("--max-minutes", type=float, default=0,
@@ -142,15 +225,16 @@ def main():
     names = (args.player_a, args.player_b)
     t0 = time.perf_counter()
     deadline = time.time() + 60 * args.max_minutes if args.max_minutes else 0
-    work = [(names, c, args.budget_ms, deadline, args.weights) for c in chunks if c]
+    work = [(names, c, args.work_budget, deadline, args.weights) for c in chunks if c]
     if args.jobs > 1:
         with multiprocessing.Pool(args.jobs) as pool:
             parts = pool.map(run_pairs, work)
     else:
         parts = [run_pairs(w) for w in work]
     wall = time.perf_counter() - t0
-    results = [r for part, _ in parts for r in part]
-    times = ([t for _, tm in parts for t in tm[0]], [t for _, tm in parts for t in tm[1]])
+    results = [r for part, _, _ in parts for r in part]
+    times = ([t for _, tm, _ in parts for t in tm[0]], [t for _, tm, _ in parts for t in tm[1]])
+    errors = [err for _, _, err in parts if err]
     if args.save:
         with open(args.save, "w") as f:
             json.dump({"players": names, "seed": args.seed, "pairs": results}, f)
@@ -162,6 +246,11 @@ def main():
                 print(f"move_time_{name}_median: {statistics.median(ts) * 1000:.2f} ms")
                 print(f"move_time_{name}_max: {max(ts) * 1000:.2f} ms")
     print(f"wall_time: {wall:.1f} s")
+    if errors:
+        for err in errors:
+            print(f"stopped: {err}", file=sys.stderr)
+        raise SystemExit(f"{len(errors)} job(s) stopped early on a position gnubg-nn rejected; "
+                         f"the {len(results)} pairs finished before are reported above")
 
 
 def pool_report(paths, names):

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from game.errors import BackgammonError, DiceError, MatchError, PositionError
 from game.position import BOARD_LEN, Position, position_message
-from game.rules import Play, Step, check_dice
+from game.rules import LazySequence, Play, Plays, Step, c_board, check_dice, ids_text
 import native
 from native import ffi, lib
 
@@ -114,6 +114,7 @@ class _Buffers:
     steps = ffi.new("int8_t[]", lib.BG_MAX_PLAYS * _STEP_BYTES)
     nsteps = ffi.new("int8_t[]", lib.BG_MAX_PLAYS)
     equity = ffi.new("float[]", lib.BG_MAX_PLAYS)
+    plies = ffi.new("int8_t[]", lib.BG_MAX_PLAYS)
     probs = ffi.new("float[]", lib.BG_CUBE_OUT_LEN)
 
 
@@ -149,40 +150,57 @@ def playable_match(match):
     return match
 
 
-def ranked_plays(position_id, dice: Sequence[int], level: int, limit: int | None = None,
-                 match=None) -> list[Candidate]:
-    """The legal plays of the roll, best first, with the level's equities (for ADVICE).
-    match: None (money play) or (length, away_me, away_opp, crawford, cube) for the mover;
-    in match play the plays are ranked by match winning chance and equity is 2*mwc-1."""
+class Candidates(LazySequence):
+    """ranked_plays' answer: Candidate objects, best first, each made from the engine's
+    answer only when asked for."""
+
+    __slots__ = ("_plays", "_equity", "_plies")
+
+    def __init__(self, plays: Plays, equity: list[float], plies: bytes):
+        self._plays, self._equity, self._plies = plays, equity, plies
+
+    def __len__(self) -> int:
+        return len(self._plays)
+
+    def _item(self, i: int) -> Candidate:
+        ply = self._plies[i]
+        return Candidate(self._plays[i], self._equity[i], ply - 256 if ply > 127 else ply)
+
+
+def _rank(position_id, dice, level, limit, match) -> int:
+    """bg_rank_plays_match into _Buffers: the number of plays returned, or the error raised."""
     level = check_level(level)
     die1, die2 = check_dice(dice)
     terms = check_match(match)
-    position = _position(position_id)
+    board = c_board(position_id)
     if level > 1:
         ensure_loaded()
     want = lib.BG_MAX_PLAYS if limit is None else max(1, min(int(limit), lib.BG_MAX_PLAYS))
-    count = lib.bg_rank_plays_match(position.as_c(), die1, die2, level, *terms, _Buffers.boards,
+    count = lib.bg_rank_plays_match(board, die1, die2, level, *terms, _Buffers.boards,
                                     _Buffers.steps, _Buffers.nsteps, _Buffers.equity, want)
     if count == -lib.BG_ERR_BAD_ARG and terms[0]:
         raise MatchError(f"the match {terms!r} is not possible")
     if count < 0:
         _raise_for(count)
-    boards = ffi.unpack(_Buffers.boards, count * BOARD_LEN)
-    raw = ffi.unpack(_Buffers.steps, count * _STEP_BYTES)
-    out = []
-    for i in range(count):
-        after = Position._from_engine(tuple(boards[i * BOARD_LEN:(i + 1) * BOARD_LEN]))
-        steps = tuple(Step(*raw[i * _STEP_BYTES + 4 * k: i * _STEP_BYTES + 4 * k + 3],
-                           bool(raw[i * _STEP_BYTES + 4 * k + 3]))
-                      for k in range(_Buffers.nsteps[i]))
-        out.append(Candidate(Play(after, steps), float(_Buffers.equity[i]), lib.bg_last_ply(i)))
-    return out
+    return count
+
+
+def ranked_plays(position_id, dice: Sequence[int], level: int, limit: int | None = None,
+                 match=None) -> Candidates:
+    """The legal plays of the roll, best first, with the level's equities (for ADVICE).
+    match: None (money play) or (length, away_me, away_opp, crawford, cube) for the mover;
+    in match play the plays are ranked by match winning chance and equity is 2*mwc-1."""
+    count = _rank(position_id, dice, level, limit, match)
+    lib.bg_last_plies(_Buffers.plies, count)
+    return Candidates(Plays._from_buffers(count, _Buffers.boards, _Buffers.steps, _Buffers.nsteps),
+                      ffi.unpack(_Buffers.equity, count), ffi.buffer(_Buffers.plies, count)[:])
 
 
 def best_play(position_id, dice: Sequence[int], level: int, match=None) -> str:
     """The gnubg position ID after the level's chosen play, the mover still on roll (one of
     game.rules.legal_results(position_id, dice)). match as in ranked_plays."""
-    return ranked_plays(position_id, dice, level, limit=1, match=match)[0].position_id
+    _rank(position_id, dice, level, 1, match)
+    return ids_text(_Buffers.boards, 1)[:lib.BG_ID_LEN]
 
 
 @dataclass(frozen=True)

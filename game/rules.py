@@ -48,6 +48,85 @@ class _Buffers:
     boards = ffi.new("int8_t[]", lib.BG_MAX_PLAYS * lib.BG_BOARD_LEN)
     steps = ffi.new("int8_t[]", lib.BG_MAX_PLAYS * lib.BG_MAX_STEPS * lib.BG_STEP_FIELDS)
     nsteps = ffi.new("int8_t[]", lib.BG_MAX_PLAYS)
+    board = ffi.new("int8_t[]", lib.BG_BOARD_LEN)
+    ids = ffi.new("char[]", lib.BG_MAX_PLAYS * (lib.BG_ID_LEN + 1))
+
+
+_STEP_BYTES = lib.BG_MAX_STEPS * lib.BG_STEP_FIELDS
+# legal_results' fast path, looked up once
+_ID_LEN, _ID_STRIDE, _MAX_PLAYS = lib.BG_ID_LEN, lib.BG_ID_LEN + 1, lib.BG_MAX_PLAYS
+_IDS, _result_ids, _unpack = _Buffers.ids, lib.bg_legal_result_ids, ffi.unpack
+
+
+def c_board(position):
+    """The board of a Position or of a gnubg position ID as a C int8_t[50]. An ID is read in
+    C (into a buffer reused by the next call); one C refuses goes through Position.from_id,
+    which words the reason (PositionIdError)."""
+    if isinstance(position, Position):
+        return position.as_c()
+    if (isinstance(position, str) and len(position) == lib.BG_ID_LEN
+            and lib.bg_board_from_id(position.encode("ascii", "replace"), _Buffers.board) == 0):
+        return _Buffers.board
+    return Position.from_id(position).as_c()
+
+
+class LazySequence(Sequence):
+    """A read-only sequence whose items are made only when asked for (`_item(i)`), as the
+    engine's answers are; it compares equal to a list of the same items."""
+
+    __slots__ = ()
+
+    def _item(self, i: int):
+        raise NotImplementedError
+
+    def __getitem__(self, index):
+        if isinstance(index, slice):
+            return [self._item(i) for i in range(*index.indices(len(self)))]
+        i = index.__index__()
+        if i < 0:
+            i += len(self)
+        if not 0 <= i < len(self):
+            raise IndexError(f"{type(self).__name__} index out of range")
+        return self._item(i)
+
+    def __iter__(self):
+        return (self._item(i) for i in range(len(self)))
+
+    def __eq__(self, other):
+        if isinstance(other, (LazySequence, list, tuple)):
+            return list(self) == list(other)
+        return NotImplemented
+
+    __hash__ = None
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({list(self)!r})"
+
+
+class Plays(LazySequence):
+    """The plays of one roll as legal_plays returns them: Play objects made from the engine's
+    bytes only when asked for (no Python object per play otherwise)."""
+
+    __slots__ = ("_count", "_boards", "_steps", "_nsteps")
+
+    def __init__(self, count: int, boards: bytes, steps: bytes, nsteps: bytes):
+        self._count, self._boards, self._steps, self._nsteps = count, boards, steps, nsteps
+
+    @classmethod
+    def _from_buffers(cls, count: int, boards, steps, nsteps) -> "Plays":
+        return cls(count, ffi.buffer(boards, count * BOARD_LEN)[:],
+                   ffi.buffer(steps, count * _STEP_BYTES)[:], ffi.buffer(nsteps, count)[:])
+
+    def __len__(self) -> int:
+        return self._count
+
+    def _item(self, i: int) -> Play:
+        after = Position._from_engine(tuple(self._boards[i * BOARD_LEN:(i + 1) * BOARD_LEN]))
+        raw, at = self._steps, i * _STEP_BYTES
+        steps = tuple(Step(raw[at + 4 * k], raw[at + 4 * k + 1] - (raw[at + 4 * k + 1] > 127) * 256,
+                           raw[at + 4 * k + 2], bool(raw[at + 4 * k + 3]))
+                      for k in range(self._nsteps[i]))
+        return Play(after, steps)
 
 
 def check_dice(dice: Sequence[int]) -> tuple[int, int]:
@@ -68,32 +147,41 @@ def _raise_for(code: int):
     raise PositionError(position_message(-code))
 
 
-def legal_plays(position: Position, dice: Sequence[int]) -> list[Play]:
-    """Every legal complete play of the roll, one per distinct resulting position. A turn with
-    no legal play gives one Play with no steps (the turn is forfeited)."""
+def _generate(position, dice: Sequence[int]) -> int:
     die1, die2 = check_dice(dice)
-    count = lib.bg_legal_plays(position.as_c(), die1, die2, _Buffers.boards, _Buffers.steps,
+    count = lib.bg_legal_plays(c_board(position), die1, die2, _Buffers.boards, _Buffers.steps,
                                _Buffers.nsteps, lib.BG_MAX_PLAYS)
     if count < 0:
         _raise_for(count)
-    boards = ffi.unpack(_Buffers.boards, count * BOARD_LEN)
-    raw_steps = ffi.unpack(_Buffers.steps, count * lib.BG_MAX_STEPS * lib.BG_STEP_FIELDS)
-    per_play = lib.BG_MAX_STEPS * lib.BG_STEP_FIELDS
-    plays = []
-    for i in range(count):
-        after = Position._from_engine(tuple(boards[i * BOARD_LEN:(i + 1) * BOARD_LEN]))
-        steps = []
-        for k in range(_Buffers.nsteps[i]):
-            f, t, d, h = raw_steps[i * per_play + k * 4: i * per_play + k * 4 + 4]
-            steps.append(Step(f, t, d, bool(h)))
-        plays.append(Play(after, tuple(steps)))
-    return plays
+    return count
+
+
+def legal_plays(position: Position | str, dice: Sequence[int]) -> Plays:
+    """Every legal complete play of the roll, one per distinct resulting position, from a
+    Position or a position ID. A turn with no legal play gives one Play with no steps (the
+    turn is forfeited). Each Play is made when it is first looked at (see Plays)."""
+    count = _generate(position, dice)
+    return Plays._from_buffers(count, _Buffers.boards, _Buffers.steps, _Buffers.nsteps)
+
+
+def ids_text(boards, count: int) -> str:
+    """The position IDs of `count` engine boards, written in C, each followed by a space."""
+    lib.bg_ids_of_boards(boards, count, _Buffers.ids)
+    return ffi.unpack(_Buffers.ids, count * (lib.BG_ID_LEN + 1)).decode("ascii")
 
 
 def legal_results(position_id: str, dice: Sequence[int]) -> set[str]:
     """gnubg position IDs of every position a legal play of `dice` can reach from
     `position_id`, the mover still in gnubg's "on roll" slot."""
-    return {play.after.position_id for play in legal_plays(Position.from_id(position_id), dice)}
+    if (type(position_id) is str and len(position_id) == _ID_LEN
+            and type(dice) in (tuple, list) and len(dice) == 2):
+        die1, die2 = dice                     # one C call; it checks the ID and the dice
+        if type(die1) is int and type(die2) is int and 0 < die1 < 7 and 0 < die2 < 7:
+            count = _result_ids(position_id.encode(), die1, die2, _IDS, _MAX_PLAYS)
+            if count >= 0:
+                return set(_unpack(_IDS, count * _ID_STRIDE).decode().split())
+    count = _generate(position_id, dice)      # the errors, worded; IDs with spaces around
+    return set(ids_text(_Buffers.boards, count).split())
 
 
 def game_result(position: Position) -> int:

@@ -84,7 +84,8 @@ int64_t bg_bench_generate(const int8_t *boards, const int8_t *dice, int n, int r
  * backgammon, lose gammon, lose backgammon (each gammon figure includes the backgammons).
  * Errors come back as negative numbers: -BG_POS_* / -BG_BAD_DICE from the rules section, or
  * -BG_ERR_* below. Levels: 1 = the 1983-style heuristic, 2 = net 0-ply with a deliberate
- * small error, 3 = net 0-ply, 4 = net 1-ply, 5 = net filtered 2-ply under a time budget. */
+ * small error, 3 = net 0-ply, 4 = net 1-ply, 5 = net filtered 2-ply under a work budget
+ * (positions evaluated, never the clock: a level's play depends only on position and dice). */
 #define BG_N_PROBS 5
 #define BG_LEVEL_MIN 1
 #define BG_LEVEL_MAX 5
@@ -139,8 +140,11 @@ int bg_rank_plays_match(const int8_t *board, int die1, int die2, int level, int 
 int bg_last_ply(int index);
 /* 0 when the match arguments of bg_rank_plays_match are acceptable, else -BG_ERR_BAD_ARG. */
 int bg_check_match(int match_to, int away_me, int away_opp, int crawford, int cube_value);
-/* Time budget of level 5 in milliseconds (default 400); returns the previous value. */
-int bg_set_time_budget_ms(int ms);
+/* Work budget of level 5: after this many positions evaluated in one ranking it starts no
+ * further 2-ply candidate (1000..100000000, else unchanged); returns the previous value. */
+int bg_set_work_budget(int positions);
+/* Positions the last bg_rank_plays(_match) call evaluated at 0-ply (its work). */
+int bg_last_work(void);
 /* Cube decision for the side on roll (before it rolls). cube_value 1,2,4..; cube_owner 0 =
  * centred, 1 = the side on roll, 2 = the opponent; match_to 0 = money play, else the match
  * length with away_me/away_opp points still needed; crawford 0 = before the Crawford game,
@@ -165,6 +169,27 @@ int bg_bearoff_init(void);
 /* Distribution of rolls to bear off a home board (home6 = men on points 1..6): fills
  * out_dist[32], returns the expected rolls * 1000, or an error. */
 int bg_bearoff_dist(const int8_t *home6, float *out_dist);
+
+/* ---- python face section (native/src/pyface.c) ---- */
+/* What game/rules.py and game/evaluator.py need to answer in one or two calls without a
+ * Python object per candidate: gnubg position IDs read and written in C, and the depths of
+ * the last ranking as one array. */
+#define BG_ID_LEN 14             /* characters of a gnubg position ID */
+#define BG_ERR_BAD_ID 109        /* not a position ID of a possible position */
+/* The board (side on roll = row 0) of a position ID: its first BG_ID_LEN characters (a NUL
+ * before them is an error); 0, or -BG_ERR_BAD_ID for anything but the ID of a possible
+ * position (then out_board is untouched). Python words the reason (game/position.py). */
+int bg_board_from_id(const char *id, int8_t *out_board);
+/* The position IDs of n boards (n * BG_BOARD_LEN, side on roll = row 0), each followed by
+ * one space: out_text gets n * (BG_ID_LEN + 1) characters, no NUL. Returns n. */
+int bg_ids_of_boards(const int8_t *boards, int n, char *out_text);
+/* Every position a legal play of the roll reaches from the position of `id` (as in
+ * bg_board_from_id), as IDs in the form of bg_ids_of_boards: the count (as bg_legal_plays),
+ * -BG_ERR_BAD_ID, -BG_BAD_DICE, or -BG_NO_ROOM when more than max_ids. */
+int bg_legal_result_ids(const char *id, int die1, int die2, char *out_text, int max_ids);
+/* bg_last_ply of the first n plays the last ranking returned, into out_plies[n]; returns
+ * n, or -BG_ERR_BAD_ARG when it returned fewer. */
+int bg_last_plies(int8_t *out_plies, int n);
 
 /* ---- usr door section (native/src/usr.c) ---- */
 /* The program POKEs a request block into the machine's RAM at PARAMS and calls USR; the trap

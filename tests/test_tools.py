@@ -66,6 +66,15 @@ def test_a_seeded_training_run_is_reproducible_and_its_file_loads_in_the_game(to
     ev.load_weights()                                   # the shipped weights back
 
 
+def test_a_training_run_stopped_at_a_checkpoint_and_continued_ends_in_the_same_file(tools, tmp_path):
+    common = ["--games", 90, "--hidden", 8, "--seed", 4, "--check", 30, "--pairs", 3]
+    run(tools, "train", *common, "--out", tmp_path / "whole.wts")
+    run(tools, "train", *common, "--stop-at", 30, "--out", tmp_path / "part.wts")
+    assert HEADER.unpack_from((tmp_path / "part.wts").read_bytes())[6] == 30
+    run(tools, "train", *common, "--continue", tmp_path / "part.wts", "--out", tmp_path / "part.wts")
+    assert (tmp_path / "part.wts").read_bytes() == (tmp_path / "whole.wts").read_bytes()
+
+
 def test_widen_puts_the_old_inputs_first_in_each_side_and_the_new_ones_at_zero(tools, tmp_path):
     shipped = open(ev.WEIGHTS_PATH, "rb").read()
     n_in, hidden, _ = read_net_floats(shipped)
@@ -115,6 +124,23 @@ def test_refine_gen_fit_duel_and_average(tools, tmp_path):
     assert "6 games, A (level 3) +0.000 ppg" in duel       # the same net both sides
     run(tools, "refine", "average", "--out", tmp_path / "avg.wts", shipped, shipped)
     assert (tmp_path / "avg.wts").read_bytes() == open(shipped, "rb").read()
+
+
+def _contact(board) -> bool:
+    """Can the two sides still meet? (the mover's rearmost man behind the opponent's)"""
+    mine = max((i for i in range(25) if board[i]), default=-1)
+    theirs = max((i for i in range(25) if board[25 + i]), default=-1)
+    return mine > 23 - theirs
+
+
+@pytest.mark.parametrize("only,want_contact", [("race", False), ("contact", True)])
+def test_refine_gen_only_keeps_positions_of_one_class(tools, tmp_path, only, want_contact):
+    run(tools, "refine", "gen", "--weights", ev.WEIGHTS_PATH, "--positions", 30, "--seed", 5,
+        "--only", only, "--out", tmp_path / "d.dat")
+    data = (tmp_path / "d.dat").read_bytes()
+    boards = [struct.unpack_from("<50b", data, k * 70) for k in range(len(data) // 70)]
+    assert len(boards) == 30
+    assert all(_contact(b) == want_contact for b in boards)
 
 
 def test_refine_refuses_a_data_file_with_a_partial_record(tools, tmp_path):

@@ -117,11 +117,13 @@ int bg_rank_plays_match(const int8_t *board, int die1, int die2, int level, int 
     return m;
 }
 
-int bg_set_time_budget_ms(int ms) {
-    int old = sr_time_budget_ms;
-    if (ms >= 10 && ms <= 60000) sr_time_budget_ms = ms;
+int bg_set_work_budget(int positions) {
+    int old = (int)sr_work_budget;
+    if (positions >= 1000 && positions <= 100000000) sr_work_budget = positions;
     return old;
 }
+
+int bg_last_work(void) { return (int)sr_last_work(); }
 
 static int check_cube_args(int cube_value, int cube_owner, int match_to, int away_me,
                            int away_opp, int crawford) {

@@ -48,6 +48,11 @@ void nn_init_random(nn_net *net, int n_in, int n_hid, uint64_t seed) {
         net->w_out[i] = scale_out * ((float)(splitmix(&s) >> 40) / (float)(1 << 24) * 2.0f - 1.0f);
 }
 
+/* On x86-64 with GCC or clang the forward pass is also compiled for AVX2 and picked at run
+ * time (glibc ifunc): the hidden sums are element-wise, so both versions give the same bits. */
+#if defined(__x86_64__) && defined(__GLIBC__) && (defined(__GNUC__) || defined(__clang__))
+__attribute__((target_clones("avx2", "default")))
+#endif
 void nn_forward(const nn_net *net, const float *in, nn_trace *tr) {
     const int nh = net->n_hid;
     float acc[NN_MAX_HID];

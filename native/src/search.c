@@ -1,16 +1,17 @@
 /* search.c: play choice for levels 1-5. 0-ply judges each resulting position with the net;
  * 1-ply averages over the opponent's 21 rolls, the opponent answering with its best 0-ply
  * play; 2-ply does the same one roll deeper. Each deeper pass keeps only the best few
- * candidates of the pass before it; level 5 stops deepening when its time budget is spent.
+ * candidates of the pass before it; level 5 stops deepening when its work budget (positions
+ * evaluated, never the clock) is spent, so its play depends only on the position and dice.
  * Not the cube and not the Python face. */
-#define _POSIX_C_SOURCE 199309L
 #include "search.h"
 #include "cube.h"
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
-int sr_time_budget_ms = 400;
+long sr_work_budget = SR_WORK_BUDGET_DEFAULT;
+static long work;   /* positions evaluated (0-ply) since the program started */
+static long last_work;
 
 /* Move filters of the searching levels: how many of the best 0-ply candidates go on to
  * 1-ply and how far (equity) behind the leader they may be, then the same from 1-ply to
@@ -45,11 +46,7 @@ static float score(const float q[NN_OUT]) {
     return met_match_value(q, mctx.cube, mctx.away_me, mctx.away_opp, mctx.post);
 }
 
-static double now_ms(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return t.tv_sec * 1e3 + t.tv_nsec * 1e-6;
-}
+long sr_last_work(void) { return last_work; }
 
 /* value for the mover of the play's result, the opponent then on roll, judged at `ply` */
 static void after_value(const mg_board *after, int ply, float q[NN_OUT]);
@@ -97,7 +94,7 @@ static void after_value(const mg_board *after, int ply, float q[NN_OUT]) {
     mg_board sw;
     float p[NN_OUT];
     mg_swap(after, &sw);
-    if (ply == 0 || mg_result(&sw) != 0) ev_evaluate(&sw, p);
+    if (ply == 0 || mg_result(&sw) != 0) { ev_evaluate(&sw, p); work++; }
     else { flip ^= 1; eval_rolls(&sw, ply, depth_of(ply), p); flip ^= 1; }
     ev_invert(p, q);
 }
@@ -125,7 +122,7 @@ static float level2_noise(const mg_board *b) {
 }
 
 int sr_rank(const mg_board *pos, int d1, int d2, int level, sr_cand *out, int max_out) {
-    double t0 = now_ms();
+    long work0 = work;
     mg_play *plays = buf[0];
     flip = 0;
     int n = mg_generate(pos, d1, d2, plays);
@@ -167,7 +164,7 @@ int sr_rank(const mg_board *pos, int d1, int d2, int level, sr_cand *out, int ma
             if (keep2 > 1) {
                 for (int i = 0; i < keep2; i++) {
                     /* always finish the leader; stop deepening once the budget is spent */
-                    if (i > 0 && now_ms() - t0 > 0.55 * sr_time_budget_ms) break;
+                    if (i > 0 && work - work0 > sr_work_budget) break;
                     after_value(&cands[i].play.after, 2, cands[i].p);
                     cands[i].eq = score(cands[i].p);
                     cands[i].ply = 2;
@@ -178,5 +175,6 @@ int sr_rank(const mg_board *pos, int d1, int d2, int level, sr_cand *out, int ma
     }
     int m = n < max_out ? n : max_out;
     memcpy(out, cands, sizeof(sr_cand) * (size_t)m);
+    last_work = work - work0;
     return n;
 }

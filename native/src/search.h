@@ -1,5 +1,5 @@
 /* search.h: choosing plays: the five levels over 0-ply, 1-ply and filtered 2-ply
- * evaluation under a time budget. Not the evaluator itself (eval.h) and not the cube. */
+ * evaluation under a work budget. Not the evaluator itself (eval.h) and not the cube. */
 #ifndef SPECTRUM_SEARCH_H
 #define SPECTRUM_SEARCH_H
 #include "eval.h"
@@ -11,7 +11,12 @@ typedef struct {
     int8_t ply;             /* depth of the judgement: -1 heuristic, 0, 1, 2 */
 } sr_cand;
 
-extern int sr_time_budget_ms;
+/* Level 5 stops starting 2-ply candidates (after the first) once the ranking has evaluated
+ * this many positions: a budget in work, so the play never depends on the clock. */
+#define SR_WORK_BUDGET_DEFAULT 300000L
+extern long sr_work_budget;
+/* positions evaluated (0-ply) by the last sr_rank call */
+long sr_last_work(void);
 typedef struct { int keep1; float margin1; int keep2; float margin2; } sr_filter;
 extern const sr_filter sr_filters[6];   /* per level; rows 4 and 5 are used */
 

@@ -33,8 +33,9 @@ static sr_cand cands[MG_MAX_PLAYS];
 
 /* ---- gen ---------------------------------------------------------------------------- */
 
+/* only: 0 = contact and race positions, EV_CONTACT or EV_RACE = that class alone */
 static int cmd_gen(long positions, uint64_t seed, double explore, double sample, int ply,
-                   const char *out) {
+                   int only, const char *out) {
     FILE *f = fopen(out, "wb");
     if (!f) { fprintf(stderr, "refine: cannot write %s\n", out); return 1; }
     uint64_t rng = seed * 0x2545F4914F6CDD1DULL + 99;
@@ -47,7 +48,8 @@ static int cmd_gen(long positions, uint64_t seed, double explore, double sample,
         do { d1 = roll_die(&rng); d2 = roll_die(&rng); } while (d1 == d2);
         for (int moves = 0; moves < 2000 && written < positions; moves++) {
             int cls = ev_class(&pos);
-            if ((cls == EV_CONTACT || cls == EV_RACE) && moves > 0 && rng_unit(&rng) < sample) {
+            int wanted = only ? cls == only : (cls == EV_CONTACT || cls == EV_RACE);
+            if (wanted && moves > 0 && rng_unit(&rng) < sample) {
                 float p[NN_OUT];
                 sr_eval_ply(&pos, ply, p);
                 if (cls == EV_RACE) { p[EV_WIN_BG] = 0.0f; p[EV_LOSE_BG] = 0.0f; }
@@ -267,8 +269,9 @@ static void usage(void) {
     fprintf(stderr,
         "refine: deeper-search targets for the evaluator nets\n"
         "  refine gen --weights W --positions N --seed S --out DATA [--explore 0.1]\n"
-        "             [--sample 0.5] [--ply 1]\n"
+        "             [--sample 0.5] [--ply 1] [--only contact|race]\n"
         "      0-ply self-play with W; writes sampled positions with their ply-N targets\n"
+        "      (--only: positions of that class alone)\n"
         "  refine fit --weights W --out W2 [--epochs 4] [--alpha 0.01] [--alpha-end 0.002]\n"
         "             [--seed S] DATA...\n"
         "      trains W toward the targets in DATA (2%% held out), writes W2 after each epoch\n"
@@ -285,7 +288,7 @@ int main(int argc, char **argv) {
     long positions = 100000, pairs = 5000;
     uint64_t seed = 1;
     double explore = 0.1, sample = 0.5, alpha0 = 0.01, alpha_end = 0.002;
-    int ply = 1, epochs = 4, level_a = 3, level_b = -1;
+    int ply = 1, epochs = 4, level_a = 3, level_b = -1, only = 0;
     const char *data[64];
     int n_data = 0;
     for (int i = 2; i < argc; i++) {
@@ -305,6 +308,11 @@ int main(int argc, char **argv) {
         else if (!strcmp(a, "--explore")) explore = atof(v);
         else if (!strcmp(a, "--sample")) sample = atof(v);
         else if (!strcmp(a, "--ply")) ply = atoi(v);
+        else if (!strcmp(a, "--only")) {
+            if (!strcmp(v, "contact")) only = EV_CONTACT;
+            else if (!strcmp(v, "race")) only = EV_RACE;
+            else { usage(); return 2; }
+        }
         else if (!strcmp(a, "--epochs")) epochs = atoi(v);
         else if (!strcmp(a, "--alpha")) alpha0 = atof(v);
         else if (!strcmp(a, "--alpha-end")) alpha_end = atof(v);
@@ -323,7 +331,7 @@ int main(int argc, char **argv) {
     if (wts_load(&ev_w, weights) != 0) { fprintf(stderr, "refine: cannot load %s\n", weights); return 1; }
     if (!strcmp(cmd, "gen")) {
         if (!out || ply < 1 || ply > 2) { usage(); return 2; }
-        return cmd_gen(positions, seed, explore, sample, ply, out);
+        return cmd_gen(positions, seed, explore, sample, ply, only, out);
     }
     if (!strcmp(cmd, "fit")) {
         if (!out || n_data == 0 || epochs < 1) { usage(); return 2; }

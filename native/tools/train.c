@@ -1,8 +1,10 @@
 /* train.c: the self-play TD training tool for the evaluator's two nets (contact, race).
  * Greedy 0-ply self-play; after each move the net's value of the position before it moves
  * toward the value of the best play (TD(0)), and toward the result at the game's end.
- * Seeded and reproducible (one thread), with a progress bar, periodic checkpoints and a log
- * of strength against a fixed yardstick (the level-1 heuristic, duplicate dice).
+ * Seeded and reproducible (one thread; game g's dice come from its own stream of the seed and
+ * g, so a run continued from one of its checkpoints with --continue plays exactly the games
+ * it would have played), with a progress bar, periodic checkpoints and a log of strength
+ * against a fixed yardstick (the level-1 heuristic, duplicate dice).
  * Not part of the game: build with `make -C native/tools`, run `native/tools/train --help`. */
 #include <math.h>
 #include <stdio.h>
@@ -11,8 +13,6 @@
 #include "eval.h"
 #include "toolutil.h"
 #include "wtsio.h"
-
-static uint64_t rng_state;
 
 static mg_play plays[MG_MAX_PLAYS];
 static ev_weights net;   /* the nets being trained */
@@ -142,9 +142,14 @@ static void usage(void) {
         "train: self-play TD(0) training of the evaluator nets\n"
         "  --games N        games to play (default 1000000)\n"
         "  --minutes M      stop after M minutes of wall time (default: no limit)\n"
+        "  --stop-at N      stop after game N with a checkpoint, the schedule still that of\n"
+        "                   --games (a later --continue goes on exactly)\n"
         "  --seed S         dice and initial-weights seed (default 1)\n"
         "  --out FILE       weights file written at each checkpoint (default native/evaluator.wts)\n"
         "  --resume FILE    start from these weights instead of random ones\n"
+        "  --continue FILE  go on with a checkpoint of this same run (same --games, --seed,\n"
+        "                   --alpha, --alpha-end): the games after its count are played\n"
+        "                   exactly as the uninterrupted run would have played them\n"
         "  --widen FILE     start from weights of an encoding with fewer inputs a side (the\n"
         "                   same inputs first): the new inputs start with zero weights\n"
         "  --hidden H       hidden units of each net (default %d)\n"
@@ -156,20 +161,23 @@ static void usage(void) {
 }
 
 int main(int argc, char **argv) {
-    long games = 1000000, check = 20000;
+    long games = 1000000, check = 20000, stop_at = 0;
     double minutes = 0, alpha0 = 0.1, alpha_end = 0.02;
     uint64_t seed = 1;
     int hidden = EV_N_HID, pairs = 250;
     const char *out = "native/evaluator.wts", *resume = NULL, *logpath = NULL, *widen = NULL;
+    int cont = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) { usage(); return 0; }
         if (!v) { usage(); return 2; }
         if (!strcmp(a, "--games")) games = atol(v);
         else if (!strcmp(a, "--minutes")) minutes = atof(v);
+        else if (!strcmp(a, "--stop-at")) stop_at = atol(v);
         else if (!strcmp(a, "--seed")) seed = strtoull(v, NULL, 10);
         else if (!strcmp(a, "--out")) out = v;
         else if (!strcmp(a, "--resume")) resume = v;
+        else if (!strcmp(a, "--continue")) { resume = v; cont = 1; }
         else if (!strcmp(a, "--widen")) widen = v;
         else if (!strcmp(a, "--hidden")) hidden = atoi(v);
         else if (!strcmp(a, "--alpha")) alpha0 = atof(v);
@@ -192,15 +200,14 @@ int main(int argc, char **argv) {
         net.games_trained = 0;
     }
     FILE *log = logpath ? fopen(logpath, "a") : NULL;
-    rng_state = seed * 0x2545F4914F6CDD1DULL + 17;
     double t0 = now_s(), last_bar = 0;
-    long g;
+    long g, g_first = cont ? (long)net.games_trained + 1 : 1;
     printf("# train seed=%llu games=%ld hidden=%d alpha=%.3f->%.3f start=%u\n",
            (unsigned long long)seed, games, hidden, alpha0, alpha_end, net.games_trained);
     printf("# games  minutes  yardstick_ppg  yardstick_win_rate\n");
     if (log) fprintf(log, "# train seed=%llu hidden=%d alpha=%.3f->%.3f\n",
                      (unsigned long long)seed, hidden, alpha0, alpha_end);
-    for (g = 1; g <= games; g++) {
+    for (g = g_first; g <= games; g++) {
         double frac = (double)(g - 1) / (double)games;
         if (minutes > 0) {
             double tf = (now_s() - t0) / (minutes * 60.0);
@@ -208,12 +215,13 @@ int main(int argc, char **argv) {
         }
         /* geometric decay from alpha0 to alpha_end over the run */
         float alpha = (float)(alpha0 * pow(alpha_end / alpha0, frac));
-        train_game(&rng_state, alpha, alpha);
+        uint64_t game_rng = seed * 0x2545F4914F6CDD1DULL + (uint64_t)g * 0x9E3779B97F4A7C15ULL;
+        train_game(&game_rng, alpha, alpha);
         net.games_trained++;
         double t = now_s();
         if (t - last_bar > 1.0 || g == games) {
             last_bar = t;
-            double rate = g / (t - t0);
+            double rate = (g - g_first + 1) / (t - t0);
             int width = 30, filled = (int)(width * (minutes > 0 && frac > (double)g / games ? frac : (double)g / games));
             char bar[64];
             for (int i = 0; i < width; i++) bar[i] = i < filled ? '#' : '.';
@@ -222,7 +230,7 @@ int main(int argc, char **argv) {
                     alpha, (t - t0) / 60.0);
             fflush(stderr);
         }
-        int stop = minutes > 0 && (t - t0) > minutes * 60.0;
+        int stop = (minutes > 0 && (t - t0) > minutes * 60.0) || g == stop_at;
         if (g % check == 0 || g == games || stop) {
             double wr, ppg = yardstick(pairs, 424242, &wr);
             if (wts_save(&net, out) != 0) fprintf(stderr, "\ntrain: cannot write %s\n", out);

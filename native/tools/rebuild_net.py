@@ -1,0 +1,183 @@
+"""Rebuilds the evaluator's weights from a seed, in stages, logging a yardstick over time.
+Stage 1: TD(0) self-play from random weights (train); stage 2: rounds of supervised fitting
+toward our own 2-ply search targets (refine gen --ply 2, then fit on every round's data so
+far); each round's net is kept only when it beats the one before in a duplicate-dice duel
+at level 3 (refine duel). Never gnubg's weights or outputs as targets: gnubg 0-ply (the
+optional gnubg-nn package, through bench/strength.py) is only a yardstick in the log.
+Not the game and not a test. Every step is seeded, so a run is reproducible on one machine
+and compiler; stopped at any point, the same command resumes from its checkpoints:
+
+    nice -n 19 python3 native/tools/rebuild_net.py --seed 1 --workdir /work/train/rebuild-s1
+
+The log is WORKDIR/yardstick.log; WORKDIR/best.wts is the current best file."""
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import shutil
+import struct
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+GAMES_AT = 28   # byte offset of the games-trained count in a weights file (evalwts.c header)
+
+
+def games_trained(path: str) -> int:
+    with open(path, "rb") as fh:
+        head = fh.read(GAMES_AT + 4)
+    return struct.unpack_from("<I", head, GAMES_AT)[0]
+
+
+class Run:
+    def __init__(self, args):
+        self.args = args
+        self.dir = args.workdir
+        os.makedirs(self.dir, exist_ok=True)
+        self.log_path = os.path.join(self.dir, "yardstick.log")
+        self.t0 = time.time()
+
+    def path(self, name: str) -> str:
+        return os.path.join(self.dir, name)
+
+    def log(self, line: str) -> None:
+        stamp = time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime())
+        with open(self.log_path, "a") as fh:
+            fh.write(f"{stamp} {line}\n")
+        print(f"{stamp} {line}", flush=True)
+
+    def tool(self, *argv) -> str:
+        cmd = [os.path.join(HERE, argv[0])] + [str(a) for a in argv[1:]]
+        proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        if proc.returncode != 0:
+            raise SystemExit(f"rebuild_net: {' '.join(cmd)} failed ({proc.returncode}):\n"
+                             f"{proc.stdout}")
+        return proc.stdout
+
+    def duel(self, a: str, b: str, seed: int) -> tuple[float, float, float]:
+        out = self.tool("refine", "duel", "--weights", a, "--against", b, "--pairs",
+                        self.args.duel_pairs, "--level", 3, "--seed", seed)
+        m = re.search(r"A \(level 3\) ([-+0-9.]+) ppg, 95% CI \[([-+0-9.]+), ([-+0-9.]+)\]", out)
+        if not m:
+            raise SystemExit(f"rebuild_net: cannot read the duel's answer:\n{out}")
+        return tuple(float(x) for x in m.groups())
+
+    def gnubg_yardstick(self, weights: str) -> str:
+        """level 3 with these weights against gnubg 0-ply; '' when gnubg-nn is missing."""
+        if self.args.gnubg_games <= 0:
+            return ""
+        try:
+            import gnubg_nn  # noqa: F401
+        except ImportError:
+            return ""
+        cmd = [sys.executable, os.path.join(ROOT, "bench", "strength.py"), "level3", "gnubg0",
+               "--games", str(self.args.gnubg_games), "--seed", "77", "--weights", weights]
+        proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                              cwd=ROOT)
+        ppg = re.search(r"ppg_level3: ([-+0-9.]+)", proc.stdout)
+        ci = re.search(r"ppg_95ci: \[([-+0-9.]+), ([-+0-9.]+)\]", proc.stdout)
+        if not (ppg and ci):
+            return f"gnubg0 yardstick failed: {proc.stdout.strip()[-200:]}"
+        return (f"level3 vs gnubg0 {ppg.group(1)} ppg [{ci.group(1)}, {ci.group(2)}] "
+                f"({self.args.gnubg_games} games)")
+
+    # ---- stage 1 ------------------------------------------------------------------------
+
+    def td(self) -> str:
+        a = self.args
+        out = self.path("td.wts")
+        if a.start:
+            if not os.path.exists(out):
+                shutil.copyfile(a.start, out)
+                self.log(f"td: start from {a.start} ({games_trained(out)} games), no TD stage")
+            return out
+        done = games_trained(out) if os.path.exists(out) else 0
+        if done >= a.td_games:
+            return out
+        common = ["--games", a.td_games, "--seed", a.seed, "--hidden", a.hidden, "--alpha",
+                  a.alpha, "--alpha-end", a.alpha_end, "--check", a.td_check, "--pairs", 200,
+                  "--out", out, "--log", self.path("td_log.txt")]
+        self.log(f"td: {'continue at ' + str(done) if done else 'start'} of {a.td_games} games, "
+                 f"seed {a.seed}, hidden {a.hidden}, alpha {a.alpha}->{a.alpha_end}")
+        if done:
+            self.tool("train", "--continue", out, *common)
+        else:
+            self.tool("train", *common)
+        self.log(f"td: done, {games_trained(out)} games. {self.gnubg_yardstick(out)}")
+        return out
+
+    # ---- stage 2 ------------------------------------------------------------------------
+
+    def refine(self, base: str) -> None:
+        a = self.args
+        best = self.path("best.wts")
+        state = self.path("rounds_done")
+        rounds_done = int(open(state).read()) if os.path.exists(state) else 0
+        if rounds_done == 0:
+            shutil.copyfile(base, best)
+        for k in range(rounds_done + 1, a.rounds + 1):
+            data = self.path(f"round{k}.dat")
+            if not os.path.exists(data):
+                self.log(f"round {k}: generating {a.positions} positions with 2-ply targets")
+                self.tool("refine", "gen", "--weights", best, "--positions", a.positions,
+                          "--seed", a.seed * 1000 + k, "--ply", 2, "--explore", 0.1,
+                          "--out", data + ".part")
+                os.replace(data + ".part", data)
+            cand = self.path(f"round{k}.wts")
+            datas = [self.path(f"round{j}.dat") for j in range(1, k + 1)]
+            fit = self.tool("refine", "fit", "--weights", best, "--out", cand, "--epochs",
+                            a.epochs, "--alpha", a.fit_alpha, "--alpha-end", a.fit_alpha_end,
+                            "--seed", a.seed * 1000 + k, *datas)
+            errs = re.findall(r"(contact|race) epoch (\d+).*equity error ([0-9.]+)", fit)
+            first = {n: e for n, ep, e in errs if ep == "0"}
+            last = {n: e for n, ep, e in errs}
+            ppg, lo, hi = self.duel(cand, best, seed=a.seed * 1000 + k)
+            kept = lo > 0 or (ppg > 0 and a.keep_on_mean)
+            self.log(f"round {k}: fit on {len(datas)} data files; held-out equity error contact "
+                     f"{first.get('contact')}->{last.get('contact')}, race {first.get('race')}->"
+                     f"{last.get('race')}; duel vs best {ppg:+.3f} ppg [{lo:+.3f}, {hi:+.3f}] "
+                     f"({2 * a.duel_pairs} games): {'kept' if kept else 'not kept'}")
+            if kept:
+                shutil.copyfile(cand, best)
+                self.log(f"round {k}: {self.gnubg_yardstick(best)}")
+            with open(state + ".tmp", "w") as fh:
+                fh.write(str(k))
+            os.replace(state + ".tmp", state)
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--workdir", required=True, help="checkpoints, data and the log (outside git)")
+    ap.add_argument("--start", default=None,
+                    help="skip stage 1 and refine these weights (e.g. native/evaluator.wts)")
+    ap.add_argument("--td-games", type=int, default=2_000_000)
+    ap.add_argument("--td-check", type=int, default=100_000)
+    ap.add_argument("--hidden", type=int, default=128)
+    ap.add_argument("--alpha", type=float, default=0.1)
+    ap.add_argument("--alpha-end", type=float, default=0.01)
+    ap.add_argument("--rounds", type=int, default=20)
+    ap.add_argument("--positions", type=int, default=20_000, help="new positions a round")
+    ap.add_argument("--epochs", type=int, default=3)
+    ap.add_argument("--fit-alpha", type=float, default=0.005)
+    ap.add_argument("--fit-alpha-end", type=float, default=0.001)
+    ap.add_argument("--duel-pairs", type=int, default=4000)
+    ap.add_argument("--keep-on-mean", action="store_true",
+                    help="keep a round whose duel mean is positive (default: its 95%% interval)")
+    ap.add_argument("--gnubg-games", type=int, default=2000,
+                    help="games of the gnubg0 yardstick (0: none)")
+    args = ap.parse_args()
+    subprocess.run(["make", "-s", "-C", HERE, "train", "refine"], check=True)
+    run = Run(args)
+    run.log(f"rebuild_net {' '.join(sys.argv[1:])}")
+    base = run.td()
+    run.refine(base)
+    run.log(f"done: {run.path('best.wts')}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,109 @@
+"""bench/strength.py's gnubg0 player (GNU Backgammon's 0-ply net from the optional package
+gnubg-nn): its plays are legal plays of ours, and a position gnubg-nn refuses or a play our
+rules do not allow stops the run with a message naming the position and dice."""
+import importlib.util
+import os
+import random
+
+import pytest
+
+from game.position import Position
+from game.rules import legal_plays, legal_results
+from native import lib
+
+_PATH = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "bench",
+                     "strength.py")
+_spec = importlib.util.spec_from_file_location("strength_bench", _PATH)
+strength = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(strength)
+
+
+class _FakeGnubg:
+    """Stands in for gnubg_nn: answers a fixed move, or raises what gnubg-nn might raise."""
+
+    def __init__(self, move=None, error=None):
+        self.move, self.error = move, error
+
+    def best_move(self, board, die1, die2):
+        if self.error:
+            raise self.error
+        return self.move
+
+
+def _player(monkeypatch, fake):
+    monkeypatch.setattr(strength, "_gnubg_module", lambda name: fake)
+    return strength.Gnubg0()
+
+
+def test_a_gnubg_move_from_the_bar_with_a_hit_lands_where_our_rules_put_it():
+    pos = Position.from_points({6: 5, 8: 3, 13: 5, 24: 1, "bar": 1},
+                               {3: 1, 6: 5, 8: 3, 13: 4, 24: 2})
+    after = strength.apply_gnubg_move(list(pos.board), ((25, 22), (22, 16)))
+    assert Position(tuple(after)).position_id in legal_results(pos.position_id, (6, 3))
+    assert after[25 + 24] == 1          # the blot on our 22-point (its 3) went to its bar
+
+
+def test_a_play_our_rules_forbid_stops_the_run_naming_the_position(monkeypatch):
+    pos = Position.start()
+    player = _player(monkeypatch, _FakeGnubg(move=((13, 7), (13, 10))))   # a 6 and a 3
+    with pytest.raises(strength.GnubgRejected, match=f"{pos.position_id}, dice 64.*not a legal"):
+        player.choose(list(pos.board), 6, 4)
+
+
+def test_a_move_that_cannot_be_made_is_named(monkeypatch):
+    pos = Position.start()
+    player = _player(monkeypatch, _FakeGnubg(move=((5, 1), (13, 9))))      # no man on 5
+    with pytest.raises(strength.GnubgRejected, match="cannot be made"):
+        player.choose(list(pos.board), 4, 4)
+
+
+def test_an_exception_inside_gnubg_nn_becomes_a_clear_message(monkeypatch):
+    pos = Position.start()
+    player = _player(monkeypatch, _FakeGnubg(error=ValueError("bad board")))
+    with pytest.raises(strength.GnubgRejected, match="gnubg-nn rejected .*dice 31.*bad board"):
+        player.choose(list(pos.board), 3, 1)
+
+
+def test_an_impossible_board_is_never_sent_to_gnubg(monkeypatch):
+    player = _player(monkeypatch, _FakeGnubg(error=AssertionError("must not be called")))
+    board = [16] + [0] * 49
+    with pytest.raises(strength.GnubgRejected, match="not a possible position"):
+        player.choose(board, 3, 1)
+
+
+def test_real_gnubg0_plays_are_legal_plays_of_ours():
+    pytest.importorskip("gnubg_nn")
+    player = strength.Gnubg0()
+    rng = random.Random(8)
+    pos = Position.start()
+    for _ in range(60):
+        dice = (rng.randint(1, 6), rng.randint(1, 6))
+        after = Position(tuple(player.choose(list(pos.board), *dice)))
+        assert after.position_id in legal_results(pos.position_id, dice)
+        nxt = rng.choice(legal_plays(pos, dice)).after
+        if lib.bg_game_result(nxt.as_c()) != 0:
+            pos = Position.start()
+        else:
+            pos = nxt.swapped()
+
+
+def test_a_rejected_position_stops_the_run_keeping_the_pairs_already_played(monkeypatch, capsys):
+    gnubg_nn = pytest.importorskip("gnubg_nn")
+    calls = {"n": 0}
+
+    class FlakyGnubg:
+        """gnubg-nn's own moves until the 200th question, which it refuses."""
+        def best_move(self, board, die1, die2):
+            calls["n"] += 1
+            if calls["n"] >= 200:
+                raise RuntimeError("refused")
+            return gnubg_nn.best_move(board, die1, die2)
+
+    monkeypatch.setattr(strength, "_gnubg_module", lambda name: FlakyGnubg())
+    monkeypatch.setattr("sys.argv", ["strength.py", "level1", "gnubg0", "--games", "40"])
+    with pytest.raises(SystemExit, match="stopped early on a position gnubg-nn rejected"):
+        strength.main()
+    out, err = capsys.readouterr()
+    assert "gnubg-nn rejected position" in err and "RuntimeError: refused" in err
+    played = int(out.split("games: ")[1].split()[0])
+    assert 2 <= played < 40 and played % 2 == 0
