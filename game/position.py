@@ -152,14 +152,11 @@ class Position:
 
     @property
     def position_id(self) -> str:
-        """The gnubg position ID (14 characters); see from_id for the bit order."""
-        bits: list[int] = []
-        for row in (self.board[ROW_LEN:], self.board[:ROW_LEN]):
-            for count in row:
-                bits += [1] * count + [0]
-        bits += [0] * (8 * ID_KEY_BYTES - len(bits))
-        key = bytes(sum(bits[8 * i + j] << j for j in range(8)) for i in range(ID_KEY_BYTES))
-        return base64.b64encode(key).decode("ascii")[:ID_LEN]
+        """The gnubg position ID (14 characters); see from_id for the bit order. Encoded by
+        the C engine (bg_ids_of_boards), the same encoding tests check against from_id."""
+        text = ffi.new("char[]", lib.BG_ID_LEN + 1)
+        lib.bg_ids_of_boards(ffi.new("int8_t[]", self.board), 1, text)
+        return ffi.buffer(text, lib.BG_ID_LEN)[:].decode("ascii")
 
     def __str__(self) -> str:
         return self.position_id
