@@ -14,7 +14,7 @@ setup(
     python_requires=">=3.11",
     packages=["spectrum", "game", "roms", "native"],
     package_data={
-        "roms": ["*.asm", "*.bin", "*.sym", "*.tap"],
+        "roms": ["*.asm", "*.bin", "*.sym", "*.tap", "*.txt"],
         "native": ["*.h", "src/*.c", "src/*.h", "*.wts", "*.dat"],
         "game": ["*.tap", "mcode.*", "data/*"],
     },

@@ -1,5 +1,5 @@
 ; roms/font.asm: our own 8x8 font, codes 32..127, 8 bytes each (top row first).
-; Written by roms/make_font.py from the glyph drawings there; do not edit by hand.
+; Written by roms/make_font.py from the drawings in roms/font.txt; do not edit by hand.
 
         DEFB 000h,000h,000h,000h,000h,000h,000h,000h    ; 32 space
         DEFB 000h,018h,018h,018h,018h,000h,018h,000h    ; 33 !

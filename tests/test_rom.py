@@ -375,6 +375,15 @@ def test_space_breaks_ld_bytes():
     assert not regs["f"] & 1 and regs["a"] == SYM["LDERR_BREAK"]
 
 
+def test_a_damaged_font_drawing_is_refused_naming_its_line():
+    from roms.make_font import FontFileError, parse_drawing
+    assert parse_drawing("33 !\n" + "..##...\n" * 7)["!"] == ["..##..."] * 7
+    with pytest.raises(FontFileError, match="line 3: glyph 33 needs 7 rows of 7"):
+        parse_drawing("# a comment\n33 !\n..##..\n" + "..##...\n" * 6)
+    with pytest.raises(FontFileError, match="line 1: not 'code name'"):
+        parse_drawing("bang !\n")
+
+
 def test_font_asm_is_what_make_font_writes():
     from roms.make_font import font_asm
     assert (pathlib.Path(roms.ROM_DIR) / "font.asm").read_text() == font_asm()
