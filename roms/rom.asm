@@ -130,27 +130,26 @@ im1_keys:
 NMI_HANDLER:
         retn
 
-        DEFS 028Eh - $, 0FFh
-KEY_SCAN:
-        jp KEY_SCAN_BODY
-        DEFS 02BFh - $, 0FFh
-KEYBOARD:
-        jp KEYBOARD_BODY
-        DEFS 03B5h - $, 0FFh
-BEEPER:
-        jp BEEPER_BODY
-        DEFS 0556h - $, 0FFh
-LD_BYTES:
-        jp LD_BYTES_BODY
-        DEFS 0DAFh - $, 0FFh
-CL_ALL:
-        jp CL_ALL_BODY
-        DEFS 0DD9h - $, 0FFh
-CL_SET:
-        jp CL_SET_BODY
-        DEFS 1601h - $, 0FFh
-CHAN_OPEN:
-        jp CHAN_OPEN_BODY
+; The standard entry points (docs/HARDWARE.md): at each address a jump to our own routine,
+; FFh bytes between them.
+ENTRY_AT MACRO address, body
+        DEFS address - $, 0FFh
+        jp body
+        ENDM
+KEY_SCAN        EQU 028Eh
+KEYBOARD        EQU 02BFh
+BEEPER          EQU 03B5h
+LD_BYTES        EQU 0556h
+CL_ALL          EQU 0DAFh
+CL_SET          EQU 0DD9h
+CHAN_OPEN       EQU 1601h
+        ENTRY_AT KEY_SCAN, KEY_SCAN_BODY
+        ENTRY_AT KEYBOARD, KEYBOARD_BODY
+        ENTRY_AT BEEPER, BEEPER_BODY
+        ENTRY_AT LD_BYTES, LD_BYTES_BODY
+        ENTRY_AT CL_ALL, CL_ALL_BODY
+        ENTRY_AT CL_SET, CL_SET_BODY
+        ENTRY_AT CHAN_OPEN, CHAN_OPEN_BODY
 
 ERROR_BODY:
         pop hl
