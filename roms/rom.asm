@@ -729,6 +729,8 @@ CL_ALL_BODY:
 ; CLS: CL_ALL, and the border from BORDCR.
 CLS:
         call CL_ALL_BODY
+; SET_BORDER: the border colour from BORDCR (its paper bits, 5-3) out to port FEh; A is lost.
+SET_BORDER:
         ld a,(BORDCR)
         rrca
         rrca
@@ -1076,12 +1078,7 @@ ld_fail:
         ret
 ld_restore:
         push af
-        ld a,(BORDCR)
-        rrca
-        rrca
-        rrca
-        and 07h
-        out (0FEh),a
+        call SET_BORDER
         pop af
         ei
         ret
