@@ -5,7 +5,7 @@ import re
 
 from . import z80_codegen as cg
 from .hw import IM1_VECTOR, NMI_VECTOR
-from .z80_interp import OpTable
+from .z80_interp import TRANSFER, OpTable
 
 COMPILE_AFTER = 48      # arrivals at an address before its block is compiled (1: compile at once)
 _MAX_BLOCK = 40          # instructions per compiled block at most
@@ -93,7 +93,8 @@ class Z80:
     __slots__ = ("a", "f", "b", "c", "d", "e", "h", "l", "a_", "f_", "b_", "c_", "d_", "e_", "h_", "l_",
                  "ix", "iy", "sp", "pc", "i", "_r7", "_rc", "_eir", "_pvr", "q", "iff1", "iff2", "im", "halted", "memptr",
                  "tstates", "memory", "rom_top", "_traps", "_port_in", "_port_out", "_cache", "_g",
-                 "_dec", "_ops", "_heat", "_recompiles", "compile_after")
+                 "_dec", "_ops", "_heat", "_recompiles", "compile_after", "_volatile",
+                 "_volatile_starts", "_block_code")
 
     def __init__(self, memory: bytearray, port_in=None, port_out=None, rom_top: int = 0,
                  compile_after: int = COMPILE_AFTER):
@@ -112,6 +113,9 @@ class Z80:
         self._heat = {}          # address -> arrivals by a jump so far (negative: must first cool down)
         self._recompiles = {}    # address -> times its block was dropped because its code changed
         self.compile_after = compile_after
+        self._volatile = set()   # bytes seen to change under a compiled block: blocks stop before them
+        self._volatile_starts = set()    # the addresses of the instructions holding them
+        self._block_code = {}    # address -> [(instruction address, its bytes)] of the compiled block there
         self._dec = cg.Decoder(memory, rom_top)
         self._g = dict(cg.TABLES)
         self._g.update(S=self, M=memory)
@@ -183,6 +187,7 @@ class Z80:
     # ---------------------------------------------------------------- execution
     def _flush(self):
         self._cache.clear()
+        self._block_code.clear()
 
     def flush(self):
         """Forget every compiled block. Blocks in RAM re-check their bytes before each run, but blocks wholly
@@ -204,16 +209,19 @@ class Z80:
         if self.halted:
             self._idle(limit)
             return
-        cache, heat, traps = self._cache, self._heat, self._traps
+        cache, heat, traps, vins = self._cache, self._heat, self._traps, self._volatile_starts
         ops, m = self._ops.table, self.memory
+        compile_after = self.compile_after
         pc = self.pc
         near_limit = False                  # a block said it cannot finish before limit: interpret to it
+        boundary = True                     # pc starts a run of code (a jump landed here, a block ended...)
         while True:
             if not near_limit:
                 fn = cache.get(pc)
                 if fn is not None:
                     pc = fn(limit)          # a block returns the next pc, or a negative code
                     if pc >= 0:
+                        boundary = True
                         continue
                     pc, code = self.pc, pc
                     if code == -3:          # HALT
@@ -221,36 +229,48 @@ class Z80:
                         return
                     if code == -1:          # would start its last instruction at/after limit
                         near_limit = True
-                    else:                   # -2: its code changed: back to the interpreter, cooler
-                        del cache[pc]
-                        self._recompiles[pc] = n = self._recompiles.get(pc, 0) + 1
-                        heat[pc] = -(self.compile_after << min(n, 20))
+                    else:                   # -2: its code changed
+                        self._code_changed(pc)
                     continue
+                if boundary:                # count arrivals; compile when hot
+                    h = heat.get(pc, 0) + 1
+                    if h >= compile_after and not (traps and pc in traps):
+                        fn = self._compile(pc)
+                        if fn is None:      # its first instruction keeps changing: interpret it for good
+                            heat[pc] = -(1 << 62)
+                        else:
+                            heat.pop(pc, None)
+                            cache[pc] = fn
+                            continue
+                    else:
+                        heat[pc] = h
             if self.tstates >= limit:
                 return
             if traps and pc in traps:
                 traps[pc](self)
                 if self.pc != pc:           # the trap moved pc: carry on from there
                     pc = self.pc
+                    boundary = True
                     continue
-            elif self.compile_after == 1 and not near_limit and heat.get(pc, 0) >= 0:
-                cache[pc] = self._compile(pc)     # compile everything at once (tests of the compiler)
-                continue
             r = ops[m[pc]](pc)
-            if r < 0x10000:
-                if r < 0:                   # HALT
-                    self._idle(limit)
-                    return
-                pc = r
-                continue
-            pc = r & 0xFFFF                 # control may have jumped: count the arrival
-            h = heat.get(pc, 0) + 1
-            if h >= self.compile_after and not near_limit:
-                heat.pop(pc, None)
-                if pc not in cache and not (traps and pc in traps):
-                    cache[pc] = self._compile(pc)
-            else:
-                heat[pc] = h
+            if r < 0:                       # HALT
+                self._idle(limit)
+                return
+            boundary = r >= TRANSFER or pc in vins
+            pc = r & 0xFFFF
+
+    def _code_changed(self, pc):
+        """The block at pc found its bytes changed: drop it, note which instructions changed (later blocks stop
+        before them, leaving them to the interpreter) and make pc cool down before it is compiled again."""
+        m = self.memory
+        for addr, old in self._block_code.pop(pc, ()):
+            for k, byte in enumerate(old):
+                if m[(addr + k) & 0xFFFF] != byte:
+                    self._volatile.add((addr + k) & 0xFFFF)
+                    self._volatile_starts.add(addr)
+        del self._cache[pc]
+        self._recompiles[pc] = n = self._recompiles.get(pc, 0) + 1
+        self._heat[pc] = 0 if n == 1 else -(self.compile_after << min(n, 40))
 
     def _idle(self, limit):
         t = self.tstates
@@ -331,10 +351,13 @@ class Z80:
         instrs = []
         seen = set()
         calls = list(calls or ())   # return addresses of CALLs followed inside this path
+        volatile = self._volatile
         while True:
             ins = dec.decode(p)
             if instrs and p + ins.length > 0x10000:
                 break
+            if volatile and any((p + k) & 0xFFFF in volatile for k in range(ins.length)):
+                break                                   # code seen to change: the interpreter runs it
             instrs.append(ins)
             seen.add(p)
             if len(instrs) >= budget or ins.kind == cg.HALT or ins.kind == cg.EI:
@@ -364,6 +387,8 @@ class Z80:
         its conditional jumps is compiled inline too if that side also comes back to pc (a loop with an
         if/else inside runs without leaving the block)."""
         instrs = self._path(pc, pc, _MAX_BLOCK)
+        if not instrs:
+            return None
         nested = {}
         last = instrs[-1]
         if last.kind == cg.JUMP and last.target == pc and pc not in self._traps \
@@ -373,8 +398,7 @@ class Z80:
                         and ins.target != (ins.addr + ins.length) & 0xFFFF and ins.target not in self._traps:
                     side = self._path(ins.target, pc, _MAX_BLOCK // 2,
                                       [ins.callret] if ins.callret is not None else None)
-                    end = side[-1]
-                    if end.kind == cg.JUMP and end.target == pc:
+                    if side and side[-1].kind == cg.JUMP and side[-1].target == pc:
                         nested[n] = side
         src = self._source(pc, instrs, nested)
         if DUMP is not None:
@@ -384,6 +408,9 @@ class Z80:
             if len(_CODE_CACHE) > 20000:          # bounded (self-modifying code can make endless variants)
                 _CODE_CACHE.clear()
             code = _CODE_CACHE[src] = compile(src, f"<z80 block {pc:04x}>", "exec")
+        m = self.memory
+        self._block_code[pc] = [(i.addr, bytes(m[i.addr:i.addr + i.length]))
+                                for i in instrs + [i for side in nested.values() for i in side]]
         g = self._g
         exec(code, g)
         return g.pop("blk")
