@@ -119,7 +119,7 @@ class Z80:
         self._dec = cg.Decoder(memory, rom_top)
         self._g = dict(cg.TABLES)
         self._g.update(S=self, M=memory)
-        self._ops = OpTable(memory, self._g, rom_top)
+        self._ops = OpTable.for_rom_top(rom_top)
         self._port_in = self._port_out = None
         self.port_in = port_in or _default_in
         self.port_out = port_out or _default_out
@@ -244,20 +244,26 @@ class Z80:
                             continue
                     else:
                         heat[pc] = h
-            if self.tstates >= limit:
-                return
-            if traps and pc in traps:
-                traps[pc](self)
-                if self.pc != pc:           # the trap moved pc: carry on from there
-                    pc = self.pc
-                    boundary = True
-                    continue
-            r = ops[m[pc]](pc)
-            if r < 0:                       # HALT
-                self._idle(limit)
-                return
-            boundary = r >= TRANSFER or pc in vins
-            pc = r & 0xFFFF
+            while True:                     # interpret up to the next boundary (blocks start only there)
+                if self.tstates >= limit:   # (op functions leave S.pc alone: pc lives here meanwhile)
+                    self.pc = pc
+                    return
+                if traps and pc in traps:
+                    self.pc = pc
+                    traps[pc](self)
+                    if self.pc != pc:       # the trap moved pc: carry on from there
+                        pc = self.pc
+                        break
+                r = ops[m[pc]](self, m, pc)
+                if r >= TRANSFER or pc in vins:
+                    pc = r & 0xFFFF
+                    break
+                if r < 0:                   # HALT
+                    self.pc = pc
+                    self._idle(limit)
+                    return
+                pc = r
+            boundary = True
 
     def _code_changed(self, pc):
         """The block at pc found its bytes changed: drop it, note which instructions changed (later blocks stop
@@ -292,7 +298,8 @@ class Z80:
             self._traps[pc](self)
             if self.pc != pc:
                 return self.tstates - t0
-        self._ops.table[self.memory[pc]](pc)
+        r = self._ops.table[self.memory[pc]](self, self.memory, pc)
+        self.pc = pc if r < 0 else r & 0xFFFF
         return self.tstates - t0
 
     def _push(self, v):

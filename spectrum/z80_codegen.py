@@ -86,15 +86,20 @@ TABLES = dict(SZ53=SZ53, SZ53P=SZ53P, ANDF=ANDF, ADDF=ADDF, SUBF=SUBF, CPF=CPF, 
               DAAT=DAAT, **{"R_" + k: v for k, v in ROT.items()}, **{"BIT%d" % b: BITF[b] for b in range(8)})
 
 # ---------------------------------------------------------------- the registers generated code keeps in locals
-REGS = ("a", "f", "b", "c", "d", "e", "h", "l", "ix", "iy", "sp", "wz")
+REGS = ("a", "f", "b", "c", "d", "e", "h", "l", "ix", "iy", "sp", "wz",
+        "a_", "f_", "b_", "c_", "d_", "e_", "h_", "l_")
 _REG_RE = re.compile(r"\b(" + "|".join(REGS) + r")\b")
 _ASSIGN_RE = re.compile(r"\b(" + "|".join(REGS) + r")\s*(?:<<|>>|[-+&|^])?=(?!=)")
+_SWAP_RE = re.compile(r"^\s*([a-z_, ]+?) = [a-z_, ]+$", re.M)     # EXX / EX AF,AF': a, f, a_, f_ = ...
 
 
 def registers_in(text):
     """(registers the code mentions, registers it assigns), in REGS order: what to load and store."""
     used = sorted(set(_REG_RE.findall(text)), key=REGS.index)
-    written = sorted(set(_ASSIGN_RE.findall(text)), key=REGS.index)
+    written = set(_ASSIGN_RE.findall(text))
+    for names in _SWAP_RE.findall(text):
+        written.update(n.strip() for n in names.split(",") if n.strip() in REGS)
+    written = sorted(written, key=REGS.index)
     return used, written
 
 
@@ -379,7 +384,7 @@ class Decoder:
 
     def _ex_af(self, c):
         return Instr(c.addr, c.length(1), "EX AF,AF'", c.tx(4), c.m1,
-                     ["x = S.a_", "S.a_ = a", "a = x", "x = S.f_", "S.f_ = f", "f = x"])
+                     ["a, f, a_, f_ = a_, f_, a, f"])
 
     def _djnz(self, c):
         dst, nx, tx = c.rel(), c.target(2), c.tx
@@ -537,9 +542,7 @@ class Decoder:
                      ret=True)
 
     def _exx(self, c):
-        L = []
-        for r in "bcdehl":
-            L += [f"x = S.{r}_", f"S.{r}_ = {r}", f"{r} = x"]
+        L = ["b, c, d, e, h, l, b_, c_, d_, e_, h_, l_ = b_, c_, d_, e_, h_, l_, b, c, d, e, h, l"]
         return Instr(c.addr, c.length(1), "EXX", 4, c.m1, L)
 
     def _jp_hl(self, c):

@@ -2,12 +2,13 @@
 same decoder that feeds the block compiler, reading its operands from memory each time it runs. It runs code
 that is cold, run once or rewritten as it runs; it is not the block compiler and keeps no per-address state.
 
-An op function is `op(pc) -> next pc`, plus 0x10000 when the instruction may have jumped (the CPU counts
-those arrivals to find hot code), or -3 for HALT. Source text is made once per process and opcode; each CPU
-execs it into its own globals (S = the CPU, M = its memory)."""
+An op function is `op(S, M, pc) -> next pc`, plus 0x10000 when the instruction may have jumped (the CPU counts
+those arrivals to find hot code), or -3 for HALT; it leaves S.pc to the caller. Each is made once per
+process (and rom_top) and shared by every CPU."""
+import re
+
 from . import z80_codegen as cg
 
-_SOURCES = {}            # (opcode bytes, rom_top) -> code object, shared by every CPU of the process
 TRANSFER = 0x10000       # added to the returned pc by instructions that can jump
 
 
@@ -28,9 +29,10 @@ def op_source(key_bytes, rom_top):
     """Python source of the op function for one opcode (see the module docstring)."""
     template = cg.Template(key_bytes)
     ins = cg.Decoder(template, rom_top).decode(cg.Expr("pc", 0))
-    body = [f"o{k} = M[(pc + {k}) & 65535]" for k in sorted(template.operands)]   # read before any write
-    for line in ins.lines:
-        body.append(line.replace("{T}", "0").replace("{K}", str(ins.m1)).replace("QMASK", "~S.q"))
+    body = [line.replace("{T}", "0").replace("{K}", str(ins.m1)).replace("QMASK", "~S.q") for line in ins.lines]
+    code = "\n".join(body)
+    body[:0] = [f"o{k} = M[(pc + {k}) & 65535]" for k in sorted(template.operands)   # read before any write
+                if re.search(rf"\bo{k}\b", code)]
     if ins.kind == cg.SEQ:
         t_end, npc, ret = str(ins.t), f"(pc + {ins.length}) & 65535", "npc"
         body.append(f"npc = {npc}")
@@ -38,24 +40,48 @@ def op_source(key_bytes, rom_top):
         t_end, ret = "tt", ("-3" if ins.kind == cg.HALT else f"npc + {TRANSFER}")
     text = "\n".join(body)
     used, written = cg.registers_in(text)
-    out = ["def op(pc):", "    t = S.tstates"]
-    out += [f"    {r} = S.{cg.cpu_name(r)}" for r in used]
+    timed = re.search(r"\bt\b", text) is not None             # I/O passes the T-state to the port
+    out = ["def op(S, M, pc):"] + (["    t = S.tstates"] if timed else [])
+    if "PIN(" in text:
+        out.append("    PIN = S._port_in")
+    if "POUT(" in text:
+        out.append("    POUT = S._port_out")
+    out += [f"    {r} = S.{cg.cpu_name(r)}" for r in used if not _set_before_read(r, body)]
     out += ["    " + ln for ln in body]
-    out.append(f"    S.tstates = t + {t_end}; S._rc += {ins.m1}; S.q = {'f' if ins.sets_f else 0}")
+    out.append(f"    S.tstates {'= t +' if timed else '+='} {t_end}; S._rc += {ins.m1}; S.q = {'f' if ins.sets_f else 0}")
     out += [f"    S.{cg.cpu_name(r)} = {r}" for r in written]
-    out.append("    S.pc = npc")
     if ins.post:
         out.append(f"    {ins.post}")
     out.append(f"    return {ret}")
     return "\n".join(out) + "\n"
 
 
-class OpTable:
-    """One CPU's dispatch: `table[memory[pc]](pc)` runs the instruction at pc. Prefix bytes map to small
-    dispatchers on the next opcode byte; every slot starts as a stub that builds the real function."""
+def _set_before_read(reg, body):
+    """True when the first line that mentions reg assigns it whole from other values (so no load needed)."""
+    mention = re.compile(rf"\b{reg}\b")
+    for line in body:
+        if mention.search(line):
+            m = re.match(rf"{reg} = (.*)$", line)
+            return bool(m) and not mention.search(m.group(1))
+    return False
 
-    def __init__(self, memory, globals_, rom_top):
-        self.memory, self.g, self.rom_top = memory, globals_, rom_top
+
+class OpTable:
+    """The dispatch for one rom_top, shared by every CPU of the process: `table[M[pc]](S, M, pc)` runs the
+    instruction at pc on CPU S with memory M. Prefix bytes map to small dispatchers on the next opcode byte;
+    every slot starts as a stub that builds the real function on first use."""
+    _shared = {}
+
+    @classmethod
+    def for_rom_top(cls, rom_top):
+        table = cls._shared.get(rom_top)
+        if table is None:
+            table = cls._shared[rom_top] = cls(rom_top)
+        return table
+
+    def __init__(self, rom_top):
+        self.rom_top = rom_top
+        self.g = dict(cg.TABLES)                        # the op functions' globals: the flag tables
         self.sub = {}                                   # prefix key -> its 256-slot table
         self.table = [self._stub((op,)) for op in range(256)]
         for prefix in (0xCB, 0xED, 0xDD, 0xFD):
@@ -65,26 +91,18 @@ class OpTable:
 
     def _dispatcher(self, key, offset):
         slots = self.sub[key] = [self._stub(key + (op,)) for op in range(256)]
-        m = self.memory
 
-        def dispatch(pc):
-            return slots[m[(pc + offset) & 0xFFFF]](pc)
+        def dispatch(S, M, pc):
+            return slots[M[(pc + offset) & 0xFFFF]](S, M, pc)
         return dispatch
 
     def _stub(self, key):
-        def build(pc):
-            fn = self._build(pc)
+        def build(S, M, pc):
+            kb = opcode_bytes(M, pc)
+            code = compile(op_source(kb, self.rom_top), f"<z80 op {bytes(kb.values()).hex()}>", "exec")
+            exec(code, self.g)
+            fn = self.g.pop("op")
             slots = self.table if len(key) == 1 else self.sub[key[:-1]]
             slots[key[-1]] = fn
-            return fn(pc)
+            return fn(S, M, pc)
         return build
-
-    def _build(self, pc):
-        kb = opcode_bytes(self.memory, pc)
-        ck = (tuple(sorted(kb.items())), self.rom_top)
-        code = _SOURCES.get(ck)
-        if code is None:
-            code = _SOURCES[ck] = compile(op_source(kb, self.rom_top), f"<z80 op {bytes(kb.values()).hex()}>",
-                                          "exec")
-        exec(code, self.g)
-        return self.g.pop("op")
