@@ -22,9 +22,12 @@ def _prune(lines, reg, live_after):
     """Drop top-level assignments to reg when it is dead after these lines; return (lines, live before)."""
     assign, full, mention = _PRUNE_RE[reg]
     if not live_after:
-        lines = [ln for ln in lines if not assign.match(ln)]
+        lines = [ln for ln in lines if not (isinstance(ln, str) and assign.match(ln))]
     live = live_after
     for ln in reversed(lines):
+        if not isinstance(ln, str):
+            live = True           # an exit (or an inline side) reads every register
+            continue
         m = full.match(ln)
         if m and not mention.search(m.group(1)):
             live = False          # written whole here
@@ -70,6 +73,45 @@ class _Traps(dict):
         r = super().setdefault(k, v)
         self._changed()
         return r
+
+
+class Exit:
+    """A side exit in a block's body: leave for `target` (an address, or "npc"/"v": the local holding it)
+    with `t` T-states and `k` M1 cycles counted into the current iteration (plus tt when the target is
+    npc), the Q latch then being `q` ("f" or "0")."""
+    __slots__ = ("indent", "target", "t", "k", "q")
+
+    def __init__(self, indent, target, t, k, q):
+        self.indent, self.target, self.t, self.k, self.q = indent, target, t, k, q
+
+    def shifted(self, ws):
+        return Exit(ws + self.indent, self.target, self.t, self.k, self.q)
+
+
+class LoopBack:
+    """The end of a conditional jump's taken side compiled inline in a looping block: it came back to the
+    start after `pre` T-states (to its last instruction's start) and `k` M1 cycles; `guard` lists the
+    conditions (writes into the block's code) that make the block leave instead of looping."""
+    __slots__ = ("indent", "pre", "k", "q", "guard")
+
+    def __init__(self, indent, pre, k, q, guard):
+        self.indent, self.pre, self.k, self.q, self.guard = indent, pre, k, q, guard
+
+    def shifted(self, ws):
+        return LoopBack(ws + self.indent, self.pre, self.k, self.q, self.guard)
+
+
+class _Taken:
+    """Where a conditional jump's taken side goes, before T-state and M1 counts are known: an exit to
+    `ins`'s target, or (nest) the inline side."""
+    __slots__ = ("indent", "ins", "nest")
+
+    def __init__(self, indent, ins, nest):
+        self.indent, self.ins, self.nest = indent, ins, nest
+
+
+def _shift(ws, item):
+    return ws + item if isinstance(item, str) else item.shifted(ws)
 
 
 def _reads_q(ins):
@@ -498,9 +540,8 @@ class Z80:
                         lines = [ln for ln in lines if not _NPC_TT_RE.match(ln)]
                     elif ins.branch and ins.tn is not None:   # conditional: fall through, taken side apart
                         pre_l, cond, taken, target = ins.branch
-                        inner = [f"    NEST {n}"] if n in nest_of else \
-                            [f"    EXIT {target} {{T}}+{ins.tk} {{K}} {_q(ins)}"]
-                        lines = pre_l + [f"if {cond}:"] + ["    " + x for x in taken] + inner
+                        lines = pre_l + [f"if {cond}:"] + ["    " + x for x in taken] + \
+                            [_Taken("    ", ins, n in nest_of)]
                         exit_here = True
                     else:
                         exit_here = True
@@ -517,24 +558,20 @@ class Z80:
                 before = path[n - 1] if n else prev
                 qmask = "~S.q" if before is None else ("0" if before.sets_f else "255")
                 for line in code_lines[n]:
-                    line = line.replace("QMASK", qmask)
-                    if "NEST" in line:
+                    if isinstance(line, str):
+                        body.append(line.replace("QMASK", qmask).replace("{T}", str(T)).replace("{K}", str(K)))
+                    elif not line.nest:         # the taken side leaves the block
+                        body.append(Exit(line.indent, ins.branch[3], T + ins.tk, K, _q(ins)))
+                    else:                       # the taken side, inline, loops back to the start
+                        ws = line.indent
                         side = nest_of[n]
-                        ws = line[:len(line) - len(line.lstrip())]
                         sub, spre, sk, sguard = emit(side, T + ins.tk, K, {}, ins)
                         conds = guards(ins)         # a CALL cc taken inline: its pushes may hit our code
                         if conds:
                             body.append(f"{ws}if {' or '.join(conds)}:")
-                            body.append(f"{ws}    EXIT {ins.branch[3]} {T + ins.tk} {K} {_q(ins)}")
-                        body += [ws + x for x in sub]
-                        body.append(f"{ws}LOOPTAIL {spre} {sk} {_q(side[-1])} {' or '.join(sguard) or '-'}")
-                        continue
-                    if "EXIT" in line:
-                        line = line.replace("{T}+", str(T) + "+").replace("{K}", str(K))
-                        head, rest = line.split("EXIT ")
-                        tgt, tsum, kk, qq = rest.split()
-                        line = f"{head}EXIT {tgt} {eval(tsum)} {kk} {qq}"
-                    body.append(line.replace("{T}", str(T)).replace("{K}", str(K)))
+                            body.append(Exit(ws + "    ", ins.branch[3], T + ins.tk, K, _q(ins)))
+                        body += [_shift(ws, x) for x in sub]
+                        body.append(LoopBack(ws, spre, sk, _q(side[-1]), sguard))
                 conds = guards(ins)
                 if ins is plast:
                     tail_guard = conds
@@ -552,31 +589,42 @@ class Z80:
                 else:                                       # predicted RET
                     t_next = T + ins.tk
                     body.append(f"if npc != {cont}:")
-                    body.append(f"    EXIT npc {T} {K} 0")
+                    body.append(Exit("    ", "npc", T, K, "0"))
                     nxt = "npc"
                 if conds and not (ins.kind == cg.JUMP and ins.tn is not None):   # CALL cc not taken: no write
                     body.append(f"if {' or '.join(conds)}:")
-                    body.append(f"    EXIT {nxt} {t_next if nxt != 'npc' else T} {K} {_q(ins)}")
+                    body.append(Exit("    ", nxt, t_next if nxt != "npc" else T, K, _q(ins)))
                 T = t_next
             return body, T, K, tail_guard
 
         body, pre, K, tail_guard = emit(instrs, 0, 0, nested if loop else {})
         # the latest start of a last instruction over all paths (every path starts all its instructions
         # before limit when t + pre < limit)
-        pres = [pre] + [int(ln.split()[1]) for ln in body if ln.lstrip().startswith("LOOPTAIL")]
-        pre_all = max(pres)
+        pre_all = max([pre] + [x.pre for x in body if isinstance(x, LoopBack)])
         if not loop:
             tail_guard = []
-        text = "\n".join(ln for ln in body if not ln.lstrip().startswith(("#", "LOOPTAIL")))
-        text += "\n" + "\n".join(ln.split(None, 4)[3] + " " + ln.split(None, 4)[4]
-                                 for ln in body if ln.lstrip().startswith("LOOPTAIL"))
+        rc = "rc + " if loop else ""
+        scaffold = loop or any(isinstance(x, Exit) for x in body)   # exits 'break' to one shared tail
+        ind = "        " if scaffold else "    "
+        rendered = []
+        for item in body:
+            if isinstance(item, str):
+                rendered.append(ind + item)
+            elif isinstance(item, Exit):
+                tt = " + tt" if item.target == "npc" else ""
+                rendered.append(f"{ind}{item.indent}S.q = {item.q}; npc = {item.target}; tx = {item.t}{tt}; "
+                                f"kx = {rc}{item.k}; break")
+            else:                               # LoopBack: the inline taken side came back to the start
+                brk = [f"npc != {s}", f"t + {pre_all} >= limit"] + item.guard
+                ws = ind + item.indent
+                rendered += [f"{ws}t += {item.pre} + tt", f"{ws}rc += {item.k}",
+                             f"{ws}if {' or '.join(brk)}: S.q = {item.q}; tx = 0; kx = rc; break",
+                             f"{ws}continue"]
+        text = "\n".join(ln for ln in rendered if not ln.lstrip().startswith("#")) + "\n" + \
+            " ".join(tail_guard)
         used, written = cg.registers_in(text)
         loads = [f"    {r} = S.{cg.cpu_name(r)}" for r in used]
         stores = [f"S.{cg.cpu_name(r)} = {r}" for r in written]
-        rc = "rc + " if loop else ""
-        has_exits = any(ln.lstrip().startswith("EXIT") for ln in body)
-        scaffold = loop or has_exits          # exits 'break' out to one shared tail that stores the registers
-        ind = "        " if scaffold else "    "
         out = ["def blk(limit):", "    t = S.tstates", f"    if t + {pre_all} >= limit: S.pc = {s}; return -1"]
         for a, b in ranges:
             if b <= rom_top:
@@ -599,22 +647,7 @@ class Z80:
             out.append("    rc = 0")
         if scaffold:
             out.append("    while True:")
-        for line in body:
-            stripped = line.lstrip()
-            pre_ws = line[:len(line) - len(stripped)]
-            if stripped.startswith("EXIT"):
-                _, nxt, t_end, k, qq = line.split()
-                tt = " + tt" if nxt == "npc" else ""
-                out.append(f"{ind}{pre_ws}S.q = {qq}; npc = {nxt}; tx = {t_end}{tt}; kx = {rc}{k}; break")
-            elif stripped.startswith("LOOPTAIL"):          # the inline taken side came back to the start
-                _, spre, sk, sq, sguard = stripped.split(None, 4)
-                brk = [f"npc != {s}", f"t + {pre_all} >= limit"] + ([sguard] if sguard != "-" else [])
-                out.append(f"{ind}{pre_ws}t += {spre} + tt")
-                out.append(f"{ind}{pre_ws}rc += {sk}")
-                out.append(f"{ind}{pre_ws}if {' or '.join(brk)}: S.q = {sq}; tx = 0; kx = rc; break")
-                out.append(f"{ind}{pre_ws}continue")
-            else:
-                out.append(ind + line)
+        out += rendered
         if last.kind == cg.SEQ:
             end_pc, end_t = (last.addr + last.length) & 0xFFFF, f"{pre + last.t}"
         else:
