@@ -1,6 +1,7 @@
-"""The 48K Spectrum's Z80 in pure Python: all documented and undocumented instructions, MEMPTR, R, IFF/IM/HALT/EI/NMI,
-whole-instruction T-states (FUSE-exact); runs of code are compiled to Python by z80_codegen and cached by address.
-It is not bus-cycle exact: 48K memory and I/O contention are not modelled (an instruction costs its nominal T)."""
+"""The 48K Spectrum's Z80 in pure Python: all documented and undocumented instructions, MEMPTR, Q, R, IFF/IM/HALT/EI/
+NMI, whole-instruction T-states (FUSE and z80test exact). Cold code runs in the interpreter (z80_interp); code
+reached often is compiled to Python blocks, cached by address (docs/Z80.md). It is not bus-cycle exact: 48K
+memory and I/O contention are not modelled (an instruction costs its nominal T)."""
 import re
 
 from . import z80_codegen as cg

@@ -1,6 +1,7 @@
-"""Z80 decoder and code generator: turns the instruction bytes at an address into straight-line Python
-source (one block = a run of instructions ending at a jump), plus the precomputed flag tables it uses.
-It is not the CPU: spectrum/z80.py compiles, caches, validates and runs these blocks."""
+"""Z80 decoder: turns the instruction bytes at an address into an Instr whose effect is a few lines of Python
+(on locals named after the registers), with real operands for compiled blocks or operand expressions
+(Expr, Template) for the interpreter's per-opcode functions; plus the precomputed flag tables. It is not
+the CPU: spectrum/z80.py traces, compiles, caches and runs blocks, spectrum/z80_interp.py the op functions."""
 import re
 
 import numpy as np
