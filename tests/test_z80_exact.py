@@ -93,3 +93,33 @@ def test_no_interrupt_between_a_prefix_and_its_opcode(tier):
     assert cpu.pc == 0x8001 and not cpu.interrupt()
     cpu.run(8)
     assert cpu.interrupt()
+
+
+@pytest.mark.parametrize("tier", TIERS)
+def test_a_trap_that_raises_stops_run_with_pc_on_the_trapped_instruction(tier):
+    cpu, _ = cpu_with([0x3C, 0x3C, 0x3C, 0x76], tier)          # INC A x3; HALT; trap on the second INC
+    def boom(c):
+        raise RuntimeError("trap failed")
+    cpu.traps[0x8001] = boom
+    with pytest.raises(RuntimeError, match="trap failed"):
+        cpu.run(1000)
+    assert cpu.pc == 0x8001 and cpu.a == 1 and cpu.tstates == 4
+    del cpu.traps[0x8001]
+    cpu.run(1000)                                               # carries on where it stopped
+    assert cpu.a == 3 and cpu.halted
+
+
+@pytest.mark.parametrize("prefix", [(), (0xCB,), (0xED,), (0xDD,), (0xFD,), (0xDD, 0xCB, 0x05), (0xFD, 0xCB, 0xFB)])
+def test_every_encoding_runs_the_same_compiled_as_interpreted(prefix):
+    """Each of the 256 opcodes after each prefix, with operands 34 12: one compiled run and one interpreted
+    run from the same state end in the same registers, memory and T-states (none raises)."""
+    for op in range(256):
+        code = list(prefix) + [op, 0x34, 0x12, 0x00, 0x00]
+        ends = []
+        for tier in TIERS:
+            cpu, mem = cpu_with(code, tier)
+            cpu.hl, cpu.ix, cpu.iy, cpu.bc = 0x9000, 0x9100, 0x9200, 0x00FE
+            cpu.run(1)
+            ends.append((cpu.pc, cpu.af, cpu.bc, cpu.de, cpu.hl, cpu.ix, cpu.iy, cpu.sp, cpu.memptr, cpu.r,
+                         cpu.q, cpu.tstates, cpu.halted, cpu.iff1, cpu.im, bytes(mem)))
+        assert ends[0] == ends[1], (prefix, hex(op))
