@@ -1,5 +1,5 @@
 """How long Patrik Rak's z80test tapes (../shared/z80-tests/z80test) take to run: on our Spectrum48 (loaded from
-the tape, as tests/test_z80_tapes.py runs them) and on SkoolKit's pure-Python Simulator (the code block at
+the tape, as tests/test_z80_tapes.py runs them; needs SPECTRUM_SHARED or ../shared) and on SkoolKit's pure-Python Simulator (the code block at
 32768, RET at 0010h and 1601h, run until the program returns). One figure a line, seconds of wall time.
 Usage: python bench/z80_tapes.py [z80doc z80full z80memptr z80ccf]"""
 import pathlib
@@ -10,9 +10,10 @@ HERE = pathlib.Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 sys.path.insert(0, str(HERE.parent / "tests"))
 
+from conftest import SHARED  # noqa: E402  (../shared, or SPECTRUM_SHARED)
 from spectrum.tape import read_tape  # noqa: E402
 
-SHARED = HERE.parent.parent / "shared" / "z80-tests" / "z80test"
+TAPES = SHARED / "z80-tests" / "z80test"
 CODE_ORG = 32768
 RETURN_TO = 0x0010          # the program's final RET lands on RST 10h's RET as well: told apart by SP
 
@@ -27,7 +28,7 @@ def run_ours(name):
 
 def run_skoolkit(name):
     from skoolkit.simulator import Simulator
-    tape = read_tape((SHARED / f"{name}.tap").read_bytes(), name)
+    tape = read_tape((TAPES / f"{name}.tap").read_bytes(), name)
     code = [b.data[1:-1] for b in tape.blocks if b.data and b.data[0] == 0xFF][-1]   # the code block's bytes
     mem = bytearray(65536)
     mem[CODE_ORG:CODE_ORG + len(code)] = code
