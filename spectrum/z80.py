@@ -137,7 +137,7 @@ class Z80:
                  "ix", "iy", "sp", "pc", "i", "_r7", "_rc", "_eir", "_pvr", "q", "iff1", "iff2", "im", "halted", "memptr",
                  "tstates", "memory", "rom_top", "_traps", "_port_in", "_port_out", "_cache", "_g",
                  "_dec", "_ops", "_heat", "_recompiles", "compile_after", "_volatile",
-                 "_volatile_starts", "_block_code")
+                 "_after_volatile", "_stops", "_block_code")
 
     def __init__(self, memory: bytearray, port_in=None, port_out=None, rom_top: int = 0,
                  compile_after: int = COMPILE_AFTER):
@@ -157,7 +157,8 @@ class Z80:
         self._recompiles = {}    # address -> times its block was dropped because its code changed
         self.compile_after = compile_after
         self._volatile = set()   # bytes seen to change under a compiled block: blocks stop before them
-        self._volatile_starts = set()    # the addresses of the instructions holding them
+        self._after_volatile = set()     # the addresses right after the instructions holding them
+        self._stops = set()      # where the interpreter stops to look for blocks: traps and _after_volatile
         self._block_code = {}    # address -> [(instruction address, its bytes)] of the compiled block there
         self._dec = cg.Decoder(memory, rom_top)
         self._g = dict(cg.TABLES)
@@ -231,6 +232,9 @@ class Z80:
     def _flush(self):
         self._cache.clear()
         self._block_code.clear()
+        self._stops.clear()
+        self._stops.update(self._traps)
+        self._stops.update(self._after_volatile)
 
     def flush(self):
         """Forget every compiled block. Blocks in RAM re-check their bytes before each run, but blocks wholly
@@ -252,7 +256,7 @@ class Z80:
         if self.halted:
             self._idle(limit)
             return
-        cache, heat, traps, vins = self._cache, self._heat, self._traps, self._volatile_starts
+        cache, heat, traps, stops = self._cache, self._heat, self._traps, self._stops
         ops, m = self._ops.table, self.memory
         compile_after = self.compile_after
         pc = self.pc
@@ -287,18 +291,19 @@ class Z80:
                             continue
                     else:
                         heat[pc] = h
+            if self.tstates >= limit:       # (op functions leave S.pc alone: pc lives here meanwhile)
+                self.pc = pc
+                return
+            if traps and pc in traps:
+                self.pc = pc
+                traps[pc](self)
+                if self.pc != pc:           # the trap moved pc: carry on from there
+                    pc = self.pc
+                    boundary = True
+                    continue
             while True:                     # interpret up to the next boundary (blocks start only there)
-                if self.tstates >= limit:   # (op functions leave S.pc alone: pc lives here meanwhile)
-                    self.pc = pc
-                    return
-                if traps and pc in traps:
-                    self.pc = pc
-                    traps[pc](self)
-                    if self.pc != pc:       # the trap moved pc: carry on from there
-                        pc = self.pc
-                        break
                 r = ops[m[pc]](self, m, pc)
-                if r >= TRANSFER or pc in vins:
+                if r >= TRANSFER:
                     pc = r & 0xFFFF
                     break
                 if r < 0:                   # HALT
@@ -306,6 +311,11 @@ class Z80:
                     self._idle(limit)
                     return
                 pc = r
+                if pc in stops:             # a trap, or just after an instruction seen to change
+                    break
+                if self.tstates >= limit:
+                    self.pc = pc
+                    return
             boundary = True
 
     def _code_changed(self, pc):
@@ -316,7 +326,8 @@ class Z80:
             for k, byte in enumerate(old):
                 if m[(addr + k) & 0xFFFF] != byte:
                     self._volatile.add((addr + k) & 0xFFFF)
-                    self._volatile_starts.add(addr)
+                    self._stops.add((addr + len(old)) & 0xFFFF)
+                    self._after_volatile.add((addr + len(old)) & 0xFFFF)
         del self._cache[pc]
         self._recompiles[pc] = n = self._recompiles.get(pc, 0) + 1
         self._heat[pc] = 0 if n == 1 else -(self.compile_after << min(n, 40))
