@@ -1,14 +1,14 @@
-"""The 48K Spectrum's Z80 in pure Python: all documented and undocumented instructions, MEMPTR, R, IFF/IM/HALT/EI/NMI,
-whole-instruction T-states (FUSE-exact); runs of code are compiled to Python by z80_codegen and cached by address.
-It is not bus-cycle exact: 48K memory and I/O contention are not modelled (an instruction costs its nominal T)."""
+"""The 48K Spectrum's Z80 in pure Python: all documented and undocumented instructions, MEMPTR, Q, R, IFF/IM/HALT/EI/
+NMI, whole-instruction T-states (FUSE and z80test exact). Cold code runs in the interpreter (z80_interp); code
+reached often is compiled to Python blocks, cached by address (docs/Z80.md). It is not bus-cycle exact: 48K
+memory and I/O contention are not modelled (an instruction costs its nominal T)."""
 import re
 
 from . import z80_codegen as cg
 from .hw import IM1_VECTOR, NMI_VECTOR
+from .z80_interp import TRANSFER, OpTable
 
-_REGS = ("a", "f", "b", "c", "d", "e", "h", "l", "ix", "iy", "sp", "wz")
-_REG_RE = re.compile(r"\b(" + "|".join(_REGS) + r")\b")
-_ASSIGN_RE = re.compile(r"\b(" + "|".join(_REGS) + r")\s*(?:<<|>>|[-+&|^])?=(?!=)")
+COMPILE_AFTER = 48      # arrivals at an address before its block is compiled (1: compile at once)
 _MAX_BLOCK = 40          # instructions per compiled block at most
 _CODE_CACHE = {}         # block source -> code object, shared by all cores (tests build many)
 DUMP = None              # set to a list to collect every compiled block's source (debugging)
@@ -23,9 +23,12 @@ def _prune(lines, reg, live_after):
     """Drop top-level assignments to reg when it is dead after these lines; return (lines, live before)."""
     assign, full, mention = _PRUNE_RE[reg]
     if not live_after:
-        lines = [ln for ln in lines if not assign.match(ln)]
+        lines = [ln for ln in lines if not (isinstance(ln, str) and assign.match(ln))]
     live = live_after
     for ln in reversed(lines):
+        if not isinstance(ln, str):
+            live = True           # an exit (or an inline side) reads every register
+            continue
         m = full.match(ln)
         if m and not mention.search(m.group(1)):
             live = False          # written whole here
@@ -73,6 +76,54 @@ class _Traps(dict):
         return r
 
 
+class Exit:
+    """A side exit in a block's body: leave for `target` (an address, or "npc"/"v": the local holding it)
+    with `t` T-states and `k` M1 cycles counted into the current iteration (plus tt when the target is
+    npc), the Q latch then being `q` ("f" or "0")."""
+    __slots__ = ("indent", "target", "t", "k", "q")
+
+    def __init__(self, indent, target, t, k, q):
+        self.indent, self.target, self.t, self.k, self.q = indent, target, t, k, q
+
+    def shifted(self, ws):
+        return Exit(ws + self.indent, self.target, self.t, self.k, self.q)
+
+
+class LoopBack:
+    """The end of a conditional jump's taken side compiled inline in a looping block: it came back to the
+    start after `pre` T-states (to its last instruction's start) and `k` M1 cycles; `guard` lists the
+    conditions (writes into the block's code) that make the block leave instead of looping."""
+    __slots__ = ("indent", "pre", "k", "q", "guard")
+
+    def __init__(self, indent, pre, k, q, guard):
+        self.indent, self.pre, self.k, self.q, self.guard = indent, pre, k, q, guard
+
+    def shifted(self, ws):
+        return LoopBack(ws + self.indent, self.pre, self.k, self.q, self.guard)
+
+
+class _Taken:
+    """Where a conditional jump's taken side goes, before T-state and M1 counts are known: an exit to
+    `ins`'s target, or (nest) the inline side."""
+    __slots__ = ("indent", "ins", "nest")
+
+    def __init__(self, indent, ins, nest):
+        self.indent, self.ins, self.nest = indent, ins, nest
+
+
+def _shift(ws, item):
+    return ws + item if isinstance(item, str) else item.shifted(ws)
+
+
+def _reads_q(ins):
+    return "QMASK" in ins.lines[0] if ins.lines else False
+
+
+def _q(ins):
+    """What the Q latch holds after ins: the flags if it computed them, else 0."""
+    return "f" if ins.sets_f else "0"
+
+
 def _default_in(port, tstates):
     return port >> 8
 
@@ -83,26 +134,36 @@ def _default_out(port, value, tstates):
 
 class Z80:
     __slots__ = ("a", "f", "b", "c", "d", "e", "h", "l", "a_", "f_", "b_", "c_", "d_", "e_", "h_", "l_",
-                 "ix", "iy", "sp", "pc", "i", "_r7", "_rc", "_eir", "iff1", "iff2", "im", "halted", "memptr",
-                 "tstates", "memory", "rom_top", "_traps", "_port_in", "_port_out", "_cache", "_cache1", "_g",
-                 "_dec", "_single")
+                 "ix", "iy", "sp", "pc", "i", "_r7", "_rc", "_eir", "_pvr", "q", "iff1", "iff2", "im", "halted", "memptr",
+                 "tstates", "memory", "rom_top", "_traps", "_port_in", "_port_out", "_cache", "_g",
+                 "_dec", "_ops", "_heat", "_recompiles", "compile_after", "_volatile",
+                 "_after_volatile", "_stops", "_block_code")
 
-    def __init__(self, memory: bytearray, port_in=None, port_out=None, rom_top: int = 0):
+    def __init__(self, memory: bytearray, port_in=None, port_out=None, rom_top: int = 0,
+                 compile_after: int = COMPILE_AFTER):
         self.memory = memory
         self.rom_top = rom_top
         self.a = self.f = self.b = self.c = self.d = self.e = self.h = self.l = 0
         self.a_ = self.f_ = self.b_ = self.c_ = self.d_ = self.e_ = self.h_ = self.l_ = 0
         self.ix = self.iy = self.sp = self.pc = self.memptr = 0
         self.i = self._r7 = self._rc = 0
-        self._eir = -1
+        self._eir = -1           # R counter value right after an EI (or a lone prefix): no interrupt then
+        self._pvr = -1           # R counter value right after LD A,I / LD A,R: an interrupt then resets P/V
+        self.q = 0               # the Q latch: F if the last instruction computed the flags, else 0
         self.iff1 = self.iff2 = self.im = self.halted = 0
         self.tstates = 0
-        self._cache = {}
-        self._cache1 = {}
-        self._single = False
+        self._cache = {}         # address -> compiled block
+        self._heat = {}          # address -> arrivals by a jump so far (negative: must first cool down)
+        self._recompiles = {}    # address -> times its block was dropped because its code changed
+        self.compile_after = compile_after
+        self._volatile = set()   # bytes seen to change under a compiled block: blocks stop before them
+        self._after_volatile = set()     # the addresses right after the instructions holding them
+        self._stops = set()      # where the interpreter stops to look for blocks: traps and _after_volatile
+        self._block_code = {}    # address -> [(instruction address, its bytes)] of the compiled block there
         self._dec = cg.Decoder(memory, rom_top)
         self._g = dict(cg.TABLES)
         self._g.update(S=self, M=memory)
+        self._ops = OpTable.for_rom_top(rom_top)
         self._port_in = self._port_out = None
         self.port_in = port_in or _default_in
         self.port_out = port_out or _default_out
@@ -170,7 +231,10 @@ class Z80:
     # ---------------------------------------------------------------- execution
     def _flush(self):
         self._cache.clear()
-        self._cache1.clear()
+        self._block_code.clear()
+        self._stops.clear()
+        self._stops.update(self._traps)
+        self._stops.update(self._after_volatile)
 
     def flush(self):
         """Forget every compiled block. Blocks in RAM re-check their bytes before each run, but blocks wholly
@@ -178,80 +242,95 @@ class Z80:
         self._flush()
 
     def run(self, limit: int) -> None:
-        """Execute whole instructions while tstates < limit; a halted CPU idles to limit in 4-T steps."""
+        """Execute whole instructions while tstates < limit; a halted CPU idles to limit in 4-T steps.
+
+        Two tiers: the interpreter (one op function per opcode) runs whatever has no compiled block, and counts
+        each address that control jumps to; an address reached `compile_after` times gets a compiled block.
+        A block whose bytes changed under it is dropped, and its address must then get twice as hot again
+        before it is compiled again, so code that keeps rewriting itself stays with the interpreter."""
         if self._rc > 0x3FFFFFFF:          # keep the R counter a small int (bit pattern kept)
             k = self._rc & ~127
             self._rc -= k
             self._eir -= k
+            self._pvr -= k
         if self.halted:
             self._idle(limit)
             return
-        cache = self._cache
-        traps = self._traps
-        # entering mid-code (a frame boundary falls anywhere): single-step to a known block start rather
-        # than compile a new block from every such address
-        if self.pc not in cache and self._creep(limit, 32, True):
-            self._idle(limit)
-            return
+        cache, heat, traps, stops = self._cache, self._heat, self._traps, self._stops
+        ops, m = self._ops.table, self.memory
+        compile_after = self.compile_after
         pc = self.pc
+        near_limit = False                  # a block said it cannot finish before limit: interpret to it
+        boundary = True                     # pc starts a run of code (a jump landed here, a block ended...)
         while True:
-            if traps and pc in traps:
-                if self.tstates >= limit:
-                    return
-                traps[pc](self)
-                if self.pc == pc:               # the instruction there still runs, once
-                    if self._one(pc, limit + 0x100000):
+            if not near_limit:
+                fn = cache.get(pc)
+                if fn is not None:
+                    pc = fn(limit)          # a block returns the next pc, or a negative code
+                    if pc >= 0:
+                        boundary = True
+                        continue
+                    pc, code = self.pc, pc
+                    if code == -3:          # HALT
                         self._idle(limit)
                         return
-                pc = self.pc
-                if self.tstates >= limit:
-                    return
-                continue
-            try:
-                fn = cache[pc]
-            except KeyError:
-                fn = cache[pc] = self._compile(pc, False)
-            pc = fn(limit)                      # a block returns the next pc, or a negative code
-            if pc < 0:
-                if pc == -1:                    # the block would start its last instruction at/after limit
-                    if self._creep(limit, 1 << 30, False):   # single steps to the limit
-                        self._idle(limit)
-                    return
-                elif pc == -2:                  # the code changed under the block: recompile
-                    cache[self.pc] = self._compile(self.pc, False)
-                else:                           # -3: HALT
+                    if code == -1:          # would start its last instruction at/after limit
+                        near_limit = True
+                    else:                   # -2: its code changed
+                        self._code_changed(pc)
+                    continue
+                if boundary:                # count arrivals; compile when hot
+                    h = heat.get(pc, 0) + 1
+                    if h >= compile_after and not (traps and pc in traps):
+                        fn = self._compile(pc)
+                        if fn is None:      # its first instruction keeps changing: interpret it for good
+                            heat[pc] = -(1 << 62)
+                        else:
+                            heat.pop(pc, None)
+                            cache[pc] = fn
+                            continue
+                    else:
+                        heat[pc] = h
+            if self.tstates >= limit:       # (op functions leave S.pc alone: pc lives here meanwhile)
+                self.pc = pc
+                return
+            if traps and pc in traps:
+                self.pc = pc
+                traps[pc](self)
+                if self.pc != pc:           # the trap moved pc: carry on from there
+                    pc = self.pc
+                    boundary = True
+                    continue
+            while True:                     # interpret up to the next boundary (blocks start only there)
+                r = ops[m[pc]](self, m, pc)
+                if r >= TRANSFER:
+                    pc = r & 0xFFFF
+                    break
+                if r < 0:                   # HALT
+                    self.pc = pc
                     self._idle(limit)
                     return
-                pc = self.pc
+                pc = r
+                if pc in stops:             # a trap, or just after an instruction seen to change
+                    break
+                if self.tstates >= limit:
+                    self.pc = pc
+                    return
+            boundary = True
 
-    def _creep(self, limit, n, stop_at_block):
-        """Single-step up to n instructions while tstates < limit (and, if stop_at_block, while pc has no
-        compiled block), honouring traps; True if the CPU halted."""
-        cache = self._cache
-        traps = self._traps
-        while n and self.tstates < limit:
-            pc = self.pc
-            if stop_at_block and pc in cache:
-                return False
-            if traps and pc in traps:
-                traps[pc](self)
-                if self.pc == pc and self._one(pc, limit + 0x100000):
-                    return True
-            elif self._one(pc, limit):
-                return True
-            n -= 1
-        return False
-
-    def _one(self, pc, limit):
-        """Run the one instruction at pc; True if it halted."""
-        fn = self._cache1.get(pc)
-        if fn is None:
-            fn = self._cache1[pc] = self._compile(pc, True)
-        r = fn(limit)
-        if r == -2:
-            fn = self._cache1[pc] = self._compile(pc, True)
-            r = fn(limit)
-        return r == -3
+    def _code_changed(self, pc):
+        """The block at pc found its bytes changed: drop it, note which instructions changed (later blocks stop
+        before them, leaving them to the interpreter) and make pc cool down before it is compiled again."""
+        m = self.memory
+        for addr, old in self._block_code.pop(pc, ()):
+            for k, byte in enumerate(old):
+                if m[(addr + k) & 0xFFFF] != byte:
+                    self._volatile.add((addr + k) & 0xFFFF)
+                    self._stops.add((addr + len(old)) & 0xFFFF)
+                    self._after_volatile.add((addr + len(old)) & 0xFFFF)
+        del self._cache[pc]
+        self._recompiles[pc] = n = self._recompiles.get(pc, 0) + 1
+        self._heat[pc] = 0 if n == 1 else -(self.compile_after << min(n, 40))
 
     def _idle(self, limit):
         t = self.tstates
@@ -273,7 +352,8 @@ class Z80:
             self._traps[pc](self)
             if self.pc != pc:
                 return self.tstates - t0
-        self._one(pc, self.tstates + 0x100000)
+        r = self._ops.table[self.memory[pc]](self, self.memory, pc)
+        self.pc = pc if r < 0 else r & 0xFFFF
         return self.tstates - t0
 
     def _push(self, v):
@@ -290,6 +370,9 @@ class Z80:
         """Maskable /INT: accepted iff IFF1 is set and the last instruction was not EI."""
         if not self.iff1 or self._eir == self._rc:
             return False
+        if self._pvr == self._rc:
+            self.f &= 0xFB                      # LD A,I / LD A,R interrupted: P/V reads as reset
+        self.q = 0
         if self.halted:
             self.halted = 0
             self.pc = (self.pc + 1) & 0xFFFF
@@ -309,6 +392,7 @@ class Z80:
         return True
 
     def nmi(self) -> None:
+        self.q = 0
         if self.halted:
             self.halted = 0
             self.pc = (self.pc + 1) & 0xFFFF
@@ -328,10 +412,13 @@ class Z80:
         instrs = []
         seen = set()
         calls = list(calls or ())   # return addresses of CALLs followed inside this path
+        volatile = self._volatile
         while True:
             ins = dec.decode(p)
             if instrs and p + ins.length > 0x10000:
                 break
+            if volatile and any((p + k) & 0xFFFF in volatile for k in range(ins.length)):
+                break                                   # code seen to change: the interpreter runs it
             instrs.append(ins)
             seen.add(p)
             if len(instrs) >= budget or ins.kind == cg.HALT or ins.kind == cg.EI:
@@ -356,26 +443,24 @@ class Z80:
             p = nxt
         return instrs
 
-    def _compile(self, pc, single):
+    def _compile(self, pc):
         """Compile the block starting at pc (see _path). When the block loops back to pc, the taken side of
         its conditional jumps is compiled inline too if that side also comes back to pc (a loop with an
         if/else inside runs without leaving the block)."""
-        if single:
-            instrs = [self._dec.decode(pc)]
-        else:
-            instrs = self._path(pc, pc, _MAX_BLOCK)
+        instrs = self._path(pc, pc, _MAX_BLOCK)
+        if not instrs:
+            return None
         nested = {}
         last = instrs[-1]
-        if not single and last.kind == cg.JUMP and last.target == pc and pc not in self._traps:
+        if last.kind == cg.JUMP and last.target == pc and pc not in self._traps \
+                and not _reads_q(instrs[0]):
             for n, ins in enumerate(instrs[:-1]):
                 if ins.branch and ins.tn is not None and ins.target is not None \
                         and ins.target != (ins.addr + ins.length) & 0xFFFF and ins.target not in self._traps:
                     side = self._path(ins.target, pc, _MAX_BLOCK // 2,
                                       [ins.callret] if ins.callret is not None else None)
-                    end = side[-1]
-                    if end.kind == cg.JUMP and end.target == pc:
+                    if side and side[-1].kind == cg.JUMP and side[-1].target == pc:
                         nested[n] = side
-        self._single = single
         src = self._source(pc, instrs, nested)
         if DUMP is not None:
             DUMP.append(src)
@@ -384,6 +469,9 @@ class Z80:
             if len(_CODE_CACHE) > 20000:          # bounded (self-modifying code can make endless variants)
                 _CODE_CACHE.clear()
             code = _CODE_CACHE[src] = compile(src, f"<z80 block {pc:04x}>", "exec")
+        m = self.memory
+        self._block_code[pc] = [(i.addr, bytes(m[i.addr:i.addr + i.length]))
+                                for i in instrs + [i for side in nested.values() for i in side]]
         g = self._g
         exec(code, g)
         return g.pop("blk")
@@ -405,11 +493,11 @@ class Z80:
             "        if not bc: t -= 5",
             f"        if bc or n > 1: wz = {(s + 1) & 0xFFFF}",
             "        x = v + a",
-            "        f = (f & 193) | (4 if bc else 0) | (x & 8) | ((x << 4) & 32)",
+            f"        f = (f & 193) | 4 | {(s >> 8) & 40} if bc else (f & 193) | (x & 8) | ((x << 4) & 32)",
             f"        npc = {s} if bc else {(s + 2) & 0xFFFF}",
             "        S.tstates = t; S._rc += 2 * n",
             "        S.h = hl >> 8; S.l = hl & 255; S.d = de >> 8; S.e = de & 255; S.b = bc >> 8; S.c = bc & 255",
-            "        S.f = f; S.memptr = wz; S.pc = npc",
+            "        S.f = f; S.q = f; S.memptr = wz; S.pc = npc",
             "        return npc",
         ]
 
@@ -420,7 +508,8 @@ class Z80:
         nested = nested or {}
         m = self.memory
         last = instrs[-1]
-        loop = last.kind == cg.JUMP and last.target == s and s not in self._traps and not self._single
+        loop = last.kind == cg.JUMP and last.target == s and s not in self._traps \
+            and not _reads_q(instrs[0])
         # the memory ranges the block's code occupies
         spans = sorted((i.addr, i.addr + i.length) for i in instrs + [i for p in nested.values() for i in p])
         ranges = []
@@ -447,7 +536,7 @@ class Z80:
         def followed(ins):
             return ins.kind != cg.SEQ and ins.tn is None and ins.target is not None
 
-        def emit(path, T, K, nest_of):
+        def emit(path, T, K, nest_of, prev=None):
             """Lines of a linear path (all but the last instruction's exit handling), starting T-states T
             and M1 count K into the iteration; returns (lines, T at the last instruction, K, tail guards)."""
             plast = path[-1]
@@ -463,8 +552,8 @@ class Z80:
                         lines = [ln for ln in lines if not _NPC_TT_RE.match(ln)]
                     elif ins.branch and ins.tn is not None:   # conditional: fall through, taken side apart
                         pre_l, cond, taken, target = ins.branch
-                        inner = [f"    NEST {n}"] if n in nest_of else [f"    EXIT {target} {{T}}+{ins.tk} {{K}}"]
-                        lines = pre_l + [f"if {cond}:"] + ["    " + x for x in taken] + inner
+                        lines = pre_l + [f"if {cond}:"] + ["    " + x for x in taken] + \
+                            [_Taken("    ", ins, n in nest_of)]
                         exit_here = True
                     else:
                         exit_here = True
@@ -478,24 +567,23 @@ class Z80:
             for n, ins in enumerate(path):
                 K += ins.m1
                 body.append(f"# {ins.addr:04x}: {ins.mn}")
+                before = path[n - 1] if n else prev
+                qmask = "~S.q" if before is None else ("0" if before.sets_f else "255")
                 for line in code_lines[n]:
-                    if "NEST" in line:
+                    if isinstance(line, str):
+                        body.append(line.replace("QMASK", qmask).replace("{T}", str(T)).replace("{K}", str(K)))
+                    elif not line.nest:         # the taken side leaves the block
+                        body.append(Exit(line.indent, ins.branch[3], T + ins.tk, K, _q(ins)))
+                    else:                       # the taken side, inline, loops back to the start
+                        ws = line.indent
                         side = nest_of[n]
-                        ws = line[:len(line) - len(line.lstrip())]
-                        sub, spre, sk, sguard = emit(side, T + ins.tk, K, {})
+                        sub, spre, sk, sguard = emit(side, T + ins.tk, K, {}, ins)
                         conds = guards(ins)         # a CALL cc taken inline: its pushes may hit our code
                         if conds:
                             body.append(f"{ws}if {' or '.join(conds)}:")
-                            body.append(f"{ws}    EXIT {ins.branch[3]} {T + ins.tk} {K}")
-                        body += [ws + x for x in sub]
-                        body.append(f"{ws}LOOPTAIL {spre} {sk} {' or '.join(sguard) or '-'}")
-                        continue
-                    if "EXIT" in line:
-                        line = line.replace("{T}+", str(T) + "+").replace("{K}", str(K))
-                        head, rest = line.split("EXIT ")
-                        tgt, tsum, kk = rest.split()
-                        line = f"{head}EXIT {tgt} {eval(tsum)} {kk}"
-                    body.append(line.replace("{T}", str(T)).replace("{K}", str(K)))
+                            body.append(Exit(ws + "    ", ins.branch[3], T + ins.tk, K, _q(ins)))
+                        body += [_shift(ws, x) for x in sub]
+                        body.append(LoopBack(ws, spre, sk, _q(side[-1]), sguard))
                 conds = guards(ins)
                 if ins is plast:
                     tail_guard = conds
@@ -513,31 +601,42 @@ class Z80:
                 else:                                       # predicted RET
                     t_next = T + ins.tk
                     body.append(f"if npc != {cont}:")
-                    body.append(f"    EXIT npc {T} {K}")
+                    body.append(Exit("    ", "npc", T, K, "0"))
                     nxt = "npc"
                 if conds and not (ins.kind == cg.JUMP and ins.tn is not None):   # CALL cc not taken: no write
                     body.append(f"if {' or '.join(conds)}:")
-                    body.append(f"    EXIT {nxt} {t_next if nxt != 'npc' else T} {K}")
+                    body.append(Exit("    ", nxt, t_next if nxt != "npc" else T, K, _q(ins)))
                 T = t_next
             return body, T, K, tail_guard
 
         body, pre, K, tail_guard = emit(instrs, 0, 0, nested if loop else {})
         # the latest start of a last instruction over all paths (every path starts all its instructions
         # before limit when t + pre < limit)
-        pres = [pre] + [int(ln.split()[1]) for ln in body if ln.lstrip().startswith("LOOPTAIL")]
-        pre_all = max(pres)
+        pre_all = max([pre] + [x.pre for x in body if isinstance(x, LoopBack)])
         if not loop:
             tail_guard = []
-        text = "\n".join(ln for ln in body if not ln.lstrip().startswith(("#", "LOOPTAIL")))
-        text += "\n" + "\n".join(ln.split(None, 3)[3] for ln in body if ln.lstrip().startswith("LOOPTAIL"))
-        used = sorted(set(_REG_RE.findall(text)), key=_REGS.index)
-        written = sorted(set(_ASSIGN_RE.findall(text)), key=_REGS.index)
-        loads = [f"    {r} = S.{'memptr' if r == 'wz' else r}" for r in used]
-        stores = [f"S.{'memptr' if r == 'wz' else r} = {r}" for r in written]
         rc = "rc + " if loop else ""
-        has_exits = any(ln.lstrip().startswith("EXIT") for ln in body)
-        scaffold = loop or has_exits          # exits 'break' out to one shared tail that stores the registers
+        scaffold = loop or any(isinstance(x, Exit) for x in body)   # exits 'break' to one shared tail
         ind = "        " if scaffold else "    "
+        rendered = []
+        for item in body:
+            if isinstance(item, str):
+                rendered.append(ind + item)
+            elif isinstance(item, Exit):
+                tt = " + tt" if item.target == "npc" else ""
+                rendered.append(f"{ind}{item.indent}S.q = {item.q}; npc = {item.target}; tx = {item.t}{tt}; "
+                                f"kx = {rc}{item.k}; break")
+            else:                               # LoopBack: the inline taken side came back to the start
+                brk = [f"npc != {s}", f"t + {pre_all} >= limit"] + item.guard
+                ws = ind + item.indent
+                rendered += [f"{ws}t += {item.pre} + tt", f"{ws}rc += {item.k}",
+                             f"{ws}if {' or '.join(brk)}: S.q = {item.q}; tx = 0; kx = rc; break",
+                             f"{ws}continue"]
+        text = "\n".join(ln for ln in rendered if not ln.lstrip().startswith("#")) + "\n" + \
+            " ".join(tail_guard)
+        used, written = cg.registers_in(text)
+        loads = [f"    {r} = S.{cg.cpu_name(r)}" for r in used]
+        stores = [f"S.{cg.cpu_name(r)} = {r}" for r in written]
         out = ["def blk(limit):", "    t = S.tstates", f"    if t + {pre_all} >= limit: S.pc = {s}; return -1"]
         for a, b in ranges:
             if b <= rom_top:
@@ -560,22 +659,7 @@ class Z80:
             out.append("    rc = 0")
         if scaffold:
             out.append("    while True:")
-        for line in body:
-            stripped = line.lstrip()
-            pre_ws = line[:len(line) - len(stripped)]
-            if stripped.startswith("EXIT"):
-                _, nxt, t_end, k = line.split()
-                tt = " + tt" if nxt == "npc" else ""
-                out.append(f"{ind}{pre_ws}npc = {nxt}; tx = {t_end}{tt}; kx = {rc}{k}; break")
-            elif stripped.startswith("LOOPTAIL"):          # the inline taken side came back to the start
-                _, spre, sk, sguard = stripped.split(None, 3)
-                brk = [f"npc != {s}", f"t + {pre_all} >= limit"] + ([sguard] if sguard != "-" else [])
-                out.append(f"{ind}{pre_ws}t += {spre} + tt")
-                out.append(f"{ind}{pre_ws}rc += {sk}")
-                out.append(f"{ind}{pre_ws}if {' or '.join(brk)}: tx = 0; kx = rc; break")
-                out.append(f"{ind}{pre_ws}continue")
-            else:
-                out.append(ind + line)
+        out += rendered
         if last.kind == cg.SEQ:
             end_pc, end_t = (last.addr + last.length) & 0xFFFF, f"{pre + last.t}"
         else:
@@ -584,21 +668,21 @@ class Z80:
             out.append(f"        t += {pre} + tt")
             out.append(f"        rc += {K}")
             brk = [f"npc != {s}", f"t + {pre_all} >= limit"] + tail_guard
-            out.append(f"        if {' or '.join(brk)}: tx = 0; kx = rc; break")
+            out.append(f"        if {' or '.join(brk)}: S.q = {_q(last)}; tx = 0; kx = rc; break")
         elif last.kind == cg.HALT:
-            out.append(f"{ind}S.tstates = t + {end_t}; S._rc += {K}")
+            out.append(f"{ind}S.tstates = t + {end_t}; S._rc += {K}; S.q = 0")
             out += [ind + st for st in stores]
             out.append(f"{ind}S.pc = npc; return -3")
         elif scaffold:
-            if last.kind == cg.EI:
-                out.append(f"{ind}S._eir = S._rc + {K}")
-            out.append(f"{ind}npc = {end_pc}; tx = {end_t}; kx = {K}; break")
+            if last.post:
+                out.append(f"{ind}{last.post} + {K}")
+            out.append(f"{ind}S.q = {_q(last)}; npc = {end_pc}; tx = {end_t}; kx = {K}; break")
         else:
-            out.append(f"    S.tstates = t + {end_t}; S._rc += {K}")
+            out.append(f"    S.tstates = t + {end_t}; S._rc += {K}; S.q = {_q(last)}")
             out += ["    " + st for st in stores]
             out.append(f"    S.pc = {end_pc}")
-            if last.kind == cg.EI:
-                out.append("    S._eir = S._rc")
+            if last.post:
+                out.append(f"    {last.post}")
             out.append(f"    return {end_pc}")
         if scaffold:
             out.append("    S.tstates = t + tx; S._rc += kx")

@@ -1,6 +1,9 @@
-"""Z80 decoder and code generator: turns the instruction bytes at an address into straight-line Python
-source (one block = a run of instructions ending at a jump), plus the precomputed flag tables it uses.
-It is not the CPU: spectrum/z80.py compiles, caches, validates and runs these blocks."""
+"""Z80 decoder: turns the instruction bytes at an address into an Instr whose effect is a few lines of Python
+(on locals named after the registers), with real operands for compiled blocks or operand expressions
+(Expr, Template) for the interpreter's per-opcode functions; plus the precomputed flag tables. It is not
+the CPU: spectrum/z80.py traces, compiles, caches and runs blocks, spectrum/z80_interp.py the op functions."""
+import re
+
 import numpy as np
 
 # ---------------------------------------------------------------- flag tables (bit: S Z 5 H 3 P/V N C)
@@ -83,6 +86,29 @@ DAAT = _daa()
 TABLES = dict(SZ53=SZ53, SZ53P=SZ53P, ANDF=ANDF, ADDF=ADDF, SUBF=SUBF, CPF=CPF, INCF=INCF, DECF=DECF,
               DAAT=DAAT, **{"R_" + k: v for k, v in ROT.items()}, **{"BIT%d" % b: BITF[b] for b in range(8)})
 
+# ---------------------------------------------------------------- the registers generated code keeps in locals
+REGS = ("a", "f", "b", "c", "d", "e", "h", "l", "ix", "iy", "sp", "wz",
+        "a_", "f_", "b_", "c_", "d_", "e_", "h_", "l_")
+_REG_RE = re.compile(r"\b(" + "|".join(REGS) + r")\b")
+_ASSIGN_RE = re.compile(r"\b(" + "|".join(REGS) + r")\s*(?:<<|>>|[-+&|^])?=(?!=)")
+_SWAP_RE = re.compile(r"^\s*([a-z_, ]+?) = [a-z_, ]+$", re.M)     # EXX / EX AF,AF': a, f, a_, f_ = ...
+
+
+def registers_in(text):
+    """(registers the code mentions, registers it assigns), in REGS order: what to load and store."""
+    used = sorted(set(_REG_RE.findall(text)), key=REGS.index)
+    written = set(_ASSIGN_RE.findall(text))
+    for names in _SWAP_RE.findall(text):
+        written.update(n.strip() for n in names.split(",") if n.strip() in REGS)
+    written = sorted(written, key=REGS.index)
+    return used, written
+
+
+def cpu_name(reg):
+    """The CPU attribute behind a local (wz is MEMPTR)."""
+    return "memptr" if reg == "wz" else reg
+
+
 # ---------------------------------------------------------------- decode tables
 R8 = ("b", "c", "d", "e", "h", "l", None, "a")           # r field; 6 is (HL)
 R8N = ("B", "C", "D", "E", "H", "L", "(HL)", "A")
@@ -113,19 +139,24 @@ ACC_OPS = (
     (0x1F, "RRA", ("x = (a >> 1) | ((f & 1) << 7)", "f = (f & 196) | (a & 1) | (x & 40)", "a = x")),
     (0x27, "DAA", ("x = DAAT[((f & 3) | ((f >> 2) & 4)) << 8 | a]", "a = x >> 8", "f = x & 255")),
     (0x2F, "CPL", ("a ^= 255", "f = (f & 197) | (a & 40) | 18")),
-    (0x37, "SCF", ("f = (f & 196) | ((a | f) & 40) | 1",)),            # 5,3 from A|F (FUSE)
-    (0x3F, "CCF", ("f = (f & 196) | ((f & 1) << 4) | ((f & 1) ^ 1) | ((a | f) & 40)",)),
+    # SCF/CCF: bits 5,3 = (A | (F & ~Q)) & 0x28, Q = the flags if the previous instruction set them, else 0
+    # (genuine Zilog parts; D. Banks's Z80Decoder wiki, M. Sainz de Baranda). QMASK is filled in per use.
+    (0x37, "SCF", ("f = (f & 196) | ((a | (f & QMASK)) & 40) | 1",)),
+    (0x3F, "CCF", ("f = (f & 196) | ((f & 1) << 4) | ((f & 1) ^ 1) | ((a | (f & QMASK)) & 40)",)),
 )
 ACC = {op: (mn, code) for op, mn, code in ACC_OPS}
 
 IM_MODE = (0, 0, 1, 2, 0, 0, 1, 2)                         # ED 46/4E/56/5E/66/6E/76/7E: IM 0 0 1 2 0 0 1 2
 
 SEQ, JUMP, HALT, EI = 0, 1, 2, 3                            # instruction kinds
+# EI kind: ends its block and runs Instr.post there (EI, a lone DD/FD prefix: no interrupt right after;
+# LD A,I / LD A,R: an interrupt right after it resets P/V)
+_SETS_F = re.compile(r"^\s*(?:if [^:]*:\s*|else:\s*)?f\s*(?:=|\|=|&=|\^=)(?!=)", re.M)
 
 
 class Instr:
     __slots__ = ("addr", "length", "mn", "t", "m1", "lines", "kind", "writes", "target", "tk", "tn", "callret",
-                 "ret", "branch")
+                 "ret", "branch", "sets_f", "post")
 
     def __init__(self, addr, length, mn, t, m1, lines, kind=SEQ, writes=(), target=None, tk=None, tn=None,
                  callret=None, ret=False):
@@ -137,6 +168,9 @@ class Instr:
         self.callret = callret       # CALL/RST: the return address it pushes
         self.ret = ret               # RET: returns to the address on the stack
         self.branch = None           # conditional jumps: (lines before the test, condition, taken lines, target)
+        # computes the flags (Q latch := F); EX AF,AF' and POP AF only move them (Q := 0)
+        self.sets_f = bool(_SETS_F.search("\n".join(lines))) and not mn.startswith(("EX AF", "POP AF"))
+        self.post = "S._eir = S._rc" if kind == EI else None
 
     def br(self, pre, cond, taken, target):
         self.branch = (list(pre), cond, list(taken), str(target))
@@ -144,7 +178,75 @@ class Instr:
 
 
 def _s8(x):
+    if isinstance(x, Expr):
+        return Expr(f"(({x} ^ 128) - 128)")
     return x - 256 if x & 128 else x
+
+
+class Expr(str):
+    """A value known only when the code runs (an operand byte read from memory, or the instruction's own
+    address `pc`), written as the Python expression that computes it. The decoder's arithmetic on operands
+    (nn + 1, ret >> 8, ...) builds bigger expressions, so one decoder serves both back ends: constants for
+    compiled blocks, expressions for the interpreter's per-opcode functions. `off` is the byte offset from
+    the instruction's address while the expression is still `pc + off` (how Template knows what is read)."""
+    __slots__ = ("off",)
+
+    def __new__(cls, text, off=None):
+        e = super().__new__(cls, text)
+        e.off = off
+        return e
+
+    def _op(self, sym, other, off=None):
+        return Expr(f"({self} {sym} {other})", off)
+
+    def __add__(self, k):
+        return self._op("+", k, self.off + k if self.off is not None and isinstance(k, int) else None)
+
+    def __sub__(self, k):
+        return self._op("-", k)
+
+    def __and__(self, k):
+        return self._op("&", k, self.off if k == 65535 else None)
+
+    def __or__(self, k):
+        return self._op("|", k)
+
+    def __xor__(self, k):
+        return self._op("^", k)
+
+    def __lshift__(self, k):
+        return self._op("<<", k)
+
+    def __rshift__(self, k):
+        return self._op(">>", k)
+
+    __radd__, __rand__, __ror__ = __add__, __and__, __or__
+
+    def __ge__(self, k):              # only the mnemonic asks (IX+d or IX-d)
+        return True
+
+    def __abs__(self):
+        return self
+
+    def __format__(self, spec):
+        return str(self)
+
+
+class Template:
+    """Memory as the interpreter's decoder sees one instruction: the opcode bytes (prefixes, opcode, the
+    DDCB opcode after its displacement) are real, every other byte is the expression that reads it at run
+    time. Index with Expr values at known offsets from `pc`."""
+
+    def __init__(self, opcode_bytes):
+        self.bytes = opcode_bytes           # {offset: byte value}
+        self.operands = set()               # offsets read as operands: o1, o2, o3 in the code
+
+    def __getitem__(self, where):
+        off = where.off
+        if off in self.bytes:
+            return self.bytes[off]
+        self.operands.add(off)
+        return Expr(f"o{off}")
 
 
 POP = ["v = M[sp] | M[(sp + 1) & 65535] << 8", "sp = (sp + 2) & 65535"]
@@ -269,7 +371,7 @@ class Decoder:
                 return self.xycb(addr, px)
             if _uses_hl(op2):
                 return self.base(addr, (addr + 1) & 65535, op2, px)
-            return Instr(addr, 1, px.upper() + " prefix (no-op)", 4, 1, [])
+            return Instr(addr, 1, px.upper() + " prefix (no-op)", 4, 1, [f"npc = {(addr + 1) & 65535}", "tt = 4"], EI)
         return self.base(addr, addr, op, None)
 
     # ---- unprefixed and DD/FD-prefixed instructions: BASE_TABLE (below the class) maps each opcode to one
@@ -283,7 +385,7 @@ class Decoder:
 
     def _ex_af(self, c):
         return Instr(c.addr, c.length(1), "EX AF,AF'", c.tx(4), c.m1,
-                     ["x = S.a_", "S.a_ = a", "a = x", "x = S.f_", "S.f_ = f", "f = x"])
+                     ["a, f, a_, f_ = a_, f_, a, f"])
 
     def _djnz(self, c):
         dst, nx, tx = c.rel(), c.target(2), c.tx
@@ -441,9 +543,7 @@ class Decoder:
                      ret=True)
 
     def _exx(self, c):
-        L = []
-        for r in "bcdehl":
-            L += [f"x = S.{r}_", f"S.{r}_ = {r}", f"{r} = x"]
+        L = ["b, c, d, e, h, l, b_, c_, d_, e_, h_, l_ = b_, c_, d_, e_, h_, l_, b, c, d, e, h, l"]
         return Instr(c.addr, c.length(1), "EXX", 4, c.m1, L)
 
     def _jp_hl(self, c):
@@ -648,11 +748,17 @@ class Decoder:
         return Instr(addr, 2, "LD R,A", 9, 2, ["S._r7 = a & 128", "S._rc = (a & 127) - {K}", "S._eir = -1"])
 
     def _ed_ld_a_i(self, addr, op, y, nn):
-        return Instr(addr, 2, "LD A,I", 9, 2, ["a = S.i", "f = (f & 1) | SZ53[a] | (4 if S.iff2 else 0)"])
+        ins = Instr(addr, 2, "LD A,I", 9, 2, ["a = S.i", "f = (f & 1) | SZ53[a] | (4 if S.iff2 else 0)",
+                                             f"npc = {(addr + 2) & 65535}", "tt = 9"], EI)
+        ins.post = "S._pvr = S._rc"      # an interrupt accepted right after it resets P/V
+        return ins
 
     def _ed_ld_a_r(self, addr, op, y, nn):
-        return Instr(addr, 2, "LD A,R", 9, 2,
-                     ["a = S._r7 | ((S._rc + {K}) & 127)", "f = (f & 1) | SZ53[a] | (4 if S.iff2 else 0)"])
+        ins = Instr(addr, 2, "LD A,R", 9, 2,
+                    ["a = S._r7 | ((S._rc + {K}) & 127)", "f = (f & 1) | SZ53[a] | (4 if S.iff2 else 0)",
+                     f"npc = {(addr + 2) & 65535}", "tt = 9"], EI)
+        ins.post = "S._pvr = S._rc"
+        return ins
 
     def _ed_rrd(self, addr, op, y, nn):
         L = ["wa = h << 8 | l", "v = M[wa]"] + self.wmem("wa", "wa", "((a << 4) | (v >> 4)) & 255") + \
@@ -706,12 +812,21 @@ class Decoder:
             cont = "b"
         if not rep:
             return Instr(addr, 2, name, 16, 2, L, writes=writes)
-        wz = f"wz = {(addr + 1) & 65535}; " if z < 2 else ""     # INIR/OTIR.. keep MEMPTR = BC+-1 (FUSE)
+        # Repeating (the extra 5 T that move PC back): MEMPTR = PC + 1 and bits 5,3 = bits 13,11 of PC; the I/O
+        # ones also change P/V and H from B and the carry (D. Banks's Z80Decoder wiki, "interrupted block
+        # instructions"; MEMPTR of INIR..OTDR: M. Sainz de Baranda, z80test 1.2)
+        again = [f"wz = {(addr + 1) & 65535}"]
+        if z >= 2:
+            again += ["if f & 1:",
+                      "    x = (b - 1) & 7 if f & 2 else (b + 1) & 7",
+                      "    f = (f & 235) | ((f ^ SZ53P[x] ^ 4) & 4) | (16 if (b & 15) == (0 if f & 2 else 15) else 0)",
+                      "else: f = (f & 251) | ((f ^ SZ53P[b & 7] ^ 4) & 4)"]
+        again.append(f"f = (f & 215) | {(addr >> 8) & 40}")
         pre = list(L)
-        L += [f"if {cont}: npc = {addr}; {wz}tt = 21",
-              f"else: npc = {nx}; tt = 16"]
+        L += [f"if {cont}:"] + ["    " + x for x in again] + [f"    npc = {addr}; tt = 21",
+                                                             f"else: npc = {nx}; tt = 16"]
         return Instr(addr, 2, name, 0, 2, L, JUMP, writes=writes, target=addr, tk=21, tn=16).br(
-            pre, cont, [wz.strip("; ")] if wz else [], addr)
+            pre, cont, again, addr)
 
 
 def _rows(*spec):

@@ -134,8 +134,7 @@ def test_backgammon_tap_through_the_z80_loader_gives_the_trap_bytes(instant_run)
     assert loaded_bytes(m) == loaded_bytes(instant_run[0])
     assert seen == {"typed": True, "program_line": True, "pilot": True, "data": True}
     assert loader.player.tape_tstates > 60 * hw.CPU_HZ             # the whole tape played
-    print(f"fast load: {wall_s:.1f} s wall for {loader.frames_run} frames")
-    assert wall_s < 40                                              # ~4 s on an idle core
+    print(f"fast load: {wall_s:.1f} s wall for {loader.frames_run} frames")   # bench, not test
 
 
 def test_hand_built_tzx_loads_through_the_z80_loader_like_the_trap():

@@ -11,6 +11,20 @@ _EXP = SHARED / "z80-tests" / "tests.expected"
 _NAMES = list(parse_in(_IN.read_text())) if _IN.exists() else ["(tests.in missing)"]
 _cache = {}
 
+# Five vectors stop a repeating block instruction after one pass (BC or B still non-zero). Their FUSE
+# expectations predate what was measured later on Zilog silicon and what z80test 1.2 checks (its
+# LDIR/LDDR/INIR/INDR->NOP' tests): while repeating, bits 5,3 of F are bits 13,11 of PC, the I/O ones also
+# change P/V and H, and INIR/INDR/OTIR/OTDR leave MEMPTR = PC + 1 (D. Banks's Z80Decoder wiki,
+# "interrupted block instructions"; M. Sainz de Baranda, z80test pull request 3). Those fields are checked
+# against the hardware values instead; every other field of these vectors still comes from tests.expected.
+HARDWARE_OVER_FUSE = {
+    "edb2_1": {"af": 0x8A00, "memptr": 0x0001},     # INIR at 0000: 5,3 = 0; P flipped by parity(B & 7)
+    "edb3_1": {"af": 0x3403, "memptr": 0x0001},     # OTIR at 0000
+    "edb9_2": {"af": 0xFFAF},                       # CPDR at 7A45: 5,3 = 7Ah & 28h
+    "edba_1": {"memptr": 0x0001},                   # INDR at 0000 (F happens to agree)
+    "edbb_1": {"af": 0x0903, "memptr": 0x0001},     # OTDR at 0000
+}
+
 
 def _vectors():
     if not _cache:
@@ -19,13 +33,14 @@ def _vectors():
     return _cache["in"], _cache["exp"]
 
 
-def run_case(name):
-    """Run one FUSE case; returns (got, want) dicts of everything compared."""
+def run_case(name, compile_after=None):
+    """Run one FUSE case; returns (got, want) dicts of everything compared. compile_after=1 runs it as a
+    compiled block; the default leaves a single instruction to the interpreter."""
     tin, texp = _vectors()
     st, ex = tin[name], texp[name]
     mem = initial_memory(st)
     before = bytes(mem)
-    cpu = Z80(mem)
+    cpu = Z80(mem) if compile_after is None else Z80(mem, compile_after=compile_after)
     for k, v in st.regs.items():
         setattr(cpu, k, v)
     cpu.i, cpu.r, cpu.iff1, cpu.iff2, cpu.im, cpu.halted = st.i, st.r, st.iff1, st.iff2, st.im, st.halted
@@ -37,13 +52,14 @@ def run_case(name):
     want = dict(ex.regs)
     want.update(i=ex.i, r=ex.r, iff1=ex.iff1, iff2=ex.iff2, im=ex.im, halted=ex.halted, tstates=ex.tstates,
                 memory=ex.memory)
+    want.update(HARDWARE_OVER_FUSE.get(name, {}))
     return got, want
 
 
+@pytest.mark.parametrize("tier", ["interpreted", "compiled"])
 @pytest.mark.parametrize("name", _NAMES)
-def test_fuse(name):
-    tin, _ = _vectors()
-    got, want = run_case(name)
+def test_fuse(name, tier):
+    got, want = run_case(name, None if tier == "interpreted" else 1)
     diff = {k: (f"{got[k]:#x}" if isinstance(got[k], int) else got[k],
                 f"{want[k]:#x}" if isinstance(want[k], int) else want[k])
             for k in want if got[k] != want[k]}

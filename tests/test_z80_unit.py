@@ -261,15 +261,16 @@ def test_return_address_changed_by_callee_is_followed():
 
 def _state(cpu, mem):
     names = ("af", "bc", "de", "hl", "af_", "bc_", "de_", "hl_", "ix", "iy", "sp", "pc", "memptr", "i", "r",
-             "iff1", "iff2", "im", "halted", "tstates")
+             "iff1", "iff2", "im", "halted", "tstates", "q")
     return {n: getattr(cpu, n) for n in names}, bytes(mem)
 
 
-def _random_machine(seed, rom_top):
+def _random_machine(seed, rom_top, compile_after=None):
     import random
     rnd = random.Random(seed)
     mem = bytearray(rnd.randbytes(65536))
-    cpu = Z80(mem, rom_top=rom_top)
+    cpu = Z80(mem, rom_top=rom_top) if compile_after is None else Z80(mem, rom_top=rom_top,
+                                                                       compile_after=compile_after)
     for n in ("af", "bc", "de", "hl", "af_", "bc_", "de_", "hl_", "ix", "iy", "sp", "pc"):
         setattr(cpu, n, rnd.randrange(65536))
     return cpu, mem
@@ -280,7 +281,7 @@ def test_compiled_blocks_match_single_steps_on_random_code():
     self-modifying code): random memory run by run() must end exactly as one step() at a time."""
     for seed in range(40):
         for rom_top in (0, 0x4000):
-            a, ma = _random_machine(seed, rom_top)
+            a, ma = _random_machine(seed, rom_top, compile_after=1 + seed % 3)
             b, mb = _random_machine(seed, rom_top)
             limit = 3000
             a.run(limit)
@@ -296,7 +297,7 @@ def _ldir_case(hl, de, bc, limit, rom_top=0, seed=1):
     for mode in ("run", "step"):
         mem = bytearray(rnd.randbytes(65536)) if not out else bytearray(out[0][2])
         mem[0x8000:0x8002] = b"\xed\xb0"
-        cpu = Z80(mem, rom_top=rom_top)
+        cpu = Z80(mem, rom_top=rom_top, compile_after=1 if mode == "run" else 10**9)
         cpu.pc, cpu.hl, cpu.de, cpu.bc, cpu.a, cpu.f = 0x8000, hl, de, bc, 0x5A, 0xFF
         if mode == "run":
             init = bytes(mem)
@@ -333,7 +334,7 @@ def test_loop_with_if_else_inside_matches_single_steps():
     data = bytes(rnd.randrange(256) for _ in range(64))
     results = []
     for mode in ("run", "step"):
-        cpu, mem = cpu_with(code)
+        cpu, mem = cpu_with(code, compile_after=1)
         mem[0x9000:0x9040] = data
         if mode == "run":
             t = 0
@@ -356,7 +357,7 @@ def test_loop_with_call_cc_inside_matches_single_steps():
     sub = [0x0C, 0x36, 0x00, 0xC9]              # A000: INC C; LD (HL),0; RET
     results = []
     for mode in ("run", "step"):
-        cpu, mem = cpu_with(code)
+        cpu, mem = cpu_with(code, compile_after=1)
         mem[0xA000:0xA004] = bytes(sub)
         mem[0x9000:0x9020] = bytes((k * 37) & 0xFF if k % 3 else 0 for k in range(32))
         if mode == "run":

@@ -1,0 +1,108 @@
+"""The Z80 interpreter: one small Python function per opcode (per prefix + opcode), made on first use from the
+same decoder that feeds the block compiler, reading its operands from memory each time it runs. It runs code
+that is cold, run once or rewritten as it runs; it is not the block compiler and keeps no per-address state.
+
+An op function is `op(S, M, pc) -> next pc`, plus 0x10000 when the instruction may have jumped (the CPU counts
+those arrivals to find hot code), or -3 for HALT; it leaves S.pc to the caller. Each is made once per
+process (and rom_top) and shared by every CPU."""
+import re
+
+from . import z80_codegen as cg
+
+TRANSFER = 0x10000       # added to the returned pc by instructions that can jump
+
+
+def opcode_bytes(memory, pc):
+    """The bytes that select the instruction at pc, as {offset: value} (operands left out)."""
+    b0 = memory[pc]
+    if b0 in (0xCB, 0xED):
+        return {0: b0, 1: memory[(pc + 1) & 0xFFFF]}
+    if b0 in (0xDD, 0xFD):
+        b1 = memory[(pc + 1) & 0xFFFF]
+        if b1 == 0xCB:
+            return {0: b0, 1: b1, 3: memory[(pc + 3) & 0xFFFF]}
+        return {0: b0, 1: b1}
+    return {0: b0}
+
+
+def op_source(key_bytes, rom_top):
+    """Python source of the op function for one opcode (see the module docstring)."""
+    template = cg.Template(key_bytes)
+    ins = cg.Decoder(template, rom_top).decode(cg.Expr("pc", 0))
+    body = [line.replace("{T}", "0").replace("{K}", str(ins.m1)).replace("QMASK", "~S.q") for line in ins.lines]
+    code = "\n".join(body)
+    body[:0] = [f"o{k} = M[(pc + {k}) & 65535]" for k in sorted(template.operands)   # read before any write
+                if re.search(rf"\bo{k}\b", code)]
+    if ins.kind == cg.SEQ:
+        t_end, npc, ret = str(ins.t), f"(pc + {ins.length}) & 65535", "npc"
+        body.append(f"npc = {npc}")
+    else:
+        t_end, ret = "tt", ("-3" if ins.kind == cg.HALT else f"npc + {TRANSFER}")
+    text = "\n".join(body)
+    used, written = cg.registers_in(text)
+    timed = re.search(r"\bt\b", text) is not None             # I/O passes the T-state to the port
+    out = ["def op(S, M, pc):"] + (["    t = S.tstates"] if timed else [])
+    if "PIN(" in text:
+        out.append("    PIN = S._port_in")
+    if "POUT(" in text:
+        out.append("    POUT = S._port_out")
+    out += [f"    {r} = S.{cg.cpu_name(r)}" for r in used if not _set_before_read(r, body)]
+    out += ["    " + ln for ln in body]
+    out.append(f"    S.tstates {'= t +' if timed else '+='} {t_end}; S._rc += {ins.m1}; S.q = {'f' if ins.sets_f else 0}")
+    out += [f"    S.{cg.cpu_name(r)} = {r}" for r in written]
+    if ins.post:
+        out.append(f"    {ins.post}")
+    out.append(f"    return {ret}")
+    return "\n".join(out) + "\n"
+
+
+def _set_before_read(reg, body):
+    """True when the first line that mentions reg assigns it whole from other values (so no load needed)."""
+    mention = re.compile(rf"\b{reg}\b")
+    for line in body:
+        if mention.search(line):
+            m = re.match(rf"{reg} = (.*)$", line)
+            return bool(m) and not mention.search(m.group(1))
+    return False
+
+
+class OpTable:
+    """The dispatch for one rom_top, shared by every CPU of the process: `table[M[pc]](S, M, pc)` runs the
+    instruction at pc on CPU S with memory M. Prefix bytes map to small dispatchers on the next opcode byte;
+    every slot starts as a stub that builds the real function on first use."""
+    _shared = {}
+
+    @classmethod
+    def for_rom_top(cls, rom_top):
+        table = cls._shared.get(rom_top)
+        if table is None:
+            table = cls._shared[rom_top] = cls(rom_top)
+        return table
+
+    def __init__(self, rom_top):
+        self.rom_top = rom_top
+        self.g = dict(cg.TABLES)                        # the op functions' globals: the flag tables
+        self.sub = {}                                   # prefix key -> its 256-slot table
+        self.table = [self._stub((op,)) for op in range(256)]
+        for prefix in (0xCB, 0xED, 0xDD, 0xFD):
+            self.table[prefix] = self._dispatcher((prefix,), 1)
+        for prefix in (0xDD, 0xFD):                     # DD CB d op: the opcode is the fourth byte
+            self.sub[(prefix,)][0xCB] = self._dispatcher((prefix, 0xCB), 3)
+
+    def _dispatcher(self, key, offset):
+        slots = self.sub[key] = [self._stub(key + (op,)) for op in range(256)]
+
+        def dispatch(S, M, pc):
+            return slots[M[(pc + offset) & 0xFFFF]](S, M, pc)
+        return dispatch
+
+    def _stub(self, key):
+        def build(S, M, pc):
+            kb = opcode_bytes(M, pc)
+            code = compile(op_source(kb, self.rom_top), f"<z80 op {bytes(kb.values()).hex()}>", "exec")
+            exec(code, self.g)
+            fn = self.g.pop("op")
+            slots = self.table if len(key) == 1 else self.sub[key[:-1]]
+            slots[key[-1]] = fn
+            return fn(S, M, pc)
+        return build

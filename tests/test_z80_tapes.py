@@ -1,0 +1,43 @@
+"""Patrik Rak's z80test 1.2 (z80doc, z80full, z80memptr, z80ccf) loaded from its tape and run on our Spectrum48:
+each program folds every tested instruction's results into CRCs measured on a real 48K with a Zilog Z80 and
+prints "Result: all tests passed." when all match. Tapes read from ../shared/z80-tests/z80test (MIT, not copied)."""
+import pytest
+
+from conftest import shared_path
+from screentext import find_text
+from spectrum.loader import load_headless
+from spectrum.machine import Spectrum48
+from spectrum.tape import read_tape
+
+CHAN_OPEN = 0x1601          # the Sinclair ROM's CHAN-OPEN, which the programs call to select the screen
+PRINT_RST = 0x0010          # RST 10h: our ROM prints there too
+PASSED = "Result: all tests passed."
+
+
+def run_tape(name: str):
+    """LOAD "" the tape on a fresh machine, RANDOMIZE USR as its BASIC loader says; returns (machine, text
+    printed through RST 10h). Our ROM has no channels: CHAN-OPEN is a trap that returns (RST 10h prints on
+    the upper screen, where the program wants it)."""
+    machine = Spectrum48()
+    tape = read_tape(shared_path("z80-tests", "z80test", f"{name}.tap").read_bytes(), f"{name}.tap")
+    loader = load_headless(machine, "instant", tape)
+    assert loader.state == "done" and loader.usr_address == 0x8000
+    printed = []
+
+    def chan_open(cpu):
+        sp = cpu.sp
+        cpu.pc = machine.memory[sp] | machine.memory[(sp + 1) & 0xFFFF] << 8
+        cpu.sp = (sp + 2) & 0xFFFF
+
+    machine.cpu.traps[CHAN_OPEN] = chan_open
+    machine.cpu.traps[PRINT_RST] = lambda cpu: printed.append(cpu.a)
+    machine.usr(loader.usr_address, max_frames=200_000)
+    text = bytes(c if c in (13, 32) or 32 < c < 127 else 46 for c in printed).decode("ascii")
+    return machine, text
+
+
+@pytest.mark.parametrize("name", ["z80doc", "z80full", "z80memptr", "z80ccf"])
+def test_z80test_tape_prints_all_tests_passed(name):
+    machine, text = run_tape(name)
+    failed = [line for line in text.split("\r") if "FAILED" in line or "CRC" in line]
+    assert find_text(machine, PASSED) is not None, f"{name}: {failed or text[-300:]}"
