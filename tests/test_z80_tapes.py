@@ -3,6 +3,7 @@ each program folds every tested instruction's results into CRCs measured on a re
 prints "Result: all tests passed." when all match. Tapes read from ../shared/z80-tests/z80test (MIT, not copied)."""
 import pytest
 
+import roms
 from conftest import shared_path
 from screentext import find_text
 from spectrum.loader import load_headless
@@ -18,9 +19,9 @@ def run_tape(name: str):
     """LOAD "" the tape on a fresh machine, RANDOMIZE USR as its BASIC loader says; returns (machine, text
     printed through RST 10h). Our ROM has no channels: CHAN-OPEN is a trap that returns (RST 10h prints on
     the upper screen, where the program wants it)."""
-    machine = Spectrum48()
+    machine = Spectrum48(roms.ROM_PATH)
     tape = read_tape(shared_path("z80-tests", "z80test", f"{name}.tap").read_bytes(), f"{name}.tap")
-    loader = load_headless(machine, "instant", tape)
+    loader = load_headless(machine, "instant", tape, roms.rom_symbols())
     assert loader.state == "done" and loader.usr_address == 0x8000
     printed = []
 
