@@ -1,6 +1,8 @@
 """The console script `spectrum-backgammon`: parses the command line, builds the 48K, runs the
 tape's loading sequence and then the program (game/program.py) in the window, frame by frame.
-Not the game flow (game/program.py) and not the window (spectrum/display.py)."""
+Not the game flow (game/program.py) and not the window (spectrum/display.py).
+The game's modules are imported where they are first needed, so that --help and a bad option
+answer at once, before pygame, numpy and the C engine are loaded."""
 import argparse
 import os
 import sys

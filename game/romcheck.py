@@ -9,6 +9,9 @@ import weakref
 
 from game import media, rom48
 from spectrum import hw
+from spectrum.loader import BASIC_TOKENS, EdgeSkipper
+from spectrum.machine import CallTimeout, RomImageError, Spectrum48, load_rom_image
+from spectrum.tape import TapePlayer, instant_ld_bytes, read_tape
 
 BOOT_LIMIT_FRAMES = 250           # 5 s of emulated time to reach a prompt
 SETTLE_FRAMES = 10                # screen memory unchanged this long: the ROM waits for keys
@@ -38,7 +41,6 @@ class RomProblem(ValueError):
 # ---------------------------------------------------------------- checks
 def read_rom_image(path) -> bytes:
     """The 16,384 bytes of the image at `path` (spectrum/machine.py's reader), or RomProblem."""
-    from spectrum.machine import RomImageError, load_rom_image
     try:
         return load_rom_image(os.fspath(path))
     except RomImageError as exc:
@@ -83,7 +85,6 @@ def check_prints(machine, name: str) -> None:
     """The known test of the entry points: CHAN-OPEN 2, then RST 10h prints AT 0,0 and a
     character, which must land in screen memory as the glyph at CHARS + 256. The machine's
     RAM and registers are put back afterwards."""
-    from spectrum.machine import CallTimeout
     saved = bytes(machine.memory[hw.ROM_BYTES:])
     try:
         machine.memory[hw.SCREEN_ADDR:hw.ATTR_ADDR] = bytes(hw.SCREEN_BITMAP_BYTES)
@@ -106,7 +107,6 @@ def check_prints(machine, name: str) -> None:
 def checked_machine(path):
     """A Spectrum48 with the ROM at `path`, booted to its prompt and checked (RomProblem if
     not); the machine is then reset so the window shows the ROM's own start-up."""
-    from spectrum.machine import Spectrum48
     name = os.fspath(path)
     image = read_rom_image(name)
     machine = Spectrum48(image)
@@ -193,7 +193,6 @@ class ForeignLoad:
     "error" until the next LOAD "" (autoload types it MAX_AUTOLOAD_TRIES times at most)."""
 
     def __init__(self, machine, mode: str = "fast", tape=None, autoload: bool = False):
-        from spectrum.tape import TapePlayer, read_tape
         self.machine = machine
         self.mode = mode
         self.autoload = autoload
@@ -209,8 +208,6 @@ class ForeignLoad:
 
     # --- traps ---
     def _install(self) -> None:
-        from spectrum.loader import EdgeSkipper
-        from spectrum.tape import instant_ld_bytes
         m = self.machine
         m.tape = self.player
 
@@ -258,7 +255,6 @@ class ForeignLoad:
         """LOAD "" as the ROM takes it: the keyword way first; if the edited line does not
         start with the LOAD token, rub it out and spell the keyword letter by letter."""
         yield from self._type(KEYWORD_TYPING)
-        from spectrum.loader import BASIC_TOKENS
         line = self.machine.peek_word(rom48.E_LINE)
         if self.machine.peek(line) == BASIC_TOKENS["LOAD"]:
             self.typed = KEYWORD_TYPING
