@@ -229,7 +229,8 @@ _TZX_LAYOUT = {
     0x5A: (9, 0, 0, 0),
 }
 _TZX_EXTENSION = (4, 0, 4, 1)     # any later id starts with a DWORD: the length of the rest
-TZX_KEPT = (0x10, 0x11, 0x12, 0x13, 0x14, 0x20, 0x30, 0x32)
+TZX_KEPT = (0x10, 0x11, 0x12, 0x13, 0x14, 0x20, 0x2A, 0x30, 0x32)
+STOP_IF_48K = 0x2A            # "stop the tape if in 48K mode": always, on our 48K
 
 
 def tzx_body_length(block_id: int, raw: bytes, pos: int):
@@ -307,6 +308,8 @@ def _tzx_block(block_id: int, body: bytes, where: str) -> "Block":
                      bit1_tstates=u16(2), used_bits=used_bits(4))
     if block_id == 0x20:
         return Block(0x20, pause_ms=u16(0))
+    if block_id == STOP_IF_48K:
+        return Block(STOP_IF_48K, pause_ms=0)
     if block_id == 0x30:
         return Block(0x30, pause_ms=0, text=body[1:].decode("latin-1"))
     texts, items, p = body[2:], [], 1          # 0x32: count, then (id, length, text) each
@@ -409,6 +412,8 @@ def _tzx_body(b: "Block", where: str) -> bytes:
         return pulses[0].to_bytes(2, "little") + len(pulses).to_bytes(2, "little")
     if b.block_id == 0x20:
         return w("pause_ms")
+    if b.block_id == STOP_IF_48K:
+        return bytes(4)                            # its DWORD length: no body
     if b.block_id == 0x30:
         text = _latin1(where, "text", b.text)
         return bytes([len(text)]) + text
@@ -497,9 +502,9 @@ class TapePlayer:
     spectrum/machine.py asks. Each pulse starts with an edge; a block that is followed by a
     pause ends with one more edge, then the level holds for the pause. Time counts in
     T-states from the start of the tape; the player runs only while `playing`. A TZX pause
-    of 0 ms (block 20h) means "stop the tape": the player stops itself there, as a person
-    would press stop, and `resume` starts it again (the loaders do when LD_BYTES is next
-    entered, as a person presses play for the next file)."""
+    of 0 ms (block 20h), and block 2Ah on this 48K, mean "stop the tape": the player stops
+    itself there, as a person would press stop, and `resume` starts it again (the loaders
+    do when LD_BYTES is next entered, as a person presses play for the next file)."""
 
     def __init__(self, blocks, start_level: int = 0):
         self.blocks = list(blocks)
@@ -515,8 +520,8 @@ class TapePlayer:
                 if block.pause_ms > 0 or i == len(self.blocks) - 1:
                     edges.append(np.array([t], dtype=np.int64))   # the last pulse ends
             ends.append(t)
-            if block.block_id == 0x20 and block.pause_ms == 0:
-                stops.append(t)                 # "stop the tape"
+            if block.block_id == STOP_IF_48K or block.block_id == 0x20 and block.pause_ms == 0:
+                stops.append(t)                 # "stop the tape" (2Ah: this is a 48K)
             t += block.pause_ms * hw.CPU_HZ // 1000
         self.edge_tstates = (np.concatenate(edges) if edges else np.zeros(0, np.int64)).tolist()
         self.block_start_tstates = starts

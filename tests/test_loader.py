@@ -159,15 +159,22 @@ def test_hand_built_tzx_loads_through_the_z80_loader_like_the_trap():
     assert results[0][1][0x200:0x209] == b"pure data"
 
 
-def stop_the_tape_blocks():
-    """Two data files with a TZX "stop the tape" block (20h, pause 0) between them."""
-    return [T.standard_block(T.make_tap_block(0xFF, b"first file"), pause_ms=100),
-            T.Block(0x20, pause_ms=0),
-            T.standard_block(T.make_tap_block(0xFF, b"second file"))]
+STOP_BLOCKS = {"20h pause 0": T.Block(0x20, pause_ms=0),
+               "2Ah stop if 48K": T.Block(0x2A, pause_ms=0)}
 
 
-def test_tzx_stop_the_tape_block_stops_the_tape_until_the_next_load():
-    blocks = stop_the_tape_blocks()
+def stop_the_tape_blocks(stop=STOP_BLOCKS["20h pause 0"]):
+    """Two data files with a TZX "stop the tape" block between them, as read back from a
+    TZX file (so the reader keeps the block)."""
+    blocks = [T.standard_block(T.make_tap_block(0xFF, b"first file"), pause_ms=100), stop,
+              T.standard_block(T.make_tap_block(0xFF, b"second file"))]
+    return T.read_tape(T.write_tzx(blocks), "stop.tzx").blocks
+
+
+@pytest.mark.parametrize("stop", STOP_BLOCKS.values(), ids=STOP_BLOCKS.keys())
+def test_tzx_stop_the_tape_block_stops_the_tape_until_the_next_load(stop):
+    blocks = stop_the_tape_blocks(stop)
+    assert [b.block_id for b in blocks] == [0x10, stop.block_id, 0x10]
     m = Spectrum48(roms.ROM_PATH)
     for _ in range(20):
         m.run_frame()

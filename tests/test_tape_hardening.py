@@ -62,7 +62,8 @@ SPEC_BODIES = {
 }
 
 
-@pytest.mark.parametrize("block_id", sorted(SPEC_BODIES), ids=lambda i: f"{i:02X}h")
+@pytest.mark.parametrize("block_id", sorted(set(SPEC_BODIES) - {T.STOP_IF_48K}),
+                         ids=lambda i: f"{i:02X}h")
 def test_each_tzx_block_id_is_passed_over_by_its_own_1_20_length(block_id):
     raw = TZX_HEAD + bytes([block_id]) + SPEC_BODIES[block_id] + data_10h(b"after")
     with pytest.warns(T.TapeWarning, match=f"{block_id:02X}h"):
@@ -84,11 +85,20 @@ def test_tzxlist_reads_the_spec_bodies_the_same_way(tmp_path, block_id):
     assert "error" not in listing.lower()
 
 
-@pytest.mark.parametrize("block_id", [0x22, 0x25, 0x27, 0x2A], ids=lambda i: f"{i:02X}h")
+@pytest.mark.parametrize("block_id", [0x22, 0x25, 0x27], ids=lambda i: f"{i:02X}h")
 def test_a_short_skipped_block_as_the_last_block_is_valid(block_id):
     raw = TZX_HEAD + data_10h() + bytes([block_id]) + SPEC_BODIES[block_id]
     tape = read_quietly(raw, T.read_tzx)
     assert len(tape.blocks) == 1 and tape.warnings[-1].endswith("not supported: skipped")
+
+
+@pytest.mark.parametrize("after", [b"", data_10h(b"after")], ids=["last", "before data"])
+def test_a_stop_if_48k_block_is_kept_as_a_stop_by_its_1_20_length(after):
+    raw = TZX_HEAD + data_10h() + bytes([T.STOP_IF_48K]) + SPEC_BODIES[T.STOP_IF_48K] + after
+    tape = read_quietly(raw, T.read_tzx)
+    assert [b.block_id for b in tape.blocks] == [0x10, T.STOP_IF_48K] + [0x10] * bool(after)
+    assert T.TapePlayer(tape.blocks).stop_tstates == [T.TapePlayer(tape.blocks[:1]).length_tstates]
+    assert T.read_tzx(T.write_tzx(tape.blocks)).blocks == tape.blocks     # written back whole
 
 
 @pytest.mark.parametrize("name,raw", [
