@@ -172,16 +172,21 @@ def gnubg_binary():
     return path
 
 
-def gnubg_round_trip(mat_path, out_path, tmp_path):
-    """Import our file into gnubg -t and have gnubg export what it read as .mat."""
+def run_gnubg_commands(tmp_path, lines, timeout_s=120):
+    """Run gnubg -t on these command lines (jacoby off first), in tmp_path with its own HOME;
+    returns (exit code, what it printed)."""
     commands = tmp_path / "commands.txt"
-    commands.write_text(f"set jacoby off\nimport mat {mat_path}\n"
-                        f"export match mat {out_path}\n")
+    commands.write_text("".join(f"{line}\n" for line in ["set jacoby off", *lines]))
     proc = subprocess.run([gnubg_binary(), "-t", "-q", "-c", str(commands)],
-                          capture_output=True, text=True, timeout=120,
+                          capture_output=True, text=True, timeout=timeout_s,
                           stdin=subprocess.DEVNULL, cwd=tmp_path,
                           env=dict(os.environ, HOME=str(tmp_path)))
     return proc.returncode, proc.stdout + proc.stderr
+
+
+def gnubg_round_trip(mat_path, out_path, tmp_path):
+    """Import our file into gnubg -t and have gnubg export what it read as .mat."""
+    return run_gnubg_commands(tmp_path, [f"import mat {mat_path}", f"export match mat {out_path}"])
 
 
 def comparable(parsed):

@@ -2,8 +2,6 @@
 `gnubg -t` loading our file with the same moves (exported back as .mat and compared) and the
 same analysis (its text export lists our equities and losses). Matches are played in code."""
 import re
-import subprocess
-import os
 
 import pytest
 
@@ -14,7 +12,7 @@ from game.position import Position
 from game.record import MatchRecord
 from game.rules import Step
 from game.review import review_game
-from test_matfile import comparable, gnubg_binary, scripted_match
+from test_matfile import comparable, run_gnubg_commands, scripted_match
 
 REVIEW_LEVEL = 3          # the round trip tests the file, not the judge: the fast level
 STARRED = re.compile(r"^\*\s+\d+\. Cubeless (\d)-ply\s+(.*?)\s+Eq\.: ([+-]\d\.\d{3})"
@@ -53,15 +51,10 @@ def test_each_move_node_carries_the_roll_the_play_and_its_analysis():
 
 def run_gnubg(tmp_path, sgf_path):
     """gnubg -t loads the .sgf and exports what it read, as .mat and as text."""
-    commands = tmp_path / "commands.txt"
-    commands.write_text(f"set jacoby off\nload match {sgf_path}\n"
-                        f"export match mat {tmp_path / 'gnubg.mat'}\n"
-                        f"export match text {tmp_path / 'gnubg.txt'}\n")
-    proc = subprocess.run([gnubg_binary(), "-t", "-q", "-c", str(commands)],
-                          capture_output=True, text=True, timeout=300,
-                          stdin=subprocess.DEVNULL, cwd=tmp_path,
-                          env=dict(os.environ, HOME=str(tmp_path)))
-    return proc.returncode, proc.stdout + proc.stderr
+    return run_gnubg_commands(tmp_path, [f"load match {sgf_path}",
+                                         f"export match mat {tmp_path / 'gnubg.mat'}",
+                                         f"export match text {tmp_path / 'gnubg.txt'}"],
+                              timeout_s=300)
 
 
 def gnubg_text_games(tmp_path, count):
