@@ -3,6 +3,7 @@ NMI, whole-instruction T-states (FUSE and z80test exact). Cold code runs in the 
 reached often is compiled to Python blocks, cached by address (docs/Z80.md). It is not bus-cycle exact: 48K
 memory and I/O contention are not modelled (an instruction costs its nominal T)."""
 import re
+from dataclasses import dataclass, replace
 
 from . import z80_codegen as cg
 from .hw import IM1_VECTOR, NMI_VECTOR
@@ -76,43 +77,42 @@ class _Traps(dict):
         return r
 
 
+@dataclass(slots=True)
 class Exit:
     """A side exit in a block's body: leave for `target` (an address, or "npc"/"v": the local holding it)
     with `t` T-states and `k` M1 cycles counted into the current iteration (plus tt when the target is
     npc), the Q latch then being `q` ("f" or "0")."""
-    __slots__ = ("indent", "target", "t", "k", "q")
-
-    def __init__(self, indent, target, t, k, q):
-        self.indent, self.target, self.t, self.k, self.q = indent, target, t, k, q
-
-    def shifted(self, ws):
-        return Exit(ws + self.indent, self.target, self.t, self.k, self.q)
+    indent: str
+    target: object
+    t: int
+    k: int
+    q: str
 
 
+@dataclass(slots=True)
 class LoopBack:
     """The end of a conditional jump's taken side compiled inline in a looping block: it came back to the
     start after `pre` T-states (to its last instruction's start) and `k` M1 cycles; `guard` lists the
     conditions (writes into the block's code) that make the block leave instead of looping."""
-    __slots__ = ("indent", "pre", "k", "q", "guard")
-
-    def __init__(self, indent, pre, k, q, guard):
-        self.indent, self.pre, self.k, self.q, self.guard = indent, pre, k, q, guard
-
-    def shifted(self, ws):
-        return LoopBack(ws + self.indent, self.pre, self.k, self.q, self.guard)
+    indent: str
+    pre: int
+    k: int
+    q: str
+    guard: object
 
 
+@dataclass(slots=True)
 class _Taken:
     """Where a conditional jump's taken side goes, before T-state and M1 counts are known: an exit to
     `ins`'s target, or (nest) the inline side."""
-    __slots__ = ("indent", "ins", "nest")
-
-    def __init__(self, indent, ins, nest):
-        self.indent, self.ins, self.nest = indent, ins, nest
+    indent: str
+    ins: object
+    nest: object
 
 
 def _shift(ws, item):
-    return ws + item if isinstance(item, str) else item.shifted(ws)
+    """A body line, or an Exit/LoopBack, indented by ws more."""
+    return ws + item if isinstance(item, str) else replace(item, indent=ws + item.indent)
 
 
 def _reads_q(ins):
