@@ -6,13 +6,15 @@ from game import screen as S
 from game.basic import Basic
 from game.match import COMPUTER, HUMAN
 from game.review_screen import headline, review_screen
-from gamedriver import SYMBOLS, StandInMachine, key_code
+from gamedriver import SYMBOLS, GameDriver, StandInMachine, key_code
 from test_review import one_game, played_out
 
 LEVEL = 3                         # the screen is under test here, not the judge
 
 
-class Driver:
+class Driver(GameDriver):
+    """GameDriver's keys, text and until, driving the review screen instead of a match."""
+
     def __init__(self, record, **options):
         self.machine = StandInMachine()
         self.basic = Basic(self.machine, dict(SYMBOLS))
@@ -20,6 +22,7 @@ class Driver:
         self.program = review_screen(self.basic, self.screen, record, level=LEVEL, **options)
         self.result = None
         self.finished = False
+        self.frames, self.frames_per_key, self.games = 0, 2, []
         next(self.program)
 
     def frame(self, key=None):
@@ -33,21 +36,8 @@ class Driver:
         except StopIteration as stop:
             self.finished, self.result = True, stop.value
 
-    def type(self, keys):
-        for ch in keys:
-            self.frame(key_code(ch))
-            self.frame()
-
-    def text(self):
-        return self.machine.screen_text()
-
-    def until(self, words, row=None, max_frames=2000):
-        for _ in range(max_frames):
-            lines = self.text()
-            if any(words in line for line in (lines if row is None else [lines[row]])):
-                return
-            self.frame()
-        raise AssertionError(f"{words!r} never appeared:\n" + "\n".join(self.text()))
+    def until(self, words, max_frames=2000, row=None):      # the review's own frame limit
+        super().until(words, max_frames, row)
 
 
 def blunder_game():
