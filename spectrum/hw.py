@@ -13,6 +13,14 @@ INT_LENGTH_TSTATES = 32            # /INT held for 32 T at frame start
 FIRST_PIXEL_TSTATES = 14_336       # 64 lines * 224 after the interrupt
 LINES_ABOVE_SCREEN = 64
 
+# --- Contention and the ULA's screen fetches (HARDWARE.md §4a; Fuse's 48K timings, SpectREM's floating bus) ---
+CONTENDED_LO, CONTENDED_HI = 0x4000, 0x8000   # the memory the ULA shares with the CPU
+CONTENTION_FIRST_TSTATES = 14_335  # first T-state at which an access to contended memory is held up
+CONTENTION_DELAYS = (6, 5, 4, 3, 2, 1, 0, 0)  # T-states held up, by (T - 14,335) % 8 within a line's screen part
+CONTENTION_LINE_TSTATES = 128      # the screen part of each line, where the pattern repeats
+ULA_FIRST_FETCH_TSTATES = 14_339   # bitmap byte 0 of line 0 is on the data bus; every 8 T the ULA reads
+#                                    bitmap n, attr n, bitmap n+1, attr n+1, then leaves the bus idle 4 T
+
 # --- Memory map (HARDWARE.md §1) ---
 MEMORY_BYTES = 65_536
 ROM_BYTES = 16_384                 # 0x0000-0x3FFF, writes ignored

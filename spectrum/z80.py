@@ -137,11 +137,16 @@ class Z80:
                  "ix", "iy", "sp", "pc", "i", "_r7", "_rc", "_eir", "_pvr", "q", "iff1", "iff2", "im", "halted", "memptr",
                  "tstates", "memory", "rom_top", "_traps", "_port_in", "_port_out", "_cache", "_g",
                  "_dec", "_ops", "_heat", "_recompiles", "compile_after", "_volatile",
-                 "_after_volatile", "_stops", "_block_code")
+                 "_after_volatile", "_stops", "_block_code", "contended", "screen_writes")
 
     def __init__(self, memory: bytearray, port_in=None, port_out=None, rom_top: int = 0,
-                 compile_after: int = COMPILE_AFTER):
+                 compile_after: int = COMPILE_AFTER, contended: bool = False):
         self.memory = memory
+        # contended: the 48K's memory and I/O contention (hw.CONTENTION_*) and the screen-write log: every
+        # write to the screen (0x4000-0x5AFF) appends (T-state of the write, address, old byte) to
+        # screen_writes, which the machine takes at each frame's end (the ULA renders from it)
+        self.contended = contended
+        self.screen_writes = []
         self.rom_top = rom_top
         self.a = self.f = self.b = self.c = self.d = self.e = self.h = self.l = 0
         self.a_ = self.f_ = self.b_ = self.c_ = self.d_ = self.e_ = self.h_ = self.l_ = 0
