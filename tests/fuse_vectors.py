@@ -16,6 +16,7 @@ class State:
     halted: int
     tstates: int
     memory: list = field(default_factory=list)   # [(address, bytes)]
+    events: list = field(default_factory=list)   # tests.expected only: [(tstates, kind, address, value|None)]
 
 
 def _blocks(text):
@@ -57,8 +58,13 @@ def parse_in(text):
     return out
 
 
+def _event(line):
+    parts = line.split()
+    return int(parts[0]), parts[1], int(parts[2], 16), int(parts[3], 16) if len(parts) > 3 else None
+
+
 def parse_expected(text):
-    """tests.expected -> {name: State}; the bus-event lines (indented) are skipped."""
+    """tests.expected -> {name: State}; the bus-event lines (indented) go to State.events."""
     out = {}
     for chunk in text.split("\n\n"):
         lines = [ln for ln in chunk.splitlines() if ln.strip()]
@@ -68,7 +74,8 @@ def parse_expected(text):
         rest = [ln for ln in lines[1:] if not ln.startswith(" ")]
         regs, i, r, iff1, iff2, im, halted, ts = _state_lines(rest[0], rest[1])
         mem = [_mem_line(ln) for ln in rest[2:]]
-        out[name] = State(regs, i, r, iff1, iff2, im, halted, ts, mem)
+        events = [_event(ln) for ln in lines[1:] if ln.startswith(" ")]
+        out[name] = State(regs, i, r, iff1, iff2, im, halted, ts, mem, events)
     return out
 
 

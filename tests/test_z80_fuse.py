@@ -33,18 +33,24 @@ def _vectors():
     return _cache["in"], _cache["exp"]
 
 
-def run_case(name, compile_after=None):
-    """Run one FUSE case; returns (got, want) dicts of everything compared. compile_after=1 runs it as a
-    compiled block; the default leaves a single instruction to the interpreter."""
+def make_cpu(name, **options):
+    """(cpu, its memory, the case's start state, its expected end state) for one FUSE case, ready to run."""
     tin, texp = _vectors()
     st, ex = tin[name], texp[name]
     mem = initial_memory(st)
-    before = bytes(mem)
-    cpu = Z80(mem) if compile_after is None else Z80(mem, compile_after=compile_after)
+    cpu = Z80(mem, **options)
     for k, v in st.regs.items():
         setattr(cpu, k, v)
     cpu.i, cpu.r, cpu.iff1, cpu.iff2, cpu.im, cpu.halted = st.i, st.r, st.iff1, st.iff2, st.im, st.halted
     cpu.tstates = 0
+    return cpu, mem, st, ex
+
+
+def run_case(name, compile_after=None):
+    """Run one FUSE case; returns (got, want) dicts of everything compared. compile_after=1 runs it as a
+    compiled block; the default leaves a single instruction to the interpreter."""
+    cpu, mem, st, ex = make_cpu(name, **({} if compile_after is None else {"compile_after": compile_after}))
+    before = bytes(initial_memory(st))
     cpu.run(st.tstates)
     got = {k: getattr(cpu, k) for k in ex.regs}
     got.update(i=cpu.i, r=cpu.r, iff1=int(bool(cpu.iff1)), iff2=int(bool(cpu.iff2)), im=cpu.im,
