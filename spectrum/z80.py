@@ -6,7 +6,9 @@ import re
 from dataclasses import dataclass, replace
 
 from . import z80_codegen as cg
+from . import hw
 from .hw import IM1_VECTOR, NMI_VECTOR
+from .z80_bus import CONTENTION_48K
 from .z80_interp import TRANSFER, OpTable
 
 COMPILE_AFTER = 48      # arrivals at an address before its block is compiled (1: compile at once)
@@ -137,15 +139,17 @@ class Z80:
                  "ix", "iy", "sp", "pc", "i", "_r7", "_rc", "_eir", "_pvr", "q", "iff1", "iff2", "im", "halted", "memptr",
                  "tstates", "memory", "rom_top", "_traps", "_port_in", "_port_out", "_cache", "_g",
                  "_dec", "_ops", "_heat", "_recompiles", "compile_after", "_volatile",
-                 "_after_volatile", "_stops", "_block_code", "contended", "screen_writes")
+                 "_after_volatile", "_stops", "_block_code", "contended", "screen_writes", "_contention")
 
     def __init__(self, memory: bytearray, port_in=None, port_out=None, rom_top: int = 0,
-                 compile_after: int = COMPILE_AFTER, contended: bool = False):
+                 compile_after: int = COMPILE_AFTER, contended=False):
         self.memory = memory
-        # contended: the 48K's memory and I/O contention (hw.CONTENTION_*) and the screen-write log: every
-        # write to the screen (0x4000-0x5AFF) appends (T-state of the write, address, old byte) to
-        # screen_writes, which the machine takes at each frame's end (the ULA renders from it)
-        self.contended = contended
+        # contended: True for the 48K's memory and I/O contention (z80_bus.CONTENTION_48K; or a
+        # z80_bus.Contention of one's own) and the screen-write log: every write to the screen
+        # (0x4000-0x5AFF) appends (T-state of the write, address, old byte) to screen_writes, which the
+        # machine takes at each frame's end (the ULA renders from it). A contended CPU runs a frame at a time.
+        self._contention = CONTENTION_48K if contended is True else (contended or None)
+        self.contended = self._contention is not None
         self.screen_writes = []
         self.rom_top = rom_top
         self.a = self.f = self.b = self.c = self.d = self.e = self.h = self.l = 0
@@ -165,10 +169,12 @@ class Z80:
         self._after_volatile = set()     # the addresses right after the instructions holding them
         self._stops = set()      # where the interpreter stops to look for blocks: traps and _after_volatile
         self._block_code = {}    # address -> [(instruction address, its bytes)] of the compiled block there
-        self._dec = cg.Decoder(memory, rom_top)
+        self._dec = cg.Decoder(memory, rom_top, self._contention)
         self._g = dict(cg.TABLES)
         self._g.update(S=self, M=memory)
-        self._ops = OpTable.for_rom_top(rom_top)
+        if self._contention is not None:
+            self._g["D"] = self._contention.delays
+        self._ops = OpTable.for_rom_top(rom_top, self._contention)
         self._port_in = self._port_out = None
         self.port_in = port_in or _default_in
         self.port_out = port_out or _default_out
@@ -253,6 +259,8 @@ class Z80:
         each address that control jumps to; an address reached `compile_after` times gets a compiled block.
         A block whose bytes changed under it is dropped, and its address must then get twice as hot again
         before it is compiled again, so code that keeps rewriting itself stays with the interpreter."""
+        if self._contention is not None and limit > len(self._contention.delays) - 64:
+            raise ValueError(f"a contended Z80 runs at most a frame at a time (limit {limit} T-states)")
         if self._rc > 0x3FFFFFFF:          # keep the R counter a small int (bit pattern kept)
             k = self._rc & ~127
             self._rc -= k
@@ -361,14 +369,21 @@ class Z80:
         self.pc = pc if r < 0 else r & 0xFFFF
         return self.tstates - t0
 
+    def _screen_write(self, addr, value, tstates):
+        """A write to the screen by contended code: logged with its T-state, then stored."""
+        m = self.memory
+        self.screen_writes.append((tstates, addr, m[addr]))
+        m[addr] = value
+
     def _push(self, v):
         m = self.memory
-        sp = (self.sp - 1) & 0xFFFF
-        if sp >= self.rom_top:
-            m[sp] = v >> 8
-        sp = (sp - 1) & 0xFFFF
-        if sp >= self.rom_top:
-            m[sp] = v & 255
+        sp = self.sp
+        for byte in (v >> 8, v & 255):
+            sp = (sp - 1) & 0xFFFF
+            if self.contended and hw.SCREEN_ADDR <= sp < hw.SCREEN_ADDR + hw.SCREEN_BYTES:
+                self._screen_write(sp, byte, self.tstates)
+            elif sp >= self.rom_top:
+                m[sp] = byte
         self.sp = sp
 
     def interrupt(self, data: int = 0xFF) -> bool:
@@ -485,6 +500,11 @@ class Z80:
         """LDIR fast path: copy as many bytes as fit before limit with one slice move, when that is exactly
         what the byte loop would do (no wrap, no forward overlap, no ROM, not over the block's own code)."""
         code_ok = " and ".join(f"(de + n <= {lo} or de >= {hi})" for lo, hi in ranges)
+        cont = self._contention
+        if cont is not None:            # only where nothing waits: the code, source and destination uncontended
+            if any(lo < cont.hi and hi > cont.lo for lo, hi in ranges):
+                return []
+            code_ok += "".join(f" and ({r} + n <= {cont.lo} or {r} >= {cont.hi})" for r in ("hl", "de"))
         return [
             "    hl = h << 8 | l; de = d << 8 | e; bc = (b << 8 | c) or 65536",
             "    n = (limit - t + 20) // 21",
@@ -618,6 +638,9 @@ class Z80:
         # the latest start of a last instruction over all paths (every path starts all its instructions
         # before limit when t + pre < limit)
         pre_all = max([pre] + [x.pre for x in body if isinstance(x, LoopBack)])
+        if self._contention is not None:    # room for every wait too, so no instruction starts at/after limit
+            waits = sum(str(x).count("D[") for x in body if isinstance(x, str))
+            pre_all += waits * max(self._contention.delays)
         if not loop:
             tail_guard = []
         rc = "rc + " if loop else ""

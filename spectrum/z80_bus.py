@@ -192,7 +192,7 @@ def cycles(mem, pc):
     def resolve(where):
         if where.startswith(("op", "pc")):
             k = (op if where.startswith("op") else 0) + (int(where[3:]) if len(where) > 2 else 0)
-            return (pc + k) & 65535
+            return (pc + k) & 65535 if k else pc
         if where in ("nn", "nn+1"):
             return ((byte(nn_off) | byte(nn_off + 1) << 8) + (where == "nn+1")) & 65535
         if where == "xy":
@@ -239,3 +239,88 @@ def io_steps(port_contended, ula_port):
     if port_contended:
         return ((True, 1), (True, 1), (True, 1), (True, 1))
     return ((False, 1), (False, 3))
+
+
+# ---------------------------------------------------------------- contention as code lines
+def _contended(addr, cont):
+    """True / False when known while decoding, else the condition as an expression."""
+    if addr == "IR":
+        return f"{cont.lo} <= S.i << 8 < {cont.hi}"
+    if isinstance(addr, int):
+        return cont.lo <= addr < cont.hi
+    return f"{cont.lo} <= {addr} < {cont.hi}"
+
+
+def _may_hit_screen(addr):
+    return not isinstance(addr, int) or hw.SCREEN_ADDR <= addr < hw.SCREEN_ADDR + hw.SCREEN_BYTES
+
+
+def _io_lines(port, o, cont):
+    """An I/O cycle at offset o: its early and late contention around the access, whose T-state goes to
+    `tio` (the port functions get it)."""
+    wait = "t += D[t + {T} + %d]"
+    if isinstance(port, int):
+        steps = io_steps(cont.lo <= port < cont.hi, not port & 1)
+        out = []
+        for n, (contended, length) in enumerate(steps):
+            if contended:
+                out.append(wait % o)
+            o += length
+            if n == 0:
+                out.append("tio = t + {T} + %d" % o)
+        return out
+    hc = f"{cont.lo} <= pt < {cont.hi}"
+    return [f"pt = {port}", f"if {hc}: " + wait % o, "tio = t + {T} + %d" % (o + 1),
+            "if not pt & 1: " + wait % (o + 1),
+            f"elif {hc}: " + "; ".join(wait % (o + k) for k in (1, 2, 3))]
+
+
+def contention_code(main, taken, cont):
+    """(prologue, taken lines) that hold the CPU up by the delays of cont. The prologue runs before the
+    instruction's own lines and adds every wait of its cycles to `t` (so each later `t + {T} + k` is the
+    contended T-state); it also leaves the T-state of each write in `twa` / `twb` (for the screen-write log)
+    and of the I/O access in `tio`. The taken lines add the waits of the cycles a taken conditional (or a
+    repeating block instruction) adds. Addresses are those of the registers as the instruction starts."""
+    flags = []                          # the taken cycles' conditions, on the registers as the instruction starts
+
+    def lines(cycles, o, writes, estimate_only=False, taken_side=False):
+        out = []
+        k = 0
+        while k < len(cycles):
+            c = cycles[k]
+            if c.kind == "IO":
+                out += _io_lines(c.addr, o, cont)
+                o += TLEN["IO"]
+                k += 1
+                continue
+            run = [c]                   # consecutive cycles on one address share one test
+            while k + len(run) < len(cycles) and cycles[k + len(run)].addr == c.addr \
+                    and cycles[k + len(run)].kind != "IO" and run[-1].kind != "W":
+                run.append(cycles[k + len(run)])
+            cond = _contended(c.addr, cont)
+            if taken_side and isinstance(cond, str) and c.addr != "IR":
+                flags.append(f"ck{len(flags)} = {cond}")
+                cond = f"ck{len(flags) - 1}"
+            waits = []
+            for cy in run:
+                waits.append(f"t += D[t + {{T}} + {o}]")
+                o += TLEN[cy.kind]
+            if cond is True and not estimate_only:
+                out += waits
+            elif cond and not estimate_only:
+                out.append(f"if {cond}: " + "; ".join(waits))
+            if run[-1].kind == "W":
+                name = "twa" if writes == 0 else "twb"
+                writes += 1
+                if _may_hit_screen(c.addr):
+                    out.append(f"{name} = t + {{T}} + {o}")
+            k += len(run)
+        return out, o, writes
+
+    pro, o, writes = lines(main, 0, 0)
+    if any(c.kind == "W" for c in taken):       # a taken CALL cc writes in its own lines: time them now
+        est, _, _ = lines(taken, o, writes, estimate_only=True)
+        pro += est
+    extra, _, _ = lines(taken, o, writes, taken_side=True)
+    extra = [ln for ln in extra if not ln.startswith("tw")]
+    return pro + flags, extra

@@ -6,6 +6,9 @@ import re
 
 import numpy as np
 
+from . import z80_bus
+from .hw import SCREEN_ADDR, SCREEN_BYTES
+
 # ---------------------------------------------------------------- flag tables (bit: S Z 5 H 3 P/V N C)
 _v = np.arange(256)
 _par = np.array([bin(x).count("1") % 2 == 0 for x in range(256)], dtype=np.int64) * 4
@@ -147,6 +150,8 @@ ACC_OPS = (
 ACC = {op: (mn, code) for op, mn, code in ACC_OPS}
 
 IM_MODE = (0, 0, 1, 2, 0, 0, 1, 2)                         # ED 46/4E/56/5E/66/6E/76/7E: IM 0 0 1 2 0 0 1 2
+
+_PORT_T_RE = re.compile(r"t \+ \{T\} \+ \d+")      # a port access's T-state in PIN(...) / POUT(...)
 
 SEQ, JUMP, HALT, EI = 0, 1, 2, 3                            # instruction kinds
 # EI kind: ends its block and runs Instr.post there (EI, a lone DD/FD prefix: no interrupt right after;
@@ -301,15 +306,23 @@ class _Op:
 class Decoder:
     """Decodes one instruction at an address into an Instr (code lines using the block's locals)."""
 
-    def __init__(self, mem, rom_top):
+    def __init__(self, mem, rom_top, contention=None):
         self.mem = mem
         self.rom_top = rom_top
+        self.contention = contention        # a z80_bus.Contention: the 48K's waits and screen-write log
 
     # ---- helpers producing code lines
     def wmem(self, var, addr, val):
-        """Write val to memory at addr (assigned to var first); the write is dropped below rom_top."""
+        """Write val to memory at addr (assigned to var first); the write is dropped below rom_top. With
+        contention, a write to the screen goes through S._screen_write with its T-state (twa / twb, set by
+        the contention prologue for the first / second write of the instruction)."""
         out = [] if addr == var else [f"{var} = {addr}"]
-        if self.rom_top:
+        if self.contention is not None:
+            out.append(f"if {var} >= {SCREEN_ADDR + SCREEN_BYTES}: M[{var}] = {val}")
+            out.append(f"elif {var} >= {SCREEN_ADDR}: S._screen_write({var}, {val}, t{var})")
+            if self.rom_top < SCREEN_ADDR:
+                out.append(f"elif {var} >= {self.rom_top}: M[{var}] = {val}")
+        elif self.rom_top:
             out.append(f"if {var} >= {self.rom_top}: M[{var}] = {val}")
         else:
             out.append(f"M[{var}] = {val}")
@@ -358,6 +371,26 @@ class Decoder:
                 + ["sp = (sp - 1) & 65535"] + self.wmem("wb", "sp", lo))
 
     def decode(self, addr):
+        """The Instr at addr; with contention, its lines first wait as the 48K's ULA makes them wait."""
+        ins = self._decode(addr)
+        if self.contention is not None:
+            self._contend(ins, addr)
+        return ins
+
+    def _contend(self, ins, addr):
+        main, taken = z80_bus.cycles(self.mem, addr)
+        pro, extra = z80_bus.contention_code(main, taken, self.contention)
+        io = any(c.kind == "IO" for c in main)
+
+        def timed(lines):           # the port functions get the T-state of the I/O access itself
+            return [_PORT_T_RE.sub("tio", ln) if io else ln for ln in lines]
+        tail = [f"if tt > {ins.tn}:"] + ["    " + x for x in extra] if extra else []
+        ins.lines = pro + timed(ins.lines) + tail
+        if ins.branch:
+            pre, cond, taken_lines, target = ins.branch
+            ins.branch = (pro + timed(pre), cond, taken_lines + extra, target)
+
+    def _decode(self, addr):
         m = self.mem
         op = m[addr]
         if op == 0xCB:

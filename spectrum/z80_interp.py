@@ -25,10 +25,10 @@ def opcode_bytes(memory, pc):
     return {0: b0}
 
 
-def op_source(key_bytes, rom_top):
+def op_source(key_bytes, rom_top, contention=None):
     """Python source of the op function for one opcode (see the module docstring)."""
     template = cg.Template(key_bytes)
-    ins = cg.Decoder(template, rom_top).decode(cg.Expr("pc", 0))
+    ins = cg.Decoder(template, rom_top, contention).decode(cg.Expr("pc", 0))
     body = [line.replace("{T}", "0").replace("{K}", str(ins.m1)).replace("QMASK", "~S.q") for line in ins.lines]
     code = "\n".join(body)
     body[:0] = [f"o{k} = M[(pc + {k}) & 65535]" for k in sorted(template.operands)   # read before any write
@@ -73,15 +73,18 @@ class OpTable:
     _shared = {}
 
     @classmethod
-    def for_rom_top(cls, rom_top):
-        table = cls._shared.get(rom_top)
+    def for_rom_top(cls, rom_top, contention=None):
+        table = cls._shared.get((rom_top, contention))
         if table is None:
-            table = cls._shared[rom_top] = cls(rom_top)
+            table = cls._shared[(rom_top, contention)] = cls(rom_top, contention)
         return table
 
-    def __init__(self, rom_top):
+    def __init__(self, rom_top, contention=None):
         self.rom_top = rom_top
+        self.contention = contention
         self.g = dict(cg.TABLES)                        # the op functions' globals: the flag tables
+        if contention is not None:
+            self.g["D"] = contention.delays             # ... and the waits by T-state
         self.sub = {}                                   # prefix key -> its 256-slot table
         self.table = [self._stub((op,)) for op in range(256)]
         for prefix in (0xCB, 0xED, 0xDD, 0xFD):
@@ -99,7 +102,8 @@ class OpTable:
     def _stub(self, key):
         def build(S, M, pc):
             kb = opcode_bytes(M, pc)
-            code = compile(op_source(kb, self.rom_top), f"<z80 op {bytes(kb.values()).hex()}>", "exec")
+            code = compile(op_source(kb, self.rom_top, self.contention),
+                           f"<z80 op {bytes(kb.values()).hex()}>", "exec")
             exec(code, self.g)
             fn = self.g.pop("op")
             slots = self.table if len(key) == 1 else self.sub[key[:-1]]

@@ -20,10 +20,10 @@ def _address(cpu, addr, m1):
     return eval(addr, {}, {k: getattr(cpu, k) for k in _REGS})
 
 
-def _io_events(t, port, access):
+def _io_events(t, port, access, lo=0x4000, hi=0x8000):
     """FUSE's events of an I/O cycle starting at t (the 48K rule: the access comes after the first step)."""
     out = []
-    for n, (contended, length) in enumerate(z80_bus.io_steps(0x40 <= port >> 8 < 0x80, not port & 1)):
+    for n, (contended, length) in enumerate(z80_bus.io_steps(lo <= port < hi, not port & 1)):
         if contended:
             out.append((t, "PC", port, None))
         t += length
@@ -37,9 +37,9 @@ def _io_events(t, port, access):
 _UNREAD_DISPLACEMENT = {0x10, 0x20, 0x28, 0x30, 0x38}
 
 
-def predicted_events(name):
+def predicted_events(name, lo=0x4000, hi=0x8000):
     """Run the case one instruction at a time (interpreter), predicting each instruction's events from its
-    cycles; returns (ours, FUSE's)."""
+    cycles (port checks by the rule for contended memory lo..hi); returns (ours, FUSE's)."""
     cpu, mem, st, ex = make_cpu(name)
     ports = []
     cpu.port_in = lambda port, t: ports.append(("PR", port, port >> 8)) or port >> 8
@@ -60,7 +60,7 @@ def predicted_events(name):
             if c.kind == "IO":
                 kind, port, value = ports.pop(0)
                 assert port == a, (name, hex(port), hex(a))
-                evs, t = _io_events(t, a, (kind, port, value))
+                evs, t = _io_events(t, a, (kind, port, value), lo, hi)
                 events += evs
                 continue
             events.append((t, "MC", a, None))
@@ -80,3 +80,45 @@ def test_fuse_bus_events_match_instruction_by_instruction(name):
     ours, fuse = predicted_events(name)
     assert [f"{t:5d} {k} {a:04x}" + (f" {v:02x}" if v is not None else "") for t, k, a, v in ours] == \
         [f"{t:5d} {k} {a:04x}" + (f" {v:02x}" if v is not None else "") for t, k, a, v in fuse]
+
+
+# ---------------------------------------------------------------- the waits, on both tiers
+WAITS = bytes((t * 7 + 3) % 8 for t in range(2048))       # a wait at (nearly) every T-state, varied
+
+
+def replay(events, end_tstates, contention):
+    """The T-state a case ends at when every contended access (MC on lo..hi, every PC) waits
+    contention.delays[T] at its contended T-state: the events' own times shift by the waits before them."""
+    waited = 0
+    for t, kind, addr, _ in events:
+        if kind == "PC" or (kind == "MC" and contention.lo <= addr < contention.hi):
+            waited += contention.delays[t + waited]
+    return end_tstates + waited
+
+
+def run_contended(name, contention, tier, limit):
+    cpu, mem, st, ex = make_cpu(name, contended=contention, **({"compile_after": 1} if tier == "compiled" else {}))
+    cpu.run(limit)
+    return cpu.tstates
+
+
+@pytest.mark.parametrize("tier", ["interpreted", "compiled"])
+@pytest.mark.parametrize("name", _NAMES)
+def test_contention_waits_where_fuse_events_say_on_both_tiers(name, tier):
+    """The 48K's rule (0x4000-0x7FFF, the port rule) with a wait at every T-state: the run ends where
+    FUSE's own event list, replayed with those waits, says."""
+    contention = z80_bus.Contention(WAITS)
+    texp = _vectors()[1]
+    want = replay(texp[name].events, texp[name].tstates, contention)
+    assert run_contended(name, contention, tier, want) == want
+
+
+@pytest.mark.parametrize("tier", ["interpreted", "compiled"])
+@pytest.mark.parametrize("name", _NAMES)
+def test_contention_of_every_cycle_when_all_memory_is_contended(name, tier):
+    """Every address contended (so the code's own fetches and operands wait too): the run ends where
+    our cycles (proved equal to FUSE's events above), replayed with the waits, say."""
+    contention = z80_bus.Contention(WAITS, 0, 0x10000)
+    ours, _ = predicted_events(name, 0, 0x10000)
+    want = replay(ours, _vectors()[1][name].tstates, contention)
+    assert run_contended(name, contention, tier, want) == want
