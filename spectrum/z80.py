@@ -136,7 +136,7 @@ def _default_out(port, value, tstates):
 
 class Z80:
     __slots__ = ("a", "f", "b", "c", "d", "e", "h", "l", "a_", "f_", "b_", "c_", "d_", "e_", "h_", "l_",
-                 "ix", "iy", "sp", "pc", "i", "_r7", "_rc", "_eir", "_pvr", "q", "iff1", "iff2", "im", "halted", "memptr",
+                 "ix", "iy", "sp", "pc", "_i", "_ic", "_r7", "_rc", "_eir", "_pvr", "q", "iff1", "iff2", "im", "halted", "memptr",
                  "tstates", "memory", "rom_top", "_traps", "_port_in", "_port_out", "_cache", "_g",
                  "_dec", "_ops", "_heat", "_recompiles", "compile_after", "_volatile",
                  "_after_volatile", "_stops", "_block_code", "contended", "screen_writes", "_contention")
@@ -155,7 +155,8 @@ class Z80:
         self.a = self.f = self.b = self.c = self.d = self.e = self.h = self.l = 0
         self.a_ = self.f_ = self.b_ = self.c_ = self.d_ = self.e_ = self.h_ = self.l_ = 0
         self.ix = self.iy = self.sp = self.pc = self.memptr = 0
-        self.i = self._r7 = self._rc = 0
+        self._i = self._r7 = self._rc = 0
+        self._ic = False         # I holds a contended page: cycles with IR on the bus wait (contention only)
         self._eir = -1           # R counter value right after an EI (or a lone prefix): no interrupt then
         self._pvr = -1           # R counter value right after LD A,I / LD A,R: an interrupt then resets P/V
         self.q = 0               # the Q latch: F if the last instruction computed the flags, else 0
@@ -182,6 +183,22 @@ class Z80:
         self._traps._cpu = self
 
     # ---------------------------------------------------------------- properties
+    @property
+    def i(self):
+        return self._i
+
+    @i.setter
+    def i(self, v):
+        """Compiled blocks take I's contention as known (no test at run time): they are dropped when it
+        changes (LD I,A into or out of 0x40-0x7F; the rest of a block running then keeps the old rule)."""
+        self._i = v
+        cont = self._contention
+        ic = cont is not None and cont.lo <= v << 8 < cont.hi
+        if ic != self._ic:
+            self._ic = ic
+            self._dec.ir_contended = ic
+            self._flush()
+
     @property
     def port_in(self):
         return self._port_in
@@ -596,7 +613,8 @@ class Z80:
                 qmask = "~S.q" if before is None else ("0" if before.sets_f else "255")
                 for line in code_lines[n]:
                     if isinstance(line, str):
-                        body.append(line.replace("QMASK", qmask).replace("{T}", str(T)).replace("{K}", str(K)))
+                        body.append(cg.fold(line.replace("QMASK", qmask).replace("{T}", str(T))
+                                            .replace("{K}", str(K))))
                     elif not line.nest:         # the taken side leaves the block
                         body.append(Exit(line.indent, ins.branch[3], T + ins.tk, K, _q(ins)))
                     else:                       # the taken side, inline, loops back to the start
@@ -640,7 +658,7 @@ class Z80:
         pre_all = max([pre] + [x.pre for x in body if isinstance(x, LoopBack)])
         if self._contention is not None:    # room for every wait too, so no instruction starts at/after limit
             waits = sum(str(x).count("D[") for x in body if isinstance(x, str))
-            pre_all += waits * max(self._contention.delays)
+            pre_all += waits * self._contention.longest
         if not loop:
             tail_guard = []
         rc = "rc + " if loop else ""

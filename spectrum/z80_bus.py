@@ -13,6 +13,7 @@ register pair (`hl`, `bc`, `de`, `sp`, `sp+1`, `sp-1`, `sp-2`), `ir` (I and R on
 (B-1 and C: OUTI's port). A second pattern lists the cycles added when a conditional instruction is taken
 (or a block instruction repeats). Sources: the comp.sys.sinclair FAQ's contention tables and Fuse's z80 core
 comments (facts only), checked against FUSE's tests.expected by tests/test_z80_bus.py."""
+import re
 from dataclasses import dataclass
 
 from . import hw
@@ -218,6 +219,16 @@ class Contention:
     lo: int = hw.CONTENDED_LO
     hi: int = hw.CONTENDED_HI
 
+    @property
+    def longest(self):
+        """The longest single wait (blocks keep room for it before their limit)."""
+        if self.delays not in _LONGEST:
+            _LONGEST[self.delays] = max(self.delays)
+        return _LONGEST[self.delays]
+
+
+_LONGEST = {}
+
 
 def delays_48k():
     """The 48K's delay for an access starting at each T-state of a frame (plus room for overrun)."""
@@ -242,13 +253,39 @@ def io_steps(port_contended, ula_port):
 
 
 # ---------------------------------------------------------------- contention as code lines
-def _contended(addr, cont):
-    """True / False when known while decoding, else the condition as an expression."""
+_PAIR_HI = {"(h << 8 | l)": "h", "(b << 8 | c)": "b", "(d << 8 | e)": "d"}
+_PC_RE = re.compile(r"pc|\(\(pc \+ (\d+)\) & 65535\)")
+_XY_RE = re.compile(r"\((\(i[xy] \+ .*\)) & 65535\)")
+_SP_OFF = {"sp": 0, "((sp + 1) & 65535)": 1, "((sp - 1) & 65535)": -1, "((sp - 2) & 65535)": -2}
+
+
+def _contended(addr, cont, ir):
+    """True / False when known while decoding, else the condition as a cheap expression (a register pair by
+    its high byte, SP's neighbours by shifting the range; lo and hi are multiples of 256)."""
     if addr == "IR":
-        return f"{cont.lo} <= S.i << 8 < {cont.hi}"
+        return ir
     if isinstance(addr, int):
         return cont.lo <= addr < cont.hi
+    if cont.lo == 0 and cont.hi == 0x10000:
+        return True
+    if addr in _PAIR_HI:
+        return f"{cont.lo >> 8} <= {_PAIR_HI[addr]} < {cont.hi >> 8}"
+    if addr in _SP_OFF:                 # sp+k wraps out of lo..hi exactly when sp leaves the shifted range
+        k = _SP_OFF[addr]
+        return f"{cont.lo - k} <= sp < {cont.hi - k}"
+    m = _PC_RE.fullmatch(addr)
+    if m:                               # the same for the instruction's own bytes at pc+k
+        k = int(m.group(1) or 0)
+        return f"{cont.lo - k} <= pc < {cont.hi - k}"
+    m = _XY_RE.fullmatch(addr)
+    if m and cont.lo >= 128 and cont.hi <= 0x10000 - 128:   # IX+d wraps only outside lo..hi
+        return f"{cont.lo} <= {m.group(1)} < {cont.hi}"
     return f"{cont.lo} <= {addr} < {cont.hi}"
+
+
+def _on_registers(addr):
+    """Whether an address expression reads registers (which the instruction's own lines may change)."""
+    return isinstance(addr, str) and addr != "IR" and not _PC_RE.fullmatch(addr)
 
 
 def _may_hit_screen(addr):
@@ -275,12 +312,15 @@ def _io_lines(port, o, cont):
             f"elif {hc}: " + "; ".join(wait % (o + k) for k in (1, 2, 3))]
 
 
-def contention_code(main, taken, cont):
+def contention_code(main, taken, cont, ir=False, pc_dynamic=False, length=1):
     """(prologue, taken lines) that hold the CPU up by the delays of cont. The prologue runs before the
     instruction's own lines and adds every wait of its cycles to `t` (so each later `t + {T} + k` is the
-    contended T-state); it also leaves the T-state of each write in `twa` / `twb` (for the screen-write log)
-    and of the I/O access in `tio`. The taken lines add the waits of the cycles a taken conditional (or a
-    repeating block instruction) adds. Addresses are those of the registers as the instruction starts."""
+    contended T-state); it leaves the T-state of the I/O access in `tio`, and of a write in `twa` / `twb`
+    when a later cycle of the instruction may still wait (else the write's line computes it). The taken
+    lines add the waits of the cycles a taken conditional (or a repeating block instruction) adds.
+    Addresses are those of the registers as the instruction starts; `ir` says whether I is contended
+    (True/False, or an expression); with pc_dynamic, the leading cycles on the instruction's own bytes are
+    tested together first (code outside contended memory pays one test)."""
     flags = []                          # the taken cycles' conditions, on the registers as the instruction starts
 
     def lines(cycles, o, writes, estimate_only=False, taken_side=False):
@@ -297,8 +337,8 @@ def contention_code(main, taken, cont):
             while k + len(run) < len(cycles) and cycles[k + len(run)].addr == c.addr \
                     and cycles[k + len(run)].kind != "IO" and run[-1].kind != "W":
                 run.append(cycles[k + len(run)])
-            cond = _contended(c.addr, cont)
-            if taken_side and isinstance(cond, str) and c.addr != "IR":
+            cond = _contended(c.addr, cont, ir)
+            if taken_side and isinstance(cond, str) and _on_registers(c.addr):
                 flags.append(f"ck{len(flags)} = {cond}")
                 cond = f"ck{len(flags) - 1}"
             waits = []
@@ -312,15 +352,33 @@ def contention_code(main, taken, cont):
             if run[-1].kind == "W":
                 name = "twa" if writes == 0 else "twb"
                 writes += 1
-                if _may_hit_screen(c.addr):
+                rest = cycles[k + len(run):]
+                if _may_hit_screen(c.addr) and (estimate_only or any(
+                        _contended(x.addr, cont, ir) is not False for x in rest)):
                     out.append(f"{name} = t + {{T}} + {o}")
+                else:
+                    write_t[name] = f"t + {{T}} + {o}"
             k += len(run)
         return out, o, writes
 
-    pro, o, writes = lines(main, 0, 0)
+    write_t = {}                        # writes timed by their own line: name -> expression
+    lead = []
+    if pc_dynamic:                      # the instruction's own bytes first: one test for all of them
+        n = 0
+        while n < len(main) and isinstance(main[n].addr, str) and main[n].addr.startswith(("pc", "((pc")):
+            n += 1
+        head, o, _ = lines(main[:n], 0, 0)
+        if len(head) > 1:
+            lead = [f"if {cont.lo - length + 1} <= pc < {cont.hi}:"] + ["    " + x for x in head]
+        else:
+            lead = head
+        body, o, writes = lines(main[n:], o, 0)
+    else:
+        body, o, writes = lines(main, 0, 0)
+    pro = lead + body
     if any(c.kind == "W" for c in taken):       # a taken CALL cc writes in its own lines: time them now
         est, _, _ = lines(taken, o, writes, estimate_only=True)
         pro += est
     extra, _, _ = lines(taken, o, writes, taken_side=True)
     extra = [ln for ln in extra if not ln.startswith("tw")]
-    return pro + flags, extra
+    return pro + flags, extra, write_t

@@ -151,6 +151,14 @@ ACC = {op: (mn, code) for op, mn, code in ACC_OPS}
 
 IM_MODE = (0, 0, 1, 2, 0, 0, 1, 2)                         # ED 46/4E/56/5E/66/6E/76/7E: IM 0 0 1 2 0 0 1 2
 
+_FOLD_RE = re.compile(r"\bt \+ (\d+) \+ (\d+)\b")
+
+
+def fold(line):
+    """`t + 23 + 4` -> `t + 27` (the T offsets the emitters fill in; Python does not fold them)."""
+    return _FOLD_RE.sub(lambda m: f"t + {int(m.group(1)) + int(m.group(2))}", line).replace("t + 0]", "t]")
+
+
 _PORT_T_RE = re.compile(r"t \+ \{T\} \+ \d+")      # a port access's T-state in PIN(...) / POUT(...)
 
 SEQ, JUMP, HALT, EI = 0, 1, 2, 3                            # instruction kinds
@@ -310,6 +318,9 @@ class Decoder:
         self.mem = mem
         self.rom_top = rom_top
         self.contention = contention        # a z80_bus.Contention: the 48K's waits and screen-write log
+        # whether I is contended: True/False when compiling blocks (the CPU recompiles when it changes),
+        # or the test read at run time by the interpreter's op functions (shared by every CPU)
+        self.ir_contended = "S._ic" if isinstance(mem, Template) else False
 
     # ---- helpers producing code lines
     def wmem(self, var, addr, val):
@@ -379,11 +390,19 @@ class Decoder:
 
     def _contend(self, ins, addr):
         main, taken = z80_bus.cycles(self.mem, addr)
-        pro, extra = z80_bus.contention_code(main, taken, self.contention)
+        pro, extra, write_t = z80_bus.contention_code(main, taken, self.contention, self.ir_contended,
+                                                      pc_dynamic=not isinstance(addr, int), length=ins.length)
         io = any(c.kind == "IO" for c in main)
 
-        def timed(lines):           # the port functions get the T-state of the I/O access itself
-            return [_PORT_T_RE.sub("tio", ln) if io else ln for ln in lines]
+        def timed(lines):           # the port functions get the T-state of the I/O access itself, screen
+            out = []                # writes theirs (twa / twb, or the expression when nothing waits after)
+            for ln in lines:
+                if io and ("PIN(" in ln or "POUT(" in ln):
+                    ln = _PORT_T_RE.sub("tio", ln)
+                for name, expr in write_t.items():
+                    ln = ln.replace(f", {name})", f", {expr})")
+                out.append(ln)
+            return out
         tail = [f"if tt > {ins.tn}:"] + ["    " + x for x in extra] if extra else []
         ins.lines = pro + timed(ins.lines) + tail
         if ins.branch:

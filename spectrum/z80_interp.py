@@ -29,7 +29,8 @@ def op_source(key_bytes, rom_top, contention=None):
     """Python source of the op function for one opcode (see the module docstring)."""
     template = cg.Template(key_bytes)
     ins = cg.Decoder(template, rom_top, contention).decode(cg.Expr("pc", 0))
-    body = [line.replace("{T}", "0").replace("{K}", str(ins.m1)).replace("QMASK", "~S.q") for line in ins.lines]
+    body = [cg.fold(line.replace("{T}", "0").replace("{K}", str(ins.m1)).replace("QMASK", "~S.q"))
+            for line in ins.lines]
     code = "\n".join(body)
     body[:0] = [f"o{k} = M[(pc + {k}) & 65535]" for k in sorted(template.operands)   # read before any write
                 if re.search(rf"\bo{k}\b", code)]
