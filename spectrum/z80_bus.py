@@ -1,5 +1,5 @@
 """The bus cycles of every Z80 instruction: which address each machine cycle puts on the bus, of what kind and
-for how long, as data (PATTERNS, one row per instruction group), plus the 48K contention they meet. It is not the
+for how long, as data (pattern rows per instruction group), plus the 48K contention they meet. It is not the
 decoder (z80_codegen.py says what an instruction does) and runs nothing: both back ends turn these cycles into
 contention code, and the FUSE event lists (MC/MR/MW/PC/PR/PW) check them instruction by instruction.
 
