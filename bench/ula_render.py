@@ -4,22 +4,14 @@ Usage: python bench/ula_render.py [--frames N]"""
 import argparse
 import os
 import sys
-import time
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path[:0] = [os.path.dirname(HERE), HERE]
 
 import numpy as np  # noqa: E402
 
+from frame import best_ms  # noqa: E402
 from spectrum import hw, ula  # noqa: E402
-
-
-def median_ms(fn, repeats):
-    times = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return 1000 * float(np.median(times)), 1000 * min(times)
 
 
 def spread_log(mem, addresses, rng):
@@ -42,15 +34,15 @@ def main(argv=None):
     mem[hw.SCREEN_ADDR:hw.SCREEN_ADDR + hw.SCREEN_BYTES] = rng.integers(0, 256, hw.SCREEN_BYTES)
     out = np.empty((hw.FRAME_H, hw.FRAME_W, 3), np.uint8)
 
-    median, best = median_ms(lambda: ula.render(mem, 0, 7, [], out), args.frames)
+    best, median = best_ms(lambda: ula.render(mem, 0, 7, [], out), args.frames)
     print(f"render_empty_log {median:.3f} ms (median; best {best:.3f} ms)")
     attrs = spread_log(mem.copy(), list(range(hw.ATTR_ADDR, hw.ATTR_ADDR + hw.ATTR_BYTES)), rng)
-    median, best = median_ms(lambda: ula.render(mem, 0, 7, [], out, attrs), args.frames)
+    best, median = best_ms(lambda: ula.render(mem, 0, 7, [], out, attrs), args.frames)
     print(f"render_768_attribute_writes {median:.3f} ms (median; best {best:.3f} ms)")
     whole = spread_log(mem.copy(), list(range(hw.SCREEN_ADDR, hw.SCREEN_ADDR + hw.SCREEN_BYTES)), rng)
-    median, best = median_ms(lambda: ula.render(mem, 0, 7, [], out, whole), args.frames)
+    best, median = best_ms(lambda: ula.render(mem, 0, 7, [], out, whole), args.frames)
     print(f"render_6912_screen_writes {median:.3f} ms (median; best {best:.3f} ms; the whole screen)")
-    median, best = median_ms(lambda: ula.render(mem, 0, 7, [], out, attrs, attrs[:64]), args.frames)
+    best, median = best_ms(lambda: ula.render(mem, 0, 7, [], out, attrs, attrs[:64]), args.frames)
     print(f"render_768_attribute_writes_64_later {median:.3f} ms (median; best {best:.3f} ms)")
     print(f"frame_budget {hw.FRAME_MS:.3f} ms")
 
