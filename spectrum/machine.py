@@ -11,9 +11,10 @@ Frames: `run_frame()` finishes the current frame: the maskable interrupt is offe
 the frame's first 32 T-states last (one instruction at a time, so an EI shadow does not
 lose it), then whole instructions run until T-state 69,888, then the frame is closed:
 `cpu.tstates -= 69888`, the ULA's logs roll over (`ula.frame_border`, `ula.frame_ear`,
-`ula.frame_mic`, `ula.frame_screen_writes`: see ula.Ula), the beeper log is appended to `ear_frames` (a deque the
-audio side drains, so the frames of a long BEEP inside call() are heard too; while a tape
-plays, its signal as the CPU reads it is mixed in, as on the real machine) and
+`ula.frame_mic`, `ula.frame_screen_writes`: see ula.Ula), the beeper log is appended to
+`ear_frames` (a deque the audio side drains, so the frames of a long BEEP inside call() are
+heard too; while a tape plays, its signal as the CPU reads it is mixed in, as on the real
+machine) and
 `frame_count` goes up by one. A HALTed CPU is fast-forwarded to the frame's end by the
 core, so an idle frame costs almost nothing.
 
@@ -114,8 +115,8 @@ class Spectrum48:
         self.memory[:hw.ROM_BYTES] = self.rom
         self.ula = Ula(self.memory)
         cpu_class = cpu_class or _default_cpu_class()
-        self.cpu = cpu_class(self.memory, port_in=self.ula.port_in,
-                             port_out=self.ula.port_out, rom_top=hw.ROM_BYTES, contended=True)
+        self.cpu = cpu_class(self.memory, port_in=self.ula.port_in, port_out=self.ula.port_out,
+                             rom_top=hw.ROM_BYTES, contended=True)
         self.frame_count = 0            # frames completed since reset
         # (start_level, changes) of every finished frame's beeper, oldest first, for audio
         # to drain; frames that pass inside a call() (a BEEP in ROM) land here too

@@ -122,7 +122,8 @@ def screen_as_fetched(memory: np.ndarray, screen_writes=(), later_writes=()):
             keys = offsets << _TSTATE_BITS | tstates
             order = np.argsort(keys, kind="stable")          # by address, then in time order
             keys, old = keys[order], old[order]
-            bitmap = _seen_by_fetches(bitmap, _SCREEN_BITMAP_OFFSETS, BITMAP_FETCH_TSTATES, keys, old)
+            bitmap = _seen_by_fetches(bitmap, _SCREEN_BITMAP_OFFSETS, BITMAP_FETCH_TSTATES,
+                                      keys, old)
             attrs = _seen_by_fetches(attrs, _SCREEN_ATTR_OFFSETS, ATTR_FETCH_TSTATES, keys, old)
     return bitmap, attrs
 
