@@ -318,3 +318,55 @@ def test_with_no_screen_writes_the_machine_renders_memory_as_it_is():
         m.run_frame()
     start, changes = m.ula.frame_border
     assert np.array_equal(m.render(), ula.render(m.mem, 2, start, changes))
+
+
+# --- end to end: a program that races the beam ---
+
+# IM 1 handler: paper green into row 12's first attribute at once (before the beam is on the
+# screen), then a delay loop of 1,406 passes of 26 T to about T-state 36,615, between the
+# fetches of that attribute for pixel lines 99 (T 36,516) and 100 (T 36,740), then paper red.
+RACING_ROM = """
+        di
+        im 1
+        ld sp, 0
+        ld hl, 0x5800
+        ld de, 0x5801
+        ld bc, 767
+        ld (hl), 0x38
+        ldir
+        ei
+idle:   halt
+        jr idle
+        ds 0x38 - $
+        ld a, 0x20
+        ld (0x5800 + 32 * 12), a
+        ld bc, 1406
+wait:   dec bc
+        ld a, b
+        or c
+        jr nz, wait
+        ld a, 0x10
+        ld (0x5800 + 32 * 12), a
+        ei
+        ret
+"""
+
+
+def test_a_program_that_changes_an_attribute_mid_row_shows_two_colours_in_the_cell():
+    from test_machine import assemble
+    m = Spectrum48(assemble(RACING_ROM))
+    for _ in range(3):
+        m.run_frame()
+    log = m.ula.frame_screen_writes
+    if not log:
+        pytest.skip("the CPU does not log its screen writes yet (cpu.screen_writes stays empty)")
+    cell = attr_addr(0, 96)
+    assert [(addr, old) for _t, addr, old in log] == [(cell, 0x10), (cell, 0x20)]
+    assert log[0][0] < ula.ATTR_FETCH_TSTATES[96, 0]
+    assert ula.ATTR_FETCH_TSTATES[99, 0] < log[1][0] < ula.ATTR_FETCH_TSTATES[100, 0]
+    frame = m.render()
+    for y in range(96, 100):
+        assert (pixels(frame, 0, y) == rgb(hw.GREEN)).all()
+    for y in range(100, 104):
+        assert (pixels(frame, 0, y) == rgb(hw.RED)).all()
+    assert m.peek(cell) == 0x10
