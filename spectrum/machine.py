@@ -11,11 +11,21 @@ Frames: `run_frame()` finishes the current frame: the maskable interrupt is offe
 the frame's first 32 T-states last (one instruction at a time, so an EI shadow does not
 lose it), then whole instructions run until T-state 69,888, then the frame is closed:
 `cpu.tstates -= 69888`, the ULA's logs roll over (`ula.frame_border`, `ula.frame_ear`,
-`ula.frame_mic`: see ula.Ula), the beeper log is appended to `ear_frames` (a deque the
-audio side drains, so the frames of a long BEEP inside call() are heard too; while a tape
-plays, its signal as the CPU reads it is mixed in, as on the real machine) and
+`ula.frame_mic`, `ula.frame_screen_writes`: see ula.Ula), the beeper log is appended to
+`ear_frames` (a deque the audio side drains, so the frames of a long BEEP inside call() are
+heard too; while a tape plays, its signal as the CPU reads it is mixed in, as on the real
+machine) and
 `frame_count` goes up by one. A HALTed CPU is fast-forwarded to the frame's end by the
 core, so an idle frame costs almost nothing.
+
+The screen as the beam draws it: the CPU is built with contended=True and appends every
+write to 0x4000-0x5AFF to `cpu.screen_writes` as (tstates, addr, old_byte), T-states from
+the current frame's interrupt, before it stores the byte. At each frame's end the ULA takes
+that list's contents (copied out, then emptied in place: the same list object stays the
+CPU's) as `ula.frame_screen_writes`; writes at or past T 69,888 stay for the new frame with
+69,888 taken off. `render()` draws that finished frame: each byte as the ULA fetched it,
+with the writes made since the frame ended (what `cpu.screen_writes` holds at the call: an
+overrun, or a call() run between frames) undone. A log that is empty draws memory as it is.
 
 The tape hook (for spectrum/tape.py): set `machine.tape = player` (None = no tape).
 The player needs exactly two methods:
@@ -103,10 +113,10 @@ class Spectrum48:
         self.mem = np.frombuffer(self.memory, dtype=np.uint8)    # a view, not a copy
         self.rom = load_rom_image(rom)
         self.memory[:hw.ROM_BYTES] = self.rom
-        self.ula = Ula()
+        self.ula = Ula(self.memory)
         cpu_class = cpu_class or _default_cpu_class()
-        self.cpu = cpu_class(self.memory, port_in=self.ula.port_in,
-                             port_out=self.ula.port_out, rom_top=hw.ROM_BYTES)
+        self.cpu = cpu_class(self.memory, port_in=self.ula.port_in, port_out=self.ula.port_out,
+                             rom_top=hw.ROM_BYTES, contended=True)
         self.frame_count = 0            # frames completed since reset
         # (start_level, changes) of every finished frame's beeper, oldest first, for audio
         # to drain; frames that pass inside a call() (a BEEP in ROM) land here too
@@ -168,6 +178,7 @@ class Spectrum48:
                             ("im", 0), ("iff1", 0), ("iff2", 0), ("halted", False)):
             setattr(cpu, name, value)
         cpu.tstates = 0
+        del cpu.screen_writes[:]            # emptied in place: the CPU keeps the same list
         self.ula.reset()
         self.ear_frames.clear()
         self.frame_count = 0
@@ -179,8 +190,11 @@ class Spectrum48:
         self._end_frame()
 
     def render(self, out=None) -> np.ndarray:
-        """The frame just completed as a (240, 320, 3) RGB array (see ula.render)."""
-        return self.ula.render(self.mem, max(self.frame_count - 1, 0), out)
+        """The frame just completed as a (240, 320, 3) RGB array, as the beam drew it: each
+        screen byte as the ULA fetched it (see ula.screen_as_fetched); screen writes made
+        since that frame ended do not show until the next frame."""
+        return self.ula.render(self.mem, max(self.frame_count - 1, 0), out,
+                               self.cpu.screen_writes)
 
     def call(self, addr: int, max_frames: int = 500, **registers) -> dict:
         """Run the routine at addr until it returns, like a CALL from the interrupted
@@ -269,8 +283,8 @@ class Spectrum48:
 
     def _end_frame(self) -> None:
         self.cpu.tstates -= hw.TSTATES_PER_FRAME
-        self.ula.end_frame(hw.TSTATES_PER_FRAME)
         ula = self.ula
+        ula.end_frame(hw.TSTATES_PER_FRAME, self.cpu.screen_writes)
         self.ear_frames.append(mix_speaker(ula.frame_ear, ula.frame_tape) if ula.frame_tape[1]
                                else ula.frame_ear)
         self.frame_count += 1

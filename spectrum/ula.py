@@ -1,6 +1,7 @@
 """The ULA: screen memory -> a 320x240 RGB numpy frame (border per scanline, FLASH, one
-palette), and port 0xFE (border, beeper, MIC out; keyboard and EAR in). Not the window
-(display.py), not the sound output (audio.py), not the tape signal itself (tape.py)."""
+palette, each screen byte as it was when the beam fetched it), port 0xFE (border, beeper, MIC
+out; keyboard and EAR in) and the floating bus on odd ports. Not the window (display.py), not
+the sound output (audio.py), not the tape signal itself (tape.py), not contention (the CPU's)."""
 import numpy as np
 
 from spectrum import hw
@@ -43,6 +44,88 @@ ATTR_OFFSETS = np.array([[(y >> 3) * 32 + x for x in range(32)] for y in range(1
 # one gather index for bitmap and attributes: row y of the screen, byte x
 _BITMAP_INDEX = hw.SCREEN_ADDR + BITMAP_OFFSETS
 _ATTR_INDEX = hw.ATTR_ADDR + ATTR_OFFSETS
+
+# --- When the beam fetches each byte (docs/HARDWARE.md §4a) ---
+# Display row y is fetched 224 T after row y - 1; in each 8 T of its 128-T screen part the ULA
+# reads bitmap x, attribute x, bitmap x + 1, attribute x + 1, then leaves the bus idle 4 T.
+# An attribute is fetched again on each of its character row's 8 pixel lines.
+_rows, _columns = np.arange(192)[:, None], np.arange(32)[None, :]
+BITMAP_FETCH_TSTATES = (hw.ULA_FIRST_FETCH_TSTATES + hw.TSTATES_PER_LINE * _rows
+                        + 8 * (_columns >> 1) + 2 * (_columns & 1)).astype(np.int64)   # (192, 32)
+ATTR_FETCH_TSTATES = BITMAP_FETCH_TSTATES + 1
+FETCH_BYTES_PER_8_TSTATES = 4      # then 4 T idle
+_SCREEN_BITMAP_OFFSETS = BITMAP_OFFSETS.astype(np.int64)                     # from 0x4000
+_SCREEN_ATTR_OFFSETS = (hw.ATTR_ADDR - hw.SCREEN_ADDR + ATTR_OFFSETS).astype(np.int64)
+_TSTATE_BITS = 20                  # a write's sort key: screen offset << 20 | T-state
+_TSTATE_MASK = (1 << _TSTATE_BITS) - 1
+
+
+def bus_address(tstates: int):
+    """The screen address the ULA is reading at `tstates` T-states after the interrupt, or None
+    while it leaves the bus idle (border lines, the 96 T of each line outside its screen part,
+    the last 4 T of every 8)."""
+    since = tstates - hw.ULA_FIRST_FETCH_TSTATES
+    if since < 0:
+        return None
+    y, into_line = divmod(since, hw.TSTATES_PER_LINE)
+    if y >= hw.SCREEN_H or into_line >= hw.CONTENTION_LINE_TSTATES:
+        return None
+    phase = into_line & 7
+    if phase >= FETCH_BYTES_PER_8_TSTATES:
+        return None
+    x_byte = (into_line >> 3) * 2 + (phase >> 1)
+    if phase & 1:
+        return hw.ATTR_ADDR + (y >> 3) * 32 + x_byte
+    return hw.SCREEN_ADDR + bitmap_offset(x_byte, y)
+
+
+def _writes_array(writes):
+    """[(tstates, addr, old_byte)] -> (tstates, offset from 0x4000, old byte) arrays, screen
+    addresses only."""
+    table = np.array(writes, dtype=np.int64).reshape(-1, 3)
+    tstates, offsets, old = table[:, 0], table[:, 1] - hw.SCREEN_ADDR, table[:, 2] & 0xFF
+    on_screen = (offsets >= 0) & (offsets < hw.SCREEN_BYTES)
+    if not on_screen.all():
+        tstates, offsets, old = tstates[on_screen], offsets[on_screen], old[on_screen]
+    return np.clip(tstates, 0, _TSTATE_MASK), offsets, old.astype(np.uint8)
+
+
+def _seen_by_fetches(current, offsets, fetch_tstates, keys, old):
+    """Each fetch sees the old byte of the first write to its address at or after its T-state
+    (keys sorted: offset << 20 | T), or `current` when there is none."""
+    wanted = offsets << _TSTATE_BITS | fetch_tstates
+    found = np.searchsorted(keys, wanted.ravel(), side="left").reshape(wanted.shape)
+    clipped = np.minimum(found, len(keys) - 1)
+    hit = (found < len(keys)) & ((keys[clipped] >> _TSTATE_BITS) == offsets)
+    return np.where(hit, old[clipped], current)
+
+
+def screen_as_fetched(memory: np.ndarray, screen_writes=(), later_writes=()):
+    """(bitmap, attrs): two (192, 32) uint8 arrays, the bitmap and attribute byte of each display
+    row and column as the ULA fetched them in the frame whose screen-write log is
+    `screen_writes` [(tstates, addr, old_byte)] in the order they happened (the CPU logs them
+    before it stores; T-states from that frame's interrupt). A fetch at T sees a write made
+    before T, not one made at T or later. `later_writes` (same form) were made after that
+    frame ended and are undone first; `memory` is the 64 KiB now. Both empty: memory as is."""
+    if not screen_writes and not later_writes:
+        return np.take(memory, _BITMAP_INDEX), np.take(memory, _ATTR_INDEX)
+    screen = np.array(memory[hw.SCREEN_ADDR:hw.SCREEN_ADDR + hw.SCREEN_BYTES], np.uint8)
+    if later_writes:
+        _t, offsets, old = _writes_array(later_writes)
+        first = np.unique(offsets, return_index=True)[1]     # the byte each held at the frame end
+        screen[offsets[first]] = old[first]
+    bitmap = np.take(screen, _SCREEN_BITMAP_OFFSETS)
+    attrs = np.take(screen, _SCREEN_ATTR_OFFSETS)
+    if screen_writes:
+        tstates, offsets, old = _writes_array(screen_writes)
+        if len(offsets):
+            keys = offsets << _TSTATE_BITS | tstates
+            order = np.argsort(keys, kind="stable")          # by address, then in time order
+            keys, old = keys[order], old[order]
+            bitmap = _seen_by_fetches(bitmap, _SCREEN_BITMAP_OFFSETS, BITMAP_FETCH_TSTATES,
+                                      keys, old)
+            attrs = _seen_by_fetches(attrs, _SCREEN_ATTR_OFFSETS, ATTR_FETCH_TSTATES, keys, old)
+    return bitmap, attrs
 
 # attribute -> attribute with INK and PAPER exchanged when FLASH (bit 7) is set
 _attrs = np.arange(256)
@@ -91,14 +174,17 @@ _BORDER_SPLITS = np.cumsum([part.size for part in _BORDER_PARTS])[:-1]
 
 
 def render(memory: np.ndarray, frame_number: int = 0, border_start: int = 7,
-           border_changes=(), out: np.ndarray = None) -> np.ndarray:
+           border_changes=(), out: np.ndarray = None, screen_writes=(),
+           later_writes=()) -> np.ndarray:
     """Draw one frame. `memory` is the 64 KiB as a uint8 array; `border_changes` is the
-    frame's [(tstates, colour)] OUT log and `border_start` the colour it began with.
+    frame's [(tstates, colour)] OUT log and `border_start` the colour it began with;
+    `screen_writes` and `later_writes` are the frame's screen-write log and the writes since
+    (see screen_as_fetched: each cell shows what the beam fetched).
     Returns a (240, 320, 3) uint8 array (into `out` when given)."""
     if out is None:
         out = np.empty((FRAME_H, FRAME_W, 3), np.uint8)
-    bitmap = np.take(memory, _BITMAP_INDEX).astype(np.uint16)
-    attrs = np.take(memory, _ATTR_INDEX)
+    bitmap, attrs = screen_as_fetched(memory, screen_writes, later_writes)
+    bitmap = bitmap.astype(np.uint16)
     if flash_inverted(frame_number):
         attrs = np.take(FLASH_SWAP, attrs)
     keys = (bitmap << 8) | attrs
@@ -139,7 +225,9 @@ def _paint_border(out, border_start, border_changes) -> None:
 
 
 class Ula:
-    """Port 0xFE and the per-frame logs the display and the beeper read.
+    """Port 0xFE, the floating bus, and the per-frame logs the display and the beeper read.
+    `memory` is the machine's 64 KiB (bytearray or uint8 array) the floating bus reads; None
+    (a ULA on its own, in tests) reads 0xFF from every odd port.
 
     After each `end_frame()` the finished frame's logs are:
       frame_border = (start_colour, [(tstates, colour), ...])   every border change
@@ -147,9 +235,12 @@ class Ula:
       frame_mic    = (start_level,  [(tstates, level), ...])    every change of OUT bit 3 (MIC)
       frame_tape   = (start_level,  [(tstates, level), ...])    the tape's EAR input as the CPU
                      read it (changes between reads, timed at the read): the loading noise
+      frame_screen_writes = [(tstates, addr, old_byte), ...]     the CPU's screen writes
+                     (taken from its log by end_frame; render() draws from it)
     T-states count from that frame's interrupt and are < 69,888."""
 
-    def __init__(self):
+    def __init__(self, memory=None):
+        self.memory = memory
         self.keyboard = KeyMatrix()
         self.tape = None            # see spectrum/machine.py for the protocol
         self.border = 0
@@ -164,10 +255,11 @@ class Ula:
         self.frame_border = (0, [])
         self.frame_ear = (0, [])
         self.frame_mic = (0, [])
+        self.frame_screen_writes = []
 
     def reset(self) -> None:
         keyboard, tape = self.keyboard, self.tape
-        self.__init__()
+        self.__init__(self.memory)
         self.keyboard, self.tape = keyboard, tape
 
     # --- the CPU's view: port_in / port_out with the running T-state count ---
@@ -188,8 +280,8 @@ class Ula:
             self._mic_changes.append((tstates, mic))
 
     def port_in(self, port: int, tstates: int) -> int:
-        if port & 1:
-            return 0xFF                 # nothing else answers on a bare 48K
+        if port & 1:                    # nothing answers on a bare 48K: the floating bus
+            return self.floating_bus(tstates)
         value = 0xA0 | self.keyboard.read(port >> 8)    # bits 5 and 7 read 1
         if self.tape is not None:
             ear_in = self.tape.ear_at(tstates)
@@ -202,9 +294,26 @@ class Ula:
             value |= hw.IN_EAR_BIT
         return value
 
-    def end_frame(self, frame_tstates: int = hw.TSTATES_PER_FRAME) -> None:
+    def floating_bus(self, tstates: int) -> int:
+        """What an odd port no device answers reads at `tstates`: the screen byte the ULA is
+        fetching then, 0xFF while its bus is idle (bus_address)."""
+        addr = bus_address(tstates)
+        if addr is None or self.memory is None:
+            return 0xFF
+        return int(self.memory[addr])
+
+    def end_frame(self, frame_tstates: int = hw.TSTATES_PER_FRAME, screen_writes=None) -> None:
         """Close the frame's logs (changes at or past its end move to the next frame) and
-        tell the tape a frame has passed."""
+        tell the tape a frame has passed. `screen_writes` is the CPU's own log list: its
+        entries move to frame_screen_writes and it is emptied in place (compiled code may hold
+        the list), keeping only writes at or past the frame end, moved to the new frame's T."""
+        if screen_writes:
+            log = screen_writes[:]
+            del screen_writes[:]
+            self.frame_screen_writes, late = _cut(log, frame_tstates)
+            screen_writes.extend(late)
+        elif self.frame_screen_writes:
+            self.frame_screen_writes = []
         self.frame_border, self._border_start, self._border_changes = _split(
             self._border_start, self._border_changes, frame_tstates)
         self.frame_ear, self._ear_start, self._ear_changes = _split(
@@ -216,17 +325,26 @@ class Ula:
         if self.tape is not None:
             self.tape.end_frame(frame_tstates)
 
-    def render(self, memory: np.ndarray, frame_number: int, out: np.ndarray = None) -> np.ndarray:
+    def render(self, memory: np.ndarray, frame_number: int, out: np.ndarray = None,
+               later_writes=()) -> np.ndarray:
+        """The last finished frame, each screen byte as the beam fetched it (its
+        frame_screen_writes; `later_writes` are the CPU's writes since, undone)."""
         start, changes = self.frame_border
-        return render(memory, frame_number, start, changes, out)
+        return render(memory, frame_number, start, changes, out, self.frame_screen_writes,
+                      later_writes)
+
+
+def _cut(entries, frame_tstates):
+    """Time-ordered (tstates, ...) entries -> (those before frame_tstates, the rest with
+    frame_tstates taken off their T-state)."""
+    if not entries or entries[-1][0] < frame_tstates:
+        return entries, []
+    return ([e for e in entries if e[0] < frame_tstates],
+            [(e[0] - frame_tstates, *e[1:]) for e in entries if e[0] >= frame_tstates])
 
 
 def _split(start, changes, frame_tstates):
     """-> (finished frame's (start, changes), next frame's start, next frame's changes)."""
-    if changes and changes[-1][0] >= frame_tstates:
-        late = [(t - frame_tstates, v) for t, v in changes if t >= frame_tstates]
-        changes = [(t, v) for t, v in changes if t < frame_tstates]
-    else:
-        late = []
+    changes, late = _cut(changes, frame_tstates)
     next_start = changes[-1][1] if changes else start
     return (start, changes), next_start, late

@@ -23,8 +23,10 @@ class MiniZ80:
     """The few Z80 instructions these tests use, with the real core's interface. Timing is
     per the Z80 manual for these opcodes; flags only Z and C. Not a Z80."""
 
-    def __init__(self, memory, port_in=None, port_out=None, rom_top=0):
+    def __init__(self, memory, port_in=None, port_out=None, rom_top=0, contended=False):
         self.mem, self.port_in, self.port_out, self.rom_top = memory, port_in, port_out, rom_top
+        self.contended = contended          # accepted as the core does; no contention here
+        self.screen_writes = []             # and no screen-write log
         self.a = self.f = self.b = self.c = self.d = self.e = self.h = self.l = 0
         self.af_ = self.bc_ = self.de_ = self.hl_ = self.ix = self.iy = 0
         self.sp = self.pc = self.i = self.r = self.im = self.iff1 = self.iff2 = 0
