@@ -281,7 +281,7 @@ class Ula:
 
     def port_in(self, port: int, tstates: int) -> int:
         if port & 1:                    # nothing answers on a bare 48K: the floating bus
-            return self.floating_bus(tstates)
+            return self.floating_bus(tstates + hw.PORT_SAMPLE_TSTATES)
         value = 0xA0 | self.keyboard.read(port >> 8)    # bits 5 and 7 read 1
         if self.tape is not None:
             ear_in = self.tape.ear_at(tstates)

@@ -52,13 +52,13 @@ def rgb(colour, bright=0):
 # --- the fetch times ---
 
 def test_fetch_times_follow_the_ula_sequence_bitmap_attr_bitmap_attr_then_4_idle():
-    assert ula.BITMAP_FETCH_TSTATES[0, 0] == hw.ULA_FIRST_FETCH_TSTATES == 14_339
-    assert ula.ATTR_FETCH_TSTATES[0, 0] == 14_340
-    assert ula.BITMAP_FETCH_TSTATES[0, 1] == 14_341 and ula.ATTR_FETCH_TSTATES[0, 1] == 14_342
-    assert ula.BITMAP_FETCH_TSTATES[0, 2] == 14_347                 # after 4 idle T
-    assert ula.BITMAP_FETCH_TSTATES[0, 31] == 14_339 + 8 * 15 + 2
-    assert ula.BITMAP_FETCH_TSTATES[1, 0] == 14_339 + 224
-    assert ula.BITMAP_FETCH_TSTATES[191, 31] == 14_339 + 224 * 191 + 122
+    assert ula.BITMAP_FETCH_TSTATES[0, 0] == hw.ULA_FIRST_FETCH_TSTATES == 14_338
+    assert ula.ATTR_FETCH_TSTATES[0, 0] == 14_339
+    assert ula.BITMAP_FETCH_TSTATES[0, 1] == 14_340 and ula.ATTR_FETCH_TSTATES[0, 1] == 14_341
+    assert ula.BITMAP_FETCH_TSTATES[0, 2] == 14_346                 # after 4 idle T
+    assert ula.BITMAP_FETCH_TSTATES[0, 31] == 14_338 + 8 * 15 + 2
+    assert ula.BITMAP_FETCH_TSTATES[1, 0] == 14_338 + 224
+    assert ula.BITMAP_FETCH_TSTATES[191, 31] == 14_338 + 224 * 191 + 122
     fetches = np.concatenate([ula.BITMAP_FETCH_TSTATES.ravel(), ula.ATTR_FETCH_TSTATES.ravel()])
     assert len(set(fetches.tolist())) == 2 * 192 * 32               # never two at once
 
@@ -235,7 +235,7 @@ def test_an_odd_port_reads_the_byte_the_ula_is_fetching_and_ff_when_idle():
     memory[0x4000], memory[0x5800], memory[0x4001], memory[0x5801] = 0x11, 0x22, 0x33, 0x44
     memory[0x57E0], memory[0x5AE0] = 0x55, 0x66
     u = ula.Ula(memory)
-    first = hw.ULA_FIRST_FETCH_TSTATES
+    first = hw.ULA_FIRST_FETCH_TSTATES - hw.PORT_SAMPLE_TSTATES      # the T-state port_in gets then
     assert [u.port_in(0x00FF, first + k) for k in range(8)] == [0x11, 0x22, 0x33, 0x44] + [0xFF] * 4
     assert u.port_in(0x40FF, first + 224 * 191) == 0x55 and u.port_in(0xFFFF, first + 224 * 191 + 1) == 0x66
     assert u.port_in(0x001F, first - 1) == 0xFF                          # top border
@@ -246,13 +246,14 @@ def test_an_odd_port_reads_the_byte_the_ula_is_fetching_and_ff_when_idle():
 
 
 def test_the_machine_floating_bus_reads_the_machine_memory():
+    first = hw.ULA_FIRST_FETCH_TSTATES - hw.PORT_SAMPLE_TSTATES
     m = Spectrum48(HALT_ROM)
     m.poke(0x4000, 0x5A)
-    assert m.ula.port_in(0x00FF, hw.ULA_FIRST_FETCH_TSTATES) == 0x5A
+    assert m.ula.port_in(0x00FF, first) == 0x5A
     m.poke(0x4000, 0xA5)
-    assert m.ula.port_in(0x00FF, hw.ULA_FIRST_FETCH_TSTATES) == 0xA5
+    assert m.ula.port_in(0x00FF, first) == 0xA5
     m.reset()
-    assert m.ula.port_in(0x00FF, hw.ULA_FIRST_FETCH_TSTATES) == 0x00
+    assert m.ula.port_in(0x00FF, first) == 0x00
 
 
 # --- the machine: the frame's log ---
@@ -370,3 +371,19 @@ def test_a_program_that_changes_an_attribute_mid_row_shows_two_colours_in_the_ce
     for y in range(100, 104):
         assert (pixels(frame, 0, y) == rgb(hw.RED)).all()
     assert m.peek(cell) == 0x10
+
+
+def test_in_a_ff_started_at_14328_in_uncontended_code_reads_the_first_bitmap_byte_as_in_fuse():
+    """The whole chain on the machine: the CPU's port T-state, the sampling 2 T later, the fetch table."""
+    m = Spectrum48(HALT_ROM)
+    m.poke(0x4000, 0x5A)
+    m.poke(0x5800, 0x3C)
+    got = []
+    for start in (14_327, 14_328, 14_329):
+        m.load(0x8000, bytes([0x3E, 0x00, 0xDB, 0xFF, 0x76]))      # LD A,0; IN A,(0xFF); HALT
+        cpu = m.cpu
+        cpu.pc, cpu.tstates, cpu.halted = 0x8000, start - 7, 0      # LD A,n takes 7 T: IN starts at start
+        cpu.step()
+        cpu.step()
+        got.append(cpu.a)
+    assert got == [0xFF, 0x5A, 0x3C]
