@@ -139,7 +139,8 @@ class Z80:
                  "ix", "iy", "sp", "pc", "_i", "_ic", "_r7", "_rc", "_eir", "_pvr", "q", "iff1", "iff2", "im", "halted", "memptr",
                  "tstates", "memory", "rom_top", "_traps", "_port_in", "_port_out", "_cache", "_g",
                  "_dec", "_ops", "_heat", "_recompiles", "compile_after", "_volatile",
-                 "_after_volatile", "_stops", "_block_code", "contended", "screen_writes", "_contention")
+                 "_after_volatile", "_stops", "_block_code", "contended", "screen_writes", "_contention", "_ops_away",
+                 "_near")
 
     def __init__(self, memory: bytearray, port_in=None, port_out=None, rom_top: int = 0,
                  compile_after: int = COMPILE_AFTER, contended=False):
@@ -176,11 +177,17 @@ class Z80:
         if self._contention is not None:
             self._g["D"] = self._contention.delays
         self._ops = OpTable.for_rom_top(rom_top, self._contention)
+        # code outside contended memory runs op functions that skip the tests on their own bytes; the
+        # interpreter picks the table where a run of code starts, and stops just before contended memory
+        self._ops_away = OpTable.for_rom_top(rom_top, self._contention, own_bytes=False)
+        cont = self._contention
+        self._near = (cont.lo - 4, cont.hi) if cont is not None else (0, 0)
         self._port_in = self._port_out = None
         self.port_in = port_in or _default_in
         self.port_out = port_out or _default_out
         self._traps = _Traps()
         self._traps._cpu = self
+        self._flush()
 
     # ---------------------------------------------------------------- properties
     @property
@@ -263,6 +270,8 @@ class Z80:
         self._stops.clear()
         self._stops.update(self._traps)
         self._stops.update(self._after_volatile)
+        if self._contention is not None:     # where sequential code reaches contended memory from below
+            self._stops.update(range(self._contention.lo - 4, self._contention.lo + 1))
 
     def flush(self):
         """Forget every compiled block. Blocks in RAM re-check their bytes before each run, but blocks wholly
@@ -287,7 +296,8 @@ class Z80:
             self._idle(limit)
             return
         cache, heat, traps, stops = self._cache, self._heat, self._traps, self._stops
-        ops, m = self._ops.table, self.memory
+        ops_near, ops_away, m = self._ops.table, self._ops_away.table, self.memory
+        near_lo, near_hi = self._near
         compile_after = self.compile_after
         pc = self.pc
         near_limit = False                  # a block said it cannot finish before limit: interpret to it
@@ -331,6 +341,7 @@ class Z80:
                     pc = self.pc
                     boundary = True
                     continue
+            ops = ops_near if near_lo <= pc < near_hi else ops_away
             while True:                     # interpret up to the next boundary (blocks start only there)
                 r = ops[m[pc]](self, m, pc)
                 if r >= TRANSFER:

@@ -312,7 +312,7 @@ def _io_lines(port, o, cont):
             f"elif {hc}: " + "; ".join(wait % (o + k) for k in (1, 2, 3))]
 
 
-def contention_code(main, taken, cont, ir=False, pc_dynamic=False, length=1):
+def contention_code(main, taken, cont, ir=False, pc_dynamic=False, length=1, own_bytes=True):
     """(prologue, taken lines) that hold the CPU up by the delays of cont. The prologue runs before the
     instruction's own lines and adds every wait of its cycles to `t` (so each later `t + {T} + k` is the
     contended T-state); it leaves the T-state of the I/O access in `tio`, and of a write in `twa` / `twb`
@@ -320,7 +320,8 @@ def contention_code(main, taken, cont, ir=False, pc_dynamic=False, length=1):
     lines add the waits of the cycles a taken conditional (or a repeating block instruction) adds.
     Addresses are those of the registers as the instruction starts; `ir` says whether I is contended
     (True/False, or an expression); with pc_dynamic, the leading cycles on the instruction's own bytes are
-    tested together first (code outside contended memory pays one test)."""
+    tested together first (code outside contended memory pays one test), and own_bytes=False leaves out
+    every test on pc+k (for code the caller knows lies outside contended memory)."""
     flags = []                          # the taken cycles' conditions, on the registers as the instruction starts
 
     def lines(cycles, o, writes, estimate_only=False, taken_side=False):
@@ -338,6 +339,8 @@ def contention_code(main, taken, cont, ir=False, pc_dynamic=False, length=1):
                     and cycles[k + len(run)].kind != "IO" and run[-1].kind != "W":
                 run.append(cycles[k + len(run)])
             cond = _contended(c.addr, cont, ir)
+            if not own_bytes and isinstance(c.addr, str) and _PC_RE.fullmatch(c.addr):
+                cond = False
             if taken_side and isinstance(cond, str) and _on_registers(c.addr):
                 flags.append(f"ck{len(flags)} = {cond}")
                 cond = f"ck{len(flags) - 1}"

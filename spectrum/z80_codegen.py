@@ -321,6 +321,7 @@ class Decoder:
         # whether I is contended: True/False when compiling blocks (the CPU recompiles when it changes),
         # or the test read at run time by the interpreter's op functions (shared by every CPU)
         self.ir_contended = "S._ic" if isinstance(mem, Template) else False
+        self.own_bytes = True               # False: the code is known to lie outside contended memory
 
     # ---- helpers producing code lines
     def wmem(self, var, addr, val):
@@ -391,7 +392,8 @@ class Decoder:
     def _contend(self, ins, addr):
         main, taken = z80_bus.cycles(self.mem, addr)
         pro, extra, write_t = z80_bus.contention_code(main, taken, self.contention, self.ir_contended,
-                                                      pc_dynamic=not isinstance(addr, int), length=ins.length)
+                                                      pc_dynamic=not isinstance(addr, int), length=ins.length,
+                                                      own_bytes=self.own_bytes)
         io = any(c.kind == "IO" for c in main)
 
         def timed(lines):           # the port functions get the T-state of the I/O access itself, screen

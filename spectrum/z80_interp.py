@@ -25,10 +25,13 @@ def opcode_bytes(memory, pc):
     return {0: b0}
 
 
-def op_source(key_bytes, rom_top, contention=None):
-    """Python source of the op function for one opcode (see the module docstring)."""
+def op_source(key_bytes, rom_top, contention=None, own_bytes=True):
+    """Python source of the op function for one opcode (see the module docstring). own_bytes=False: for
+    code outside contended memory (no tests on the instruction's own bytes)."""
     template = cg.Template(key_bytes)
-    ins = cg.Decoder(template, rom_top, contention).decode(cg.Expr("pc", 0))
+    decoder = cg.Decoder(template, rom_top, contention)
+    decoder.own_bytes = own_bytes
+    ins = decoder.decode(cg.Expr("pc", 0))
     body = [cg.fold(line.replace("{T}", "0").replace("{K}", str(ins.m1)).replace("QMASK", "~S.q"))
             for line in ins.lines]
     code = "\n".join(body)
@@ -74,15 +77,17 @@ class OpTable:
     _shared = {}
 
     @classmethod
-    def for_rom_top(cls, rom_top, contention=None):
-        table = cls._shared.get((rom_top, contention))
+    def for_rom_top(cls, rom_top, contention=None, own_bytes=True):
+        own_bytes = own_bytes or contention is None
+        table = cls._shared.get((rom_top, contention, own_bytes))
         if table is None:
-            table = cls._shared[(rom_top, contention)] = cls(rom_top, contention)
+            table = cls._shared[(rom_top, contention, own_bytes)] = cls(rom_top, contention, own_bytes)
         return table
 
-    def __init__(self, rom_top, contention=None):
+    def __init__(self, rom_top, contention=None, own_bytes=True):
         self.rom_top = rom_top
         self.contention = contention
+        self.own_bytes = own_bytes
         self.g = dict(cg.TABLES)                        # the op functions' globals: the flag tables
         if contention is not None:
             self.g["D"] = contention.delays             # ... and the waits by T-state
@@ -103,7 +108,7 @@ class OpTable:
     def _stub(self, key):
         def build(S, M, pc):
             kb = opcode_bytes(M, pc)
-            code = compile(op_source(kb, self.rom_top, self.contention),
+            code = compile(op_source(kb, self.rom_top, self.contention, self.own_bytes),
                            f"<z80 op {bytes(kb.values()).hex()}>", "exec")
             exec(code, self.g)
             fn = self.g.pop("op")

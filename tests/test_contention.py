@@ -132,3 +132,15 @@ def test_a_contended_cpu_runs_a_frame_at_a_time():
 def test_contention_is_off_unless_asked():
     assert not Z80(bytearray(65536)).contended and Z80(bytearray(65536), contended=True).contended
     assert CONTENTION_48K.lo == hw.CONTENDED_LO and CONTENTION_48K.hi == hw.CONTENDED_HI
+
+
+@pytest.mark.parametrize("compile_after", [10**9, 1], ids=["interpreted", "compiled"])
+def test_code_running_on_into_contended_memory_waits_from_its_first_fetch_there(compile_after):
+    """Sixteen NOPs at 3FF0h run on into 4000h: the interpreter's tables for code outside contended memory
+    must give way there (and blocks must see it), so the NOP at 4000h, fetched at 14,335, waits 6."""
+    mem = bytearray(65536)                      # all NOPs
+    cpu = Z80(mem, contended=True, compile_after=compile_after)
+    start = 14_335 - 16 * 4
+    cpu.pc, cpu.tstates = 0x3FF0, start
+    cpu.run(14_335 + 1)
+    assert cpu.pc == 0x4001 and cpu.tstates == 14_335 + 6 + 4
