@@ -374,8 +374,19 @@ class Z80:
         self._heat[pc] = 0 if n == 1 else -(self.compile_after << min(n, 40))
 
     def _idle(self, limit):
+        """HALT: 4-T fetches of the HALT itself until limit (each waits like any fetch when the HALT is in
+        contended memory, which moves the T-state the interrupt finds)."""
         t = self.tstates
         if t < limit:
+            cont = self._contention
+            if cont is not None and cont.lo <= self.pc < cont.hi:
+                wait, n = cont.delays, 0
+                while t < limit:
+                    t += wait[t] + 4
+                    n += 1
+                self.tstates = t
+                self._rc += n
+                return
             n = (limit - t + 3) >> 2
             self.tstates = t + 4 * n
             self._rc += n
@@ -385,9 +396,8 @@ class Z80:
         the step ends there (returning the T-states the trap added)."""
         t0 = self.tstates
         if self.halted:
-            self.tstates += 4
-            self._rc += 1
-            return 4
+            self._idle(t0 + 1)
+            return self.tstates - t0
         pc = self.pc
         if self._traps and pc in self._traps:
             self._traps[pc](self)

@@ -144,3 +144,13 @@ def test_code_running_on_into_contended_memory_waits_from_its_first_fetch_there(
     cpu.pc, cpu.tstates = 0x3FF0, start
     cpu.run(14_335 + 1)
     assert cpu.pc == 0x4001 and cpu.tstates == 14_335 + 6 + 4
+
+
+def test_a_halt_in_contended_memory_waits_at_each_of_its_fetches():
+    mem = bytearray(65536)
+    mem[0x6000] = 0x76                          # HALT
+    cpu = Z80(mem, contended=True)
+    cpu.pc, cpu.tstates = 0x6000, 14_335 - 4    # the HALT's own fetch ends at 14,335
+    cpu.run(14_335 + 1)                         # then one idle fetch, at 14,335: waits 6
+    assert cpu.halted and cpu.pc == 0x6000 and cpu.tstates == 14_335 + 6 + 4
+    assert cpu.step() == 4 + 4                  # the next at 14,345 (pattern index 2: waits 4)
