@@ -8,7 +8,7 @@ from dataclasses import dataclass, replace
 from . import z80_codegen as cg
 from . import hw
 from .hw import IM1_VECTOR, NMI_VECTOR
-from .z80_bus import CONTENTION_48K
+from .z80_bus import CONTENTION_48K, Contention
 from .z80_interp import TRANSFER, OpTable
 
 COMPILE_AFTER = 48      # arrivals at an address before its block is compiled (1: compile at once)
@@ -149,6 +149,8 @@ class Z80:
         # z80_bus.Contention of one's own) and the screen-write log: every write to the screen
         # (0x4000-0x5AFF) appends (T-state of the write, address, old byte) to screen_writes, which the
         # machine takes at each frame's end (the ULA renders from it). A contended CPU runs a frame at a time.
+        if not isinstance(contended, (bool, Contention)):
+            raise TypeError(f"contended must be True, False or a z80_bus.Contention, not {contended!r}")
         self._contention = CONTENTION_48K if contended is True else (contended or None)
         self.contended = self._contention is not None
         self.screen_writes = []

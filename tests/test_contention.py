@@ -154,3 +154,8 @@ def test_a_halt_in_contended_memory_waits_at_each_of_its_fetches():
     cpu.run(14_335 + 1)                         # then one idle fetch, at 14,335: waits 6
     assert cpu.halted and cpu.pc == 0x6000 and cpu.tstates == 14_335 + 6 + 4
     assert cpu.step() == 4 + 4                  # the next at 14,345 (pattern index 2: waits 4)
+
+
+def test_a_contention_that_is_not_one_is_refused_clearly():
+    with pytest.raises(TypeError, match="contended must be True, False or a z80_bus.Contention"):
+        Z80(bytearray(65536), contended="yes")
