@@ -154,6 +154,18 @@ _REG_ADDR = {"hl": "(h << 8 | l)", "bc": "(b << 8 | c)", "de": "(d << 8 | e)", "
              "bc-": "(((b - 1) & 255) << 8 | c)", "ir": "IR"}
 
 
+def prefix_changes(op):
+    """True when a DD/FD prefix changes the meaning of this unprefixed opcode (HL, H, L or (HL) in it)."""
+    if op in (0x09, 0x19, 0x29, 0x39, 0x21, 0x22, 0x2A, 0x23, 0x2B, 0x24, 0x25, 0x26, 0x2C, 0x2D, 0x2E,
+              0x34, 0x35, 0x36, 0xE1, 0xE3, 0xE5, 0xE9, 0xF9):
+        return True
+    if 0x40 <= op <= 0x7F and op != 0x76:
+        return (op >> 3) & 7 in (4, 5, 6) or op & 7 in (4, 5, 6)
+    if 0x80 <= op <= 0xBF:
+        return op & 7 in (4, 5, 6)
+    return False
+
+
 def patterns(mem, pc):
     """(pattern, taken pattern, px, op) of the instruction at pc: px is 'ix'/'iy' after a DD/FD prefix that
     changes it, op the offset of its opcode byte from pc (1 after a prefix, else 0)."""
@@ -163,12 +175,11 @@ def patterns(mem, pc):
     if b0 == 0xED:
         return (*_ed(mem[(pc + 1) & 65535]), None, 0)
     if b0 in (0xDD, 0xFD):
-        from .z80_codegen import _uses_hl        # (the decoder's own rule for what a prefix changes)
         px = "ix" if b0 == 0xDD else "iy"
         op = mem[(pc + 1) & 65535]
         if op == 0xCB:
             return _xycb(mem[(pc + 3) & 65535]), "", px, 1
-        if not _uses_hl(op):
+        if not prefix_changes(op):
             return "F.pc", "", None, 0                                # a lone prefix: 4 T, then the next
         ind = _indexed(op)
         if ind:

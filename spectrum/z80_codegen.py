@@ -423,7 +423,7 @@ class Decoder:
             op2 = m[(addr + 1) & 65535]
             if op2 == 0xCB:
                 return self.xycb(addr, px)
-            if _uses_hl(op2):
+            if z80_bus.prefix_changes(op2):
                 return self.base(addr, (addr + 1) & 65535, op2, px)
             return Instr(addr, 1, px.upper() + " prefix (no-op)", 4, 1, [f"npc = {(addr + 1) & 65535}", "tt = 4"], EI)
         return self.base(addr, addr, op, None)
@@ -963,15 +963,3 @@ ED = _rows(
     (_R(0xB8, 0xBC), "LDDR CPDR INDR OTDR", "_ed_block"),
 )
 ED = [h or "_ed_nop" for h in ED]
-
-
-def _uses_hl(op):
-    """True when a DD/FD prefix changes the meaning of this unprefixed opcode (HL, H, L or (HL) in it)."""
-    if op in (0x09, 0x19, 0x29, 0x39, 0x21, 0x22, 0x2A, 0x23, 0x2B, 0x24, 0x25, 0x26, 0x2C, 0x2D, 0x2E,
-              0x34, 0x35, 0x36, 0xE1, 0xE3, 0xE5, 0xE9, 0xF9):
-        return True
-    if 0x40 <= op <= 0x7F and op != 0x76:
-        return (op >> 3) & 7 in (4, 5, 6) or op & 7 in (4, 5, 6)
-    if 0x80 <= op <= 0xBF:
-        return op & 7 in (4, 5, 6)
-    return False
