@@ -53,18 +53,35 @@ def main():
     rate = evals / (time.perf_counter() - t0)
     print(f"evals_per_s_0ply: {rate:,.0f} evaluations/s")
     print(f"eval_time_0ply: {1e6 / rate:.2f} us")
+    for level in range(1, 5):
+        time_moves(f"level{level}", level, sample)
+    # level 5 as shipped, then searching 2 and 3 plies deep, on the same positions
+    level5 = sample[: max(30, len(sample) // 5)]
+    time_moves("level5", 5, level5)
+    for plies in (2, 3):
+        old = lib.bg_set_search_plies(plies)
+        try:
+            time_moves(f"level5_{plies}ply", 5, level5)
+        finally:
+            lib.bg_set_search_plies(old)
+
+
+def time_moves(name: str, level: int, todo) -> None:
+    """Move times and work (positions evaluated) of one level over the sample."""
     board, out = ffi.new("int8_t[]", BOARD_LEN), ffi.new("int8_t[]", BOARD_LEN)
-    for level in range(1, 6):
-        todo = sample if level < 5 else sample[: max(30, len(sample) // 5)]
-        times = []
-        for b, d1, d2 in todo:
-            board[0:BOARD_LEN] = b
-            t = time.perf_counter()
-            lib.bg_rank_plays(board, d1, d2, level, out, ffi.NULL, ffi.NULL, ffi.NULL, 1)
-            times.append(time.perf_counter() - t)
-        print(f"moves_per_s_level{level}: {len(times) / sum(times):,.1f} moves/s")
-        print(f"move_time_level{level}_median: {statistics.median(times) * 1000:.2f} ms")
-        print(f"move_time_level{level}_max: {max(times) * 1000:.2f} ms")
+    times, works = [], []
+    for b, d1, d2 in todo:
+        board[0:BOARD_LEN] = b
+        t = time.perf_counter()
+        lib.bg_rank_plays(board, d1, d2, level, out, ffi.NULL, ffi.NULL, ffi.NULL, 1)
+        times.append(time.perf_counter() - t)
+        works.append(lib.bg_last_work())
+    print(f"moves_per_s_{name}: {len(times) / sum(times):,.1f} moves/s")
+    print(f"move_time_{name}_median: {statistics.median(times) * 1000:.2f} ms")
+    print(f"move_time_{name}_max: {max(times) * 1000:.2f} ms")
+    if level >= 4:
+        print(f"work_{name}_median: {statistics.median(works):,.0f} positions")
+        print(f"work_{name}_max: {max(works):,} positions")
 
 
 if __name__ == "__main__":

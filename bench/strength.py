@@ -1,5 +1,6 @@
 """Strength benchmark (not a test): duplicate-dice cubeless money games between two players,
-each one of our levels 1..5, pubeval or gnubg0 (GNU Backgammon's 0-ply net), both from the
+each one of our levels 1..5 (level5p2/level5p3: level 5 with its deepest ply set, so the
+two searches can meet), pubeval or gnubg0 (GNU Backgammon's 0-ply net), both from the
 PyPI package gnubg-nn, an optional bench dependency used here only, never in the game. Each
 dice sequence is played twice with the sides swapped. Prints one figure a line: points per
 game for the first player with a 95% interval, win and gammon rates, time per move. Run from
@@ -26,14 +27,19 @@ MAX_MOVES = 2000   # a game that long is stuck: scored as unfinished (0)
 
 
 class OurLevel:
-    def __init__(self, level: int):
+    """One of our levels; plies 2 or 3 sets level 5's deepest ply before each of its moves (so
+    level5p2 and level5p3 can meet in one process), 0 leaves the built-in default."""
+    def __init__(self, level: int, plies: int = 0):
         self.level = level
-        self.name = f"level{level}"
+        self.plies = plies
+        self.name = f"level{level}" + (f"p{plies}" if plies else "")
         self.board = ffi.new("int8_t[]", BOARD_LEN)
         self.out = ffi.new("int8_t[]", BOARD_LEN)
 
     def choose(self, board: list[int], die1: int, die2: int) -> list[int]:
         self.board[0:BOARD_LEN] = board
+        if self.plies:
+            lib.bg_set_search_plies(self.plies)
         n = lib.bg_rank_plays(self.board, die1, die2, self.level, self.out, ffi.NULL, ffi.NULL,
                               ffi.NULL, 1)
         if n < 1:
@@ -146,7 +152,10 @@ def make_player(name: str):
         return Gnubg0()
     if name.startswith("level") and name[5:].isdigit() and 1 <= int(name[5:]) <= 5:
         return OurLevel(int(name[5:]))
-    raise SystemExit(f"unknown player {name!r}: level1..level5, pubeval or gnubg0")
+    if name in ("level5p2", "level5p3"):
+        return OurLevel(5, int(name[-1]))
+    raise SystemExit(f"unknown player {name!r}: level1..level5, level5p2 or level5p3 (level 5 "
+                     f"searching 2 or 3 plies deep), pubeval or gnubg0")
 
 
 def swap(board: list[int]) -> list[int]:

@@ -102,7 +102,7 @@ class Candidate:
     play in points per game (level 1: its heuristic score instead)."""
     play: Play
     equity: float
-    ply: int = 0    # how deeply the level judged it: 0, 1, 2 plies (level 1: -1)
+    ply: int = 0    # how deeply the level judged it: 0, 1, 2, 3 plies (level 1: -1)
 
     @property
     def position_id(self) -> str:

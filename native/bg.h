@@ -84,8 +84,9 @@ int64_t bg_bench_generate(const int8_t *boards, const int8_t *dice, int n, int r
  * backgammon, lose gammon, lose backgammon (each gammon figure includes the backgammons).
  * Errors come back as negative numbers: -BG_POS_* / -BG_BAD_DICE from the rules section, or
  * -BG_ERR_* below. Levels: 1 = the 1983-style heuristic, 2 = net 0-ply with a deliberate
- * small error, 3 = net 0-ply, 4 = net 1-ply, 5 = net filtered 2-ply under a work budget
- * (positions evaluated, never the clock: a level's play depends only on position and dice). */
+ * small error, 3 = net 0-ply, 4 = net 1-ply, 5 = net filtered 2-ply (3-ply on its closest
+ * candidates with bg_set_search_plies(3)) under work budgets (positions evaluated, never the
+ * clock: a level's play depends only on position and dice). */
 #define BG_N_PROBS 5
 #define BG_LEVEL_MIN 1
 #define BG_LEVEL_MAX 5
@@ -134,8 +135,8 @@ int bg_rank_plays_match(const int8_t *board, int die1, int die2, int level, int 
                         int away_me, int away_opp, int crawford, int cube_value,
                         int8_t *out_boards, int8_t *out_steps, int8_t *out_nsteps,
                         float *out_equity, int max_plays);
-/* How deeply the last bg_rank_plays(_match) call judged its index-th returned play: 0, 1 or
- * 2 plies (level 1's heuristic: -1); -BG_ERR_BAD_ARG for an index it did not return. The
+/* How deeply the last bg_rank_plays(_match) call judged its index-th returned play: 0, 1, 2
+ * or 3 plies (level 1's heuristic: -1); -BG_ERR_BAD_ARG for an index it did not return. The
  * ranking puts deeper judgements first, so a later play may show a higher shallower value. */
 int bg_last_ply(int index);
 /* 0 when the match arguments of bg_rank_plays_match are acceptable, else -BG_ERR_BAD_ARG. */
@@ -143,6 +144,14 @@ int bg_check_match(int match_to, int away_me, int away_opp, int crawford, int cu
 /* Work budget of level 5: after this many positions evaluated in one ranking it starts no
  * further 2-ply candidate (1000..100000000, else unchanged); returns the previous value. */
 int bg_set_work_budget(int positions);
+/* Level 5's deepest ply: 2 (the default: filtered 2-ply) or 3 (then its closest 2-ply
+ * candidates, at most 3 within 0.04 of the leader, are judged one roll deeper when two of
+ * them fit in the deep budget by estimate; bench/strength.py's level5p3). Returns the
+ * previous value; another value: -BG_ERR_BAD_ARG, unchanged. */
+int bg_set_search_plies(int plies);
+/* Deep budget of level 5: the most positions a ranking with its 3-ply pass may evaluate, by
+ * the pass's own estimate (1000..100000000, else unchanged); returns the previous value. */
+int bg_set_deep_budget(int positions);
 /* Positions the last bg_rank_plays(_match) call evaluated at 0-ply (its work). */
 int bg_last_work(void);
 /* Cube decision for the side on roll (before it rolls). cube_value 1,2,4..; cube_owner 0 =

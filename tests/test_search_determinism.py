@@ -80,3 +80,76 @@ def test_a_bigger_budget_only_adds_two_ply_judgements():
         lib.bg_set_work_budget(old)
     assert wide_work >= narrow_work
     assert sum(c.ply == 2 for c in wide) >= sum(c.ply == 2 for c in narrow) >= 1
+
+
+@pytest.fixture
+def two_and_three_ply():
+    """Level 5's rankings searching 2 plies deep and 3 plies deep, with their work, for a
+    function (position, dice) -> (ranking, work) pairs; the shipped depth is put back."""
+    ev.ensure_loaded()
+
+    def rank(pos, dice, plies):
+        old = lib.bg_set_search_plies(plies)
+        try:
+            ranked = ev.ranked_plays(pos.position_id, dice, 5)
+            return [(c.position_id, c.equity, c.ply) for c in ranked], lib.bg_last_work()
+        finally:
+            lib.bg_set_search_plies(old)
+    return rank
+
+
+def _cases(n, seed):
+    return [(pos, (6, 5) if i % 2 else (3, 1)) for i, pos in enumerate(_positions(n, seed=seed))]
+
+
+def test_the_three_ply_pass_rejudges_only_the_closest_two_ply_candidates(two_and_three_ply):
+    deepened = 0
+    for pos, dice in _cases(16, seed=23):
+        two, _ = two_and_three_ply(pos, dice, 2)
+        three, _ = two_and_three_ply(pos, dice, 3)
+        assert max(ply for _, _, ply in two) <= 2
+        deep = {pid for pid, _, ply in three if ply == 3}
+        if not deep:
+            assert three == two
+            continue
+        deepened += 1
+        assert len(deep) >= 2                       # never one alone: nothing to compare
+        leader_eq = two[0][1]
+        closest = {pid for pid, eq, ply in two[:3] if ply == 2 and leader_eq - eq <= 0.04 + 1e-6}
+        assert deep <= closest
+        assert [c for c in three if c[0] not in deep] == [c for c in two if c[0] not in deep]
+    assert deepened >= 2, "the 3-ply pass never ran"
+
+
+def test_the_deep_budget_caps_the_work_of_a_ranking(two_and_three_ply):
+    """With a deep budget smaller than a 3-ply pass needs, the pass is skipped (by its
+    estimate) or given up (when the estimate was short): the 2-ply ranking stands, and the
+    work stays within the budget, plus at most one 1-ply judgement (21 rolls of at most
+    BG_MAX_PLAYS plays) begun before the cap was seen. Among these cases one is given up."""
+    ev.ensure_loaded()
+    budget = 500000
+    old = lib.bg_set_deep_budget(budget)
+    try:
+        given_up = 0
+        for pos, dice in _cases(16, seed=23):
+            two, work2 = two_and_three_ply(pos, dice, 2)
+            three, work3 = two_and_three_ply(pos, dice, 3)
+            if not any(ply == 3 for _, _, ply in three):
+                assert three == two
+                given_up += work3 > work2
+            assert work3 <= max(work2, budget + 21 * lib.BG_MAX_PLAYS)
+    finally:
+        lib.bg_set_deep_budget(old)
+    assert given_up >= 1, "no pass was given up: the cap went untested"
+
+
+def test_the_search_depth_setter_takes_two_or_three_only():
+    ev.ensure_loaded()
+    old = lib.bg_set_search_plies(2)
+    try:
+        assert lib.bg_set_search_plies(4) == -lib.BG_ERR_BAD_ARG
+        assert lib.bg_set_search_plies(1) == -lib.BG_ERR_BAD_ARG
+        assert lib.bg_set_search_plies(3) == 2
+    finally:
+        lib.bg_set_search_plies(old)
+    assert lib.bg_set_deep_budget(5) == lib.bg_set_deep_budget(5)   # refused: unchanged

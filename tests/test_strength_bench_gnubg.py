@@ -1,6 +1,7 @@
 """bench/strength.py's gnubg0 player (GNU Backgammon's 0-ply net from the optional package
 gnubg-nn): its plays are legal plays of ours, and a position gnubg-nn refuses or a play our
-rules do not allow stops the run with a message naming the position and dice."""
+rules do not allow stops the run with a message naming the position and dice. Also its
+level5p2/level5p3 players, which meet in one process, each searching at its own depth."""
 import importlib.util
 import os
 import random
@@ -107,3 +108,22 @@ def test_a_rejected_position_stops_the_run_keeping_the_pairs_already_played(monk
     assert "gnubg-nn rejected position" in err and "RuntimeError: refused" in err
     played = int(out.split("games: ")[1].split()[0])
     assert 2 <= played < 40 and played % 2 == 0
+
+
+def test_level5p2_and_level5p3_each_search_at_their_own_depth_in_one_process():
+    from game import evaluator as ev
+    from test_evaluator import _positions_from_play
+    ev.ensure_loaded()
+    p2, p3 = strength.make_player("level5p2"), strength.make_player("level5p3")
+    differ = 0
+    for i, pos in enumerate(_positions_from_play(16, seed=23)):
+        dice = (6, 5) if i % 2 else (3, 1)
+        board = list(pos.as_c())
+        by3, by2 = p3.choose(board, *dice), p2.choose(board, *dice)   # alternating calls
+        old = lib.bg_set_search_plies(3)
+        want3 = ev.ranked_plays(pos.position_id, dice, 5, limit=1)[0].play.after
+        lib.bg_set_search_plies(old)
+        assert Position(tuple(by3)) == want3
+        assert Position(tuple(by2)) == ev.ranked_plays(pos.position_id, dice, 5, limit=1)[0].play.after
+        differ += by2 != by3
+    assert differ >= 1

@@ -123,6 +123,19 @@ int bg_set_work_budget(int positions) {
     return old;
 }
 
+int bg_set_search_plies(int plies) {
+    if (plies != 2 && plies != 3) return -BG_ERR_BAD_ARG;
+    int old = sr_max_plies;
+    sr_max_plies = plies;
+    return old;
+}
+
+int bg_set_deep_budget(int positions) {
+    int old = (int)sr_deep_budget;
+    if (positions >= 1000 && positions <= 100000000) sr_deep_budget = positions;
+    return old;
+}
+
 int bg_last_work(void) { return (int)sr_last_work(); }
 
 static int check_cube_args(int cube_value, int cube_owner, int match_to, int away_me,

@@ -1,8 +1,9 @@
 /* search.c: play choice for levels 1-5. 0-ply judges each resulting position with the net;
  * 1-ply averages over the opponent's 21 rolls, the opponent answering with its best 0-ply
- * play; 2-ply does the same one roll deeper. Each deeper pass keeps only the best few
- * candidates of the pass before it; level 5 stops deepening when its work budget (positions
- * evaluated, never the clock) is spent, so its play depends only on the position and dice.
+ * play; 2-ply and 3-ply do the same one and two rolls deeper. Each deeper pass keeps only the
+ * best few candidates of the pass before it; level 5 stops deepening when its work budgets
+ * (positions evaluated, never the clock) are spent, so its play depends only on the position
+ * and dice.
  * Not the cube and not the Python face. */
 #include "search.h"
 #include "cube.h"
@@ -10,18 +11,24 @@
 #include <string.h>
 
 long sr_work_budget = SR_WORK_BUDGET_DEFAULT;
+int sr_max_plies = SR_PLIES_DEFAULT;
+long sr_deep_budget = SR_DEEP_BUDGET_DEFAULT;
 static long work;   /* positions evaluated (0-ply) since the program started */
 static long last_work;
 
 /* Move filters of the searching levels: how many of the best 0-ply candidates go on to
  * 1-ply and how far (equity) behind the leader they may be, then the same from 1-ply to
- * 2-ply (keep2 <= 1: no 2-ply). Level 5 looks wider than level 4 and goes one ply deeper. */
+ * 2-ply (keep2 <= 1: no 2-ply), then from 2-ply to 3-ply (sr_max_plies 3 only). Level 5
+ * looks wider than level 4 and goes one or two plies deeper. */
 const sr_filter sr_filters[6] = {
-    [4] = { 8, 0.16f, 0, 0.0f },
-    [5] = { 10, 0.20f, 6, 0.14f },
+    [4] = { 8, 0.16f, 0, 0.0f, 0, 0.0f },
+    [5] = { 10, 0.20f, 6, 0.14f, 3, 0.04f },   /* keep3 at most 3 (deepen's copy) */
 };
+/* A 3-ply judgement costs about this many times the same candidate's 2-ply one (21 more
+ * rolls, less the second-best replies a 3-ply pass does not re-judge). */
+#define DEEP_COST_FACTOR 16
 
-#define DEPTHS 4
+#define DEPTHS 5
 static mg_play buf[DEPTHS][MG_MAX_PLAYS];
 static sr_cand cands[MG_MAX_PLAYS];
 
@@ -30,6 +37,10 @@ static sr_cand cands[MG_MAX_PLAYS];
  * mover is the side choosing (inside after_value's deeper passes). */
 static struct { int on, away_me, away_opp, post, cube; } mctx;
 static int flip;
+/* 1 during a 3-ply judgement: each reply is the best at 0-ply, re-judged alone (no second);
+ * the pass is given up (`over`) once the ranking's work passes deep_limit */
+static int lean, over;
+static long deep_limit;
 
 void sr_set_match(int match_to, int away_me, int away_opp, int crawford, int cube) {
     mctx.on = match_to > 0;
@@ -56,6 +67,8 @@ static void after_value(const mg_board *after, int ply, float q[NN_OUT]);
 static void eval_rolls(const mg_board *pos, int ply, int depth, float p[NN_OUT]) {
     float sum[NN_OUT] = {0};
     mg_play *plays = buf[depth];
+    if (lean && work > deep_limit) over = 1;
+    if (over) return;   /* a given-up 3-ply pass: its values are thrown away */
     for (int d1 = 1; d1 <= 6; d1++)
         for (int d2 = d1; d2 <= 6; d2++) {
             float w = d1 == d2 ? 1.0f : 2.0f;
@@ -77,7 +90,7 @@ static void eval_rolls(const mg_board *pos, int ply, int depth, float p[NN_OUT])
                 after_value(&plays[first].after, ply - 1, q);
                 best_eq = score(q);
                 memcpy(best_q, q, sizeof q);
-                if (second >= 0 && first_eq - second_eq < 0.08f) {
+                if (!lean && second >= 0 && first_eq - second_eq < 0.08f) {
                     float q2[NN_OUT];
                     after_value(&plays[second].after, ply - 1, q2);
                     if (score(q2) > best_eq) memcpy(best_q, q2, sizeof q2);
@@ -88,7 +101,7 @@ static void eval_rolls(const mg_board *pos, int ply, int depth, float p[NN_OUT])
     for (int k = 0; k < NN_OUT; k++) p[k] = sum[k] / 36.0f;
 }
 
-static int depth_of(int ply) { return ply; }   /* buffers: ply 1 uses buf[1], ply 2 buf[2] */
+static int depth_of(int ply) { return ply; }   /* buffers: ply k uses buf[k], k = 1..3 */
 
 static void after_value(const mg_board *after, int ply, float q[NN_OUT]) {
     mg_board sw;
@@ -102,7 +115,7 @@ static void after_value(const mg_board *after, int ply, float q[NN_OUT]) {
 void sr_eval_ply(const mg_board *pos, int ply, float p[NN_OUT]) {
     if (ply <= 0 || mg_result(pos) != 0) { ev_evaluate(pos, p); return; }
     if (ply > 2) ply = 2;
-    eval_rolls(pos, ply, 3, p);   /* buf[3] for the root rolls; deeper passes use 1, 2 */
+    eval_rolls(pos, ply, 4, p);   /* buf[4] for the root rolls; deeper passes use 1..3 */
 }
 
 static int cmp_cand(const void *a, const void *b) {
@@ -121,10 +134,80 @@ static float level2_noise(const mg_board *b) {
     return (float)((u1 + u2 - 1.0) * 0.12);
 }
 
+/* How many of the best candidates (ranked, judged at `ply`) pass a filter stage: at most
+ * keep, and after the first `least` none more than margin behind the leader. */
+static int passing(int n, int ply, int keep, float margin, int least) {
+    int k = 0;
+    while (k < n && k < keep && cands[k].ply == ply) {
+        if (cands[0].eq - cands[k].eq > margin && k >= least) break;
+        k++;
+    }
+    return k;
+}
+
+static void judge(sr_cand *c, int ply) {
+    after_value(&c->play.after, ply, c->p);
+    c->eq = score(c->p);
+    c->ply = (int8_t)ply;
+}
+
+/* Level 5's 3-ply pass on the closest 2-ply candidates. It starts only when two of them fit
+ * in the deep budget by estimate (cost2: the dearest 2-ply judgement, times the factor), and
+ * starts a third only if the dearest 3-ply judgement so far still fits. If the ranking's work
+ * passes the deep budget before the first two are judged, the pass is given up and the 2-ply
+ * judgements stand: the budget is a hard cap, and a cut depends only on the work. */
+static void deepen(int n, const sr_filter *f, long work0, long cost2) {
+    int keep = passing(n, 2, f->keep3, f->margin3, 1);
+    long est = DEEP_COST_FACTOR * cost2;
+    if (keep < 2 || work - work0 + 2 * est > sr_deep_budget) return;
+    sr_cand saved[3];
+    if (keep > 3) keep = 3;
+    memcpy(saved, cands, sizeof(sr_cand) * (size_t)keep);
+    lean = 1;
+    over = 0;
+    deep_limit = work0 + sr_deep_budget;
+    int done = 0;
+    for (; done < keep && !over; done++) {
+        if (done >= 2 && work - work0 + est > sr_deep_budget) break;
+        long before = work;
+        judge(&cands[done], 3);
+        if (work - before > est) est = work - before;
+    }
+    lean = 0;
+    if (over) {   /* the last one started is unfinished: drop it, and all if fewer than two */
+        done--;
+        memcpy(&cands[done], &saved[done], sizeof(sr_cand) * (size_t)(keep - done));
+        if (done < 2) memcpy(cands, saved, sizeof(sr_cand) * (size_t)keep);
+        over = 0;
+    }
+    qsort(cands, n, sizeof *cands, cmp_cand);
+}
+
+/* Levels 4 and 5 past 0-ply: 1-ply on the best few, 2-ply on the best of those until the
+ * work budget is spent (the leader always), then level 5's 3-ply pass. */
+static void search_deeper(int n, int level, long work0) {
+    const sr_filter *f = &sr_filters[level];
+    int keep = passing(n, 0, f->keep1, f->margin1, 2);
+    for (int i = 0; i < keep; i++) judge(&cands[i], 1);
+    qsort(cands, n, sizeof *cands, cmp_cand);
+    int keep2 = f->keep2 > 1 ? passing(keep, 1, f->keep2, f->margin2, 1) : 0;
+    if (keep2 < 2) return;
+    long cost2 = 0;
+    for (int i = 0; i < keep2; i++) {
+        if (i > 0 && work - work0 > sr_work_budget) break;
+        long before = work;
+        judge(&cands[i], 2);
+        if (work - before > cost2) cost2 = work - before;
+    }
+    qsort(cands, n, sizeof *cands, cmp_cand);
+    if (sr_max_plies >= 3) deepen(n, f, work0, cost2);
+}
+
 int sr_rank(const mg_board *pos, int d1, int d2, int level, sr_cand *out, int max_out) {
     long work0 = work;
     mg_play *plays = buf[0];
     flip = 0;
+    lean = 0;
     int n = mg_generate(pos, d1, d2, plays);
     for (int i = 0; i < n; i++) {
         sr_cand *c = &cands[i];
@@ -141,38 +224,7 @@ int sr_rank(const mg_board *pos, int d1, int d2, int level, sr_cand *out, int ma
         }
     }
     qsort(cands, n, sizeof *cands, cmp_cand);
-    if (level >= 4 && n > 1) {
-        /* 1-ply on the best few 0-ply candidates */
-        const sr_filter *f = &sr_filters[level];
-        int keep = 0;
-        for (int i = 0; i < n && keep < f->keep1; i++) {
-            if (cands[0].eq - cands[i].eq > f->margin1 && keep >= 2) break;
-            keep++;
-        }
-        for (int i = 0; i < keep; i++) {
-            after_value(&cands[i].play.after, 1, cands[i].p);
-            cands[i].eq = score(cands[i].p);
-            cands[i].ply = 1;
-        }
-        qsort(cands, n, sizeof *cands, cmp_cand);
-        if (f->keep2 > 1) {
-            int keep2 = 0;
-            for (int i = 0; i < keep && keep2 < f->keep2; i++) {
-                if (cands[0].eq - cands[i].eq > f->margin2 && keep2 >= 1) break;
-                keep2++;
-            }
-            if (keep2 > 1) {
-                for (int i = 0; i < keep2; i++) {
-                    /* always finish the leader; stop deepening once the budget is spent */
-                    if (i > 0 && work - work0 > sr_work_budget) break;
-                    after_value(&cands[i].play.after, 2, cands[i].p);
-                    cands[i].eq = score(cands[i].p);
-                    cands[i].ply = 2;
-                }
-                qsort(cands, n, sizeof *cands, cmp_cand);
-            }
-        }
-    }
+    if (level >= 4 && n > 1) search_deeper(n, level, work0);
     int m = n < max_out ? n : max_out;
     memcpy(out, cands, sizeof(sr_cand) * (size_t)m);
     last_work = work - work0;

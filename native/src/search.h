@@ -1,5 +1,6 @@
-/* search.h: choosing plays: the five levels over 0-ply, 1-ply and filtered 2-ply
- * evaluation under a work budget. Not the evaluator itself (eval.h) and not the cube. */
+/* search.h: choosing plays: the five levels over 0-ply, 1-ply, filtered 2-ply and (level 5)
+ * 3-ply on the closest 2-ply candidates, under work budgets. Not the evaluator itself
+ * (eval.h) and not the cube. */
 #ifndef SPECTRUM_SEARCH_H
 #define SPECTRUM_SEARCH_H
 #include "eval.h"
@@ -8,16 +9,23 @@ typedef struct {
     mg_play play;           /* the play (after = resulting board, mover still row 0) */
     float p[NN_OUT];        /* the mover's probabilities after it, as the level judged */
     float eq;               /* the level's score: cubeless equity, or the heuristic score */
-    int8_t ply;             /* depth of the judgement: -1 heuristic, 0, 1, 2 */
+    int8_t ply;             /* depth of the judgement: -1 heuristic, 0, 1, 2, 3 */
 } sr_cand;
 
 /* Level 5 stops starting 2-ply candidates (after the first) once the ranking has evaluated
  * this many positions: a budget in work, so the play never depends on the clock. */
 #define SR_WORK_BUDGET_DEFAULT 300000L
 extern long sr_work_budget;
+/* Level 5's deepest ply: 2 (the default), or 3 (the closest 2-ply candidates judged one roll
+ * deeper when at least two of them fit, by estimate, in the deep budget: the whole ranking's
+ * work). The default stays 2 until 3 is measured better (native/tools/rebuild_log.txt). */
+#define SR_PLIES_DEFAULT 2
+#define SR_DEEP_BUDGET_DEFAULT 800000L
+extern int sr_max_plies;
+extern long sr_deep_budget;
 /* positions evaluated (0-ply) by the last sr_rank call */
 long sr_last_work(void);
-typedef struct { int keep1; float margin1; int keep2; float margin2; } sr_filter;
+typedef struct { int keep1; float margin1; int keep2; float margin2; int keep3; float margin3; } sr_filter;
 extern const sr_filter sr_filters[6];   /* per level; rows 4 and 5 are used */
 
 /* Probabilities of the side on roll (before its roll) at ply 0, 1 or 2. */
