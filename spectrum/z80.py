@@ -1,7 +1,7 @@
 """The 48K Spectrum's Z80 in pure Python: all documented and undocumented instructions, MEMPTR, Q, R, IFF/IM/HALT/EI/
-NMI, whole-instruction T-states (FUSE and z80test exact). Cold code runs in the interpreter (z80_interp); code
-reached often is compiled to Python blocks, cached by address (docs/Z80.md). It is not bus-cycle exact: 48K
-memory and I/O contention are not modelled (an instruction costs its nominal T)."""
+NMI, the T-state of every bus cycle (FUSE and z80test exact) and, with contended=True, the 48K's memory and I/O
+contention (z80_bus). Cold code runs in the interpreter (z80_interp); code reached often is compiled to Python
+blocks, cached by address (docs/Z80.md). It is not the machine: the ULA, ports and frames are spectrum/machine.py."""
 import re
 from dataclasses import dataclass, replace
 
@@ -136,7 +136,8 @@ def _default_out(port, value, tstates):
 
 class Z80:
     __slots__ = ("a", "f", "b", "c", "d", "e", "h", "l", "a_", "f_", "b_", "c_", "d_", "e_", "h_", "l_",
-                 "ix", "iy", "sp", "pc", "_i", "_ic", "_r7", "_rc", "_eir", "_pvr", "q", "iff1", "iff2", "im", "halted", "memptr",
+                 "ix", "iy", "sp", "pc", "_i", "_ic", "_r7", "_rc", "_eir", "_pvr", "q", "iff1", "iff2", "im",
+                 "halted", "memptr",
                  "tstates", "memory", "rom_top", "_traps", "_port_in", "_port_out", "_cache", "_g",
                  "_dec", "_ops", "_heat", "_recompiles", "compile_after", "_volatile",
                  "_after_volatile", "_stops", "_block_code", "contended", "screen_writes", "_contention", "_ops_away",

@@ -270,13 +270,17 @@ _XY_RE = re.compile(r"\((\(i[xy] \+ .*\)) & 65535\)")
 _SP_OFF = {"sp": 0, "((sp + 1) & 65535)": 1, "((sp - 1) & 65535)": -1, "((sp - 2) & 65535)": -2}
 
 
-def _contended(addr, cont, ir):
+def _contended(addr, cont, ir, own_bytes=True):
     """True / False when known while decoding, else the condition as a cheap expression (a register pair by
-    its high byte, SP's neighbours by shifting the range; lo and hi are multiples of 256)."""
+    its high byte, SP's neighbours by shifting the range; lo and hi are multiples of 256). own_bytes=False:
+    the instruction's own bytes are known to lie outside contended memory."""
     if addr == "IR":
         return ir
     if isinstance(addr, int):
         return cont.lo <= addr < cont.hi
+    m = _PC_RE.fullmatch(addr)
+    if m and not own_bytes:
+        return False
     if cont.lo == 0 and cont.hi == 0x10000:
         return True
     if addr in _PAIR_HI:
@@ -284,7 +288,6 @@ def _contended(addr, cont, ir):
     if addr in _SP_OFF:                 # sp+k wraps out of lo..hi exactly when sp leaves the shifted range
         k = _SP_OFF[addr]
         return f"{cont.lo - k} <= sp < {cont.hi - k}"
-    m = _PC_RE.fullmatch(addr)
     if m:                               # the same for the instruction's own bytes at pc+k
         k = int(m.group(1) or 0)
         return f"{cont.lo - k} <= pc < {cont.hi - k}"
@@ -349,9 +352,7 @@ def contention_code(main, taken, cont, ir=False, pc_dynamic=False, length=1, own
             while k + len(run) < len(cycles) and cycles[k + len(run)].addr == c.addr \
                     and cycles[k + len(run)].kind != "IO" and run[-1].kind != "W":
                 run.append(cycles[k + len(run)])
-            cond = _contended(c.addr, cont, ir)
-            if not own_bytes and isinstance(c.addr, str) and _PC_RE.fullmatch(c.addr):
-                cond = False
+            cond = _contended(c.addr, cont, ir, own_bytes)
             if taken_side and isinstance(cond, str) and _on_registers(c.addr):
                 flags.append(f"ck{len(flags)} = {cond}")
                 cond = f"ck{len(flags) - 1}"
@@ -368,7 +369,7 @@ def contention_code(main, taken, cont, ir=False, pc_dynamic=False, length=1, own
                 writes += 1
                 rest = cycles[k + len(run):]
                 if _may_hit_screen(c.addr) and (estimate_only or any(
-                        _contended(x.addr, cont, ir) is not False for x in rest)):
+                        _contended(x.addr, cont, ir, own_bytes) is not False for x in rest)):
                     out.append(f"{name} = t + {{T}} + {o}")
                 else:
                     write_t[name] = f"t + {{T}} + {o}"
@@ -379,7 +380,7 @@ def contention_code(main, taken, cont, ir=False, pc_dynamic=False, length=1, own
     lead = []
     if pc_dynamic:                      # the instruction's own bytes first: one test for all of them
         n = 0
-        while n < len(main) and isinstance(main[n].addr, str) and main[n].addr.startswith(("pc", "((pc")):
+        while n < len(main) and isinstance(main[n].addr, str) and _PC_RE.fullmatch(main[n].addr):
             n += 1
         head, o, _ = lines(main[:n], 0, 0)
         if len(head) > 1:

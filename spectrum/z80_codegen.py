@@ -314,14 +314,14 @@ class _Op:
 class Decoder:
     """Decodes one instruction at an address into an Instr (code lines using the block's locals)."""
 
-    def __init__(self, mem, rom_top, contention=None):
+    def __init__(self, mem, rom_top, contention=None, own_bytes=True):
         self.mem = mem
         self.rom_top = rom_top
         self.contention = contention        # a z80_bus.Contention: the 48K's waits and screen-write log
         # whether I is contended: True/False when compiling blocks (the CPU recompiles when it changes),
         # or the test read at run time by the interpreter's op functions (shared by every CPU)
         self.ir_contended = "S._ic" if isinstance(mem, Template) else False
-        self.own_bytes = True               # False: the code is known to lie outside contended memory
+        self.own_bytes = own_bytes          # False: the code is known to lie outside contended memory
 
     # ---- helpers producing code lines
     def wmem(self, var, addr, val):

@@ -4,7 +4,7 @@ that is cold, run once or rewritten as it runs; it is not the block compiler and
 
 An op function is `op(S, M, pc) -> next pc`, plus 0x10000 when the instruction may have jumped (the CPU counts
 those arrivals to find hot code), or -3 for HALT; it leaves S.pc to the caller. Each is made once per
-process (and rom_top) and shared by every CPU."""
+process (per rom_top and contention, and with or without the tests on its own bytes) and shared by every CPU."""
 import re
 
 from . import z80_codegen as cg
@@ -29,9 +29,7 @@ def op_source(key_bytes, rom_top, contention=None, own_bytes=True):
     """Python source of the op function for one opcode (see the module docstring). own_bytes=False: for
     code outside contended memory (no tests on the instruction's own bytes)."""
     template = cg.Template(key_bytes)
-    decoder = cg.Decoder(template, rom_top, contention)
-    decoder.own_bytes = own_bytes
-    ins = decoder.decode(cg.Expr("pc", 0))
+    ins = cg.Decoder(template, rom_top, contention, own_bytes).decode(cg.Expr("pc", 0))
     body = [cg.fold(line.replace("{T}", "0").replace("{K}", str(ins.m1)).replace("QMASK", "~S.q"))
             for line in ins.lines]
     code = "\n".join(body)
@@ -52,7 +50,8 @@ def op_source(key_bytes, rom_top, contention=None, own_bytes=True):
         out.append("    POUT = S._port_out")
     out += [f"    {r} = S.{cg.cpu_name(r)}" for r in used if not _set_before_read(r, body)]
     out += ["    " + ln for ln in body]
-    out.append(f"    S.tstates {'= t +' if timed else '+='} {t_end}; S._rc += {ins.m1}; S.q = {'f' if ins.sets_f else 0}")
+    out.append(f"    S.tstates {'= t +' if timed else '+='} {t_end}; S._rc += {ins.m1}; "
+               f"S.q = {'f' if ins.sets_f else 0}")
     out += [f"    S.{cg.cpu_name(r)} = {r}" for r in written]
     if ins.post:
         out.append(f"    {ins.post}")
