@@ -122,6 +122,36 @@ def test_probabilities_are_consistent_at_every_ply():
             assert -3 <= p.equity <= 3
 
 
+# ---- races: what cannot happen is zero, what can is seen -------------------------------
+
+def test_a_side_that_has_borne_a_man_off_cannot_lose_a_gammon():
+    # the mover has 14 men left, far behind: it loses, but never a gammon
+    race = Position.from_points({13: 4, 14: 4, 15: 3, 20: 3}, {1: 3, 2: 3})
+    p = ev.evaluate(race.position_id, 0)
+    assert p.win < 0.05
+    assert p.lose_gammon == 0.0 and p.lose_backgammon == 0.0
+
+
+def test_in_a_race_a_backgammon_needs_a_man_in_the_winners_home_board():
+    # the same men, none in the opponent's home board: a gammon is likely, no backgammon
+    home_free = Position.from_points({2: 2, 4: 2, 6: 2, 8: 2, 10: 2, 15: 1, 16: 2, 17: 2},
+                                     {1: 3, 2: 3})
+    p = ev.evaluate(home_free.position_id, 0)
+    assert p.lose_gammon > 0.5 and p.lose_backgammon == 0.0
+    # two men on the 24-point against the opponent's last man (on his 2-point): only 66 takes
+    # both out of his home board before he bears it off
+    stuck = Position.from_points({2: 2, 4: 2, 6: 2, 8: 2, 10: 2, 15: 1, 16: 2, 24: 2}, {2: 1})
+    assert ev.evaluate(stuck.position_id, 0).lose_backgammon > 0.2   # (the net: 0.31; truly ~0.97)
+
+
+def test_in_a_race_the_man_left_in_the_opponents_home_board_comes_out_first():
+    # 23 with men on the 16- and 19-points while the opponent bears off his last four: the
+    # man on the 19-point (in his home board) must leave it, or a backgammon looms
+    pos = Position.from_points({1: 3, 2: 2, 3: 3, 5: 2, 6: 3, 16: 1, 19: 1}, {1: 2, 2: 2})
+    after = Position.from_id(ev.best_play(pos.position_id, (2, 3), 3))
+    assert not any(after.board[18:24])
+
+
 def test_the_start_position_is_close_to_even():
     p = ev.evaluate(START, 0)
     assert 0.4 < p.win < 0.6

@@ -7,11 +7,11 @@ from game import evaluator as E
 from game.position import Position
 from native import ffi, lib
 
-# Found by a random-position search (random play, level 3): the mover's 63 here. For money the
-# net plays for the gammon (mover wins 66.6%, gammons 32.4%); at double match point gammons
-# are worth nothing and the quieter play wins more often (68.3%, gammons 23.5%).
-DMP_POSITION, DMP_DICE = "EIkZ8yL8I4YRCA", (6, 3)
-MONEY_CHOICE, DMP_CHOICE = "EIkZ8yL8B4YxAA", "EIkZ8yL8I4YjAA"
+# Found by a random-position search (random play, level 3): the mover's 41 here. For money the
+# net plays for the gammon (mover wins 74.1%, gammons 51.8%); at double match point gammons
+# are worth nothing and the quieter play wins more often (76.1%, gammons 34.0%).
+DMP_POSITION, DMP_DICE = "LQAj9As3zAMhQg", (4, 1)
+MONEY_CHOICE, DMP_CHOICE = "FoAR+kU3zAMDIg", "LQAj9As3zAMhBQ"
 DMP = (1, 1, 1, 2, 1)          # 1-away/1-away, post-Crawford, cube 1
 
 

@@ -150,3 +150,87 @@ def test_refine_refuses_a_data_file_with_a_partial_record(tools, tmp_path):
                           capture_output=True, text=True)
     assert proc.returncode == 1 and "partial record" in proc.stderr
     assert not (tmp_path / "f.wts").exists()
+
+
+def _nets(data: bytes):
+    """(contact floats, race floats) of a weights file, each net's block whole."""
+    _, n_in, hid_c, n_in_r, hid_r, _ = HEADER.unpack_from(data)[1:]
+    size_c = n_in * hid_c + hid_c + 5 * hid_c + 5
+    size_r = n_in_r * hid_r + hid_r + 5 * hid_r + 5
+    floats = struct.unpack_from(f"<{size_c + size_r}f", data, HEADER.size)
+    return floats[:size_c], floats[size_c:]
+
+
+@pytest.fixture()
+def small_net(tools, tmp_path):
+    path = tmp_path / "base.wts"
+    run(tools, "train", "--games", 20, "--hidden", 8, "--seed", 3, "--check", 20, "--pairs", 2,
+        "--out", path)
+    return path
+
+
+@pytest.mark.parametrize("only,kept", [("race", 0), ("contact", 1)])
+def test_training_one_net_leaves_the_other_exactly_as_it_was(tools, tmp_path, small_net, only,
+                                                              kept):
+    run(tools, "train", "--resume", small_net, "--only", only, "--loss", "xent", "--games", 30,
+        "--seed", 5, "--check", 30, "--pairs", 2, "--out", tmp_path / "one.wts")
+    before, after = _nets(small_net.read_bytes()), _nets((tmp_path / "one.wts").read_bytes())
+    assert after[kept] == before[kept]
+    assert after[1 - kept] != before[1 - kept]
+
+
+def test_cross_entropy_and_squared_error_are_different_steps_each_reproducible(tools, tmp_path,
+                                                                                small_net):
+    files = {}
+    for loss in ("mse", "xent", "xent"):
+        out = tmp_path / f"{loss}.wts"
+        run(tools, "train", "--resume", small_net, "--loss", loss, "--games", 20, "--seed", 6,
+            "--check", 20, "--pairs", 2, "--out", out)
+        files.setdefault(loss, set()).add(out.read_bytes())
+    assert len(files["xent"]) == 1 and files["xent"] != files["mse"]
+
+
+def test_a_run_resumed_from_a_trained_file_stopped_and_continued_with_first_ends_the_same(
+        tools, tmp_path, small_net):
+    common = ["--only", "contact", "--loss", "xent", "--games", 40, "--seed", 7, "--check", 20,
+              "--pairs", 2]
+    run(tools, "train", "--resume", small_net, *common, "--out", tmp_path / "whole.wts")
+    run(tools, "train", "--resume", small_net, *common, "--stop-at", 20, "--out",
+        tmp_path / "part.wts")
+    assert (tmp_path / "part.wts").read_bytes() != (tmp_path / "whole.wts").read_bytes()
+    run(tools, "train", "--continue", tmp_path / "part.wts", "--first", 21, *common, "--out",
+        tmp_path / "part.wts")
+    assert (tmp_path / "part.wts").read_bytes() == (tmp_path / "whole.wts").read_bytes()
+
+
+def test_grow_contact_keeps_every_old_weight_and_adds_units_that_say_nothing(tools, tmp_path,
+                                                                            small_net):
+    run(tools, "train", "--resume", small_net, "--grow-contact", 12, "--games", 0, "--out",
+        tmp_path / "grown.wts")
+    old, new = small_net.read_bytes(), (tmp_path / "grown.wts").read_bytes()
+    n_in, hid_c, _, hid_r = HEADER.unpack_from(new)[2:6]
+    assert (hid_c, hid_r) == (12, 8)
+    (old_c, old_r), (new_c, new_r) = _nets(old), _nets(new)
+    assert new_r == old_r
+    for i in range(n_in):                                   # input rows: old units first
+        assert new_c[i * 12:i * 12 + 8] == old_c[i * 8:i * 8 + 8]
+        assert any(new_c[i * 12 + 8:i * 12 + 12])           # the new units see the inputs
+    w_out_new = new_c[n_in * 12 + 12:n_in * 12 + 12 + 5 * 12]
+    w_out_old = old_c[n_in * 8 + 8:n_in * 8 + 8 + 5 * 8]
+    for k in range(5):
+        assert w_out_new[k * 12:k * 12 + 8] == w_out_old[k * 8:k * 8 + 8]
+        assert w_out_new[k * 12 + 8:k * 12 + 12] == (0.0,) * 4   # ...but do not speak
+
+
+@pytest.mark.parametrize("args,message", [
+    (["--loss", "hinge"], "--loss takes mse or xent"),
+    (["--only", "bearoff"], "--only takes contact or race"),
+    (["--grow-contact", 4], "--grow-contact must be more than"),
+])
+def test_a_bad_training_option_is_refused_and_nothing_written(tools, tmp_path, small_net, args,
+                                                             message):
+    proc = subprocess.run([str(tools / "train"), "--resume", str(small_net), *map(str, args),
+                           "--games", "1", "--out", str(tmp_path / "x.wts")],
+                          capture_output=True, text=True)
+    assert proc.returncode == 2 and message in proc.stderr
+    assert not (tmp_path / "x.wts").exists()

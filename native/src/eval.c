@@ -1,7 +1,8 @@
 /* eval.c: input encoding (Tesauro-style point units plus pips, primes, home points, men
- * back, hit chances, blots, escapes and the blockade in front for each side), position
- * classes and the 0-ply evaluation that picks the contact net, the race net or the exact
- * bear-off database. Not the search. */
+ * back, hit chances and pips lost, blots, escapes, the blockade in front, anchors, the way
+ * home and the pips to break contact for each side), position classes and the 0-ply
+ * evaluation that picks the contact net, the race net or the exact bear-off database, with
+ * the chances a position cannot have set to zero. Not the search. */
 #include "eval.h"
 #include <string.h>
 
@@ -30,13 +31,14 @@ int ev_class(const mg_board *b) {
 
 /* Bit p+1 stands for victim index p (p = -1 is the attacker's bar), so shifting a set of
  * attacker positions left by d moves every one of them d pips. */
-int ev_hit_rolls(const mg_board *b, int victim) {
+int ev_hit_rolls(const mg_board *b, int victim, int *pips_lost) {
     const int8_t *vr = b->b[victim], *ar = b->b[1 - victim];
     uint32_t blots = 0, blocked = 0, src = 0;
     for (int i = 0; i < 24; i++) {
         if (vr[i] == 1) blots |= 2u << i;
         else if (vr[i] >= 2) blocked |= 2u << i;
     }
+    if (pips_lost) *pips_lost = 0;
     if (!blots) return 0;
     if (ar[24] > 0) src = 1u;   /* men on the bar must enter first: only they can hit */
     else
@@ -46,19 +48,24 @@ int ev_hit_rolls(const mg_board *b, int victim) {
     for (int d1 = 1; d1 <= 6; d1++) {
         uint32_t s1 = src << d1;
         for (int d2 = d1; d2 <= 6; d2++) {
-            int hit;
+            uint32_t hit;   /* the blots this roll can reach */
             if (d1 == d2) {
                 uint32_t r = src;
                 hit = 0;
-                for (int k = 0; k < 4 && !hit; k++) {
+                for (int k = 0; k < 4; k++) {
                     r = (r << d1) & open;
-                    hit = (r & blots) != 0;
+                    hit |= r & blots;
                 }
             } else {
                 uint32_t s2 = src << d2;
-                hit = (((s1 | s2) | ((s1 & open) << d2) | ((s2 & open) << d1)) & blots) != 0;
+                hit = ((s1 | s2) | ((s1 & open) << d2) | ((s2 & open) << d1)) & blots;
             }
-            if (hit) count += (d1 == d2) ? 1 : 2;
+            if (hit) {
+                int w = (d1 == d2) ? 1 : 2;
+                count += w;
+                /* the most advanced blot (lowest index p, bit p+1) loses the most: 24 - p */
+                if (pips_lost) *pips_lost += w * (25 - __builtin_ctz(hit));
+            }
         }
     }
     return count;
@@ -129,13 +136,43 @@ static void encode_side(const mg_board *b, int r, float *x) {
     x[99] = (float)best / 6.0f;
     x[100] = (float)home / 6.0f;
     x[101] = (float)back / 8.0f;
-    x[102] = (float)ev_hit_rolls(b, r) / 36.0f;
+    int pips_lost;
+    x[102] = (float)ev_hit_rolls(b, r, &pips_lost) / 36.0f;
     int blots = 0;
     for (int i = 0; i < 24; i++) blots += row[i] == 1;
     x[103] = (float)blots / 5.0f;
     int rear = bar ? 24 : rearmost(row), held = 0;
     x[104] = rear >= 0 ? (float)ev_escape_rolls(b, r, rear, &held) / 36.0f : 1.0f;
     x[105] = (float)held / 6.0f;
+    /* the way home, for races and saving gammons: pips and crossings still to make before
+     * every man is in the home board, the men still outside, and the exact expected number
+     * of rolls to bear off the men already home (the one-sided bear-off database) */
+    int out_pips = 0, out_men = 0, crossings = 0;
+    for (int i = 6; i < 25; i++) {
+        if (!row[i]) continue;
+        out_pips += row[i] * (i - 5);
+        out_men += row[i];
+        crossings += row[i] * ((i - 6) / 6 + 1);
+    }
+    if (!bo_ready()) bo_init();
+    x[106] = (float)out_pips / 60.0f;
+    x[107] = (float)out_men / 15.0f;
+    x[108] = (float)crossings / 20.0f;
+    x[109] = bo_ready() ? bo_mean(bo_index(row)) / 10.0f : 0.0f;
+    /* contact: the pips a hit costs on average over the 36 rolls (the most advanced blot
+     * the roll reaches), the rearmost man, the rearmost and the foremost point held, and the
+     * pips still to move before the two sides have passed each other */
+    x[110] = (float)pips_lost / (36.0f * 12.0f);
+    x[111] = rear >= 0 ? (float)(rear + 1) / 25.0f : 0.0f;
+    int rear_anchor = -1, front_anchor = -1;
+    for (int i = 23; i >= 0; i--) if (row[i] >= 2) { rear_anchor = i; break; }
+    for (int i = 0; i < 24; i++) if (row[i] >= 2) { front_anchor = i; break; }
+    x[112] = (float)(rear_anchor + 1) / 24.0f;
+    x[113] = (float)(front_anchor + 1) / 24.0f;
+    int opp_rear = rearmost(b->b[1 - r]), contact_pips = 0;   /* he stands on our 23 - j */
+    if (opp_rear >= 0)
+        for (int i = 24; i > 23 - opp_rear; i--) contact_pips += row[i] * (i - (23 - opp_rear));
+    x[114] = (float)contact_pips / 100.0f;
 }
 
 void ev_encode(const mg_board *b, float *in) {
@@ -180,6 +217,20 @@ float ev_equity(const float p[NN_OUT]) {
     return 2.0f * p[EV_WIN] - 1.0f + p[EV_WIN_G] - p[EV_LOSE_G] + p[EV_WIN_BG] - p[EV_LOSE_BG];
 }
 
+/* A side that has borne off a man can lose no gammon; in a race, only a side with a man still
+ * in the other's home board can lose a backgammon. Those outputs are zero, exactly. */
+void ev_mask(const mg_board *b, int cls, float p[NN_OUT]) {
+    for (int r = 0; r < 2; r++) {
+        const int8_t *row = b->b[r];
+        int gammon = men_on_board(row) == 15;
+        int backgammon = gammon && (cls != EV_RACE || rearmost(row) >= 18);
+        float *g = r == 0 ? &p[EV_LOSE_G] : &p[EV_WIN_G];
+        float *bg = r == 0 ? &p[EV_LOSE_BG] : &p[EV_WIN_BG];
+        if (!gammon) *g = 0.0f;
+        if (!backgammon) *bg = 0.0f;
+    }
+}
+
 void ev_evaluate_w(const ev_weights *w, const mg_board *b, float p[NN_OUT]) {
     int cls = ev_class(b);
     if (cls == EV_OVER) { ev_terminal(mg_result(b), p); return; }
@@ -194,7 +245,7 @@ void ev_evaluate_w(const ev_weights *w, const mg_board *b, float p[NN_OUT]) {
     ev_encode(b, in);
     nn_forward(cls == EV_RACE ? &w->race : &w->contact, in, &tr);
     memcpy(p, tr.out, sizeof(float) * NN_OUT);
-    if (cls == EV_RACE) { p[EV_WIN_BG] = 0.0f; p[EV_LOSE_BG] = 0.0f; }
+    ev_mask(b, cls, p);
     ev_sanitize(p);
 }
 

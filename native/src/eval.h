@@ -13,10 +13,11 @@
 #define EV_LOSE_G 3
 #define EV_LOSE_BG 4
 
-#define EV_PER_SIDE 106
+#define EV_PER_SIDE 115
 #define EV_N_IN (2 * EV_PER_SIDE)
 #define EV_N_HID 80            /* default hidden units of the training tool */
-#define EV_N_HID_SHIPPED 128   /* hidden units of the committed weights file */
+#define EV_N_HID_CONTACT_SHIPPED 192   /* hidden units of the committed weights file's nets */
+#define EV_N_HID_RACE_SHIPPED 128
 
 enum { EV_OVER = 0, EV_BEAROFF = 1, EV_RACE = 2, EV_CONTACT = 3 };
 
@@ -31,8 +32,10 @@ extern ev_weights ev_w;   /* the weights the game plays with */
 
 int ev_class(const mg_board *b);
 void ev_encode(const mg_board *b, float *in);   /* in[EV_N_IN] */
-/* Rolls out of 36 on which the side in row 1-victim can hit a blot of row `victim`. */
-int ev_hit_rolls(const mg_board *b, int victim);
+/* Rolls out of 36 on which the side in row 1-victim can hit a blot of row `victim`; the sum
+ * over the 36 rolls of the pips the most advanced blot each roll reaches would lose goes to
+ * *pips_lost unless it is NULL. */
+int ev_hit_rolls(const mg_board *b, int victim, int *pips_lost);
 /* Rolls out of 36 with which row r's man at index `from` (24 = bar) gets past every point
  * the opponent holds in the 12 in front of it, moving alone; 36 when none is held. The
  * number of those held points goes to *held_in_front unless it is NULL. */
@@ -43,6 +46,8 @@ void ev_evaluate(const mg_board *b, float p[NN_OUT]);
 /* Probabilities from the game's end as seen by the side on roll (mg_result of b). */
 void ev_terminal(int result, float p[NN_OUT]);
 void ev_sanitize(float p[NN_OUT]);
+/* Zeroes the gammon and backgammon chances a position of class cls cannot have. */
+void ev_mask(const mg_board *b, int cls, float p[NN_OUT]);
 void ev_invert(const float in[NN_OUT], float out[NN_OUT]);
 float ev_equity(const float p[NN_OUT]);   /* cubeless money equity, points per game */
 /* Level 1: the hand-written score of a position the mover has just made (eval_heur.c). */

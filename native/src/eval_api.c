@@ -29,7 +29,9 @@ int bg_load_weights(const uint8_t *data, int len) {
 
 int bg_weights_games(void) { return ev_w.loaded ? (int)ev_w.games_trained : 0; }
 
-int bg_weights_expected_size(void) { return (int)ev_wts_size(EV_N_IN, EV_N_HID_SHIPPED, EV_N_HID_SHIPPED); }
+int bg_weights_expected_size(void) {
+    return (int)ev_wts_size(EV_N_IN, EV_N_HID_CONTACT_SHIPPED, EV_N_HID_RACE_SHIPPED);
+}
 
 static int check_board(const int8_t *board) {
     if (!board) return -BG_ERR_BAD_ARG;

@@ -81,11 +81,18 @@ void nn_forward(const nn_net *net, const float *in, nn_trace *tr) {
 
 void nn_train_step(nn_net *net, const float *in, const nn_trace *tr, const float *target,
                    float alpha) {
+    nn_train_step_loss(net, in, tr, target, alpha, 0);
+}
+
+void nn_train_step_loss(nn_net *net, const float *in, const nn_trace *tr, const float *target,
+                        float alpha, int cross_entropy) {
     const int nh = net->n_hid;
     float dout[NN_OUT];
     for (int k = 0; k < NN_OUT; k++) {
         float y = tr->out[k];
-        dout[k] = (target[k] - y) * y * (1.0f - y);
+        /* squared error carries the sigmoid's slope y(1-y), which all but stops an output
+         * that sits near 0 or 1; cross-entropy's gradient is the error itself */
+        dout[k] = cross_entropy ? target[k] - y : (target[k] - y) * y * (1.0f - y);
     }
     float dhid[NN_MAX_HID];
     for (int h = 0; h < nh; h++) {

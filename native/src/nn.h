@@ -6,7 +6,7 @@
 #include <stdint.h>
 
 #define NN_MAX_IN 256
-#define NN_MAX_HID 128
+#define NN_MAX_HID 256
 #define NN_OUT 5
 
 typedef struct {
@@ -32,5 +32,8 @@ void nn_forward(const nn_net *net, const float *in, nn_trace *tr);
 /* One gradient step moving the outputs of the traced pass toward target[NN_OUT]. */
 void nn_train_step(nn_net *net, const float *in, const nn_trace *tr, const float *target,
                    float alpha);
+/* As nn_train_step, on squared error (cross_entropy 0) or on cross-entropy (1). */
+void nn_train_step_loss(nn_net *net, const float *in, const nn_trace *tr, const float *target,
+                        float alpha, int cross_entropy);
 float nn_sigmoid(float x);
 #endif

@@ -1,8 +1,11 @@
 """Rebuilds the evaluator's weights from a seed, in stages, logging a yardstick over time.
-Stage 1: TD(0) self-play from random weights (train); stage 2: rounds of supervised fitting
-toward our own 2-ply search targets (refine gen --ply 2, then fit on every round's data so
-far); each round's net is kept only when it beats the one before in a duplicate-dice duel
-at level 3 (refine duel). Never gnubg's weights or outputs as targets: gnubg 0-ply (the
+Stage 1: TD(0) self-play from random weights (train, squared error); stage 2: the race net
+alone, more TD self-play on cross-entropy (which lets outputs near 0 or 1 - gammons and
+backgammons in races - still learn); stage 3: the contact net alone, the same; stage 4:
+rounds of supervised fitting toward our own 2-ply search targets (refine gen --ply 2, then
+fit on every round's data so far; none by default, as they measured no gain); each round's
+net is kept only when it beats the one before in a duplicate-dice duel at level 3 (refine
+duel). Never gnubg's weights or outputs as targets: gnubg 0-ply (the
 optional gnubg-nn package, through bench/strength.py) is only a yardstick in the log.
 Not the game and not a test. Every step is seeded, so a run is reproducible on one machine
 and compiler; stopped at any point, the same command resumes from its checkpoints:
@@ -24,12 +27,24 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 GAMES_AT = 28   # byte offset of the games-trained count in a weights file (evalwts.c header)
+N_IN_AT = 12    # byte offset of the contact net's input count
+HID_C_AT = 16   # ... and of its hidden units
 
 
 def games_trained(path: str) -> int:
     with open(path, "rb") as fh:
         head = fh.read(GAMES_AT + 4)
     return struct.unpack_from("<I", head, GAMES_AT)[0]
+
+
+def header_field(path: str, at: int) -> int:
+    with open(path, "rb") as fh:
+        head = fh.read(at + 4)
+    return struct.unpack_from("<I", head, at)[0]
+
+
+def inputs_of(path: str) -> int:
+    return header_field(path, N_IN_AT)
 
 
 class Run:
@@ -91,8 +106,10 @@ class Run:
         out = self.path("td.wts")
         if a.start:
             if not os.path.exists(out):
-                shutil.copyfile(a.start, out)
-                self.log(f"td: start from {a.start} ({games_trained(out)} games), no TD stage")
+                self.tool("train", "--widen", a.start, "--games", 0, "--out", out + ".part")
+                os.replace(out + ".part", out)
+                self.log(f"td: start from {a.start} ({games_trained(out)} games, "
+                         f"{inputs_of(a.start)} inputs widened to {inputs_of(out)}), no TD stage")
             return out
         done = games_trained(out) if os.path.exists(out) else 0
         if done >= a.td_games:
@@ -109,7 +126,38 @@ class Run:
         self.log(f"td: done, {games_trained(out)} games. {self.gnubg_yardstick(out)}")
         return out
 
-    # ---- stage 2 ------------------------------------------------------------------------
+    # ---- stages 2 and 3 -----------------------------------------------------------------
+
+    def one_net(self, name: str, base: str, games: int, alpha: float, alpha_end: float,
+                seed: int, grow: int = 0) -> str:
+        """More TD self-play for one net (name: race or contact) on cross-entropy, resumable:
+        its checkpoint carries on with --continue. grow: the contact net's hidden units are
+        first raised to this many (new units silent until trained)."""
+        out = self.path(f"{name}.wts")
+        if games <= 0:
+            return base
+        start = games_trained(base)
+        done = games_trained(out) - start if os.path.exists(out) else 0
+        if os.path.exists(out) and done >= games:
+            return out
+        common = ["--only", name, "--loss", "xent", "--games", games, "--seed", seed,
+                  "--alpha", alpha, "--alpha-end", alpha_end, "--check", 50_000, "--pairs", 50,
+                  "--out", out, "--log", self.path(f"{name}_log.txt")]
+        self.log(f"{name}: {'continue at ' + str(done) if done > 0 else 'start'} of {games} "
+                 f"games from {os.path.basename(base)}, seed {seed}, cross-entropy, "
+                 f"alpha {alpha}->{alpha_end}")
+        if done > 0:   # the games after the checkpoint, as the uninterrupted run plays them
+            self.tool("train", "--continue", out, "--first", done + 1, *common)
+        else:
+            hidden = header_field(base, HID_C_AT)
+            more = ["--grow-contact", grow] if grow > hidden else []
+            if more:
+                self.log(f"{name}: the contact net grown from {hidden} to {grow} hidden units")
+            self.tool("train", "--resume", base, *more, *common)
+        self.log(f"{name}: done, {games_trained(out)} games. {self.gnubg_yardstick(out)}")
+        return out
+
+    # ---- stage 4 ------------------------------------------------------------------------
 
     def refine(self, base: str) -> None:
         a = self.args
@@ -159,7 +207,15 @@ def main() -> int:
     ap.add_argument("--hidden", type=int, default=128)
     ap.add_argument("--alpha", type=float, default=0.1)
     ap.add_argument("--alpha-end", type=float, default=0.01)
-    ap.add_argument("--rounds", type=int, default=20)
+    ap.add_argument("--race-games", type=int, default=400_000)
+    ap.add_argument("--race-alpha", type=float, default=0.005)
+    ap.add_argument("--race-alpha-end", type=float, default=0.001)
+    ap.add_argument("--contact-hidden", type=int, default=192,
+                    help="the contact net's hidden units from stage 3 on")
+    ap.add_argument("--contact-games", type=int, default=500_000)
+    ap.add_argument("--contact-alpha", type=float, default=0.002)
+    ap.add_argument("--contact-alpha-end", type=float, default=0.0003)
+    ap.add_argument("--rounds", type=int, default=0)
     ap.add_argument("--positions", type=int, default=20_000, help="new positions a round")
     ap.add_argument("--epochs", type=int, default=3)
     ap.add_argument("--fit-alpha", type=float, default=0.005)
@@ -167,13 +223,17 @@ def main() -> int:
     ap.add_argument("--duel-pairs", type=int, default=4000)
     ap.add_argument("--keep-on-mean", action="store_true",
                     help="keep a round whose duel mean is positive (default: its 95%% interval)")
-    ap.add_argument("--gnubg-games", type=int, default=2000,
+    ap.add_argument("--gnubg-games", type=int, default=20000,
                     help="games of the gnubg0 yardstick (0: none)")
     args = ap.parse_args()
     subprocess.run(["make", "-s", "-C", HERE, "train", "refine"], check=True)
     run = Run(args)
     run.log(f"rebuild_net {' '.join(sys.argv[1:])}")
     base = run.td()
+    base = run.one_net("race", base, args.race_games, args.race_alpha, args.race_alpha_end,
+                       args.seed * 100 + 45, args.contact_hidden)
+    base = run.one_net("contact", base, args.contact_games, args.contact_alpha,
+                       args.contact_alpha_end, args.seed * 100 + 48, args.contact_hidden)
     run.refine(base)
     run.log(f"done: {run.path('best.wts')}")
     return 0

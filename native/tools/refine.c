@@ -52,7 +52,7 @@ static int cmd_gen(long positions, uint64_t seed, double explore, double sample,
             if (wanted && moves > 0 && rng_unit(&rng) < sample) {
                 float p[NN_OUT];
                 sr_eval_ply(&pos, ply, p);
-                if (cls == EV_RACE) { p[EV_WIN_BG] = 0.0f; p[EV_LOSE_BG] = 0.0f; }
+                ev_mask(&pos, cls, p);
                 uint8_t rec[REC_BYTES];
                 memcpy(rec, &pos, 50);
                 memcpy(rec + 50, p, sizeof p);

@@ -16,6 +16,7 @@
 
 static mg_play plays[MG_MAX_PLAYS];
 static ev_weights net;   /* the nets being trained */
+static int loss_xent;    /* --loss xent: cross-entropy instead of squared error */
 
 /* Best play by 0-ply net; p_mover gets the mover's probabilities after it. */
 static int choose_net(const ev_weights *w, int n, float p_mover[NN_OUT]) {
@@ -61,9 +62,10 @@ static int train_game(uint64_t *rng, float alpha_contact, float alpha_race) {
         int n = mg_generate(&pos, d1, d2, plays);
         float target[NN_OUT];
         int best = choose_net(&net, n, target);
-        if (nnet) {
-            if (cls == EV_RACE) { target[EV_WIN_BG] = 0.0f; target[EV_LOSE_BG] = 0.0f; }
-            nn_train_step(nnet, in, &tr, target, cls == EV_CONTACT ? alpha_contact : alpha_race);
+        float alpha = cls == EV_CONTACT ? alpha_contact : alpha_race;
+        if (nnet && alpha > 0.0f) {
+            ev_mask(&pos, cls, target);
+            nn_train_step_loss(nnet, in, &tr, target, alpha, loss_xent);
         }
         moves++;
         mg_board next;
@@ -137,6 +139,23 @@ static int widen_weights(const char *path) {
     return 0;
 }
 
+/* Gives a net more hidden units: the new ones get small random input weights and zero
+ * output weights, so the grown net plays exactly as before until trained. */
+static void grow_hidden(nn_net *m, int nh_new, uint64_t seed) {
+    static nn_net old;
+    old = *m;
+    int nh = old.n_hid;
+    nn_net fresh;
+    nn_init_random(&fresh, old.n_in, nh_new, seed);
+    m->n_hid = nh_new;
+    for (int i = 0; i < old.n_in; i++)
+        for (int h = 0; h < nh_new; h++)
+            m->w_in[i * nh_new + h] = h < nh ? old.w_in[i * nh + h] : 0.25f * fresh.w_in[i * nh_new + h];
+    for (int h = 0; h < nh_new; h++) m->b_hid[h] = h < nh ? old.b_hid[h] : 0.0f;
+    for (int k = 0; k < NN_OUT; k++)
+        for (int h = 0; h < nh_new; h++) m->w_out[k * nh_new + h] = h < nh ? old.w_out[k * nh + h] : 0.0f;
+}
+
 static void usage(void) {
     fprintf(stderr,
         "train: self-play TD(0) training of the evaluator nets\n"
@@ -150,6 +169,10 @@ static void usage(void) {
         "  --continue FILE  go on with a checkpoint of this same run (same --games, --seed,\n"
         "                   --alpha, --alpha-end): the games after its count are played\n"
         "                   exactly as the uninterrupted run would have played them\n"
+        "  --first G        with --continue: the run's next game is its game G (a run that\n"
+        "                   began with --resume from a file that already held games)\n"
+        "  --grow-contact H give the loaded contact net H hidden units (the new ones at zero\n"
+        "                   output weights, so it plays as before until trained)\n"
         "  --widen FILE     start from weights of an encoding with fewer inputs a side (the\n"
         "                   same inputs first): the new inputs start with zero weights\n"
         "  --hidden H       hidden units of each net (default %d)\n"
@@ -157,16 +180,19 @@ static void usage(void) {
         "  --alpha-end A    learning rate reached at the last game (default 0.02)\n"
         "  --check N        yardstick every N games (default 20000)\n"
         "  --pairs P        duplicate pairs per yardstick (default 250)\n"
-        "  --log FILE       append the yardstick log here (default: stdout only)\n", EV_N_HID);
+        "  --log FILE       append the yardstick log here (default: stdout only)\n"
+        "  --only NET       train only this net (contact or race); the other still plays\n"
+        "  --loss L         mse (squared error, the default) or xent (cross-entropy)\n"
+        "  (--widen or --grow-contact with --games 0 only writes the reshaped file to --out)\n", EV_N_HID);
 }
 
 int main(int argc, char **argv) {
-    long games = 1000000, check = 20000, stop_at = 0;
+    long games = 1000000, check = 20000, stop_at = 0, first = 0;
     double minutes = 0, alpha0 = 0.1, alpha_end = 0.02;
     uint64_t seed = 1;
     int hidden = EV_N_HID, pairs = 250;
     const char *out = "native/evaluator.wts", *resume = NULL, *logpath = NULL, *widen = NULL;
-    int cont = 0;
+    int cont = 0, only = 0, grow_contact = 0;   /* only: 0 both nets learn, else EV_CONTACT or EV_RACE alone */
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) { usage(); return 0; }
@@ -178,6 +204,8 @@ int main(int argc, char **argv) {
         else if (!strcmp(a, "--out")) out = v;
         else if (!strcmp(a, "--resume")) resume = v;
         else if (!strcmp(a, "--continue")) { resume = v; cont = 1; }
+        else if (!strcmp(a, "--first")) first = atol(v);
+        else if (!strcmp(a, "--grow-contact")) grow_contact = atoi(v);
         else if (!strcmp(a, "--widen")) widen = v;
         else if (!strcmp(a, "--hidden")) hidden = atoi(v);
         else if (!strcmp(a, "--alpha")) alpha0 = atof(v);
@@ -185,6 +213,16 @@ int main(int argc, char **argv) {
         else if (!strcmp(a, "--check")) check = atol(v);
         else if (!strcmp(a, "--pairs")) pairs = atoi(v);
         else if (!strcmp(a, "--log")) logpath = v;
+        else if (!strcmp(a, "--loss")) {
+            if (!strcmp(v, "mse")) loss_xent = 0;
+            else if (!strcmp(v, "xent")) loss_xent = 1;
+            else { fprintf(stderr, "train: --loss takes mse or xent, not %s\n", v); return 2; }
+        }
+        else if (!strcmp(a, "--only")) {
+            if (!strcmp(v, "contact")) only = EV_CONTACT;
+            else if (!strcmp(v, "race")) only = EV_RACE;
+            else { fprintf(stderr, "train: --only takes contact or race, not %s\n", v); return 2; }
+        }
         else { usage(); return 2; }
         i++;
     }
@@ -199,9 +237,21 @@ int main(int argc, char **argv) {
         nn_init_random(&net.race, EV_N_IN, hidden, seed * 2 + 2);
         net.games_trained = 0;
     }
+    if (grow_contact) {
+        if (grow_contact <= net.contact.n_hid || grow_contact > NN_MAX_HID) {
+            fprintf(stderr, "train: --grow-contact must be more than the contact net's %d hidden "
+                    "units and at most %d\n", net.contact.n_hid, NN_MAX_HID);
+            return 2;
+        }
+        grow_hidden(&net.contact, grow_contact, seed * 2 + 1);
+    }
+    if ((widen || grow_contact) && games == 0) {   /* reshape only: the same play */
+        if (wts_save(&net, out) != 0) { fprintf(stderr, "train: cannot write %s\n", out); return 1; }
+        return 0;
+    }
     FILE *log = logpath ? fopen(logpath, "a") : NULL;
     double t0 = now_s(), last_bar = 0;
-    long g, g_first = cont ? (long)net.games_trained + 1 : 1;
+    long g, g_first = cont ? (first > 0 ? first : (long)net.games_trained + 1) : 1;
     printf("# train seed=%llu games=%ld hidden=%d alpha=%.3f->%.3f start=%u\n",
            (unsigned long long)seed, games, hidden, alpha0, alpha_end, net.games_trained);
     printf("# games  minutes  yardstick_ppg  yardstick_win_rate\n");
@@ -216,7 +266,7 @@ int main(int argc, char **argv) {
         /* geometric decay from alpha0 to alpha_end over the run */
         float alpha = (float)(alpha0 * pow(alpha_end / alpha0, frac));
         uint64_t game_rng = seed * 0x2545F4914F6CDD1DULL + (uint64_t)g * 0x9E3779B97F4A7C15ULL;
-        train_game(&game_rng, alpha, alpha);
+        train_game(&game_rng, only == EV_RACE ? 0.0f : alpha, only == EV_CONTACT ? 0.0f : alpha);
         net.games_trained++;
         double t = now_s();
         if (t - last_bar > 1.0 || g == games) {
