@@ -234,3 +234,19 @@ def test_a_bad_training_option_is_refused_and_nothing_written(tools, tmp_path, s
                           capture_output=True, text=True)
     assert proc.returncode == 2 and message in proc.stderr
     assert not (tmp_path / "x.wts").exists()
+
+
+def test_refine_fit_takes_either_loss_and_refuses_another(tools, tmp_path):
+    run(tools, "refine", "gen", "--weights", ev.WEIGHTS_PATH, "--positions", 30, "--seed", 8,
+        "--out", tmp_path / "d.dat")
+    fitted = {}
+    for loss in ("mse", "xent"):
+        run(tools, "refine", "fit", "--weights", ev.WEIGHTS_PATH, "--epochs", 1, "--loss", loss,
+            "--out", tmp_path / f"{loss}.wts", tmp_path / "d.dat")
+        fitted[loss] = (tmp_path / f"{loss}.wts").read_bytes()
+    assert fitted["mse"] != fitted["xent"]
+    proc = subprocess.run([str(tools / "refine"), "fit", "--weights", ev.WEIGHTS_PATH, "--loss",
+                           "l1", "--out", str(tmp_path / "x.wts"), str(tmp_path / "d.dat")],
+                          capture_output=True, text=True)
+    assert proc.returncode == 2 and "--loss takes mse or xent" in proc.stderr
+    assert not (tmp_path / "x.wts").exists()

@@ -29,6 +29,7 @@ static void progress(const char *what, long done, long total, double t0) {
     fflush(stderr);
 }
 
+static int fit_xent;   /* fit --loss xent: cross-entropy instead of squared error */
 static sr_cand cands[MG_MAX_PLAYS];
 
 /* ---- gen ---------------------------------------------------------------------------- */
@@ -167,7 +168,7 @@ static int cmd_fit(ev_weights *w, int epochs, double alpha0, double alpha_end, u
                 nn_trace tr;
                 ev_encode(&r->b, in);
                 nn_forward(nets[c], in, &tr);
-                nn_train_step(nets[c], in, &tr, r->p, alpha);
+                nn_train_step_loss(nets[c], in, &tr, r->p, alpha, fit_xent);
                 if ((j & 0xFFF) == 0) progress(names[c], j, train, t0);
             }
             holdout_error(nets[c], idx[c] + train, hold, &mse, &eqe);
@@ -273,7 +274,7 @@ static void usage(void) {
         "      0-ply self-play with W; writes sampled positions with their ply-N targets\n"
         "      (--only: positions of that class alone)\n"
         "  refine fit --weights W --out W2 [--epochs 4] [--alpha 0.01] [--alpha-end 0.002]\n"
-        "             [--seed S] DATA...\n"
+        "             [--seed S] [--loss mse|xent] DATA...\n"
         "      trains W toward the targets in DATA (2%% held out), writes W2 after each epoch\n"
         "  refine duel --weights A --against B [--pairs 5000] [--level 3] [--level-b 3]\n"
         "             [--seed S]\n"
@@ -314,6 +315,11 @@ int main(int argc, char **argv) {
             else { usage(); return 2; }
         }
         else if (!strcmp(a, "--epochs")) epochs = atoi(v);
+        else if (!strcmp(a, "--loss")) {
+            if (!strcmp(v, "mse")) fit_xent = 0;
+            else if (!strcmp(v, "xent")) fit_xent = 1;
+            else { fprintf(stderr, "refine: --loss takes mse or xent, not %s\n", v); return 2; }
+        }
         else if (!strcmp(a, "--alpha")) alpha0 = atof(v);
         else if (!strcmp(a, "--alpha-end")) alpha_end = atof(v);
         else if (!strcmp(a, "--level")) level_a = atoi(v);
