@@ -154,10 +154,8 @@ def test_refine_refuses_a_data_file_with_a_partial_record(tools, tmp_path):
 
 def _nets(data: bytes):
     """(contact floats, race floats) of a weights file, each net's block whole."""
-    _, n_in, hid_c, n_in_r, hid_r, _ = HEADER.unpack_from(data)[1:]
+    n_in, hid_c, floats = read_net_floats(data)
     size_c = n_in * hid_c + hid_c + 5 * hid_c + 5
-    size_r = n_in_r * hid_r + hid_r + 5 * hid_r + 5
-    floats = struct.unpack_from(f"<{size_c + size_r}f", data, HEADER.size)
     return floats[:size_c], floats[size_c:]
 
 

@@ -31,16 +31,14 @@ N_IN_AT = 12    # byte offset of the contact net's input count
 HID_C_AT = 16   # ... and of its hidden units
 
 
-def games_trained(path: str) -> int:
-    with open(path, "rb") as fh:
-        head = fh.read(GAMES_AT + 4)
-    return struct.unpack_from("<I", head, GAMES_AT)[0]
-
-
 def header_field(path: str, at: int) -> int:
     with open(path, "rb") as fh:
         head = fh.read(at + 4)
     return struct.unpack_from("<I", head, at)[0]
+
+
+def games_trained(path: str) -> int:
+    return header_field(path, GAMES_AT)
 
 
 def inputs_of(path: str) -> int:

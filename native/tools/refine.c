@@ -316,9 +316,10 @@ int main(int argc, char **argv) {
         }
         else if (!strcmp(a, "--epochs")) epochs = atoi(v);
         else if (!strcmp(a, "--loss")) {
-            if (!strcmp(v, "mse")) fit_xent = 0;
-            else if (!strcmp(v, "xent")) fit_xent = 1;
-            else { fprintf(stderr, "refine: --loss takes mse or xent, not %s\n", v); return 2; }
+            if ((fit_xent = parse_loss(v)) < 0) {
+                fprintf(stderr, "refine: --loss takes mse or xent, not %s\n", v);
+                return 2;
+            }
         }
         else if (!strcmp(a, "--alpha")) alpha0 = atof(v);
         else if (!strcmp(a, "--alpha-end")) alpha_end = atof(v);

@@ -1,6 +1,7 @@
-/* toolutil.c: the offline tools' random stream and clock (see toolutil.h). */
+/* toolutil.c: the offline tools' random stream, clock and --loss option (see toolutil.h). */
 #define _POSIX_C_SOURCE 199309L
 #include "toolutil.h"
+#include <string.h>
 #include <time.h>
 
 uint64_t rng_next(uint64_t *s) {
@@ -18,4 +19,10 @@ double now_s(void) {
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
     return t.tv_sec + t.tv_nsec * 1e-9;
+}
+
+int parse_loss(const char *name) {
+    if (!strcmp(name, "mse")) return 0;
+    if (!strcmp(name, "xent")) return 1;
+    return -1;
 }

@@ -1,5 +1,5 @@
 /* toolutil.h: what the offline tools (train, refine) share besides weights files: a seeded
- * splitmix64 stream with dice and uniform draws, and the wall clock. Not used by the game,
+ * splitmix64 stream with dice and uniform draws, the wall clock and the --loss option. Not used by the game,
  * whose dice come from game/dice.py. */
 #ifndef SPECTRUM_TOOLUTIL_H
 #define SPECTRUM_TOOLUTIL_H
@@ -8,4 +8,6 @@ uint64_t rng_next(uint64_t *s);   /* the next 64 random bits of the stream in *s
 int roll_die(uint64_t *s);        /* 1..6 */
 double rng_unit(uint64_t *s);     /* uniform in [0, 1) */
 double now_s(void);               /* monotonic wall clock, seconds */
+/* --loss: 0 for mse (squared error), 1 for xent (cross-entropy), -1 for anything else */
+int parse_loss(const char *name);
 #endif

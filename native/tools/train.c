@@ -53,8 +53,9 @@ static int train_game(uint64_t *rng, float alpha_contact, float alpha_race) {
         int cls = ev_class(&pos);
         float in[EV_N_IN];
         nn_trace tr;
-        nn_net *nnet = NULL;
-        if (cls == EV_CONTACT || cls == EV_RACE) {
+        nn_net *nnet = NULL;   /* the net that learns from this position, if any */
+        float alpha = cls == EV_CONTACT ? alpha_contact : alpha_race;
+        if ((cls == EV_CONTACT || cls == EV_RACE) && alpha > 0.0f) {
             nnet = cls == EV_CONTACT ? &net.contact : &net.race;
             ev_encode(&pos, in);
             nn_forward(nnet, in, &tr);
@@ -62,8 +63,7 @@ static int train_game(uint64_t *rng, float alpha_contact, float alpha_race) {
         int n = mg_generate(&pos, d1, d2, plays);
         float target[NN_OUT];
         int best = choose_net(&net, n, target);
-        float alpha = cls == EV_CONTACT ? alpha_contact : alpha_race;
-        if (nnet && alpha > 0.0f) {
+        if (nnet) {
             ev_mask(&pos, cls, target);
             nn_train_step_loss(nnet, in, &tr, target, alpha, loss_xent);
         }
@@ -142,18 +142,19 @@ static int widen_weights(const char *path) {
 /* Gives a net more hidden units: the new ones get small random input weights and zero
  * output weights, so the grown net plays exactly as before until trained. */
 static void grow_hidden(nn_net *m, int nh_new, uint64_t seed) {
-    static nn_net old;
+    static nn_net old, fresh;   /* about 260 KB each: not on the stack */
     old = *m;
     int nh = old.n_hid;
-    nn_net fresh;
     nn_init_random(&fresh, old.n_in, nh_new, seed);
     m->n_hid = nh_new;
     for (int i = 0; i < old.n_in; i++)
         for (int h = 0; h < nh_new; h++)
-            m->w_in[i * nh_new + h] = h < nh ? old.w_in[i * nh + h] : 0.25f * fresh.w_in[i * nh_new + h];
+            m->w_in[i * nh_new + h] = h < nh ? old.w_in[i * nh + h]
+                                             : 0.25f * fresh.w_in[i * nh_new + h];
     for (int h = 0; h < nh_new; h++) m->b_hid[h] = h < nh ? old.b_hid[h] : 0.0f;
     for (int k = 0; k < NN_OUT; k++)
-        for (int h = 0; h < nh_new; h++) m->w_out[k * nh_new + h] = h < nh ? old.w_out[k * nh + h] : 0.0f;
+        for (int h = 0; h < nh_new; h++)
+            m->w_out[k * nh_new + h] = h < nh ? old.w_out[k * nh + h] : 0.0f;
 }
 
 static void usage(void) {
@@ -214,9 +215,10 @@ int main(int argc, char **argv) {
         else if (!strcmp(a, "--pairs")) pairs = atoi(v);
         else if (!strcmp(a, "--log")) logpath = v;
         else if (!strcmp(a, "--loss")) {
-            if (!strcmp(v, "mse")) loss_xent = 0;
-            else if (!strcmp(v, "xent")) loss_xent = 1;
-            else { fprintf(stderr, "train: --loss takes mse or xent, not %s\n", v); return 2; }
+            if ((loss_xent = parse_loss(v)) < 0) {
+                fprintf(stderr, "train: --loss takes mse or xent, not %s\n", v);
+                return 2;
+            }
         }
         else if (!strcmp(a, "--only")) {
             if (!strcmp(v, "contact")) only = EV_CONTACT;
