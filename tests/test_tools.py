@@ -1,11 +1,13 @@
 """The evaluator's offline tools (native/tools: train, refine) build and do what their help
 says on tiny runs: a seeded run is reproducible, its weights file loads in the game, --widen
 carries an older, narrower encoding over with the new inputs at zero, and refine's gen, fit,
-duel and average write what they claim. Weights files are built here in code."""
+duel and average write what they claim, and rebuild_net.py's supervised round makes the same
+data whatever its --jobs. Weights files are built here in code."""
 import os
 import shutil
 import struct
 import subprocess
+import sys
 
 import pytest
 
@@ -248,3 +250,29 @@ def test_refine_fit_takes_either_loss_and_refuses_another(tools, tmp_path):
                           capture_output=True, text=True)
     assert proc.returncode == 2 and "--loss takes mse or xent" in proc.stderr
     assert not (tmp_path / "x.wts").exists()
+
+
+def _rebuild_round(tmp_path, name: str, jobs: int) -> bytes:
+    """One tiny supervised round of rebuild_net.py from the shipped file: contact positions
+    with 1-ply targets, fitted on cross-entropy; returns the round's data file."""
+    work = tmp_path / name
+    subprocess.run([sys.executable, os.path.join(TOOLS, "rebuild_net.py"), "--seed", "3",
+                    "--workdir", str(work), "--start", ev.WEIGHTS_PATH, "--race-games", "0",
+                    "--contact-games", "0", "--rounds", "1", "--ply", "1", "--only", "contact",
+                    "--positions", "41", "--epochs", "1", "--fit-loss", "xent", "--duel-pairs",
+                    "10", "--gnubg-games", "0", "--jobs", str(jobs)],
+                   check=True, capture_output=True, text=True)
+    log = (work / "yardstick.log").read_text()
+    assert "round 1: generating 41 positions (contact) with 1-ply targets" in log
+    assert "round 1: fit on 1 data files (xent)" in log and "duel vs best" in log
+    assert (work / "rounds_done").read_text() == "1"
+    assert not [p for p in os.listdir(work) if ".part" in p or p.startswith("round1.dat.")]
+    return (work / "round1.dat").read_bytes()
+
+
+def test_rebuild_round_data_is_the_same_whatever_the_jobs_and_of_the_class_asked(tools,
+                                                                                  tmp_path):
+    one, two = _rebuild_round(tmp_path, "jobs1", 1), _rebuild_round(tmp_path, "jobs2", 2)
+    assert one == two and len(one) == 41 * 70
+    boards = [struct.unpack_from("<50b", one, k * 70) for k in range(41)]
+    assert all(_contact(b) for b in boards)

@@ -2,8 +2,9 @@
 Stage 1: TD(0) self-play from random weights (train, squared error); stage 2: the race net
 alone, more TD self-play on cross-entropy (which lets outputs near 0 or 1 - gammons and
 backgammons in races - still learn); stage 3: the contact net alone, the same; stage 4:
-rounds of supervised fitting toward our own 2-ply search targets (refine gen --ply 2, then
-fit on every round's data so far; none by default, as they measured no gain); each round's
+rounds of supervised fitting toward our own search's targets one or two rolls deeper (refine
+gen --ply 1|2, contact, race or both, then fit on the last rounds' data on squared error or
+cross-entropy; none by default, as they measured no gain against gnubg 0-ply); each round's
 net is kept only when it beats the one before in a duplicate-dice duel at level 3 (refine
 duel). Never gnubg's weights or outputs as targets: gnubg 0-ply (the
 optional gnubg-nn package, through bench/strength.py) is only a yardstick in the log.
@@ -27,6 +28,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 GAMES_AT = 28   # byte offset of the games-trained count in a weights file (evalwts.c header)
+GEN_PARTS = 2   # each round's positions come in this many seeded parts
 N_IN_AT = 12    # byte offset of the contact net's input count
 HID_C_AT = 16   # ... and of its hidden units
 
@@ -157,6 +159,36 @@ class Run:
 
     # ---- stage 4 ------------------------------------------------------------------------
 
+    def gen(self, weights: str, k: int, data: str) -> None:
+        """Round k's positions in GEN_PARTS seeded parts (the same data whatever --jobs is),
+        --jobs of them generated at once, then joined into one file."""
+        a = self.args
+        only = [] if a.only == "both" else ["--only", a.only]
+        parts = [f"{data}.{j}.part" for j in range(GEN_PARTS)]
+        todo = [j for j in range(GEN_PARTS) if not os.path.exists(parts[j][:-5])]
+        share = [a.positions // GEN_PARTS + (j < a.positions % GEN_PARTS) for j in range(GEN_PARTS)]
+        while todo:
+            batch, todo = todo[:max(1, a.jobs)], todo[max(1, a.jobs):]
+            procs = []
+            for j in batch:
+                cmd = [os.path.join(HERE, "refine"), "gen", "--weights", weights, "--positions",
+                       str(share[j]), "--seed", str(a.seed * 1000 + k * 10 + j), "--ply",
+                       str(a.ply), "--explore", "0.1", *only, "--out", parts[j]]
+                procs.append((j, subprocess.Popen(cmd, stdout=subprocess.PIPE,
+                                                  stderr=subprocess.DEVNULL, text=True)))
+            for j, proc in procs:
+                out, _ = proc.communicate()
+                if proc.returncode != 0:
+                    raise SystemExit(f"rebuild_net: refine gen failed ({proc.returncode}):\n{out}")
+                os.replace(parts[j], parts[j][:-5])
+        with open(data + ".part", "wb") as fh:
+            for j in range(GEN_PARTS):
+                with open(parts[j][:-5], "rb") as src:
+                    shutil.copyfileobj(src, fh)
+        os.replace(data + ".part", data)
+        for j in range(GEN_PARTS):
+            os.remove(parts[j][:-5])
+
     def refine(self, base: str) -> None:
         a = self.args
         best = self.path("best.wts")
@@ -167,25 +199,24 @@ class Run:
         for k in range(rounds_done + 1, a.rounds + 1):
             data = self.path(f"round{k}.dat")
             if not os.path.exists(data):
-                self.log(f"round {k}: generating {a.positions} positions with 2-ply targets")
-                self.tool("refine", "gen", "--weights", best, "--positions", a.positions,
-                          "--seed", a.seed * 1000 + k, "--ply", 2, "--explore", 0.1,
-                          "--out", data + ".part")
-                os.replace(data + ".part", data)
+                self.log(f"round {k}: generating {a.positions} positions ({a.only}) with "
+                         f"{a.ply}-ply targets")
+                self.gen(best, k, data)
             cand = self.path(f"round{k}.wts")
-            datas = [self.path(f"round{j}.dat") for j in range(1, k + 1)]
+            datas = [self.path(f"round{j}.dat") for j in range(max(1, k - a.window + 1), k + 1)]
             fit = self.tool("refine", "fit", "--weights", best, "--out", cand, "--epochs",
                             a.epochs, "--alpha", a.fit_alpha, "--alpha-end", a.fit_alpha_end,
-                            "--seed", a.seed * 1000 + k, *datas)
+                            "--loss", a.fit_loss, "--seed", a.seed * 1000 + k, *datas)
             errs = re.findall(r"(contact|race) epoch (\d+).*equity error ([0-9.]+)", fit)
             first = {n: e for n, ep, e in errs if ep == "0"}
             last = {n: e for n, ep, e in errs}
             ppg, lo, hi = self.duel(cand, best, seed=a.seed * 1000 + k)
             kept = lo > 0 or (ppg > 0 and a.keep_on_mean)
-            self.log(f"round {k}: fit on {len(datas)} data files; held-out equity error contact "
-                     f"{first.get('contact')}->{last.get('contact')}, race {first.get('race')}->"
-                     f"{last.get('race')}; duel vs best {ppg:+.3f} ppg [{lo:+.3f}, {hi:+.3f}] "
-                     f"({2 * a.duel_pairs} games): {'kept' if kept else 'not kept'}")
+            self.log(f"round {k}: fit on {len(datas)} data files ({a.fit_loss}); held-out "
+                     f"equity error contact {first.get('contact')}->{last.get('contact')}, race "
+                     f"{first.get('race')}->{last.get('race')}; duel vs best {ppg:+.3f} ppg "
+                     f"[{lo:+.3f}, {hi:+.3f}] ({2 * a.duel_pairs} games): "
+                     f"{'kept' if kept else 'not kept'}")
             if kept:
                 shutil.copyfile(cand, best)
                 self.log(f"round {k}: {self.gnubg_yardstick(best)}")
@@ -215,6 +246,14 @@ def main() -> int:
     ap.add_argument("--contact-alpha-end", type=float, default=0.0003)
     ap.add_argument("--rounds", type=int, default=0)
     ap.add_argument("--positions", type=int, default=20_000, help="new positions a round")
+    ap.add_argument("--ply", type=int, default=2, choices=(1, 2),
+                    help="search depth of a round's targets")
+    ap.add_argument("--only", default="both", choices=("both", "contact", "race"),
+                    help="the class of a round's positions")
+    ap.add_argument("--window", type=int, default=1_000_000,
+                    help="fit on the data of the last this many rounds")
+    ap.add_argument("--fit-loss", default="mse", choices=("mse", "xent"))
+    ap.add_argument("--jobs", type=int, default=1, help="refine gen processes at once")
     ap.add_argument("--epochs", type=int, default=3)
     ap.add_argument("--fit-alpha", type=float, default=0.005)
     ap.add_argument("--fit-alpha-end", type=float, default=0.001)
