@@ -3,6 +3,7 @@ says on tiny runs: a seeded run is reproducible, its weights file loads in the g
 carries an older, narrower encoding over with the new inputs at zero, and refine's gen, fit,
 duel and average write what they claim, and rebuild_net.py's supervised round makes the same
 data whatever its --jobs. Weights files are built here in code."""
+import math
 import os
 import shutil
 import struct
@@ -12,7 +13,7 @@ import sys
 import pytest
 
 from game import evaluator as ev
-from native import lib
+from native import ffi, lib
 
 TOOLS = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "native",
                      "tools")
@@ -276,3 +277,32 @@ def test_rebuild_round_data_is_the_same_whatever_the_jobs_and_of_the_class_asked
     assert one == two and len(one) == 41 * 70
     boards = [struct.unpack_from("<50b", one, k * 70) for k in range(41)]
     assert all(_contact(b) for b in boards)
+
+
+def test_refine_gen_ply0_targets_are_each_games_outcome_for_the_side_on_roll(tools, tmp_path):
+    run(tools, "refine", "gen", "--weights", ev.WEIGHTS_PATH, "--positions", 400, "--seed", 4,
+        "--ply", 0, "--only", "contact", "--explore", 0, "--out", tmp_path / "d.dat")
+    data = (tmp_path / "d.dat").read_bytes()
+    assert len(data) == 400 * 70
+    ev.load_weights()
+    board, probs = ffi.new("int8_t[]", 50), ffi.new("float[]", 5)
+    ours, outcomes = [], []
+    for k in range(400):
+        b = struct.unpack_from("<50b", data, k * 70)
+        win, win_g, win_bg, lose_g, lose_bg = struct.unpack_from("<5f", data, k * 70 + 50)
+        # an outcome, not an estimate: every chance 0 or 1, a gammon only with its win or loss
+        assert {win, win_g, win_bg, lose_g, lose_bg} <= {0.0, 1.0}
+        assert win_bg <= win_g <= win and lose_bg <= lose_g <= 1 - win
+        assert _contact(b)
+        board[0:50] = b
+        assert lib.bg_evaluate(board, 0, probs) == 0
+        ours.append(lib.bg_equity(probs))
+        outcomes.append(win * 1 + win_g + win_bg - (1 - win) - lose_g - lose_bg)
+    # the net's equity for the side on roll predicts that side's result: a target seen from
+    # the wrong side would turn this correlation negative
+    n = len(ours)
+    mo, mt = sum(ours) / n, sum(outcomes) / n
+    cov = sum((a - mo) * (b - mt) for a, b in zip(ours, outcomes))
+    var_o = sum((a - mo) ** 2 for a in ours)
+    var_t = sum((b - mt) ** 2 for b in outcomes)
+    assert cov / math.sqrt(var_o * var_t) > 0.3

@@ -35,6 +35,22 @@ static sr_cand cands[MG_MAX_PLAYS];
 /* ---- gen ---------------------------------------------------------------------------- */
 
 /* only: 0 = contact and race positions, EV_CONTACT or EV_RACE = that class alone */
+/* One game's sampled positions, kept until its end when the targets are its outcome. */
+typedef struct { mg_board b; int side; } pending_t;
+static pending_t pending[2000];
+
+static int write_rec(FILE *f, const mg_board *b, const float p[NN_OUT], const char *out) {
+    uint8_t rec[REC_BYTES];
+    memcpy(rec, b, 50);
+    memcpy(rec + 50, p, sizeof(float) * NN_OUT);
+    if (fwrite(rec, 1, REC_BYTES, f) == REC_BYTES) return 0;
+    fprintf(stderr, "refine: write failed on %s\n", out);
+    return -1;
+}
+
+/* ply 1 or 2: each sampled position's target is our search that many rolls deeper; ply 0:
+ * the outcome of the game it came from (win, gammon, backgammon as they fell, for the side
+ * then on roll), written when the game ends; a game that reaches no end writes nothing. */
 static int cmd_gen(long positions, uint64_t seed, double explore, double sample, int ply,
                    int only, const char *out) {
     FILE *f = fopen(out, "wb");
@@ -45,25 +61,23 @@ static int cmd_gen(long positions, uint64_t seed, double explore, double sample,
     while (written < positions) {
         mg_board pos;
         mg_start(&pos);
-        int d1, d2;
+        int d1, d2, n_pending = 0;
         do { d1 = roll_die(&rng); d2 = roll_die(&rng); } while (d1 == d2);
         for (int moves = 0; moves < 2000 && written < positions; moves++) {
             int cls = ev_class(&pos);
             int wanted = only ? cls == only : (cls == EV_CONTACT || cls == EV_RACE);
             if (wanted && moves > 0 && rng_unit(&rng) < sample) {
-                float p[NN_OUT];
-                sr_eval_ply(&pos, ply, p);
-                ev_mask(&pos, cls, p);
-                uint8_t rec[REC_BYTES];
-                memcpy(rec, &pos, 50);
-                memcpy(rec + 50, p, sizeof p);
-                if (fwrite(rec, 1, REC_BYTES, f) != REC_BYTES) {
-                    fprintf(stderr, "refine: write failed on %s\n", out);
-                    fclose(f);
-                    return 1;
+                if (ply == 0) {
+                    pending[n_pending].b = pos;
+                    pending[n_pending++].side = moves & 1;
+                } else {
+                    float p[NN_OUT];
+                    sr_eval_ply(&pos, ply, p);
+                    ev_mask(&pos, cls, p);
+                    if (write_rec(f, &pos, p, out) != 0) { fclose(f); return 1; }
+                    written++;
+                    progress("positions", written, positions, t0);
                 }
-                written++;
-                progress("positions", written, positions, t0);
             }
             int n = sr_rank(&pos, d1, d2, 3, cands, MG_MAX_PLAYS);
             int pick = 0;
@@ -74,14 +88,32 @@ static int cmd_gen(long positions, uint64_t seed, double explore, double sample,
             mg_board next;
             mg_swap(&cands[pick].play.after, &next);
             pos = next;
-            if (mg_result(&pos) != 0) break;
+            int result = mg_result(&pos);
+            if (result != 0) {
+                /* pos: the side on roll after move `moves`, i.e. the parity (moves + 1) & 1 */
+                float mine[NN_OUT], theirs[NN_OUT];
+                ev_terminal(result, mine);
+                ev_invert(mine, theirs);
+                for (int k = 0; k < n_pending && written < positions; k++) {
+                    int same = pending[k].side == ((moves + 1) & 1);
+                    if (write_rec(f, &pending[k].b, same ? mine : theirs, out) != 0) {
+                        fclose(f);
+                        return 1;
+                    }
+                    written++;
+                    progress("positions", written, positions, t0);
+                }
+                break;
+            }
             d1 = roll_die(&rng); d2 = roll_die(&rng);
         }
     }
     fprintf(stderr, "\n");
     if (fclose(f) != 0) { fprintf(stderr, "refine: write failed on %s\n", out); return 1; }
-    printf("gen: %ld positions (%d-ply targets) in %.1f s -> %s\n", written, ply,
-           now_s() - t0, out);
+    if (ply == 0) printf("gen: %ld positions (game outcomes as targets) in %.1f s -> %s\n",
+                         written, now_s() - t0, out);
+    else printf("gen: %ld positions (%d-ply targets) in %.1f s -> %s\n", written, ply,
+                now_s() - t0, out);
     return 0;
 }
 
@@ -272,6 +304,7 @@ static void usage(void) {
         "  refine gen --weights W --positions N --seed S --out DATA [--explore 0.1]\n"
         "             [--sample 0.5] [--ply 1] [--only contact|race]\n"
         "      0-ply self-play with W; writes sampled positions with their ply-N targets\n"
+        "      (--ply 0: the outcome of the game each came from)\n"
         "      (--only: positions of that class alone)\n"
         "  refine fit --weights W --out W2 [--epochs 4] [--alpha 0.01] [--alpha-end 0.002]\n"
         "             [--seed S] [--loss mse|xent] DATA...\n"
@@ -337,7 +370,7 @@ int main(int argc, char **argv) {
     bo_init();
     if (wts_load(&ev_w, weights) != 0) { fprintf(stderr, "refine: cannot load %s\n", weights); return 1; }
     if (!strcmp(cmd, "gen")) {
-        if (!out || ply < 1 || ply > 2) { usage(); return 2; }
+        if (!out || ply < 0 || ply > 2) { usage(); return 2; }
         return cmd_gen(positions, seed, explore, sample, ply, only, out);
     }
     if (!strcmp(cmd, "fit")) {
