@@ -1,0 +1,259 @@
+"""sltrain.py: supervised training of one of the evaluator's nets (contact or race) toward the
+targets `sldata gen` wrote and `sldata encode` turned into input vectors: mini-batch Adam on
+cross-entropy over the outputs a position can have, numpy only, seeded. Not the TD trainer
+(train.c) and not part of the game. Run from the repo root:
+    python3 native/tools/sltrain.py --weights START.wts --out OUT.wts --net contact DATA..."""
+from __future__ import annotations
+
+import argparse
+import os
+import struct
+import sys
+import time
+
+import numpy as np
+
+MAGIC = b"SPBGNET1"
+VERSION = 1
+N_OUT = 5
+HEADER = struct.Struct("<8s6I")
+
+
+def fnv1a(data: bytes) -> int:
+    """The weights file's checksum (evalwts.c ev_fnv1a), over bytes."""
+    h = 2166136261
+    for b in data:
+        h = ((h ^ b) * 16777619) & 0xFFFFFFFF
+    return h
+
+
+class Net:
+    """One net as the C side holds it: w_in input-major [n_in, n_hid], w_out [5, n_hid]."""
+
+    def __init__(self, w_in, b_hid, w_out, b_out):
+        self.w_in = np.array(w_in, dtype=np.float32, order="C")
+        self.b_hid = np.array(b_hid, dtype=np.float32)
+        self.w_out = np.array(w_out, dtype=np.float32, order="C")
+        self.b_out = np.array(b_out, dtype=np.float32)
+
+    @property
+    def n_in(self) -> int:
+        return self.w_in.shape[0]
+
+    @property
+    def n_hid(self) -> int:
+        return self.w_in.shape[1]
+
+    def floats(self) -> np.ndarray:
+        return np.concatenate([self.w_in.ravel(), self.b_hid, self.w_out.ravel(), self.b_out])
+
+    def widened(self, n_in: int) -> "Net":
+        """The same net for an encoding with more inputs a side (the old ones first in each
+        side's block, as eval.c lays them out): the new inputs get zero weights, so it plays
+        as before until trained."""
+        if n_in == self.n_in:
+            return self
+        per_old, per_new = self.n_in // 2, n_in // 2
+        if self.n_in % 2 or n_in % 2 or per_new < per_old:
+            raise SystemExit(f"cannot widen a net of {self.n_in} inputs to {n_in}")
+        w_in = np.zeros((n_in, self.n_hid), np.float32)
+        for side in range(2):
+            w_in[side * per_new:side * per_new + per_old] = self.w_in[side * per_old:(side + 1) * per_old]
+        return Net(w_in, self.b_hid, self.w_out, self.b_out)
+
+    def grown(self, n_hid: int, rng: np.random.Generator) -> "Net":
+        """The same net with n_hid hidden units: the new ones get small random input weights
+        and zero output weights, so it plays as before until trained."""
+        extra = n_hid - self.n_hid
+        if extra <= 0:
+            return self
+        w_in = np.concatenate([self.w_in, rng.uniform(-0.05, 0.05, (self.n_in, extra))], axis=1)
+        b_hid = np.concatenate([self.b_hid, np.zeros(extra)])
+        w_out = np.concatenate([self.w_out, np.zeros((N_OUT, extra))], axis=1)
+        return Net(w_in, b_hid, w_out, self.b_out)
+
+
+def read_weights(path: str):
+    """(contact, race, games_trained) from a weights file, its checksum verified."""
+    with open(path, "rb") as f:
+        data = f.read()
+    if len(data) < HEADER.size + 4:
+        raise SystemExit(f"{path}: too short for a weights file ({len(data)} bytes)")
+    magic, version, n_in, hc, rin, hr, games = HEADER.unpack_from(data)
+    if magic != MAGIC or version != VERSION or rin != n_in:
+        raise SystemExit(f"{path}: not a weights file of version {VERSION}")
+    (stored,) = struct.unpack_from("<I", data, len(data) - 4)
+    if stored != fnv1a(data[:-4]):
+        raise SystemExit(f"{path}: checksum does not match (damaged file)")
+    floats = np.frombuffer(data, dtype="<f4", offset=HEADER.size,
+                           count=(len(data) - HEADER.size - 4) // 4)
+    nets, at = [], 0
+    for nh in (hc, hr):
+        parts = []
+        for size in (n_in * nh, nh, N_OUT * nh, N_OUT):
+            parts.append(floats[at:at + size])
+            at += size
+        nets.append(Net(parts[0].reshape(n_in, nh), parts[1], parts[2].reshape(N_OUT, nh), parts[3]))
+    if at != len(floats):
+        raise SystemExit(f"{path}: size does not match its header")
+    return nets[0], nets[1], games
+
+
+def write_weights(path: str, contact: Net, race: Net, games: int) -> None:
+    """Writes the file the C side reads (evalwts.c), to PATH.tmp first, then renamed over PATH."""
+    head = HEADER.pack(MAGIC, VERSION, contact.n_in, contact.n_hid, race.n_in, race.n_hid, games)
+    body = head + contact.floats().astype("<f4").tobytes() + race.floats().astype("<f4").tobytes()
+    body += struct.pack("<I", fnv1a(body))
+    tmp = path + ".tmp"
+    with open(tmp, "wb") as f:
+        f.write(body)
+    os.replace(tmp, path)
+
+
+def data_inputs(prefix: str) -> int:
+    """Inputs a record of the encoded data under prefix has."""
+    n = os.path.getsize(prefix + ".c")
+    size = os.path.getsize(prefix + ".x")
+    if n == 0 or size % (4 * n):
+        raise SystemExit(f"{prefix}: {size} bytes of inputs do not divide into {n} records")
+    return size // (4 * n)
+
+
+def load_data(prefixes: list[str], n_in: int, cls: int):
+    """Inputs, targets and output masks of the records of class cls under the prefixes."""
+    xs, ys, ms = [], [], []
+    for prefix in prefixes:
+        c = np.fromfile(prefix + ".c", dtype=np.uint8)
+        x = np.fromfile(prefix + ".x", dtype=np.float32)
+        if x.size != c.size * n_in:
+            raise SystemExit(f"{prefix}.x holds {x.size} floats, not {c.size} records of {n_in} "
+                             f"inputs: encoded for another encoding?")
+        keep = c == cls
+        xs.append(x.reshape(-1, n_in)[keep])
+        ys.append(np.fromfile(prefix + ".y", dtype=np.float32).reshape(-1, N_OUT)[keep])
+        ms.append(np.fromfile(prefix + ".m", dtype=np.uint8).reshape(-1, N_OUT)[keep])
+    return np.concatenate(xs), np.concatenate(ys), np.concatenate(ms).astype(np.float32)
+
+
+def sigmoid(z):
+    return 1.0 / (1.0 + np.exp(-np.clip(z, -30.0, 30.0)))
+
+
+def equity(p):
+    return 2.0 * p[:, 0] - 1.0 + p[:, 1] - p[:, 3] + p[:, 2] - p[:, 4]
+
+
+def forward(net: Net, x):
+    h = sigmoid(x @ net.w_in + net.b_hid)
+    return h, sigmoid(h @ net.w_out.T + net.b_out)
+
+
+def held_out_error(net: Net, x, y, m) -> float:
+    """Mean |equity error| with the outputs a position cannot have set to zero (as in play)."""
+    err = 0.0
+    for i in range(0, len(x), 8192):
+        _, p = forward(net, x[i:i + 8192])
+        err += float(np.abs(equity(p * m[i:i + 8192]) - equity(y[i:i + 8192])).sum())
+    return err / max(len(x), 1)
+
+
+class Adam:
+    def __init__(self, shapes, beta1=0.9, beta2=0.999, eps=1e-8):
+        self.m = [np.zeros(s, np.float32) for s in shapes]
+        self.v = [np.zeros(s, np.float32) for s in shapes]
+        self.b1, self.b2, self.eps, self.t = beta1, beta2, eps, 0
+
+    def step(self, params, grads, lr):
+        self.t += 1
+        c1, c2 = 1 - self.b1 ** self.t, 1 - self.b2 ** self.t
+        for p, g, m, v in zip(params, grads, self.m, self.v):
+            m *= self.b1
+            m += (1 - self.b1) * g
+            v *= self.b2
+            v += (1 - self.b2) * g * g
+            p -= lr * (m / c1) / (np.sqrt(v / c2) + self.eps)
+
+
+def train(net: Net, x, y, m, *, epochs, batch, lr0, lr_end, seed, hold_share, log):
+    rng = np.random.default_rng(seed)
+    order = rng.permutation(len(x))
+    n_hold = int(len(x) * hold_share)
+    hold, fit = order[:n_hold], order[n_hold:]
+    xh, yh, mh = x[hold], y[hold], m[hold]
+    best = held_out_error(net, xh, yh, mh)
+    log(f"{len(fit)} training, {n_hold} held-out positions; epoch 0: held-out equity error {best:.5f}")
+    best_net = Net(net.w_in.copy(), net.b_hid.copy(), net.w_out.copy(), net.b_out.copy())
+    params = [net.w_in, net.b_hid, net.w_out, net.b_out]
+    opt = Adam([p.shape for p in params])
+    steps = epochs * ((len(fit) + batch - 1) // batch)
+    step = 0
+    for epoch in range(1, epochs + 1):
+        t0 = time.time()
+        rng.shuffle(fit)
+        loss_sum = 0.0
+        for i in range(0, len(fit), batch):
+            idx = np.sort(fit[i:i + batch])
+            xb, yb, mb = x[idx], y[idx], m[idx]
+            h, p = forward(net, xb)
+            # cross-entropy on each output a position can have; dz = (p - y) on those
+            dz = (p - yb) * mb / len(idx)
+            loss_sum += float(-(mb * (yb * np.log(p + 1e-7) + (1 - yb) * np.log(1 - p + 1e-7))).sum())
+            g_wout = dz.T @ h
+            g_bout = dz.sum(axis=0)
+            da = (dz @ net.w_out) * h * (1 - h)
+            g_win = xb.T @ da
+            g_bhid = da.sum(axis=0)
+            lr = lr0 * (lr_end / lr0) ** (step / max(steps - 1, 1))
+            opt.step(params, [g_win, g_bhid, g_wout, g_bout], np.float32(lr))
+            step += 1
+        err = held_out_error(net, xh, yh, mh)
+        log(f"epoch {epoch}: lr {lr:.2e}, train loss {loss_sum / len(fit):.5f}, held-out equity "
+            f"error {err:.5f}, {time.time() - t0:.0f} s")
+        if err < best:
+            best = err
+            best_net = Net(net.w_in.copy(), net.b_hid.copy(), net.w_out.copy(), net.b_out.copy())
+    return best_net, best
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("data", nargs="+", help="prefixes written by `sldata encode`")
+    ap.add_argument("--weights", required=True, help="the weights file to start from")
+    ap.add_argument("--out", required=True, help="the weights file to write (the other net as it was)")
+    ap.add_argument("--net", choices=("contact", "race"), required=True)
+    ap.add_argument("--hidden", type=int, default=0, help="grow the net to this many hidden units")
+    ap.add_argument("--epochs", type=int, default=10)
+    ap.add_argument("--batch", type=int, default=256)
+    ap.add_argument("--lr", type=float, default=1e-3)
+    ap.add_argument("--lr-end", type=float, default=1e-5)
+    ap.add_argument("--holdout", type=float, default=0.02)
+    ap.add_argument("--seed", type=int, default=1)
+    args = ap.parse_args(argv)
+    contact, race, games = read_weights(args.weights)
+    which = 0 if args.net == "contact" else 1
+    n_in = data_inputs(args.data[0])
+    contact, race = contact.widened(n_in), race.widened(n_in)
+    net = (contact, race)[which]
+    rng = np.random.default_rng(args.seed)
+    if args.hidden:
+        if args.hidden < net.n_hid or args.hidden > 512:
+            raise SystemExit(f"--hidden must be between the net's {net.n_hid} and 512")
+        net = net.grown(args.hidden, rng)
+    cls = 3 if which == 0 else 2   # EV_CONTACT, EV_RACE
+    x, y, m = load_data(args.data, net.n_in, cls)
+    if len(x) < 100:
+        raise SystemExit(f"only {len(x)} {args.net} positions in the data")
+
+    def log(msg):
+        print(msg, flush=True)
+
+    best, err = train(net, x, y, m, epochs=args.epochs, batch=args.batch, lr0=args.lr,
+                      lr_end=args.lr_end, seed=args.seed, hold_share=args.holdout, log=log)
+    nets = [contact, race]
+    nets[which] = best
+    write_weights(args.out, nets[0], nets[1], games)
+    log(f"best held-out equity error {err:.5f} -> {args.out}")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
