@@ -154,6 +154,11 @@ int bg_set_search_plies(int plies);
 int bg_set_deep_budget(int positions);
 /* Positions the last bg_rank_plays(_match) call evaluated at 0-ply (its work). */
 int bg_last_work(void);
+/* Test hook of the network's forward pass (native/src/nn.c): allow 0 makes it take its
+ * generic path even where the CPU has AVX2, 1 (the default) lets it take its AVX2 path
+ * there. Both paths give the same bits. Returns 1 when the AVX2 path is now in use, else 0
+ * (a CPU or build without it). */
+int bg_nn_avx2(int allow);
 /* Cube decision for the side on roll (before it rolls). cube_value 1,2,4..; cube_owner 0 =
  * centred, 1 = the side on roll, 2 = the opponent; match_to 0 = money play, else the match
  * length with away_me/away_opp points still needed; crawford 0 = before the Crawford game,

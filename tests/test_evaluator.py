@@ -190,6 +190,69 @@ def test_a_damaged_weights_file_is_refused_and_the_old_weights_kept(tmp_path, da
     assert ev.evaluate(START, 0) == before
 
 
+# ---- the network's forward pass: its two paths, and nets up to 512 hidden units -----------
+
+WTS_HEADER = struct.Struct("<8s6I")      # magic, version, n_in, hid_c, n_in_race, hid_r, games
+
+
+def _fnv1a(data: bytes) -> int:
+    h = 2166136261
+    for byte in data:
+        h = ((h ^ byte) * 16777619) & 0xFFFFFFFF
+    return h
+
+
+def _random_net_file(hidden: int, seed: int) -> bytes:
+    """A weights file of the shipped input count with both nets of `hidden` units, random
+    small weights (sums that stay inside the sigmoid's table, so every bit matters)."""
+    n_in = WTS_HEADER.unpack_from(_wts_bytes())[2]
+    rng = random.Random(seed)
+    floats = 2 * (n_in * hidden + hidden + 5 * hidden + 5)
+    body = WTS_HEADER.pack(b"SPBGNET1", 1, n_in, hidden, n_in, hidden, 1)
+    body += struct.pack(f"<{floats}f", *(rng.uniform(-0.15, 0.15) for _ in range(floats)))
+    return body + struct.pack("<I", _fnv1a(body))
+
+
+@pytest.fixture()
+def own_weights():
+    """Load a weights file image for one test; the shipped weights and the CPU's own path
+    come back afterwards."""
+    def load(data: bytes) -> int:
+        return lib.bg_load_weights(ffi.from_buffer("uint8_t[]", data), len(data))
+    yield load
+    lib.bg_nn_avx2(1)
+    ev.load_weights()
+
+
+def _probabilities(boards, allow_avx2: int) -> bytes:
+    lib.bg_nn_avx2(allow_avx2)
+    out = ffi.new("float[]", len(boards) // lib.BG_BOARD_LEN * lib.BG_N_PROBS)
+    assert lib.bg_evaluate_many(ffi.from_buffer("int8_t[]", boards),
+                                len(boards) // lib.BG_BOARD_LEN, out) >= 0
+    return bytes(ffi.buffer(out))
+
+
+@pytest.mark.parametrize("hidden", [None, 7, 80, 100, 192, 512])
+def test_forward_avx2_and_generic_paths_agree_bit_for_bit(own_weights, hidden):
+    if not lib.bg_nn_avx2(1):
+        pytest.skip("this CPU (or build) has no AVX2 path: only the generic one runs")
+    if hidden is not None:     # None: the shipped nets (192 and 128 units)
+        assert own_weights(_random_net_file(hidden, seed=hidden)) == 0
+    positions = _positions_from_play(300, seed=11)
+    boards = bytes(b & 0xFF for pos in positions for b in pos.board)
+    with_avx2 = _probabilities(boards, 1)
+    generic = _probabilities(boards, 0)
+    assert with_avx2 == generic
+    assert len(set(struct.unpack(f"<{len(generic) // 4}f", generic))) > 100   # not all 0 or 1
+
+
+def test_a_net_of_512_hidden_units_loads_and_plays_and_513_is_refused(own_weights):
+    assert own_weights(_random_net_file(512, seed=3)) == 0
+    chosen = ev.best_play(START, (3, 1), 3)
+    assert chosen in legal_results(START, (3, 1))
+    assert own_weights(_random_net_file(513, seed=3)) == -lib.BG_ERR_WTS_VERSION
+
+
 # ---- the USR door -----------------------------------------------------------------------
 
 PARAMS = 0xF000

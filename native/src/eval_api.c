@@ -27,6 +27,8 @@ int bg_load_weights(const uint8_t *data, int len) {
     return 0;
 }
 
+int bg_nn_avx2(int allow) { return nn_use_avx2(allow); }
+
 int bg_weights_games(void) { return ev_w.loaded ? (int)ev_w.games_trained : 0; }
 
 int bg_weights_expected_size(void) {

@@ -1,8 +1,39 @@
 /* nn.c: forward pass and gradient step of the evaluator's network (see nn.h). Plain C,
- * single precision, sparse over the inputs. Not the encoding and not the search. */
+ * single precision, sparse over the inputs, written so the compiler vectorizes it. Not the
+ * encoding and not the search. */
 #include "nn.h"
 #include <math.h>
 #include <string.h>
+
+/* No a*b+c is ever contracted into one fused multiply-add in this file: the sums must come
+ * out the same bits with and without FMA hardware, in the game's build (-std=c11, where GCC
+ * does not contract) and in the tools' (-std=gnu11 -march=native, where it would). For GCC
+ * also two options that change no result: no-trapping-math (FP exception flags are never
+ * read here; without it GCC leaves the sigmoid's clamps as branches) and no unroll-and-jam
+ * (which turns the hidden sums into a scalar loop over two inputs at a time). */
+#if defined(__clang__)
+#pragma STDC FP_CONTRACT OFF
+#elif defined(__GNUC__)
+#pragma GCC optimize("fp-contract=off", "no-trapping-math", "no-loop-unroll-and-jam")
+#endif
+
+#if defined(__GNUC__) || defined(__clang__)
+#define NN_INLINE static inline __attribute__((always_inline))
+#else
+#define NN_INLINE static inline
+#endif
+#if defined(__GNUC__) || defined(__clang__)
+#define NN_PREFETCH(p) __builtin_prefetch(p)
+#define NN_CTZ64(m) __builtin_ctzll(m)
+#else
+#define NN_PREFETCH(p) ((void)0)
+#define NN_CTZ64(m) nn_ctz64(m)
+static int nn_ctz64(uint64_t m) {   /* m != 0: the index of its lowest set bit */
+    int n = 0;
+    while (!(m & 1)) { m >>= 1; n++; }
+    return n;
+}
+#endif
 
 /* Table sigmoid over [-SIG_RANGE, SIG_RANGE] with linear interpolation: enough precision
  * for play and training, and several times faster than expf. */
@@ -19,14 +50,25 @@ static void sig_init(void) {
     sig_ready = 1;
 }
 
-float nn_sigmoid(float x) {
-    if (!sig_ready) sig_init();
-    if (!(x > -SIG_RANGE)) return sig_table[0];   /* also catches NaN */
-    if (x >= SIG_RANGE) return sig_table[SIG_STEPS];
-    float pos = (x + SIG_RANGE) * (SIG_STEPS / (2.0f * SIG_RANGE));
+/* The table lookup in two halves, so that a loop of either vectorizes (GCC if-converts no
+ * loop that both selects and gathers): sig_pos clamps x into the table, x at or below
+ * -SIG_RANGE (and NaN) to position 0, x at or above SIG_RANGE to SIG_STEPS; sig_at reads
+ * and interpolates there (fraction 0 at either end). */
+NN_INLINE float sig_pos(float x) {
+    x = x > -SIG_RANGE ? x : -SIG_RANGE;
+    x = x < SIG_RANGE ? x : SIG_RANGE;
+    return (x + SIG_RANGE) * (SIG_STEPS / (2.0f * SIG_RANGE));
+}
+
+NN_INLINE float sig_at(float pos) {
     int i = (int)pos;
     float f = pos - (float)i;
     return sig_table[i] + f * (sig_table[i + 1] - sig_table[i]);
+}
+
+float nn_sigmoid(float x) {
+    if (!sig_ready) sig_init();
+    return sig_at(sig_pos(x));
 }
 
 static uint64_t splitmix(uint64_t *s) {
@@ -48,35 +90,151 @@ void nn_init_random(nn_net *net, int n_in, int n_hid, uint64_t seed) {
         net->w_out[i] = scale_out * ((float)(splitmix(&s) >> 40) / (float)(1 << 24) * 2.0f - 1.0f);
 }
 
-/* On x86-64 with GCC or clang the forward pass is also compiled for AVX2 and picked at run
- * time (glibc ifunc): the hidden sums are element-wise, so both versions give the same bits. */
-#if defined(__x86_64__) && defined(__GLIBC__) && (defined(__GNUC__) || defined(__clang__))
-__attribute__((target_clones("avx2", "default")))
+/* The forward pass. Every hidden unit's sum is its bias plus x * w for each non-zero input
+ * in increasing input order (x * w is exactly w when x is 1, so this is the sum the plain
+ * loop made), then the table sigmoid; each output sums its products in 16 lanes (unit h in
+ * lane h % 16, in increasing h), then adds the lanes in one fixed tree. Paths differ only in
+ * the order in which units are worked on, never in the arithmetic of one unit or one lane,
+ * so every path gives the same bits. */
+
+/* Eight 0/1 bytes as the bits of one byte, the first lowest: on a little-endian machine one
+ * multiply moves byte k's bit to bit 56 + k (no two partial products meet, so no carries). */
+NN_INLINE uint64_t fold8(const uint8_t *flag) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    uint64_t bytes;
+    memcpy(&bytes, flag, 8);
+    return (bytes * 0x0102040810204080ULL) >> 56;
+#else
+    uint64_t bits = 0;
+    for (int k = 0; k < 8; k++) bits |= (uint64_t)flag[k] << k;
+    return bits;
 #endif
-void nn_forward(const nn_net *net, const float *in, nn_trace *tr) {
-    const int nh = net->n_hid;
-    float acc[NN_MAX_HID];
-    memcpy(acc, net->b_hid, sizeof(float) * nh);
+}
+
+/* The non-zero inputs in increasing order into tr->nz, with each one's value and row of
+ * weights: a byte flag per input (vectorized), 8 flags folded into 8 bits by one multiply,
+ * and the set bits taken lowest first, so there is no branch per input (one would be
+ * mispredicted at about every other non-zero). Each row's first 64 weights are asked for
+ * from the cache as soon as the row is known. Returns how many. */
+NN_INLINE int nonzero_inputs(const nn_net *net, const float *in, nn_trace *tr,
+                             const float **rows, float *xs) {
+    const int n_in = net->n_in, nh = net->n_hid;
+    uint8_t flag[NN_MAX_IN + 64];
+    for (int i = 0; i < n_in; i++) flag[i] = in[i] != 0.0f;
+    for (int i = n_in; i < n_in + 64; i++) flag[i] = 0;
     int nz = 0;
-    for (int i = 0; i < net->n_in; i++) {
-        float x = in[i];
-        if (x == 0.0f) continue;
-        tr->nz[nz++] = (int16_t)i;
-        const float *row = net->w_in + (size_t)i * nh;
-        if (x == 1.0f) {
-            for (int h = 0; h < nh; h++) acc[h] += row[h];
-        } else {
-            for (int h = 0; h < nh; h++) acc[h] += x * row[h];
+    for (int base = 0; base < n_in; base += 64) {
+        uint64_t mask = 0;
+        for (int g = 0; g < 8; g++) mask |= fold8(flag + base + 8 * g) << (8 * g);
+        while (mask) {
+            const int i = base + NN_CTZ64(mask);
+            const float *row = net->w_in + (size_t)i * nh;
+            mask &= mask - 1;
+            for (int c = 0; c < 64 && c < nh; c += 16) NN_PREFETCH(row + c);
+            tr->nz[nz] = (int16_t)i;
+            rows[nz] = row;
+            xs[nz] = in[i];
+            nz++;
         }
     }
     tr->n_nz = nz;
-    for (int h = 0; h < nh; h++) tr->hid[h] = nn_sigmoid(acc[h]);
-    for (int k = 0; k < NN_OUT; k++) {
-        const float *w = net->w_out + k * nh;
-        float s = net->b_out[k];
-        for (int h = 0; h < nh; h++) s += w[h] * tr->hid[h];
-        tr->out[k] = nn_sigmoid(s);
+    return nz;
+}
+
+/* Units h0 .. h0 + len - 1: their sums, kept in registers while the non-zero inputs go by
+ * (len a compile-time constant after inlining), into pos[] as sigmoid table positions.
+ * Every index is a loop counter plus a pointer, never a sum of two ints, so the loops
+ * vectorize under -fwrapv as well (Python's own flags for the extension build). */
+#define NN_BLOCK_MAX 64
+NN_INLINE void hidden_block(const float *const *rows, const float *xs, int n_nz, int h0,
+                            const float *bias, float *pos, int len) {
+    float acc[NN_BLOCK_MAX];
+    for (int h = 0; h < len; h++) acc[h] = bias[h];
+    for (int j = 0; j < n_nz; j++) {
+        const float *row = rows[j] + h0;
+        const float x = xs[j];
+        for (int h = 0; h < len; h++) acc[h] += x * row[h];
     }
+    for (int h = 0; h < len; h++) pos[h] = sig_pos(acc[h]);
+}
+
+NN_INLINE void forward_body(const nn_net *net, const float *in, nn_trace *tr, const int block) {
+    const int nh = net->n_hid;
+    const float *rows[NN_MAX_IN];
+    float xs[NN_MAX_IN];
+    const int nz = nonzero_inputs(net, in, tr, rows, xs);
+    float *hid = tr->hid;
+    int h0 = 0;
+    for (; h0 + block <= nh; h0 += block)
+        hidden_block(rows, xs, nz, h0, net->b_hid + h0, hid + h0, block);
+    /* the rest in smaller blocks, each still a compile-time constant */
+    if (block > 32 && h0 + 32 <= nh) {
+        hidden_block(rows, xs, nz, h0, net->b_hid + h0, hid + h0, 32);
+        h0 += 32;
+    }
+    if (h0 + 16 <= nh) {
+        hidden_block(rows, xs, nz, h0, net->b_hid + h0, hid + h0, 16);
+        h0 += 16;
+    }
+    if (h0 + 8 <= nh) {
+        hidden_block(rows, xs, nz, h0, net->b_hid + h0, hid + h0, 8);
+        h0 += 8;
+    }
+    if (h0 < nh) hidden_block(rows, xs, nz, h0, net->b_hid + h0, hid + h0, nh - h0);
+    for (int h = 0; h < nh; h++) hid[h] = sig_at(hid[h]);
+    const int n16 = nh / 16;
+    for (int k = 0; k < NN_OUT; k++) {
+        const float *w = net->w_out + k * nh, *v = hid;
+        float lane[16];
+        for (int l = 0; l < 16; l++) lane[l] = 0.0f;
+        for (int c = 0; c < n16; c++, w += 16, v += 16)
+            for (int l = 0; l < 16; l++) lane[l] += w[l] * v[l];
+        for (int l = 0; l < nh - 16 * n16; l++) lane[l] += w[l] * v[l];
+        for (int l = 0; l < 8; l++) lane[l] += lane[l + 8];
+        const float sum = ((lane[0] + lane[4]) + (lane[2] + lane[6])) +
+                          ((lane[1] + lane[5]) + (lane[3] + lane[7]));
+        tr->out[k] = sig_at(sig_pos(net->b_out[k] + sum));
+    }
+}
+
+/* On x86-64 with GCC or clang the forward pass is also compiled for AVX2 (64 units a block:
+ * eight 8-float registers) and taken where the CPU has it; elsewhere, and when the test hook
+ * asks (nn_use_avx2(0)), the generic build (32 units a block: eight 4-float SSE registers). */
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define NN_HAVE_AVX2_PATH 1
+__attribute__((target("avx2"))) static void forward_avx2(const nn_net *net, const float *in,
+                                                         nn_trace *tr) {
+    forward_body(net, in, tr, 64);
+}
+#else
+#define NN_HAVE_AVX2_PATH 0
+#endif
+
+static void forward_generic(const nn_net *net, const float *in, nn_trace *tr) {
+    forward_body(net, in, tr, 32);
+}
+
+static int avx2_allowed = 1;
+
+int nn_use_avx2(int allow) {
+    avx2_allowed = allow != 0;
+#if NN_HAVE_AVX2_PATH
+    __builtin_cpu_init();
+    return avx2_allowed && __builtin_cpu_supports("avx2");
+#else
+    return 0;
+#endif
+}
+
+void nn_forward(const nn_net *net, const float *in, nn_trace *tr) {
+    if (!sig_ready) sig_init();
+#if NN_HAVE_AVX2_PATH
+    if (avx2_allowed && __builtin_cpu_supports("avx2")) {
+        forward_avx2(net, in, tr);
+        return;
+    }
+#endif
+    forward_generic(net, in, tr);
 }
 
 void nn_train_step(nn_net *net, const float *in, const nn_trace *tr, const float *target,

@@ -6,7 +6,7 @@
 #include <stdint.h>
 
 #define NN_MAX_IN 256
-#define NN_MAX_HID 256
+#define NN_MAX_HID 512   /* the weights file reader refuses nets with more hidden units */
 #define NN_OUT 5
 
 typedef struct {
@@ -27,7 +27,8 @@ typedef struct {
 } nn_trace;
 
 void nn_init_random(nn_net *net, int n_in, int n_hid, uint64_t seed);
-/* Forward pass; in[] has n_in entries, zero entries are skipped. */
+/* Forward pass; in[] has n_in entries, zero entries are skipped. Takes an AVX2 path where
+ * the CPU has one, with the same bits as the generic path. */
 void nn_forward(const nn_net *net, const float *in, nn_trace *tr);
 /* One gradient step moving the outputs of the traced pass toward target[NN_OUT]. */
 void nn_train_step(nn_net *net, const float *in, const nn_trace *tr, const float *target,
@@ -36,4 +37,8 @@ void nn_train_step(nn_net *net, const float *in, const nn_trace *tr, const float
 void nn_train_step_loss(nn_net *net, const float *in, const nn_trace *tr, const float *target,
                         float alpha, int cross_entropy);
 float nn_sigmoid(float x);
+/* allow 0: nn_forward takes its generic path even where the CPU has AVX2 (a test hook: the
+ * paths give the same bits); 1: the AVX2 path where there is one. Returns 1 when the AVX2
+ * path is now in use. */
+int nn_use_avx2(int allow);
 #endif

@@ -376,7 +376,8 @@ int main(int argc, char **argv) {
     if (!strcmp(cmd, "fit")) {
         if (!out || n_data == 0 || epochs < 1) { usage(); return 2; }
         for (int i = 0; i < n_data; i++) if (read_data(data[i]) != 0) return 1;
-        ev_weights w = ev_w;
+        static ev_weights w;   /* about 1 MB: not on the stack */
+        w = ev_w;
         return cmd_fit(&w, epochs, alpha0, alpha_end, seed, out);
     }
     if (!strcmp(cmd, "duel")) {

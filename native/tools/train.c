@@ -142,7 +142,7 @@ static int widen_weights(const char *path) {
 /* Gives a net more hidden units: the new ones get small random input weights and zero
  * output weights, so the grown net plays exactly as before until trained. */
 static void grow_hidden(nn_net *m, int nh_new, uint64_t seed) {
-    static nn_net old, fresh;   /* about 260 KB each: not on the stack */
+    static nn_net old, fresh;   /* about 520 KB each: not on the stack */
     old = *m;
     int nh = old.n_hid;
     nn_init_random(&fresh, old.n_in, nh_new, seed);
