@@ -1,0 +1,173 @@
+"""The supervised-training tools (native/tools: sldata, sltrain.py) do what their help says on
+tiny runs: gen writes the best plays' results with our own search's values as targets, encode
+turns records into the engine's inputs with the right output masks, sltrain reads and writes
+the weights file byte for byte, learns reproducibly, widens and grows a net so that it plays
+as before, and refuses bad data with a clear message, writing nothing."""
+import os
+import shutil
+import struct
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from game import evaluator as ev
+from native import ffi, lib
+
+TOOLS = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "native",
+                     "tools")
+sys.path.insert(0, TOOLS)
+import sltrain  # noqa: E402
+
+REC = 70   # board (50 bytes) + five float32 targets
+
+
+@pytest.fixture(scope="module")
+def sldata(tmp_path_factory):
+    if not shutil.which("make") or not shutil.which(os.environ.get("CC", "gcc")):
+        pytest.skip("make and a C compiler are needed to build native/tools")
+    subprocess.run(["make", "-s", "-C", TOOLS, "sldata"], check=True)
+    out = tmp_path_factory.mktemp("sltools") / "sldata"
+    shutil.copy(os.path.join(TOOLS, "sldata"), out)
+    return out
+
+
+def run(tool, *args):
+    return subprocess.run([str(tool), *map(str, args)], capture_output=True, text=True,
+                          check=True)
+
+
+def records(path):
+    data = path.read_bytes()
+    assert len(data) % REC == 0
+    return [(struct.unpack_from("<50b", data, k * REC), struct.unpack_from("<5f", data, k * REC + 50))
+            for k in range(len(data) // REC)]
+
+
+@pytest.fixture(scope="module")
+def gen_data(sldata, tmp_path_factory):
+    path = tmp_path_factory.mktemp("gen") / "d.rec"
+    run(sldata, "gen", "--weights", ev.WEIGHTS_PATH, "--positions", 60, "--seed", 4, "--ply", 1,
+        "--top", 3, "--out", path)
+    return path
+
+
+def test_gen_targets_are_our_own_one_ply_values_with_impossible_chances_zero(gen_data):
+    ev.load_weights()
+    board, probs = ffi.new("int8_t[]", 50), ffi.new("float[]", 5)
+    recs = records(gen_data)
+    assert len(recs) == 60
+    for b, target in recs:
+        board[0:50] = b
+        assert lib.bg_validate(board) == 0 and lib.bg_game_result(board) == 0
+        assert lib.bg_evaluate(board, 1, probs) == 0
+        me, opp = b[:25], b[25:]
+        want = list(probs)
+        if sum(me) < 15:
+            want[3] = want[4] = 0.0     # the side on roll has borne off: it loses no gammon
+        if sum(opp) < 15:
+            want[1] = want[2] = 0.0
+        # gammons and backgammons set to zero where impossible; the rest as the 1-ply search said
+        for k in (0, 1, 3):
+            assert target[k] == pytest.approx(want[k], abs=2e-5)
+
+
+def test_gen_is_reproducible_and_writes_several_plays_of_a_decision(sldata, gen_data, tmp_path):
+    decisions = {}
+    for top in (3, 1):
+        out = run(sldata, "gen", "--weights", ev.WEIGHTS_PATH, "--positions", 60, "--seed", 4,
+                  "--ply", 1, "--top", top, "--out", tmp_path / f"top{top}.rec").stdout
+        decisions[top] = int(out.split(" from ")[1].split()[0])
+    assert (tmp_path / "top3.rec").read_bytes() == gen_data.read_bytes()
+    # one play a decision: a record each (a result in the bear-off database is not written)
+    assert decisions[1] >= 60
+    assert decisions[3] < decisions[1]
+
+
+def test_encode_writes_inputs_targets_masks_and_classes(sldata, gen_data, tmp_path):
+    out = run(sldata, "encode", "--out", tmp_path / "e", gen_data).stdout
+    n_in = sltrain.data_inputs(str(tmp_path / "e"))
+    assert f"{n_in} inputs" in out and n_in == sltrain.read_weights(ev.WEIGHTS_PATH)[0].n_in
+    recs = records(gen_data)
+    y = np.fromfile(tmp_path / "e.y", dtype=np.float32).reshape(-1, 5)
+    m = np.fromfile(tmp_path / "e.m", dtype=np.uint8).reshape(-1, 5)
+    c = np.fromfile(tmp_path / "e.c", dtype=np.uint8)
+    assert len(y) == len(recs) == len(c)
+    for (b, target), yy, mm, cc in zip(recs, y, m, c):
+        assert list(yy) == pytest.approx(list(target))
+        assert mm[0] == 1                                  # winning is always possible
+        assert mm[3] == (sum(b[:25]) == 15)                # losing a gammon needs 15 men on
+        assert mm[1] == (sum(b[25:]) == 15)
+        assert cc in (2, 3)                                # race or contact
+        mine = max(i for i in range(25) if b[i])
+        theirs = max(i for i in range(25) if b[25 + i])
+        assert (cc == 3) == (mine > 23 - theirs)
+
+
+def test_weights_file_round_trips_byte_for_byte(tmp_path):
+    contact, race, games = sltrain.read_weights(ev.WEIGHTS_PATH)
+    sltrain.write_weights(str(tmp_path / "w.wts"), contact, race, games)
+    assert (tmp_path / "w.wts").read_bytes() == open(ev.WEIGHTS_PATH, "rb").read()
+
+
+def test_a_damaged_weights_file_is_refused(tmp_path):
+    bad = bytearray(open(ev.WEIGHTS_PATH, "rb").read())
+    bad[200] ^= 0x10
+    (tmp_path / "bad.wts").write_bytes(bytes(bad))
+    with pytest.raises(SystemExit, match="checksum"):
+        sltrain.read_weights(str(tmp_path / "bad.wts"))
+
+
+def test_training_lowers_the_error_on_its_data_and_is_reproducible(sldata, tmp_path):
+    run(sldata, "gen", "--weights", ev.WEIGHTS_PATH, "--positions", 400, "--seed", 6, "--ply", 1,
+        "--only", "contact", "--out", tmp_path / "d.rec")
+    run(sldata, "encode", "--out", tmp_path / "e", tmp_path / "d.rec")
+    files = []
+    for name in ("a.wts", "b.wts"):
+        out = subprocess.run([sys.executable, os.path.join(TOOLS, "sltrain.py"), str(tmp_path / "e"),
+                              "--weights", ev.WEIGHTS_PATH, "--out", str(tmp_path / name), "--net",
+                              "contact", "--epochs", "6", "--batch", "32", "--lr", "1e-3", "--holdout", "0.25",
+                              "--seed", "2"], capture_output=True, text=True, check=True).stdout
+        files.append((tmp_path / name).read_bytes())
+    assert files[0] == files[1]
+    first = float(out.split("epoch 0: held-out equity error ")[1].split()[0])
+    best = float(out.split("best held-out equity error ")[1].split()[0])
+    assert best < first
+    _, race_before, _ = sltrain.read_weights(ev.WEIGHTS_PATH)
+    _, race_after, _ = sltrain.read_weights(str(tmp_path / "a.wts"))
+    assert np.array_equal(race_before.floats(), race_after.floats())   # the other net untouched
+    assert ev.load_weights(str(tmp_path / "a.wts")) > 0
+    ev.load_weights()
+
+
+def test_widened_and_grown_nets_give_the_same_outputs(tmp_path):
+    contact, _, _ = sltrain.read_weights(ev.WEIGHTS_PATH)
+    rng = np.random.default_rng(1)
+    x = (rng.random((50, contact.n_in)) < 0.2).astype(np.float32)
+    _, before = sltrain.forward(contact, x)
+    per = contact.n_in // 2
+    wide = contact.widened(contact.n_in + 8)
+    xw = np.zeros((50, contact.n_in + 8), np.float32)
+    xw[:, :per], xw[:, per + 4:2 * per + 4] = x[:, :per], x[:, per:]
+    xw[:, per:per + 4] = xw[:, -4:] = 1.0                 # the new inputs say nothing yet
+    _, after = sltrain.forward(wide.grown(contact.n_hid + 16, rng), xw)
+    assert np.allclose(before, after, atol=1e-6)
+
+
+def test_data_encoded_for_another_width_is_refused(sldata, gen_data, tmp_path):
+    run(sldata, "encode", "--out", tmp_path / "e", gen_data)
+    n_in = sltrain.data_inputs(str(tmp_path / "e"))
+    with pytest.raises(SystemExit, match="encoded for another encoding"):
+        sltrain.load_data([str(tmp_path / "e")], n_in + 2, 3)
+    (tmp_path / "e.x").write_bytes((tmp_path / "e.x").read_bytes()[:-4])
+    with pytest.raises(SystemExit, match="do not divide"):
+        sltrain.data_inputs(str(tmp_path / "e"))
+
+
+def test_gen_refuses_bad_options_and_writes_nothing(sldata, tmp_path):
+    for args in (["--ply", "3"], ["--top", "0"], ["--sample", "0"], ["--only", "bearoff"]):
+        proc = subprocess.run([str(sldata), "gen", "--weights", ev.WEIGHTS_PATH, "--out",
+                               str(tmp_path / "x.rec"), *args], capture_output=True, text=True)
+        assert proc.returncode == 2, args
+        assert not (tmp_path / "x.rec").exists()
