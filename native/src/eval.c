@@ -1,6 +1,7 @@
 /* eval.c: input encoding (Tesauro-style point units plus pips, primes, home points, men
  * back, hit chances and pips lost, blots, escapes, the blockade in front, anchors, the way
- * home and the pips to break contact for each side), position classes and the 0-ply
+ * home, the pips to break contact, and after gnubg's published contact inputs double shots,
+ * staying out, the forward anchor, containment, spread and mobility for each side), position classes and the 0-ply
  * evaluation that picks the contact net, the race net or the exact bear-off database, with
  * the chances a position cannot have set to zero. Not the search. */
 #include "eval.h"
@@ -31,7 +32,7 @@ int ev_class(const mg_board *b) {
 
 /* Bit p+1 stands for victim index p (p = -1 is the attacker's bar), so shifting a set of
  * attacker positions left by d moves every one of them d pips. */
-int ev_hit_rolls(const mg_board *b, int victim, int *pips_lost) {
+int ev_hit_rolls2(const mg_board *b, int victim, int *pips_lost, int *double_rolls) {
     const int8_t *vr = b->b[victim], *ar = b->b[1 - victim];
     uint32_t blots = 0, blocked = 0, src = 0;
     for (int i = 0; i < 24; i++) {
@@ -39,6 +40,7 @@ int ev_hit_rolls(const mg_board *b, int victim, int *pips_lost) {
         else if (vr[i] >= 2) blocked |= 2u << i;
     }
     if (pips_lost) *pips_lost = 0;
+    if (double_rolls) *double_rolls = 0;
     if (!blots) return 0;
     if (ar[24] > 0) src = 1u;   /* men on the bar must enter first: only they can hit */
     else
@@ -65,10 +67,66 @@ int ev_hit_rolls(const mg_board *b, int victim, int *pips_lost) {
                 count += w;
                 /* the most advanced blot (lowest index p, bit p+1) loses the most: 24 - p */
                 if (pips_lost) *pips_lost += w * (25 - __builtin_ctz(hit));
+                /* two blots within reach: the roll may hit both */
+                if (double_rolls && (hit & (hit - 1))) *double_rolls += w;
             }
         }
     }
     return count;
+}
+
+int ev_hit_rolls(const mg_board *b, int victim, int *pips_lost) {
+    return ev_hit_rolls2(b, victim, pips_lost, NULL);
+}
+
+/* esc12[mask]: rolls out of 36 with which a lone man gets past the farthest of the 12 points
+ * in front of it that are held (bit k-1 of mask: the point k pips ahead), landing only on
+ * open points; 36 when none is held. Built once. */
+static uint8_t esc12[4096];
+static int esc12_ready;
+
+static void esc12_init(void) {
+    for (int mask = 0; mask < 4096; mask++) {
+        int far = 0;   /* pips to the farthest held point */
+        for (int k = 1; k <= 12; k++) if (mask & (1 << (k - 1))) far = k;
+        if (!far) { esc12[mask] = 36; continue; }
+        int count = 0;
+        for (int d1 = 1; d1 <= 6; d1++)
+            for (int d2 = d1; d2 <= 6; d2++) {
+                int ok = 0;
+                if (d1 == d2) {
+                    for (int k = 1, at = d1; k <= 4 && !ok; k++, at += d1) {
+                        if (at <= 12 && (mask & (1 << (at - 1)))) break;
+                        ok = at > far;
+                    }
+                } else {
+                    for (int o = 0; o < 2 && !ok; o++) {
+                        int a = o ? d2 : d1;
+                        if (mask & (1 << (a - 1))) continue;
+                        if (a > far) { ok = 1; break; }
+                        int end = d1 + d2;
+                        ok = !(end <= 12 && (mask & (1 << (end - 1)))) && end > far;
+                    }
+                }
+                if (ok) count += d1 == d2 ? 1 : 2;
+            }
+        esc12[mask] = (uint8_t)count;
+    }
+    esc12_ready = 1;
+}
+
+/* Bit j: row r holds (two or more men on) its index j. */
+static uint32_t held_bits(const int8_t *row) {
+    uint32_t bits = 0;
+    for (int j = 0; j < 24; j++) if (row[j] >= 2) bits |= 1u << j;
+    return bits;
+}
+
+/* The 12-bit mask of the points a blocker holds (held: its held_bits) in front of a man of
+ * the other row at that row's index `from` (bit k-1: k pips ahead, the blocker's index
+ * 24 - from + k - 1; points past the end of the board are open). */
+static inline int held_mask(uint32_t held, int from) {
+    return (int)((held >> (24 - from)) & 0xFFFu);
 }
 
 /* Rolls out of 36 with which the man of row r at index `from` (24 = the bar; a die d enters
@@ -136,8 +194,8 @@ static void encode_side(const mg_board *b, int r, float *x) {
     x[99] = (float)best / 6.0f;
     x[100] = (float)home / 6.0f;
     x[101] = (float)back / 8.0f;
-    int pips_lost;
-    x[102] = (float)ev_hit_rolls(b, r, &pips_lost) / 36.0f;
+    int pips_lost, doubles;
+    x[102] = (float)ev_hit_rolls2(b, r, &pips_lost, &doubles) / 36.0f;
     int blots = 0;
     for (int i = 0; i < 24; i++) blots += row[i] == 1;
     x[103] = (float)blots / 5.0f;
@@ -173,6 +231,43 @@ static void encode_side(const mg_board *b, int r, float *x) {
     if (opp_rear >= 0)
         for (int i = 24; i > 23 - opp_rear; i--) contact_pips += row[i] * (i - (23 - opp_rear));
     x[114] = (float)contact_pips / 100.0f;
+    /* after gnubg's published contact inputs: double shots, staying out on the bar, the
+     * forward anchor, how well this side contains the other's men, the spread of its men,
+     * anchors for a back game, and how freely its outside men come home */
+    if (!esc12_ready) esc12_init();
+    const int8_t *opp = b->b[1 - r];
+    uint32_t mine_held = held_bits(row), opp_held = held_bits(opp);
+    x[115] = (float)doubles / 36.0f;
+    int opp_home = 0;
+    for (int i = 0; i < 6; i++) opp_home += opp[i] >= 2;
+    x[116] = bar ? (float)(opp_home * opp_home) / 36.0f : 0.0f;
+    int fwd = 0;
+    for (int i = 23; i >= 18; i--) if (row[i] >= 2) fwd = 24 - i;
+    x[117] = (float)fwd / 6.0f;
+    int contain = 36, acontain = 36;
+    for (int n = 15; n <= 23; n++) {
+        int e = esc12[held_mask(mine_held, n)];
+        if (e < contain) contain = e;
+        if (n <= opp_rear && e < acontain) acontain = e;
+    }
+    if (opp[24] > 0) {   /* the other side's men on the bar face the same wall from 24 */
+        int e = esc12[held_mask(mine_held, 24)];
+        if (e < acontain) acontain = e;
+    }
+    x[118] = (float)(36 - contain) / 36.0f;
+    x[119] = x[118] * x[118];
+    x[120] = (float)(36 - acontain) / 36.0f;
+    int mean = men ? pips / men : 0, far_men = 0, moment = 0;   /* the men's mean pip */
+    for (int i = mean; i < 25; i++)
+        if (row[i] > 0) { far_men += row[i]; moment += row[i] * (i + 1 - mean) * (i + 1 - mean); }
+    x[121] = far_men ? (float)moment / far_men / 400.0f : 0.0f;
+    int anchors = 0;
+    for (int i = 18; i < 24; i++) anchors += row[i] >= 2;
+    x[122] = (float)anchors / 2.0f;
+    int mobility = 0;
+    for (int i = 6; i < 25; i++)
+        if (row[i] > 0) mobility += (i - 5) * row[i] * esc12[held_mask(opp_held, i)];
+    x[123] = (float)mobility / 3600.0f;
 }
 
 void ev_encode(const mg_board *b, float *in) {

@@ -13,7 +13,7 @@
 #define EV_LOSE_G 3
 #define EV_LOSE_BG 4
 
-#define EV_PER_SIDE 115
+#define EV_PER_SIDE 124
 #define EV_N_IN (2 * EV_PER_SIDE)
 #define EV_N_HID 80            /* default hidden units of the training tool */
 #define EV_N_HID_CONTACT_SHIPPED 192   /* hidden units of the committed weights file's nets */
@@ -36,6 +36,9 @@ void ev_encode(const mg_board *b, float *in);   /* in[EV_N_IN] */
  * over the 36 rolls of the pips the most advanced blot each roll reaches would lose goes to
  * *pips_lost unless it is NULL. */
 int ev_hit_rolls(const mg_board *b, int victim, int *pips_lost);
+/* As ev_hit_rolls; also the rolls with two of the victim's blots within reach go to
+ * *double_rolls unless it is NULL. */
+int ev_hit_rolls2(const mg_board *b, int victim, int *pips_lost, int *double_rolls);
 /* Rolls out of 36 with which row r's man at index `from` (24 = bar) gets past every point
  * the opponent holds in the 12 in front of it, moving alone; 36 when none is held. The
  * number of those held points goes to *held_in_front unless it is NULL. */

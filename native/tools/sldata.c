@@ -47,6 +47,12 @@ typedef struct {
 static int cmd_gen(const gen_opts *o, const char *out) {
     FILE *f = fopen(out, "wb");
     if (!f) { fprintf(stderr, "sldata: cannot write %s\n", out); return 1; }
+    /* OUT.dec: a byte a sampled decision, how many of the records that follow came from it
+     * (the plays the net must rank against each other) */
+    char dec_path[4096];
+    snprintf(dec_path, sizeof dec_path, "%s.dec", out);
+    FILE *fd = fopen(dec_path, "wb");
+    if (!fd) { fprintf(stderr, "sldata: cannot write %s\n", dec_path); fclose(f); return 1; }
     uint64_t rng = o->seed * 0x2545F4914F6CDD1DULL + 7;
     long written = 0, decisions = 0;
     double t0 = now_s();
@@ -59,7 +65,7 @@ static int cmd_gen(const gen_opts *o, const char *out) {
             int n = sr_rank(&pos, d1, d2, 3, cands, MG_MAX_PLAYS);
             if (n > MG_MAX_PLAYS) n = MG_MAX_PLAYS;
             if (rng_unit(&rng) < o->sample) {
-                decisions++;
+                long before = written;
                 for (int k = 0; k < n && k < o->top && written < o->positions; k++) {
                     if (k > 0 && cands[0].eq - cands[k].eq > o->margin) break;
                     mg_board sw;
@@ -79,6 +85,16 @@ static int cmd_gen(const gen_opts *o, const char *out) {
                     }
                     written++;
                 }
+                if (written > before) {
+                    uint8_t count = (uint8_t)(written - before);
+                    decisions++;
+                    if (fwrite(&count, 1, 1, fd) != 1) {
+                        fprintf(stderr, "sldata: write failed on %s\n", dec_path);
+                        fclose(f);
+                        fclose(fd);
+                        return 1;
+                    }
+                }
                 progress("positions", written, o->positions, t0);
             }
             int pick = 0;
@@ -94,7 +110,10 @@ static int cmd_gen(const gen_opts *o, const char *out) {
         }
     }
     fprintf(stderr, "\n");
-    if (fclose(f) != 0) { fprintf(stderr, "sldata: write failed on %s\n", out); return 1; }
+    if ((fclose(fd) != 0) | (fclose(f) != 0)) {
+        fprintf(stderr, "sldata: write failed on %s\n", out);
+        return 1;
+    }
     printf("gen: %ld positions from %ld decisions (%d-ply targets) in %.1f s -> %s\n", written,
            decisions, o->ply, now_s() - t0, out);
     return 0;
@@ -104,21 +123,43 @@ static int cmd_gen(const gen_opts *o, const char *out) {
 
 /* Records -> PREFIX.x (float32 inputs, EV_N_IN a record), PREFIX.y (float32 targets, five),
  * PREFIX.m (uint8, five: 1 where the output can be non-zero in that position, 0 where
- * ev_mask sets it to zero in play) and PREFIX.c (uint8 class: EV_CONTACT or EV_RACE). */
+ * ev_mask sets it to zero in play), PREFIX.c (uint8 class: EV_CONTACT or EV_RACE) and
+ * PREFIX.g (uint32, the decision each record came from, numbered from 0; from DATA.dec, or
+ * each record its own when there is none). */
 static int cmd_encode(const char *in_path, const char *prefix) {
     FILE *f = fopen(in_path, "rb");
     if (!f) { fprintf(stderr, "sldata: cannot read %s\n", in_path); return 1; }
-    const char *ext[4] = { ".x", ".y", ".m", ".c" };
-    FILE *o[4];
     char path[4096];
-    for (int k = 0; k < 4; k++) {
+    snprintf(path, sizeof path, "%s.dec", in_path);
+    FILE *fdec = fopen(path, "rb");   /* optional */
+    const char *ext[5] = { ".x", ".y", ".m", ".c", ".g" };
+    FILE *o[5];
+    for (int k = 0; k < 5; k++) {
         snprintf(path, sizeof path, "%s%s", prefix, ext[k]);
         if (!(o[k] = fopen(path, "wb"))) { fprintf(stderr, "sldata: cannot write %s\n", path); return 1; }
     }
     uint8_t rec[REC_BYTES];
     size_t got;
-    long n = 0, skipped = 0;
+    long n = 0, skipped = 0, read = 0;
+    uint32_t group = 0, next_group = 0;
+    int left_in_group = 0;   /* records still to come from the current decision */
     while ((got = fread(rec, 1, REC_BYTES, f)) == REC_BYTES) {
+        if (fdec) {
+            while (left_in_group == 0) {
+                int c = fgetc(fdec);
+                if (c == EOF) {
+                    fprintf(stderr, "sldata: %s.dec counts fewer records than %s holds\n", in_path, in_path);
+                    return 1;
+                }
+                left_in_group = c;
+                group = next_group;
+                next_group += c > 0;
+            }
+            left_in_group--;
+        } else {
+            group = (uint32_t)read;
+        }
+        read++;
         mg_board b;
         memcpy(&b, rec, 50);
         int cls = ev_class(&b);
@@ -131,18 +172,20 @@ static int cmd_encode(const char *in_path, const char *prefix) {
         ev_mask(&b, cls, ones);
         for (int k = 0; k < NN_OUT; k++) m[k] = ones[k] != 0.0f;
         if (fwrite(x, sizeof x, 1, o[0]) != 1 || fwrite(y, sizeof y, 1, o[1]) != 1 ||
-            fwrite(m, sizeof m, 1, o[2]) != 1 || fwrite(&c, 1, 1, o[3]) != 1) {
+            fwrite(m, sizeof m, 1, o[2]) != 1 || fwrite(&c, 1, 1, o[3]) != 1 ||
+            fwrite(&group, sizeof group, 1, o[4]) != 1) {
             fprintf(stderr, "sldata: write failed under %s\n", prefix);
             return 1;
         }
         n++;
     }
     fclose(f);
+    if (fdec) fclose(fdec);
     int bad = 0;
-    for (int k = 0; k < 4; k++) bad |= fclose(o[k]) != 0;
+    for (int k = 0; k < 5; k++) bad |= fclose(o[k]) != 0;
     if (got != 0) { fprintf(stderr, "sldata: %s ends in a partial record\n", in_path); return 1; }
     if (bad) { fprintf(stderr, "sldata: write failed under %s\n", prefix); return 1; }
-    printf("encode: %ld records (%ld neither contact nor race, skipped), %d inputs -> %s.{x,y,m,c}\n",
+    printf("encode: %ld records (%ld neither contact nor race, skipped), %d inputs -> %s.{x,y,m,c,g}\n",
            n, skipped, EV_N_IN, prefix);
     return 0;
 }

@@ -120,19 +120,30 @@ def data_inputs(prefix: str) -> int:
 
 
 def load_data(prefixes: list[str], n_in: int, cls: int):
-    """Inputs, targets and output masks of the records of class cls under the prefixes."""
-    xs, ys, ms = [], [], []
+    """Inputs, targets, output masks and decision numbers (unique across the prefixes; each
+    record its own decision where the data has no .g file) of the records of class cls."""
+    xs, ys, ms, gs = [], [], [], []
+    next_group = 0
     for prefix in prefixes:
         c = np.fromfile(prefix + ".c", dtype=np.uint8)
         x = np.fromfile(prefix + ".x", dtype=np.float32)
         if x.size != c.size * n_in:
             raise SystemExit(f"{prefix}.x holds {x.size} floats, not {c.size} records of {n_in} "
                              f"inputs: encoded for another encoding?")
+        if os.path.exists(prefix + ".g"):
+            g = np.fromfile(prefix + ".g", dtype=np.uint32).astype(np.int64)
+            if g.size != c.size:
+                raise SystemExit(f"{prefix}.g holds {g.size} decisions, not {c.size}")
+        else:
+            g = np.arange(c.size, dtype=np.int64)
         keep = c == cls
         xs.append(x.reshape(-1, n_in)[keep])
         ys.append(np.fromfile(prefix + ".y", dtype=np.float32).reshape(-1, N_OUT)[keep])
         ms.append(np.fromfile(prefix + ".m", dtype=np.uint8).reshape(-1, N_OUT)[keep])
-    return np.concatenate(xs), np.concatenate(ys), np.concatenate(ms).astype(np.float32)
+        gs.append(g[keep] + next_group)
+        next_group += int(g.max()) + 1 if g.size else 0
+    return (np.concatenate(xs), np.concatenate(ys), np.concatenate(ms).astype(np.float32),
+            np.concatenate(gs))
 
 
 def sigmoid(z):
@@ -148,6 +159,9 @@ def forward(net: Net, x):
     return h, sigmoid(h @ net.w_out.T + net.b_out)
 
 
+EQUITY_WEIGHTS = np.array([2.0, 1.0, 1.0, -1.0, -1.0], np.float32)   # of each output
+
+
 def held_out_error(net: Net, x, y, m) -> float:
     """Mean |equity error| with the outputs a position cannot have set to zero (as in play)."""
     err = 0.0
@@ -155,6 +169,26 @@ def held_out_error(net: Net, x, y, m) -> float:
         _, p = forward(net, x[i:i + 8192])
         err += float(np.abs(equity(p * m[i:i + 8192]) - equity(y[i:i + 8192])).sum())
     return err / max(len(x), 1)
+
+
+def decision_loss(net: Net, x, y, m, g):
+    """(mean equity the net's choice gives away by the targets, share of decisions where it
+    picks the targets' best) over the decisions of two or more records in x."""
+    e_net = np.concatenate([equity(forward(net, x[i:i + 8192])[1] * m[i:i + 8192])
+                            for i in range(0, len(x), 8192)])
+    e_tgt = equity(y)
+    starts = np.flatnonzero(np.r_[True, g[1:] != g[:-1]])
+    sizes = np.diff(np.r_[starts, len(g)])
+    lost, same, n = 0.0, 0, 0
+    for s0, k in zip(starts, sizes):
+        if k < 2:
+            continue
+        t = e_tgt[s0:s0 + k]
+        pick = int(np.argmax(e_net[s0:s0 + k]))
+        lost += float(t.max() - t[pick])
+        same += int(t[pick] == t.max())
+        n += 1
+    return (lost / n, same / n) if n else (float("nan"), float("nan"))
 
 
 class Adam:
@@ -174,41 +208,79 @@ class Adam:
             p -= lr * (m / c1) / (np.sqrt(v / c2) + self.eps)
 
 
-def train(net: Net, x, y, m, *, epochs, batch, lr0, lr_end, seed, hold_share, log):
+def group_batches(g_order, starts, sizes, batch):
+    """Index arrays of whole decisions, about `batch` records each, in the given order."""
+    out, cur, n = [], [], 0
+    for gi in g_order:
+        cur.append(np.arange(starts[gi], starts[gi] + sizes[gi]))
+        n += sizes[gi]
+        if n >= batch:
+            out.append(np.concatenate(cur))
+            cur, n = [], 0
+    if cur:
+        out.append(np.concatenate(cur))
+    return out
+
+
+def train(net: Net, x, y, m, g, *, epochs, batch, lr0, lr_end, seed, hold_share, pair, log):
+    """Mini-batch Adam on cross-entropy, plus (pair > 0) pair times the squared error of each
+    play's equity relative to its decision's mean (the differences that choose the play).
+    Decisions are kept whole: in a batch, and on one side of the held-out split."""
     rng = np.random.default_rng(seed)
-    order = rng.permutation(len(x))
-    n_hold = int(len(x) * hold_share)
-    hold, fit = order[:n_hold], order[n_hold:]
-    xh, yh, mh = x[hold], y[hold], m[hold]
+    order = np.argsort(g, kind="stable")              # records of a decision together
+    x, y, m, g = x[order], y[order], m[order], g[order]
+    starts = np.flatnonzero(np.r_[True, g[1:] != g[:-1]])
+    sizes = np.diff(np.r_[starts, len(g)])
+    groups = rng.permutation(len(starts))
+    n_hold = int(len(groups) * hold_share)
+    hold_groups, fit_groups = np.sort(groups[:n_hold]), groups[n_hold:]
+    hold = np.concatenate([np.arange(starts[k], starts[k] + sizes[k]) for k in hold_groups]) \
+        if n_hold else np.zeros(0, np.int64)
+    xh, yh, mh, gh = x[hold], y[hold], m[hold], g[hold]
     best = held_out_error(net, xh, yh, mh)
-    log(f"{len(fit)} training, {n_hold} held-out positions; epoch 0: held-out equity error {best:.5f}")
+    lost, same = decision_loss(net, xh, yh, mh, gh)
+    log(f"{len(x) - len(hold)} training, {len(hold)} held-out positions ({n_hold} decisions); "
+        f"epoch 0: held-out equity error {best:.5f}, choice loss {lost:.5f}, same choice {same:.3f}")
     best_net = Net(net.w_in.copy(), net.b_hid.copy(), net.w_out.copy(), net.b_out.copy())
     params = [net.w_in, net.b_hid, net.w_out, net.b_out]
     opt = Adam([p.shape for p in params])
-    steps = epochs * ((len(fit) + batch - 1) // batch)
-    step = 0
+    steps = epochs * max(1, int(sizes[fit_groups].sum()) // batch)
+    step, lr = 0, lr0
     for epoch in range(1, epochs + 1):
         t0 = time.time()
-        rng.shuffle(fit)
-        loss_sum = 0.0
-        for i in range(0, len(fit), batch):
-            idx = np.sort(fit[i:i + batch])
-            xb, yb, mb = x[idx], y[idx], m[idx]
+        rng.shuffle(fit_groups)
+        loss_sum, n_seen = 0.0, 0
+        for idx in group_batches(fit_groups, starts, sizes, batch):
+            xb, yb, mb, gb = x[idx], y[idx], m[idx], g[idx]
             h, p = forward(net, xb)
             # cross-entropy on each output a position can have; dz = (p - y) on those
-            dz = (p - yb) * mb / len(idx)
+            dz = (p - yb) * mb
             loss_sum += float(-(mb * (yb * np.log(p + 1e-7) + (1 - yb) * np.log(1 - p + 1e-7))).sum())
+            if pair > 0:
+                # each play's equity less its decision's mean, against the same of the targets
+                _, inv = np.unique(gb, return_inverse=True)
+                cnt = np.bincount(inv)
+                e = equity(p * mb)
+                t = equity(yb)
+                d = (e - t)
+                d = d - (np.bincount(inv, weights=d) / cnt)[inv]
+                de = 2.0 * pair * d * (cnt[inv] > 1)
+                dz += (de[:, None] * EQUITY_WEIGHTS * mb * p * (1 - p)).astype(np.float32)
+            dz /= len(idx)
+            n_seen += len(idx)
             g_wout = dz.T @ h
             g_bout = dz.sum(axis=0)
             da = (dz @ net.w_out) * h * (1 - h)
             g_win = xb.T @ da
             g_bhid = da.sum(axis=0)
-            lr = lr0 * (lr_end / lr0) ** (step / max(steps - 1, 1))
+            lr = lr0 * (lr_end / lr0) ** min(step / max(steps - 1, 1), 1.0)
             opt.step(params, [g_win, g_bhid, g_wout, g_bout], np.float32(lr))
             step += 1
         err = held_out_error(net, xh, yh, mh)
-        log(f"epoch {epoch}: lr {lr:.2e}, train loss {loss_sum / len(fit):.5f}, held-out equity "
-            f"error {err:.5f}, {time.time() - t0:.0f} s")
+        lost, same = decision_loss(net, xh, yh, mh, gh)
+        log(f"epoch {epoch}: lr {lr:.2e}, train loss {loss_sum / max(n_seen, 1):.5f}, held-out "
+            f"equity error {err:.5f}, choice loss {lost:.5f}, same choice {same:.3f}, "
+            f"{time.time() - t0:.0f} s")
         if err < best:
             best = err
             best_net = Net(net.w_in.copy(), net.b_hid.copy(), net.w_out.copy(), net.b_out.copy())
@@ -219,7 +291,9 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("data", nargs="+", help="prefixes written by `sldata encode`")
     ap.add_argument("--weights", required=True, help="the weights file to start from")
-    ap.add_argument("--out", required=True, help="the weights file to write (the other net as it was)")
+    ap.add_argument("--out", help="the weights file to write (the other net as it was)")
+    ap.add_argument("--evaluate", action="store_true",
+                    help="only report the net's equity error and choice loss on all the data")
     ap.add_argument("--net", choices=("contact", "race"), required=True)
     ap.add_argument("--hidden", type=int, default=0, help="grow the net to this many hidden units")
     ap.add_argument("--epochs", type=int, default=10)
@@ -228,6 +302,9 @@ def main(argv=None):
     ap.add_argument("--lr-end", type=float, default=1e-5)
     ap.add_argument("--holdout", type=float, default=0.02)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--pair", type=float, default=0.0,
+                    help="weight of the squared error of each play's equity relative to its "
+                         "decision's mean (0: cross-entropy alone)")
     args = ap.parse_args(argv)
     contact, race, games = read_weights(args.weights)
     which = 0 if args.net == "contact" else 1
@@ -240,15 +317,25 @@ def main(argv=None):
             raise SystemExit(f"--hidden must be between the net's {net.n_hid} and 512")
         net = net.grown(args.hidden, rng)
     cls = 3 if which == 0 else 2   # EV_CONTACT, EV_RACE
-    x, y, m = load_data(args.data, net.n_in, cls)
+    x, y, m, g = load_data(args.data, net.n_in, cls)
+    if args.evaluate:
+        order = np.argsort(g, kind="stable")
+        x, y, m, g = x[order], y[order], m[order], g[order]
+        lost, same = decision_loss(net, x, y, m, g)
+        print(f"{args.weights}: {len(x)} {args.net} positions, equity error "
+              f"{held_out_error(net, x, y, m):.5f}, choice loss {lost:.5f}, same choice {same:.3f}")
+        return 0
+    if not args.out:
+        raise SystemExit("--out is needed (or --evaluate)")
     if len(x) < 100:
         raise SystemExit(f"only {len(x)} {args.net} positions in the data")
 
     def log(msg):
         print(msg, flush=True)
 
-    best, err = train(net, x, y, m, epochs=args.epochs, batch=args.batch, lr0=args.lr,
-                      lr_end=args.lr_end, seed=args.seed, hold_share=args.holdout, log=log)
+    best, err = train(net, x, y, m, g, epochs=args.epochs, batch=args.batch, lr0=args.lr,
+                      lr_end=args.lr_end, seed=args.seed, hold_share=args.holdout,
+                      pair=args.pair, log=log)
     nets = [contact, race]
     nets[which] = best
     write_weights(args.out, nets[0], nets[1], games)

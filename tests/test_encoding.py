@@ -1,0 +1,95 @@
+"""The net's inputs after gnubg's published contact set (eval.c, x[115..123] of each side):
+double shots, staying out on the bar, the forward anchor, containment, the spread of the men,
+anchors for a back game and the outside men's way home, checked on boards built here through
+the encoder the training tools use (sldata encode)."""
+import os
+import shutil
+import struct
+import subprocess
+
+import numpy as np
+import pytest
+
+TOOLS = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "native",
+                     "tools")
+PER_SIDE = 124
+DOUBLE_SHOTS, STAY_OUT, FORWARD_ANCHOR, CONTAIN, CONTAIN2, ACONTAIN, MOMENT2, ANCHORS, \
+    MOBILITY = range(115, 124)
+HIT_ROLLS = 102
+
+
+@pytest.fixture(scope="module")
+def encode(tmp_path_factory):
+    if not shutil.which("make") or not shutil.which(os.environ.get("CC", "gcc")):
+        pytest.skip("make and a C compiler are needed to build native/tools")
+    subprocess.run(["make", "-s", "-C", TOOLS, "sldata"], check=True)
+    work = tmp_path_factory.mktemp("enc")
+
+    def run(me: dict, opp: dict):
+        """Inputs of the side on roll (row 0) and of the other side for a board given as
+        {index: men} per row (index 24 = the bar), each row made up to 15 men off."""
+        rows = []
+        for spec in (me, opp):
+            row = [0] * 25
+            for i, n in spec.items():
+                row[i] = n
+            assert sum(row) <= 15
+            rows += row
+        (work / "b.rec").write_bytes(struct.pack("<50b5f", *rows, 0.5, 0, 0, 0, 0))
+        subprocess.run([os.path.join(TOOLS, "sldata"), "encode", "--out", str(work / "b"),
+                        str(work / "b.rec")], check=True, capture_output=True)
+        x = np.fromfile(work / "b.x", dtype=np.float32)
+        assert x.size == 2 * PER_SIDE, "the encoding has another width"
+        return x[:PER_SIDE], x[PER_SIDE:]
+    return run
+
+
+def test_a_full_prime_contains_the_man_behind_it_completely(encode):
+    me = {i: 2 for i in range(1, 7)} | {12: 3}          # our 2- to 7-points made
+    opp = {23: 2, 5: 13}                                   # two men behind the prime
+    mine, _ = encode(me, opp)
+    assert mine[CONTAIN] == mine[ACONTAIN] == 1.0
+    assert mine[CONTAIN2] == 1.0
+
+
+def test_one_point_in_front_lets_all_but_double_ones_past(encode):
+    me = {1: 2, 22: 13}             # only our 2-point made (the rest deep in his board,
+    opp = {23: 2, 5: 13}            # behind every place his men could stand); his on our ace
+    mine, _ = encode(me, opp)
+    assert mine[CONTAIN] == pytest.approx(1 / 36)          # 1-1 is the one roll that fails
+    assert mine[CONTAIN2] == pytest.approx(1 / 36 ** 2)
+
+
+def test_the_forward_anchor_and_the_anchors_in_the_opponents_board(encode):
+    mine, _ = encode({20: 2, 5: 13}, {5: 15})
+    assert mine[FORWARD_ANCHOR] == pytest.approx(4 / 6)   # the opponent's 4-point
+    assert mine[ANCHORS] == pytest.approx(0.5)
+    mine, _ = encode({18: 2, 20: 2, 5: 11}, {4: 15})
+    assert mine[FORWARD_ANCHOR] == pytest.approx(1.0)     # his 6-point, the most advanced
+    assert mine[ANCHORS] == pytest.approx(1.0)
+
+
+def test_a_man_on_the_bar_against_three_home_points_stays_out_a_quarter_of_the_time(encode):
+    mine, theirs = encode({24: 1, 5: 14}, {0: 2, 1: 2, 2: 2, 12: 9})
+    assert mine[STAY_OUT] == pytest.approx(9 / 36)
+    assert theirs[STAY_OUT] == 0.0                         # nothing of theirs on the bar
+
+
+def test_double_shots_need_two_blots_in_reach(encode):
+    opp = {23: 2, 12: 13}                                  # his back men on our ace point
+    one, _ = encode({6: 1, 5: 14}, opp)
+    two, _ = encode({6: 1, 8: 1, 5: 13}, opp)
+    assert one[DOUBLE_SHOTS] == 0.0 and one[HIT_ROLLS] > 0
+    assert 0 < two[DOUBLE_SHOTS] <= two[HIT_ROLLS]
+
+
+def test_men_all_home_on_one_point_have_no_spread_and_no_way_home_to_go(encode):
+    mine, _ = encode({3: 15}, {23: 2, 12: 13})
+    assert mine[MOMENT2] == 0.0
+    assert mine[MOBILITY] == 0.0
+
+
+def test_outside_men_behind_a_wall_come_home_less_freely(encode):
+    free, _ = encode({12: 2, 5: 13}, {23: 2, 0: 13})
+    walled, _ = encode({12: 2, 5: 13}, {23: 2, 17: 3, 16: 3, 15: 3, 14: 2, 13: 2})
+    assert walled[MOBILITY] < free[MOBILITY]
