@@ -1,9 +1,10 @@
 /* eval.c: input encoding (Tesauro-style point units plus pips, primes, home points, men
  * back, hit chances and pips lost, blots, escapes, the blockade in front, anchors, the way
  * home, the pips to break contact, and after gnubg's published contact inputs double shots,
- * staying out, the forward anchor, containment, spread and mobility for each side), position classes and the 0-ply
- * evaluation that picks the contact net, the race net or the exact bear-off database, with
- * the chances a position cannot have set to zero. Not the search. */
+ * staying out, the forward anchor, containment, spread and mobility, for each side),
+ * position classes and the 0-ply evaluation that picks the contact net, the race net or the
+ * exact bear-off database, with the chances a position cannot have set to zero. Not the
+ * search. */
 #include "eval.h"
 #include <string.h>
 
