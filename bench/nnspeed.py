@@ -1,5 +1,5 @@
 """Benchmark of the network's forward pass alone (native/src/nn.c nn_forward), old against new
-in one run: random nets of 230 inputs and 128 .. 512 hidden units, and the shipped contact
+in one run: random nets of the encoding's inputs and 128 .. 512 hidden units, and the shipped contact
 net, fed real encoded positions (level-3 self-play, contact and race only), timed inside C.
 Each pass first copies its position's inputs into a fresh local array, as the evaluator's
 encoding leaves them just before the pass; that copy alone is timed too (input_copy) and is
@@ -27,7 +27,6 @@ from cffi import FFI  # noqa: E402
 from bench.evalspeed import sample_positions  # noqa: E402
 from native import build  # noqa: E402
 
-N_IN = 230
 HIDDEN = (128, 192, 256, 384, 512)
 CDEF = """
 void nb_random_net(int n_hid, uint64_t seed);
@@ -35,12 +34,14 @@ int nb_shipped_net(const uint8_t *data, long len, int contact);
 int nb_encode(const int8_t *boards, int n, int only_contact, float *out_in);
 void nb_run(const float *ins, int n, int repeats, int which, float *out_probs);
 int nn_use_avx2(int allow);
+int nb_n_in(void);
 """
 HARNESS = r"""
 #include <string.h>
 #include "eval.h"
 void nn_forward_old(const nn_net *net, const float *in, nn_trace *tr);
 static nn_net nb_net;
+int nb_n_in(void) { return EV_N_IN; }   /* inputs of the encoding built here */
 static nn_trace nb_tr;
 
 /* random weights, and random biases too (nn_init_random leaves them at zero) */
@@ -157,12 +158,13 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmpdir:
         ffi, lib = build_module(tmpdir)
         boards = ffi.new("int8_t[]", [c for b, _, _ in sample for c in b])
-        ins = ffi.new("float[]", len(sample) * N_IN)
+        n_in = lib.nb_n_in()
+        ins = ffi.new("float[]", len(sample) * n_in)
         n = lib.nb_encode(boards, len(sample), 0, ins)
         outs = (ffi.new("float[]", n * 5), ffi.new("float[]", n * 5))
-        nonzero = sum(1 for i in range(n * N_IN) if ins[i] != 0.0)
+        nonzero = sum(1 for i in range(n * n_in) if ins[i] != 0.0)
         print(f"positions: {n} encoded (contact and race)")
-        print(f"nonzero_inputs_mean: {nonzero / n:.1f} of {N_IN}")
+        print(f"nonzero_inputs_mean: {nonzero / n:.1f} of {n_in}")
         print(f"avx2_path: {'yes' if lib.nn_use_avx2(1) else 'no'}")
         copy = min(timed(lib, ins, n, 2, outs[0], 200) for _ in range(args.rounds))
         print(f"input_copy: {copy:,.0f} ns (inside every figure below)")

@@ -306,3 +306,28 @@ def test_refine_gen_ply0_targets_are_each_games_outcome_for_the_side_on_roll(too
     var_o = sum((a - mo) ** 2 for a in ours)
     var_t = sum((b - mt) ** 2 for b in outcomes)
     assert cov / math.sqrt(var_o * var_t) > 0.3
+
+
+def test_rebuild_sl_round_trains_the_contact_net_toward_its_decisions_and_logs_the_duel(
+        tools, tmp_path):
+    """One tiny round of rebuild_net.py's stage 5 from the shipped file: the best plays of
+    sampled decisions with 1-ply targets (sldata), then sltrain.py with the pairwise term; the
+    round's data and its decision counts are the same whatever --jobs is."""
+    datas = []
+    for jobs in (1, 2):
+        work = tmp_path / f"jobs{jobs}"
+        subprocess.run([sys.executable, os.path.join(TOOLS, "rebuild_net.py"), "--seed", "3",
+                        "--workdir", str(work), "--start", ev.WEIGHTS_PATH, "--race-games", "0",
+                        "--contact-games", "0", "--sl-rounds", "1", "--sl-positions", "200",
+                        "--sl-epochs", "1", "--duel-pairs", "10", "--gnubg-games", "0",
+                        "--jobs", str(jobs)], check=True, capture_output=True, text=True)
+        log = (work / "yardstick.log").read_text()
+        assert "sl round 1: generating 200 positions (the best 5 plays within 0.12)" in log
+        assert "sl round 1: held-out equity error" in log and "choice loss" in log
+        assert "duel vs best" in log and (work / "best.wts").exists()
+        assert (work / "sl_rounds_done").exists()
+        assert not [p for p in os.listdir(work) if ".part" in p]
+        data, dec = (work / "sl1.rec").read_bytes(), (work / "sl1.rec.dec").read_bytes()
+        assert len(data) == 200 * 70 and sum(dec) == 200
+        datas.append((data, dec))
+    assert datas[0] == datas[1]

@@ -6,7 +6,11 @@ rounds of supervised fitting toward our own search's targets one or two rolls de
 gen --ply 1|2, contact, race or both, then fit on the last rounds' data on squared error or
 cross-entropy; none by default, as they measured no gain against gnubg 0-ply); each round's
 net is kept only when it beats the one before in a duplicate-dice duel at level 3 (refine
-duel). Never gnubg's weights or outputs as targets: gnubg 0-ply (the
+duel); stage 5: rounds of supervised training of the contact net with a proper optimizer
+(sldata gen: the best few plays' results of sampled self-play decisions, with our own 1-ply
+values as targets; sltrain.py: mini-batch Adam on cross-entropy plus a pairwise term on the
+equities of each decision's plays), each round's data from the best net so far, a round kept
+while it wins its duel. Never gnubg's weights or outputs as targets: gnubg 0-ply (the
 optional gnubg-nn package, through bench/strength.py) is only a yardstick in the log.
 Not the game and not a test. Every step is seeded, so a run is reproducible on one machine
 and compiler; stopped at any point, the same command resumes from its checkpoints:
@@ -189,7 +193,7 @@ class Run:
         for j in range(GEN_PARTS):
             os.remove(parts[j][:-5])
 
-    def refine(self, base: str) -> None:
+    def refine(self, base: str) -> str:
         a = self.args
         best = self.path("best.wts")
         state = self.path("rounds_done")
@@ -223,6 +227,94 @@ class Run:
             with open(state + ".tmp", "w") as fh:
                 fh.write(str(k))
             os.replace(state + ".tmp", state)
+        return best if a.rounds > 0 else base
+
+    # ---- stage 5 ------------------------------------------------------------------------
+
+    def sl_gen(self, weights: str, k: int, data: str) -> None:
+        """SL round k's decisions (sldata gen: the best plays' results with 1-ply targets) in
+        GEN_PARTS seeded parts, --jobs at once, joined with their decision counts (DATA.dec)."""
+        a = self.args
+        parts = [f"{data}.{j}.part" for j in range(GEN_PARTS)]
+        share = [a.sl_positions // GEN_PARTS + (j < a.sl_positions % GEN_PARTS)
+                 for j in range(GEN_PARTS)]
+        todo = [j for j in range(GEN_PARTS) if not os.path.exists(parts[j][:-5])]
+        while todo:
+            batch, todo = todo[:max(1, a.jobs)], todo[max(1, a.jobs):]
+            procs = []
+            for j in batch:
+                cmd = [os.path.join(HERE, "sldata"), "gen", "--weights", weights, "--positions",
+                       str(share[j]), "--seed", str(a.seed * 1000 + 500 + k * 10 + j), "--ply",
+                       "1", "--top", str(a.sl_top), "--margin", str(a.sl_margin), "--out",
+                       parts[j]]
+                procs.append((j, subprocess.Popen(cmd, stdout=subprocess.PIPE,
+                                                  stderr=subprocess.DEVNULL, text=True)))
+            for j, proc in procs:
+                out, _ = proc.communicate()
+                if proc.returncode != 0:
+                    raise SystemExit(f"rebuild_net: sldata gen failed ({proc.returncode}):\n{out}")
+                os.replace(parts[j] + ".dec", parts[j][:-5] + ".dec")
+                os.replace(parts[j], parts[j][:-5])
+        for ext in ("", ".dec"):
+            with open(data + ext + ".part", "wb") as fh:
+                for j in range(GEN_PARTS):
+                    with open(parts[j][:-5] + ext, "rb") as src:
+                        shutil.copyfileobj(src, fh)
+        os.replace(data + ".dec.part", data + ".dec")
+        os.replace(data + ".part", data)
+        for j in range(GEN_PARTS):
+            os.remove(parts[j][:-5])
+            os.remove(parts[j][:-5] + ".dec")
+
+    def sl(self, base: str) -> str:
+        """Rounds of supervised training of the contact net toward our own 1-ply values of the
+        best plays' results (sldata, sltrain.py: cross-entropy plus the pairwise term on each
+        decision's plays), each from the data of the best net so far; a round is kept when it
+        beats that net in a duplicate-dice duel at level 3 (its mean), else the stage ends."""
+        a = self.args
+        if a.sl_rounds <= 0:
+            return base
+        best = self.path("sl_best.wts")
+        state = self.path("sl_rounds_done")
+        done = int(open(state).read()) if os.path.exists(state) else 0
+        if done == 0:
+            shutil.copyfile(base, best)
+        for k in range(done + 1, a.sl_rounds + 1):
+            data = self.path(f"sl{k}.rec")
+            if not os.path.exists(data):
+                self.log(f"sl round {k}: generating {a.sl_positions} positions (the best "
+                         f"{a.sl_top} plays within {a.sl_margin}) with 1-ply targets")
+                self.sl_gen(best, k, data)
+            prefix = self.path(f"sl{k}")
+            self.tool("sldata", "encode", "--out", prefix, data)
+            cand = self.path(f"sl{k}.wts")
+            cmd = [sys.executable, os.path.join(HERE, "sltrain.py"), prefix, "--weights", best,
+                   "--out", cand, "--net", "contact", "--epochs", str(a.sl_epochs), "--lr",
+                   str(a.sl_lr), "--lr-end", str(a.sl_lr_end), "--pair", str(a.sl_pair),
+                   "--seed", str(a.seed * 1000 + 500 + k)]
+            proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+            if proc.returncode != 0:
+                raise SystemExit(f"rebuild_net: sltrain failed ({proc.returncode}):\n{proc.stdout}")
+            os.remove(prefix + ".x")   # the inputs are large; encode makes them again
+            first = re.search(r"epoch 0: held-out equity error ([0-9.]+), choice loss ([0-9.]+)",
+                              proc.stdout)
+            last = re.findall(r"epoch \d+: lr .* held-out equity error ([0-9.]+), choice loss "
+                              r"([0-9.]+)", proc.stdout)
+            ppg, lo, hi = self.duel(cand, best, seed=a.seed * 1000 + 500 + k)
+            kept = ppg > 0
+            self.log(f"sl round {k}: held-out equity error {first.group(1)}->{last[-1][0]}, "
+                     f"choice loss {first.group(2)}->{last[-1][1]}; duel vs best {ppg:+.3f} ppg "
+                     f"[{lo:+.3f}, {hi:+.3f}] ({2 * a.duel_pairs} games): "
+                     f"{'kept' if kept else 'not kept, the stage ends'}")
+            if kept:
+                shutil.copyfile(cand, best)
+                self.log(f"sl round {k}: {self.gnubg_yardstick(best)}")
+            with open(state + ".tmp", "w") as fh:
+                fh.write(str(k if kept else a.sl_rounds))
+            os.replace(state + ".tmp", state)
+            if not kept:
+                break
+        return best
 
 
 def main() -> int:
@@ -260,10 +352,22 @@ def main() -> int:
     ap.add_argument("--duel-pairs", type=int, default=4000)
     ap.add_argument("--keep-on-mean", action="store_true",
                     help="keep a round whose duel mean is positive (default: its 95%% interval)")
+    ap.add_argument("--sl-rounds", type=int, default=0,
+                    help="rounds of stage 5 (supervised, sldata + sltrain.py)")
+    ap.add_argument("--sl-positions", type=int, default=600_000, help="positions an SL round")
+    ap.add_argument("--sl-top", type=int, default=5, help="plays of a decision written")
+    ap.add_argument("--sl-margin", type=float, default=0.12,
+                    help="... none more than this behind the best at 0-ply")
+    ap.add_argument("--sl-epochs", type=int, default=8)
+    ap.add_argument("--sl-lr", type=float, default=5e-4)
+    ap.add_argument("--sl-lr-end", type=float, default=1e-5)
+    ap.add_argument("--sl-pair", type=float, default=10.0,
+                    help="weight of the pairwise term (each play's equity against its "
+                         "decision's mean)")
     ap.add_argument("--gnubg-games", type=int, default=20000,
                     help="games of the gnubg0 yardstick (0: none)")
     args = ap.parse_args()
-    subprocess.run(["make", "-s", "-C", HERE, "train", "refine"], check=True)
+    subprocess.run(["make", "-s", "-C", HERE, "train", "refine", "sldata"], check=True)
     run = Run(args)
     run.log(f"rebuild_net {' '.join(sys.argv[1:])}")
     base = run.td()
@@ -271,7 +375,10 @@ def main() -> int:
                        args.seed * 100 + 45, args.contact_hidden)
     base = run.one_net("contact", base, args.contact_games, args.contact_alpha,
                        args.contact_alpha_end, args.seed * 100 + 48, args.contact_hidden)
-    run.refine(base)
+    base = run.refine(base)
+    base = run.sl(base)
+    if base != run.path("best.wts"):
+        shutil.copyfile(base, run.path("best.wts"))
     run.log(f"done: {run.path('best.wts')}")
     return 0
 
