@@ -232,7 +232,7 @@ class Run:
     # ---- stage 5 ------------------------------------------------------------------------
 
     def sl_gen(self, weights: str, k: int, data: str) -> None:
-        """SL round k's decisions (sldata gen: the best plays' results with 1-ply targets) in
+        """SL round k's decisions (sldata gen: the best plays' results with --sl-ply targets) in
         GEN_PARTS seeded parts, --jobs at once, joined with their decision counts (DATA.dec)."""
         a = self.args
         parts = [f"{data}.{j}.part" for j in range(GEN_PARTS)]
@@ -245,8 +245,8 @@ class Run:
             for j in batch:
                 cmd = [os.path.join(HERE, "sldata"), "gen", "--weights", weights, "--positions",
                        str(share[j]), "--seed", str(a.seed * 1000 + 500 + k * 10 + j), "--ply",
-                       "1", "--top", str(a.sl_top), "--margin", str(a.sl_margin), "--out",
-                       parts[j]]
+                       str(a.sl_ply), "--top", str(a.sl_top), "--margin", str(a.sl_margin),
+                       "--out", parts[j]]
                 procs.append((j, subprocess.Popen(cmd, stdout=subprocess.PIPE,
                                                   stderr=subprocess.DEVNULL, text=True)))
             for j, proc in procs:
@@ -283,7 +283,7 @@ class Run:
             data = self.path(f"sl{k}.rec")
             if not os.path.exists(data):
                 self.log(f"sl round {k}: generating {a.sl_positions} positions (the best "
-                         f"{a.sl_top} plays within {a.sl_margin}) with 1-ply targets")
+                         f"{a.sl_top} plays within {a.sl_margin}) with {a.sl_ply}-ply targets")
                 self.sl_gen(best, k, data)
             prefix = self.path(f"sl{k}")
             self.tool("sldata", "encode", "--out", prefix, data)
@@ -358,6 +358,8 @@ def main() -> int:
     ap.add_argument("--sl-top", type=int, default=5, help="plays of a decision written")
     ap.add_argument("--sl-margin", type=float, default=0.12,
                     help="... none more than this behind the best at 0-ply")
+    ap.add_argument("--sl-ply", type=int, default=1, choices=(1, 2),
+                    help="search depth of an SL round's targets")
     ap.add_argument("--sl-epochs", type=int, default=8)
     ap.add_argument("--sl-lr", type=float, default=5e-4)
     ap.add_argument("--sl-lr-end", type=float, default=1e-5)
