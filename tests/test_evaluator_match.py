@@ -1,20 +1,45 @@
 """Match-aware checker play: in match play the evaluator ranks plays by match winning chance
 from the match equity table (bg_rank_plays_match, ranked_plays(match=...), the USR door's
 match context) instead of cubeless money equity; money play is unchanged."""
+import random
+
 import pytest
 
 from game import evaluator as E
 from game.position import Position
+from game.rules import legal_plays
 from native import ffi, lib
 
-# Found by a random-position search (random play, level 3): the mover's 41 here. For money the
-# net plays for the gammon (mover wins 74.1%, gammons 51.8%); at double match point gammons
-# are worth nothing and the quieter play wins more often (76.1%, gammons 34.0%).
-DMP_POSITION, DMP_DICE = "LQAj9As3zAMhQg", (4, 1)
-MONEY_CHOICE, DMP_CHOICE = "FoAR+kU3zAMDIg", "LQAj9As3zAMhBQ"
 DMP = (1, 1, 1, 2, 1)          # 1-away/1-away, post-Crawford, cube 1
 
 
+def find_dmp_case(seed: int = 2026, decisions: int = 5000):
+    """The first decision of seeded random play where level 3 plays differently for money and
+    at double match point, the DMP play winning more often and the money play winning at least
+    5% more gammons (from the mover's view): (position ID, dice, money play, DMP play). Found
+    by search rather than stored, so the tests hold whatever the shipped weights are."""
+    E.ensure_loaded()
+    rng, position = random.Random(seed), Position.start()
+    for _ in range(decisions):
+        dice = (rng.randint(1, 6), rng.randint(1, 6))
+        plays = list(legal_plays(position, dice))
+        if len(plays) > 1:
+            money = E.best_play(position.position_id, dice, 3)
+            dmp = E.best_play(position.position_id, dice, 3, match=DMP)
+            if money != dmp:
+                # seen from the opponent, on roll next
+                m = E.evaluate(Position.from_id(money).swapped())
+                d = E.evaluate(Position.from_id(dmp).swapped())
+                if 1 - d.win > 1 - m.win and m.lose_gammon - d.lose_gammon >= 0.05:
+                    return position.position_id, dice, money, dmp
+        after = rng.choice(plays).after if plays else position
+        position = after.swapped()
+        if min(sum(position.mover), sum(position.opponent)) == 0:
+            position = Position.start()
+    raise AssertionError(f"no decision in {decisions} of random play where DMP changes the play")
+
+
+DMP_POSITION, DMP_DICE, MONEY_CHOICE, DMP_CHOICE = find_dmp_case()
 @pytest.fixture(scope="module", autouse=True)
 def weights():
     E.ensure_loaded()

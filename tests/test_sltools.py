@@ -131,7 +131,7 @@ def test_training_lowers_the_error_on_its_data_and_is_reproducible(sldata, tmp_p
                               "--seed", "2"], capture_output=True, text=True, check=True).stdout
         files.append((tmp_path / name).read_bytes())
     assert files[0] == files[1]
-    first = float(out.split("epoch 0: held-out equity error ")[1].split()[0])
+    first = float(out.split("epoch 0: held-out equity error ")[1].split()[0].rstrip(","))
     best = float(out.split("best held-out equity error ")[1].split()[0])
     assert best < first
     _, race_before, _ = sltrain.read_weights(ev.WEIGHTS_PATH)
