@@ -296,10 +296,11 @@ class Run:
             if proc.returncode != 0:
                 raise SystemExit(f"rebuild_net: sltrain failed ({proc.returncode}):\n{proc.stdout}")
             os.remove(prefix + ".x")   # the inputs are large; encode makes them again
-            first = re.search(r"epoch 0: held-out equity error ([0-9.]+), choice loss ([0-9.]+)",
+            # "nan" when no held-out decision has two plays (tiny rounds)
+            first = re.search(r"epoch 0: held-out equity error ([0-9.]+), choice loss ([0-9.]+|nan)",
                               proc.stdout)
             last = re.findall(r"epoch \d+: lr .* held-out equity error ([0-9.]+), choice loss "
-                              r"([0-9.]+)", proc.stdout)
+                              r"([0-9.]+|nan)", proc.stdout)
             ppg, lo, hi = self.duel(cand, best, seed=a.seed * 1000 + 500 + k)
             kept = ppg > 0
             self.log(f"sl round {k}: held-out equity error {first.group(1)}->{last[-1][0]}, "
