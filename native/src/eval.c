@@ -31,21 +31,39 @@ int ev_class(const mg_board *b) {
     return EV_RACE;
 }
 
-/* Bit p+1 stands for victim index p (p = -1 is the attacker's bar), so shifting a set of
- * attacker positions left by d moves every one of them d pips. */
-int ev_hit_rolls2(const mg_board *b, int victim, int *pips_lost, int *double_rolls) {
-    const int8_t *vr = b->b[victim], *ar = b->b[1 - victim];
-    uint32_t blots = 0, blocked = 0, src = 0;
-    for (int i = 0; i < 24; i++) {
-        if (vr[i] == 1) blots |= 2u << i;
-        else if (vr[i] >= 2) blocked |= 2u << i;
+/* A row's points as bit masks (bit j: index j), built without branches: blots (one man),
+ * held points (two or more) and every occupied point. */
+typedef struct { uint32_t blot, held, occ; } side_bits;
+
+static inline side_bits bits_of(const int8_t *row) {
+    side_bits m = {0, 0, 0};
+    for (int j = 0; j < 24; j++) {
+        int n = row[j];
+        m.blot |= (uint32_t)(n == 1) << j;
+        m.held |= (uint32_t)(n >= 2) << j;
+        m.occ |= (uint32_t)(n > 0) << j;
     }
+    return m;
+}
+
+/* Bits 0..23 reversed (bit j -> bit 23 - j): a row's mask in the other row's indices. */
+static inline uint32_t rev24(uint32_t x) {
+    x = ((x >> 1) & 0x55555555u) | ((x & 0x55555555u) << 1);
+    x = ((x >> 2) & 0x33333333u) | ((x & 0x33333333u) << 2);
+    x = ((x >> 4) & 0x0F0F0F0Fu) | ((x & 0x0F0F0F0Fu) << 4);
+    return __builtin_bswap32(x) >> 8;
+}
+
+/* Bit p+1 stands for victim index p (p = -1 is the attacker's bar), so shifting a set of
+ * attacker positions left by d moves every one of them d pips. v: the victim's bits, a: the
+ * attacker's, a_bar: men on the attacker's bar (they must enter first: only they can hit). */
+static int hit_rolls_bits(side_bits v, side_bits a, int a_bar, int *pips_lost,
+                          int *double_rolls) {
+    uint32_t blots = v.blot << 1, blocked = v.held << 1;
+    uint32_t src = a_bar > 0 ? 1u : rev24(a.occ) << 1;
     if (pips_lost) *pips_lost = 0;
     if (double_rolls) *double_rolls = 0;
     if (!blots) return 0;
-    if (ar[24] > 0) src = 1u;   /* men on the bar must enter first: only they can hit */
-    else
-        for (int j = 0; j < 24; j++) if (ar[j] > 0) src |= 2u << (23 - j);
     const uint32_t board = 0x1FFFFFEu, open = board & ~blocked;
     int count = 0;
     for (int d1 = 1; d1 <= 6; d1++) {
@@ -74,6 +92,11 @@ int ev_hit_rolls2(const mg_board *b, int victim, int *pips_lost, int *double_rol
         }
     }
     return count;
+}
+
+int ev_hit_rolls2(const mg_board *b, int victim, int *pips_lost, int *double_rolls) {
+    return hit_rolls_bits(bits_of(b->b[victim]), bits_of(b->b[1 - victim]),
+                          b->b[1 - victim][24], pips_lost, double_rolls);
 }
 
 int ev_hit_rolls(const mg_board *b, int victim, int *pips_lost) {
@@ -116,14 +139,7 @@ static void esc12_init(void) {
     esc12_ready = 1;
 }
 
-/* Bit j: row r holds (two or more men on) its index j. */
-static uint32_t held_bits(const int8_t *row) {
-    uint32_t bits = 0;
-    for (int j = 0; j < 24; j++) if (row[j] >= 2) bits |= 1u << j;
-    return bits;
-}
-
-/* The 12-bit mask of the points a blocker holds (held: its held_bits) in front of a man of
+/* The 12-bit mask of the points a blocker holds (held: its bits_of(...).held) in front of a man of
  * the other row at that row's index `from` (bit k-1: k pips ahead, the blocker's index
  * 24 - from + k - 1; points past the end of the board are open). */
 static inline int held_mask(uint32_t held, int from) {
@@ -133,15 +149,15 @@ static inline int held_mask(uint32_t held, int from) {
 /* Rolls out of 36 with which the man of row r at index `from` (24 = the bar; a die d enters
  * it at index 24 - d) can get past every point the opponent holds in the 12 points in front
  * of it, moving alone (each landing point open). 36 when none is held. */
-int ev_escape_rolls(const mg_board *b, int r, int from, int *held_in_front) {
-    const int8_t *opp = b->b[1 - r];
-    uint32_t blocked = 0;   /* bit k+1: index k held by the opponent (k = -1 is off the board) */
-    for (int k = 0; k < 24; k++) if (opp[23 - k] >= 2) blocked |= 2u << k;
-    int lowest = -1, held = 0;   /* lowest held index in the 12 in front; past it = escaped */
-    for (int k = from - 1; k >= 0 && k >= from - 12; k--)
-        if (blocked & (2u << k)) { lowest = k; held++; }
-    if (held_in_front) *held_in_front = held;
-    if (lowest < 0) return 36;
+/* blocked: bit k+1 for index k held by the opponent (k = -1 is off the board). */
+static int escape_rolls_bits(uint32_t blocked, int from, int *held_in_front) {
+    /* the held points among the 12 in front (indices from-12 .. from-1, bits from-11 ..
+     * from); past the lowest of them = escaped */
+    int lo = from - 12 < 0 ? 0 : from - 12;
+    uint32_t front = (blocked >> (lo + 1)) & ((1u << (from - lo)) - 1u);
+    if (held_in_front) *held_in_front = __builtin_popcount(front);
+    if (!front) return 36;
+    int lowest = lo + __builtin_ctz(front);
     int count = 0;
     for (int d1 = 1; d1 <= 6; d1++)
         for (int d2 = d1; d2 <= 6; d2++) {
@@ -167,8 +183,13 @@ int ev_escape_rolls(const mg_board *b, int r, int from, int *held_in_front) {
     return count;
 }
 
-static void encode_side(const mg_board *b, int r, float *x) {
+int ev_escape_rolls(const mg_board *b, int r, int from, int *held_in_front) {
+    return escape_rolls_bits(rev24(bits_of(b->b[1 - r]).held) << 1, from, held_in_front);
+}
+
+static void encode_side(const mg_board *b, int r, const side_bits *bits, float *x) {
     const int8_t *row = b->b[r];
+    const side_bits mine = bits[r], theirs = bits[1 - r];
     int pips = 0, men = 0;
     for (int i = 0; i < 24; i++) {
         int n = row[i];
@@ -186,22 +207,19 @@ static void encode_side(const mg_board *b, int r, float *x) {
     x[96] = (float)bar * 0.5f;
     x[97] = (float)(15 - men) / 15.0f;
     x[98] = (float)pips / 150.0f;
-    int best = 0, run = 0, home = 0, back = bar;
-    for (int i = 0; i < 24; i++) {
-        if (row[i] >= 2) { run++; if (run > best) best = run; } else run = 0;
-        if (i < 6 && row[i] >= 2) home++;
-        if (i >= 18) back += row[i];
-    }
+    int best = 0, home = __builtin_popcount(mine.held & 0x3Fu), back = bar;
+    for (uint32_t h = mine.held; h; h &= h << 1) best++;   /* the longest run of held points */
+    for (int i = 18; i < 24; i++) back += row[i];
     x[99] = (float)best / 6.0f;
     x[100] = (float)home / 6.0f;
     x[101] = (float)back / 8.0f;
     int pips_lost, doubles;
-    x[102] = (float)ev_hit_rolls2(b, r, &pips_lost, &doubles) / 36.0f;
-    int blots = 0;
-    for (int i = 0; i < 24; i++) blots += row[i] == 1;
+    x[102] = (float)hit_rolls_bits(mine, theirs, b->b[1 - r][24], &pips_lost, &doubles) / 36.0f;
+    int blots = __builtin_popcount(mine.blot);
     x[103] = (float)blots / 5.0f;
     int rear = bar ? 24 : rearmost(row), held = 0;
-    x[104] = rear >= 0 ? (float)ev_escape_rolls(b, r, rear, &held) / 36.0f : 1.0f;
+    x[104] = rear >= 0 ? (float)escape_rolls_bits(rev24(theirs.held) << 1, rear, &held) / 36.0f
+                       : 1.0f;
     x[105] = (float)held / 6.0f;
     /* the way home, for races and saving gammons: pips and crossings still to make before
      * every man is in the home board, the men still outside, and the exact expected number
@@ -223,9 +241,8 @@ static void encode_side(const mg_board *b, int r, float *x) {
      * pips still to move before the two sides have passed each other */
     x[110] = (float)pips_lost / (36.0f * 12.0f);
     x[111] = rear >= 0 ? (float)(rear + 1) / 25.0f : 0.0f;
-    int rear_anchor = -1, front_anchor = -1;
-    for (int i = 23; i >= 0; i--) if (row[i] >= 2) { rear_anchor = i; break; }
-    for (int i = 0; i < 24; i++) if (row[i] >= 2) { front_anchor = i; break; }
+    int rear_anchor = mine.held ? 31 - __builtin_clz(mine.held) : -1;
+    int front_anchor = mine.held ? __builtin_ctz(mine.held) : -1;
     x[112] = (float)(rear_anchor + 1) / 24.0f;
     x[113] = (float)(front_anchor + 1) / 24.0f;
     int opp_rear = rearmost(b->b[1 - r]), contact_pips = 0;   /* he stands on our 23 - j */
@@ -237,13 +254,12 @@ static void encode_side(const mg_board *b, int r, float *x) {
      * anchors for a back game, and how freely its outside men come home */
     if (!esc12_ready) esc12_init();
     const int8_t *opp = b->b[1 - r];
-    uint32_t mine_held = held_bits(row), opp_held = held_bits(opp);
+    uint32_t mine_held = mine.held, opp_held = theirs.held;
     x[115] = (float)doubles / 36.0f;
-    int opp_home = 0;
-    for (int i = 0; i < 6; i++) opp_home += opp[i] >= 2;
+    int opp_home = __builtin_popcount(opp_held & 0x3Fu);
     x[116] = bar ? (float)(opp_home * opp_home) / 36.0f : 0.0f;
-    int fwd = 0;
-    for (int i = 23; i >= 18; i--) if (row[i] >= 2) fwd = 24 - i;
+    uint32_t back_held = (mine_held >> 18) & 0x3Fu;   /* held points in the other's board */
+    int fwd = back_held ? 6 - __builtin_ctz(back_held) : 0;
     x[117] = (float)fwd / 6.0f;
     int contain = 36, acontain = 36;
     for (int n = 15; n <= 23; n++) {
@@ -262,8 +278,7 @@ static void encode_side(const mg_board *b, int r, float *x) {
     for (int i = mean; i < 25; i++)
         if (row[i] > 0) { far_men += row[i]; moment += row[i] * (i + 1 - mean) * (i + 1 - mean); }
     x[121] = far_men ? (float)moment / far_men / 400.0f : 0.0f;
-    int anchors = 0;
-    for (int i = 18; i < 24; i++) anchors += row[i] >= 2;
+    int anchors = __builtin_popcount(back_held);
     x[122] = (float)anchors / 2.0f;
     int mobility = 0;
     for (int i = 6; i < 25; i++)
@@ -272,8 +287,9 @@ static void encode_side(const mg_board *b, int r, float *x) {
 }
 
 void ev_encode(const mg_board *b, float *in) {
-    encode_side(b, 0, in);
-    encode_side(b, 1, in + EV_PER_SIDE);
+    const side_bits bits[2] = {bits_of(b->b[0]), bits_of(b->b[1])};
+    encode_side(b, 0, bits, in);
+    encode_side(b, 1, bits, in + EV_PER_SIDE);
 }
 
 void ev_terminal(int result, float p[NN_OUT]) {
