@@ -93,3 +93,27 @@ def test_outside_men_behind_a_wall_come_home_less_freely(encode):
     free, _ = encode({12: 2, 5: 13}, {23: 2, 0: 13})
     walled, _ = encode({12: 2, 5: 13}, {23: 2, 17: 3, 16: 3, 15: 3, 14: 2, 13: 2})
     assert walled[MOBILITY] < free[MOBILITY]
+
+
+@pytest.mark.parametrize("distance, rolls", [(1, 11), (2, 12), (3, 14), (4, 15), (5, 15),
+                                             (6, 17), (7, 6), (8, 6), (9, 5), (10, 3), (11, 2),
+                                             (12, 3)])
+def test_a_lone_blot_is_hit_by_the_rolls_of_the_distance_table(encode, distance, rolls):
+    # the one attacking man stands on row 0's index 2 (his 21), nothing held in between
+    mine, _ = encode({2 + distance: 1, 0: 5}, {21: 1, 0: 5})
+    assert mine[HIT_ROLLS] == pytest.approx(rolls / 36)
+
+
+def test_a_blot_behind_a_point_held_in_between_is_hit_less(encode):
+    # 6 away, with our point 3 pips from the attacker: 3-3 has to land on it
+    free, _ = encode({8: 1, 0: 5}, {21: 1, 0: 5})
+    blocked, _ = encode({8: 1, 5: 2, 0: 5}, {21: 1, 0: 5})
+    assert free[HIT_ROLLS] == pytest.approx(17 / 36)
+    assert blocked[HIT_ROLLS] == pytest.approx(16 / 36)
+
+
+def test_the_rearmost_man_escapes_one_point_on_all_rolls_but_double_ones(encode):
+    alone, _ = encode({20: 1, 0: 5}, {0: 5})               # their men behind ours
+    mine, _ = encode({20: 1, 0: 5}, {4: 2, 0: 5})          # they hold our 19, right in front
+    assert alone[104] == 1.0 and alone[105] == 0.0
+    assert mine[104] == pytest.approx(35 / 36) and mine[105] == pytest.approx(1 / 6)
