@@ -1,6 +1,6 @@
 """Evaluator speed benchmark (not a test): 0-ply evaluations per second (a batch evaluated
 inside C) and moves per second at each level 1..5 on positions from random play, plus the
-median and worst time per move. One figure a line. Run: python3 bench/evalspeed.py"""
+median and worst time per move; level 5 with the evaluation cache off and on (its hit rate). One figure a line. Run: python3 bench/evalspeed.py"""
 from __future__ import annotations
 
 import argparse
@@ -57,7 +57,15 @@ def main():
         time_moves(f"level{level}", level, sample)
     # level 5 as shipped, then searching 2 and 3 plies deep, on the same positions
     level5 = sample[: max(30, len(sample) // 5)]
+    lib.bg_eval_cache(0)
+    time_moves("level5_nocache", 5, level5)        # the cache off: every board through the net
+    lib.bg_eval_cache(1)                           # on again, empty
+    looks, hits = ffi.new("double *"), ffi.new("double *")
+    lib.bg_eval_cache_counts(looks, hits)
+    looks0, hits0 = looks[0], hits[0]
     time_moves("level5", 5, level5)
+    lib.bg_eval_cache_counts(looks, hits)
+    print(f"level5_cache_hits: {100 * (hits[0] - hits0) / max(1.0, looks[0] - looks0):.1f} %")
     for plies in (2, 3):
         old = lib.bg_set_search_plies(plies)
         try:

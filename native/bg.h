@@ -152,6 +152,12 @@ int bg_set_search_plies(int plies);
 /* Deep budget of level 5: the most positions a ranking with its 3-ply pass may evaluate, by
  * the pass's own estimate (1000..100000000, else unchanged); returns the previous value. */
 int bg_set_deep_budget(int positions);
+/* The search's cache of 0-ply judgements: 1 on (the state once weights are loaded), 0 off;
+ * switched on from off it starts empty. Plays, values and work are the same bits either way,
+ * only the time differs. Returns the previous state, or -BG_ERR_BAD_ARG. */
+int bg_eval_cache(int on);
+/* Cache lookups (looks[0]) and hits (hits[0]) since the library was loaded. */
+void bg_eval_cache_counts(double *looks, double *hits);
 /* Positions the last bg_rank_plays(_match) call evaluated at 0-ply (its work). */
 int bg_last_work(void);
 /* Test hook of the network's forward pass (native/src/nn.c): allow 0 makes it take its

@@ -153,3 +153,70 @@ def test_the_search_depth_setter_takes_two_or_three_only():
     finally:
         lib.bg_set_search_plies(old)
     assert lib.bg_set_deep_budget(5) == lib.bg_set_deep_budget(5)   # refused: unchanged
+
+
+@pytest.fixture
+def cache_state():
+    """Puts the evaluation cache back as it was (on) after a test that switches it."""
+    ev.ensure_loaded()
+    old = lib.bg_eval_cache(1)
+    yield
+    lib.bg_eval_cache(old)
+
+
+def _looks_and_hits():
+    looks, hits = ev.ffi.new("double *"), ev.ffi.new("double *")
+    lib.bg_eval_cache_counts(looks, hits)
+    return looks[0], hits[0]
+
+
+def test_the_evaluation_cache_changes_no_bit_of_a_ranking(cache_state, two_and_three_ply):
+    """The cache of 0-ply judgements gives back what the net would compute: levels 4 and 5
+    (at 2 and 3 plies) rank the same plays with the same equities, depths and work with the
+    cache off, with it on and cold, and on and warm (the same rankings again)."""
+    cases = _cases(12, seed=41)
+    lib.bg_eval_cache(0)
+    off = [two_and_three_ply(pos, dice, 3) for pos, dice in cases]
+    off4 = [[(c.position_id, c.equity, c.ply) for c in ev.ranked_plays(pos.position_id, dice, 4)]
+            for pos, dice in cases]
+    lib.bg_eval_cache(1)
+    looks0, hits0 = _looks_and_hits()
+    cold = [two_and_three_ply(pos, dice, 3) for pos, dice in cases]
+    looks1, hits1 = _looks_and_hits()
+    warm = [two_and_three_ply(pos, dice, 3) for pos, dice in cases]
+    on4 = [[(c.position_id, c.equity, c.ply) for c in ev.ranked_plays(pos.position_id, dice, 4)]
+           for pos, dice in cases]
+    assert off == cold == warm
+    assert off4 == on4
+    assert any(ply == 3 for ranking, _ in off for _, _, ply in ranking), "no 3-ply pass ran"
+    # the cache was used, and already within one cold ranking boards came back
+    assert looks1 - looks0 >= sum(work for _, work in cold)
+    assert hits1 - hits0 > 0.2 * (looks1 - looks0)
+
+
+def test_the_evaluation_cache_keeps_the_values_of_the_weights_it_was_filled_with(cache_state):
+    """Loading weights again (here: the same file, so the same values) starts a fresh tag:
+    the cache never answers for other weights. A 1-ply value just after a load meets some
+    boards twice within itself; asked again, nearly all come from the cache; after another
+    load it is the first time over again, the same lookups and the same hits."""
+    pos = _positions(20, seed=5)[-1]
+
+    def counted():
+        looks0, hits0 = _looks_and_hits()
+        value = ev.evaluate(pos.position_id, 1)
+        looks1, hits1 = _looks_and_hits()
+        return value, looks1 - looks0, hits1 - hits0
+
+    ev.load_weights()
+    first, looks, hits = counted()
+    again, looks_again, hits_again = counted()
+    assert again == first and looks_again == looks and hits_again >= 0.9 * looks > hits
+    ev.load_weights()
+    assert counted() == (first, looks, hits)
+
+
+def test_the_evaluation_cache_switch_takes_zero_or_one(cache_state):
+    assert lib.bg_eval_cache(2) == -lib.BG_ERR_BAD_ARG
+    assert lib.bg_eval_cache(-1) == -lib.BG_ERR_BAD_ARG
+    assert lib.bg_eval_cache(0) == 1
+    assert lib.bg_eval_cache(1) == 0

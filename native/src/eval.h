@@ -26,6 +26,7 @@ typedef struct {
     nn_net race;
     uint32_t games_trained;
     int loaded;
+    uint32_t tag;   /* a number of its own for each parse (the search's cache tells weights apart) */
 } ev_weights;
 
 extern ev_weights ev_w;   /* the weights the game plays with */

@@ -24,6 +24,7 @@ int bg_load_weights(const uint8_t *data, int len) {
     int rc = ev_wts_parse(&loading, data, len);
     if (rc != 0) return -rc;
     ev_w = loading;
+    sr_cache_use(1);
     return 0;
 }
 
@@ -141,6 +142,18 @@ int bg_set_deep_budget(int positions) {
 }
 
 int bg_last_work(void) { return (int)sr_last_work(); }
+
+int bg_eval_cache(int on) {
+    if (on != 0 && on != 1) return -BG_ERR_BAD_ARG;
+    return sr_cache_use(on);
+}
+
+void bg_eval_cache_counts(double *looks, double *hits) {
+    long l, h;
+    sr_cache_counts(&l, &h);
+    if (looks) *looks = (double)l;
+    if (hits) *hits = (double)h;
+}
 
 static int check_cube_args(int cube_value, int cube_owner, int match_to, int away_me,
                            int away_opp, int crawford) {

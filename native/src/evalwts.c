@@ -76,7 +76,9 @@ int ev_wts_parse_inputs(ev_weights *w, const uint8_t *buf, long len, int want_in
     w->games_trained = get_u32(buf + 28);
     if (get_net(&p, &w->contact, (int)n_in, (int)hc) || get_net(&p, &w->race, (int)n_in, (int)hr))
         return BG_ERR_WTS_CHECKSUM;
+    static uint32_t parses;
     w->loaded = 1;
+    w->tag = ++parses;
     return 0;
 }
 

@@ -103,11 +103,56 @@ static void eval_rolls(const mg_board *pos, int ply, int depth, float p[NN_OUT])
 
 static int depth_of(int ply) { return ply; }   /* buffers: ply k uses buf[k], k = 1..3 */
 
+/* A cache of 0-ply judgements: direct-mapped, keyed by the whole board and the weights' tag,
+ * so a hit gives the very bits the net would. Deeper passes meet the same boards often (plays
+ * of one roll in another order, the same reply to two candidates). A hit still counts as work,
+ * so the budgets cut the search at the same places with the cache on or off. */
+#define CACHE_BITS 17
+typedef struct { mg_board b; uint8_t full; uint32_t tag; float p[NN_OUT]; } cache_entry;
+static cache_entry *cache;
+static int cache_on;
+static long cache_hits, cache_looks;
+
+int sr_cache_use(int on) {
+    int old = cache_on;
+    if (on && !cache) cache = calloc((size_t)1 << CACHE_BITS, sizeof *cache);
+    else if (on && !old && cache) memset(cache, 0, sizeof *cache << CACHE_BITS);   /* on again: empty */
+    cache_on = on && cache != NULL;
+    return old;
+}
+
+void sr_cache_counts(long *looks, long *hits) { *looks = cache_looks; *hits = cache_hits; }
+
+static uint32_t board_hash(const mg_board *b) {
+    uint64_t w[7] = {0};
+    memcpy(w, b, sizeof *b);
+    uint64_t h = 0x9E3779B97F4A7C15ULL;
+    for (int i = 0; i < 7; i++) { h ^= w[i]; h *= 0xBF58476D1CE4E5B9ULL; h ^= h >> 31; }
+    return (uint32_t)(h >> (64 - CACHE_BITS));
+}
+
+static void evaluate0(const mg_board *b, float p[NN_OUT]) {
+    work++;
+    if (!cache_on) { ev_evaluate(b, p); return; }
+    cache_entry *e = &cache[board_hash(b)];
+    cache_looks++;
+    if (e->full && e->tag == ev_w.tag && memcmp(&e->b, b, sizeof *b) == 0) {
+        memcpy(p, e->p, sizeof e->p);
+        cache_hits++;
+        return;
+    }
+    ev_evaluate(b, p);
+    e->b = *b;
+    e->full = 1;
+    e->tag = ev_w.tag;
+    memcpy(e->p, p, sizeof e->p);
+}
+
 static void after_value(const mg_board *after, int ply, float q[NN_OUT]) {
     mg_board sw;
     float p[NN_OUT];
     mg_swap(after, &sw);
-    if (ply == 0 || mg_result(&sw) != 0) { ev_evaluate(&sw, p); work++; }
+    if (ply == 0 || mg_result(&sw) != 0) evaluate0(&sw, p);
     else { flip ^= 1; eval_rolls(&sw, ply, depth_of(ply), p); flip ^= 1; }
     ev_invert(p, q);
 }

@@ -369,6 +369,7 @@ int main(int argc, char **argv) {
     if (!weights) { fprintf(stderr, "refine: --weights is needed\n"); return 2; }
     bo_init();
     if (wts_load(&ev_w, weights) != 0) { fprintf(stderr, "refine: cannot load %s\n", weights); return 1; }
+    sr_cache_use(1);   /* the search's cache: the same values, sooner (weights told apart by tag) */
     if (!strcmp(cmd, "gen")) {
         if (!out || ply < 0 || ply > 2) { usage(); return 2; }
         return cmd_gen(positions, seed, explore, sample, ply, only, out);

@@ -261,6 +261,7 @@ int main(int argc, char **argv) {
     }
     if (!weights) { fprintf(stderr, "sldata: --weights is needed\n"); return 2; }
     if (wts_load(&ev_w, weights) != 0) { fprintf(stderr, "sldata: cannot load %s\n", weights); return 1; }
+    sr_cache_use(1);   /* the search's cache: the same values, sooner (weights told apart by tag) */
     if (!strcmp(cmd, "gen")) {
         if (!out || data || o.ply < 1 || o.ply > 2 || o.top < 1 || o.positions < 1 ||
             o.sample <= 0 || o.sample > 1 || o.explore < 0 || o.explore > 1 || !(o.margin >= 0)) {
