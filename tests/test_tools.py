@@ -3,6 +3,7 @@ says on tiny runs: a seeded run is reproducible, its weights file loads in the g
 carries an older, narrower encoding over with the new inputs at zero, and refine's gen, fit,
 duel and average write what they claim, and rebuild_net.py's supervised round makes the same
 data whatever its --jobs. Weights files are built here in code."""
+import argparse
 import math
 import os
 import shutil
@@ -331,3 +332,45 @@ def test_rebuild_sl_round_trains_the_contact_net_toward_its_decisions_and_logs_t
         assert len(data) == 200 * 70 and sum(dec) == 200
         datas.append((data, dec))
     assert datas[0] == datas[1]
+
+
+def test_rebuild_generation_stopped_midway_keeps_its_whole_parts_and_remakes_the_rest(
+        tools, tmp_path, monkeypatch):
+    """rebuild_net.py's seeded parts: a run stopped with part 0 whole and part 1 half written
+    carries on from there, making part 1 only; the joined data and decision counts are the
+    bytes of an uninterrupted run, and no part is left behind."""
+    sys.path.insert(0, TOOLS)
+    try:
+        import rebuild_net
+    finally:
+        sys.path.remove(TOOLS)
+    assert rebuild_net.GEN_PARTS == 2
+
+    def run_for(work):
+        return rebuild_net.Run(argparse.Namespace(workdir=str(work), jobs=1, seed=3,
+                                                  sl_positions=120, sl_ply=1, sl_top=5,
+                                                  sl_margin=0.12))
+
+    whole = run_for(tmp_path / "whole")
+    whole.sl_gen(ev.WEIGHTS_PATH, 1, whole.path("sl1.rec"))
+    stopped = run_for(tmp_path / "stopped")
+    data = stopped.path("sl1.rec")
+    subprocess.run([os.path.join(TOOLS, "sldata"), "gen", "--weights", ev.WEIGHTS_PATH,
+                    "--positions", str(stopped._share(120, 0)), "--seed", "3510", "--ply", "1",
+                    "--top", "5", "--margin", "0.12", "--out", data + ".0"], check=True,
+                   capture_output=True)
+    with open(data + ".1.part", "wb") as fh:
+        fh.write(b"\x01" * 33)                       # cut off mid-record
+    made = []
+    popen = rebuild_net.subprocess.Popen
+
+    def counting(cmd, *args, **kwargs):
+        made.append(cmd[cmd.index("--out") + 1])
+        return popen(cmd, *args, **kwargs)
+    monkeypatch.setattr(rebuild_net.subprocess, "Popen", counting)
+    stopped.sl_gen(ev.WEIGHTS_PATH, 1, data)
+    assert made == [data + ".1.part"]
+    for ext in ("", ".dec"):
+        with open(whole.path("sl1.rec") + ext, "rb") as a, open(data + ext, "rb") as b:
+            assert a.read() == b.read()
+    assert sorted(os.listdir(tmp_path / "stopped")) == ["sl1.rec", "sl1.rec.dec"]

@@ -54,7 +54,10 @@ static inline uint32_t rev24(uint32_t x) {
     return __builtin_bswap32(x) >> 8;
 }
 
-/* Bit p+1 stands for victim index p (p = -1 is the attacker's bar), so shifting a set of
+/* Rolls out of 36 on which the attacker can hit a blot of the victim; the sum over the 36
+ * rolls of the pips the most advanced blot each roll reaches would lose goes to *pips_lost,
+ * the rolls with two blots within reach to *double_rolls (either may be NULL).
+ * Bit p+1 stands for victim index p (p = -1 is the attacker's bar), so shifting a set of
  * attacker positions left by d moves every one of them d pips. v: the victim's bits, a: the
  * attacker's, a_bar: men on the attacker's bar (they must enter first: only they can hit). */
 static int hit_rolls_bits(side_bits v, side_bits a, int a_bar, int *pips_lost,
@@ -92,15 +95,6 @@ static int hit_rolls_bits(side_bits v, side_bits a, int a_bar, int *pips_lost,
         }
     }
     return count;
-}
-
-int ev_hit_rolls2(const mg_board *b, int victim, int *pips_lost, int *double_rolls) {
-    return hit_rolls_bits(bits_of(b->b[victim]), bits_of(b->b[1 - victim]),
-                          b->b[1 - victim][24], pips_lost, double_rolls);
-}
-
-int ev_hit_rolls(const mg_board *b, int victim, int *pips_lost) {
-    return ev_hit_rolls2(b, victim, pips_lost, NULL);
 }
 
 /* esc12[mask]: rolls out of 36 with which a lone man gets past the farthest of the 12 points
@@ -181,10 +175,6 @@ static int escape_rolls_bits(uint32_t blocked, int from, int *held_in_front) {
             if (ok) count += d1 == d2 ? 1 : 2;
         }
     return count;
-}
-
-int ev_escape_rolls(const mg_board *b, int r, int from, int *held_in_front) {
-    return escape_rolls_bits(rev24(bits_of(b->b[1 - r]).held) << 1, from, held_in_front);
 }
 
 static void encode_side(const mg_board *b, int r, const side_bits *bits, float *x) {

@@ -33,17 +33,6 @@ extern ev_weights ev_w;   /* the weights the game plays with */
 
 int ev_class(const mg_board *b);
 void ev_encode(const mg_board *b, float *in);   /* in[EV_N_IN] */
-/* Rolls out of 36 on which the side in row 1-victim can hit a blot of row `victim`; the sum
- * over the 36 rolls of the pips the most advanced blot each roll reaches would lose goes to
- * *pips_lost unless it is NULL. */
-int ev_hit_rolls(const mg_board *b, int victim, int *pips_lost);
-/* As ev_hit_rolls; also the rolls with two of the victim's blots within reach go to
- * *double_rolls unless it is NULL. */
-int ev_hit_rolls2(const mg_board *b, int victim, int *pips_lost, int *double_rolls);
-/* Rolls out of 36 with which row r's man at index `from` (24 = bar) gets past every point
- * the opponent holds in the 12 in front of it, moving alone; 36 when none is held. The
- * number of those held points goes to *held_in_front unless it is NULL. */
-int ev_escape_rolls(const mg_board *b, int r, int from, int *held_in_front);
 /* 0-ply probabilities for the side on roll, with the given weights. */
 void ev_evaluate_w(const ev_weights *w, const mg_board *b, float p[NN_OUT]);
 void ev_evaluate(const mg_board *b, float p[NN_OUT]);

@@ -163,44 +163,72 @@ class Run:
 
     # ---- stage 4 ------------------------------------------------------------------------
 
-    def gen(self, weights: str, k: int, data: str) -> None:
-        """Round k's positions in GEN_PARTS seeded parts (the same data whatever --jobs is),
-        --jobs of them generated at once, then joined into one file."""
+    def _gen_parts(self, data: str, tool: str, argv_for_part, exts=("",)) -> None:
+        """DATA in GEN_PARTS seeded parts (the same data whatever --jobs is): the missing parts
+        made --jobs at once by `tool` with argv_for_part(j, out), each renamed from its .part
+        name when whole (with its side files, one per extension in exts), then joined in
+        order into DATA (and DATA+ext) and the parts deleted. A stopped run keeps whole parts."""
         a = self.args
-        only = [] if a.only == "both" else ["--only", a.only]
-        parts = [f"{data}.{j}.part" for j in range(GEN_PARTS)]
-        todo = [j for j in range(GEN_PARTS) if not os.path.exists(parts[j][:-5])]
-        share = [a.positions // GEN_PARTS + (j < a.positions % GEN_PARTS) for j in range(GEN_PARTS)]
+        parts = [f"{data}.{j}" for j in range(GEN_PARTS)]
+        todo = [j for j in range(GEN_PARTS) if not os.path.exists(parts[j])]
         while todo:
             batch, todo = todo[:max(1, a.jobs)], todo[max(1, a.jobs):]
             procs = []
             for j in batch:
-                cmd = [os.path.join(HERE, "refine"), "gen", "--weights", weights, "--positions",
-                       str(share[j]), "--seed", str(a.seed * 1000 + k * 10 + j), "--ply",
-                       str(a.ply), "--explore", "0.1", *only, "--out", parts[j]]
+                cmd = [os.path.join(HERE, tool), *argv_for_part(j, parts[j] + ".part")]
                 procs.append((j, subprocess.Popen(cmd, stdout=subprocess.PIPE,
                                                   stderr=subprocess.DEVNULL, text=True)))
             for j, proc in procs:
                 out, _ = proc.communicate()
                 if proc.returncode != 0:
-                    raise SystemExit(f"rebuild_net: refine gen failed ({proc.returncode}):\n{out}")
-                os.replace(parts[j], parts[j][:-5])
-        with open(data + ".part", "wb") as fh:
-            for j in range(GEN_PARTS):
-                with open(parts[j][:-5], "rb") as src:
-                    shutil.copyfileobj(src, fh)
-        os.replace(data + ".part", data)
+                    raise SystemExit(f"rebuild_net: {tool} {argv_for_part(j, '')[0]} failed "
+                                     f"({proc.returncode}):\n{out}")
+                for ext in exts[::-1]:    # the main file last: its name marks the part whole
+                    os.replace(parts[j] + ".part" + ext, parts[j] + ext)
+        for ext in exts:
+            with open(data + ext + ".part", "wb") as fh:
+                for j in range(GEN_PARTS):
+                    with open(parts[j] + ext, "rb") as src:
+                        shutil.copyfileobj(src, fh)
+        for ext in exts[::-1]:
+            os.replace(data + ext + ".part", data + ext)
         for j in range(GEN_PARTS):
-            os.remove(parts[j][:-5])
+            for ext in exts:
+                os.remove(parts[j] + ext)
+
+    def _share(self, total: int, j: int) -> int:
+        """Positions of part j when `total` are split into GEN_PARTS parts."""
+        return total // GEN_PARTS + (j < total % GEN_PARTS)
+
+    def _rounds_done(self, name: str, base: str, best: str) -> int:
+        """Rounds of a stage already done (its state file NAME in the work folder); before
+        the first, the stage's best net is its starting net."""
+        state = self.path(name)
+        done = int(open(state).read()) if os.path.exists(state) else 0
+        if done == 0:
+            shutil.copyfile(base, best)
+        return done
+
+    def _round_done(self, name: str, k: int) -> None:
+        """Round k of a stage is done: its state file says so, written whole or not at all."""
+        state = self.path(name)
+        with open(state + ".tmp", "w") as fh:
+            fh.write(str(k))
+        os.replace(state + ".tmp", state)
+
+    def gen(self, weights: str, k: int, data: str) -> None:
+        """Round k's positions (refine gen, --ply targets), in seeded parts."""
+        a = self.args
+        only = [] if a.only == "both" else ["--only", a.only]
+        self._gen_parts(data, "refine", lambda j, out: [
+            "gen", "--weights", weights, "--positions", str(self._share(a.positions, j)),
+            "--seed", str(a.seed * 1000 + k * 10 + j), "--ply", str(a.ply), "--explore", "0.1",
+            *only, "--out", out])
 
     def refine(self, base: str) -> str:
         a = self.args
         best = self.path("best.wts")
-        state = self.path("rounds_done")
-        rounds_done = int(open(state).read()) if os.path.exists(state) else 0
-        if rounds_done == 0:
-            shutil.copyfile(base, best)
-        for k in range(rounds_done + 1, a.rounds + 1):
+        for k in range(self._rounds_done("rounds_done", base, best) + 1, a.rounds + 1):
             data = self.path(f"round{k}.dat")
             if not os.path.exists(data):
                 self.log(f"round {k}: generating {a.positions} positions ({a.only}) with "
@@ -224,62 +252,30 @@ class Run:
             if kept:
                 shutil.copyfile(cand, best)
                 self.log(f"round {k}: {self.gnubg_yardstick(best)}")
-            with open(state + ".tmp", "w") as fh:
-                fh.write(str(k))
-            os.replace(state + ".tmp", state)
+            self._round_done("rounds_done", k)
         return best if a.rounds > 0 else base
 
     # ---- stage 5 ------------------------------------------------------------------------
 
     def sl_gen(self, weights: str, k: int, data: str) -> None:
-        """SL round k's decisions (sldata gen: the best plays' results with --sl-ply targets) in
-        GEN_PARTS seeded parts, --jobs at once, joined with their decision counts (DATA.dec)."""
+        """SL round k's decisions (sldata gen: the best plays' results with --sl-ply targets),
+        in seeded parts, with their decision counts (DATA.dec)."""
         a = self.args
-        parts = [f"{data}.{j}.part" for j in range(GEN_PARTS)]
-        share = [a.sl_positions // GEN_PARTS + (j < a.sl_positions % GEN_PARTS)
-                 for j in range(GEN_PARTS)]
-        todo = [j for j in range(GEN_PARTS) if not os.path.exists(parts[j][:-5])]
-        while todo:
-            batch, todo = todo[:max(1, a.jobs)], todo[max(1, a.jobs):]
-            procs = []
-            for j in batch:
-                cmd = [os.path.join(HERE, "sldata"), "gen", "--weights", weights, "--positions",
-                       str(share[j]), "--seed", str(a.seed * 1000 + 500 + k * 10 + j), "--ply",
-                       str(a.sl_ply), "--top", str(a.sl_top), "--margin", str(a.sl_margin),
-                       "--out", parts[j]]
-                procs.append((j, subprocess.Popen(cmd, stdout=subprocess.PIPE,
-                                                  stderr=subprocess.DEVNULL, text=True)))
-            for j, proc in procs:
-                out, _ = proc.communicate()
-                if proc.returncode != 0:
-                    raise SystemExit(f"rebuild_net: sldata gen failed ({proc.returncode}):\n{out}")
-                os.replace(parts[j] + ".dec", parts[j][:-5] + ".dec")
-                os.replace(parts[j], parts[j][:-5])
-        for ext in ("", ".dec"):
-            with open(data + ext + ".part", "wb") as fh:
-                for j in range(GEN_PARTS):
-                    with open(parts[j][:-5] + ext, "rb") as src:
-                        shutil.copyfileobj(src, fh)
-        os.replace(data + ".dec.part", data + ".dec")
-        os.replace(data + ".part", data)
-        for j in range(GEN_PARTS):
-            os.remove(parts[j][:-5])
-            os.remove(parts[j][:-5] + ".dec")
+        self._gen_parts(data, "sldata", lambda j, out: [
+            "gen", "--weights", weights, "--positions", str(self._share(a.sl_positions, j)),
+            "--seed", str(a.seed * 1000 + 500 + k * 10 + j), "--ply", str(a.sl_ply), "--top",
+            str(a.sl_top), "--margin", str(a.sl_margin), "--out", out], exts=("", ".dec"))
 
     def sl(self, base: str) -> str:
-        """Rounds of supervised training of the contact net toward our own 1-ply values of the
-        best plays' results (sldata, sltrain.py: cross-entropy plus the pairwise term on each
+        """Rounds of supervised training of the contact net toward our own 1-ply (or 2-ply)
+        values of the best plays' results (sldata, sltrain.py: cross-entropy plus the pairwise term on each
         decision's plays), each from the data of the best net so far; a round is kept when it
         beats that net in a duplicate-dice duel at level 3 (its mean), else the stage ends."""
         a = self.args
         if a.sl_rounds <= 0:
             return base
         best = self.path("sl_best.wts")
-        state = self.path("sl_rounds_done")
-        done = int(open(state).read()) if os.path.exists(state) else 0
-        if done == 0:
-            shutil.copyfile(base, best)
-        for k in range(done + 1, a.sl_rounds + 1):
+        for k in range(self._rounds_done("sl_rounds_done", base, best) + 1, a.sl_rounds + 1):
             data = self.path(f"sl{k}.rec")
             if not os.path.exists(data):
                 self.log(f"sl round {k}: generating {a.sl_positions} positions (the best "
@@ -310,9 +306,7 @@ class Run:
             if kept:
                 shutil.copyfile(cand, best)
                 self.log(f"sl round {k}: {self.gnubg_yardstick(best)}")
-            with open(state + ".tmp", "w") as fh:
-                fh.write(str(k if kept else a.sl_rounds))
-            os.replace(state + ".tmp", state)
+            self._round_done("sl_rounds_done", k if kept else a.sl_rounds)
             if not kept:
                 break
         return best
