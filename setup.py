@@ -21,7 +21,8 @@ setup(
     setup_requires=["cffi>=1.15"],
     cffi_modules=["native/build.py:ffibuilder"],
     install_requires=["pygame>=2.5", "numpy>=1.24", "cffi>=1.15"],
-    extras_require={"test": ["pytest>=7", "hypothesis>=6", "skoolkit>=9", "gnubg-nn>=1.1.0a11"],
+    extras_require={"test": ["pytest>=7", "pytest-xdist>=3.2", "hypothesis>=6", "skoolkit>=9",
+                             "gnubg-nn>=1.1.0a11"],
                     "bench": ["gnubg-nn>=1.1.0a11"]},
     entry_points={"console_scripts": ["spectrum-backgammon = game.main:main"]},
 )

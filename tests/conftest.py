@@ -1,11 +1,18 @@
-"""Shared test set-up: headless SDL, and where ../shared (the FUSE vectors, the seeds) lives."""
+"""Shared test set-up: headless SDL, where ../shared (the FUSE vectors, the seeds) lives, and
+the offline tools built once at a time (the suite runs in parallel workers)."""
+import fcntl
 import os
 import pathlib
+import shutil
+import subprocess
+import tempfile
 
 import pytest
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+# settings and autosaves of this test process go to a folder of its own, never the user's
+os.environ.setdefault("SPECTRUM_BACKGAMMON_CONFIG_DIR", tempfile.mkdtemp(prefix="sbg-config-"))
 
 REPO = pathlib.Path(__file__).resolve().parent.parent
 SHARED = pathlib.Path(os.environ.get("SPECTRUM_SHARED", REPO.parent / "shared"))
@@ -22,3 +29,23 @@ def shared_path(*parts: str) -> pathlib.Path:
             pytest.fail(msg)
         pytest.skip(msg)
     return path
+
+
+TOOLS = REPO / "native" / "tools"
+ALL_TOOLS = ("train", "refine", "sldata")
+
+
+def build_tools(dest: pathlib.Path) -> pathlib.Path:
+    """native/tools' programs made (all of them, under a lock: parallel workers and
+    rebuild_net.py's own make never write one binary at once) and copied into dest."""
+    if not shutil.which("make") or not shutil.which(os.environ.get("CC", "gcc")):
+        pytest.skip("make and a C compiler are needed to build native/tools")
+    with open(TOOLS / "Makefile", "rb") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            subprocess.run(["make", "-s", "-C", str(TOOLS), *ALL_TOOLS], check=True)
+            for name in ALL_TOOLS:
+                shutil.copy(TOOLS / name, dest / name)
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
+    return dest

@@ -2,16 +2,14 @@
 double shots, staying out on the bar, the forward anchor, containment, the spread of the men,
 anchors for a back game and the outside men's way home, checked on boards built here through
 the encoder the training tools use (sldata encode)."""
-import os
-import shutil
 import struct
 import subprocess
 
 import numpy as np
 import pytest
 
-TOOLS = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "native",
-                     "tools")
+from conftest import build_tools
+
 PER_SIDE = 124
 DOUBLE_SHOTS, STAY_OUT, FORWARD_ANCHOR, CONTAIN, CONTAIN2, ACONTAIN, MOMENT2, ANCHORS, \
     MOBILITY = range(115, 124)
@@ -20,10 +18,8 @@ HIT_ROLLS = 102
 
 @pytest.fixture(scope="module")
 def encode(tmp_path_factory):
-    if not shutil.which("make") or not shutil.which(os.environ.get("CC", "gcc")):
-        pytest.skip("make and a C compiler are needed to build native/tools")
-    subprocess.run(["make", "-s", "-C", TOOLS, "sldata"], check=True)
     work = tmp_path_factory.mktemp("enc")
+    sldata = build_tools(work) / "sldata"
 
     def run(me: dict, opp: dict):
         """Inputs of the side on roll (row 0) and of the other side for a board given as
@@ -36,7 +32,7 @@ def encode(tmp_path_factory):
             assert sum(row) <= 15
             rows += row
         (work / "b.rec").write_bytes(struct.pack("<50b5f", *rows, 0.5, 0, 0, 0, 0))
-        subprocess.run([os.path.join(TOOLS, "sldata"), "encode", "--out", str(work / "b"),
+        subprocess.run([str(sldata), "encode", "--out", str(work / "b"),
                         str(work / "b.rec")], check=True, capture_output=True)
         x = np.fromfile(work / "b.x", dtype=np.float32)
         assert x.size == 2 * PER_SIDE, "the encoding has another width"

@@ -4,7 +4,6 @@ turns records into the engine's inputs with the right output masks, sltrain read
 the weights file byte for byte, learns reproducibly, widens and grows a net so that it plays
 as before, and refuses bad data with a clear message, writing nothing."""
 import os
-import shutil
 import struct
 import subprocess
 import sys
@@ -14,6 +13,7 @@ import pytest
 
 from game import evaluator as ev
 from native import ffi, lib
+from conftest import build_tools
 
 TOOLS = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "native",
                      "tools")
@@ -25,12 +25,7 @@ REC = 70   # board (50 bytes) + five float32 targets
 
 @pytest.fixture(scope="module")
 def sldata(tmp_path_factory):
-    if not shutil.which("make") or not shutil.which(os.environ.get("CC", "gcc")):
-        pytest.skip("make and a C compiler are needed to build native/tools")
-    subprocess.run(["make", "-s", "-C", TOOLS, "sldata"], check=True)
-    out = tmp_path_factory.mktemp("sltools") / "sldata"
-    shutil.copy(os.path.join(TOOLS, "sldata"), out)
-    return out
+    return build_tools(tmp_path_factory.mktemp("sltools")) / "sldata"
 
 
 def run(tool, *args):

@@ -6,7 +6,6 @@ data whatever its --jobs. Weights files are built here in code."""
 import argparse
 import math
 import os
-import shutil
 import struct
 import subprocess
 import sys
@@ -15,6 +14,7 @@ import pytest
 
 from game import evaluator as ev
 from native import ffi, lib
+from conftest import build_tools
 
 TOOLS = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "native",
                      "tools")
@@ -44,13 +44,7 @@ def read_net_floats(data: bytes):
 
 @pytest.fixture(scope="module")
 def tools(tmp_path_factory):
-    if not shutil.which("make") or not shutil.which(os.environ.get("CC", "gcc")):
-        pytest.skip("make and a C compiler are needed to build native/tools")
-    out = tmp_path_factory.mktemp("tools")
-    subprocess.run(["make", "-s", "-C", TOOLS, "train", "refine"], check=True)
-    for name in ("train", "refine"):
-        shutil.copy(os.path.join(TOOLS, name), out / name)
-    return out
+    return build_tools(tmp_path_factory.mktemp("tools"))
 
 
 def run(tools, *args, cwd=None):
@@ -355,7 +349,7 @@ def test_rebuild_generation_stopped_midway_keeps_its_whole_parts_and_remakes_the
     whole.sl_gen(ev.WEIGHTS_PATH, 1, whole.path("sl1.rec"))
     stopped = run_for(tmp_path / "stopped")
     data = stopped.path("sl1.rec")
-    subprocess.run([os.path.join(TOOLS, "sldata"), "gen", "--weights", ev.WEIGHTS_PATH,
+    subprocess.run([str(tools / "sldata"), "gen", "--weights", ev.WEIGHTS_PATH,
                     "--positions", str(stopped._share(120, 0)), "--seed", "3510", "--ply", "1",
                     "--top", "5", "--margin", "0.12", "--out", data + ".0"], check=True,
                    capture_output=True)
