@@ -1,6 +1,7 @@
 """Evaluator speed benchmark (not a test): 0-ply evaluations per second (a batch evaluated
 inside C) and moves per second at each level 1..5 on positions from random play, plus the
-median and worst time per move; level 5 with the evaluation cache off and on (its hit rate). One figure a line. Run: python3 bench/evalspeed.py"""
+median and worst time per move; level 5 with the evaluation cache off and on (its hit rate).
+One figure a line. Run: python3 bench/evalspeed.py"""
 from __future__ import annotations
 
 import argparse

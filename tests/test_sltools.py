@@ -13,10 +13,10 @@ import pytest
 
 from game import evaluator as ev
 from native import ffi, lib
+import conftest
 from conftest import build_tools
 
-TOOLS = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "native",
-                     "tools")
+TOOLS = str(conftest.TOOLS)
 sys.path.insert(0, TOOLS)
 import sltrain  # noqa: E402
 

@@ -14,10 +14,10 @@ import pytest
 
 from game import evaluator as ev
 from native import ffi, lib
+import conftest
 from conftest import build_tools
 
-TOOLS = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "native",
-                     "tools")
+TOOLS = str(conftest.TOOLS)
 HEADER = struct.Struct("<8s6I")          # magic, version, n_in, hid_c, n_in_race, hid_r, games
 
 

@@ -176,13 +176,13 @@ class Run:
             procs = []
             for j in batch:
                 cmd = [os.path.join(HERE, tool), *argv_for_part(j, parts[j] + ".part")]
-                procs.append((j, subprocess.Popen(cmd, stdout=subprocess.PIPE,
-                                                  stderr=subprocess.DEVNULL, text=True)))
-            for j, proc in procs:
+                procs.append((j, cmd, subprocess.Popen(cmd, stdout=subprocess.PIPE,
+                                                       stderr=subprocess.DEVNULL, text=True)))
+            for j, cmd, proc in procs:
                 out, _ = proc.communicate()
                 if proc.returncode != 0:
-                    raise SystemExit(f"rebuild_net: {tool} {argv_for_part(j, '')[0]} failed "
-                                     f"({proc.returncode}):\n{out}")
+                    raise SystemExit(f"rebuild_net: {' '.join(cmd)} failed ({proc.returncode}):"
+                                     f"\n{out}")
                 for ext in exts[::-1]:    # the main file last: its name marks the part whole
                     os.replace(parts[j] + ".part" + ext, parts[j] + ext)
         for ext in exts:
@@ -268,8 +268,8 @@ class Run:
 
     def sl(self, base: str) -> str:
         """Rounds of supervised training of the contact net toward our own 1-ply (or 2-ply)
-        values of the best plays' results (sldata, sltrain.py: cross-entropy plus the pairwise term on each
-        decision's plays), each from the data of the best net so far; a round is kept when it
+        values of the best plays' results (sldata, sltrain.py: cross-entropy plus the pairwise
+        term on each decision's plays), each from the data of the best net so far; a round is kept when it
         beats that net in a duplicate-dice duel at level 3 (its mean), else the stage ends."""
         a = self.args
         if a.sl_rounds <= 0:
