@@ -9,6 +9,9 @@
 static float *bo_table;            /* BO_POSITIONS x BO_MAX_ROLLS */
 static float bo_means[BO_POSITIONS];
 static int choose_table[32][8];    /* C(n, k) for small n, k */
+/* index_step[i][s][v]: what v men on home point i add to a board's index when s men at
+ * most are left for points i.. (bo_index in one look-up a point, not one a man) */
+static int index_step[BO_POINTS][16][16];
 
 static int tuples_upto(int k, int s) {   /* k-tuples of naturals with sum <= s: C(s+k, k) */
     if (s < 0) return 0;
@@ -19,12 +22,24 @@ static void init_choose(void) {
     for (int n = 0; n < 32; n++)
         for (int k = 0; k < 8; k++)
             choose_table[n][k] = (k == 0) ? 1 : (n == 0 ? 0 : choose_table[n - 1][k - 1] + choose_table[n - 1][k]);
+    /* the boards are numbered in lexicographic order of their counts: v men on point i skip
+     * every board with fewer there, the tuples of the later points with what is left */
+    for (int i = 0; i < BO_POINTS; i++)
+        for (int s = 0; s < 16; s++) {
+            int r = 0;
+            for (int v = 0; v < 16; v++) {
+                index_step[i][s][v] = r;
+                r += tuples_upto(BO_POINTS - 1 - i, s - v);
+            }
+        }
 }
 
+/* Valid after bo_init (which fills the tables even when it cannot allocate the database);
+ * home6 holds at most 15 men in all. */
 int bo_index(const int8_t *home6) {
     int r = 0, s = 15;
     for (int i = 0; i < BO_POINTS; i++) {
-        for (int v = 0; v < home6[i]; v++) r += tuples_upto(BO_POINTS - 1 - i, s - v);
+        r += index_step[i][s][home6[i]];
         s -= home6[i];
     }
     return r;
