@@ -1,6 +1,7 @@
 """Game review speed benchmark (not a test): seeded games of 60 moves (level 3 with a slip
 now and then, so there are errors to find) reviewed at level 5 by game/review.py, cube
-decisions and luck included. One figure a line. Run: python3 bench/review.py [--games N]"""
+decisions and luck included, with the threads the review takes by itself and with one.
+One figure a line. Run: python3 bench/review.py [--games N]"""
 from __future__ import annotations
 
 import argparse
@@ -45,24 +46,32 @@ def main() -> int:
     ap.add_argument("--seed", type=int, default=1)
     args = ap.parse_args()
     evaluator.ensure_loaded()
-    seconds, per_turn_ms = [], []
-    seed = args.seed
-    while len(seconds) < args.games:
+    records, seed = [], args.seed
+    while len(records) < args.games:
         record = game_of(MOVES, seed)
         seed += 1
-        if record is None:
-            continue
-        reviewer = review.Reviewer(record)
-        start = last = time.perf_counter()
-        for _ in reviewer.steps():
-            now = time.perf_counter()
-            per_turn_ms.append(1000 * (now - last))
-            last = now
-        seconds.append(time.perf_counter() - start)
-    print(f"review_{MOVES}_moves_median {statistics.median(seconds):.2f} s")
-    print(f"review_{MOVES}_moves_max {max(seconds):.2f} s")
-    print(f"review_step_median {statistics.median(per_turn_ms):.0f} ms")
-    print(f"review_step_max {max(per_turn_ms):.0f} ms")
+        if record is not None:
+            records.append(record)
+    workers = review.review_workers()
+    print(f"review_workers {workers} threads")
+    all_seconds = []
+    for label, count in (("", workers), ("_1thread", 1)):
+        seconds, per_turn_ms = [], []
+        for record in records:
+            reviewer = review.Reviewer(record, workers=count)
+            start = last = time.perf_counter()
+            for _ in reviewer.steps():
+                now = time.perf_counter()
+                per_turn_ms.append(1000 * (now - last))
+                last = now
+            seconds.append(time.perf_counter() - start)
+        print(f"review_{MOVES}_moves{label}_median {statistics.median(seconds):.2f} s")
+        print(f"review_{MOVES}_moves{label}_max {max(seconds):.2f} s")
+        print(f"review_step{label}_median {statistics.median(per_turn_ms):.0f} ms")
+        print(f"review_step{label}_max {max(per_turn_ms):.0f} ms")
+        all_seconds.append(seconds)
+    threads, one = (statistics.median(s) for s in all_seconds)
+    print(f"review_thread_speedup {one / threads:.2f} x")
     return 0
 
 

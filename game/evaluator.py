@@ -5,6 +5,7 @@ Not the judgement itself: that is C (native/src/eval*.c, search.c, cube.c) behin
 from __future__ import annotations
 
 import os
+import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -109,13 +110,20 @@ class Candidate:
         return self.play.after.position_id
 
 
-class _Buffers:
-    boards = ffi.new("int8_t[]", lib.BG_MAX_PLAYS * BOARD_LEN)
-    steps = ffi.new("int8_t[]", lib.BG_MAX_PLAYS * _STEP_BYTES)
-    nsteps = ffi.new("int8_t[]", lib.BG_MAX_PLAYS)
-    equity = ffi.new("float[]", lib.BG_MAX_PLAYS)
-    plies = ffi.new("int8_t[]", lib.BG_MAX_PLAYS)
-    probs = ffi.new("float[]", lib.BG_CUBE_OUT_LEN)
+class _Buffers(threading.local):
+    """The C calls' output arrays, one set per thread: threads may rank and judge side by
+    side (the review does), each reading only what its own calls wrote."""
+
+    def __init__(self):
+        self.boards = ffi.new("int8_t[]", lib.BG_MAX_PLAYS * BOARD_LEN)
+        self.steps = ffi.new("int8_t[]", lib.BG_MAX_PLAYS * _STEP_BYTES)
+        self.nsteps = ffi.new("int8_t[]", lib.BG_MAX_PLAYS)
+        self.equity = ffi.new("float[]", lib.BG_MAX_PLAYS)
+        self.plies = ffi.new("int8_t[]", lib.BG_MAX_PLAYS)
+        self.probs = ffi.new("float[]", lib.BG_CUBE_OUT_LEN)
+
+
+_buffers = _Buffers()
 
 
 def check_match(match) -> tuple[int, int, int, int, int]:
@@ -168,7 +176,8 @@ class Candidates(LazySequence):
 
 
 def _rank(position_id, dice, level, limit, match) -> int:
-    """bg_rank_plays_match into _Buffers: the number of plays returned, or the error raised."""
+    """bg_rank_plays_match into this thread's buffers: the number of plays returned, or the
+    error raised."""
     level = check_level(level)
     die1, die2 = check_dice(dice)
     terms = check_match(match)
@@ -176,8 +185,9 @@ def _rank(position_id, dice, level, limit, match) -> int:
     if level > 1:
         ensure_loaded()
     want = lib.BG_MAX_PLAYS if limit is None else max(1, min(int(limit), lib.BG_MAX_PLAYS))
-    count = lib.bg_rank_plays_match(board, die1, die2, level, *terms, _Buffers.boards,
-                                    _Buffers.steps, _Buffers.nsteps, _Buffers.equity, want)
+    out = _buffers
+    count = lib.bg_rank_plays_match(board, die1, die2, level, *terms, out.boards, out.steps,
+                                    out.nsteps, out.equity, want)
     if count == -lib.BG_ERR_BAD_ARG and terms[0]:
         raise MatchError(f"the match {terms!r} is not possible")
     if count < 0:
@@ -191,16 +201,17 @@ def ranked_plays(position_id, dice: Sequence[int], level: int, limit: int | None
     match: None (money play) or (length, away_me, away_opp, crawford, cube) for the mover;
     in match play the plays are ranked by match winning chance and equity is 2*mwc-1."""
     count = _rank(position_id, dice, level, limit, match)
-    lib.bg_last_plies(_Buffers.plies, count)
-    return Candidates(Plays._from_buffers(count, _Buffers.boards, _Buffers.steps, _Buffers.nsteps),
-                      ffi.unpack(_Buffers.equity, count), ffi.buffer(_Buffers.plies, count)[:])
+    out = _buffers
+    lib.bg_last_plies(out.plies, count)
+    return Candidates(Plays._from_buffers(count, out.boards, out.steps, out.nsteps),
+                      ffi.unpack(out.equity, count), ffi.buffer(out.plies, count)[:])
 
 
 def best_play(position_id, dice: Sequence[int], level: int, match=None) -> str:
     """The gnubg position ID after the level's chosen play, the mover still on roll (one of
     game.rules.legal_results(position_id, dice)). match as in ranked_plays."""
     _rank(position_id, dice, level, 1, match)
-    return ids_text(_Buffers.boards, 1)[:lib.BG_ID_LEN]
+    return ids_text(_buffers.boards, 1)[:lib.BG_ID_LEN]
 
 
 @dataclass(frozen=True)
@@ -279,7 +290,7 @@ def cube_decision(position_id, level: int = 5, cube_value: int = 1, cube_owner: 
     terms = _cube_terms(cube_value=cube_value, cube_owner=cube_owner, match_to=match_to,
                         away_me=away_me, away_opp=away_opp, crawford=crawford)
     ensure_loaded()
-    out = _Buffers.probs
+    out = _buffers.probs
     return _cube_answer(lib.bg_cube_decision(position.as_c(), level, *terms, out), out)
 
 

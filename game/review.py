@@ -10,14 +10,18 @@ search looked at less deeply than its best is judged again as deeply in money pl
 match score it keeps the search's own value."""
 from __future__ import annotations
 
+import os
+from collections import deque
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Optional
 
 from game import evaluator, rules
 from game.commands import cube_verdict
 from game.errors import BackgammonError
-from game.position import BAR, Position
+from game.position import Position
 from game.record import GameRecord, MatchRecord, format_play
+from game.replay import ReplayedTurn, ReviewError, apply_play, other_side, replay
 
 REVIEW_LEVEL = 5                 # the strongest level judges
 LUCK_LEVEL = 3                   # net 0-ply: the best play of each roll, for the luck
@@ -29,17 +33,13 @@ CLOSE_CUBE = 0.16                # ... and by level 5 when the equities are this
                                  # (GNU Backgammon's "close" cube decision) or it says double
 MAX_CUBE = 64
 CANDIDATES_SHOWN = 3             # best plays kept per move for the screen and the export
+MAX_WORKERS = 4                  # threads judging turns side by side, at most
 
 # GNU Backgammon's rating of a normalized error rate per decision (its manual, "Threshold
 # for ratings", version 1.07): below each bound, that name; at or above 0.035 "Awful!".
 RATINGS = ((0.002, "Supernatural"), (0.005, "World class"), (0.008, "Expert"),
            (0.012, "Advanced"), (0.018, "Intermediate"), (0.026, "Casual player"),
            (0.035, "Beginner"), (float("inf"), "Awful!"))
-
-
-class ReviewError(BackgammonError, ValueError):
-    """A game that cannot be reviewed (no moves, or a record that cannot be replayed); the
-    message says which game and move, in words for the player."""
 
 
 def mark_for(loss: float) -> str:
@@ -182,128 +182,30 @@ def _close(decision) -> bool:
     return decision.double or abs(decision.no_double_equity - take_side) < CLOSE_CUBE
 
 
-# ---- replaying the record --------------------------------------------------------------
-
-def _point_index(word: str) -> int:
-    """A record point ("bar", "off", "1".."24") as a mover's row index (bar 24, off -1)."""
-    if word == "bar":
-        return BAR
-    if word == "off":
-        return -1
-    return int(word) - 1
-
-
-def apply_play(before: Position, words: str) -> Position:
-    """The position after a recorded play ("24/18 13/11*", standard numbers from the mover's
-    side), the mover still on roll. Checks the men are there (not the rules: see replay)."""
-    board = list(before.board)
-    for step in words.split():
-        frm, to = step.rstrip("*").split("/")
-        a, b = _point_index(frm), _point_index(to)
-        if board[a] <= 0:
-            raise ValueError(f"no man on {frm} for {step}")
-        board[a] -= 1
-        if b >= 0:
-            board[b] += 1
-            theirs = 25 + 23 - b             # the opponent's row index of that point
-            if board[theirs] == 1:
-                board[theirs] = 0
-                board[25 + BAR] += 1
-            elif board[theirs] > 1:
-                raise ValueError(f"{step} lands on a point the opponent holds")
-    return Position(tuple(board))
-
-
-@dataclass
-class _Turn:
-    """What the replay found at one action: the position for the side acting, the cube."""
-    index: int
-    action: object
-    before: Position                 # the acting side on roll (for take/drop: the doubler)
-    cube_value: int
-    cube_owner: Optional[str]
-    doubler: Optional[str] = None
-    legal: tuple = ()                # the legal plays of a move
-
-
-def _describe(game: GameRecord, index: int, action) -> str:
-    what = f"{action.dice[0]}{action.dice[1]}: {action.play or 'no move'}" \
-        if action.kind == "move" else action.kind
-    return f"game {game.number}, entry {index + 1} ({action.side} {what})"
-
-
-def replay(record: MatchRecord, game: GameRecord) -> list:
-    """Every action of `game` with the position and cube before it; ReviewError when an entry
-    cannot have happened (a play the rules refuse, a take with no double, ...)."""
-    sides = record.sides
-    try:
-        position = Position.from_id(game.start) if game.start else Position.start()
-    except BackgammonError as exc:
-        raise ReviewError(f"Game {game.number} cannot be reviewed: its start position is "
-                          f"damaged ({exc})") from None
-    on_roll = None
-    cube_value, cube_owner, offered = 1, None, None
-    turns = []
-    for index, action in enumerate(game.actions):
-        where = _describe(game, index, action)
-        if action.side not in sides:
-            raise ReviewError(f"The record is damaged at {where}: no such side")
-        if action.kind == "win":
-            break
-        if on_roll is None:
-            on_roll = action.side if action.kind in ("move", "double") else None
-            if on_roll is None:
-                raise ReviewError(f"The record is damaged at {where}: the game does not "
-                                  f"start with a roll or a double")
-        if action.kind == "move":
-            if offered or action.side != on_roll:
-                raise ReviewError(f"The record is damaged at {where}: not that side's turn")
-            try:
-                legal = tuple(rules.legal_plays(position, action.dice))
-                after = apply_play(position, action.play)
-            except (BackgammonError, ValueError) as exc:
-                raise ReviewError(f"The record is damaged at {where}: {exc}") from None
-            if after not in {p.after for p in legal}:
-                raise ReviewError(f"The record is damaged at {where}: that is not a legal "
-                                  f"play of the roll")
-            turns.append(_Turn(index, action, position, cube_value, cube_owner, legal=legal))
-            if rules.game_result(after):
-                break
-            position, on_roll = after.swapped(), _other(sides, action.side)
-        elif action.kind == "double":
-            if action.side != on_roll or offered or cube_owner not in (None, action.side):
-                raise ReviewError(f"The record is damaged at {where}: that side may not "
-                                  f"double now")
-            offered = action.side
-            turns.append(_Turn(index, action, position, cube_value, cube_owner, action.side))
-        else:                                     # take / drop
-            if offered is None or action.side == offered:
-                raise ReviewError(f"The record is damaged at {where}: no double to answer")
-            turns.append(_Turn(index, action, position, cube_value, cube_owner, offered))
-            if action.kind == "drop":
-                break
-            cube_value, cube_owner, offered = cube_value * 2, action.side, None
-    if not turns:
-        raise ReviewError(f"Game {game.number} has no moves to review yet")
-    return turns
-
-
-def _other(sides, side):
-    return sides[1] if side == sides[0] else sides[0]
-
-
 # ---- judging ---------------------------------------------------------------------------
 
+def review_workers() -> int:
+    """Threads a review judges turns with: the cores this process may run on, at most
+    MAX_WORKERS (the search runs in C with Python's lock let go, so they run at once)."""
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except AttributeError:                              # not on every system
+        cores = os.cpu_count() or 1
+    return max(1, min(MAX_WORKERS, cores))
+
+
 class Reviewer:
-    """Reviews one game of a record step by step: `steps()` is a generator that analyses one
-    turn per next() and yields (done, total), so a 50 Hz caller can show progress and stop
+    """Reviews one game of a record step by step: `steps()` is a generator that yields
+    (done, total) after each turn, in order, so a 50 Hz caller can show progress and stop
     between two turns (stop(), or simply stop iterating). `review` holds what is done so far
     (review.complete once every turn is). The record is replayed and checked first, in the
     constructor: a damaged or empty game raises ReviewError before any analysis.
-    `cube`: whether the cube was in play (a turn without a double is then judged too)."""
+    `cube`: whether the cube was in play (a turn without a double is then judged too).
+    `workers`: threads judging turns side by side (None: review_workers()); the turns are
+    independent, so the review is the same whatever the number, only sooner."""
 
     def __init__(self, record: MatchRecord, game_number: int | None = None,
-                 level: int = REVIEW_LEVEL, cube: bool = True):
+                 level: int = REVIEW_LEVEL, cube: bool = True, workers: int | None = None):
         if not record.games:
             raise ReviewError("There is no game to review yet")
         if game_number is None:
@@ -316,12 +218,14 @@ class Reviewer:
         self.record, self.game = record, game
         self.level = evaluator.check_level(level)
         self.cube = cube
+        self.workers = review_workers() if workers is None else max(1, int(workers))
         self.turns = replay(record, game)
         self.review = Review(game, record.sides, dict(record.names),
                              match_play=bool(record.length))
         self.stopped = False
         self.done = 0
         self._decisions = {}              # index of a double -> its CubeReview's decision
+        self._ahead = {}                  # turn number -> its items, judged before a stop
 
     @property
     def total(self) -> int:
@@ -330,17 +234,73 @@ class Reviewer:
     def stop(self) -> None:
         self.stopped = True
 
+    def _units(self, start: int) -> list:
+        """The turns from `start` in units judged by one thread each: a turn alone, or a
+        double with its answer (the answer reads the double's decision)."""
+        units, at = [], start
+        while at < len(self.turns):
+            size = 2 if (self.turns[at].action.kind == "double" and at + 1 < len(self.turns)
+                         and self.turns[at + 1].action.kind in ("take", "drop")) else 1
+            units.append(list(range(at, at + size)))
+            at += size
+        return units
+
+    def _judge_unit(self, unit: list) -> list:
+        """The items of each turn of the unit (those judged before a stop kept as they were)."""
+        out = []
+        for n in unit:
+            items = self._ahead.pop(n, None)
+            out.append(items if items is not None else self._judge(self.turns[n]))
+        return out
+
     def steps(self):
-        """Analyse the turns in order, yielding (done, total) after each; after a stop(), a
-        new steps() carries on from the next turn."""
+        """Analyse the turns, yielding (done, total) after each in order; after a stop(), a
+        new steps() carries on from the next turn (keeping what was judged ahead)."""
         self.stopped = False
-        for turn in self.turns[self.done:]:
-            if self.stopped:
-                return
-            self.review.items.extend(self._judge(turn))
-            self.done += 1
-            yield self.done, self.total
-        self.review.complete = True
+        units = self._units(self.done)
+        if self.workers == 1:
+            for unit in units:
+                if self.stopped:
+                    return
+                for n, items in zip(unit, self._judge_unit(unit)):
+                    if self.stopped:
+                        self._ahead[n] = items
+                        return
+                    yield from self._record(items)
+            self.review.complete = True
+            return
+        # a few units in flight at a time, so that a stop leaves little running
+        pool = ThreadPoolExecutor(self.workers, thread_name_prefix="review")
+        window = 2 * self.workers
+        flight = deque((unit, pool.submit(self._judge_unit, unit)) for unit in units[:window])
+        queued = deque(units[window:])
+        try:
+            while flight:
+                unit, job = flight.popleft()
+                results = job.result()
+                if queued:
+                    more = queued.popleft()
+                    flight.append((more, pool.submit(self._judge_unit, more)))
+                for n, items in zip(unit, results):
+                    if self.stopped:
+                        self._ahead[n] = items
+                    else:
+                        yield from self._record(items)
+                if self.stopped:
+                    return
+            self.review.complete = True
+        finally:
+            for _, job in flight:
+                job.cancel()
+            pool.shutdown(wait=True)        # a unit already running finishes (under a second)
+            for unit, job in flight:
+                if job.done() and not job.cancelled() and job.exception() is None:
+                    self._ahead.update(zip(unit, job.result()))
+
+    def _record(self, items: list):
+        self.review.items.extend(items)
+        self.done += 1
+        yield self.done, self.total
 
     def run(self) -> Review:
         """The whole review at once (tests, the export)."""
@@ -361,7 +321,7 @@ class Reviewer:
         if not self.record.length:
             return None
         return evaluator.playable_match((self.record.length, self._away(side),
-                                         self._away(_other(self.record.sides, side)),
+                                         self._away(other_side(self.record.sides, side)),
                                          self._crawford(), cube_value))
 
     def _cube_terms(self, doubler: str, cube_value: int, owner: Optional[str]) -> dict:
@@ -373,25 +333,25 @@ class Reviewer:
                          crawford=match[3])
         return terms
 
-    def _may_double(self, turn: _Turn) -> bool:
+    def _may_double(self, turn: ReplayedTurn) -> bool:
         side = turn.action.side
         return (self.cube and not self.game.crawford and turn.cube_owner in (None, side)
                 and turn.cube_value < MAX_CUBE
                 and turn is not self.turns[0]             # the opening roll: no cube
                 and not (self.record.length and self._away(side) == 1))   # no use at 1-away
 
-    def _decision(self, turn: _Turn, level: int):
+    def _decision(self, turn: ReplayedTurn, level: int):
         doubler = turn.doubler or turn.action.side
         return evaluator.cube_decision(turn.before, level,
                                        **self._cube_terms(doubler, turn.cube_value,
                                                           turn.cube_owner))
 
-    def _scale(self, turn: _Turn) -> int:
+    def _scale(self, turn: ReplayedTurn) -> int:
         """Money equities come per cube: divide by its value to compare like with like."""
         return 1 if self.record.length and self._play_match(
             turn.doubler or turn.action.side, turn.cube_value) else turn.cube_value
 
-    def _judge(self, turn: _Turn) -> list:
+    def _judge(self, turn: ReplayedTurn) -> list:
         kind = turn.action.kind
         if kind == "move":
             out = []
@@ -414,7 +374,7 @@ class Reviewer:
             decision.double_pass_equity / scale, decision.win, decision.win_gammon,
             decision.lose_gammon)
 
-    def _no_double(self, turn: _Turn) -> Optional[CubeReview]:
+    def _no_double(self, turn: ReplayedTurn) -> Optional[CubeReview]:
         scale = self._scale(turn)
         try:
             quick = self._decision(turn, CUBE_SCREEN_LEVEL)
@@ -432,7 +392,7 @@ class Reviewer:
                           cube_verdict(decision), max(0.0, best - nd), turn.cube_value,
                           turn.cube_owner)
 
-    def _cube_action(self, turn: _Turn) -> CubeReview:
+    def _cube_action(self, turn: ReplayedTurn) -> CubeReview:
         kind = turn.action.kind
         if kind == "double" or turn.index not in self._decisions:
             decision = self._normalized(self._decision(turn, self.level), self._scale(turn))
@@ -450,7 +410,7 @@ class Reviewer:
         return CubeReview(turn.index + 1, turn.action.side, kind, turn.before, decision,
                           cube_verdict(decision), max(0.0, loss), turn.cube_value, turn.cube_owner)
 
-    def _move(self, turn: _Turn) -> MoveReview:
+    def _move(self, turn: ReplayedTurn) -> MoveReview:
         action, before = turn.action, turn.before
         match = self._play_match(action.side, turn.cube_value)
         ranked = evaluator.ranked_plays(before, action.dice, self.level, match=match)

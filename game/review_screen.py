@@ -164,6 +164,7 @@ def compute(basic: Basic, reviewer: R.Reviewer):
         yield
         if basic.take_key() is not None:
             reviewer.stop()
+            steps.close()                             # the threads end; judged turns kept
             basic.beep(*CLICK)
             return None
         try:

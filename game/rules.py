@@ -3,6 +3,7 @@
 section); this module converts and words errors, it does not re-implement a rule."""
 from __future__ import annotations
 
+import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -43,19 +44,25 @@ class Play:
         return " ".join(step.notation(mover_is_human) for step in self.steps)
 
 
-class _Buffers:
-    """Output arrays for bg_legal_plays, made once (the C side writes, Python reads)."""
-    boards = ffi.new("int8_t[]", lib.BG_MAX_PLAYS * lib.BG_BOARD_LEN)
-    steps = ffi.new("int8_t[]", lib.BG_MAX_PLAYS * lib.BG_MAX_STEPS * lib.BG_STEP_FIELDS)
-    nsteps = ffi.new("int8_t[]", lib.BG_MAX_PLAYS)
-    board = ffi.new("int8_t[]", lib.BG_BOARD_LEN)
-    ids = ffi.new("char[]", lib.BG_MAX_PLAYS * (lib.BG_ID_LEN + 1))
+class _Buffers(threading.local):
+    """Output arrays for bg_legal_plays, made once per thread (the C side writes, Python
+    reads), so that threads never write into one another's."""
+
+    def __init__(self):
+        self.boards = ffi.new("int8_t[]", lib.BG_MAX_PLAYS * lib.BG_BOARD_LEN)
+        self.steps = ffi.new("int8_t[]", lib.BG_MAX_PLAYS * lib.BG_MAX_STEPS * lib.BG_STEP_FIELDS)
+        self.nsteps = ffi.new("int8_t[]", lib.BG_MAX_PLAYS)
+        self.board = ffi.new("int8_t[]", lib.BG_BOARD_LEN)
+        self.ids = ffi.new("char[]", lib.BG_MAX_PLAYS * (lib.BG_ID_LEN + 1))
+
+
+_buffers = _Buffers()
 
 
 _STEP_BYTES = lib.BG_MAX_STEPS * lib.BG_STEP_FIELDS
 # legal_results' fast path, looked up once
 _ID_LEN, _ID_STRIDE, _MAX_PLAYS = lib.BG_ID_LEN, lib.BG_ID_LEN + 1, lib.BG_MAX_PLAYS
-_IDS, _result_ids, _unpack = _Buffers.ids, lib.bg_legal_result_ids, ffi.unpack
+_result_ids, _unpack = lib.bg_legal_result_ids, ffi.unpack
 
 
 def c_board(position):
@@ -65,8 +72,8 @@ def c_board(position):
     if isinstance(position, Position):
         return position.as_c()
     if (isinstance(position, str) and len(position) == lib.BG_ID_LEN
-            and lib.bg_board_from_id(position.encode("ascii", "replace"), _Buffers.board) == 0):
-        return _Buffers.board
+            and lib.bg_board_from_id(position.encode("ascii", "replace"), _buffers.board) == 0):
+        return _buffers.board
     return Position.from_id(position).as_c()
 
 
@@ -149,8 +156,8 @@ def _raise_for(code: int):
 
 def _generate(position, dice: Sequence[int]) -> int:
     die1, die2 = check_dice(dice)
-    count = lib.bg_legal_plays(c_board(position), die1, die2, _Buffers.boards, _Buffers.steps,
-                               _Buffers.nsteps, lib.BG_MAX_PLAYS)
+    count = lib.bg_legal_plays(c_board(position), die1, die2, _buffers.boards, _buffers.steps,
+                               _buffers.nsteps, lib.BG_MAX_PLAYS)
     if count < 0:
         _raise_for(count)
     return count
@@ -161,13 +168,13 @@ def legal_plays(position: Position | str, dice: Sequence[int]) -> Plays:
     Position or a position ID. A turn with no legal play gives one Play with no steps (the
     turn is forfeited). Each Play is made when it is first looked at (see Plays)."""
     count = _generate(position, dice)
-    return Plays._from_buffers(count, _Buffers.boards, _Buffers.steps, _Buffers.nsteps)
+    return Plays._from_buffers(count, _buffers.boards, _buffers.steps, _buffers.nsteps)
 
 
 def ids_text(boards, count: int) -> str:
     """The position IDs of `count` engine boards, written in C, each followed by a space."""
-    lib.bg_ids_of_boards(boards, count, _Buffers.ids)
-    return ffi.unpack(_Buffers.ids, count * (lib.BG_ID_LEN + 1)).decode("ascii")
+    lib.bg_ids_of_boards(boards, count, _buffers.ids)
+    return ffi.unpack(_buffers.ids, count * (lib.BG_ID_LEN + 1)).decode("ascii")
 
 
 def legal_results(position_id: str, dice: Sequence[int]) -> set[str]:
@@ -177,11 +184,12 @@ def legal_results(position_id: str, dice: Sequence[int]) -> set[str]:
             and type(dice) in (tuple, list) and len(dice) == 2):
         die1, die2 = dice                     # one C call; it checks the ID and the dice
         if type(die1) is int and type(die2) is int and 0 < die1 < 7 and 0 < die2 < 7:
-            count = _result_ids(position_id.encode(), die1, die2, _IDS, _MAX_PLAYS)
+            ids = _buffers.ids
+            count = _result_ids(position_id.encode(), die1, die2, ids, _MAX_PLAYS)
             if count >= 0:
-                return set(_unpack(_IDS, count * _ID_STRIDE).decode().split())
+                return set(_unpack(ids, count * _ID_STRIDE).decode().split())
     count = _generate(position_id, dice)      # the errors, worded; IDs with spaces around
-    return set(ids_text(_Buffers.boards, count).split())
+    return set(ids_text(_buffers.boards, count).split())
 
 
 def game_result(position: Position) -> int:

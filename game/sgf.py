@@ -12,6 +12,7 @@ import time
 from game import evaluator, rules
 from game.position import BAR, Position
 from game.record import MatchRecord
+from game.replay import apply_play, replay
 from game.review import BAD, DOUBTFUL, Review, Reviewer
 
 APPLICATION = "Spectrum Backgammon:1"
@@ -177,7 +178,6 @@ def format_game(record: MatchRecord, game, review: Review | None = None) -> str:
 
 def _steps_by_number(record: MatchRecord, game) -> dict:
     """{entry number: steps} of every move, from the replay (the legal play each names)."""
-    from game.review import apply_play, replay
     out = {}
     for turn in replay(record, game):
         if turn.action.kind == "move":

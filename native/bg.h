@@ -86,7 +86,11 @@ int64_t bg_bench_generate(const int8_t *boards, const int8_t *dice, int n, int r
  * -BG_ERR_* below. Levels: 1 = the 1983-style heuristic, 2 = net 0-ply with a deliberate
  * small error, 3 = net 0-ply, 4 = net 1-ply, 5 = net filtered 2-ply (3-ply on its closest
  * candidates with bg_set_search_plies(3)) under work budgets (positions evaluated, never the
- * clock: a level's play depends only on position and dice). */
+ * clock: a level's play depends only on position and dice).
+ * Threads: the evaluation, ranking and cube calls may run in several threads at once, each
+ * with its own search state ("the last ranking" means the calling thread's); loading the
+ * weights and changing the settings (budgets, plies, cache switch) must wait until no other
+ * call runs. The USR door (bg_usr_call) belongs to the emulated machine's one thread. */
 #define BG_N_PROBS 5
 #define BG_LEVEL_MIN 1
 #define BG_LEVEL_MAX 5
@@ -152,13 +156,14 @@ int bg_set_search_plies(int plies);
 /* Deep budget of level 5: the most positions a ranking with its 3-ply pass may evaluate, by
  * the pass's own estimate (1000..100000000, else unchanged); returns the previous value. */
 int bg_set_deep_budget(int positions);
-/* The search's cache of 0-ply judgements: 1 on (the state once weights are loaded), 0 off;
- * switched on from off it starts empty. Plays, values and work are the same bits either way,
+/* The search's cache of 0-ply judgements (one per thread, freed when the thread ends): 1 on
+ * (the state once weights are loaded), 0 off, for every thread; switched on from off each
+ * thread's starts empty. Plays, values and work are the same bits either way,
  * only the time differs. Returns the previous state, or -BG_ERR_BAD_ARG. */
 int bg_eval_cache(int on);
-/* Cache lookups (looks[0]) and hits (hits[0]) since the library was loaded. */
+/* The calling thread's cache lookups (looks[0]) and hits (hits[0]) so far. */
 void bg_eval_cache_counts(double *looks, double *hits);
-/* Positions the last bg_rank_plays(_match) call evaluated at 0-ply (its work). */
+/* Positions the calling thread's last bg_rank_plays(_match) call evaluated at 0-ply. */
 int bg_last_work(void);
 /* Test hook of the network's forward pass (native/src/nn.c): allow 0 makes it take its
  * generic path even where the CPU has AVX2, 1 (the default) lets it take its AVX2 path

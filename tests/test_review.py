@@ -201,6 +201,68 @@ def test_progress_counts_every_turn_and_a_key_stops_between_turns_losing_nothing
     assert json.dumps(record.to_dict()) == before  # the record is untouched
 
 
+def with_a_double(seed, moves, level=3):
+    """A game of `moves` turns (level 3's plays, seeded dice) where the side on roll at turn
+    6 doubles and is taken, so the turns include a double, its answer and a cube owned."""
+    rng = random.Random(seed)
+    record = one_game()
+    position, side = Position.start(), HUMAN
+    for turn in range(moves):
+        dice = (rng.randint(1, 6), rng.randint(1, 6))
+        while turn == 0 and dice[0] == dice[1]:
+            dice = (rng.randint(1, 6), rng.randint(1, 6))
+        other = COMPUTER if side == HUMAN else HUMAN
+        if turn == 6:
+            record.double(side, 2)
+            record.take(other)
+        pick = evaluator.ranked_plays(position, dice, level)[0]
+        record.move(side, dice, pick.play.steps)
+        if rules.game_result(pick.play.after):
+            break
+        position, side = pick.play.after.swapped(), other
+    return record
+
+
+@pytest.mark.parametrize("level,moves,counts", [(4, 40, (2, 3)), (5, 10, (2,))])
+def test_threads_judging_turns_side_by_side_review_as_one_thread_does(level, moves, counts):
+    """The turns are judged by several threads at once (a double and its answer together);
+    the review, its order and every figure in it are those of one thread."""
+    record = with_a_double(21, moves)
+    alone = Reviewer(record, level=level, workers=1).run()
+    kinds = [i.kind for i in alone.items]
+    assert "double" in kinds and "take" in kinds and alone.complete
+    for workers in counts:
+        together = Reviewer(record, level=level, workers=workers).run()
+        assert together.complete and together.items == alone.items
+
+
+def test_a_stop_keeps_the_turns_judged_ahead_and_carrying_on_ends_the_same():
+    record = with_a_double(22, 30)
+    alone = Reviewer(record, level=QUICK, workers=1).run()
+    reviewer = Reviewer(record, level=QUICK, workers=3)
+    steps = reviewer.steps()
+    for done, _ in steps:
+        if done == 5:
+            reviewer.stop()
+            break
+    steps.close()                                  # what the screen does on a key
+    assert reviewer.done == 5 and not reviewer.review.complete
+    assert reviewer._ahead                         # threads had judged further on
+    for _ in reviewer.steps():
+        pass
+    assert reviewer.review.complete and reviewer.review.items == alone.items
+    assert not reviewer._ahead
+
+
+def test_the_review_uses_the_cores_it_may_run_on_at_most_four(monkeypatch):
+    monkeypatch.setattr(review.os, "sched_getaffinity", lambda pid: {0, 1, 2, 3, 4, 5, 6, 7},
+                        raising=False)
+    assert review.review_workers() == review.MAX_WORKERS == 4
+    monkeypatch.setattr(review.os, "sched_getaffinity", lambda pid: {3}, raising=False)
+    assert review.review_workers() == 1
+    assert Reviewer(with_a_double(23, 8), level=QUICK, workers=0).workers == 1
+
+
 # ---- bad input ------------------------------------------------------------------------
 
 def test_a_game_with_no_moves_is_refused_with_words():

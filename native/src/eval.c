@@ -276,6 +276,11 @@ static void encode_side(const mg_board *b, int r, const side_bits *bits, float *
     x[123] = (float)mobility / 3600.0f;
 }
 
+void ev_tables_init(void) {
+    if (!esc12_ready) esc12_init();
+    (void)nn_sigmoid(0.0f);   /* the sigmoid table */
+}
+
 void ev_encode(const mg_board *b, float *in) {
     const side_bits bits[2] = {bits_of(b->b[0]), bits_of(b->b[1])};
     encode_side(b, 0, bits, in);

@@ -32,6 +32,9 @@ typedef struct {
 extern ev_weights ev_w;   /* the weights the game plays with */
 
 int ev_class(const mg_board *b);
+/* Builds the encoder's and the net's small tables now (else at first use), so that threads
+ * started later only read them. */
+void ev_tables_init(void);
 void ev_encode(const mg_board *b, float *in);   /* in[EV_N_IN] */
 /* 0-ply probabilities for the side on roll, with the given weights. */
 void ev_evaluate_w(const ev_weights *w, const mg_board *b, float p[NN_OUT]);

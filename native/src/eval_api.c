@@ -8,11 +8,12 @@
 #include "search.h"
 
 static ev_weights loading;   /* parsed here first so a damaged file never half-replaces ev_w */
-static sr_cand ranked[MG_MAX_PLAYS];
-static int last_total;
+/* the last ranking of the calling thread (threads rank side by side; see bg.h) */
+static _Thread_local sr_cand ranked[MG_MAX_PLAYS];
+static _Thread_local int last_total;
 
 int sr_last_total(void) { return last_total; }
-static int last_returned;   /* plays returned by the last bg_rank_plays_match */
+static _Thread_local int last_returned;   /* plays returned by the last bg_rank_plays_match */
 
 int bg_last_ply(int index) {
     if (index < 0 || index >= last_returned) return -BG_ERR_BAD_ARG;
@@ -25,6 +26,8 @@ int bg_load_weights(const uint8_t *data, int len) {
     if (rc != 0) return -rc;
     ev_w = loading;
     sr_cache_use(1);
+    ev_tables_init();           /* every lazily built table now, before any thread reads it */
+    (void)met_equity(1, 1, 0);  /* the match equity table */
     return 0;
 }
 

@@ -4,17 +4,27 @@
  * best few candidates of the pass before it; level 5 stops deepening when its work budgets
  * (positions evaluated, never the clock) are spent, so its play depends only on the position
  * and dice.
+ * Every piece of search state is the calling thread's own, so several threads may search at
+ * once (the review judges turns side by side); the settings (budgets, plies, the cache
+ * switch) are shared and set only while no search runs.
  * Not the cube and not the Python face. */
+#if !defined(_WIN32)
+#define _POSIX_C_SOURCE 200809L   /* pthread keys: a thread's cache is freed when it ends */
+#endif
 #include "search.h"
 #include "cube.h"
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#if !defined(_WIN32)
+#include <pthread.h>
+#endif
 
 long sr_work_budget = SR_WORK_BUDGET_DEFAULT;
 int sr_max_plies = SR_PLIES_DEFAULT;
 long sr_deep_budget = SR_DEEP_BUDGET_DEFAULT;
-static long work;   /* positions evaluated (0-ply) since the program started */
-static long last_work;
+static _Thread_local long work;   /* positions this thread evaluated (0-ply) so far */
+static _Thread_local long last_work;
 
 /* Move filters of the searching levels: how many of the best 0-ply candidates go on to
  * 1-ply and how far (equity) behind the leader they may be, then the same from 1-ply to
@@ -29,18 +39,18 @@ const sr_filter sr_filters[6] = {
 #define DEEP_COST_FACTOR 16
 
 #define DEPTHS 5
-static mg_play buf[DEPTHS][MG_MAX_PLAYS];
-static sr_cand cands[MG_MAX_PLAYS];
+static _Thread_local mg_play buf[DEPTHS][MG_MAX_PLAYS];
+static _Thread_local sr_cand cands[MG_MAX_PLAYS];
 
 /* Match context of the current sr_rank call (sr_set_match); off = money play, where every
  * score below is ev_equity exactly as before. `flip` is 1 while the opponent of the root
  * mover is the side choosing (inside after_value's deeper passes). */
-static struct { int on, away_me, away_opp, post, cube; } mctx;
-static int flip;
+static _Thread_local struct { int on, away_me, away_opp, post, cube; } mctx;
+static _Thread_local int flip;
 /* 1 during a 3-ply judgement: each reply is the best at 0-ply, re-judged alone (no second);
  * the pass is given up (`over`) once the ranking's work passes deep_limit */
-static int lean, over;
-static long deep_limit;
+static _Thread_local int lean, over;
+static _Thread_local long deep_limit;
 
 void sr_set_match(int match_to, int away_me, int away_opp, int crawford, int cube) {
     mctx.on = match_to > 0;
@@ -109,15 +119,44 @@ static int depth_of(int ply) { return ply; }   /* buffers: ply k uses buf[k], k 
  * so the budgets cut the search at the same places with the cache on or off. */
 #define CACHE_BITS 17
 typedef struct { mg_board b; uint8_t full; uint32_t tag; float p[NN_OUT]; } cache_entry;
-static cache_entry *cache;
-static int cache_on;
-static long cache_hits, cache_looks;
+/* Each thread has its own cache, made at its first look and freed when the thread ends; the
+ * switch is shared, and turning it on from off empties every thread's cache (each sees the
+ * new epoch at its next look). */
+static atomic_int cache_on;
+static atomic_uint cache_epoch = 1;
+static _Thread_local cache_entry *cache;
+static _Thread_local unsigned cache_epoch_seen;
+static _Thread_local long cache_hits, cache_looks;
+
+#if !defined(_WIN32)
+static pthread_key_t cache_key;
+static pthread_once_t cache_key_once = PTHREAD_ONCE_INIT;
+static void cache_key_make(void) { pthread_key_create(&cache_key, free); }
+#endif
+
+/* This thread's cache, empty when the epoch moved on; NULL when there is no memory for it
+ * (the search then goes on without, with the same results). */
+static cache_entry *thread_cache(void) {
+    const unsigned epoch = atomic_load_explicit(&cache_epoch, memory_order_relaxed);
+    if (cache && cache_epoch_seen == epoch) return cache;
+    if (!cache) {
+        cache = calloc((size_t)1 << CACHE_BITS, sizeof *cache);
+        if (!cache) return NULL;
+#if !defined(_WIN32)
+        pthread_once(&cache_key_once, cache_key_make);
+        pthread_setspecific(cache_key, cache);   /* free()d at the thread's end */
+#endif
+    } else {
+        memset(cache, 0, sizeof *cache << CACHE_BITS);
+    }
+    cache_epoch_seen = epoch;
+    return cache;
+}
 
 int sr_cache_use(int on) {
-    int old = cache_on;
-    if (on && !cache) cache = calloc((size_t)1 << CACHE_BITS, sizeof *cache);
-    else if (on && !old && cache) memset(cache, 0, sizeof *cache << CACHE_BITS);   /* on again: empty */
-    cache_on = on && cache != NULL;
+    int old = atomic_load(&cache_on);
+    if (on && !old) atomic_fetch_add(&cache_epoch, 1u);   /* on again: every cache empty */
+    atomic_store(&cache_on, on != 0);
     return old;
 }
 
@@ -133,8 +172,10 @@ static uint32_t board_hash(const mg_board *b) {
 
 static void evaluate0(const mg_board *b, float p[NN_OUT]) {
     work++;
-    if (!cache_on) { ev_evaluate(b, p); return; }
-    cache_entry *e = &cache[board_hash(b)];
+    cache_entry *const table = atomic_load_explicit(&cache_on, memory_order_relaxed)
+                                   ? thread_cache() : NULL;
+    if (!table) { ev_evaluate(b, p); return; }
+    cache_entry *e = &table[board_hash(b)];
     cache_looks++;
     if (e->full && e->tag == ev_w.tag && memcmp(&e->b, b, sizeof *b) == 0) {
         memcpy(p, e->p, sizeof e->p);

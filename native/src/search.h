@@ -23,13 +23,13 @@ extern long sr_work_budget;
 #define SR_DEEP_BUDGET_DEFAULT 800000L
 extern int sr_max_plies;
 extern long sr_deep_budget;
-/* The cache of 0-ply judgements (search.c): on (1) or off (0); returns the previous state.
- * Off until asked for (bg_load_weights turns it on); switched on from off it starts empty.
- * Results are the same bits either way. */
+/* The cache of 0-ply judgements (search.c; one per thread): on (1) or off (0) for all
+ * threads; returns the previous state. Off until asked for (bg_load_weights turns it on);
+ * switched on from off every thread's starts empty. Results are the same bits either way. */
 int sr_cache_use(int on);
-/* lookups and hits since the program started */
+/* this thread's lookups and hits so far */
 void sr_cache_counts(long *looks, long *hits);
-/* positions evaluated (0-ply) by the last sr_rank call */
+/* positions evaluated (0-ply) by this thread's last sr_rank call */
 long sr_last_work(void);
 typedef struct { int keep1; float margin1; int keep2; float margin2; int keep3; float margin3; } sr_filter;
 extern const sr_filter sr_filters[6];   /* per level; rows 4 and 5 are used */
