@@ -110,9 +110,10 @@ class Candidate:
         return self.play.after.position_id
 
 
-class _Buffers(threading.local):
-    """The C calls' output arrays, one set per thread: threads may rank and judge side by
-    side (the review does), each reading only what its own calls wrote."""
+class _Buffers:
+    """The C calls' output arrays, one set per thread (_mine): threads may rank and judge side
+    by side (the review does), each reading only what its own calls wrote."""
+    __slots__ = ("boards", "steps", "nsteps", "equity", "plies", "probs")
 
     def __init__(self):
         self.boards = ffi.new("int8_t[]", lib.BG_MAX_PLAYS * BOARD_LEN)
@@ -123,7 +124,16 @@ class _Buffers(threading.local):
         self.probs = ffi.new("float[]", lib.BG_CUBE_OUT_LEN)
 
 
-_buffers = _Buffers()
+_local = threading.local()
+
+
+def _mine() -> _Buffers:
+    """This thread's buffers, made at its first call."""
+    try:
+        return _local.buffers
+    except AttributeError:
+        _local.buffers = _Buffers()
+        return _local.buffers
 
 
 def check_match(match) -> tuple[int, int, int, int, int]:
@@ -175,9 +185,9 @@ class Candidates(LazySequence):
         return Candidate(self._plays[i], self._equity[i], ply - 256 if ply > 127 else ply)
 
 
-def _rank(position_id, dice, level, limit, match) -> int:
-    """bg_rank_plays_match into this thread's buffers: the number of plays returned, or the
-    error raised."""
+def _rank(position_id, dice, level, limit, match) -> tuple[int, _Buffers]:
+    """bg_rank_plays_match into this thread's buffers: (the number of plays returned, the
+    buffers), or the error raised."""
     level = check_level(level)
     die1, die2 = check_dice(dice)
     terms = check_match(match)
@@ -185,14 +195,14 @@ def _rank(position_id, dice, level, limit, match) -> int:
     if level > 1:
         ensure_loaded()
     want = lib.BG_MAX_PLAYS if limit is None else max(1, min(int(limit), lib.BG_MAX_PLAYS))
-    out = _buffers
+    out = _mine()
     count = lib.bg_rank_plays_match(board, die1, die2, level, *terms, out.boards, out.steps,
                                     out.nsteps, out.equity, want)
     if count == -lib.BG_ERR_BAD_ARG and terms[0]:
         raise MatchError(f"the match {terms!r} is not possible")
     if count < 0:
         _raise_for(count)
-    return count
+    return count, out
 
 
 def ranked_plays(position_id, dice: Sequence[int], level: int, limit: int | None = None,
@@ -200,8 +210,7 @@ def ranked_plays(position_id, dice: Sequence[int], level: int, limit: int | None
     """The legal plays of the roll, best first, with the level's equities (for ADVICE).
     match: None (money play) or (length, away_me, away_opp, crawford, cube) for the mover;
     in match play the plays are ranked by match winning chance and equity is 2*mwc-1."""
-    count = _rank(position_id, dice, level, limit, match)
-    out = _buffers
+    count, out = _rank(position_id, dice, level, limit, match)
     lib.bg_last_plies(out.plies, count)
     return Candidates(Plays._from_buffers(count, out.boards, out.steps, out.nsteps),
                       ffi.unpack(out.equity, count), ffi.buffer(out.plies, count)[:])
@@ -210,8 +219,8 @@ def ranked_plays(position_id, dice: Sequence[int], level: int, limit: int | None
 def best_play(position_id, dice: Sequence[int], level: int, match=None) -> str:
     """The gnubg position ID after the level's chosen play, the mover still on roll (one of
     game.rules.legal_results(position_id, dice)). match as in ranked_plays."""
-    _rank(position_id, dice, level, 1, match)
-    return ids_text(_buffers.boards, 1)[:lib.BG_ID_LEN]
+    _, out = _rank(position_id, dice, level, 1, match)
+    return ids_text(out.boards, 1)[:lib.BG_ID_LEN]
 
 
 @dataclass(frozen=True)
@@ -290,7 +299,7 @@ def cube_decision(position_id, level: int = 5, cube_value: int = 1, cube_owner: 
     terms = _cube_terms(cube_value=cube_value, cube_owner=cube_owner, match_to=match_to,
                         away_me=away_me, away_opp=away_opp, crawford=crawford)
     ensure_loaded()
-    out = _buffers.probs
+    out = _mine().probs
     return _cube_answer(lib.bg_cube_decision(position.as_c(), level, *terms, out), out)
 
 

@@ -44,9 +44,10 @@ class Play:
         return " ".join(step.notation(mover_is_human) for step in self.steps)
 
 
-class _Buffers(threading.local):
-    """Output arrays for bg_legal_plays, made once per thread (the C side writes, Python
-    reads), so that threads never write into one another's."""
+class _Buffers:
+    """Output arrays for bg_legal_plays (the C side writes, Python reads), one set per thread
+    (_mine), so that threads never write into one another's."""
+    __slots__ = ("boards", "steps", "nsteps", "board", "ids")
 
     def __init__(self):
         self.boards = ffi.new("int8_t[]", lib.BG_MAX_PLAYS * lib.BG_BOARD_LEN)
@@ -56,13 +57,23 @@ class _Buffers(threading.local):
         self.ids = ffi.new("char[]", lib.BG_MAX_PLAYS * (lib.BG_ID_LEN + 1))
 
 
-_buffers = _Buffers()
+_local = threading.local()
+
+
+def _mine() -> _Buffers:
+    """This thread's buffers, made at its first call (one look into the thread's own storage
+    a call: its attributes are then plain ones)."""
+    try:
+        return _local.buffers
+    except AttributeError:
+        _local.buffers = _Buffers()
+        return _local.buffers
 
 
 _STEP_BYTES = lib.BG_MAX_STEPS * lib.BG_STEP_FIELDS
 # legal_results' fast path, looked up once
-_ID_LEN, _ID_STRIDE, _MAX_PLAYS = lib.BG_ID_LEN, lib.BG_ID_LEN + 1, lib.BG_MAX_PLAYS
-_result_ids, _unpack = lib.bg_legal_result_ids, ffi.unpack
+_ID_LEN = lib.BG_ID_LEN
+_result_text, _string, _NULL = lib.bg_legal_result_text, ffi.string, ffi.NULL
 
 
 def c_board(position):
@@ -72,8 +83,8 @@ def c_board(position):
     if isinstance(position, Position):
         return position.as_c()
     if (isinstance(position, str) and len(position) == lib.BG_ID_LEN
-            and lib.bg_board_from_id(position.encode("ascii", "replace"), _buffers.board) == 0):
-        return _buffers.board
+            and lib.bg_board_from_id(position.encode("ascii", "replace"), _mine().board) == 0):
+        return _mine().board
     return Position.from_id(position).as_c()
 
 
@@ -154,27 +165,30 @@ def _raise_for(code: int):
     raise PositionError(position_message(-code))
 
 
-def _generate(position, dice: Sequence[int]) -> int:
+def _generate(position, dice: Sequence[int]) -> tuple[int, _Buffers]:
+    """bg_legal_plays into this thread's buffers: (the count, the buffers)."""
     die1, die2 = check_dice(dice)
-    count = lib.bg_legal_plays(c_board(position), die1, die2, _buffers.boards, _buffers.steps,
-                               _buffers.nsteps, lib.BG_MAX_PLAYS)
+    out = _mine()
+    count = lib.bg_legal_plays(c_board(position), die1, die2, out.boards, out.steps, out.nsteps,
+                               lib.BG_MAX_PLAYS)
     if count < 0:
         _raise_for(count)
-    return count
+    return count, out
 
 
 def legal_plays(position: Position | str, dice: Sequence[int]) -> Plays:
     """Every legal complete play of the roll, one per distinct resulting position, from a
     Position or a position ID. A turn with no legal play gives one Play with no steps (the
     turn is forfeited). Each Play is made when it is first looked at (see Plays)."""
-    count = _generate(position, dice)
-    return Plays._from_buffers(count, _buffers.boards, _buffers.steps, _buffers.nsteps)
+    count, out = _generate(position, dice)
+    return Plays._from_buffers(count, out.boards, out.steps, out.nsteps)
 
 
 def ids_text(boards, count: int) -> str:
     """The position IDs of `count` engine boards, written in C, each followed by a space."""
-    lib.bg_ids_of_boards(boards, count, _buffers.ids)
-    return ffi.unpack(_buffers.ids, count * (lib.BG_ID_LEN + 1)).decode("ascii")
+    ids = _mine().ids
+    lib.bg_ids_of_boards(boards, count, ids)
+    return ffi.unpack(ids, count * (lib.BG_ID_LEN + 1)).decode("ascii")
 
 
 def legal_results(position_id: str, dice: Sequence[int]) -> set[str]:
@@ -184,12 +198,11 @@ def legal_results(position_id: str, dice: Sequence[int]) -> set[str]:
             and type(dice) in (tuple, list) and len(dice) == 2):
         die1, die2 = dice                     # one C call; it checks the ID and the dice
         if type(die1) is int and type(die2) is int and 0 < die1 < 7 and 0 < die2 < 7:
-            ids = _buffers.ids
-            count = _result_ids(position_id.encode(), die1, die2, ids, _MAX_PLAYS)
-            if count >= 0:
-                return set(_unpack(ids, count * _ID_STRIDE).decode().split())
-    count = _generate(position_id, dice)      # the errors, worded; IDs with spaces around
-    return set(ids_text(_buffers.boards, count).split())
+            text = _result_text(position_id.encode(), die1, die2)   # a buffer of C's
+            if text != _NULL:
+                return set(_string(text).decode().split())
+    count, out = _generate(position_id, dice)   # the errors, worded; IDs with spaces around
+    return set(ids_text(out.boards, count).split())
 
 
 def game_result(position: Position) -> int:

@@ -212,6 +212,9 @@ int bg_ids_of_boards(const int8_t *boards, int n, char *out_text);
  * bg_board_from_id), as IDs in the form of bg_ids_of_boards: the count (as bg_legal_plays),
  * -BG_ERR_BAD_ID, -BG_BAD_DICE, or -BG_NO_ROOM when more than max_ids. */
 int bg_legal_result_ids(const char *id, int die1, int die2, char *out_text, int max_ids);
+/* The same IDs as one NUL-terminated text in the calling thread's own buffer (valid until
+ * its next call), so the caller passes none; NULL when the ID or the dice are refused. */
+const char *bg_legal_result_text(const char *id, int die1, int die2);
 /* bg_last_ply of the first n plays the last ranking returned, into out_plies[n]; returns
  * n, or -BG_ERR_BAD_ARG when it returned fewer. */
 int bg_last_plies(int8_t *out_plies, int n);

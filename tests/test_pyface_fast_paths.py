@@ -4,6 +4,7 @@ IDs of legal_plays, the lazy Plays and Candidates behave as the lists they repla
 input still gets the worded errors."""
 import base64
 import random
+import threading
 
 import pytest
 
@@ -154,3 +155,27 @@ def test_plays_stay_right_after_the_dedup_generations_wrap_around():
     for _ in range(3):
         assert legal_results(pos.position_id, (6, 5)) == before
         assert len(legal_plays(pos, (2, 2))) == len(set(p.after for p in legal_plays(pos, (2, 2))))
+
+
+def test_threads_calling_at_once_each_read_their_own_answers():
+    """The C side writes each thread's answers into that thread's own buffers (legal_results'
+    text, legal_plays' and ranked_plays' arrays), so four threads at once get what one
+    thread gets, call by call."""
+    cases = [(pos.position_id, dice) for pos, dice in _walk(400, seed=17)]
+    ev.ensure_loaded()
+
+    def answers(part):
+        return [(legal_results(pid, dice), [p.after for p in legal_plays(pid, dice)],
+                 [(c.position_id, c.equity) for c in ev.ranked_plays(pid, dice, 3)],
+                 ev.best_play(pid, dice, 3)) for pid, dice in part]
+
+    alone = answers(cases)
+    out = {}
+    threads = [threading.Thread(target=lambda k=k: out.__setitem__(k, answers(cases[k::4])))
+               for k in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    for k in range(4):
+        assert out[k] == alone[k::4]

@@ -140,3 +140,12 @@ int bg_legal_result_ids(const char *id, int die1, int die2, char *out_text, int 
     }
     return n;
 }
+
+static _Thread_local char result_text[MG_MAX_PLAYS * (BG_ID_LEN + 1) + 1];
+
+const char *bg_legal_result_text(const char *id, int die1, int die2) {
+    const int n = bg_legal_result_ids(id, die1, die2, result_text, MG_MAX_PLAYS);
+    if (n < 0) return NULL;
+    result_text[(size_t)n * (BG_ID_LEN + 1)] = '\0';
+    return result_text;
+}
