@@ -63,10 +63,16 @@ def load_weights(path: str | None = None) -> int:
     return lib.bg_weights_games()
 
 
+_loading = threading.Lock()
+
+
 def ensure_loaded() -> None:
-    """Load the shipped weights once (WeightsError when they are missing or damaged)."""
+    """Load the shipped weights once (WeightsError when they are missing or damaged). Threads
+    asking at once wait for the first one's load: weights never change under a search."""
     if _state["loaded_from"] is None:
-        load_weights()
+        with _loading:
+            if _state["loaded_from"] is None:
+                load_weights()
 
 
 def check_level(level) -> int:

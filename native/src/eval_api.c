@@ -28,6 +28,7 @@ int bg_load_weights(const uint8_t *data, int len) {
     sr_cache_use(1);
     ev_tables_init();           /* every lazily built table now, before any thread reads it */
     (void)met_equity(1, 1, 0);  /* the match equity table */
+    bo_init();                  /* the bear-off database (once; a second or two) */
     return 0;
 }
 
