@@ -11,7 +11,8 @@ from dataclasses import dataclass
 
 from game.errors import BackgammonError, DiceError, MatchError, PositionError
 from game.position import BOARD_LEN, Position, position_message
-from game.rules import LazySequence, Play, Plays, Step, c_board, check_dice, ids_text
+from game.rules import (LazySequence, Play, Plays, Step, c_board, check_dice, ids_text,
+                        per_thread)
 import native
 from native import ffi, lib
 
@@ -58,7 +59,6 @@ def load_weights(path: str | None = None) -> int:
         reason = _WEIGHTS_MESSAGES.get(-code, f"error code {-code}")
         raise WeightsError(f"the evaluator's weights file {path} cannot be used: {reason} "
                            f"({len(data)} bytes, expected {lib.bg_weights_expected_size()})")
-    lib.bg_bearoff_init()   # the exact bear-off database, built once (a few seconds)
     _state["loaded_from"] = path
     return lib.bg_weights_games()
 
@@ -130,16 +130,7 @@ class _Buffers:
         self.probs = ffi.new("float[]", lib.BG_CUBE_OUT_LEN)
 
 
-_local = threading.local()
-
-
-def _mine() -> _Buffers:
-    """This thread's buffers, made at its first call."""
-    try:
-        return _local.buffers
-    except AttributeError:
-        _local.buffers = _Buffers()
-        return _local.buffers
+_mine = per_thread(_Buffers)
 
 
 def check_match(match) -> tuple[int, int, int, int, int]:

@@ -258,7 +258,6 @@ class Reviewer:
         new steps() carries on from the next turn (keeping what was judged ahead)."""
         self.stopped = False
         units = self._units(self.done)
-        evaluator.ensure_loaded()          # here, before any thread searches
         if self.workers == 1:
             for unit in units:
                 if self.stopped:

@@ -57,17 +57,22 @@ class _Buffers:
         self.ids = ffi.new("char[]", lib.BG_MAX_PLAYS * (lib.BG_ID_LEN + 1))
 
 
-_local = threading.local()
+def per_thread(make):
+    """A function giving the calling thread its own make(), made at its first call: one look
+    into the thread's storage a call, after which the object's attributes are plain ones (the
+    output buffers of the C calls here and in game/evaluator.py)."""
+    local = threading.local()
+
+    def mine():
+        try:
+            return local.value
+        except AttributeError:
+            local.value = make()
+            return local.value
+    return mine
 
 
-def _mine() -> _Buffers:
-    """This thread's buffers, made at its first call (one look into the thread's own storage
-    a call: its attributes are then plain ones)."""
-    try:
-        return _local.buffers
-    except AttributeError:
-        _local.buffers = _Buffers()
-        return _local.buffers
+_mine = per_thread(_Buffers)
 
 
 _STEP_BYTES = lib.BG_MAX_STEPS * lib.BG_STEP_FIELDS
@@ -78,13 +83,14 @@ _result_text, _string, _NULL = lib.bg_legal_result_text, ffi.string, ffi.NULL
 
 def c_board(position):
     """The board of a Position or of a gnubg position ID as a C int8_t[50]. An ID is read in
-    C (into a buffer reused by the next call); one C refuses goes through Position.from_id,
-    which words the reason (PositionIdError)."""
+    C (into a buffer reused by this thread's next call); one C refuses goes through
+    Position.from_id, which words the reason (PositionIdError)."""
     if isinstance(position, Position):
         return position.as_c()
-    if (isinstance(position, str) and len(position) == lib.BG_ID_LEN
-            and lib.bg_board_from_id(position.encode("ascii", "replace"), _mine().board) == 0):
-        return _mine().board
+    if isinstance(position, str) and len(position) == lib.BG_ID_LEN:
+        board = _mine().board
+        if lib.bg_board_from_id(position.encode("ascii", "replace"), board) == 0:
+            return board
     return Position.from_id(position).as_c()
 
 

@@ -1,11 +1,13 @@
-"""Shared test set-up: headless SDL, where ../shared (the FUSE vectors, the seeds) lives, and
-the offline tools built once at a time (the suite runs in parallel workers)."""
+"""Shared test set-up: headless SDL, where ../shared (the FUSE vectors, the seeds) lives, the
+offline tools built once at a time (the suite runs in parallel workers), and calls run in
+threads at once."""
 import fcntl
 import os
 import pathlib
 import shutil
 import subprocess
 import tempfile
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
@@ -29,6 +31,13 @@ def shared_path(*parts: str) -> pathlib.Path:
             pytest.fail(msg)
         pytest.skip(msg)
     return path
+
+
+def at_once(fn, shares: list) -> list:
+    """fn(share) for every share, each in a thread of its own, all running together; the
+    results in the order of the shares (an exception in a thread is raised here)."""
+    with ThreadPoolExecutor(len(shares)) as pool:
+        return list(pool.map(fn, shares))
 
 
 TOOLS = REPO / "native" / "tools"

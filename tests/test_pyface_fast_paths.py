@@ -4,10 +4,10 @@ IDs of legal_plays, the lazy Plays and Candidates behave as the lists they repla
 input still gets the worded errors."""
 import base64
 import random
-import threading
 
 import pytest
 
+from conftest import at_once
 from game import evaluator as ev
 from game.errors import DiceError, PositionIdError
 from game.position import Position
@@ -170,12 +170,6 @@ def test_threads_calling_at_once_each_read_their_own_answers():
                  ev.best_play(pid, dice, 3)) for pid, dice in part]
 
     alone = answers(cases)
-    out = {}
-    threads = [threading.Thread(target=lambda k=k: out.__setitem__(k, answers(cases[k::4])))
-               for k in range(4)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
+    out = at_once(answers, [cases[k::4] for k in range(4)])
     for k in range(4):
         assert out[k] == alone[k::4]

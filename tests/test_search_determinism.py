@@ -2,13 +2,13 @@
 position and dice give the same ranking, equities and depths whether the machine is idle or
 busy, and the work it reports is the same number both times."""
 import multiprocessing
-import threading
 import time
 
 import pytest
 
 from game import evaluator as ev
 from native import lib
+from conftest import at_once
 from test_evaluator import _positions_from_play as _positions
 
 
@@ -223,13 +223,13 @@ def test_the_evaluation_cache_switch_takes_zero_or_one(cache_state):
     assert lib.bg_eval_cache(1) == 0
 
 
-def _rank_in_thread(cases, out, key):
+def _rank_in_thread(cases):
     """Level 5's rankings of the cases in this thread, with this thread's own work figure
     and cache counts (each thread keeps its own search state and cache)."""
     looks0, hits0 = _looks_and_hits()
     answers = _rank_all(cases)
     looks1, hits1 = _looks_and_hits()
-    out[key] = (answers, looks1 - looks0, hits1 - hits0)
+    return answers, looks1 - looks0, hits1 - hits0
 
 
 def test_threads_searching_at_once_rank_as_one_thread_does(cache_state):
@@ -239,14 +239,7 @@ def test_threads_searching_at_once_rank_as_one_thread_does(cache_state):
     ev.ensure_loaded()
     cases = _cases(18, seed=61)
     alone = _rank_all(cases)
-    shares = [cases[k::3] for k in range(3)]
-    out = {}
-    threads = [threading.Thread(target=_rank_in_thread, args=(shares[k], out, k))
-               for k in range(3)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
+    out = at_once(_rank_in_thread, [cases[k::3] for k in range(3)])
     for k in range(3):
         answers, looks, _ = out[k]
         assert answers == alone[k::3]
@@ -258,11 +251,7 @@ def test_a_new_thread_starts_with_an_empty_cache_of_its_own(cache_state):
     ev.ensure_loaded()
     pos, dice = _cases(1, seed=7)[0]
     ev.ranked_plays(pos.position_id, dice, 5)           # this thread's cache now holds it
-    out = {}
-    t = threading.Thread(target=_rank_in_thread, args=([(pos, dice)], out, "new"))
-    t.start()
-    t.join()
-    (answer,), new_looks, new_hits = out["new"]
+    ((answer,), new_looks, new_hits), = at_once(_rank_in_thread, [[(pos, dice)]])
     looks_before, hits_before = _looks_and_hits()
     again = _rank_all([(pos, dice)])[0]
     looks_after, hits_after = _looks_and_hits()

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "../bg.h"
+#include "toolutil.h"
 
 static uint64_t rs = 12345;
 static uint64_t rnd(void) {
@@ -23,11 +24,9 @@ static uint8_t memory[65536];
 int main(int argc, char **argv) {
     long n = argc > 2 ? atol(argv[2]) : 100000;
     if (argc < 2) { fprintf(stderr, "usage: evalfuzz WEIGHTS [POSITIONS]\n"); return 2; }
-    FILE *f = fopen(argv[1], "rb");
-    if (!f) { fprintf(stderr, "cannot open %s\n", argv[1]); return 2; }
     static uint8_t wts[4 << 20];
-    int len = (int)fread(wts, 1, sizeof wts, f);
-    fclose(f);
+    const int len = (int)read_file(argv[1], wts, sizeof wts);
+    if (len < 0) { fprintf(stderr, "cannot open %s\n", argv[1]); return 2; }
     if (bg_load_weights(wts, len) != 0) { fprintf(stderr, "weights refused\n"); return 2; }
     /* damaged copies must be refused, never read past their end */
     for (int k = 0; k < 20; k++) {

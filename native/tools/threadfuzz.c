@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "../bg.h"
+#include "movegen.h"
+#include "toolutil.h"
 
 #define MAX_CASES 400
 #define THREADS 3
@@ -20,16 +22,6 @@ typedef struct {
 
 static answer expect[MAX_CASES];
 static int n_cases;
-
-static uint64_t rs = 777;
-static uint64_t rnd(void) { rs ^= rs << 13; rs ^= rs >> 7; rs ^= rs << 17; return rs; }
-
-static void start_position(int8_t *b) {   /* each row: 2 on 24, 5 on 13, 3 on 8, 5 on 6 */
-    memset(b, 0, BG_BOARD_LEN);
-    for (int r = 0; r < 2; r++) {
-        b[25 * r + 23] = 2; b[25 * r + 12] = 5; b[25 * r + 7] = 3; b[25 * r + 5] = 5;
-    }
-}
 
 /* One case judged by the calling thread: ranking (level 3..5), evaluation (ply 0..2), cube. */
 static void judge(answer *a) {
@@ -74,30 +66,27 @@ int main(int argc, char **argv) {
     if (argc < 2) { fprintf(stderr, "usage: threadfuzz WEIGHTS [CASES]\n"); return 2; }
     n_cases = argc > 2 ? atoi(argv[2]) : 60;
     if (n_cases < 1 || n_cases > MAX_CASES) n_cases = MAX_CASES;
-    FILE *f = fopen(argv[1], "rb");
-    if (!f) { fprintf(stderr, "cannot open %s\n", argv[1]); return 2; }
     static uint8_t wts[4 << 20];
-    int len = (int)fread(wts, 1, sizeof wts, f);
-    fclose(f);
+    const int len = (int)read_file(argv[1], wts, sizeof wts);
+    if (len < 0) { fprintf(stderr, "cannot open %s\n", argv[1]); return 2; }
     if (bg_load_weights(wts, len) != 0) { fprintf(stderr, "weights refused\n"); return 2; }
-    bg_bearoff_init();
     /* positions along seeded random games, the side on roll to play */
-    int8_t pos[BG_BOARD_LEN], plays[BG_MAX_PLAYS * BG_BOARD_LEN];
-    static int8_t st[BG_MAX_PLAYS * BG_MAX_STEPS * BG_STEP_FIELDS], ns[BG_MAX_PLAYS];
-    start_position(pos);
+    static mg_play plays[MG_MAX_PLAYS];
+    uint64_t seed = 777;
+    mg_board pos;
+    mg_start(&pos);
     for (int i = 0; i < n_cases; i++) {
         answer *a = &expect[i];
-        memcpy(a->board, pos, BG_BOARD_LEN);
-        a->die1 = 1 + (int)(rnd() % 6);
-        a->die2 = 1 + (int)(rnd() % 6);
+        memcpy(a->board, &pos, BG_BOARD_LEN);
+        a->die1 = roll_die(&seed);
+        a->die2 = roll_die(&seed);
         a->level = 3 + i % 3;
         a->ply = i % 3;
         judge(a);                                  /* the single thread's answer */
-        int n = bg_legal_plays(pos, a->die1, a->die2, plays, st, ns, BG_MAX_PLAYS);
-        int8_t *next = plays + (rnd() % (uint64_t)n) * BG_BOARD_LEN;
-        if (bg_game_result(next) != 0) { start_position(pos); continue; }
-        memcpy(pos, next + 25, 25);                /* the other side on roll */
-        memcpy(pos + 25, next, 25);
+        const int n = mg_generate(&pos, a->die1, a->die2, plays);
+        const mg_board *next = &plays[rng_next(&seed) % (uint64_t)n].after;
+        if (mg_result(next) != 0) mg_start(&pos);
+        else mg_swap(next, &pos);                  /* the other side on roll */
     }
     pthread_t t[THREADS];
     for (long k = 0; k < THREADS; k++) pthread_create(&t[k], NULL, worker, (void *)k);

@@ -1,6 +1,8 @@
-/* toolutil.c: the offline tools' random stream, clock and --loss option (see toolutil.h). */
+/* toolutil.c: the offline tools' random stream, clock, --loss option and file reading (see
+ * toolutil.h). */
 #define _POSIX_C_SOURCE 199309L
 #include "toolutil.h"
+#include <stdio.h>
 #include <string.h>
 #include <time.h>
 
@@ -25,4 +27,12 @@ int parse_loss(const char *name) {
     if (!strcmp(name, "mse")) return 0;
     if (!strcmp(name, "xent")) return 1;
     return -1;
+}
+
+long read_file(const char *path, uint8_t *buf, long cap) {
+    FILE *f = fopen(path, "rb");
+    if (!f) return -1;
+    long len = (long)fread(buf, 1, (size_t)cap, f);
+    fclose(f);
+    return len;
 }

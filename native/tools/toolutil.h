@@ -1,5 +1,6 @@
-/* toolutil.h: what the offline tools (train, refine) share besides weights files: a seeded
- * splitmix64 stream with dice and uniform draws, the wall clock and the --loss option. Not used by the game,
+/* toolutil.h: what the offline tools (train, refine, the fuzzers) share besides weights files:
+ * a seeded splitmix64 stream with dice and uniform draws, the wall clock, the --loss option and
+ * reading a whole file. Not used by the game,
  * whose dice come from game/dice.py. */
 #ifndef SPECTRUM_TOOLUTIL_H
 #define SPECTRUM_TOOLUTIL_H
@@ -10,4 +11,6 @@ double rng_unit(uint64_t *s);     /* uniform in [0, 1) */
 double now_s(void);               /* monotonic wall clock, seconds */
 /* --loss: 0 for mse (squared error), 1 for xent (cross-entropy), -1 for anything else */
 int parse_loss(const char *name);
+/* The file at path into buf (at most cap bytes): its length, or -1 when it cannot be opened. */
+long read_file(const char *path, uint8_t *buf, long cap);
 #endif
