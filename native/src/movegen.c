@@ -15,6 +15,7 @@ typedef struct {
     int8_t dice[4];        /* the order in which the dice are played this pass */
     int ndice;             /* 2, or 4 for doubles */
     int doubles;
+    int second_order;      /* 1 in the pass that plays the second die first (not doubles) */
     int max_depth;         /* most dice any play found so far uses */
     int count;             /* plays stored in out[] */
     mg_play *out;
@@ -84,6 +85,17 @@ static void record_leaf(gen_ctx *ctx, int depth)
     ctx->count++;
 }
 
+/* In the pass that plays the second die first, a second step that moves another man (not
+ * the one the first step just moved), both steps within the board (no entry, no bearing
+ * off), reaches a board the first pass already recorded: there the same two steps were
+ * legal the other way round (a step can only take an opposing blot away from the other's
+ * landing point, and neither changes which men are home). Called only when the second step
+ * itself is legal and lands on the board. */
+static inline int independent(const mg_step *first, int from)
+{
+    return first->from != MG_BAR && first->to != MG_OFF && from != first->to;
+}
+
 /* Try every single step with ctx->dice[depth]; recurse; record when no step is possible.
  * For doubles, steps are taken in non-increasing order of their starting index (`start`):
  * every multiset of steps that is legal in some order is legal in that order and gives the
@@ -126,6 +138,10 @@ static void search(gen_ctx *ctx, int depth, int start)
                 int8_t *there = &op[23 - to];
                 if (*there >= 2)            /* rule 5 */
                     continue;
+                if (depth == 1 && ctx->second_order && independent(&ctx->path[0], from)) {
+                    moved = 1;               /* the first pass made this board: no new play */
+                    continue;
+                }
                 int hit = (*there == 1);     /* rule 6 */
                 me[from]--; me[to]++;
                 if (hit) { *there = 0; op[MG_BAR]++; }
@@ -159,6 +175,7 @@ int mg_generate(const mg_board *pos, int die1, int die2, mg_play *out)
     ctx.max_depth = -1;
     ctx.stamp = 0;
     ctx.doubles = (die1 == die2);
+    ctx.second_order = 0;
     if (ctx.doubles) {
         ctx.ndice = 4;
         ctx.dice[0] = ctx.dice[1] = ctx.dice[2] = ctx.dice[3] = (int8_t)die1;
@@ -168,6 +185,7 @@ int mg_generate(const mg_board *pos, int die1, int die2, mg_play *out)
         ctx.dice[0] = (int8_t)die1; ctx.dice[1] = (int8_t)die2;
         search(&ctx, 0, MG_BAR);
         ctx.dice[0] = (int8_t)die2; ctx.dice[1] = (int8_t)die1;
+        ctx.second_order = 1;
         search(&ctx, 0, MG_BAR);
         /* rule 4: when only one die can be played and either could, the higher */
         if (ctx.max_depth == 1) {

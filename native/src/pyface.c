@@ -42,7 +42,8 @@ int bg_board_from_id(const char *id, int8_t *out_board) {
     uint64_t lo = 0, hi = (uint64_t)key[8] | (uint64_t)key[9] << 8;   /* bits past 80 unused */
     for (int i = 7; i >= 0; i--) lo = lo << 8 | key[i];
     int8_t board[BG_BOARD_LEN];
-    int used = 0;
+    int used = 0, all_men = 0;
+    uint32_t points[2] = {0, 0};   /* points held, both in the mover's indices (bit i: index i) */
     for (int side = 0; side < 2; side++) {
         int8_t *row = board + (side == 0 ? 25 : 0);   /* the side on roll is the key's second */
         int men = 0;
@@ -53,28 +54,41 @@ int bg_board_from_id(const char *id, int8_t *out_board) {
             used += ones + 1;
             if (men > 15 || used > 8 * KEY_BYTES) return -BG_ERR_BAD_ID;
             row[place] = (int8_t)ones;
+            if (ones && place < 24) points[side] |= 1u << (side == 0 ? 23 - place : place);
             key_shift_down(&lo, &hi, ones + 1);
         }
+        all_men += men;
     }
     if (lo || hi) return -BG_ERR_BAD_ID;   /* set bits beyond the two sides */
-    if (bg_validate(board) != BG_POS_OK) return -BG_ERR_BAD_ID;
+    /* what bg_validate would refuse besides too many men: a point both sides hold, no men */
+    if ((points[0] & points[1]) || all_men == 0) return -BG_ERR_BAD_ID;
     memcpy(out_board, board, BG_BOARD_LEN);
     return 0;
 }
 
-/* One side's part of the key, at most 25 + 15 bits: its places from the last to the first,
- * each shifting the part up by its men plus the 0 that ends it. *len gets the length. */
+/* One side's part of the key, at most 25 + 15 bits: place k's men as 1-bits from bit
+ * (k + the men of the places below it), each run ended by a 0. *len gets the length. The
+ * runs' ends only add, so the ORs of the places do not wait on each other. */
 static inline uint64_t row_bits(const int8_t *row, int *len) {
     uint64_t v = 0;
-    int men = 0, top = 24;
-    while (top > 0 && row[top] <= 0) top--;   /* empty places above the last man add 0s only */
-    for (int place = top; place >= 0; place--) {
-        int n = row[place] & 15;   /* 0..15 on any board bg_validate accepts */
-        v = v << (n + 1) | ((1ull << n) - 1);
-        men += n;
+    int at = 0;
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC unroll 25
+#endif
+    for (int place = 0; place < 25; place++) {
+        const int n = row[place] & 15;   /* 0..15 on any board bg_validate accepts */
+        v |= ((1ull << n) - 1) << at;
+        at += n + 1;
     }
-    *len = 25 + men;
+    *len = at;
     return v;
+}
+
+/* Three key bytes from bit `at` of the key (lo, hi), the first the most significant, as
+ * base64 takes them. */
+static inline uint32_t key_group(uint64_t lo, uint64_t hi, int at) {
+    const uint64_t bits = at == 0 ? lo : at < 64 ? (lo >> at) | (hi << (64 - at)) : hi >> (at - 64);
+    return __builtin_bswap32((uint32_t)bits) >> 8;
 }
 
 /* The ID of the board whose opponent's part of the key is `opp` (length opp_len). */
@@ -82,15 +96,14 @@ static void id_of_parts(const int8_t *board, uint64_t opp, int opp_len, char *ou
     int my_len;
     uint64_t me = row_bits(board, &my_len);
     /* key = the opponent's part, then the mover's from bit opp_len (25..40) */
-    uint64_t lo = opp | me << opp_len, hi = me >> (64 - opp_len);
-    uint8_t key[12];
-    for (int i = 0; i < 8; i++) key[i] = (uint8_t)(lo >> (8 * i));
-    key[8] = (uint8_t)hi;
-    key[9] = (uint8_t)(hi >> 8);
-    key[10] = key[11] = 0;
-    for (int i = 0, j = 0; i < 12; i += 3) {   /* 3 bytes -> 4 characters; 14 kept */
-        uint32_t v = (uint32_t)key[i] << 16 | (uint32_t)key[i + 1] << 8 | key[i + 2];
-        for (int k = 3; k >= 0 && j < BG_ID_LEN; k--) out[j++] = B64[v >> (6 * k) & 63];
+    const uint64_t lo = opp | me << opp_len, hi = me >> (64 - opp_len);
+    for (int g = 0; g < 4; g++) {   /* 3 bytes -> 4 characters; the key's 80 bits fill 14 */
+        const uint32_t v = key_group(lo, hi, 24 * g);
+        out[4 * g] = B64[v >> 18];
+        out[4 * g + 1] = B64[v >> 12 & 63];
+        if (g == 3) break;
+        out[4 * g + 2] = B64[v >> 6 & 63];
+        out[4 * g + 3] = B64[v & 63];
     }
 }
 
