@@ -171,3 +171,99 @@ def test_gen_refuses_bad_options_and_writes_nothing(sldata, tmp_path):
                                str(tmp_path / "x.rec"), *args], capture_output=True, text=True)
         assert proc.returncode == 2, args
         assert not (tmp_path / "x.rec").exists()
+
+
+def decisions_file(path, count, seed):
+    """Decisions in sldata's --from layout (board, die1, die2), met on a seeded random walk of
+    legal plays from the starting position."""
+    import random
+    rng = random.Random(seed)
+    board, out = ffi.new("int8_t[]", 50), ffi.new("int8_t[]", 50 * lib.BG_MAX_PLAYS)
+    swapped = ffi.new("int8_t[]", 50)
+    steps = ffi.new("int8_t[]", lib.BG_MAX_PLAYS * lib.BG_MAX_STEPS * lib.BG_STEP_FIELDS)
+    nsteps = ffi.new("int8_t[]", lib.BG_MAX_PLAYS)
+    lib.bg_start(board)
+    chunks = []
+    while len(chunks) < count:
+        d1, d2 = rng.randint(1, 6), rng.randint(1, 6)
+        chunks.append(bytes(ffi.buffer(board)) + bytes((d1, d2)))
+        n = lib.bg_legal_plays(board, d1, d2, out, steps, nsteps, lib.BG_MAX_PLAYS)
+        k = rng.randrange(n)
+        lib.bg_swap(out + 50 * k, swapped)
+        board[0:50] = swapped[0:50]
+        if lib.bg_game_result(board) != 0:
+            lib.bg_start(board)
+    path.write_bytes(b"".join(chunks))
+    return chunks
+
+
+def test_gen_from_a_file_writes_each_decisions_best_plays_as_level3_ranks_them(sldata, tmp_path):
+    chunks = decisions_file(tmp_path / "d.dec", 12, seed=9)
+    run(sldata, "gen", "--weights", ev.WEIGHTS_PATH, "--positions", 1000, "--from",
+        tmp_path / "d.dec", "--ply", 1, "--top", 3, "--margin", 0.12, "--out", tmp_path / "f.rec")
+    recs = records(tmp_path / "f.rec")
+    counts = list((tmp_path / "f.rec.dec").read_bytes())
+    assert sum(counts) == len(recs) > 12
+    ev.load_weights()
+    board, outs = ffi.new("int8_t[]", 50), ffi.new("int8_t[]", 50 * lib.BG_MAX_PLAYS)
+    eqs, swapped = ffi.new("float[]", lib.BG_MAX_PLAYS), ffi.new("int8_t[]", 50)
+    want = []   # per decision: the swapped results of level 3's best plays (none in bear-off)
+    for c in chunks:
+        board[0:50] = list(struct.unpack("<50b", c[:50]))
+        n = lib.bg_rank_plays(board, c[50], c[51], 3, outs, ffi.NULL, ffi.NULL, eqs,
+                              lib.BG_MAX_PLAYS)
+        got = []
+        for k in range(min(n, 3)):
+            if k and eqs[0] - eqs[k] > 0.12:
+                break
+            lib.bg_swap(outs + 50 * k, swapped)
+            top0 = max([i for i in range(25) if swapped[i]] or [-1])
+            top1 = max([i for i in range(25) if swapped[25 + i]] or [-1])
+            if top0 > 23 - top1 or top0 > 5 or top1 > 5:   # contact or race: written
+                got.append(tuple(swapped[0:50]))
+        if got:
+            want.append(got)
+    assert counts == [len(g) for g in want]
+    assert [b for b, _ in recs] == [b for g in want for b in g]
+
+
+def test_gen_from_a_damaged_file_says_which_decision_and_writes_nothing(sldata, tmp_path):
+    chunks = decisions_file(tmp_path / "d.dec", 4, seed=2)
+    cases = {
+        "cut.dec": b"".join(chunks)[:-7],                                  # a partial decision
+        "board.dec": chunks[0] + bytes([16] + [0] * 49) + b"\x03\x04",     # 16 men on one point
+        "dice.dec": chunks[0] + chunks[1][:50] + b"\x07\x01",              # a die of 7
+    }
+    for name, data in cases.items():
+        (tmp_path / name).write_bytes(data)
+        proc = subprocess.run([str(sldata), "gen", "--weights", ev.WEIGHTS_PATH, "--positions",
+                               "500", "--from", str(tmp_path / name), "--ply", "1", "--out",
+                               str(tmp_path / "x.rec")], capture_output=True, text=True)
+        assert proc.returncode == 1, name
+        assert ("partial decision" if name == "cut.dec" else "decision 2 of") in proc.stderr
+        assert not (tmp_path / "x.rec").exists() and not (tmp_path / "x.rec.dec").exists()
+    proc = subprocess.run([str(sldata), "gen", "--weights", ev.WEIGHTS_PATH, "--from",
+                           str(tmp_path / "none.dec"), "--out", str(tmp_path / "x.rec")],
+                          capture_output=True, text=True)
+    assert proc.returncode == 1 and "cannot read" in proc.stderr
+    assert not (tmp_path / "x.rec").exists()
+
+
+def test_foreign_positions_writes_both_sides_decisions_reproducibly(tmp_path):
+    pytest.importorskip("gnubg_nn")
+    import foreign_positions
+    for name in ("a.dec", "b.dec"):
+        assert foreign_positions.main(["--games", "4", "--share", "1", "--seed", "5", "--out",
+                                       str(tmp_path / name)]) == 0
+    data = (tmp_path / "a.dec").read_bytes()
+    assert data == (tmp_path / "b.dec").read_bytes() and len(data) % 52 == 0
+    board = ffi.new("int8_t[]", 50)
+    first_moves = 0
+    for k in range(len(data) // 52):
+        d = data[52 * k:52 * k + 52]
+        board[0:50] = list(struct.unpack("<50b", d[:50]))
+        assert lib.bg_validate(board) == 0 and lib.bg_game_result(board) == 0
+        assert 1 <= d[50] <= 6 and 1 <= d[51] <= 6
+        lib.bg_start(board)
+        first_moves += d[:50] == bytes(ffi.buffer(board))
+    assert first_moves == 4   # every decision of four games, the first of each among them

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "bg.h"
 #include "search.h"
 #include "toolutil.h"
 #include "wtsio.h"
@@ -44,58 +45,131 @@ typedef struct {
     int only;         /* 0, or EV_CONTACT / EV_RACE: that class alone */
 } gen_opts;
 
-static int cmd_gen(const gen_opts *o, const char *out) {
-    FILE *f = fopen(out, "wb");
-    if (!f) { fprintf(stderr, "sldata: cannot write %s\n", out); return 1; }
+/* The output of gen: the records and the decision counts beside them. */
+typedef struct {
+    FILE *f, *fd;
+    const char *out;
+    char dec_path[4096];
+    long written, decisions;
+} gen_out;
+
+/* One sampled decision: the results of the best o->top plays among cands[0..n) (ranked at
+ * 0-ply, within o->margin of the best), each with its o->ply value as the target, then the
+ * count of records it gave in OUT.dec. 0, or 1 on a failed write. */
+static int write_decision(const gen_opts *o, gen_out *g, int n) {
+    long before = g->written;
+    for (int k = 0; k < n && k < o->top && g->written < o->positions; k++) {
+        if (k > 0 && cands[0].eq - cands[k].eq > o->margin) break;
+        mg_board sw;
+        mg_swap(&cands[k].play.after, &sw);
+        int cls = ev_class(&sw);
+        if (o->only ? cls != o->only : (cls != EV_CONTACT && cls != EV_RACE)) continue;
+        float p[NN_OUT];
+        uint8_t rec[REC_BYTES];
+        sr_eval_ply(&sw, o->ply, p);
+        ev_mask(&sw, cls, p);
+        memcpy(rec, &sw, 50);
+        memcpy(rec + 50, p, sizeof p);
+        if (fwrite(rec, 1, REC_BYTES, g->f) != REC_BYTES) {
+            fprintf(stderr, "sldata: write failed on %s\n", g->out);
+            return 1;
+        }
+        g->written++;
+    }
+    if (g->written > before) {
+        uint8_t count = (uint8_t)(g->written - before);
+        g->decisions++;
+        if (fwrite(&count, 1, 1, g->fd) != 1) {
+            fprintf(stderr, "sldata: write failed on %s\n", g->dec_path);
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* Decisions from a file (--from): DEC_BYTES a decision, the board (row 0 on roll, as the
+ * records) then its two dice; e.g. the positions met in games against another program
+ * (native/tools/foreign_positions.py). Every decision is taken (no --sample). */
+#define DEC_BYTES 52
+
+static int gen_from(const gen_opts *o, gen_out *g, FILE *fi, const char *from) {
+    uint8_t d[DEC_BYTES];
+    size_t got;
+    long seen = 0;
+    double t0 = now_s();
+    while (g->written < o->positions && (got = fread(d, 1, DEC_BYTES, fi)) == DEC_BYTES) {
+        mg_board pos;
+        memcpy(&pos, d, 50);
+        int d1 = d[50], d2 = d[51];
+        seen++;
+        int bad = bg_validate((const int8_t *)d);
+        if (bad || mg_result(&pos) != 0 || d1 < 1 || d1 > 6 || d2 < 1 || d2 > 6) {
+            fprintf(stderr, "\nsldata: decision %ld of %s is not a position in play and a roll "
+                    "(%s)\n", seen, from, bad ? "bad board" : mg_result(&pos) ? "game over"
+                    : "bad dice");
+            fclose(fi);
+            return 1;
+        }
+        int n = sr_rank(&pos, d1, d2, 3, cands, MG_MAX_PLAYS);
+        if (n < 1) {
+            fprintf(stderr, "\nsldata: decision %ld of %s: no ranking (%d)\n", seen, from, n);
+            fclose(fi);
+            return 1;
+        }
+        if (n > MG_MAX_PLAYS) n = MG_MAX_PLAYS;
+        if (write_decision(o, g, n)) { fclose(fi); return 1; }
+        progress("positions", g->written, o->positions, t0);
+    }
+    int partial = g->written < o->positions && !feof(fi);
+    if (!partial && g->written < o->positions) {
+        /* the file ran out: a partial last decision is damage, a whole file is simply short */
+        long at = ftell(fi);
+        partial = at >= 0 && at % DEC_BYTES != 0;
+    }
+    fclose(fi);
+    if (partial) { fprintf(stderr, "\nsldata: %s ends in a partial decision\n", from); return 1; }
+    return 0;
+}
+
+static int cmd_gen(const gen_opts *o, const char *out, const char *from) {
+    gen_out g = { NULL, NULL, out, "", 0, 0 };
+    FILE *fi = NULL;
+    if (from && !(fi = fopen(from, "rb"))) {
+        fprintf(stderr, "sldata: cannot read %s\n", from);
+        return 1;
+    }
+    g.f = fopen(out, "wb");
+    if (!g.f) {
+        fprintf(stderr, "sldata: cannot write %s\n", out);
+        if (fi) fclose(fi);
+        return 1;
+    }
     /* OUT.dec: a byte a sampled decision, how many of the records that follow came from it
      * (the plays the net must rank against each other) */
-    char dec_path[4096];
-    snprintf(dec_path, sizeof dec_path, "%s.dec", out);
-    FILE *fd = fopen(dec_path, "wb");
-    if (!fd) { fprintf(stderr, "sldata: cannot write %s\n", dec_path); fclose(f); return 1; }
+    snprintf(g.dec_path, sizeof g.dec_path, "%s.dec", out);
+    g.fd = fopen(g.dec_path, "wb");
+    if (!g.fd) {
+        fprintf(stderr, "sldata: cannot write %s\n", g.dec_path);
+        fclose(g.f);
+        remove(out);
+        if (fi) fclose(fi);
+        return 1;
+    }
     uint64_t rng = o->seed * 0x2545F4914F6CDD1DULL + 7;
-    long written = 0, decisions = 0;
     double t0 = now_s();
-    while (written < o->positions) {
+    int failed = 0;
+    if (from) failed = gen_from(o, &g, fi, from);   /* closes fi */
+    while (!from && !failed && g.written < o->positions) {
         mg_board pos;
         mg_start(&pos);
         int d1, d2;
         do { d1 = roll_die(&rng); d2 = roll_die(&rng); } while (d1 == d2);
-        for (int moves = 0; moves < 2000 && written < o->positions; moves++) {
+        for (int moves = 0; moves < 2000 && g.written < o->positions; moves++) {
             int n = sr_rank(&pos, d1, d2, 3, cands, MG_MAX_PLAYS);
             if (n > MG_MAX_PLAYS) n = MG_MAX_PLAYS;
             if (rng_unit(&rng) < o->sample) {
-                long before = written;
-                for (int k = 0; k < n && k < o->top && written < o->positions; k++) {
-                    if (k > 0 && cands[0].eq - cands[k].eq > o->margin) break;
-                    mg_board sw;
-                    mg_swap(&cands[k].play.after, &sw);
-                    int cls = ev_class(&sw);
-                    if (o->only ? cls != o->only : (cls != EV_CONTACT && cls != EV_RACE)) continue;
-                    float p[NN_OUT];
-                    uint8_t rec[REC_BYTES];
-                    sr_eval_ply(&sw, o->ply, p);
-                    ev_mask(&sw, cls, p);
-                    memcpy(rec, &sw, 50);
-                    memcpy(rec + 50, p, sizeof p);
-                    if (fwrite(rec, 1, REC_BYTES, f) != REC_BYTES) {
-                        fprintf(stderr, "sldata: write failed on %s\n", out);
-                        fclose(f);
-                        return 1;
-                    }
-                    written++;
-                }
-                if (written > before) {
-                    uint8_t count = (uint8_t)(written - before);
-                    decisions++;
-                    if (fwrite(&count, 1, 1, fd) != 1) {
-                        fprintf(stderr, "sldata: write failed on %s\n", dec_path);
-                        fclose(f);
-                        fclose(fd);
-                        return 1;
-                    }
-                }
-                progress("positions", written, o->positions, t0);
+                if ((failed = write_decision(o, &g, n))) break;
+                progress("positions", g.written, o->positions, t0);
             }
             int pick = 0;
             if (n > 1 && rng_unit(&rng) < o->explore) {
@@ -110,12 +184,17 @@ static int cmd_gen(const gen_opts *o, const char *out) {
         }
     }
     fprintf(stderr, "\n");
-    if ((fclose(fd) != 0) | (fclose(f) != 0)) {
+    if ((fclose(g.fd) != 0) | (fclose(g.f) != 0) && !failed) {
         fprintf(stderr, "sldata: write failed on %s\n", out);
+        failed = 1;
+    }
+    if (failed) {   /* nothing half-made is left behind */
+        remove(out);
+        remove(g.dec_path);
         return 1;
     }
-    printf("gen: %ld positions from %ld decisions (%d-ply targets) in %.1f s -> %s\n", written,
-           decisions, o->ply, now_s() - t0, out);
+    printf("gen: %ld positions from %ld decisions (%d-ply targets) in %.1f s -> %s\n", g.written,
+           g.decisions, o->ply, now_s() - t0, out);
     return 0;
 }
 
@@ -219,6 +298,9 @@ static void usage(void) {
         "             [--margin 0.12] [--sample 0.5] [--explore 0.1] [--only contact|race]\n"
         "      0-ply self-play with W; at sampled decisions the results of the best --top plays\n"
         "      (within --margin of the best at 0-ply) with their ply-N values as targets\n"
+        "  sldata gen --weights W --positions N --from DECISIONS --out DATA [--ply ...]\n"
+        "      the same for the decisions in a file (52 bytes each: board, die1, die2) instead\n"
+        "      of self-play: every decision, until N records or the file's end\n"
         "  sldata encode --out PREFIX DATA\n"
         "      DATA's records as the net's inputs, targets, output masks and classes\n"
         "  sldata eval --weights W DATA\n"
@@ -227,7 +309,7 @@ static void usage(void) {
 
 int main(int argc, char **argv) {
     if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) { usage(); return argc < 2 ? 2 : 0; }
-    const char *cmd = argv[1], *weights = NULL, *out = NULL, *data = NULL;
+    const char *cmd = argv[1], *weights = NULL, *out = NULL, *data = NULL, *from = NULL;
     gen_opts o = { 100000, 1, 1, 5, 0.12f, 0.5, 0.1, 0 };
     for (int i = 2; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -239,6 +321,7 @@ int main(int argc, char **argv) {
         if (!v) { usage(); return 2; }
         if (!strcmp(a, "--weights")) weights = v;
         else if (!strcmp(a, "--out")) out = v;
+        else if (!strcmp(a, "--from")) from = v;
         else if (!strcmp(a, "--positions")) o.positions = atol(v);
         else if (!strcmp(a, "--seed")) o.seed = strtoull(v, NULL, 10);
         else if (!strcmp(a, "--ply")) o.ply = atoi(v);
@@ -268,7 +351,7 @@ int main(int argc, char **argv) {
             usage();
             return 2;
         }
-        return cmd_gen(&o, out);
+        return cmd_gen(&o, out, from);
     }
     if (!strcmp(cmd, "eval")) {
         if (!data) { usage(); return 2; }
