@@ -267,3 +267,56 @@ def test_foreign_positions_writes_both_sides_decisions_reproducibly(tmp_path):
         lib.bg_start(board)
         first_moves += d[:50] == bytes(ffi.buffer(board))
     assert first_moves == 4   # every decision of four games, the first of each among them
+
+
+def rollout_records(sldata, tmp_path, name, *args):
+    run(sldata, "gen", "--weights", ev.WEIGHTS_PATH, "--positions", 40, "--seed", 12,
+        "--only", "contact", "--out", tmp_path / name, *args)
+    return records(tmp_path / name)
+
+
+def test_one_ply_rollouts_with_the_luck_taken_out_are_exactly_the_one_ply_value(sldata, tmp_path):
+    # one ply: the estimate is the result less its roll's luck, i.e. the mean over the rolls
+    one_ply = rollout_records(sldata, tmp_path, "p1.rec", "--ply", 1)
+    rolled = rollout_records(sldata, tmp_path, "r1.rec", "--rollout", 5, "--horizon", 1)
+    assert [b for b, _ in rolled] == [b for b, _ in one_ply]
+    for (_, want), (_, got) in zip(one_ply, rolled):
+        assert list(got) == pytest.approx(list(want), abs=3e-6)
+
+
+def test_two_ply_rollouts_average_the_one_ply_values_after_each_first_rolls_best_play(sldata,
+                                                                                     tmp_path):
+    """36 trials of two plies: the first roll goes through all 36; the second roll's luck is
+    taken out, so each trial gives the first roll's luck-free 1-ply value one ply on, in the
+    start's view, and the first roll's luck cancels in the mean."""
+    rolled = rollout_records(sldata, tmp_path, "r2.rec", "--rollout", 36, "--horizon", 2)
+    ev.load_weights()
+    board, outs = ffi.new("int8_t[]", 50), ffi.new("int8_t[]", 50 * lib.BG_MAX_PLAYS)
+    swapped, probs = ffi.new("int8_t[]", 50), ffi.new("float[]", 5)
+    for b, got in rolled[:6]:
+        board[0:50] = b
+        want = [0.0] * 5
+        for d1 in range(1, 7):
+            for d2 in range(1, 7):
+                assert lib.bg_rank_plays(board, d1, d2, 3, outs, ffi.NULL, ffi.NULL, ffi.NULL,
+                                         lib.BG_MAX_PLAYS) >= 1
+                lib.bg_swap(outs, swapped)
+                if lib.bg_game_result(swapped):
+                    assert lib.bg_evaluate(swapped, 0, probs) == 0
+                else:
+                    assert lib.bg_evaluate(swapped, 1, probs) == 0
+                p = list(probs)   # the opponent's view: back to the start's side on roll
+                mine = [1 - p[0], p[3], p[4], p[1], p[2]]
+                want = [w + m / 36 for w, m in zip(want, mine)]
+        assert list(got) == pytest.approx(want, abs=2e-5)
+
+
+def test_rollout_targets_are_reproducible_and_bad_rollout_options_refused(sldata, tmp_path):
+    a = rollout_records(sldata, tmp_path, "a.rec", "--rollout", 3, "--horizon", 6)
+    b = rollout_records(sldata, tmp_path, "b.rec", "--rollout", 3, "--horizon", 6)
+    assert a == b
+    for args in (["--rollout", "-1"], ["--horizon", "0"]):
+        proc = subprocess.run([str(sldata), "gen", "--weights", ev.WEIGHTS_PATH, "--out",
+                               str(tmp_path / "x.rec"), *args], capture_output=True, text=True)
+        assert proc.returncode == 2, args
+        assert not (tmp_path / "x.rec").exists()

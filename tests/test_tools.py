@@ -368,3 +368,28 @@ def test_rebuild_generation_stopped_midway_keeps_its_whole_parts_and_remakes_the
         with open(whole.path("sl1.rec") + ext, "rb") as a, open(data + ext, "rb") as b:
             assert a.read() == b.read()
     assert sorted(os.listdir(tmp_path / "stopped")) == ["sl1.rec", "sl1.rec.dec"]
+
+
+def test_rebuild_sl_data_from_games_against_gnubg_with_rollout_targets(tools, tmp_path):
+    """rebuild_net.py's stage 5 with --sl-foreign and --sl-rollout: each part's decisions come
+    from games of level 3 against gnubg 0-ply (foreign_positions.py), the targets from
+    luck-free truncated rollouts; the data are the same whatever --jobs is, and the decision
+    files are gone afterwards."""
+    pytest.importorskip("gnubg_nn")
+    sys.path.insert(0, TOOLS)
+    try:
+        import rebuild_net
+    finally:
+        sys.path.remove(TOOLS)
+    datas = []
+    for jobs in (1, 2):
+        work = tmp_path / f"jobs{jobs}"
+        run_ = rebuild_net.Run(argparse.Namespace(
+            workdir=str(work), jobs=jobs, seed=4, sl_positions=30, sl_ply=1, sl_top=3,
+            sl_margin=0.12, sl_rollout=2, sl_horizon=2, sl_foreign=4, sl_foreign_share=0.5))
+        run_.sl_gen(ev.WEIGHTS_PATH, 1, run_.path("sl1.rec"))
+        data, dec = (work / "sl1.rec").read_bytes(), (work / "sl1.rec.dec").read_bytes()
+        assert len(data) == 30 * 70 and sum(dec) == 30
+        assert not [p for p in os.listdir(work) if ".from" in p or ".part" in p]
+        datas.append((data, dec))
+    assert datas[0] == datas[1]

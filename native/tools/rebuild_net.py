@@ -258,13 +258,39 @@ class Run:
     # ---- stage 5 ------------------------------------------------------------------------
 
     def sl_gen(self, weights: str, k: int, data: str) -> None:
-        """SL round k's decisions (sldata gen: the best plays' results with --sl-ply targets),
-        in seeded parts, with their decision counts (DATA.dec)."""
+        """SL round k's decisions (sldata gen: the best plays' results with --sl-ply targets,
+        or --sl-rollout truncated rollouts of --sl-horizon plies), in seeded parts, with their
+        decision counts (DATA.dec). With --sl-foreign G, each part's decisions are those met
+        in G/GEN_PARTS games of level 3 (these weights) against gnubg 0-ply
+        (foreign_positions.py, gnubg-nn needed), not self-play."""
         a = self.args
+        rollout = getattr(a, "sl_rollout", 0)
+        foreign = getattr(a, "sl_foreign", 0)
+        target = (["--rollout", str(rollout), "--horizon", str(a.sl_horizon)] if rollout
+                  else ["--ply", str(a.sl_ply)])
+        froms = [f"{data}.{j}.from" for j in range(GEN_PARTS)]
+        if foreign:
+            for j in range(GEN_PARTS):
+                if os.path.exists(f"{data}.{j}") or os.path.exists(froms[j]):
+                    continue
+                cmd = [sys.executable, os.path.join(HERE, "foreign_positions.py"), "--games",
+                       str(self._share(foreign, j)), "--share", str(a.sl_foreign_share),
+                       "--seed", str(a.seed * 1000 + 700 + k * 10 + j), "--jobs",
+                       str(max(1, a.jobs)), "--weights", weights, "--out", froms[j] + ".part"]
+                proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                      text=True)
+                if proc.returncode != 0:
+                    raise SystemExit(f"rebuild_net: {' '.join(cmd)} failed "
+                                     f"({proc.returncode}):\n{proc.stdout}")
+                os.replace(froms[j] + ".part", froms[j])
         self._gen_parts(data, "sldata", lambda j, out: [
             "gen", "--weights", weights, "--positions", str(self._share(a.sl_positions, j)),
-            "--seed", str(a.seed * 1000 + 500 + k * 10 + j), "--ply", str(a.sl_ply), "--top",
-            str(a.sl_top), "--margin", str(a.sl_margin), "--out", out], exts=("", ".dec"))
+            "--seed", str(a.seed * 1000 + 500 + k * 10 + j), *target, "--top",
+            str(a.sl_top), "--margin", str(a.sl_margin),
+            *(["--from", froms[j]] if foreign else []), "--out", out], exts=("", ".dec"))
+        for path in froms:
+            if os.path.exists(path):
+                os.remove(path)
 
     def sl(self, base: str) -> str:
         """Rounds of supervised training of the contact net toward our own 1-ply (or 2-ply)
@@ -278,8 +304,12 @@ class Run:
         for k in range(self._rounds_done("sl_rounds_done", base, best) + 1, a.sl_rounds + 1):
             data = self.path(f"sl{k}.rec")
             if not os.path.exists(data):
+                what = (f"{a.sl_rollout} rollouts of {a.sl_horizon} plies as targets"
+                        if getattr(a, "sl_rollout", 0) else f"{a.sl_ply}-ply targets")
+                where = (f", decisions from {a.sl_foreign} games against gnubg0"
+                         if getattr(a, "sl_foreign", 0) else "")
                 self.log(f"sl round {k}: generating {a.sl_positions} positions (the best "
-                         f"{a.sl_top} plays within {a.sl_margin}) with {a.sl_ply}-ply targets")
+                         f"{a.sl_top} plays within {a.sl_margin}) with {what}{where}")
                 self.sl_gen(best, k, data)
             prefix = self.path(f"sl{k}")
             self.tool("sldata", "encode", "--out", prefix, data)
@@ -355,6 +385,15 @@ def main() -> int:
                     help="... none more than this behind the best at 0-ply")
     ap.add_argument("--sl-ply", type=int, default=1, choices=(1, 2),
                     help="search depth of an SL round's targets")
+    ap.add_argument("--sl-rollout", type=int, default=0,
+                    help="targets from this many truncated rollouts a position (luck taken "
+                         "out) in place of --sl-ply (0: --sl-ply)")
+    ap.add_argument("--sl-horizon", type=int, default=8, help="plies of each rollout")
+    ap.add_argument("--sl-foreign", type=int, default=0,
+                    help="decisions from this many games of level 3 against gnubg 0-ply "
+                         "(foreign_positions.py) instead of self-play (0: self-play)")
+    ap.add_argument("--sl-foreign-share", type=float, default=0.12,
+                    help="share of those games' decisions taken")
     ap.add_argument("--sl-epochs", type=int, default=8)
     ap.add_argument("--sl-lr", type=float, default=5e-4)
     ap.add_argument("--sl-lr-end", type=float, default=1e-5)

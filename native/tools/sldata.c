@@ -43,7 +43,58 @@ typedef struct {
     double sample;    /* share of decisions sampled */
     double explore;   /* share of moves played at random among the best three */
     int only;         /* 0, or EV_CONTACT / EV_RACE: that class alone */
+    int rollout;      /* 0: the ply-N value; else the mean of this many truncated rollouts */
+    int horizon;      /* plies each rollout plays (0-ply choices) before the 0-ply value */
 } gen_opts;
+
+/* Truncated rollouts with variance reduction, as the target of one result position.
+ * Each of `trials` games from `start` plays `horizon` plies (or to the game's end), every
+ * move the best at 0-ply, then takes the 0-ply probabilities there. At every ply the best
+ * play of all 21 rolls is found (the mover's 1-ply view of the position), so the luck of the
+ * roll that came - its best play's value less the mean over the rolls - is known, and the
+ * trial's result less the luck of every roll is the estimate: the same mean, far less noise.
+ * Values are probability vectors for the start's side on roll throughout. Trial t's dice come
+ * from the stream (dseed, t), so a decision's plays are rolled out on the same dice; with a
+ * multiple of 36 trials the first roll goes through all 36 in turn. */
+static sr_cand roll_cands[MG_MAX_PLAYS];
+
+static void rollout_value(const mg_board *start, int trials, int horizon, uint64_t dseed,
+                          float p[NN_OUT]) {
+    double sum[NN_OUT] = {0};
+    for (int t = 0; t < trials; t++) {
+        uint64_t rng = dseed * 0x9E3779B97F4A7C15ULL + (uint64_t)t * 0xD1B54A32D192ED03ULL + 1;
+        mg_board pos = *start;
+        double luck[NN_OUT] = {0};
+        int h = 0;
+        for (; h < horizon && mg_result(&pos) == 0; h++) {
+            int d1, d2;
+            if (h == 0 && trials % 36 == 0) { d1 = t % 36 / 6 + 1; d2 = t % 6 + 1; }
+            else { d1 = roll_die(&rng); d2 = roll_die(&rng); }
+            if (d1 > d2) { int x = d1; d1 = d2; d2 = x; }
+            float mean[NN_OUT] = {0}, came[NN_OUT] = {0};
+            mg_board next = pos;
+            for (int a = 1; a <= 6; a++)
+                for (int b = a; b <= 6; b++) {
+                    sr_rank(&pos, a, b, 3, roll_cands, 1);   /* p: the mover's, after its play */
+                    float w = a == b ? 1.0f : 2.0f;
+                    for (int k = 0; k < NN_OUT; k++) mean[k] += w * roll_cands[0].p[k] / 36.0f;
+                    if (a == d1 && b == d2) {
+                        memcpy(came, roll_cands[0].p, sizeof came);
+                        mg_swap(&roll_cands[0].play.after, &next);
+                    }
+                }
+            if (h % 2) { ev_invert(mean, mean); ev_invert(came, came); }   /* the start's view */
+            for (int k = 0; k < NN_OUT; k++) luck[k] += came[k] - mean[k];
+            pos = next;
+        }
+        float q[NN_OUT];
+        ev_evaluate(&pos, q);   /* a finished game gives its result exactly */
+        if (h % 2) ev_invert(q, q);
+        for (int k = 0; k < NN_OUT; k++) sum[k] += q[k] - luck[k];
+    }
+    for (int k = 0; k < NN_OUT; k++) p[k] = (float)(sum[k] / trials);
+    ev_sanitize(p);
+}
 
 /* The output of gen: the records and the decision counts beside them. */
 typedef struct {
@@ -66,7 +117,11 @@ static int write_decision(const gen_opts *o, gen_out *g, int n) {
         if (o->only ? cls != o->only : (cls != EV_CONTACT && cls != EV_RACE)) continue;
         float p[NN_OUT];
         uint8_t rec[REC_BYTES];
-        sr_eval_ply(&sw, o->ply, p);
+        if (o->rollout)   /* every play of the decision on the same dice */
+            rollout_value(&sw, o->rollout, o->horizon,
+                          o->seed * 1000003ULL + (uint64_t)g->decisions, p);
+        else
+            sr_eval_ply(&sw, o->ply, p);
         ev_mask(&sw, cls, p);
         memcpy(rec, &sw, 50);
         memcpy(rec + 50, p, sizeof p);
@@ -193,8 +248,12 @@ static int cmd_gen(const gen_opts *o, const char *out, const char *from) {
         remove(g.dec_path);
         return 1;
     }
-    printf("gen: %ld positions from %ld decisions (%d-ply targets) in %.1f s -> %s\n", g.written,
-           g.decisions, o->ply, now_s() - t0, out);
+    if (o->rollout)
+        printf("gen: %ld positions from %ld decisions (targets: %d rollouts of %d plies) in %.1f s "
+               "-> %s\n", g.written, g.decisions, o->rollout, o->horizon, now_s() - t0, out);
+    else
+        printf("gen: %ld positions from %ld decisions (%d-ply targets) in %.1f s -> %s\n",
+               g.written, g.decisions, o->ply, now_s() - t0, out);
     return 0;
 }
 
@@ -301,6 +360,10 @@ static void usage(void) {
         "  sldata gen --weights W --positions N --from DECISIONS --out DATA [--ply ...]\n"
         "      the same for the decisions in a file (52 bytes each: board, die1, die2) instead\n"
         "      of self-play: every decision, until N records or the file's end\n"
+        "  sldata gen ... --rollout T [--horizon 8]\n"
+        "      targets from T truncated rollouts of each result instead (0-ply choices, the\n"
+        "      0-ply value after --horizon plies, the luck of each roll taken out; a\n"
+        "      decision's plays on the same dice)\n"
         "  sldata encode --out PREFIX DATA\n"
         "      DATA's records as the net's inputs, targets, output masks and classes\n"
         "  sldata eval --weights W DATA\n"
@@ -310,7 +373,7 @@ static void usage(void) {
 int main(int argc, char **argv) {
     if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) { usage(); return argc < 2 ? 2 : 0; }
     const char *cmd = argv[1], *weights = NULL, *out = NULL, *data = NULL, *from = NULL;
-    gen_opts o = { 100000, 1, 1, 5, 0.12f, 0.5, 0.1, 0 };
+    gen_opts o = { 100000, 1, 1, 5, 0.12f, 0.5, 0.1, 0, 0, 8 };
     for (int i = 2; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (a[0] != '-') {
@@ -322,6 +385,8 @@ int main(int argc, char **argv) {
         if (!strcmp(a, "--weights")) weights = v;
         else if (!strcmp(a, "--out")) out = v;
         else if (!strcmp(a, "--from")) from = v;
+        else if (!strcmp(a, "--rollout")) o.rollout = atoi(v);
+        else if (!strcmp(a, "--horizon")) o.horizon = atoi(v);
         else if (!strcmp(a, "--positions")) o.positions = atol(v);
         else if (!strcmp(a, "--seed")) o.seed = strtoull(v, NULL, 10);
         else if (!strcmp(a, "--ply")) o.ply = atoi(v);
@@ -347,7 +412,8 @@ int main(int argc, char **argv) {
     sr_cache_use(1);   /* the search's cache: the same values, sooner (weights told apart by tag) */
     if (!strcmp(cmd, "gen")) {
         if (!out || data || o.ply < 1 || o.ply > 2 || o.top < 1 || o.positions < 1 ||
-            o.sample <= 0 || o.sample > 1 || o.explore < 0 || o.explore > 1 || !(o.margin >= 0)) {
+            o.sample <= 0 || o.sample > 1 || o.explore < 0 || o.explore > 1 || !(o.margin >= 0) ||
+            o.rollout < 0 || o.rollout > 100000 || o.horizon < 1 || o.horizon > 2000) {
             usage();
             return 2;
         }
