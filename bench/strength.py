@@ -158,6 +158,15 @@ def make_player(name: str):
                      f"searching 2 or 3 plies deep), pubeval or gnubg0")
 
 
+def make_players(names, weights: str):
+    """The named players, with our weights loaded when one of our net levels is among them."""
+    players = [make_player(n) for n in names]
+    if any(isinstance(p, OurLevel) and p.level > 1 for p in players):
+        from game.evaluator import load_weights
+        load_weights(weights)
+    return players
+
+
 def swap(board: list[int]) -> list[int]:
     return board[25:] + board[:25]
 
@@ -192,10 +201,7 @@ def run_pairs(args):
     names, seeds, work_budget, deadline, weights = args
     if work_budget:
         lib.bg_set_work_budget(work_budget)
-    players = [make_player(n) for n in names]
-    if any(isinstance(p, OurLevel) and p.level > 1 for p in players):
-        from game.evaluator import load_weights
-        load_weights(weights)
+    players = make_players(names, weights)
     times = ([], [])
     results = []
     for seed in seeds:

@@ -4,7 +4,8 @@ For the first decisions of a records file (sldata gen: each decision's best play
 opponent on roll), it compares our 0-ply, our 1-ply and the file's targets (2-ply, or whatever
 made them) with the judge: the mean |equity error|, the error of each play's equity relative to
 its decision's first play (what chooses the play), and the equity (by the judge) a choice by
-each gives away; gnubg's own 0-ply beside them shows what a 0-ply net can reach there. One figure a line. Run from the repo root:
+each gives away; gnubg's own 0-ply beside them shows what a 0-ply net can reach there. One
+figure a line. Run from the repo root:
     python3 bench/targets.py /work/train/rb3/sl3.rec --decisions 1000"""
 from __future__ import annotations
 
@@ -17,13 +18,14 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from native import ffi, lib  # noqa: E402
-from game.evaluator import load_weights  # noqa: E402
+from game.evaluator import Probabilities, load_weights  # noqa: E402
 
 REC_BYTES = 70   # board (50 bytes, row 0 on roll) + five float32 targets
 
 
 def equity(p) -> float:
-    return 2.0 * p[0] - 1.0 + p[1] - p[3] + p[2] - p[4]
+    """Cubeless money equity of five chances (ours or gnubg-nn's, the same order)."""
+    return Probabilities(*p).equity
 
 
 def decisions(path: str, limit: int):

@@ -343,6 +343,7 @@ def test_rebuild_generation_stopped_midway_keeps_its_whole_parts_and_remakes_the
     def run_for(work):
         return rebuild_net.Run(argparse.Namespace(workdir=str(work), jobs=1, seed=3,
                                                   sl_positions=120, sl_ply=1, sl_top=5,
+                                                  sl_rollout=0, sl_foreign=0,
                                                   sl_margin=0.12))
 
     whole = run_for(tmp_path / "whole")

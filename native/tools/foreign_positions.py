@@ -20,8 +20,6 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, ROOT)
 
-DEC_BYTES = 52
-
 
 def _strength():
     spec = importlib.util.spec_from_file_location("strength", os.path.join(ROOT, "bench", "strength.py"))
@@ -46,10 +44,7 @@ class Recorder:
 def _run(args):
     names, seeds, share, weights, job_seed = args
     st = _strength()
-    players = [st.make_player(n) for n in names]
-    if any(isinstance(p, st.OurLevel) and p.level > 1 for p in players):
-        from game.evaluator import load_weights
-        load_weights(weights)
+    players = st.make_players(names, weights)
     sink: list[bytes] = []
     rng = random.Random(job_seed)
     rec = [Recorder(p, sink, rng, share) for p in players]

@@ -264,10 +264,9 @@ class Run:
         in G/GEN_PARTS games of level 3 (these weights) against gnubg 0-ply
         (foreign_positions.py, gnubg-nn needed), not self-play."""
         a = self.args
-        rollout = getattr(a, "sl_rollout", 0)
-        foreign = getattr(a, "sl_foreign", 0)
-        target = (["--rollout", str(rollout), "--horizon", str(a.sl_horizon)] if rollout
-                  else ["--ply", str(a.sl_ply)])
+        foreign = a.sl_foreign
+        target = (["--rollout", str(a.sl_rollout), "--horizon", str(a.sl_horizon)]
+                  if a.sl_rollout else ["--ply", str(a.sl_ply)])
         froms = [f"{data}.{j}.from" for j in range(GEN_PARTS)]
         if foreign:
             for j in range(GEN_PARTS):
@@ -305,9 +304,9 @@ class Run:
             data = self.path(f"sl{k}.rec")
             if not os.path.exists(data):
                 what = (f"{a.sl_rollout} rollouts of {a.sl_horizon} plies as targets"
-                        if getattr(a, "sl_rollout", 0) else f"{a.sl_ply}-ply targets")
+                        if a.sl_rollout else f"{a.sl_ply}-ply targets")
                 where = (f", decisions from {a.sl_foreign} games against gnubg0"
-                         if getattr(a, "sl_foreign", 0) else "")
+                         if a.sl_foreign else "")
                 self.log(f"sl round {k}: generating {a.sl_positions} positions (the best "
                          f"{a.sl_top} plays within {a.sl_margin}) with {what}{where}")
                 self.sl_gen(best, k, data)

@@ -149,7 +149,7 @@ static int write_decision(const gen_opts *o, gen_out *g, int n) {
 
 static int gen_from(const gen_opts *o, gen_out *g, FILE *fi, const char *from) {
     uint8_t d[DEC_BYTES];
-    size_t got;
+    size_t got = DEC_BYTES;
     long seen = 0;
     double t0 = now_s();
     while (g->written < o->positions && (got = fread(d, 1, DEC_BYTES, fi)) == DEC_BYTES) {
@@ -157,32 +157,24 @@ static int gen_from(const gen_opts *o, gen_out *g, FILE *fi, const char *from) {
         memcpy(&pos, d, 50);
         int d1 = d[50], d2 = d[51];
         seen++;
-        int bad = bg_validate((const int8_t *)d);
-        if (bad || mg_result(&pos) != 0 || d1 < 1 || d1 > 6 || d2 < 1 || d2 > 6) {
+        const char *why = bg_validate((const int8_t *)d) ? "bad board"
+                          : mg_result(&pos) != 0 ? "game over"
+                          : d1 < 1 || d1 > 6 || d2 < 1 || d2 > 6 ? "bad dice" : NULL;
+        if (why) {
             fprintf(stderr, "\nsldata: decision %ld of %s is not a position in play and a roll "
-                    "(%s)\n", seen, from, bad ? "bad board" : mg_result(&pos) ? "game over"
-                    : "bad dice");
-            fclose(fi);
+                    "(%s)\n", seen, from, why);
             return 1;
         }
-        int n = sr_rank(&pos, d1, d2, 3, cands, MG_MAX_PLAYS);
-        if (n < 1) {
-            fprintf(stderr, "\nsldata: decision %ld of %s: no ranking (%d)\n", seen, from, n);
-            fclose(fi);
-            return 1;
-        }
+        int n = sr_rank(&pos, d1, d2, 3, cands, MG_MAX_PLAYS);   /* >= 1: a forfeit is a play */
         if (n > MG_MAX_PLAYS) n = MG_MAX_PLAYS;
-        if (write_decision(o, g, n)) { fclose(fi); return 1; }
+        if (write_decision(o, g, n)) return 1;
         progress("positions", g->written, o->positions, t0);
     }
-    int partial = g->written < o->positions && !feof(fi);
-    if (!partial && g->written < o->positions) {
-        /* the file ran out: a partial last decision is damage, a whole file is simply short */
-        long at = ftell(fi);
-        partial = at >= 0 && at % DEC_BYTES != 0;
+    /* the file ran out: at a decision's end it is simply short, within one it is damaged */
+    if (got != DEC_BYTES && (got != 0 || ferror(fi))) {
+        fprintf(stderr, "\nsldata: %s ends in a partial decision\n", from);
+        return 1;
     }
-    fclose(fi);
-    if (partial) { fprintf(stderr, "\nsldata: %s ends in a partial decision\n", from); return 1; }
     return 0;
 }
 
@@ -213,7 +205,10 @@ static int cmd_gen(const gen_opts *o, const char *out, const char *from) {
     uint64_t rng = o->seed * 0x2545F4914F6CDD1DULL + 7;
     double t0 = now_s();
     int failed = 0;
-    if (from) failed = gen_from(o, &g, fi, from);   /* closes fi */
+    if (from) {
+        failed = gen_from(o, &g, fi, from);
+        fclose(fi);
+    }
     while (!from && !failed && g.written < o->positions) {
         mg_board pos;
         mg_start(&pos);
