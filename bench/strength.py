@@ -3,7 +3,8 @@ each one of our levels 1..5 (level5p2/level5p3: level 5 with its deepest ply set
 two searches can meet), pubeval or gnubg0 (GNU Backgammon's 0-ply net), both from the
 PyPI package gnubg-nn, an optional bench dependency used here only, never in the game. Each
 dice sequence is played twice with the sides swapped. Prints one figure a line: points per
-game for the first player with a 95% interval, win and gammon rates, time per move. Run from
+game for the first player with a 95% interval, the same with each roll's luck taken out (a
+second, narrower estimate of the same figure), win and gammon rates, time per move. Run from
 the repo root with the python3 that has gnubg-nn:
     python3 bench/strength.py level5 gnubg0 --games 2000 --jobs 2"""
 from __future__ import annotations
@@ -158,22 +159,71 @@ def make_player(name: str):
                      f"searching 2 or 3 plies deep), pubeval or gnubg0")
 
 
-def make_players(names, weights: str):
-    """The named players, with our weights loaded when one of our net levels is among them."""
+def make_players(names, weights: str, net: bool = False):
+    """The named players, with our weights loaded when one of our net levels is among them
+    (or net: the luck is judged by it)."""
     players = [make_player(n) for n in names]
-    if any(isinstance(p, OurLevel) and p.level > 1 for p in players):
+    if net or any(isinstance(p, OurLevel) and p.level > 1 for p in players):
         from game.evaluator import load_weights
         load_weights(weights)
     return players
+
+
+class Luck:
+    """Each roll's luck for the side that threw it, judged by our 0-ply net: the equity of the
+    roll's best 0-ply play less the mean of that over the rolls that could have come (the 36
+    of a turn, which is exactly bg_evaluate at 1-ply; the 30 non-doubles of the opening roll).
+    Whatever the net, a roll's luck has mean zero given the game so far, so a game's points
+    less the luck of both sides keep their expected value and (the better the net judges)
+    spread less: the same ppg measured with fewer games. Not a player."""
+
+    def __init__(self):
+        self.board = ffi.new("int8_t[]", BOARD_LEN)
+        self.out = ffi.new("int8_t[]", BOARD_LEN)
+        self.equity = ffi.new("float[]", 1)
+        self.probs = ffi.new("float[]", lib.BG_N_PROBS)
+        self.sums = [0.0, 0.0]
+        lib.bg_start(self.board)
+        start = list(self.board[0:BOARD_LEN])
+        self.opening = {(d1, d2): self._best(start, d1, d2)
+                        for d1 in range(1, 7) for d2 in range(1, 7) if d1 != d2}
+        self.opening_mean = statistics.fmean(self.opening.values())
+
+    def _best(self, board: list[int], die1: int, die2: int) -> float:
+        self.board[0:BOARD_LEN] = board
+        n = lib.bg_rank_plays(self.board, die1, die2, 3, self.out, ffi.NULL, ffi.NULL,
+                              self.equity, 1)
+        if n < 1:
+            raise RuntimeError(f"bg_rank_plays failed with {n} judging the luck of {die1}{die2}")
+        return self.equity[0]
+
+    def roll(self, side: int, board: list[int], die1: int, die2: int, opening: bool) -> None:
+        """Adds the luck of this roll to sums[side] (board: the thrower on roll, row 0)."""
+        if opening:
+            self.sums[side] += self.opening[(die1, die2)] - self.opening_mean
+            return
+        self.board[0:BOARD_LEN] = board
+        code = lib.bg_evaluate(self.board, 1, self.probs)
+        if code < 0:
+            raise RuntimeError(f"bg_evaluate failed with {code} judging the luck")
+        mean = lib.bg_equity(self.probs)
+        self.sums[side] += self._best(board, die1, die2) - mean
+
+    def against_first(self) -> float:
+        """The luck of the game so far for players[0], net of players[1]'s."""
+        return self.sums[0] - self.sums[1]
 
 
 def swap(board: list[int]) -> list[int]:
     return board[25:] + board[:25]
 
 
-def play_game(players, seed: int, first: int, times):
-    """One game; players[first] moves first. Returns points won by players[0] (+/-1..3)."""
+def play_game(players, seed: int, first: int, times, luck: Luck | None = None):
+    """One game; players[first] moves first. Returns points won by players[0] (+/-1..3). With
+    a Luck, its sums are this game's luck of each side when it returns."""
     rng = random.Random(seed)
+    if luck:
+        luck.sums = [0.0, 0.0]
     board = ffi.new("int8_t[]", BOARD_LEN)
     lib.bg_start(board)
     pos = list(board[0:BOARD_LEN])
@@ -182,7 +232,9 @@ def play_game(players, seed: int, first: int, times):
         die1, die2 = rng.randint(1, 6), rng.randint(1, 6)
         if die1 != die2:
             break
-    for _ in range(MAX_MOVES):
+    for move in range(MAX_MOVES):
+        if luck:
+            luck.roll(side, pos, die1, die2, move == 0)
         t0 = time.perf_counter()
         after = players[side].choose(pos, die1, die2)
         times[side].append(time.perf_counter() - t0)
@@ -198,20 +250,29 @@ def play_game(players, seed: int, first: int, times):
 
 
 def run_pairs(args):
-    names, seeds, work_budget, deadline, weights = args
+    """Plays the pairs of these seeds: (pairs, luck-adjusted pairs or None, move times, the
+    error that stopped the run or None)."""
+    names, seeds, work_budget, deadline, weights, with_luck = args
     if work_budget:
         lib.bg_set_work_budget(work_budget)
-    players = make_players(names, weights)
+    players = make_players(names, weights, net=with_luck)
+    luck = Luck() if with_luck else None
     times = ([], [])
-    results = []
+    results, adjusted = [], []
     for seed in seeds:
         if deadline and time.time() > deadline:
             break
         try:
-            results.append((play_game(players, seed, 0, times), play_game(players, seed, 1, times)))
+            pair, fair = [], []
+            for first in (0, 1):
+                pair.append(play_game(players, seed, first, times, luck))
+                if luck:
+                    fair.append(round(pair[-1] - luck.against_first(), 6))
         except GnubgRejected as exc:   # the pairs played so far are kept and reported
-            return results, times, f"pair seed {seed}: {exc}"
-    return results, times, None
+            return results, adjusted if luck else None, times, f"pair seed {seed}: {exc}"
+        results.append(tuple(pair))
+        adjusted.append(tuple(fair))
+    return results, adjusted if luck else None, times, None
 
 
 def main():
@@ -229,6 +290,8 @@ def main():
                     help="stop starting new pairs after this long (the games played are reported)")
     ap.add_argument("--save", default=None,
                     help="also write each pair's two results (first player's points) to this JSON file")
+    ap.add_argument("--no-luck", action="store_true",
+                    help="do not judge each roll's luck (no luck-adjusted figure; a little faster)")
     ap.add_argument("--pool", nargs="+", metavar="JSON", default=None,
                     help="report on pairs saved by earlier --save runs together (no games played)")
     args = ap.parse_args()
@@ -240,20 +303,26 @@ def main():
     names = (args.player_a, args.player_b)
     t0 = time.perf_counter()
     deadline = time.time() + 60 * args.max_minutes if args.max_minutes else 0
-    work = [(names, c, args.work_budget, deadline, args.weights) for c in chunks if c]
+    work = [(names, c, args.work_budget, deadline, args.weights, not args.no_luck)
+            for c in chunks if c]
     if args.jobs > 1:
         with multiprocessing.Pool(args.jobs) as pool:
             parts = pool.map(run_pairs, work)
     else:
         parts = [run_pairs(w) for w in work]
     wall = time.perf_counter() - t0
-    results = [r for part, _, _ in parts for r in part]
-    times = ([t for _, tm, _ in parts for t in tm[0]], [t for _, tm, _ in parts for t in tm[1]])
-    errors = [err for _, _, err in parts if err]
+    results = [r for part, _, _, _ in parts for r in part]
+    adjusted = None if args.no_luck else [r for _, part, _, _ in parts for r in part]
+    times = ([t for _, _, tm, _ in parts for t in tm[0]],
+             [t for _, _, tm, _ in parts for t in tm[1]])
+    errors = [err for _, _, _, err in parts if err]
     if args.save:
+        saved = {"players": names, "seed": args.seed, "pairs": results}
+        if adjusted is not None:
+            saved["luck_adjusted_pairs"] = adjusted
         with open(args.save, "w") as f:
-            json.dump({"players": names, "seed": args.seed, "pairs": results}, f)
-    if report(names, results):
+            json.dump(saved, f)
+    if report(names, results, adjusted):
         for side, name in enumerate(names):
             ts = times[side]
             if ts:
@@ -270,33 +339,54 @@ def main():
 
 def pool_report(paths, names):
     """Pairs saved by --save runs (independent seeds, the same two players) as one sample."""
-    results = []
+    results, adjusted = [], []
     for path in paths:
         with open(path) as f:
             saved = json.load(f)
         if tuple(saved["players"]) != tuple(names):
             raise SystemExit(f"{path} holds {saved['players']}, not {list(names)}")
         results += [tuple(pair) for pair in saved["pairs"]]
-        print(f"pooled: {path} seed {saved['seed']}, {len(saved['pairs'])} pairs")
-    report(names, results)
+        fair = saved.get("luck_adjusted_pairs")
+        if adjusted is not None and fair is not None and len(fair) == len(saved["pairs"]):
+            adjusted += [tuple(pair) for pair in fair]
+        else:
+            adjusted = None   # a chunk without the luck: the raw figures alone
+        print(f"pooled: {path} seed {saved['seed']}, {len(saved['pairs'])} pairs"
+              + ("" if fair is not None else " (no luck-adjusted results)"))
+    report(names, results, adjusted)
 
 
-def report(names, results) -> bool:
-    """The figures of duplicate-dice pairs (first player's points); False when none."""
+def _mean_and_half(values) -> tuple[float, float, float]:
+    """Mean, half the 95% interval and standard deviation of per-pair means."""
+    mean = statistics.fmean(values)
+    if len(values) < 2:
+        return mean, float("nan"), float("nan")
+    sd = statistics.stdev(values)
+    return mean, 1.96 * sd / math.sqrt(len(values)), sd
+
+
+def report(names, results, adjusted=None) -> bool:
+    """The figures of duplicate-dice pairs (first player's points, and the same with the luck
+    taken out when given); False when none."""
     games = [g for pair in results for g in pair]
     pair_means = [(a + b) / 2 for a, b in results]
     if not pair_means:
         print(f"players: {names[0]} vs {names[1]}")
         print("games: 0 (the time limit came first)")
         return False
-    ppg = statistics.fmean(pair_means)
-    half = 1.96 * statistics.stdev(pair_means) / math.sqrt(len(pair_means)) if len(pair_means) > 1 else float("nan")
+    ppg, half, sd = _mean_and_half(pair_means)
     n = len(games)
     print(f"players: {names[0]} vs {names[1]}")
     print(f"games: {n} ({len(results)} duplicate-dice pairs)")
     print(f"ppg_{names[0]}: {ppg:+.3f} points per game")
     print(f"ppg_95ci: [{ppg - half:+.3f}, {ppg + half:+.3f}] points per game")
-    print(f"pair_mean_sd: {statistics.stdev(pair_means) if len(pair_means) > 1 else float('nan'):.4f} points")
+    print(f"pair_mean_sd: {sd:.4f} points")
+    if adjusted:
+        fair, fair_half, fair_sd = _mean_and_half([(a + b) / 2 for a, b in adjusted])
+        print(f"ppg_luck_adjusted_{names[0]}: {fair:+.3f} points per game")
+        print(f"ppg_luck_adjusted_95ci: [{fair - fair_half:+.3f}, {fair + fair_half:+.3f}] "
+              f"points per game")
+        print(f"pair_mean_sd_luck_adjusted: {fair_sd:.4f} points")
     print(f"win_rate_{names[0]}: {sum(g > 0 for g in games) / n:.3f}")
     print(f"gammon_rate_{names[0]}_wins: {sum(g >= 2 for g in games) / n:.3f} of games")
     print(f"gammon_rate_{names[0]}_losses: {sum(g <= -2 for g in games) / n:.3f} of games")

@@ -93,7 +93,8 @@ class Run:
         except ImportError:
             return ""
         cmd = [sys.executable, os.path.join(ROOT, "bench", "strength.py"), "level3", "gnubg0",
-               "--games", str(self.args.gnubg_games), "--seed", "77", "--weights", weights]
+               "--games", str(self.args.gnubg_games), "--seed", "77", "--weights", weights,
+               "--no-luck"]   # the raw figure, comparable with the log's earlier lines
         proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                               cwd=ROOT)
         ppg = re.search(r"ppg_level3: ([-+0-9.]+)", proc.stdout)
