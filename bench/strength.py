@@ -277,8 +277,8 @@ def run_pairs(args):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("player_a")
-    ap.add_argument("player_b")
+    ap.add_argument("player_a", nargs="?")
+    ap.add_argument("player_b", nargs="?")
     ap.add_argument("--games", type=int, default=400, help="games (rounded up to pairs)")
     ap.add_argument("--seed", type=int, default=2026)
     ap.add_argument("--jobs", type=int, default=1)
@@ -292,9 +292,16 @@ def main():
                     help="also write each pair's two results (first player's points) to this JSON file")
     ap.add_argument("--no-luck", action="store_true",
                     help="do not judge each roll's luck (no luck-adjusted figure; a little faster)")
+    ap.add_argument("--compare", nargs=2, metavar=("A_JSON", "B_JSON"), default=None,
+                    help="pair by pair, two --save runs of one seed against the same opponent "
+                         "(the same dice): the first player's ppg in A less that in B")
     ap.add_argument("--pool", nargs="+", metavar="JSON", default=None,
                     help="report on pairs saved by earlier --save runs together (no games played)")
     args = ap.parse_args()
+    if args.compare:
+        return compare_report(*args.compare)
+    if not args.player_b:
+        ap.error("name two players (or --compare two saved runs)")
     if args.pool:
         return pool_report(args.pool, (args.player_a, args.player_b))
     pairs = (args.games + 1) // 2
@@ -354,6 +361,36 @@ def pool_report(paths, names):
         print(f"pooled: {path} seed {saved['seed']}, {len(saved['pairs'])} pairs"
               + ("" if fair is not None else " (no luck-adjusted results)"))
     report(names, results, adjusted)
+
+
+def compare_report(path_a: str, path_b: str) -> None:
+    """Two --save runs on the same dice (one seed, the same second player): the difference of
+    their first players' results pair by pair, raw and with the luck taken out, over the pairs
+    both finished. The shared dice make the difference far tighter than two separate runs."""
+    runs = []
+    for path in (path_a, path_b):
+        with open(path) as f:
+            runs.append(json.load(f))
+    a, b = runs
+    if a["seed"] != b["seed"]:
+        raise SystemExit(f"{path_a} has seed {a['seed']} and {path_b} seed {b['seed']}: "
+                         f"not the same dice")
+    if a["players"][1] != b["players"][1]:
+        raise SystemExit(f"{path_a} plays against {a['players'][1]} and {path_b} against "
+                         f"{b['players'][1]}: not the same opponent")
+    print(f"players: {a['players'][0]} less {b['players'][0]}, each vs {a['players'][1]}, "
+          f"seed {a['seed']}")
+    for key, label in (("pairs", "ppg_difference"),
+                       ("luck_adjusted_pairs", "ppg_difference_luck_adjusted")):
+        if key not in a or key not in b:
+            continue
+        n = min(len(a[key]), len(b[key]))
+        if n < 2:
+            raise SystemExit("fewer than two pairs in common")
+        diff, half, _ = _mean_and_half([(x + y) / 2 - (u + v) / 2
+                                        for (x, y), (u, v) in zip(a[key][:n], b[key][:n])])
+        print(f"{label}: {diff:+.3f} [{diff - half:+.3f}, {diff + half:+.3f}] points per game "
+              f"({2 * n} games each)")
 
 
 def _mean_and_half(values) -> tuple[float, float, float]:

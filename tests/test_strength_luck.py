@@ -94,3 +94,41 @@ def test_pooling_a_chunk_without_the_luck_reports_the_raw_figures_alone(tmp_path
     assert "(no luck-adjusted results)" in text and "luck_adjusted" not in text.replace(
         "(no luck-adjusted results)", "")
     assert "games: 6 (3 duplicate-dice pairs)" in text
+
+
+def _saved(path, first, seed, pairs, fair=None, second="gnubg0"):
+    data = {"players": [first, second], "seed": seed, "pairs": pairs}
+    if fair is not None:
+        data["luck_adjusted_pairs"] = fair
+    path.write_text(json.dumps(data))
+    return str(path)
+
+
+def test_compare_takes_two_runs_on_the_same_dice_pair_by_pair(tmp_path, capsys, monkeypatch):
+    a = _saved(tmp_path / "a.json", "level5p3", 50, [[1, -1], [2, 1], [1, 1]],
+               [[0.5, 0.0], [0.25, 0.25], [0.0, 0.5]])
+    b = _saved(tmp_path / "b.json", "level5", 50, [[1, -1], [1, 1]], [[0.25, 0.0], [0.0, 0.25]])
+    monkeypatch.setattr("sys.argv", ["strength.py", "--compare", a, b])
+    strength.main()
+    text = capsys.readouterr().out
+    # the two pairs both played: differences 0 and +0.5 raw, +0.125 and +0.125 adjusted
+    assert "ppg_difference: +0.250" in text and "(4 games each)" in text
+    assert "ppg_difference_luck_adjusted: +0.125 [+0.125, +0.125]" in text
+
+
+@pytest.mark.parametrize("seed_b, second_b, message", [
+    (51, "gnubg0", "not the same dice"), (50, "pubeval", "not the same opponent")])
+def test_compare_refuses_runs_that_did_not_share_the_dice_or_the_opponent(
+        tmp_path, monkeypatch, seed_b, second_b, message):
+    a = _saved(tmp_path / "a.json", "level5", 50, [[1, 1], [0, 1]])
+    b = _saved(tmp_path / "b.json", "level4", seed_b, [[1, 1], [0, 1]], second=second_b)
+    monkeypatch.setattr("sys.argv", ["strength.py", "--compare", a, b])
+    with pytest.raises(SystemExit, match=message):
+        strength.main()
+
+
+def test_two_players_are_needed_unless_comparing(monkeypatch, capsys):
+    monkeypatch.setattr("sys.argv", ["strength.py", "level3"])
+    with pytest.raises(SystemExit):
+        strength.main()
+    assert "name two players" in capsys.readouterr().err
