@@ -2,6 +2,7 @@
 offline tools built once at a time (the suite runs in parallel workers), and calls run in
 threads at once."""
 import fcntl
+import importlib.util
 import os
 import pathlib
 import shutil
@@ -31,6 +32,14 @@ def shared_path(*parts: str) -> pathlib.Path:
             pytest.fail(msg)
         pytest.skip(msg)
     return path
+
+
+def bench_module(name: str):
+    """bench/NAME.py loaded as a fresh module (bench/ holds scripts, not a package)."""
+    spec = importlib.util.spec_from_file_location(f"{name}_bench", REPO / "bench" / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 def at_once(fn, shares: list) -> list:

@@ -2,8 +2,6 @@
 gnubg-nn): its plays are legal plays of ours, and a position gnubg-nn refuses or a play our
 rules do not allow stops the run with a message naming the position and dice. Also its
 level5p2/level5p3 players, which meet in one process, each searching at its own depth."""
-import importlib.util
-import os
 import random
 
 import pytest
@@ -11,12 +9,9 @@ import pytest
 from game.position import Position
 from game.rules import legal_plays, legal_results
 from native import lib
+from conftest import bench_module
 
-_PATH = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "bench",
-                     "strength.py")
-_spec = importlib.util.spec_from_file_location("strength_bench", _PATH)
-strength = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(strength)
+strength = bench_module("strength")
 
 
 class _FakeGnubg:

@@ -2,9 +2,7 @@
 the roll thrown, less its mean over the rolls that could have come) has mean zero, so the
 adjusted ppg estimates the same thing as the raw one, with less spread. No gnubg-nn needed:
 our own levels play."""
-import importlib.util
 import json
-import os
 import statistics
 
 import pytest
@@ -12,12 +10,9 @@ import pytest
 from game import evaluator as ev
 from game.position import Position
 from test_evaluator import _positions_from_play
+from conftest import bench_module
 
-_PATH = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "bench",
-                     "strength.py")
-_spec = importlib.util.spec_from_file_location("strength_bench_luck", _PATH)
-strength = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(strength)
+strength = bench_module("strength")
 
 
 @pytest.fixture(scope="module")

@@ -2,19 +2,13 @@
 reads a records file by its decisions, refuses one whose decision counts do not match, and on a
 small file prints each figure once, the targets' error being exactly our own 1-ply's when the
 targets are our own 1-ply values."""
-import importlib.util
-import os
 
 import pytest
 
-from conftest import build_tools
+from conftest import bench_module, build_tools
 from game import evaluator as ev
 
-_PATH = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "bench",
-                     "targets.py")
-_spec = importlib.util.spec_from_file_location("targets_bench", _PATH)
-targets = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(targets)
+targets = bench_module("targets")
 
 
 @pytest.fixture(scope="module")

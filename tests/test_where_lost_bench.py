@@ -1,18 +1,16 @@
 """bench/where_lost.py, the diagnostic that says where a level loses to gnubg 0-ply: its kinds
 of position are what their names say, and a small real run (gnubg-nn is a test dependency)
 judges every position once under "all"."""
-import importlib.util
 import os
 import subprocess
 import sys
 
 from game.position import Position
+from conftest import bench_module
 
 _ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 _PATH = os.path.join(_ROOT, "bench", "where_lost.py")
-_spec = importlib.util.spec_from_file_location("where_lost_bench", _PATH)
-where_lost = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(where_lost)
+where_lost = bench_module("where_lost")
 
 
 def board(mine: dict, theirs: dict) -> list[int]:
