@@ -182,7 +182,7 @@ class Luck:
         self.out = ffi.new("int8_t[]", BOARD_LEN)
         self.equity = ffi.new("float[]", 1)
         self.probs = ffi.new("float[]", lib.BG_N_PROBS)
-        self.sums = [0.0, 0.0]
+        self.new_game()
         lib.bg_start(self.board)
         start = list(self.board[0:BOARD_LEN])
         self.opening = {(d1, d2): self._best(start, d1, d2)
@@ -196,6 +196,10 @@ class Luck:
         if n < 1:
             raise RuntimeError(f"bg_rank_plays failed with {n} judging the luck of {die1}{die2}")
         return self.equity[0]
+
+    def new_game(self) -> None:
+        """Both sides' luck back to zero, for a game starting."""
+        self.sums = [0.0, 0.0]
 
     def roll(self, side: int, board: list[int], die1: int, die2: int, opening: bool) -> None:
         """Adds the luck of this roll to sums[side] (board: the thrower on roll, row 0)."""
@@ -223,7 +227,7 @@ def play_game(players, seed: int, first: int, times, luck: Luck | None = None):
     a Luck, its sums are this game's luck of each side when it returns."""
     rng = random.Random(seed)
     if luck:
-        luck.sums = [0.0, 0.0]
+        luck.new_game()
     board = ffi.new("int8_t[]", BOARD_LEN)
     lib.bg_start(board)
     pos = list(board[0:BOARD_LEN])
@@ -258,7 +262,7 @@ def run_pairs(args):
     players = make_players(names, weights, net=with_luck)
     luck = Luck() if with_luck else None
     times = ([], [])
-    results, adjusted = [], []
+    results, adjusted = [], [] if luck else None
     for seed in seeds:
         if deadline and time.time() > deadline:
             break
@@ -269,10 +273,11 @@ def run_pairs(args):
                 if luck:
                     fair.append(round(pair[-1] - luck.against_first(), 6))
         except GnubgRejected as exc:   # the pairs played so far are kept and reported
-            return results, adjusted if luck else None, times, f"pair seed {seed}: {exc}"
+            return results, adjusted, times, f"pair seed {seed}: {exc}"
         results.append(tuple(pair))
-        adjusted.append(tuple(fair))
-    return results, adjusted if luck else None, times, None
+        if luck:
+            adjusted.append(tuple(fair))
+    return results, adjusted, times, None
 
 
 def main():

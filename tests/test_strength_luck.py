@@ -22,7 +22,7 @@ def luck():
 
 
 def _luck_of(luck, board, dice, opening=False) -> float:
-    luck.sums = [0.0, 0.0]
+    luck.new_game()
     luck.roll(0, board, *dice, opening)
     return luck.sums[0]
 
