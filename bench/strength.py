@@ -1,6 +1,6 @@
 """Strength benchmark (not a test): duplicate-dice cubeless money games between two players,
 each one of our levels 1..5 (level5p2/level5p3: level 5 with its deepest ply set, so the
-two searches can meet), pubeval or gnubg0 (GNU Backgammon's 0-ply net), both from the
+two searches can meet; level5rTxH: level 5 rolling out its closest candidates), pubeval or gnubg0 (GNU Backgammon's 0-ply net), both from the
 PyPI package gnubg-nn, an optional bench dependency used here only, never in the game. Each
 dice sequence is played twice with the sides swapped. Prints one figure a line: points per
 game for the first player with a 95% interval, the same with each roll's luck taken out (a
@@ -15,6 +15,7 @@ import math
 import multiprocessing
 import os
 import random
+import re
 import statistics
 import sys
 import time
@@ -29,11 +30,16 @@ MAX_MOVES = 2000   # a game that long is stuck: scored as unfinished (0)
 
 class OurLevel:
     """One of our levels; plies 2 or 3 sets level 5's deepest ply before each of its moves (so
-    level5p2 and level5p3 can meet in one process), 0 leaves the built-in default."""
-    def __init__(self, level: int, plies: int = 0):
+    level5p2 and level5p3 can meet in one process), 0 leaves the built-in default; rollouts
+    (trials, horizon) sets level 5's rollouts of its closest candidates the same way (None
+    leaves the default, (0, 1) turns them off)."""
+    def __init__(self, level: int, plies: int = 0, rollouts: tuple[int, int] | None = None):
         self.level = level
         self.plies = plies
+        self.rollouts = rollouts
         self.name = f"level{level}" + (f"p{plies}" if plies else "")
+        if rollouts:
+            self.name += f"r{rollouts[0]}x{rollouts[1]}"
         self.board = ffi.new("int8_t[]", BOARD_LEN)
         self.out = ffi.new("int8_t[]", BOARD_LEN)
 
@@ -41,6 +47,8 @@ class OurLevel:
         self.board[0:BOARD_LEN] = board
         if self.plies:
             lib.bg_set_search_plies(self.plies)
+        if self.rollouts:
+            lib.bg_set_rollouts(*self.rollouts)
         n = lib.bg_rank_plays(self.board, die1, die2, self.level, self.out, ffi.NULL, ffi.NULL,
                               ffi.NULL, 1)
         if n < 1:
@@ -155,8 +163,12 @@ def make_player(name: str):
         return OurLevel(int(name[5:]))
     if name in ("level5p2", "level5p3"):
         return OurLevel(5, int(name[-1]))
+    rolled = re.fullmatch(r"level5r(\d+)x(\d+)", name)
+    if rolled and 1 <= int(rolled[1]) <= 3600 and 1 <= int(rolled[2]) <= 50:
+        return OurLevel(5, 0, (int(rolled[1]), int(rolled[2])))
     raise SystemExit(f"unknown player {name!r}: level1..level5, level5p2 or level5p3 (level 5 "
-                     f"searching 2 or 3 plies deep), pubeval or gnubg0")
+                     f"searching 2 or 3 plies deep), level5rTxH (level 5 rolling out its "
+                     f"closest candidates T times, H plies deep), pubeval or gnubg0")
 
 
 def make_players(names, weights: str, net: bool = False):

@@ -140,8 +140,9 @@ int bg_rank_plays_match(const int8_t *board, int die1, int die2, int level, int 
                         int8_t *out_boards, int8_t *out_steps, int8_t *out_nsteps,
                         float *out_equity, int max_plays);
 /* How deeply the last bg_rank_plays(_match) call judged its index-th returned play: 0, 1, 2
- * or 3 plies (level 1's heuristic: -1); -BG_ERR_BAD_ARG for an index it did not return. The
- * ranking puts deeper judgements first, so a later play may show a higher shallower value. */
+ * or 3 plies, 4 rolled out (bg_set_rollouts); level 1's heuristic: -1; -BG_ERR_BAD_ARG for an
+ * index it did not return. The ranking puts deeper judgements first, so a later play may show
+ * a higher shallower value. */
 int bg_last_ply(int index);
 /* 0 when the match arguments of bg_rank_plays_match are acceptable, else -BG_ERR_BAD_ARG. */
 int bg_check_match(int match_to, int away_me, int away_opp, int crawford, int cube_value);
@@ -153,6 +154,13 @@ int bg_set_work_budget(int positions);
  * them fit in the deep budget by estimate; bench/strength.py's level5p3). Returns the
  * previous value; another value: -BG_ERR_BAD_ARG, unchanged. */
 int bg_set_search_plies(int plies);
+/* Level 5's rollouts: trials 0 (the default) none; else 1..3600 trials of horizon 1..50 plies
+ * for each of its closest candidates (at most 3 within 0.06 of the leader at the deepest ply
+ * judged), on the same dice (drawn from the position and roll, so the play still depends on
+ * nothing else), with the luck of every roll taken out; those candidates then rank first, by
+ * the rollouts' values, and bg_last_ply gives 4 for them. Returns the previous trials; other
+ * values: -BG_ERR_BAD_ARG, unchanged. */
+int bg_set_rollouts(int trials, int horizon);
 /* Deep budget of level 5: the most positions a ranking with its 3-ply pass may evaluate, by
  * the pass's own estimate (1000..100000000, else unchanged); returns the previous value. */
 int bg_set_deep_budget(int positions);

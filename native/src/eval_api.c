@@ -139,6 +139,14 @@ int bg_set_search_plies(int plies) {
     return old;
 }
 
+int bg_set_rollouts(int trials, int horizon) {
+    if (trials < 0 || trials > 3600 || horizon < 1 || horizon > 50) return -BG_ERR_BAD_ARG;
+    int old = sr_roll_trials;
+    sr_roll_trials = trials;
+    sr_roll_horizon = horizon;
+    return old;
+}
+
 int bg_set_deep_budget(int positions) {
     int old = (int)sr_deep_budget;
     if (positions >= 1000 && positions <= 100000000) sr_deep_budget = positions;

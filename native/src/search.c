@@ -23,6 +23,8 @@
 long sr_work_budget = SR_WORK_BUDGET_DEFAULT;
 int sr_max_plies = SR_PLIES_DEFAULT;
 long sr_deep_budget = SR_DEEP_BUDGET_DEFAULT;
+int sr_roll_trials = 0;
+int sr_roll_horizon = SR_ROLL_HORIZON_DEFAULT;
 static _Thread_local long work;   /* positions this thread evaluated (0-ply) so far */
 static _Thread_local long last_work;
 
@@ -269,6 +271,125 @@ static void deepen(int n, const sr_filter *f, long work0, long cost2) {
     qsort(cands, n, sizeof *cands, cmp_cand);
 }
 
+/* ---- truncated rollouts with the luck taken out ---------------------------------------- */
+
+/* Trial t's dice: a splitmix64 stream of its own from (dseed, t). */
+static uint64_t roll_next(uint64_t *s) {
+    uint64_t z = (*s += 0x9E3779B97F4A7C15ULL);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+}
+
+static _Thread_local mg_play roll_buf[MG_MAX_PLAYS];
+
+/* The best play of the roll at 0-ply by score() for the side choosing now: its result with
+ * the other side on roll in *next, the chooser's probabilities after it in q. */
+static void best0(const mg_board *pos, int d1, int d2, mg_board *next, float q[NN_OUT]) {
+    int n = mg_generate(pos, d1, d2, roll_buf);
+    int best = 0;
+    float best_eq = -1e9f;
+    for (int i = 0; i < n; i++) {
+        float qi[NN_OUT];
+        after_value(&roll_buf[i].after, 0, qi);
+        float eq = score(qi);
+        if (eq > best_eq) { best_eq = eq; best = i; memcpy(q, qi, sizeof qi); }
+    }
+    mg_swap(&roll_buf[best].after, next);
+}
+
+/* One ply of a rollout: the mover's mean over the 21 rolls of its best play's probabilities
+ * (its 1-ply view), and for the roll d1-d2 that came, that play's probabilities and result. */
+static void roll_ply(const mg_board *pos, int d1, int d2, float mean[NN_OUT],
+                     float came[NN_OUT], mg_board *next) {
+    memset(mean, 0, sizeof(float) * NN_OUT);
+    for (int a = 1; a <= 6; a++)
+        for (int b = a; b <= 6; b++) {
+            float q[NN_OUT];
+            mg_board nx;
+            best0(pos, a, b, &nx, q);
+            float w = a == b ? 1.0f : 2.0f;
+            for (int k = 0; k < NN_OUT; k++) mean[k] += w * q[k] / 36.0f;
+            if ((a == d1 && b == d2) || (a == d2 && b == d1)) {
+                memcpy(came, q, sizeof q);
+                *next = nx;
+            }
+        }
+}
+
+/* The probabilities of the side on roll at `start`: the mean of `trials` games of at most
+ * `horizon` plies, every move the best at 0-ply, valued at 0-ply where they stop, each less
+ * the luck of every roll in it (the roll's best play's value less the mean over the 21 rolls,
+ * which choosing works out anyway): the same mean as the plain rollout, far less spread.
+ * Trial t's dice come from the stream (dseed, t), so plays rolled out with one dseed meet the
+ * same dice; with a multiple of 36 trials the first roll goes through all 36 in turn.
+ * start_flip: 1 when the side on roll at start is the opponent of the side the ranking
+ * chooses for (match scores are then taken from its side). */
+static void rollout(const mg_board *start, int trials, int horizon, uint64_t dseed,
+                    int start_flip, float p[NN_OUT]) {
+    const int saved_flip = flip;
+    double sum[NN_OUT] = {0};
+    float mean0[NN_OUT] = {0}, came[NN_OUT];
+    mg_board next;
+    flip = start_flip;
+    if (mg_result(start) == 0) roll_ply(start, 0, 0, mean0, came, &next);   /* 1st ply's mean */
+    for (int t = 0; t < trials; t++) {
+        uint64_t rng = dseed * 0x9E3779B97F4A7C15ULL + (uint64_t)t * 0xD1B54A32D192ED03ULL + 1;
+        mg_board pos = *start;
+        double luck[NN_OUT] = {0};
+        int h = 0;
+        for (; h < horizon && mg_result(&pos) == 0; h++) {
+            int d1, d2;
+            if (h == 0 && trials % 36 == 0) { d1 = t % 36 / 6 + 1; d2 = t % 6 + 1; }
+            else { d1 = (int)(roll_next(&rng) % 6) + 1; d2 = (int)(roll_next(&rng) % 6) + 1; }
+            float mean[NN_OUT];
+            flip = start_flip ^ (h & 1);
+            if (h == 0) {   /* the first ply's mean is the same in every trial */
+                memcpy(mean, mean0, sizeof mean);
+                best0(&pos, d1, d2, &next, came);
+            } else {
+                roll_ply(&pos, d1, d2, mean, came, &next);
+            }
+            if (h % 2) { ev_invert(mean, mean); ev_invert(came, came); }   /* start's view */
+            for (int k = 0; k < NN_OUT; k++) luck[k] += came[k] - mean[k];
+            pos = next;
+        }
+        float q[NN_OUT];
+        evaluate0(&pos, q);   /* a finished game gives its result exactly */
+        if (h % 2) ev_invert(q, q);
+        for (int k = 0; k < NN_OUT; k++) sum[k] += q[k] - luck[k];
+    }
+    for (int k = 0; k < NN_OUT; k++) p[k] = (float)(sum[k] / trials);
+    ev_sanitize(p);
+    flip = saved_flip;
+}
+
+void sr_rollout(const mg_board *start, int trials, int horizon, uint64_t dseed,
+                float p[NN_OUT]) {
+    flip = 0;
+    rollout(start, trials, horizon, dseed, 0, p);
+}
+
+/* Level 5's last stage (sr_roll_trials > 0): the closest few of the deepest-judged candidates
+ * rolled out on the same dice, chosen among by the rollouts' values. The dice depend only on
+ * the position and roll, so the play still does. */
+static void roll_out_closest(int n, const mg_board *root, int d1, int d2) {
+    int keep = passing(n, cands[0].ply, SR_ROLL_KEEP, SR_ROLL_MARGIN, 1);
+    if (keep < 2) return;
+    uint64_t seed = (uint64_t)board_hash(root) * 1000003ULL + (uint64_t)(d1 * 7 + d2);
+    for (int i = 0; i < keep; i++) {
+        sr_cand *c = &cands[i];
+        mg_board sw;
+        float p[NN_OUT];
+        mg_swap(&c->play.after, &sw);
+        rollout(&sw, sr_roll_trials, sr_roll_horizon, seed, 1, p);
+        ev_invert(p, c->p);
+        c->eq = score(c->p);
+        c->ply = SR_PLY_ROLLOUT;
+    }
+    qsort(cands, n, sizeof *cands, cmp_cand);
+}
+
 /* Levels 4 and 5 past 0-ply: 1-ply on the best few, 2-ply on the best of those until the
  * work budget is spent (the leader always), then level 5's 3-ply pass. */
 static void search_deeper(int n, int level, long work0) {
@@ -311,6 +432,7 @@ int sr_rank(const mg_board *pos, int d1, int d2, int level, sr_cand *out, int ma
     }
     qsort(cands, n, sizeof *cands, cmp_cand);
     if (level >= 4 && n > 1) search_deeper(n, level, work0);
+    if (level == 5 && n > 1 && sr_roll_trials > 0) roll_out_closest(n, pos, d1, d2);
     int m = n < max_out ? n : max_out;
     memcpy(out, cands, sizeof(sr_cand) * (size_t)m);
     last_work = work - work0;

@@ -9,7 +9,7 @@ typedef struct {
     mg_play play;           /* the play (after = resulting board, mover still row 0) */
     float p[NN_OUT];        /* the mover's probabilities after it, as the level judged */
     float eq;               /* the level's score: cubeless equity, or the heuristic score */
-    int8_t ply;             /* depth of the judgement: -1 heuristic, 0, 1, 2, 3 */
+    int8_t ply;             /* depth of the judgement: -1 heuristic, 0, 1, 2, 3, 4 rollout */
 } sr_cand;
 
 /* Level 5 stops starting 2-ply candidates (after the first) once the ranking has evaluated
@@ -23,6 +23,21 @@ extern long sr_work_budget;
 #define SR_DEEP_BUDGET_DEFAULT 800000L
 extern int sr_max_plies;
 extern long sr_deep_budget;
+/* Level 5's rollouts: 0 trials (the default) none; else its closest SR_ROLL_KEEP candidates
+ * (within SR_ROLL_MARGIN of the leader at the deepest ply) are each rolled out sr_roll_trials
+ * times, sr_roll_horizon plies deep, on the same dice, and ranked by that (ply SR_PLY_ROLLOUT).
+ * The default stays off until it is measured better (native/tools/rebuild_log.txt). */
+#define SR_ROLL_HORIZON_DEFAULT 4
+#define SR_ROLL_KEEP 3
+#define SR_ROLL_MARGIN 0.06f
+#define SR_PLY_ROLLOUT 4
+extern int sr_roll_trials;
+extern int sr_roll_horizon;
+/* Probabilities of the side on roll at start from `trials` truncated rollouts of `horizon`
+ * plies with the luck taken out (search.c; 0-ply choices, money play); trials with one dseed
+ * meet the same dice. */
+void sr_rollout(const mg_board *start, int trials, int horizon, uint64_t dseed,
+                float p[NN_OUT]);
 /* The cache of 0-ply judgements (search.c; one per thread): on (1) or off (0) for all
  * threads; returns the previous state. Off until asked for (bg_load_weights turns it on);
  * switched on from off every thread's starts empty. Results are the same bits either way. */

@@ -47,55 +47,6 @@ typedef struct {
     int horizon;      /* plies each rollout plays (0-ply choices) before the 0-ply value */
 } gen_opts;
 
-/* Truncated rollouts with variance reduction, as the target of one result position.
- * Each of `trials` games from `start` plays `horizon` plies (or to the game's end), every
- * move the best at 0-ply, then takes the 0-ply probabilities there. At every ply the best
- * play of all 21 rolls is found (the mover's 1-ply view of the position), so the luck of the
- * roll that came - its best play's value less the mean over the rolls - is known, and the
- * trial's result less the luck of every roll is the estimate: the same mean, far less noise.
- * Values are probability vectors for the start's side on roll throughout. Trial t's dice come
- * from the stream (dseed, t), so a decision's plays are rolled out on the same dice; with a
- * multiple of 36 trials the first roll goes through all 36 in turn. */
-static sr_cand roll_cands[MG_MAX_PLAYS];
-
-static void rollout_value(const mg_board *start, int trials, int horizon, uint64_t dseed,
-                          float p[NN_OUT]) {
-    double sum[NN_OUT] = {0};
-    for (int t = 0; t < trials; t++) {
-        uint64_t rng = dseed * 0x9E3779B97F4A7C15ULL + (uint64_t)t * 0xD1B54A32D192ED03ULL + 1;
-        mg_board pos = *start;
-        double luck[NN_OUT] = {0};
-        int h = 0;
-        for (; h < horizon && mg_result(&pos) == 0; h++) {
-            int d1, d2;
-            if (h == 0 && trials % 36 == 0) { d1 = t % 36 / 6 + 1; d2 = t % 6 + 1; }
-            else { d1 = roll_die(&rng); d2 = roll_die(&rng); }
-            if (d1 > d2) { int x = d1; d1 = d2; d2 = x; }
-            float mean[NN_OUT] = {0}, came[NN_OUT] = {0};
-            mg_board next = pos;
-            for (int a = 1; a <= 6; a++)
-                for (int b = a; b <= 6; b++) {
-                    sr_rank(&pos, a, b, 3, roll_cands, 1);   /* p: the mover's, after its play */
-                    float w = a == b ? 1.0f : 2.0f;
-                    for (int k = 0; k < NN_OUT; k++) mean[k] += w * roll_cands[0].p[k] / 36.0f;
-                    if (a == d1 && b == d2) {
-                        memcpy(came, roll_cands[0].p, sizeof came);
-                        mg_swap(&roll_cands[0].play.after, &next);
-                    }
-                }
-            if (h % 2) { ev_invert(mean, mean); ev_invert(came, came); }   /* the start's view */
-            for (int k = 0; k < NN_OUT; k++) luck[k] += came[k] - mean[k];
-            pos = next;
-        }
-        float q[NN_OUT];
-        ev_evaluate(&pos, q);   /* a finished game gives its result exactly */
-        if (h % 2) ev_invert(q, q);
-        for (int k = 0; k < NN_OUT; k++) sum[k] += q[k] - luck[k];
-    }
-    for (int k = 0; k < NN_OUT; k++) p[k] = (float)(sum[k] / trials);
-    ev_sanitize(p);
-}
-
 /* The output of gen: the records and the decision counts beside them. */
 typedef struct {
     FILE *f, *fd;
@@ -118,8 +69,8 @@ static int write_decision(const gen_opts *o, gen_out *g, int n) {
         float p[NN_OUT];
         uint8_t rec[REC_BYTES];
         if (o->rollout)   /* every play of the decision on the same dice */
-            rollout_value(&sw, o->rollout, o->horizon,
-                          o->seed * 1000003ULL + (uint64_t)g->decisions, p);
+            sr_rollout(&sw, o->rollout, o->horizon,
+                       o->seed * 1000003ULL + (uint64_t)g->decisions, p);
         else
             sr_eval_ply(&sw, o->ply, p);
         ev_mask(&sw, cls, p);
