@@ -166,7 +166,8 @@ def test_data_encoded_for_another_width_is_refused(sldata, gen_data, tmp_path):
 
 
 def test_gen_refuses_bad_options_and_writes_nothing(sldata, tmp_path):
-    for args in (["--ply", "3"], ["--top", "0"], ["--sample", "0"], ["--only", "bearoff"]):
+    for args in (["--ply", "3"], ["--top", "0"], ["--sample", "0"], ["--only", "bearoff"],
+                 ["--only", "crash"]):
         proc = subprocess.run([str(sldata), "gen", "--weights", ev.WEIGHTS_PATH, "--out",
                                str(tmp_path / "x.rec"), *args], capture_output=True, text=True)
         assert proc.returncode == 2, args
@@ -320,3 +321,33 @@ def test_rollout_targets_are_reproducible_and_bad_rollout_options_refused(sldata
                                str(tmp_path / "x.rec"), *args], capture_output=True, text=True)
         assert proc.returncode == 2, args
         assert not (tmp_path / "x.rec").exists()
+
+
+def _crashed(row) -> bool:
+    """A side down to its last few men in play, counted as GNU Backgammon's published classes
+    count them (written here from that description, apart from sldata.c's)."""
+    in_play = sum(row)
+    ace, deuce = row[0], row[1]
+    if in_play <= 6:
+        return True
+    if ace > 1:
+        return in_play - ace <= 6 or (deuce > 1 and in_play - ace - deuce + 1 <= 6)
+    return in_play - (deuce - 1) <= 6
+
+
+def test_gen_only_crashed_writes_contact_positions_where_a_side_is_crashed(sldata, tmp_path):
+    path = tmp_path / "c.rec"
+    run(sldata, "gen", "--weights", ev.WEIGHTS_PATH, "--positions", 80, "--seed", 5, "--ply", 1,
+        "--sample", 1, "--only", "crashed", "--out", path)
+    got = records(path)
+    assert len(got) == 80
+    for b, _ in got:
+        back_me = max(i for i in range(25) if b[i])
+        back_op = max(i for i in range(25) if b[25 + i])
+        assert back_me > 23 - back_op                  # the sides can still meet: contact
+        assert _crashed(b[:25]) or _crashed(b[25:])
+    # the same run with every contact position keeps far fewer crashed ones
+    run(sldata, "gen", "--weights", ev.WEIGHTS_PATH, "--positions", 80, "--seed", 5, "--ply", 1,
+        "--sample", 1, "--only", "contact", "--out", tmp_path / "all.rec")
+    every = records(tmp_path / "all.rec")
+    assert sum(_crashed(b[:25]) or _crashed(b[25:]) for b, _ in every) < len(every) // 2

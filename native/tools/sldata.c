@@ -42,10 +42,29 @@ typedef struct {
     float margin;     /* ...none more than this (equity) behind the best at 0-ply */
     double sample;    /* share of decisions sampled */
     double explore;   /* share of moves played at random among the best three */
-    int only;         /* 0, or EV_CONTACT / EV_RACE: that class alone */
+    int only;         /* 0, or EV_CONTACT / EV_RACE / ONLY_CRASHED: that kind alone */
     int rollout;      /* 0: the ply-N value; else the mean of this many truncated rollouts */
     int horizon;      /* plies each rollout plays (0-ply choices) before the 0-ply value */
 } gen_opts;
+
+/* --only crashed: contact positions where a side is down to its last few men in play, as
+ * GNU Backgammon's published classes count them (at most 6 men on the board, not counting all
+ * but one of a stack on the ace point, or on the ace and deuce points together). */
+#define ONLY_CRASHED 100
+
+static int side_crashed(const int8_t *row) {
+    int tot = 0;
+    for (int i = 0; i < 25; i++) tot += row[i];
+    if (tot <= 6) return 1;
+    if (row[0] > 1) return tot <= 6 + row[0] || (row[1] > 1 && 1 + tot - (row[0] + row[1]) <= 6);
+    return tot <= 6 + (row[1] - 1);
+}
+
+static int wanted_kind(const gen_opts *o, const mg_board *b, int cls) {
+    if (o->only == ONLY_CRASHED)
+        return cls == EV_CONTACT && (side_crashed(b->b[0]) || side_crashed(b->b[1]));
+    return o->only ? cls == o->only : (cls == EV_CONTACT || cls == EV_RACE);
+}
 
 /* The output of gen: the records and the decision counts beside them. */
 typedef struct {
@@ -65,7 +84,7 @@ static int write_decision(const gen_opts *o, gen_out *g, int n) {
         mg_board sw;
         mg_swap(&cands[k].play.after, &sw);
         int cls = ev_class(&sw);
-        if (o->only ? cls != o->only : (cls != EV_CONTACT && cls != EV_RACE)) continue;
+        if (!wanted_kind(o, &sw, cls)) continue;
         float p[NN_OUT];
         uint8_t rec[REC_BYTES];
         if (o->rollout)   /* every play of the decision on the same dice */
@@ -300,7 +319,7 @@ static void usage(void) {
     fprintf(stderr,
         "sldata: data for supervised training of the evaluator nets (sltrain.py)\n"
         "  sldata gen --weights W --positions N --seed S --out DATA [--ply 1|2] [--top 5]\n"
-        "             [--margin 0.12] [--sample 0.5] [--explore 0.1] [--only contact|race]\n"
+        "             [--margin 0.12] [--sample 0.5] [--explore 0.1] [--only contact|race|crashed]\n"
         "      0-ply self-play with W; at sampled decisions the results of the best --top plays\n"
         "      (within --margin of the best at 0-ply) with their ply-N values as targets\n"
         "  sldata gen --weights W --positions N --from DECISIONS --out DATA [--ply ...]\n"
@@ -343,7 +362,11 @@ int main(int argc, char **argv) {
         else if (!strcmp(a, "--only")) {
             if (!strcmp(v, "contact")) o.only = EV_CONTACT;
             else if (!strcmp(v, "race")) o.only = EV_RACE;
-            else { fprintf(stderr, "sldata: --only takes contact or race, not %s\n", v); return 2; }
+            else if (!strcmp(v, "crashed")) o.only = ONLY_CRASHED;
+            else {
+                fprintf(stderr, "sldata: --only takes contact, race or crashed, not %s\n", v);
+                return 2;
+            }
         }
         else { usage(); return 2; }
         i++;
