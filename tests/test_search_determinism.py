@@ -103,22 +103,33 @@ def _cases(n, seed):
     return [(pos, (6, 5) if i % 2 else (3, 1)) for i, pos in enumerate(_positions(n, seed=seed))]
 
 
+def rejudged_closest(before, after, new_ply, keep, margin) -> bool:
+    """Checks a deeper stage of level 5 (rankings of (position ID, equity, ply) before and
+    after it): either it judged nothing and changed nothing, or it judged at least two (never
+    one alone: nothing to compare), all among the `keep` best of the deepest judged before
+    within `margin` of the leader, ranked them first and left the rest as they were. True
+    when it judged some."""
+    deep = {pid for pid, _, ply in after if ply == new_ply}
+    if not deep:
+        assert after == before
+        return False
+    assert 2 <= len(deep) <= keep
+    deepest, leader_eq = before[0][2], before[0][1]
+    closest = {pid for pid, eq, ply in before[:keep]
+               if ply == deepest and leader_eq - eq <= margin + 1e-6}
+    assert deep <= closest
+    assert [c[2] for c in after[:len(deep)]] == [new_ply] * len(deep)
+    assert [c for c in after if c[0] not in deep] == [c for c in before if c[0] not in deep]
+    return True
+
+
 def test_the_three_ply_pass_rejudges_only_the_closest_two_ply_candidates(two_and_three_ply):
     deepened = 0
     for pos, dice in _cases(16, seed=23):
         two, _ = two_and_three_ply(pos, dice, 2)
         three, _ = two_and_three_ply(pos, dice, 3)
         assert max(ply for _, _, ply in two) <= 2
-        deep = {pid for pid, _, ply in three if ply == 3}
-        if not deep:
-            assert three == two
-            continue
-        deepened += 1
-        assert len(deep) >= 2                       # never one alone: nothing to compare
-        leader_eq = two[0][1]
-        closest = {pid for pid, eq, ply in two[:3] if ply == 2 and leader_eq - eq <= 0.04 + 1e-6}
-        assert deep <= closest
-        assert [c for c in three if c[0] not in deep] == [c for c in two if c[0] not in deep]
+        deepened += rejudged_closest(two, three, 3, 3, 0.04)
     assert deepened >= 2, "the 3-ply pass never ran"
 
 

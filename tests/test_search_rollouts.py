@@ -6,7 +6,7 @@ import pytest
 from game import evaluator as ev
 from game.position import Position
 from native import lib
-from test_evaluator import _positions_from_play as _positions
+from test_search_determinism import _cases, rejudged_closest
 
 MARGIN = 0.06   # search.h SR_ROLL_MARGIN
 KEEP = 3        # search.h SR_ROLL_KEEP
@@ -28,28 +28,12 @@ def rank():
     return ranked
 
 
-def _cases(n, seed):
-    return [(pos, (6, 5) if i % 2 else (3, 1)) for i, pos in enumerate(_positions(n, seed=seed))]
-
-
 def test_rollouts_judge_only_the_closest_few_of_the_deepest_judged_candidates(rank):
     rolled_any = 0
     for pos, dice in _cases(12, seed=29):
         plain = rank(pos, dice, None)
-        rolled = rank(pos, dice, (36, 2))
         assert max(ply for _, _, ply in plain) <= 2
-        out = {pid for pid, _, ply in rolled if ply == 4}
-        if not out:
-            assert rolled == plain
-            continue
-        rolled_any += 1
-        assert 2 <= len(out) <= KEEP            # never one alone: nothing to compare
-        deepest, leader_eq = plain[0][2], plain[0][1]
-        closest = {pid for pid, eq, ply in plain[:KEEP]
-                   if ply == deepest and leader_eq - eq <= MARGIN + 1e-6}
-        assert out <= closest
-        assert [c[2] for c in rolled[:len(out)]] == [4] * len(out)   # they rank first
-        assert [c for c in rolled if c[0] not in out] == [c for c in plain if c[0] not in out]
+        rolled_any += rejudged_closest(plain, rank(pos, dice, (36, 2)), 4, KEEP, MARGIN)
     assert rolled_any >= 3, "the rollouts never ran"
 
 
