@@ -1,7 +1,8 @@
 """Strength benchmark (not a test): duplicate-dice cubeless money games between two players,
 each one of our levels 1..5 (level5p2/level5p3: level 5 with its deepest ply set, so the
-two searches can meet; level5rTxH: level 5 rolling out its closest candidates), pubeval or gnubg0 (GNU Backgammon's 0-ply net), both from the
-PyPI package gnubg-nn, an optional bench dependency used here only, never in the game. Each
+two searches can meet; level5rTxH: level 5 rolling out its closest candidates T times, H
+plies deep), pubeval or gnubg0 (GNU Backgammon's 0-ply net), both from the PyPI package
+gnubg-nn, an optional bench dependency used here only, never in the game. Each
 dice sequence is played twice with the sides swapped. Prints one figure a line: points per
 game for the first player with a 95% interval, the same with each roll's luck taken out (a
 second, narrower estimate of the same figure), win and gammon rates, time per move. Run from

@@ -299,7 +299,8 @@ static void best0(const mg_board *pos, int d1, int d2, mg_board *next, float q[N
 }
 
 /* One ply of a rollout: the mover's mean over the 21 rolls of its best play's probabilities
- * (its 1-ply view), and for the roll d1-d2 that came, that play's probabilities and result. */
+ * (its 1-ply view), and for the roll d1-d2 that came, that play's probabilities and result
+ * (d1 = d2 = 0: the mean alone). */
 static void roll_ply(const mg_board *pos, int d1, int d2, float mean[NN_OUT],
                      float came[NN_OUT], mg_board *next) {
     memset(mean, 0, sizeof(float) * NN_OUT);
