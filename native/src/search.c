@@ -367,7 +367,6 @@ static void rollout(const mg_board *start, int trials, int horizon, uint64_t dse
 
 void sr_rollout(const mg_board *start, int trials, int horizon, uint64_t dseed,
                 float p[NN_OUT]) {
-    flip = 0;
     rollout(start, trials, horizon, dseed, 0, p);
 }
 
