@@ -67,3 +67,24 @@ def build_tools(dest: pathlib.Path) -> pathlib.Path:
         finally:
             fcntl.flock(lock, fcntl.LOCK_UN)
     return dest
+
+
+def side_crashed(row) -> bool:
+    """A side (25 counts, the ace point first, the bar last) down to its last few men in play,
+    as GNU Backgammon's published classes count them: at most 6 men on the board, not counting
+    all but one of a stack on the ace point, or on the ace and deuce points together (written
+    here from that description, apart from eval.c's)."""
+    in_play = sum(row)
+    ace, deuce = row[0], row[1]
+    if in_play <= 6:
+        return True
+    if ace > 1:
+        return in_play - ace <= 6 or (deuce > 1 and in_play - ace - deuce + 1 <= 6)
+    return in_play - (deuce - 1) <= 6
+
+
+def in_contact(board) -> bool:
+    """The two sides of a 50-count board (mover's row first) can still meet."""
+    mine = max((i for i in range(25) if board[i]), default=-1)
+    theirs = max((i for i in range(25) if board[25 + i]), default=-1)
+    return mine > 23 - theirs

@@ -1,11 +1,14 @@
 """The evaluator's Python face and USR door: every level's choice is a legal result, ranked
 candidates cover the roll, bad input is refused with a clear error, the weights file is
-checked (size, magic, version, checksum), and the door answers as the direct calls do."""
+checked (size, magic, version, checksum), the crashed net judges crashed positions alone, and
+the door answers as the direct calls do."""
 import random
 import struct
+import sys
 
 import pytest
 
+import conftest
 from game import evaluator as ev
 from game.errors import DiceError, PositionError
 from game.position import Position
@@ -251,6 +254,84 @@ def test_a_net_of_512_hidden_units_loads_and_plays_and_513_is_refused(own_weight
     chosen = ev.best_play(START, (3, 1), 3)
     assert chosen in legal_results(START, (3, 1))
     assert own_weights(_random_net_file(513, seed=3)) == -lib.BG_ERR_WTS_VERSION
+
+
+# ---- the crashed net -------------------------------------------------------------------
+
+def _sltrain():
+    sys.path.insert(0, str(conftest.TOOLS))
+    import sltrain
+    return sltrain
+
+
+def _file_with_crashed(tmp_path, crashed_of):
+    """The shipped nets with the crashed net crashed_of(contact net) (None: none, version 1)."""
+    sltrain = _sltrain()
+    nets, games = sltrain.read_weights(ev.WEIGHTS_PATH)
+    nets["crashed"] = crashed_of(nets["contact"])
+    path = tmp_path / "k.wts"
+    sltrain.write_weights(str(path), nets, games)
+    return path.read_bytes()
+
+
+def _crashed_mix():
+    """Positions from play (few crashed) and crashed ones made by hand: a side down to five men,
+    stacks on the ace and deuce points, a man on the bar against a crashed board."""
+    made = [Position.from_points({1: 2, 2: 2, 24: 1}, {2: 3, 6: 5, 8: 3, 13: 4}),
+            Position.from_points({6: 5, 8: 3, 13: 5, 22: 2}, {"bar": 1, 1: 5, 2: 3}),
+            Position.from_points({1: 8, 2: 3, 5: 1, 20: 1}, {6: 5, 8: 3, 13: 5, 19: 2}),
+            Position.from_points({1: 4, 2: 4, 3: 1, 22: 1}, {6: 5, 8: 3, 13: 5, 21: 2}),
+            Position.from_points({3: 1, 4: 1, 5: 1, 6: 2, 7: 1, 20: 1}, {6: 5, 8: 3, 13: 5, 24: 2})]
+    return made + _positions_from_play(300, seed=17)
+
+
+def _is_crashed(pos):
+    return conftest.in_contact(pos.board) and (conftest.side_crashed(pos.board[:25])
+                                               or conftest.side_crashed(pos.board[25:]))
+
+
+def test_the_crashed_net_judges_crashed_contact_positions_and_nothing_else(tmp_path, own_weights):
+    positions = _crashed_mix()
+    boards = bytes(b & 0xFF for pos in positions for b in pos.board)
+    crashed = [_is_crashed(p) for p in positions]
+    assert 5 <= sum(crashed) < len(positions) // 2 and not _is_crashed(positions[4])
+
+    def probs(data):
+        assert own_weights(data) == 0
+        raw = _probabilities(boards, 1)
+        return [raw[k * 20:(k + 1) * 20] for k in range(len(positions))]
+
+    without = probs(_file_with_crashed(tmp_path, lambda c: None))
+    # a crashed net that is the contact net's copy plays exactly as a file without one
+    assert probs(_file_with_crashed(tmp_path, lambda c: c.copy())) == without
+    # one that says otherwise changes the crashed positions' values, and only theirs
+
+    def shifted(c):
+        k = c.copy()
+        k.b_out += 1.0
+        return k
+
+    other = probs(_file_with_crashed(tmp_path, shifted))
+    assert [a != b for a, b in zip(without, other)] == crashed
+
+
+@pytest.mark.parametrize("damage, code", [
+    (lambda b: b[:32] + struct.pack("<I", 0) + b[36:], lib.BG_ERR_WTS_VERSION),     # no units
+    (lambda b: b[:32] + struct.pack("<I", 513) + b[36:], lib.BG_ERR_WTS_VERSION),   # too many
+    (lambda b: b[:32] + struct.pack("<I", 191) + b[36:], lib.BG_ERR_WTS_SIZE),      # not its size
+    (lambda b: b[:-1000], lib.BG_ERR_WTS_SIZE),                                      # cut short
+    (lambda b: b[:8] + struct.pack("<I", 1) + b[12:], lib.BG_ERR_WTS_SIZE),         # called v1
+    (lambda b: b[:8] + struct.pack("<I", 3) + b[12:], lib.BG_ERR_WTS_VERSION),
+    (lambda b: b[:-100] + bytes([b[-100] ^ 0x40]) + b[-99:], lib.BG_ERR_WTS_CHECKSUM),  # its net
+])
+def test_a_damaged_file_with_a_crashed_net_is_refused_and_the_weights_kept(tmp_path, own_weights,
+                                                                           damage, code):
+    good = _file_with_crashed(tmp_path, lambda c: c.copy())
+    assert struct.unpack_from("<I", good, 8)[0] == 2
+    assert own_weights(good) == 0
+    before = ev.evaluate(START, 0)
+    assert own_weights(bytes(damage(good))) == -code
+    assert ev.evaluate(START, 0) == before
 
 
 # ---- the USR door -----------------------------------------------------------------------

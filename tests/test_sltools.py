@@ -1,7 +1,8 @@
 """The supervised-training tools (native/tools: sldata, sltrain.py) do what their help says on
 tiny runs: gen writes the best plays' results with our own search's values as targets, encode
-turns records into the engine's inputs with the right output masks, sltrain reads and writes
-the weights file byte for byte, learns reproducibly, widens and grows a net so that it plays
+turns records into the engine's inputs with the right output masks and class tags, sltrain
+reads and writes the weights file (with or without a crashed net) byte for byte, learns
+reproducibly, each net from the positions it judges, widens and grows a net so that it plays
 as before, and refuses bad data with a clear message, writing nothing."""
 import os
 import struct
@@ -14,7 +15,7 @@ import pytest
 from game import evaluator as ev
 from native import ffi, lib
 import conftest
-from conftest import build_tools
+from conftest import build_tools, in_contact, side_crashed
 
 TOOLS = str(conftest.TOOLS)
 sys.path.insert(0, TOOLS)
@@ -83,7 +84,7 @@ def test_gen_is_reproducible_and_writes_several_plays_of_a_decision(sldata, gen_
 def test_encode_writes_inputs_targets_masks_and_classes(sldata, gen_data, tmp_path):
     out = run(sldata, "encode", "--out", tmp_path / "e", gen_data).stdout
     n_in = sltrain.data_inputs(str(tmp_path / "e"))
-    assert f"{n_in} inputs" in out and n_in == sltrain.read_weights(ev.WEIGHTS_PATH)[0].n_in
+    assert f"{n_in} inputs" in out and n_in == sltrain.read_weights(ev.WEIGHTS_PATH)[0]["contact"].n_in
     recs = records(gen_data)
     y = np.fromfile(tmp_path / "e.y", dtype=np.float32).reshape(-1, 5)
     m = np.fromfile(tmp_path / "e.m", dtype=np.uint8).reshape(-1, 5)
@@ -94,16 +95,28 @@ def test_encode_writes_inputs_targets_masks_and_classes(sldata, gen_data, tmp_pa
         assert mm[0] == 1                                  # winning is always possible
         assert mm[3] == (sum(b[:25]) == 15)                # losing a gammon needs 15 men on
         assert mm[1] == (sum(b[25:]) == 15)
-        assert cc in (2, 3)                                # race or contact
-        mine = max(i for i in range(25) if b[i])
-        theirs = max(i for i in range(25) if b[25 + i])
-        assert (cc == 3) == (mine > 23 - theirs)
+        assert cc in (2, 3, 4)                             # race, contact or crashed
+        assert (cc in (3, 4)) == in_contact(b)
+        assert (cc == 4) == (in_contact(b) and (side_crashed(b[:25]) or side_crashed(b[25:])))
 
 
 def test_weights_file_round_trips_byte_for_byte(tmp_path):
-    contact, race, games = sltrain.read_weights(ev.WEIGHTS_PATH)
-    sltrain.write_weights(str(tmp_path / "w.wts"), contact, race, games)
+    nets, games = sltrain.read_weights(ev.WEIGHTS_PATH)
+    sltrain.write_weights(str(tmp_path / "w.wts"), nets, games)
     assert (tmp_path / "w.wts").read_bytes() == open(ev.WEIGHTS_PATH, "rb").read()
+    # with and without a crashed net (versions 2 and 1), each read back as written
+    for crashed in (None, nets["contact"].grown(nets["contact"].n_hid + 3, np.random.default_rng(1))):
+        sltrain.write_weights(str(tmp_path / "v.wts"), dict(nets, crashed=crashed), games)
+        back, back_games = sltrain.read_weights(str(tmp_path / "v.wts"))
+        assert back_games == games
+        assert struct.unpack_from("<I", (tmp_path / "v.wts").read_bytes(), 8)[0] == (2 if crashed else 1)
+        for name in ("contact", "race", "crashed"):
+            want = dict(nets, crashed=crashed)[name]
+            assert (back[name] is None) == (want is None)
+            if want is not None:
+                assert np.array_equal(back[name].floats(), want.floats())
+        assert ev.load_weights(str(tmp_path / "v.wts")) == games
+    ev.load_weights()
 
 
 def test_a_damaged_weights_file_is_refused(tmp_path):
@@ -120,9 +133,9 @@ def test_training_lowers_the_error_on_its_data_and_is_reproducible(sldata, tmp_p
     run(sldata, "encode", "--out", tmp_path / "e", tmp_path / "d.rec")
     # start from the shipped file with its contact net's output biases pushed off, so that
     # there is something to learn whatever data the shipped net was itself trained on
-    contact, race, games = sltrain.read_weights(ev.WEIGHTS_PATH)
-    contact.b_out += 0.5
-    sltrain.write_weights(str(tmp_path / "start.wts"), contact, race, games)
+    nets, games = sltrain.read_weights(ev.WEIGHTS_PATH)
+    nets["contact"].b_out += 0.5
+    sltrain.write_weights(str(tmp_path / "start.wts"), nets, games)
     files = []
     for name in ("a.wts", "b.wts"):
         out = subprocess.run([sys.executable, os.path.join(TOOLS, "sltrain.py"), str(tmp_path / "e"),
@@ -134,15 +147,18 @@ def test_training_lowers_the_error_on_its_data_and_is_reproducible(sldata, tmp_p
     first = float(out.split("epoch 0: held-out equity error ")[1].split()[0].rstrip(","))
     best = float(out.split("best held-out equity error ")[1].split()[0])
     assert best < first
-    _, race_before, _ = sltrain.read_weights(ev.WEIGHTS_PATH)
-    _, race_after, _ = sltrain.read_weights(str(tmp_path / "a.wts"))
-    assert np.array_equal(race_before.floats(), race_after.floats())   # the other net untouched
+    before, _ = sltrain.read_weights(ev.WEIGHTS_PATH)
+    after, _ = sltrain.read_weights(str(tmp_path / "a.wts"))
+    assert np.array_equal(before["race"].floats(), after["race"].floats())   # the others untouched
+    assert (before["crashed"] is None) == (after["crashed"] is None)
+    if before["crashed"] is not None:
+        assert np.array_equal(before["crashed"].floats(), after["crashed"].floats())
     assert ev.load_weights(str(tmp_path / "a.wts")) > 0
     ev.load_weights()
 
 
 def test_widened_and_grown_nets_give_the_same_outputs(tmp_path):
-    contact, _, _ = sltrain.read_weights(ev.WEIGHTS_PATH)
+    contact = sltrain.read_weights(ev.WEIGHTS_PATH)[0]["contact"]
     rng = np.random.default_rng(1)
     x = (rng.random((50, contact.n_in)) < 0.2).astype(np.float32)
     _, before = sltrain.forward(contact, x)
@@ -159,7 +175,7 @@ def test_data_encoded_for_another_width_is_refused(sldata, gen_data, tmp_path):
     run(sldata, "encode", "--out", tmp_path / "e", gen_data)
     n_in = sltrain.data_inputs(str(tmp_path / "e"))
     with pytest.raises(SystemExit, match="encoded for another encoding"):
-        sltrain.load_data([str(tmp_path / "e")], n_in + 2, 3)
+        sltrain.load_data([str(tmp_path / "e")], n_in + 2, (3,))
     (tmp_path / "e.x").write_bytes((tmp_path / "e.x").read_bytes()[:-4])
     with pytest.raises(SystemExit, match="do not divide"):
         sltrain.data_inputs(str(tmp_path / "e"))
@@ -323,18 +339,6 @@ def test_rollout_targets_are_reproducible_and_bad_rollout_options_refused(sldata
         assert not (tmp_path / "x.rec").exists()
 
 
-def _crashed(row) -> bool:
-    """A side down to its last few men in play, counted as GNU Backgammon's published classes
-    count them (written here from that description, apart from sldata.c's)."""
-    in_play = sum(row)
-    ace, deuce = row[0], row[1]
-    if in_play <= 6:
-        return True
-    if ace > 1:
-        return in_play - ace <= 6 or (deuce > 1 and in_play - ace - deuce + 1 <= 6)
-    return in_play - (deuce - 1) <= 6
-
-
 def test_gen_only_crashed_writes_contact_positions_where_a_side_is_crashed(sldata, tmp_path):
     path = tmp_path / "c.rec"
     run(sldata, "gen", "--weights", ev.WEIGHTS_PATH, "--positions", 80, "--seed", 5, "--ply", 1,
@@ -342,12 +346,65 @@ def test_gen_only_crashed_writes_contact_positions_where_a_side_is_crashed(sldat
     got = records(path)
     assert len(got) == 80
     for b, _ in got:
-        back_me = max(i for i in range(25) if b[i])
-        back_op = max(i for i in range(25) if b[25 + i])
-        assert back_me > 23 - back_op                  # the sides can still meet: contact
-        assert _crashed(b[:25]) or _crashed(b[25:])
+        assert in_contact(b)
+        assert side_crashed(b[:25]) or side_crashed(b[25:])
     # the same run with every contact position keeps far fewer crashed ones
     run(sldata, "gen", "--weights", ev.WEIGHTS_PATH, "--positions", 80, "--seed", 5, "--ply", 1,
         "--sample", 1, "--only", "contact", "--out", tmp_path / "all.rec")
     every = records(tmp_path / "all.rec")
-    assert sum(_crashed(b[:25]) or _crashed(b[25:]) for b, _ in every) < len(every) // 2
+    assert sum(side_crashed(b[:25]) or side_crashed(b[25:]) for b, _ in every) < len(every) // 2
+
+
+def _sltrain(*args):
+    return subprocess.run([sys.executable, os.path.join(TOOLS, "sltrain.py"), *map(str, args)],
+                          capture_output=True, text=True)
+
+
+def test_the_crashed_net_learns_from_crashed_positions_alone_and_the_others_stay(sldata, tmp_path):
+    """--net crashed on a file without a crashed net starts one as a copy of the contact net,
+    trains it on the crashed-tagged records only and writes a version-2 file whose contact and
+    race nets are the start's, bit for bit; the game loads it. Contact training of that file
+    then leaves the crashed records to the crashed net."""
+    run(sldata, "gen", "--weights", ev.WEIGHTS_PATH, "--positions", 300, "--seed", 8, "--ply", 1,
+        "--sample", 1, "--only", "crashed", "--out", tmp_path / "c.rec")
+    run(sldata, "gen", "--weights", ev.WEIGHTS_PATH, "--positions", 300, "--seed", 8, "--ply", 1,
+        "--only", "contact", "--out", tmp_path / "o.rec")
+    for name in ("c", "o"):
+        run(sldata, "encode", "--out", tmp_path / name, tmp_path / f"{name}.rec")
+    nets, games = sltrain.read_weights(ev.WEIGHTS_PATH)
+    nets["contact"].b_out += 0.5   # something to learn
+    start = dict(nets, crashed=None)
+    sltrain.write_weights(str(tmp_path / "start.wts"), start, games)
+    proc = _sltrain(tmp_path / "c", tmp_path / "o", "--weights", tmp_path / "start.wts", "--out",
+                    tmp_path / "k.wts", "--net", "crashed", "--epochs", 4, "--batch", 32,
+                    "--holdout", 0.25, "--seed", 3)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    n_crashed = int(np.count_nonzero(np.fromfile(tmp_path / "c.c", np.uint8) == 4)
+                    + np.count_nonzero(np.fromfile(tmp_path / "o.c", np.uint8) == 4))
+    fit, held = proc.stdout.split(" training, ")[0], proc.stdout.split(", ")[1].split()[0]
+    assert int(fit) + int(held) == n_crashed >= 300
+    first = float(proc.stdout.split("epoch 0: held-out equity error ")[1].split(",")[0])
+    best = float(proc.stdout.split("best held-out equity error ")[1].split()[0])
+    assert best < first
+    out, _ = sltrain.read_weights(str(tmp_path / "k.wts"))
+    assert struct.unpack_from("<I", (tmp_path / "k.wts").read_bytes(), 8)[0] == 2
+    for name in ("contact", "race"):
+        assert np.array_equal(out[name].floats(), start[name].floats())
+    assert not np.array_equal(out["crashed"].floats(), start["contact"].floats())
+    assert ev.load_weights(str(tmp_path / "k.wts")) == games
+    ev.load_weights()
+    # contact training of a file with a crashed net: the crashed records are not its
+    proc = _sltrain(tmp_path / "c", "--weights", tmp_path / "k.wts", "--out", tmp_path / "x.wts",
+                    "--net", "contact", "--epochs", 1)
+    assert proc.returncode != 0 and "only 0 contact positions" in proc.stdout + proc.stderr
+    assert not (tmp_path / "x.wts").exists()
+
+
+def test_crashed_training_on_data_without_crashed_positions_is_refused(sldata, tmp_path):
+    run(sldata, "gen", "--weights", ev.WEIGHTS_PATH, "--positions", 200, "--seed", 4, "--ply", 1,
+        "--only", "race", "--out", tmp_path / "r.rec")
+    run(sldata, "encode", "--out", tmp_path / "r", tmp_path / "r.rec")
+    proc = _sltrain(tmp_path / "r", "--weights", ev.WEIGHTS_PATH, "--out", tmp_path / "k.wts",
+                    "--net", "crashed")
+    assert proc.returncode != 0 and "only 0 crashed positions" in proc.stdout + proc.stderr
+    assert not (tmp_path / "k.wts").exists()

@@ -1,8 +1,9 @@
 """The evaluator's offline tools (native/tools: train, refine) build and do what their help
 says on tiny runs: a seeded run is reproducible, its weights file loads in the game, --widen
 carries an older, narrower encoding over with the new inputs at zero, and refine's gen, fit,
-duel and average write what they claim, and rebuild_net.py's supervised round makes the same
-data whatever its --jobs. Weights files are built here in code."""
+duel and average write what they claim (a crashed net carried along and fitted on the
+crashed positions alone), and rebuild_net.py's supervised rounds make the same data whatever
+its --jobs. Weights files are built here in code."""
 import argparse
 import math
 import os
@@ -15,7 +16,7 @@ import pytest
 from game import evaluator as ev
 from native import ffi, lib
 import conftest
-from conftest import build_tools
+from conftest import build_tools, in_contact, side_crashed
 
 TOOLS = str(conftest.TOOLS)
 HEADER = struct.Struct("<8s6I")          # magic, version, n_in, hid_c, n_in_race, hid_r, games
@@ -124,11 +125,52 @@ def test_refine_gen_fit_duel_and_average(tools, tmp_path):
     assert (tmp_path / "avg.wts").read_bytes() == open(shipped, "rb").read()
 
 
-def _contact(board) -> bool:
-    """Can the two sides still meet? (the mover's rearmost man behind the opponent's)"""
-    mine = max((i for i in range(25) if board[i]), default=-1)
-    theirs = max((i for i in range(25) if board[25 + i]), default=-1)
-    return mine > 23 - theirs
+def _with_crashed_net(path) -> None:
+    """The shipped nets with a crashed net (the contact net's copy) at path (version 2)."""
+    sys.path.insert(0, TOOLS)
+    import sltrain
+    nets, games = sltrain.read_weights(ev.WEIGHTS_PATH)
+    sltrain.write_weights(str(path), dict(nets, crashed=nets["contact"].copy()), games)
+
+
+def _without_crashed_net(path) -> None:
+    sys.path.insert(0, TOOLS)
+    import sltrain
+    nets, games = sltrain.read_weights(ev.WEIGHTS_PATH)
+    sltrain.write_weights(str(path), dict(nets, crashed=None), games)
+
+
+def test_refine_fits_each_net_on_the_positions_it_judges_and_carries_the_crashed_net(tools, tmp_path):
+    """With a crashed net, refine fit sends crashed positions to it and the rest to the
+    contact and race nets; average and --widen carry it; a file with one and a file without
+    do not average."""
+    k2, k1 = tmp_path / "k2.wts", tmp_path / "k1.wts"
+    _with_crashed_net(k2)
+    _without_crashed_net(k1)
+    run(tools, "refine", "gen", "--weights", k2, "--positions", 400, "--seed", 3, "--ply", 1,
+        "--sample", 1, "--out", tmp_path / "d.dat")
+    data = (tmp_path / "d.dat").read_bytes()
+    boards = [struct.unpack_from("<50b", data, k * 70) for k in range(len(data) // 70)]
+    crashed = sum(in_contact(b) and (side_crashed(b[:25]) or side_crashed(b[25:])) for b in boards)
+    contact = sum(in_contact(b) for b in boards) - crashed
+    assert crashed > 0
+    out = run(tools, "refine", "fit", "--weights", k2, "--epochs", 1, "--out", tmp_path / "f.wts",
+              tmp_path / "d.dat").stdout
+    assert f"fit: {contact} contact, {len(boards) - contact - crashed} race, {crashed} crashed" in out
+    assert "crashed epoch 1" in out
+    assert ev.load_weights(str(tmp_path / "f.wts")) == lib.bg_weights_games()
+    ev.load_weights()
+    out = run(tools, "refine", "fit", "--weights", k1, "--epochs", 1, "--out", tmp_path / "g.wts",
+              tmp_path / "d.dat").stdout
+    assert f"fit: {contact + crashed} contact," in out and "crashed" not in out
+    run(tools, "refine", "average", "--out", tmp_path / "avg.wts", k2, k2)
+    assert (tmp_path / "avg.wts").read_bytes() == k2.read_bytes()
+    proc = subprocess.run([str(tools / "refine"), "average", "--out", str(tmp_path / "mix.wts"),
+                           str(k2), str(k1)], capture_output=True, text=True)
+    assert proc.returncode == 1 and "another shape" in proc.stderr
+    assert not (tmp_path / "mix.wts").exists()
+    run(tools, "train", "--widen", k2, "--games", 0, "--out", tmp_path / "w.wts")
+    assert (tmp_path / "w.wts").read_bytes() == k2.read_bytes()
 
 
 @pytest.mark.parametrize("only,want_contact", [("race", False), ("contact", True)])
@@ -138,7 +180,7 @@ def test_refine_gen_only_keeps_positions_of_one_class(tools, tmp_path, only, wan
     data = (tmp_path / "d.dat").read_bytes()
     boards = [struct.unpack_from("<50b", data, k * 70) for k in range(len(data) // 70)]
     assert len(boards) == 30
-    assert all(_contact(b) == want_contact for b in boards)
+    assert all(in_contact(b) == want_contact for b in boards)
 
 
 def test_refine_refuses_a_data_file_with_a_partial_record(tools, tmp_path):
@@ -271,7 +313,7 @@ def test_rebuild_round_data_is_the_same_whatever_the_jobs_and_of_the_class_asked
     one, two = _rebuild_round(tmp_path, "jobs1", 1), _rebuild_round(tmp_path, "jobs2", 2)
     assert one == two and len(one) == 41 * 70
     boards = [struct.unpack_from("<50b", one, k * 70) for k in range(41)]
-    assert all(_contact(b) for b in boards)
+    assert all(in_contact(b) for b in boards)
 
 
 def test_refine_gen_ply0_targets_are_each_games_outcome_for_the_side_on_roll(tools, tmp_path):
@@ -288,7 +330,7 @@ def test_refine_gen_ply0_targets_are_each_games_outcome_for_the_side_on_roll(too
         # an outcome, not an estimate: every chance 0 or 1, a gammon only with its win or loss
         assert {win, win_g, win_bg, lose_g, lose_bg} <= {0.0, 1.0}
         assert win_bg <= win_g <= win and lose_bg <= lose_g <= 1 - win
-        assert _contact(b)
+        assert in_contact(b)
         board[0:50] = b
         assert lib.bg_evaluate(board, 0, probs) == 0
         ours.append(lib.bg_equity(probs))
@@ -394,3 +436,24 @@ def test_rebuild_sl_data_from_games_against_gnubg_with_rollout_targets(tools, tm
         assert not [p for p in os.listdir(work) if ".from" in p or ".part" in p]
         datas.append((data, dec))
     assert datas[0] == datas[1]
+
+
+def test_rebuild_crashed_round_starts_a_crashed_net_and_logs_its_duel(tools, tmp_path):
+    """One tiny round of rebuild_net.py's stage 6 from the shipped file: crashed decisions with
+    1-ply targets, sltrain.py --net crashed; the candidate is a version-2 file that loads."""
+    work = tmp_path / "cr"
+    subprocess.run([sys.executable, os.path.join(TOOLS, "rebuild_net.py"), "--seed", "4",
+                    "--workdir", str(work), "--start", ev.WEIGHTS_PATH, "--race-games", "0",
+                    "--contact-games", "0", "--cr-rounds", "1", "--cr-positions", "150",
+                    "--cr-ply", "1", "--cr-epochs", "1", "--duel-pairs", "5", "--gnubg-games",
+                    "0", "--jobs", "2"], check=True, capture_output=True, text=True)
+    log = (work / "yardstick.log").read_text()
+    assert "cr round 1: generating 150 crashed positions (the best 5 plays within 0.12)" in log
+    assert "cr round 1: held-out equity error" in log and "duel vs best" in log
+    assert (work / "cr_rounds_done").exists() and (work / "best.wts").exists()
+    assert sum((work / "cr1.rec.dec").read_bytes()) == 150
+    assert not [p for p in os.listdir(work) if ".part" in p or p.endswith(".x")]
+    cand = (work / "cr1.wts").read_bytes()
+    assert struct.unpack_from("<I", cand, 8)[0] == 2
+    assert ev.load_weights(str(work / "cr1.wts")) > 0
+    ev.load_weights()

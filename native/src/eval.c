@@ -31,6 +31,23 @@ int ev_class(const mg_board *b) {
     return EV_RACE;
 }
 
+static int side_crashed(const int8_t *row) {
+    int tot = men_on_board(row);
+    if (tot <= 6) return 1;
+    if (row[0] > 1) return tot <= 6 + row[0] || (row[1] > 1 && 1 + tot - (row[0] + row[1]) <= 6);
+    return tot <= 6 + (row[1] - 1);
+}
+
+int ev_crashed(const mg_board *b) {
+    return ev_class(b) == EV_CONTACT && (side_crashed(b->b[0]) || side_crashed(b->b[1]));
+}
+
+int ev_net_index(const ev_weights *w, const mg_board *b, int cls) {
+    if (cls == EV_RACE) return EV_NET_RACE;
+    return w->crashed.n_hid > 0 && (side_crashed(b->b[0]) || side_crashed(b->b[1])) ? EV_NET_CRASHED
+                                                                                      : EV_NET_CONTACT;
+}
+
 /* A row's points as bit masks (bit j: index j), built without branches: blots (one man),
  * held points (two or more) and every occupied point. */
 typedef struct { uint32_t blot, held, occ; } side_bits;
@@ -350,7 +367,8 @@ void ev_evaluate_w(const ev_weights *w, const mg_board *b, float p[NN_OUT]) {
     float in[EV_N_IN];
     nn_trace tr;
     ev_encode(b, in);
-    nn_forward(cls == EV_RACE ? &w->race : &w->contact, in, &tr);
+    const nn_net *nets[3] = { &w->contact, &w->race, &w->crashed };
+    nn_forward(nets[ev_net_index(w, b, cls)], in, &tr);
     memcpy(p, tr.out, sizeof(float) * NN_OUT);
     ev_mask(b, cls, p);
     ev_sanitize(p);

@@ -1,5 +1,6 @@
 /* eval.h: the position evaluator inside the C side: input encoding, position classes, the
- * two networks (contact, race) with the exact bear-off database, and equity helpers.
+ * networks (contact, race, and optionally crashed) with the exact bear-off database, and
+ * equity helpers.
  * Not the search (search.h), not the cube (cube.h), not the Python-facing API (bg.h). */
 #ifndef SPECTRUM_EVAL_H
 #define SPECTRUM_EVAL_H
@@ -18,12 +19,17 @@
 #define EV_N_HID 80            /* default hidden units of the training tool */
 #define EV_N_HID_CONTACT_SHIPPED 192   /* hidden units of the committed weights file's nets */
 #define EV_N_HID_RACE_SHIPPED 128
+#define EV_N_HID_CRASHED_SHIPPED 0   /* 0: the committed file has no crashed net */
 
 enum { EV_OVER = 0, EV_BEAROFF = 1, EV_RACE = 2, EV_CONTACT = 3 };
+/* Not a class of ev_class (crashed positions are EV_CONTACT there): the tag `sldata encode`
+ * gives the contact positions ev_crashed picks out, which the crashed net learns from. */
+#define EV_CRASHED_TAG 4
 
 typedef struct {
     nn_net contact;
     nn_net race;
+    nn_net crashed;   /* n_hid 0: none (a version-1 file), and the contact net judges them */
     uint32_t games_trained;
     int loaded;
     uint32_t tag;   /* a number of its own for each parse (the search's cache tells weights apart) */
@@ -32,6 +38,14 @@ typedef struct {
 extern ev_weights ev_w;   /* the weights the game plays with */
 
 int ev_class(const mg_board *b);
+/* 1 for a contact position where a side is down to its last few men in play, as GNU
+ * Backgammon's published classes count them: at most 6 men on the board, not counting all
+ * but one of a stack on the ace point, or on the ace and deuce points together. */
+int ev_crashed(const mg_board *b);
+/* Which of w's nets judges a position of class cls (EV_CONTACT or EV_RACE): the race net, the
+ * crashed net for a crashed position when the weights have one, else the contact net. */
+enum { EV_NET_CONTACT = 0, EV_NET_RACE = 1, EV_NET_CRASHED = 2 };
+int ev_net_index(const ev_weights *w, const mg_board *b, int cls);
 /* Builds the encoder's and the net's small tables now (else at first use), so that threads
  * started later only read them. */
 void ev_tables_init(void);
@@ -49,10 +63,13 @@ float ev_equity(const float p[NN_OUT]);   /* cubeless money equity, points per g
 /* Level 1: the hand-written score of a position the mover has just made (eval_heur.c). */
 float ev_heuristic(const mg_board *after);
 
-/* weights file (evalwts.c) */
+/* weights file (evalwts.c): version 1 holds the contact and race nets; version 2 adds the
+ * crashed net (its hidden units a header field after the games count) */
 #define EV_WTS_MAGIC "SPBGNET1"
 #define EV_WTS_VERSION 1
-long ev_wts_size(int n_in, int n_hid_contact, int n_hid_race);
+#define EV_WTS_VERSION_CRASHED 2
+/* n_hid_crashed 0: a version-1 file without a crashed net */
+long ev_wts_size(int n_in, int n_hid_contact, int n_hid_race, int n_hid_crashed);
 long ev_wts_serialize(const ev_weights *w, uint8_t *buf, long cap);
 /* 0 ok, or a negative BG_ERR_WTS_* code */
 int ev_wts_parse(ev_weights *w, const uint8_t *buf, long len);

@@ -37,7 +37,8 @@ int bg_nn_avx2(int allow) { return nn_use_avx2(allow); }
 int bg_weights_games(void) { return ev_w.loaded ? (int)ev_w.games_trained : 0; }
 
 int bg_weights_expected_size(void) {
-    return (int)ev_wts_size(EV_N_IN, EV_N_HID_CONTACT_SHIPPED, EV_N_HID_RACE_SHIPPED);
+    return (int)ev_wts_size(EV_N_IN, EV_N_HID_CONTACT_SHIPPED, EV_N_HID_RACE_SHIPPED,
+                            EV_N_HID_CRASHED_SHIPPED);
 }
 
 static int check_board(const int8_t *board) {

@@ -1,11 +1,12 @@
-/* evalwts.c: the weights file of the evaluator: magic, version, sizes, both nets as
- * little-endian float32, and an FNV-1a checksum over everything before it. Reads and writes
- * memory buffers only; opening files is the caller's business (Python, training tool). */
+/* evalwts.c: the weights file of the evaluator: magic, version, sizes, the nets as
+ * little-endian float32 (contact, race, and in version 2 the crashed net), and an FNV-1a
+ * checksum over everything before it. Reads and writes memory buffers only; opening files is
+ * the caller's business (Python, training tool). */
 #include "eval.h"
 #include "../bg.h"
 #include <string.h>
 
-#define HEADER_BYTES (8 + 4 * 6)
+#define HEADER_BYTES (8 + 4 * 6)   /* version 1; version 2 adds the crashed net's hidden units */
 
 uint32_t ev_fnv1a(const uint8_t *data, long len) {
     uint32_t h = 2166136261u;
@@ -15,8 +16,10 @@ uint32_t ev_fnv1a(const uint8_t *data, long len) {
 
 static long net_floats(int n_in, int n_hid) { return (long)n_in * n_hid + n_hid + NN_OUT * n_hid + NN_OUT; }
 
-long ev_wts_size(int n_in, int n_hid_contact, int n_hid_race) {
-    return HEADER_BYTES + 4 * (net_floats(n_in, n_hid_contact) + net_floats(n_in, n_hid_race)) + 4;
+long ev_wts_size(int n_in, int n_hid_contact, int n_hid_race, int n_hid_crashed) {
+    long floats = net_floats(n_in, n_hid_contact) + net_floats(n_in, n_hid_race);
+    if (n_hid_crashed > 0) return HEADER_BYTES + 4 + 4 * (floats + net_floats(n_in, n_hid_crashed)) + 4;
+    return HEADER_BYTES + 4 * floats + 4;
 }
 
 static void put_u32(uint8_t *p, uint32_t v) { p[0] = v; p[1] = v >> 8; p[2] = v >> 16; p[3] = v >> 24; }
@@ -46,18 +49,21 @@ static int get_net(const uint8_t **p, nn_net *n, int n_in, int n_hid) {
 }
 
 long ev_wts_serialize(const ev_weights *w, uint8_t *buf, long cap) {
-    long size = ev_wts_size(w->contact.n_in, w->contact.n_hid, w->race.n_hid);
+    int hk = w->crashed.n_hid;
+    long size = ev_wts_size(w->contact.n_in, w->contact.n_hid, w->race.n_hid, hk);
     if (cap < size) return -size;
     uint8_t *p = buf;
     memcpy(p, EV_WTS_MAGIC, 8); p += 8;
-    put_u32(p, EV_WTS_VERSION); p += 4;
+    put_u32(p, hk > 0 ? EV_WTS_VERSION_CRASHED : EV_WTS_VERSION); p += 4;
     put_u32(p, (uint32_t)w->contact.n_in); p += 4;
     put_u32(p, (uint32_t)w->contact.n_hid); p += 4;
     put_u32(p, (uint32_t)w->race.n_in); p += 4;
     put_u32(p, (uint32_t)w->race.n_hid); p += 4;
     put_u32(p, w->games_trained); p += 4;
+    if (hk > 0) { put_u32(p, (uint32_t)hk); p += 4; }
     put_net(&p, &w->contact);
     put_net(&p, &w->race);
+    if (hk > 0) put_net(&p, &w->crashed);
     put_u32(p, ev_fnv1a(buf, p - buf)); p += 4;
     return p - buf;
 }
@@ -65,17 +71,27 @@ long ev_wts_serialize(const ev_weights *w, uint8_t *buf, long cap) {
 int ev_wts_parse_inputs(ev_weights *w, const uint8_t *buf, long len, int want_in) {
     if (!buf || len < HEADER_BYTES + 4) return BG_ERR_WTS_SIZE;
     if (memcmp(buf, EV_WTS_MAGIC, 8) != 0) return BG_ERR_WTS_MAGIC;
-    if (get_u32(buf + 8) != EV_WTS_VERSION) return BG_ERR_WTS_VERSION;
+    uint32_t version = get_u32(buf + 8);
+    if (version != EV_WTS_VERSION && version != EV_WTS_VERSION_CRASHED) return BG_ERR_WTS_VERSION;
+    int v2 = version == EV_WTS_VERSION_CRASHED;
     uint32_t n_in = get_u32(buf + 12), hc = get_u32(buf + 16), rin = get_u32(buf + 20), hr = get_u32(buf + 24);
+    uint32_t hk = v2 ? get_u32(buf + HEADER_BYTES) : 0;
     int in_ok = want_in ? n_in == (uint32_t)want_in : n_in >= 1 && n_in <= NN_MAX_IN;
-    if (!in_ok || rin != n_in || hc < 1 || hc > NN_MAX_HID || hr < 1 || hr > NN_MAX_HID)
+    if (!in_ok || rin != n_in || hc < 1 || hc > NN_MAX_HID || hr < 1 || hr > NN_MAX_HID ||
+        (v2 && (hk < 1 || hk > NN_MAX_HID)))
         return BG_ERR_WTS_VERSION;
-    if (len != ev_wts_size((int)n_in, (int)hc, (int)hr)) return BG_ERR_WTS_SIZE;
+    if (len != ev_wts_size((int)n_in, (int)hc, (int)hr, (int)hk)) return BG_ERR_WTS_SIZE;
     if (get_u32(buf + len - 4) != ev_fnv1a(buf, len - 4)) return BG_ERR_WTS_CHECKSUM;
-    const uint8_t *p = buf + HEADER_BYTES;
+    const uint8_t *p = buf + HEADER_BYTES + (v2 ? 4 : 0);
     w->games_trained = get_u32(buf + 28);
     if (get_net(&p, &w->contact, (int)n_in, (int)hc) || get_net(&p, &w->race, (int)n_in, (int)hr))
         return BG_ERR_WTS_CHECKSUM;
+    if (v2) {
+        if (get_net(&p, &w->crashed, (int)n_in, (int)hk)) return BG_ERR_WTS_CHECKSUM;
+    } else {
+        w->crashed.n_hid = 0;   /* none: the contact net judges crashed positions */
+        w->crashed.n_in = 0;
+    }
     static uint32_t parses;
     w->loaded = 1;
     w->tag = ++parses;

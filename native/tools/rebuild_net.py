@@ -10,7 +10,8 @@ duel); stage 5: rounds of supervised training of the contact net with a proper o
 (sldata gen: the best few plays' results of sampled self-play decisions, with our own 1-ply
 values as targets; sltrain.py: mini-batch Adam on cross-entropy plus a pairwise term on the
 equities of each decision's plays), each round's data from the best net so far, a round kept
-while it wins its duel. Never gnubg's weights or outputs as targets: gnubg 0-ply (the
+while it wins its duel; stage 6: rounds of the same for a third net that judges crashed
+positions alone (sldata gen --only crashed, sltrain.py --net crashed), none by default. Never gnubg's weights or outputs as targets: gnubg 0-ply (the
 optional gnubg-nn package, through bench/strength.py) is only a yardstick in the log.
 Not the game and not a test. Every step is seeded, so a run is reproducible on one machine
 and compiler; stopped at any point, the same command resumes from its checkpoints:
@@ -314,30 +315,85 @@ class Run:
             prefix = self.path(f"sl{k}")
             self.tool("sldata", "encode", "--out", prefix, data)
             cand = self.path(f"sl{k}.wts")
-            cmd = [sys.executable, os.path.join(HERE, "sltrain.py"), prefix, "--weights", best,
-                   "--out", cand, "--net", "contact", "--epochs", str(a.sl_epochs), "--lr",
-                   str(a.sl_lr), "--lr-end", str(a.sl_lr_end), "--pair", str(a.sl_pair),
-                   "--seed", str(a.seed * 1000 + 500 + k)]
-            proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-            if proc.returncode != 0:
-                raise SystemExit(f"rebuild_net: sltrain failed ({proc.returncode}):\n{proc.stdout}")
+            fit = self._sltrain([prefix], best, cand, "contact", a.sl_epochs, a.sl_lr,
+                                a.sl_lr_end, a.seed * 1000 + 500 + k)
+            if not self._keep(f"sl round {k}", fit, cand, best, a.seed * 1000 + 500 + k,
+                              "sl_rounds_done", k, a.sl_rounds):
+                break
+        return best
+
+    def _sltrain(self, prefixes: list[str], start: str, out: str, net: str, epochs: int,
+                 lr: float, lr_end: float, seed: int) -> str:
+        """sltrain.py on the encoded data under prefixes (their large .x files removed after);
+        the held-out figures before and after, for the log."""
+        a = self.args
+        cmd = [sys.executable, os.path.join(HERE, "sltrain.py"), *prefixes, "--weights", start,
+               "--out", out, "--net", net, "--epochs", str(epochs), "--lr", str(lr),
+               "--lr-end", str(lr_end), "--pair", str(a.sl_pair), "--seed", str(seed)]
+        proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        for prefix in prefixes:
             os.remove(prefix + ".x")   # the inputs are large; encode makes them again
-            # "nan" when no held-out decision has two plays (tiny rounds)
-            first = re.search(r"epoch 0: held-out equity error ([0-9.]+), choice loss ([0-9.]+|nan)",
-                              proc.stdout)
-            last = re.findall(r"epoch \d+: lr .* held-out equity error ([0-9.]+), choice loss "
-                              r"([0-9.]+|nan)", proc.stdout)
-            ppg, lo, hi = self.duel(cand, best, seed=a.seed * 1000 + 500 + k)
-            kept = ppg > 0
-            self.log(f"sl round {k}: held-out equity error {first.group(1)}->{last[-1][0]}, "
-                     f"choice loss {first.group(2)}->{last[-1][1]}; duel vs best {ppg:+.3f} ppg "
-                     f"[{lo:+.3f}, {hi:+.3f}] ({2 * a.duel_pairs} games): "
-                     f"{'kept' if kept else 'not kept, the stage ends'}")
-            if kept:
-                shutil.copyfile(cand, best)
-                self.log(f"sl round {k}: {self.gnubg_yardstick(best)}")
-            self._round_done("sl_rounds_done", k if kept else a.sl_rounds)
-            if not kept:
+        if proc.returncode != 0:
+            raise SystemExit(f"rebuild_net: sltrain failed ({proc.returncode}):\n{proc.stdout}")
+        # "nan" when no held-out decision has two plays (tiny rounds)
+        first = re.search(r"epoch 0: held-out equity error ([0-9.]+), choice loss ([0-9.]+|nan)",
+                          proc.stdout)
+        last = re.findall(r"epoch \d+: lr .* held-out equity error ([0-9.]+), choice loss "
+                          r"([0-9.]+|nan)", proc.stdout)
+        return (f"held-out equity error {first.group(1)}->{last[-1][0]}, choice loss "
+                f"{first.group(2)}->{last[-1][1]}")
+
+    def _keep(self, label: str, fit: str, cand: str, best: str, seed: int, state: str, k: int,
+              rounds: int) -> bool:
+        """Round k's candidate duels the best so far at level 3 and replaces it when its mean
+        is positive; else the stage (state file `state`, `rounds` rounds) ends."""
+        ppg, lo, hi = self.duel(cand, best, seed=seed)
+        kept = ppg > 0
+        self.log(f"{label}: {fit}; duel vs best {ppg:+.3f} ppg [{lo:+.3f}, {hi:+.3f}] "
+                 f"({2 * self.args.duel_pairs} games): "
+                 f"{'kept' if kept else 'not kept, the stage ends'}")
+        if kept:
+            shutil.copyfile(cand, best)
+            self.log(f"{label}: {self.gnubg_yardstick(best)}")
+        self._round_done(state, k if kept else rounds)
+        return kept
+
+    # ---- stage 6 ------------------------------------------------------------------------
+
+    def cr(self, base: str) -> str:
+        """Rounds of the crashed net (the contact positions ev_crashed picks out, as gnubg's
+        published crashed class): each round's crashed decisions from self-play of the best
+        net so far, every one sampled, with --cr-ply targets (sldata gen --only crashed);
+        sltrain.py --net crashed on every round's data so far and the crashed positions of
+        stage 5's (a file without a crashed net starts it as a copy of its contact net); a
+        round is kept when it beats the best so far in its duel, else the stage ends."""
+        a = self.args
+        if a.cr_rounds <= 0:
+            return base
+        best = self.path("cr_best.wts")
+        for k in range(self._rounds_done("cr_rounds_done", base, best) + 1, a.cr_rounds + 1):
+            data = self.path(f"cr{k}.rec")
+            if not os.path.exists(data):
+                self.log(f"cr round {k}: generating {a.cr_positions} crashed positions (the "
+                         f"best {a.sl_top} plays within {a.sl_margin}) with {a.cr_ply}-ply "
+                         f"targets")
+                self._gen_parts(data, "sldata", lambda j, out: [
+                    "gen", "--weights", best, "--positions", str(self._share(a.cr_positions, j)),
+                    "--seed", str(a.seed * 1000 + 900 + k * 10 + j), "--ply", str(a.cr_ply),
+                    "--sample", "1", "--only", "crashed", "--top", str(a.sl_top), "--margin",
+                    str(a.sl_margin), "--out", out], exts=("", ".dec"))
+            recs = [self.path(f"cr{j}.rec") for j in range(1, k + 1)]
+            recs += sorted(p for p in (self.path(f"sl{j}.rec") for j in range(1, a.sl_rounds + 1))
+                           if os.path.exists(p))
+            prefixes = []
+            for rec in recs:
+                prefixes.append(rec[:-len(".rec")])
+                self.tool("sldata", "encode", "--out", prefixes[-1], rec)
+            cand = self.path(f"cr{k}.wts")
+            fit = self._sltrain(prefixes, best, cand, "crashed", a.cr_epochs, a.cr_lr,
+                                a.cr_lr_end, a.seed * 1000 + 900 + k)
+            if not self._keep(f"cr round {k}", fit, cand, best, a.seed * 1000 + 900 + k,
+                              "cr_rounds_done", k, a.cr_rounds):
                 break
         return best
 
@@ -400,6 +456,14 @@ def main() -> int:
     ap.add_argument("--sl-pair", type=float, default=10.0,
                     help="weight of the pairwise term (each play's equity against its "
                          "decision's mean)")
+    ap.add_argument("--cr-rounds", type=int, default=0,
+                    help="rounds of stage 6 (the crashed net, sldata --only crashed + sltrain.py)")
+    ap.add_argument("--cr-positions", type=int, default=240_000, help="positions a crashed round")
+    ap.add_argument("--cr-ply", type=int, default=2, choices=(1, 2),
+                    help="search depth of a crashed round's targets")
+    ap.add_argument("--cr-epochs", type=int, default=12)
+    ap.add_argument("--cr-lr", type=float, default=1e-3)
+    ap.add_argument("--cr-lr-end", type=float, default=1e-5)
     ap.add_argument("--gnubg-games", type=int, default=20000,
                     help="games of the gnubg0 yardstick (0: none)")
     args = ap.parse_args()
@@ -413,6 +477,7 @@ def main() -> int:
                        args.contact_alpha_end, args.seed * 100 + 48, args.contact_hidden)
     base = run.refine(base)
     base = run.sl(base)
+    base = run.cr(base)
     if base != run.path("best.wts"):
         shutil.copyfile(base, run.path("best.wts"))
     run.log(f"done: {run.path('best.wts')}")

@@ -163,25 +163,30 @@ static void holdout_error(nn_net *net, const long *idx, long n, double *mse, dou
 
 static int cmd_fit(ev_weights *w, int epochs, double alpha0, double alpha_end, uint64_t seed,
                    const char *out) {
-    long *idx[2] = { malloc(sizeof(long) * (size_t)n_recs), malloc(sizeof(long) * (size_t)n_recs) };
-    long cnt[2] = {0, 0};
+    /* each record teaches the net that judges it in play (ev_net_index) */
+    long *idx[3], cnt[3] = {0, 0, 0};
+    for (int c = 0; c < 3; c++) idx[c] = malloc(sizeof(long) * (size_t)(n_recs ? n_recs : 1));
     for (long i = 0; i < n_recs; i++) {
         int cls = ev_class(&recs[i].b);
-        if (cls == EV_CONTACT) idx[0][cnt[0]++] = i;
-        else if (cls == EV_RACE) idx[1][cnt[1]++] = i;
+        if (cls == EV_CONTACT || cls == EV_RACE) {
+            int k = ev_net_index(w, &recs[i].b, cls);
+            idx[k][cnt[k]++] = i;
+        }
     }
-    nn_net *nets[2] = { &w->contact, &w->race };
-    const char *names[2] = { "contact", "race" };
+    nn_net *nets[3] = { &w->contact, &w->race, &w->crashed };
+    const char *names[3] = { "contact", "race", "crashed" };
+    int n_nets = w->crashed.n_hid > 0 ? 3 : 2;
     uint64_t rng = seed * 0x9E3779B97F4A7C15ULL + 5;
-    for (int c = 0; c < 2; c++) {   /* a fixed shuffle; the last 2% are held out */
+    for (int c = 0; c < n_nets; c++) {   /* a fixed shuffle; the last 2% are held out */
         for (long i = cnt[c] - 1; i > 0; i--) {
             long j = (long)(rng_next(&rng) % (uint64_t)(i + 1));
             long t = idx[c][i]; idx[c][i] = idx[c][j]; idx[c][j] = t;
         }
     }
-    printf("fit: %ld contact, %ld race positions; %d epochs, alpha %.4f -> %.4f\n",
-           cnt[0], cnt[1], epochs, alpha0, alpha_end);
-    for (int c = 0; c < 2; c++) {
+    printf("fit: %ld contact, %ld race", cnt[0], cnt[1]);
+    if (n_nets == 3) printf(", %ld crashed", cnt[2]);
+    printf(" positions; %d epochs, alpha %.4f -> %.4f\n", epochs, alpha0, alpha_end);
+    for (int c = 0; c < n_nets; c++) {
         long hold = cnt[c] / 50, train = cnt[c] - hold;
         double mse, eqe;
         holdout_error(nets[c], idx[c] + train, hold, &mse, &eqe);
@@ -211,8 +216,7 @@ static int cmd_fit(ev_weights *w, int epochs, double alpha0, double alpha_end, u
             if (wts_save(w, out) != 0) { fprintf(stderr, "refine: cannot write %s\n", out); return 1; }
         }
     }
-    free(idx[0]);
-    free(idx[1]);
+    for (int c = 0; c < 3; c++) free(idx[c]);
     return 0;
 }
 
@@ -274,8 +278,9 @@ static int cmd_average(const char **paths, int n, const char *out) {
         ev_weights *w = f == 0 ? &sum : &one;
         if (wts_load(w, paths[f]) != 0) { fprintf(stderr, "refine: cannot load %s\n", paths[f]); return 1; }
         if (f == 0) continue;
-        nn_net *a[2] = { &sum.contact, &sum.race }, *b[2] = { &one.contact, &one.race };
-        for (int k = 0; k < 2; k++) {
+        nn_net *a[3] = { &sum.contact, &sum.race, &sum.crashed };
+        nn_net *b[3] = { &one.contact, &one.race, &one.crashed };
+        for (int k = 0; k < 3; k++) {
             if (a[k]->n_hid != b[k]->n_hid) { fprintf(stderr, "refine: %s has another shape\n", paths[f]); return 1; }
             int nh = a[k]->n_hid;
             for (long i = 0; i < (long)EV_N_IN * nh; i++) a[k]->w_in[i] += b[k]->w_in[i];
@@ -285,8 +290,8 @@ static int cmd_average(const char **paths, int n, const char *out) {
         }
         if (one.games_trained > sum.games_trained) sum.games_trained = one.games_trained;
     }
-    nn_net *a[2] = { &sum.contact, &sum.race };
-    for (int k = 0; k < 2; k++) {
+    nn_net *a[3] = { &sum.contact, &sum.race, &sum.crashed };
+    for (int k = 0; k < 3; k++) {   /* (a missing crashed net has 0 hidden units: nothing) */
         int nh = a[k]->n_hid;
         for (long i = 0; i < (long)EV_N_IN * nh; i++) a[k]->w_in[i] /= n;
         for (int i = 0; i < nh; i++) a[k]->b_hid[i] /= n;

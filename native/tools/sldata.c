@@ -47,22 +47,13 @@ typedef struct {
     int horizon;      /* plies each rollout plays (0-ply choices) before the 0-ply value */
 } gen_opts;
 
-/* --only crashed: contact positions where a side is down to its last few men in play, as
- * GNU Backgammon's published classes count them (at most 6 men on the board, not counting all
- * but one of a stack on the ace point, or on the ace and deuce points together). */
+/* --only crashed: contact positions where a side is down to its last few men in play
+ * (ev_crashed, as GNU Backgammon's published classes count them). */
 #define ONLY_CRASHED 100
-
-static int side_crashed(const int8_t *row) {
-    int tot = 0;
-    for (int i = 0; i < 25; i++) tot += row[i];
-    if (tot <= 6) return 1;
-    if (row[0] > 1) return tot <= 6 + row[0] || (row[1] > 1 && 1 + tot - (row[0] + row[1]) <= 6);
-    return tot <= 6 + (row[1] - 1);
-}
 
 static int wanted_kind(const gen_opts *o, const mg_board *b, int cls) {
     if (o->only == ONLY_CRASHED)
-        return cls == EV_CONTACT && (side_crashed(b->b[0]) || side_crashed(b->b[1]));
+        return ev_crashed(b);
     return o->only ? cls == o->only : (cls == EV_CONTACT || cls == EV_RACE);
 }
 
@@ -226,7 +217,8 @@ static int cmd_gen(const gen_opts *o, const char *out, const char *from) {
 
 /* Records -> PREFIX.x (float32 inputs, EV_N_IN a record), PREFIX.y (float32 targets, five),
  * PREFIX.m (uint8, five: 1 where the output can be non-zero in that position, 0 where
- * ev_mask sets it to zero in play), PREFIX.c (uint8 class: EV_CONTACT or EV_RACE) and
+ * ev_mask sets it to zero in play), PREFIX.c (uint8 class: EV_CONTACT or EV_RACE, or
+ * EV_CRASHED_TAG for a contact position ev_crashed picks out, which the crashed net learns) and
  * PREFIX.g (uint32, the decision each record came from, numbered from 0; from DATA.dec, or
  * each record its own when there is none). */
 static int cmd_encode(const char *in_path, const char *prefix) {
@@ -268,7 +260,7 @@ static int cmd_encode(const char *in_path, const char *prefix) {
         int cls = ev_class(&b);
         if (cls != EV_CONTACT && cls != EV_RACE) { skipped++; continue; }
         float x[EV_N_IN], y[NN_OUT], ones[NN_OUT];
-        uint8_t m[NN_OUT], c = (uint8_t)cls;
+        uint8_t m[NN_OUT], c = (uint8_t)(ev_crashed(&b) ? EV_CRASHED_TAG : cls);
         ev_encode(&b, x);
         memcpy(y, rec + 50, sizeof y);
         for (int k = 0; k < NN_OUT; k++) ones[k] = 1.0f;

@@ -1,7 +1,8 @@
-"""sltrain.py: supervised training of one of the evaluator's nets (contact or race) toward the
-targets `sldata gen` wrote and `sldata encode` turned into input vectors: mini-batch Adam on
-cross-entropy over the outputs a position can have, numpy only, seeded. Not the TD trainer
-(train.c) and not part of the game. Run from the repo root:
+"""sltrain.py: supervised training of one of the evaluator's nets (contact, race or crashed)
+toward the targets `sldata gen` wrote and `sldata encode` turned into input vectors:
+mini-batch Adam on cross-entropy over the outputs a position can have, numpy only, seeded.
+Each net learns from the positions it judges in play. Not the TD trainer (train.c) and not
+part of the game. Run from the repo root:
     python3 native/tools/sltrain.py --weights START.wts --out OUT.wts --net contact DATA..."""
 from __future__ import annotations
 
@@ -14,9 +15,13 @@ import time
 import numpy as np
 
 MAGIC = b"SPBGNET1"
-VERSION = 1
+VERSION, VERSION_CRASHED = 1, 2   # version 2 adds the crashed net (evalwts.c)
 N_OUT = 5
-HEADER = struct.Struct("<8s6I")
+HEADER = struct.Struct("<8s6I")   # magic, version, n_in, contact hidden, n_in, race hidden, games
+CRASHED_HID = struct.Struct("<I")   # version 2: the crashed net's hidden units, after the header
+NETS = ("contact", "race", "crashed")
+# the encoded data's class tags (sldata encode: EV_RACE, EV_CONTACT, EV_CRASHED_TAG)
+RACE, CONTACT, CRASHED = 2, 3, 4
 
 
 def fnv1a(data: bytes) -> int:
@@ -43,6 +48,9 @@ class Net:
     @property
     def n_hid(self) -> int:
         return self.w_in.shape[1]
+
+    def copy(self) -> "Net":
+        return Net(self.w_in.copy(), self.b_hid.copy(), self.w_out.copy(), self.b_out.copy())
 
     def floats(self) -> np.ndarray:
         return np.concatenate([self.w_in.ravel(), self.b_hid, self.w_out.ravel(), self.b_out])
@@ -74,35 +82,47 @@ class Net:
 
 
 def read_weights(path: str):
-    """(contact, race, games_trained) from a weights file, its checksum verified."""
+    """({"contact", "race", "crashed": the nets, crashed None in a version-1 file}, games
+    trained) from a weights file, its checksum verified."""
     with open(path, "rb") as f:
         data = f.read()
     if len(data) < HEADER.size + 4:
         raise SystemExit(f"{path}: too short for a weights file ({len(data)} bytes)")
     magic, version, n_in, hc, rin, hr, games = HEADER.unpack_from(data)
-    if magic != MAGIC or version != VERSION or rin != n_in:
-        raise SystemExit(f"{path}: not a weights file of version {VERSION}")
+    if magic != MAGIC or version not in (VERSION, VERSION_CRASHED) or rin != n_in:
+        raise SystemExit(f"{path}: not a weights file of version {VERSION} or {VERSION_CRASHED}")
     (stored,) = struct.unpack_from("<I", data, len(data) - 4)
     if stored != fnv1a(data[:-4]):
         raise SystemExit(f"{path}: checksum does not match (damaged file)")
-    floats = np.frombuffer(data, dtype="<f4", offset=HEADER.size,
-                           count=(len(data) - HEADER.size - 4) // 4)
+    hidden, start = [hc, hr], HEADER.size
+    if version == VERSION_CRASHED:
+        hidden.append(CRASHED_HID.unpack_from(data, start)[0])
+        start += CRASHED_HID.size
+    floats = np.frombuffer(data, dtype="<f4", offset=start, count=(len(data) - start - 4) // 4)
     nets, at = [], 0
-    for nh in (hc, hr):
+    for nh in hidden:
         parts = []
         for size in (n_in * nh, nh, N_OUT * nh, N_OUT):
             parts.append(floats[at:at + size])
             at += size
+        if at > len(floats):
+            break
         nets.append(Net(parts[0].reshape(n_in, nh), parts[1], parts[2].reshape(N_OUT, nh), parts[3]))
     if at != len(floats):
         raise SystemExit(f"{path}: size does not match its header")
-    return nets[0], nets[1], games
+    nets += [None] * (len(NETS) - len(nets))
+    return dict(zip(NETS, nets)), games
 
 
-def write_weights(path: str, contact: Net, race: Net, games: int) -> None:
-    """Writes the file the C side reads (evalwts.c), to PATH.tmp first, then renamed over PATH."""
-    head = HEADER.pack(MAGIC, VERSION, contact.n_in, contact.n_hid, race.n_in, race.n_hid, games)
-    body = head + contact.floats().astype("<f4").tobytes() + race.floats().astype("<f4").tobytes()
+def write_weights(path: str, nets: dict, games: int) -> None:
+    """Writes the file the C side reads (evalwts.c), to PATH.tmp first, then renamed over PATH:
+    version 2 when nets has a crashed net, else version 1."""
+    contact, race, crashed = (nets.get(k) for k in NETS)
+    head = HEADER.pack(MAGIC, VERSION_CRASHED if crashed else VERSION, contact.n_in, contact.n_hid,
+                       race.n_in, race.n_hid, games)
+    if crashed:
+        head += CRASHED_HID.pack(crashed.n_hid)
+    body = head + b"".join(n.floats().astype("<f4").tobytes() for n in (contact, race, crashed) if n)
     body += struct.pack("<I", fnv1a(body))
     tmp = path + ".tmp"
     with open(tmp, "wb") as f:
@@ -119,9 +139,10 @@ def data_inputs(prefix: str) -> int:
     return size // (4 * n)
 
 
-def load_data(prefixes: list[str], n_in: int, cls: int):
+def load_data(prefixes: list[str], n_in: int, classes: tuple[int, ...]):
     """Inputs, targets, output masks and decision numbers (unique across the prefixes; each
-    record its own decision where the data has no .g file) of the records of class cls."""
+    record its own decision where the data has no .g file) of the records tagged with one of
+    classes."""
     xs, ys, ms, gs = [], [], [], []
     next_group = 0
     for prefix in prefixes:
@@ -136,7 +157,7 @@ def load_data(prefixes: list[str], n_in: int, cls: int):
                 raise SystemExit(f"{prefix}.g holds {g.size} decisions, not {c.size}")
         else:
             g = np.arange(c.size, dtype=np.int64)
-        keep = c == cls
+        keep = np.isin(c, classes)
         xs.append(x.reshape(-1, n_in)[keep])
         ys.append(np.fromfile(prefix + ".y", dtype=np.float32).reshape(-1, N_OUT)[keep])
         ms.append(np.fromfile(prefix + ".m", dtype=np.uint8).reshape(-1, N_OUT)[keep])
@@ -294,7 +315,8 @@ def main(argv=None):
     ap.add_argument("--out", help="the weights file to write (the other net as it was)")
     ap.add_argument("--evaluate", action="store_true",
                     help="only report the net's equity error and choice loss on all the data")
-    ap.add_argument("--net", choices=("contact", "race"), required=True)
+    ap.add_argument("--net", choices=NETS, required=True,
+                    help="crashed: a file without one starts it as a copy of its contact net")
     ap.add_argument("--hidden", type=int, default=0, help="grow the net to this many hidden units")
     ap.add_argument("--epochs", type=int, default=10)
     ap.add_argument("--batch", type=int, default=256)
@@ -306,18 +328,21 @@ def main(argv=None):
                     help="weight of the squared error of each play's equity relative to its "
                          "decision's mean (0: cross-entropy alone)")
     args = ap.parse_args(argv)
-    contact, race, games = read_weights(args.weights)
-    which = 0 if args.net == "contact" else 1
+    nets, games = read_weights(args.weights)
     n_in = data_inputs(args.data[0])
-    contact, race = contact.widened(n_in), race.widened(n_in)
-    net = (contact, race)[which]
+    nets = {k: n.widened(n_in) if n else None for k, n in nets.items()}
+    if args.net == "crashed" and nets["crashed"] is None:
+        nets["crashed"] = nets["contact"].copy()
+    net = nets[args.net]
     rng = np.random.default_rng(args.seed)
     if args.hidden:
         if args.hidden < net.n_hid or args.hidden > 512:
             raise SystemExit(f"--hidden must be between the net's {net.n_hid} and 512")
         net = net.grown(args.hidden, rng)
-    cls = 3 if which == 0 else 2   # EV_CONTACT, EV_RACE
-    x, y, m, g = load_data(args.data, net.n_in, cls)
+    # the positions the net judges in play: crashed ones go to the crashed net when there is one
+    classes = {"race": (RACE,), "crashed": (CRASHED,),
+               "contact": (CONTACT,) if nets["crashed"] else (CONTACT, CRASHED)}[args.net]
+    x, y, m, g = load_data(args.data, net.n_in, classes)
     if args.evaluate:
         order = np.argsort(g, kind="stable")
         x, y, m, g = x[order], y[order], m[order], g[order]
@@ -336,9 +361,8 @@ def main(argv=None):
     best, err = train(net, x, y, m, g, epochs=args.epochs, batch=args.batch, lr0=args.lr,
                       lr_end=args.lr_end, seed=args.seed, hold_share=args.holdout,
                       pair=args.pair, log=log)
-    nets = [contact, race]
-    nets[which] = best
-    write_weights(args.out, nets[0], nets[1], games)
+    nets[args.net] = best
+    write_weights(args.out, nets, games)
     log(f"best held-out equity error {err:.5f} -> {args.out}")
 
 

@@ -1,4 +1,5 @@
-/* train.c: the self-play TD training tool for the evaluator's two nets (contact, race).
+/* train.c: the self-play TD training tool for the evaluator's nets (contact, race, and the
+ * crashed net when the file has one: each position teaches the net that judges it in play).
  * Greedy 0-ply self-play; after each move the net's value of the position before it moves
  * toward the value of the best play (TD(0)), and toward the result at the game's end.
  * Seeded and reproducible (one thread; game g's dice come from its own stream of the seed and
@@ -56,7 +57,8 @@ static int train_game(uint64_t *rng, float alpha_contact, float alpha_race) {
         nn_net *nnet = NULL;   /* the net that learns from this position, if any */
         float alpha = cls == EV_CONTACT ? alpha_contact : alpha_race;
         if ((cls == EV_CONTACT || cls == EV_RACE) && alpha > 0.0f) {
-            nnet = cls == EV_CONTACT ? &net.contact : &net.race;
+            nn_net *nets[3] = { &net.contact, &net.race, &net.crashed };
+            nnet = nets[ev_net_index(&net, &pos, cls)];   /* the net that judges it in play */
             ev_encode(&pos, in);
             nn_forward(nnet, in, &tr);
         }
@@ -119,12 +121,14 @@ static int widen_weights(const char *path) {
     if (wts_load_inputs(&old, path, 0) != 0) return -1;
     int old_in = old.contact.n_in, per_old = old_in / 2;
     if (old_in % 2 || per_old > EV_PER_SIDE) return -1;
-    nn_net *from[2] = { &old.contact, &old.race }, *to[2] = { &net.contact, &net.race };
-    for (int n = 0; n < 2; n++) {
+    nn_net *from[3] = { &old.contact, &old.race, &old.crashed };
+    nn_net *to[3] = { &net.contact, &net.race, &net.crashed };
+    for (int n = 0; n < 3; n++) {
         const nn_net *o = from[n];
         nn_net *m = to[n];
         int nh = o->n_hid;
         memset(m, 0, sizeof *m);
+        if (nh == 0) continue;   /* no crashed net */
         m->n_in = EV_N_IN;
         m->n_hid = nh;
         for (int i = 0; i < old_in; i++) {   /* old input i: side i / per_old, place i % per_old */

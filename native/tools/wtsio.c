@@ -4,7 +4,7 @@
 #include <stdlib.h>
 
 int wts_save(const ev_weights *w, const char *path) {
-    long size = ev_wts_size(EV_N_IN, w->contact.n_hid, w->race.n_hid);
+    long size = ev_wts_size(EV_N_IN, w->contact.n_hid, w->race.n_hid, w->crashed.n_hid);
     uint8_t *buf = malloc(size);
     if (!buf) return -1;
     ev_wts_serialize(w, buf, size);
