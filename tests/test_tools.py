@@ -438,14 +438,16 @@ def test_rebuild_sl_data_from_games_against_gnubg_with_rollout_targets(tools, tm
     assert datas[0] == datas[1]
 
 
-def test_rebuild_crashed_round_starts_a_crashed_net_and_logs_its_duel(tools, tmp_path):
-    """One tiny round of rebuild_net.py's stage 6 from the shipped file: crashed decisions with
-    1-ply targets, sltrain.py --net crashed; the candidate is a version-2 file that loads."""
+def test_rebuild_net_rounds_start_a_crashed_net_then_train_the_race_net(tools, tmp_path):
+    """One tiny round of each half of rebuild_net.py's stage 6 from the shipped file: crashed
+    decisions with 1-ply targets, sltrain.py --net crashed (the candidate a version-2 file
+    that loads), then race decisions and sltrain.py --net race."""
     work = tmp_path / "cr"
     subprocess.run([sys.executable, os.path.join(TOOLS, "rebuild_net.py"), "--seed", "4",
                     "--workdir", str(work), "--start", ev.WEIGHTS_PATH, "--race-games", "0",
                     "--contact-games", "0", "--cr-rounds", "1", "--cr-positions", "150",
-                    "--cr-ply", "1", "--cr-epochs", "1", "--duel-pairs", "5", "--gnubg-games",
+                    "--rs-rounds", "1", "--rs-positions", "120",
+                    "--net-ply", "1", "--net-epochs", "1", "--duel-pairs", "5", "--gnubg-games",
                     "0", "--jobs", "2"], check=True, capture_output=True, text=True)
     log = (work / "yardstick.log").read_text()
     assert "cr round 1: generating 150 crashed positions (the best 5 plays within 0.12)" in log
@@ -457,3 +459,5 @@ def test_rebuild_crashed_round_starts_a_crashed_net_and_logs_its_duel(tools, tmp
     assert struct.unpack_from("<I", cand, 8)[0] == 2
     assert ev.load_weights(str(work / "cr1.wts")) > 0
     ev.load_weights()
+    assert "rs round 1: generating 120 race positions" in log and "rs round 1: held-out" in log
+    assert sum((work / "rs1.rec.dec").read_bytes()) == 120 and (work / "rs1.wts").exists()

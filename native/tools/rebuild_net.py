@@ -10,8 +10,9 @@ duel); stage 5: rounds of supervised training of the contact net with a proper o
 (sldata gen: the best few plays' results of sampled self-play decisions, with our own 1-ply
 values as targets; sltrain.py: mini-batch Adam on cross-entropy plus a pairwise term on the
 equities of each decision's plays), each round's data from the best net so far, a round kept
-while it wins its duel; stage 6: rounds of the same for a third net that judges crashed
-positions alone (sldata gen --only crashed, sltrain.py --net crashed), none by default. Never gnubg's weights or outputs as targets: gnubg 0-ply (the
+while it wins its duel; stage 6: rounds of the same for one net on its own kind of positions,
+a third net that judges crashed positions (sldata gen --only crashed, sltrain.py --net
+crashed) and then the race net; none by default. Never gnubg's weights or outputs as targets: gnubg 0-ply (the
 optional gnubg-nn package, through bench/strength.py) is only a yardstick in the log.
 Not the game and not a test. Every step is seeded, so a run is reproducible on one machine
 and compiler; stopped at any point, the same command resumes from its checkpoints:
@@ -360,40 +361,49 @@ class Run:
 
     # ---- stage 6 ------------------------------------------------------------------------
 
-    def cr(self, base: str) -> str:
-        """Rounds of the crashed net (the contact positions ev_crashed picks out, as gnubg's
-        published crashed class): each round's crashed decisions from self-play of the best
-        net so far, every one sampled, with --cr-ply targets (sldata gen --only crashed);
-        sltrain.py --net crashed on every round's data so far and the crashed positions of
-        stage 5's (a file without a crashed net starts it as a copy of its contact net); a
-        round is kept when it beats the best so far in its duel, else the stage ends."""
+    NET_STAGES = {"crashed": ("cr", 900), "race": ("rs", 950)}   # file prefix, seed offset
+
+    def net_rounds(self, base: str, net: str) -> str:
+        """Rounds of one net alone on the positions it judges: the crashed net (the contact
+        positions ev_crashed picks out, as gnubg's published crashed class; --cr-*) or the
+        race net (--rs-*). Each round's decisions of that kind come from self-play of the best
+        net so far (sldata gen --only NET; every crashed decision, crashed positions being
+        rare) with --net-ply targets; sltrain.py --net NET trains on every round's data so far
+        and on stage 5's positions of that kind (a file without a crashed net starts it as a
+        copy of its contact net); a round is kept when it beats the best so far in its duel,
+        else the stage ends."""
         a = self.args
-        if a.cr_rounds <= 0:
+        tag, offset = self.NET_STAGES[net]
+        rounds, positions = ((a.cr_rounds, a.cr_positions) if net == "crashed"
+                             else (a.rs_rounds, a.rs_positions))
+        if rounds <= 0:
             return base
-        best = self.path("cr_best.wts")
-        for k in range(self._rounds_done("cr_rounds_done", base, best) + 1, a.cr_rounds + 1):
-            data = self.path(f"cr{k}.rec")
+        best = self.path(f"{tag}_best.wts")
+        state = f"{tag}_rounds_done"
+        for k in range(self._rounds_done(state, base, best) + 1, rounds + 1):
+            data = self.path(f"{tag}{k}.rec")
+            seed = a.seed * 1000 + offset + k * 10
             if not os.path.exists(data):
-                self.log(f"cr round {k}: generating {a.cr_positions} crashed positions (the "
-                         f"best {a.sl_top} plays within {a.sl_margin}) with {a.cr_ply}-ply "
+                self.log(f"{tag} round {k}: generating {positions} {net} positions (the "
+                         f"best {a.sl_top} plays within {a.sl_margin}) with {a.net_ply}-ply "
                          f"targets")
                 self._gen_parts(data, "sldata", lambda j, out: [
-                    "gen", "--weights", best, "--positions", str(self._share(a.cr_positions, j)),
-                    "--seed", str(a.seed * 1000 + 900 + k * 10 + j), "--ply", str(a.cr_ply),
-                    "--sample", "1", "--only", "crashed", "--top", str(a.sl_top), "--margin",
-                    str(a.sl_margin), "--out", out], exts=("", ".dec"))
-            recs = [self.path(f"cr{j}.rec") for j in range(1, k + 1)]
-            recs += sorted(p for p in (self.path(f"sl{j}.rec") for j in range(1, a.sl_rounds + 1))
-                           if os.path.exists(p))
+                    "gen", "--weights", best, "--positions", str(self._share(positions, j)),
+                    "--seed", str(seed + j), "--ply", str(a.net_ply), "--only", net,
+                    *(["--sample", "1"] if net == "crashed" else []), "--top", str(a.sl_top),
+                    "--margin", str(a.sl_margin), "--out", out], exts=("", ".dec"))
+            recs = [self.path(f"{tag}{j}.rec") for j in range(1, k + 1)]
+            recs += [p for p in (self.path(f"sl{j}.rec") for j in range(1, a.sl_rounds + 1))
+                     if os.path.exists(p)]
             prefixes = []
             for rec in recs:
                 prefixes.append(rec[:-len(".rec")])
                 self.tool("sldata", "encode", "--out", prefixes[-1], rec)
-            cand = self.path(f"cr{k}.wts")
-            fit = self._sltrain(prefixes, best, cand, "crashed", a.cr_epochs, a.cr_lr,
-                                a.cr_lr_end, a.seed * 1000 + 900 + k)
-            if not self._keep(f"cr round {k}", fit, cand, best, a.seed * 1000 + 900 + k,
-                              "cr_rounds_done", k, a.cr_rounds):
+            cand = self.path(f"{tag}{k}.wts")
+            fit = self._sltrain(prefixes, best, cand, net, a.net_epochs, a.net_lr,
+                                a.net_lr_end, a.seed * 1000 + offset + k)
+            if not self._keep(f"{tag} round {k}", fit, cand, best, a.seed * 1000 + offset + k,
+                              state, k, rounds):
                 break
         return best
 
@@ -457,13 +467,16 @@ def main() -> int:
                     help="weight of the pairwise term (each play's equity against its "
                          "decision's mean)")
     ap.add_argument("--cr-rounds", type=int, default=0,
-                    help="rounds of stage 6 (the crashed net, sldata --only crashed + sltrain.py)")
+                    help="rounds of stage 6 for the crashed net (sldata --only crashed + sltrain.py)")
     ap.add_argument("--cr-positions", type=int, default=240_000, help="positions a crashed round")
-    ap.add_argument("--cr-ply", type=int, default=2, choices=(1, 2),
-                    help="search depth of a crashed round's targets")
-    ap.add_argument("--cr-epochs", type=int, default=12)
-    ap.add_argument("--cr-lr", type=float, default=1e-3)
-    ap.add_argument("--cr-lr-end", type=float, default=1e-5)
+    ap.add_argument("--rs-rounds", type=int, default=0,
+                    help="rounds of stage 6 for the race net (sldata --only race + sltrain.py)")
+    ap.add_argument("--rs-positions", type=int, default=80_000, help="positions a race round")
+    ap.add_argument("--net-ply", type=int, default=2, choices=(1, 2),
+                    help="search depth of stage 6's targets")
+    ap.add_argument("--net-epochs", type=int, default=12)
+    ap.add_argument("--net-lr", type=float, default=1e-3)
+    ap.add_argument("--net-lr-end", type=float, default=1e-5)
     ap.add_argument("--gnubg-games", type=int, default=20000,
                     help="games of the gnubg0 yardstick (0: none)")
     args = ap.parse_args()
@@ -477,7 +490,8 @@ def main() -> int:
                        args.contact_alpha_end, args.seed * 100 + 48, args.contact_hidden)
     base = run.refine(base)
     base = run.sl(base)
-    base = run.cr(base)
+    base = run.net_rounds(base, "crashed")
+    base = run.net_rounds(base, "race")
     if base != run.path("best.wts"):
         shutil.copyfile(base, run.path("best.wts"))
     run.log(f"done: {run.path('best.wts')}")

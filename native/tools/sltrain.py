@@ -194,7 +194,9 @@ def held_out_error(net: Net, x, y, m) -> float:
 
 def decision_loss(net: Net, x, y, m, g):
     """(mean equity the net's choice gives away by the targets, share of decisions where it
-    picks the targets' best) over the decisions of two or more records in x."""
+    picks the targets' best) over the decisions of two or more records in x (nan when none)."""
+    if len(x) == 0:
+        return float("nan"), float("nan")
     e_net = np.concatenate([equity(forward(net, x[i:i + 8192])[1] * m[i:i + 8192])
                             for i in range(0, len(x), 8192)])
     e_tgt = equity(y)
