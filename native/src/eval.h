@@ -19,7 +19,7 @@
 #define EV_N_HID 80            /* default hidden units of the training tool */
 #define EV_N_HID_CONTACT_SHIPPED 192   /* hidden units of the committed weights file's nets */
 #define EV_N_HID_RACE_SHIPPED 128
-#define EV_N_HID_CRASHED_SHIPPED 0   /* 0: the committed file has no crashed net */
+#define EV_N_HID_CRASHED_SHIPPED 192
 
 enum { EV_OVER = 0, EV_BEAROFF = 1, EV_RACE = 2, EV_CONTACT = 3 };
 /* Not a class of ev_class (crashed positions are EV_CONTACT there): the tag `sldata encode`
