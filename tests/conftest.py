@@ -88,3 +88,20 @@ def in_contact(board) -> bool:
     mine = max((i for i in range(25) if board[i]), default=-1)
     theirs = max((i for i in range(25) if board[25 + i]), default=-1)
     return mine > 23 - theirs
+
+
+def crashed_position(board) -> bool:
+    """A 50-count board the crashed net judges: contact, and a side crashed."""
+    return in_contact(board) and (side_crashed(board[:25]) or side_crashed(board[25:]))
+
+
+def shipped_with_crashed(path: pathlib.Path, crashed_of) -> bytes:
+    """Writes the shipped weights file's nets to path with crashed_of(its contact net) as the
+    crashed net (None: none, a version-1 file), through sltrain.py; returns the bytes."""
+    import sys
+    sys.path.insert(0, str(TOOLS))
+    import sltrain
+    from game import evaluator
+    nets, games = sltrain.read_weights(evaluator.WEIGHTS_PATH)
+    sltrain.write_weights(str(path), dict(nets, crashed=crashed_of(nets["contact"])), games)
+    return path.read_bytes()

@@ -4,7 +4,6 @@ checked (size, magic, version, checksum), the crashed net judges crashed positio
 the door answers as the direct calls do."""
 import random
 import struct
-import sys
 
 import pytest
 
@@ -258,20 +257,8 @@ def test_a_net_of_512_hidden_units_loads_and_plays_and_513_is_refused(own_weight
 
 # ---- the crashed net -------------------------------------------------------------------
 
-def _sltrain():
-    sys.path.insert(0, str(conftest.TOOLS))
-    import sltrain
-    return sltrain
-
-
 def _file_with_crashed(tmp_path, crashed_of):
-    """The shipped nets with the crashed net crashed_of(contact net) (None: none, version 1)."""
-    sltrain = _sltrain()
-    nets, games = sltrain.read_weights(ev.WEIGHTS_PATH)
-    nets["crashed"] = crashed_of(nets["contact"])
-    path = tmp_path / "k.wts"
-    sltrain.write_weights(str(path), nets, games)
-    return path.read_bytes()
+    return conftest.shipped_with_crashed(tmp_path / "k.wts", crashed_of)
 
 
 def _crashed_mix():
@@ -285,16 +272,11 @@ def _crashed_mix():
     return made + _positions_from_play(300, seed=17)
 
 
-def _is_crashed(pos):
-    return conftest.in_contact(pos.board) and (conftest.side_crashed(pos.board[:25])
-                                               or conftest.side_crashed(pos.board[25:]))
-
-
 def test_the_crashed_net_judges_crashed_contact_positions_and_nothing_else(tmp_path, own_weights):
     positions = _crashed_mix()
     boards = bytes(b & 0xFF for pos in positions for b in pos.board)
-    crashed = [_is_crashed(p) for p in positions]
-    assert 5 <= sum(crashed) < len(positions) // 2 and not _is_crashed(positions[4])
+    crashed = [conftest.crashed_position(p.board) for p in positions]
+    assert 5 <= sum(crashed) < len(positions) // 2 and not crashed[4]
 
     def probs(data):
         assert own_weights(data) == 0

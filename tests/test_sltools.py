@@ -15,7 +15,7 @@ import pytest
 from game import evaluator as ev
 from native import ffi, lib
 import conftest
-from conftest import build_tools, in_contact, side_crashed
+from conftest import build_tools, crashed_position, in_contact
 
 TOOLS = str(conftest.TOOLS)
 sys.path.insert(0, TOOLS)
@@ -97,7 +97,7 @@ def test_encode_writes_inputs_targets_masks_and_classes(sldata, gen_data, tmp_pa
         assert mm[1] == (sum(b[25:]) == 15)
         assert cc in (2, 3, 4)                             # race, contact or crashed
         assert (cc in (3, 4)) == in_contact(b)
-        assert (cc == 4) == (in_contact(b) and (side_crashed(b[:25]) or side_crashed(b[25:])))
+        assert (cc == 4) == crashed_position(b)
 
 
 def test_weights_file_round_trips_byte_for_byte(tmp_path):
@@ -346,13 +346,13 @@ def test_gen_only_crashed_writes_contact_positions_where_a_side_is_crashed(sldat
     got = records(path)
     assert len(got) == 80
     for b, _ in got:
-        assert in_contact(b)
-        assert side_crashed(b[:25]) or side_crashed(b[25:])
+        assert crashed_position(b)
     # the same run with every contact position keeps far fewer crashed ones
     run(sldata, "gen", "--weights", ev.WEIGHTS_PATH, "--positions", 80, "--seed", 5, "--ply", 1,
         "--sample", 1, "--only", "contact", "--out", tmp_path / "all.rec")
     every = records(tmp_path / "all.rec")
-    assert sum(side_crashed(b[:25]) or side_crashed(b[25:]) for b, _ in every) < len(every) // 2
+    assert all(in_contact(b) for b, _ in every)
+    assert sum(crashed_position(b) for b, _ in every) < len(every) // 2
 
 
 def _sltrain(*args):

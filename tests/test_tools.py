@@ -16,7 +16,7 @@ import pytest
 from game import evaluator as ev
 from native import ffi, lib
 import conftest
-from conftest import build_tools, in_contact, side_crashed
+from conftest import build_tools, crashed_position, in_contact
 
 TOOLS = str(conftest.TOOLS)
 HEADER = struct.Struct("<8s6I")          # magic, version, n_in, hid_c, n_in_race, hid_r, games
@@ -125,33 +125,18 @@ def test_refine_gen_fit_duel_and_average(tools, tmp_path):
     assert (tmp_path / "avg.wts").read_bytes() == open(shipped, "rb").read()
 
 
-def _with_crashed_net(path) -> None:
-    """The shipped nets with a crashed net (the contact net's copy) at path (version 2)."""
-    sys.path.insert(0, TOOLS)
-    import sltrain
-    nets, games = sltrain.read_weights(ev.WEIGHTS_PATH)
-    sltrain.write_weights(str(path), dict(nets, crashed=nets["contact"].copy()), games)
-
-
-def _without_crashed_net(path) -> None:
-    sys.path.insert(0, TOOLS)
-    import sltrain
-    nets, games = sltrain.read_weights(ev.WEIGHTS_PATH)
-    sltrain.write_weights(str(path), dict(nets, crashed=None), games)
-
-
 def test_refine_fits_each_net_on_the_positions_it_judges_and_carries_the_crashed_net(tools, tmp_path):
     """With a crashed net, refine fit sends crashed positions to it and the rest to the
     contact and race nets; average and --widen carry it; a file with one and a file without
     do not average."""
     k2, k1 = tmp_path / "k2.wts", tmp_path / "k1.wts"
-    _with_crashed_net(k2)
-    _without_crashed_net(k1)
+    conftest.shipped_with_crashed(k2, lambda contact: contact.copy())
+    conftest.shipped_with_crashed(k1, lambda contact: None)
     run(tools, "refine", "gen", "--weights", k2, "--positions", 400, "--seed", 3, "--ply", 1,
         "--sample", 1, "--out", tmp_path / "d.dat")
     data = (tmp_path / "d.dat").read_bytes()
     boards = [struct.unpack_from("<50b", data, k * 70) for k in range(len(data) // 70)]
-    crashed = sum(in_contact(b) and (side_crashed(b[:25]) or side_crashed(b[25:])) for b in boards)
+    crashed = sum(crashed_position(b) for b in boards)
     contact = sum(in_contact(b) for b in boards) - crashed
     assert crashed > 0
     out = run(tools, "refine", "fit", "--weights", k2, "--epochs", 1, "--out", tmp_path / "f.wts",

@@ -38,14 +38,13 @@ static int side_crashed(const int8_t *row) {
     return tot <= 6 + (row[1] - 1);
 }
 
-int ev_crashed(const mg_board *b) {
-    return ev_class(b) == EV_CONTACT && (side_crashed(b->b[0]) || side_crashed(b->b[1]));
-}
+static int a_side_crashed(const mg_board *b) { return side_crashed(b->b[0]) || side_crashed(b->b[1]); }
+
+int ev_crashed(const mg_board *b) { return ev_class(b) == EV_CONTACT && a_side_crashed(b); }
 
 int ev_net_index(const ev_weights *w, const mg_board *b, int cls) {
     if (cls == EV_RACE) return EV_NET_RACE;
-    return w->crashed.n_hid > 0 && (side_crashed(b->b[0]) || side_crashed(b->b[1])) ? EV_NET_CRASHED
-                                                                                      : EV_NET_CONTACT;
+    return w->crashed.n_hid > 0 && a_side_crashed(b) ? EV_NET_CRASHED : EV_NET_CONTACT;
 }
 
 /* A row's points as bit masks (bit j: index j), built without branches: blots (one man),
