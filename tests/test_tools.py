@@ -437,7 +437,8 @@ def test_rebuild_net_rounds_start_a_crashed_net_then_train_the_race_net(tools, t
     log = (work / "yardstick.log").read_text()
     assert "cr round 1: generating 150 crashed positions (the best 5 plays within 0.12)" in log
     assert "cr round 1: held-out equity error" in log and "duel vs best" in log
-    assert (work / "cr_rounds_done").exists() and (work / "best.wts").exists()
+    done = (work / "net_plan_done").read_text().split(",")
+    assert [t.rstrip("!") for t in done] == ["cr", "rs"] and (work / "best.wts").exists()
     assert sum((work / "cr1.rec.dec").read_bytes()) == 150
     assert not [p for p in os.listdir(work) if ".part" in p or p.endswith(".x")]
     cand = (work / "cr1.wts").read_bytes()
@@ -446,3 +447,122 @@ def test_rebuild_net_rounds_start_a_crashed_net_then_train_the_race_net(tools, t
     ev.load_weights()
     assert "rs round 1: generating 120 race positions" in log and "rs round 1: held-out" in log
     assert sum((work / "rs1.rec.dec").read_bytes()) == 120 and (work / "rs1.wts").exists()
+
+
+def _rebuild_net_module():
+    sys.path.insert(0, TOOLS)
+    try:
+        import rebuild_net
+    finally:
+        sys.path.remove(TOOLS)
+    return rebuild_net
+
+
+def _plan_run(rebuild_net, work, **over):
+    args = dict(workdir=str(work), jobs=2, seed=7, net_plan=None, cr_rounds=0, rs_rounds=0,
+                cr_positions=40, rs_positions=30, ct_positions=50, sl_rounds=0, sl_top=5, sl_margin=0.12,
+                net_ply=2, net_epochs=12, net_lr=1e-3, net_lr_end=1e-5, duel_pairs=5,
+                gnubg_games=0)
+    args.update(over)
+    return rebuild_net.Run(argparse.Namespace(**args))
+
+
+def test_rebuild_net_plan_runs_its_rounds_in_order_and_skips_a_net_whose_round_lost(
+        tmp_path, monkeypatch):
+    """Stage 6 with --net-plan cr,rs,cr,rs,ct: each round generates its own net's positions
+    from the best net so far, seeded by that net's round number whatever the order, and trains
+    on that net's rounds so far; when the crashed round 1 loses its duel, the plan's later
+    crashed round is skipped and the race and contact rounds still run (the state file says
+    which)."""
+    rebuild_net = _rebuild_net_module()
+    work = tmp_path / "plan"
+    start = tmp_path / "start.wts"
+    start.write_bytes(b"start")
+    calls = []
+    run_ = _plan_run(rebuild_net, work, net_plan="cr,rs,cr,rs,ct")
+
+    def gen_parts(data, tool, argv_for_part, exts=("",)):
+        argv = argv_for_part(0, data + ".0.part")
+        calls.append(("gen", os.path.basename(data), argv[argv.index("--seed") + 1],
+                      argv[argv.index("--only") + 1], "--sample" in argv,
+                      open(argv[argv.index("--weights") + 1], "rb").read()))
+        for ext in exts:
+            open(data + ext, "wb").close()
+
+    def sltrain(prefixes, start_, out, net, *rest):
+        calls.append(("train", net, [os.path.basename(p) for p in prefixes],
+                      open(start_, "rb").read()))
+        with open(out, "wb") as fh:
+            fh.write(os.path.basename(out).encode())
+        return "fit"
+
+    duels = iter([-0.01, +0.02, +0.03, +0.04])
+    monkeypatch.setattr(run_, "_gen_parts", gen_parts)
+    monkeypatch.setattr(run_, "_sltrain", sltrain)
+    monkeypatch.setattr(run_, "tool", lambda *argv: None)
+    monkeypatch.setattr(run_, "duel", lambda a, b, seed: (next(duels), -1.0, 1.0))
+    best = run_.net_rounds(str(start))
+    assert calls == [
+        ("gen", "cr1.rec", "7910", "crashed", True, b"start"),
+        ("train", "crashed", ["cr1"], b"start"),
+        ("gen", "rs1.rec", "7960", "race", False, b"start"),
+        ("train", "race", ["rs1"], b"start"),
+        ("gen", "rs2.rec", "7970", "race", False, b"rs1.wts"),
+        ("train", "race", ["rs1", "rs2"], b"rs1.wts"),
+        ("gen", "ct1.rec", "7860", "contact", False, b"rs2.wts"),
+        ("train", "contact", ["ct1"], b"rs2.wts"),
+    ]
+    assert open(best, "rb").read() == b"ct1.wts"
+    assert (work / "net_plan_done").read_text() == "cr!,rs,cr!,rs,ct"
+    log = (work / "yardstick.log").read_text()
+    assert "cr round 1: fit; duel vs best -0.010" in log and "not kept, no more crashed rounds" in log
+    assert "cr round 2: skipped (an earlier crashed round was not kept)" in log
+    # the same command again finds the plan done and does nothing more
+    calls.clear()
+    assert open(_plan_run(rebuild_net, work, net_plan="cr,rs,cr,rs,ct").net_rounds(
+        str(start)), "rb").read() == b"ct1.wts"
+    assert calls == []
+
+
+def test_rebuild_net_plan_goes_on_from_an_older_work_folder(tmp_path, monkeypatch):
+    """A work folder of the per-net state files (one crashed, two race rounds done, the crashed
+    stage first) reads as the plan cr,rs,rs done, its best the race stage's; a plan that does
+    not begin that way, or names an unknown net, is refused with a clear message and the
+    folder left as it was."""
+    rebuild_net = _rebuild_net_module()
+    work = tmp_path / "old"
+    work.mkdir()
+    (work / "cr_rounds_done").write_text("1")
+    (work / "rs_rounds_done").write_text("2")
+    (work / "cr_best.wts").write_bytes(b"crashed best")
+    (work / "rs_best.wts").write_bytes(b"race best")
+    before = sorted(os.listdir(work))
+    with pytest.raises(SystemExit, match="has done cr,rs,rs, which does not begin the plan "
+                                         "rs,cr"):
+        _plan_run(rebuild_net, work, net_plan="rs,cr").net_rounds("unused")
+    with pytest.raises(SystemExit, match="'bg' is not a round"):
+        _plan_run(rebuild_net, work, net_plan="cr,bg").net_rounds("unused")
+    assert sorted(os.listdir(work)) == before
+    run_ = _plan_run(rebuild_net, work, cr_rounds=2, rs_rounds=2)
+    assert run_.plan() == ["cr", "cr", "rs", "rs"]
+    with pytest.raises(SystemExit, match="which does not begin the plan cr,cr,rs,rs"):
+        run_.net_rounds("unused")
+    calls = []
+
+    def gen_parts(data, tool, argv_for_part, exts=("",)):
+        argv = argv_for_part(1, data + ".1.part")
+        calls.append((os.path.basename(data), argv[argv.index("--seed") + 1],
+                      open(argv[argv.index("--weights") + 1], "rb").read()))
+        for ext in exts:
+            open(data + ext, "wb").close()
+
+    run_ = _plan_run(rebuild_net, work, net_plan="cr,rs,rs,cr")
+    monkeypatch.setattr(run_, "_gen_parts", gen_parts)
+    monkeypatch.setattr(run_, "_sltrain", lambda prefixes, *rest: calls.append(
+        [os.path.basename(p) for p in prefixes]) or "fit")
+    monkeypatch.setattr(run_, "tool", lambda *argv: None)
+    monkeypatch.setattr(run_, "duel", lambda a, b, seed: (-0.001, -1.0, 1.0))
+    (work / "cr1.rec").write_bytes(b"")
+    run_.net_rounds("unused")
+    assert calls == [("cr2.rec", "7921", b"race best"), ["cr1", "cr2"]]
+    assert (work / "net_plan_done").read_text() == "cr,rs,rs,cr!"

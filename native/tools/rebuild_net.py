@@ -12,8 +12,9 @@ values as targets; sltrain.py: mini-batch Adam on cross-entropy plus a pairwise 
 equities of each decision's plays), each round's data from the best net so far, a round kept
 while it wins its duel; stage 6: rounds of the same for one net on its own kind of positions,
 a third net that judges crashed positions (sldata gen --only crashed, sltrain.py --net
-crashed) and then the race net; none by default. Never gnubg's weights or outputs as targets: gnubg 0-ply (the
-optional gnubg-nn package, through bench/strength.py) is only a yardstick in the log.
+crashed) and the race net, in the order --net-plan gives (cr,rs,rs,cr...); none by default.
+Never gnubg's weights or outputs as targets: gnubg 0-ply (the optional gnubg-nn package,
+through bench/strength.py) is only a yardstick in the log.
 Not the game and not a test. Every step is seeded, so a run is reproducible on one machine
 and compiler; stopped at any point, the same command resumes from its checkpoints:
 
@@ -214,10 +215,7 @@ class Run:
 
     def _round_done(self, name: str, k: int) -> None:
         """Round k of a stage is done: its state file says so, written whole or not at all."""
-        state = self.path(name)
-        with open(state + ".tmp", "w") as fh:
-            fh.write(str(k))
-        os.replace(state + ".tmp", state)
+        self._write_state(name, str(k))
 
     def gen(self, weights: str, k: int, data: str) -> None:
         """Round k's positions (refine gen, --ply targets), in seeded parts."""
@@ -361,26 +359,89 @@ class Run:
 
     # ---- stage 6 ------------------------------------------------------------------------
 
-    NET_STAGES = {"crashed": ("cr", 900), "race": ("rs", 950)}   # file prefix, seed offset
+    # a round's tag: its net, seed offset, and the option giving its positions
+    NET_STAGES = {"cr": ("crashed", 900, "cr_positions"), "rs": ("race", 950, "rs_positions"),
+                  "ct": ("contact", 850, "ct_positions")}
 
-    def net_rounds(self, base: str, net: str) -> str:
-        """Rounds of one net alone on the positions it judges: the crashed net (the contact
-        positions ev_crashed picks out, as gnubg's published crashed class; --cr-*) or the
-        race net (--rs-*). Each round's decisions of that kind come from self-play of the best
-        net so far (sldata gen --only NET; every crashed decision, crashed positions being
-        rare) with --net-ply targets; sltrain.py --net NET trains on every round's data so far
-        and on stage 5's positions of that kind (a file without a crashed net starts it as a
-        copy of its contact net); a round is kept when it beats the best so far in its duel,
-        else the stage ends."""
+    def plan(self) -> list[str]:
+        """Stage 6's rounds in order, each "cr" (the crashed net), "rs" (the race net) or "ct"
+        (the contact net): --net-plan, else --cr-rounds of the crashed net then --rs-rounds
+        of the race net."""
         a = self.args
-        tag, offset = self.NET_STAGES[net]
-        rounds, positions = ((a.cr_rounds, a.cr_positions) if net == "crashed"
-                             else (a.rs_rounds, a.rs_positions))
-        if rounds <= 0:
+        if a.net_plan:
+            plan = [t.strip() for t in a.net_plan.split(",") if t.strip()]
+            bad = [t for t in plan if t not in self.NET_STAGES]
+            if bad:
+                raise SystemExit(f"rebuild_net: --net-plan {a.net_plan!r}: {bad[0]!r} is not "
+                                 f"a round (cr: the crashed net, rs: the race net, ct: the "
+                                 f"contact net)")
+            return plan
+        return ["cr"] * a.cr_rounds + ["rs"] * a.rs_rounds
+
+    def _plan_done(self, plan: list[str], base: str, best: str) -> list[str]:
+        """Stage 6's rounds already done, in order (state file net_plan_done: "cr", "rs", or
+        with "!" when the round was not kept), which must begin the plan; before the first,
+        the stage's best net is its starting net. A work folder of the older per-net state
+        files (cr_rounds_done, rs_rounds_done: the crashed rounds ran first) is read as
+        that many rounds of each, its best the last stage's."""
+        state = self.path("net_plan_done")
+        source = None   # where the stage's best comes from when the state is new
+        if os.path.exists(state):
+            done = [t for t in open(state).read().split(",") if t]
+        else:
+            counts = {}
+            for tag in ("cr", "rs"):
+                old = self.path(f"{tag}_rounds_done")
+                counts[tag] = int(open(old).read()) if os.path.exists(old) else 0
+            done = ["cr"] * counts["cr"] + ["rs"] * counts["rs"]
+            source = (base if not done else
+                      self.path("rs_best.wts" if counts["rs"] else "cr_best.wts"))
+        if [t.rstrip("!") for t in done] != plan[:len(done)]:
+            raise SystemExit(f"rebuild_net: the work folder's stage 6 has done "
+                             f"{','.join(done)}, which does not begin the plan "
+                             f"{','.join(plan)}; use another --workdir or that plan")
+        if source is not None:
+            shutil.copyfile(source, best)
+            if done:
+                self._write_state("net_plan_done", ",".join(done))
+        return done
+
+    def _write_state(self, name: str, text: str) -> None:
+        """State file NAME holds text, written whole or not at all."""
+        state = self.path(name)
+        with open(state + ".tmp", "w") as fh:
+            fh.write(text)
+        os.replace(state + ".tmp", state)
+
+    def net_rounds(self, base: str) -> str:
+        """Stage 6: rounds of one net alone on the positions it judges, in the plan's order:
+        the crashed net (the contact positions ev_crashed picks out, as gnubg's published
+        crashed class; --cr-positions a round), the race net (--rs-positions) or the contact
+        net (--ct-positions; a file with a crashed net leaves the crashed ones to it). Each
+        round's decisions of that kind come from self-play of the best net so far (sldata gen
+        --only NET; every crashed decision, crashed positions being rare, else sldata's
+        sample) with --net-ply targets;
+        sltrain.py --net NET trains from the best net on that net's rounds' data so far and on
+        stage 5's positions of that kind (a file without a crashed net starts it as a copy of
+        its contact net); a round is kept when it beats the best so far in its duel, else that
+        net's later rounds in the plan are skipped. A net's K-th round writes tagK.* (crK.rec,
+        rsK.wts, ...), seeded seed*1000 + offset + K*10 whatever the order."""
+        a = self.args
+        plan = self.plan()
+        if not plan:
             return base
-        best = self.path(f"{tag}_best.wts")
-        state = f"{tag}_rounds_done"
-        for k in range(self._rounds_done(state, base, best) + 1, rounds + 1):
+        best = self.path("net_best.wts")
+        done = self._plan_done(plan, base, best)
+        for i in range(len(done), len(plan)):
+            tag = plan[i]
+            net, offset, positions_arg = self.NET_STAGES[tag]
+            k = plan[:i + 1].count(tag)
+            if tag + "!" in done:
+                self.log(f"{tag} round {k}: skipped (an earlier {net} round was not kept)")
+                done.append(tag + "!")
+                self._write_state("net_plan_done", ",".join(done))
+                continue
+            positions = getattr(a, positions_arg)
             data = self.path(f"{tag}{k}.rec")
             seed = a.seed * 1000 + offset + k * 10
             if not os.path.exists(data):
@@ -402,9 +463,17 @@ class Run:
             cand = self.path(f"{tag}{k}.wts")
             fit = self._sltrain(prefixes, best, cand, net, a.net_epochs, a.net_lr,
                                 a.net_lr_end, a.seed * 1000 + offset + k)
-            if not self._keep(f"{tag} round {k}", fit, cand, best, a.seed * 1000 + offset + k,
-                              state, k, rounds):
-                break
+            label = f"{tag} round {k}"
+            ppg, lo, hi = self.duel(cand, best, seed=a.seed * 1000 + offset + k)
+            kept = ppg > 0
+            self.log(f"{label}: {fit}; duel vs best {ppg:+.3f} ppg [{lo:+.3f}, {hi:+.3f}] "
+                     f"({2 * a.duel_pairs} games): "
+                     f"{'kept' if kept else f'not kept, no more {net} rounds'}")
+            if kept:
+                shutil.copyfile(cand, best)
+                self.log(f"{label}: {self.gnubg_yardstick(best)}")
+            done.append(tag if kept else tag + "!")
+            self._write_state("net_plan_done", ",".join(done))
         return best
 
 
@@ -472,6 +541,12 @@ def main() -> int:
     ap.add_argument("--rs-rounds", type=int, default=0,
                     help="rounds of stage 6 for the race net (sldata --only race + sltrain.py)")
     ap.add_argument("--rs-positions", type=int, default=80_000, help="positions a race round")
+    ap.add_argument("--ct-positions", type=int, default=160_000,
+                    help="positions a contact round of stage 6 (only in --net-plan: ct)")
+    ap.add_argument("--net-plan", default=None,
+                    help="stage 6's rounds in order, e.g. cr,rs,rs,cr,ct (cr: the crashed net, "
+                         "rs: the race net, ct: the contact net); default: --cr-rounds cr "
+                         "then --rs-rounds rs")
     ap.add_argument("--net-ply", type=int, default=2, choices=(1, 2),
                     help="search depth of stage 6's targets")
     ap.add_argument("--net-epochs", type=int, default=12)
@@ -490,8 +565,7 @@ def main() -> int:
                        args.contact_alpha_end, args.seed * 100 + 48, args.contact_hidden)
     base = run.refine(base)
     base = run.sl(base)
-    base = run.net_rounds(base, "crashed")
-    base = run.net_rounds(base, "race")
+    base = run.net_rounds(base)
     if base != run.path("best.wts"):
         shutil.copyfile(base, run.path("best.wts"))
     run.log(f"done: {run.path('best.wts')}")
