@@ -462,7 +462,7 @@ def _plan_run(rebuild_net, work, **over):
     args = dict(workdir=str(work), jobs=2, seed=7, net_plan=None, cr_rounds=0, rs_rounds=0,
                 cr_positions=40, rs_positions=30, ct_positions=50, sl_rounds=0, sl_top=5, sl_margin=0.12,
                 net_ply=2, net_epochs=12, net_lr=1e-3, net_lr_end=1e-5, duel_pairs=5,
-                gnubg_games=0)
+                gnubg_games=0, net_keep="duel")
     args.update(over)
     return rebuild_net.Run(argparse.Namespace(**args))
 
@@ -566,3 +566,30 @@ def test_rebuild_net_plan_goes_on_from_an_older_work_folder(tmp_path, monkeypatc
     run_.net_rounds("unused")
     assert calls == [("cr2.rec", "7921", b"race best"), ["cr1", "cr2"]]
     assert (work / "net_plan_done").read_text() == "cr,rs,rs,cr!"
+
+
+def test_rebuild_net_keep_always_keeps_a_round_that_lost_its_duel(tmp_path, monkeypatch):
+    """--net-keep always: a stage-6 round that loses its duel still becomes the best net and
+    the same net's next round runs from it (the log says why it was kept)."""
+    rebuild_net = _rebuild_net_module()
+    work = tmp_path / "always"
+    start = tmp_path / "start.wts"
+    start.write_bytes(b"start")
+    starts = []
+    run_ = _plan_run(rebuild_net, work, net_plan="cr,cr", net_keep="always")
+
+    def sltrain(prefixes, start_, out, *rest):
+        starts.append(open(start_, "rb").read())
+        with open(out, "wb") as fh:
+            fh.write(os.path.basename(out).encode())
+        return "fit"
+
+    monkeypatch.setattr(run_, "_gen_parts", lambda data, *rest, exts=("",): [
+        open(data + ext, "wb").close() for ext in exts])
+    monkeypatch.setattr(run_, "_sltrain", sltrain)
+    monkeypatch.setattr(run_, "tool", lambda *argv: None)
+    monkeypatch.setattr(run_, "duel", lambda a, b, seed: (-0.002, -0.01, +0.006))
+    assert open(run_.net_rounds(str(start)), "rb").read() == b"cr2.wts"
+    assert starts == [b"start", b"cr1.wts"]
+    assert (work / "net_plan_done").read_text() == "cr,cr"
+    assert (work / "yardstick.log").read_text().count("kept (--net-keep always)") == 2

@@ -423,8 +423,8 @@ class Run:
         sample) with --net-ply targets;
         sltrain.py --net NET trains from the best net on that net's rounds' data so far and on
         stage 5's positions of that kind (a file without a crashed net starts it as a copy of
-        its contact net); a round is kept when it beats the best so far in its duel, else that
-        net's later rounds in the plan are skipped. A net's K-th round writes tagK.* (crK.rec,
+        its contact net); a round is kept when it beats the best so far in its duel (or always,
+        with --net-keep always), else that net's later rounds in the plan are skipped. A net's K-th round writes tagK.* (crK.rec,
         rsK.wts, ...), seeded seed*1000 + offset + K*10 whatever the order."""
         a = self.args
         plan = self.plan()
@@ -465,10 +465,11 @@ class Run:
                                 a.net_lr_end, a.seed * 1000 + offset + k)
             label = f"{tag} round {k}"
             ppg, lo, hi = self.duel(cand, best, seed=a.seed * 1000 + offset + k)
-            kept = ppg > 0
+            kept = ppg > 0 or a.net_keep == "always"
+            verdict = ("kept" if ppg > 0 else "kept (--net-keep always)" if kept
+                       else f"not kept, no more {net} rounds")
             self.log(f"{label}: {fit}; duel vs best {ppg:+.3f} ppg [{lo:+.3f}, {hi:+.3f}] "
-                     f"({2 * a.duel_pairs} games): "
-                     f"{'kept' if kept else f'not kept, no more {net} rounds'}")
+                     f"({2 * a.duel_pairs} games): {verdict}")
             if kept:
                 shutil.copyfile(cand, best)
                 self.log(f"{label}: {self.gnubg_yardstick(best)}")
@@ -547,6 +548,10 @@ def main() -> int:
                     help="stage 6's rounds in order, e.g. cr,rs,rs,cr,ct (cr: the crashed net, "
                          "rs: the race net, ct: the contact net); default: --cr-rounds cr "
                          "then --rs-rounds rs")
+    ap.add_argument("--net-keep", choices=("duel", "always"), default="duel",
+                    help="stage 6 keeps a round when its duel's mean is above zero (duel), or "
+                         "every round (always: a level-3 duel of 10,000 games cannot see a "
+                         "gain of 0.002, which games against gnubg 0-ply pair by pair can)")
     ap.add_argument("--net-ply", type=int, default=2, choices=(1, 2),
                     help="search depth of stage 6's targets")
     ap.add_argument("--net-epochs", type=int, default=12)
