@@ -53,21 +53,25 @@ def test_a_good_roll_is_lucky_and_a_bad_one_unlucky(luck):
 def test_taking_the_luck_out_narrows_the_spread_and_keeps_the_mean(tmp_path, capsys,
                                                                     monkeypatch):
     out = tmp_path / "pairs.json"
-    monkeypatch.setattr("sys.argv", ["strength.py", "level3", "level1", "--games", "120",
+    # level 3 against level 2 (the same net with a small fixed error a position): what is
+    # left after the luck is the two players' difference, small beside the dice. Against the
+    # level-1 heuristic the heuristic's own blunders stay in the spread (about 0.7 of it over
+    # 200 pairs), so a 60-pair figure there says more about the seed than about the luck.
+    monkeypatch.setattr("sys.argv", ["strength.py", "level3", "level2", "--games", "120",
                                      "--seed", "7", "--save", str(out)])
     strength.main()
     text = capsys.readouterr().out
     figure = {line.split(":")[0]: line.split(":")[1].split()[0]
               for line in text.splitlines() if ":" in line}
     sd, fair_sd = float(figure["pair_mean_sd"]), float(figure["pair_mean_sd_luck_adjusted"])
-    assert fair_sd < 0.75 * sd
+    assert fair_sd < 0.5 * sd
     saved = json.loads(out.read_text())
     assert len(saved["luck_adjusted_pairs"]) == len(saved["pairs"]) == 60
     raw = statistics.fmean((a + b) / 2 for a, b in saved["pairs"])
     fair = statistics.fmean((a + b) / 2 for a, b in saved["luck_adjusted_pairs"])
     half = 1.96 * sd / 60 ** 0.5
     assert abs(raw - fair) < half   # the same quantity: the luck's mean is zero
-    assert fair > 0.3               # the net level beats the heuristic level by a lot
+    assert fair > 0.1               # the net beats its own version with errors added
 
 
 def test_pooling_a_chunk_without_the_luck_reports_the_raw_figures_alone(tmp_path, capsys,
