@@ -420,12 +420,12 @@ class Run:
         net (--ct-positions; a file with a crashed net leaves the crashed ones to it). Each
         round's decisions of that kind come from self-play of the best net so far (sldata gen
         --only NET; every crashed decision, crashed positions being rare, else sldata's
-        sample) with --net-ply targets;
-        sltrain.py --net NET trains from the best net on that net's rounds' data so far and on
-        stage 5's positions of that kind (a file without a crashed net starts it as a copy of
-        its contact net); a round is kept when it beats the best so far in its duel (or always,
-        with --net-keep always), else that net's later rounds in the plan are skipped. A net's K-th round writes tagK.* (crK.rec,
-        rsK.wts, ...), seeded seed*1000 + offset + K*10 whatever the order."""
+        sample) with --net-ply targets; sltrain.py --net NET trains from the best net on that
+        net's rounds' data so far and on stage 5's positions of that kind (a file without a
+        crashed net starts it as a copy of its contact net); a round is kept when it beats the
+        best so far in its duel (or always, with --net-keep always), else that net's later
+        rounds in the plan are skipped. A net's K-th round writes tagK.* (crK.rec, rsK.wts,
+        ...), seeded seed*1000 + offset + K*10 whatever the order."""
         a = self.args
         plan = self.plan()
         if not plan:
