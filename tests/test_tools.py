@@ -460,11 +460,23 @@ def _rebuild_net_module():
 
 def _plan_run(rebuild_net, work, **over):
     args = dict(workdir=str(work), jobs=2, seed=7, net_plan=None, cr_rounds=0, rs_rounds=0,
-                cr_positions=40, rs_positions=30, ct_positions=50, sl_rounds=0, sl_top=5, sl_margin=0.12,
-                net_ply=2, net_epochs=12, net_lr=1e-3, net_lr_end=1e-5, duel_pairs=5,
-                gnubg_games=0, net_keep="duel")
+                cr_positions=40, rs_positions=30, ct_positions=50, sl_rounds=0, sl_top=5,
+                sl_margin=0.12, net_ply=2, net_epochs=12, net_lr=1e-3, net_lr_end=1e-5,
+                duel_pairs=5, gnubg_games=0, net_keep="duel")
     args.update(over)
     return rebuild_net.Run(argparse.Namespace(**args))
+
+
+def _fake_sltrain(calls):
+    """A stand-in for Run._sltrain: notes (net, the data prefixes' names, the start file's
+    bytes) in calls and writes the candidate's own name as its bytes."""
+    def sltrain(prefixes, start, out, net, *rest):
+        calls.append(("train", net, [os.path.basename(p) for p in prefixes],
+                      open(start, "rb").read()))
+        with open(out, "wb") as fh:
+            fh.write(os.path.basename(out).encode())
+        return "fit"
+    return sltrain
 
 
 def test_rebuild_net_plan_runs_its_rounds_in_order_and_skips_a_net_whose_round_lost(
@@ -489,16 +501,9 @@ def test_rebuild_net_plan_runs_its_rounds_in_order_and_skips_a_net_whose_round_l
         for ext in exts:
             open(data + ext, "wb").close()
 
-    def sltrain(prefixes, start_, out, net, *rest):
-        calls.append(("train", net, [os.path.basename(p) for p in prefixes],
-                      open(start_, "rb").read()))
-        with open(out, "wb") as fh:
-            fh.write(os.path.basename(out).encode())
-        return "fit"
-
     duels = iter([-0.01, +0.02, +0.03, +0.04])
     monkeypatch.setattr(run_, "_gen_parts", gen_parts)
-    monkeypatch.setattr(run_, "_sltrain", sltrain)
+    monkeypatch.setattr(run_, "_sltrain", _fake_sltrain(calls))
     monkeypatch.setattr(run_, "tool", lambda *argv: None)
     monkeypatch.setattr(run_, "duel", lambda a, b, seed: (next(duels), -1.0, 1.0))
     best = run_.net_rounds(str(start))
@@ -515,7 +520,8 @@ def test_rebuild_net_plan_runs_its_rounds_in_order_and_skips_a_net_whose_round_l
     assert open(best, "rb").read() == b"ct1.wts"
     assert (work / "net_plan_done").read_text() == "cr!,rs,cr!,rs,ct"
     log = (work / "yardstick.log").read_text()
-    assert "cr round 1: fit; duel vs best -0.010" in log and "not kept, no more crashed rounds" in log
+    assert "cr round 1: fit; duel vs best -0.010" in log
+    assert "not kept, no more crashed rounds" in log
     assert "cr round 2: skipped (an earlier crashed round was not kept)" in log
     # the same command again finds the plan done and does nothing more
     calls.clear()
@@ -575,21 +581,14 @@ def test_rebuild_net_keep_always_keeps_a_round_that_lost_its_duel(tmp_path, monk
     work = tmp_path / "always"
     start = tmp_path / "start.wts"
     start.write_bytes(b"start")
-    starts = []
+    calls = []
     run_ = _plan_run(rebuild_net, work, net_plan="cr,cr", net_keep="always")
-
-    def sltrain(prefixes, start_, out, *rest):
-        starts.append(open(start_, "rb").read())
-        with open(out, "wb") as fh:
-            fh.write(os.path.basename(out).encode())
-        return "fit"
-
     monkeypatch.setattr(run_, "_gen_parts", lambda data, *rest, exts=("",): [
         open(data + ext, "wb").close() for ext in exts])
-    monkeypatch.setattr(run_, "_sltrain", sltrain)
+    monkeypatch.setattr(run_, "_sltrain", _fake_sltrain(calls))
     monkeypatch.setattr(run_, "tool", lambda *argv: None)
     monkeypatch.setattr(run_, "duel", lambda a, b, seed: (-0.002, -0.01, +0.006))
     assert open(run_.net_rounds(str(start)), "rb").read() == b"cr2.wts"
-    assert starts == [b"start", b"cr1.wts"]
+    assert [start for *_, start in calls] == [b"start", b"cr1.wts"]
     assert (work / "net_plan_done").read_text() == "cr,cr"
     assert (work / "yardstick.log").read_text().count("kept (--net-keep always)") == 2

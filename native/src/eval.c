@@ -38,7 +38,9 @@ static int side_crashed(const int8_t *row) {
     return tot <= 6 + (row[1] - 1);
 }
 
-static int a_side_crashed(const mg_board *b) { return side_crashed(b->b[0]) || side_crashed(b->b[1]); }
+static int a_side_crashed(const mg_board *b) {
+    return side_crashed(b->b[0]) || side_crashed(b->b[1]);
+}
 
 int ev_crashed(const mg_board *b) { return ev_class(b) == EV_CONTACT && a_side_crashed(b); }
 

@@ -342,18 +342,27 @@ class Run:
         return (f"held-out equity error {first.group(1)}->{last[-1][0]}, choice loss "
                 f"{first.group(2)}->{last[-1][1]}")
 
-    def _keep(self, label: str, fit: str, cand: str, best: str, seed: int, state: str, k: int,
-              rounds: int) -> bool:
-        """Round k's candidate duels the best so far at level 3 and replaces it when its mean
-        is positive; else the stage (state file `state`, `rounds` rounds) ends."""
+    def _judge(self, label: str, fit: str, cand: str, best: str, seed: int, lost: str,
+               always: bool = False) -> bool:
+        """The candidate duels the best so far at level 3 and replaces it when the duel's mean
+        is positive (or always); the log says which (`lost`: what a round not kept means), and
+        after a kept round gives the gnubg0 yardstick."""
         ppg, lo, hi = self.duel(cand, best, seed=seed)
-        kept = ppg > 0
+        kept = ppg > 0 or always
+        verdict = ("kept" if ppg > 0 else "kept (--net-keep always)" if kept
+                   else f"not kept, {lost}")
         self.log(f"{label}: {fit}; duel vs best {ppg:+.3f} ppg [{lo:+.3f}, {hi:+.3f}] "
-                 f"({2 * self.args.duel_pairs} games): "
-                 f"{'kept' if kept else 'not kept, the stage ends'}")
+                 f"({2 * self.args.duel_pairs} games): {verdict}")
         if kept:
             shutil.copyfile(cand, best)
             self.log(f"{label}: {self.gnubg_yardstick(best)}")
+        return kept
+
+    def _keep(self, label: str, fit: str, cand: str, best: str, seed: int, state: str, k: int,
+              rounds: int) -> bool:
+        """Round k's candidate is judged (_judge); when it is not kept the stage (state file
+        `state`, `rounds` rounds) ends."""
+        kept = self._judge(label, fit, cand, best, seed, "the stage ends")
         self._round_done(state, k if kept else rounds)
         return kept
 
@@ -463,16 +472,8 @@ class Run:
             cand = self.path(f"{tag}{k}.wts")
             fit = self._sltrain(prefixes, best, cand, net, a.net_epochs, a.net_lr,
                                 a.net_lr_end, a.seed * 1000 + offset + k)
-            label = f"{tag} round {k}"
-            ppg, lo, hi = self.duel(cand, best, seed=a.seed * 1000 + offset + k)
-            kept = ppg > 0 or a.net_keep == "always"
-            verdict = ("kept" if ppg > 0 else "kept (--net-keep always)" if kept
-                       else f"not kept, no more {net} rounds")
-            self.log(f"{label}: {fit}; duel vs best {ppg:+.3f} ppg [{lo:+.3f}, {hi:+.3f}] "
-                     f"({2 * a.duel_pairs} games): {verdict}")
-            if kept:
-                shutil.copyfile(cand, best)
-                self.log(f"{label}: {self.gnubg_yardstick(best)}")
+            kept = self._judge(f"{tag} round {k}", fit, cand, best, a.seed * 1000 + offset + k,
+                               f"no more {net} rounds", always=a.net_keep == "always")
             done.append(tag if kept else tag + "!")
             self._write_state("net_plan_done", ",".join(done))
         return best
