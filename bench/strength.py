@@ -1,12 +1,12 @@
 """Strength benchmark (not a test): duplicate-dice cubeless money games between two players,
 each one of our levels 1..5 (level5p2/level5p3: level 5 with its deepest ply set, so the
 two searches can meet; level5rTxH: level 5 rolling out its closest candidates T times, H
-plies deep), pubeval or gnubg0 (GNU Backgammon's 0-ply net), both from the PyPI package
-gnubg-nn, an optional bench dependency used here only, never in the game. Each
-dice sequence is played twice with the sides swapped. Prints one figure a line: points per
-game for the first player with a 95% interval, the same with each roll's luck taken out (a
-second, narrower estimate of the same figure), win and gammon rates, time per move. Run from
-the repo root with the python3 that has gnubg-nn:
+plies deep), pubeval or gnubg0 (GNU Backgammon's 0-ply net; gnubg1 and gnubg2 its own 1- and
+2-ply search), all from the PyPI package gnubg-nn, an optional bench dependency used here
+only, never in the game. Each dice sequence is played twice with the sides swapped. Prints
+one figure a line: points per game for the first player with a 95% interval, the same with
+each roll's luck taken out (a second, narrower estimate of the same figure), win and gammon
+rates, time per move. Run from the repo root with the python3 that has gnubg-nn:
     python3 bench/strength.py level5 gnubg0 --games 2000 --jobs 2"""
 from __future__ import annotations
 
@@ -108,12 +108,15 @@ def apply_gnubg_move(board: list[int], move) -> list[int]:
 
 
 class Gnubg0:
-    """GNU Backgammon's 0-ply choice (cubeless money) through gnubg-nn. Its answer is checked
-    against our legal plays, and a position it refuses or a play our rules do not allow stops
-    the run with the position ID and the dice (GnubgRejected), never a silent wrong game."""
-    name = "gnubg0"
+    """GNU Backgammon's choice (cubeless money) through gnubg-nn: its 0-ply net, or with
+    plies 1 or 2 its own search (gnubg1, gnubg2: a yardstick for what two plies give its net).
+    Its answer is checked against our legal plays, and a position it refuses or a play our
+    rules do not allow stops the run with the position ID and the dice (GnubgRejected), never
+    a silent wrong game."""
 
-    def __init__(self):
+    def __init__(self, plies: int = 0):
+        self.plies = plies
+        self.name = f"gnubg{plies}"
         self.gnubg = _gnubg_module(self.name)
         self.c_board = ffi.new("int8_t[]", BOARD_LEN)
         self.plays = ffi.new("int8_t[]", lib.BG_MAX_PLAYS * BOARD_LEN)
@@ -132,10 +135,12 @@ class Gnubg0:
         self.c_board[0:BOARD_LEN] = board
         code = lib.bg_validate(self.c_board)
         if code != 0:
-            raise GnubgRejected(f"gnubg0 cannot be asked about {self._where(board, die1, die2)}:"
-                                f" not a possible position (BG_POS code {code})")
+            raise GnubgRejected(f"{self.name} cannot be asked about "
+                                f"{self._where(board, die1, die2)}: not a possible position "
+                                f"(BG_POS code {code})")
         try:
-            move = self.gnubg.best_move([list(board[25:]), list(board[:25])], die1, die2)
+            move = self.gnubg.best_move([list(board[25:]), list(board[:25])], die1, die2,
+                                        self.plies)
         except Exception as exc:   # gnubg-nn raises its own types for boards it refuses
             raise GnubgRejected(f"gnubg-nn rejected {self._where(board, die1, die2)}: "
                                 f"{type(exc).__name__}: {exc}") from None
@@ -158,8 +163,8 @@ class Gnubg0:
 def make_player(name: str):
     if name == "pubeval":
         return PubEval()
-    if name == "gnubg0":
-        return Gnubg0()
+    if name in ("gnubg0", "gnubg1", "gnubg2"):
+        return Gnubg0(int(name[-1]))
     if name.startswith("level") and name[5:].isdigit() and 1 <= int(name[5:]) <= 5:
         return OurLevel(int(name[5:]))
     if name in ("level5p2", "level5p3"):
@@ -169,7 +174,8 @@ def make_player(name: str):
         return OurLevel(5, 0, (int(rolled[1]), int(rolled[2])))
     raise SystemExit(f"unknown player {name!r}: level1..level5, level5p2 or level5p3 (level 5 "
                      f"searching 2 or 3 plies deep), level5rTxH (level 5 rolling out its "
-                     f"closest candidates T times, H plies deep), pubeval or gnubg0")
+                     f"closest candidates T times, H plies deep), pubeval or gnubg0 (gnubg1, "
+                     f"gnubg2: gnubg's own 1- and 2-ply search)")
 
 
 def make_players(names, weights: str, net: bool = False):

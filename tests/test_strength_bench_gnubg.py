@@ -1,5 +1,5 @@
 """bench/strength.py's gnubg0 player (GNU Backgammon's 0-ply net from the optional package
-gnubg-nn): its plays are legal plays of ours, and a position gnubg-nn refuses or a play our
+gnubg-nn; gnubg1 and gnubg2 ask it for its own 1- and 2-ply choice): its plays are legal plays of ours, and a position gnubg-nn refuses or a play our
 rules do not allow stops the run with a message naming the position and dice. Also its
 level5p2/level5p3 players, which meet in one process, each searching at its own depth."""
 import random
@@ -19,16 +19,33 @@ class _FakeGnubg:
 
     def __init__(self, move=None, error=None):
         self.move, self.error = move, error
+        self.plies_asked = []
 
-    def best_move(self, board, die1, die2):
+    def best_move(self, board, die1, die2, plies=0):
+        self.plies_asked.append(plies)
         if self.error:
             raise self.error
         return self.move
 
 
-def _player(monkeypatch, fake):
+def _player(monkeypatch, fake, name="gnubg0"):
     monkeypatch.setattr(strength, "_gnubg_module", lambda name: fake)
-    return strength.Gnubg0()
+    return strength.make_player(name)
+
+
+@pytest.mark.parametrize("name, plies", [("gnubg0", 0), ("gnubg1", 1), ("gnubg2", 2)])
+def test_gnubg_players_ask_gnubg_nn_at_their_own_depth(monkeypatch, name, plies):
+    fake = _FakeGnubg(move=((8, 5), (6, 5)))                              # 3-1: the 5-point
+    player = _player(monkeypatch, fake, name)
+    after = player.choose(list(Position.start().board), 3, 1)
+    assert fake.plies_asked == [plies] and player.name == name
+    assert Position(tuple(after)).position_id in legal_results(Position.start().position_id,
+                                                               (3, 1))
+
+
+def test_a_gnubg_of_three_plies_is_an_unknown_player():
+    with pytest.raises(SystemExit, match="unknown player 'gnubg3'"):
+        strength.make_player("gnubg3")
 
 
 def test_a_gnubg_move_from_the_bar_with_a_hit_lands_where_our_rules_put_it():
@@ -67,12 +84,13 @@ def test_an_impossible_board_is_never_sent_to_gnubg(monkeypatch):
         player.choose(board, 3, 1)
 
 
-def test_real_gnubg0_plays_are_legal_plays_of_ours():
+@pytest.mark.parametrize("name, moves", [("gnubg0", 60), ("gnubg2", 8)])
+def test_real_gnubg_plays_are_legal_plays_of_ours(name, moves):
     pytest.importorskip("gnubg_nn")
-    player = strength.Gnubg0()
+    player = strength.make_player(name)
     rng = random.Random(8)
     pos = Position.start()
-    for _ in range(60):
+    for _ in range(moves):
         dice = (rng.randint(1, 6), rng.randint(1, 6))
         after = Position(tuple(player.choose(list(pos.board), *dice)))
         assert after.position_id in legal_results(pos.position_id, dice)
@@ -89,11 +107,11 @@ def test_a_rejected_position_stops_the_run_keeping_the_pairs_already_played(monk
 
     class FlakyGnubg:
         """gnubg-nn's own moves until the 200th question, which it refuses."""
-        def best_move(self, board, die1, die2):
+        def best_move(self, board, die1, die2, plies=0):
             calls["n"] += 1
             if calls["n"] >= 200:
                 raise RuntimeError("refused")
-            return gnubg_nn.best_move(board, die1, die2)
+            return gnubg_nn.best_move(board, die1, die2, plies)
 
     monkeypatch.setattr(strength, "_gnubg_module", lambda name: FlakyGnubg())
     monkeypatch.setattr("sys.argv", ["strength.py", "level1", "gnubg0", "--games", "40"])
