@@ -592,3 +592,13 @@ def test_rebuild_net_keep_always_keeps_a_round_that_lost_its_duel(tmp_path, monk
     assert [start for *_, start in calls] == [b"start", b"cr1.wts"]
     assert (work / "net_plan_done").read_text() == "cr,cr"
     assert (work / "yardstick.log").read_text().count("kept (--net-keep always)") == 2
+
+
+def test_rebuild_yardstick_without_gnubg_nn_says_so_in_the_log_line(tmp_path, monkeypatch):
+    """A rebuild run by a python without gnubg-nn writes why its round has no gnubg0 figure,
+    not an empty line; --gnubg-games 0 asks for none and gets none."""
+    rebuild_net = _rebuild_net_module()
+    monkeypatch.setitem(sys.modules, "gnubg_nn", None)   # import gnubg_nn raises ImportError
+    note = _plan_run(rebuild_net, tmp_path, gnubg_games=20).gnubg_yardstick("any.wts")
+    assert note.startswith("no gnubg0 yardstick:") and "pip install gnubg-nn" in note
+    assert _plan_run(rebuild_net, tmp_path, gnubg_games=0).gnubg_yardstick("any.wts") == ""

@@ -88,13 +88,14 @@ class Run:
         return tuple(float(x) for x in m.groups())
 
     def gnubg_yardstick(self, weights: str) -> str:
-        """level 3 with these weights against gnubg 0-ply; '' when gnubg-nn is missing."""
+        """level 3 with these weights against gnubg 0-ply; '' when --gnubg-games is 0, a note
+        saying so when this python has no gnubg-nn."""
         if self.args.gnubg_games <= 0:
             return ""
         try:
             import gnubg_nn  # noqa: F401
         except ImportError:
-            return ""
+            return f"no gnubg0 yardstick: {sys.executable} has no gnubg-nn (pip install gnubg-nn)"
         cmd = [sys.executable, os.path.join(ROOT, "bench", "strength.py"), "level3", "gnubg0",
                "--games", str(self.args.gnubg_games), "--seed", "77", "--weights", weights,
                "--no-luck"]   # the raw figure, comparable with the log's earlier lines
