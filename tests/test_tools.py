@@ -591,7 +591,10 @@ def test_rebuild_net_keep_always_keeps_a_round_that_lost_its_duel(tmp_path, monk
     assert open(run_.net_rounds(str(start)), "rb").read() == b"cr2.wts"
     assert [start for *_, start in calls] == [b"start", b"cr1.wts"]
     assert (work / "net_plan_done").read_text() == "cr,cr"
-    assert (work / "yardstick.log").read_text().count("kept (--net-keep always)") == 2
+    log = (work / "yardstick.log").read_text()
+    assert log.count("kept (--net-keep always)") == 2
+    # --gnubg-games 0: no yardstick asked for, so no "cr round 1: " line with nothing after it
+    assert not [line for line in log.splitlines() if line.rstrip().endswith(":")]
 
 
 def test_rebuild_yardstick_without_gnubg_nn_says_so_in_the_log_line(tmp_path, monkeypatch):

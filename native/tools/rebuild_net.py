@@ -356,7 +356,9 @@ class Run:
                  f"({2 * self.args.duel_pairs} games): {verdict}")
         if kept:
             shutil.copyfile(cand, best)
-            self.log(f"{label}: {self.gnubg_yardstick(best)}")
+            yardstick = self.gnubg_yardstick(best)
+            if yardstick:   # none asked for (--gnubg-games 0): no line
+                self.log(f"{label}: {yardstick}")
         return kept
 
     def _keep(self, label: str, fit: str, cand: str, best: str, seed: int, state: str, k: int,
