@@ -342,13 +342,18 @@ def main():
     else:
         parts = [run_pairs(w) for w in work]
     wall = time.perf_counter() - t0
-    results = [r for part, _, _, _ in parts for r in part]
-    adjusted = None if args.no_luck else [r for _, part, _, _ in parts for r in part]
+    # chunk j played pairs j, j + jobs, j + 2 * jobs ...: put them back in pair order, so a
+    # saved run lines up pair by pair with any other run of the seed whatever its --jobs
+    order = sorted((j + k * args.jobs, j, k) for j, (part, _, _, _) in enumerate(parts)
+                   for k in range(len(part)))
+    index = [i for i, _, _ in order]
+    results = [parts[j][0][k] for _, j, k in order]
+    adjusted = None if args.no_luck else [parts[j][1][k] for _, j, k in order]
     times = ([t for _, _, tm, _ in parts for t in tm[0]],
              [t for _, _, tm, _ in parts for t in tm[1]])
     errors = [err for _, _, _, err in parts if err]
     if args.save:
-        saved = {"players": names, "seed": args.seed, "pairs": results}
+        saved = {"players": names, "seed": args.seed, "pair_index": index, "pairs": results}
         if adjusted is not None:
             saved["luck_adjusted_pairs"] = adjusted
         with open(args.save, "w") as f:
@@ -404,17 +409,31 @@ def compare_report(path_a: str, path_b: str) -> None:
                          f"{b['players'][1]}: not the same opponent")
     print(f"players: {a['players'][0]} less {b['players'][0]}, each vs {a['players'][1]}, "
           f"seed {a['seed']}")
+    old = [path for path, run in ((path_a, a), (path_b, b)) if "pair_index" not in run]
+    if old:   # saved before runs kept their pair numbers: the order is the one they were saved in
+        print(f"pairing: by position ({', '.join(old)} without pair_index: right only if both "
+              f"runs used the same --jobs and --games)")
     for key, label in (("pairs", "ppg_difference"),
                        ("luck_adjusted_pairs", "ppg_difference_luck_adjusted")):
         if key not in a or key not in b:
             continue
-        n = min(len(a[key]), len(b[key]))
-        if n < 2:
+        common = _pairs_in_common(a, b, key)
+        if len(common) < 2:
             raise SystemExit("fewer than two pairs in common")
         diff, half, _ = _mean_and_half([(x + y) / 2 - (u + v) / 2
-                                        for (x, y), (u, v) in zip(a[key][:n], b[key][:n])])
+                                        for (x, y), (u, v) in common])
         print(f"{label}: {diff:+.3f} [{diff - half:+.3f}, {diff + half:+.3f}] points per game "
-              f"({2 * n} games each)")
+              f"({2 * len(common)} games each)")
+
+
+def _pairs_in_common(a: dict, b: dict, key: str) -> list:
+    """[(a's pair, b's pair)] on the same dice: matched by pair number where both runs saved
+    them, else by position."""
+    if "pair_index" in a and "pair_index" in b:
+        theirs = dict(zip(b["pair_index"], b[key]))
+        return [(pair, theirs[i]) for i, pair in zip(a["pair_index"], a[key]) if i in theirs]
+    n = min(len(a[key]), len(b[key]))
+    return list(zip(a[key][:n], b[key][:n]))
 
 
 def _mean_and_half(values) -> tuple[float, float, float]:

@@ -4,13 +4,15 @@ adjusted ppg estimates the same thing as the raw one, with less spread. No gnubg
 our own levels play."""
 import json
 import statistics
+import subprocess
+import sys
 
 import pytest
 
 from game import evaluator as ev
 from game.position import Position
 from test_evaluator import _positions_from_play
-from conftest import bench_module
+from conftest import REPO, bench_module
 
 strength = bench_module("strength")
 
@@ -113,6 +115,55 @@ def test_compare_takes_two_runs_on_the_same_dice_pair_by_pair(tmp_path, capsys, 
     # the two pairs both played: differences 0 and +0.5 raw, +0.125 and +0.125 adjusted
     assert "ppg_difference: +0.250" in text and "(4 games each)" in text
     assert "ppg_difference_luck_adjusted: +0.125 [+0.125, +0.125]" in text
+
+
+def test_a_saved_run_keeps_its_pairs_in_dice_order_whatever_its_jobs(tmp_path):
+    # with --jobs 2 each process plays every second pair; the file lists them as one process
+    # would, so two runs of one seed line up pair by pair however they were split
+    runs = {}
+    for jobs in (1, 2):   # the script itself: its worker processes import it by path
+        out = tmp_path / f"jobs{jobs}.json"
+        subprocess.run([sys.executable, str(REPO / "bench" / "strength.py"), "level3", "level1",
+                        "--games", "10", "--seed", "11", "--jobs", str(jobs), "--no-luck",
+                        "--save", str(out)], check=True, cwd=REPO, capture_output=True)
+        runs[jobs] = json.loads(out.read_text())
+    assert runs[1]["pair_index"] == runs[2]["pair_index"] == [0, 1, 2, 3, 4]
+    assert runs[1]["pairs"] == runs[2]["pairs"]
+    assert len(set(map(tuple, runs[1]["pairs"]))) > 1   # not one result five times
+
+
+def test_compare_matches_pairs_by_their_number_not_their_place_in_the_file(tmp_path, capsys,
+                                                                          monkeypatch):
+    a = _saved(tmp_path / "a.json", "level5", 50, [[1, 1], [-2, -2], [1, -1]],
+               [[0.5, 0.5], [-1.0, -1.0], [0.0, 0.0]])
+    data = json.loads((tmp_path / "a.json").read_text())
+    data["pair_index"] = [0, 1, 2]
+    (tmp_path / "a.json").write_text(json.dumps(data))
+    # b played pairs 2 and 0 only, saved in that order (as a run of --jobs 2 stopped early
+    # used to save them): on the same dice each pair a quarter point better than a's raw,
+    # a quarter worse with the luck out
+    b = _saved(tmp_path / "b.json", "level4", 50, [[1.25, -0.75], [1.25, 1.25]],
+               [[-0.25, -0.25], [0.25, 0.25]])
+    data = json.loads((tmp_path / "b.json").read_text())
+    data["pair_index"] = [2, 0]
+    (tmp_path / "b.json").write_text(json.dumps(data))
+    monkeypatch.setattr("sys.argv", ["strength.py", "--compare", a, b])
+    strength.main()
+    text = capsys.readouterr().out
+    assert "ppg_difference: -0.250 [-0.250, -0.250] points per game (4 games each)" in text
+    assert "ppg_difference_luck_adjusted: +0.250 [+0.250, +0.250]" in text
+    assert "pairing: by position" not in text
+
+
+def test_compare_of_files_without_pair_numbers_says_it_pairs_by_position(tmp_path, capsys,
+                                                                       monkeypatch):
+    a = _saved(tmp_path / "a.json", "level5", 50, [[1, 1], [0, 0]])
+    b = _saved(tmp_path / "b.json", "level4", 50, [[0, 0], [0, 0]])
+    monkeypatch.setattr("sys.argv", ["strength.py", "--compare", a, b])
+    strength.main()
+    text = capsys.readouterr().out
+    assert "pairing: by position" in text and "same --jobs" in text
+    assert "ppg_difference: +0.500" in text
 
 
 @pytest.mark.parametrize("seed_b, second_b, message", [
