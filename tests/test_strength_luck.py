@@ -97,10 +97,12 @@ def test_pooling_a_chunk_without_the_luck_reports_the_raw_figures_alone(tmp_path
     assert "games: 6 (3 duplicate-dice pairs)" in text
 
 
-def _saved(path, first, seed, pairs, fair=None, second="gnubg0"):
+def _saved(path, first, seed, pairs, fair=None, second="gnubg0", pair_index=None):
     data = {"players": [first, second], "seed": seed, "pairs": pairs}
     if fair is not None:
         data["luck_adjusted_pairs"] = fair
+    if pair_index is not None:
+        data["pair_index"] = pair_index
     path.write_text(json.dumps(data))
     return str(path)
 
@@ -135,18 +137,11 @@ def test_a_saved_run_keeps_its_pairs_in_dice_order_whatever_its_jobs(tmp_path):
 def test_compare_matches_pairs_by_their_number_not_their_place_in_the_file(tmp_path, capsys,
                                                                           monkeypatch):
     a = _saved(tmp_path / "a.json", "level5", 50, [[1, 1], [-2, -2], [1, -1]],
-               [[0.5, 0.5], [-1.0, -1.0], [0.0, 0.0]])
-    data = json.loads((tmp_path / "a.json").read_text())
-    data["pair_index"] = [0, 1, 2]
-    (tmp_path / "a.json").write_text(json.dumps(data))
-    # b played pairs 2 and 0 only, saved in that order (as a run of --jobs 2 stopped early
-    # used to save them): on the same dice each pair a quarter point better than a's raw,
-    # a quarter worse with the luck out
+               [[0.5, 0.5], [-1.0, -1.0], [0.0, 0.0]], pair_index=[0, 1, 2])
+    # b played pairs 2 and 0 only and saved them in that order: on the same dice each pair
+    # a quarter point better than a's raw, a quarter worse with the luck out
     b = _saved(tmp_path / "b.json", "level4", 50, [[1.25, -0.75], [1.25, 1.25]],
-               [[-0.25, -0.25], [0.25, 0.25]])
-    data = json.loads((tmp_path / "b.json").read_text())
-    data["pair_index"] = [2, 0]
-    (tmp_path / "b.json").write_text(json.dumps(data))
+               [[-0.25, -0.25], [0.25, 0.25]], pair_index=[2, 0])
     monkeypatch.setattr("sys.argv", ["strength.py", "--compare", a, b])
     strength.main()
     text = capsys.readouterr().out
