@@ -398,6 +398,66 @@ def test_rebuild_generation_stopped_midway_keeps_its_whole_parts_and_remakes_the
     assert sorted(os.listdir(tmp_path / "stopped")) == ["sl1.rec", "sl1.rec.dec"]
 
 
+def test_rebuild_gen_parts_splits_a_round_into_that_many_seeded_parts(tools, tmp_path,
+                                                                      monkeypatch):
+    """--gen-parts 3: a round's positions come in three parts of a third each, part j seeded
+    the round's seed + j, joined in order into one file with its decision counts."""
+    sys.path.insert(0, TOOLS)
+    try:
+        import rebuild_net
+    finally:
+        sys.path.remove(TOOLS)
+    run_ = rebuild_net.Run(argparse.Namespace(workdir=str(tmp_path), jobs=2, seed=3,
+                                              sl_positions=100, sl_ply=1, sl_top=5,
+                                              sl_rollout=0, sl_foreign=0, sl_margin=0.12,
+                                              gen_parts=3))
+    made = []
+    popen = rebuild_net.subprocess.Popen
+
+    def counting(cmd, *args, **kwargs):
+        made.append((cmd[cmd.index("--seed") + 1], cmd[cmd.index("--positions") + 1]))
+        return popen(cmd, *args, **kwargs)
+    monkeypatch.setattr(rebuild_net.subprocess, "Popen", counting)
+    run_.sl_gen(ev.WEIGHTS_PATH, 1, run_.path("sl1.rec"))
+    assert made == [("3510", "34"), ("3511", "33"), ("3512", "33")]
+    data, dec = (tmp_path / "sl1.rec").read_bytes(), (tmp_path / "sl1.rec.dec").read_bytes()
+    assert len(data) == 100 * 70 and sum(dec) == 100
+    assert sorted(os.listdir(tmp_path)) == ["sl1.rec", "sl1.rec.dec"]
+
+
+def test_rebuild_work_folder_keeps_its_gen_parts_and_refuses_another(tmp_path):
+    """Other parts would be other data: a folder records its --gen-parts and a resume with
+    another count stops with a message naming the right one; a folder from before the
+    option (a log, no record) made two; an out-of-range count is refused before any work."""
+    sys.path.insert(0, TOOLS)
+    try:
+        import rebuild_net
+    finally:
+        sys.path.remove(TOOLS)
+
+    def run_in(work, parts):
+        return rebuild_net.Run(argparse.Namespace(workdir=str(work), gen_parts=parts))
+    fresh = tmp_path / "fresh"
+    run_in(fresh, 4).check_parts()
+    assert (fresh / "gen_parts").read_text() == "4"
+    run_in(fresh, 4).check_parts()
+    with pytest.raises(SystemExit, match="--gen-parts 4"):
+        run_in(fresh, 2).check_parts()
+    old = tmp_path / "old"
+    old.mkdir()
+    (old / "yardstick.log").write_text("2026-11-27 08:36:00 rebuild_net --seed 21\n")
+    with pytest.raises(SystemExit, match="--gen-parts 2"):
+        run_in(old, 5).check_parts()
+    assert not (old / "gen_parts").exists()
+    run_in(old, 2).check_parts()
+    assert (old / "gen_parts").read_text() == "2"
+    proc = subprocess.run([sys.executable, os.path.join(TOOLS, "rebuild_net.py"), "--workdir",
+                           str(tmp_path / "bad"), "--gen-parts", "11"],
+                          capture_output=True, text=True)
+    assert proc.returncode == 2 and "--gen-parts 11: give 1 to 10" in proc.stderr
+    assert not (tmp_path / "bad").exists()
+
+
 def test_rebuild_sl_data_from_games_against_gnubg_with_rollout_targets(tools, tmp_path):
     """rebuild_net.py's stage 5 with --sl-foreign and --sl-rollout: each part's decisions come
     from games of level 3 against gnubg 0-ply (foreign_positions.py), the targets from

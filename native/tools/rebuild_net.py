@@ -35,7 +35,8 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 GAMES_AT = 28   # byte offset of the games-trained count in a weights file (evalwts.c header)
-GEN_PARTS = 2   # each round's positions come in this many seeded parts
+GEN_PARTS = 2   # each round's positions come in this many seeded parts (--gen-parts' default)
+MAX_GEN_PARTS = 10   # part j's seed is the round's seed + j, and rounds' seeds are 10 apart
 N_IN_AT = 12    # byte offset of the contact net's input count
 HID_C_AT = 16   # ... and of its hidden units
 
@@ -61,6 +62,25 @@ class Run:
         os.makedirs(self.dir, exist_ok=True)
         self.log_path = os.path.join(self.dir, "yardstick.log")
         self.t0 = time.time()
+        self.parts = getattr(args, "gen_parts", None) or GEN_PARTS
+
+    def check_parts(self) -> None:
+        """A work folder keeps one --gen-parts for good (state file gen_parts; a folder from
+        before the option, with a log and no such file, made GEN_PARTS): other parts would be
+        other data, so resuming with another count is refused before anything is made."""
+        state = self.path("gen_parts")
+        if os.path.exists(state):
+            made = int(open(state).read())
+        elif os.path.exists(self.log_path):
+            made = GEN_PARTS
+        else:
+            made = self.parts
+        if made != self.parts:
+            raise SystemExit(f"rebuild_net: the work folder {self.dir} makes each round in "
+                             f"{made} parts; resume it with --gen-parts {made}, or use another "
+                             f"--workdir for {self.parts}")
+        if not os.path.exists(state):
+            self._write_state("gen_parts", str(made))
 
     def path(self, name: str) -> str:
         return os.path.join(self.dir, name)
@@ -169,13 +189,13 @@ class Run:
     # ---- stage 4 ------------------------------------------------------------------------
 
     def _gen_parts(self, data: str, tool: str, argv_for_part, exts=("",)) -> None:
-        """DATA in GEN_PARTS seeded parts (the same data whatever --jobs is): the missing parts
+        """DATA in self.parts seeded parts (the same data whatever --jobs is): the missing parts
         made --jobs at once by `tool` with argv_for_part(j, out), each renamed from its .part
         name when whole (with its side files, one per extension in exts), then joined in
         order into DATA (and DATA+ext) and the parts deleted. A stopped run keeps whole parts."""
         a = self.args
-        parts = [f"{data}.{j}" for j in range(GEN_PARTS)]
-        todo = [j for j in range(GEN_PARTS) if not os.path.exists(parts[j])]
+        parts = [f"{data}.{j}" for j in range(self.parts)]
+        todo = [j for j in range(self.parts) if not os.path.exists(parts[j])]
         while todo:
             batch, todo = todo[:max(1, a.jobs)], todo[max(1, a.jobs):]
             procs = []
@@ -192,18 +212,18 @@ class Run:
                     os.replace(parts[j] + ".part" + ext, parts[j] + ext)
         for ext in exts:
             with open(data + ext + ".part", "wb") as fh:
-                for j in range(GEN_PARTS):
+                for j in range(self.parts):
                     with open(parts[j] + ext, "rb") as src:
                         shutil.copyfileobj(src, fh)
         for ext in exts[::-1]:
             os.replace(data + ext + ".part", data + ext)
-        for j in range(GEN_PARTS):
+        for j in range(self.parts):
             for ext in exts:
                 os.remove(parts[j] + ext)
 
     def _share(self, total: int, j: int) -> int:
-        """Positions of part j when `total` are split into GEN_PARTS parts."""
-        return total // GEN_PARTS + (j < total % GEN_PARTS)
+        """Positions of part j when `total` are split into self.parts parts."""
+        return total // self.parts + (j < total % self.parts)
 
     def _rounds_done(self, name: str, base: str, best: str) -> int:
         """Rounds of a stage already done (its state file NAME in the work folder); before
@@ -263,15 +283,15 @@ class Run:
         """SL round k's decisions (sldata gen: the best plays' results with --sl-ply targets,
         or --sl-rollout truncated rollouts of --sl-horizon plies), in seeded parts, with their
         decision counts (DATA.dec). With --sl-foreign G, each part's decisions are those met
-        in G/GEN_PARTS games of level 3 (these weights) against gnubg 0-ply
+        in G/(--gen-parts) games of level 3 (these weights) against gnubg 0-ply
         (foreign_positions.py, gnubg-nn needed), not self-play."""
         a = self.args
         foreign = a.sl_foreign
         target = (["--rollout", str(a.sl_rollout), "--horizon", str(a.sl_horizon)]
                   if a.sl_rollout else ["--ply", str(a.sl_ply)])
-        froms = [f"{data}.{j}.from" for j in range(GEN_PARTS)]
+        froms = [f"{data}.{j}.from" for j in range(self.parts)]
         if foreign:
-            for j in range(GEN_PARTS):
+            for j in range(self.parts):
                 if os.path.exists(f"{data}.{j}") or os.path.exists(froms[j]):
                     continue
                 cmd = [sys.executable, os.path.join(HERE, "foreign_positions.py"), "--games",
@@ -511,6 +531,10 @@ def main() -> int:
                     help="fit on the data of the last this many rounds")
     ap.add_argument("--fit-loss", default="mse", choices=("mse", "xent"))
     ap.add_argument("--jobs", type=int, default=1, help="refine gen processes at once")
+    ap.add_argument("--gen-parts", type=int, default=GEN_PARTS,
+                    help="seeded parts of each round's positions (1-%d; a stopped run keeps "
+                         "whole parts, so more parts lose less; other counts make other "
+                         "data, so a work folder keeps its first)" % MAX_GEN_PARTS)
     ap.add_argument("--epochs", type=int, default=3)
     ap.add_argument("--fit-alpha", type=float, default=0.005)
     ap.add_argument("--fit-alpha-end", type=float, default=0.001)
@@ -564,8 +588,11 @@ def main() -> int:
     ap.add_argument("--gnubg-games", type=int, default=20000,
                     help="games of the gnubg0 yardstick (0: none)")
     args = ap.parse_args()
+    if not 1 <= args.gen_parts <= MAX_GEN_PARTS:
+        ap.error(f"--gen-parts {args.gen_parts}: give 1 to {MAX_GEN_PARTS}")
     subprocess.run(["make", "-s", "-C", HERE, "train", "refine", "sldata"], check=True)
     run = Run(args)
+    run.check_parts()
     run.log(f"rebuild_net {' '.join(sys.argv[1:])}")
     base = run.td()
     base = run.one_net("race", base, args.race_games, args.race_alpha, args.race_alpha_end,
