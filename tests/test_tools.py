@@ -360,18 +360,14 @@ def test_rebuild_generation_stopped_midway_keeps_its_whole_parts_and_remakes_the
     """rebuild_net.py's seeded parts: a run stopped with part 0 whole and part 1 half written
     carries on from there, making part 1 only; the joined data and decision counts are the
     bytes of an uninterrupted run, and no part is left behind."""
-    sys.path.insert(0, TOOLS)
-    try:
-        import rebuild_net
-    finally:
-        sys.path.remove(TOOLS)
+    rebuild_net = _rebuild_net_module()
     assert rebuild_net.GEN_PARTS == 2
 
     def run_for(work):
         return rebuild_net.Run(argparse.Namespace(workdir=str(work), jobs=1, seed=3,
                                                   sl_positions=120, sl_ply=1, sl_top=5,
                                                   sl_rollout=0, sl_foreign=0,
-                                                  sl_margin=0.12))
+                                                  sl_margin=0.12, gen_parts=2))
 
     whole = run_for(tmp_path / "whole")
     whole.sl_gen(ev.WEIGHTS_PATH, 1, whole.path("sl1.rec"))
@@ -402,11 +398,7 @@ def test_rebuild_gen_parts_splits_a_round_into_that_many_seeded_parts(tools, tmp
                                                                       monkeypatch):
     """--gen-parts 3: a round's positions come in three parts of a third each, part j seeded
     the round's seed + j, joined in order into one file with its decision counts."""
-    sys.path.insert(0, TOOLS)
-    try:
-        import rebuild_net
-    finally:
-        sys.path.remove(TOOLS)
+    rebuild_net = _rebuild_net_module()
     run_ = rebuild_net.Run(argparse.Namespace(workdir=str(tmp_path), jobs=2, seed=3,
                                               sl_positions=100, sl_ply=1, sl_top=5,
                                               sl_rollout=0, sl_foreign=0, sl_margin=0.12,
@@ -429,11 +421,7 @@ def test_rebuild_work_folder_keeps_its_gen_parts_and_refuses_another(tmp_path):
     """Other parts would be other data: a folder records its --gen-parts and a resume with
     another count stops with a message naming the right one; a folder from before the
     option (a log, no record) made two; an out-of-range count is refused before any work."""
-    sys.path.insert(0, TOOLS)
-    try:
-        import rebuild_net
-    finally:
-        sys.path.remove(TOOLS)
+    rebuild_net = _rebuild_net_module()
 
     def run_in(work, parts):
         return rebuild_net.Run(argparse.Namespace(workdir=str(work), gen_parts=parts))
@@ -464,17 +452,14 @@ def test_rebuild_sl_data_from_games_against_gnubg_with_rollout_targets(tools, tm
     luck-free truncated rollouts; the data are the same whatever --jobs is, and the decision
     files are gone afterwards."""
     pytest.importorskip("gnubg_nn")
-    sys.path.insert(0, TOOLS)
-    try:
-        import rebuild_net
-    finally:
-        sys.path.remove(TOOLS)
+    rebuild_net = _rebuild_net_module()
     datas = []
     for jobs in (1, 2):
         work = tmp_path / f"jobs{jobs}"
         run_ = rebuild_net.Run(argparse.Namespace(
             workdir=str(work), jobs=jobs, seed=4, sl_positions=30, sl_ply=1, sl_top=3,
-            sl_margin=0.12, sl_rollout=2, sl_horizon=2, sl_foreign=4, sl_foreign_share=0.5))
+            sl_margin=0.12, sl_rollout=2, sl_horizon=2, sl_foreign=4, sl_foreign_share=0.5,
+            gen_parts=2))
         run_.sl_gen(ev.WEIGHTS_PATH, 1, run_.path("sl1.rec"))
         data, dec = (work / "sl1.rec").read_bytes(), (work / "sl1.rec.dec").read_bytes()
         assert len(data) == 30 * 70 and sum(dec) == 30
@@ -522,7 +507,7 @@ def _plan_run(rebuild_net, work, **over):
     args = dict(workdir=str(work), jobs=2, seed=7, net_plan=None, cr_rounds=0, rs_rounds=0,
                 cr_positions=40, rs_positions=30, ct_positions=50, sl_rounds=0, sl_top=5,
                 sl_margin=0.12, net_ply=2, net_epochs=12, net_lr=1e-3, net_lr_end=1e-5,
-                duel_pairs=5, gnubg_games=0, net_keep="duel")
+                duel_pairs=5, gnubg_games=0, net_keep="duel", gen_parts=2)
     args.update(over)
     return rebuild_net.Run(argparse.Namespace(**args))
 

@@ -62,24 +62,23 @@ class Run:
         os.makedirs(self.dir, exist_ok=True)
         self.log_path = os.path.join(self.dir, "yardstick.log")
         self.t0 = time.time()
-        self.parts = getattr(args, "gen_parts", None) or GEN_PARTS
+        self.parts = args.gen_parts
 
     def check_parts(self) -> None:
         """A work folder keeps one --gen-parts for good (state file gen_parts; a folder from
         before the option, with a log and no such file, made GEN_PARTS): other parts would be
         other data, so resuming with another count is refused before anything is made."""
         state = self.path("gen_parts")
-        if os.path.exists(state):
+        recorded = os.path.exists(state)
+        if recorded:
             made = int(open(state).read())
-        elif os.path.exists(self.log_path):
-            made = GEN_PARTS
         else:
-            made = self.parts
+            made = GEN_PARTS if os.path.exists(self.log_path) else self.parts
         if made != self.parts:
             raise SystemExit(f"rebuild_net: the work folder {self.dir} makes each round in "
                              f"{made} parts; resume it with --gen-parts {made}, or use another "
                              f"--workdir for {self.parts}")
-        if not os.path.exists(state):
+        if not recorded:
             self._write_state("gen_parts", str(made))
 
     def path(self, name: str) -> str:
