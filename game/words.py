@@ -1,8 +1,8 @@
 """Every word the program says about a player, in one table keyed by codes: who is who
 (I/You, White/Black), the short messages of a turn, the results of a game and the few words
-for each BG_STEP_* reason the C engine gives. Not screen layout (game/screen.py)."""
-from game.match import COMPUTER, HUMAN, KINDS
-from game.position import BAR, Position
+for each BG_STEP_* reason the C engine gives. Not screen layout (game/board/screen.py)."""
+from game.model.match import COMPUTER, HUMAN, KINDS
+from game.model.position import BAR, Position
 from native import lib
 
 # code -> the human's words | the computer's | anyone else's; {Side} is the side's name

@@ -8,12 +8,14 @@ import time
 from dataclasses import dataclass
 from typing import Callable
 
-from game import commands, matfile, menus, rules
-from game import screen as S
-from game.match import HUMAN
+from game import commands, menus
+from game.review import matfile
+from game.model import rules
+from game.board import screen as S
+from game.model.match import HUMAN
 from game.scenes.timing import INFO_FRAMES
-from game.settings import config_dir
-from game.usr import play_match
+from game.files.settings import config_dir
+from game.zx.usr import play_match
 from game.words import PRESS_ENTER
 
 

@@ -3,13 +3,14 @@ side on roll), the dice and cube shown, the dice thrown, the keys heard while th
 plays, and Game.play, the turn loop over the scenes. Not the scenes themselves."""
 from __future__ import annotations
 
-from game import menus, rules
-from game import screen as S
-from game.dice import Dice
+from game import menus
+from game.model import rules
+from game.board import screen as S
+from game.model.dice import Dice
 from game.interfaces import Chooser, CubePolicy, Screen
-from game.match import Match
-from game.position import BAR, Position
-from game.settings import Settings
+from game.model.match import Match
+from game.model.position import BAR, Position
+from game.files.settings import Settings
 from game.scenes import computer_turn, cube, human_turn, opening
 from game.scenes.timing import ADVICE_KEYS, DOUBLE_KEYS, RATTLE, ROLL_FLICKER_FRAMES, ROLL_FRAMES
 from game.words import say

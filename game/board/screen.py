@@ -1,15 +1,15 @@
 """All screen geometry of the game, once: board, points as triangles, men, bar, borne-off
 trays, dice with pips, the doubling cube, point letters and the message line, drawn into the
-48K's screen memory (pixels and attributes POKEd, text printed through game/basic.py), in any
-board style of game/settings.py, mirrored or not, tokens swapped or not. Not the game flow."""
+48K's screen memory (pixels and attributes POKEd, text printed through game/zx/basic.py), in any
+board style of game/files/settings.py, mirrored or not, tokens swapped or not. Not the game flow."""
 from dataclasses import dataclass, field
 
 from spectrum.hw import ATTR_ADDR, SCREEN_ADDR  # noqa: F401 - the 48K's, used via S.
 from spectrum.hw import BLACK, BLUE, CYAN, GREEN, MAGENTA, RED, WHITE, YELLOW  # noqa: F401
-from game.glyphs import (CUBE_COLS, CUBE_DIGITS, CUBE_ROWS, CUBE_VALUES,  # noqa: F401
+from game.board.glyphs import (CUBE_COLS, CUBE_DIGITS, CUBE_ROWS, CUBE_VALUES,  # noqa: F401
                          HOLLOW_MAN_GLYPH, MAN_GLYPH, PIP_GLYPH, PIP_SPOTS, cube_bytes,
                          cube_glyph)
-from game.palette import STYLE_EXTRAS, Palette, attr, contrast  # noqa: F401
+from game.board.palette import STYLE_EXTRAS, Palette, attr, contrast  # noqa: F401
 
 
 COLS, ROWS = 32, 24                  # character cells
@@ -151,8 +151,8 @@ class BoardView:
 
 class Screen:
     """Draws on the machine. `mem` is the machine's 64K memory (anything indexable by
-    address); `text(row, col, string, attr_byte)` prints through the ROM (game/basic.py).
-    `style` is a board style (a name in game/settings.py's BOARD_STYLES or a BoardStyle;
+    address); `text(row, col, string, attr_byte)` prints through the ROM (game/zx/basic.py).
+    `style` is a board style (a name in game/files/settings.py's BOARD_STYLES or a BoardStyle;
     classic by default). Every drawing method takes the unmirrored board's cells: when the
     board is mirrored (set_mirrored) they land mirrored, text reading left to right."""
 
@@ -194,7 +194,7 @@ class Screen:
         self._redraw_if_changed(self.palette, before)
 
     def apply_settings(self, settings) -> None:
-        """Take board_style, switch_tokens and switch_directions from a game/settings.py
+        """Take board_style, switch_tokens and switch_directions from a game/files/settings.py
         Settings at once (one redraw, none when nothing changed)."""
         before = self.palette, self.mirrored
         self.style = settings.board_style

@@ -11,8 +11,8 @@ from dataclasses import asdict, dataclass, fields
 from typing import Optional
 
 from game.errors import BackgammonError
-from game.match import MAX_LENGTH, BadMatchLength, parse_match_length
-from game.validate import (checked, flag, maybe, one_of, read_json_file, show, table,
+from game.model.match import MAX_LENGTH, BadMatchLength, parse_match_length
+from game.files.validate import (checked, flag, maybe, one_of, read_json_file, show, table,
                            whole)
 from spectrum import files
 
@@ -80,7 +80,7 @@ class SettingsError(BackgammonError, ValueError):
     option and the value and says what is allowed."""
 
 
-# Each option's exact type and range (game/validate.py): a level is an int, not 3.0 or true.
+# Each option's exact type and range (game/files/validate.py): a level is an int, not 3.0 or true.
 CHECKS = {
     "level": whole(LEVELS.start, LEVELS.stop - 1), "cube": flag, "sound": flag,
     "speed": one_of(*SPEEDS), "match_length": maybe(whole(1, MAX_LENGTH)),

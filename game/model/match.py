@@ -7,7 +7,7 @@ import base64
 from dataclasses import dataclass
 from typing import Callable, Optional
 
-from game.record import MatchRecord
+from game.model.record import MatchRecord
 
 from game.errors import MatchError
 

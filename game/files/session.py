@@ -1,19 +1,20 @@
 """Save and resume: what the program is doing (the options, the match, the turn in progress
 with the steps typed so far) written to the autosave slot at the start of every turn and
 after every typed step, and the offer of a saved match at start-up. The file format is
-game/savegame.py's; this module only decides what goes in and when it is taken up."""
+game/files/savegame.py's; this module only decides what goes in and when it is taken up."""
 from __future__ import annotations
 
 import sys
 
-from game import menus, savegame
-from game import screen as S
-from game.basic import Basic
-from game.match import Match
-from game.position import BAR, Position
+from game import menus
+from game.files import savegame
+from game.board import screen as S
+from game.zx.basic import Basic
+from game.model.match import Match
+from game.model.position import BAR, Position
 from game.scenes.timing import WARNING_FRAMES
-from game.settings import Settings
-from game.validate import Invalid, list_of, whole
+from game.files.settings import Settings
+from game.files.validate import Invalid, list_of, whole
 
 HELD = "bottom"                  # a save's position is held with the bottom side on roll
 MAX_TYPED = 4                    # steps in a turn: a double's four

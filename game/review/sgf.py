@@ -1,7 +1,7 @@
 """GNU Backgammon's .sgf match files: a MatchRecord written as one SGF game tree per game
 (GM[6]), each roll, play, double, take and drop a node, with the review's analysis in gnubg's
 own properties (A: the plays judged, DA: the cube, LU: the luck, DO/BM: the marks). Writing
-only; not a reader, and not the .mat export (game/matfile.py), which stays as it is.
+only; not a reader, and not the .mat export (game/review/matfile.py), which stays as it is.
 Each play's equity is level 5's; the five chances beside it are the evaluator's 1-ply view
 (about a millisecond each, where 2-ply would take seconds for a game)."""
 from __future__ import annotations
@@ -9,11 +9,11 @@ from __future__ import annotations
 import os
 import time
 
-from game import evaluator, rules
-from game.position import BAR, Position
-from game.record import MatchRecord
-from game.replay import apply_play, replay
-from game.review import BAD, DOUBTFUL, Review, Reviewer
+from game.model import evaluator, rules
+from game.model.position import BAR, Position
+from game.model.record import MatchRecord
+from game.review.replay import apply_play, replay
+from game.review.judge import BAD, DOUBTFUL, Review, Reviewer
 
 APPLICATION = "Spectrum Backgammon:1"
 VERY_BAD = 0.16                 # gnubg's "very bad" (BM[2]); its "bad" and "doubtful" are

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import Optional
 
 from game.errors import BackgammonError
-from game.rules import Step
+from game.model.rules import Step
 
 BAR, OFF = 25, 0            # standard numbering from the mover's side: 25 = bar, 0 = off
 
@@ -36,7 +36,7 @@ def format_point(point) -> str:
 
 def format_step(step) -> str:
     """One step as "from/to" with "*" when it hits. Accepts "13/8*", (13, 8), (13, 8, hit)
-    in standard numbers from the mover's side (25 = bar, 0 = off), or a game.rules Step."""
+    in standard numbers from the mover's side (25 = bar, 0 = off), or a game.model.rules Step."""
     if isinstance(step, Step):           # row indices 0..23, bar 24, off -1
         step = (BAR if step.from_index == 24 else step.from_index + 1,
                 OFF if step.to_index == -1 else step.to_index + 1, step.hit)

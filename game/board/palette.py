@@ -1,6 +1,6 @@
 """The colours a board is drawn in: the attribute byte, the contrast rule, and Palette,
-every colour of one board style of game/settings.py (with STYLE_EXTRAS) with the tokens
-swapped or not. Not where anything is drawn (game/screen.py)."""
+every colour of one board style of game/files/settings.py (with STYLE_EXTRAS) with the tokens
+swapped or not. Not where anything is drawn (game/board/screen.py)."""
 from dataclasses import dataclass
 
 from spectrum.hw import BLACK, BLUE, CYAN, GREEN, WHITE
@@ -17,7 +17,7 @@ def contrast(colour: int) -> int:
     return BLACK if colour >= GREEN else WHITE
 
 
-# What game/settings.py's BoardStyle does not say, by style name: the papers of the trays of
+# What game/files/settings.py's BoardStyle does not say, by style name: the papers of the trays of
 # the style's white and black men, the ink of the letters on the frame and of the bar's "z",
 # and optionally the cube's body colour (else the contrast of the panel's paper). A style
 # missing here gets contrasting colours worked out from its own.
@@ -32,7 +32,7 @@ STYLE_EXTRAS = {
 
 @dataclass(frozen=True)
 class Palette:
-    """Every colour a Screen draws with, worked out from one board style of game/settings.py
+    """Every colour a Screen draws with, worked out from one board style of game/files/settings.py
     (and STYLE_EXTRAS) and from whether the tokens are swapped."""
     name: str
     frame: int
@@ -51,7 +51,7 @@ class Palette:
     @classmethod
     def of(cls, style=None, tokens_swapped: bool = False) -> "Palette":
         """`style`: a name in settings.BOARD_STYLES, a BoardStyle, or None (classic)."""
-        from game import settings
+        from game.files import settings
         if style is None:
             style = settings.BOARD_STYLES["classic"]
         elif isinstance(style, str):

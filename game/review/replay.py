@@ -1,15 +1,15 @@
 """The replay of a recorded game for the review and the .sgf export: every action applied in
 order from the game's start, checked against the rules and the cube, with the position and cube
-before it. Not the judging (game/review.py) and not the record's file format (game/record.py)."""
+before it. Not the judging (game/review/judge.py) and not the record's file format (game/model/record.py)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Optional
 
-from game import rules
+from game.model import rules
 from game.errors import BackgammonError
-from game.position import BAR, Position
-from game.record import GameRecord, MatchRecord
+from game.model.position import BAR, Position
+from game.model.record import GameRecord, MatchRecord
 
 
 class ReviewError(BackgammonError, ValueError):

@@ -2,10 +2,10 @@
 RST 10h, INKEY$ and INPUT from LAST-K and FLAGS, BEEP through the ROM, PAUSE, POKE/PEEK, USR.
 Generators (`key = yield from basic.inkey()`) yield once per 50 Hz frame. Not the game flow.
 It reaches the ROM only through the standard 48K entry points and system variables
-(game/rom48.py), so it runs the same on our ROM, the 48K's, or OpenSE BASIC."""
+(game/zx/rom48.py), so it runs the same on our ROM, the 48K's, or OpenSE BASIC."""
 import roms
-from game import media, rom48
-from game import screen as geometry
+from game.zx import media, rom48
+from game.board import screen as geometry
 from spectrum.hw import CPU_HZ
 
 # control codes understood by the ROM's print routine (as on the 48K)
@@ -23,8 +23,8 @@ CLICK_MS, CLICK_HZ = 3, 1500         # key click
 
 def rom_symbols() -> dict:
     """Our own ROM's symbol table (roms.rom_symbols: pasmo's labels and EQUs) with the game's
-    machine code's labels (USR_ENTRY, PARAMS) when game/mcode.sym is there. For tests and
-    tools that drive our ROM's own routines; Basic itself uses only game/rom48.py."""
+    machine code's labels (USR_ENTRY, PARAMS) when game/zx/mcode.sym is there. For tests and
+    tools that drive our ROM's own routines; Basic itself uses only game/zx/rom48.py."""
     table = dict(roms.rom_symbols())
     table.update(mcode_symbols())
     return table
@@ -47,8 +47,8 @@ def rom_ready(machine, symbols: dict | None = None) -> bool:
 
 
 class Basic:
-    """`machine` is a Spectrum48 (memory, call, usr). ROM addresses come from game/rom48.py;
-    `symbols` adds the game's own labels (USR_ENTRY, PARAMS; default game/mcode.sym).
+    """`machine` is a Spectrum48 (memory, call, usr). ROM addresses come from game/zx/rom48.py;
+    `symbols` adds the game's own labels (USR_ENTRY, PARAMS; default game/zx/mcode.sym).
     `beeps` (optional) is told of every beep as (ms, hz) for tests that listen."""
 
     def __init__(self, machine, symbols: dict | None = None):
@@ -60,7 +60,7 @@ class Basic:
         self._channel_open = False
 
     def addr(self, *names: str) -> int:
-        """The standard 48K address of the first of `names` (game/rom48.py), else the first
+        """The standard 48K address of the first of `names` (game/zx/rom48.py), else the first
         found among the game's own labels."""
         for name in names:
             if name in rom48.STANDARD:
@@ -125,7 +125,7 @@ class Basic:
     # ---------- BEEP ----------
     def beep(self, ms: int, hz: int) -> None:
         """BEEP through the ROM's BEEPER, DE and HL worked out from the 48K BEEPER's timing
-        (game/rom48.py). The CPU is busy meanwhile, as in BASIC."""
+        (game/zx/rom48.py). The CPU is busy meanwhile, as in BASIC."""
         self.beeps.append((ms, hz))
         if self.silent:
             return

@@ -1,4 +1,4 @@
-"""The review of a recorded game: every play and cube action replayed from game/record.py,
+"""The review of a recorded game: every play and cube action replayed from game/model/record.py,
 judged by level 5 (the equity given away, marked ? and ??), the luck of each roll, and a
 summary per side with GNU Backgammon's rating bands. Pure logic: no screen, no keys, no files.
 
@@ -16,12 +16,12 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Optional
 
-from game import evaluator, rules
+from game.model import evaluator, rules
 from game.commands import cube_verdict
 from game.errors import BackgammonError
-from game.position import Position
-from game.record import GameRecord, MatchRecord, format_play
-from game.replay import ReplayedTurn, ReviewError, apply_play, other_side, replay
+from game.model.position import Position
+from game.model.record import GameRecord, MatchRecord, format_play
+from game.review.replay import ReplayedTurn, ReviewError, apply_play, other_side, replay
 
 REVIEW_LEVEL = 5                 # the strongest level judges
 LUCK_LEVEL = 3                   # net 0-ply: the best play of each roll, for the luck

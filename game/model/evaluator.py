@@ -10,8 +10,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from game.errors import BackgammonError, DiceError, MatchError, PositionError
-from game.position import BOARD_LEN, Position, position_message
-from game.rules import (LazySequence, Play, Plays, Step, c_board, check_dice, ids_text,
+from game.model.position import BOARD_LEN, Position, position_message
+from game.model.rules import (LazySequence, Play, Plays, Step, c_board, check_dice, ids_text,
                         per_thread)
 import native
 from native import ffi, lib
@@ -215,7 +215,7 @@ def ranked_plays(position_id, dice: Sequence[int], level: int, limit: int | None
 
 def best_play(position_id, dice: Sequence[int], level: int, match=None) -> str:
     """The gnubg position ID after the level's chosen play, the mover still on roll (one of
-    game.rules.legal_results(position_id, dice)). match as in ranked_plays."""
+    game.model.rules.legal_results(position_id, dice)). match as in ranked_plays."""
     _, out = _rank(position_id, dice, level, 1, match)
     return ids_text(out.boards, 1)[:lib.BG_ID_LEN]
 

@@ -2,24 +2,24 @@
 stops it, keeping what is done), a summary page (errors, luck, rating per side; X writes the
 game's .sgf), then each decision on the board: the position and dice, the play made, level
 5's best, the loss and its mark. Generators (one yield = one frame) for the game flow; the
-judging is game/review.py, the file game/sgf.py."""
+judging is game/review/judge.py, the file game/review/sgf.py."""
 from __future__ import annotations
 
 import os
 
-from game import review as R
-from game import screen as S
-from game import sgf
-from game.basic import CODE_ENTER, Basic
+from game.review import judge as R
+from game.board import screen as S
+from game.review import sgf
+from game.zx.basic import CODE_ENTER, Basic
 from game.commands import play_text
 from game.errors import BackgammonError
 from game.instructions import wrap
 from game.menus import (BAD_KEY, CLICK, PAGE, clear_rows, footer, show_reason, text_screen,
                         title_bar)
-from game.position import Position
+from game.model.position import Position
 from game.scenes.keys import export_folder
 from game.scenes.state import view_of
-from game.record import MatchRecord
+from game.model.record import MatchRecord
 
 BAR_ROW, BAR_COL, BAR_CELLS = 10, 1, 30          # the progress bar: 30 cells on row 10
 HEADLINE_ROW = S.BOTTOM_FIRST_ROW - 1             # across the board between its halves

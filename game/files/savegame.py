@@ -1,7 +1,7 @@
 """Save and resume a match in progress: the match (scores, cube, Crawford, record so far),
 the gnubg position ID, whose turn, the dice if rolled and a snapshot of the settings, as
 one JSON file beside the settings, written atomically with the previous good save kept as
-NAME.bak. Every entry is checked (game/validate.py); a damaged file is kept aside, never a
+NAME.bak. Every entry is checked (game/files/validate.py); a damaged file is kept aside, never a
 traceback. Not when to save (the game flow calls Autosave)."""
 from __future__ import annotations
 
@@ -15,10 +15,10 @@ from dataclasses import dataclass, field
 from typing import Optional
 
 from game.errors import BackgammonError
-from game.match import MAX_CUBE, MAX_LENGTH, Match, MatchError
-from game.record import RecordError
-from game.settings import Settings, SettingsError, config_dir
-from game.validate import (Invalid, flag, keyed_by, list_of, maybe, one_of, parse_json,
+from game.model.match import MAX_CUBE, MAX_LENGTH, Match, MatchError
+from game.model.record import RecordError
+from game.files.settings import Settings, SettingsError, config_dir
+from game.files.validate import (Invalid, flag, keyed_by, list_of, maybe, one_of, parse_json,
                            plain, read_json_file, table, text, whole)
 from spectrum import files
 
@@ -164,9 +164,9 @@ class SavedGame:
 
 
 def _check_position(position_id: str) -> None:
-    """A position ID must also decode to a possible board (game/position.py says why not)."""
+    """A position ID must also decode to a possible board (game/model/position.py says why not)."""
     try:
-        from game.position import Position
+        from game.model.position import Position
         from game.errors import PositionError
     except ImportError:          # the engine is not built: the format check above must do
         return
@@ -224,7 +224,7 @@ class Autosave:
     typed step: the save is encoded and checked at once (SaveError, nothing written, if it
     could not be read back), then written atomically with the previous good save kept as
     the backup. write_again() writes the last one once more: the stop-signal handler's save
-    (game/shutdown.py), which must not serialise a match caught half-way through a change,
+    (game/files/shutdown.py), which must not serialise a match caught half-way through a change,
     and which repairs a write the signal itself cut short."""
 
     def __init__(self, path=None):

@@ -1,12 +1,12 @@
-"""Builds the game's tape, roms/backgammon.tap (game/media.py TAPE_PATH), from sources: the
+"""Builds the game's tape, roms/backgammon.tap (game/zx/media.py TAPE_PATH), from sources: the
 BASIC loader program, the loading picture drawn here by code (a real 6,912-byte SCREEN$),
-and game/mcode.bin. Run: python -m game.make_tape (after pasmo has assembled game/mcode.asm). Not a tape reader."""
+and game/zx/mcode.bin. Run: python -m game.zx.make_tape (after pasmo has assembled game/zx/mcode.asm). Not a tape reader."""
 import pathlib
 import sys
 
 import numpy as np
 
-from game import media
+from game.zx import media
 from roms.make_font import glyph_bytes
 from spectrum import hw
 from spectrum.hw import BLACK, BLUE, CYAN, GREEN, RED, WHITE, YELLOW

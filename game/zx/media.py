@@ -1,5 +1,5 @@
 """The game's media and how it puts them in the machine: our ROM (roms/), the machine-code
-block (game/mcode.*), the game's tape (roms/backgammon.tap, built by game/make_tape.py).
+block (game/zx/mcode.*), the game's tape (roms/backgammon.tap, built by game/zx/make_tape.py).
 spectrum/ is given these paths and symbols; it knows no game. Not the file formats."""
 import os
 
@@ -18,14 +18,14 @@ _symbols = {}
 
 
 def mcode_symbols() -> dict:
-    """The labels of game/mcode.asm (USR_ENTRY, PARAMS, ...)."""
+    """The labels of game/zx/mcode.asm (USR_ENTRY, PARAMS, ...)."""
     if "mcode" not in _symbols:
         _symbols["mcode"] = roms.load_symbols(MCODE_SYMBOLS)
     return _symbols["mcode"]
 
 
 def load_mcode() -> bytes:
-    """The assembled machine-code block (game/mcode.bin)."""
+    """The assembled machine-code block (game/zx/mcode.bin)."""
     try:
         with open(MCODE_PATH, "rb") as f:
             return f.read()

@@ -1,6 +1,6 @@
 """The game's pixel art as rows of '#' (ink) and '.' (paper): a man, a die's pips, the
 doubling cube and its figures; and the cube's cells as bytes for screen memory. Where
-they are drawn is game/screen.py's business, not this module's."""
+they are drawn is game/board/screen.py's business, not this module's."""
 from functools import lru_cache
 
 CUBE_COLS, CUBE_ROWS = 3, 2          # the doubling cube: 24 x 16 pixels

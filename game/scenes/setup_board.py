@@ -1,14 +1,14 @@
 """Set up your own board: the men of each side placed point by point ("W K3", "B Z1"), or a
 gnubg position ID typed in, on the drawn board, refusing impossible set-ups with the reason.
-A generator for program.py's `yield from`; not the rules (game.position validates)."""
+A generator for program.py's `yield from`; not the rules (game.model.position validates)."""
 from __future__ import annotations
 
 import re
 
 from game import menus
-from game import screen as S
+from game.board import screen as S
 from game.errors import PositionError
-from game.position import BAR, MEN_PER_SIDE, POINT_LETTERS, ROW_LEN, Position
+from game.model.position import BAR, MEN_PER_SIDE, POINT_LETTERS, ROW_LEN, Position
 
 PROMPT = "Set up?"
 WHITE_COUNT_ROW = S.BOTTOM_DIE_ROW + 1        # the men on the board, beside it

@@ -8,7 +8,7 @@ import re
 from dataclasses import dataclass, field
 
 from game.errors import BackgammonError
-from game.record import MatchRecord, parse_play
+from game.model.record import MatchRecord, parse_play
 
 LEFT_WIDTH = 28          # the left column's width after the "NNN) " move number
 NAME_WIDTH = 32          # where the second player's name starts on a score line

@@ -1,6 +1,6 @@
 """The board as the game and the tests see it: one immutable Position, always from the side on
 roll, with gnubg position IDs, pip counts and the 1983 notation (points a..x, bar z, "K4").
-Not the rules: which plays are legal is asked of the C engine through game/rules.py."""
+Not the rules: which plays are legal is asked of the C engine through game/model/rules.py."""
 from __future__ import annotations
 
 import base64

@@ -7,7 +7,7 @@ import sys
 import time
 import weakref
 
-from game import media, rom48
+from game.zx import media, rom48
 from spectrum import hw
 from spectrum.loader import BASIC_TOKENS, EdgeSkipper
 from spectrum.machine import CallTimeout, RomImageError, Spectrum48, load_rom_image

@@ -1,7 +1,7 @@
-; game/mcode.asm: the game's machine-code block, loaded from tape by LOAD "" CODE.
+; game/zx/mcode.asm: the game's machine-code block, loaded from tape by LOAD "" CODE.
 ; USR_ENTRY is where the host's PC trap calls the C evaluator bg_usr(memory, PARAMS)
 ; and puts its result in BC; the RET then returns to the caller as USR does.
-; Assemble: pasmo --bin game/mcode.asm game/mcode.bin game/mcode.sym
+; Assemble: pasmo --bin game/zx/mcode.asm game/zx/mcode.bin game/zx/mcode.sym
 
         ORG 0F000h
 USR_ENTRY:

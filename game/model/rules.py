@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from game.errors import DiceError, IllegalMoveError, PositionError
-from game.position import BAR, BOARD_LEN, Position, parse_entry, position_message
+from game.model.position import BAR, BOARD_LEN, Position, parse_entry, position_message
 from native import ffi, lib
 
 OFF = -1                      # a step's `to` when the man is borne off
@@ -60,7 +60,7 @@ class _Buffers:
 def per_thread(make):
     """A function giving the calling thread its own make(), made at its first call: one look
     into the thread's storage a call, after which the object's attributes are plain ones (the
-    output buffers of the C calls here and in game/evaluator.py)."""
+    output buffers of the C calls here and in game/model/evaluator.py)."""
     local = threading.local()
 
     def mine():

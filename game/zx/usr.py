@@ -1,14 +1,14 @@
 """The one USR client: a request POKEd into the block at PARAMS, USR to the stub at
 USR_ENTRY (the host's trap there runs the C door over the machine's memory), the answer
-PEEKed back as a typed value. Not the block's layout (native/bg.h, game/evaluator.py)."""
+PEEKed back as a typed value. Not the block's layout (native/bg.h, game/model/evaluator.py)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from game import evaluator, rules
-from game.basic import Basic
-from game.match import Match
-from game.position import Position
+from game.model import evaluator, rules
+from game.zx.basic import Basic
+from game.model.match import Match
+from game.model.position import Position
 
 
 @dataclass(frozen=True)
