@@ -1,7 +1,7 @@
-"""The game review (game/review/judge.py): plays and cube actions judged by level 5 with the ? and ??
-marks, the luck of each roll, GNU Backgammon's rating bands, and bad input (no moves, a damaged
-record or save, a key during the computation) refused with words and nothing lost. Games are
-built in code from positions and seeded dice."""
+"""The game review (game/review/judge.py): plays and cube actions judged by level 5 with the ?
+and ?? marks, the luck of each roll, GNU Backgammon's rating bands, and bad input (no moves, a
+damaged record or save, a key during the computation) refused with words and nothing lost. Games
+are built in code from positions and seeded dice."""
 import json
 import random
 
@@ -14,7 +14,7 @@ from game.model.match import COMPUTER, HUMAN, Match
 from game.model.position import Position
 from game.model.record import MatchRecord, format_play
 from game.review.judge import (RATINGS, Reviewer, ReviewError, luck_of, mark_for, rating_for,
-                         review_game)
+                               review_game)
 
 RACE_PASS = "trsbAAC2uwMAAA"     # a race, 55 pips against 69: double, pass (level 5)
 RACE_EVEN = "7u4OAADu7g4AAA"     # 60 pips each, on roll: no double, take

@@ -7,8 +7,8 @@ from dataclasses import dataclass, field
 from spectrum.hw import ATTR_ADDR, SCREEN_ADDR  # noqa: F401 - the 48K's, used via S.
 from spectrum.hw import BLACK, BLUE, CYAN, GREEN, MAGENTA, RED, WHITE, YELLOW  # noqa: F401
 from game.board.glyphs import (CUBE_COLS, CUBE_DIGITS, CUBE_ROWS, CUBE_VALUES,  # noqa: F401
-                         HOLLOW_MAN_GLYPH, MAN_GLYPH, PIP_GLYPH, PIP_SPOTS, cube_bytes,
-                         cube_glyph)
+                               HOLLOW_MAN_GLYPH, MAN_GLYPH, PIP_GLYPH, PIP_SPOTS, cube_bytes,
+                               cube_glyph)
 from game.board.palette import STYLE_EXTRAS, Palette, attr, contrast  # noqa: F401
 
 

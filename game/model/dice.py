@@ -1,5 +1,6 @@
 """The dice: an injectable, seedable source of die throws so every game can be replayed.
-Not the drawing of dice (game/board/screen.py) and not the rules of using them (game/model/rules.py)."""
+Not the drawing of dice (game/board/screen.py) and not the rules of using them
+(game/model/rules.py)."""
 import random
 from collections.abc import Iterable, Iterator
 

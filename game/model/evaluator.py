@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from game.errors import BackgammonError, DiceError, MatchError, PositionError
 from game.model.position import BOARD_LEN, Position, position_message
 from game.model.rules import (LazySequence, Play, Plays, Step, c_board, check_dice, ids_text,
-                        per_thread)
+                              per_thread)
 import native
 from native import ffi, lib
 

@@ -1,6 +1,7 @@
 """The replay of a recorded game for the review and the .sgf export: every action applied in
 order from the game's start, checked against the rules and the cube, with the position and cube
-before it. Not the judging (game/review/judge.py) and not the record's file format (game/model/record.py)."""
+before it. Not the judging (game/review/judge.py) and not the record's file format
+(game/model/record.py)."""
 from __future__ import annotations
 
 from dataclasses import dataclass

@@ -1,6 +1,7 @@
 """Builds the game's tape, roms/backgammon.tap (game/zx/media.py TAPE_PATH), from sources: the
 BASIC loader program, the loading picture drawn here by code (a real 6,912-byte SCREEN$),
-and game/zx/mcode.bin. Run: python -m game.zx.make_tape (after pasmo has assembled game/zx/mcode.asm). Not a tape reader."""
+and game/zx/mcode.bin. Run: python -m game.zx.make_tape (after pasmo has assembled
+game/zx/mcode.asm). Not a tape reader."""
 import pathlib
 import sys
 
