@@ -19,8 +19,8 @@ from game.model.match import MAX_CUBE, MAX_LENGTH, Match, MatchError
 from game.model.record import RecordError
 from game.files.settings import Settings, SettingsError, config_dir
 from game.files.validate import (Invalid, flag, keyed_by, list_of, maybe, one_of, parse_json,
-                           plain, read_json_file, table, text, whole)
-from spectrum import files
+                                 plain, read_json_file, table, text, whole)
+from game.files import safe_write
 
 SAVE_FILE = "savegame.json"
 BACKUP_SUFFIX = ".bak"              # the previous good save, beside the save
@@ -199,7 +199,7 @@ def encode_save(saved: "SavedGame") -> bytes:
 
 
 def write_save(path, saved: "SavedGame") -> pathlib.Path:
-    """Write a save atomically (spectrum/files.write_atomic: a temporary file in the same
+    """Write a save atomically (game/files/safe_write.py write_atomic: a temporary file in the same
     folder, flushed, fsynced, renamed over). If the save already there reads back whole,
     it becomes the backup (NAME.bak) as the new one goes in; a damaged one is not kept
     over a good backup. SaveError (nothing written) if `saved` is not a valid save."""
@@ -211,7 +211,7 @@ def _write_raw(path: pathlib.Path, raw: bytes) -> pathlib.Path:
         keep = read_save(path) is not None
     except SaveError:
         keep = False
-    return files.write_atomic(path, raw, backup=backup_path(path) if keep else None)
+    return safe_write.write_atomic(path, raw, backup=backup_path(path) if keep else None)
 
 
 def save_game(saved: "SavedGame", path=None) -> pathlib.Path:
@@ -274,7 +274,7 @@ def discard_save(path=None) -> None:
 def keep_aside(path) -> pathlib.Path:
     """Rename a damaged file to NAME.damaged-YYYYmmdd-HHMMSS (numbered if that exists),
     kept, never deleted; OSError if it cannot be renamed."""
-    return files.keep_aside(path)
+    return safe_write.keep_aside(path)
 
 
 set_aside = keep_aside
@@ -298,7 +298,7 @@ def load_game(path=None, warn=_stderr) -> tuple[Optional[SavedGame], Optional[st
     writer left are removed first (one program at a time writes the save)."""
     path = pathlib.Path(path) if path else save_path()
     backup = backup_path(path)
-    files.sweep_temporary(path)
+    safe_write.sweep_temporary(path)
     try:
         saved = read_save(path)
         problem = None

@@ -13,8 +13,8 @@ from typing import Optional
 from game.errors import BackgammonError
 from game.model.match import MAX_LENGTH, BadMatchLength, parse_match_length
 from game.files.validate import (checked, flag, maybe, one_of, read_json_file, show, table,
-                           whole)
-from spectrum import files
+                                 whole)
+from game.files import safe_write
 
 CONFIG_ENV = "SPECTRUM_BACKGAMMON_CONFIG_DIR"   # overrides the directory (tests, portable use)
 APP_DIR = "spectrum-backgammon"
@@ -186,7 +186,7 @@ class Settings:
         """Write the settings file (a temporary file, fsynced, renamed over the old one)."""
         path = pathlib.Path(path) if path else settings_path()
         text = json.dumps(self.to_dict(), indent=1, sort_keys=True) + "\n"
-        return files.write_atomic(path, text.encode("utf-8"))
+        return safe_write.write_atomic(path, text.encode("utf-8"))
 
 
 def config_dir() -> pathlib.Path:
@@ -222,7 +222,7 @@ def load_settings(path=None, warn=_stderr) -> tuple[Settings, Optional[str]]:
     except SettingsError as exc:
         problem = str(exc)
     try:
-        where = f"kept as {files.keep_aside(path, copy=True).name}"
+        where = f"kept as {safe_write.keep_aside(path, copy=True).name}"
     except OSError as exc:
         where = f"could not be renamed ({exc.__class__.__name__})"
     warning = f"Settings file {path} is damaged ({problem}); {where}; using the default options."

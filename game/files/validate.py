@@ -8,7 +8,7 @@ import json
 import math
 import re
 
-from spectrum import files
+from spectrum import safe_read
 
 MAX_FILE_BYTES = 1 << 20            # 1 MiB: a save of a long match is a few tens of KiB
 MAX_DEPTH = 32                      # our files nest 6 deep
@@ -218,7 +218,7 @@ def read_json_file(path, error):
     exception class) raised with one line for anything else: not a regular file, too big
     (refused before reading), unreadable, not JSON, nested too deep."""
     try:
-        raw = files.read_regular(path, MAX_FILE_BYTES)
+        raw = safe_read.read_regular(path, MAX_FILE_BYTES)
     except FileNotFoundError:
         return None
     except OSError as exc:

@@ -1,7 +1,6 @@
-"""Reading and writing the small files the program keeps (tapes, settings, saves) safely:
-only regular files are opened (a FIFO or a device never blocks the program), a size limit
-is checked before anything is read, and writes go to a temporary file in the same folder,
-flushed and fsynced, then renamed over the old file. Not what the files mean."""
+"""Writing the player's files (settings, saves) safely: to a temporary file in the same
+folder, flushed and fsynced, then renamed over the old file; a damaged file kept aside,
+never deleted. Not what the files mean, and not the reading (spectrum/safe_read.py)."""
 import glob
 import os
 import pathlib
@@ -9,48 +8,10 @@ import stat
 import tempfile
 import time
 
+from spectrum.safe_read import read_regular
+
 
 COPY_BYTES = 1 << 20                # keep_aside copies files up to this size, renames others
-
-
-class FileRefused(OSError):
-    """A path that is not a regular file, or a file bigger than the reader allows; the
-    message says which, in words."""
-
-
-def read_regular(path, max_bytes: int) -> bytes:
-    """The whole of a regular file of at most max_bytes bytes. FileNotFoundError when
-    there is none; FileRefused for a FIFO, device, socket or folder (opened without
-    blocking and refused at once) or a file over the limit (refused before reading)."""
-    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
-    fd = os.open(os.fspath(path), flags)
-    try:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode):
-            raise FileRefused(f"not a regular file: it is {_kind(info.st_mode)}")
-        if info.st_size > max_bytes:
-            raise FileRefused(f"{info.st_size:,} bytes, more than the {max_bytes:,} allowed")
-        chunks, total = [], 0
-        while True:                        # the file may grow while it is read
-            chunk = os.read(fd, max_bytes + 1 - total)
-            if not chunk:
-                break
-            chunks.append(chunk)
-            total += len(chunk)
-            if total > max_bytes:
-                raise FileRefused(f"more than the {max_bytes:,} bytes allowed")
-        return b"".join(chunks)
-    finally:
-        os.close(fd)
-
-
-def _kind(mode: int) -> str:
-    for test, name in ((stat.S_ISFIFO, "a FIFO"), (stat.S_ISDIR, "a folder"),
-                       (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
-                       (stat.S_ISSOCK, "a socket")):
-        if test(mode):
-            return name
-    return "not a plain file"
 
 
 def write_atomic(path, data: bytes, backup=None) -> pathlib.Path:
@@ -97,7 +58,7 @@ def sweep_temporary(path) -> int:
 def _sync_folder(folder: pathlib.Path) -> None:
     """Make the renames in a folder durable (POSIX; elsewhere the rename must do)."""
     try:
-        fd = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+        fd = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))  # O_DIRECTORY: POSIX only
     except OSError:
         return
     try:
