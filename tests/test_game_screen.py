@@ -3,7 +3,7 @@ men and counts, trays beside the board, dice with pips, and colours that keep to
 attribute grid (a cell holding a man holds nothing else)."""
 from game.board import screen as S
 from game.model.position import Position
-from game.scenes.state import view_of
+from game.board.screen import view_of
 from gamedriver import StandInMachine
 
 

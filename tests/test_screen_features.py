@@ -6,7 +6,7 @@ import pytest
 
 from game.board import screen as S
 from game.model.position import Position
-from game.scenes.state import view_of
+from game.board.screen import view_of
 from game.files.settings import BOARD_STYLES, STYLE_ORDER, Settings
 from gamedriver import StandInMachine
 

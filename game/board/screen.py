@@ -10,6 +10,7 @@ from game.board.glyphs import (CUBE_COLS, CUBE_DIGITS, CUBE_ROWS, CUBE_VALUES,  
                                HOLLOW_MAN_GLYPH, MAN_GLYPH, PIP_GLYPH, PIP_SPOTS, cube_bytes,
                                cube_glyph)
 from game.board.palette import STYLE_EXTRAS, Palette, attr, contrast  # noqa: F401
+from game.model.position import BAR as BAR_INDEX, ROW_LEN, Position
 
 
 COLS, ROWS = 32, 24                  # character cells
@@ -147,6 +148,18 @@ class BoardView:
     bar_black: int = 0
     off_white: int = 0
     off_black: int = 0
+
+
+def view_of(position: Position) -> BoardView:
+    """What the screen shows of a position held with the HUMAN on roll (row 0 = white)."""
+    board = position.board
+    points = [0] * 25
+    for p in range(1, 25):
+        white = board[p - 1]
+        black = board[ROW_LEN + 24 - p]
+        points[p] = white if white else -black
+    off_white, off_black = position.borne_off()
+    return BoardView(points, board[BAR_INDEX], board[ROW_LEN + BAR_INDEX], off_white, off_black)
 
 
 class Screen:

@@ -199,6 +199,16 @@ def config_dir() -> pathlib.Path:
     return pathlib.Path(base) / APP_DIR
 
 
+def export_folder(export_dir=None) -> str:
+    """Where the exports go (the .mat export, the review's .sgf): `export_dir` (the console passes
+    its working directory), else the config directory, made if need be (OSError if not)."""
+    if export_dir:
+        return str(export_dir)
+    directory = str(config_dir())
+    os.makedirs(directory, exist_ok=True)
+    return directory
+
+
 def settings_path() -> pathlib.Path:
     return config_dir() / SETTINGS_FILE
 

@@ -13,12 +13,11 @@ from game.review import sgf
 from game.zx.basic import CODE_ENTER, Basic
 from game.commands import play_text
 from game.errors import BackgammonError
+from game.files.settings import export_folder
 from game.instructions import wrap
 from game.menus import (BAD_KEY, CLICK, PAGE, clear_rows, footer, show_reason, text_screen,
                         title_bar)
 from game.model.position import Position
-from game.scenes.keys import export_folder
-from game.scenes.state import view_of
 from game.model.record import MatchRecord
 
 BAR_ROW, BAR_COL, BAR_CELLS = 10, 1, 30          # the progress bar: 30 cells on row 10
@@ -46,7 +45,7 @@ def side_word(side: str) -> str:
 
 def board_view(position: Position, bottom_on_roll: bool) -> S.BoardView:
     """What the screen shows of a position (its mover on roll): the bottom side is white."""
-    return view_of(position if bottom_on_roll else position.swapped())
+    return S.view_of(position if bottom_on_roll else position.swapped())
 
 
 # ---- the words of a page -------------------------------------------------------------

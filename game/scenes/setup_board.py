@@ -123,7 +123,7 @@ def finished(board) -> Position:
 
 
 def view_of_board(board) -> S.BoardView:
-    """What the screen shows of 50 counts with white/human on roll (as program.view_of)."""
+    """What the screen shows of 50 counts with white/human on roll (as screen.view_of)."""
     points = [0] * 25
     for p in range(1, 25):
         white, black = board[p - 1], board[ROW_LEN + 24 - p]
