@@ -3,6 +3,7 @@
 section); this module converts and words errors, it does not re-implement a rule."""
 from __future__ import annotations
 
+import enum
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -13,6 +14,22 @@ from native import ffi, lib
 
 OFF = -1                      # a step's `to` when the man is borne off
 SINGLE, GAMMON, BACKGAMMON = 1, 2, 3
+
+
+class StepCode(enum.IntEnum):
+    """The engine's answer to one typed step (bg.h BG_STEP_*): OK, or why it is refused. The
+    game reaches the codes through this name, never through native/ directly."""
+    OK = lib.BG_STEP_OK
+    NO_SUCH_DIE = lib.BG_STEP_NO_SUCH_DIE
+    BAR_FIRST = lib.BG_STEP_BAR_FIRST
+    NO_MAN = lib.BG_STEP_NO_MAN
+    BLOCKED = lib.BG_STEP_BLOCKED
+    NOT_ALL_HOME = lib.BG_STEP_NOT_ALL_HOME
+    MAN_HIGHER = lib.BG_STEP_MAN_HIGHER
+    WASTES_DICE = lib.BG_STEP_WASTES_DICE
+    HIGHER_DIE = lib.BG_STEP_HIGHER_DIE
+    TURN_OVER = lib.BG_STEP_TURN_OVER
+    BAD_INPUT = lib.BG_STEP_BAD_INPUT
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,6 @@ from game.model.position import BAR, POINT_LETTERS, Position, parse_entry
 from game.scenes import keys
 from game.scenes.timing import STEP_BEEP
 from game.words import PRESS_ENTER, play_words, say, step_words
-from native import lib
 
 
 def play(game, dice, side: str):
@@ -116,7 +115,7 @@ def same_man_off_with_higher(turn: rules.Turn, from_index: int, die: int, code: 
     """Rule 4 asks for the higher die when only one can be played; when the typed lower die
     would take the same man off the same point as the higher (the last man home, e.g. a1 with
     3-1), the player meant that: the higher die, or None when the refusal stands."""
-    if code != lib.BG_STEP_HIGHER_DIE:
+    if code != rules.StepCode.HIGHER_DIE:
         return None
     higher = max(turn.dice_left)
     if higher > die and from_index - die < 0:       # both dice bear this man off
