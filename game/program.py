@@ -11,9 +11,10 @@ from game.model.match import Match
 from game.model.position import Position
 from game.scenes import match_end
 from game.scenes.game_over import game_over
+from game.scenes.resume import offer_resume, short_warning
 from game.scenes.state import Game
 from game.scenes.timing import WARNING_FRAMES
-from game.files.session import Session, offer_resume, short_warning
+from game.files.session import Session
 from game.files.settings import Settings
 from game.zx.usr import first_legal_play
 
