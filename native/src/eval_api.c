@@ -79,7 +79,7 @@ int bg_check_match(int match_to, int away_me, int away_opp, int crawford, int cu
     if (match_to == 0) return 0;
     if (match_to < 1 || match_to > BG_MET_MAX || away_me < 1 || away_opp < 1 ||
         away_me > match_to || away_opp > match_to || crawford < 0 || crawford > 2 ||
-        cube_value < 1 || cube_value > 4096 || (cube_value & (cube_value - 1)))
+        cube_value < 1 || cube_value > BG_CUBE_MAX || (cube_value & (cube_value - 1)))
         return -BG_ERR_BAD_ARG;
     if (crawford && away_me != 1 && away_opp != 1) return -BG_ERR_BAD_ARG;
     if (crawford == 1 && cube_value != 1) return -BG_ERR_BAD_ARG;
@@ -170,7 +170,7 @@ void bg_eval_cache_counts(double *looks, double *hits) {
 
 static int check_cube_args(int cube_value, int cube_owner, int match_to, int away_me,
                            int away_opp, int crawford) {
-    if (cube_value < 1 || cube_value > 4096 || (cube_value & (cube_value - 1)) ||
+    if (cube_value < 1 || cube_value > BG_CUBE_MAX || (cube_value & (cube_value - 1)) ||
         cube_owner < 0 || cube_owner > 2 || match_to < 0 || match_to > BG_MET_MAX ||
         crawford < 0 || crawford > 2)
         return -BG_ERR_BAD_ARG;
