@@ -79,7 +79,7 @@ class Position:
         return cls(tuple(ffi.unpack(ffi.cast("int8_t *", buf), BOARD_LEN)))
 
     @classmethod
-    def _from_engine(cls, board: tuple[int, ...]) -> "Position":
+    def from_engine(cls, board: tuple[int, ...]) -> "Position":
         """A board the C engine produced from a valid one: skips re-validation (speed)."""
         position = object.__new__(cls)
         object.__setattr__(position, "board", board)
