@@ -401,8 +401,21 @@ def _chance(mem, addr: int) -> float:
     return _u16(mem, addr) / lib.BG_USR_PROB_SCALE
 
 
+def _cube_answered(mem, a: int) -> CubeDecision:
+    bits = mem[a + lib.BG_USR_OUT]
+    return CubeDecision(bool(bits & lib.BG_CUBE_DOUBLE), bool(bits & lib.BG_CUBE_TAKE),
+                        bool(bits & lib.BG_CUBE_TOO_GOOD),
+                        *(_equity(mem, a + at) for at in (lib.BG_USR_CUBE_NO_DOUBLE,
+                                                          lib.BG_USR_CUBE_DOUBLE_TAKE,
+                                                          lib.BG_USR_CUBE_DOUBLE_PASS)),
+                        *(_chance(mem, a + at) for at in (lib.BG_USR_CUBE_WIN,
+                                                          lib.BG_USR_CUBE_WIN_GAMMON,
+                                                          lib.BG_USR_CUBE_LOSE_GAMMON)))
+
+
 def decode_answer(memory, params_addr: int) -> dict:
-    """The answer the door wrote, by the job in the block: {"status": 0, ...}."""
+    """The answer the door wrote, by the job in the block: {"status": 0, ...}; a CUBE job's
+    is a CubeDecision ("decision"), as cube_decision's."""
     a = params_addr
     job, status = memory[a + lib.BG_USR_JOB], memory[a + lib.BG_USR_STATUS]
     answer = {"job": job, "status": status}
@@ -424,15 +437,7 @@ def decode_answer(memory, params_addr: int) -> dict:
                           _equity(memory, e + lib.BG_USR_CAND_EQUITY)))
         answer.update(candidates=cands, legal_plays=memory[a + lib.BG_USR_NLEGAL])
     elif job == JOB_CUBE:
-        bits = memory[out]
-        answer.update(double=bool(bits & lib.BG_CUBE_DOUBLE), take=bool(bits & lib.BG_CUBE_TAKE),
-                      too_good=bool(bits & lib.BG_CUBE_TOO_GOOD),
-                      no_double_equity=_equity(memory, a + lib.BG_USR_CUBE_NO_DOUBLE),
-                      double_take_equity=_equity(memory, a + lib.BG_USR_CUBE_DOUBLE_TAKE),
-                      double_pass_equity=_equity(memory, a + lib.BG_USR_CUBE_DOUBLE_PASS),
-                      win=_chance(memory, a + lib.BG_USR_CUBE_WIN),
-                      win_gammon=_chance(memory, a + lib.BG_USR_CUBE_WIN_GAMMON),
-                      lose_gammon=_chance(memory, a + lib.BG_USR_CUBE_LOSE_GAMMON))
+        answer.update(decision=_cube_answered(memory, a))
     elif job == JOB_EVAL:
         probs = [_chance(memory, out + 2 * k) for k in range(lib.BG_N_PROBS)]
         answer.update(probabilities=Probabilities(*probs),
