@@ -59,7 +59,7 @@ class Runner:
         from game.files import savegame
         from game.zx.basic import Basic
         from game.model.dice import Dice
-        from game.program import program
+        from game.program import Run, program
         from game.files.session import Session
         from game.zx.usr import evaluator_cube, usr_cube
         from game.files.settings import load_settings
@@ -81,9 +81,9 @@ class Runner:
             for thread in WARM_UPS:              # the weights first (one load per process)
                 thread.join()
             return cube(position, match, doubler)
-        self.program = program(self.basic, Dice(seed), chooser=chooser, settings=settings,
-                               cube_policy=cube_policy, session=self.session,
-                               warning=warning, export_dir=os.getcwd(), resume=resume)
+        self.program = program(self.basic, Run(
+            dice=Dice(seed), chooser=chooser, cube_policy=cube_policy, settings=settings,
+            warning=warning, session=self.session, export_dir=os.getcwd(), resume=resume))
         self.started = False
         self.keys = list((keys or "").replace("\\n", "\n"))
         self.wait_frames = 0

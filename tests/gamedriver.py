@@ -15,7 +15,7 @@ from game.zx import media  # noqa: E402
 from game.board import screen as S  # noqa: E402
 from game.zx.basic import CODE_AT, CODE_DELETE, CODE_ENTER, Basic  # noqa: E402
 from game.model.dice import Dice  # noqa: E402
-from game.program import program  # noqa: E402
+from game.program import Run, program  # noqa: E402
 from spectrum.keyboard import keys_for_char  # noqa: E402
 
 SYMBOLS = {"PRINT_A": 0x0010, "CLS": 0x0DAF, "BEEPER": 0x03B5, "FLAGS": 23611,   # 48K's
@@ -131,6 +131,14 @@ def key_code(ch: str) -> int:
     return ord(ch)
 
 
+def run_of(dice: Dice, chooser, on_game, **options) -> Run:
+    """program()'s Run for a driver: its dice, the chooser when one is given (else Run's),
+    each new game told to `on_game`, and the test's other keywords as they are."""
+    if chooser is not None:
+        options["chooser"] = chooser
+    return Run(dice=dice, on_game=on_game, **options)
+
+
 class GameDriver:
     """`GameDriver(seed=1)` or `GameDriver(dice=Dice.scripted([...]))`; then `type("k4\\n")`,
     `until("Your move?")`, `text()`. Keys go in as the ROM's interrupt would leave them:
@@ -139,14 +147,14 @@ class GameDriver:
     def __init__(self, seed: int | None = 1, dice: Dice | None = None, chooser=None,
                  ask_instructions: bool = False, frames_per_key: int = 2, start=None,
                  **options):
-        """options: more of program()'s keywords (settings, cube_policy, session, ...)."""
+        """options: more of program()'s Run (settings, cube_policy, session, match, ...)."""
         self.machine = StandInMachine()
         self.basic = Basic(self.machine, dict(SYMBOLS))
         self.dice = dice or Dice(seed)
         self.games: list = []
-        self.program = program(self.basic, self.dice, chooser=chooser,
-                               ask_instructions=ask_instructions, games=self.games,
-                               start=start, **options)
+        self.program = program(self.basic, run_of(self.dice, chooser, self.games.append,
+                                                  ask_instructions=ask_instructions,
+                                                  start=start, **options))
         self.frames = 0
         self.frames_per_key = frames_per_key
         next(self.program)                     # run to the first frame boundary
@@ -245,9 +253,9 @@ class MachineDriver(GameDriver):
             chooser = usr_chooser(self.basic, level)
         self.dice = dice or Dice(seed)
         self.games = []
-        self.program = program(self.basic, self.dice, chooser=chooser,
-                               ask_instructions=ask_instructions, games=self.games,
-                               start=start, **options)
+        self.program = program(self.basic, run_of(self.dice, chooser, self.games.append,
+                                                  ask_instructions=ask_instructions,
+                                                  start=start, **options))
         self.frames = 0
         self.frames_per_key = frames_per_key
         next(self.program)
