@@ -56,7 +56,7 @@ class Scene(MachineDriver):
         self.basic = Basic(self.machine)
         self.symbols = self.basic.sym
         for _ in range(200):
-            if rom_ready(self.machine, self.symbols):
+            if rom_ready(self.machine):
                 break
             self.machine.run_frame()
         options.setdefault("ask_instructions", False)

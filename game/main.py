@@ -112,7 +112,7 @@ class Runner:
         try:
             if not self.started:
                 from game.zx.basic import rom_ready
-                if not rom_ready(machine, self.basic.sym):
+                if not rom_ready(machine):
                     return True                  # the ROM is still starting up
                 self.started = True
                 next(self.program)

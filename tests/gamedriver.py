@@ -245,7 +245,7 @@ class MachineDriver(GameDriver):
         self.symbols = rom_symbols()
         for _ in range(200):                       # let the ROM start up (it clears RAM)
             self.machine.run_frame()
-            if rom_ready(self.machine, self.symbols):
+            if rom_ready(self.machine):
                 break
         self.basic = Basic(self.machine, self.symbols)
         if level is not None:

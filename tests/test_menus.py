@@ -32,7 +32,7 @@ class RoutineDriver(MachineDriver):
         self.symbols = rom_symbols()
         for _ in range(200):
             self.machine.run_frame()
-            if rom_ready(self.machine, self.symbols):
+            if rom_ready(self.machine):
                 break
         self.basic = Basic(self.machine, self.symbols)
         self.games = []

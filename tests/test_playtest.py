@@ -154,7 +154,7 @@ def test_console_keys_type_punctuation_through_symbol_shift():
     from spectrum.machine import Spectrum48
     machine = Spectrum48(roms.ROM_PATH)
     symbols = rom_symbols()
-    while not rom_ready(machine, symbols):
+    while not rom_ready(machine):
         machine.run_frame()
     runner = SimpleNamespace(machine=machine, holding=False)
     for ch in "?-/+3a":

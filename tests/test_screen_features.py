@@ -394,7 +394,7 @@ def test_on_the_real_machine_the_rom_font_letters_follow_a_mirrored_board():
         pytest.skip(f"needs the machine and the ROM: {exc}")
     for _ in range(200):
         machine.run_frame()
-        if rom_ready(machine, symbols):
+        if rom_ready(machine):
             break
     basic = Basic(machine, symbols)
     screen = S.Screen(basic.memory, basic.print_at, style="midnight", mirrored=True,

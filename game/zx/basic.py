@@ -38,10 +38,10 @@ def mcode_symbols() -> dict:
         return {}
 
 
-def rom_ready(machine, symbols: dict | None = None) -> bool:
-    """True once the machine rests with the ROM's frame interrupt running: IM 1, interrupts
-    on, the CPU in a HALT (our ROM's idle loop after start-up, or the game's own resting
-    loop after a load on another ROM). `symbols` is not needed (kept for old callers)."""
+def rom_ready(machine) -> bool:
+    """True once the machine (a Spectrum48) rests with the ROM's frame interrupt running: IM 1,
+    interrupts on, the CPU in a HALT (our ROM's idle loop after start-up, or the game's own
+    resting loop after a load on another ROM)."""
     cpu = machine.cpu
     return bool(cpu.halted and cpu.iff1 and cpu.im == 1)
 
