@@ -7,7 +7,8 @@ import argparse
 import os
 import sys
 
-TAPE_MODES = ("fast", "real", "instant")
+from spectrum.tape_modes import TAPE_MODES
+
 TITLE = "Spectrum Backgammon"
 WAIT_KEY_FRAMES = 50             # "~" in --keys: a second's wait
 WARM_UPS = []                    # weight-loading threads, joined before main() returns
@@ -18,8 +19,9 @@ def parse_args(argv):
                                      description="CP Software's 1983 Backgammon on a 48K.")
     parser.add_argument("--scale", type=int, default=3, help="whole-number window scale (3)")
     parser.add_argument("--fullscreen", action="store_true", help="start fullscreen (F11)")
-    parser.add_argument("--tape", choices=TAPE_MODES, default="fast",
-                        help="how the tape loads: fast (sped up), real (as in 1983), instant")
+    parser.add_argument("--tape", choices=tuple(TAPE_MODES), default="fast",
+                        help="how the tape loads: " + ", ".join(
+                            f"{mode} ({means})" for mode, means in TAPE_MODES.items()))
     parser.add_argument("--screenshot", metavar="PATH", default=None,
                         help="no window: run --frames frames, write the screen to PATH, exit")
     parser.add_argument("--frames", type=int, default=None, metavar="N",
