@@ -320,7 +320,7 @@ def test_mirrored_board_puts_a_at_bottom_left_and_the_letters_with_their_points(
     for point in range(1, 25):
         col, is_top = machine.screen.point_cell(point)
         row = S.TOP_LETTER_ROW if is_top else S.BOTTOM_LETTER_ROW
-        assert lines[row][col] == S.LETTERS[point - 1]
+        assert lines[row][col] == S.POINT_LETTERS[point - 1]
     assert S.point_cell(1, mirrored=True) == (5, False)
     assert S.point_cell(24, mirrored=True) == (5, True)
 
