@@ -20,7 +20,8 @@ BOARD_LEN = 2 * ROW_LEN       # bg.h BG_BOARD_LEN
 ID_LEN = 14                   # characters in a gnubg position ID
 ID_KEY_BYTES = 10             # the 80-bit key behind it
 BAR_LETTER = "z"
-POINT_LETTERS = "abcdefghijklmnopqrstuvwx"
+POINT_LETTERS = "abcdefghijklmnopqrstuvwx"   # the human's 1-point (a) .. 24-point (x)
+ID_FORM = re.compile(r"[A-Za-z0-9+/]{14}")   # what a position ID looks like (ID_LEN characters)
 
 _POSITION_MESSAGES = {
     lib.BG_POS_NEGATIVE: "a point cannot hold fewer than no men",
@@ -28,7 +29,6 @@ _POSITION_MESSAGES = {
     lib.BG_POS_SHARED_POINT: "white and black men cannot share a point",
     lib.BG_POS_NO_MEN: "at least one side must still have men on the board",
 }
-_B64_RE = re.compile(r"[A-Za-z0-9+/]{14}")
 
 
 def position_message(code: int) -> str:
@@ -111,7 +111,7 @@ class Position:
         if not isinstance(position_id, str):
             raise PositionIdError("a position ID is 14 letters, digits, '+' or '/'")
         text = position_id.strip()
-        if len(text) != ID_LEN or not _B64_RE.fullmatch(text):
+        if len(text) != ID_LEN or not ID_FORM.fullmatch(text):
             shown = text if len(text) <= 20 else text[:17] + "..."
             raise PositionIdError(f"'{shown}' is not a position ID: it must be exactly {ID_LEN} "
                                   f"characters from A-Z, a-z, 0-9, + and /")
