@@ -271,18 +271,10 @@ def discard_save(path=None) -> None:
             pass
 
 
-def keep_aside(path) -> pathlib.Path:
-    """Rename a damaged file to NAME.damaged-YYYYmmdd-HHMMSS (numbered if that exists),
-    kept, never deleted; OSError if it cannot be renamed."""
-    return safe_write.keep_aside(path)
-
-
-set_aside = keep_aside
-
-
 def _aside(path) -> str:
+    """A damaged save kept aside (safe_write.keep_aside: renamed, never deleted), in words."""
     try:
-        return f"kept as {keep_aside(path).name}"
+        return f"kept as {safe_write.keep_aside(path).name}"
     except OSError as exc:
         return f"could not be renamed ({exc.__class__.__name__})"
 
