@@ -133,7 +133,7 @@ class Runner:
 
 
 def computer_chooser(machine, basic, level):
-    """The computer's play through USR into the evaluator (game/program.py usr_chooser),
+    """The computer's play through USR into the evaluator (game/zx/usr.py usr_chooser),
     else the engine's first legal play. The weights load in a thread meanwhile (about 3 s,
     while the tape loads), so the first move is not held up; C runs without the GIL."""
     import threading
