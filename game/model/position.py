@@ -14,14 +14,14 @@ from native import ffi, lib
 
 MEN_PER_SIDE = 15
 POINTS = 24
-BAR = 24                      # index of the bar in a row (bg.h)
-ROW_LEN = 25                  # 24 points and the bar
-BOARD_LEN = 2 * ROW_LEN       # bg.h BG_BOARD_LEN
-ID_LEN = 14                   # characters in a gnubg position ID
+BAR = lib.BG_BAR              # index of the bar in a row, after the 24 points
+ROW_LEN = BAR + 1             # 24 points and the bar
+BOARD_LEN = lib.BG_BOARD_LEN  # two rows
+ID_LEN = lib.BG_ID_LEN        # characters in a gnubg position ID
 ID_KEY_BYTES = 10             # the 80-bit key behind it
 BAR_LETTER = "z"
 POINT_LETTERS = "abcdefghijklmnopqrstuvwx"   # the human's 1-point (a) .. 24-point (x)
-ID_FORM = re.compile(r"[A-Za-z0-9+/]{14}")   # what a position ID looks like (ID_LEN characters)
+ID_FORM = re.compile(f"[A-Za-z0-9+/]{{{ID_LEN}}}")   # what a position ID looks like
 
 _POSITION_MESSAGES = {
     lib.BG_POS_NEGATIVE: "a point cannot hold fewer than no men",
