@@ -13,10 +13,17 @@ os.environ.setdefault("SPECTRUM_BACKGAMMON_CONFIG_DIR", tempfile.mkdtemp(prefix=
 import roms  # noqa: E402
 from game.zx import media  # noqa: E402
 from game.board import screen as S  # noqa: E402
-from game.zx.basic import CODE_AT, CODE_DELETE, CODE_ENTER, Basic  # noqa: E402
+from game.zx.basic import CODE_AT, CODE_DELETE, CODE_ENTER, Basic, mcode_symbols  # noqa: E402
 from game.model.dice import Dice  # noqa: E402
 from game.program import Run, program  # noqa: E402
 from spectrum.keyboard import keys_for_char  # noqa: E402
+
+def rom_symbols() -> dict:
+    """Our own ROM's symbol table (roms.rom_symbols: pasmo's labels and EQUs) with the game's
+    machine code's labels (USR_ENTRY, PARAMS) when game/zx/mcode.sym is there: for the tests
+    that drive our ROM's own routines (the game itself uses only game/zx/rom48.py)."""
+    return {**roms.rom_symbols(), **mcode_symbols()}
+
 
 SYMBOLS = {"PRINT_A": 0x0010, "CLS": 0x0DAF, "BEEPER": 0x03B5, "FLAGS": 23611,   # 48K's
            "LAST_K": 23560, "ATTR_P": 23693, "ATTR_T": 23695, "FRAMES": 23672, "CL_SET": 0x0DD9}
@@ -240,7 +247,7 @@ class MachineDriver(GameDriver):
         import roms
         from game.zx.usr import usr_chooser
         from spectrum.machine import Spectrum48
-        from game.zx.basic import rom_ready, rom_symbols
+        from game.zx.basic import rom_ready
         self.machine = machine or Spectrum48(roms.ROM_PATH)
         self.symbols = rom_symbols()
         for _ in range(200):                       # let the ROM start up (it clears RAM)

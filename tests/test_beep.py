@@ -4,7 +4,8 @@ import roms
 import pytest
 
 from game.zx import rom48
-from game.zx.basic import Basic, rom_symbols
+from game.zx.basic import Basic
+from gamedriver import rom_symbols
 from spectrum import hw
 from spectrum.hw import CPU_HZ
 from spectrum.machine import Spectrum48

@@ -15,7 +15,8 @@ from game.files.settings import Settings, load_settings
 try:
     from gamedriver import MachineDriver, read_screen_text
     from spectrum.machine import Spectrum48
-    from game.zx.basic import Basic, rom_ready, rom_symbols
+    from game.zx.basic import Basic, rom_ready
+    from gamedriver import rom_symbols
     HAVE_MACHINE = "FLAGS" in rom_symbols()
 except Exception:                                 # the Z80, the ROM or its symbols missing
     HAVE_MACHINE = False

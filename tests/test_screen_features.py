@@ -387,7 +387,8 @@ def test_on_the_real_machine_the_rom_font_letters_follow_a_mirrored_board():
     """Printed through our ROM on the Spectrum48 and read back with tests/screentext.py."""
     try:
         from spectrum.machine import Spectrum48
-        from game.zx.basic import Basic, rom_ready, rom_symbols
+        from game.zx.basic import Basic, rom_ready
+        from gamedriver import rom_symbols
         import screentext
         machine, symbols = Spectrum48(roms.ROM_PATH), rom_symbols()
     except Exception as exc:                     # the Z80, the ROM or its symbols missing

@@ -24,15 +24,6 @@ CURSOR_CHAR = "L"                    # the flashing 'L' cursor of the 48K's lowe
 CLICK_MS, CLICK_HZ = 3, 1500         # key click
 
 
-def rom_symbols() -> dict:
-    """Our own ROM's symbol table (roms.rom_symbols: pasmo's labels and EQUs) with the game's
-    machine code's labels (USR_ENTRY, PARAMS) when game/zx/mcode.sym is there. For tests and
-    tools that drive our ROM's own routines; Basic itself uses only game/zx/rom48.py."""
-    table = dict(roms.rom_symbols())
-    table.update(mcode_symbols())
-    return table
-
-
 def mcode_symbols() -> dict:
     """The game's machine code's labels (USR_ENTRY, PARAMS), or {} when not assembled."""
     try:
