@@ -9,6 +9,7 @@ bad one are kept and offered. Nothing here raises on bad input."""
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass, field
 from typing import Optional
 
@@ -25,7 +26,7 @@ MAX_LENGTH = 99                  # the longest match a file may name (0 = money 
 MAX_MONEY_SCORE = 99999          # points a money session's score may reach
 SIDES = ("white", "black")       # the .mat's left column / the .sgf's White, then the other
 RESULT_WORDS = {1: "single", 2: "gammon", 3: "backgammon"}
-CONTROL_OK = "\t\n\r\f\v"        # the only control characters a text file may hold
+_JUNK = re.compile("[\x00-\x08\x0e-\x1f\x7f-\x9f]")    # not in a text file (tabs, breaks are)
 
 
 class FileProblem(BackgammonError, ValueError):
@@ -114,23 +115,34 @@ def read_match_file(path, max_bytes: int = MAX_FILE_BYTES) -> Imported:
     return import_bytes(data, name)
 
 
-def _refused(name: str, what: str) -> Imported:
-    return Imported(name, "", MatchRecord(0, sides=SIDES), f"{name}: {what}")
+def _refused(name: str, what: str, joint: str = ": ") -> Imported:
+    return Imported(name, "", MatchRecord(0, sides=SIDES), f"{name}{joint}{what}")
 
 
 def import_bytes(data: bytes, name: str) -> Imported:
-    """The file's bytes read as a match: text (UTF-8, else Latin-1) with no binary junk."""
+    """The file's bytes read as a match: text in UTF-8, else Latin-1 (binary junk is found
+    by the readers, line by line: junk_problem)."""
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError:
         text = data.decode("latin-1")
-    junk = next((i for i, ch in enumerate(text) if (ch < " " and ch not in CONTROL_OK)
-                 or "\x7f" <= ch <= "\x9f"), None)
-    if junk is not None:
-        line = text.count("\n", 0, junk) + 1
-        return _refused(name, f"line {line}: binary data (character {ord(text[junk]):#04x}), "
-                              f"not a match file")
     return import_text(text, name)
+
+
+def junk_at(text: str):
+    """Where the first control character (not a tab, a line or page break) is, or None."""
+    junk = _JUNK.search(text)
+    return None if junk is None else junk.start()
+
+
+def junk_problem(text: str):
+    """The FileProblem of the text's first control character (its line counted in `text`);
+    None when there is none."""
+    at = junk_at(text)
+    if at is None:
+        return None
+    return FileProblem(text.count("\n", 0, at) + 1,
+                       f"binary data (character {ord(text[at]):#04x}), not text")
 
 
 def import_text(text: str, name: str = "match") -> Imported:
@@ -141,7 +153,9 @@ def import_text(text: str, name: str = "match") -> Imported:
         kind, raw = "sgf", sgfread.read_sgf(text)
     elif name.lower().endswith(".sgf"):
         line = text.count("\n", 0, len(text) - len(body)) + 1
-        return _refused(name, f"line {line}: not an SGF file: it does not start with '('")
+        problem = junk_problem(text) or FileProblem(line, "not an SGF file: it does not "
+                                                          "start with '('")
+        return _refused(name, str(problem), ", ")
     else:
         kind, raw = "mat", matread.read_mat(text)
     return build(raw, name, kind)

@@ -9,7 +9,7 @@ import re
 
 from game.errors import BackgammonError
 from game.imports import (FileProblem, RawAction, RawGame, RawMatch, RawResult,
-                          check_length)
+                          check_length, junk_problem)
 from game.matfile import MatFormatError, split_cells
 from game.record import format_step
 
@@ -52,6 +52,9 @@ class _Reader:
         self.heading = None              # (line, number) of a "Game N" awaiting its scores
 
     def line(self, number: int, line: str) -> None:
+        junk = junk_problem(line)
+        if junk is not None:
+            raise FileProblem(number, junk.what)
         if not line.strip():
             return
         if line.lstrip().startswith(";"):
@@ -87,9 +90,9 @@ class _Reader:
         if not scores:
             raise FileProblem(number, f"expected the players' names and scores, found "
                                       f"{quoted(line)}")
-        at, game_number = self.heading
+        game_number = self.heading[1]
         self.heading = None
-        self.game = RawGame(at, game_number, (scores.group(1), scores.group(3)),
+        self.game = RawGame(number, game_number, (scores.group(1), scores.group(3)),
                             (int(scores.group(2)), int(scores.group(4))), last_line=number)
 
     def _close(self) -> None:

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from game.errors import BackgammonError
 from game.imports import (FileProblem, RawAction, RawGame, RawMatch, RawResult,
-                          check_length)
+                          check_length, junk_at, junk_problem)
 from game.position import BAR, ROW_LEN, Position
 from game.record import format_step
 
@@ -39,8 +39,13 @@ class Tree:
 
 
 def read_sgf(text: str) -> RawMatch:
-    """The games of SGF text, as far as they can be read (RawMatch.problem: where not)."""
-    trees, problem = parse_collection(text)
+    """The games of SGF text, as far as they can be read (RawMatch.problem: where not). Binary
+    junk ends the text: the game trees closed before it are read."""
+    problem = junk_problem(text)
+    if problem is None:
+        trees, problem = parse_collection(text)
+    else:
+        trees, _ = parse_collection(text[:text.rfind("\n", 0, junk_at(text)) + 1])
     match = RawMatch()
     try:
         for index, tree in enumerate(trees):
