@@ -304,11 +304,12 @@ def replayed(record: MatchRecord, added, game: RawGame) -> list:
             bad, reason = middle, str(exc)
     added.actions = actions
     raw = game.actions[bad - 1]
-    raise FileProblem(raw.line, f"{_describe(raw)}: {reason.rsplit('): ', 1)[-1]}")
+    raise FileProblem(raw.line, f"{_describe(raw, record.names)}: "
+                                f"{reason.rsplit('): ', 1)[-1]}")
 
 
-def _describe(action: RawAction) -> str:
-    who = ("White", "Black")[action.player]
+def _describe(action: RawAction, names: dict) -> str:
+    who = names[SIDES[action.player]]
     if action.kind == "move":
         return f"{who}'s {action.dice[0]}{action.dice[1]}: {action.play or '(no move)'}"
     return f"{who}'s {action.kind}"

@@ -10,15 +10,16 @@ import os
 from game import screen as S
 from game.imports import Imported, read_match_file
 from game.instructions import wrap
-from game.menus import BAD_KEY, PAGE, WARNING, clear_rows, show_reason, title_bar
+from game.menus import BAD_KEY, PAGE, WARNING, show_reason, title_bar
 from game.review import REVIEW_LEVEL
 from game.review_screen import review_screen
 
 NAME_CHARS = 10                    # of a player's name in the list
 LIST_ROW = 7                       # the first game's row
-GAMES_PER_PAGE = 12                # rows 7..18
+GAMES_PER_PAGE = 11                # rows 7..17
 LEGEND_ROW = LIST_ROW + GAMES_PER_PAGE
-PROBLEM_ROW = 20                   # two rows for what is wrong with the file
+PROBLEM_ROW = LEGEND_ROW + 1       # three rows for what is wrong with the file
+PROBLEM_ROWS = 3
 HELP_ROW = S.MESSAGE_ROW - 1
 HOW_WORDS = {"single": "", "gammon": "gammon", "backgammon": "backgammon",
              "drop": "(drop)", "resign": "(resign)"}
@@ -29,16 +30,17 @@ def short(name: str, chars: int = NAME_CHARS) -> str:
 
 
 def game_line(imported: Imported, game) -> str:
-    """One game in the list: "  3   2-1 C Alice +2 gammon" (C: the Crawford game)."""
+    """One game in the list: "  3   2-1 C Alice +2 gammon" (C: the Crawford game); the
+    winner's name is cut to leave room for the points and how they were won."""
     record = imported.record
     first, second = record.sides
-    score = f"{game.scores[first]}-{game.scores[second]}"
-    crawford = "C" if game.crawford else " "
+    left = f"{game.number:>3} {game.scores[first]:>2}-{game.scores[second]:<2} " \
+           f"{'C' if game.crawford else ' '} "
     if game.winner is None:
-        outcome = "unfinished"
-    else:
-        outcome = f"{short(record.names[game.winner])} +{game.points} {HOW_WORDS[game.how]}"
-    return f"{game.number:>3} {score:>6} {crawford} {outcome}".rstrip()[:S.COLS]
+        return left + "unfinished"
+    won = f" +{game.points} {HOW_WORDS[game.how]}".rstrip()
+    room = min(NAME_CHARS, S.COLS - len(left) - len(won))
+    return (left + short(record.names[game.winner], room) + won)[:S.COLS]
 
 
 def heading_lines(imported: Imported) -> list[str]:
@@ -64,14 +66,14 @@ def draw_list(basic, imported: Imported, page: int) -> None:
     title_bar(basic, "REVIEW A MATCH")
     for row, line in enumerate(heading_lines(imported), start=2):
         basic.print_at(row, 0, line, PAGE)
-    basic.print_at(LIST_ROW - 1, 0, " No  Score   Result", PAGE)
+    basic.print_at(LIST_ROW - 1, 0, " No Score   Result", PAGE)
     shown = imported.games[page * GAMES_PER_PAGE:(page + 1) * GAMES_PER_PAGE]
     for row, game in enumerate(shown, start=LIST_ROW):
         basic.print_at(row, 0, game_line(imported, game), PAGE)
     if any(g.crawford for g in shown):
         basic.print_at(LEGEND_ROW, 0, "C: the Crawford game", PAGE)
     if imported.problem:
-        lines = wrap(f"Stopped at {problem_words(imported)}")[:2]
+        lines = wrap(f"Stopped at {problem_words(imported)}")[:PROBLEM_ROWS]
         for row, line in enumerate(lines, start=PROBLEM_ROW):
             basic.print_at(row, 0, line.ljust(S.COLS), WARNING)
     more = len(imported.games) > GAMES_PER_PAGE
@@ -96,11 +98,8 @@ def pick_game(basic, imported: Imported, page: int = 0):
             draw_list(basic, imported, page)
             continue
         basic.beep(*BAD_KEY)
-        clear_rows(basic, PROBLEM_ROW, 2)
-        show_reason(basic, f"There is no game {text[:8]} here. Type a number from the "
-                           f"list, then ENTER; Q ends." if text else
-                           "Type the number of a game from the list, then ENTER; Q ends.",
-                    PROBLEM_ROW)
+        show_reason(basic, f"No game {text[:6]} here: type one listed" if text else
+                    "Type a game's number, then ENTER", HELP_ROW, 1)
 
 
 def review_program(basic, imported: Imported, export_dir=None, level: int = REVIEW_LEVEL):

@@ -61,19 +61,22 @@ def _fit(left: str, right: str) -> str:
 
 
 def headline(item, bottom: str, names: dict | None = None) -> str:
-    """The line across the board: who did what, the mark and the equity given away."""
-    who = side_word(item.side, names)
+    """The line across the board: who did what, the mark and the equity given away. A name
+    too long for the play beside it is cut, not the play."""
     if item.kind == "move":
         made = play_text(item.played.play, item.side == bottom)
-        left = f"{item.number} {who} {item.dice[0]}{item.dice[1]}: {made}"
-        if item.forced:
-            return _fit(left, "forced")
+        words = f" {item.dice[0]}{item.dice[1]}: {made}"
     else:
-        left = f"{item.number} {who}: {item.kind}"
-    if item.loss == 0:
-        return _fit(left, "best" if item.kind == "move" else "right")
-    right = f"{item.mark} -{item.loss:.3f}".strip()
-    return _fit(left, right)
+        words = f": {item.kind}"
+    if item.kind == "move" and item.forced:
+        right = "forced"
+    elif item.loss == 0:
+        right = "best" if item.kind == "move" else "right"
+    else:
+        right = f"{item.mark} -{item.loss:.3f}".strip()
+    room = S.COLS - len(right) - 1 - len(f"{item.number} {words}")
+    who = side_word(item.side, names)[:max(1, room)]
+    return _fit(f"{item.number} {who}{words}", right)
 
 
 def detail(item, bottom: str) -> str:
