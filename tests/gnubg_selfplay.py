@@ -31,18 +31,21 @@ class SelfPlay:
         return [(m.group(1), int(m.group(3))) for m in WON.finditer(self.said)]
 
 
-def commands(length: int, seed: int, mat: str, sgf: str, names=NAMES) -> list[str]:
-    """The gnubg command lines: both sides the computer at 0-ply, play, export, save."""
-    lines = ["set jacoby off", f"set seed {seed}", f"set defaultnames {names[0]} {names[1]}"]
+def commands(length: int, seed: int, mat: str, sgf: str, names=NAMES,
+             games: int = 3) -> list[str]:
+    """The gnubg command lines: both sides the computer at 0-ply, play, export, save. Length
+    0: a money session of `games` games (one a "new game"; gnubg keeps its own names there)."""
+    lines = ["set jacoby off", f"set seed {seed}", f"set defaultnames {names[0]} {names[1]}",
+             f"set automatic game {'on' if length else 'off'}"]
     for player in (0, 1):
         lines += [f"set player {player} gnubg",
                   f"set player {player} chequerplay evaluation plies 0",
                   f"set player {player} cubedecision evaluation plies 0"]
-    return lines + ["set display off", f"new match {length}",
-                    f"export match mat {mat}", f"save match {sgf}"]
+    play = [f"new match {length}"] if length else ["new session"] + ["new game"] * (games - 1)
+    return lines + ["set display off", *play, f"export match mat {mat}", f"save match {sgf}"]
 
 
-def self_play(folder, length: int = 7, seed: int = 14, names=NAMES,
+def self_play(folder, length: int = 7, seed: int = 14, names=NAMES, games: int = 3,
               timeout_s: int = 300) -> SelfPlay:
     """gnubg -t plays the match (commands on its standard input, so that the computer plays
     every turn of the match before the next command) and writes it to `folder`."""
@@ -51,7 +54,7 @@ def self_play(folder, length: int = 7, seed: int = 14, names=NAMES,
         raise FileNotFoundError("GNU Backgammon (Debian package gnubg) is not installed")
     folder = os.fspath(folder)
     mat, sgf = os.path.join(folder, "gnubg.mat"), os.path.join(folder, "gnubg.sgf")
-    script = "".join(f"{line}\n" for line in commands(length, seed, mat, sgf, names))
+    script = "".join(f"{line}\n" for line in commands(length, seed, mat, sgf, names, games))
     proc = subprocess.run([binary, "-t", "-q"], input=script, capture_output=True, text=True,
                           timeout=timeout_s, cwd=folder, env=dict(os.environ, HOME=folder))
     said = proc.stdout + proc.stderr

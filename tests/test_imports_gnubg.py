@@ -96,3 +96,16 @@ def test_a_game_of_gnubgs_file_is_reviewed_and_x_writes_what_gnubg_loads(both, w
     theirs = comparable(original)[game.number - 1]
     assert comparable(back)[0][2] == theirs[2]                 # the same entries
     assert back.games[0].names == original.games[0].names == ("Alice", "Bob")
+
+
+def test_a_money_session_gnubg_played_is_read_from_both_files(tmp_path):
+    """`new session` and two `new game`s: three money games, the scores running on."""
+    if gnubg_path() is None:
+        pytest.skip("GNU Backgammon (Debian package gnubg) is not installed")
+    session = self_play(tmp_path, length=0, seed=3, games=3)
+    mat, sgf_file = read_match_file(session.mat), read_match_file(session.sgf)
+    assert mat.problem is None and sgf_file.problem is None
+    assert mat.record.length == sgf_file.record.length == 0 and len(mat.games) == 3
+    assert match_keys(mat.record) == match_keys(sgf_file.record)
+    assert [(mat.record.names[g.winner], g.points) for g in mat.games] == session.results()
+    assert mat.record.names == sgf_file.record.names
