@@ -24,6 +24,7 @@ from spectrum.files import FileRefused, read_regular
 MAX_FILE_BYTES = 16 << 20        # a long match analysed by gnubg is a few MB: 16 MiB is ample
 MAX_LENGTH = 99                  # the longest match a file may name (0 = money play)
 MAX_MONEY_SCORE = 99999          # points a money session's score may reach
+MAX_GAMES = 500                  # games read from one file (each is replayed: ~20 ms)
 SIDES = ("white", "black")       # the .mat's left column / the .sgf's White, then the other
 RESULT_WORDS = {1: "single", 2: "gammon", 3: "backgammon"}
 _JUNK = re.compile("[\x00-\x08\x0e-\x1f\x7f-\x9f]")    # not in a text file (tabs, breaks are)
@@ -168,7 +169,11 @@ def build(raw: RawMatch, name: str, kind: str) -> Imported:
     names = raw.games[0].names if raw.games else ("White", "Black")
     record = MatchRecord(raw.length, names=dict(zip(SIDES, names)), sides=SIDES)
     problem = None
-    for game in raw.games:
+    for index, game in enumerate(raw.games):
+        if index == MAX_GAMES:
+            problem = FileProblem(game.line, f"more than {MAX_GAMES} games: the rest are "
+                                             f"not read")
+            break
         try:
             add_game(record, raw, game)
         except FileProblem as exc:

@@ -174,6 +174,18 @@ def game_3_at(text: str) -> int:
     return text.index(" Game 3\n")
 
 
+def test_more_games_than_a_file_may_hold_are_not_read(monkeypatch):
+    import game.imports
+    monkeypatch.setattr(game.imports, "MAX_GAMES", 2)
+    record = scripted_match(None, 3, double_rate=0.1, max_games=3).record
+    text = format_mat(record)
+    imported = import_text(text, "many.mat")
+    line, what = fault(imported, "many.mat")
+    assert [g.number for g in imported.games] == [1, 2]
+    assert what == "more than 2 games: the rest are not read"
+    assert text.splitlines()[line - 2] == " Game 3"
+
+
 def test_binary_junk_names_its_line_and_keeps_the_games_before(three_games):
     junk = bytes(range(256)) * 4
     line, what = fault(import_bytes(junk, "junk.mat"), "junk.mat")
