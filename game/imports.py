@@ -281,8 +281,10 @@ def _fill(record: MatchRecord, game: RawGame, crawford: bool) -> None:
                 record.move(side, action.dice, action.play)
             elif action.kind == "double":
                 record.double(side, action.value)
+            elif action.kind == "take":
+                record.take(side)
             else:
-                getattr(record, action.kind)(side)
+                record.drop(side)
         except (BackgammonError, ValueError) as exc:
             raise FileProblem(action.line, str(exc)) from None
     turns = replayed(record, record.games[-1], game)
