@@ -10,6 +10,7 @@ from game.matfile import format_mat
 from game.position import Position
 from game.record import MatchRecord
 from game.replay import replay
+from game.review import Reviewer
 from game.sgf import format_sgf
 from test_matfile import scripted_match
 
@@ -67,6 +68,17 @@ def test_an_imported_game_exports_again_as_the_same_game():
     once = import_text(format_sgf(m.record), "a.sgf").record
     twice = import_text(format_mat(once), "b.mat").record
     assert match_keys(twice) == match_keys(m.record)
+
+
+def test_our_analysed_sgf_reads_back_to_the_same_game():
+    """X's .sgf carries the review's analysis (A, DA, LU, DO, BM): it is skipped, the game kept."""
+    m = scripted_match(None, 3, double_rate=0.1, max_games=1)
+    reviews = {1: Reviewer(m.record, 1, level=1, workers=1).run()}
+    text = format_sgf(m.record, reviews)
+    assert "A[" in text and "DA[" in text and "LU[" in text
+    imported = import_text(text, "analysed.sgf")
+    assert imported.problem is None
+    assert match_keys(imported.record) == match_keys(m.record)
 
 
 # ---- .mat as others write it ---------------------------------------------------------------
