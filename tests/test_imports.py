@@ -1,17 +1,17 @@
-"""Reading match files played elsewhere (game/imports.py, matread.py, sgfread.py): our own .mat
-and .sgf exports read back to the same games (seeded matches of random legal plays with
-doubles, takes, drops, gammons and the Crawford game), and the ways other programs write the
+"""Reading match files played elsewhere (game/review/imports.py, matread.py, sgfread.py): our
+own .mat and .sgf exports read back to the same games (seeded matches of random legal plays
+with doubles, takes, drops, gammons and the Crawford game), and the ways other programs write the
 formats: gnubg's 25 and 0, repeated and chained steps, names with spaces, resignations, the
 Crawford rule off, set-up boards, variations and escapes. Files are written in code."""
 import pytest
 
-from game.imports import SIDES, import_text
-from game.matfile import format_mat
-from game.position import Position
-from game.record import MatchRecord
-from game.replay import replay
-from game.review import Reviewer
-from game.sgf import format_sgf
+from game.review.imports import SIDES, import_text
+from game.review.matfile import format_mat
+from game.model.position import Position
+from game.model.record import MatchRecord
+from game.review.replay import replay
+from game.review.judge import Reviewer
+from game.review.sgf import format_sgf
 from test_matfile import scripted_match
 
 MATCHES = [pytest.param(3, 4, 0.5, id="3-point-crawford-then-post-crawford-doubles"),

@@ -1,4 +1,4 @@
-"""Bad match files (game/imports.py): a file that is not a match, one cut short, an illegal
+"""Bad match files (game/review/imports.py): a file that is not a match, one cut short, an illegal
 play, a position that cannot occur, a match length or score out of range, a 50 MB file and
 binary junk each come back as one line naming the file, the line and what is wrong, with the
 games before the bad one still offered; `spectrum-backgammon --review` says that line and
@@ -13,10 +13,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from game.imports import MAX_FILE_BYTES, import_bytes, import_text, read_match_file
-from game.matfile import format_mat
-from game.replay import replay
-from game.sgf import format_sgf
+from game.review.imports import MAX_FILE_BYTES, import_bytes, import_text, read_match_file
+from game.review.matfile import format_mat
+from game.review.replay import replay
+from game.review.sgf import format_sgf
 from test_matfile import scripted_match
 
 LINE = re.compile(r"^(?P<name>\S+), line (?P<line>\d+): (?P<what>[^\n]+)$")
@@ -175,8 +175,8 @@ def game_3_at(text: str) -> int:
 
 
 def test_more_games_than_a_file_may_hold_are_not_read(monkeypatch):
-    import game.imports
-    monkeypatch.setattr(game.imports, "MAX_GAMES", 2)
+    import game.review.imports
+    monkeypatch.setattr(game.review.imports, "MAX_GAMES", 2)
     record = scripted_match(None, 3, double_rate=0.1, max_games=3).record
     text = format_mat(record)
     imported = import_text(text, "many.mat")

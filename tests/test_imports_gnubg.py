@@ -6,10 +6,10 @@ gammons and both names; a game of each is reviewed, and the analysed .sgf that X
 loads back into gnubg with the same moves."""
 import pytest
 
-from game import sgf
-from game.imports import SIDES, read_match_file
-from game.matfile import parse_mat
-from game.review import Reviewer
+from game.review import sgf
+from game.review.imports import SIDES, read_match_file
+from game.review.matfile import parse_mat
+from game.review.judge import Reviewer
 from gnubg_selfplay import REQUIRE, gnubg_path, self_play
 from test_imports import match_keys
 from test_matfile import comparable, run_gnubg_commands

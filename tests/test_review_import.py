@@ -1,4 +1,4 @@
-"""`--review FILE` on the screen (game/review_import.py), driven frame by frame with keys on
+"""`--review FILE` on the screen (game/review/import_pages.py), driven frame by frame with keys on
 the stand-in machine: the list of the file's games (score, Crawford, who won what and how),
 the players' names, a game picked by its number and reviewed on the review's own pages with
 those names, X writing the analysed .sgf, back to the list, a wrong number refused in words,
@@ -8,11 +8,11 @@ import os
 import subprocess
 import sys
 
-from game import screen as S
-from game.basic import Basic
-from game.imports import import_text
-from game.matfile import format_mat
-from game.review_import import (GAMES_PER_PAGE, PROBLEM_ROW, PROBLEM_ROWS, game_line,
+from game.board import screen as S
+from game.zx.basic import Basic
+from game.review.imports import import_text
+from game.review.matfile import format_mat
+from game.review.import_pages import (GAMES_PER_PAGE, PROBLEM_ROW, PROBLEM_ROWS, game_line,
                                 problem_words, review_program)
 from gamedriver import SYMBOLS, GameDriver, StandInMachine
 from test_matfile import scripted_match
@@ -146,8 +146,8 @@ def test_the_consoles_runner_shows_the_list_and_a_review_on_the_real_machine(tmp
     list, then (1 typed) the review's progress page, read off the screen memory."""
     import screentext
     from game.main import Runner
-    from game.review_import import review_instead
-    from game.romcheck import machine_for
+    from game.review.import_pages import review_instead
+    from game.zx.romcheck import machine_for
     monkeypatch.setenv("SPECTRUM_BACKGAMMON_CONFIG_DIR", str(tmp_path))
     path = tmp_path / "club.mat"
     m = scripted_match(5, 11, double_rate=0.15, max_games=2)
