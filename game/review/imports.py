@@ -1,7 +1,8 @@
 """A match played elsewhere, read from its file (.mat: matread.py, .sgf: sgfread.py, both
 beside this module) into the MatchRecord our own games use, each game checked by replaying it
 (replay.py): the legal plays, the cube, the scores, the Crawford game and the result. Not the
-parsing of either format and not the screens (import_pages.py).
+parsing of either format (the raw games they give are rawmatch.py's) and not the screens
+(import_pages.py).
 
 A file is refused by its size before it is read. Whatever is wrong with it comes back as one
 line naming the file, the line and the fault (Imported.problem); the games before the first
@@ -9,81 +10,24 @@ bad one are kept and offered. Nothing here raises on bad input."""
 from __future__ import annotations
 
 import os
-import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Optional
 
 from game.model import rules
 from game.errors import BackgammonError
-from game.model.position import Position
 from game.model.record import MatchRecord
+from game.review.rawmatch import (FileProblem, RawAction, RawGame, RawMatch, RawResult,
+                                  junk_problem)
 from game.review.replay import ReviewError, apply_play, replay
+from game.review import matread, sgfread
 from game.review.judge import MAX_CUBE
-from game.files.safe_write import FileRefused, read_regular
+from spectrum.safe_read import FileRefused, read_regular
 
 MAX_FILE_BYTES = 16 << 20        # a long match analysed by gnubg is a few MB: 16 MiB is ample
-MAX_LENGTH = 99                  # the longest match a file may name (0 = money play)
 MAX_MONEY_SCORE = 99999          # points a money session's score may reach
 MAX_GAMES = 500                  # games read from one file (each is replayed: ~20 ms)
 SIDES = ("white", "black")       # the .mat's left column / the .sgf's White, then the other
 RESULT_WORDS = {1: "single", 2: "gammon", 3: "backgammon"}
-_JUNK = re.compile("[\x00-\x08\x0e-\x1f\x7f-\x9f]")    # not in a text file (tabs, breaks are)
-
-
-class FileProblem(BackgammonError, ValueError):
-    """What is wrong at a line of a match file (a parser or the checks raise it)."""
-
-    def __init__(self, line: int, what: str):
-        super().__init__(f"line {line}: {what}")
-        self.line, self.what = line, what
-
-
-@dataclass
-class RawAction:
-    """One entry as the file gives it: `player` 0 (White, the left column) or 1; kind move,
-    double, take or drop; a move's dice and play in standard numbers from the mover's side
-    ("24/18 13/11*", bar and off as words or as 25 and 0); a double's value (0: not given)."""
-    line: int
-    player: int
-    kind: str
-    dice: Optional[tuple] = None
-    play: str = ""
-    value: int = 0
-
-
-@dataclass
-class RawResult:
-    """Who won, how many points, and whether the file says the loser resigned (None: the
-    format cannot say, as in .mat)."""
-    line: int
-    player: int
-    points: int
-    resigned: Optional[bool] = None
-
-
-@dataclass
-class RawGame:
-    """One game as read: where it starts, its number in the file, the names and scores at
-    its start (White's first), whether it is the Crawford game (None: work it out), a start
-    position other than the usual (White on roll), its entries and its result."""
-    line: int
-    number: Optional[int]
-    names: tuple
-    scores: tuple
-    crawford: Optional[bool] = None
-    setup: Optional[Position] = None
-    actions: list = field(default_factory=list)
-    result: Optional[RawResult] = None
-    last_line: int = 0
-
-
-@dataclass
-class RawMatch:
-    """A file's games as read, and the fault that stopped the reading (None: read to the end)."""
-    length: int = 0
-    crawford_rule: bool = True
-    games: list = field(default_factory=list)
-    problem: Optional[FileProblem] = None
 
 
 @dataclass
@@ -130,25 +74,8 @@ def import_bytes(data: bytes, name: str) -> Imported:
     return import_text(text, name)
 
 
-def junk_at(text: str):
-    """Where the first control character (not a tab, a line or page break) is, or None."""
-    junk = _JUNK.search(text)
-    return None if junk is None else junk.start()
-
-
-def junk_problem(text: str):
-    """The FileProblem of the text's first control character (its line counted in `text`);
-    None when there is none."""
-    at = junk_at(text)
-    if at is None:
-        return None
-    return FileProblem(text.count("\n", 0, at) + 1,
-                       f"binary data (character {ord(text[at]):#04x}), not text")
-
-
 def import_text(text: str, name: str = "match") -> Imported:
     """Text read as a match: SGF when it starts with "(", else Jellyfish .mat."""
-    from game.review import matread, sgfread
     body = text.lstrip()
     if body.startswith("("):
         kind, raw = "sgf", sgfread.read_sgf(text)
@@ -188,13 +115,6 @@ def build(raw: RawMatch, name: str, kind: str) -> Imported:
         problem = FileProblem(raw.games[len(record.games) - 1].last_line,
                               f"the file ends before game {record.games[-1].number} is over")
     return Imported(name, kind, record, f"{name}, {problem}" if problem else None)
-
-
-def check_length(length: int, line: int) -> int:
-    if not 0 <= length <= MAX_LENGTH:
-        raise FileProblem(line, f"a match to {length} points: the length is 1 to "
-                                f"{MAX_LENGTH} (0 for money play)")
-    return length
 
 
 def check_scores(length: int, scores: tuple, line: int) -> None:

@@ -8,8 +8,8 @@ from __future__ import annotations
 import re
 
 from game.errors import BackgammonError
-from game.review.imports import (FileProblem, RawAction, RawGame, RawMatch, RawResult,
-                          check_length, junk_problem)
+from game.review.rawmatch import (FileProblem, RawAction, RawGame, RawMatch, RawResult,
+                                  check_length, junk_problem)
 from game.review.matfile import MatFormatError, split_cells
 from game.model.record import format_step
 

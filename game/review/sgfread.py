@@ -13,8 +13,8 @@ import re
 from dataclasses import dataclass, field
 
 from game.errors import BackgammonError
-from game.review.imports import (FileProblem, RawAction, RawGame, RawMatch, RawResult,
-                          check_length, junk_at, junk_problem)
+from game.review.rawmatch import (FileProblem, RawAction, RawGame, RawMatch, RawResult,
+                                  check_length, junk_at, junk_problem)
 from game.model.position import BAR, ROW_LEN, Position
 from game.model.record import format_step
 
