@@ -448,5 +448,48 @@ def review_move():
 SCENES.update({"review-summary": reviewed_game, "review": review_move})
 
 
+# --- --review FILE: a match GNU Backgammon played against itself (game/review/import_pages.py)
+
+def review_import():
+    """`gnubg -t` plays a 7-point match against itself (tests/gnubg_selfplay.py) and exports
+    it as .mat; --review's list of its games, on the machine as the console runs it."""
+    from game.review.imports import read_match_file
+    from game.review.import_pages import review_program
+    from gnubg_selfplay import self_play
+    folder = tempfile.mkdtemp(prefix="sbg-docs-gnubg-")
+    imported = read_match_file(self_play(folder, length=7, seed=14).mat)
+    assert imported.problem is None, imported.problem
+    scene = Scene([])                          # the machine with the tape loaded
+    scene.program = review_program(scene.basic, imported, export_dir=folder, level=LEVEL)
+    next(scene.program)
+    scene.until("Game (1-", row=23)
+    return scene
+
+
+MARKED_GAME = 7          # the game of that match where level 5 marks plays (game 7: two ?)
+
+
+def review_import_move():
+    """Game MARKED_GAME of that match reviewed by level 5, at the first play it marks."""
+    scene = review_import()
+    scene.type(f"{MARKED_GAME}\n")
+    scene.until("ENTER: moves", row=23, max_frames=60000)
+    scene.type("\n")
+    seen = []
+    for _ in range(200):
+        scene.run(4)
+        headline = scene.text()[11]
+        if "REVIEW" in scene.text()[0] or headline in seen:
+            break
+        if "?" in headline:
+            return scene
+        seen.append(headline)
+        scene.type("\n")
+    raise AssertionError(f"no play marked in game {MARKED_GAME}: " + " | ".join(seen))
+
+
+SCENES.update({"review-import": review_import, "review-import-move": review_import_move})
+
+
 if __name__ == "__main__":
     sys.exit(main())

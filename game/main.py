@@ -37,6 +37,9 @@ def parse_args(argv):
     parser.add_argument("--keys-from", metavar="PATH", default=None,
                         help="for tests: keys typed as they are appended to PATH (as --keys, "
                              "a newline is ENTER); the frames run flat out")
+    parser.add_argument("--review", metavar="FILE", default=None,
+                        help="review the games of a .mat or .sgf match file (GNU Backgammon's, "
+                             "a server's or ours) instead of playing")
     parser.add_argument("--trace", metavar="PATH", default=None,
                         help="for tests: a line appended to PATH at each save and at the "
                              "resume offer (gnubg IDs, scores, turn, dice, steps typed)")
@@ -193,6 +196,10 @@ def main(argv=None) -> int:
     from game.files import shutdown
     shutdown.save_and_exit_on_signals(runner.session.save_again)   # SIGTERM, SIGHUP
     try:
+        from game.review.import_pages import review_instead
+        if args.review and not review_instead(runner, args.review, lambda words: print(
+                f"{TITLE}: {words}", file=sys.stderr)):
+            return 2
         return display.run(machine, runner, scale=args.scale, fullscreen=args.fullscreen,
                            fast=bool(args.keys_from),
                            mute=args.mute, headless_frames=headless,

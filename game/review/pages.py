@@ -37,10 +37,13 @@ MARK_ATTR = {"": S.attr(S.BLACK, S.WHITE, bright=True),
              "?": S.attr(S.BLACK, S.YELLOW, bright=True),
              "??": S.attr(S.WHITE, S.RED, bright=True)}
 KEYS_HELP = "ENTER next B back C all S sums Q"
+NAME_CHARS = 8                                  # of a player's name on the pages
 
 
-def side_word(side: str) -> str:
-    return WORDS.get(side, side.capitalize())
+def side_word(side: str, names: dict | None = None) -> str:
+    """You / Me for our own games; else the player's name from `names` (an imported
+    match's), cut to NAME_CHARS."""
+    return WORDS.get(side) or (names or {}).get(side, side.capitalize())[:NAME_CHARS]
 
 
 def board_view(position: Position, bottom_on_roll: bool) -> S.BoardView:
@@ -56,20 +59,23 @@ def _fit(left: str, right: str) -> str:
     return (left[:room].ljust(room) + " " + right)[:S.COLS]
 
 
-def headline(item, bottom: str) -> str:
-    """The line across the board: who did what, the mark and the equity given away."""
-    who = side_word(item.side)
+def headline(item, bottom: str, names: dict | None = None) -> str:
+    """The line across the board: who did what, the mark and the equity given away. A name
+    too long for the play beside it is cut, not the play."""
     if item.kind == "move":
         made = play_text(item.played.play, item.side == bottom)
-        left = f"{item.number} {who} {item.dice[0]}{item.dice[1]}: {made}"
-        if item.forced:
-            return _fit(left, "forced")
+        words = f" {item.dice[0]}{item.dice[1]}: {made}"
     else:
-        left = f"{item.number} {who}: {item.kind}"
-    if item.loss == 0:
-        return _fit(left, "best" if item.kind == "move" else "right")
-    right = f"{item.mark} -{item.loss:.3f}".strip()
-    return _fit(left, right)
+        words = f": {item.kind}"
+    if item.kind == "move" and item.forced:
+        right = "forced"
+    elif item.loss == 0:
+        right = "best" if item.kind == "move" else "right"
+    else:
+        right = f"{item.mark} -{item.loss:.3f}".strip()
+    room = S.COLS - len(right) - 1 - len(f"{item.number} {words}")
+    who = side_word(item.side, names)[:max(1, room)]
+    return _fit(f"{item.number} {who}{words}", right)
 
 
 def detail(item, bottom: str) -> str:
@@ -87,7 +93,7 @@ def summary_lines(review: R.Review, total: int | None = None) -> list[str]:
     """The summary page: per side, unforced moves, marks, errors, luck and rating."""
     sums = review.summary()
     a, b = review.sides
-    head = f"{'':13}{side_word(a):>9}{side_word(b):>9}"
+    head = f"{'':13}{side_word(a, review.names):>9}{side_word(b, review.names):>9}"
 
     def row(label, fmt):
         return f"{label:<13}{fmt(sums[a]):>9}{fmt(sums[b]):>9}"
@@ -101,8 +107,8 @@ def summary_lines(review: R.Review, total: int | None = None) -> list[str]:
              row("Luck", lambda s: f"{s.luck:+.3f}"),
              "",
              "Rating (GNU Backgammon's):",
-             f" {side_word(a)}: {sums[a].rating}",
-             f" {side_word(b)}: {sums[b].rating}"]
+             f" {side_word(a, review.names)}: {sums[a].rating}",
+             f" {side_word(b, review.names)}: {sums[b].rating}"]
     if not review.complete:
         done = sum(1 for i in review.items if i.kind == "move")
         lines += ["", f"Stopped: {done} of {total} turns" if total else "Stopped early",
@@ -137,7 +143,7 @@ def progress_page(basic: Basic, game_number: int, total: int) -> None:
     footer(basic, "Any key stops")
 
 
-def draw_item(screen: S.Screen, item, bottom: str) -> None:
+def draw_item(screen: S.Screen, item, bottom: str, names: dict | None = None) -> None:
     """The board before the decision, the dice thrown (for a move), the cube, the words."""
     screen.draw_board(board_view(item.before, item.side == bottom
                                  if item.kind in ("move", "no double", "double")
@@ -147,7 +153,8 @@ def draw_item(screen: S.Screen, item, bottom: str) -> None:
         screen.draw_dice(item.dice[0], item.dice[1], black, black)
     if item.cube_owner is not None:      # a centred cube would sit under the headline
         screen.draw_cube(item.cube_value, "human" if item.cube_owner == bottom else "computer")
-    screen.text(HEADLINE_ROW, 0, headline(item, bottom).ljust(S.COLS), MARK_ATTR[item.mark])
+    screen.text(HEADLINE_ROW, 0, headline(item, bottom, names).ljust(S.COLS),
+                MARK_ATTR[item.mark])
     screen.message(detail(item, bottom))
 
 
@@ -284,7 +291,7 @@ def browse(basic: Basic, screen: S.Screen, reviewer: R.Reviewer, bottom: str, si
         return "summary"
     at = 0
     while True:
-        draw_item(screen, items[at], bottom)
+        draw_item(screen, items[at], bottom, reviewer.review.names)
         key = yield from basic.inkey()
         if key in NEXT_KEYS:
             if at == len(items) - 1:
