@@ -332,16 +332,17 @@ def text_screen(basic: Basic, title: str, lines, foot: str = "Press ENTER"):
 
 
 def advice_screen(basic: Basic, position, dice, candidates=None, mover_is_human: bool = True,
-                  match=None):
+                  match=None, names: tuple[str, str] = ("You", "Me")):
     """The A command: "Thinking..." on the message line for a frame, then the evaluator's
-    best plays at its strongest level (game/commands.py advice_lines) on a page; ENTER
-    returns. `candidates` (Candidates or (play, equity) pairs) skip the evaluator; `match`
-    (evaluator.ranked_plays' match=) ranks them for the match score."""
+    best plays at its strongest level (game/commands.py advice_lines) on a page, with each
+    side's chances (`names`: the mover's first); ENTER returns. `candidates` (Candidates or
+    (play, equity) pairs) skip the evaluator; `match` (evaluator.ranked_plays' match=) ranks
+    them for the match score."""
     from game import commands
     basic.print_at(S.MESSAGE_ROW, 0, "Thinking...".ljust(S.COLS), S.MESSAGE)
     yield
     lines = commands.advice_lines(position, dice, candidates=candidates,
-                                  mover_is_human=mover_is_human, match=match)
+                                  mover_is_human=mover_is_human, match=match, names=names)
     yield from text_screen(basic, "ADVICE", lines)
 
 
