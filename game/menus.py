@@ -219,7 +219,7 @@ def draw_options(basic: Basic, settings: Settings, offer_setup: bool) -> None:
     title_bar(basic, "OPTIONS")
     for index in range(len(OPTIONS)):
         draw_option(basic, settings, index)
-    basic.print_at(HINT_ROW, 0, "Press 1-9 or A-C to change one.", PAGE)
+    basic.print_at(HINT_ROW, 0, f"Press 1-9 or A-{MENU_KEYS[-1]} to change one.", PAGE)
     basic.print_at(HINT_ROW + 1, 0, "Match length (5) is typed.", PAGE)
     if offer_setup:
         for row, (key, words) in enumerate(BETWEEN_GAMES_KEYS, start=HINT_ROW + 2):
@@ -229,7 +229,7 @@ def draw_options(basic: Basic, settings: Settings, offer_setup: bool) -> None:
 
 
 def options_menu(basic: Basic, settings: Settings, path=None, offer_setup: bool = False):
-    """The options on one screen. A key 1-9/A-C steps its option to the next choice (the
+    """The options on one screen. A key 1-9/A-D steps its option to the next choice (the
     match length is typed, and asked again with the reason until it is 1-25 or U); the line
     shows the new value at once (and Sound sets basic.silent). ENTER (or 0) returns, as does
     a key of BETWEEN_GAMES_KEYS (S, R) when `offer_setup` (between games). The settings are

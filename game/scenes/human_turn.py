@@ -1,7 +1,7 @@
 """A turn typed at the keyboard (the human, or either side with two players): "Your move?",
 each step checked by the engine and shown at once, the refusal in a few words, the
 commands of the keys table (game/scenes/keys.py), READY? with Confirm turn on."""
-from game import menus, rules
+from game import menus, rules, tutor
 from game.match import HUMAN
 from game.errors import BackgammonError, EntryError, IllegalMoveError
 from game.position import BAR, POINT_LETTERS, Position, parse_entry
@@ -25,6 +25,7 @@ def play(game, dice, side: str):
         yield from game.basic.wait_enter()
         return ()
     saved = list(turn.made)
+    coach = tutor.start_play(game, turn, side)     # None with the Tutor option OFF
     while True:
         while not turn.complete:
             saved = keep(game, turn, saved)
@@ -41,6 +42,8 @@ def play(game, dice, side: str):
                 game.message(result + PRESS_ENTER)
                 yield from game.basic.wait_enter()
         saved = keep(game, turn, saved)
+        if (yield from tutor.check_play(game, turn, coach)):
+            continue                               # taken back after the tutor's warning
         if game.settings.confirm_turn:
             ready = yield from menus.ask_yes_no(game.basic, "READY?", enter_means=True)
             if not ready:
