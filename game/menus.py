@@ -176,6 +176,7 @@ def ask_match_length(basic: Basic, row: int = PROMPT_ROW, reason_row: int = REAS
 BETWEEN_GAMES_KEYS = (
     ("S", "Set up your own board"),
     ("R", "Review a game of this match"),
+    ("T", "The dice on trial"),
 )
 
 
@@ -195,6 +196,10 @@ class OptionsOutcome:
     @property
     def review(self) -> bool:
         return self.left_with == "R"
+
+    @property
+    def dice_trial(self) -> bool:
+        return self.left_with == "T"
 
 
 def _option_row(index: int) -> int:
@@ -232,7 +237,7 @@ def options_menu(basic: Basic, settings: Settings, path=None, offer_setup: bool 
     """The options on one screen. A key 1-9/A-D steps its option to the next choice (the
     match length is typed, and asked again with the reason until it is 1-25 or U); the line
     shows the new value at once (and Sound sets basic.silent). ENTER (or 0) returns, as does
-    a key of BETWEEN_GAMES_KEYS (S, R) when `offer_setup` (between games). The settings are
+    a key of BETWEEN_GAMES_KEYS (S, R, T) when `offer_setup` (between games). The settings are
     saved on the way out (to `path`, else the user's config directory). `settings` is
     changed in place; returns an OptionsOutcome."""
     draw_options(basic, settings, offer_setup)
@@ -433,9 +438,13 @@ def score_screen(basic: Basic, match: Match):
     yield from basic.wait_enter()
 
 
-def match_over_screen(basic: Basic, match: Match):
-    """The end of a match: who won and the final score, a tune, then ENTER. Returns the
-    winning side."""
+MATCH_OVER_FOOT = "ENTER: new match  T: the dice"
+
+
+def match_over_screen(basic: Basic, match: Match, dice_pages=None, tune: bool = True):
+    """The end of a match: who won and the final score, a tune, then ENTER. `dice_pages`:
+    a generator function, shown on T (the dice on trial), after which the page is back
+    (without the tune). Returns the winning side."""
     winner = match.winner or max(match.sides, key=lambda s: match.score[s])
     loser = match.other(winner)
     if winner == "human":
@@ -455,8 +464,14 @@ def match_over_screen(basic: Basic, match: Match):
     length = f"a match to {match.length}" if match.length else "money play"
     games = len(match.results)
     basic.print_at(12, 0, f"{length}, {games} game{'s' * (games != 1)}".center(S.COLS), PAGE)
-    footer(basic, "Press ENTER for a new match")
-    for ms, hz in (LAMENT if winner == "computer" else FANFARE):
+    footer(basic, "Press ENTER for a new match" if dice_pages is None else MATCH_OVER_FOOT)
+    for ms, hz in (LAMENT if winner == "computer" else FANFARE) if tune else ():
         basic.beep(ms, hz)
-    yield from basic.wait_enter()
-    return winner
+    while True:
+        key = yield from basic.inkey()
+        if key == CODE_ENTER:
+            return winner
+        if dice_pages is not None and key_char(key) == "T":
+            basic.beep(*CLICK)
+            yield from dice_pages()
+            return (yield from match_over_screen(basic, match, dice_pages, tune=False))
