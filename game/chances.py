@@ -4,11 +4,15 @@ under a header naming the two sides. Text only: the chances come from the evalua
 ranked Candidate carries the Probabilities that ranked it); no judging, no drawing."""
 from __future__ import annotations
 
+import re
+
 from game import screen as S
 
 CELL = 5                              # characters a percentage takes: " 52.3", "  100"
 GAP = "  "                            # between the mover's three and the other side's
 TENTHS = 1000                         # a chance in tenths of a percent
+INK = S.attr(S.BLUE, S.WHITE)         # the chances and their header, apart from the plays
+_LINE = re.compile(r"^(\s*(\d{1,2}\.\d|100)){6}$")
 
 
 def tenths(chance: float) -> int:
@@ -47,3 +51,14 @@ def chances_line(chances) -> str:
 def chances_note() -> list[str]:
     """The words under a list with chances: what the columns are."""
     return ["Chances, in %: each side's wins,", "gammons (Gam), backgammons (Bg)."]
+
+
+def is_chances_line(text: str) -> bool:
+    """A line chances_line or chances_header wrote (a page draws them in INK)."""
+    return bool(_LINE.match(text)) or (text.split()[1:3] == ["Gam", "Bg"]
+                                       and text.split()[4:6] == ["Gam", "Bg"])
+
+
+def ink_of(text: str):
+    """The colour a page prints a line in: INK for the chances, else None (the page's)."""
+    return INK if is_chances_line(text) else None

@@ -10,6 +10,8 @@ from game import screen as S
 from game.basic import Basic
 
 TITLE = "THE DICE ON TRIAL"
+HEADER = S.attr(S.WHITE, S.BLUE)       # a table's column names
+HEADERS = ("Number", "Double", "Game", "Each number")
 WORDS = {"human": "You", "computer": "Me"}
 GAMES_SHOWN = 13                       # the last games' luck on the luck page
 
@@ -47,7 +49,7 @@ def trials_lines(record, counts: dict) -> list[str]:
     lines = ["Are the dice fair? Chi-square:"]
     for title, test in (("Each number, 1 in 6 of the dice", D.numbers_trial),
                         ("Doubles, 1 in 6 of the rolls", D.doubles_trial)):
-        lines += ["", title]
+        lines += ["", title.ljust(S.COLS)]
         for side in record.sides:
             result = test(counts[side])
             lines.append(f"{side_word(record, side)}: {result.statistic:.2f}, {result.df} d.f., "
@@ -61,7 +63,8 @@ def luck_lines(record, lucks: list) -> list[str]:
     a, b = record.sides
     lines = ["Each side's luck, game by game:", "what its rolls gave it (points,",
              "as the review measures luck).", "",
-             f"{'Game':<6}{side_word(record, a)[:8]:>9}{side_word(record, b)[:8]:>9}"]
+             f"{'Game':<6}{side_word(record, a)[:8]:>9}{side_word(record, b)[:8]:>9}"
+             .ljust(S.COLS)]
     if not lucks:
         return lines + ["", "No game played yet."]
     total = {a: 0.0, b: 0.0}
@@ -99,4 +102,11 @@ def dice_pages(basic: Basic, record, dice, set_dice: bool = False):
     pages = [(f"{TITLE} (1/3)", counts_lines(record, counts, D.source_words(dice, set_dice))),
              (f"{TITLE} (2/3)", trials_lines(record, counts)),
              (f"{TITLE} (3/3)", luck_lines(record, lucks))]
-    yield from menus.help_screens(basic, pages)
+    for number, (title, lines) in enumerate(pages, start=1):
+        foot = "ENTER to go back" if number == len(pages) else "ENTER for the next page"
+        yield from menus.text_screen(basic, title, lines, foot, ink=header_ink)
+
+
+def header_ink(line: str):
+    """A table's header row in HEADER's colours, the rest in the page's."""
+    return HEADER if line.startswith(HEADERS) else None

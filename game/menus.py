@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from game import chances
 from game import screen as S
 from game.basic import CODE_ENTER, Basic
 from game.instructions import wrap
@@ -324,14 +325,15 @@ HELP_MORE = ("KEYS  (2/2)", [
 ])
 
 
-def text_screen(basic: Basic, title: str, lines, foot: str = "Press ENTER"):
-    """A page of up to 21 lines under a title bar; waits for ENTER. The caller redraws
-    whatever it showed before (e.g. the board)."""
+def text_screen(basic: Basic, title: str, lines, foot: str = "Press ENTER", ink=None):
+    """A page of up to 21 lines under a title bar; waits for ENTER. `ink(line)` may give a
+    line a colour of its own (None: the page's). The caller redraws whatever it showed
+    before (e.g. the board)."""
     basic.cls(PAGE)
     title_bar(basic, title)
     for row, line in enumerate(list(lines)[:S.ROWS - 3], start=2):
         if line:
-            basic.print_at(row, 0, line[:S.COLS], PAGE)
+            basic.print_at(row, 0, line[:S.COLS], (ink and ink(line)) or PAGE)
     footer(basic, foot)
     yield from basic.wait_enter()
 
@@ -348,7 +350,7 @@ def advice_screen(basic: Basic, position, dice, candidates=None, mover_is_human:
     yield
     lines = commands.advice_lines(position, dice, candidates=candidates,
                                   mover_is_human=mover_is_human, match=match, names=names)
-    yield from text_screen(basic, "ADVICE", lines)
+    yield from text_screen(basic, "ADVICE", lines, ink=chances.ink_of)
 
 
 def cube_advice_screen(basic: Basic, lines):

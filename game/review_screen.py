@@ -11,7 +11,7 @@ from game import review as R
 from game import screen as S
 from game import sgf
 from game.basic import CODE_ENTER, Basic
-from game.chances import chances_line
+from game.chances import chances_line, ink_of
 from game.commands import advice_lines, cube_advice_lines, play_text
 from game.errors import BackgammonError
 from game.instructions import wrap
@@ -335,7 +335,7 @@ def browse(basic: Basic, screen: S.Screen, reviewer: R.Reviewer, bottom: str, si
             basic.beep(*CLICK)
             yield from text_screen(basic, f"REVIEW: TURN {items[at].number}",
                                    figures_lines(items[at], bottom, reviewer.record.sides,
-                                                 reviewer.review.match_play))
+                                                 reviewer.review.match_play), ink=ink_of)
             continue
         else:
             basic.beep(*BAD_KEY)
