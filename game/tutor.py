@@ -131,8 +131,9 @@ def check_play(game, turn, coach: Optional[PlayCoach]):
     """After the last step of a typed play: the warning, if the play earns one, and the
     offer; T takes the last man back, U the whole play (the keys of "Your move?"). Returns
     True when the play was taken back (the turn goes on), False to end the turn."""
-    if coach is None:
+    if coach is None or game.settings.tutor == "off":     # (turned off meanwhile: O)
         return False
+    coach.option = game.settings.tutor
     yield from finished(coach.ranking)         # no frame at all once the ranking is done
     verdict = coach.verdict(turn.position)     # a lookup (or one deeper look, money play)
     if verdict is None:
