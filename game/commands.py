@@ -71,8 +71,7 @@ def _triples(candidates) -> list[tuple[object, float, int | None, object]]:
             play, equity = item
             out.append((play, float(equity), None, None))
         else:
-            out.append((item.play, float(item.equity), item.ply,
-                        getattr(item, "chances", None)))
+            out.append((item.play, float(item.equity), item.ply, item.chances))
     return out
 
 

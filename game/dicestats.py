@@ -187,7 +187,7 @@ def source_words(dice, set_dice: bool = False) -> str:
     """Where the game's dice come from, in one line: game/dice.py's seeded source."""
     if set_dice:
         return "Dice: typed in (Set dice is ON)"
-    seed = getattr(dice, "seed", None)
+    seed = dice.seed
     if seed is None:
         return "Dice: the system's random source"
     return f"Dice: seeded with {seed}"[:32]

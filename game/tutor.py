@@ -110,7 +110,10 @@ class PlayCoach:
         ranked = self.ranking.result()
         if not ranked or after in self.warned or len({c.play.after for c in ranked}) < 2:
             return None
-        played, loss = review.judged_play(ranked, after, self.match)
+        try:
+            _, loss = review.judged_play(ranked, after, self.match)
+        except (BackgammonError, ValueError, StopIteration):   # no judgement: say nothing
+            return None
         mark = warning_mark(self.option, loss)
         if not mark:
             return None

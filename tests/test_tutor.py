@@ -267,3 +267,14 @@ def test_a_forced_play_is_never_warned_of():
     assert len({p.after for p in plays}) == 1
     coach = tutor.PlayCoach(two_on_the_bar, (6, 1), None, True, "?")
     assert coach.verdict(plays[0].after) is None
+
+
+def test_without_a_judgement_the_tutor_says_nothing_and_the_turn_ends(marked, monkeypatch):
+    def refuse(*args, **kwargs):
+        raise evaluator.WeightsError("the evaluator's weights are not loaded")
+    monkeypatch.setattr(evaluator, "ranked_plays", refuse)
+    play = marked["??"][0][0]
+    driver = driver_with("?")
+    type_play(driver, play)
+    assert turn_over(driver) == [f"human 53 {play_text(play)}"]
+    assert not warned(driver)
