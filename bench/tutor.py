@@ -1,4 +1,4 @@
-"""Tutor mode's cost benchmark (not a test): the time game/tutor.py adds to the end of a turn
+"""Tutor mode's cost benchmark (not a test): the time game/scenes/tutor.py adds to the end of a turn
 whose play (or cube action) is correct, i.e. earns no warning, over positions of seeded
 level-3 games. The tutor ranks the roll's plays at level 5 in a thread from the turn's start;
 what the player waits for when the play is finished is the lookup (and, for a good play the
@@ -18,8 +18,10 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from game import evaluator, review, rules, tutor  # noqa: E402
-from game.position import Position  # noqa: E402
+from game.model import evaluator, rules  # noqa: E402
+from game.model.position import Position  # noqa: E402
+from game.review import judge as review  # noqa: E402
+from game.scenes import tutor  # noqa: E402
 
 OPTION = "?"                      # the strictest option: warns of anything over DOUBTFUL
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from game import screen as S
+from game.board import screen as S
 
 CELL = 5                              # characters a percentage takes: " 52.3", "  100"
 GAP = "  "                            # between the mover's three and the other side's

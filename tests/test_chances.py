@@ -7,11 +7,13 @@ import re
 
 import pytest
 
-from game import commands, evaluator, review
+from game import commands
 from game.chances import chances_header, chances_line, percents
-from game.position import Position
-from game.record import MatchRecord
-from game.review_screen import figures_lines
+from game.model import evaluator
+from game.model.position import Position
+from game.model.record import MatchRecord
+from game.review import judge as review
+from game.review.pages import figures_lines
 from native import ffi, lib
 
 START = Position.start()

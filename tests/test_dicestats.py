@@ -1,4 +1,4 @@
-"""The dice on trial (game/dicestats.py, game/dice_screen.py): the chi-square p-value against
+"""The dice on trial (game/review/dicestats.py, dice_pages.py): the chi-square p-value against
 the published table and the closed forms (and scipy when it is installed), the counts of a
 seeded match played in the running program against every face the dice source threw, and the
 pages reached from the match-over page and the options between games."""
@@ -9,11 +9,11 @@ import numpy as np
 import pytest
 from gamedriver import GameDriver
 
-from game import dicestats as D
-from game.dice import Dice
-from game.match import COMPUTER, HUMAN
-from game.record import MatchRecord
-from game.settings import Settings
+from game.files.settings import Settings
+from game.model.dice import Dice
+from game.model.match import COMPUTER, HUMAN
+from game.model.record import MatchRecord
+from game.review import dicestats as D
 
 # Upper 5%, 1% and 0.1% points of the chi-square distribution, as printed in the standard
 # tables (e.g. NIST/SEMATECH e-Handbook of Statistical Methods, 1.3.6.7.4), by d.f.

@@ -1,4 +1,4 @@
-"""Tutor mode (game/tutor.py) in the running program: a finished play, double, take or drop
+"""Tutor mode (game/scenes/tutor.py) in the running program: a finished play, double, take or drop
 that the review would mark ? or ?? is named on the message line at once, with the better play
 and the equity given away, T or U takes it back and ENTER keeps it; below the option's mark,
 and with the option OFF, nothing is said. The plays' marks are worked out here by the
@@ -9,14 +9,16 @@ from types import SimpleNamespace
 import pytest
 from gamedriver import GameDriver
 
-from game import evaluator, review, rules, tutor
 from game.commands import play_text
-from game.dice import Dice
-from game.match import COMPUTER, HUMAN
-from game.position import Position
-from game.record import MatchRecord
-from game.review import BAD, DOUBTFUL
-from game.settings import Settings, SettingsError
+from game.files.settings import Settings, SettingsError
+from game.model import evaluator, rules
+from game.model.dice import Dice
+from game.model.match import COMPUTER, HUMAN
+from game.model.position import Position
+from game.model.record import MatchRecord
+from game.review import judge as review
+from game.review.judge import BAD, DOUBTFUL
+from game.scenes import tutor
 
 HUMAN_53 = [3, 5]                 # the opening throw: the human's 5 beats the computer's 3
 RACE_EVEN = "7u4OAADu7g4AAA"      # 60 pips each, on roll: no double (test_review.py)
