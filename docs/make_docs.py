@@ -489,6 +489,71 @@ def review_import_move():
 
 
 SCENES.update({"review-import": review_import, "review-import-move": review_import_move})
+# --- issue 44: the tutor, the chances, the dice on trial
+
+def tutor_warning():
+    """Tutor at ?: the opening 5-3 played as the review would mark ?? (its least error that
+    does not round to 0.080, found by the review's own judgement), the warning before the
+    turn ends."""
+    from game.model import evaluator
+    from game.review import judge as review
+    ranked = evaluator.ranked_plays(Position.start(), (5, 3), review.REVIEW_LEVEL)
+    blunders = sorted((review.judged_play(ranked, c.play.after)[1], n)
+                      for n, c in enumerate(ranked))
+    play = ranked[next(n for loss, n in blunders if loss >= review.BAD + 0.0005)].play
+    scene = Scene([3, 5], settings=Settings(tutor="?"))
+    for made, step in enumerate(play.steps, 1):
+        scene.until("Your move?", row=23)
+        scene.run(4)
+        scene.type(f"{Position.letter_of_index(step.from_index, True)}{step.die}\n")
+        scene.wait_for(lambda: len(scene.game.turn.made) >= made)
+    scene.wait_for(lambda: "better by" in scene.message())
+    return scene
+
+
+def advice_chances():
+    """A on the rich board with 42: the best plays with each side's chances under each."""
+    scene = rolled_to_your_move([4, 2], RICH)
+    scene.type("a\n")
+    scene.until("ADVICE")
+    return scene
+
+
+def demo_match_over():
+    """A 3-point demo match (level 3 both sides, seeded dice) played to its end: the
+    match-over page, T offered."""
+    scene = Scene(Dice(1983), level=3, settings=Settings(
+        players="computer-computer", match_length=3, who_starts="roll", speed="instant"))
+    scene.wait_for(lambda: "Press any key" in scene.message(), max_frames=60000)
+    scene.type(" ")
+    scene.until("T: the dice")
+    return scene
+
+
+def dice_stats(page=1):
+    """T on the match-over page: the dice on trial, page `page` of three."""
+    scene = demo_match_over()
+    scene.type("t")
+    scene.until("THE DICE ON TRIAL (1/3)")
+    for n in range(2, page + 1):
+        scene.type("\n")
+        scene.until(f"THE DICE ON TRIAL ({n}/3)")
+    return scene
+
+
+def review_chances():
+    """A on the review's first move page: the best plays and the play made, with chances."""
+    scene = reviewed_game()
+    scene.type("\n")
+    scene.run(8)
+    scene.type("a")
+    scene.until("REVIEW: TURN")
+    return scene
+
+
+SCENES.update({"tutor-warning": tutor_warning, "advice-chances": advice_chances,
+               "dice-stats": dice_stats, "dice-stats-tests": lambda: dice_stats(2),
+               "dice-stats-luck": lambda: dice_stats(3), "review-chances": review_chances})
 
 
 if __name__ == "__main__":

@@ -11,7 +11,8 @@ from game.review import judge as R
 from game.board import screen as S
 from game.review import sgf
 from game.zx.basic import CODE_ENTER, Basic
-from game.commands import play_text
+from game.chances import chances_line, ink_of
+from game.commands import advice_lines, cube_advice_lines, play_text
 from game.errors import BackgammonError
 from game.files.settings import export_folder
 from game.instructions import wrap
@@ -19,6 +20,7 @@ from game.menus import (BAD_KEY, CLICK, PAGE, clear_rows, footer, show_reason, t
                         title_bar)
 from game.model.position import Position
 from game.model.record import MatchRecord
+from game.words import say
 
 BAR_ROW, BAR_COL, BAR_CELLS = 10, 1, 30          # the progress bar: 30 cells on row 10
 HEADLINE_ROW = S.BOTTOM_FIRST_ROW - 1             # across the board between its halves
@@ -38,6 +40,8 @@ MARK_ATTR = {"": S.attr(S.BLACK, S.WHITE, bright=True),
              "??": S.attr(S.WHITE, S.RED, bright=True)}
 KEYS_HELP = "ENTER next B back C all S sums Q"
 NAME_CHARS = 8                                  # of a player's name on the pages
+FIGURES_KEYS = (ord("a"), ord("A"))
+FIGURES_HELP = "A: the plays with their chances"
 
 
 def side_word(side: str, names: dict | None = None) -> str:
@@ -116,6 +120,34 @@ def summary_lines(review: R.Review, total: int | None = None) -> list[str]:
     if review.match_play:
         lines += ["", "Errors in 2 x match chance - 1."]
     return lines
+
+
+def figures_lines(item, bottom: str, sides, match_play: bool) -> list[str]:
+    """A on a move page: level 5's best plays with their equities and each side's chances
+    (commands.advice_lines), then the play made, if it is not among them, with its own; on
+    a cube page, the cube advice for the decision (commands.cube_advice_lines)."""
+    other = sides[1] if item.side == sides[0] else sides[0]
+    if item.kind != "move":
+        doubler = item.side if item.kind in ("double", "no double") else other
+        return cube_advice_lines(item.decision, say("who", doubler),
+                                 offered=item.kind in ("take", "drop"), match=match_play)
+    mine = item.side == bottom
+    lines = advice_lines(item.before, item.dice, candidates=item.candidates,
+                         count=len(item.candidates), mover_is_human=mine, match=match_play,
+                         names=(side_word(item.side), side_word(other)))
+    listed = [c.play.after for c in item.candidates]
+    if item.played.play.after in listed:
+        return lines + ["", f"Played: {listed.index(item.played.play.after) + 1}."]
+    played = item.played
+    words = play_text(played.play, mine)[:11]
+    with_chances = all(c.chances is not None for c in item.candidates)
+    end = 2 + 2 * len(item.candidates) if with_chances else \
+        2 + len(item.candidates)
+    made = [f"Played{' (' + item.mark + ')' if item.mark else ''}:",
+            f"   {words:<11} {played.equity:+.3f} ({-item.loss:+.3f})"]
+    if played.chances is not None:
+        made.append(chances_line(played.chances))
+    return lines[:end] + made + lines[end:]
 
 
 def shown_items(review: R.Review, sides) -> list:
@@ -305,9 +337,17 @@ def browse(basic: Basic, screen: S.Screen, reviewer: R.Reviewer, bottom: str, si
             return "sides"
         elif key in QUIT_KEYS:
             return "quit"
+        elif key in FIGURES_KEYS:
+            basic.beep(*CLICK)
+            yield from text_screen(basic, f"REVIEW: TURN {items[at].number}",
+                                   figures_lines(items[at], bottom, reviewer.record.sides,
+                                                 reviewer.review.match_play), ink=ink_of)
+            continue
         else:
             basic.beep(*BAD_KEY)
             screen.message(KEYS_HELP)
-            yield from basic.pause(100)
+            if (yield from basic.pause(100)) is None:
+                screen.message(FIGURES_HELP)
+                yield from basic.pause(100)
             continue
         basic.beep(*CLICK)

@@ -4,6 +4,7 @@ commands of the keys table (game/scenes/keys.py), READY? with Confirm turn on.""
 from game import menus
 from game.model import rules
 from game.model.match import HUMAN
+from game.scenes import tutor
 from game.errors import BackgammonError, EntryError, IllegalMoveError
 from game.model.position import BAR, POINT_LETTERS, Position, parse_entry
 from game.scenes import keys
@@ -25,6 +26,7 @@ def play(game, dice, side: str):
         yield from game.basic.wait_enter()
         return ()
     saved = list(turn.made)
+    coach = tutor.start_play(game, turn, side)     # None with the Tutor option OFF
     while True:
         while not turn.complete:
             saved = keep(game, turn, saved)
@@ -41,6 +43,8 @@ def play(game, dice, side: str):
                 game.message(result + PRESS_ENTER)
                 yield from game.basic.wait_enter()
         saved = keep(game, turn, saved)
+        if (yield from tutor.check_play(game, turn, coach)):
+            continue                               # taken back after the tutor's warning
         if game.settings.confirm_turn:
             ready = yield from menus.ask_yes_no(game.basic, "READY?", enter_means=True)
             if not ready:

@@ -62,9 +62,18 @@ def advice(game, side):
     turn = game.turn
     yield from menus.advice_screen(game.basic, turn.start, turn.dice,
                                    mover_is_human=turn.mover_is_human,
-                                   match=play_match(game.match, side))
+                                   match=play_match(game.match, side),
+                                   names=chance_names(game, side))
     game.redraw()
     game.mark_dice(turn)
+
+
+def chance_names(game, side) -> tuple[str, str]:
+    """The two sides as the chances columns name them, `side` (the mover) first."""
+    if side == HUMAN:
+        return ("You", "Me")
+    names = game.match.record.names
+    return (names.get(side, side.capitalize()), names.get(game.match.other(side), ""))
 
 
 def takeback(game, side):
