@@ -46,6 +46,7 @@ def program(basic, dice: Dice | None = None, chooser: Chooser | None = None,
         yield from basic.pause(WARNING_FRAMES)
     carry_on = (yield from offer_resume(basic, screen, session)) if resume else None
     if ask_instructions and carry_on is None:
+        session.tell("prompt", {"asks": "instructions"})
         yield from instructions.offer(basic)
     table = dict(basic=basic, screen=screen, dice=dice or Dice(),
                  chooser=chooser or first_legal_play, settings=settings,

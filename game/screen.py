@@ -236,6 +236,31 @@ class Screen:
         """Where a block `cols` wide at the unmirrored board's `col` is on screen."""
         return mirror_col(col, cols) if self.mirrored else col
 
+    def key_at(self, x_px: int, y_px: int) -> str:
+        """What a click at this pixel of the 256 x 192 screen types, as the keys would: a
+        point's letter anywhere on its half of the board, z on the bar, a die's number on a
+        die that shows one, ENTER on the message line; '' elsewhere (the frame, the trays,
+        the gap between the halves)."""
+        col, row = x_px // 8, y_px // 8
+        if row == MESSAGE_ROW:
+            return "\n"
+        die_col = self.column(DIE_COL, DIE_CELLS)
+        for top, (face, _black) in self.dice.items():
+            die_row = TOP_DIE_ROW if top else BOTTOM_DIE_ROW
+            on_die = die_col <= col < die_col + DIE_CELLS and die_row <= row < die_row + DIE_CELLS
+            if face and on_die:
+                return str(face)
+        if HALF_ROWS < row < BOTTOM_FIRST_ROW or row > BOTTOM_LETTER_ROW:
+            return ""                                      # between the halves, off the board
+        bar = self.column(BAR_COL, BAR_COLS)
+        if bar <= col < bar + BAR_COLS:
+            return BAR_LETTER
+        for point in range(1, 25):
+            first, is_top = self.point_cell(point)
+            if is_top == (row <= HALF_ROWS) and first <= col < first + POINT_COLS:
+                return LETTERS[point - 1]
+        return ""
+
     # ---------- low-level cells (unmirrored board coordinates) ----------
     def text(self, row: int, col: int, words: str, attr_byte: int) -> None:
         """PRINT AT through the ROM; on a mirrored board the words move with the board but

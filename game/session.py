@@ -23,8 +23,9 @@ class Session:
     """What the program is doing: the options, the match and the game in progress, and
     where it is saved. `slot` (a savegame.Autosave) is written at the start of every turn
     and after every typed step; None saves nothing (tests, the headless screenshot run).
-    `trace(kind, facts)`, if given, hears of every save and of the resume offer (the
-    console's --trace, for tests); `say` reports a failed save (stderr)."""
+    `trace(kind, facts)`, if given, hears of every save, of the resume offer and of the
+    first question asked (the console's --trace, for tests and bench/startup.py); `say`
+    reports a failed save (stderr)."""
 
     def __init__(self, settings: Settings, slot: savegame.Autosave | None = None,
                  trace=None, say=None):
@@ -60,8 +61,7 @@ class Session:
         saved = self.snapshot(between_games) if self.slot is not None else None
         if saved is None:
             return
-        if self.trace:
-            self.trace("saving", facts(saved))
+        self.tell("saving", facts(saved))
         try:
             self.slot.write(saved)
         except (OSError, savegame.SaveError) as exc:
@@ -70,8 +70,12 @@ class Session:
             self.failed = True
             return
         self.failed = False
+        self.tell("saved", facts(saved))
+
+    def tell(self, kind: str, what: dict) -> None:
+        """One line for the --trace, if there is one."""
         if self.trace:
-            self.trace("saved", facts(saved))
+            self.trace(kind, what)
 
     def save_again(self):
         """The last save written once more (closing the window, SIGTERM, SIGHUP): a state
@@ -140,8 +144,7 @@ def offer_resume(basic: Basic, screen: S.Screen, session: Session, path=None):
         yield from basic.pause(WARNING_FRAMES)
     if saved is None:
         return None
-    if session.trace:
-        session.trace("offer", facts(saved))
+    session.tell("offer", facts(saved))
     m = saved.match
     score = f" {m.score[m.sides[0]]}-{m.score[m.sides[1]]}" if any(m.score.values()) else ""
     resume = yield from menus.ask_yes_no(basic, f"Resume saved game{score}?")

@@ -29,7 +29,11 @@ def play(game, dice, side: str):
         while not turn.complete:
             saved = keep(game, turn, saved)
             ahead, game.typed_ahead = game.typed_ahead, ""
-            text = yield from game.basic.input(say("move?", side), text=ahead)
+            game.entering = True
+            try:
+                text = yield from game.basic.input(say("move?", side), text=ahead)
+            finally:
+                game.entering = False
             command = keys.COMMANDS.get(text.strip().upper())
             if command:
                 yield from command.handler(game, side)

@@ -60,6 +60,7 @@ class Game:
         self.dice_shown = None           # (top face, bottom face, black) for redraws
         self.at = (self.position, None, None)     # for a save: position, side on roll, dice
         self.stopped = False             # the demo was stopped by a key
+        self.entering = False            # at "Your move?": a click on the board types keys
         self.typed_ahead = ""            # a key that ended a P/I/X message: the next entry's
 
     def autosave(self, between_games: bool = False) -> None:
