@@ -175,7 +175,7 @@ class DisplayLoop:
                     if not self.step():
                         break
                 self._show(pygame)
-                deadline = self._pace(deadline)
+                deadline = self._pace(deadline, paced=not self.fast or self.showing_help)
         except KeyboardInterrupt:
             pass
         finally:
@@ -195,9 +195,10 @@ class DisplayLoop:
         if self.audio:
             self.beeper.open()
 
-    def _pace(self, deadline: float) -> float:
-        """Sleep to the next 50.08 Hz frame (none when fast); the new deadline."""
-        if self.fast:
+    @staticmethod
+    def _pace(deadline: float, paced: bool) -> float:
+        """Sleep to the next 50.08 Hz frame (not when running flat out); the new deadline."""
+        if not paced:
             return time.perf_counter()
         deadline += 1.0 / hw.FRAME_HZ
         wait_s = deadline - time.perf_counter()
