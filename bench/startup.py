@@ -27,11 +27,12 @@ PROMPT_LIMIT_S = 120
 FIRST_MOVE = r"""
 import json, time
 t0 = time.perf_counter()
-from game import media, evaluator
-from game.basic import Basic
-from game.position import Position
-from game.settings import Settings
-from game.usr import usr_chooser
+from game.model import evaluator
+from game.zx import media
+from game.zx.basic import Basic
+from game.model.position import Position
+from game.files.settings import Settings
+from game.zx.usr import usr_chooser
 machine = media.new_machine()
 media.load_headless(machine, "instant")
 basic = Basic(machine)

@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from game import savegame
-from game.session import facts
+from game.files import savegame
+from game.files.session import facts
 from trace_player import POLL_S, Run, play_until
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 
 import game
-from game import evaluator, media
+from game.model import evaluator
+from game.zx import media
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ("spectrum", "game", "roms", "native")

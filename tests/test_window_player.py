@@ -13,8 +13,9 @@ import pygame
 import pytest
 
 from game import main as console
-from game import screen as S
-from game.position import Position
+from game.board import clicks
+from game.board import screen as S
+from game.model.position import Position
 from spectrum import display, hw
 
 SCALE = 2
@@ -34,7 +35,7 @@ class Player:
     frame and may post events; stops after `frames` frames or when script returns False."""
 
     def __init__(self, seed=7, frames=3000):
-        from game.romcheck import machine_for
+        from game.zx.romcheck import machine_for
         self.machine = machine_for(None, False)
         self.runner = console.Runner(self.machine, "instant", seed=seed, resume=False,
                                      keys="n")        # no instructions
@@ -76,16 +77,16 @@ def test_key_at_names_each_point_the_bar_a_die_and_the_message_line():
         for point in range(1, 25):
             col, top = screen.point_cell(point)
             for row in ((1, 5, 10) if top else (12, 17, 22)):
-                assert screen.key_at(col * 8 + 3, row * 8 + 2) == S.LETTERS[point - 1]
+                assert clicks.key_at(screen, col * 8 + 3, row * 8 + 2) == S.LETTERS[point - 1]
         bar = screen.column(S.BAR_COL, S.BAR_COLS)
-        assert screen.key_at(bar * 8, 40) == screen.key_at(bar * 8 + 15, 150) == "z"
+        assert clicks.key_at(screen, bar * 8, 40) == clicks.key_at(screen, bar * 8 + 15, 150) == "z"
         die = screen.column(S.DIE_COL, S.DIE_CELLS)
-        assert screen.key_at(die * 8 + 1, S.TOP_DIE_ROW * 8 + 1) == "3"
-        assert screen.key_at(die * 8 + 23, S.BOTTOM_DIE_ROW * 8 + 23) == "5"
-        assert screen.key_at(120, S.MESSAGE_ROW * 8 + 3) == "\n"
-        assert screen.key_at(120, 11 * 8 + 3) == ""            # between the two halves
+        assert clicks.key_at(screen, die * 8 + 1, S.TOP_DIE_ROW * 8 + 1) == "3"
+        assert clicks.key_at(screen, die * 8 + 23, S.BOTTOM_DIE_ROW * 8 + 23) == "5"
+        assert clicks.key_at(screen, 120, S.MESSAGE_ROW * 8 + 3) == "\n"
+        assert clicks.key_at(screen, 120, 11 * 8 + 3) == ""            # between the two halves
     screen.dice = {True: (None, True), False: (None, False)}
-    assert screen.key_at(die * 8 + 1, S.TOP_DIE_ROW * 8 + 1) == ""   # no die shown there
+    assert clicks.key_at(screen, die * 8 + 1, S.TOP_DIE_ROW * 8 + 1) == ""   # no die shown there
 
 
 def test_two_clicks_and_a_click_on_the_message_line_make_a_step(config):

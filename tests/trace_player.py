@@ -10,8 +10,8 @@ import subprocess
 import time
 from pathlib import Path
 
-from game import rules
-from game.position import Position
+from game.model import rules
+from game.model.position import Position
 
 POLL_S = 0.005
 
