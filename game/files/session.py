@@ -15,6 +15,7 @@ from game.files.validate import Invalid, list_of, whole
 
 HELD = "bottom"                  # a save's position is held with the bottom side on roll
 MAX_TYPED = 4                    # steps in a turn: a double's four
+SAVE_FAILED_WORDS = "Cannot save: play goes on"   # the whole reason goes to stderr
 
 
 class Session:
@@ -34,6 +35,7 @@ class Session:
         self.trace = trace
         self.say = say or (lambda text: print(text, file=sys.stderr))
         self.failed = False              # a save failed: said once until one works again
+        self.unsaid: str | None = None   # that failure in a few words, for the message line
 
     def snapshot(self, between_games: bool = False) -> savegame.SavedGame | None:
         """The match at the start of the turn being played (with the steps typed so far),
@@ -65,10 +67,16 @@ class Session:
         except (OSError, savegame.SaveError) as exc:
             if not self.failed:
                 self.say(f"the game could not be saved (play goes on): {exc}")
+                self.unsaid = SAVE_FAILED_WORDS
             self.failed = True
             return
         self.failed = False
         self.tell("saved", facts(saved))
+
+    def take_unsaid(self) -> str | None:
+        """The words of a save failure not yet shown on the screen (once), else None."""
+        words, self.unsaid = self.unsaid, None
+        return words
 
     def tell(self, kind: str, what: dict) -> None:
         """One line for the --trace, if there is one."""

@@ -17,6 +17,7 @@ def play(game, dice, side: str):
     game.turn = turn
     replay(game, turn)
     game.autosave()                                # the dice thrown, the steps so far
+    yield from game.say_save_failure()
     tag = "human" if side == HUMAN else side
     if turn.complete and not turn.made:            # no legal step at all: forfeit
         code = "cannot enter" if turn.start.board[BAR] else "cannot move"
