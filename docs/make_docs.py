@@ -200,7 +200,7 @@ def _style_scene(name):
 def help_page():
     scene = at_your_move_start()
     scene.type("h\n")
-    scene.until("KEYS  (1/2)")
+    scene.until("KEYS  (1/3)")
     return scene
 
 
@@ -554,6 +554,98 @@ def review_chances():
 SCENES.update({"tutor-warning": tutor_warning, "advice-chances": advice_chances,
                "dice-stats": dice_stats, "dice-stats-tests": lambda: dice_stats(2),
                "dice-stats-luck": lambda: dice_stats(3), "review-chances": review_chances})
+
+
+# --- the window as a desktop player has it: clicks and F1 (spectrum/display.py)
+
+class WindowShot:
+    """What the window showed (its whole surface, SCALE times the frame), for saving."""
+
+    def __init__(self, pixels):
+        self.pixels = pixels
+
+    def save_png(self, path, scale=SCALE):
+        import pygame
+        assert self.pixels.get_size() == (320 * scale, 240 * scale)
+        pygame.image.save(self.pixels, path)
+
+
+def in_the_window(script):
+    """A game in the window (seed 7 throws 3-2 to you; cube off, you start), `script(player)`
+    run before each frame and after each time the window is drawn (the machine waits while
+    F1's box is up) until it returns a surface to keep."""
+    import json
+    import pygame
+    from windowdriver import Player
+    settings = os.path.join(os.environ["SPECTRUM_BACKGAMMON_CONFIG_DIR"], "settings.json")
+    with open(settings, "w") as out:
+        json.dump({"cube": False, "who_starts": "human", "sound": False}, out)
+    kept = []
+
+    def until_kept(player):
+        shot = script(player)
+        if shot is not None:
+            kept.append(shot)
+        return not kept
+    player = Player()
+    drawn = player.loop._show
+
+    def show_then_look(pygame_module):
+        drawn(pygame_module)
+        until_kept(player)
+        if kept:
+            pygame_module.event.post(pygame_module.event.Event(pygame_module.QUIT))
+    player.loop._show = show_then_look
+    try:
+        player.run(until_kept)
+    finally:
+        os.remove(settings)
+    del pygame
+    return WindowShot(kept[0])
+
+
+def mouse_move():
+    """At "Your move?" with 3-2: a click on h, on the die showing 3, on the message line
+    (h3 made: the man is on e), then on f and on the die showing 2: "Your move? f2"."""
+    from game.board import screen as S
+    clicks = []
+
+    def script(player):
+        import pygame
+        if not player.at_move_prompt():
+            return None
+        screen = player.game.screen
+        die = {face: (S.TOP_DIE_ROW if top else S.BOTTOM_DIE_ROW) + 1
+               for top, (face, _black) in screen.dice.items() if face}
+        die_col = screen.column(S.DIE_COL, S.DIE_CELLS) + 1
+        if not clicks:
+            clicks.append(player.count)
+            player.click_cell(screen.point_cell(8)[0], 18)
+            player.click_cell(die_col, die[3])
+            player.click_cell(5, S.MESSAGE_ROW)
+        elif len(clicks) == 1 and player.game.turn.made:
+            clicks.append(player.count)
+            player.click_cell(screen.point_cell(6)[0], 18)
+            player.click_cell(die_col, die[2])
+        elif len(clicks) == 2 and player.count > clicks[1] + 40:
+            return pygame.display.get_surface().copy()
+        return None
+    return in_the_window(script)
+
+
+def window_keys():
+    """F1 at "Your move?": the window's own keys in a box over the board."""
+    def script(player):
+        import pygame
+        if player.loop.showing_help:
+            return pygame.display.get_surface().copy()
+        if player.at_move_prompt():
+            pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_F1, mod=0))
+        return None
+    return in_the_window(script)
+
+
+SCENES.update({"mouse-move": mouse_move, "window-keys": window_keys})
 
 
 if __name__ == "__main__":

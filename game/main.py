@@ -9,13 +9,20 @@ import sys
 
 TAPE_MODES = ("fast", "real", "instant")
 TITLE = "Spectrum Backgammon"
+HEADLESS = "to run without a window: spectrum-backgammon --screenshot FILE.png --frames N"
+MOUSE_HELP = ("The mouse types what keys would:",
+              "a point its letter, the bar Z,",
+              "a die its number, the message",
+              "line ENTER (k4 is two clicks).")
 WAIT_KEY_FRAMES = 50             # "~" in --keys: a second's wait
 WARM_UPS = []                    # weight-loading threads, joined before main() returns
 
 
 def parse_args(argv):
+    from game import __version__
     parser = argparse.ArgumentParser(prog="spectrum-backgammon",
                                      description="CP Software's 1983 Backgammon on a 48K.")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     parser.add_argument("--scale", type=int, default=3, help="whole-number window scale (3)")
     parser.add_argument("--fullscreen", action="store_true", help="start fullscreen (F11)")
     parser.add_argument("--tape", choices=TAPE_MODES, default="fast",
@@ -125,6 +132,16 @@ class Runner:
             return False
         return True
 
+    def click(self, x_px: int, y_px: int) -> str:
+        """What a click on the screen types: at "Your move?" the board's answer (a point's
+        letter, z, a die's number: game/screen.py key_at); anywhere else only the message
+        line means something (ENTER)."""
+        from game.board import clicks, screen
+        game = self.session.game
+        if game is not None and game.entering:
+            return clicks.key_at(game.screen, x_px, y_px)
+        return "\n" if y_px // 8 == screen.MESSAGE_ROW else ""
+
     def type_key(self, ch: str) -> None:
         """Headless typing: hold the key in the matrix (the ROM scans it)."""
         from spectrum.keyboard import keys_for_char
@@ -203,7 +220,8 @@ def main(argv=None) -> int:
         return display.run(machine, runner, scale=args.scale, fullscreen=args.fullscreen,
                            fast=bool(args.keys_from),
                            mute=args.mute, headless_frames=headless,
-                           screenshot_path=args.screenshot, wav_path=args.wav, title=TITLE)
+                           screenshot_path=args.screenshot, wav_path=args.wav, title=TITLE,
+                           on_click=runner.click, help_lines=MOUSE_HELP, headless_hint=HEADLESS)
     finally:
         while WARM_UPS:              # never leave the C evaluator loading behind our back
             WARM_UPS.pop().join()

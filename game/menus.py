@@ -300,7 +300,7 @@ HELP_TYPING = [
     "          the bar (Z) with a 3",
 ]
 HELP_QUIT = "QUIT      give up this game"
-HELP_MORE = ("KEYS  (2/2)", [
+HELP_MORE = ("KEYS  (2/3)", [
     "Small or capital letters both",
     "do. Points are a to x, the bar",
     "is z. K4, 4K and z4 all work.",
@@ -322,6 +322,25 @@ HELP_MORE = ("KEYS  (2/2)", [
     " position ID; ENTER to play.",
     "",
     "2 players: White's/Black's move?",
+])
+HELP_MOUSE = ("MOUSE AND WINDOW  (3/3)", [
+    "The mouse types what the keys",
+    "would, at \"Your move?\":",
+    "",
+    " a point        its letter (K)",
+    " the bar        Z",
+    " a die          its number (4)",
+    " the bottom row ENTER",
+    "",
+    "So K4 ENTER is three clicks.",
+    "",
+    "The window's own keys:",
+    "",
+    " F1   shows them, any key: back",
+    " F9   sound off / on",
+    " F10  fast / 50 Hz",
+    " F11  full screen / window",
+    " F12  a screenshot (PNG)",
 ])
 
 

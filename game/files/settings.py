@@ -83,6 +83,20 @@ class SettingsError(BackgammonError, ValueError):
     option and the value and says what is allowed."""
 
 
+class SettingsUnreadable(SettingsError):
+    """The settings file is there but cannot be read (a folder that cannot be read, an I/O
+    error): not damaged, so nothing is kept aside."""
+
+
+UNREADABLE = "cannot be read"
+
+
+def short_words(warning: str) -> str:
+    """The message line's few words for load_settings' warning."""
+    return ("Options unreadable: defaults" if UNREADABLE in warning
+            else "Options file damaged: defaults")
+
+
 # Each option's exact type and range (game/files/validate.py): a level is an int, not 3.0 or true.
 CHECKS = {
     "level": whole(LEVELS.start, LEVELS.stop - 1), "cube": flag, "sound": flag,
@@ -231,8 +245,13 @@ def load_settings(path=None, warn=_stderr) -> tuple[Settings, Optional[str]]:
     exception comes out."""
     path = pathlib.Path(path) if path else settings_path()
     try:
-        data = read_json_file(path, SettingsError)
+        data = read_json_file(path, SettingsError, unreadable=SettingsUnreadable)
         return (Settings() if data is None else Settings.from_dict(data)), None
+    except SettingsUnreadable as exc:     # the folder or file cannot be read: nothing to keep
+        warning = f"Settings file {path} {UNREADABLE} ({exc}); using the default options."
+        if warn:
+            warn(warning)
+        return Settings(), warning
     except SettingsError as exc:
         problem = str(exc)
     try:

@@ -18,6 +18,7 @@ def play(game, dice, side: str):
     game.turn = turn
     replay(game, turn)
     game.autosave()                                # the dice thrown, the steps so far
+    yield from game.say_save_failure()
     tag = "human" if side == HUMAN else side
     if turn.complete and not turn.made:            # no legal step at all: forfeit
         code = "cannot enter" if turn.start.board[BAR] else "cannot move"
@@ -31,7 +32,11 @@ def play(game, dice, side: str):
         while not turn.complete:
             saved = keep(game, turn, saved)
             ahead, game.typed_ahead = game.typed_ahead, ""
-            text = yield from game.basic.input(say("move?", side), text=ahead)
+            game.entering = True
+            try:
+                text = yield from game.basic.input(say("move?", side), text=ahead)
+            finally:
+                game.entering = False
             command = keys.COMMANDS.get(text.strip().upper())
             if command:
                 yield from command.handler(game, side)

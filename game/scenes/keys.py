@@ -134,10 +134,10 @@ COMMAND_ROWS = (
     Command(("V",), version, ("V         version, weights sum",)),
 )
 COMMANDS = {word: row for row in COMMAND_ROWS for word in row.words}
-HELP_PAGES = (("KEYS  (1/2)", [*menus.HELP_TYPING,
+HELP_PAGES = (("KEYS  (1/3)", [*menus.HELP_TYPING,
                                *(line for row in COMMAND_ROWS for line in row.help_lines),
                                menus.HELP_QUIT]),
-              menus.HELP_MORE)
+              menus.HELP_MORE, menus.HELP_MOUSE)
 
 
 def info_pause(game):

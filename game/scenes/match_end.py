@@ -5,7 +5,7 @@ progress."""
 from game import menus
 from game.scenes import setup_board
 from game.board import screen as S
-from game.model.match import BLACK, WHITE, Match
+from game.model.match import Match, sides_for
 from game.review.dice_pages import dice_pages
 from game.review.pages import choose_game
 from game.scenes.game_over import review_game
@@ -15,17 +15,14 @@ from game.files.settings import Settings
 
 
 def new_match(settings: Settings) -> Match:
-    if settings.players != "human-computer":      # two players, or the demo
-        return Match(settings.match_length, sides=(WHITE, BLACK), cube=settings.cube)
-    return Match(settings.match_length, cube=settings.cube)
+    return Match(settings.match_length, sides=sides_for(settings.players), cube=settings.cube)
 
 
 def fits(match: Match, settings: Settings) -> bool:
     """Does the match in progress still agree with the options (length, cube, players)?
     Changed in the middle of a match, they take effect from the next match."""
-    two_sided = settings.players != "human-computer"
     return (match.length == settings.match_length and match.cube_enabled == settings.cube
-            and (match.sides == (WHITE, BLACK)) == two_sided)
+            and match.sides == sides_for(settings.players))
 
 
 def abandon(match: Match) -> None:
