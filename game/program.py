@@ -20,7 +20,7 @@ from game.scenes.resume import offer_resume, short_warning
 from game.scenes.state import Game
 from game.scenes.timing import WARNING_FRAMES
 from game.files.session import Session
-from game.files.settings import Settings
+from game.files.settings import Settings, short_words
 from game.zx.basic import Basic
 from game.zx.usr import first_legal_play
 
@@ -64,10 +64,11 @@ def program(basic: Basic, run: Run | None = None):
     basic.silent = basic.silent or not settings.sound
     screen = S.Screen(basic.memory, basic.print_at)
     if run.warning:                             # a damaged settings file: the defaults
-        screen.message(short_warning(run.warning, "Options file damaged: defaults"))
+        screen.message(short_warning(run.warning, short_words(run.warning)))
         yield from basic.pause(WARNING_FRAMES)
     carry_on = (yield from offer_resume(basic, screen, session)) if run.resume else None
     if run.ask_instructions and carry_on is None:
+        session.tell("prompt", {"asks": "instructions"})
         yield from instructions.offer(basic)
     table = dict(basic=basic, screen=screen, dice=run.dice, chooser=run.chooser,
                  settings=settings, cube_policy=run.cube_policy, export_dir=run.export_dir,
