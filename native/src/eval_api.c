@@ -120,16 +120,7 @@ int bg_rank_plays_match(const int8_t *board, int die1, int die2, int level, int 
         const mg_play *p = &ranked[i].play;
         if (out_boards) memcpy(out_boards + (size_t)i * BG_BOARD_LEN, &p->after, BG_BOARD_LEN);
         if (out_nsteps) out_nsteps[i] = p->nsteps;
-        if (out_steps) {
-            int8_t *s = out_steps + (size_t)i * BG_MAX_STEPS * BG_STEP_FIELDS;
-            memset(s, 0, BG_MAX_STEPS * BG_STEP_FIELDS);
-            for (int k = 0; k < p->nsteps && k < BG_MAX_STEPS; k++) {
-                s[4 * k] = p->steps[k].from;
-                s[4 * k + 1] = p->steps[k].to;
-                s[4 * k + 2] = p->steps[k].die;
-                s[4 * k + 3] = p->steps[k].hit;
-            }
-        }
+        if (out_steps) mg_put_steps(p, out_steps + (size_t)i * BG_MAX_STEPS * BG_STEP_FIELDS);
         if (out_equity) out_equity[i] = ranked[i].eq;
     }
     return m;
