@@ -186,3 +186,21 @@ def test_typed_characters_are_each_held_then_let_go():
     runs = [pressed[0]] + [b for a, b in zip(pressed, pressed[1:]) if a != b]
     assert runs == [("K",), ("4",), ("ENTER",), ("SYMBOL SHIFT", "C")]
     assert keys.seen[display.TYPE_HOLD_FRAMES + 1] == ()         # let go in between
+
+
+def test_the_game_with_no_display_says_so_in_one_line_with_how_to_run_headless(tmp_path):
+    """The console script where SDL has no video driver: one line naming the problem and
+    the headless options, exit code 1, no traceback."""
+    import os
+    import subprocess
+    import sys
+    env = dict(os.environ, SDL_VIDEODRIVER="nosuchdriver",
+               SPECTRUM_BACKGAMMON_CONFIG_DIR=str(tmp_path))
+    result = subprocess.run([sys.executable, "-c",
+                             "import sys; from game.main import main; sys.exit(main())",
+                             "--tape", "instant"], env=env, capture_output=True, text=True,
+                            timeout=120, cwd=tmp_path)
+    lines = [line for line in result.stderr.splitlines() if line.strip()]
+    assert result.returncode == 1 and "Traceback" not in result.stderr
+    assert len(lines) == 1 and "no display available" in lines[0]
+    assert "--screenshot FILE.png --frames N" in lines[0]
