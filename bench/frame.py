@@ -78,6 +78,7 @@ def main(argv=None):
     print(f"idle_frame_cpu_only {median:.3f} ms (median; best {best:.3f} ms)")
     try:
         import pygame
+
         from spectrum.display import DisplayLoop
         loop = DisplayLoop(machine, scale=3, audio=False)
         pygame.display.init()

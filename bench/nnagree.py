@@ -43,7 +43,7 @@ def sample(n: int, seed: int):
 
 def work(data_path: str, out_path: str) -> None:
     """Worker: the engine on sys.path evaluates and plays every position of data_path."""
-    from native import ffi, lib            # first, so PYTHONPATH picks which engine
+    from native import ffi, lib  # first, so PYTHONPATH picks which engine
     sys.path.append(ROOT)
     from game.model.evaluator import load_weights
     load_weights(None)

@@ -15,19 +15,17 @@ os.environ["SPECTRUM_BACKGAMMON_CONFIG_DIR"] = tempfile.mkdtemp(prefix="sbg-docs
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
-from gamedriver import MachineDriver  # noqa: E402
-
 import roms  # noqa: E402
-from game.zx import media  # noqa: E402
+from game.files.settings import STYLE_ORDER, Settings  # noqa: E402
 from game.model import rules  # noqa: E402
-from game.zx.basic import Basic, rom_ready  # noqa: E402
 from game.model.dice import Dice  # noqa: E402
 from game.model.match import COMPUTER, HUMAN, Match  # noqa: E402
 from game.model.position import Position  # noqa: E402
-from game.zx import romcheck  # noqa: E402
 from game.program import Run, program  # noqa: E402
+from game.zx import media, romcheck  # noqa: E402
+from game.zx.basic import Basic, rom_ready  # noqa: E402
 from game.zx.usr import usr_chooser  # noqa: E402
-from game.files.settings import STYLE_ORDER, Settings  # noqa: E402
+from gamedriver import MachineDriver  # noqa: E402
 from spectrum.machine import Spectrum48  # noqa: E402
 
 LEVEL = 5                                 # the computer's level, as the console's default
@@ -453,8 +451,8 @@ SCENES.update({"review-summary": reviewed_game, "review": review_move})
 def review_import():
     """`gnubg -t` plays a 7-point match against itself (tests/gnubg_selfplay.py) and exports
     it as .mat; --review's list of its games, on the machine as the console runs it."""
-    from game.review.imports import read_match_file
     from game.review.import_pages import review_program
+    from game.review.imports import read_match_file
     from gnubg_selfplay import self_play
     folder = tempfile.mkdtemp(prefix="sbg-docs-gnubg-")
     imported = read_match_file(self_play(folder, length=7, seed=14).mat)
@@ -575,7 +573,9 @@ def in_the_window(script):
     run before each frame and after each time the window is drawn (the machine waits while
     F1's box is up) until it returns a surface to keep."""
     import json
+
     import pygame
+
     from windowdriver import Player
     settings = os.path.join(os.environ["SPECTRUM_BACKGAMMON_CONFIG_DIR"], "settings.json")
     with open(settings, "w") as out:

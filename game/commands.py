@@ -8,10 +8,10 @@ import os
 from collections.abc import Sequence
 
 from game import __version__
-from game.model import evaluator
 from game.board import screen as S
 from game.chances import chances_header, chances_line, chances_note
 from game.errors import BackgammonError
+from game.model import evaluator
 from game.model.position import Position
 from game.words import play_words
 

@@ -8,10 +8,12 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from game import instructions
-from game.files import savegame
 from game.board import screen as S
-from game.model.dice import Dice
+from game.files import savegame
+from game.files.session import Session
+from game.files.settings import Settings, short_words
 from game.interfaces import Chooser, CubePolicy
+from game.model.dice import Dice
 from game.model.match import Match
 from game.model.position import Position
 from game.scenes import match_end
@@ -19,8 +21,6 @@ from game.scenes.game_over import game_over
 from game.scenes.resume import offer_resume, short_warning
 from game.scenes.state import Game
 from game.scenes.timing import WARNING_FRAMES
-from game.files.session import Session
-from game.files.settings import Settings, short_words
 from game.zx.basic import Basic
 from game.zx.usr import first_legal_play
 

@@ -17,6 +17,7 @@ import time
 from spectrum import hw
 from spectrum.tape import Tape, TapeError, TapePlayer, instant_ld_bytes, read_tape
 from spectrum.tape_modes import TAPE_MODES
+
 FAST_BUDGET_S = 0.018             # wall time a fast-mode display frame may spend emulating
 MAX_CALL_FRAMES = 20_000          # a routine out this long (~6.7 min) with the tape still: hung
 TYPED_COMMAND_FRAMES = 25         # how long LOAD "" stays on the screen before ENTER (0.5 s)

@@ -7,6 +7,7 @@ import numpy as np
 from spectrum import hw
 from spectrum.keyboard import KeyMatrix
 
+
 # --- The palette: index = BRIGHT * 8 + colour, colour = G*4 + R*2 + B (docs/HARDWARE.md §3) ---
 def _palette() -> np.ndarray:
     table = np.zeros((16, 3), np.uint8)

@@ -7,8 +7,14 @@ import string
 
 import pytest
 
-from game.errors import (BackgammonError, DiceError, EntryError, IllegalMoveError,
-                         PositionError, PositionIdError)
+from game.errors import (
+    BackgammonError,
+    DiceError,
+    EntryError,
+    IllegalMoveError,
+    PositionError,
+    PositionIdError,
+)
 from game.model.position import Position, parse_entry
 from game.model.rules import Turn, legal_plays, legal_results
 from native import ffi, lib

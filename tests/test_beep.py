@@ -1,8 +1,8 @@
 """basic.beep through the real machine's ROM BEEPER: the pitch and length heard on the beeper
 (the EAR bit of port FE) are what was asked for, with the 48K BEEPER's timing (game/zx/rom48.py)."""
-import roms
 import pytest
 
+import roms
 from game.zx import rom48
 from game.zx.basic import Basic
 from gamedriver import rom_symbols

@@ -7,13 +7,13 @@ import re
 
 import numpy as np
 import pytest
-from gamedriver import GameDriver
 
 from game.files.settings import Settings
 from game.model.dice import Dice
 from game.model.match import COMPUTER, HUMAN
 from game.model.record import MatchRecord
 from game.review import dicestats as D
+from gamedriver import GameDriver
 
 # Upper 5%, 1% and 0.1% points of the chi-square distribution, as printed in the standard
 # tables (e.g. NIST/SEMATECH e-Handbook of Statistical Methods, 1.3.6.7.4), by d.f.

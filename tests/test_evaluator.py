@@ -8,8 +8,8 @@ import struct
 import pytest
 
 import conftest
-from game.model import evaluator as ev
 from game.errors import DiceError, PositionError
+from game.model import evaluator as ev
 from game.model.position import Position
 from game.model.rules import legal_plays, legal_results
 from native import ffi, lib

@@ -4,10 +4,10 @@ off, QUIT, a whole game to its end. Reads the screen back as text."""
 import pytest
 
 from game import words
-from game.scenes import timing
 from game.model import rules
 from game.model.dice import Dice
 from game.model.position import Position
+from game.scenes import timing
 from gamedriver import GameDriver
 
 MESSAGE = 23

@@ -2,8 +2,8 @@
 men and counts, trays beside the board, dice with pips, and colours that keep to the 8 x 8
 attribute grid (a cell holding a man holds nothing else)."""
 from game.board import screen as S
-from game.model.position import Position
 from game.board.screen import view_of
+from game.model.position import Position
 from gamedriver import StandInMachine
 
 

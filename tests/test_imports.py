@@ -5,12 +5,12 @@ formats: gnubg's 25 and 0, repeated and chained steps, names with spaces, resign
 Crawford rule off, set-up boards, variations and escapes. Files are written in code."""
 import pytest
 
-from game.review.imports import SIDES, import_text
-from game.review.matfile import format_mat
 from game.model.position import Position
 from game.model.record import MatchRecord
-from game.review.replay import replay
+from game.review.imports import SIDES, import_text
 from game.review.judge import Reviewer
+from game.review.matfile import format_mat
+from game.review.replay import replay
 from game.review.sgf import format_sgf
 from test_matfile import scripted_match
 

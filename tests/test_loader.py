@@ -10,11 +10,10 @@ import time
 import pytest
 
 import roms
-from game.zx import media
-from game.zx import make_tape
+from game.zx import make_tape, media
+from game.zx.media import load_headless
 from spectrum import hw
 from spectrum import tape as T
-from game.zx.media import load_headless
 from spectrum.loader import TapeLoader, decode_program, install_tape
 from spectrum.machine import Spectrum48
 

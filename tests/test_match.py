@@ -7,8 +7,16 @@ import subprocess
 
 import pytest
 
-from game.model.match import (COMPUTER, HUMAN, BadMatchLength, DoubleRefused, Match, MatchError,
-                              opening_throw, parse_match_length)
+from game.model.match import (
+    COMPUTER,
+    HUMAN,
+    BadMatchLength,
+    DoubleRefused,
+    Match,
+    MatchError,
+    opening_throw,
+    parse_match_length,
+)
 
 H, C = HUMAN, COMPUTER
 

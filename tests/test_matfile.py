@@ -12,9 +12,9 @@ import pytest
 
 from game.model import rules
 from game.model.match import COMPUTER, HUMAN, Match, opening_throw
-from game.review.matfile import format_mat, parse_mat, write_mat
 from game.model.position import Position
 from game.model.record import MatchRecord, format_step
+from game.review.matfile import format_mat, parse_mat, write_mat
 
 REQUIRE = os.environ.get("SPECTRUM_REQUIRE_SHARED") == "1"
 NAMES = {HUMAN: "Human", COMPUTER: "Spectrum"}

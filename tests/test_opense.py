@@ -14,8 +14,8 @@ import sys
 import pytest
 
 import roms
-from game.zx import media, rom48, romcheck
 from game.model.dice import Dice
+from game.zx import media, rom48, romcheck
 from gamedriver import MachineDriver
 from screentext import find_text, screen_text
 from spectrum import hw

@@ -9,13 +9,15 @@ import os
 import threading
 
 import pytest
-from hypothesis import HealthCheck, given, settings as hsettings, strategies as st
+from hypothesis import HealthCheck, given
+from hypothesis import settings as hsettings
+from hypothesis import strategies as st
 
 from game.files import savegame, validate
 from game.files import settings as gs
-from game.model.match import COMPUTER, HUMAN, Match
 from game.files.savegame import SavedGame, SaveError, load_game, read_save, write_save
 from game.files.settings import Settings, SettingsError, load_settings
+from game.model.match import COMPUTER, HUMAN, Match
 
 START_ID = "4HPwATDgc/ABMA"
 HUGE = "1" + "0" * 5000

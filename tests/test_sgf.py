@@ -5,13 +5,13 @@ import re
 
 import pytest
 
-from game.review import sgf
 from game.model.match import COMPUTER, HUMAN
-from game.review.matfile import parse_mat, write_mat
 from game.model.position import Position
 from game.model.record import MatchRecord
 from game.model.rules import Step
+from game.review import sgf
 from game.review.judge import review_game
+from game.review.matfile import parse_mat, write_mat
 from test_matfile import comparable, run_gnubg_commands, scripted_match
 
 REVIEW_LEVEL = 3          # the round trip tests the file, not the judge: the fast level

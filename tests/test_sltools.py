@@ -12,10 +12,10 @@ import sys
 import numpy as np
 import pytest
 
-from game.model import evaluator as ev
-from native import ffi, lib
 import conftest
 from conftest import build_tools, crashed_position, in_contact
+from game.model import evaluator as ev
+from native import ffi, lib
 
 TOOLS = str(conftest.TOOLS)
 sys.path.insert(0, TOOLS)

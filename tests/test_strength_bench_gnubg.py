@@ -6,10 +6,10 @@ import random
 
 import pytest
 
+from conftest import bench_module
 from game.model.position import Position
 from game.model.rules import legal_plays, legal_results
 from native import lib
-from conftest import bench_module
 
 strength = bench_module("strength")
 

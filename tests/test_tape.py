@@ -1,11 +1,11 @@
 """spectrum/tape.py: .TAP and .TZX round trips, every supported TZX block, the pulse
 stream's standard timings, and bad input (clear TapeError or a skipped block with a
 warning, never a crash, the machine's memory untouched)."""
-import roms
 import warnings
 
 import pytest
 
+import roms
 from spectrum import hw
 from spectrum import tape as T
 

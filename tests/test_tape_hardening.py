@@ -9,7 +9,8 @@ import threading
 import warnings
 
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from spectrum import tape as T
 
@@ -305,8 +306,8 @@ def test_real_mode_ends_a_tape_with_nothing_loadable_as_instant_mode_does():
     import pathlib
     import sys
     sys.path.insert(0, str(pathlib.Path(__file__).parent))
-    from screentext import find_text
     import roms
+    from screentext import find_text
     from spectrum.loader import LOADING_ERROR, load_headless
     from spectrum.machine import Spectrum48
     blocks = [T.standard_block(T.make_tap_block(0xFF, b"data, but no header"))]

@@ -13,10 +13,10 @@ import sys
 
 import pytest
 
-from game.model import evaluator as ev
-from native import ffi, lib
 import conftest
 from conftest import build_tools, crashed_position, in_contact
+from game.model import evaluator as ev
+from native import ffi, lib
 
 TOOLS = str(conftest.TOOLS)
 HEADER = struct.Struct("<8s6I")          # magic, version, n_in, hid_c, n_in_race, hid_r, games

@@ -17,6 +17,7 @@ from game.board import screen as S
 from game.model.position import Position
 from spectrum import display, hw
 from windowdriver import SCALE, Player
+
 SETTINGS = {"cube": False, "who_starts": "human", "sound": False}
 
 

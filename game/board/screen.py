@@ -4,15 +4,21 @@ trays, dice with pips, the doubling cube, point letters and the message line, dr
 board style of game/files/settings.py, mirrored or not, tokens swapped or not. Not the game flow."""
 from dataclasses import dataclass, field
 
-from spectrum.hw import ATTR_ADDR, SCREEN_ADDR  # noqa: F401 - the 48K's, used via S.
-from spectrum.hw import BLACK, BLUE, CYAN, GREEN, MAGENTA, RED, WHITE, YELLOW  # noqa: F401
-from game.board.glyphs import (CUBE_COLS, CUBE_DIGITS, CUBE_ROWS, CUBE_VALUES,  # noqa: F401
-                               HOLLOW_MAN_GLYPH, MAN_GLYPH, PIP_GLYPH, PIP_SPOTS, cube_bytes,
-                               cube_glyph)
-from game.board.palette import STYLE_EXTRAS, Palette, attr, contrast  # noqa: F401
-from game.model.position import (BAR as BAR_INDEX, BAR_LETTER, MEN_PER_SIDE, POINT_LETTERS,
-                                  ROW_LEN, Position)
-
+from game.board.glyphs import (
+    CUBE_COLS,
+    CUBE_ROWS,
+    CUBE_VALUES,
+    HOLLOW_MAN_GLYPH,
+    MAN_GLYPH,
+    PIP_GLYPH,
+    PIP_SPOTS,
+    cube_bytes,
+    cube_glyph,
+)
+from game.board.palette import Palette, attr, contrast
+from game.model.position import BAR as BAR_INDEX
+from game.model.position import BAR_LETTER, MEN_PER_SIDE, POINT_LETTERS, ROW_LEN, Position
+from spectrum.hw import ATTR_ADDR, BLACK, BLUE, CYAN, GREEN, RED, SCREEN_ADDR, WHITE, YELLOW
 
 COLS, ROWS = 32, 24                  # character cells
 WIDTH_PX = 8 * COLS

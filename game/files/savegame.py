@@ -14,13 +14,25 @@ from dataclasses import dataclass, field
 from typing import Optional
 
 from game.errors import BackgammonError
+from game.files import safe_write
+from game.files.settings import Settings, SettingsError, config_dir
+from game.files.validate import (
+    Invalid,
+    flag,
+    keyed_by,
+    list_of,
+    maybe,
+    one_of,
+    parse_json,
+    plain,
+    read_json_file,
+    table,
+    text,
+    whole,
+)
 from game.model.match import ENDINGS, MAX_CUBE, MAX_LENGTH, Match, MatchError, sides_for
 from game.model.position import ID_FORM
 from game.model.record import ACTIONS, RecordError
-from game.files.settings import Settings, SettingsError, config_dir
-from game.files.validate import (Invalid, flag, keyed_by, list_of, maybe, one_of, parse_json,
-                                 plain, read_json_file, table, text, whole)
-from game.files import safe_write
 
 SAVE_FILE = "savegame.json"
 BACKUP_SUFFIX = ".bak"              # the previous good save, beside the save
@@ -190,8 +202,8 @@ def _check_playable(saved: "SavedGame") -> None:
 def _check_position(position_id: str) -> None:
     """A position ID must also decode to a possible board (game/model/position.py says why not)."""
     try:
-        from game.model.position import Position
         from game.errors import PositionError
+        from game.model.position import Position
     except ImportError:          # the engine is not built: the format check above must do
         return
     try:

@@ -8,10 +8,10 @@ from __future__ import annotations
 import sys
 
 from game.files import savegame
-from game.model.match import Match
-from game.model.position import BAR, Position
 from game.files.settings import Settings
 from game.files.validate import Invalid, list_of, whole
+from game.model.match import Match
+from game.model.position import BAR, Position
 
 HELD = "bottom"                  # a save's position is held with the bottom side on roll
 MAX_TYPED = 4                    # steps in a turn: a double's four

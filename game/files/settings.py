@@ -11,10 +11,9 @@ from dataclasses import asdict, dataclass, fields
 from typing import Optional
 
 from game.errors import BackgammonError
-from game.model.match import MAX_LENGTH, BadMatchLength, parse_match_length
-from game.files.validate import (checked, flag, maybe, one_of, read_json_file, show, table,
-                                 whole)
 from game.files import safe_write
+from game.files.validate import checked, flag, maybe, one_of, read_json_file, show, table, whole
+from game.model.match import MAX_LENGTH, BadMatchLength, parse_match_length
 
 CONFIG_ENV = "SPECTRUM_BACKGAMMON_CONFIG_DIR"   # overrides the directory (tests, portable use)
 APP_DIR = "spectrum-backgammon"

@@ -9,11 +9,21 @@ import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+import native
 from game.errors import BackgammonError, DiceError, MatchError, PositionError
 from game.model.position import BOARD_LEN, Position, position_message
-from game.model.rules import (LazySequence, Play, PlayBuffers, Plays, c_board, check_dice,
-                              ids_text, per_thread, signed_byte, steps_from)
-import native
+from game.model.rules import (
+    LazySequence,
+    Play,
+    PlayBuffers,
+    Plays,
+    c_board,
+    check_dice,
+    ids_text,
+    per_thread,
+    signed_byte,
+    steps_from,
+)
 from native import ffi, lib
 from spectrum.hw import MEMORY_BYTES
 

@@ -7,9 +7,8 @@ import base64
 from dataclasses import dataclass
 from typing import Callable, Optional
 
-from game.model.record import MatchRecord
-
 from game.errors import MatchError
+from game.model.record import MatchRecord
 
 HUMAN, COMPUTER = "human", "computer"
 WHITE, BLACK = "white", "black"

@@ -13,14 +13,13 @@ import os
 from dataclasses import dataclass
 from typing import Optional
 
-from game.model import rules
 from game.errors import BackgammonError
+from game.model import rules
 from game.model.record import MatchRecord
-from game.review.rawmatch import (FileProblem, RawAction, RawGame, RawMatch, RawResult,
-                                  junk_problem)
-from game.review.replay import ReviewError, apply_play, replay
 from game.review import matread, sgfread
 from game.review.judge import MAX_CUBE
+from game.review.rawmatch import FileProblem, RawAction, RawGame, RawMatch, RawResult, junk_problem
+from game.review.replay import ReviewError, apply_play, replay
 from spectrum.safe_read import FileRefused, read_regular
 
 MAX_FILE_BYTES = 16 << 20        # a long match analysed by gnubg is a few MB: 16 MiB is ample

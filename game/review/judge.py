@@ -16,9 +16,9 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Optional
 
-from game.model import evaluator, rules
 from game.commands import cube_verdict
 from game.errors import BackgammonError
+from game.model import evaluator, rules
 from game.model.position import Position
 from game.model.record import GameRecord, MatchRecord, format_play
 from game.review.replay import ReplayedTurn, ReviewError, apply_play, other_side, replay

@@ -8,10 +8,17 @@ from __future__ import annotations
 import re
 
 from game.errors import BackgammonError
-from game.review.rawmatch import (FileProblem, RawAction, RawGame, RawMatch, RawResult,
-                                  check_length, junk_problem)
-from game.review.matfile import MatFormatError, split_cells
 from game.model.record import format_step
+from game.review.matfile import MatFormatError, split_cells
+from game.review.rawmatch import (
+    FileProblem,
+    RawAction,
+    RawGame,
+    RawMatch,
+    RawResult,
+    check_length,
+    junk_problem,
+)
 
 SHOWN_CHARS = 40                         # of a line quoted in a message
 _HEADER = re.compile(r"^\s*(\d{1,6})\s+point\s+match\s*$", re.I)

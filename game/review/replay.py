@@ -7,8 +7,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Optional
 
-from game.model import rules
 from game.errors import BackgammonError
+from game.model import rules
 from game.model.position import BAR, Position
 from game.model.record import GameRecord, MatchRecord
 

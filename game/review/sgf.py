@@ -12,8 +12,8 @@ import time
 from game.model import evaluator, rules
 from game.model.position import BAR, Position
 from game.model.record import MatchRecord
-from game.review.replay import apply_play, replay
 from game.review.judge import BAD, DOUBTFUL, Review, Reviewer
+from game.review.replay import apply_play, replay
 
 APPLICATION = "Spectrum Backgammon:1"
 VERY_BAD = 0.16                 # gnubg's "very bad" (BM[2]); its "bad" and "doubtful" are

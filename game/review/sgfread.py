@@ -13,10 +13,18 @@ import re
 from dataclasses import dataclass, field
 
 from game.errors import BackgammonError
-from game.review.rawmatch import (FileProblem, RawAction, RawGame, RawMatch, RawResult,
-                                  check_length, junk_at, junk_problem)
 from game.model.position import BAR, ROW_LEN, Position
 from game.model.record import format_step
+from game.review.rawmatch import (
+    FileProblem,
+    RawAction,
+    RawGame,
+    RawMatch,
+    RawResult,
+    check_length,
+    junk_at,
+    junk_problem,
+)
 
 _SPACE = re.compile(r"\s*")
 _IDENT = re.compile(r"[A-Za-z]+")

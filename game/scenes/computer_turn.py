@@ -1,14 +1,14 @@
 """The computer's turn: its play from the chooser (USR into the C evaluator on the real
 machine), checked against the rules, its men moved one by one at the options' speed, the
 play left on the message line to read; D, A or (in the demo) any key heard meanwhile."""
-from game.model import rules
-from game.errors import BackgammonError
 from game.board import screen as S
+from game.errors import BackgammonError
+from game.model import rules
 from game.model.match import COMPUTER
 from game.scenes import cube
 from game.scenes.timing import COMPUTER_BEEP, SPEED_PAUSE, SPEED_READ
-from game.zx.usr import play_match
 from game.words import play_words, say
+from game.zx.usr import play_match
 
 
 def play(game, dice, side: str):

@@ -2,13 +2,13 @@
 during the last shown play or at the "ENTER rolls, D doubles" prompt), the take or drop,
 and the cube advice on A. Not the cube's rules (game/model/match.py) nor its maths (evaluator)."""
 from game import commands, instructions, menus
+from game.errors import BackgammonError
 from game.model import evaluator
 from game.scenes import tutor
-from game.zx.basic import CODE_ENTER
-from game.errors import BackgammonError
 from game.scenes.timing import ADVICE_KEYS, COMPUTER_BEEP, DOUBLE_KEYS, OPENING_READ_FRAMES
-from game.zx.usr import cube_terms
 from game.words import say
+from game.zx.basic import CODE_ENTER
+from game.zx.usr import cube_terms
 
 
 def may_double(game, side: str) -> bool:

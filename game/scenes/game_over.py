@@ -8,8 +8,8 @@ from dataclasses import dataclass
 from typing import Callable, Optional
 
 from game.board import screen as S
-from game.model.match import COMPUTER, DROP, HUMAN
 from game.menus import key_char
+from game.model.match import COMPUTER, DROP, HUMAN
 from game.review.pages import review_screen
 from game.scenes.timing import BANNER_LINE_FRAMES, DEMO_NEXT_GAME_FRAMES, LOSE_TUNE, WIN_TUNE
 from game.words import result_words, say

@@ -2,12 +2,11 @@
 each step checked by the engine and shown at once, the refusal in a few words, the
 commands of the keys table (game/scenes/keys.py), READY? with Confirm turn on."""
 from game import menus
+from game.errors import BackgammonError, EntryError, IllegalMoveError
 from game.model import rules
 from game.model.match import HUMAN
-from game.scenes import tutor
-from game.errors import BackgammonError, EntryError, IllegalMoveError
 from game.model.position import BAR, POINT_LETTERS, Position, parse_entry
-from game.scenes import keys
+from game.scenes import keys, tutor
 from game.scenes.timing import STEP_BEEP
 from game.words import PRESS_ENTER, play_words, say, step_words
 

@@ -9,14 +9,14 @@ from dataclasses import dataclass
 from typing import Callable
 
 from game import commands, menus
-from game.review import matfile
-from game.model import rules
 from game.board import screen as S
-from game.model.match import HUMAN
-from game.scenes.timing import INFO_FRAMES
 from game.files.settings import export_folder
-from game.zx.usr import play_match
+from game.model import rules
+from game.model.match import HUMAN
+from game.review import matfile
+from game.scenes.timing import INFO_FRAMES
 from game.words import PRESS_ENTER
+from game.zx.usr import play_match
 
 
 @dataclass(frozen=True)

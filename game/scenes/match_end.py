@@ -3,15 +3,15 @@ match-over page with its .mat export, the options between games (S sets up a boa
 reviews a finished game), and a new match when the options no longer fit the one in
 progress."""
 from game import menus
-from game.scenes import setup_board
 from game.board import screen as S
+from game.files.settings import Settings
 from game.model.match import Match, sides_for
 from game.review.dice_pages import dice_pages
 from game.review.pages import choose_game
+from game.scenes import setup_board
 from game.scenes.game_over import review_game
 from game.scenes.keys import export
 from game.scenes.timing import OPENING_READ_FRAMES
-from game.files.settings import Settings
 
 
 def new_match(settings: Settings) -> Match:

@@ -4,16 +4,22 @@ plays, and Game.play, the turn loop over the scenes. Not the scenes themselves."
 from __future__ import annotations
 
 from game import menus
-from game.model import rules
 from game.board import screen as S
-from game.model.dice import Dice
+from game.files.settings import Settings
 from game.interfaces import Chooser, CubePolicy, Screen
+from game.model import rules
+from game.model.dice import Dice
 from game.model.match import Match
 from game.model.position import Position
-from game.files.settings import Settings
 from game.scenes import computer_turn, cube, human_turn, opening
-from game.scenes.timing import (ADVICE_KEYS, DOUBLE_KEYS, RATTLE, ROLL_FLICKER_FRAMES,
-                                ROLL_FRAMES, WARNING_FRAMES)
+from game.scenes.timing import (
+    ADVICE_KEYS,
+    DOUBLE_KEYS,
+    RATTLE,
+    ROLL_FLICKER_FRAMES,
+    ROLL_FRAMES,
+    WARNING_FRAMES,
+)
 from game.words import say
 
 

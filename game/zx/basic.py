@@ -6,9 +6,9 @@ It reaches the ROM only through the standard 48K entry points and system variabl
 from typing import Callable
 
 import roms
-from game.zx import media, rom48
 from game.board import screen as geometry
 from game.interfaces import Machine
+from game.zx import media, rom48
 from spectrum.hw import ATTR_ADDR, ATTR_BYTES
 
 # control codes understood by the ROM's print routine (as on the 48K)

@@ -12,8 +12,14 @@ from roms.make_font import glyph_bytes
 from spectrum import hw
 from spectrum.hw import BLACK, BLUE, CYAN, GREEN, RED, WHITE, YELLOW
 from spectrum.loader import encode_line
-from spectrum.tape import (DATA_FLAG, HEADER_FLAG, header_payload, make_tap_block,
-                           standard_block, write_tap)
+from spectrum.tape import (
+    DATA_FLAG,
+    HEADER_FLAG,
+    header_payload,
+    make_tap_block,
+    standard_block,
+    write_tap,
+)
 
 PROGRAM_NAME = "BACKGAMMON"
 SCREEN_NAME = "bgscreen"

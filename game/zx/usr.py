@@ -4,9 +4,9 @@ PEEKed back as a typed value. Not the block's layout (native/bg.h, game/model/ev
 from __future__ import annotations
 
 from game.model import evaluator, rules
-from game.zx.basic import Basic
 from game.model.match import Match
 from game.model.position import Position
+from game.zx.basic import Basic
 
 
 def first_legal_play(position: Position, dice, match=None) -> rules.Play:
