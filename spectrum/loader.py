@@ -15,7 +15,7 @@ them, and the border still changes at the right T-states, so the stripes are exa
 import time
 
 from spectrum import hw
-from spectrum.tape import Tape, TapeError, TapePlayer, instant_ld_bytes, read_tape
+from spectrum.tape import Tape, TapePlayer, instant_ld_bytes, read_tape
 from spectrum.tape_modes import TAPE_MODES
 
 FAST_BUDGET_S = 0.018             # wall time a fast-mode display frame may spend emulating

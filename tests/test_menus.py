@@ -14,7 +14,7 @@ from game.scenes.keys import HELP_PAGES
 
 try:
     from game.zx.basic import Basic, rom_ready
-    from gamedriver import MachineDriver, read_screen_text, rom_symbols
+    from gamedriver import MachineDriver, rom_symbols
     from spectrum.machine import Spectrum48
     HAVE_MACHINE = "FLAGS" in rom_symbols()
 except Exception:                                 # the Z80, the ROM or its symbols missing

@@ -1,7 +1,7 @@
 """The C side's one header is the single source of the cffi cdef, and the built module matches it."""
 import re
 
-from native import build, ffi, lib
+from native import build, lib
 
 
 def test_cdef_comes_from_the_header():

@@ -6,7 +6,7 @@ from __future__ import annotations
 import base64
 import binascii
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from game.errors import EntryError, PositionError, PositionIdError

@@ -10,7 +10,7 @@ import numpy as np
 from game.zx import media
 from roms.make_font import glyph_bytes
 from spectrum import hw
-from spectrum.hw import BLACK, BLUE, CYAN, GREEN, RED, WHITE, YELLOW
+from spectrum.hw import BLACK, BLUE, GREEN, RED, WHITE, YELLOW
 from spectrum.loader import encode_line
 from spectrum.tape import (
     DATA_FLAG,
