@@ -3,7 +3,8 @@
 (game.board.screen.Screen), and the computer's choosers. Declarations only; no behaviour."""
 from __future__ import annotations
 
-from typing import Callable, Protocol, runtime_checkable
+from collections.abc import Callable
+from typing import Protocol, runtime_checkable
 
 
 @runtime_checkable

@@ -4,8 +4,8 @@ one 50 Hz frame. The scenes are game/scenes/; rules from game/model/rules.py, dr
 game/board/screen.py."""
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
 from game import instructions
 from game.board import screen as S

@@ -116,10 +116,9 @@ def test_paced_mode_runs_at_50_hz(test_pattern):
 
 def test_no_display_is_one_line_not_a_traceback_and_exit_code_1(tmp_path):
     """No video driver: one line saying so and how to run headless, exit code 1."""
-    code = ("import sys; sys.path.insert(0, %r); from spectrum import display; "
-            "from test_machine import CPU; "
-            "sys.exit(display.run(display.test_pattern_machine(cpu_class=CPU)))"
-            % os.path.dirname(__file__))
+    code = (f"import sys; sys.path.insert(0, {os.path.dirname(__file__)!r}); "
+            "from spectrum import display; from test_machine import CPU; "
+            "sys.exit(display.run(display.test_pattern_machine(cpu_class=CPU)))")
     env = dict(os.environ, SDL_VIDEODRIVER="nosuchdriver")
     result = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
                             timeout=60, cwd=os.path.dirname(os.path.dirname(__file__)))
@@ -130,10 +129,10 @@ def test_no_display_is_one_line_not_a_traceback_and_exit_code_1(tmp_path):
 
 
 def test_headless_works_without_any_display(tmp_path):
-    code = ("import sys; sys.path.insert(0, %r); from spectrum import display; "
-            "from test_machine import CPU; "
+    code = (f"import sys; sys.path.insert(0, {os.path.dirname(__file__)!r}); "
+            "from spectrum import display; from test_machine import CPU; "
             "sys.exit(display.run(display.test_pattern_machine(cpu_class=CPU), headless_frames=2, "
-            "screenshot_path=%r, scale=1))" % (os.path.dirname(__file__), str(tmp_path / "h.png")))
+            f"screenshot_path={str(tmp_path / 'h.png')!r}, scale=1))")
     env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
     env["SDL_VIDEODRIVER"] = "nosuchdriver"
     result = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,

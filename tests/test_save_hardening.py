@@ -59,8 +59,8 @@ def kept_files(folder, name):
 
 # ---------------------------------------------------------------- settings
 @pytest.mark.parametrize("text,field_and_value", [
-    ('{"level": %s}' % HUGE, "level: 10000000...0000 (5,001 digits)"),
-    ('{"match_length": %s}' % HUGE, "match_length: 10000000...0000 (5,001 digits)"),
+    ('{"level": ' + HUGE + '}', "level: 10000000...0000 (5,001 digits)"),
+    ('{"match_length": ' + HUGE + '}', "match_length: 10000000...0000 (5,001 digits)"),
     ('{"level": 3.0}', "level: 3.0"),
     ('{"level": true}', "level: true"),
     ('{"level": "3"}', "level: '3'"),

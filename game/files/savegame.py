@@ -144,8 +144,8 @@ class SavedGame:
     if it has not rolled, `extra` free room for the game flow (e.g. steps typed so far)."""
     match: Match
     position_id: str
-    turn: Optional[str]
-    dice: Optional[tuple] = None
+    turn: str | None
+    dice: tuple | None = None
     settings: Settings = field(default_factory=Settings)
     extra: dict = field(default_factory=dict)
 
@@ -156,7 +156,7 @@ class SavedGame:
                 "settings": self.settings.to_dict(), "extra": self.extra}
 
     @classmethod
-    def from_dict(cls, data) -> "SavedGame":
+    def from_dict(cls, data) -> SavedGame:
         """Rebuild and check a save; anything wrong raises SaveError (one line naming the
         entry and the value), never another exception."""
         check_save(data)
@@ -174,7 +174,7 @@ class SavedGame:
         return saved
 
 
-def _check_playable(saved: "SavedGame") -> None:
+def _check_playable(saved: SavedGame) -> None:
     """A save that reads but could not be played on as it says is refused by name: sides
     that are not the ones its players option makes (the keys would move the other side's
     men), a match already won, a turn that is not the side on roll, a game in which a side
@@ -226,7 +226,7 @@ def _stderr(message: str) -> None:
     print(message, file=sys.stderr)
 
 
-def encode_save(saved: "SavedGame") -> bytes:
+def encode_save(saved: SavedGame) -> bytes:
     """The file's bytes for a save, checked by the reader's own rules first: a save that
     could not be read back is a SaveError here, before anything is written."""
     raw = (json.dumps(saved.to_dict(), indent=1) + "\n").encode("utf-8")
@@ -234,7 +234,7 @@ def encode_save(saved: "SavedGame") -> bytes:
     return raw
 
 
-def write_save(path, saved: "SavedGame") -> pathlib.Path:
+def write_save(path, saved: SavedGame) -> pathlib.Path:
     """Write a save atomically (game/files/safe_write.py write_atomic: a temporary file in the same
     folder, flushed, fsynced, renamed over). If the save already there reads back whole,
     it becomes the backup (NAME.bak) as the new one goes in; a damaged one is not kept
@@ -250,7 +250,7 @@ def _write_raw(path: pathlib.Path, raw: bytes) -> pathlib.Path:
     return safe_write.write_atomic(path, raw, backup=backup_path(path) if keep else None)
 
 
-def save_game(saved: "SavedGame", path=None) -> pathlib.Path:
+def save_game(saved: SavedGame, path=None) -> pathlib.Path:
     """write_save with the default path (the console's save on closing the window)."""
     return write_save(path, saved)
 
@@ -265,14 +265,14 @@ class Autosave:
 
     def __init__(self, path=None):
         self.path = pathlib.Path(path) if path else save_path()
-        self.last: Optional[bytes] = None
+        self.last: bytes | None = None
 
-    def write(self, saved: "SavedGame") -> pathlib.Path:
+    def write(self, saved: SavedGame) -> pathlib.Path:
         raw = encode_save(saved)
         self.last = raw
         return _write_raw(self.path, raw)
 
-    def write_again(self) -> Optional[pathlib.Path]:
+    def write_again(self) -> pathlib.Path | None:
         """The last save written again (None if there has been none)."""
         return None if self.last is None else _write_raw(self.path, self.last)
 
@@ -282,7 +282,7 @@ class Autosave:
         discard_save(self.path)
 
 
-def read_save(path=None) -> Optional["SavedGame"]:
+def read_save(path=None) -> SavedGame | None:
     """The save in this one file, or None when there is no file; SaveError (one line) when
     it is damaged, unreadable, too big or not a regular file. Nothing is renamed."""
     path = pathlib.Path(path) if path else save_path()
@@ -315,7 +315,7 @@ def _aside(path) -> str:
         return f"could not be renamed ({exc.__class__.__name__})"
 
 
-def load_game(path=None, warn=_stderr) -> tuple[Optional[SavedGame], Optional[str]]:
+def load_game(path=None, warn=_stderr) -> tuple[SavedGame | None, str | None]:
     """The save to offer at start-up, never an exception:
     (saved, None) from the save, or from its backup when the save itself is missing (a
     crash between the two renames of write_save); (None, None) when there is neither;

@@ -113,7 +113,7 @@ class Settings:
     cube: bool = True
     sound: bool = True
     speed: str = "steps"
-    match_length: Optional[int] = None
+    match_length: int | None = None
     who_starts: str = "roll"
     confirm_turn: bool = False         # "READY?" at the end of the human's turn (1983: none)
     board_style: str = "classic"
@@ -191,7 +191,7 @@ class Settings:
         return asdict(self)
 
     @classmethod
-    def from_dict(cls, data, field: str = "") -> "Settings":
+    def from_dict(cls, data, field: str = "") -> Settings:
         """Settings from their JSON table, every known option checked for its exact type
         and range (SettingsError naming `field`.option and the value); unknown keys (from
         a newer version) are ignored."""
@@ -234,7 +234,7 @@ def _stderr(message: str) -> None:
     print(message, file=sys.stderr)
 
 
-def load_settings(path=None, warn=_stderr) -> tuple[Settings, Optional[str]]:
+def load_settings(path=None, warn=_stderr) -> tuple[Settings, str | None]:
     """Read the settings file: (settings, None) when fine or absent (defaults), or
     (defaults, warning) when it is damaged, unreadable or not a regular file. The damaged
     file is kept aside as NAME.damaged-YYYYmmdd-HHMMSS: a copy (once per content) while

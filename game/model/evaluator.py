@@ -121,7 +121,7 @@ class Candidate:
     play: Play
     equity: float
     ply: int = 0    # how deeply the level judged it: 0, 1, 2, 3 plies (level 1: -1)
-    chances: "Probabilities | None" = None
+    chances: Probabilities | None = None
 
     @property
     def position_id(self) -> str:
@@ -250,7 +250,7 @@ class Probabilities:
     lose_gammon: float
     lose_backgammon: float
 
-    def flipped(self) -> "Probabilities":
+    def flipped(self) -> Probabilities:
         """The same chances seen from the other side."""
         return Probabilities(1.0 - self.win, self.lose_gammon, self.lose_backgammon,
                              self.win_gammon, self.win_backgammon)

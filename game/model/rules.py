@@ -169,7 +169,7 @@ class Plays(LazySequence):
         self._count, self._boards, self._steps, self._nsteps = count, boards, steps, nsteps
 
     @classmethod
-    def from_buffers(cls, count: int, out: PlayBuffers) -> "Plays":
+    def from_buffers(cls, count: int, out: PlayBuffers) -> Plays:
         """The first `count` plays a C call wrote into `out`, copied out of it."""
         return cls(count, ffi.buffer(out.boards, count * BOARD_LEN)[:],
                    ffi.buffer(out.steps, count * STEP_BYTES)[:], ffi.buffer(out.nsteps, count)[:])

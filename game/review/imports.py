@@ -36,7 +36,7 @@ class Imported:
     path: str
     kind: str
     record: MatchRecord
-    problem: Optional[str] = None
+    problem: str | None = None
 
     @property
     def games(self) -> list:
@@ -145,7 +145,7 @@ def add_game(record: MatchRecord, raw: RawMatch, game: RawGame) -> None:
         raise
 
 
-def _start_id(game: RawGame) -> Optional[str]:
+def _start_id(game: RawGame) -> str | None:
     """A set-up start as the record keeps it: the first mover on roll (White is on roll in
     game.setup)."""
     if game.setup is None:

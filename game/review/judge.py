@@ -68,7 +68,7 @@ class Choice:
     play: rules.Play
     equity: float
     ply: int
-    chances: Optional[evaluator.Probabilities] = None
+    chances: evaluator.Probabilities | None = None
 
 
 @dataclass(frozen=True)
@@ -87,7 +87,7 @@ class MoveReview:
     forced: bool                     # one legal result (or none): not counted as a decision
     kind: str = "move"
     cube_value: int = 1              # the cube as it stood (for drawing the board)
-    cube_owner: Optional[str] = None
+    cube_owner: str | None = None
 
     @property
     def mark(self) -> str:
@@ -107,7 +107,7 @@ class CubeReview:
     proper: str                      # what level 5 would have done, in words
     loss: float
     cube_value: int                  # the cube before the double
-    cube_owner: Optional[str] = None
+    cube_owner: str | None = None
 
     @property
     def mark(self) -> str:
@@ -326,7 +326,7 @@ class Reviewer:
                                          self._away(other_side(self.record.sides, side)),
                                          self._crawford(), cube_value))
 
-    def _cube_terms(self, doubler: str, cube_value: int, owner: Optional[str]) -> dict:
+    def _cube_terms(self, doubler: str, cube_value: int, owner: str | None) -> dict:
         terms = {"cube_value": cube_value,
                  "cube_owner": 0 if owner is None else (1 if owner == doubler else 2)}
         match = self._play_match(doubler, cube_value)
@@ -367,7 +367,7 @@ class Reviewer:
             return out
         return [self._cube_action(turn)]
 
-    def _no_double(self, turn: ReplayedTurn) -> Optional[CubeReview]:
+    def _no_double(self, turn: ReplayedTurn) -> CubeReview | None:
         scale = self._scale(turn)
         try:
             quick = self._decision(turn, CUBE_SCREEN_LEVEL)

@@ -55,8 +55,8 @@ class ReplayedTurn:
     action: object
     before: Position                 # the acting side on roll (for take/drop: the doubler)
     cube_value: int
-    cube_owner: Optional[str]
-    doubler: Optional[str] = None
+    cube_owner: str | None
+    doubler: str | None = None
     legal: tuple = ()                # the legal plays of a move
 
 

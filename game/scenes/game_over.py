@@ -4,8 +4,9 @@ after a demo game the demo runs on unless a key stops it. Not the score keeping
 (game/model/match.py) nor the review itself (game/review/pages.py)."""
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable, Optional
+from typing import Optional
 
 from game.board import screen as S
 from game.menus import key_char
@@ -55,7 +56,7 @@ class BannerKey:
     """A key at the game-over banner besides "any key for a new game"."""
     key: str                      # the letter, either case
     words: str                    # after the key on the message line
-    handler: Optional[Callable]   # handler(game): a generator, the banner shown again after;
+    handler: Callable | None   # handler(game): a generator, the banner shown again after;
                                   # None: game_over returns the key (program.py acts on it)
     at_match_end: bool            # offered when the game ended the match too
 

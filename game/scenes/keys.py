@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import os
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 from game import commands, menus
 from game.board import screen as S

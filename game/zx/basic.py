@@ -3,7 +3,7 @@ RST 10h, INKEY$ and INPUT from LAST-K and FLAGS, BEEP through the ROM, PAUSE, PO
 Generators (`key = yield from basic.inkey()`) yield once per 50 Hz frame. Not the game flow.
 It reaches the ROM only through the standard 48K entry points and system variables
 (game/zx/rom48.py), so it runs the same on our ROM, the 48K's, or OpenSE BASIC."""
-from typing import Callable
+from collections.abc import Callable
 
 import roms
 from game.board import screen as geometry

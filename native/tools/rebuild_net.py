@@ -531,9 +531,9 @@ def main() -> int:
     ap.add_argument("--fit-loss", default="mse", choices=("mse", "xent"))
     ap.add_argument("--jobs", type=int, default=1, help="refine gen processes at once")
     ap.add_argument("--gen-parts", type=int, default=GEN_PARTS,
-                    help="seeded parts of each round's positions (1-%d; a stopped run keeps "
-                         "whole parts, so more parts lose less; other counts make other "
-                         "data, so a work folder keeps its first)" % MAX_GEN_PARTS)
+                    help=f"seeded parts of each round's positions (1-{MAX_GEN_PARTS}; a stopped run "
+                         "keeps whole parts, so more parts lose less; other counts make other "
+                         "data, so a work folder keeps its first)")
     ap.add_argument("--epochs", type=int, default=3)
     ap.add_argument("--fit-alpha", type=float, default=0.005)
     ap.add_argument("--fit-alpha-end", type=float, default=0.001)

@@ -49,13 +49,13 @@ class Net:
     def n_hid(self) -> int:
         return self.w_in.shape[1]
 
-    def copy(self) -> "Net":
+    def copy(self) -> Net:
         return Net(self.w_in.copy(), self.b_hid.copy(), self.w_out.copy(), self.b_out.copy())
 
     def floats(self) -> np.ndarray:
         return np.concatenate([self.w_in.ravel(), self.b_hid, self.w_out.ravel(), self.b_out])
 
-    def widened(self, n_in: int) -> "Net":
+    def widened(self, n_in: int) -> Net:
         """The same net for an encoding with more inputs a side (the old ones first in each
         side's block, as eval.c lays them out): the new inputs get zero weights, so it plays
         as before until trained."""
@@ -69,7 +69,7 @@ class Net:
             w_in[side * per_new:side * per_new + per_old] = self.w_in[side * per_old:(side + 1) * per_old]
         return Net(w_in, self.b_hid, self.w_out, self.b_out)
 
-    def grown(self, n_hid: int, rng: np.random.Generator) -> "Net":
+    def grown(self, n_hid: int, rng: np.random.Generator) -> Net:
         """The same net with n_hid hidden units: the new ones get small random input weights
         and zero output weights, so it plays as before until trained."""
         extra = n_hid - self.n_hid
