@@ -1,7 +1,7 @@
 """The game's pixel art as rows of '#' (ink) and '.' (paper): a man, a die's pips, the
 doubling cube and its figures; and the cube's cells as bytes for screen memory. Where
 they are drawn is game/board/screen.py's business, not this module's."""
-from functools import cache, lru_cache
+from functools import cache
 
 CUBE_COLS, CUBE_ROWS = 3, 2          # the doubling cube: 24 x 16 pixels
 CUBE_VALUES = (1, 2, 4, 8, 16, 32, 64)

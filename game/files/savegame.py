@@ -11,7 +11,6 @@ import pathlib
 import sys
 import time
 from dataclasses import dataclass, field
-from typing import Optional
 
 from game.errors import BackgammonError
 from game.files import safe_write

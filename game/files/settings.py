@@ -8,7 +8,6 @@ import os
 import pathlib
 import sys
 from dataclasses import asdict, dataclass, fields
-from typing import Optional
 
 from game.errors import BackgammonError
 from game.files import safe_write

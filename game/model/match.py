@@ -6,7 +6,6 @@ from __future__ import annotations
 import base64
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Optional
 
 from game.errors import MatchError
 from game.model.record import MatchRecord

@@ -4,7 +4,6 @@ and results. Plain data; it neither checks legality (rules.py) nor writes files 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Optional
 
 from game.errors import BackgammonError
 from game.model.rules import Step

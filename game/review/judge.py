@@ -14,7 +14,6 @@ import os
 from collections import deque
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Optional
 
 from game.commands import cube_verdict
 from game.errors import BackgammonError

@@ -5,7 +5,6 @@ before it. Not the judging (game/review/judge.py) and not the record's file form
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Optional
 
 from game.errors import BackgammonError
 from game.model import rules

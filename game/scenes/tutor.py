@@ -10,7 +10,6 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Optional
 
 from game.board import screen as S
 from game.commands import play_text
