@@ -53,7 +53,7 @@ def rates(ours, theirs, cases, chunk: int = 20) -> tuple[float, float, float]:
             for case in part:
                 fn(*case)
             times[side].append(time.perf_counter() - began)
-    ratios = sorted(t / o for o, t in zip(*times))
+    ratios = sorted(t / o for o, t in zip(*times, strict=True))
     ours_s, theirs_s = (statistics.median(t) for t in times)
     return chunk / ours_s, chunk / theirs_s, ratios[len(ratios) // 2]
 

@@ -430,10 +430,10 @@ def _pairs_in_common(a: dict, b: dict, key: str) -> list:
     """[(a's pair, b's pair)] on the same dice: matched by pair number where both runs saved
     them, else by position."""
     if "pair_index" in a and "pair_index" in b:
-        theirs = dict(zip(b["pair_index"], b[key]))
-        return [(pair, theirs[i]) for i, pair in zip(a["pair_index"], a[key]) if i in theirs]
+        theirs = dict(zip(b["pair_index"], b[key], strict=True))
+        return [(pair, theirs[i]) for i, pair in zip(a["pair_index"], a[key], strict=True) if i in theirs]
     n = min(len(a[key]), len(b[key]))
-    return list(zip(a[key][:n], b[key][:n]))
+    return list(zip(a[key][:n], b[key][:n], strict=True))
 
 
 def _mean_and_half(values) -> tuple[float, float, float]:

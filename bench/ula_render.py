@@ -19,7 +19,7 @@ def spread_log(mem, addresses, rng):
     memory is changed as the CPU would (the log keeps the old byte)."""
     tstates = np.linspace(0, hw.TSTATES_PER_FRAME - 1, len(addresses)).astype(int)
     log = []
-    for t, addr in zip(tstates.tolist(), addresses):
+    for t, addr in zip(tstates.tolist(), addresses, strict=True):
         log.append((t, addr, int(mem[addr])))
         mem[addr] = rng.integers(0, 256)
     return log

@@ -343,7 +343,7 @@ def opense_loading():
     machine = romcheck.machine_for(OPENSE_ROM, autoload=True)
     mcode = Basic(machine).addr("USR_ENTRY")
     load = romcheck.ForeignLoad(machine, "real", autoload=True)
-    for _ in zip(range(6000), load.frames()):
+    for _ in zip(range(6000), load.frames(), strict=False):
         machine.run_frame()
         if mcode + 0x100 <= machine.cpu.ix < mcode + 0x200:
             break

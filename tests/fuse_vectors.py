@@ -27,7 +27,7 @@ def _blocks(text):
 def _state_lines(l1, l2):
     words = [int(x, 16) for x in l1.split()]
     s = l2.split()
-    return dict(zip(REG_NAMES, words)), int(s[0], 16), int(s[1], 16), int(s[2]), int(s[3]), int(s[4]), \
+    return dict(zip(REG_NAMES, words, strict=True)), int(s[0], 16), int(s[1], 16), int(s[2]), int(s[3]), int(s[4]), \
         int(s[5]), int(s[6])
 
 

@@ -23,7 +23,7 @@ TABLE = {1: (3.841, 6.635, 10.828), 2: (5.991, 9.210, 13.816), 5: (11.070, 15.08
 
 @pytest.mark.parametrize("df", sorted(TABLE))
 def test_p_values_at_the_tables_critical_points(df):
-    for point, p in zip(TABLE[df], (0.05, 0.01, 0.001)):
+    for point, p in zip(TABLE[df], (0.05, 0.01, 0.001), strict=True):
         assert D.chi_square_p(point, df) == pytest.approx(p, rel=2e-3)
 
 

@@ -225,7 +225,7 @@ def test_a_match_played_through_the_program_is_imported_by_gnubg(tmp_path):
     mine, gnubg = parse_mat(ours.read_text()), parse_mat(theirs.read_text())
     assert gnubg.length == 3 and len(gnubg.games) == len(mine.games) == len(match.results)
     assert any(kind == "double" for g in mine.games for _, kind, _ in g.actions)
-    for k, (a, b) in enumerate(zip(comparable(mine), comparable(gnubg)), 1):
+    for k, (a, b) in enumerate(zip(comparable(mine), comparable(gnubg), strict=True), 1):
         assert a == b, f"game {k} differs after gnubg's import"
 
 

@@ -27,7 +27,7 @@ def game_key(record, game):
     """A game as a comparable value, the sides by their order in the record: its number,
     scores, Crawford flag, result and entries (dice in either order; the hit marks, which
     SGF does not keep, left out), and every position the replay passes through."""
-    side_of = dict(zip(record.sides, SIDES))
+    side_of = dict(zip(record.sides, SIDES, strict=True))
     entries = [(a.kind, side_of[a.side], tuple(sorted(a.dice)) if a.dice else None,
                 a.play.replace("*", ""), a.value if a.kind == "double" else 0)
                for a in game.actions if a.kind != "win"]

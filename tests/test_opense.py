@@ -10,6 +10,7 @@ Skipped when the ROM (or SkoolKit) is absent, unless SPECTRUM_REQUIRE_SHARED=1 (
 import os
 import subprocess
 import sys
+from itertools import pairwise
 
 import pytest
 
@@ -140,7 +141,7 @@ def test_opense_beeper_has_the_timing_the_game_computes_with(opense_path):
     machine.cpu.port_out = spy
     de, hl = rom48.beeper_registers(100, 440)
     machine.call(rom48.BEEPER, de=de, hl=hl)
-    halves = {b[0] - a[0] for a, b in zip(changes, changes[1:])}
+    halves = {b[0] - a[0] for a, b in pairwise(changes)}
     nominal = rom48.BEEPER_HALF_FIXED_T + rom48.BEEPER_HALF_PER_COUNT_T * hl     # plus the I/O wait, 0-6 T
     assert nominal in halves and halves <= set(range(nominal, nominal + max(hw.CONTENTION_DELAYS) + 1))
     assert len(changes) == 2 * (de + 1)

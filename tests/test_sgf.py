@@ -78,14 +78,14 @@ def test_gnubg_loads_the_sgf_with_the_same_moves_and_our_analysis(tmp_path, leng
     mine = parse_mat(open(write_mat(m.record, tmp_path / "ours.mat")).read())
     theirs = parse_mat((tmp_path / "gnubg.mat").read_text())
     assert len(theirs.games) == len(m.record.games)
-    for k, (a, b) in enumerate(zip(comparable(mine), comparable(theirs)), 1):
+    for k, (a, b) in enumerate(zip(comparable(mine), comparable(theirs), strict=True), 1):
         assert a[2] == b[2], f"game {k}: gnubg read other moves"
-    for game, text in zip(m.record.games, gnubg_text_games(tmp_path, len(m.record.games))):
+    for game, text in zip(m.record.games, gnubg_text_games(tmp_path, len(m.record.games)), strict=True):
         starred = [STARRED.match(line) for line in text.splitlines()]
         seen = [(int(s.group(1)), float(s.group(3)), s.group(4)) for s in starred if s]
         made = [i for i in reviews[game.number].items if i.kind == "move"]
         assert len(seen) == len(made), f"game {game.number}: gnubg shows other analysis"
-        for item, (ply, equity, behind) in zip(made, seen):
+        for item, (ply, equity, behind) in zip(made, seen, strict=True):
             assert ply == item.played.ply
             assert equity == pytest.approx(item.played.equity, abs=0.0011)
             if item.loss:

@@ -90,7 +90,7 @@ def test_encode_writes_inputs_targets_masks_and_classes(sldata, gen_data, tmp_pa
     m = np.fromfile(tmp_path / "e.m", dtype=np.uint8).reshape(-1, 5)
     c = np.fromfile(tmp_path / "e.c", dtype=np.uint8)
     assert len(y) == len(recs) == len(c)
-    for (b, target), yy, mm, cc in zip(recs, y, m, c):
+    for (b, target), yy, mm, cc in zip(recs, y, m, c, strict=True):
         assert list(yy) == pytest.approx(list(target))
         assert mm[0] == 1                                  # winning is always possible
         assert mm[3] == (sum(b[:25]) == 15)                # losing a gammon needs 15 men on
@@ -297,7 +297,7 @@ def test_one_ply_rollouts_with_the_luck_taken_out_are_exactly_the_one_ply_value(
     one_ply = rollout_records(sldata, tmp_path, "p1.rec", "--ply", 1)
     rolled = rollout_records(sldata, tmp_path, "r1.rec", "--rollout", 5, "--horizon", 1)
     assert [b for b, _ in rolled] == [b for b, _ in one_ply]
-    for (_, want), (_, got) in zip(one_ply, rolled):
+    for (_, want), (_, got) in zip(one_ply, rolled, strict=True):
         assert list(got) == pytest.approx(list(want), abs=3e-6)
 
 
@@ -324,7 +324,7 @@ def test_two_ply_rollouts_average_the_one_ply_values_after_each_first_rolls_best
                     assert lib.bg_evaluate(swapped, 1, probs) == 0
                 p = list(probs)   # the opponent's view: back to the start's side on roll
                 mine = [1 - p[0], p[3], p[4], p[1], p[2]]
-                want = [w + m / 36 for w, m in zip(want, mine)]
+                want = [w + m / 36 for w, m in zip(want, mine, strict=True)]
         assert list(got) == pytest.approx(want, abs=2e-5)
 
 

@@ -54,7 +54,7 @@ def test_tzx_with_each_supported_block_reads_back_the_same():
     assert raw[:10] == b"ZXTape!\x1a\x01\x14"
     back = T.read_tzx(raw)
     assert [b.block_id for b in back.blocks] == [0x30, 0x32, 0x10, 0x11, 0x20, 0x12, 0x13, 0x14]
-    for a, b in zip(blocks, back.blocks):
+    for a, b in zip(blocks, back.blocks, strict=True):
         assert (a.data, a.pause_ms, a.text, a.archive, a.pulses_tstates) == \
                (b.data, b.pause_ms, b.text, b.archive, b.pulses_tstates)
     assert T.write_tzx(back.blocks) == raw

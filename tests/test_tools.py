@@ -324,7 +324,7 @@ def test_refine_gen_ply0_targets_are_each_games_outcome_for_the_side_on_roll(too
     # the wrong side would turn this correlation negative
     n = len(ours)
     mo, mt = sum(ours) / n, sum(outcomes) / n
-    cov = sum((a - mo) * (b - mt) for a, b in zip(ours, outcomes))
+    cov = sum((a - mo) * (b - mt) for a, b in zip(ours, outcomes, strict=True))
     var_o = sum((a - mo) ** 2 for a in ours)
     var_t = sum((b - mt) ** 2 for b in outcomes)
     assert cov / math.sqrt(var_o * var_t) > 0.3

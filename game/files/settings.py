@@ -174,7 +174,7 @@ class Settings:
         """(key, option, line) for each option: the key that selects it (1..9, A..D) and a
         line of at most 32 characters, e.g. ("1", "level", "1 Level        5")."""
         return [(key, name, f"{key} {label:<13}{self.value_text(name)}"[:32])
-                for key, (name, label, _) in zip(MENU_KEYS, OPTIONS)]
+                for key, (name, label, _) in zip(MENU_KEYS, OPTIONS, strict=True)]
 
     @property
     def style(self) -> BoardStyle:

@@ -92,7 +92,7 @@ def import_text(text: str, name: str = "match") -> Imported:
 def build(raw: RawMatch, name: str, kind: str) -> Imported:
     """The record of every game up to the first bad one, and the line saying what is wrong."""
     names = raw.games[0].names if raw.games else ("White", "Black")
-    record = MatchRecord(raw.length, names=dict(zip(SIDES, names)), sides=SIDES)
+    record = MatchRecord(raw.length, names=dict(zip(SIDES, names, strict=True)), sides=SIDES)
     problem = None
     for index, game in enumerate(raw.games):
         if index == MAX_GAMES:
@@ -128,7 +128,7 @@ def add_game(record: MatchRecord, raw: RawMatch, game: RawGame) -> None:
     check_scores(record.length, game.scores, game.line)
     _check_follows(record, game)
     crawford = _crawford(record, raw, game)
-    scores = dict(zip(SIDES, game.scores))
+    scores = dict(zip(SIDES, game.scores, strict=True))
     record.start_game(scores, crawford, start=_start_id(game))
     added = record.games[-1]
     if game.number is not None:

@@ -263,7 +263,7 @@ class Reviewer:
             for unit in units:
                 if self.stopped:
                     return
-                for n, items in zip(unit, self._judge_unit(unit)):
+                for n, items in zip(unit, self._judge_unit(unit), strict=True):
                     if self.stopped:
                         self._ahead[n] = items
                         return
@@ -282,7 +282,7 @@ class Reviewer:
                 if queued:
                     more = queued.popleft()
                     flight.append((more, pool.submit(self._judge_unit, more)))
-                for n, items in zip(unit, results):
+                for n, items in zip(unit, results, strict=True):
                     if self.stopped:
                         self._ahead[n] = items
                     else:
@@ -296,7 +296,7 @@ class Reviewer:
             pool.shutdown(wait=True)        # a unit already running finishes (under a second)
             for unit, job in flight:
                 if job.done() and not job.cancelled() and job.exception() is None:
-                    self._ahead.update(zip(unit, job.result()))
+                    self._ahead.update(zip(unit, job.result(), strict=True))
 
     def _record(self, items: list):
         self.review.items.extend(items)

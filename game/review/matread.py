@@ -6,6 +6,7 @@ is imports.py's business, writing is matfile.py's."""
 from __future__ import annotations
 
 import re
+from itertools import pairwise
 
 from game.errors import BackgammonError
 from game.model.record import format_step
@@ -161,7 +162,7 @@ def play_text(text: str, number: int) -> str:
         if not step:
             raise FileProblem(number, f"cannot read the step {quoted(token)}")
         points = step.group(1).split("/")
-        chain = [f"{a.rstrip('*')}/{b}" for a, b in zip(points, points[1:])]
+        chain = [f"{a.rstrip('*')}/{b}" for a, b in pairwise(points)]
         steps += chain * int(step.group(2) or 1)
     try:
         return " ".join(format_step(step) for step in steps)

@@ -111,7 +111,7 @@ def read_weights(path: str):
     if at != len(floats):
         raise SystemExit(f"{path}: size does not match its header")
     nets += [None] * (len(NETS) - len(nets))
-    return dict(zip(NETS, nets)), games
+    return dict(zip(NETS, nets, strict=True)), games
 
 
 def write_weights(path: str, nets: dict, games: int) -> None:
@@ -203,7 +203,7 @@ def decision_loss(net: Net, x, y, m, g):
     starts = np.flatnonzero(np.r_[True, g[1:] != g[:-1]])
     sizes = np.diff(np.r_[starts, len(g)])
     lost, same, n = 0.0, 0, 0
-    for s0, k in zip(starts, sizes):
+    for s0, k in zip(starts, sizes, strict=True):
         if k < 2:
             continue
         t = e_tgt[s0:s0 + k]
@@ -223,7 +223,7 @@ class Adam:
     def step(self, params, grads, lr):
         self.t += 1
         c1, c2 = 1 - self.b1 ** self.t, 1 - self.b2 ** self.t
-        for p, g, m, v in zip(params, grads, self.m, self.v):
+        for p, g, m, v in zip(params, grads, self.m, self.v, strict=True):
             m *= self.b1
             m += (1 - self.b1) * g
             v *= self.b2
