@@ -60,8 +60,9 @@ def main(argv=None) -> int:
     a = ap.parse_args(argv)
     try:
         import gnubg_nn
-    except ImportError:
-        raise SystemExit("bench/targets.py needs the PyPI package gnubg-nn: pip install gnubg-nn")
+    except ImportError as missing:
+        raise SystemExit("bench/targets.py needs the PyPI package gnubg-nn: "
+                         "pip install gnubg-nn") from missing
     load_weights(a.weights)
     board, probs = ffi.new("int8_t[]", 50), ffi.new("float[]", 5)
     # gnubg's own 0-ply beside ours: what a 0-ply net can reach on the same records

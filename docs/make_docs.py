@@ -82,7 +82,7 @@ class Scene(MachineDriver):
             letter = Position.letter_of_index(step.from_index, turn.mover_is_human)
             self.run(4)                     # the prompt takes keys from its next frame
             self.type(f"{letter}{step.die}\n")
-            self.wait_for(lambda: len(turn.made) == made or turn.complete)
+            self.wait_for(lambda made=made: len(turn.made) == made or turn.complete)
 
 
 def policy(double: bool, take: bool):
@@ -116,7 +116,7 @@ def board_midgame():
                        and "Your move?" in scene.message())
         done = len(scene.game.log) + 2
         scene.play_human_turn()
-        scene.wait_for(lambda: len(scene.game.log) >= done)   # my play, then the computer's
+        scene.wait_for(lambda done=done: len(scene.game.log) >= done)   # my play, then the computer's
     return scene
 
 
@@ -504,7 +504,7 @@ def tutor_warning():
         scene.until("Your move?", row=23)
         scene.run(4)
         scene.type(f"{Position.letter_of_index(step.from_index, True)}{step.die}\n")
-        scene.wait_for(lambda: len(scene.game.turn.made) >= made)
+        scene.wait_for(lambda made=made: len(scene.game.turn.made) >= made)
     scene.wait_for(lambda: "better by" in scene.message())
     return scene
 

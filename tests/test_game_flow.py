@@ -237,7 +237,6 @@ def test_rule6_a_hit_blot_goes_to_the_green_bar_on_screen():
 
 def test_every_reason_the_rules_give_has_a_few_words_that_fit_the_message_line():
     from native import lib
-    turn = rules.Turn(Position.start(), (6, 6))
     for code in range(lib.BG_STEP_NO_SUCH_DIE, lib.BG_STEP_TURN_OVER + 1):
         for from_index, die in ((10, 6), (24, 3), (2, 5)):
             said = words.step_words(code, from_index, die)

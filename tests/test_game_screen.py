@@ -9,7 +9,6 @@ from gamedriver import StandInMachine
 
 def drawn(position: Position) -> StandInMachine:
     machine = StandInMachine()
-    printed = {}
 
     def text(row, col, words, attr_byte):
         for i, ch in enumerate(words):
@@ -57,7 +56,6 @@ def test_colours_respect_the_attribute_grid_a_man_cell_holds_only_the_man():
     machine = drawn(position)
     memory = machine.memory
     view = view_of(position)
-    man_rows = [S.MAN_GLYPH[k][:8] for k in range(16)] + [S.MAN_GLYPH[k][8:] for k in range(16)]
     for point in range(1, 25):
         col, is_top = S.point_cell(point)
         first = S.TOP_FIRST_ROW if is_top else S.BOTTOM_FIRST_ROW

@@ -74,7 +74,7 @@ def expected_cell(action):
 
 def check_format(text: str, record: MatchRecord):
     lines = text.splitlines()
-    body = [l for l in lines if l.strip() and not l.startswith(";")]
+    body = [line for line in lines if line.strip() and not line.startswith(";")]
     assert body[0] == f" {record.length} point match"
     games = []
     for line in body[1:]:

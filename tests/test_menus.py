@@ -153,7 +153,6 @@ def test_match_length_out_of_range_or_not_a_number_is_asked_again(config_dir, ty
     driver.until("Match length (1-25, U)?", max_frames=20)
     driver.type(typed + "\n")
     driver.run(2)
-    screen = driver.screen()
     assert reason in driver.words()
     assert "Match length (1-25, U)?" in driver.text()[S.MESSAGE_ROW]      # asked again
     assert settings.match_length is None

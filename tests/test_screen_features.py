@@ -175,7 +175,6 @@ def check_no_clash(machine, palette, view):
     holds either a man (the man's ink, the board's paper), a count label, or its triangle in
     the triangle's own ink; and every cell showing pixels shows them in a colour of their own
     (ink differs from paper)."""
-    memory = machine.memory
     men_inks = {palette.human_men, palette.computer_men, S.contrast(palette.board)}
     for point in range(1, 25):
         col, is_top = S.point_cell(point)
