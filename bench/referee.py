@@ -66,7 +66,8 @@ def main():
     try:
         import gnubg_nn as gnubg
     except ImportError:
-        raise SystemExit("the referee needs the PyPI package gnubg-nn: pip install gnubg-nn") from None
+        raise SystemExit("the referee needs the PyPI package gnubg-nn: "
+                         "pip install gnubg-nn") from None
     load_weights(None)
     gains = []
     sample = positions(args.positions, args.seed)

@@ -116,7 +116,8 @@ def board_midgame():
                        and "Your move?" in scene.message())
         done = len(scene.game.log) + 2
         scene.play_human_turn()
-        scene.wait_for(lambda done=done: len(scene.game.log) >= done)   # my play, then the computer's
+        # my play, then the computer's
+        scene.wait_for(lambda done=done: len(scene.game.log) >= done)
     return scene
 
 

@@ -33,7 +33,8 @@ ffibuilder.set_source(
     "native._engine",
     '#include "bg.h"',
     sources=c_sources(),
-    include_dirs=[os.path.relpath(HERE, os.path.dirname(HERE)), os.path.relpath(os.path.join(HERE, "src"), os.path.dirname(HERE))],
+    include_dirs=[os.path.relpath(HERE, os.path.dirname(HERE)),
+                  os.path.relpath(os.path.join(HERE, "src"), os.path.dirname(HERE))],
     extra_compile_args=["-O3", "-std=c11", "-Wall", "-Wno-unused-function", "-pthread"],
     extra_link_args=["-pthread"],   # search.c frees each thread's cache at its end
 )

@@ -296,8 +296,9 @@ class MachineDriver(GameDriver):
         return screentext.screen_text(self.machine.memory)
 
     def save_png(self, path: str, scale: int = 2) -> None:
-        """The picture a player sees next: the machine draws the screen as the beam fetched it, so what the
-        program printed after the last frame began shows in the next frame (one is run first)."""
+        """The picture a player sees next: the machine draws the screen as the beam fetched it, so
+        what the program printed after the last frame began shows in the next frame (one is run
+        first)."""
         import pygame
         self.frame()
         rgb = self.machine.render()

@@ -117,7 +117,8 @@ def test_bad_dice_are_dice_errors(dice):
 
 # ---- typed entries ----------------------------------------------------------------------
 
-@pytest.mark.parametrize("typed,words", [("Q9", "9 is not a number on a die"), ("Y3", "no point Y"), ("K0", "0 is not a number on a die"),
+@pytest.mark.parametrize("typed,words", [("Q9", "9 is not a number on a die"), ("Y3", "no point Y"),
+                                         ("K0", "0 is not a number on a die"),
                                          ("K7", "7 is not a number on a die"),
                                          ("zz", "not a move"), ("4", "not a move"),
                                          ("", "point letter"), ("   ", "point letter"),

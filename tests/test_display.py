@@ -26,7 +26,8 @@ def load_png(path):
 
 
 @pytest.mark.parametrize("scale", [1, 2, 3])
-def test_headless_screenshot_is_320x240_times_scale_and_matches_the_frame(tmp_path, test_pattern, scale):
+def test_headless_screenshot_is_320x240_times_scale_and_matches_the_frame(tmp_path, test_pattern,
+                                                                          scale):
     path = tmp_path / "shot.png"
     assert display.run(test_pattern, headless_frames=3, screenshot_path=path, scale=scale) == 0
     pixels, size = load_png(path)
@@ -37,7 +38,8 @@ def test_headless_screenshot_is_320x240_times_scale_and_matches_the_frame(tmp_pa
 
 def test_command_line_headless_test_pattern_writes_the_png(tmp_path, test_pattern):
     path = tmp_path / "tp.png"
-    rc = display.main(["--test-pattern", "--headless", "2", "--screenshot", str(path), "--scale", "1"])
+    rc = display.main(["--test-pattern", "--headless", "2", "--screenshot", str(path),
+                       "--scale", "1"])
     assert rc == 0
     _pixels, size = load_png(path)
     assert size == (320, 240)

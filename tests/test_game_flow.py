@@ -190,9 +190,10 @@ def test_computer_play_is_written_in_letter_notation_and_shown_man_by_man():
     driver = GameDriver(dice=Dice.scripted([6, 1]))
     driver.until("I play")
     words = driver.message().split()[2:]
-    assert len(words) == 2 and all(w[0] in "abcdefghijklmnopqrstuvwxz" and w[1] in "16" for w in words)
+    assert len(words) == 2
+    assert all(w[0] in "abcdefghijklmnopqrstuvwxz" and w[1] in "16" for w in words)
     start = Position.start()
-    driver.run(timing.STEP_PAUSE_FRAMES + 1)                  # the first man has moved, not the second
+    driver.run(timing.STEP_PAUSE_FRAMES + 1)      # the first man has moved, not the second
     assert driver.game.position != start
     after_first = driver.game.position
     driver.run(timing.STEP_PAUSE_FRAMES)

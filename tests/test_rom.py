@@ -250,8 +250,8 @@ def test_beeper_half_cycles_last_118_plus_4_t_per_count_and_de_plus_1_cycles_sou
     changes = speaker_changes(m, lambda: m.call(rom48.BEEPER, hl=hl, de=de))
     assert [level for _, level in changes] == [1, 0] * (de + 1)       # first half high
     halves = {b - a for (a, _), (b, _) in pairwise(changes)}
-    # each OUT to the ULA waits 0-6 T while the ULA fetches the screen (I/O contention): a half cycle
-    # lasts its nominal T-states plus that wait, never less
+    # each OUT to the ULA waits 0-6 T while the ULA fetches the screen (I/O contention): a half
+    # cycle lasts its nominal T-states plus that wait, never less
     nominal = rom48.BEEPER_HALF_FIXED_T + rom48.BEEPER_HALF_PER_COUNT_T * hl
     assert halves <= set(range(nominal, nominal + max(hw.CONTENTION_DELAYS) + 1)), (halves, nominal)
 

@@ -101,7 +101,8 @@ def reference_next_steps(start, die1, die2, made):
         rest.remove(die)
         for frm in range(25):
             after = ref.one_step(board, frm + 1, die)
-            if after is not None and len(made) + 1 + ref.longest(after, tuple(sorted(rest)))[0] == best:
+            if (after is not None
+                    and len(made) + 1 + ref.longest(after, tuple(sorted(rest)))[0] == best):
                 out.add((frm, die))
     if best == 1 and die1 != die2 and any(d == max(die1, die2) for _, d in out):
         out = {s for s in out if s[1] == max(die1, die2)}

@@ -80,7 +80,8 @@ def test_gnubg_loads_the_sgf_with_the_same_moves_and_our_analysis(tmp_path, leng
     assert len(theirs.games) == len(m.record.games)
     for k, (a, b) in enumerate(zip(comparable(mine), comparable(theirs), strict=True), 1):
         assert a[2] == b[2], f"game {k}: gnubg read other moves"
-    for game, text in zip(m.record.games, gnubg_text_games(tmp_path, len(m.record.games)), strict=True):
+    texts = gnubg_text_games(tmp_path, len(m.record.games))
+    for game, text in zip(m.record.games, texts, strict=True):
         starred = [STARRED.match(line) for line in text.splitlines()]
         seen = [(int(s.group(1)), float(s.group(3)), s.group(4)) for s in starred if s]
         made = [i for i in reviews[game.number].items if i.kind == "move"]

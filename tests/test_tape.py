@@ -11,7 +11,8 @@ from spectrum import tape as T
 
 
 def header_block(name="TEST", length=5, file_type=3, start=32768):
-    return T.standard_block(T.make_tap_block(0x00, T.header_payload(file_type, name, length, start, 32768)))
+    header = T.header_payload(file_type, name, length, start, 32768)
+    return T.standard_block(T.make_tap_block(0x00, header))
 
 
 def data_block(payload=b"hello"):
@@ -23,7 +24,8 @@ def every_supported_tzx_block():
     return [
         T.Block(0x30, pause_ms=0, text="Made by test_tape"),
         T.Block(0x32, pause_ms=0, archive=((0x00, "A title"), (0x02, "Spectrum Backgammon"))),
-        T.Block(0x10, T.make_tap_block(0x00, T.header_payload(3, "tzxbytes", 4, 0x8000, 32768)), 500),
+        T.Block(0x10, T.make_tap_block(0x00, T.header_payload(3, "tzxbytes", 4, 0x8000, 32768)),
+                500),
         T.Block(0x11, T.make_tap_block(0xFF, b"\x01\x02\x03\x04"), 200, pilot_pulses=3223),
         T.Block(0x20, pause_ms=300),
         T.Block(0x12, pause_ms=0, pulses_tstates=(hw.PILOT_PULSE_TSTATES,) * 3223),

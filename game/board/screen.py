@@ -122,7 +122,8 @@ def cube_side(owner) -> str | None:
     try:
         return OWNER_SIDES[owner]
     except (KeyError, TypeError):
-        raise ValueError(f"no cube owner {owner!r}: None, human, computer, white or black") from None
+        raise ValueError(f"no cube owner {owner!r}: "
+                         "None, human, computer, white or black") from None
 
 
 def cube_cell(owner, mirrored: bool = False) -> tuple[int, int]:

@@ -149,7 +149,8 @@ class SavedGame:
     extra: dict = field(default_factory=dict)
 
     def to_dict(self) -> dict:
-        return {"format": FORMAT, "version": VERSION, "saved_at": time.strftime("%Y-%m-%d %H:%M:%S"),
+        return {"format": FORMAT, "version": VERSION,
+                "saved_at": time.strftime("%Y-%m-%d %H:%M:%S"),
                 "match": self.match.to_dict(), "position_id": self.position_id,
                 "turn": self.turn, "dice": list(self.dice) if self.dice else None,
                 "settings": self.settings.to_dict(), "extra": self.extra}

@@ -173,7 +173,8 @@ def load_headless(machine, mode: str = "instant", tape=None, max_frames: int = 1
     if rom_choice(machine) is None:
         return media.load_headless(machine, mode, tape, max_frames=max_frames)
     load = ForeignLoad(machine, mode, tape, autoload=True)
-    for _ in zip(range(max_frames), load.frames(), strict=False):    # a step, then its frame, to the end
+    # a step, then its frame, to the end (or max_frames)
+    for _ in zip(range(max_frames), load.frames(), strict=False):
         machine.run_frame()
     if load.state != "done":
         load.error = f"the load did not finish in {max_frames} frames"

@@ -315,8 +315,9 @@ class Run:
     def sl(self, base: str) -> str:
         """Rounds of supervised training of the contact net toward our own 1-ply (or 2-ply)
         values of the best plays' results (sldata, sltrain.py: cross-entropy plus the pairwise
-        term on each decision's plays), each from the data of the best net so far; a round is kept when it
-        beats that net in a duplicate-dice duel at level 3 (its mean), else the stage ends."""
+        term on each decision's plays), each from the data of the best net so far; a round is kept
+        when it beats that net in a duplicate-dice duel at level 3 (its mean), else the stage
+        ends."""
         a = self.args
         if a.sl_rounds <= 0:
             return base
@@ -531,8 +532,8 @@ def main() -> int:
     ap.add_argument("--fit-loss", default="mse", choices=("mse", "xent"))
     ap.add_argument("--jobs", type=int, default=1, help="refine gen processes at once")
     ap.add_argument("--gen-parts", type=int, default=GEN_PARTS,
-                    help=f"seeded parts of each round's positions (1-{MAX_GEN_PARTS}; a stopped run "
-                         "keeps whole parts, so more parts lose less; other counts make other "
+                    help=f"seeded parts of each round's positions (1-{MAX_GEN_PARTS}; a stopped "
+                         "run keeps whole parts, so more parts lose less; other counts make other "
                          "data, so a work folder keeps its first)")
     ap.add_argument("--epochs", type=int, default=3)
     ap.add_argument("--fit-alpha", type=float, default=0.005)
@@ -564,7 +565,8 @@ def main() -> int:
                     help="weight of the pairwise term (each play's equity against its "
                          "decision's mean)")
     ap.add_argument("--cr-rounds", type=int, default=0,
-                    help="rounds of stage 6 for the crashed net (sldata --only crashed + sltrain.py)")
+                    help="rounds of stage 6 for the crashed net "
+                         "(sldata --only crashed + sltrain.py)")
     ap.add_argument("--cr-positions", type=int, default=240_000, help="positions a crashed round")
     ap.add_argument("--rs-rounds", type=int, default=0,
                     help="rounds of stage 6 for the race net (sldata --only race + sltrain.py)")

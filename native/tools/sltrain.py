@@ -66,7 +66,8 @@ class Net:
             raise SystemExit(f"cannot widen a net of {self.n_in} inputs to {n_in}")
         w_in = np.zeros((n_in, self.n_hid), np.float32)
         for side in range(2):
-            w_in[side * per_new:side * per_new + per_old] = self.w_in[side * per_old:(side + 1) * per_old]
+            old = self.w_in[side * per_old:(side + 1) * per_old]
+            w_in[side * per_new:side * per_new + per_old] = old
         return Net(w_in, self.b_hid, self.w_out, self.b_out)
 
     def grown(self, n_hid: int, rng: np.random.Generator) -> Net:
@@ -107,7 +108,8 @@ def read_weights(path: str):
             at += size
         if at > len(floats):
             break
-        nets.append(Net(parts[0].reshape(n_in, nh), parts[1], parts[2].reshape(N_OUT, nh), parts[3]))
+        nets.append(Net(parts[0].reshape(n_in, nh), parts[1], parts[2].reshape(N_OUT, nh),
+                        parts[3]))
     if at != len(floats):
         raise SystemExit(f"{path}: size does not match its header")
     nets += [None] * (len(NETS) - len(nets))
@@ -122,7 +124,8 @@ def write_weights(path: str, nets: dict, games: int) -> None:
                        race.n_in, race.n_hid, games)
     if crashed:
         head += CRASHED_HID.pack(crashed.n_hid)
-    body = head + b"".join(n.floats().astype("<f4").tobytes() for n in (contact, race, crashed) if n)
+    body = head + b"".join(n.floats().astype("<f4").tobytes()
+                           for n in (contact, race, crashed) if n)
     body += struct.pack("<I", fnv1a(body))
     tmp = path + ".tmp"
     with open(tmp, "wb") as f:
@@ -263,7 +266,8 @@ def train(net: Net, x, y, m, g, *, epochs, batch, lr0, lr_end, seed, hold_share,
     best = held_out_error(net, xh, yh, mh)
     lost, same = decision_loss(net, xh, yh, mh, gh)
     log(f"{len(x) - len(hold)} training, {len(hold)} held-out positions ({n_hold} decisions); "
-        f"epoch 0: held-out equity error {best:.5f}, choice loss {lost:.5f}, same choice {same:.3f}")
+        f"epoch 0: held-out equity error {best:.5f}, choice loss {lost:.5f}, "
+        f"same choice {same:.3f}")
     best_net = Net(net.w_in.copy(), net.b_hid.copy(), net.w_out.copy(), net.b_out.copy())
     params = [net.w_in, net.b_hid, net.w_out, net.b_out]
     opt = Adam([p.shape for p in params])
@@ -278,7 +282,8 @@ def train(net: Net, x, y, m, g, *, epochs, batch, lr0, lr_end, seed, hold_share,
             h, p = forward(net, xb)
             # cross-entropy on each output a position can have; dz = (p - y) on those
             dz = (p - yb) * mb
-            loss_sum += float(-(mb * (yb * np.log(p + 1e-7) + (1 - yb) * np.log(1 - p + 1e-7))).sum())
+            xent = yb * np.log(p + 1e-7) + (1 - yb) * np.log(1 - p + 1e-7)
+            loss_sum += float(-(mb * xent).sum())
             if pair > 0:
                 # each play's equity less its decision's mean, against the same of the targets
                 _, inv = np.unique(gb, return_inverse=True)
