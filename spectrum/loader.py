@@ -15,8 +15,11 @@ them, and the border still changes at the right T-states, so the stripes are exa
 import time
 
 from spectrum import hw
-from spectrum.tape import Tape, TapePlayer, instant_ld_bytes, read_tape
+from spectrum.tape import read_tape
+from spectrum.tape_blocks import Tape
 from spectrum.tape_modes import TAPE_MODES
+from spectrum.tape_player import TapePlayer
+from spectrum.tape_trap import instant_ld_bytes
 
 FAST_BUDGET_S = 0.018             # wall time a fast-mode display frame may spend emulating
 MAX_CALL_FRAMES = 20_000          # a routine out this long (~6.7 min) with the tape still: hung

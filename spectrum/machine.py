@@ -28,7 +28,7 @@ CPU's) as `ula.frame_screen_writes`; writes at or past T 69,888 stay for the new
 with the writes made since the frame ended (what `cpu.screen_writes` holds at the call: an
 overrun, or a call() run between frames) undone. A log that is empty draws memory as it is.
 
-The tape hook (for spectrum/tape.py): set `machine.tape = player` (None = no tape).
+The tape hook (for spectrum/tape_player.py): set `machine.tape = player` (None = no tape).
 The player needs exactly two methods:
   player.ear_at(tstates) -> 0 or 1
       the EAR input level at `tstates` T-states after the current frame's interrupt.

@@ -151,10 +151,11 @@ def test_opense_beeper_has_the_timing_the_game_computes_with(opense_path):
 
 def test_a_tape_loading_error_is_reported_by_the_rom_and_the_tape_rewound(opense_path):
     from spectrum import tape as T
+    from spectrum.tape_blocks import standard_block
     blocks = T.read_tape(media.TAPE_PATH).blocks
     damaged = bytearray(blocks[-1].data)
     damaged[100] ^= 0xFF                                   # the code block's checksum fails
-    blocks[-1] = T.standard_block(bytes(damaged))
+    blocks[-1] = standard_block(bytes(damaged))
     machine = romcheck.machine_for(opense_path, autoload=True)
     load = romcheck.ForeignLoad(machine, "instant", T.write_tap(blocks), autoload=True)
     frames = load.frames()

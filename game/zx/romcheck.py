@@ -11,7 +11,9 @@ from game.zx import media, rom48
 from spectrum import hw
 from spectrum.loader import BASIC_TOKENS, FAST_BUDGET_S, EdgeSkipper
 from spectrum.machine import CallTimeout, RomImageError, Spectrum48, load_rom_image
-from spectrum.tape import TapePlayer, instant_ld_bytes, read_tape
+from spectrum.tape import read_tape
+from spectrum.tape_player import TapePlayer
+from spectrum.tape_trap import instant_ld_bytes
 
 BOOT_LIMIT_FRAMES = 250           # 5 s of emulated time to reach a prompt
 SETTLE_FRAMES = 10                # screen memory unchanged this long: the ROM waits for keys
