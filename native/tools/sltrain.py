@@ -248,6 +248,33 @@ def group_batches(g_order, starts, sizes, batch):
     return out
 
 
+def batch_gradients(net: Net, xb, yb, mb, gb, pair: float):
+    """One batch's summed loss and the gradients of its mean, as [w_in, b_hid, w_out, b_out]:
+    cross-entropy on each output a position can have, plus (pair > 0) the pairwise term."""
+    h, p = forward(net, xb)
+    # cross-entropy on each output a position can have; dz = (p - y) on those
+    dz = (p - yb) * mb
+    xent = yb * np.log(p + 1e-7) + (1 - yb) * np.log(1 - p + 1e-7)
+    loss = float(-(mb * xent).sum())
+    if pair > 0:
+        # each play's equity less its decision's mean, against the same of the targets
+        _, inv = np.unique(gb, return_inverse=True)
+        cnt = np.bincount(inv)
+        e = equity(p * mb)
+        t = equity(yb)
+        d = (e - t)
+        d = d - (np.bincount(inv, weights=d) / cnt)[inv]
+        de = 2.0 * pair * d * (cnt[inv] > 1)
+        dz += (de[:, None] * EQUITY_WEIGHTS * mb * p * (1 - p)).astype(np.float32)
+    dz /= len(xb)
+    g_wout = dz.T @ h
+    g_bout = dz.sum(axis=0)
+    da = (dz @ net.w_out) * h * (1 - h)
+    g_win = xb.T @ da
+    g_bhid = da.sum(axis=0)
+    return loss, [g_win, g_bhid, g_wout, g_bout]
+
+
 def train(net: Net, x, y, m, g, *, epochs, batch, lr0, lr_end, seed, hold_share, pair, log):
     """Mini-batch Adam on cross-entropy, plus (pair > 0) pair times the squared error of each
     play's equity relative to its decision's mean (the differences that choose the play).
@@ -278,31 +305,11 @@ def train(net: Net, x, y, m, g, *, epochs, batch, lr0, lr_end, seed, hold_share,
         rng.shuffle(fit_groups)
         loss_sum, n_seen = 0.0, 0
         for idx in group_batches(fit_groups, starts, sizes, batch):
-            xb, yb, mb, gb = x[idx], y[idx], m[idx], g[idx]
-            h, p = forward(net, xb)
-            # cross-entropy on each output a position can have; dz = (p - y) on those
-            dz = (p - yb) * mb
-            xent = yb * np.log(p + 1e-7) + (1 - yb) * np.log(1 - p + 1e-7)
-            loss_sum += float(-(mb * xent).sum())
-            if pair > 0:
-                # each play's equity less its decision's mean, against the same of the targets
-                _, inv = np.unique(gb, return_inverse=True)
-                cnt = np.bincount(inv)
-                e = equity(p * mb)
-                t = equity(yb)
-                d = (e - t)
-                d = d - (np.bincount(inv, weights=d) / cnt)[inv]
-                de = 2.0 * pair * d * (cnt[inv] > 1)
-                dz += (de[:, None] * EQUITY_WEIGHTS * mb * p * (1 - p)).astype(np.float32)
-            dz /= len(idx)
+            loss, grads = batch_gradients(net, x[idx], y[idx], m[idx], g[idx], pair)
+            loss_sum += loss
             n_seen += len(idx)
-            g_wout = dz.T @ h
-            g_bout = dz.sum(axis=0)
-            da = (dz @ net.w_out) * h * (1 - h)
-            g_win = xb.T @ da
-            g_bhid = da.sum(axis=0)
             lr = lr0 * (lr_end / lr0) ** min(step / max(steps - 1, 1), 1.0)
-            opt.step(params, [g_win, g_bhid, g_wout, g_bout], np.float32(lr))
+            opt.step(params, grads, np.float32(lr))
             step += 1
         err = held_out_error(net, xh, yh, mh)
         lost, same = decision_loss(net, xh, yh, mh, gh)
