@@ -14,10 +14,10 @@ def _address(cpu, addr, m1):
     """A cycle's address as a number, from the registers as the instruction starts."""
     if isinstance(addr, int):
         return addr
-    if addr == "IR":
+    if addr.kind == "ir":
         r = cpu.r
         return cpu.i << 8 | (r & 128) | ((r + m1) & 127)
-    return eval(addr, {}, {k: getattr(cpu, k) for k in _REGS})
+    return eval(addr.expr, {}, {k: getattr(cpu, k) for k in _REGS})
 
 
 def _io_events(t, port, access, lo=0x4000, hi=0x8000):

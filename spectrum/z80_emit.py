@@ -1,0 +1,271 @@
+"""The last step of the Z80 compiler: a Block plan (z80_passes.py) or one instruction record written as Python
+source, from templates. Waits come from the record's Timing (z80_timing.py), memory writes from its Store
+lines and the machine's memory map, exits from the plan. It decides nothing and reads no code back."""
+from .hw import SCREEN_ADDR, SCREEN_BYTES
+from .z80_passes import FOLLOW, LAST, NESTED, RETURN, SIDE_EXIT, q_after
+from .z80_records import BRANCH, HALT, JUMP, NEXT, REGS, FlagLine, MemptrLine, Store, cpu_name
+from .z80_timing import Flag, Mark, PortWait, Wait, Within
+
+SCREEN_END = SCREEN_ADDR + SCREEN_BYTES
+TRANSFER = 0x10000       # added to an op function's next pc when the instruction may have jumped
+
+
+def at(t, offset=0):
+    """The code for the T-state `t + offset` T-states into the block (t has every wait so far)."""
+    return f"t + {t + offset}" if t + offset else "t"
+
+
+class Emitter:
+    """Writes code for one machine: where ROM ends (writes below are dropped) and its contention (None, or a
+    z80_bus.Contention: waits, and writes to the screen logged with their T-state)."""
+
+    def __init__(self, rom_top, contention):
+        self.rom_top = rom_top
+        self.cont = contention
+
+    # ---- one instruction's parts
+    def waits(self, steps, t):
+        """Lines of a Timing's steps, for an instruction starting t T-states into the block."""
+        out = []
+        for s in steps:
+            if isinstance(s, Wait):
+                waits = [f"t += D[{at(t, o)}]" for o in s.offsets]
+                out += waits if s.cond is True else [f"if {s.cond}: " + "; ".join(waits)]
+            elif isinstance(s, Mark):
+                out.append(f"{s.name} = {at(t, s.offset)}")
+            elif isinstance(s, Flag):
+                out.append(f"{s.name} = {s.cond}")
+            elif isinstance(s, Within):
+                out += [f"if {s.cond}:"] + ["    " + x for x in self.waits(s.steps, t)]
+            else:
+                out += self.port_wait(s, t)
+        return out
+
+    def port_wait(self, s, t):
+        """An I/O cycle to a port known at run time, by the 48K's port rule (z80_bus.io_steps): the first T
+        waits when the port's high byte is contended; then the ULA (even ports) holds 3 T in one, other
+        contended ports wait at each of 3 single T."""
+        hc, o = f"{self.cont.lo} <= pt < {self.cont.hi}", s.offset
+        wait = [f"t += D[{at(t, o + k)}]" for k in range(4)]
+        return [f"pt = {s.port}", f"if {hc}: {wait[0]}", f"tio = {at(t, o + 1)}",
+                f"if not pt & 1: {wait[1]}", f"elif {hc}: " + "; ".join(wait[1:])]
+
+    def store(self, st, when, t):
+        """Lines of a memory write: dropped below ROM's top; with contention, screen writes are logged."""
+        wt = when.get("t" + st.name)
+        wt = at(t, wt) if isinstance(wt, int) else wt
+        if isinstance(st.addr, int):
+            if st.addr < self.rom_top:
+                return []
+            if self.cont is not None and SCREEN_ADDR <= st.addr < SCREEN_END:
+                return [f"S._screen_write({st.addr}, {st.value}, {wt})"]
+            return [f"M[{st.addr}] = {st.value}"]
+        var, val = st.name, st.value
+        out = [] if st.addr == var else [f"{var} = {st.addr}"]
+        if self.cont is not None:
+            out += [f"if {var} >= {SCREEN_END}: M[{var}] = {val}",
+                    f"elif {var} >= {SCREEN_ADDR}: S._screen_write({var}, {val}, {wt})"]
+            if self.rom_top < SCREEN_ADDR:
+                out.append(f"elif {var} >= {self.rom_top}: M[{var}] = {val}" if self.rom_top
+                           else f"else: M[{var}] = {val}")
+        elif self.rom_top:
+            out.append(f"if {var} >= {self.rom_top}: M[{var}] = {val}")
+        else:
+            out.append(f"M[{var}] = {val}")
+        return out
+
+    def lines(self, lines, timing, t, fields, keep_flags=True, keep_memptr=True):
+        """An instruction's body (or taken) lines, its template fields filled in, dead ones left out."""
+        out = []
+        for ln in lines:
+            if isinstance(ln, Store):
+                out += self.store(ln, timing.when, t)
+            elif (keep_flags or not isinstance(ln, FlagLine)) and (keep_memptr or not isinstance(ln, MemptrLine)):
+                out.append(ln.format_map(fields))
+        return out
+
+    def fields(self, timing, t, m1, qmask):
+        io = timing.when.get("tio")
+        return {"io_t": at(t, io) if isinstance(io, int) else io, "m1": m1, "qmask": qmask}
+
+    # ---- an op function for the interpreter
+    def op_function(self, ins, timing, operands):
+        """Source of `op(S, M, pc) -> next pc` (+ TRANSFER when it may have jumped; -3 for HALT) running one
+        instruction template; operands are the byte offsets read from memory as o1, o2 ..."""
+        fields = self.fields(timing, 0, str(ins.m1), "~S.q")
+        body = self.waits(timing.before, 0) + self.lines(ins.body, timing, 0, fields)
+        end_t = ins.taken_tstates if ins.flow == JUMP else ins.tstates
+        if ins.flow == BRANCH:
+            body += [f"if {ins.cond}:"]
+            body += ["    " + x for x in self.waits(timing.taken, 0) + self.lines(ins.taken, timing, 0, fields)]
+            body += [f"    npc = {ins.target}; tt = {ins.taken_tstates}",
+                     f"else: npc = {ins.next_addr}; tt = {ins.tstates}"]
+            end_t = "tt"
+        elif ins.flow == JUMP:
+            body.append(f"npc = {ins.target}")
+        elif ins.flow != HALT:
+            body.append(f"npc = {ins.next_addr}")
+        timed = timing.before or timing.taken or "tio" in timing.when or (self.cont and ins.stores)
+        out = ["def op(S, M, pc):"] + (["    t = S.tstates"] if timed else [])
+        if "tio" in timing.when:
+            out += ["    PIN = S._port_in", "    POUT = S._port_out"]
+        out += [f"    o{k} = M[(pc + {k}) & 65535]" for k in operands]
+        out += [f"    {r} = S.{cpu_name(r)}" for r in _in_order(ins.reads)]
+        out += ["    " + ln for ln in body]
+        out.append(f"    S.tstates {'= t +' if timed else '+='} {end_t}; S._rc += {ins.m1}; S.q = {q_after(ins)}")
+        out += [f"    S.{cpu_name(r)} = {r}" for r in _in_order(ins.writes)]
+        if ins.post:
+            out.append(f"    S.{ins.post} = S._rc")
+        ret = "-3" if ins.flow == HALT else "npc" if ins.flow == NEXT else f"npc + {TRANSFER}"
+        out.append(f"    return {ret}")
+        return "\n".join(out) + "\n"
+
+    # ---- a compiled block
+    def block(self, b, memory):
+        """Source of `blk(limit) -> next pc`, or -1 (too close to limit: nothing run), -2 (its code changed:
+        nothing run), -3 (HALT), for Block plan b compiled from memory."""
+        scaffold = b.loop or _leaves_early(b.steps)
+        out = ["def blk(limit):", "    t = S.tstates", f"    if t + {b.room} >= limit: S.pc = {b.start}; return -1"]
+        out += self.code_checks(b, memory)
+        out += [f"    {r} = S.{cpu_name(r)}" for r in b.loads]
+        if b.bulk_copy:
+            out += self.bulk_copy(b)
+        if b.loop:
+            out.append("    rc = 0")
+        ind = "    "
+        if scaffold:
+            out.append("    while True:")
+            ind = "        "
+        for n, step in enumerate(b.steps):
+            following = b.steps[n + 1].ins.addr if n + 1 < len(b.steps) else None
+            out += [ind + ln for ln in self.step(step, b, following, scaffold)]
+        if scaffold:
+            out.append("    S.tstates = t + tx; S._rc += kx")
+            out += [f"    S.{cpu_name(r)} = {r}" for r in b.stores]
+            out += ["    S.pc = npc", "    return npc"]
+        return "\n".join(out) + "\n"
+
+    def code_checks(self, b, m):
+        """Lines that leave (-2) when memory no longer holds the bytes the block was compiled from (code
+        below ROM's top cannot change)."""
+        out, leave = [], f"S.pc = {b.start}; return -2"
+        for lo, hi in b.ranges:
+            if hi <= self.rom_top:
+                continue
+            if hi > 0x10000:                                # an instruction wrapping past FFFF
+                out += [f"    if M[{k & 0xFFFF}] != {m[k & 0xFFFF]}: {leave}" for k in range(lo, hi)]
+            elif hi - lo == 1:
+                out.append(f"    if M[{lo}] != {m[lo]}: {leave}")
+            else:
+                out.append(f"    if M[{lo}:{hi}] != {bytes(m[lo:hi])!r}: {leave}")
+        return out
+
+    def exit(self, ins, target, tstates, m1, b):
+        """Leave the block after ins for target, tstates and m1 into this iteration."""
+        kx = f"rc + {m1}" if b.loop else m1
+        return f"S.q = {q_after(ins)}; npc = {target}; tx = {tstates}; kx = {kx}; break"
+
+    def step(self, step, b, following, scaffold):
+        """The lines of one step: its waits, its lines, and how the block goes on or leaves after it."""
+        ins, t = step.ins, step.at
+        fields = self.fields(step.timing, t, f"(rc + {step.m1})" if b.loop else str(step.m1), step.qmask)
+        out = [f"# {ins.addr:04x}: {ins.mn}"] + self.waits(step.timing.before, t)
+        out += self.lines(ins.body, step.timing, t, fields, step.keep_flags, step.keep_memptr)
+        if step.then == LAST:
+            return out + (self.loop_back(step, b, fields) if b.loop else self.end(step, b, fields, scaffold))
+        if step.then in (SIDE_EXIT, NESTED):
+            taken = self.taken(step, fields)
+            if step.then == SIDE_EXIT:
+                taken.append(self.exit(ins, ins.target, t + ins.taken_tstates, step.m1, b))
+            else:
+                taken += self.guarded_exit(step.side_guard, ins, ins.target, t + ins.taken_tstates, step.m1, b)
+                for n, side in enumerate(step.side):
+                    nxt = step.side[n + 1].ins.addr if n + 1 < len(step.side) else None
+                    taken += self.step(side, b, nxt, True)
+            out += [f"if {ins.cond}:"] + ["    " + x for x in taken]
+        elif step.then == RETURN:
+            out += [f"if {ins.target} != {following}:",
+                    "    " + self.exit(ins, ins.target, t + ins.taken_tstates, step.m1, b)]
+        t_next = t + (ins.taken_tstates if step.then in (FOLLOW, RETURN) else ins.tstates)
+        return out + self.guarded_exit(step.guard, ins, following, t_next, step.m1, b)
+
+    def guarded_exit(self, guard, ins, target, tstates, m1, b):
+        if not guard:
+            return []
+        return [f"if {' or '.join(guard)}:", "    " + self.exit(ins, target, tstates, m1, b)]
+
+    def taken(self, step, fields):
+        """A branch's taken side: its waits, then its lines."""
+        return self.waits(step.timing.taken, step.at) + self.lines(step.ins.taken, step.timing, step.at, fields)
+
+    def loop_back(self, step, b, fields):
+        """The last instruction of a loop (or of a nested side): back to the start while there is room
+        before the limit and its writes left the block's code alone; else leave."""
+        ins, t = step.ins, step.at
+        stay = f"t + {b.room} < limit" + (f" and not ({' or '.join(step.guard)})" if step.guard else "")
+        back = [f"t += {t + ins.taken_tstates}", f"rc += {step.m1}", f"if {stay}: continue",
+                f"S.q = {q_after(ins)}; npc = {b.start}; tx = 0; kx = rc; break"]
+        if ins.flow == JUMP:
+            return back
+        return ([f"if {ins.cond}:"] + ["    " + x for x in self.taken(step, fields) + back]
+                + [self.exit(ins, ins.next_addr, t + ins.tstates, step.m1, b)])
+
+    def end(self, step, b, fields, scaffold):
+        """The last instruction of a block that does not loop: leave for where it goes."""
+        ins, t, m1 = step.ins, step.at, step.m1
+        if ins.flow == HALT:
+            return ([f"S.tstates = {at(t, ins.tstates)}; S._rc += {m1}; S.q = 0"]
+                    + [f"S.{cpu_name(r)} = {r}" for r in b.stores] + [f"S.pc = {ins.addr}; return -3"])
+        if ins.flow == BRANCH:
+            taken = self.taken(step, fields) + [self.exit(ins, ins.target, t + ins.taken_tstates, m1, b)]
+            return ([f"if {ins.cond}:"] + ["    " + x for x in taken]
+                    + [self.exit(ins, ins.next_addr, t + ins.tstates, m1, b)])
+        target, tstates = (ins.target, t + ins.taken_tstates) if ins.flow == JUMP else \
+            (ins.next_addr, t + ins.tstates)
+        if scaffold:
+            post = [f"S.{ins.post} = S._rc + {m1}"] if ins.post else []
+            return post + [self.exit(ins, target, tstates, m1, b)]
+        return ([f"S.tstates = {at(tstates)}; S._rc += {m1}; S.q = {q_after(ins)}"]
+                + [f"S.{cpu_name(r)} = {r}" for r in b.stores] + [f"S.pc = {target}"]
+                + ([f"S.{ins.post} = S._rc"] if ins.post else []) + [f"return {target}"])
+
+    def bulk_copy(self, b):
+        """LDIR's fast path: copy as many bytes as fit before limit with one slice move, when that is exactly
+        what the byte loop would do (no wrap, no forward overlap, no ROM, not over the block's own code;
+        with contention, only where nothing waits)."""
+        s, ranges, cont = b.start, b.ranges, self.cont
+        code_ok = " and ".join(f"(de + n <= {lo} or de >= {hi})" for lo, hi in ranges)
+        if cont is not None:
+            if any(lo < cont.hi and hi > cont.lo for lo, hi in ranges):
+                return []
+            code_ok += "".join(f" and ({r} + n <= {cont.lo} or {r} >= {cont.hi})" for r in ("hl", "de"))
+        return [
+            "    hl = h << 8 | l; de = d << 8 | e; bc = (b << 8 | c) or 65536",
+            "    n = (limit - t + 20) // 21",
+            "    if n > bc: n = bc",
+            f"    if n > 1 and hl + n <= 65536 and de + n <= 65536 and de >= {self.rom_top} "
+            f"and not (hl < de < hl + n) and {code_ok}:",
+            "        M[de:de + n] = M[hl:hl + n]",
+            "        v = M[de + n - 1]",
+            "        hl += n; de += n; bc -= n",
+            "        t += 21 * n",
+            "        if not bc: t -= 5",
+            f"        if bc or n > 1: wz = {(s + 1) & 0xFFFF}",
+            "        x = v + a",
+            f"        f = (f & 193) | 4 | {(s >> 8) & 40} if bc else (f & 193) | (x & 8) | ((x << 4) & 32)",
+            f"        npc = {s} if bc else {(s + 2) & 0xFFFF}",
+            "        S.tstates = t; S._rc += 2 * n",
+            "        S.h = hl >> 8; S.l = hl & 255; S.d = de >> 8; S.e = de & 255; S.b = bc >> 8; S.c = bc & 255",
+            "        S.f = f; S.q = f; S.memptr = wz; S.pc = npc",
+            "        return npc",
+        ]
+
+
+def _leaves_early(steps):
+    """Whether a block that does not loop can leave before its last instruction, or by two ways there."""
+    last = steps[-1]
+    return last.ins.flow == BRANCH or any(s.then in (SIDE_EXIT, NESTED, RETURN) or s.guard for s in steps[:-1])
+
+
+def _in_order(regs):
+    return [r for r in REGS if r in regs]
