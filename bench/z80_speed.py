@@ -22,7 +22,7 @@ HERE = pathlib.Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
 from spectrum.hw import CPU_HZ, TSTATES_PER_FRAME  # noqa: E402
-from spectrum import z80 as z80mod  # noqa: E402
+from spectrum import z80_compile  # noqa: E402
 from spectrum.z80 import Z80  # noqa: E402
 
 STRAIGHT_BYTES = 20_000
@@ -112,7 +112,7 @@ def measure(label, code, done, runs):
     clock starts (its opcode tables), as our op functions are built once per process."""
     ours, theirs = [], []
     for _ in range(runs):
-        z80mod._CODE_CACHE.clear()
+        z80_compile._CODE_CACHE.clear()
         gc.collect()                    # neither side pays for the other's garbage
         ours.append(run_ours(code, done))
         gc.collect()

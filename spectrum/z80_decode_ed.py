@@ -24,6 +24,8 @@ def wr16(regs, expr):
     """Lines that set a register pair given by its locals."""
     if len(regs) == 1:
         return [f"{regs[0]} = {expr}"]
+    if expr.isidentifier():             # already in a local (POP's v)
+        return [f"{regs[0]} = {expr} >> 8", f"{regs[1]} = {expr} & 255"]
     return [f"x = {expr}", f"{regs[0]} = x >> 8", f"{regs[1]} = x & 255"]
 
 

@@ -2,7 +2,7 @@
 source, from templates. Waits come from the record's Timing (z80_timing.py), memory writes from its Store
 lines and the machine's memory map, exits from the plan. It decides nothing and reads no code back."""
 from .hw import SCREEN_ADDR, SCREEN_BYTES
-from .z80_passes import FOLLOW, LAST, NESTED, RETURN, SIDE_EXIT, q_after
+from .z80_passes import LAST, NESTED, SIDE_EXIT, LoopBack, q_after
 from .z80_records import BRANCH, HALT, JUMP, NEXT, REGS, FlagLine, MemptrLine, Store, cpu_name
 from .z80_timing import Flag, Mark, PortWait, Wait, Within
 
@@ -136,9 +136,8 @@ class Emitter:
         if scaffold:
             out.append("    while True:")
             ind = "        "
-        for n, step in enumerate(b.steps):
-            following = b.steps[n + 1].ins.addr if n + 1 < len(b.steps) else None
-            out += [ind + ln for ln in self.step(step, b, following, scaffold)]
+        for step in b.steps:
+            out += [ind + ln for ln in self.step(step, b, scaffold)]
         if scaffold:
             out.append("    S.tstates = t + tx; S._rc += kx")
             out += [f"    S.{cpu_name(r)} = {r}" for r in b.stores]
@@ -160,74 +159,60 @@ class Emitter:
                 out.append(f"    if M[{lo}:{hi}] != {bytes(m[lo:hi])!r}: {leave}")
         return out
 
-    def exit(self, ins, target, tstates, m1, b):
-        """Leave the block after ins for target, tstates and m1 into this iteration."""
-        kx = f"rc + {m1}" if b.loop else m1
-        return f"S.q = {q_after(ins)}; npc = {target}; tx = {tstates}; kx = {kx}; break"
+    def exit(self, e, b):
+        """Lines that leave the block by Exit e (under its condition, if any)."""
+        kx = f"rc + {e.m1}" if b.loop else e.m1
+        line = f"S.q = {e.q}; npc = {e.target}; tx = {e.tstates}; kx = {kx}; break"
+        return [f"if {e.when}:", "    " + line] if e.when else [line]
 
-    def step(self, step, b, following, scaffold):
-        """The lines of one step: its waits, its lines, and how the block goes on or leaves after it."""
+    def loop_back(self, lb, b):
+        """Lines that go back to the block's start by LoopBack lb, or leave when the limit is near."""
+        stay = f"t + {b.room} < limit" + (f" and not ({lb.unless})" if lb.unless else "")
+        return [f"t += {lb.tstates}", f"rc += {lb.m1}", f"if {stay}: continue",
+                f"S.q = {lb.q}; npc = {b.start}; tx = 0; kx = rc; break"]
+
+    def leave(self, way, b):
+        return self.loop_back(way, b) if isinstance(way, LoopBack) else self.exit(way, b)
+
+    def step(self, step, b, scaffold):
+        """The lines of one step: its waits, its lines, and its exits (a nested side's steps inside)."""
         ins, t = step.ins, step.at
         fields = self.fields(step.timing, t, f"(rc + {step.m1})" if b.loop else str(step.m1), step.qmask)
         out = [f"# {ins.addr:04x}: {ins.mn}"] + self.waits(step.timing.before, t)
         out += self.lines(ins.body, step.timing, t, fields, step.keep_flags, step.keep_memptr)
         if step.then == LAST:
-            return out + (self.loop_back(step, b, fields) if b.loop else self.end(step, b, fields, scaffold))
+            return out + self.end(step, b, fields, scaffold)
         if step.then in (SIDE_EXIT, NESTED):
             taken = self.taken(step, fields)
-            if step.then == SIDE_EXIT:
-                taken.append(self.exit(ins, ins.target, t + ins.taken_tstates, step.m1, b))
-            else:
-                taken += self.guarded_exit(step.side_guard, ins, ins.target, t + ins.taken_tstates, step.m1, b)
-                for n, side in enumerate(step.side):
-                    nxt = step.side[n + 1].ins.addr if n + 1 < len(step.side) else None
-                    taken += self.step(side, b, nxt, True)
+            if step.taken_exit is not None:
+                taken += self.exit(step.taken_exit, b)
+            for side in step.side:
+                taken += self.step(side, b, True)
             out += [f"if {ins.cond}:"] + ["    " + x for x in taken]
-        elif step.then == RETURN:
-            out += [f"if {ins.target} != {following}:",
-                    "    " + self.exit(ins, ins.target, t + ins.taken_tstates, step.m1, b)]
-        t_next = t + (ins.taken_tstates if step.then in (FOLLOW, RETURN) else ins.tstates)
-        return out + self.guarded_exit(step.guard, ins, following, t_next, step.m1, b)
-
-    def guarded_exit(self, guard, ins, target, tstates, m1, b):
-        if not guard:
-            return []
-        return [f"if {' or '.join(guard)}:", "    " + self.exit(ins, target, tstates, m1, b)]
+        if step.after_exit is not None:
+            out += self.exit(step.after_exit, b)
+        return out
 
     def taken(self, step, fields):
         """A branch's taken side: its waits, then its lines."""
         return self.waits(step.timing.taken, step.at) + self.lines(step.ins.taken, step.timing, step.at, fields)
 
-    def loop_back(self, step, b, fields):
-        """The last instruction of a loop (or of a nested side): back to the start while there is room
-        before the limit and its writes left the block's code alone; else leave."""
-        ins, t = step.ins, step.at
-        stay = f"t + {b.room} < limit" + (f" and not ({' or '.join(step.guard)})" if step.guard else "")
-        back = [f"t += {t + ins.taken_tstates}", f"rc += {step.m1}", f"if {stay}: continue",
-                f"S.q = {q_after(ins)}; npc = {b.start}; tx = 0; kx = rc; break"]
-        if ins.flow == JUMP:
-            return back
-        return ([f"if {ins.cond}:"] + ["    " + x for x in self.taken(step, fields) + back]
-                + [self.exit(ins, ins.next_addr, t + ins.tstates, step.m1, b)])
-
     def end(self, step, b, fields, scaffold):
-        """The last instruction of a block that does not loop: leave for where it goes."""
-        ins, t, m1 = step.ins, step.at, step.m1
+        """The last instruction's ways out: loop back, leave, or (alone) return directly."""
+        ins, m1 = step.ins, step.m1
         if ins.flow == HALT:
-            return ([f"S.tstates = {at(t, ins.tstates)}; S._rc += {m1}; S.q = 0"]
+            return ([f"S.tstates = {at(step.at, ins.tstates)}; S._rc += {m1}; S.q = 0"]
                     + [f"S.{cpu_name(r)} = {r}" for r in b.stores] + [f"S.pc = {ins.addr}; return -3"])
         if ins.flow == BRANCH:
-            taken = self.taken(step, fields) + [self.exit(ins, ins.target, t + ins.taken_tstates, m1, b)]
-            return ([f"if {ins.cond}:"] + ["    " + x for x in taken]
-                    + [self.exit(ins, ins.next_addr, t + ins.tstates, m1, b)])
-        target, tstates = (ins.target, t + ins.taken_tstates) if ins.flow == JUMP else \
-            (ins.next_addr, t + ins.tstates)
+            taken, on = step.end
+            return ([f"if {ins.cond}:"] + ["    " + x for x in self.taken(step, fields) + self.leave(taken, b)]
+                    + self.leave(on, b))
+        way, = step.end
         if scaffold:
-            post = [f"S.{ins.post} = S._rc + {m1}"] if ins.post else []
-            return post + [self.exit(ins, target, tstates, m1, b)]
-        return ([f"S.tstates = {at(tstates)}; S._rc += {m1}; S.q = {q_after(ins)}"]
-                + [f"S.{cpu_name(r)} = {r}" for r in b.stores] + [f"S.pc = {target}"]
-                + ([f"S.{ins.post} = S._rc"] if ins.post else []) + [f"return {target}"])
+            return ([f"S.{ins.post} = S._rc + {m1}"] if ins.post else []) + self.leave(way, b)
+        return ([f"S.tstates = {at(way.tstates)}; S._rc += {m1}; S.q = {way.q}"]
+                + [f"S.{cpu_name(r)} = {r}" for r in b.stores] + [f"S.pc = {way.target}"]
+                + ([f"S.{ins.post} = S._rc"] if ins.post else []) + [f"return {way.target}"])
 
     def bulk_copy(self, b):
         """LDIR's fast path: copy as many bytes as fit before limit with one slice move, when that is exactly
@@ -263,8 +248,7 @@ class Emitter:
 
 def _leaves_early(steps):
     """Whether a block that does not loop can leave before its last instruction, or by two ways there."""
-    last = steps[-1]
-    return last.ins.flow == BRANCH or any(s.then in (SIDE_EXIT, NESTED, RETURN) or s.guard for s in steps[:-1])
+    return len(steps[-1].end) > 1 or any(s.taken_exit or s.after_exit for s in steps[:-1])
 
 
 def _in_order(regs):

@@ -32,8 +32,32 @@ class Step:
     side: list = field(default_factory=list)    # NESTED: the taken side's steps
     guard: list = field(default_factory=list)   # conditions under which its writes hit the block's code
     side_guard: list = field(default_factory=list)   # NESTED: the same for the taken side's writes
+    taken_exit: object = None   # an Exit ending its taken side (SIDE_EXIT), or starting it (NESTED guard)
+    after_exit: object = None   # an Exit right after it: its writes hit the code, or a RET went elsewhere
+    end: list = field(default_factory=list)     # LAST: how it leaves (Exit / LoopBack; taken side first)
     keep_flags: bool = True     # False: the flags it computes are dead (its FlagLines are left out)
     keep_memptr: bool = True    # False: the MEMPTR it sets is dead
+
+
+@dataclass(slots=True)
+class Exit:
+    """Leaving the block for `target` (an address, or the local holding it) `tstates` T-states and `m1`
+    M1 cycles into this iteration, the Q latch then `q`; only when `when` holds ('': always)."""
+    target: object
+    tstates: int
+    m1: int
+    q: str
+    when: str = ""
+
+
+@dataclass(slots=True)
+class LoopBack:
+    """Back to the block's start, `tstates` T-states and `m1` M1 cycles on, unless the limit is too near
+    or `unless` holds (its writes hit the block's code): then leave for the start."""
+    tstates: int
+    m1: int
+    q: str
+    unless: str = ""
 
 
 @dataclass(slots=True, eq=False)
@@ -169,7 +193,7 @@ def kills_and_uses(ins):
 
 def leaves_after(step):
     """Whether the block may be left right after this step (everything is live there)."""
-    return step.then in (LAST, SIDE_EXIT, RETURN) or bool(step.guard or step.side_guard)
+    return step.then == LAST or step.taken_exit is not None or step.after_exit is not None
 
 
 def dead_values(steps, live=ALL_LIVE):
@@ -182,8 +206,8 @@ def dead_values(steps, live=ALL_LIVE):
         if step.then == NESTED:
             live |= dead_values(step.side)
         kills, uses = kills_and_uses(step.ins)
-        step.keep_flags = bool(step.ins.flags_written & live)
-        step.keep_memptr = bool(MEMPTR_BIT & live)
+        step.keep_flags = not step.ins.flags_written or bool(step.ins.flags_written & live)
+        step.keep_memptr = "wz" not in step.ins.writes or bool(MEMPTR_BIT & live)
         live = (live & ~kills) | uses
     return live
 
@@ -216,6 +240,43 @@ def guard_writes(steps, ranges, rom_top):
         if step.then == NESTED:
             step.side_guard = write_guard(taken, ranges, rom_top)
             guard_writes(step.side, ranges, rom_top)
+
+
+# ---------------------------------------------------------------- how exits are made
+def make_exits(steps, start, loop):
+    """Sets each step's exits: a branch's taken side leaving, a guard after writes that may hit the code,
+    a predicted RET that went elsewhere, and how the last instruction leaves or loops back to start."""
+    for n, step in enumerate(steps):
+        ins, t = step.ins, step.at
+        nxt = steps[n + 1].ins.addr if n + 1 < len(steps) else None
+        taken = Exit(ins.target, t + ins.taken_tstates, step.m1, q_after(ins))
+        if step.then == LAST:
+            step.end = _leave(step, taken, loop)
+            continue
+        if step.then == SIDE_EXIT:
+            step.taken_exit = taken
+        elif step.then == NESTED:
+            if step.side_guard:
+                step.taken_exit = Exit(ins.target, taken.tstates, step.m1, taken.q, " or ".join(step.side_guard))
+            make_exits(step.side, start, loop)
+        if step.then == RETURN:
+            step.after_exit = Exit(ins.target, taken.tstates, step.m1, taken.q, f"{ins.target} != {nxt}")
+        elif step.guard:
+            t_next = t + (ins.taken_tstates if step.then == FOLLOW else ins.tstates)
+            step.after_exit = Exit(nxt, t_next, step.m1, q_after(ins), " or ".join(step.guard))
+
+
+def _leave(step, taken, loop):
+    """[taken way (BRANCH/JUMP), way on] of a block's last instruction (loops: back to start if it jumps)."""
+    ins, t, m1, q = step.ins, step.at, step.m1, q_after(step.ins)
+    if loop:
+        taken = LoopBack(taken.tstates, m1, q, " or ".join(step.guard))
+    on = Exit(ins.next_addr, t + ins.tstates, m1, q)
+    if ins.flow == HALT:
+        return []                                   # (the block returns -3 there)
+    if ins.flow == BRANCH:
+        return [taken, on]
+    return [taken] if ins.flow == JUMP else [on]
 
 
 # ---------------------------------------------------------------- registers and room

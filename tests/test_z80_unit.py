@@ -386,3 +386,49 @@ def test_every_opcode_decodes_compiles_and_runs():
             cpu.pc, cpu.sp = 0x8000, 0xF000
             t = cpu.step()
             assert t >= 4, (prefix, op)
+
+
+def _run_and_step(code, limit=2000, setup=lambda cpu, mem: None):
+    """(compiled at once, one step at a time) end states of the same code."""
+    ends = []
+    for compile_after in (1, 10**9):
+        cpu, mem = cpu_with(code, compile_after=compile_after)
+        setup(cpu, mem)
+        if compile_after == 1:
+            cpu.run(limit)
+        else:
+            while cpu.tstates < limit:
+                cpu.step()
+        ends.append(_state(cpu, mem))
+    return ends
+
+
+def test_ld_r_a_inside_a_compiled_loop_sets_r_for_the_iterations_after_it():
+    # LD B,10; loop: LD A,B; LD R,A; DJNZ loop; LD A,R; HALT (R counted from the last LD R,A)
+    compiled, stepped = _run_and_step([0x06, 0x0A, 0x78, 0xED, 0x4F, 0x10, 0xFB, 0xED, 0x5F, 0x76])
+    assert compiled == stepped and stepped[0]["af"] >> 8 == 4
+
+
+def test_a_write_into_the_next_instruction_by_one_that_falls_through_is_seen():
+    # LD HL,9000h; LD DE,800Ch; LD BC,1; LDIR (copies DEC A over the INC A after it); NOP; INC A; HALT
+    code = [0x21, 0x00, 0x90, 0x11, 0x0C, 0x80, 0x01, 0x01, 0x00, 0xED, 0xB0, 0x00, 0x3C, 0x76]
+    compiled, stepped = _run_and_step(code, setup=lambda cpu, mem: mem.__setitem__(0x9000, 0x3D))
+    assert compiled == stepped and stepped[0]["af"] >> 8 == 0xFF
+
+
+def test_dump_blocks_writes_the_account_of_a_block_compiled_at_that_address(tmp_path):
+    out = tmp_path / "block.txt"
+    cpu, _ = cpu_with([0x3C, 0x10, 0xFD, 0x76], compile_after=1, dump_blocks={0x8000: out})
+    cpu.b = 3
+    cpu.run(200)
+    text = out.read_text()
+    assert text.startswith("block 8000: 2 instructions from 8000-8002; loops back to its start")
+    assert "INC A: reads a f, writes a f; flags read - written SZ5H3PN" in text
+    assert "DJNZ 0x8000" in text and "def blk(limit):" in text and text == cpu.explain_block(0x8000) + "\n"
+
+
+def test_explain_block_shows_records_passes_and_code_without_compiling():
+    cpu, _ = cpu_with([0xE6, 0x07, 0xFE, 0x20, 0xC9])   # AND 7; CP 20h; RET
+    text = cpu.explain_block(0x8000)
+    assert "AND 0x07: reads a, writes a f" in text and "dead: flags (left out)" in text
+    assert "def blk(limit):" in text and not cpu._cache
