@@ -1,7 +1,8 @@
-"""The 48K Spectrum's Z80 in pure Python: all documented and undocumented instructions, MEMPTR, Q, R, IFF/IM/HALT/EI/
-NMI, the T-state of every bus cycle (FUSE and z80test exact) and, with contended=True, the 48K's memory and I/O
-contention (z80_bus). Cold code runs in the interpreter (z80_interp); code reached often is compiled to Python
-blocks, cached by address (docs/Z80.md). It is not the machine: the ULA, ports and frames are spectrum/machine.py."""
+"""The 48K Spectrum's Z80 in pure Python: all documented and undocumented instructions, MEMPTR, Q,
+R, IFF/IM/HALT/EI/NMI, the T-state of every bus cycle (FUSE and z80test exact) and, with
+contended=True, the 48K's memory and I/O contention (z80_bus). Cold code runs in the interpreter
+(z80_interp); code reached often is compiled to Python blocks (z80_compile), cached by address
+(docs/Z80.md). It is not the machine: the ULA, ports and frames are spectrum/machine.py."""
 from . import hw
 from .hw import IM1_VECTOR, NMI_VECTOR
 from .z80_bus import CONTENTION_48K, Contention
@@ -12,11 +13,11 @@ from .z80_passes import walk
 from .z80_tables import TABLES
 
 COMPILE_AFTER = 48      # arrivals at an address before its block is compiled (1: compile at once)
-NEVER = -(1 << 62)      # heat of an address whose first instruction keeps changing: interpreted for good
+NEVER = -(1 << 62)      # heat of an address whose first instruction keeps changing (interpreted)
 
 
 class _Traps(dict):
-    """The traps dict: any change drops the compiled blocks (blocks stop before trapped addresses)."""
+    """The traps dict: any change drops the compiled blocks (they stop before trapped addresses)."""
     __slots__ = ("_cpu",)
 
     def _changed(self):
@@ -63,12 +64,12 @@ def _default_out(port, value, tstates):
 
 
 class Z80:
-    __slots__ = ("a", "f", "b", "c", "d", "e", "h", "l", "a_", "f_", "b_", "c_", "d_", "e_", "h_", "l_",
-                 "ix", "iy", "sp", "pc", "_i", "_ic", "_r7", "_rc", "_eir", "_pvr", "q", "iff1", "iff2", "im",
-                 "halted", "memptr",
-                 "tstates", "memory", "rom_top", "_traps", "_port_in", "_port_out", "_cache", "_g",
-                 "_compiler", "_ops", "_heat", "_recompiles", "compile_after", "_volatile", "dump_blocks",
-                 "_after_volatile", "_stops", "_block_code", "contended", "screen_writes", "_contention", "_ops_away",
+    __slots__ = ("a", "f", "b", "c", "d", "e", "h", "l", "a_", "f_", "b_", "c_", "d_", "e_",
+                 "h_", "l_", "ix", "iy", "sp", "pc", "_i", "_ic", "_r7", "_rc", "_eir", "_pvr", "q",
+                 "iff1", "iff2", "im", "halted", "memptr", "tstates", "memory", "rom_top", "_traps",
+                 "_port_in", "_port_out", "_cache", "_g", "_compiler", "_ops", "_heat",
+                 "_recompiles", "compile_after", "_volatile", "dump_blocks", "_after_volatile",
+                 "_stops", "_block_code", "contended", "screen_writes", "_contention", "_ops_away",
                  "_near")
 
     def __init__(self, memory: bytearray, port_in=None, port_out=None, rom_top: int = 0,
@@ -76,10 +77,12 @@ class Z80:
         self.memory = memory
         # contended: True for the 48K's memory and I/O contention (z80_bus.CONTENTION_48K; or a
         # z80_bus.Contention of one's own) and the screen-write log: every write to the screen
-        # (0x4000-0x5AFF) appends (T-state of the write, address, old byte) to screen_writes, which the
-        # machine takes at each frame's end (the ULA renders from it). A contended CPU runs a frame at a time.
+        # (0x4000-0x5AFF) appends (T-state of the write, address, old byte) to screen_writes, which
+        # the machine takes at each frame's end (the ULA renders from it). A contended CPU runs a
+        # frame at a time.
         if not isinstance(contended, (bool, Contention)):
-            raise TypeError(f"contended must be True, False or a z80_bus.Contention, not {contended!r}")
+            raise TypeError("contended must be True, False or a z80_bus.Contention, "
+                            f"not {contended!r}")
         self._contention = CONTENTION_48K if contended is True else (contended or None)
         self.contended = self._contention is not None
         self.screen_writes = []
@@ -88,31 +91,32 @@ class Z80:
         self.a_ = self.f_ = self.b_ = self.c_ = self.d_ = self.e_ = self.h_ = self.l_ = 0
         self.ix = self.iy = self.sp = self.pc = self.memptr = 0
         self._i = self._r7 = self._rc = 0
-        self._ic = False         # I holds a contended page: cycles with IR on the bus wait (contention only)
-        self._eir = -1           # R counter value right after an EI (or a lone prefix): no interrupt then
-        self._pvr = -1           # R counter value right after LD A,I / LD A,R: an interrupt then resets P/V
+        self._ic = False         # I holds a contended page: IR cycles wait (contention only)
+        self._eir = -1           # R counter right after an EI (or a lone prefix): no interrupt then
+        self._pvr = -1           # R counter right after LD A,I / LD A,R: an interrupt resets P/V
         self.q = 0               # the Q latch: F if the last instruction computed the flags, else 0
         self.iff1 = self.iff2 = self.im = self.halted = 0
         self.tstates = 0
         self._cache = {}         # address -> compiled block
-        self._heat = {}          # address -> arrivals by a jump so far (negative: must first cool down)
+        self._heat = {}          # address -> arrivals by a jump so far (negative: cooling down)
         self._recompiles = {}    # address -> times its block was dropped because its code changed
         self.compile_after = compile_after
-        self._volatile = set()   # bytes seen to change under a compiled block: blocks stop before them
+        self._volatile = set()   # bytes seen to change under a compiled block: blocks stop before
         self._after_volatile = set()     # the addresses right after the instructions holding them
-        self._stops = set()      # where the interpreter stops to look for blocks: traps and _after_volatile
-        self._block_code = {}    # address -> [(instruction address, its bytes)] of the compiled block there
+        self._stops = set()      # where the interpreter looks for blocks: traps, _after_volatile
+        self._block_code = {}    # address -> [(instruction address, its bytes)] of its block
         self._compiler = BlockCompiler(memory, rom_top, self._contention)
-        # debugging: {address: file} -- each block compiled at such an address has its account (bytes,
-        # records, passes, code) appended to the file
+        # debugging: {address: file} -- each block compiled at such an address has its account
+        # (bytes, records, passes, code: z80_explain) appended to the file
         self.dump_blocks = dict(dump_blocks or {})
         self._g = dict(TABLES)
         self._g.update(S=self, M=memory)
         if self._contention is not None:
             self._g["D"] = self._contention.delays
         self._ops = OpTable.for_rom_top(rom_top, self._contention)
-        # code outside contended memory runs op functions that skip the tests on their own bytes; the
-        # interpreter picks the table where a run of code starts, and stops just before contended memory
+        # code outside contended memory runs op functions that skip the tests on their own bytes;
+        # the interpreter picks the table where a run of code starts, and stops just before
+        # contended memory
         self._ops_away = OpTable.for_rom_top(rom_top, self._contention, own_bytes=False)
         cont = self._contention
         self._near = (cont.lo - 4, cont.hi) if cont is not None else (0, 0)
@@ -130,8 +134,9 @@ class Z80:
 
     @i.setter
     def i(self, v):
-        """Compiled blocks take I's contention as known (no test at run time): they are dropped when it
-        changes (LD I,A into or out of 0x40-0x7F; the rest of a block running then keeps the old rule)."""
+        """Compiled blocks take I's contention as known (no test at run time): they are dropped when
+        it changes (LD I,A into or out of 0x40-0x7F; the rest of a block running then keeps the old
+        rule)."""
         self._i = v
         cont = self._contention
         ic = cont is not None and cont.lo <= v << 8 < cont.hi
@@ -204,23 +209,27 @@ class Z80:
         self._stops.clear()
         self._stops.update(self._traps)
         self._stops.update(self._after_volatile)
-        if self._contention is not None:     # where sequential code reaches contended memory from below
+        if self._contention is not None:     # where code running on reaches contended memory
             self._stops.update(range(self._contention.lo - 4, self._contention.lo + 1))
 
     def flush(self):
-        """Forget every compiled block. Blocks in RAM re-check their bytes before each run, but blocks wholly
-        below rom_top do not (the CPU cannot write there): call this after rewriting the ROM area from outside."""
+        """Forget every compiled block. Blocks in RAM re-check their bytes before each run, but
+        blocks wholly below rom_top do not (the CPU cannot write there): call this after rewriting
+        the ROM area from outside."""
         self._flush()
 
     def run(self, limit: int) -> None:
-        """Execute whole instructions while tstates < limit; a halted CPU idles to limit in 4-T steps.
+        """Execute whole instructions while tstates < limit; a halted CPU idles to limit in 4-T
+        steps.
 
-        Two tiers: the interpreter (one op function per opcode) runs whatever has no compiled block, and
-        counts each address that control jumps to; an address reached `compile_after` times gets a compiled
-        block. A block whose bytes changed under it is dropped, and its address must then get twice as hot
-        again before it is compiled again, so code that keeps rewriting itself stays with the interpreter."""
+        Two tiers: the interpreter (one op function per opcode) runs whatever has no compiled block,
+        and counts each address that control jumps to; an address reached `compile_after` times gets
+        a compiled block. A block whose bytes changed under it is dropped, and its address must then
+        get twice as hot again before it is compiled again, so code that keeps rewriting itself
+        stays with the interpreter."""
         if self._contention is not None and limit > len(self._contention.delays) - 64:
-            raise ValueError(f"a contended Z80 runs at most a frame at a time (limit {limit} T-states)")
+            raise ValueError("a contended Z80 runs at most a frame at a time "
+                             f"(limit {limit} T-states)")
         if self._rc > 0x3FFFFFFF:          # keep the R counter a small int (bit pattern kept)
             k = self._rc & ~127
             self._rc -= k
@@ -232,15 +241,15 @@ class Z80:
             self._run(limit)
 
     def _run(self, limit):
-        """The two tiers up to limit (see run). pc lives in a local meanwhile: op functions and blocks
-        return the next pc and leave S.pc alone (a block leaving early sets it)."""
+        """The two tiers up to limit (see run). pc lives in a local meanwhile: op functions and
+        blocks return the next pc and leave S.pc alone (a block leaving early sets it)."""
         cache, heat, traps, stops = self._cache, self._heat, self._traps, self._stops
         ops_near, ops_away, m = self._ops.table, self._ops_away.table, self.memory
         near_lo, near_hi = self._near
         compile_after = self.compile_after
         pc = self.pc
-        near_limit = False                  # a block said it cannot finish before limit: interpret to it
-        boundary = True                     # pc starts a run of code (a jump landed here, a block ended...)
+        near_limit = False      # a block said it cannot finish before limit: interpret to it
+        boundary = True         # pc starts a run of code (a jump landed here, a block ended...)
         while True:
             if not near_limit:
                 fn = cache.get(pc)
@@ -269,7 +278,7 @@ class Z80:
                 pc, boundary = self.pc, True
                 continue
             ops = ops_near if near_lo <= pc < near_hi else ops_away
-            while True:                     # interpret up to the next boundary (blocks start only there)
+            while True:         # interpret up to the next boundary (blocks start only there)
                 r = ops[m[pc]](self, m, pc)
                 if r >= TRANSFER:
                     pc = r & 0xFFFF
@@ -292,8 +301,9 @@ class Z80:
         return self.pc != pc
 
     def _code_changed(self, pc):
-        """The block at pc found its bytes changed: drop it, note which instructions changed (later blocks stop
-        before them, leaving them to the interpreter) and make pc cool down before it is compiled again."""
+        """The block at pc found its bytes changed: drop it, note which instructions changed (later
+        blocks stop before them, leaving them to the interpreter) and make pc cool down before it is
+        compiled again."""
         m = self.memory
         for addr, old in self._block_code.pop(pc, ()):
             for k, byte in enumerate(old):
@@ -306,8 +316,8 @@ class Z80:
         self._heat[pc] = 0 if n == 1 else -(self.compile_after << min(n, 40))
 
     def _idle(self, limit):
-        """HALT: 4-T fetches of the HALT itself until limit (each waits like any fetch when the HALT is in
-        contended memory, which moves the T-state the interrupt finds)."""
+        """HALT: 4-T fetches of the HALT itself until limit (each waits like any fetch when the HALT
+        is in contended memory, which moves the T-state the interrupt finds)."""
         t = self.tstates
         if t < limit:
             cont = self._contention
@@ -324,8 +334,8 @@ class Z80:
             self._rc += n
 
     def step(self) -> int:
-        """One instruction (or one HALT cycle); returns its T-states. A trap at pc runs first; if it moves pc,
-        the step ends there (returning the T-states the trap added)."""
+        """One instruction (or one HALT cycle); returns its T-states. A trap at pc runs first; if it
+        moves pc, the step ends there (returning the T-states the trap added)."""
         t0 = self.tstates
         if self.halted:
             self._idle(t0 + 1)
@@ -375,7 +385,8 @@ class Z80:
             self.pc = m[v] | m[(v + 1) & 0xFFFF] << 8
             self.tstates += 19
         else:
-            # IM 1, or IM 0 with an RST on the bus (0xFF = RST 38h); other IM 0 bytes are taken as RST 38h
+            # IM 1, or IM 0 with an RST on the bus (0xFF = RST 38h); other IM 0 bytes are taken
+            # as RST 38h
             self.pc = data & 0x38 if self.im == 0 and (data & 0xC7) == 0xC7 else IM1_VECTOR
             self.tstates += 13
         self.memptr = self.pc
@@ -395,8 +406,8 @@ class Z80:
 
     # ---------------------------------------------------------------- compiling blocks
     def _compile(self, pc):
-        """Compile the block at pc and cache it (its code bytes kept to tell which changed, should they);
-        None when its first instruction keeps changing (pc is then interpreted for good)."""
+        """Compile the block at pc and cache it (its code bytes kept to tell which changed, should
+        they); None when its first instruction keeps changing (pc is then interpreted for good)."""
         fn, block = self._compiler.compile(pc, self._traps, self._volatile, self._g,
                                            self.dump_blocks.get(pc) if self.dump_blocks else None)
         if fn is None:
@@ -410,7 +421,8 @@ class Z80:
         return fn
 
     def explain_block(self, pc):
-        """The account of the block that would be compiled at pc now (records, passes, code: docs/Z80.md)."""
+        """The account of the block that would be compiled at pc now (records, passes, code:
+        docs/Z80.md)."""
         block = self._compiler.plan(pc, self._traps, self._volatile)
         if block is None:
             return f"{pc:04x}: its first instruction is interpreted (seen to change)"

@@ -1,27 +1,29 @@
-"""The bus cycles of every Z80 instruction: which address each machine cycle puts on the bus, of what kind and
-for how long, as data (pattern rows per instruction group), plus the 48K contention they meet. It is not the
-decoder (z80_codegen.py says what an instruction does) and runs nothing: both back ends turn these cycles into
-contention code, and the FUSE event lists (MC/MR/MW/PC/PR/PW) check them instruction by instruction.
+"""The bus cycles of every Z80 instruction: which address each machine cycle puts on the bus, of
+what kind and for how long, as data (pattern rows per instruction group), and the 48K's contention
+rule (which addresses wait, and how long). It is not the decoder (z80_decode.py says what an
+instruction does) and runs nothing: the contention pass (z80_timing.py) turns these cycles into
+waits, and the FUSE event lists (MC/MR/MW/PC/PR/PW) check them instruction by instruction.
 
 A pattern is a string of cycles `KIND.where`, optionally `*n` for n identical cycles:
   F  opcode fetch, 4 T (M1)         R  memory read, 3 T          W  memory write, 3 T
   N  1 T with the address still on the bus (no memory request; contended like an access)
   IO an I/O cycle, 4 T, contended by the port's own rule (io_steps)
-`where` is `op` (the opcode byte's address: pc, or pc+1 after a DD/FD prefix) or `pc` plus an offset, a
-register pair (`hl`, `bc`, `de`, `sp`, `sp+1`, `sp-1`, `sp-2`), `ir` (I and R on the address bus), `nn` /
-`nn+1` (the instruction's 16-bit operand), `xy` (IX+d or IY+d), `an` (A and the operand: IN A,(n)) or `bc-`
-(B-1 and C: OUTI's port). A second pattern lists the cycles added when a conditional instruction is taken
-(or a block instruction repeats). Sources: the comp.sys.sinclair FAQ's contention tables and Fuse's z80 core
-comments (facts only), checked against FUSE's tests.expected by tests/test_z80_bus.py."""
+`where` is `op` (the opcode byte's address: pc, or pc+1 after a DD/FD prefix) or `pc` plus an
+offset, a register pair (`hl`, `bc`, `de`, `sp`, `sp+1`, `sp-1`, `sp-2`), `ir` (I and R on the
+address bus), `nn` / `nn+1` (the instruction's 16-bit operand), `xy` (IX+d or IY+d), `an` (A and the
+operand: IN A,(n)) or `bc-` (B-1 and C: OUTI's port). A second pattern lists the cycles added when a
+conditional instruction is taken (or a block instruction repeats). Sources: the comp.sys.sinclair
+FAQ's contention tables and Fuse's z80 core comments (facts only), checked against FUSE's
+tests.expected by tests/test_z80_bus.py."""
 from dataclasses import dataclass
 
 from . import hw
 
 TLEN = {"F": 4, "R": 3, "W": 3, "N": 1, "IO": 4}
 
-# ---------------------------------------------------------------- unprefixed opcodes, by x/z (and y, q)
+# ------------------------------------------------------------ unprefixed opcodes, by x/z (and y, q)
 # (the opcode fields: x = op >> 6, y = (op >> 3) & 7, z = op & 7, p = y >> 1, q = y & 1)
-_LD_IND = ("F.op W.bc", "F.op R.bc", "F.op W.de", "F.op R.de",         # 02 0A 12 1A: LD (BC),A ... LD A,(DE)
+_LD_IND = ("F.op W.bc", "F.op R.bc", "F.op W.de", "F.op R.de",  # 02 0A 12 1A: LD (BC),A..LD A,(DE)
            "F.op R.op+1 R.op+2 W.nn W.nn+1",                           # 22: LD (nn),HL
            "F.op R.op+1 R.op+2 R.nn R.nn+1",                           # 2A: LD HL,(nn)
            "F.op R.op+1 R.op+2 W.nn",                                  # 32: LD (nn),A
@@ -85,7 +87,7 @@ def _base(op):
 
 
 def _indexed(op):
-    """The (IX+d) / (IY+d) forms after a DD/FD prefix (op is the opcode after the prefix), or None."""
+    """The (IX+d) / (IY+d) forms after a DD/FD prefix (op: the opcode after the prefix), or None."""
     x, y, z = op >> 6, (op >> 3) & 7, op & 7
     if op == 0x36:
         return "F.pc F.op R.op+1 R.op+2 N.op+2*2 W.xy"                # LD (IX+d),n
@@ -107,7 +109,7 @@ def _cb(op):
 
 
 def _xycb(op):
-    head = "F.pc F.pc+1 R.pc+2 R.pc+3 N.pc+3*2 R.xy N.xy"              # DD CB d op (op read, not fetched)
+    head = "F.pc F.pc+1 R.pc+2 R.pc+3 N.pc+3*2 R.xy N.xy"        # DD CB d op (op read, not fetched)
     return head if op >> 6 == 1 else head + " W.xy"
 
 
@@ -116,11 +118,12 @@ def _ed(op):
     x, y, z = op >> 6, (op >> 3) & 7, op & 7
     head = "F.pc F.pc+1"
     if x == 1:
-        rest = {0: "IO.bc", 1: "IO.bc", 2: "N.ir*7",                  # IN r,(C) / OUT (C),r / ADC,SBC HL,rr
-                3: "R.pc+2 R.pc+3 R.nn R.nn+1" if y & 1 else "R.pc+2 R.pc+3 W.nn W.nn+1",   # LD rr,(nn) / (nn),rr
-                4: "", 5: "R.sp R.sp+1", 6: ""}.get(z)                # NEG / RETN, RETI / IM
-        if z == 7:
-            rest = "N.ir" if y < 4 else ("R.hl N.hl*4 W.hl" if y < 6 else "")   # LD I,A ... / RRD, RLD
+        rest = {0: "IO.bc", 1: "IO.bc", 2: "N.ir*7",      # IN r,(C) / OUT (C),r / ADC,SBC HL,rr
+                3: ("R.pc+2 R.pc+3 R.nn R.nn+1" if y & 1    # LD rr,(nn)
+                    else "R.pc+2 R.pc+3 W.nn W.nn+1"),      # LD (nn),rr
+                4: "", 5: "R.sp R.sp+1", 6: ""}.get(z)    # NEG / RETN, RETI / IM
+        if z == 7:                                          # LD I,A ... / RRD, RLD / ED 77, 7F
+            rest = "N.ir" if y < 4 else ("R.hl N.hl*4 W.hl" if y < 6 else "")
         return (head + " " + rest).strip(), ""
     if x == 2 and z <= 3 and y >= 4:
         body, again = (("R.hl W.de N.de*2", "N.de*5"),                # LDI LDD LDIR LDDR
@@ -133,11 +136,11 @@ def _ed(op):
 
 @dataclass(frozen=True, slots=True)
 class Where:
-    """An address known only when the instruction runs, as the Python expression that computes it from the
-    registers as the instruction starts, with what the contention rule needs to test it cheaply: `kind` is
-    'pc' (the instruction's own bytes, pc + k), 'pair' (a register pair, `high` its high byte's register),
-    'sp' (sp + k), 'xy' (IX+d / IY+d, `high` the sum before the 16-bit wrap), 'ir' (I and R on the bus)
-    or 'other'."""
+    """An address known only when the instruction runs, as the Python expression that computes it
+    from the registers as the instruction starts, with what the contention rule needs to test it
+    cheaply: `kind` is 'pc' (the instruction's own bytes, pc + k), 'pair' (a register pair, `high`
+    its high byte's register), 'sp' (sp + k), 'xy' (IX+d / IY+d, `high` the sum before the 16-bit
+    wrap), 'ir' (I and R on the bus) or 'other'."""
     kind: str
     expr: str
     k: int = 0
@@ -185,9 +188,10 @@ _REG_ADDR = {
 
 
 def prefix_changes(op):
-    """True when a DD/FD prefix changes the meaning of this unprefixed opcode (HL, H, L or (HL) in it)."""
-    if op in (0x09, 0x19, 0x29, 0x39, 0x21, 0x22, 0x2A, 0x23, 0x2B, 0x24, 0x25, 0x26, 0x2C, 0x2D, 0x2E,
-              0x34, 0x35, 0x36, 0xE1, 0xE3, 0xE5, 0xE9, 0xF9):
+    """True when a DD/FD prefix changes the meaning of this unprefixed opcode (it has HL, H, L or
+    (HL) in it)."""
+    if op in (0x09, 0x19, 0x29, 0x39, 0x21, 0x22, 0x2A, 0x23, 0x2B, 0x24, 0x25, 0x26, 0x2C, 0x2D,
+              0x2E, 0x34, 0x35, 0x36, 0xE1, 0xE3, 0xE5, 0xE9, 0xF9):
         return True
     if 0x40 <= op <= 0x7F and op != 0x76:
         return (op >> 3) & 7 in (4, 5, 6) or op & 7 in (4, 5, 6)
@@ -197,8 +201,8 @@ def prefix_changes(op):
 
 
 def patterns(mem, pc):
-    """(pattern, taken pattern, px, op) of the instruction at pc: px is 'ix'/'iy' after a DD/FD prefix that
-    changes it, op the offset of its opcode byte from pc (1 after a prefix, else 0)."""
+    """(pattern, taken pattern, px, op) of the instruction at pc: px is 'ix'/'iy' after a DD/FD
+    prefix that changes it, op the offset of its opcode byte from pc (1 after a prefix, else 0)."""
     b0 = mem[pc]
     if b0 == 0xCB:
         return _cb(mem[(pc + 1) & 65535]), "", None, 0
@@ -210,7 +214,7 @@ def patterns(mem, pc):
         if op == 0xCB:
             return _xycb(mem[(pc + 3) & 65535]), "", px, 1
         if not prefix_changes(op):
-            return "F.pc", "", None, 0                                # a lone prefix: 4 T, then the next
+            return "F.pc", "", None, 0                      # a lone prefix: 4 T, then the next
         ind = _indexed(op)
         if ind:
             return ind, "", px, 1
@@ -221,10 +225,10 @@ def patterns(mem, pc):
 
 
 def cycles(mem, pc):
-    """(cycles, taken cycles) of the instruction at pc, each a Cycle with its address resolved: an int when
-    mem holds real bytes and pc is an int (the block compiler), a Where when they are expressions (the
-    interpreter's templates: pc is `pc`, operands `o1`...). Register addresses are those of the registers
-    as the instruction starts."""
+    """(cycles, taken cycles) of the instruction at pc, each a Cycle with its address resolved: an
+    int when mem holds real bytes and pc is an int (the block compiler), a Where when they are
+    expressions (the interpreter's templates: pc is `pc`, operands `o1`...). Register addresses are
+    those of the registers as the instruction starts."""
     pat, taken, px, op = patterns(mem, pc)
     nn_off = 2 if mem[pc] == 0xED else op + 1
 
@@ -265,9 +269,9 @@ def at_offsets(cycle_list, start=0):
 # ---------------------------------------------------------------- the 48K's contention
 @dataclass(frozen=True)
 class Contention:
-    """Who is held up and by how much: an access to lo <= address < hi (or an I/O cycle by the port rule)
-    starting at T-state t waits delays[t] T-states. A CPU with contention runs one frame at a time (t is
-    the frame's T-state; the table covers a frame plus the longest instruction)."""
+    """Who is held up and by how much: an access to lo <= address < hi (or an I/O cycle by the port
+    rule) starting at T-state t waits delays[t] T-states. A CPU with contention runs one frame at a
+    time (t is the frame's T-state; the table covers a frame plus the longest instruction)."""
     delays: bytes
     lo: int = hw.CONTENDED_LO
     hi: int = hw.CONTENDED_HI
@@ -297,7 +301,7 @@ CONTENTION_48K = Contention(delays_48k())
 
 
 def io_steps(port_contended, ula_port):
-    """The 48K's I/O cycle as (contended?, T-states) steps: the access happens after the first step."""
+    """The 48K's I/O cycle as (contended?, T-states) steps: the access comes after the first."""
     if ula_port:
         return ((port_contended, 1), (True, 3))        # C:1,C:3 or N:1,C:3
     if port_contended:

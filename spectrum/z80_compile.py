@@ -1,7 +1,8 @@
-"""The Z80 block compiler: the passes (z80_passes.py) over the one decoder's records, then the emitter
-(z80_emit.py), then Python's compile; compiled code is shared by source text across CPUs. On request
-(the CPU's dump_blocks), a block's account -- bytes, records, passes, code -- is written to a file
-(z80_explain.py). It runs nothing: spectrum/z80.py decides when to compile and runs the blocks."""
+"""The Z80 block compiler: the passes (z80_passes.py) over the one decoder's records, then the
+emitter (z80_emit.py), then Python's compile; compiled code is shared by source text across CPUs. On
+request (the CPU's dump_blocks), a block's account -- bytes, records, passes, code -- is written to
+a file (z80_explain.py). It runs nothing: spectrum/z80.py decides when to compile and runs the
+blocks."""
 from . import z80_passes as passes
 from .z80_decode import Decoder
 from .z80_emit import Emitter
@@ -50,8 +51,9 @@ class BlockCompiler:
                             bulk_copy=loop and len(path) == 1 and path[0].mn == "LDIR")
 
     def compile(self, start, traps, volatile, globals_, dump_to=None):
-        """(blk function, its plan) for the block at start, or (None, None); blk is made in globals_ (the
-        CPU's: S, M, the flag tables, the ports, the delays). dump_to: a file to append its account to."""
+        """(blk function, its plan) for the block at start, or (None, None); blk is made in globals_
+        (the CPU's: S, M, the flag tables, the ports, the delays). dump_to: a file to append its
+        account to."""
         block = self.plan(start, traps, volatile)
         if block is None:
             return None, None

@@ -1,7 +1,7 @@
-"""The decoder's CB, DD CB / FD CB and ED opcodes (the rest of z80_decode.py's Decoder, as a base class):
-each handler returns an Instr record saying what the instruction reads and writes and its effect as
-lines. The ED table maps the second byte to a handler; CB is decoded by field."""
-from .z80_operands import R8, R8N, RP, RPN, s8
+"""The decoder's CB, DD CB / FD CB and ED opcodes (the rest of z80_decode.py's Decoder, as a base
+class): each handler returns an Instr record saying what the instruction reads and writes and its
+effect as lines. The ED table maps the second byte to a handler; CB is decoded by field."""
+from .z80_operands import R8, R8N, RPN, s8
 from .z80_records import BRANCH, JUMP, STOP, FlagLine as F, MemptrLine as W, Store, make
 from .z80_tables import ALL_FLAGS, FLAG_5, FLAG_3, FLAG_C, FLAG_H, FLAG_N, FLAG_PV, ROT_NAMES
 
@@ -11,8 +11,9 @@ NOT_C = ALL_FLAGS ^ FLAG_C
 POP = ["v = M[sp] | M[(sp + 1) & 65535] << 8", "sp = (sp + 2) & 65535"]
 BLOCK_NAMES = {(0, False): "LDI", (1, False): "CPI", (2, False): "INI", (3, False): "OUTI",
                (0, True): "LDD", (1, True): "CPD", (2, True): "IND", (3, True): "OUTD"}
-REPEATING = {"LDI": "LDIR", "LDD": "LDDR", "CPI": "CPIR", "CPD": "CPDR", "INI": "INIR", "IND": "INDR",
-             "OUTI": "OTIR", "OUTD": "OTDR"}
+REPEATING = {"LDI": "LDIR", "LDD": "LDDR", "CPI": "CPIR", "CPD": "CPDR", "INI": "INIR",
+             "IND": "INDR", "OUTI": "OTIR", "OUTD": "OTDR"}
+LD_A_IR_FLAGS = F("f = (f & 1) | SZ53[a] | (4 if S.iff2 else 0)")   # LD A,I / LD A,R
 
 
 def rd16(regs):
@@ -52,9 +53,11 @@ class PrefixedOps:
     """CB, DDCB and ED handlers (self.mem is the memory being decoded)."""
     rd16, wr16 = staticmethod(rd16), staticmethod(wr16)
 
-    # ---- CB prefix: four groups by the top two bits of the second byte (y = kind or bit, z = register)
-    #   00-3F  RLC RRC RL RR SLA SRA SLL SRL r  8 T, (HL) 15 T, DDCB (IX+d) 23 T (result also to r if z != 6)
-    #   40-7F  BIT y,r                     8 T, (HL) 12 T, DDCB 20 T (flags 5/3: MEMPTR / (IX+d) high byte)
+    # ---- CB prefix: four groups by the top two bits of the second byte (y: kind or bit, z: reg)
+    #   00-3F  RLC RRC RL RR SLA SRA SLL SRL r  8 T, (HL) 15 T, DDCB (IX+d) 23 T (the result also
+    #          to r if z != 6)
+    #   40-7F  BIT y,r                          8 T, (HL) 12 T, DDCB 20 T (flags 5/3: MEMPTR /
+    #          the high byte of IX+d)
     #   80-BF  RES y,r                          8 T, (HL) 15 T, DDCB 23 T
     #   C0-FF  SET y,r                          8 T, (HL) 15 T, DDCB 23 T
     def cb(self, addr):
@@ -64,13 +67,14 @@ class PrefixedOps:
             if x == 1:
                 body = ["wa = h << 8 | l", "v = M[wa]",
                         F(f"f = (f & 1) | (BIT{y}[v] & 215) | ((wz >> 8) & 40)")]
-                return make(addr, 2, cb_mn(x, y, "(HL)"), 2, 12, body, "h l wz", "", 0, NOT_C)
+                return make(addr, 2, cb_mn(x, y, "(HL)"), 2, 12, body, reads="h l wz", fw=NOT_C)
             lines, fr, fw = cb_op(x, y, "v")
             body = ["wa = h << 8 | l", "v = M[wa]"] + lines + [Store("wa", "v")]
-            return make(addr, 2, cb_mn(x, y, "(HL)"), 2, 15, body, "h l", "", fr, fw)
+            return make(addr, 2, cb_mn(x, y, "(HL)"), 2, 15, body, reads="h l", fr=fr, fw=fw)
         r = R8[z]
         lines, fr, fw = cb_op(x, y, r)
-        return make(addr, 2, cb_mn(x, y, R8N[z]), 2, 8, lines, r, "" if x == 1 else r, fr, fw)
+        return make(addr, 2, cb_mn(x, y, R8N[z]), 2, 8, lines, reads=r, writes="" if x == 1 else r,
+                    fr=fr, fw=fw)
 
     # ---- DD CB d op / FD CB d op
     def xycb(self, addr, px):
@@ -82,7 +86,7 @@ class PrefixedOps:
         body = [f"wa = ({px} + {d}) & 65535" if d else f"wa = {px}", W("wz = wa"), "v = M[wa]"]
         if x == 1:
             body += [F(f"f = (f & 1) | (BIT{y}[v] & 215) | ((wa >> 8) & 40)")]
-            return make(addr, 4, f"BIT {y},{mref}", 2, 20, body, px, "wz", 0, NOT_C)
+            return make(addr, 4, f"BIT {y},{mref}", 2, 20, body, reads=px, writes="wz", fw=NOT_C)
         lines, fr, fw = cb_op(x, y, "v")
         body += lines + [Store("wa", "v")]
         mn, writes = cb_mn(x, y, mref), ("wz",)
@@ -90,11 +94,11 @@ class PrefixedOps:
             body.append(f"{R8[z]} = v")
             mn += f" (and LD {R8N[z]})"
             writes += (R8[z],)
-        return make(addr, 4, mn, 2, 23, body, px, writes, fr, fw)
+        return make(addr, 4, mn, 2, 23, body, reads=px, writes=writes, fr=fr, fw=fw)
 
     # ---- ED prefix
     def ed(self, addr):
-        """ED-prefixed opcodes: ED maps the second byte to a handler (undefined ones are 8-T NOPs)."""
+        """ED-prefixed opcodes: ED maps the second byte to a handler (undefined ones: 8-T NOPs)."""
         m = self.mem
         op = m[(addr + 1) & 65535]
         nn = m[(addr + 2) & 65535] | m[(addr + 3) & 65535] << 8
@@ -102,22 +106,20 @@ class PrefixedOps:
 
     def _ed_in(self, addr, op, y, nn):
         body = ["v = b << 8 | c", "x = PIN(v, {io_t}) & 255", F("f = (f & 1) | SZ53P[x]"),
-                W("wz = (v + 1) & 65535")]
-        if y != 6:
-            body.append(f"{R8[y]} = x")
-        return make(addr, 2, f"IN {R8N[y] if y != 6 else 'F'},(C)", 2, 12, body, "b c",
-                     ("wz", R8[y]) if y != 6 else "wz", 0, NOT_C)
+                W("wz = (v + 1) & 65535")] + ([f"{R8[y]} = x"] if y != 6 else [])
+        return make(addr, 2, f"IN {R8N[y] if y != 6 else 'F'},(C)", 2, 12, body, reads="b c",
+                    writes=("wz", R8[y]) if y != 6 else "wz", fw=NOT_C)
 
     def _ed_out(self, addr, op, y, nn):
         src = R8[y] if y != 6 else 0
         body = ["POUT(b << 8 | c, %s, {io_t})" % src, W("wz = ((b << 8 | c) + 1) & 65535")]
         return make(addr, 2, f"OUT (C),{R8N[y] if y != 6 else '0'}", 2, 12, body,
-                     ("b", "c", src) if y != 6 else "b c", "wz")
+                    reads=("b", "c", src) if y != 6 else "b c", writes="wz")
 
     def _ed_sbc_adc(self, addr, op, y, nn):
-        p, qq = y >> 1, y & 1
+        p, adc = y >> 1, y & 1
         body = ["v = h << 8 | l", f"w = {rd16(RP_REGS[p])}"]
-        if qq == 0:
+        if not adc:
             body += ["r = v - w - (f & 1)",
                      F("f = 2 | ((r >> 16) & 1) | ((r >> 8) & 168) | (((v ^ w ^ r) >> 8) & 16) | "
                        "(((v ^ w) & (v ^ r) & 32768) >> 13)")]
@@ -125,55 +127,58 @@ class PrefixedOps:
             body += ["r = v + w + (f & 1)",
                      F("f = ((r >> 16) & 1) | ((r >> 8) & 168) | (((v ^ w ^ r) >> 8) & 16) | "
                        "(((v ^ w ^ 32768) & (v ^ r) & 32768) >> 13)")]
-        body += ["r &= 65535", F("if not r: f |= 64"), W("wz = (v + 1) & 65535"), "h = r >> 8", "l = r & 255"]
-        return make(addr, 2, f"{'SBC' if qq == 0 else 'ADC'} HL,{RPN[p]}", 2, 15, body,
-                     ("h", "l") + RP_REGS[p], "h l wz", FLAG_C, ALL_FLAGS)
+        body += ["r &= 65535", F("if not r: f |= 64"), W("wz = (v + 1) & 65535"),
+                 "h = r >> 8", "l = r & 255"]
+        return make(addr, 2, f"{'ADC' if adc else 'SBC'} HL,{RPN[p]}", 2, 15, body,
+                    reads=("h", "l") + RP_REGS[p], writes="h l wz", fr=FLAG_C, fw=ALL_FLAGS)
 
     def _ed_ld_nn_rr(self, addr, op, y, nn):
         regs, n1 = RP_REGS[y >> 1], (nn + 1) & 65535
         lo, hi = ("sp & 255", "sp >> 8") if regs == ("sp",) else (regs[1], regs[0])
         body = [Store(nn, lo), Store(n1, hi), W(f"wz = {n1}")]
-        return make(addr, 4, f"LD ({nn:#06x}),{RPN[y >> 1]}", 2, 20, body, regs, "wz")
+        return make(addr, 4, f"LD ({nn:#06x}),{RPN[y >> 1]}", 2, 20, body, reads=regs, writes="wz")
 
     def _ed_ld_rr_nn(self, addr, op, y, nn):
         regs, n1 = RP_REGS[y >> 1], (nn + 1) & 65535
         body = wr16(regs, f"M[{nn}] | M[{n1}] << 8") + [W(f"wz = {n1}")]
-        return make(addr, 4, f"LD {RPN[y >> 1]},({nn:#06x})", 2, 20, body, "", regs + ("wz",))
+        return make(addr, 4, f"LD {RPN[y >> 1]},({nn:#06x})", 2, 20, body, writes=regs + ("wz",))
 
     def _ed_neg(self, addr, op, y, nn):
-        return make(addr, 2, "NEG", 2, 8, [F("f = SUBF[a]"), "a = (-a) & 255"], "a", "a", 0, ALL_FLAGS)
+        return make(addr, 2, "NEG", 2, 8, [F("f = SUBF[a]"), "a = (-a) & 255"], reads="a",
+                    writes="a", fw=ALL_FLAGS)
 
     def _ed_retn(self, addr, op, y, nn):     # RETN and RETI both copy IFF2 to IFF1
-        return make(addr, 2, "RETI" if y == 1 else "RETN", 2, 14, POP + ["S.iff1 = S.iff2", W("wz = v")],
-                     "sp", "sp wz", flow=JUMP, target="v", taken_tstates=14)
+        return make(addr, 2, "RETI" if y == 1 else "RETN", 2, 14,
+                    POP + ["S.iff1 = S.iff2", W("wz = v")], reads="sp", writes="sp wz",
+                    flow=JUMP, target="v", taken_tstates=14)
 
     def _ed_im(self, addr, op, y, nn):
         return make(addr, 2, f"IM {IM_MODE[y]}", 2, 8, [f"S.im = {IM_MODE[y]}"])
 
     def _ed_ld_i_a(self, addr, op, y, nn):
-        return make(addr, 2, "LD I,A", 2, 9, ["S.i = a"], "a")
+        return make(addr, 2, "LD I,A", 2, 9, ["S.i = a"], reads="a")
 
     def _ed_ld_r_a(self, addr, op, y, nn):
-        return make(addr, 2, "LD R,A", 2, 9, ["S._r7 = a & 128", "S._rc = (a & 127) - {m1}", "S._eir = -1"],
-                     "a")
+        body = ["S._r7 = a & 128", "S._rc = (a & 127) - {m1}", "S._eir = -1"]
+        return make(addr, 2, "LD R,A", 2, 9, body, reads="a")
 
     def _ed_ld_a_i(self, addr, op, y, nn):   # an interrupt accepted right after it resets P/V: post
-        return make(addr, 2, "LD A,I", 2, 9, ["a = S.i", F("f = (f & 1) | SZ53[a] | (4 if S.iff2 else 0)")],
-                     "", "a", 0, NOT_C, flow=STOP, post="_pvr")
+        return make(addr, 2, "LD A,I", 2, 9, ["a = S.i", LD_A_IR_FLAGS], writes="a", fw=NOT_C,
+                    flow=STOP, post="_pvr")
 
     def _ed_ld_a_r(self, addr, op, y, nn):
-        body = ["a = S._r7 | ((S._rc + {m1}) & 127)", F("f = (f & 1) | SZ53[a] | (4 if S.iff2 else 0)")]
-        return make(addr, 2, "LD A,R", 2, 9, body, "", "a", 0, NOT_C, flow=STOP, post="_pvr")
+        body = ["a = S._r7 | ((S._rc + {m1}) & 127)", LD_A_IR_FLAGS]
+        return make(addr, 2, "LD A,R", 2, 9, body, writes="a", fw=NOT_C, flow=STOP, post="_pvr")
 
     def _ed_rrd(self, addr, op, y, nn):
         body = ["wa = h << 8 | l", "v = M[wa]", Store("wa", "((a << 4) | (v >> 4)) & 255"),
                 "a = (a & 240) | (v & 15)", F("f = (f & 1) | SZ53P[a]"), W("wz = (wa + 1) & 65535")]
-        return make(addr, 2, "RRD", 2, 18, body, "a h l", "a wz", 0, NOT_C)
+        return make(addr, 2, "RRD", 2, 18, body, reads="a h l", writes="a wz", fw=NOT_C)
 
     def _ed_rld(self, addr, op, y, nn):
         body = ["wa = h << 8 | l", "v = M[wa]", Store("wa", "((v << 4) | (a & 15)) & 255"),
                 "a = (a & 240) | (v >> 4)", F("f = (f & 1) | SZ53P[a]"), W("wz = (wa + 1) & 65535")]
-        return make(addr, 2, "RLD", 2, 18, body, "a h l", "a wz", 0, NOT_C)
+        return make(addr, 2, "RLD", 2, 18, body, reads="a h l", writes="a wz", fw=NOT_C)
 
     def _ed_nop(self, addr, op, y, nn):
         return make(addr, 2, f"NOP (ED {op:02X})", 2, 8, [])
@@ -183,21 +188,25 @@ class PrefixedOps:
 
 
 def _block_body(z, inc):
-    """(lines, condition to repeat, reads, writes, flags written) of LDI/CPI/INI/OUTI (LDD...: inc False)."""
-    sgn = "+" if inc else "-"
-    hl_step = [f"l = (l {sgn} 1) & 255", f"if l == {0 if inc else 255}: h = (h {sgn} 1) & 255"]
+    """(lines, condition to repeat, reads, writes, flags written) of LDI/CPI/INI/OUTI (inc) or
+    LDD/CPD/IND/OUTD."""
+    sgn, end = ("+", 0) if inc else ("-", 255)
+    hl_step = [f"l = (l {sgn} 1) & 255", f"if l == {end}: h = (h {sgn} 1) & 255"]
+    de_step = [f"e = (e {sgn} 1) & 255", f"if e == {end}: d = (d {sgn} 1) & 255"]
     bc_dec = ["if not c: b = (b - 1) & 255", "c = (c - 1) & 255"]
     io_flags = F("f = ((v >> 6) & 2) | (17 if n > 255 else 0) | (SZ53P[(n & 7) ^ b] & 4) | SZ53[b]")
     if z == 0:
-        body = (["v = M[h << 8 | l]", Store("d << 8 | e", "v")] + hl_step
-                + [f"e = (e {sgn} 1) & 255", f"if e == {0 if inc else 255}: d = (d {sgn} 1) & 255"] + bc_dec
-                + [F("n = v + a"), F("f = (f & 193) | (4 if b or c else 0) | (n & 8) | ((n << 4) & 32)")])
-        return body, "b or c", "a b c d e h l", "b c d e h l", FLAG_5 | FLAG_H | FLAG_3 | FLAG_PV | FLAG_N
+        body = (["v = M[h << 8 | l]", Store("d << 8 | e", "v")] + hl_step + de_step + bc_dec
+                + [F("n = v + a"),
+                   F("f = (f & 193) | (4 if b or c else 0) | (n & 8) | ((n << 4) & 32)")])
+        return body, "b or c", "a b c d e h l", "b c d e h l", \
+            FLAG_5 | FLAG_H | FLAG_3 | FLAG_PV | FLAG_N
     if z == 1:
-        body = (["v = M[h << 8 | l]", "r = (a - v) & 255", F("hc = ((a & 15) - (v & 15)) & 16")] + hl_step
-                + bc_dec + [W(f"wz = (wz {sgn} 1) & 65535"), F("n = r - (hc >> 4)"),
-                            F("f = (f & 1) | 2 | (4 if b or c else 0) | hc | (r & 128) | (0 if r else 64) | "
-                              "(n & 8) | ((n << 4) & 32)")])
+        body = (["v = M[h << 8 | l]", "r = (a - v) & 255", F("hc = ((a & 15) - (v & 15)) & 16")]
+                + hl_step + bc_dec
+                + [W(f"wz = (wz {sgn} 1) & 65535"), F("n = r - (hc >> 4)"),
+                   F("f = (f & 1) | 2 | (4 if b or c else 0) | hc | (r & 128) | (0 if r else 64) "
+                     "| (n & 8) | ((n << 4) & 32)")])
         return body, "(b or c) and r", "a b c h l wz", "b c h l wz", NOT_C
     if z == 2:
         body = (["v = PIN(b << 8 | c, {io_t}) & 255", W(f"wz = ((b << 8 | c) {sgn} 1) & 65535"),
@@ -215,22 +224,22 @@ def block_op(addr, y, z):
     name = BLOCK_NAMES[(z, not inc)]
     body, cont, reads, writes, fw = _block_body(z, inc)
     if not rep:
-        return make(addr, 2, name, 2, 16, body, reads, writes, 0, fw)
-    # Repeating (the extra 5 T that move PC back): MEMPTR = PC + 1 and bits 5,3 = bits 13,11 of PC; the I/O
-    # ones also change P/V and H from B and the carry (D. Banks's Z80Decoder wiki, "interrupted block
-    # instructions"; MEMPTR of INIR..OTDR: M. Sainz de Baranda, z80test 1.2)
+        return make(addr, 2, name, 2, 16, body, reads=reads, writes=writes, fw=fw)
+    # Repeating (the extra 5 T that move PC back): MEMPTR = PC + 1 and bits 5,3 = bits 13,11 of PC;
+    # the I/O ones also change P/V and H from B and the carry (D. Banks's Z80Decoder wiki,
+    # "interrupted block instructions"; MEMPTR of INIR..OTDR: M. Sainz de Baranda, z80test 1.2)
     again = [f"wz = {(addr + 1) & 65535}"]
     if z >= 2:
         again += ["if f & 1:",
                   "    x = (b - 1) & 7 if f & 2 else (b + 1) & 7",
-                  "    f = (f & 235) | ((f ^ SZ53P[x] ^ 4) & 4) | (16 if (b & 15) == (0 if f & 2 else 15) "
-                  "else 0)",
+                  "    f = (f & 235) | ((f ^ SZ53P[x] ^ 4) & 4) "
+                  "| (16 if (b & 15) == (0 if f & 2 else 15) else 0)",
                   "else: f = (f & 251) | ((f ^ SZ53P[b & 7] ^ 4) & 4)"]
     again.append(f"f = (f & 215) | {(addr >> 8) & 40}")
-    if "wz" not in writes:           # LDIR, LDDR: MEMPTR changes only while repeating (kept otherwise)
+    if "wz" not in writes:      # LDIR, LDDR: MEMPTR changes only while repeating (else it is kept)
         reads, writes = reads + " wz", writes + " wz"
-    return make(addr, 2, REPEATING[name], 2, 16, body, reads, writes, 0, fw, flow=BRANCH,
-                 cond=cont, taken=again, target=addr, taken_tstates=21)
+    return make(addr, 2, REPEATING[name], 2, 16, body, reads=reads, writes=writes, fw=fw,
+                flow=BRANCH, cond=cont, taken=again, target=addr, taken_tstates=21)
 
 
 def _rows(*spec):

@@ -1,6 +1,6 @@
-"""A compiled block's account, for people: its bytes, the decoder's records, what each pass decided, and the
-code emitted, as plain text (the CPU's dump_blocks writes it to a file; docs/Z80.md shows one). It reads the
-plan the passes made; it decides nothing."""
+"""A compiled block's account, for people: its bytes, the decoder's records, what each pass decided,
+and the code emitted, as plain text (the CPU's dump_blocks writes it to a file; docs/Z80.md shows
+one). It reads the plan the passes made; it decides nothing."""
 from .z80_passes import walk
 from .z80_timing import Flag, Mark, PortWait, Wait, Within
 

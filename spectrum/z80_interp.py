@@ -1,10 +1,12 @@
-"""The Z80 interpreter: one small Python function per opcode (per prefix + opcode), made on first use from the
-same decoder that feeds the block compiler, reading its operands from memory each time it runs. It runs code
-that is cold, run once or rewritten as it runs; it is not the block compiler and keeps no per-address state.
+"""The Z80 interpreter: one small Python function per opcode (per prefix + opcode), made on first
+use from the same decoder that feeds the block compiler, reading its operands from memory each time
+it runs. It runs code that is cold, run once or rewritten as it runs; it is not the block compiler
+and keeps no per-address state.
 
-An op function is `op(S, M, pc) -> next pc`, plus 0x10000 when the instruction may have jumped (the CPU counts
-those arrivals to find hot code), or -3 for HALT; it leaves S.pc to the caller. Each is made once per
-process (per rom_top and contention, and with or without the tests on its own bytes) and shared by every CPU."""
+An op function is `op(S, M, pc) -> next pc`, plus 0x10000 when the instruction may have jumped (the
+CPU counts those arrivals to find hot code), or -3 for HALT; it leaves S.pc to the caller. Each is
+made once per process (per rom_top and contention, and with or without the tests on its own bytes)
+and shared by every CPU."""
 from .z80_decode import Decoder
 from .z80_emit import TRANSFER, Emitter
 from .z80_operands import Expr, Template
@@ -28,17 +30,18 @@ def opcode_bytes(memory, pc):
 
 
 def op_source(key_bytes, rom_top, contention=None, own_bytes=True):
-    """Python source of the op function for one opcode (see the module docstring). own_bytes=False: for
-    code outside contended memory (no tests on the instruction's own bytes)."""
+    """Python source of the op function for one opcode (see the module docstring). own_bytes=False:
+    for code outside contended memory (no tests on the instruction's own bytes)."""
     ins = Decoder(Template(key_bytes)).decode(Expr("pc", 0))
     operands = [k for k in range(1, ins.length) if k not in key_bytes]
-    return Emitter(rom_top, contention).op_function(ins, timing(ins, contention, "S._ic", own_bytes), operands)
+    waits = timing(ins, contention, "S._ic", own_bytes)
+    return Emitter(rom_top, contention).op_function(ins, waits, operands)
 
 
 class OpTable:
-    """The dispatch for one rom_top, shared by every CPU of the process: `table[M[pc]](S, M, pc)` runs the
-    instruction at pc on CPU S with memory M. Prefix bytes map to small dispatchers on the next opcode byte;
-    every slot starts as a stub that builds the real function on first use."""
+    """The dispatch for one rom_top, shared by every CPU of the process: `table[M[pc]](S, M, pc)`
+    runs the instruction at pc on CPU S with memory M. Prefix bytes map to small dispatchers on the
+    next opcode byte; every slot starts as a stub that builds the real function on first use."""
     _shared = {}
 
     @classmethod
@@ -46,7 +49,8 @@ class OpTable:
         own_bytes = own_bytes or contention is None
         table = cls._shared.get((rom_top, contention, own_bytes))
         if table is None:
-            table = cls._shared[(rom_top, contention, own_bytes)] = cls(rom_top, contention, own_bytes)
+            table = cls(rom_top, contention, own_bytes)
+            cls._shared[(rom_top, contention, own_bytes)] = table
         return table
 
     def __init__(self, rom_top, contention=None, own_bytes=True):

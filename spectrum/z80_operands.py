@@ -1,6 +1,7 @@
-"""Operands for the one decoder (z80_decode.py): real bytes when compiling a block at a real address, or
-`Expr` expressions read at run time when making the interpreter's per-opcode functions (`Template`); and
-`Fields`, the decoded fields of one unprefixed (or DD/FD-prefixed) opcode. No code is generated here."""
+"""Operands for the one decoder (z80_decode.py): real bytes when compiling a block at a real
+address, or `Expr` expressions read at run time when making the interpreter's per-opcode functions
+(`Template`); and `Fields`, the decoded fields of one unprefixed (or DD/FD-prefixed) opcode. No code
+is generated here."""
 from .z80_tables import FLAG_C, FLAG_PV, FLAG_S, FLAG_Z
 
 R8 = ("b", "c", "d", "e", "h", "l", None, "a")           # r field; 6 is (HL)
@@ -21,11 +22,12 @@ def s8(x):
 
 
 class Expr(str):
-    """A value known only when the code runs (an operand byte read from memory, or the instruction's own
-    address `pc`), written as the Python expression that computes it. The decoder's arithmetic on operands
-    (nn + 1, ret >> 8, ...) builds bigger expressions, so one decoder serves both back ends: constants for
-    compiled blocks, expressions for the interpreter's per-opcode functions. `off` is the byte offset from
-    the instruction's address while the expression is still `pc + off` (how Template knows what is read)."""
+    """A value known only when the code runs (an operand byte read from memory, or the instruction's
+    own address `pc`), written as the Python expression that computes it. The decoder's arithmetic
+    on operands (nn + 1, ret >> 8, ...) builds bigger expressions, so one decoder serves both back
+    ends: constants for compiled blocks, expressions for the interpreter's per-opcode functions.
+    `off` is the byte offset from the instruction's address while the expression is still `pc + off`
+    (how Template knows what is read)."""
     __slots__ = ("off",)
 
     def __new__(cls, text, off=None):
@@ -37,7 +39,8 @@ class Expr(str):
         return Expr(f"({self} {sym} {other})", off)
 
     def __add__(self, k):
-        return self._op("+", k, self.off + k if self.off is not None and isinstance(k, int) else None)
+        off = self.off + k if self.off is not None and isinstance(k, int) else None
+        return self._op("+", k, off)
 
     def __sub__(self, k):
         return self._op("-", k)
@@ -70,9 +73,9 @@ class Expr(str):
 
 
 class Template:
-    """Memory as the interpreter's decoder sees one instruction: the opcode bytes (prefixes, opcode, the
-    DDCB opcode after its displacement) are real, every other byte is the expression that reads it at run
-    time (`o1`, `o2`, ...). Index with Expr values at known offsets from `pc`."""
+    """Memory as the interpreter's decoder sees one instruction: the opcode bytes (prefixes, opcode,
+    the DDCB opcode after its displacement) are real, every other byte is the expression that reads
+    it at run time (`o1`, `o2`, ...). Index with Expr values at known offsets from `pc`."""
 
     def __init__(self, opcode_bytes):
         self.bytes = opcode_bytes           # {offset: byte value}
@@ -85,10 +88,11 @@ class Template:
 
 
 class Fields:
-    """The fields of one unprefixed (or DD/FD-prefixed) opcode at q (the opcode byte; addr is the prefix's):
-    x y z p q of the opcode, its operand bytes, and what HL means under the prefix (px: 'ix', 'iy' or None)."""
-    __slots__ = ("addr", "op", "px", "x", "y", "z", "p", "qq", "b1", "b2", "nn", "pre", "m1", "hl", "PX",
-                 "iaddr", "mref", "imm1")
+    """The fields of one unprefixed (or DD/FD-prefixed) opcode at q (the opcode byte; addr is the
+    prefix's): x y z p q of the opcode, its operand bytes, and what HL means under the prefix (px:
+    'ix', 'iy' or None)."""
+    __slots__ = ("addr", "op", "px", "x", "y", "z", "p", "qq", "b1", "b2", "nn", "pre", "m1", "hl",
+                 "PX", "iaddr", "mref", "imm1")
 
     def __init__(self, mem, addr, q, op, px):
         self.addr, self.op, self.px = addr, op, px
@@ -137,7 +141,7 @@ class Fields:
         return ("sp",) if p == 3 else tuple(RP[p])
 
     def r8(self, i):
-        """(expression, locals read) of 8-bit register field i (H, L are IXH, IXL under a prefix)."""
+        """(expression, locals read) of 8-bit register field i (H, L: IXH, IXL under a prefix)."""
         if self.px and i in (4, 5):
             return (f"({self.px} >> 8)" if i == 4 else f"({self.px} & 255)"), (self.px,)
         return R8[i], (R8[i],)

@@ -1,8 +1,8 @@
-"""The block compiler's passes, each a small function over instruction records (z80_records.py): trace a
-path, nest the taken sides of a loop, place each instruction (its T-state and M1 count into the block, how
-the block goes on after it), find dead flags and MEMPTR, the writes that may hit the block's own code, the
-registers to load and store, and the room a block keeps before its limit. The result is a Block plan;
-z80_emit.py writes it as Python. Nothing here makes or reads code."""
+"""The block compiler's passes, each a small function over instruction records (z80_records.py):
+trace a path, nest the taken sides of a loop, place each instruction (its T-state and M1 count into
+the block, how the block goes on after it), find dead flags and MEMPTR, the writes that may hit the
+block's own code, the registers to load and store, and the room a block keeps before its limit. The
+result is a Block plan; z80_emit.py writes it as Python. Nothing here makes or reads code."""
 from dataclasses import dataclass, field
 
 from .z80_records import BRANCH, HALT, JUMP, NEXT, REGS, STOP, Store
@@ -14,9 +14,9 @@ ALL_LIVE = ALL_FLAGS | MEMPTR_BIT
 # how a block goes on after a step (Step.then)
 ON = "on"               # falls through to the next step
 FOLLOW = "follow"       # an unconditional jump, followed: the next step is at its target
-SIDE_EXIT = "side exit"     # a branch whose taken side leaves the block; the next step is its fall-through
-NESTED = "nested"       # a branch whose taken side is compiled inline (Step.side) and comes back to the start
-RETURN = "return"       # a RET predicted to return after the CALL followed in this path: leave if not
+SIDE_EXIT = "side exit"     # a branch whose taken side leaves the block; on: its fall-through
+NESTED = "nested"       # a branch whose taken side is inline (Step.side), back to the start
+RETURN = "return"       # a RET predicted to return after the CALL followed here: leave if not
 LAST = "last"           # the block's last instruction
 
 
@@ -25,24 +25,24 @@ class Step:
     """One instruction record placed in a block."""
     ins: object
     timing: object              # z80_timing.Timing
-    at: int                     # T-states into the block's iteration when it starts (before its waits)
+    at: int                     # T-states into the iteration when it starts (before its waits)
     m1: int                     # M1 cycles into the iteration, its own included
     qmask: str                  # what the Q latch lets through of F for it: '0', '255' or '~S.q'
     then: str = ON
     side: list = field(default_factory=list)    # NESTED: the taken side's steps
-    guard: list = field(default_factory=list)   # conditions under which its writes hit the block's code
-    side_guard: list = field(default_factory=list)   # NESTED: the same for the taken side's writes
-    taken_exit: object = None   # an Exit ending its taken side (SIDE_EXIT), or starting it (NESTED guard)
-    after_exit: object = None   # an Exit right after it: its writes hit the code, or a RET went elsewhere
-    end: list = field(default_factory=list)     # LAST: how it leaves (Exit / LoopBack; taken side first)
+    guard: list = field(default_factory=list)   # when its writes hit the block's code (conditions)
+    side_guard: list = field(default_factory=list)   # NESTED: the same for its taken side's writes
+    taken_exit: object = None   # an Exit ending its taken side (SIDE_EXIT), or guarding it (NESTED)
+    after_exit: object = None   # an Exit right after it: its writes hit the code / RET elsewhere
+    end: list = field(default_factory=list)     # LAST: its ways out (Exit/LoopBack; taken first)
     keep_flags: bool = True     # False: the flags it computes are dead (its FlagLines are left out)
     keep_memptr: bool = True    # False: the MEMPTR it sets is dead
 
 
 @dataclass(slots=True)
 class Exit:
-    """Leaving the block for `target` (an address, or the local holding it) `tstates` T-states and `m1`
-    M1 cycles into this iteration, the Q latch then `q`; only when `when` holds ('': always)."""
+    """Leaving the block for `target` (an address, or the local holding it) `tstates` T-states and
+    `m1` M1 cycles into this iteration, the Q latch then `q`; when `when` holds ('': always)."""
     target: object
     tstates: int
     m1: int
@@ -52,8 +52,8 @@ class Exit:
 
 @dataclass(slots=True)
 class LoopBack:
-    """Back to the block's start, `tstates` T-states and `m1` M1 cycles on, unless the limit is too near
-    or `unless` holds (its writes hit the block's code): then leave for the start."""
+    """Back to the block's start, `tstates` T-states and `m1` M1 cycles on, unless the limit is too
+    near or `unless` holds (its writes hit the block's code): then leave for the start."""
     tstates: int
     m1: int
     q: str
@@ -69,15 +69,16 @@ class Block:
     ranges: list                # [lo, hi) spans of the code it was compiled from
     loads: list                 # registers it keeps in locals
     stores: list                # ... and writes back
-    room: int                   # T-states it needs before its limit (every instruction starts before it)
+    room: int                   # T-states it needs before its limit (so every instruction starts)
     bulk_copy: bool = False     # a lone LDIR: the bulk copy goes first
 
 
 # ---------------------------------------------------------------- tracing
 def trace(decode, p, start, budget, stops, volatile, calls=()):
-    """A linear run of instruction records from p: follows unconditional jumps, calls and predicted returns,
-    and the fall-through side of branches; stops at a jump back to start, at an address in stops (traps),
-    before an instruction holding a volatile byte, at HALT / EI-like instructions, or after budget."""
+    """A linear run of instruction records from p: follows unconditional jumps, calls and predicted
+    returns, and the fall-through side of branches; stops at a jump back to start, at an address in
+    stops (traps), before an instruction holding a volatile byte, at HALT / EI-like instructions, or
+    after budget."""
     path, seen, calls = [], set(), list(calls)
     while True:
         ins = decode(p)
@@ -114,16 +115,18 @@ def _next_in_path(ins, start, calls):
 
 
 def loops(path, start, stops):
-    """Whether the path's last instruction jumps back to its start, so the block loops in place (not when
-    the start is trapped, nor when its first instruction reads the Q latch, which the loop would carry)."""
+    """Whether the path's last instruction jumps back to its start, so the block loops in place (not
+    when the start is trapped, nor when its first instruction reads the Q latch, which the loop
+    would carry)."""
     last = path[-1]
     return last.flow in (JUMP, BRANCH) and last.target == start and start not in stops \
         and not path[0].reads_q
 
 
 def nested_sides(path, start, trace_from, stops):
-    """{index: side path} for the branches of a looping path whose taken side also comes back to start
-    (an if/else inside a loop then runs without leaving the block). trace_from(p, calls) traces a side."""
+    """{index: side path} for the branches of a looping path whose taken side also comes back to
+    start (an if/else inside a loop then runs without leaving the block). trace_from(p, calls)
+    traces a side."""
     sides = {}
     for n, ins in enumerate(path[:-1]):
         if ins.flow == BRANCH and isinstance(ins.target, int) and ins.target != ins.next_addr \
@@ -146,14 +149,9 @@ def code_ranges(paths):
 
 
 # ---------------------------------------------------------------- placing
-def q_after(ins):
-    """What the Q latch holds after ins: the flags if it computed them, else 0."""
-    return "f" if ins.flags_computed else "0"
-
-
 def place(path, timings, sides=None, at=0, m1=0, before=None):
-    """Steps for a path starting `at` T-states and `m1` M1 cycles into the iteration, after instruction
-    `before` (None: the block's start); sides are the nested taken sides by index."""
+    """Steps for a path starting `at` T-states and `m1` M1 cycles into the iteration, after
+    instruction `before` (None: the block's start); sides are the nested taken sides by index."""
     sides = sides or {}
     steps = []
     for n, ins in enumerate(path):
@@ -197,9 +195,9 @@ def leaves_after(step):
 
 
 def dead_values(steps, live=ALL_LIVE):
-    """Backwards over steps (live: what is read after the last one): marks each step's flags and MEMPTR
-    as dead when nothing reads them before they are written again or the block is left; returns what is
-    live before the first step."""
+    """Backwards over steps (live: what is read after the last one): marks each step's flags and
+    MEMPTR as dead when nothing reads them before they are written again or the block is left;
+    returns what is live before the first step."""
     for step in reversed(steps):
         if leaves_after(step):
             live = ALL_LIVE
@@ -214,8 +212,8 @@ def dead_values(steps, live=ALL_LIVE):
 
 # ---------------------------------------------------------------- writes into the block's own code
 def write_guard(stores, ranges, rom_top):
-    """Conditions under which these stores write into the block's code (the block must leave then): a
-    static address is decided now, a run-time one tested with one cheap range test first."""
+    """Conditions under which these stores write into the block's code (the block must leave then):
+    a static address is decided now, a run-time one tested with one cheap range test first."""
     conds = []
     for st in stores:
         if isinstance(st.addr, int):
@@ -230,9 +228,9 @@ def write_guard(stores, ranges, rom_top):
 
 
 def guard_writes(steps, ranges, rom_top):
-    """Sets each step's guards: for the writes of its body, tested where the block goes on after it; for
-    a nested side's writes, at the start of the side; for the last instruction of a loop, all its writes
-    (tested before it loops)."""
+    """Sets each step's guards: for the writes of its body, tested where the block goes on after it;
+    for a nested side's writes, at the start of the side; for the last instruction of a loop, all
+    its writes (tested before it loops)."""
     for step in steps:
         body = [x for x in step.ins.body if isinstance(x, Store)]
         taken = [x for x in step.ins.taken if isinstance(x, Store)]
@@ -244,12 +242,13 @@ def guard_writes(steps, ranges, rom_top):
 
 # ---------------------------------------------------------------- how exits are made
 def make_exits(steps, start, loop):
-    """Sets each step's exits: a branch's taken side leaving, a guard after writes that may hit the code,
-    a predicted RET that went elsewhere, and how the last instruction leaves or loops back to start."""
+    """Sets each step's exits: a branch's taken side leaving, a guard after writes that may hit the
+    code, a predicted RET that went elsewhere, and how the last instruction leaves or loops back to
+    start."""
     for n, step in enumerate(steps):
         ins, t = step.ins, step.at
         nxt = steps[n + 1].ins.addr if n + 1 < len(steps) else None
-        taken = Exit(ins.target, t + ins.taken_tstates, step.m1, q_after(ins))
+        taken = Exit(ins.target, t + ins.taken_tstates, step.m1, ins.q_after)
         if step.then == LAST:
             step.end = _leave(step, taken, loop)
             continue
@@ -257,18 +256,21 @@ def make_exits(steps, start, loop):
             step.taken_exit = taken
         elif step.then == NESTED:
             if step.side_guard:
-                step.taken_exit = Exit(ins.target, taken.tstates, step.m1, taken.q, " or ".join(step.side_guard))
+                step.taken_exit = Exit(ins.target, taken.tstates, step.m1, taken.q,
+                                       " or ".join(step.side_guard))
             make_exits(step.side, start, loop)
         if step.then == RETURN:
-            step.after_exit = Exit(ins.target, taken.tstates, step.m1, taken.q, f"{ins.target} != {nxt}")
+            step.after_exit = Exit(ins.target, taken.tstates, step.m1, taken.q,
+                                   f"{ins.target} != {nxt}")
         elif step.guard:
             t_next = t + (ins.taken_tstates if step.then == FOLLOW else ins.tstates)
-            step.after_exit = Exit(nxt, t_next, step.m1, q_after(ins), " or ".join(step.guard))
+            step.after_exit = Exit(nxt, t_next, step.m1, ins.q_after, " or ".join(step.guard))
 
 
 def _leave(step, taken, loop):
-    """[taken way (BRANCH/JUMP), way on] of a block's last instruction (loops: back to start if it jumps)."""
-    ins, t, m1, q = step.ins, step.at, step.m1, q_after(step.ins)
+    """[taken way (BRANCH/JUMP), way on] of a block's last instruction (loops: back to start if it
+    jumps)."""
+    ins, t, m1, q = step.ins, step.at, step.m1, step.ins.q_after
     if loop:
         taken = LoopBack(taken.tstates, m1, q, " or ".join(step.guard))
     on = Exit(ins.next_addr, t + ins.tstates, m1, q)
@@ -297,7 +299,8 @@ def walk(steps):
 
 
 def room(steps, longest_wait):
-    """T-states a block needs before its limit so that no instruction starts at or after it: the latest
-    start of a last instruction over all paths, plus the longest wait for every wait it may meet."""
+    """T-states a block needs before its limit so that no instruction starts at or after it: the
+    latest start of a last instruction over all paths, plus the longest wait for every wait it may
+    meet."""
     latest = max(s.at for s in walk(steps) if s.then == LAST)
     return latest + longest_wait * sum(s.timing.waits() for s in walk(steps))

@@ -1,7 +1,8 @@
-"""One Z80 instruction as data, as the decoder (z80_decode.py) gives it: its bytes' length and mnemonic, what
-it reads and writes (registers, flag bits, memory), its bus cycles (z80_bus.py), its T-states, how it can
-leave a block, and its effect as a few template lines on locals named after the registers. The passes
-(z80_passes.py) and the emitter (z80_emit.py) read these records; nothing reads the code they make."""
+"""One Z80 instruction as data, as the decoder (z80_decode.py) gives it: its bytes' length and
+mnemonic, what it reads and writes (registers, flag bits, memory), its bus cycles (z80_bus.py), its
+T-states, how it can leave a block, and its effect as a few template lines on locals named after the
+registers. The passes (z80_passes.py) and the emitter (z80_emit.py) read these records; nothing
+reads the code they make."""
 from dataclasses import dataclass, field
 
 from .z80_tables import ALL_FLAGS, flag_letters
@@ -9,13 +10,15 @@ from .z80_tables import ALL_FLAGS, flag_letters
 # how control leaves an instruction (Instr.flow)
 NEXT = "next"        # on to the next instruction
 JUMP = "jump"        # always to `target` (JP, JR, CALL, RST, RET, JP (HL), RETN)
-BRANCH = "branch"    # to `target` when `cond` holds, else on (JR cc, JP cc, CALL cc, RET cc, DJNZ, LDIR...)
+BRANCH = "branch"    # to `target` when `cond` holds, else on (JR cc, JP cc, CALL cc, RET cc, DJNZ,
+#                      LDIR and the other repeating block instructions)
 HALT = "halt"        # HALT: stays, and the CPU idles until an interrupt
-STOP = "stop"        # on to the next instruction, but a block ends here: the CPU must look at the state
-#                      after it (EI or a lone DD/FD prefix: no interrupt right after; LD A,I / LD A,R: an
-#                      interrupt right after resets P/V) -- `post` names the CPU attribute that marks it
+STOP = "stop"        # on to the next instruction, but a block ends here: the CPU must see the
+#                      state after it (EI or a lone DD/FD prefix: no interrupt right after;
+#                      LD A,I / LD A,R: an interrupt right after resets P/V) -- `post` names the
+#                      CPU attribute that marks it
 
-# the registers generated code keeps in locals (wz is MEMPTR), in the order blocks load and store them
+# the registers generated code keeps in locals (wz is MEMPTR), in the order blocks load and store
 REGS = ("a", "f", "b", "c", "d", "e", "h", "l", "ix", "iy", "sp", "wz",
         "a_", "f_", "b_", "c_", "d_", "e_", "h_", "l_")
 
@@ -26,7 +29,8 @@ def cpu_name(reg):
 
 
 class FlagLine(str):
-    """A line that computes flags only: dropped when no flag it writes is read before being written again."""
+    """A line that computes flags only: dropped when no flag it writes is read before being written
+    again."""
     __slots__ = ()
 
 
@@ -37,9 +41,10 @@ class MemptrLine(str):
 
 @dataclass(slots=True)
 class Store:
-    """A memory write: `value` to `addr` (an int when known while decoding, else an expression; the write's
-    local `name`, wa or wb in the order of the instruction's write cycles, holds the address). How it is
-    done (ROM dropped, screen writes logged) is the emitter's: it knows the machine's memory map."""
+    """A memory write: `value` to `addr` (an int when known while decoding, else an expression; the
+    write's local `name`, wa or wb in the order of the instruction's write cycles, holds the
+    address). How it is done (ROM dropped, screen writes logged) is the emitter's: it knows the
+    machine's memory map."""
     addr: object
     value: str
     name: str = ""
@@ -47,22 +52,23 @@ class Store:
 
 @dataclass(slots=True, eq=False)
 class Instr:
-    """One decoded instruction. Lines are templates: `{io_t}` is the T-state of its I/O access, `{m1}` the
-    M1 cycles counted so far (R), `{qmask}` what the Q latch lets through of F (SCF/CCF)."""
+    """One decoded instruction. Its lines are templates: `{io_t}` is the T-state of its I/O
+    access, `{m1}` the M1 cycles counted so far (R), `{qmask}` what the Q latch lets through of F
+    (SCF/CCF)."""
     addr: object                 # its address (an int, or the expression `pc` for the interpreter)
     length: int
     mn: str
     m1: int                      # M1 cycles (R counts them)
     tstates: int                 # to its end when it does not jump (a branch not taken)
     body: list                   # lines run every time: str, FlagLine, MemptrLine, Store
-    reads: frozenset = frozenset()     # registers whose value as it starts is used (or kept on some path)
+    reads: frozenset = frozenset()     # registers whose value as it starts is used (or kept)
     writes: frozenset = frozenset()    # registers it may change
     flags_read: int = 0          # bits of F whose value as it starts is used
     flags_written: int = 0       # bits of F it may change
-    flags_computed: bool = False  # the Q latch then holds F (EX AF,AF' and POP AF only move it: Q = 0)
+    flags_computed: bool = False  # the Q latch then holds F (EX AF,AF', POP AF only move it: Q = 0)
     reads_q: bool = False        # its flags depend on the Q latch (SCF, CCF: {qmask})
     flow: str = NEXT
-    target: object = None        # JUMP/BRANCH: an address, or the local/expression holding it (RET: v)
+    target: object = None        # JUMP/BRANCH: an address, or the expression of it (RET: v)
     taken_tstates: int = 0       # JUMP/BRANCH: to its end when it jumps
     cond: str = ""               # BRANCH: the condition, over the locals after `body`
     taken: list = field(default_factory=list)   # BRANCH: lines run only when it jumps
@@ -75,6 +81,11 @@ class Instr:
     @property
     def next_addr(self):
         return (self.addr + self.length) & 0xFFFF
+
+    @property
+    def q_after(self):
+        """What the Q latch holds after it: the flags if it computed them, else 0."""
+        return "f" if self.flags_computed else "0"
 
     @property
     def stores(self):
@@ -90,7 +101,8 @@ class Instr:
         """One line of what the record says (docs/Z80.md shows these)."""
         regs = f"reads {' '.join(r for r in REGS if r in self.reads) or '-'}, " \
                f"writes {' '.join(r for r in REGS if r in self.writes) or '-'}"
-        flags = f"flags read {flag_letters(self.flags_read)} written {flag_letters(self.flags_written)}"
+        flags = f"flags read {flag_letters(self.flags_read)} " \
+                f"written {flag_letters(self.flags_written)}"
         mem = " ".join(f"{c.kind}:{_where(c.addr)}" for c in self.cycles)
         if self.taken_cycles:
             mem += " +taken " + " ".join(f"{c.kind}:{_where(c.addr)}" for c in self.taken_cycles)
@@ -111,10 +123,11 @@ def _regs(spec):
     return frozenset(spec.split()) if isinstance(spec, str) else frozenset(spec)
 
 
-def make(addr, length, mn, m1, tstates, body, reads=(), writes=(), fr=0, fw=0, computed=None, **flow):
-    """An Instr (reads/writes as 'a b' or an iterable of locals); F counts as a register read when bits of
-    it are read or kept, written when any is written; by default an instruction that writes flags computes
-    them (the Q latch)."""
+def make(addr, length, mn, m1, tstates, body, reads=(), writes=(), fr=0, fw=0, computed=None,
+         **flow):
+    """An Instr (reads/writes as 'a b' or an iterable of locals); F counts as a register read when
+    bits of it are read or kept, written when any is written; by default an instruction that writes
+    flags computes them (the Q latch)."""
     reads, writes = _regs(reads), _regs(writes)
     if fr or 0 < fw < ALL_FLAGS:
         reads |= {"f"}

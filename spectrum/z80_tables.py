@@ -1,5 +1,6 @@
-"""The Z80's flag bits by name and the precomputed flag tables the generated code indexes (SZ53, ADDF, ...):
-data only, built once at import. It is not the decoder (z80_decode.py says which instruction uses which)."""
+"""The Z80's flag bits by name and the precomputed flag tables the generated code indexes (SZ53,
+ADDF, ...): data only, built once at import. It is not the decoder (z80_decode.py says which
+instruction uses which)."""
 import numpy as np
 
 # ---------------------------------------------------------------- the bits of F
@@ -13,7 +14,7 @@ def flag_letters(mask):
     return "".join(FLAG_NAMES[k] for k in range(7, -1, -1) if mask >> k & 1) or "-"
 
 
-# ---------------------------------------------------------------- flag tables (bit: S Z 5 H 3 P/V N C)
+# ------------------------------------------------------------ flag tables (bit: S Z 5 H 3 P/V N C)
 _v = np.arange(256)
 _par = np.array([bin(x).count("1") % 2 == 0 for x in range(256)], dtype=np.int64) * 4
 _SZ53 = (_v & 0xA8) | np.where(_v == 0, 0x40, 0)
@@ -94,9 +95,9 @@ def _daa_entry(flags, a):
     return r << 8 | SZ53P[r] | nf | c | h
 
 
-DAAT = [_daa_entry(flags, a) for flags in range(8) for a in range(256)]   # index (C|N|H>>2) << 8 | a
+DAAT = [_daa_entry(flags, a) for flags in range(8) for a in range(256)]   # [(C|N|H>>2) << 8 | a]
 
 # the generated code's globals, by the names it uses
-TABLES = dict(SZ53=SZ53, SZ53P=SZ53P, ANDF=ANDF, ADDF=ADDF, SUBF=SUBF, CPF=CPF, INCF=INCF, DECF=DECF,
-              DAAT=DAAT, **{"R_" + k: v for k, v in ROT.items()},
+TABLES = dict(SZ53=SZ53, SZ53P=SZ53P, ANDF=ANDF, ADDF=ADDF, SUBF=SUBF, CPF=CPF, INCF=INCF,
+              DECF=DECF, DAAT=DAAT, **{"R_" + k: v for k, v in ROT.items()},
               **{"BIT%d" % b: BITF[b] for b in range(8)})

@@ -1,7 +1,8 @@
-"""The contention pass: from one instruction record's bus cycles (z80_bus.py) and the machine's contention
-rule, where its cycles wait -- always, never, or after a test at run time -- and the T-states its I/O
-access and screen writes happen at. The result is data (Timing: a list of steps); z80_emit.py writes it
-as code. Offsets count T-states from the instruction's start; `t` in the code has every earlier wait in it."""
+"""The contention pass: from one instruction record's bus cycles (z80_bus.py) and the machine's
+contention rule, where its cycles wait -- always, never, or after a test at run time -- and the
+T-states its I/O access and screen writes happen at. The result is data (Timing: a list of steps);
+z80_emit.py writes it as code. Offsets count T-states from the instruction's start; `t` in the code
+has every earlier wait in it."""
 from dataclasses import dataclass, field
 
 from .hw import SCREEN_ADDR, SCREEN_BYTES
@@ -10,29 +11,32 @@ from .z80_bus import TLEN
 
 @dataclass(slots=True)
 class Wait:
-    """Each cycle starting at these offsets waits delays[its T-state] when cond holds (True: always)."""
+    """Each cycle starting at these offsets waits delays[its T-state] when cond holds (True:
+    always)."""
     cond: object
     offsets: tuple
 
 
 @dataclass(slots=True)
 class Mark:
-    """The local `name` takes the T-state at `offset` (with the waits so far): a screen write's or an I/O
-    access's T-state, kept because a later cycle of the instruction may still wait."""
+    """The local `name` takes the T-state at `offset` (with the waits so far): a screen write's or
+    an I/O access's T-state, kept because a later cycle of the instruction may still wait."""
     name: str
     offset: int
 
 
 @dataclass(slots=True)
 class PortWait:
-    """An I/O cycle at `offset` to a port computed at run time (`port`): the 48K's port rule, tested then."""
+    """An I/O cycle at `offset` to a port computed at run time (`port`): the 48K's port rule, tested
+    then."""
     port: str
     offset: int
 
 
 @dataclass(slots=True)
 class Within:
-    """Steps that apply only when cond holds (an interpreted instruction's own bytes in contended memory)."""
+    """Steps that apply only when cond holds (an interpreted instruction's own bytes in contended
+    memory)."""
     cond: str
     steps: list
 
@@ -47,9 +51,9 @@ class Flag:
 
 @dataclass(slots=True)
 class Timing:
-    """Where one instruction waits: `before` its lines and at the start of its `taken` side; `when` gives
-    the T-state of the I/O access (tio) and of each write (twa, twb): a local set by a Mark, or an offset
-    from the instruction's start (nothing waits between)."""
+    """Where one instruction waits: `before` its lines and at the start of its `taken` side; `when`
+    gives the T-state of the I/O access (tio) and of each write (twa, twb): a local set by a Mark,
+    or an offset from the instruction's start (nothing waits between)."""
     before: list = field(default_factory=list)
     taken: list = field(default_factory=list)
     when: dict = field(default_factory=dict)
@@ -72,9 +76,9 @@ def _count(steps):
 
 
 def wait_condition(addr, cont, ir, own_bytes=True):
-    """True / False when known while decoding, else the condition as a cheap expression (a register pair by
-    its high byte, SP's neighbours and pc+k by shifting the range: lo and hi are multiples of 256).
-    own_bytes=False: the instruction's own bytes are known to lie outside contended memory."""
+    """True / False when known while decoding, else the condition as a cheap expression (a register
+    pair by its high byte, SP's neighbours and pc+k by shifting the range: lo and hi are multiples
+    of 256). own_bytes=False: the instruction's own bytes are known to lie outside contention."""
     if isinstance(addr, int):
         return cont.lo <= addr < cont.hi
     kind = addr.kind
@@ -86,9 +90,9 @@ def wait_condition(addr, cont, ir, own_bytes=True):
         return True
     if kind == "pair":
         return f"{cont.lo >> 8} <= {addr.high} < {cont.hi >> 8}"
-    if kind in ("sp", "pc"):        # sp+k / pc+k leave lo..hi exactly when sp / pc leaves the shifted range
+    if kind in ("sp", "pc"):        # sp+k / pc+k leave lo..hi just as sp / pc leaves lo-k..hi-k
         return f"{cont.lo - addr.k} <= {kind} < {cont.hi - addr.k}"
-    if kind == "xy" and cont.lo >= 128 and cont.hi <= 0x10000 - 128:   # IX+d wraps only outside lo..hi
+    if kind == "xy" and cont.lo >= 128 and cont.hi <= 0x10000 - 128:   # IX+d wraps outside lo..hi
         return f"{cont.lo} <= {addr.high} < {cont.hi}"
     return f"{cont.lo} <= {addr.expr} < {cont.hi}"
 
@@ -102,7 +106,7 @@ class _Pass:
 
     def __init__(self, cont, ir, own_bytes, changed):
         self.cont, self.ir, self.own_bytes = cont, ir, own_bytes
-        self.changed = changed          # registers the instruction writes (taken tests see them changed)
+        self.changed = changed          # registers the instruction writes (taken tests see them)
         self.when = {}                  # tio / twa / twb -> a Mark's local or an offset
         self.flags = []                 # Flags the taken side's tests need
         self.writes = 0                 # write cycles named so far (twa, twb)
@@ -144,21 +148,22 @@ class _Pass:
         """The T-state of a write ending at offset: a Mark if a later cycle may still wait."""
         name = ("twa", "twb")[self.writes]
         self.writes += 1
-        if _may_hit_screen(addr) and any(
-                wait_condition(x.addr, self.cont, self.ir, self.own_bytes) is not False for x in rest):
+        later = [wait_condition(x.addr, self.cont, self.ir, self.own_bytes) for x in rest]
+        if _may_hit_screen(addr) and any(w is not False for w in later):
             self.when[name] = name
             return [Mark(name, offset)]
         self.when[name] = offset
         return []
 
     def io(self, port, offset):
-        """An I/O cycle (its port is always computed at run time): the port rule, the access in tio."""
+        """An I/O cycle (its port is always known only at run time): the port rule; access: tio."""
         self.when["tio"] = "tio"
         return [PortWait(port.expr, offset)]
 
 
 def io_offset(ins):
-    """The T-state offset of an instruction's I/O access (after the first T of its I/O cycle), or None."""
+    """The T-state offset of an instruction's I/O access (after the first T of its I/O cycle), or
+    None."""
     offset = 0
     for c in ins.cycles:
         if c.kind == "IO":
@@ -168,10 +173,11 @@ def io_offset(ins):
 
 
 def timing(ins, cont, ir=False, own_bytes=True):
-    """The Timing of instruction record ins under contention cont (None: no contention). ir says whether
-    I is contended (True/False, or the expression that tells at run time). When ins.addr is not a number
-    (an interpreter template), the cycles on its own bytes are tested together first, so code outside
-    contended memory pays one test; own_bytes=False leaves them out (code known to lie outside)."""
+    """The Timing of instruction record ins under contention cont (None: no contention). ir says
+    whether I is contended (True/False, or the expression that tells at run time). When ins.addr is
+    not a number (an interpreter template), the cycles on its own bytes are tested together first,
+    so code outside contended memory pays one test; own_bytes=False leaves them out (code known to
+    lie outside)."""
     if cont is None:
         io = io_offset(ins)
         return Timing(when={} if io is None else {"tio": io})
@@ -179,7 +185,8 @@ def timing(ins, cont, ir=False, own_bytes=True):
     main = ins.cycles
     lead = 0
     if not isinstance(ins.addr, int):
-        while lead < len(main) and not isinstance(main[lead].addr, int) and main[lead].addr.kind == "pc":
+        while lead < len(main) and not isinstance(main[lead].addr, int) \
+                and main[lead].addr.kind == "pc":
             lead += 1
     head, offset = p.cycles(main[:lead], 0)
     if len(head) > 1:

@@ -1,11 +1,12 @@
-"""The block compiler's passes, each alone, on records decoded from small programs assembled here from bytes
-(spectrum/z80_passes.py, z80_timing.py): tracing, loops and nested sides, placing, dead flags and MEMPTR,
-guards on writes into the block's code, exits, registers, room, and the contention pass."""
+"""The block compiler's passes, each alone, on records decoded from small programs assembled here
+from bytes (spectrum/z80_passes.py, z80_timing.py): tracing, loops and nested sides, placing, dead
+flags and MEMPTR, guards on writes into the block's code, exits, registers, room, and the contention
+pass."""
 from spectrum.z80_bus import CONTENTION_48K, Contention
 from spectrum.z80_compile import BlockCompiler
 from spectrum.z80_decode import Decoder
-from spectrum.z80_passes import (ALL_LIVE, FOLLOW, LAST, NESTED, ON, RETURN, SIDE_EXIT, Exit, LoopBack,
-                                 code_ranges, dead_values, loops, place, registers, trace, walk)
+from spectrum.z80_passes import (FOLLOW, LAST, NESTED, ON, RETURN, SIDE_EXIT, Exit, LoopBack,
+                                 code_ranges, dead_values, place, registers, trace, walk)
 from spectrum.z80_operands import Expr, Template
 from spectrum.z80_tables import FLAG_C
 from spectrum.z80_timing import Flag, Mark, PortWait, Wait, Within, timing
@@ -28,7 +29,8 @@ def plan(code, org=ORG, rom_top=0, contention=None, more=(), traps=(), volatile=
 
 def path_of(code, **kw):
     mem = memory_with(code, **{k: v for k, v in kw.items() if k in ("org", "more")})
-    return trace(Decoder(mem).decode, ORG, ORG, 40, kw.get("stops", {}), set(kw.get("volatile", ())))
+    stops, volatile = kw.get("stops", {}), set(kw.get("volatile", ()))
+    return trace(Decoder(mem).decode, ORG, ORG, 40, stops, volatile)
 
 
 def mnemonics(steps):
@@ -58,7 +60,7 @@ def test_a_conditional_jump_goes_on_with_its_fall_through_side():
 def test_a_block_loops_only_when_its_last_instruction_jumps_back_and_q_does_not_leak_in():
     assert plan([0x3C, 0x10, 0xFD]).loop                    # INC A; DJNZ 8000h
     assert not plan([0x3C, 0x10, 0xFD], traps=[ORG]).loop
-    assert not plan([0x37, 0x10, 0xFD]).loop                # SCF first: its Q would come from the loop
+    assert not plan([0x37, 0x10, 0xFD]).loop                # SCF first: its Q, from the loop
 
 
 def test_a_loop_with_an_if_else_compiles_the_taken_side_inline():
@@ -71,7 +73,8 @@ def test_a_loop_with_an_if_else_compiles_the_taken_side_inline():
 
 def test_code_ranges_merge_touching_spans():
     dec = Decoder(memory_with([0x00] * 8, more=[(0x9000, [0x00])])).decode
-    assert code_ranges([[dec(ORG), dec(ORG + 1)], [dec(ORG + 2), dec(0x9000)]]) == [[ORG, ORG + 3], [0x9000, 0x9001]]
+    spans = code_ranges([[dec(ORG), dec(ORG + 1)], [dec(ORG + 2), dec(0x9000)]])
+    assert spans == [[ORG, ORG + 3], [0x9000, 0x9001]]
 
 
 # ---------------------------------------------------------------- placing
@@ -83,12 +86,13 @@ def test_each_step_starts_at_the_t_states_before_it_and_counts_m1_cycles():
 
 
 def test_q_mask_comes_from_the_instruction_before():
-    steps = place(path_of([0xAF, 0x00, 0x37, 0x76]), lambda ins: timing(ins, None))   # XOR A; NOP; SCF
+    # XOR A; NOP; SCF; HALT
+    steps = place(path_of([0xAF, 0x00, 0x37, 0x76]), lambda ins: timing(ins, None))
     assert [s.qmask for s in steps] == ["~S.q", "0", "255", "0"]
 
 
 def test_a_predicted_return_and_a_side_exit_are_told_apart():
-    b = plan([0xCD, 0x00, 0x90, 0x28, 0x02, 0x76], more=[(0x9000, [0xC9])])   # CALL; RET; JR Z; HALT
+    b = plan([0xCD, 0x00, 0x90, 0x28, 0x02, 0x76], more=[(0x9000, [0xC9])])  # CALL; RET; JR Z; HALT
     assert [s.then for s in b.steps] == [FOLLOW, RETURN, SIDE_EXIT, LAST]
 
 
@@ -131,7 +135,7 @@ def test_dead_values_returns_what_is_live_before_the_first_step():
     assert dead_values(steps) == FLAG_C | 0xC4            # RLA reads C; S Z P/V reach the exit
 
 
-# ---------------------------------------------------------------- writes into the block's code, exits
+# ------------------------------------------------------------ writes into the block's code, exits
 def test_a_write_into_the_block_leaves_it_a_static_one_decided_now():
     b = plan([0x32, 0x05, 0x80, 0x00, 0x00, 0x00, 0xC9])  # LD (8005h),A over its own NOP
     assert b.steps[0].guard == ["True"] and b.steps[0].after_exit.target == 0x8003
@@ -150,7 +154,7 @@ def test_an_ldir_that_falls_through_checks_its_writes_before_going_on():
     # LDIR mid-block, then NOP: LDIR's write may hit the NOP
     b = plan([0x21, 0, 0x90, 0xED, 0xB0, 0x00, 0xC9])
     ldir = b.steps[1]
-    assert ldir.then == SIDE_EXIT and ldir.after_exit is not None and ldir.after_exit.target == ORG + 5
+    assert ldir.then == SIDE_EXIT and ldir.after_exit.target == ORG + 5
 
 
 def test_side_exit_return_and_end_exits_carry_t_states_m1_and_q():
@@ -198,7 +202,8 @@ def test_known_addresses_wait_always_or_never():
 
 def test_stack_neighbours_shift_the_range_and_a_screen_write_keeps_its_t_state():
     t = timing_of([0xE5])                                                  # PUSH HL
-    assert t.before == [Wait("16385 <= sp < 32769", (5,)), Mark("twa", 8), Wait("16386 <= sp < 32770", (8,))]
+    assert t.before == [Wait("16385 <= sp < 32769", (5,)), Mark("twa", 8),
+                        Wait("16386 <= sp < 32770", (8,))]
     assert t.when == {"twa": "twa", "twb": 11}
 
 

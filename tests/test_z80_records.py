@@ -1,6 +1,7 @@
-"""What the decoder's records say about each instruction is true when it runs: the flag bits it keeps are
-kept, the flag bits and registers it does not read make no difference, its memory writes are its bus
-cycles' write cycles. Every encoding (256 opcodes after each prefix), from random states, run one step."""
+"""What the decoder's records say about each instruction is true when it runs: the flag bits it
+keeps are kept, the flag bits and registers it does not read make no difference, its memory writes
+are its bus cycles' write cycles. Every encoding (256 opcodes after each prefix), from random
+states, run one step."""
 import random
 
 import pytest
@@ -14,13 +15,17 @@ ORG = 0x8000
 _CPU = {}
 
 
+def prefix_id(prefix):
+    return " ".join(f"{b:02X}" for b in prefix) or "none"
+
+
 def encodings(prefix):
     for op in range(256):
         yield list(prefix) + [op, 0x34, 0x12, 0x00, 0x00]
 
 
 def run_one(code, state, memory):
-    """Registers, memory, T-states and pc after one step of code from state (a dict of registers)."""
+    """Registers, memory, T-states and pc after one step of code from state (register: value)."""
     mem = bytearray(memory)
     mem[ORG:ORG + len(code)] = bytes(code)
     cpu = Z80(mem, compile_after=10**9)
@@ -41,7 +46,7 @@ def random_state(rnd):
     return state
 
 
-@pytest.mark.parametrize("prefix", PREFIXES, ids=lambda p: " ".join(f"{b:02X}" for b in p) or "none")
+@pytest.mark.parametrize("prefix", PREFIXES, ids=prefix_id)
 def test_flag_bits_not_written_are_kept_and_bits_not_read_change_nothing_else(prefix):
     rnd = random.Random(sum(prefix) + 1)
     memory = bytes(rnd.randrange(256) for _ in range(65536))
@@ -56,13 +61,13 @@ def test_flag_bits_not_written_are_kept_and_bits_not_read_change_nothing_else(pr
             two = run_one(code, dict(state, f=state["f"] ^ flip), memory)
             kept = ~ins.flags_written & 0xFF
             assert one["f"] & kept == state["f"] & kept, (ins.mn, "changed a flag it says it keeps")
-            assert one["f"] ^ two["f"] == flip & kept, (ins.mn, "a flag it says it does not read mattered")
+            assert one["f"] ^ two["f"] == flip & kept, (ins.mn, "a flag it does not read mattered")
             assert one["q"] ^ two["q"] == (flip & kept if ins.flags_computed else 0), ins.mn
             assert {k: v for k, v in one.items() if k not in ("f", "q")} == \
-                {k: v for k, v in two.items() if k not in ("f", "q")}, (ins.mn, "a flag it does not read")
+                {k: v for k, v in two.items() if k not in ("f", "q")}, (ins.mn, "a flag not read")
 
 
-@pytest.mark.parametrize("prefix", PREFIXES, ids=lambda p: " ".join(f"{b:02X}" for b in p) or "none")
+@pytest.mark.parametrize("prefix", PREFIXES, ids=prefix_id)
 def test_registers_an_instruction_does_not_read_make_no_difference(prefix):
     rnd = random.Random(sum(prefix) + 2)
     memory = bytes(rnd.randrange(256) for _ in range(65536))
@@ -83,7 +88,7 @@ def test_registers_an_instruction_does_not_read_make_no_difference(prefix):
             assert two == want, (ins.mn, reg)
 
 
-@pytest.mark.parametrize("prefix", PREFIXES, ids=lambda p: " ".join(f"{b:02X}" for b in p) or "none")
+@pytest.mark.parametrize("prefix", PREFIXES, ids=prefix_id)
 def test_an_instruction_s_memory_writes_are_its_write_cycles(prefix):
     for code in encodings(prefix):
         mem = bytearray(65536)
