@@ -430,7 +430,7 @@ def test_dump_blocks_writes_the_account_of_a_block_compiled_at_that_address(tmp_
     cpu.run(200)
     text = out.read_text()
     assert text.startswith("block 8000: 2 instructions from 8000-8002; loops back to its start")
-    assert "INC A: reads a f, writes a f; flags read - written SZ5H3PN" in text
+    assert "INC A: reads a f, writes a f; flags read -, written SZ5H3PN" in text
     assert "DJNZ 0x8000" in text and "def blk(limit):" in text
     assert text == cpu.explain_block(0x8000) + "\n"
 
@@ -438,5 +438,5 @@ def test_dump_blocks_writes_the_account_of_a_block_compiled_at_that_address(tmp_
 def test_explain_block_shows_records_passes_and_code_without_compiling():
     cpu, _ = cpu_with([0xE6, 0x07, 0xFE, 0x20, 0xC9])   # AND 7; CP 20h; RET
     text = cpu.explain_block(0x8000)
-    assert "AND 0x07: reads a, writes a f" in text and "dead: flags (left out)" in text
+    assert "AND 0x07: reads a, writes a f" in text and "dead, left out: 8000 flags\n" in text
     assert "def blk(limit):" in text and not cpu._cache
