@@ -43,7 +43,7 @@ class BlockCompiler:
         steps = passes.place(path, self.timing, sides)
         ranges = passes.code_ranges([path] + list(sides.values()))
         passes.guard_writes(steps, ranges, self.rom_top)
-        passes.make_exits(steps, start, loop)
+        passes.make_exits(steps, loop)
         passes.dead_values(steps)
         loads, stores = passes.registers(steps)
         longest = self.contention.longest if self.contention is not None else 0

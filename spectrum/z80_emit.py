@@ -11,9 +11,10 @@ SCREEN_END = SCREEN_ADDR + SCREEN_BYTES
 TRANSFER = 0x10000      # added to an op function's next pc when the instruction may have jumped
 
 
-def at(t, offset=0):
-    """The code for the T-state `t + offset` T-states into the block (t has every wait so far)."""
-    return f"t + {t + offset}" if t + offset else "t"
+def t_plus(start, offset=0):
+    """The code for the T-state `start + offset` T-states into the block (the local t holds the
+    block's start plus every wait so far)."""
+    return f"t + {start + offset}" if start + offset else "t"
 
 
 def indent(lines):
@@ -29,37 +30,37 @@ class Emitter:
         self.cont = contention
 
     # ---- one instruction's parts
-    def waits(self, steps, t):
+    def waits(self, steps, start):
         """Lines of a Timing's steps, for an instruction starting t T-states into the block."""
         out = []
-        for s in steps:
-            if isinstance(s, Wait):
-                waits = [f"t += D[{at(t, o)}]" for o in s.offsets]
-                out += waits if s.cond is True else [f"if {s.cond}: " + "; ".join(waits)]
-            elif isinstance(s, Mark):
-                out.append(f"{s.name} = {at(t, s.offset)}")
-            elif isinstance(s, Flag):
-                out.append(f"{s.name} = {s.cond}")
-            elif isinstance(s, Within):
-                out += [f"if {s.cond}:"] + indent(self.waits(s.steps, t))
-            elif isinstance(s, PortWait):
-                out += self.port_wait(s, t)
+        for item in steps:
+            if isinstance(item, Wait):
+                waits = [f"t += D[{t_plus(start, o)}]" for o in item.offsets]
+                out += waits if item.cond is True else [f"if {item.cond}: " + "; ".join(waits)]
+            elif isinstance(item, Mark):
+                out.append(f"{item.name} = {t_plus(start, item.offset)}")
+            elif isinstance(item, Flag):
+                out.append(f"{item.name} = {item.cond}")
+            elif isinstance(item, Within):
+                out += [f"if {item.cond}:"] + indent(self.waits(item.steps, start))
+            elif isinstance(item, PortWait):
+                out += self.port_wait(item, start)
         return out
 
-    def port_wait(self, s, t):
+    def port_wait(self, item, start):
         """An I/O cycle to a port known at run time, by the 48K's port rule (z80_bus.io_steps): its
         first T waits when the port's high byte is contended; then the ULA (even ports) holds 3 T
         at once, other contended ports wait at each of 3 single T."""
-        hc, o = f"{self.cont.lo} <= pt < {self.cont.hi}", s.offset
-        wait = [f"t += D[{at(t, o + k)}]" for k in range(4)]
-        return [f"pt = {s.port}", f"if {hc}: {wait[0]}", f"tio = {at(t, o + 1)}",
+        hc, o = f"{self.cont.lo} <= pt < {self.cont.hi}", item.offset
+        wait = [f"t += D[{t_plus(start, o + k)}]" for k in range(4)]
+        return [f"pt = {item.port}", f"if {hc}: {wait[0]}", f"tio = {t_plus(start, o + 1)}",
                 f"if not pt & 1: {wait[1]}", f"elif {hc}: " + "; ".join(wait[1:])]
 
-    def store(self, st, when, t):
+    def store(self, st, when, start):
         """A memory write: dropped below ROM's top; with contention, screen writes are logged with
         their T-state (when: the Timing's)."""
         wt = when.get("t" + st.name)
-        wt = at(t, wt) if isinstance(wt, int) else wt
+        wt = t_plus(start, wt) if isinstance(wt, int) else wt
         if isinstance(st.addr, int):
             if st.addr < self.rom_top:
                 return []
@@ -82,23 +83,23 @@ class Emitter:
             out.append(f"M[{var}] = {val}")
         return out
 
-    def lines(self, lines, timing, t, fields, keep_flags=True, keep_memptr=True):
+    def lines(self, lines, timing, start, fields, keep_flags=True, keep_memptr=True):
         """Body (or taken) lines with their template fields filled in; dead ones left out."""
         out = []
         for ln in lines:
             if isinstance(ln, Store):
-                out += self.store(ln, timing.when, t)
+                out += self.store(ln, timing.when, start)
             elif not (isinstance(ln, FlagLine) and not keep_flags
                       or isinstance(ln, MemptrLine) and not keep_memptr):
                 out.append(ln.format_map(fields))
         return out
 
     @staticmethod
-    def fields(timing, t, m1, qmask):
+    def fields(timing, start, m1, qmask):
         """The template fields: {io_t} the I/O access's T-state, {m1} the M1 cycles so far (R),
         {qmask} what the Q latch lets through of F."""
         io = timing.when.get("tio")
-        return {"io_t": at(t, io) if isinstance(io, int) else io, "m1": m1, "qmask": qmask}
+        return {"io_t": t_plus(start, io) if isinstance(io, int) else io, "m1": m1, "qmask": qmask}
 
     # ---- an op function for the interpreter
     def op_function(self, ins, timing, operands):
@@ -134,111 +135,112 @@ class Emitter:
         return "\n".join(out) + "\n"
 
     # ---- a compiled block
-    def block(self, b, memory):
+    def block(self, block, memory):
         """Source of `blk(limit) -> next pc`, or -1 (too close to limit: nothing run), -2 (its code
-        changed: nothing run), -3 (HALT), for Block plan b compiled from memory."""
-        scaffold = b.loop or _leaves_early(b.steps)
+        changed: nothing run), -3 (HALT), for a Block plan compiled from memory."""
+        scaffold = block.loop or _leaves_early(block.steps)
         out = ["def blk(limit):", "    t = S.tstates",
-               f"    if t + {b.room} >= limit: S.pc = {b.start}; return -1"]
-        out += self.code_checks(b, memory)
-        out += [f"    {r} = S.{cpu_name(r)}" for r in b.loads]
-        if b.bulk_copy:
-            out += self.bulk_copy(b)
-        if b.loop:
-            out.append("    rc = 0")
-        body = [ln for step in b.steps for ln in self.step(step, b, scaffold)]
+               f"    if t + {block.room} >= limit: S.pc = {block.start}; return -1"]
+        out += self.code_checks(block, memory)
+        out += [f"    {r} = S.{cpu_name(r)}" for r in block.loads]
+        if block.bulk_copy:
+            out += self.bulk_copy(block)
+        if block.loop:
+            out.append("    m1_done = 0")          # M1 cycles of the iterations done
+        body = [ln for step in block.steps for ln in self.step(step, block, scaffold)]
         if not scaffold:
             return "\n".join(out + indent(body)) + "\n"
         out += ["    while True:"] + indent(indent(body))
-        out.append("    S.tstates = t + tx; S._rc += kx")      # every exit breaks to here
-        out += [f"    S.{cpu_name(r)} = {r}" for r in b.stores]
+        out.append("    S.tstates = t + exit_t; S._rc += exit_m1")     # every exit breaks here
+        out += [f"    S.{cpu_name(r)} = {r}" for r in block.stores]
         return "\n".join(out + ["    S.pc = npc", "    return npc"]) + "\n"
 
-    def code_checks(self, b, m):
+    def code_checks(self, block, memory):
         """Lines that leave (-2) when memory no longer holds the bytes the block was compiled from
         (code below ROM's top cannot change)."""
-        out, leave = [], f"S.pc = {b.start}; return -2"
-        for lo, hi in b.ranges:
+        out, leave = [], f"S.pc = {block.start}; return -2"
+        for lo, hi in block.ranges:
             if hi <= self.rom_top:
                 continue
             if hi > 0x10000:                                # an instruction wrapping past FFFF
-                out += [f"    if M[{k & 0xFFFF}] != {m[k & 0xFFFF]}: {leave}"
+                out += [f"    if M[{k & 0xFFFF}] != {memory[k & 0xFFFF]}: {leave}"
                         for k in range(lo, hi)]
             elif hi - lo == 1:
-                out.append(f"    if M[{lo}] != {m[lo]}: {leave}")
+                out.append(f"    if M[{lo}] != {memory[lo]}: {leave}")
             else:
-                out.append(f"    if M[{lo}:{hi}] != {bytes(m[lo:hi])!r}: {leave}")
+                out.append(f"    if M[{lo}:{hi}] != {bytes(memory[lo:hi])!r}: {leave}")
         return out
 
-    def step(self, step, b, scaffold):
+    def step(self, step, block, scaffold):
         """The lines of one step: its waits, its lines, and its exits (a nested side's inside)."""
-        ins, t = step.ins, step.at
-        m1 = f"(rc + {step.m1})" if b.loop else str(step.m1)
-        fields = self.fields(step.timing, t, m1, step.qmask)
-        out = [f"# {ins.addr:04x}: {ins.mn}"] + self.waits(step.timing.before, t)
-        out += self.lines(ins.body, step.timing, t, fields, step.keep_flags, step.keep_memptr)
+        ins, start = step.ins, step.at
+        m1 = f"(m1_done + {step.m1})" if block.loop else str(step.m1)
+        fields = self.fields(step.timing, start, m1, step.qmask)
+        out = [f"# {ins.addr:04x}: {ins.mn}"] + self.waits(step.timing.before, start)
+        out += self.lines(ins.body, step.timing, start, fields, step.keep_flags, step.keep_memptr)
         if step.then == LAST:
-            return out + self.end(step, b, fields, scaffold)
+            return out + self.end(step, block, fields, scaffold)
         if step.then in (SIDE_EXIT, NESTED):
             taken = self.taken(step, fields)
             if step.taken_exit is not None:
-                taken += self.exit(step.taken_exit, b)
+                taken += self.exit(step.taken_exit, block)
             for side in step.side:
-                taken += self.step(side, b, True)
+                taken += self.step(side, block, True)
             out += [f"if {ins.cond}:"] + indent(taken)
         if step.after_exit is not None:
-            out += self.exit(step.after_exit, b)
+            out += self.exit(step.after_exit, block)
         return out
 
     def taken(self, step, fields):
         """A branch's taken side: its waits, then its lines."""
-        t = step.at
-        return self.waits(step.timing.taken, t) + self.lines(step.ins.taken, step.timing, t, fields)
+        start = step.at
+        return (self.waits(step.timing.taken, start)
+                + self.lines(step.ins.taken, step.timing, start, fields))
 
-    def end(self, step, b, fields, scaffold):
+    def end(self, step, block, fields, scaffold):
         """The last instruction's ways out: loop back, leave, or (the only way) return directly."""
         ins, m1 = step.ins, step.m1
         if ins.flow == HALT:
-            return ([f"S.tstates = {at(step.at, ins.tstates)}; S._rc += {m1}; S.q = 0"]
-                    + [f"S.{cpu_name(r)} = {r}" for r in b.stores]
+            return ([f"S.tstates = {t_plus(step.at, ins.tstates)}; S._rc += {m1}; S.q = 0"]
+                    + [f"S.{cpu_name(r)} = {r}" for r in block.stores]
                     + [f"S.pc = {ins.addr}; return -3"])
         if ins.flow == BRANCH:
             taken, on = step.end
-            return ([f"if {ins.cond}:"] + indent(self.taken(step, fields) + self.leave(taken, b))
-                    + self.leave(on, b))
+            taken_side = self.taken(step, fields) + self.leave(taken, block)
+            return [f"if {ins.cond}:"] + indent(taken_side) + self.leave(on, block)
         way, = step.end
         if scaffold:
-            return ([f"S.{ins.post} = S._rc + {m1}"] if ins.post else []) + self.leave(way, b)
-        return ([f"S.tstates = {at(way.tstates)}; S._rc += {m1}; S.q = {way.q}"]
-                + [f"S.{cpu_name(r)} = {r}" for r in b.stores] + [f"S.pc = {way.target}"]
+            return ([f"S.{ins.post} = S._rc + {m1}"] if ins.post else []) + self.leave(way, block)
+        return ([f"S.tstates = {t_plus(way.tstates)}; S._rc += {m1}; S.q = {way.q}"]
+                + [f"S.{cpu_name(r)} = {r}" for r in block.stores] + [f"S.pc = {way.target}"]
                 + ([f"S.{ins.post} = S._rc"] if ins.post else []) + [f"return {way.target}"])
 
-    def leave(self, way, b):
-        return self.loop_back(way, b) if isinstance(way, LoopBack) else self.exit(way, b)
+    def leave(self, way, block):
+        return self.loop_back(way, block) if isinstance(way, LoopBack) else self.exit(way, block)
 
     @staticmethod
-    def exit(e, b):
-        """Lines that leave the block by Exit e (under its condition, if any)."""
-        kx = f"rc + {e.m1}" if b.loop else e.m1
-        line = f"S.q = {e.q}; npc = {e.target}; tx = {e.tstates}; kx = {kx}; break"
-        return [f"if {e.when}:", "    " + line] if e.when else [line]
+    def exit(way, block):
+        """Lines that leave the block by an Exit (under its condition, if any)."""
+        m1 = f"m1_done + {way.m1}" if block.loop else way.m1
+        line = f"S.q = {way.q}; npc = {way.target}; exit_t = {way.tstates}; exit_m1 = {m1}; break"
+        return [f"if {way.when}:", "    " + line] if way.when else [line]
 
     @staticmethod
-    def loop_back(lb, b):
-        """Lines that go back to the block's start by LoopBack lb, or leave when the limit is near
+    def loop_back(way, block):
+        """Lines that go back to the block's start by a LoopBack, or leave when the limit is near
         (or its writes hit the block's code)."""
-        stay = f"t + {b.room} < limit" + (f" and not ({lb.unless})" if lb.unless else "")
-        return [f"t += {lb.tstates}", f"rc += {lb.m1}", f"if {stay}: continue",
-                f"S.q = {lb.q}; npc = {b.start}; tx = 0; kx = rc; break"]
+        stay = f"t + {block.room} < limit" + (f" and not ({way.unless})" if way.unless else "")
+        return [f"t += {way.tstates}", f"m1_done += {way.m1}", f"if {stay}: continue",
+                f"S.q = {way.q}; npc = {block.start}; exit_t = 0; exit_m1 = m1_done; break"]
 
-    def bulk_copy(self, b):
+    def bulk_copy(self, block):
         """LDIR's fast path: copy as many bytes as fit before limit with one slice move, when that
         is exactly what the byte loop would do (no wrap, no forward overlap, no ROM, not over the
         block's own code; with contention, only where nothing waits)."""
-        s, cont = b.start, self.cont
-        code_ok = " and ".join(f"(de + n <= {lo} or de >= {hi})" for lo, hi in b.ranges)
+        start, cont = block.start, self.cont
+        code_ok = " and ".join(f"(de + n <= {lo} or de >= {hi})" for lo, hi in block.ranges)
         if cont is not None:
-            if any(lo < cont.hi and hi > cont.lo for lo, hi in b.ranges):
+            if any(lo < cont.hi and hi > cont.lo for lo, hi in block.ranges):
                 return []
             code_ok += "".join(f" and ({r} + n <= {cont.lo} or {r} >= {cont.hi})"
                                for r in ("hl", "de"))
@@ -253,11 +255,11 @@ class Emitter:
             "        hl += n; de += n; bc -= n",
             "        t += 21 * n",
             "        if not bc: t -= 5",
-            f"        if bc or n > 1: wz = {(s + 1) & 0xFFFF}",
+            f"        if bc or n > 1: wz = {(start + 1) & 0xFFFF}",
             "        x = v + a",
-            f"        f = (f & 193) | 4 | {(s >> 8) & 40} if bc else "
+            f"        f = (f & 193) | 4 | {(start >> 8) & 40} if bc else "
             "(f & 193) | (x & 8) | ((x << 4) & 32)",
-            f"        npc = {s} if bc else {(s + 2) & 0xFFFF}",
+            f"        npc = {start} if bc else {(start + 2) & 0xFFFF}",
             "        S.tstates = t; S._rc += 2 * n",
             "        S.h = hl >> 8; S.l = hl & 255; S.d = de >> 8; S.e = de & 255",
             "        S.b = bc >> 8; S.c = bc & 255",
@@ -268,4 +270,4 @@ class Emitter:
 
 def _leaves_early(steps):
     """Whether a block that does not loop can leave before its last instruction, or two ways."""
-    return len(steps[-1].end) > 1 or any(s.taken_exit or s.after_exit for s in steps[:-1])
+    return len(steps[-1].end) > 1 or any(step.taken_exit or step.after_exit for step in steps[:-1])

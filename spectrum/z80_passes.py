@@ -241,14 +241,14 @@ def guard_writes(steps, ranges, rom_top):
 
 
 # ---------------------------------------------------------------- how exits are made
-def make_exits(steps, start, loop):
+def make_exits(steps, loop):
     """Sets each step's exits: a branch's taken side leaving, a guard after writes that may hit the
-    code, a predicted RET that went elsewhere, and how the last instruction leaves or loops back to
-    start."""
+    code, a predicted RET that went elsewhere, and how the last instruction leaves (or, in a loop,
+    goes back to the start)."""
     for n, step in enumerate(steps):
-        ins, t = step.ins, step.at
+        ins, start_t = step.ins, step.at
         nxt = steps[n + 1].ins.addr if n + 1 < len(steps) else None
-        taken = Exit(ins.target, t + ins.taken_tstates, step.m1, ins.q_after)
+        taken = Exit(ins.target, start_t + ins.taken_tstates, step.m1, ins.q_after)
         if step.then == LAST:
             step.end = _leave(step, taken, loop)
             continue
@@ -258,22 +258,22 @@ def make_exits(steps, start, loop):
             if step.side_guard:
                 step.taken_exit = Exit(ins.target, taken.tstates, step.m1, taken.q,
                                        " or ".join(step.side_guard))
-            make_exits(step.side, start, loop)
+            make_exits(step.side, loop)
         if step.then == RETURN:
             step.after_exit = Exit(ins.target, taken.tstates, step.m1, taken.q,
                                    f"{ins.target} != {nxt}")
         elif step.guard:
-            t_next = t + (ins.taken_tstates if step.then == FOLLOW else ins.tstates)
-            step.after_exit = Exit(nxt, t_next, step.m1, ins.q_after, " or ".join(step.guard))
+            next_t = start_t + (ins.taken_tstates if step.then == FOLLOW else ins.tstates)
+            step.after_exit = Exit(nxt, next_t, step.m1, ins.q_after, " or ".join(step.guard))
 
 
 def _leave(step, taken, loop):
     """[taken way (BRANCH/JUMP), way on] of a block's last instruction (loops: back to start if it
     jumps)."""
-    ins, t, m1, q = step.ins, step.at, step.m1, step.ins.q_after
+    ins, start_t, m1, q = step.ins, step.at, step.m1, step.ins.q_after
     if loop:
         taken = LoopBack(taken.tstates, m1, q, " or ".join(step.guard))
-    on = Exit(ins.next_addr, t + ins.tstates, m1, q)
+    on = Exit(ins.next_addr, start_t + ins.tstates, m1, q)
     if ins.flow == HALT:
         return []                                   # (the block returns -3 there)
     if ins.flow == BRANCH:
