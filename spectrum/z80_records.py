@@ -5,7 +5,7 @@ registers. The passes (z80_passes.py) and the emitter (z80_emit.py) read these r
 reads the code they make."""
 from dataclasses import dataclass, field
 
-from .z80_tables import ALL_FLAGS, flag_letters
+from .z80_tables import ALL_FLAGS
 
 # how control leaves an instruction (Instr.flow)
 NEXT = "next"        # on to the next instruction
@@ -29,13 +29,14 @@ def cpu_name(reg):
 
 
 class FlagLine(str):
-    """A line that computes flags only: dropped when no flag it writes is read before being written
-    again."""
+    """A line that computes flags only (nothing else the instruction computes depends on it): left
+    out when no flag it writes is read before being written again."""
     __slots__ = ()
 
 
 class MemptrLine(str):
-    """A line that sets MEMPTR only: dropped when MEMPTR is written again before any read."""
+    """A line that sets MEMPTR only (no later line of the instruction reads it): left out when
+    MEMPTR is written again before any read."""
     __slots__ = ()
 
 
@@ -96,27 +97,6 @@ class Instr:
     def followable(self):
         """An unconditional jump to a known address (a block can go on there)."""
         return self.flow == JUMP and isinstance(self.target, int)
-
-    def describe(self):
-        """One line of what the record says (docs/Z80.md shows these)."""
-        regs = f"reads {' '.join(r for r in REGS if r in self.reads) or '-'}, " \
-               f"writes {' '.join(r for r in REGS if r in self.writes) or '-'}"
-        flags = f"flags read {flag_letters(self.flags_read)} " \
-                f"written {flag_letters(self.flags_written)}"
-        mem = " ".join(f"{c.kind}:{_where(c.addr)}" for c in self.cycles)
-        if self.taken_cycles:
-            mem += " +taken " + " ".join(f"{c.kind}:{_where(c.addr)}" for c in self.taken_cycles)
-        leave = {NEXT: "on", JUMP: f"jump to {_where(self.target)}",
-                 BRANCH: f"if {self.cond}: to {_where(self.target)}, else on",
-                 HALT: "halt", STOP: "on, and the block ends"}[self.flow]
-        times = f"{self.tstates} T" if self.flow in (NEXT, HALT, STOP) else \
-            f"{self.taken_tstates} T" if self.flow == JUMP else \
-            f"{self.taken_tstates}/{self.tstates} T"
-        return f"{self.mn}: {regs}; {flags}; {times}; {mem}; {leave}"
-
-
-def _where(addr):
-    return f"{addr:04x}" if isinstance(addr, int) else str(addr)
 
 
 def _regs(spec):
