@@ -1,11 +1,12 @@
 """The doubling cube before a throw: the computer's own double, a person's D (asked for
 during the last shown play or at the "ENTER rolls, D doubles" prompt), the take or drop,
-and the cube advice on A. Not the cube's rules (game/match.py) nor its maths (evaluator)."""
-from game import commands, evaluator, instructions, menus
-from game.basic import CODE_ENTER
+and the cube advice on A. Not the cube's rules (game/model/match.py) nor its maths (evaluator)."""
+from game import commands, instructions, menus
+from game.model import evaluator
+from game.zx.basic import CODE_ENTER
 from game.errors import BackgammonError
 from game.scenes.timing import ADVICE_KEYS, COMPUTER_BEEP, DOUBLE_KEYS, OPENING_READ_FRAMES
-from game.usr import cube_terms
+from game.zx.usr import cube_terms
 from game.words import say
 
 

@@ -8,12 +8,14 @@ import time
 from dataclasses import dataclass
 from typing import Callable
 
-from game import commands, matfile, menus, rules
-from game import screen as S
-from game.match import HUMAN
+from game import commands, menus
+from game.review import matfile
+from game.model import rules
+from game.board import screen as S
+from game.model.match import HUMAN
 from game.scenes.timing import INFO_FRAMES
-from game.settings import config_dir
-from game.usr import play_match
+from game.files.settings import export_folder
+from game.zx.usr import play_match
 from game.words import PRESS_ENTER
 
 
@@ -150,13 +152,3 @@ def export(game):
         return f"Not saved: {exc.strerror or exc}"
     yield
     return f"Saved {os.path.basename(path)}"
-
-
-def export_folder(export_dir=None) -> str:
-    """Where the exports go (.mat here, the review's .sgf): `export_dir` (the console passes
-    its working directory), else the config directory, made if need be (OSError if not)."""
-    if export_dir:
-        return str(export_dir)
-    directory = str(config_dir())
-    os.makedirs(directory, exist_ok=True)
-    return directory
