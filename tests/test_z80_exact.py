@@ -134,3 +134,19 @@ def test_every_encoding_runs_the_same_compiled_as_interpreted(prefix, contended)
                          cpu.r,
                          cpu.q, cpu.tstates, cpu.halted, cpu.iff1, cpu.im, bytes(mem)))
         assert ends[0] == ends[1], (prefix, hex(op))
+
+
+@pytest.mark.parametrize("tier", TIERS)
+def test_a_taken_call_cc_logs_its_pushes_at_the_t_states_a_call_does(tier):
+    """CALL NZ taken has CALL nn's bus cycles, so with SP in the attributes during the screen's
+    contended fetches, its two pushes are logged at the same T-states (after their own waits)."""
+    logs = []
+    for op in (0xC4, 0xCD):                                     # CALL NZ,9000h / CALL 9000h
+        cpu, mem = cpu_with([op, 0x00, 0x90], tier, contended=True)
+        mem[0x9000] = 0x76                                      # HALT there
+        start = 14_335 + 224 * 10 - 8                           # line 10 of the screen
+        cpu.sp, cpu.f, cpu.tstates = 0x5A02, 0x00, start        # Z clear: CALL NZ is taken
+        cpu.run(start + 300)
+        assert cpu.halted and cpu.pc == 0x9000
+        logs.append([(t - start, addr) for t, addr, _ in cpu.screen_writes])
+    assert logs[0] == logs[1] and [addr for _, addr in logs[0]] == [0x5A01, 0x5A00]
