@@ -1,7 +1,8 @@
 """The ULA: screen memory -> a 320x240 RGB numpy frame (border per scanline, FLASH, one
 palette, each screen byte as it was when the beam fetched it), port 0xFE (border, beeper, MIC
 out; keyboard and EAR in) and the floating bus on odd ports. Not the window (display.py), not
-the sound output (audio.py), not the tape signal itself (tape_player.py), not contention (the CPU's)."""
+the sound output (audio.py), not the tape signal itself (tape_player.py), not contention (the
+CPU's)."""
 import numpy as np
 
 from spectrum import hw

@@ -6,8 +6,7 @@ import warnings
 import pytest
 
 import roms
-from spectrum import hw
-from spectrum import tape as T
+from spectrum import hw, tape as T
 from spectrum.tape_blocks import (
     Block,
     TapeError,

@@ -16,8 +16,14 @@ from game.board.glyphs import (
     cube_glyph,
 )
 from game.board.palette import Palette, attr, contrast
-from game.model.position import BAR as BAR_INDEX
-from game.model.position import BAR_LETTER, MEN_PER_SIDE, POINT_LETTERS, ROW_LEN, Position
+from game.model.position import (
+    BAR as BAR_INDEX,
+    BAR_LETTER,
+    MEN_PER_SIDE,
+    POINT_LETTERS,
+    ROW_LEN,
+    Position,
+)
 from spectrum.hw import ATTR_ADDR, BLACK, BLUE, CYAN, GREEN, RED, SCREEN_ADDR, WHITE, YELLOW
 
 COLS, ROWS = 32, 24                  # character cells
