@@ -212,6 +212,7 @@ class Spectrum48:
         cpu = self.cpu
         if cpu.traps.get(CALL_SENTINEL) is not self._on_sentinel:
             self._install_sentinel_trap()
+        # the CPU's registers by the names the table lists
         saved = {name: getattr(cpu, name) for name in _CONTEXT_REGISTERS}
         cpu.halted = False
         for name, value in registers.items():
@@ -244,7 +245,7 @@ class Spectrum48:
                     raise
         finally:
             self._call_return_sps.pop()
-        result = {name: getattr(cpu, name) for name in _RESULT_REGISTERS}
+        result = {name: getattr(cpu, name) for name in _RESULT_REGISTERS}  # registers by name
         for name, value in saved.items():
             setattr(cpu, name, value)
         return result

@@ -157,7 +157,7 @@ def _used_bits(b: Block, where: str) -> bytes:
 
 def _word(b: Block, where: str, field: str) -> bytes:
     """The block's field as a TZX WORD, checked."""
-    return _u(where, field, getattr(b, field), 16).to_bytes(2, "little")
+    return _u(where, field, getattr(b, field), 16).to_bytes(2, "little")   # a field by name
 
 
 def _data_and_size(b: Block, where: str) -> tuple[bytes, bytes]:
@@ -180,7 +180,7 @@ def _standard_speed_body(b: Block, where: str) -> bytes:
                             ("bit0_tstates", hw.BIT0_PULSE_TSTATES),
                             ("bit1_tstates", hw.BIT1_PULSE_TSTATES),
                             ("pilot_pulses", -1), ("used_bits", 8)):
-        value = getattr(b, field)
+        value = getattr(b, field)           # the Block's field the table names
         if value != standard and not (field == "pilot_pulses" and value == pilot_count(data)):
             raise TapeError(f"{where}: {field}: a 10h block plays the standard timing "
                             f"{standard}, not {show(value)} (use an 11h block)")

@@ -185,7 +185,7 @@ class Z80:
 
     def _pair(hi, lo):
         def get(self):
-            return getattr(self, hi) << 8 | getattr(self, lo)
+            return getattr(self, hi) << 8 | getattr(self, lo)     # the pair's two registers
 
         def put(self, v):
             setattr(self, hi, (v >> 8) & 255)

@@ -95,7 +95,7 @@ class Decoder(PrefixedOps):
     # one of these handlers; c holds the decoded fields, operands and the DD/FD index register
     def base(self, addr, q, op, px):
         c = Fields(self.mem, addr, q, op, px)
-        return getattr(self, BASE[op])(c)
+        return getattr(self, BASE[op])(c)          # the handler BASE names for the opcode
 
     def ins(self, c, n, mn, tstates, body, reads=(), writes=(), fr=0, fw=0, **kw):
         """An Instr of n bytes (plus the prefix) at c's address: reads / writes are the registers,

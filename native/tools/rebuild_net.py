@@ -472,7 +472,7 @@ class Run:
                 done.append(tag + "!")
                 self._write_state("net_plan_done", ",".join(done))
                 continue
-            positions = getattr(a, positions_arg)
+            positions = getattr(a, positions_arg)      # the option NET_STAGES names for the net
             data = self.path(f"{tag}{k}.rec")
             seed = a.seed * 1000 + offset + k * 10
             if not os.path.exists(data):
