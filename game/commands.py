@@ -66,7 +66,7 @@ def version_text() -> str:
 def _triples(candidates) -> list[tuple[object, float, int | None, object]]:
     """(play, equity, ply, chances) of each candidate: an evaluator.Candidate (or a review
     Choice), or a (play, equity) pair whose ply and chances are not known."""
-    out = []
+    out: list[tuple[object, float, int | None, object]] = []
     for item in candidates:
         if isinstance(item, tuple):
             play, equity = item

@@ -18,7 +18,7 @@ MOUSE_HELP = ("The mouse types what keys would:",
               "line ENTER (k4 is two clicks).")
 WAIT_KEY_FRAMES = 50             # "~" in --keys: a second's wait
 INSTANT_BUDGET_S = 0.015         # wall time a displayed frame may spend loading, instantly
-WARM_UPS = []                    # weight-loading threads, joined before main() returns
+WARM_UPS: list = []              # weight-loading threads, joined before main() returns
 
 
 def parse_args(argv):

@@ -7,6 +7,7 @@ import os
 import sys
 import time
 import wave
+from typing import Any
 
 import numpy as np
 
@@ -188,13 +189,13 @@ class Beeper:
         self.reason = "audio disabled"
         self.channels = 1
         sample_rate_hz = hw.AUDIO_RATE_HZ
-        self._channel = None
-        self._pending = []
+        self._channel: Any = None       # pygame's mixer Channel once started (pygame: untyped)
+        self._pending: list[np.ndarray] = []
         self._pending_samples = 0
         self._play_until_s = 0.0
         self.renderer = BeeperRenderer(sample_rate_hz)
         self.samples_per_frame = sample_rate_hz / hw.FRAME_HZ
-        self.recording = [] if record else None
+        self.recording: list[np.ndarray] | None = [] if record else None
         if enabled:
             self.open()
 

@@ -125,13 +125,13 @@ class DisplayLoop:
         self.beeper = Beeper(enabled=False, muted=mute, record=wav_path is not None)
         self.wav_path = wav_path
         self.frame = np.zeros((hw.FRAME_H, hw.FRAME_W, 3), np.uint8)
-        self.screenshots = []
+        self.screenshots: list[str] = []
         self.on_click = on_click
         self.help_lines = tuple(help_lines)
         self.headless_hint = headless_hint
         self.showing_help = False   # F1's box is up: the machine waits under it
         self.typist = Typist()
-        self._shown = None          # the picture now in the window (None: draw it whole)
+        self._shown: np.ndarray | None = None   # the picture in the window (None: draw it whole)
 
     def step(self) -> bool:
         """One frame: the program's turn, the CPU's 69,888 T, render, beeper."""
@@ -167,7 +167,7 @@ class DisplayLoop:
             self._finish()
             return 1
         keymap = pc_key_map(pygame)
-        held = {}
+        held: dict[int, tuple] = {}
         deadline = time.perf_counter()
         try:
             while self._events(pygame, keymap, held):

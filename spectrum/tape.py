@@ -38,7 +38,8 @@ def read_tap(raw: bytes, name: str = "TAP file") -> Tape:
     skips = Skips(tape, name)
     while offset < len(raw):
         if raw[offset] == 0 and raw[offset + 1:offset + 2] == b"\x00":
-            zeros = _ZERO_RUN.match(raw, offset).end() - offset   # a run of empty blocks
+            run = _ZERO_RUN.match(raw, offset)                     # a run of empty blocks
+            zeros = run.end() - offset if run else 2               # (two zeros at least)
             count = zeros // 2
             skips.add(number + 1, offset, "", ZERO_LENGTH, count, offset + 2 * (count - 1))
             number += count
@@ -80,7 +81,7 @@ def write_tap(blocks) -> bytes:
     return bytes(out)
 
 
-def read_tape(source, name: str = None) -> Tape:
+def read_tape(source, name: str | None = None) -> Tape:
     """A .TAP or .TZX from a path or bytes (told apart by the TZX signature; other formats
     are refused by name). A path must be a regular file of at most MAX_TAPE_BYTES."""
     if isinstance(source, (bytes, bytearray, memoryview)):

@@ -97,10 +97,12 @@ class Skips:
     empty blocks are one line, not five million)."""
 
     def __init__(self, tape, name: str):
-        self.tape, self.name, self.run = tape, name, None
+        self.tape, self.name = tape, name
+        # the run being gathered: (first, last, first offset, last offset, (what, why))
+        self.run: tuple | None = None
 
     def add(self, number: int, offset: int, what: str, why: tuple, count: int = 1,
-            last_offset: int = None) -> None:
+            last_offset: int | None = None) -> None:
         """`count` blocks from block `number` at `offset` (the last at `last_offset`);
         why = (singular, plural) of what is wrong with them."""
         run, last = self.run, offset if last_offset is None else last_offset

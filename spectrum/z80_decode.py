@@ -6,7 +6,9 @@ for the interpreter); it knows neither the machine's memory map nor its contenti
 from . import z80_bus
 from .z80_decode_ed import ED, POP, PrefixedOps
 from .z80_operands import CC, CC_FLAG, CCN, R8, R8N, RP2N, Fields
-from .z80_records import BRANCH, HALT, JUMP, STOP, FlagLine as F, MemptrLine as W, Store, make
+from .z80_records import BRANCH, HALT, JUMP, STOP, Store, make
+from .z80_records import FlagLine as F
+from .z80_records import MemptrLine as W
 from .z80_tables import ALL_FLAGS, FLAG_3, FLAG_5, FLAG_C, FLAG_H, FLAG_N
 
 ALUN = ("ADD A,", "ADC A,", "SUB ", "SBC A,", "AND ", "XOR ", "OR ", "CP ")

@@ -2,7 +2,9 @@
 class): each handler returns an Instr record saying what the instruction reads and writes and its
 effect as lines. The ED table maps the second byte to a handler; CB is decoded by field."""
 from .z80_operands import R8, R8N, RPN, s8
-from .z80_records import BRANCH, JUMP, STOP, FlagLine as F, MemptrLine as W, Store, make
+from .z80_records import BRANCH, JUMP, STOP, Store, make
+from .z80_records import FlagLine as F
+from .z80_records import MemptrLine as W
 from .z80_tables import ALL_FLAGS, FLAG_3, FLAG_5, FLAG_C, FLAG_H, FLAG_N, FLAG_PV, ROT_NAMES
 
 IM_MODE = (0, 0, 1, 2, 0, 0, 1, 2)          # ED 46/4E/56/5E/66/6E/76/7E: IM 0 0 1 2 0 0 1 2

@@ -9,7 +9,8 @@ import numpy as np
 import pygame
 import pytest
 
-from spectrum import display, machine as machine_module, ula
+from spectrum import display, ula
+from spectrum import machine as machine_module
 from test_machine import CPU
 
 

@@ -4,7 +4,8 @@ import os
 
 import pytest
 
-from game import instructions, main as console
+from game import instructions
+from game import main as console
 from gamedriver import GameDriver
 
 

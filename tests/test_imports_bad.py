@@ -10,7 +10,8 @@ import subprocess
 import sys
 
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from game.review.imports import MAX_FILE_BYTES, import_bytes, import_text, read_match_file
 from game.review.matfile import format_mat

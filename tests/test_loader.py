@@ -12,7 +12,8 @@ import pytest
 import roms
 from game.zx import make_tape, media
 from game.zx.media import load_headless
-from spectrum import hw, tape as T
+from spectrum import hw
+from spectrum import tape as T
 from spectrum.loader import TapeLoader, decode_program, install_tape
 from spectrum.machine import Spectrum48
 from spectrum.tape_blocks import Block, make_tap_block, standard_block

@@ -9,9 +9,12 @@ import os
 import threading
 
 import pytest
-from hypothesis import HealthCheck, given, settings as hsettings, strategies as st
+from hypothesis import HealthCheck, given
+from hypothesis import settings as hsettings
+from hypothesis import strategies as st
 
-from game.files import savegame, settings as gs, validate
+from game.files import savegame, validate
+from game.files import settings as gs
 from game.files.savegame import SavedGame, SaveError, load_game, read_save, write_save
 from game.files.settings import Settings, SettingsError, load_settings
 from game.model.match import COMPUTER, HUMAN, Match

@@ -6,7 +6,8 @@ import warnings
 import pytest
 
 import roms
-from spectrum import hw, tape as T
+from spectrum import hw
+from spectrum import tape as T
 from spectrum.tape_blocks import (
     Block,
     TapeError,

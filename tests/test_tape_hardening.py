@@ -9,9 +9,11 @@ import threading
 import warnings
 
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
-from spectrum import tape as T, tape_blocks, tzx
+from spectrum import tape as T
+from spectrum import tape_blocks, tzx
 from spectrum.tape_blocks import (
     STOP_IF_48K,
     Block,

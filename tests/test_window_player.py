@@ -13,7 +13,8 @@ import numpy as np
 import pygame
 import pytest
 
-from game.board import clicks, screen as S
+from game.board import clicks
+from game.board import screen as S
 from game.model.position import Position
 from spectrum import display, hw
 from windowdriver import SCALE, Player

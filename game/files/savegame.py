@@ -263,7 +263,7 @@ class Autosave:
     (game/files/shutdown.py), which must not serialise a match caught half-way through a change,
     and which repairs a write the signal itself cut short."""
 
-    def __init__(self, path=None):
+    def __init__(self, path: str | pathlib.Path | None = None) -> None:
         self.path = pathlib.Path(path) if path else save_path()
         self.last: bytes | None = None
 

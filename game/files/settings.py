@@ -155,9 +155,9 @@ class Settings:
         """Step an option to its next choice (the menu's key press); returns the new value.
         The match length is typed instead: use set("match_length", text)."""
         table = {n: choices for n, _, choices in OPTIONS}
-        if table.get(name) is None:
+        choices = table.get(name)
+        if choices is None:
             raise SettingsError(f"{name} is typed, not stepped")
-        choices = table[name]
         current = getattr(self, name)       # the option named by the menu's table
         i = choices.index(current) if current in choices else -1
         self.set(name, choices[(i + 1) % len(choices)])

@@ -49,7 +49,7 @@ _WEIGHTS_MESSAGES = {
     lib.BG_ERR_WTS_VERSION: "it is of another format version or net shape",
     lib.BG_ERR_WTS_CHECKSUM: "its checksum does not match (the file is damaged)",
 }
-_state = {"loaded_from": None}
+_state: dict[str, str | None] = {"loaded_from": None}
 
 
 def load_weights(path: str | None = None) -> int:

@@ -115,7 +115,7 @@ class Match:
         self.length: int | None = parse_match_length(length)
         if len(sides) != 2 or sides[0] == sides[1]:
             raise MatchError("A match needs two different sides")
-        self.sides: tuple[str, str] = tuple(sides)
+        self.sides: tuple[str, str] = (sides[0], sides[1])
         self.cube_enabled: bool = bool(cube)
         self.score: dict[str, int] = {s: 0 for s in self.sides}
         self.cube_value: int = 1
@@ -306,7 +306,7 @@ class Match:
         """The gnubg match ID (12 characters) of this state: cube, owner, side on roll,
         Crawford, game state, a double waiting, the dice if rolled, length and scores.
         The first side is gnubg's player 0. Paste it beside the position ID into gnubg."""
-        fields = []
+        fields: list[int] = []
 
         def put(value: int, width: int) -> None:
             fields.extend((value >> i) & 1 for i in range(width))

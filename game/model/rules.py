@@ -153,7 +153,7 @@ class LazySequence(Sequence):
             return list(self) == list(other)
         return NotImplemented
 
-    __hash__ = None
+    __hash__ = None     # type: ignore[assignment]  # equal to lists, so never a dict key
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({list(self)!r})"

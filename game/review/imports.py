@@ -235,7 +235,7 @@ def replayed(record: MatchRecord, added, game: RawGame) -> list:
 
 def _describe(action: RawAction, names: dict) -> str:
     who = names[SIDES[action.player]]
-    if action.kind == "move":
+    if action.kind == "move" and action.dice is not None:
         return f"{who}'s {action.dice[0]}{action.dice[1]}: {action.play or '(no move)'}"
     return f"{who}'s {action.kind}"
 
@@ -296,7 +296,7 @@ def _settle(record: MatchRecord, game: RawGame, turns: list) -> None:
     won_by, how, cube = ending
     if winner != won_by:
         raise FileProblem(result.line, "the result gives the game to the other side")
-    allowed = (cube,) if how == "drop" else (how * cube,)
+    allowed: tuple[int, ...] = (cube,) if how == "drop" else (how * cube,)
     if not record.length and cube == 1:
         allowed += (1,)                                 # the Jacoby rule: no gammons
     _check_points(record, added, winner, result, allowed)

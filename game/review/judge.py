@@ -225,8 +225,8 @@ class Reviewer:
                              match_play=bool(record.length))
         self.stopped = False
         self.done = 0
-        self._decisions = {}              # index of a double -> its CubeReview's decision
-        self._ahead = {}                  # turn number -> its items, judged before a stop
+        self._decisions: dict = {}        # index of a double -> its CubeReview's decision
+        self._ahead: dict[int, list] = {}  # turn number -> its items, judged before a stop
 
     @property
     def total(self) -> int:
@@ -355,7 +355,7 @@ class Reviewer:
     def _judge(self, turn: ReplayedTurn) -> list:
         kind = turn.action.kind
         if kind == "move":
-            out = []
+            out: list[CubeReview | MoveReview] = []
             prior = self.turns.index(turn) - 1
             doubled = prior >= 0 and self.turns[prior].action.kind in ("take", "double")
             if not doubled and self._may_double(turn):
@@ -397,6 +397,8 @@ class Reviewer:
 
     def _move(self, turn: ReplayedTurn) -> MoveReview:
         action, before = turn.action, turn.before
+        if action.dice is None:                     # replay() checked every move has its dice
+            raise ReviewError(f"move {turn.index + 1} has no dice")
         match = self._play_match(action.side, turn.cube_value)
         ranked = evaluator.ranked_plays(before, action.dice, self.level, match=match)
         played, loss = judged_play(ranked, apply_play(before, action.play), match,

@@ -72,12 +72,12 @@ class _Reader:
             return
         if self.length is None:
             self._header(number, line)
-        elif _GAME.match(line):
+        elif game := _GAME.match(line):
             if self.heading is not None:
                 raise FileProblem(number, f"game {self.heading[1]} has no line of names "
                                           f"and scores")
             self._close()
-            self.heading = (number, int(_GAME.match(line).group(1)))
+            self.heading = (number, int(game.group(1)))
         elif self.heading is not None:
             self._scores(number, line)
         elif self.game is None:

@@ -16,7 +16,8 @@ from game.instructions import wrap
 from game.menus import BAD_KEY, CLICK, PAGE, clear_rows, footer, show_reason, text_screen, title_bar
 from game.model.position import Position
 from game.model.record import MatchRecord
-from game.review import judge as R, sgf
+from game.review import judge as R
+from game.review import sgf
 from game.words import say
 from game.zx.basic import CODE_ENTER, Basic
 

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from game.errors import BackgammonError
 from game.model import rules
 from game.model.position import BAR, Position
-from game.model.record import GameRecord, MatchRecord
+from game.model.record import Action, GameRecord, MatchRecord
 
 
 class ReviewError(BackgammonError, ValueError):
@@ -51,7 +51,7 @@ def apply_play(before: Position, words: str) -> Position:
 class ReplayedTurn:
     """What the replay found at one action: the position for the side acting, the cube."""
     index: int
-    action: object
+    action: Action
     before: Position                 # the acting side on roll (for take/drop: the doubler)
     cube_value: int
     cube_owner: str | None

@@ -6,13 +6,16 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from game.board import screen as S
+from game.interfaces import Frames, Screen
 from game.menus import key_char
 from game.model.match import COMPUTER, DROP, HUMAN
 from game.review.pages import review_screen
 from game.scenes.timing import BANNER_LINE_FRAMES, DEMO_NEXT_GAME_FRAMES, LOSE_TUNE, WIN_TUNE
 from game.words import result_words, say
+from game.zx.basic import Basic
 
 
 def fit_banner(words: str) -> str:
@@ -82,7 +85,7 @@ def banner_lines(match_over: bool) -> tuple[list[str], tuple]:
     return [first, "  ".join(f"{k.key} {k.words}" for k in keys)[:S.COLS]], keys
 
 
-def game_over(basic, screen, result, game=None):
+def game_over(basic: Basic, screen: Screen, result: Any, game: Any = None) -> Frames:
     """The banner, a tune, then a new game on a key (a BANNER_KEYS key runs its handler and
     comes back here). Returns the key pressed; after a demo game, None when the demo runs
     on or "stop" when a key stopped it."""

@@ -201,12 +201,12 @@ class ForeignLoad:
         blocks = read_tape(tape or media.TAPE_PATH).blocks
         self.player = TapePlayer(blocks)
         self.state = "loading"
-        self.error = None
+        self.error: str | None = None
         self.typed = None                    # the keys typed for LOAD "" (autoload)
         self.loads = 0                       # LD-BYTES calls seen
         self.rewinds = 0                     # loads that failed and were tried again
         self.rest_address = media.mcode_symbols()["MCODE_END"]
-        self._traps = {}
+        self._traps: dict = {}
 
     # --- traps ---
     def _install(self) -> None:
