@@ -199,7 +199,7 @@ def _style_scene(name):
 def help_page():
     scene = at_your_move_start()
     scene.type("h\n")
-    scene.until("KEYS  (1/2)")
+    scene.until("KEYS  (1/3)")
     return scene
 
 

@@ -198,6 +198,9 @@ def main(argv=None) -> int:
                            mute=args.mute, headless_frames=headless,
                            screenshot_path=args.screenshot, wav_path=args.wav, title=TITLE)
     finally:
+        rollouts = sys.modules.get("game.rollout")   # imported once a rollout was started
+        if rollouts is not None:
+            rollouts.stop_all()      # no rollout thread outlives the window
         while WARM_UPS:              # never leave the C evaluator loading behind our back
             WARM_UPS.pop().join()
         if headless is None:         # the window closed (or the program ended): keep the match

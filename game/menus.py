@@ -294,7 +294,7 @@ HELP_TYPING = [
     "          the bar (Z) with a 3",
 ]
 HELP_QUIT = "QUIT      give up this game"
-HELP_MORE = ("KEYS  (2/2)", [
+HELP_MORE = ("KEYS  (2/3)", [
     "Small or capital letters both",
     "do. Points are a to x, the bar",
     "is z. K4, 4K and z4 all work.",
@@ -319,36 +319,40 @@ HELP_MORE = ("KEYS  (2/2)", [
 ])
 
 
-def text_screen(basic: Basic, title: str, lines, foot: str = "Press ENTER"):
-    """A page of up to 21 lines under a title bar; waits for ENTER. The caller redraws
-    whatever it showed before (e.g. the board)."""
+def text_screen(basic: Basic, title: str, lines, foot: str = "Press ENTER", keys=()):
+    """A page of up to 21 lines under a title bar; waits for ENTER, or a key of `keys` (key
+    codes), and returns that key. The caller redraws whatever it showed before (the board)."""
     basic.cls(PAGE)
     title_bar(basic, title)
     for row, line in enumerate(list(lines)[:S.ROWS - 3], start=2):
         if line:
             basic.print_at(row, 0, line[:S.COLS], PAGE)
     footer(basic, foot)
-    yield from basic.wait_enter()
+    while True:
+        key = yield from basic.inkey()
+        if key == CODE_ENTER or key in keys:
+            return key
 
 
 def advice_screen(basic: Basic, position, dice, candidates=None, mover_is_human: bool = True,
-                  match=None):
+                  match=None, foot: str = "Press ENTER", keys=()):
     """The A command: "Thinking..." on the message line for a frame, then the evaluator's
-    best plays at its strongest level (game/commands.py advice_lines) on a page; ENTER
-    returns. `candidates` (Candidates or (play, equity) pairs) skip the evaluator; `match`
-    (evaluator.ranked_plays' match=) ranks them for the match score."""
+    best plays at its strongest level (game/commands.py advice_lines) on a page; ENTER (or
+    one of `keys`) returns the key. `candidates` (Candidates or (play, equity) pairs) skip
+    the evaluator; `match` (evaluator.ranked_plays' match=) ranks them for the match score."""
     from game import commands
     basic.print_at(S.MESSAGE_ROW, 0, "Thinking...".ljust(S.COLS), S.MESSAGE)
     yield
     lines = commands.advice_lines(position, dice, candidates=candidates,
                                   mover_is_human=mover_is_human, match=match)
-    yield from text_screen(basic, "ADVICE", lines)
+    return (yield from text_screen(basic, "ADVICE", lines, foot, keys))
 
 
-def cube_advice_screen(basic: Basic, lines):
+def cube_advice_screen(basic: Basic, lines, foot: str = "Press ENTER", keys=()):
     """A at a cube question: "Thinking..." was shown by the caller; the evaluator's view of
-    the cube (game/commands.py cube_advice_lines) on a page; ENTER returns."""
-    yield from text_screen(basic, "CUBE ADVICE", lines)
+    the cube (game/commands.py cube_advice_lines) on a page; ENTER (or one of `keys`)
+    returns the key."""
+    return (yield from text_screen(basic, "CUBE ADVICE", lines, foot, keys))
 
 
 def help_screens(basic: Basic, pages):

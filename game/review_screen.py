@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 
 from game import review as R
+from game import rollout_screen
 from game import screen as S
 from game import sgf
 from game.basic import CODE_ENTER, Basic
@@ -38,6 +39,7 @@ MARK_ATTR = {"": S.attr(S.BLACK, S.WHITE, bright=True),
              "?": S.attr(S.BLACK, S.YELLOW, bright=True),
              "??": S.attr(S.WHITE, S.RED, bright=True)}
 KEYS_HELP = "ENTER next B back C all S sums Q"
+KEYS_HELP_MORE = "R rolls this decision out"
 
 
 def side_word(side: str) -> str:
@@ -299,9 +301,32 @@ def browse(basic: Basic, screen: S.Screen, reviewer: R.Reviewer, bottom: str, si
             return "sides"
         elif key in QUIT_KEYS:
             return "quit"
+        elif key in rollout_screen.ROLL_KEYS:
+            basic.beep(*CLICK)
+            yield from roll_out(basic, screen, items[at], bottom)
+            continue
         else:
             basic.beep(*BAD_KEY)
-            screen.message(KEYS_HELP)
-            yield from basic.pause(100)
+            for words in (KEYS_HELP, KEYS_HELP_MORE):
+                screen.message(words)
+                yield from basic.pause(100)
             continue
         basic.beep(*CLICK)
+
+
+def roll_out(basic: Basic, screen: S.Screen, item, bottom: str):
+    """R on a move page: the decision rolled out (game/rollout_screen.py); a forced move has
+    nothing to roll out."""
+    screen.message("Thinking...")
+    yield
+    try:
+        job = rollout_screen.review_job(item, bottom)
+    except BackgammonError as exc:
+        job, why = None, str(exc)
+    else:
+        why = "A forced move: nothing to roll out"
+    if job is None:
+        screen.message(why[:S.COLS])
+        yield from basic.pause(100)
+        return
+    yield from rollout_screen.roll_out(basic, job)

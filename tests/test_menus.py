@@ -236,7 +236,7 @@ def test_options_menu_fits_the_screen_with_colours_on_the_grid(config_dir):
 # ---------------------------------------------------------------------------------------
 # help
 
-def test_help_lists_every_key_and_command_on_two_pages():
+def test_help_lists_every_key_and_command_on_three_pages():
     driver = RoutineDriver(lambda b: menus.help_screens(b, HELP_PAGES))
     driver.run(3)
     first = driver.screen()
@@ -246,10 +246,15 @@ def test_help_lists_every_key_and_command_on_two_pages():
     driver.type("\n")
     driver.run(2)
     second = driver.screen()
-    assert "ENTER to go back" in second
-    seen = first + second
+    assert "ENTER for the next page" in second
+    driver.type("\n")
+    driver.run(2)
+    third = driver.screen()
+    assert "ENTER to go back" in third
+    seen = first + second + third
     for words in ("QUIT", "D/DOUBLE", "A ", "P ", "T ", "U ", "S ", "I ", "O ", "H ", "X ", "V ",
-                  "K4", "4K", "z4", "Y or N", "READY?", "31"):
+                  "K4", "4K", "z4", "Y or N", "READY?", "31", "(R: roll out)", "ROLLOUTS",
+                  "R on a review move"):
         assert words in seen, words
     driver.type("\n")
     driver.finish()

@@ -1,7 +1,7 @@
 """The doubling cube before a throw: the computer's own double, a person's D (asked for
 during the last shown play or at the "ENTER rolls, D doubles" prompt), the take or drop,
 and the cube advice on A. Not the cube's rules (game/match.py) nor its maths (evaluator)."""
-from game import commands, evaluator, instructions, menus
+from game import commands, evaluator, instructions, menus, rollout_screen
 from game.basic import CODE_ENTER
 from game.errors import BackgammonError
 from game.scenes.timing import ADVICE_KEYS, COMPUTER_BEEP, DOUBLE_KEYS, OPENING_READ_FRAMES
@@ -79,14 +79,20 @@ def cube_advice(game, doubler: str, offered: bool):
     game.message("Thinking...")
     yield
     m = game.match
+    position, terms = game.held_for(doubler), cube_terms(m, doubler)
     try:
-        decision = evaluator.cube_decision(game.held_for(doubler), commands.ADVICE_LEVEL,
-                                           **cube_terms(m, doubler))
+        decision = evaluator.cube_decision(position, commands.ADVICE_LEVEL, **terms)
         lines = commands.cube_advice_lines(decision, say("who", doubler), offered,
                                            bool(m.length))
     except (BackgammonError, ValueError) as exc:
         lines = ["No advice this time:"] + instructions.wrap(str(exc))
-    yield from menus.cube_advice_screen(game.basic, lines)
+        yield from menus.cube_advice_screen(game.basic, lines)
+    else:
+        key = yield from menus.cube_advice_screen(game.basic, lines, "ENTER back  R roll out",
+                                                  rollout_screen.ROLL_KEYS)
+        if key in rollout_screen.ROLL_KEYS:
+            yield from rollout_screen.roll_out(game.basic,
+                                               rollout_screen.cube_job(position, **terms))
     game.redraw()
 
 

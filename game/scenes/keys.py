@@ -8,7 +8,7 @@ import time
 from dataclasses import dataclass
 from typing import Callable
 
-from game import commands, matfile, menus, rules
+from game import commands, matfile, menus, rollout_screen, rules
 from game import screen as S
 from game.match import HUMAN
 from game.scenes.timing import INFO_FRAMES
@@ -58,9 +58,9 @@ def ids(game, side):
 
 def advice(game, side):
     turn = game.turn
-    yield from menus.advice_screen(game.basic, turn.start, turn.dice,
-                                   mover_is_human=turn.mover_is_human,
-                                   match=play_match(game.match, side))
+    yield from rollout_screen.advice_with_rollout(game.basic, turn.start, turn.dice,
+                                                  mover_is_human=turn.mover_is_human,
+                                                  match=play_match(game.match, side))
     game.redraw()
     game.mark_dice(turn)
 
@@ -109,7 +109,7 @@ COMMAND_ROWS = (
     Command(("D", "DOUBLE"), double, ("D/DOUBLE  double: press D while",
                                       "          my play is shown; A",
                                       "          then: cube advice")),
-    Command(("A",), advice, ("A         advice: my best plays",)),
+    Command(("A",), advice, ("A         advice (R: roll out)",)),
     Command(("P",), pips, ("P         pip count, both sides",)),
     Command(("T",), takeback, ("T         take back the last man",)),
     Command(("U",), undo, ("U         undo the whole turn",)),
@@ -123,10 +123,11 @@ COMMAND_ROWS = (
     Command(("V",), version, ("V         version, weights sum",)),
 )
 COMMANDS = {word: row for row in COMMAND_ROWS for word in row.words}
-HELP_PAGES = (("KEYS  (1/2)", [*menus.HELP_TYPING,
+HELP_PAGES = (("KEYS  (1/3)", [*menus.HELP_TYPING,
                                *(line for row in COMMAND_ROWS for line in row.help_lines),
                                menus.HELP_QUIT]),
-              menus.HELP_MORE)
+              menus.HELP_MORE,
+              ("ROLLOUTS  (3/3)", list(rollout_screen.HELP_LINES)))
 
 
 def info_pause(game):
