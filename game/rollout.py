@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from game.errors import BackgammonError
 from game.evaluator import (Candidate, EvaluatorError, LevelError, WeightsError, check_match,
                             ensure_loaded)
-from game.position import BOARD_LEN, Position, position_message
+from game.position import Position, position_message
 from game.rules import Play, game_result, legal_results
 from native import ffi, lib
 

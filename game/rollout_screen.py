@@ -145,10 +145,11 @@ def choose(basic: Basic, job: RolloutJob):
 # ---- the words of the pages -------------------------------------------------------------
 
 def estimate_text(estimate, width: int = 6) -> str:
-    """"+0.182 +-0.021"; the interval left out until it is known."""
+    """"+0.182 +-0.021" (an interval under 0.001 with four places); the interval left out
+    until it is known."""
     text = f"{estimate.mean:+.3f}".rjust(width)
     if estimate.interval == estimate.interval:          # not nan
-        text += f" +-{estimate.interval:.3f}"
+        text += f" +-{estimate.interval:.{3 if estimate.interval >= 0.001 else 4}f}"
     return text
 
 
@@ -221,7 +222,7 @@ def cube_result_lines(answer) -> list[str]:
 # ---- running ----------------------------------------------------------------------------
 
 def draw_progress(basic: Basic, job: RolloutJob, answer, rate: str) -> None:
-    filled = BAR_CELLS * answer.trials_done // max(1, answer.trials)
+    filled = -(-BAR_CELLS * answer.trials_done // max(1, answer.trials))   # a game: a cell
     basic.print_at(2, 0, games_line(answer).ljust(S.COLS), PAGE)
     basic.print_at(BAR_ROW, 1, " " * filled, BAR_FULL)
     basic.print_at(BAR_ROW, 1 + filled, " " * (BAR_CELLS - filled), BAR_EMPTY)

@@ -10,7 +10,7 @@ import pytest
 from game import evaluator as ev
 from game.errors import PositionError
 from game.position import Position
-from game.rollout import (CUBE_ACTIONS, LevelError, Rollout, RolloutError, Z95, stop_all)
+from game.rollout import CUBE_ACTIONS, LevelError, Rollout, RolloutError, stop_all
 from game.rules import legal_plays
 from native import ffi, lib
 

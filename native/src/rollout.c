@@ -118,7 +118,7 @@ static void half_move(const bg_rollout *ro, first_ply *fp, const mg_board *pos, 
  * truncation, judged by the net) less the luck of every roll, for the side the figures are
  * for (the mover of a play; the side on roll for the cube). Returns 0 when a stop came first
  * (then out is not written). */
-static int play_trial(const bg_rollout *ro, first_ply *fp, int c, int t, double out[NN_OUT]) {
+static int play_trial(bg_rollout *ro, first_ply *fp, int c, int t, double out[NN_OUT]) {
     const int s = ro->apart ? c : 0;
     const int horizon = ro->truncate > 0 ? ro->truncate : SAFETY_PLIES;
     mg_board pos = ro->start[c], next;
@@ -126,7 +126,7 @@ static int play_trial(const bg_rollout *ro, first_ply *fp, int c, int t, double 
     uint64_t stream = 0;
     int h = 0;
     for (; h < horizon && mg_result(&pos) == 0; h++) {
-        if (atomic_load_explicit(&((bg_rollout *)ro)->stop, memory_order_relaxed)) return 0;
+        if (atomic_load_explicit(&ro->stop, memory_order_relaxed)) return 0;
         float mean[NN_OUT], came[NN_OUT];
         half_move(ro, fp, &pos, h, roll_of(ro, s, t, h, &stream), mean, came, &next);
         if (h % 2) { ev_invert(mean, mean); ev_invert(came, came); }   /* the start side's view */
