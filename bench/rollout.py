@@ -123,9 +123,10 @@ def compare(positions, trials: int, seed: int, threads: int) -> None:
         theirs_s += max(0.01, g_seconds - overhead)
         g_ci = Z95 * g_se
         se = ((eq.interval / Z95) ** 2 + g_se ** 2) ** 0.5
-        z = (eq.mean - g_eq) / se if se > 0 else 0.0
+        # gnubg prints four places: below that the difference in standard errors means nothing
+        z = f"{(eq.mean - g_eq) / se:+5.1f}" if se >= 1e-4 else "    -"
         print(f"{position.position_id:16} {eq.mean:+.4f} ±{eq.interval:.4f} "
-              f"{g_eq:+.4f} ±{g_ci:.4f} {eq.mean - g_eq:+.4f} {z:+5.1f}", flush=True)
+              f"{g_eq:+.4f} ±{g_ci:.4f} {eq.mean - g_eq:+.4f} {z}", flush=True)
     games = trials * len(positions)
     print(f"rollout_games_per_s_per_core: {games / ours_s / threads:.1f} games/s")
     print(f"gnubg_rollout_games_per_s_per_core: {games / theirs_s / threads:.1f} games/s")

@@ -36,12 +36,22 @@ CUBE_LABELS = ("No double", "Double, take", "Double, pass")
 CUBE_HEADER = f"{'Action':<13}Equity +-95%"
 HELP_LINES = ("R on the advice page (A) or on",
               "the cube advice page rolls out",
-              "the plays shown, or the cube: ",
+              "the plays shown, or the cube:",
               "1,296 games each with the same",
               "dice, the luck of each roll",
               "taken out. R on a review move",
               "page does the same for it.",
-              "Any key stops it early.")
+              "",
+              "First: ENTER (or 0) plays the",
+              "games at 0-ply, 1 or 2 deeper",
+              "and slower; T cuts each game",
+              "at 10 plies, the net judging.",
+              "Any key stops it early.",
+              "",
+              "Result: each equity +- its 95%",
+              "interval; W G B: the mover's",
+              "wins, gammons, backgammons, L:",
+              "its losses, in per cent.")
 
 
 @dataclass(frozen=True)
