@@ -53,9 +53,9 @@ def main() -> int:
     print(f"movegen_plays_per_call {plays / calls:.1f} plays/call")
     print(f"movegen_positions {POSITIONS} positions")
     print(f"movegen_timed_s {elapsed_s:.2f} s")
-    # the same work through the Python face (game.rules), for comparison
-    from game.position import Position
-    from game.rules import legal_plays
+    # the same work through the Python face (game.model.rules), for comparison
+    from game.model.position import Position
+    from game.model.rules import legal_plays
     flat, rolls = ffi.unpack(boards, POSITIONS * 50), ffi.unpack(dice, POSITIONS * 2)
     positions = [Position(tuple(flat[i * 50:(i + 1) * 50])) for i in range(POSITIONS)]
     began = time.perf_counter()

@@ -45,7 +45,7 @@ def work(data_path: str, out_path: str) -> None:
     """Worker: the engine on sys.path evaluates and plays every position of data_path."""
     from native import ffi, lib            # first, so PYTHONPATH picks which engine
     sys.path.append(ROOT)
-    from game.evaluator import load_weights
+    from game.model.evaluator import load_weights
     load_weights(None)
     with open(data_path, "rb") as fh:
         raw = fh.read()
@@ -94,7 +94,7 @@ def main() -> None:
         return
     import struct
     sys.path.insert(0, ROOT)
-    from game.evaluator import load_weights
+    from game.model.evaluator import load_weights
     load_weights(None)
     boards, dice = sample(args.positions, args.seed)
     n = len(dice) // 2

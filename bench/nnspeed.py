@@ -152,7 +152,7 @@ def main() -> None:
     ap.add_argument("--rounds", type=int, default=7, help="timings per figure (the best is kept)")
     ap.add_argument("--seconds", type=float, default=0.1, help="length of one timing")
     args = ap.parse_args()
-    from game.evaluator import WEIGHTS_PATH, load_weights
+    from game.model.evaluator import WEIGHTS_PATH, load_weights
     load_weights(None)                 # the sampling plays level 3 with the shipped nets
     sample = sample_positions(args.positions, args.seed)
     with tempfile.TemporaryDirectory() as tmpdir:

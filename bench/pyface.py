@@ -19,8 +19,8 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from game import evaluator, rules  # noqa: E402
-from game.position import Position  # noqa: E402
+from game.model import evaluator, rules  # noqa: E402
+from game.model.position import Position  # noqa: E402
 
 
 def sample(n: int, seed: int) -> list[tuple[str, int, int]]:

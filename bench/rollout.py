@@ -1,10 +1,10 @@
 """Rollout benchmark (not a test): positions from seeded level-3 self-play (opening, contact,
-race, bear-off) rolled out by game/rollout.py and by GNU Backgammon's command line (`gnubg -t`:
-the same trials, 0-ply cubeless chequer play, variance reduction, quasi-random dice, no
-truncation, no bear-off database truncation) in the same run and on the same threads: games
-per second per core, their ratio, and the two equities side by side with their 95% intervals.
-Then the standard error of a difference between two candidates with the same dice and with
-independent dice. One figure a line. Run: python3 bench/rollout.py [--positions 20]"""
+race, bear-off) rolled out by game/model/rollout.py and by GNU Backgammon's command line
+(`gnubg -t`: the same trials, 0-ply cubeless chequer play, variance reduction, quasi-random
+dice, no truncation, no bear-off database truncation) in the same run and on the same threads:
+games per second per core, their ratio, and the two equities side by side with their 95%
+intervals. Then the standard error of a difference between two candidates with the same dice
+and with independent dice. One figure a line. Run: python3 bench/rollout.py [--positions 20]"""
 from __future__ import annotations
 
 import argparse
@@ -20,9 +20,9 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from game import evaluator, rules  # noqa: E402
-from game.position import Position  # noqa: E402
-from game.rollout import CUBE_ACTIONS, Z95, Rollout, default_threads  # noqa: E402
+from game.model import evaluator, rules  # noqa: E402
+from game.model.position import Position  # noqa: E402
+from game.model.rollout import CUBE_ACTIONS, Z95, Rollout, default_threads  # noqa: E402
 
 GNUBG = shutil.which("gnubg") or shutil.which("/usr/games/gnubg")
 RESULT = re.compile(r"Rollout done\. Printing final results\.\s+Current Position:\s+"

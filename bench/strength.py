@@ -124,7 +124,7 @@ class Gnubg0:
         self.nsteps = ffi.new("int8_t[]", lib.BG_MAX_PLAYS)
 
     def _where(self, board, die1, die2) -> str:
-        from game.position import Position
+        from game.model.position import Position
         try:
             pid = Position(tuple(board)).position_id
         except Exception:   # a board that is not even a position: show the counts
@@ -183,7 +183,7 @@ def make_players(names, weights: str, net: bool = False):
     (or net: the luck is judged by it)."""
     players = [make_player(n) for n in names]
     if net or any(isinstance(p, OurLevel) and p.level > 1 for p in players):
-        from game.evaluator import load_weights
+        from game.model.evaluator import load_weights
         load_weights(weights)
     return players
 

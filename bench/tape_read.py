@@ -43,7 +43,7 @@ def main() -> None:
     args = parser.parse_args()
     measure(f"{args.mib} MiB of zero bytes (.tap)", bytes(args.mib * 2 ** 20))
     measure("1,000,000 TZX 22h blocks", T.TZX_SIGNATURE + bytes([1, 20]) + b"\x22" * 10 ** 6)
-    from game import make_tape
+    from game.zx import make_tape
     measure("backgammon.tap", T.write_tap(make_tape.tape_blocks()))
 
 

@@ -18,7 +18,7 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from native import ffi, lib  # noqa: E402
-from game.evaluator import Probabilities, load_weights  # noqa: E402
+from game.model.evaluator import Probabilities, load_weights  # noqa: E402
 
 REC_BYTES = 70   # board (50 bytes, row 0 on roll) + five float32 targets
 

@@ -18,15 +18,16 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 from gamedriver import MachineDriver  # noqa: E402
 
 import roms  # noqa: E402
-from game import media, rules  # noqa: E402
-from game.basic import Basic, rom_ready  # noqa: E402
-from game.dice import Dice  # noqa: E402
-from game.match import COMPUTER, HUMAN, Match  # noqa: E402
-from game.position import Position  # noqa: E402
-from game import romcheck  # noqa: E402
+from game.zx import media  # noqa: E402
+from game.model import rules  # noqa: E402
+from game.zx.basic import Basic, rom_ready  # noqa: E402
+from game.model.dice import Dice  # noqa: E402
+from game.model.match import COMPUTER, HUMAN, Match  # noqa: E402
+from game.model.position import Position  # noqa: E402
+from game.zx import romcheck  # noqa: E402
 from game.program import program  # noqa: E402
-from game.usr import usr_chooser  # noqa: E402
-from game.settings import STYLE_ORDER, Settings  # noqa: E402
+from game.zx.usr import usr_chooser  # noqa: E402
+from game.files.settings import STYLE_ORDER, Settings  # noqa: E402
 from spectrum.machine import Spectrum48  # noqa: E402
 
 LEVEL = 5                                 # the computer's level, as the console's default
@@ -447,7 +448,7 @@ def review_move():
 SCENES.update({"review-summary": reviewed_game, "review": review_move})
 
 
-# --- rollouts: R on the advice page (game/rollout_screen.py)
+# --- rollouts: R on the advice page (game/review/rollout_pages.py)
 
 # A short race, you to play 6-2 (91 pips against 82): the five best plays are close
 SHORT_RACE = Position.from_points({9: 2, 8: 2, 7: 1, 6: 3, 5: 2, 4: 2, 3: 1, 11: 1},

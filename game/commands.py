@@ -7,10 +7,11 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 
-from game import __version__, evaluator
-from game import screen as S
+from game import __version__
+from game.model import evaluator
+from game.board import screen as S
 from game.errors import BackgammonError
-from game.position import Position
+from game.model.position import Position
 from game.words import play_words
 
 ADVICE_LEVEL = 5                 # advice always comes from the strongest level
@@ -76,9 +77,9 @@ def _triples(candidates) -> list[tuple[object, float, int | None]]:
 
 def ranked_candidates(position: Position, dice, level: int = ADVICE_LEVEL,
                       count: int = ADVICE_COUNT, match=None):
-    """The evaluator's ranked plays for the side on roll (game.evaluator.ranked_plays);
+    """The evaluator's ranked plays for the side on roll (game.model.evaluator.ranked_plays);
     match as there: None for money play, else (length, away_me, away_opp, crawford, cube)."""
-    from game import evaluator
+    from game.model import evaluator
     return evaluator.ranked_plays(position, tuple(dice), level, limit=count, match=match)
 
 
@@ -99,7 +100,7 @@ def advice_lines(position: Position, dice, candidates=None, level: int = ADVICE_
     the lines say why."""
     if candidates is None:
         try:
-            from game.evaluator import playable_match
+            from game.model.evaluator import playable_match
             match = playable_match(match)       # a score the table cannot take: money ranking
             candidates = ranked_candidates(position, dice, level, count, match)
         except BackgammonError as exc:
@@ -147,7 +148,7 @@ def cube_verdict(decision) -> str:
 def cube_advice_lines(decision, doubler: str = "You", offered: bool = False,
                       match: bool = False) -> list[str]:
     """The cube advice page (A at a cube question): the doubler's chances and the three
-    equities from the evaluator's game.evaluator.CubeDecision, then the proper action.
+    equities from the evaluator's game.model.evaluator.CubeDecision, then the proper action.
     `doubler` names the side on roll ("You", "I", "White"); `offered` True when the double
     has been made and the question is take or pass. Every line fits 32 columns, e.g.
         "Chances for you: win 64.2%"

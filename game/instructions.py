@@ -1,7 +1,7 @@
 """The beginners' instructions shown after loading, in this project's own words, a page at a
 time: the aim, the board and its letters, moving, the bar, bearing off, typing a move, the
-commands. Not the rules themselves (game/rules.py asks the engine)."""
-from game import screen as S
+commands. Not the rules themselves (game/model/rules.py asks the engine)."""
+from game.board import screen as S
 
 QUESTION = "Do you want instructions? (Y/N)"
 NEXT_PAGE = "Press any key to go on"

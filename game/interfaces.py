@@ -1,6 +1,6 @@
 """The small interfaces the program talks through (typing.Protocol): the machine it runs on
 (spectrum.machine.Spectrum48, or the tests' StandInMachine), the screen the scenes draw on
-(game.screen.Screen), and the computer's choosers. Declarations only; no behaviour."""
+(game.board.screen.Screen), and the computer's choosers. Declarations only; no behaviour."""
 from __future__ import annotations
 
 from typing import Callable, Protocol, runtime_checkable
@@ -8,7 +8,7 @@ from typing import Callable, Protocol, runtime_checkable
 
 @runtime_checkable
 class Machine(Protocol):
-    """What game/basic.py and game/usr.py need of a 48K: its 64 KiB, POKE/PEEK, a routine
+    """What game/zx/basic.py and game/zx/usr.py need of a 48K: its 64 KiB, POKE/PEEK, a routine
     CALLed, USR, and a host handler run when USR reaches an address (the machine code's
     door): the handler's return value is what USR gives back (BC)."""
     memory: bytearray

@@ -46,7 +46,7 @@ def parse_args(argv):
 def loading_sequence(machine, mode: str):
     """The tape loading (spectrum/loader.py) as a per-frame generator: LOAD "" through our
     ROM, the loader program, the machine code at its ORG. Yields once per frame."""
-    from game import romcheck
+    from game.zx import romcheck
     return romcheck.loading_sequence(machine, mode)
 
 
@@ -56,13 +56,13 @@ class Runner:
 
     def __init__(self, machine, mode: str, seed=None, level=None, keys: str | None = None,
                  resume: bool = True, keys_from=None, trace=None):
-        from game import savegame
-        from game.basic import Basic
-        from game.dice import Dice
+        from game.files import savegame
+        from game.zx.basic import Basic
+        from game.model.dice import Dice
         from game.program import program
-        from game.session import Session
-        from game.usr import evaluator_cube, usr_cube
-        from game.settings import load_settings
+        from game.files.session import Session
+        from game.zx.usr import evaluator_cube, usr_cube
+        from game.files.settings import load_settings
         self.machine = machine
         self.feed = open(keys_from, encoding="ascii", errors="replace", newline="") \
             if keys_from else None
@@ -111,7 +111,7 @@ class Runner:
                 self.type_key(self.keys.pop(0))
         try:
             if not self.started:
-                from game.basic import rom_ready
+                from game.zx.basic import rom_ready
                 if not rom_ready(machine, self.basic.sym):
                     return True                  # the ROM is still starting up
                 self.started = True
@@ -136,9 +136,9 @@ def computer_chooser(machine, basic, level):
     while the tape loads), so the first move is not held up; C runs without the GIL."""
     import threading
 
-    from game import evaluator
-    from game import usr
-    from game.settings import Settings
+    from game.model import evaluator
+    from game.zx import usr
+    from game.files.settings import Settings
     warm_up = threading.Thread(target=evaluator.ensure_loaded, name="weights", daemon=True)
     warm_up.start()
     WARM_UPS.append(warm_up)
@@ -166,7 +166,7 @@ def main(argv=None) -> int:
         print(f"{TITLE}: --scale must be a whole number of at least 1", file=sys.stderr)
         return 2
     try:
-        from game.romcheck import machine_for
+        from game.zx.romcheck import machine_for
         from spectrum.machine import RomImageError
         machine = machine_for(args.rom, args.autoload)
         if machine is None:
@@ -190,7 +190,7 @@ def main(argv=None) -> int:
     except OSError as exc:                       # --keys-from or --trace cannot be opened
         print(f"{TITLE}: {exc}", file=sys.stderr)
         return 2
-    from game import shutdown
+    from game.files import shutdown
     shutdown.save_and_exit_on_signals(runner.session.save_again)   # SIGTERM, SIGHUP
     try:
         return display.run(machine, runner, scale=args.scale, fullscreen=args.fullscreen,
@@ -198,7 +198,7 @@ def main(argv=None) -> int:
                            mute=args.mute, headless_frames=headless,
                            screenshot_path=args.screenshot, wav_path=args.wav, title=TITLE)
     finally:
-        rollouts = sys.modules.get("game.rollout")   # imported once a rollout was started
+        rollouts = sys.modules.get("game.model.rollout")   # imported once a rollout was started
         if rollouts is not None:
             rollouts.stop_all()      # no rollout thread outlives the window
         while WARM_UPS:              # never leave the C evaluator loading behind our back
@@ -208,7 +208,7 @@ def main(argv=None) -> int:
 
 
 def save_on_close(runner) -> None:
-    """The last autosave written once more for the next start (game/session.py); a failure
+    """The last autosave written once more for the next start (game/files/session.py); a failure
     to write is reported (OSError, SaveError), never raised."""
     path = runner.session.save_again()
     if path:

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from game import screen as S
-from game.basic import CODE_ENTER, Basic
+from game.board import screen as S
+from game.zx.basic import CODE_ENTER, Basic
 from game.instructions import wrap
-from game.match import BadMatchLength, Match, parse_match_length
-from game.settings import MENU_KEYS, OPTIONS, SettingsError, Settings
+from game.model.match import BadMatchLength, Match, parse_match_length
+from game.files.settings import MENU_KEYS, OPTIONS, SettingsError, Settings
 
 # --- colours, as the instructions pages use them ---
 PAGE = S.attr(S.BLACK, S.WHITE)

@@ -1,20 +1,22 @@
 """The program that runs on the 48K, as the 1983 BASIC listing did: the instructions, then
 game after game of a match until the machine is switched off. A generator: one `yield` is
-one 50 Hz frame. The scenes are game/scenes/; rules from game/rules.py, drawing from
-game/screen.py."""
-from game import instructions, savegame
-from game import screen as S
-from game.dice import Dice
+one 50 Hz frame. The scenes are game/scenes/; rules from game/model/rules.py, drawing from
+game/board/screen.py."""
+from game import instructions
+from game.files import savegame
+from game.board import screen as S
+from game.model.dice import Dice
 from game.interfaces import Chooser, CubePolicy
-from game.match import Match
-from game.position import Position
+from game.model.match import Match
+from game.model.position import Position
 from game.scenes import match_end
 from game.scenes.game_over import game_over
+from game.scenes.resume import offer_resume, short_warning
 from game.scenes.state import Game
 from game.scenes.timing import WARNING_FRAMES
-from game.session import Session, offer_resume, short_warning
-from game.settings import Settings
-from game.usr import first_legal_play
+from game.files.session import Session
+from game.files.settings import Settings
+from game.zx.usr import first_legal_play
 
 
 def program(basic, dice: Dice | None = None, chooser: Chooser | None = None,
@@ -25,9 +27,9 @@ def program(basic, dice: Dice | None = None, chooser: Chooser | None = None,
             resume: bool = False, match: Match | None = None):
     """The whole program after the tape has loaded; runs until the machine is switched off.
     `start`: the first game's position (human on roll), for tests; later games start
-    from the usual position. `settings`: the options (game/settings.py; defaults if None),
+    from the usual position. `settings`: the options (game/files/settings.py; defaults if None),
     `warning` a line to show first (a damaged settings file). `cube_policy`: the computer's
-    cube decisions (game/usr.py evaluator_cube); None: it never doubles and always takes.
+    cube decisions (game/zx/usr.py evaluator_cube); None: it never doubles and always takes.
     `session` is kept up to date and autosaves into its slot; `resume`: offer a saved game
     first (a session without a slot then gets the default one, so the match goes on being
     saved).

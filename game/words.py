@@ -1,9 +1,9 @@
 """Every word the program says about a player, in one table keyed by codes: who is who
 (I/You, White/Black), the short messages of a turn, the results of a game and the few words
-for each BG_STEP_* reason the C engine gives. Not screen layout (game/screen.py)."""
-from game.match import COMPUTER, HUMAN, KINDS
-from game.position import BAR, Position
-from native import lib
+for each BG_STEP_* reason the C engine gives. Not screen layout (game/board/screen.py)."""
+from game.model.match import COMPUTER, HUMAN, KINDS
+from game.model.position import BAR, Position
+from game.model.rules import StepCode
 
 # code -> the human's words | the computer's | anyone else's; {Side} is the side's name
 SAY = {
@@ -32,15 +32,15 @@ KIND_WORDS = {1: "a single game", 2: "a gammon", 3: "a backgammon"}
 
 # A few words (at most 19 columns, + PRESS_ENTER) for each reason the engine refuses a step
 STEP_WORDS = {
-    lib.BG_STEP_NO_SUCH_DIE: "No {die} to play",
-    lib.BG_STEP_BAR_FIRST: "Bar man goes first",
-    lib.BG_STEP_NO_MAN: "No man on {point}",
-    lib.BG_STEP_BLOCKED: "Point {to} is blocked",
-    lib.BG_STEP_NOT_ALL_HOME: "Not all men home",
-    lib.BG_STEP_MAN_HIGHER: "A man stands higher",
-    lib.BG_STEP_WASTES_DICE: "Must use both dice",
-    lib.BG_STEP_HIGHER_DIE: "Play the higher die",
-    lib.BG_STEP_TURN_OVER: "Move complete",
+    StepCode.NO_SUCH_DIE: "No {die} to play",
+    StepCode.BAR_FIRST: "Bar man goes first",
+    StepCode.NO_MAN: "No man on {point}",
+    StepCode.BLOCKED: "Point {to} is blocked",
+    StepCode.NOT_ALL_HOME: "Not all men home",
+    StepCode.MAN_HIGHER: "A man stands higher",
+    StepCode.WASTES_DICE: "Must use both dice",
+    StepCode.HIGHER_DIE: "Play the higher die",
+    StepCode.TURN_OVER: "Move complete",
 }
 
 

@@ -204,14 +204,14 @@ int bg_bearoff_init(void);
 int bg_bearoff_dist(const int8_t *home6, float *out_dist);
 
 /* ---- python face section (native/src/pyface.c) ---- */
-/* What game/rules.py and game/evaluator.py need to answer in one or two calls without a
+/* What game/model/rules.py and game/model/evaluator.py need to answer in one or two calls without a
  * Python object per candidate: gnubg position IDs read and written in C, and the depths of
  * the last ranking as one array. */
 #define BG_ID_LEN 14             /* characters of a gnubg position ID */
 #define BG_ERR_BAD_ID 109        /* not a position ID of a possible position */
 /* The board (side on roll = row 0) of a position ID: its first BG_ID_LEN characters (a NUL
  * before them is an error); 0, or -BG_ERR_BAD_ID for anything but the ID of a possible
- * position (then out_board is untouched). Python words the reason (game/position.py). */
+ * position (then out_board is untouched). Python words the reason (game/model/position.py). */
 int bg_board_from_id(const char *id, int8_t *out_board);
 /* The position IDs of n boards (n * BG_BOARD_LEN, side on roll = row 0), each followed by
  * one space: out_text gets n * (BG_ID_LEN + 1) characters, no NUL. Returns n. */

@@ -1,6 +1,6 @@
 """Our own 16 KiB Spectrum ROM: where its image, source and symbol table live, and the
 readers for them (the image, and pasmo's symbol files as name -> address dicts).
-Not the emulator (spectrum/), not the game's files (game/media.py), and not the Sinclair
+Not the emulator (spectrum/), not the game's files (game/zx/media.py), and not the Sinclair
 ROM, which this project never ships."""
 import os
 import re

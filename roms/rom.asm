@@ -3,7 +3,7 @@
 ; BEEP, BORDER, an edge-timing tape loader (LD_BYTES) and LOAD_FILE with the header display.
 ; It is not the Sinclair ROM and holds no BASIC interpreter: only what our programs call.
 ; The routines the game uses sit at the standard 48K entry points with the 48K's register
-; conventions (game/rom48.py); the loader's own entry points reach Python through roms/rom.sym.
+; conventions (game/zx/rom48.py); the loader's own entry points reach Python through roms/rom.sym.
 
 ; ---------------------------------------------------------------- system variables
 ; At their usual 48K addresses (docs/HARDWARE.md).
@@ -78,7 +78,7 @@ BORDER_PILOT    EQU 2           ; red, toggling with cyan (2 xor 7)
 BORDER_DATA     EQU 1           ; blue, toggling with yellow (1 xor 7)
 
 ; ---------------------------------------------------------------- BEEPER timing
-; As the 48K ROM's BEEPER (game/rom48.py gives the source): every half-cycle of the tone
+; As the 48K ROM's BEEPER (game/zx/rom48.py gives the source): every half-cycle of the tone
 ; lasts BEEP_HALF_FIXED_T + BEEP_HALF_PER_COUNT_T * HL T-states, and DE + 1 full cycles
 ; sound, so  frequency_hz = 3500000 / (2 * (118 + 4 * HL)).
 ; (Uncontended timing: the stack must not sit in 4000h-7FFFh for exact pitch.)

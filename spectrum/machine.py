@@ -105,7 +105,7 @@ def _default_cpu_class():
 
 class Spectrum48:
     """A 48K ZX Spectrum: `Spectrum48(rom)` where rom is the ROM image as bytes or a path
-    (the caller's; the game's is game/media.py ROM_PATH). `cpu_class` is only for tests
+    (the caller's; the game's is game/zx/media.py ROM_PATH). `cpu_class` is only for tests
     that stand in for the Z80 core."""
 
     def __init__(self, rom=None, cpu_class=None):

@@ -11,7 +11,7 @@ import warnings
 
 import numpy as np
 
-from spectrum import files, hw
+from spectrum import hw, safe_read
 
 TZX_SIGNATURE = b"ZXTape!\x1a"
 TZX_MAJOR = 1                     # the only major version there is; minor 20 is current
@@ -458,7 +458,7 @@ def read_tape(source, name: str = None) -> Tape:
         path = pathlib.Path(source)
         name = name or str(path)
         try:
-            raw = files.read_regular(path, MAX_TAPE_BYTES)
+            raw = safe_read.read_regular(path, MAX_TAPE_BYTES)
         except OSError as exc:
             raise TapeError(f"{name}: cannot be read ({exc.strerror or exc})") from None
     if raw[:8] == TZX_SIGNATURE:

@@ -101,7 +101,7 @@ def shipped_with_crashed(path: pathlib.Path, crashed_of) -> bytes:
     import sys
     sys.path.insert(0, str(TOOLS))
     import sltrain
-    from game import evaluator
+    from game.model import evaluator
     nets, games = sltrain.read_weights(evaluator.WEIGHTS_PATH)
     sltrain.write_weights(str(path), dict(nets, crashed=crashed_of(nets["contact"])), games)
     return path.read_bytes()

@@ -11,10 +11,10 @@ import tempfile
 os.environ.setdefault("SPECTRUM_BACKGAMMON_CONFIG_DIR", tempfile.mkdtemp(prefix="sbg-config-"))
 
 import roms  # noqa: E402
-from game import media  # noqa: E402
-from game import screen as S  # noqa: E402
-from game.basic import CODE_AT, CODE_DELETE, CODE_ENTER, Basic  # noqa: E402
-from game.dice import Dice  # noqa: E402
+from game.zx import media  # noqa: E402
+from game.board import screen as S  # noqa: E402
+from game.zx.basic import CODE_AT, CODE_DELETE, CODE_ENTER, Basic  # noqa: E402
+from game.model.dice import Dice  # noqa: E402
 from game.program import program  # noqa: E402
 from spectrum.keyboard import keys_for_char  # noqa: E402
 
@@ -230,9 +230,9 @@ class MachineDriver(GameDriver):
         machine code is put at its ORG as the tape would); None: its first legal play.
         machine: one already started (another ROM, a tape loaded); default a new one."""
         import roms
-        from game.usr import usr_chooser
+        from game.zx.usr import usr_chooser
         from spectrum.machine import Spectrum48
-        from game.basic import rom_ready, rom_symbols
+        from game.zx.basic import rom_ready, rom_symbols
         self.machine = machine or Spectrum48(roms.ROM_PATH)
         self.symbols = rom_symbols()
         for _ in range(200):                       # let the ROM start up (it clears RAM)
@@ -292,7 +292,7 @@ class MachineDriver(GameDriver):
 def board(white: dict, black: dict):
     """A position with the bottom side (white) on roll, from {index: men} maps, each side
     counting its own points from index 0 (its 1-point) to 24 (its bar)."""
-    from game.position import Position
+    from game.model.position import Position
     cells = [0] * 50
     for index, men in white.items():
         cells[index] = men

@@ -9,8 +9,8 @@ import pytest
 
 from game.errors import (BackgammonError, DiceError, EntryError, IllegalMoveError,
                          PositionError, PositionIdError)
-from game.position import Position, parse_entry
-from game.rules import Turn, legal_plays, legal_results
+from game.model.position import Position, parse_entry
+from game.model.rules import Turn, legal_plays, legal_results
 from native import ffi, lib
 
 NOISE = "".join(random.Random(500).choice(string.printable) for _ in range(500))

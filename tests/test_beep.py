@@ -1,10 +1,10 @@
 """basic.beep through the real machine's ROM BEEPER: the pitch and length heard on the beeper
-(the EAR bit of port FE) are what was asked for, with the 48K BEEPER's timing (game/rom48.py)."""
+(the EAR bit of port FE) are what was asked for, with the 48K BEEPER's timing (game/zx/rom48.py)."""
 import roms
 import pytest
 
-from game import rom48
-from game.basic import CPU_HZ, Basic, rom_symbols
+from game.zx import rom48
+from game.zx.basic import CPU_HZ, Basic, rom_symbols
 from spectrum import hw
 from spectrum.machine import Spectrum48
 

@@ -9,9 +9,9 @@ import subprocess
 import pytest
 
 from game import commands as C
-from game.match import Match
-from game.position import Position
-from game.rules import legal_plays
+from game.model.match import Match
+from game.model.position import Position
+from game.model.rules import legal_plays
 
 START_ID = "4HPwATDgc/ABMA"
 
@@ -87,7 +87,7 @@ def test_advice_from_a_given_list_ranks_with_equity_and_difference():
 
 
 def test_advice_marks_plays_judged_less_deeply_with_their_ply_not_a_difference():
-    from game.evaluator import Candidate
+    from game.model.evaluator import Candidate
     position = Position.from_id(START_ID)
     by_text = {C.play_text(p): p for p in legal_plays(position, (3, 1))}
     fake = [Candidate(by_text["h3 f1"], 0.150, 2), Candidate(by_text["m3 j1"], 0.020, 2),
@@ -102,7 +102,7 @@ def test_advice_marks_plays_judged_less_deeply_with_their_ply_not_a_difference()
 
 
 def test_advice_says_ply_for_a_depth_of_one():
-    from game.evaluator import Candidate
+    from game.model.evaluator import Candidate
     position = Position.from_id(START_ID)
     by_text = {C.play_text(p): p for p in legal_plays(position, (3, 1))}
     fake = [Candidate(by_text["h3 f1"], 0.15, 1), Candidate(by_text["m3 j1"], 0.2, 0)]
@@ -112,7 +112,7 @@ def test_advice_says_ply_for_a_depth_of_one():
 
 
 def test_advice_in_a_match_ranks_for_the_match_score():
-    pytest.importorskip("game.evaluator")
+    pytest.importorskip("game.model.evaluator")
     from test_evaluator_match import DMP, DMP_CHOICE, DMP_DICE, DMP_POSITION
     position = Position.from_id(DMP_POSITION)
     safe = next(p for p in legal_plays(position, DMP_DICE) if p.after.position_id == DMP_CHOICE)
@@ -126,7 +126,7 @@ def test_advice_in_a_match_ranks_for_the_match_score():
 
 
 def test_advice_at_a_score_the_table_cannot_take_falls_back_to_money_ranking():
-    pytest.importorskip("game.evaluator")
+    pytest.importorskip("game.model.evaluator")
     lines = C.advice_lines(Position.from_id(START_ID), (3, 1), level=3, match=(40, 30, 30, 0, 1))
     assert lines[0] == "Best plays for 31, equity:" and lines[2].startswith("1. ")
 
@@ -153,7 +153,7 @@ def test_advice_when_no_move_is_possible():
 
 
 def test_advice_from_the_evaluator_puts_its_best_play_first():
-    pytest.importorskip("game.evaluator")
+    pytest.importorskip("game.model.evaluator")
     position = Position.from_id(START_ID)
     lines = C.advice_lines(position, (3, 1), level=1, count=3)
     ranked = [line for line in lines if line[:1].isdigit()]
@@ -166,7 +166,7 @@ def test_advice_from_the_evaluator_puts_its_best_play_first():
 
 
 def test_advice_says_why_when_the_evaluator_cannot_answer(monkeypatch):
-    from game.evaluator import WeightsError
+    from game.model.evaluator import WeightsError
 
     def refuse(*args, **kwargs):
         raise WeightsError("the evaluator's weights are not loaded")

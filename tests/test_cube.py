@@ -3,8 +3,8 @@ monotonic chance table; money decisions follow the chances (no double when even,
 and pass when far ahead, too good when a gammon is likely); match play respects Crawford."""
 import pytest
 
-from game import evaluator as ev
-from game.position import Position
+from game.model import evaluator as ev
+from game.model.position import Position
 
 
 @pytest.fixture(scope="module", autouse=True)

@@ -7,10 +7,10 @@ import pytest
 from gamedriver import GameDriver
 
 from game import commands
-from game import screen as S
-from game.dice import Dice
-from game.match import BLACK, COMPUTER, HUMAN
-from game.settings import Settings
+from game.board import screen as S
+from game.model.dice import Dice
+from game.model.match import BLACK, COMPUTER, HUMAN
+from game.files.settings import Settings
 from test_game_cube import HUMAN_STARTS, Policy, open_with_31
 
 

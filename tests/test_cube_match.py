@@ -4,7 +4,7 @@ the decision mixes that live model with the dead cube as money play does. These 
 chances directly (evaluator.cube_decision_for), so they test the cube theory alone."""
 import pytest
 
-from game import evaluator as ev
+from game.model import evaluator as ev
 
 MATCH = 25   # a match long enough to hold every score below
 
@@ -105,7 +105,7 @@ def test_a_race_far_ahead_in_a_match_is_double_and_pass():
 
 
 def test_cube_decision_for_agrees_with_the_position_form():
-    from game.position import Position
+    from game.model.position import Position
     ev.load_weights()
     pos = Position.from_points({1: 2, 2: 2, 3: 3}, {6: 3, 5: 3, 4: 3})
     p = ev.evaluate(pos.position_id, 0)

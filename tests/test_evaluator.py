@@ -8,10 +8,10 @@ import struct
 import pytest
 
 import conftest
-from game import evaluator as ev
+from game.model import evaluator as ev
 from game.errors import DiceError, PositionError
-from game.position import Position
-from game.rules import legal_plays, legal_results
+from game.model.position import Position
+from game.model.rules import legal_plays, legal_results
 from native import ffi, lib
 
 START = Position.start().position_id

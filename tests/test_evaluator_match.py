@@ -5,9 +5,9 @@ import random
 
 import pytest
 
-from game import evaluator as E
-from game.position import Position
-from game.rules import legal_plays
+from game.model import evaluator as E
+from game.model.position import Position
+from game.model.rules import legal_plays
 from native import ffi, lib
 
 DMP = (1, 1, 1, 2, 1)          # 1-away/1-away, post-Crawford, cube 1
@@ -137,8 +137,8 @@ def test_usr_door_refuses_a_bad_match_context():
 
 
 def test_the_program_sends_the_match_score_with_the_computers_move():
-    from game import usr as P
-    from game.match import COMPUTER, Match
+    from game.zx import usr as P
+    from game.model.match import COMPUTER, Match
     match = Match(3)
     assert P.play_match(Match(None), COMPUTER) is None
     terms = P.play_match(match, COMPUTER)
@@ -157,8 +157,8 @@ def test_usr_chooser_pokes_the_match_score_and_the_game_passes_it(monkeypatch):
     import sys, os
     sys.path.insert(0, os.path.dirname(__file__))
     from gamedriver import SYMBOLS, StandInMachine
-    from game import usr as P
-    from game.basic import Basic
+    from game.zx import usr as P
+    from game.zx.basic import Basic
     basic = Basic(StandInMachine(), dict(SYMBOLS, USR_ENTRY=0x8000, PARAMS=0x9000))
     choose = P.usr_chooser(basic, 3)
     position = Position.from_id(DMP_POSITION)
@@ -173,10 +173,10 @@ def test_the_computers_move_in_a_match_game_carries_the_score():
     import sys, os
     sys.path.insert(0, os.path.dirname(__file__))
     from gamedriver import GameDriver
-    from game import usr as P
-    from game.dice import Dice
-    from game.match import COMPUTER, HUMAN, Match
-    from game.settings import Settings
+    from game.zx import usr as P
+    from game.model.dice import Dice
+    from game.model.match import COMPUTER, HUMAN, Match
+    from game.files.settings import Settings
     seen = []
 
     def chooser(position, dice, match=None):

@@ -3,11 +3,11 @@ A (advice), P (pip count), I (position + match ID), T (take back a step), U (und
 turn), READY? (Y keeps, N puts the men back), set the dice yourself, X (export)."""
 from gamedriver import GameDriver
 
-from game.dice import Dice
-from game.match import Match
-from game.matfile import parse_mat
-from game.position import Position
-from game.settings import Settings
+from game.model.dice import Dice
+from game.model.match import Match
+from game.review.matfile import parse_mat
+from game.model.position import Position
+from game.files.settings import Settings
 
 HUMAN_STARTS = [1, 3]             # the human wins the opening throw with 3-1
 
@@ -170,7 +170,7 @@ def test_v_shows_the_version_and_the_checksum_stored_in_the_weights_file():
     """The checksum shown is the FNV-1a sum of the weights file (all but its last four
     bytes), worked out here independently of the C side, as the file stores it."""
     import game
-    from game import evaluator
+    from game.model import evaluator
     data = open(evaluator.WEIGHTS_PATH, "rb").read()
     fnv = 2166136261
     for byte in data[:-4]:

@@ -5,10 +5,10 @@ from types import SimpleNamespace
 
 from gamedriver import GameDriver, board
 
-from game.dice import Dice
-from game.match import COMPUTER, HUMAN, Match
-from game.position import Position
-from game.settings import Settings
+from game.model.dice import Dice
+from game.model.match import COMPUTER, HUMAN, Match
+from game.model.position import Position
+from game.files.settings import Settings
 
 HUMAN_STARTS = [1, 3]             # opening throw: top (computer) 1, bottom (human) 3
 

@@ -5,9 +5,9 @@ import pytest
 
 from game import words
 from game.scenes import timing
-from game import rules
-from game.dice import Dice
-from game.position import Position
+from game.model import rules
+from game.model.dice import Dice
+from game.model.position import Position
 from gamedriver import GameDriver
 
 MESSAGE = 23

@@ -4,13 +4,13 @@ a legal step, and nothing raises. Most go straight to the entry layer, some thro
 import random
 import string
 
-from game import usr
+from game.zx import usr
 from game.scenes import human_turn
 from game.scenes.state import Game
 from game.words import PRESS_ENTER
-from game import rules
-from game.dice import Dice
-from game.position import Position
+from game.model import rules
+from game.model.dice import Dice
+from game.model.position import Position
 from gamedriver import GameDriver
 
 FUZZ_ENTRIES = 12_000

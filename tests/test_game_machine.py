@@ -6,13 +6,13 @@ import pytest
 
 from game.scenes.keys import COMMANDS
 
-from game.dice import Dice
+from game.model.dice import Dice
 
 try:
     from gamedriver import MachineDriver
     from spectrum.machine import Spectrum48
     Spectrum48(roms.ROM_PATH)
-    from game.basic import rom_symbols
+    from game.zx.basic import rom_symbols
     if "FLAGS" not in rom_symbols():
         raise ImportError("no symbol table")
     HAVE_MACHINE = True
@@ -56,8 +56,8 @@ def test_machine_quit_starts_another_game():
 
 def test_machine_code_call_computer_move_through_usr_at_default_level():
     # How long the move takes is a benchmark's business (bench/evalspeed.py), not a test's.
-    from game import evaluator
-    from game.settings import Settings
+    from game.model import evaluator
+    from game.files.settings import Settings
     evaluator.ensure_loaded()                      # the weights load while the tape loads
     driver = MachineDriver(dice=Dice.scripted([6, 5]), level=Settings.level)
     driver.until("I start with 6 and 5", max_frames=600)

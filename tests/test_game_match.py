@@ -6,12 +6,12 @@ from types import SimpleNamespace
 
 from gamedriver import GameDriver, board
 
-from game.dice import Dice
-from game.match import COMPUTER, HUMAN, Match
-from game.matfile import parse_mat
-from game.position import Position
-from game.usr import evaluator_cube
-from game.settings import Settings
+from game.model.dice import Dice
+from game.model.match import COMPUTER, HUMAN, Match
+from game.review.matfile import parse_mat
+from game.model.position import Position
+from game.zx.usr import evaluator_cube
+from game.files.settings import Settings
 
 
 
@@ -164,7 +164,7 @@ def test_the_cube_decision_through_usr_agrees_with_the_evaluator():
     CUBE) as its plays do; the answer is the evaluator's own."""
     from gamedriver import MachineDriver
 
-    from game.usr import usr_cube
+    from game.zx.usr import usr_cube
     driver = MachineDriver(dice=Dice.scripted([2, 1]), level=5)
     settings = Settings()
     decide = usr_cube(driver.basic, lambda: settings.level)

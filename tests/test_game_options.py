@@ -6,11 +6,12 @@ import json
 
 from gamedriver import GameDriver
 
-from game import evaluator, usr
+from game.model import evaluator
+from game.zx import usr
 from game.scenes import timing
-from game.basic import Basic
-from game.dice import Dice
-from game.settings import Settings, load_settings
+from game.zx.basic import Basic
+from game.model.dice import Dice
+from game.files.settings import Settings, load_settings
 
 HUMAN_STARTS = [1, 3]
 
@@ -113,7 +114,7 @@ def test_usr_chooser_asks_the_machine_code_at_the_level_of_the_moment(monkeypatc
     monkeypatch.setattr(evaluator, "usr_call", lambda memory, params: 1)   # refused: fallback
     settings = Settings(level=3)
     choose = usr.usr_chooser(basic, lambda: settings.level)
-    from game.position import Position
+    from game.model.position import Position
     choose(Position.start(), (3, 1))
     settings.level = 1
     choose(Position.start(), (3, 1))
@@ -140,7 +141,7 @@ def test_help_pages_then_the_board_back():
     at_your_move(driver)
     def picture():                     # the board's pixels and colours, rows 0-21
         mem = driver.machine.memory
-        from game import screen as S
+        from game.board import screen as S
         return [bytes(mem[S.bitmap_addr(c, y)] for c in range(32)) for y in range(22 * 8)] + \
             [bytes(mem[S.attr_addr(c, r)] for c in range(32)) for r in range(22)]
     before = picture()
@@ -158,8 +159,8 @@ def test_help_pages_then_the_board_back():
 
 def at_the_new_game_key() -> GameDriver:
     """A game won by the human's last man off (a3), waiting at 'Press any key for a new game'."""
-    from game.match import Match
-    from game.position import Position
+    from game.model.match import Match
+    from game.model.position import Position
     match = Match(None)
     match.start_game()
     cells = [0] * 50

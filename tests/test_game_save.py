@@ -1,5 +1,5 @@
 """Save and resume (issues 9 and 16): the match in progress is saved at the start of every
-turn and after every typed step (game/session.py, into a savegame.Autosave slot), written
+turn and after every typed step (game/files/session.py, into a savegame.Autosave slot), written
 again when the window closes, and offered at the next start with the typed steps made
 again; a damaged save is set aside (kept) with a warning, its backup offered if whole."""
 import json
@@ -8,11 +8,11 @@ import sys
 import pytest
 from gamedriver import GameDriver
 
-from game import savegame
-from game.dice import Dice
-from game.match import COMPUTER, HUMAN, Match
-from game.session import Session, save_session
-from game.settings import Settings
+from game.files import savegame
+from game.model.dice import Dice
+from game.model.match import COMPUTER, HUMAN, Match
+from game.files.session import Session, save_session
+from game.files.settings import Settings
 
 HUMAN_STARTS = [1, 3]
 
@@ -212,7 +212,7 @@ def test_a_damaged_save_with_a_whole_backup_offers_the_backup(tmp_path, monkeypa
 
 def last_man_game(settings: Settings) -> GameDriver:
     """The human to bear off its last man with a 6 (a gammon, 2 points), autosaving."""
-    from game.position import Position
+    from game.model.position import Position
     last = Position.from_points({1: 1}, {1: 5, 2: 5, 3: 5})
     driver = GameDriver(dice=Dice.scripted([1, 6]), start=last, settings=settings,
                         session=Session(settings, savegame.Autosave()))

@@ -1,9 +1,9 @@
 """The board screen: 24 triangles lettered a..x in the places the inlay gives, the green bar,
 men and counts, trays beside the board, dice with pips, and colours that keep to the 8 x 8
 attribute grid (a cell holding a man holds nothing else)."""
-from game import screen as S
-from game.position import Position
-from game.scenes.state import view_of
+from game.board import screen as S
+from game.model.position import Position
+from game.board.screen import view_of
 from gamedriver import StandInMachine
 
 

@@ -3,9 +3,9 @@ letters, the cube offered between them) and the computer-against-computer demo t
 until a key is pressed (issue 9)."""
 from gamedriver import GameDriver
 
-from game.dice import Dice
-from game.match import BLACK, WHITE
-from game.settings import Settings
+from game.model.dice import Dice
+from game.model.match import BLACK, WHITE
+from game.files.settings import Settings
 
 
 def test_two_players_take_turns_with_named_prompts_and_the_cube():

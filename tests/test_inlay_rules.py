@@ -7,8 +7,8 @@ point p is the opponent's point 25 - p. `held(...)` puts two opposing men on mov
 import pytest
 
 from game.errors import IllegalMoveError
-from game.position import Position
-from game.rules import Turn, game_result, legal_plays, legal_results
+from game.model.position import Position
+from game.model.rules import Turn, game_result, legal_plays, legal_results
 from native import lib
 
 

@@ -17,9 +17,10 @@ from pathlib import Path
 
 import pytest
 
-from game import rules, savegame
-from game.position import Position
-from game.session import facts
+from game.model import rules
+from game.files import savegame
+from game.model.position import Position
+from game.files.session import facts
 
 ROOT = Path(__file__).resolve().parents[1]
 KILLS = 50

@@ -10,11 +10,11 @@ import time
 import pytest
 
 import roms
-from game import media
-from game import make_tape
+from game.zx import media
+from game.zx import make_tape
 from spectrum import hw
 from spectrum import tape as T
-from game.media import load_headless
+from game.zx.media import load_headless
 from spectrum.loader import TapeLoader, decode_program, install_tape
 from spectrum.machine import Spectrum48
 

@@ -1,4 +1,4 @@
-"""The doubling cube, scoring, match play and the Crawford rule (game/match.py)."""
+"""The doubling cube, scoring, match play and the Crawford rule (game/model/match.py)."""
 import base64
 import itertools
 import os
@@ -7,8 +7,8 @@ import subprocess
 
 import pytest
 
-from game.match import (COMPUTER, HUMAN, BadMatchLength, DoubleRefused, Match, MatchError,
-                        opening_throw, parse_match_length)
+from game.model.match import (COMPUTER, HUMAN, BadMatchLength, DoubleRefused, Match, MatchError,
+                              opening_throw, parse_match_length)
 
 H, C = HUMAN, COMPUTER
 

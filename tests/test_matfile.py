@@ -1,6 +1,6 @@
-"""The Jellyfish .mat export (game/matfile.py), checked against the format game by game and
+"""The Jellyfish .mat export (game/review/matfile.py), checked against the format game by game and
 imported by GNU Backgammon (`gnubg -t`) with the same moves. The matches are played in code:
-random legal plays from game/rules.py with seeded dice, random doubles, takes and drops."""
+random legal plays from game/model/rules.py with seeded dice, random doubles, takes and drops."""
 import os
 import random
 import re
@@ -10,11 +10,11 @@ from collections import Counter
 
 import pytest
 
-from game import rules
-from game.match import COMPUTER, HUMAN, Match, opening_throw
-from game.matfile import format_mat, parse_mat, write_mat
-from game.position import Position
-from game.record import MatchRecord, format_step
+from game.model import rules
+from game.model.match import COMPUTER, HUMAN, Match, opening_throw
+from game.review.matfile import format_mat, parse_mat, write_mat
+from game.model.position import Position
+from game.model.record import MatchRecord, format_step
 
 REQUIRE = os.environ.get("SPECTRUM_REQUIRE_SHARED") == "1"
 NAMES = {HUMAN: "Human", COMPUTER: "Spectrum"}

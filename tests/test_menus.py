@@ -8,14 +8,14 @@ import pytest
 
 from game import menus
 from game.scenes.keys import HELP_PAGES
-from game import screen as S
-from game.match import Match
-from game.settings import Settings, load_settings
+from game.board import screen as S
+from game.model.match import Match
+from game.files.settings import Settings, load_settings
 
 try:
     from gamedriver import MachineDriver, read_screen_text
     from spectrum.machine import Spectrum48
-    from game.basic import Basic, rom_ready, rom_symbols
+    from game.zx.basic import Basic, rom_ready, rom_symbols
     HAVE_MACHINE = "FLAGS" in rom_symbols()
 except Exception:                                 # the Z80, the ROM or its symbols missing
     HAVE_MACHINE = False
@@ -267,7 +267,7 @@ def test_help_lines_fit_32_columns():
 
 
 def test_advice_screen_thinks_then_lists_the_plays():
-    from game.position import Position
+    from game.model.position import Position
     fake = [("h3 f1", 0.202), ("m3 j1", 0.031)]
     driver = RoutineDriver(lambda b: menus.advice_screen(b, Position.start(), (3, 1), fake))
     driver.run(3)

@@ -3,7 +3,7 @@
 emulated keyboard; its own loader reads the tape's edges (real timing, not the instant
 trap); then the game runs to "Your move?", takes a legal and an illegal entry and QUIT, with
 the screen read back from screen memory; and the board after the same seeded opening is the
-same, byte for byte, as on our ROM. Its BEEPER has the timing game/rom48.py gives. The
+same, byte for byte, as on our ROM. Its BEEPER has the timing game/zx/rom48.py gives. The
 tape's "Wait until machine code loaded" leaves the loading picture unscrolled on it, and on
 the Sinclair 48K ROM as SkoolKit's tap2sna.py loads our tape.
 Skipped when the ROM (or SkoolKit) is absent, unless SPECTRUM_REQUIRE_SHARED=1 (CI installs it)."""
@@ -14,8 +14,8 @@ import sys
 import pytest
 
 import roms
-from game import media, rom48, romcheck
-from game.dice import Dice
+from game.zx import media, rom48, romcheck
+from game.model.dice import Dice
 from gamedriver import MachineDriver
 from screentext import find_text, screen_text
 from spectrum import hw

@@ -3,13 +3,13 @@ messages that must fit the 32-column line, keys that must do what the help says.
 import roms
 from gamedriver import GameDriver, board
 
-from game.dice import Dice
-from game import screen as S
-from game.match import BLACK, COMPUTER, HUMAN, WHITE
-from game.position import Position
+from game.model.dice import Dice
+from game.board import screen as S
+from game.model.match import BLACK, COMPUTER, HUMAN, WHITE
+from game.model.position import Position
 from game.scenes.game_over import fit_banner
 from game.words import result_words
-from game.settings import Settings
+from game.files.settings import Settings
 
 HUMAN_STARTS = [1, 3]             # the human wins the opening throw with 3-1
 
@@ -113,7 +113,7 @@ def test_last_man_borne_off_with_the_exact_lower_die_is_accepted():
 
 
 def test_lower_die_that_would_not_bear_the_man_off_keeps_the_refusal():
-    from game import rules
+    from game.model import rules
     from game.scenes.human_turn import same_man_off_with_higher
     from native import lib
     turn = rules.Turn(board({2: 1}, {5: 10}), (6, 1))
@@ -149,7 +149,7 @@ def test_console_keys_type_punctuation_through_symbol_shift():
     # --keys "3-1" or a position ID with "/" and "+" crashed the headless console
     from types import SimpleNamespace
 
-    from game.basic import rom_ready, rom_symbols
+    from game.zx.basic import rom_ready, rom_symbols
     from game.main import Runner
     from spectrum.machine import Spectrum48
     machine = Spectrum48(roms.ROM_PATH)
@@ -216,8 +216,8 @@ def test_instructions_tell_a_new_player_that_h_lists_the_other_keys():
 def test_setup_board_counts_take_the_board_styles_panel_colours():
     from gamedriver import SYMBOLS, StandInMachine
 
-    from game import setup_board
-    from game.basic import Basic
+    from game.scenes import setup_board
+    from game.zx.basic import Basic
     basic = Basic(StandInMachine(), dict(SYMBOLS))
     for style in ("classic", "midnight", "tournament"):
         screen = S.Screen(basic.memory, basic.print_at, style=style)
@@ -236,8 +236,8 @@ def test_help_says_where_the_set_up_board_is_reached():
 
 
 def test_resume_offer_with_a_two_digit_score_keeps_its_y_n(tmp_path, monkeypatch):
-    from game.match import Match
-    from game.session import Session, save_session
+    from game.model.match import Match
+    from game.files.session import Session, save_session
     monkeypatch.setenv("SPECTRUM_BACKGAMMON_CONFIG_DIR", str(tmp_path))
     settings = Settings(match_length=25)
     session = Session(settings)

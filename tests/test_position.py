@@ -5,8 +5,8 @@ import random
 
 import pytest
 
-from game.position import Position, parse_entry
-from game.rules import legal_plays
+from game.model.position import Position, parse_entry
+from game.model.rules import legal_plays
 
 # Printed by gnubg 1.x (`gnubg -t`): the start, and the position after the opening player
 # (X) played 6-1 as 13/7 8/7, with O on roll; gnubg lists the side NOT on roll first.

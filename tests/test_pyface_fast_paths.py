@@ -1,5 +1,5 @@
 """The Python face's fast paths give the answers of the slow ones: position IDs read and
-written in C agree with game/position.py on valid and damaged IDs, legal_results equals the
+written in C agree with game/model/position.py on valid and damaged IDs, legal_results equals the
 IDs of legal_plays, the lazy Plays and Candidates behave as the lists they replace, and bad
 input still gets the worded errors."""
 import base64
@@ -8,10 +8,10 @@ import random
 import pytest
 
 from conftest import at_once
-from game import evaluator as ev
+from game.model import evaluator as ev
 from game.errors import DiceError, PositionIdError
-from game.position import Position
-from game.rules import Plays, legal_plays, legal_results
+from game.model.position import Position
+from game.model.rules import Plays, legal_plays, legal_results
 from native import ffi, lib
 
 

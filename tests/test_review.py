@@ -1,18 +1,20 @@
-"""The game review (game/review.py): plays and cube actions judged by level 5 with the ? and ??
-marks, the luck of each roll, GNU Backgammon's rating bands, and bad input (no moves, a damaged
-record or save, a key during the computation) refused with words and nothing lost. Games are
-built in code from positions and seeded dice."""
+"""The game review (game/review/judge.py): plays and cube actions judged by level 5 with the ?
+and ?? marks, the luck of each roll, GNU Backgammon's rating bands, and bad input (no moves, a
+damaged record or save, a key during the computation) refused with words and nothing lost. Games
+are built in code from positions and seeded dice."""
 import json
 import random
 
 import pytest
 
-from game import evaluator, review, rules, savegame
-from game.match import COMPUTER, HUMAN, Match
-from game.position import Position
-from game.record import MatchRecord, format_play
-from game.review import (RATINGS, Reviewer, ReviewError, luck_of, mark_for, rating_for,
-                         review_game)
+from game.model import evaluator, rules
+from game.review import judge as review
+from game.files import savegame
+from game.model.match import COMPUTER, HUMAN, Match
+from game.model.position import Position
+from game.model.record import MatchRecord, format_play
+from game.review.judge import (RATINGS, Reviewer, ReviewError, luck_of, mark_for, rating_for,
+                               review_game)
 
 RACE_PASS = "trsbAAC2uwMAAA"     # a race, 55 pips against 69: double, pass (level 5)
 RACE_EVEN = "7u4OAADu7g4AAA"     # 60 pips each, on roll: no double, take

@@ -8,10 +8,10 @@ import re
 
 import pytest
 
-from game import screen as S
-from game.matfile import parse_mat, write_mat
-from game.position import Position
-from game.settings import Settings
+from game.board import screen as S
+from game.review.matfile import parse_mat, write_mat
+from game.model.position import Position
+from game.files.settings import Settings
 from gamedriver import GameDriver
 from test_game_flow import play_human_turn
 from test_matfile import comparable

@@ -1,11 +1,11 @@
-"""The review on the screen (game/review_screen.py), driven frame by frame with keys on the
+"""The review on the screen (game/review/pages.py), driven frame by frame with keys on the
 stand-in machine: progress, a key stopping the computation (what is done is kept, R carries
 on), the summary page, each decision on the board with its mark, the computer's moves on C,
 and games that cannot be reviewed shown with their reason. Records are built in code."""
-from game import screen as S
-from game.basic import Basic
-from game.match import COMPUTER, HUMAN
-from game.review_screen import headline, review_screen
+from game.board import screen as S
+from game.zx.basic import Basic
+from game.model.match import COMPUTER, HUMAN
+from game.review.pages import headline, review_screen
 from gamedriver import SYMBOLS, GameDriver, StandInMachine, key_code
 from test_review import one_game, played_out
 
@@ -120,7 +120,7 @@ def test_a_key_during_the_computation_stops_it_keeping_the_turns_done_and_r_carr
 
 
 def test_a_game_that_cannot_be_reviewed_shows_why_and_returns_nothing():
-    from game.record import MatchRecord
+    from game.model.record import MatchRecord
     for record, words in ((MatchRecord(0), "no game to review"),
                           (one_game(), "no moves to review")):
         d = Driver(record)
@@ -137,7 +137,7 @@ def test_a_game_that_cannot_be_reviewed_shows_why_and_returns_nothing():
 
 
 def test_the_headline_fits_one_row_with_the_mark_at_its_end():
-    from game.review import review_game
+    from game.review.judge import review_game
     r = review_game(blunder_game(), level=LEVEL)
     for item in r.items:
         line = headline(item, HUMAN)

@@ -1,4 +1,4 @@
-"""Rollouts (native/src/rollout.c through game/rollout.py): bear-offs rolled out against the
+"""Rollouts (native/src/rollout.c through game/model/rollout.py): bear-offs rolled out against the
 bear-off database and against the exact value of the rollout's own play, the same bits on one
 thread or two, the same dice measuring a difference more precisely than independent dice, a
 stop giving the answer of the trials finished, and bad arguments refused in words."""
@@ -7,11 +7,11 @@ import time
 
 import pytest
 
-from game import evaluator as ev
+from game.model import evaluator as ev
 from game.errors import PositionError
-from game.position import Position
-from game.rollout import CUBE_ACTIONS, LevelError, Rollout, RolloutError, stop_all
-from game.rules import legal_plays
+from game.model.position import Position
+from game.model.rollout import CUBE_ACTIONS, LevelError, Rollout, RolloutError, stop_all
+from game.model.rules import legal_plays
 from native import ffi, lib
 
 # Bear-offs (both sides home, men already off) where the rollout's play, the most winning

@@ -1,4 +1,4 @@
-"""Rollouts on the screen (game/rollout_screen.py), driven frame by frame with keys on the
+"""Rollouts on the screen (game/review/rollout_pages.py), driven frame by frame with keys on the
 stand-in machine: the choice page, the progress page redrawn as games finish, any key
 stopping it with the answer so far, the result page (plays with their chances, or the cube
 actions), R from the advice page, the cube advice page and a review move page, and a
@@ -8,13 +8,13 @@ import time
 
 import pytest
 
-from game import evaluator as ev
-from game import rollout
-from game import rollout_screen as RS
-from game import screen as S
-from game.basic import Basic
-from game.dice import Dice
-from game.position import Position
+from game.board import screen as S
+from game.model import evaluator as ev
+from game.model import rollout
+from game.model.dice import Dice
+from game.model.position import Position
+from game.review import rollout_pages as RS
+from game.zx.basic import Basic
 from gamedriver import SYMBOLS, GameDriver, StandInMachine
 
 SECONDS = 120                     # the longest a page may take to come on a busy machine
@@ -52,7 +52,7 @@ def wait_for_games(driver, seconds=SECONDS):
 
 
 class Driver(GameDriver):
-    """GameDriver's keys and text, driving one rollout_screen routine on the stand-in."""
+    """GameDriver's keys and text, driving one rollout_pages routine on the stand-in."""
 
     def __init__(self, make):
         self.machine = StandInMachine()

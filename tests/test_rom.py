@@ -11,8 +11,8 @@ import sys
 import pytest
 
 import roms
-from game import media
-from game import rom48
+from game.zx import media
+from game.zx import rom48
 from roms.make_font import GLYPHS, font_bytes
 from spectrum import hw
 from spectrum import tape as T

@@ -1,4 +1,4 @@
-"""--rom's bad input (game/romcheck.py): a missing file, a file of the wrong size, a ROM that
+"""--rom's bad input (game/zx/romcheck.py): a missing file, a file of the wrong size, a ROM that
 never reaches a prompt, a ROM whose RST 10h prints nothing or never returns: each a message
 naming the file and what is wrong, then the offer to go on with our own ROM. Tiny ROM images
 are built here in code; no other ROM is needed."""
@@ -7,7 +7,7 @@ import io
 import pytest
 
 from game import main as game_main
-from game import romcheck
+from game.zx import romcheck
 from spectrum import hw
 from spectrum.machine import Spectrum48
 

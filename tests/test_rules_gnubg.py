@@ -8,8 +8,8 @@ import subprocess
 
 import pytest
 
-from game.position import Position
-from game.rules import game_result, legal_plays
+from game.model.position import Position
+from game.model.rules import game_result, legal_plays
 
 GNUBG = shutil.which("gnubg") or shutil.which("/usr/games/gnubg")
 SAMPLE_POSITIONS = 500

@@ -1,4 +1,4 @@
-"""The settings and save readers against damaged files (issue 16, game/validate.py): exact
+"""The settings and save readers against damaged files (issue 16, game/files/validate.py): exact
 types and ranges, a size limit before parsing, nesting depth, 5,000-digit integers,
 1e400/Infinity/NaN, a null turn; every failure one line naming the field and the value,
 the file kept aside, defaults or a new game, and no other exception for any bytes or any
@@ -11,11 +11,11 @@ import threading
 import pytest
 from hypothesis import HealthCheck, given, settings as hsettings, strategies as st
 
-from game import savegame, validate
-from game import settings as gs
-from game.match import COMPUTER, HUMAN, Match
-from game.savegame import SavedGame, SaveError, load_game, read_save, write_save
-from game.settings import Settings, SettingsError, load_settings
+from game.files import savegame, validate
+from game.files import settings as gs
+from game.model.match import COMPUTER, HUMAN, Match
+from game.files.savegame import SavedGame, SaveError, load_game, read_save, write_save
+from game.files.settings import Settings, SettingsError, load_settings
 
 START_ID = "4HPwATDgc/ABMA"
 HUGE = "1" + "0" * 5000
@@ -450,9 +450,9 @@ def test_autosave_write_again_repairs_a_save_cut_short(config):
 STOPPING_PROGRAM = r"""
 import os, signal, sys, time
 sys.path.insert(0, sys.argv[1])
-from game import savegame, shutdown
-from game.match import HUMAN, Match
-from game.settings import Settings
+from game.files import savegame, shutdown
+from game.model.match import HUMAN, Match
+from game.files.settings import Settings
 m = Match(5)
 m.start_game()
 m.start_turn(HUMAN)
@@ -516,9 +516,9 @@ def test_a_long_money_session_with_every_ending_and_cube_saves_and_reads_back(co
 WRITING_PROGRAM = r"""
 import sys
 sys.path.insert(0, sys.argv[1])
-from game import savegame
-from game.match import HUMAN, Match
-from game.settings import Settings
+from game.files import savegame
+from game.model.match import HUMAN, Match
+from game.files.settings import Settings
 slot = savegame.Autosave()
 m = Match(None)
 m.start_game()

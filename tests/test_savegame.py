@@ -1,12 +1,12 @@
-"""Saving and resuming a match in progress; damaged saves set aside (game/savegame.py)."""
+"""Saving and resuming a match in progress; damaged saves set aside (game/files/savegame.py)."""
 import json
 
 import pytest
 
-from game import settings as st
-from game.match import COMPUTER, HUMAN, Match
-from game.savegame import SavedGame, discard_save, has_save, load_game, save_game
-from game.settings import Settings
+from game.files import settings as st
+from game.model.match import COMPUTER, HUMAN, Match
+from game.files.savegame import SavedGame, discard_save, has_save, load_game, save_game
+from game.files.settings import Settings
 
 START_ID = "4HPwATDgc/ABMA"        # gnubg's ID of the starting position
 

@@ -1,13 +1,13 @@
 """The board's options on screen: the doubling cube (centred at 1, then by its owner's tray),
-the board styles of game/settings.py drawn without attribute clash, the two sides' colours
+the board styles of game/files/settings.py drawn without attribute clash, the two sides' colours
 swapped, and the board mirrored with the letters following the men."""
 import roms
 import pytest
 
-from game import screen as S
-from game.position import Position
-from game.scenes.state import view_of
-from game.settings import BOARD_STYLES, STYLE_ORDER, Settings
+from game.board import screen as S
+from game.model.position import Position
+from game.board.screen import view_of
+from game.files.settings import BOARD_STYLES, STYLE_ORDER, Settings
 from gamedriver import StandInMachine
 
 BUSY = Position.from_points({6: 7, 8: 3, 13: 2, 3: 1, "bar": 1},
@@ -211,7 +211,7 @@ def test_every_style_draws_its_settings_colours_without_clash(name):
     screen.draw_cube(2, "computer")
     style = BOARD_STYLES[name]
     pal = screen.palette
-    # the colours come from game/settings.py
+    # the colours come from game/files/settings.py
     assert paper(attr_at(machine, 0, 5)) == style.frame
     assert paper(attr_at(machine, S.BAR_COL, 11)) == style.bar
     col, is_top = S.point_cell(6)
@@ -387,7 +387,7 @@ def test_on_the_real_machine_the_rom_font_letters_follow_a_mirrored_board():
     """Printed through our ROM on the Spectrum48 and read back with tests/screentext.py."""
     try:
         from spectrum.machine import Spectrum48
-        from game.basic import Basic, rom_ready, rom_symbols
+        from game.zx.basic import Basic, rom_ready, rom_symbols
         import screentext
         machine, symbols = Spectrum48(roms.ROM_PATH), rom_symbols()
     except Exception as exc:                     # the Z80, the ROM or its symbols missing

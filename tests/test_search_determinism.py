@@ -6,7 +6,7 @@ import time
 
 import pytest
 
-from game import evaluator as ev
+from game.model import evaluator as ev
 from native import lib
 from conftest import at_once
 from test_evaluator import _positions_from_play as _positions

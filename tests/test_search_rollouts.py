@@ -3,8 +3,8 @@ that a one-ply rollout with the luck taken out is the one-ply value exactly, and
 still depends only on the position and dice (the rollouts' dice are drawn from them)."""
 import pytest
 
-from game import evaluator as ev
-from game.position import Position
+from game.model import evaluator as ev
+from game.model.position import Position
 from native import lib
 from test_search_determinism import _cases, rejudged_closest
 

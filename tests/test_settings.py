@@ -1,10 +1,10 @@
-"""The options and their file in the config directory (game/settings.py)."""
+"""The options and their file in the config directory (game/files/settings.py)."""
 import json
 
 import pytest
 
-from game import settings as st
-from game.settings import BOARD_STYLES, Settings, SettingsError, load_settings
+from game.files import settings as st
+from game.files.settings import BOARD_STYLES, Settings, SettingsError, load_settings
 
 
 @pytest.fixture

@@ -1,11 +1,11 @@
-"""Set up your own board (game/setup_board.py): point by point or by gnubg position ID, on
+"""Set up your own board (game/scenes/setup_board.py): point by point or by gnubg position ID, on
 the real 48K with typed keys, and the refusals of impossible set-ups with their reasons.
 The entry rules are also checked directly on apply_entry."""
 import pytest
 
-from game import screen as S
-from game import setup_board as SB
-from game.position import Position
+from game.board import screen as S
+from game.scenes import setup_board as SB
+from game.model.position import Position
 from test_menus import HAVE_MACHINE, RoutineDriver
 
 START_ID = "4HPwATDgc/ABMA"

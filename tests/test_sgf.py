@@ -1,17 +1,17 @@
-"""The .sgf export (game/sgf.py): GNU Backgammon's SGF letters and analysis properties, and
+"""The .sgf export (game/review/sgf.py): GNU Backgammon's SGF letters and analysis properties, and
 `gnubg -t` loading our file with the same moves (exported back as .mat and compared) and the
 same analysis (its text export lists our equities and losses). Matches are played in code."""
 import re
 
 import pytest
 
-from game import sgf
-from game.match import COMPUTER, HUMAN
-from game.matfile import parse_mat, write_mat
-from game.position import Position
-from game.record import MatchRecord
-from game.rules import Step
-from game.review import review_game
+from game.review import sgf
+from game.model.match import COMPUTER, HUMAN
+from game.review.matfile import parse_mat, write_mat
+from game.model.position import Position
+from game.model.record import MatchRecord
+from game.model.rules import Step
+from game.review.judge import review_game
 from test_matfile import comparable, run_gnubg_commands, scripted_match
 
 REVIEW_LEVEL = 3          # the round trip tests the file, not the judge: the fast level
@@ -120,7 +120,7 @@ def test_a_game_without_its_review_is_written_with_its_moves_only():
 
 
 def test_a_damaged_record_is_refused_and_no_file_is_written(tmp_path):
-    from game.review import ReviewError
+    from game.review.judge import ReviewError
     record = MatchRecord(0)
     record.start_game({HUMAN: 0, COMPUTER: 0})
     record.move(HUMAN, (3, 1), "8/5 6/5")

@@ -12,7 +12,7 @@ import sys
 import numpy as np
 import pytest
 
-from game import evaluator as ev
+from game.model import evaluator as ev
 from native import ffi, lib
 import conftest
 from conftest import build_tools, crashed_position, in_contact

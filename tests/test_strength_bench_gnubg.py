@@ -6,8 +6,8 @@ import random
 
 import pytest
 
-from game.position import Position
-from game.rules import legal_plays, legal_results
+from game.model.position import Position
+from game.model.rules import legal_plays, legal_results
 from native import lib
 from conftest import bench_module
 
@@ -124,7 +124,7 @@ def test_a_rejected_position_stops_the_run_keeping_the_pairs_already_played(monk
 
 
 def test_level5p2_and_level5p3_each_search_at_their_own_depth_in_one_process():
-    from game import evaluator as ev
+    from game.model import evaluator as ev
     from test_evaluator import _positions_from_play
     ev.ensure_loaded()
     p2, p3 = strength.make_player("level5p2"), strength.make_player("level5p3")

@@ -9,8 +9,8 @@ import sys
 
 import pytest
 
-from game import evaluator as ev
-from game.position import Position
+from game.model import evaluator as ev
+from game.model.position import Position
 from test_evaluator import _positions_from_play
 from conftest import REPO, bench_module
 

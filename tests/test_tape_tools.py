@@ -10,7 +10,7 @@ import sys
 
 import pytest
 
-from game import media
+from game.zx import media
 from spectrum import tape as T
 
 sys.path.insert(0, str(pathlib.Path(__file__).parent))

@@ -6,7 +6,7 @@ targets are our own 1-ply values."""
 import pytest
 
 from conftest import bench_module, build_tools
-from game import evaluator as ev
+from game.model import evaluator as ev
 
 targets = bench_module("targets")
 

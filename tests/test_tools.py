@@ -13,7 +13,7 @@ import sys
 
 import pytest
 
-from game import evaluator as ev
+from game.model import evaluator as ev
 from native import ffi, lib
 import conftest
 from conftest import build_tools, crashed_position, in_contact

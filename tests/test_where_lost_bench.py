@@ -5,7 +5,7 @@ import os
 import subprocess
 import sys
 
-from game.position import Position
+from game.model.position import Position
 from conftest import bench_module
 
 _ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))

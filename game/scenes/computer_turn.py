@@ -1,13 +1,13 @@
 """The computer's turn: its play from the chooser (USR into the C evaluator on the real
 machine), checked against the rules, its men moved one by one at the options' speed, the
 play left on the message line to read; D, A or (in the demo) any key heard meanwhile."""
-from game import rules
+from game.model import rules
 from game.errors import BackgammonError
-from game import screen as S
-from game.match import COMPUTER
+from game.board import screen as S
+from game.model.match import COMPUTER
 from game.scenes import cube
 from game.scenes.timing import COMPUTER_BEEP, SPEED_PAUSE, SPEED_READ
-from game.usr import play_match
+from game.zx.usr import play_match
 from game.words import play_words, say
 
 

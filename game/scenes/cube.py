@@ -1,11 +1,13 @@
 """The doubling cube before a throw: the computer's own double, a person's D (asked for
 during the last shown play or at the "ENTER rolls, D doubles" prompt), the take or drop,
-and the cube advice on A. Not the cube's rules (game/match.py) nor its maths (evaluator)."""
-from game import commands, evaluator, instructions, menus, rollout_screen
-from game.basic import CODE_ENTER
+and the cube advice on A. Not the cube's rules (game/model/match.py) nor its maths (evaluator)."""
+from game import commands, instructions, menus
+from game.model import evaluator
+from game.review import rollout_pages
+from game.zx.basic import CODE_ENTER
 from game.errors import BackgammonError
 from game.scenes.timing import ADVICE_KEYS, COMPUTER_BEEP, DOUBLE_KEYS, OPENING_READ_FRAMES
-from game.usr import cube_terms
+from game.zx.usr import cube_terms
 from game.words import say
 
 
@@ -89,10 +91,10 @@ def cube_advice(game, doubler: str, offered: bool):
         yield from menus.cube_advice_screen(game.basic, lines)
     else:
         key = yield from menus.cube_advice_screen(game.basic, lines, "ENTER back  R roll out",
-                                                  rollout_screen.ROLL_KEYS)
-        if key in rollout_screen.ROLL_KEYS:
-            yield from rollout_screen.roll_out(game.basic,
-                                               rollout_screen.cube_job(position, **terms))
+                                                  rollout_pages.ROLL_KEYS)
+        if key in rollout_pages.ROLL_KEYS:
+            yield from rollout_pages.roll_out(game.basic,
+                                               rollout_pages.cube_job(position, **terms))
     game.redraw()
 
 

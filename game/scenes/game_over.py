@@ -1,16 +1,16 @@
 """The end of a game: the winner and the kind of win in a banner on the board, a tune,
 then a key for a new game, or one of BANNER_KEYS (R reviews the game, O the options first);
 after a demo game the demo runs on unless a key stops it. Not the score keeping
-(game/match.py) nor the review itself (game/review_screen.py)."""
+(game/model/match.py) nor the review itself (game/review/pages.py)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Callable, Optional
 
-from game import screen as S
-from game.match import COMPUTER, HUMAN
+from game.board import screen as S
+from game.model.match import COMPUTER, HUMAN
 from game.menus import key_char
-from game.review_screen import review_screen
+from game.review.pages import review_screen
 from game.scenes.timing import BANNER_LINE_FRAMES, DEMO_NEXT_GAME_FRAMES, LOSE_TUNE, WIN_TUNE
 from game.words import result_words, say
 

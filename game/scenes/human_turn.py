@@ -1,14 +1,14 @@
 """A turn typed at the keyboard (the human, or either side with two players): "Your move?",
 each step checked by the engine and shown at once, the refusal in a few words, the
 commands of the keys table (game/scenes/keys.py), READY? with Confirm turn on."""
-from game import menus, rules
-from game.match import HUMAN
+from game import menus
+from game.model import rules
+from game.model.match import HUMAN
 from game.errors import BackgammonError, EntryError, IllegalMoveError
-from game.position import BAR, POINT_LETTERS, Position, parse_entry
+from game.model.position import BAR, POINT_LETTERS, Position, parse_entry
 from game.scenes import keys
 from game.scenes.timing import STEP_BEEP
 from game.words import PRESS_ENTER, play_words, say, step_words
-from native import lib
 
 
 def play(game, dice, side: str):
@@ -115,7 +115,7 @@ def same_man_off_with_higher(turn: rules.Turn, from_index: int, die: int, code: 
     """Rule 4 asks for the higher die when only one can be played; when the typed lower die
     would take the same man off the same point as the higher (the last man home, e.g. a1 with
     3-1), the player meant that: the higher die, or None when the refusal stands."""
-    if code != lib.BG_STEP_HIGHER_DIE:
+    if code != rules.StepCode.HIGHER_DIE:
         return None
     higher = max(turn.dice_left)
     if higher > die and from_index - die < 0:       # both dice bear this man off

@@ -8,12 +8,14 @@ import time
 from dataclasses import dataclass
 from typing import Callable
 
-from game import commands, matfile, menus, rollout_screen, rules
-from game import screen as S
-from game.match import HUMAN
+from game import commands, menus
+from game.review import matfile, rollout_pages
+from game.model import rules
+from game.board import screen as S
+from game.model.match import HUMAN
 from game.scenes.timing import INFO_FRAMES
-from game.settings import config_dir
-from game.usr import play_match
+from game.files.settings import export_folder
+from game.zx.usr import play_match
 from game.words import PRESS_ENTER
 
 
@@ -58,7 +60,7 @@ def ids(game, side):
 
 def advice(game, side):
     turn = game.turn
-    yield from rollout_screen.advice_with_rollout(game.basic, turn.start, turn.dice,
+    yield from rollout_pages.advice_with_rollout(game.basic, turn.start, turn.dice,
                                                   mover_is_human=turn.mover_is_human,
                                                   match=play_match(game.match, side))
     game.redraw()
@@ -127,7 +129,7 @@ HELP_PAGES = (("KEYS  (1/3)", [*menus.HELP_TYPING,
                                *(line for row in COMMAND_ROWS for line in row.help_lines),
                                menus.HELP_QUIT]),
               menus.HELP_MORE,
-              ("ROLLOUTS  (3/3)", list(rollout_screen.HELP_LINES)))
+              ("ROLLOUTS  (3/3)", list(rollout_pages.HELP_LINES)))
 
 
 def info_pause(game):
@@ -151,13 +153,3 @@ def export(game):
         return f"Not saved: {exc.strerror or exc}"
     yield
     return f"Saved {os.path.basename(path)}"
-
-
-def export_folder(export_dir=None) -> str:
-    """Where the exports go (.mat here, the review's .sgf): `export_dir` (the console passes
-    its working directory), else the config directory, made if need be (OSError if not)."""
-    if export_dir:
-        return str(export_dir)
-    directory = str(config_dir())
-    os.makedirs(directory, exist_ok=True)
-    return directory

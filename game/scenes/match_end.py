@@ -2,14 +2,15 @@
 match-over page with its .mat export, the options between games (S sets up a board, R
 reviews a finished game), and a new match when the options no longer fit the one in
 progress."""
-from game import menus, setup_board
-from game import screen as S
-from game.match import BLACK, WHITE, Match
-from game.review_screen import choose_game
+from game import menus
+from game.scenes import setup_board
+from game.board import screen as S
+from game.model.match import BLACK, WHITE, Match
+from game.review.pages import choose_game
 from game.scenes.game_over import review_game
 from game.scenes.keys import export
 from game.scenes.timing import OPENING_READ_FRAMES
-from game.settings import Settings
+from game.files.settings import Settings
 
 
 def new_match(settings: Settings) -> Match:

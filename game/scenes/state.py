@@ -3,29 +3,17 @@ side on roll), the dice and cube shown, the dice thrown, the keys heard while th
 plays, and Game.play, the turn loop over the scenes. Not the scenes themselves."""
 from __future__ import annotations
 
-from game import menus, rules
-from game import screen as S
-from game.dice import Dice
+from game import menus
+from game.model import rules
+from game.board import screen as S
+from game.model.dice import Dice
 from game.interfaces import Chooser, CubePolicy, Screen
-from game.match import Match
-from game.position import BAR, Position
-from game.settings import Settings
+from game.model.match import Match
+from game.model.position import Position
+from game.files.settings import Settings
 from game.scenes import computer_turn, cube, human_turn, opening
 from game.scenes.timing import ADVICE_KEYS, DOUBLE_KEYS, RATTLE, ROLL_FLICKER_FRAMES, ROLL_FRAMES
 from game.words import say
-
-
-
-def view_of(position: Position) -> S.BoardView:
-    """What the screen shows of a position held with the HUMAN on roll (row 0 = white)."""
-    board = position.board
-    points = [0] * 25
-    for p in range(1, 25):
-        white = board[p - 1]
-        black = board[25 + 24 - p]
-        points[p] = white if white else -black
-    off_white, off_black = position.borne_off()
-    return S.BoardView(points, board[BAR], board[25 + BAR], off_white, off_black)
 
 
 class Game:
@@ -78,7 +66,7 @@ class Game:
     # ---------- showing ----------
     def show(self, position_bottom: Position) -> None:
         self.position = position_bottom
-        self.screen.show(view_of(position_bottom))
+        self.screen.show(S.view_of(position_bottom))
 
     def show_for(self, side: str, position: Position) -> None:
         """Show a position held with `side` on roll."""
@@ -110,7 +98,7 @@ class Game:
 
     def redraw(self) -> None:
         """The board, dice, cube after a full-screen page (the message line is the caller's)."""
-        self.screen.draw_board(view_of(self.position))
+        self.screen.draw_board(S.view_of(self.position))
         if self.dice_shown:
             self.screen.draw_dice(*self.dice_shown)
         self.draw_cube()
@@ -182,7 +170,7 @@ class Game:
         if not m.in_game:
             m.start_game()
         self.apply_style()
-        self.screen.draw_board(view_of(self.position))
+        self.screen.draw_board(S.view_of(self.position))
         self.draw_cube()
         self.heard_from_last_play = False     # no play shown yet to press D during
         self.cube_advice_wanted = False

@@ -1,7 +1,7 @@
 /* usr.c: the USR door: decodes a request block the program POKEd into machine RAM, runs the
  * job (best play, ranked candidates, cube decision, evaluation) and writes the answer back
  * into the block (layout in bg.h, usr door section). Never reads or writes outside the
- * block. Not the game's Z80 stub and not the Python encoder (game/evaluator.py). */
+ * block. Not the game's Z80 stub and not the Python encoder (game/model/evaluator.py). */
 #include <string.h>
 #include "../bg.h"
 #include "search.h"

@@ -1,7 +1,7 @@
 /* toolutil.h: what the offline tools (train, refine, the fuzzers) share besides weights files:
  * a seeded splitmix64 stream with dice and uniform draws, the wall clock, the --loss option and
  * reading a whole file. Not used by the game,
- * whose dice come from game/dice.py. */
+ * whose dice come from game/model/dice.py. */
 #ifndef SPECTRUM_TOOLUTIL_H
 #define SPECTRUM_TOOLUTIL_H
 #include <stdint.h>

@@ -1,0 +1,3 @@
+"""The player's files: settings, the saved game and its autosave (savegame, session), the
+checks every entry read passes (validate) and the save on the way out (shutdown).
+Not what the files' values mean to the game, and not the tapes (spectrum/tape.py)."""

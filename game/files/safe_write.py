@@ -1,0 +1,95 @@
+"""Writing the player's files (settings, saves) safely: to a temporary file in the same
+folder, flushed and fsynced, then renamed over the old file; a damaged file kept aside,
+never deleted. Not what the files mean, and not the reading (spectrum/safe_read.py)."""
+import glob
+import os
+import pathlib
+import stat
+import tempfile
+import time
+
+from spectrum.safe_read import read_regular
+
+
+COPY_BYTES = 1 << 20                # keep_aside copies files up to this size, renames others
+
+
+def write_atomic(path, data: bytes, backup=None) -> pathlib.Path:
+    """Write data to path so that a crash at any moment leaves either the old file or the
+    new one, never half of one: a temporary file in the same folder, flushed and fsynced,
+    then renamed over. With `backup` (a path), the old file is first renamed to it, so the
+    previous version is kept until the new one is in place (and after)."""
+    path = pathlib.Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name + ".", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as out:
+            out.write(data)
+            out.flush()
+            os.fsync(out.fileno())
+        if backup is not None and path.is_file():
+            os.replace(path, backup)
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+    _sync_folder(path.parent)
+    return path
+
+
+def sweep_temporary(path) -> int:
+    """Remove the temporary files write_atomic(path) leaves when its process is killed in
+    mid-write (NAME.*.tmp beside it); call at start-up, when no write is under way.
+    Returns how many went."""
+    path = pathlib.Path(path)
+    swept = 0
+    for tmp in path.parent.glob(f"{glob.escape(path.name)}.*.tmp"):
+        try:
+            tmp.unlink()
+            swept += 1
+        except OSError:
+            pass
+    return swept
+
+
+def _sync_folder(folder: pathlib.Path) -> None:
+    """Make the renames in a folder durable (POSIX; elsewhere the rename must do)."""
+    try:
+        fd = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))  # O_DIRECTORY: POSIX only
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def keep_aside(path, label: str = "damaged", copy: bool = False) -> pathlib.Path:
+    """Keep a file out of the way: renamed NAME.damaged-YYYYmmdd-HHMMSS (numbered -2, -3...
+    if that exists). With `copy`, a regular file of at most COPY_BYTES stays where it is
+    and a copy goes aside instead, unless a copy kept before holds the same bytes (then
+    that copy is returned). Returns the kept path; OSError if it cannot be done."""
+    path = pathlib.Path(path)
+    info = os.lstat(path)
+    if copy and stat.S_ISREG(info.st_mode) and info.st_size <= COPY_BYTES:
+        raw = read_regular(path, COPY_BYTES)
+        for old in sorted(path.parent.glob(f"{glob.escape(path.name)}.{label}-*")):
+            if old.is_file() and old.stat().st_size == len(raw) and old.read_bytes() == raw:
+                return old
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    target = path.with_name(f"{path.name}.{label}-{stamp}")
+    n = 1
+    while os.path.lexists(target):
+        n += 1
+        target = path.with_name(f"{path.name}.{label}-{stamp}-{n}")
+    if copy and stat.S_ISREG(info.st_mode) and info.st_size <= COPY_BYTES:
+        with open(target, "xb") as out:         # a new name: nothing to replace atomically
+            out.write(raw)
+    else:
+        os.replace(path, target)
+    return target

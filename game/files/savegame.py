@@ -1,0 +1,325 @@
+"""Save and resume a match in progress: the match (scores, cube, Crawford, record so far),
+the gnubg position ID, whose turn, the dice if rolled and a snapshot of the settings, as
+one JSON file beside the settings, written atomically with the previous good save kept as
+NAME.bak. Every entry is checked (game/files/validate.py); a damaged file is kept aside, never a
+traceback. Not when to save (the game flow calls Autosave)."""
+from __future__ import annotations
+
+import json
+import os
+import pathlib
+import re
+import sys
+import time
+from dataclasses import dataclass, field
+from typing import Optional
+
+from game.errors import BackgammonError
+from game.model.match import MAX_CUBE, MAX_LENGTH, Match, MatchError
+from game.model.record import RecordError
+from game.files.settings import Settings, SettingsError, config_dir
+from game.files.validate import (Invalid, flag, keyed_by, list_of, maybe, one_of, parse_json,
+                                 plain, read_json_file, table, text, whole)
+from game.files import safe_write
+
+SAVE_FILE = "savegame.json"
+BACKUP_SUFFIX = ".bak"              # the previous good save, beside the save
+FORMAT = "spectrum-backgammon-save"
+VERSION = 1
+_POSITION_ID = re.compile(r"^[A-Za-z0-9+/]{14}$")
+MAX_SCORE = 32767                   # 15 bits, as in a gnubg match ID
+MAX_GAMES = 100_000
+MAX_POINTS = 3 * MAX_CUBE           # a backgammon at the highest cube
+ACTIONS = ("move", "double", "take", "drop", "win")
+ENDINGS = ("single", "gammon", "backgammon", "drop")
+
+
+class SaveError(BackgammonError, ValueError):
+    """A save file whose contents cannot be a match in progress; the message (one line)
+    names the entry and the value."""
+
+
+# ---------------------------------------------------------------- the checks
+def _cube(value, field):
+    whole(1, MAX_CUBE)(value, field)
+    if value & (value - 1):
+        raise Invalid(field, value, "is not a power of two")
+    return value
+
+
+def _sides(value, field):
+    list_of(text(20), 2, 2)(value, field)
+    if value[0] == value[1]:
+        raise Invalid(field, value, "names the same side twice")
+    return value
+
+
+def _dice(value, field):
+    return list_of(whole(1, 6), 2, 2)(value, field)
+
+
+def _names(value, field):
+    if type(value) is not dict:
+        raise Invalid(field, value, "is not a table")
+    for key, name in value.items():
+        text(40)(name, f"{field}.{key}")
+    return value
+
+
+def _record(value, field):
+    table({"length": whole(0, MAX_LENGTH), "sides": _sides, "names": _names,
+           "games": list_of(lambda v, f: v, 0, MAX_GAMES)})(value, field)
+    sides = value["sides"]
+    for side in sides:
+        if side not in value["names"]:
+            raise Invalid(f"{field}.names", value["names"], f"has no name for {side}")
+    action = table({"kind": one_of(*ACTIONS), "side": one_of(*sides), "dice": maybe(_dice),
+                    "play": text(200), "value": whole(0, MAX_POINTS)},
+                   optional=("dice", "play", "value"))
+    game = table({"number": whole(1, MAX_GAMES), "scores": keyed_by(sides, whole(0, MAX_SCORE)),
+                  "crawford": flag, "actions": list_of(action, 0, MAX_GAMES),
+                  "winner": maybe(one_of(*sides)), "points": whole(0, MAX_POINTS),
+                  "how": one_of("", *ENDINGS)},
+                 optional=("crawford", "winner", "points", "how"))
+    list_of(game, 0, MAX_GAMES)(value["games"], f"{field}.games")
+    return value
+
+
+def _match(value, field):
+    table({"sides": _sides})(value, field)
+    sides = value["sides"]
+    side = one_of(*sides)
+    result = table({"winner": side, "kind": one_of(*ENDINGS), "cube": _cube,
+                    "points": whole(0, MAX_POINTS)}, others=False)
+    return table({
+        "length": maybe(whole(1, MAX_LENGTH)), "cube_enabled": flag,
+        "score": keyed_by(sides, whole(0, MAX_SCORE)), "cube_value": _cube,
+        "cube_owner": maybe(side), "offered_by": maybe(side), "on_roll": maybe(side),
+        "rolled": flag, "game_number": whole(0, MAX_GAMES), "in_game": flag,
+        "crawford_game": flag, "crawford_done": flag,
+        "results": list_of(result, 0, MAX_GAMES), "record": _record})(value, field)
+
+
+def _position_id(value, field):
+    if type(value) is not str or not _POSITION_ID.match(value):
+        raise Invalid(field, value, "is not 14 Base64 characters")
+    return value
+
+
+def _settings(value, field):
+    Settings.from_dict(value, field)
+    return value
+
+
+def check_save(data) -> None:
+    """Every entry of a save's JSON value for its exact type and range (SaveError naming
+    the entry and the value); the turn must be a side of the match, never null."""
+    if type(data) is not dict or data.get("format") != FORMAT:
+        raise SaveError("format: not a Spectrum Backgammon save file")
+    try:
+        table({"version": whole(VERSION, VERSION), "match": _match})(data, "")
+        table({"position_id": _position_id, "turn": one_of(*data["match"]["sides"]),
+               "dice": maybe(_dice), "settings": _settings, "extra": plain,
+               "saved_at": text(40)}, optional=("extra", "saved_at"))(data, "")
+        if type(data.get("extra", {})) is not dict:
+            raise Invalid("extra", data["extra"], "is not a table")
+    except Invalid as exc:
+        raise SaveError(str(exc)) from None
+    except SettingsError as exc:
+        raise SaveError(str(exc)) from None
+
+
+@dataclass
+class SavedGame:
+    """Everything needed to carry on: `turn` is the side on roll, `dice` its roll or None
+    if it has not rolled, `extra` free room for the game flow (e.g. steps typed so far)."""
+    match: Match
+    position_id: str
+    turn: Optional[str]
+    dice: Optional[tuple] = None
+    settings: Settings = field(default_factory=Settings)
+    extra: dict = field(default_factory=dict)
+
+    def to_dict(self) -> dict:
+        return {"format": FORMAT, "version": VERSION, "saved_at": time.strftime("%Y-%m-%d %H:%M:%S"),
+                "match": self.match.to_dict(), "position_id": self.position_id,
+                "turn": self.turn, "dice": list(self.dice) if self.dice else None,
+                "settings": self.settings.to_dict(), "extra": self.extra}
+
+    @classmethod
+    def from_dict(cls, data) -> "SavedGame":
+        """Rebuild and check a save; anything wrong raises SaveError (one line naming the
+        entry and the value), never another exception."""
+        check_save(data)
+        try:
+            match = Match.from_dict(data["match"])
+            settings = Settings.from_dict(data["settings"], "settings")
+        except (MatchError, SettingsError, RecordError, ValueError, TypeError, KeyError,
+                AttributeError) as exc:
+            raise SaveError(f"match: {exc}") from None
+        _check_position(data["position_id"])
+        dice = tuple(data["dice"]) if data["dice"] is not None else None
+        return cls(match, data["position_id"], data["turn"], dice, settings,
+                   data.get("extra", {}))
+
+
+def _check_position(position_id: str) -> None:
+    """A position ID must also decode to a possible board (game/model/position.py says why not)."""
+    try:
+        from game.model.position import Position
+        from game.errors import PositionError
+    except ImportError:          # the engine is not built: the format check above must do
+        return
+    try:
+        Position.from_id(position_id)
+    except (PositionError, ValueError) as exc:
+        raise SaveError(f"position_id: {position_id!r}: {exc}") from None
+
+
+def save_path() -> pathlib.Path:
+    return config_dir() / SAVE_FILE
+
+
+def backup_path(path=None) -> pathlib.Path:
+    """Where the previous good save is kept: NAME.bak beside it."""
+    path = pathlib.Path(path) if path else save_path()
+    return path.with_name(path.name + BACKUP_SUFFIX)
+
+
+def _stderr(message: str) -> None:
+    print(message, file=sys.stderr)
+
+
+def encode_save(saved: "SavedGame") -> bytes:
+    """The file's bytes for a save, checked by the reader's own rules first: a save that
+    could not be read back is a SaveError here, before anything is written."""
+    raw = (json.dumps(saved.to_dict(), indent=1) + "\n").encode("utf-8")
+    SavedGame.from_dict(parse_json(raw, SaveError))
+    return raw
+
+
+def write_save(path, saved: "SavedGame") -> pathlib.Path:
+    """Write a save atomically (game/files/safe_write.py write_atomic: a temporary file in the same
+    folder, flushed, fsynced, renamed over). If the save already there reads back whole,
+    it becomes the backup (NAME.bak) as the new one goes in; a damaged one is not kept
+    over a good backup. SaveError (nothing written) if `saved` is not a valid save."""
+    return _write_raw(pathlib.Path(path) if path else save_path(), encode_save(saved))
+
+
+def _write_raw(path: pathlib.Path, raw: bytes) -> pathlib.Path:
+    try:
+        keep = read_save(path) is not None
+    except SaveError:
+        keep = False
+    return safe_write.write_atomic(path, raw, backup=backup_path(path) if keep else None)
+
+
+def save_game(saved: "SavedGame", path=None) -> pathlib.Path:
+    """write_save with the default path (the console's save on closing the window)."""
+    return write_save(path, saved)
+
+
+class Autosave:
+    """The game flow's save slot. write(saved) at the start of every turn and after every
+    typed step: the save is encoded and checked at once (SaveError, nothing written, if it
+    could not be read back), then written atomically with the previous good save kept as
+    the backup. write_again() writes the last one once more: the stop-signal handler's save
+    (game/files/shutdown.py), which must not serialise a match caught half-way through a change,
+    and which repairs a write the signal itself cut short."""
+
+    def __init__(self, path=None):
+        self.path = pathlib.Path(path) if path else save_path()
+        self.last: Optional[bytes] = None
+
+    def write(self, saved: "SavedGame") -> pathlib.Path:
+        raw = encode_save(saved)
+        self.last = raw
+        return _write_raw(self.path, raw)
+
+    def write_again(self) -> Optional[pathlib.Path]:
+        """The last save written again (None if there has been none)."""
+        return None if self.last is None else _write_raw(self.path, self.last)
+
+    def forget(self) -> None:
+        """The match is over or abandoned: nothing to write again, save and backup gone."""
+        self.last = None
+        discard_save(self.path)
+
+
+def read_save(path=None) -> Optional["SavedGame"]:
+    """The save in this one file, or None when there is no file; SaveError (one line) when
+    it is damaged, unreadable, too big or not a regular file. Nothing is renamed."""
+    path = pathlib.Path(path) if path else save_path()
+    data = read_json_file(path, SaveError)
+    return None if data is None else SavedGame.from_dict(data)
+
+
+def has_save(path=None) -> bool:
+    """A save, or the backup of one, is there to be offered."""
+    path = pathlib.Path(path) if path else save_path()
+    return os.path.lexists(path) or os.path.lexists(backup_path(path))
+
+
+def discard_save(path=None) -> None:
+    """Remove the save and its backup once its match is finished or the player starts
+    afresh."""
+    path = pathlib.Path(path) if path else save_path()
+    for each in (path, backup_path(path)):
+        try:
+            each.unlink()
+        except FileNotFoundError:
+            pass
+
+
+def keep_aside(path) -> pathlib.Path:
+    """Rename a damaged file to NAME.damaged-YYYYmmdd-HHMMSS (numbered if that exists),
+    kept, never deleted; OSError if it cannot be renamed."""
+    return safe_write.keep_aside(path)
+
+
+set_aside = keep_aside
+
+
+def _aside(path) -> str:
+    try:
+        return f"kept as {keep_aside(path).name}"
+    except OSError as exc:
+        return f"could not be renamed ({exc.__class__.__name__})"
+
+
+def load_game(path=None, warn=_stderr) -> tuple[Optional[SavedGame], Optional[str]]:
+    """The save to offer at start-up, never an exception:
+    (saved, None) from the save, or from its backup when the save itself is missing (a
+    crash between the two renames of write_save); (None, None) when there is neither;
+    (backup's saved, warning) when the save is damaged but the backup is whole;
+    (None, warning) when both are damaged. A damaged file is renamed aside (kept, never
+    deleted) so the next start is clean. The one-line warning (naming the entry and the
+    value) also goes to `warn` (stderr; None for silence). Temporary files a killed
+    writer left are removed first (one program at a time writes the save)."""
+    path = pathlib.Path(path) if path else save_path()
+    backup = backup_path(path)
+    safe_write.sweep_temporary(path)
+    try:
+        saved = read_save(path)
+        problem = None
+    except SaveError as exc:
+        saved, problem = None, str(exc)
+    if saved is not None:
+        return saved, None
+    if problem is None and not os.path.lexists(backup):
+        return None, None
+    notes = [] if problem is None else [f"Saved game {path} is damaged ({problem}); "
+                                        f"{_aside(path)}"]
+    try:
+        saved = read_save(backup)
+    except SaveError as exc:
+        notes.append(f"{'its' if notes else 'Saved game'} backup {backup} is damaged "
+                     f"{'too ' if notes else ''}({exc}); {_aside(backup)}")
+        saved = None
+    if not notes:
+        return saved, None
+    warning = "; ".join(notes) + ("; resuming the previous save." if saved else
+                                  "; starting a new game.")
+    if warn:
+        warn(warning)
+    return saved, warning

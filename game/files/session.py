@@ -1,0 +1,124 @@
+"""Save and resume: what the program is doing (the options, the match, the turn in progress
+with the steps typed so far) written to the autosave slot at the start of every turn and
+after every typed step; what a save says and which typed steps it holds. The file format is
+game/files/savegame.py's, the offer at start-up game/scenes/resume.py's; this module only
+decides what goes in."""
+from __future__ import annotations
+
+import sys
+
+from game.files import savegame
+from game.model.match import Match
+from game.model.position import BAR, Position
+from game.files.settings import Settings
+from game.files.validate import Invalid, list_of, whole
+
+HELD = "bottom"                  # a save's position is held with the bottom side on roll
+MAX_TYPED = 4                    # steps in a turn: a double's four
+
+
+class Session:
+    """What the program is doing: the options, the match and the game in progress, and
+    where it is saved. `slot` (a savegame.Autosave) is written at the start of every turn
+    and after every typed step; None saves nothing (tests, the headless screenshot run).
+    `trace(kind, facts)`, if given, hears of every save and of the resume offer (the
+    console's --trace, for tests); `say` reports a failed save (stderr)."""
+
+    def __init__(self, settings: Settings, slot: savegame.Autosave | None = None,
+                 trace=None, say=None):
+        self.settings = settings
+        self.match: Match | None = None
+        self.game = None                 # the scenes' Game in progress
+        self.slot = slot
+        self.trace = trace
+        self.say = say or (lambda text: print(text, file=sys.stderr))
+        self.failed = False              # a save failed: said once until one works again
+
+    def snapshot(self, between_games: bool = False) -> savegame.SavedGame | None:
+        """The match at the start of the turn being played (with the steps typed so far),
+        or between games (the game just ended, the next not begun); None when there is
+        nothing to save (no match, the demo, no turn begun)."""
+        game, match = self.game, self.match
+        if game is None or match is None or not any(game.typed.values()):
+            return None
+        position, side, dice = game.at
+        extra = {"held": HELD}
+        if between_games:
+            side, dice, extra["between_games"] = match.sides[0], None, True
+        elif not match.in_game or side is None:
+            return None
+        elif game.turn is not None and dice is not None:
+            extra["typed"] = [list(step) for step in game.turn.made]
+        return savegame.SavedGame(match, position.position_id, side,
+                                  tuple(dice) if dice else None, self.settings, extra=extra)
+
+    def autosave(self, between_games: bool = False) -> None:
+        """Write the snapshot to the slot. A failure to write (a full disk, a folder gone)
+        is said once and play goes on; it never stops the game."""
+        saved = self.snapshot(between_games) if self.slot is not None else None
+        if saved is None:
+            return
+        if self.trace:
+            self.trace("saving", facts(saved))
+        try:
+            self.slot.write(saved)
+        except (OSError, savegame.SaveError) as exc:
+            if not self.failed:
+                self.say(f"the game could not be saved (play goes on): {exc}")
+            self.failed = True
+            return
+        self.failed = False
+        if self.trace:
+            self.trace("saved", facts(saved))
+
+    def save_again(self):
+        """The last save written once more (closing the window, SIGTERM, SIGHUP): a state
+        taken at a turn's start or step, never a match caught half-way through a change.
+        Returns the path, or None (nothing saved yet, or the write failed: said)."""
+        if self.slot is None:
+            return None
+        try:
+            return self.slot.write_again()
+        except (OSError, savegame.SaveError) as exc:
+            self.say(f"the game could not be saved: {exc}")
+            return None
+
+    def forget(self) -> None:
+        """The match is over, or the player started afresh: no save to offer any more."""
+        if self.slot is not None:
+            try:
+                self.slot.forget()
+            except OSError as exc:
+                self.say(f"the old save could not be removed: {exc}")
+
+
+def save_session(session: Session, path=None):
+    """Save the match in progress (savegame.save_game) as the autosave would; returns the
+    path, or None when there is nothing to save."""
+    saved = session.snapshot()
+    return None if saved is None else savegame.save_game(saved, path)
+
+
+def facts(saved: savegame.SavedGame) -> dict:
+    """What a save says, as gnubg would name it: the side on roll's position ID and the
+    match ID (scores, cube, dice), the turn, the dice and the steps typed."""
+    m = saved.match
+    position = Position.from_id(saved.position_id)
+    on_roll = position if saved.turn == m.sides[0] else position.swapped()
+    return {"id": f"{on_roll.position_id}:{m.match_id(saved.dice)}", "turn": saved.turn,
+            "dice": list(saved.dice) if saved.dice else None, "score": dict(m.score),
+            "typed": saved.extra.get("typed", []),
+            "between_games": bool(saved.extra.get("between_games"))}
+
+
+def typed_steps(saved: savegame.SavedGame) -> list[tuple[int, int]]:
+    """The steps typed in the saved turn, as (from index, die); [] when they are not
+    there or not steps at all (they are replayed only as far as the rules allow)."""
+    typed = saved.extra.get("typed", [])
+    try:
+        list_of(list_of(whole(0, BAR), 2, 2), 0, MAX_TYPED)(typed, "extra.typed")
+    except Invalid:
+        return []
+    if not saved.dice or not all(1 <= die <= 6 for _frm, die in typed):
+        return []
+    return [(frm, die) for frm, die in typed]

@@ -1,0 +1,442 @@
+"""The evaluator as the game and the tests see it: the trained weights (loaded and checked),
+best play and ranked candidates per level, cube decisions, evaluations, and the USR door
+(encode a request block, call the C side on the machine's memory, decode the answer).
+Not the judgement itself: that is C (native/src/eval*.c, search.c, cube.c) behind bg.h."""
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from game.errors import BackgammonError, DiceError, MatchError, PositionError
+from game.model.position import BOARD_LEN, Position, position_message
+from game.model.rules import (LazySequence, Play, Plays, Step, c_board, check_dice, ids_text,
+                              per_thread)
+import native
+from native import ffi, lib
+
+LEVELS = range(lib.BG_LEVEL_MIN, lib.BG_LEVEL_MAX + 1)
+WEIGHTS_PATH = os.path.join(os.path.dirname(os.path.abspath(native.__file__)), "evaluator.wts")
+_STEP_BYTES = lib.BG_MAX_STEPS * lib.BG_STEP_FIELDS
+
+
+class LevelError(BackgammonError, ValueError):
+    """A playing level outside 1..5."""
+
+
+class WeightsError(BackgammonError, RuntimeError):
+    """The trained weights file is missing, truncated, of another version or damaged."""
+
+
+class EvaluatorError(BackgammonError, RuntimeError):
+    """Any other refusal of the C evaluator (for example a position that is already over)."""
+
+
+_WEIGHTS_MESSAGES = {
+    lib.BG_ERR_WTS_SIZE: "it has the wrong length (truncated or padded)",
+    lib.BG_ERR_WTS_MAGIC: "it is not a Spectrum Backgammon weights file",
+    lib.BG_ERR_WTS_VERSION: "it is of another format version or net shape",
+    lib.BG_ERR_WTS_CHECKSUM: "its checksum does not match (the file is damaged)",
+}
+_state = {"loaded_from": None}
+
+
+def load_weights(path: str | None = None) -> int:
+    """Load and check the weights file (size, version, checksum); returns the number of
+    self-play games they were trained on. Raises WeightsError with the reason."""
+    path = path or WEIGHTS_PATH
+    try:
+        with open(path, "rb") as fh:
+            data = fh.read()
+    except FileNotFoundError:
+        raise WeightsError(f"the evaluator's weights file {path} is missing: reinstall the "
+                           f"package or train one with native/tools/train") from None
+    except OSError as exc:
+        raise WeightsError(f"the evaluator's weights file {path} cannot be read: {exc}") from None
+    code = lib.bg_load_weights(ffi.from_buffer("uint8_t[]", data), len(data))
+    if code != 0:
+        reason = _WEIGHTS_MESSAGES.get(-code, f"error code {-code}")
+        raise WeightsError(f"the evaluator's weights file {path} cannot be used: {reason} "
+                           f"({len(data)} bytes, expected {lib.bg_weights_expected_size()})")
+    _state["loaded_from"] = path
+    return lib.bg_weights_games()
+
+
+_loading = threading.Lock()
+
+
+def ensure_loaded() -> None:
+    """Load the shipped weights once (WeightsError when they are missing or damaged). Threads
+    asking at once wait for the first one's load: weights never change under a search."""
+    if _state["loaded_from"] is None:
+        with _loading:
+            if _state["loaded_from"] is None:
+                load_weights()
+
+
+def check_level(level) -> int:
+    if not isinstance(level, int) or isinstance(level, bool) or level not in LEVELS:
+        raise LevelError(f"the level is 1 to 5, not {level!r}")
+    return level
+
+
+def _position(position) -> Position:
+    if isinstance(position, Position):
+        return position
+    return Position.from_id(position)
+
+
+def _raise_for(code: int):
+    code = -code
+    if code == lib.BG_BAD_DICE:
+        raise DiceError("a die shows 1 to 6")
+    if code in (lib.BG_POS_NEGATIVE, lib.BG_POS_TOO_MANY_MEN, lib.BG_POS_SHARED_POINT,
+                lib.BG_POS_NO_MEN):
+        raise PositionError(position_message(code))
+    if code == lib.BG_ERR_BAD_LEVEL:
+        raise LevelError("the level is 1 to 5")
+    if code == lib.BG_ERR_NO_WEIGHTS:
+        raise WeightsError("the evaluator's weights are not loaded")
+    if code == lib.BG_ERR_GAME_OVER:
+        raise EvaluatorError("the game in that position is already over")
+    raise EvaluatorError(f"the evaluator refused the request (code {code})")
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """One legal play as a level judged it: equity is the mover's cubeless equity after the
+    play in points per game (level 1: its heuristic score instead)."""
+    play: Play
+    equity: float
+    ply: int = 0    # how deeply the level judged it: 0, 1, 2, 3 plies (level 1: -1)
+
+    @property
+    def position_id(self) -> str:
+        return self.play.after.position_id
+
+
+class _Buffers:
+    """The C calls' output arrays, one set per thread (_mine): threads may rank and judge side
+    by side (the review does), each reading only what its own calls wrote."""
+    __slots__ = ("boards", "steps", "nsteps", "equity", "plies", "probs")
+
+    def __init__(self):
+        self.boards = ffi.new("int8_t[]", lib.BG_MAX_PLAYS * BOARD_LEN)
+        self.steps = ffi.new("int8_t[]", lib.BG_MAX_PLAYS * _STEP_BYTES)
+        self.nsteps = ffi.new("int8_t[]", lib.BG_MAX_PLAYS)
+        self.equity = ffi.new("float[]", lib.BG_MAX_PLAYS)
+        self.plies = ffi.new("int8_t[]", lib.BG_MAX_PLAYS)
+        self.probs = ffi.new("float[]", lib.BG_CUBE_OUT_LEN)
+
+
+_mine = per_thread(_Buffers)
+
+
+def check_match(match) -> tuple[int, int, int, int, int]:
+    """(length, away_me, away_opp, crawford, cube) as the C side takes it; None or a length
+    of 0 is money play, (0, 0, 0, 0, 1). Raises MatchError for anything else it refuses."""
+    if match is None:
+        return (0, 0, 0, 0, 1)
+    try:
+        terms = tuple(match)
+    except TypeError:
+        raise MatchError(f"the match is (length, away_me, away_opp, crawford, cube), "
+                         f"not {match!r}") from None
+    if len(terms) != 5 or any(not isinstance(v, int) or isinstance(v, bool) for v in terms):
+        raise MatchError(f"the match is five whole numbers (length, away_me, away_opp, "
+                         f"crawford, cube), not {match!r}")
+    if terms[0] == 0:
+        return (0, 0, 0, 0, 1)
+    if lib.bg_check_match(*terms) != 0:
+        raise MatchError(f"the match {terms!r} is not possible: length 1..{lib.BG_MET_MAX}, "
+                         f"each side 1..length away, crawford 0/1/2 with a side 1-away "
+                         f"(cube 1 in the Crawford game), cube a power of two")
+    return terms
+
+
+def playable_match(match):
+    """`match` when the evaluator can rank plays for it, else None (money play): the game's
+    fallback for a score the match table cannot take (e.g. a match longer than 25)."""
+    try:
+        check_match(match)
+    except MatchError:
+        return None
+    return match
+
+
+class Candidates(LazySequence):
+    """ranked_plays' answer: Candidate objects, best first, each made from the engine's
+    answer only when asked for."""
+
+    __slots__ = ("_plays", "_equity", "_plies")
+
+    def __init__(self, plays: Plays, equity: list[float], plies: bytes):
+        self._plays, self._equity, self._plies = plays, equity, plies
+
+    def __len__(self) -> int:
+        return len(self._plays)
+
+    def _item(self, i: int) -> Candidate:
+        ply = self._plies[i]
+        return Candidate(self._plays[i], self._equity[i], ply - 256 if ply > 127 else ply)
+
+
+def _rank(position_id, dice, level, limit, match) -> tuple[int, _Buffers]:
+    """bg_rank_plays_match into this thread's buffers: (the number of plays returned, the
+    buffers), or the error raised."""
+    level = check_level(level)
+    die1, die2 = check_dice(dice)
+    terms = check_match(match)
+    board = c_board(position_id)
+    if level > 1:
+        ensure_loaded()
+    want = lib.BG_MAX_PLAYS if limit is None else max(1, min(int(limit), lib.BG_MAX_PLAYS))
+    out = _mine()
+    count = lib.bg_rank_plays_match(board, die1, die2, level, *terms, out.boards, out.steps,
+                                    out.nsteps, out.equity, want)
+    if count == -lib.BG_ERR_BAD_ARG and terms[0]:
+        raise MatchError(f"the match {terms!r} is not possible")
+    if count < 0:
+        _raise_for(count)
+    return count, out
+
+
+def ranked_plays(position_id, dice: Sequence[int], level: int, limit: int | None = None,
+                 match=None) -> Candidates:
+    """The legal plays of the roll, best first, with the level's equities (for ADVICE).
+    match: None (money play) or (length, away_me, away_opp, crawford, cube) for the mover;
+    in match play the plays are ranked by match winning chance and equity is 2*mwc-1."""
+    count, out = _rank(position_id, dice, level, limit, match)
+    lib.bg_last_plies(out.plies, count)
+    return Candidates(Plays._from_buffers(count, out.boards, out.steps, out.nsteps),
+                      ffi.unpack(out.equity, count), ffi.buffer(out.plies, count)[:])
+
+
+def best_play(position_id, dice: Sequence[int], level: int, match=None) -> str:
+    """The gnubg position ID after the level's chosen play, the mover still on roll (one of
+    game.model.rules.legal_results(position_id, dice)). match as in ranked_plays."""
+    _, out = _rank(position_id, dice, level, 1, match)
+    return ids_text(out.boards, 1)[:lib.BG_ID_LEN]
+
+
+@dataclass(frozen=True)
+class Probabilities:
+    win: float
+    win_gammon: float
+    win_backgammon: float
+    lose_gammon: float
+    lose_backgammon: float
+
+    @property
+    def equity(self) -> float:
+        """Cubeless money equity for the side on roll, points per game."""
+        return (2 * self.win - 1 + self.win_gammon - self.lose_gammon
+                + self.win_backgammon - self.lose_backgammon)
+
+
+def evaluate(position_id, ply: int = 0) -> Probabilities:
+    """The side on roll's chances (before its roll) at ply 0, 1 or 2."""
+    if not isinstance(ply, int) or isinstance(ply, bool) or not 0 <= ply <= 2:
+        raise ValueError(f"ply is 0, 1 or 2, not {ply!r}")
+    position = _position(position_id)
+    ensure_loaded()
+    out = ffi.new("float[]", lib.BG_N_PROBS)
+    code = lib.bg_evaluate(position.as_c(), ply, out)
+    if code < 0:
+        _raise_for(code)
+    return Probabilities(*ffi.unpack(out, lib.BG_N_PROBS))
+
+
+@dataclass(frozen=True)
+class CubeDecision:
+    """The side on roll's doubling decision and the opponent's proper answer. Equities are
+    for the side on roll: money points (cube included), or 2*mwc-1 in match play."""
+    double: bool
+    take: bool
+    too_good: bool
+    no_double_equity: float
+    double_take_equity: float
+    double_pass_equity: float
+    win: float
+    win_gammon: float
+    lose_gammon: float
+
+
+_CUBE_TERMS = ("cube_value", "cube_owner", "match_to", "away_me", "away_opp", "crawford")
+
+
+def _cube_terms(**terms) -> tuple[int, ...]:
+    for name in _CUBE_TERMS:
+        value = terms[name]
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise ValueError(f"{name} must be a whole number, not {value!r}")
+    return tuple(terms[name] for name in _CUBE_TERMS)
+
+
+def _cube_answer(bits: int, out) -> CubeDecision:
+    if bits == -lib.BG_ERR_BAD_ARG:
+        raise ValueError("the cube value must be a power of two and the match score must fit "
+                         "the match length")
+    if bits < 0:
+        _raise_for(bits)
+    return CubeDecision(bool(bits & lib.BG_CUBE_DOUBLE), bool(bits & lib.BG_CUBE_TAKE),
+                        bool(bits & lib.BG_CUBE_TOO_GOOD), *(float(out[i]) for i in range(6)))
+
+
+def cube_decision(position_id, level: int = 5, cube_value: int = 1, cube_owner: int = 0,
+                  match_to: int = 0, away_me: int = 0, away_opp: int = 0,
+                  crawford: int = 0) -> CubeDecision:
+    """Double/no double for the side on roll and take/pass for its opponent. cube_owner: 0
+    centred, 1 the side on roll, 2 the opponent. match_to 0 = money play; else away_me and
+    away_opp are the points each side still needs and crawford is 0 before the Crawford game,
+    1 during it, 2 after it."""
+    level = check_level(level)
+    position = _position(position_id)
+    terms = _cube_terms(cube_value=cube_value, cube_owner=cube_owner, match_to=match_to,
+                        away_me=away_me, away_opp=away_opp, crawford=crawford)
+    ensure_loaded()
+    out = _mine().probs
+    return _cube_answer(lib.bg_cube_decision(position.as_c(), level, *terms, out), out)
+
+
+def cube_decision_for(chances: Probabilities | Sequence[float], cube_value: int = 1,
+                      cube_owner: int = 0, match_to: int = 0, away_me: int = 0,
+                      away_opp: int = 0, crawford: int = 0) -> CubeDecision:
+    """The same decision from given chances (win, win gammon, win backgammon, lose gammon,
+    lose backgammon for the side on roll) instead of a position: the cube theory alone."""
+    if isinstance(chances, Probabilities):
+        chances = (chances.win, chances.win_gammon, chances.win_backgammon,
+                   chances.lose_gammon, chances.lose_backgammon)
+    try:
+        chances = tuple(chances)
+    except TypeError:
+        raise ValueError(f"chances are {lib.BG_N_PROBS} numbers, not {chances!r}") from None
+    if len(chances) != lib.BG_N_PROBS or not all(
+            isinstance(c, (int, float)) and not isinstance(c, bool) for c in chances):
+        raise ValueError(f"chances are {lib.BG_N_PROBS} numbers, not {chances!r}")
+    win, win_g, win_bg, lose_g, lose_bg = chances
+    if not (all(0.0 <= c <= 1.0 for c in chances) and win_bg <= win_g <= win + 1e-6
+            and lose_bg <= lose_g <= 1.0 - win + 1e-6):
+        raise ValueError(f"chances must lie in 0..1 with gammons within the wins or losses "
+                         f"and backgammons within the gammons: {chances!r}")
+    terms = _cube_terms(cube_value=cube_value, cube_owner=cube_owner, match_to=match_to,
+                        away_me=away_me, away_opp=away_opp, crawford=crawford)
+    out = ffi.new("float[]", lib.BG_CUBE_OUT_LEN)
+    bits = lib.bg_cube_from_probs(ffi.new("float[]", [float(c) for c in chances]), *terms, out)
+    return _cube_answer(bits, out)
+
+
+def match_equity_table() -> list[list[float]]:
+    """met[i-1][j-1] = chance to win the match needing i points against one needing j."""
+    n = lib.BG_MET_MAX
+    out = ffi.new("float[]", n * n)
+    lib.bg_met_table(out)
+    return [[float(out[i * n + j]) for j in range(n)] for i in range(n)]
+
+
+# ---- the USR door ----------------------------------------------------------------------
+
+JOB_PING, JOB_BEST, JOB_RANK, JOB_CUBE, JOB_EVAL = (
+    lib.BG_USR_JOB_PING, lib.BG_USR_JOB_BEST, lib.BG_USR_JOB_RANK, lib.BG_USR_JOB_CUBE,
+    lib.BG_USR_JOB_EVAL)
+REQUEST_LEN = lib.BG_USR_NLEGAL      # bytes of a request: the answer starts beyond them
+PLAY_MATCH_AT = lib.BG_USR_PLAY_MATCH_TO   # a BEST/RANK request's match context (5 bytes)
+BLOCK_LEN = lib.BG_USR_BLOCK_LEN
+
+
+def encode_request(job: int, position, dice: Sequence[int] = (0, 0), level: int = 5,
+                   cube_value: int = 1, cube_owner: int = 0, match_to: int = 0,
+                   away_me: int = 0, away_opp: int = 0, crawford: int = 0,
+                   want: int = lib.BG_USR_MAX_CANDS) -> bytes:
+    """The request block's first REQUEST_LEN bytes, to be POKEd at PARAMS."""
+    position = _position(position)
+    block = bytearray(REQUEST_LEN)
+    block[lib.BG_USR_JOB] = job & 0xFF
+    block[lib.BG_USR_LEVEL] = level & 0xFF
+    block[lib.BG_USR_DIE1] = dice[0] & 0xFF
+    block[lib.BG_USR_DIE2] = dice[1] & 0xFF
+    block[lib.BG_USR_BOARD:lib.BG_USR_BOARD + BOARD_LEN] = bytes(c & 0xFF for c in position.board)
+    block[lib.BG_USR_CUBE_LOG2] = max(cube_value, 1).bit_length() - 1
+    block[lib.BG_USR_CUBE_OWNER] = cube_owner & 0xFF
+    block[lib.BG_USR_MATCH_TO] = match_to & 0xFF
+    block[lib.BG_USR_AWAY_ME] = away_me & 0xFF
+    block[lib.BG_USR_AWAY_OPP] = away_opp & 0xFF
+    block[lib.BG_USR_CRAWFORD] = crawford & 0xFF
+    block[lib.BG_USR_WANT] = max(1, min(want, lib.BG_USR_MAX_CANDS))
+    return bytes(block)
+
+
+def encode_play_match(match=None) -> bytes:
+    """The match context of a BEST/RANK request, BG_USR_PLAY_MATCH_LEN bytes to POKE at
+    PARAMS + BG_USR_PLAY_MATCH_TO (zeros = money play). match as in ranked_plays."""
+    length, away_me, away_opp, crawford, cube = check_match(match)
+    return bytes((length, away_me, away_opp, crawford, max(cube, 1).bit_length() - 1))
+
+
+def usr_call(memory: bytearray, params_addr: int) -> int:
+    """What the USR trap runs: the C door over the machine's 64 KiB; returns BC (the status,
+    0 = done). Loads the shipped weights first (WeightsError when they are unusable)."""
+    ensure_loaded()
+    if not 0 <= params_addr <= len(memory) - BLOCK_LEN or len(memory) < 65536:
+        return lib.BG_ERR_USR_ADDR
+    return lib.bg_usr(ffi.from_buffer("uint8_t[]", memory), params_addr)
+
+
+def _s8(b: int) -> int:
+    return b - 256 if b > 127 else b
+
+
+def _s16(mem, addr: int) -> int:
+    v = mem[addr] | mem[addr + 1] << 8
+    return v - 65536 if v > 32767 else v
+
+
+def _u16(mem, addr: int) -> int:
+    return mem[addr] | mem[addr + 1] << 8
+
+
+def _steps(mem, addr: int, n: int) -> tuple[Step, ...]:
+    return tuple(Step(mem[addr + 4 * k], _s8(mem[addr + 4 * k + 1]), mem[addr + 4 * k + 2],
+                      bool(mem[addr + 4 * k + 3])) for k in range(n))
+
+
+def decode_answer(memory, params_addr: int) -> dict:
+    """The answer the door wrote, by the job in the block: {"status": 0, ...}."""
+    a = params_addr
+    job, status = memory[a + lib.BG_USR_JOB], memory[a + lib.BG_USR_STATUS]
+    answer = {"job": job, "status": status}
+    if status:
+        return answer
+    out = a + lib.BG_USR_OUT
+    if job == JOB_BEST:
+        board = tuple(_s8(memory[out + i]) for i in range(BOARD_LEN))
+        n = memory[a + lib.BG_USR_BEST_NSTEPS]
+        answer.update(after=Position._from_engine(board),
+                      steps=_steps(memory, a + lib.BG_USR_BEST_STEPS, n),
+                      equity=_s16(memory, a + lib.BG_USR_BEST_EQUITY) / 1000.0,
+                      legal_plays=memory[a + lib.BG_USR_NLEGAL])
+    elif job == JOB_RANK:
+        cands = []
+        for i in range(memory[a + lib.BG_USR_COUNT]):
+            e = a + lib.BG_USR_CANDS + i * lib.BG_USR_CAND_LEN
+            cands.append((_steps(memory, e + lib.BG_USR_CAND_STEPS, memory[e]),
+                          _s16(memory, e + lib.BG_USR_CAND_EQUITY) / 1000.0))
+        answer.update(candidates=cands, legal_plays=memory[a + lib.BG_USR_NLEGAL])
+    elif job == JOB_CUBE:
+        bits = memory[out]
+        answer.update(double=bool(bits & lib.BG_CUBE_DOUBLE), take=bool(bits & lib.BG_CUBE_TAKE),
+                      too_good=bool(bits & lib.BG_CUBE_TOO_GOOD),
+                      no_double_equity=_s16(memory, a + lib.BG_USR_CUBE_NO_DOUBLE) / 1000.0,
+                      double_take_equity=_s16(memory, a + lib.BG_USR_CUBE_DOUBLE_TAKE) / 1000.0,
+                      double_pass_equity=_s16(memory, a + lib.BG_USR_CUBE_DOUBLE_PASS) / 1000.0,
+                      win=_u16(memory, a + lib.BG_USR_CUBE_WIN) / 10000.0,
+                      win_gammon=_u16(memory, a + lib.BG_USR_CUBE_WIN_GAMMON) / 10000.0,
+                      lose_gammon=_u16(memory, a + lib.BG_USR_CUBE_LOSE_GAMMON) / 10000.0)
+    elif job == JOB_EVAL:
+        probs = [_u16(memory, out + 2 * k) / 10000.0 for k in range(lib.BG_N_PROBS)]
+        answer.update(probabilities=Probabilities(*probs),
+                      equity=_s16(memory, a + lib.BG_USR_EVAL_EQUITY) / 1000.0)
+    elif job == JOB_PING:
+        answer.update(weights_loaded=bool(memory[out]))
+    return answer

@@ -1,0 +1,451 @@
+"""The review of a recorded game: every play and cube action replayed from game/model/record.py,
+judged by level 5 (the equity given away, marked ? and ??), the luck of each roll, and a
+summary per side with GNU Backgammon's rating bands. Pure logic: no screen, no keys, no files.
+
+Units: every equity is the mover's, in points a game for one unit of cube (money play), or
+2 x match winning chance - 1 at a match score the match table takes. Luck is cubeless money
+equity at 0-ply (each roll's best play judged by the net alone; the average of the 36 rolls
+is the evaluator's 1-ply value), which keeps it to about a millisecond a roll. A play the
+search looked at less deeply than its best is judged again as deeply in money play; at a
+match score it keeps the search's own value."""
+from __future__ import annotations
+
+import os
+from collections import deque
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Optional
+
+from game.model import evaluator, rules
+from game.commands import cube_verdict
+from game.errors import BackgammonError
+from game.model.position import Position
+from game.model.record import GameRecord, MatchRecord, format_play
+from game.review.replay import ReplayedTurn, ReviewError, apply_play, other_side, replay
+
+REVIEW_LEVEL = 5                 # the strongest level judges
+LUCK_LEVEL = 3                   # net 0-ply: the best play of each roll, for the luck
+LUCK_PLY = 1                     # evaluate(ply=1): the 0-ply best plays averaged over 36 rolls
+DOUBTFUL = 0.04                  # equity given away above this: "?"
+BAD = 0.08                       # ... above this: "??"
+CUBE_SCREEN_LEVEL = 4            # a cube left alone is looked at by 1-ply first ...
+CLOSE_CUBE = 0.16                # ... and by level 5 when the equities are this close
+                                 # (GNU Backgammon's "close" cube decision) or it says double
+MAX_CUBE = 64
+CANDIDATES_SHOWN = 3             # best plays kept per move for the screen and the export
+MAX_WORKERS = 4                  # threads judging turns side by side, at most
+
+# GNU Backgammon's rating of a normalized error rate per decision (its manual, "Threshold
+# for ratings", version 1.07): below each bound, that name; at or above 0.035 "Awful!".
+RATINGS = ((0.002, "Supernatural"), (0.005, "World class"), (0.008, "Expert"),
+           (0.012, "Advanced"), (0.018, "Intermediate"), (0.026, "Casual player"),
+           (0.035, "Beginner"), (float("inf"), "Awful!"))
+
+
+def mark_for(loss: float) -> str:
+    """"??" above BAD, "?" above DOUBTFUL, else ""."""
+    if loss > BAD:
+        return "??"
+    if loss > DOUBTFUL:
+        return "?"
+    return ""
+
+
+def rating_for(error_per_decision: float) -> str:
+    """GNU Backgammon's name for an average error per decision (RATINGS)."""
+    for bound, name in RATINGS:
+        if error_per_decision < bound:
+            return name
+    return RATINGS[-1][1]
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One play as level 5 judged it: its words ("24/18 13/11*"), the rules' Play (for the
+    board and the letter notation), the mover's equity after it and how many plies deep."""
+    words: str
+    play: rules.Play
+    equity: float
+    ply: int
+
+
+@dataclass(frozen=True)
+class MoveReview:
+    """A turn: the position before it (mover on roll), the roll, the play made, level 5's best
+    and the next few, the equity given away and its mark, the luck of the roll."""
+    number: int                      # the turn's place in the game, from 1
+    side: str
+    dice: tuple
+    before: Position
+    played: Choice
+    best: Choice
+    candidates: tuple                # Choice, best first (CANDIDATES_SHOWN)
+    loss: float
+    luck: float
+    forced: bool                     # one legal result (or none): not counted as a decision
+    kind: str = "move"
+    cube_value: int = 1              # the cube as it stood (for drawing the board)
+    cube_owner: Optional[str] = None
+
+    @property
+    def mark(self) -> str:
+        return "" if self.forced else mark_for(self.loss)
+
+
+@dataclass(frozen=True)
+class CubeReview:
+    """A cube decision: "double" / "no double" by the side on roll, "take" / "drop" by its
+    opponent; `side` made it. `decision` is level 5's view for the doubler (equities
+    normalized to a cube of 1 in money play); `loss` what the choice gave away."""
+    number: int
+    side: str
+    kind: str
+    before: Position                 # the doubler on roll
+    decision: evaluator.CubeDecision
+    proper: str                      # what level 5 would have done, in words
+    loss: float
+    cube_value: int                  # the cube before the double
+    cube_owner: Optional[str] = None
+
+    @property
+    def mark(self) -> str:
+        return mark_for(self.loss)
+
+
+@dataclass
+class SideSummary:
+    """One side's totals: unforced moves, cube decisions judged, errors and luck."""
+    moves: int = 0
+    move_error: float = 0.0
+    cube_decisions: int = 0
+    cube_error: float = 0.0
+    luck: float = 0.0
+    rolls: int = 0
+    doubtful: int = 0
+    bad: int = 0
+
+    @property
+    def decisions(self) -> int:
+        return self.moves + self.cube_decisions
+
+    @property
+    def total_error(self) -> float:
+        return self.move_error + self.cube_error
+
+    @property
+    def error_per_move(self) -> float:
+        return self.move_error / self.moves if self.moves else 0.0
+
+    @property
+    def error_per_decision(self) -> float:
+        return self.total_error / self.decisions if self.decisions else 0.0
+
+    @property
+    def rating(self) -> str:
+        return rating_for(self.error_per_decision) if self.decisions else "N/A"
+
+
+@dataclass
+class Review:
+    """The items analysed so far, in game order, and whether the whole game was done."""
+    game: GameRecord
+    sides: tuple
+    names: dict
+    items: list = field(default_factory=list)
+    complete: bool = False
+    match_play: bool = False
+
+    def summary(self) -> dict:
+        """{side: SideSummary} over the items analysed."""
+        out = {side: SideSummary() for side in self.sides}
+        for item in self.items:
+            s = out[item.side]
+            if item.kind == "move":
+                s.luck += item.luck
+                s.rolls += 1
+                if item.forced:
+                    continue
+                s.moves += 1
+                s.move_error += item.loss
+            else:
+                if item.kind == "no double" and item.loss == 0.0 and not _close(item.decision):
+                    continue                 # a plain no double is not a decision (gnubg)
+                s.cube_decisions += 1
+                s.cube_error += item.loss
+            s.doubtful += item.mark == "?"
+            s.bad += item.mark == "??"
+        return out
+
+
+def _close(decision) -> bool:
+    take_side = min(decision.double_take_equity, decision.double_pass_equity)
+    return decision.double or abs(decision.no_double_equity - take_side) < CLOSE_CUBE
+
+
+# ---- judging ---------------------------------------------------------------------------
+
+def review_workers() -> int:
+    """Threads a review judges turns with: the cores this process may run on, at most
+    MAX_WORKERS (the search runs in C with Python's lock let go, so they run at once)."""
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except AttributeError:                              # not on every system
+        cores = os.cpu_count() or 1
+    return max(1, min(MAX_WORKERS, cores))
+
+
+class Reviewer:
+    """Reviews one game of a record step by step: `steps()` is a generator that yields
+    (done, total) after each turn, in order, so a 50 Hz caller can show progress and stop
+    between two turns (stop(), or simply stop iterating). `review` holds what is done so far
+    (review.complete once every turn is). The record is replayed and checked first, in the
+    constructor: a damaged or empty game raises ReviewError before any analysis.
+    `cube`: whether the cube was in play (a turn without a double is then judged too).
+    `workers`: threads judging turns side by side (None: review_workers()); the turns are
+    independent, so the review is the same whatever the number, only sooner."""
+
+    def __init__(self, record: MatchRecord, game_number: int | None = None,
+                 level: int = REVIEW_LEVEL, cube: bool = True, workers: int | None = None):
+        if not record.games:
+            raise ReviewError("There is no game to review yet")
+        if game_number is None:
+            game = record.games[-1]
+        else:
+            found = [g for g in record.games if g.number == game_number]
+            if not found:
+                raise ReviewError(f"There is no game {game_number} in this record")
+            game = found[0]
+        self.record, self.game = record, game
+        self.level = evaluator.check_level(level)
+        self.cube = cube
+        self.workers = review_workers() if workers is None else max(1, int(workers))
+        self.turns = replay(record, game)
+        self.review = Review(game, record.sides, dict(record.names),
+                             match_play=bool(record.length))
+        self.stopped = False
+        self.done = 0
+        self._decisions = {}              # index of a double -> its CubeReview's decision
+        self._ahead = {}                  # turn number -> its items, judged before a stop
+
+    @property
+    def total(self) -> int:
+        return len(self.turns)
+
+    def stop(self) -> None:
+        self.stopped = True
+
+    def _units(self, start: int) -> list:
+        """The turns from `start` in units judged by one thread each: a turn alone, or a
+        double with its answer (the answer reads the double's decision)."""
+        units, at = [], start
+        while at < len(self.turns):
+            size = 2 if (self.turns[at].action.kind == "double" and at + 1 < len(self.turns)
+                         and self.turns[at + 1].action.kind in ("take", "drop")) else 1
+            units.append(list(range(at, at + size)))
+            at += size
+        return units
+
+    def _judge_unit(self, unit: list) -> list:
+        """The items of each turn of the unit (those judged before a stop kept as they were)."""
+        out = []
+        for n in unit:
+            items = self._ahead.pop(n, None)
+            out.append(items if items is not None else self._judge(self.turns[n]))
+        return out
+
+    def steps(self):
+        """Analyse the turns, yielding (done, total) after each in order; after a stop(), a
+        new steps() carries on from the next turn (keeping what was judged ahead)."""
+        self.stopped = False
+        units = self._units(self.done)
+        if self.workers == 1:
+            for unit in units:
+                if self.stopped:
+                    return
+                for n, items in zip(unit, self._judge_unit(unit)):
+                    if self.stopped:
+                        self._ahead[n] = items
+                        return
+                    yield from self._record(items)
+            self.review.complete = True
+            return
+        # a few units in flight at a time, so that a stop leaves little running
+        pool = ThreadPoolExecutor(self.workers, thread_name_prefix="review")
+        window = 2 * self.workers
+        flight = deque((unit, pool.submit(self._judge_unit, unit)) for unit in units[:window])
+        queued = deque(units[window:])
+        try:
+            while flight:
+                unit, job = flight.popleft()
+                results = job.result()
+                if queued:
+                    more = queued.popleft()
+                    flight.append((more, pool.submit(self._judge_unit, more)))
+                for n, items in zip(unit, results):
+                    if self.stopped:
+                        self._ahead[n] = items
+                    else:
+                        yield from self._record(items)
+                if self.stopped:
+                    return
+            self.review.complete = True
+        finally:
+            for _, job in flight:
+                job.cancel()
+            pool.shutdown(wait=True)        # a unit already running finishes (under a second)
+            for unit, job in flight:
+                if job.done() and not job.cancelled() and job.exception() is None:
+                    self._ahead.update(zip(unit, job.result()))
+
+    def _record(self, items: list):
+        self.review.items.extend(items)
+        self.done += 1
+        yield self.done, self.total
+
+    def run(self) -> Review:
+        """The whole review at once (tests, the export)."""
+        for _ in self.steps():
+            pass
+        return self.review
+
+    # ---- the match context ----
+    def _away(self, side: str) -> int:
+        return self.record.length - self.game.scores[side]
+
+    def _crawford(self) -> int:
+        if self.game.crawford:
+            return 1
+        return 2 if any(self._away(s) == 1 for s in self.record.sides) else 0
+
+    def _play_match(self, side: str, cube_value: int):
+        if not self.record.length:
+            return None
+        return evaluator.playable_match((self.record.length, self._away(side),
+                                         self._away(other_side(self.record.sides, side)),
+                                         self._crawford(), cube_value))
+
+    def _cube_terms(self, doubler: str, cube_value: int, owner: Optional[str]) -> dict:
+        terms = {"cube_value": cube_value,
+                 "cube_owner": 0 if owner is None else (1 if owner == doubler else 2)}
+        match = self._play_match(doubler, cube_value)
+        if match is not None:
+            terms.update(match_to=match[0], away_me=match[1], away_opp=match[2],
+                         crawford=match[3])
+        return terms
+
+    def _may_double(self, turn: ReplayedTurn) -> bool:
+        side = turn.action.side
+        return (self.cube and not self.game.crawford and turn.cube_owner in (None, side)
+                and turn.cube_value < MAX_CUBE
+                and turn is not self.turns[0]             # the opening roll: no cube
+                and not (self.record.length and self._away(side) == 1))   # no use at 1-away
+
+    def _decision(self, turn: ReplayedTurn, level: int):
+        doubler = turn.doubler or turn.action.side
+        return evaluator.cube_decision(turn.before, level,
+                                       **self._cube_terms(doubler, turn.cube_value,
+                                                          turn.cube_owner))
+
+    def _scale(self, turn: ReplayedTurn) -> int:
+        """Money equities come per cube: divide by its value to compare like with like."""
+        return 1 if self.record.length and self._play_match(
+            turn.doubler or turn.action.side, turn.cube_value) else turn.cube_value
+
+    def _judge(self, turn: ReplayedTurn) -> list:
+        kind = turn.action.kind
+        if kind == "move":
+            out = []
+            prior = self.turns.index(turn) - 1
+            doubled = prior >= 0 and self.turns[prior].action.kind in ("take", "double")
+            if not doubled and self._may_double(turn):
+                cube = self._no_double(turn)
+                if cube is not None:
+                    out.append(cube)
+            out.append(self._move(turn))
+            return out
+        return [self._cube_action(turn)]
+
+    def _normalized(self, decision, scale: int):
+        if scale == 1:
+            return decision
+        return evaluator.CubeDecision(
+            decision.double, decision.take, decision.too_good,
+            decision.no_double_equity / scale, decision.double_take_equity / scale,
+            decision.double_pass_equity / scale, decision.win, decision.win_gammon,
+            decision.lose_gammon)
+
+    def _no_double(self, turn: ReplayedTurn) -> Optional[CubeReview]:
+        scale = self._scale(turn)
+        try:
+            quick = self._decision(turn, CUBE_SCREEN_LEVEL)
+            if not _close(quick):
+                return CubeReview(turn.index + 1, turn.action.side, "no double", turn.before,
+                                  self._normalized(quick, scale), cube_verdict(quick), 0.0,
+                                  turn.cube_value, turn.cube_owner)
+            decision = self._normalized(self._decision(turn, self.level), scale)
+        except (BackgammonError, ValueError):
+            return None
+        nd, dt, dp = (decision.no_double_equity, decision.double_take_equity,
+                      decision.double_pass_equity)
+        best = max(nd, min(dt, dp))
+        return CubeReview(turn.index + 1, turn.action.side, "no double", turn.before, decision,
+                          cube_verdict(decision), max(0.0, best - nd), turn.cube_value,
+                          turn.cube_owner)
+
+    def _cube_action(self, turn: ReplayedTurn) -> CubeReview:
+        kind = turn.action.kind
+        if kind == "double" or turn.index not in self._decisions:
+            decision = self._normalized(self._decision(turn, self.level), self._scale(turn))
+            self._decisions[turn.index + 1] = decision      # the answer's, next entry
+        else:
+            decision = self._decisions[turn.index]
+        nd, dt, dp = (decision.no_double_equity, decision.double_take_equity,
+                      decision.double_pass_equity)
+        if kind == "double":
+            loss = max(nd, min(dt, dp)) - min(dt, dp)
+        elif kind == "take":
+            loss = dt - min(dt, dp)             # the taker's equity is -dt, at best -min
+        else:
+            loss = dp - min(dt, dp)
+        return CubeReview(turn.index + 1, turn.action.side, kind, turn.before, decision,
+                          cube_verdict(decision), max(0.0, loss), turn.cube_value, turn.cube_owner)
+
+    def _move(self, turn: ReplayedTurn) -> MoveReview:
+        action, before = turn.action, turn.before
+        match = self._play_match(action.side, turn.cube_value)
+        ranked = evaluator.ranked_plays(before, action.dice, self.level, match=match)
+        after = apply_play(before, action.play)
+        mine = next(c for c in ranked if c.play.after == after)
+        best = ranked[0]
+        played_equity, played_ply = mine.equity, mine.ply
+        if (mine is not best and mine.ply < best.ply and match is None
+                and not rules.game_result(after)):
+            # judge the play made as deeply as the best (the search looked at it less)
+            played_equity = -evaluator.evaluate(after.swapped(), best.ply).equity
+            played_ply = best.ply
+        loss = max(0.0, best.equity - played_equity) if mine is not best else 0.0
+        choices = tuple(_choice(c) for c in ranked[:CANDIDATES_SHOWN])
+        played = Choice(action.play, mine.play, played_equity, played_ply)
+        forced = len({p.after for p in turn.legal}) <= 1
+        return MoveReview(turn.index + 1, action.side, tuple(action.dice), before, played,
+                          choices[0], choices, loss, luck_of(before, action.dice), forced,
+                          cube_value=turn.cube_value, cube_owner=turn.cube_owner)
+
+
+def _choice(candidate) -> Choice:
+    return Choice(format_play(candidate.play.steps), candidate.play, candidate.equity,
+                  candidate.ply)
+
+
+def luck_of(before: Position, dice) -> float:
+    """How much the roll gave its roller: the equity after the roll's best 0-ply play less
+    the average over all 36 rolls (cubeless money, the roller's side)."""
+    average = evaluator.evaluate(before, LUCK_PLY).equity
+    best = evaluator.ranked_plays(before, tuple(dice), LUCK_LEVEL, limit=1)[0].equity
+    return best - average
+
+
+def review_game(record: MatchRecord, game_number: int | None = None,
+                level: int = REVIEW_LEVEL, cube: bool = True) -> Review:
+    """The whole review of one game (the last one by default)."""
+    return Reviewer(record, game_number, level, cube).run()

@@ -1,0 +1,331 @@
+"""The game review on the Spectrum screen: progress while level 5 looks at the game (any key
+stops it, keeping what is done), a summary page (errors, luck, rating per side; X writes the
+game's .sgf), then each decision on the board: the position and dice, the play made, level
+5's best, the loss and its mark. Generators (one yield = one frame) for the game flow; the
+judging is game/review/judge.py, the file game/review/sgf.py."""
+from __future__ import annotations
+
+import os
+
+from game.review import judge as R
+from game.review import rollout_pages
+from game.board import screen as S
+from game.review import sgf
+from game.zx.basic import CODE_ENTER, Basic
+from game.commands import play_text
+from game.errors import BackgammonError
+from game.files.settings import export_folder
+from game.instructions import wrap
+from game.menus import (BAD_KEY, CLICK, PAGE, clear_rows, footer, show_reason, text_screen,
+                        title_bar)
+from game.model.position import Position
+from game.model.record import MatchRecord
+
+BAR_ROW, BAR_COL, BAR_CELLS = 10, 1, 30          # the progress bar: 30 cells on row 10
+HEADLINE_ROW = S.BOTTOM_FIRST_ROW - 1             # across the board between its halves
+WORDS = {"human": "You", "computer": "Me"}
+NEXT_KEYS = (CODE_ENTER, ord(" "), ord("n"), ord("N"))
+BACK_KEYS = (ord("b"), ord("B"), ord("p"), ord("P"))
+SUMMARY_KEYS = (ord("s"), ord("S"))
+SIDES_KEYS = (ord("c"), ord("C"))
+QUIT_KEYS = (ord("q"), ord("Q"), ord("0"))
+RESUME_KEYS = (ord("r"), ord("R"))
+EXPORT_KEYS = (ord("x"), ord("X"))
+EXPORT_ROW = S.ROWS - 3                         # the summary page's line for the file's name
+BAR_FULL = S.attr(S.WHITE, S.BLUE, bright=True)
+BAR_EMPTY = S.attr(S.BLACK, S.WHITE)
+MARK_ATTR = {"": S.attr(S.BLACK, S.WHITE, bright=True),
+             "?": S.attr(S.BLACK, S.YELLOW, bright=True),
+             "??": S.attr(S.WHITE, S.RED, bright=True)}
+KEYS_HELP = "ENTER next B back C all S sums Q"
+KEYS_HELP_MORE = "R rolls this decision out"
+
+
+def side_word(side: str) -> str:
+    return WORDS.get(side, side.capitalize())
+
+
+def board_view(position: Position, bottom_on_roll: bool) -> S.BoardView:
+    """What the screen shows of a position (its mover on roll): the bottom side is white."""
+    return S.view_of(position if bottom_on_roll else position.swapped())
+
+
+# ---- the words of a page -------------------------------------------------------------
+
+def _fit(left: str, right: str) -> str:
+    """`left` and `right` on one 32-column line, the right part kept whole."""
+    room = S.COLS - len(right) - 1
+    return (left[:room].ljust(room) + " " + right)[:S.COLS]
+
+
+def headline(item, bottom: str) -> str:
+    """The line across the board: who did what, the mark and the equity given away."""
+    who = side_word(item.side)
+    if item.kind == "move":
+        made = play_text(item.played.play, item.side == bottom)
+        left = f"{item.number} {who} {item.dice[0]}{item.dice[1]}: {made}"
+        if item.forced:
+            return _fit(left, "forced")
+    else:
+        left = f"{item.number} {who}: {item.kind}"
+    if item.loss == 0:
+        return _fit(left, "best" if item.kind == "move" else "right")
+    right = f"{item.mark} -{item.loss:.3f}".strip()
+    return _fit(left, right)
+
+
+def detail(item, bottom: str) -> str:
+    """The message line: level 5's best play (or proper cube action) and the luck."""
+    if item.kind == "move":
+        luck = f"luck {item.luck:+.2f}"
+        if item.loss == 0:
+            return _fit("The best play.", luck)
+        best = play_text(item.best.play, item.side == bottom)
+        return _fit(f"Best {best}", luck)
+    return f"Proper: {item.proper}"[:S.COLS]
+
+
+def summary_lines(review: R.Review, total: int | None = None) -> list[str]:
+    """The summary page: per side, unforced moves, marks, errors, luck and rating."""
+    sums = review.summary()
+    a, b = review.sides
+    head = f"{'':13}{side_word(a):>9}{side_word(b):>9}"
+
+    def row(label, fmt):
+        return f"{label:<13}{fmt(sums[a]):>9}{fmt(sums[b]):>9}"
+    lines = [head, "",
+             row("Moves", lambda s: str(s.moves)),
+             row("Marked ?", lambda s: str(s.doubtful)),
+             row("Marked ??", lambda s: str(s.bad)),
+             row("Error/move", lambda s: f"{s.error_per_move:.3f}"),
+             row("Move errors", lambda s: f"{s.move_error:.3f}"),
+             row("Cube errors", lambda s: f"{s.cube_error:.3f}"),
+             row("Luck", lambda s: f"{s.luck:+.3f}"),
+             "",
+             "Rating (GNU Backgammon's):",
+             f" {side_word(a)}: {sums[a].rating}",
+             f" {side_word(b)}: {sums[b].rating}"]
+    if not review.complete:
+        done = sum(1 for i in review.items if i.kind == "move")
+        lines += ["", f"Stopped: {done} of {total} turns" if total else "Stopped early",
+                  "looked at. R carries on."]
+    if review.match_play:
+        lines += ["", "Errors in 2 x match chance - 1."]
+    return lines
+
+
+def shown_items(review: R.Review, sides) -> list:
+    """The decisions worth a page: the moves and cube actions of `sides`; a turn without a
+    double only when it was a mistake."""
+    return [i for i in review.items if i.side in sides
+            and not (i.kind == "no double" and i.loss == 0)]
+
+
+# ---- drawing ------------------------------------------------------------------------
+
+def draw_progress(basic: Basic, game_number: int, done: int, total: int) -> None:
+    filled = BAR_CELLS * done // total if total else 0
+    basic.print_at(BAR_ROW, BAR_COL, " " * filled, BAR_FULL)
+    basic.print_at(BAR_ROW, BAR_COL + filled, " " * (BAR_CELLS - filled), BAR_EMPTY)
+    basic.print_at(BAR_ROW + 2, 0, f"Turn {done} of {total}".center(S.COLS), PAGE)
+
+
+def progress_page(basic: Basic, game_number: int, total: int) -> None:
+    basic.cls(PAGE)
+    title_bar(basic, "REVIEW")
+    basic.print_at(4, 0, f"Looking at game {game_number}".center(S.COLS), PAGE)
+    basic.print_at(5, 0, "move by move.".center(S.COLS), PAGE)
+    draw_progress(basic, game_number, 0, total)
+    footer(basic, "Any key stops")
+
+
+def draw_item(screen: S.Screen, item, bottom: str) -> None:
+    """The board before the decision, the dice thrown (for a move), the cube, the words."""
+    screen.draw_board(board_view(item.before, item.side == bottom
+                                 if item.kind in ("move", "no double", "double")
+                                 else item.side != bottom))
+    if item.kind == "move":
+        black = item.side != bottom
+        screen.draw_dice(item.dice[0], item.dice[1], black, black)
+    if item.cube_owner is not None:      # a centred cube would sit under the headline
+        screen.draw_cube(item.cube_value, "human" if item.cube_owner == bottom else "computer")
+    screen.text(HEADLINE_ROW, 0, headline(item, bottom).ljust(S.COLS), MARK_ATTR[item.mark])
+    screen.message(detail(item, bottom))
+
+
+# ---- the whole review --------------------------------------------------------------
+
+def compute(basic: Basic, reviewer: R.Reviewer):
+    """Run the reviewer one turn a frame with the progress bar; a key stops it (kept).
+    Returns None when done or stopped, or the words of an evaluator's refusal."""
+    progress_page(basic, reviewer.game.number, reviewer.total)
+    basic.take_key()                                  # a key from before does not stop it
+    steps = reviewer.steps()
+    while True:
+        yield
+        if basic.take_key() is not None:
+            reviewer.stop()
+            steps.close()                             # the threads end; judged turns kept
+            basic.beep(*CLICK)
+            return None
+        try:
+            done, total = next(steps)
+        except StopIteration:
+            return None
+        except BackgammonError as exc:
+            return str(exc)
+        draw_progress(basic, reviewer.game.number, done, total)
+
+
+def refuse(basic: Basic, words: str):
+    """A review that cannot be made: the reason on a page, then ENTER."""
+    basic.beep(*BAD_KEY)
+    yield from text_screen(basic, "REVIEW", [""] + wrap(words))
+
+
+def review_screen(basic: Basic, screen: S.Screen, record: MatchRecord,
+                  game_number: int | None = None, cube: bool = True,
+                  show_all: bool = False, level: int = R.REVIEW_LEVEL, export_dir=None):
+    """R: review a game of `record` (the last by default) and show it; Q (or 0) ends. The
+    review shows the first side's decisions (the human's), or both with `show_all`; C turns
+    the other side's on and off. X on the summary writes the .sgf into `export_dir` (None:
+    where the .mat export goes). Returns the Review (complete or as far as it went), or
+    None when the game cannot be reviewed (the reason was shown). The caller redraws."""
+    try:
+        reviewer = R.Reviewer(record, game_number, level=level, cube=cube)
+    except (BackgammonError, ValueError) as exc:
+        yield from refuse(basic, str(exc))
+        return None
+    bottom = record.sides[0]
+    sides = record.sides if show_all else (bottom,)
+    while True:
+        trouble = yield from compute(basic, reviewer)
+        if trouble:
+            yield from refuse(basic, f"The review stopped: {trouble}")
+        key = yield from summary_page(basic, reviewer, export_dir)
+        if key in RESUME_KEYS and not reviewer.review.complete and not trouble:
+            continue
+        if key in QUIT_KEYS:
+            return reviewer.review
+        result = yield from browse(basic, screen, reviewer, bottom, sides)
+        if result == "quit":
+            return reviewer.review
+        if result == "sides":
+            sides = record.sides if len(sides) == 1 else (bottom,)
+
+
+def choose_game(basic: Basic, record: MatchRecord, row: int = S.MESSAGE_ROW):
+    """Between games, R: which finished game of the match to review. One finished game is
+    taken at once; of several, the number is typed (ENTER: the last, Q: none). With none
+    finished yet the reason is shown (ENTER). Returns the game's number or None."""
+    finished = [g.number for g in record.games if g.finished]
+    if not finished:
+        yield from refuse(basic, "No game of this match has been finished yet. Play one to "
+                                 "the end; then R reviews it.")
+        return None
+    if len(finished) == 1:
+        return finished[0]
+    prompt = f"Review game {finished[0]}-{finished[-1]} (ENTER {finished[-1]})?"
+    while True:
+        text = (yield from basic.input(prompt, row=row)).strip().upper()
+        if not text:
+            return finished[-1]
+        if text == "Q":
+            return None
+        if text.isdigit() and int(text) in finished:
+            return int(text)
+        basic.beep(*BAD_KEY)
+        show_reason(basic, f"There is no finished game {text[:8]}. Type {finished[0]} to "
+                           f"{finished[-1]}; ENTER for the last, Q for none.", row - 3)
+
+
+def summary_page(basic: Basic, reviewer: R.Reviewer, export_dir=None):
+    """The summary; returns the key that leaves it (ENTER: the moves, Q: the end, R: carry
+    on when stopped). X writes the game's .sgf (export) and stays."""
+    basic.cls(PAGE)
+    title_bar(basic, f"REVIEW OF GAME {reviewer.game.number}")
+    for row, line in enumerate(summary_lines(reviewer.review, reviewer.total), start=2):
+        if row < S.ROWS - 1:
+            basic.print_at(row, 0, line[:S.COLS], PAGE)
+    footer(basic, "ENTER: moves  X: .sgf  Q: end")
+    while True:
+        key = yield from basic.inkey()
+        if key in NEXT_KEYS + QUIT_KEYS + RESUME_KEYS:
+            basic.beep(*CLICK)
+            return key
+        if key in EXPORT_KEYS:
+            basic.beep(*CLICK)
+            yield from export(basic, reviewer, export_dir)
+            continue
+        basic.beep(*BAD_KEY)
+
+
+def export(basic: Basic, reviewer: R.Reviewer, export_dir=None):
+    """X: the game with its analysis so far as GNU Backgammon's .sgf, in the folder the .mat
+    export uses; the file's name (or why not) on the summary page."""
+    basic.print_at(EXPORT_ROW, 0, "Writing the .sgf...".center(S.COLS), PAGE)
+    yield
+    try:
+        path = sgf.export_review(reviewer.record, reviewer.review, export_folder(export_dir))
+    except OSError as exc:
+        show_reason(basic, f"Not saved: {exc.strerror or exc}", EXPORT_ROW, 2)
+        return None
+    clear_rows(basic, EXPORT_ROW, 2)
+    basic.print_at(EXPORT_ROW, 0, f"Saved {os.path.basename(path)}"[:S.COLS].center(S.COLS),
+                   PAGE)
+    return path
+
+
+def browse(basic: Basic, screen: S.Screen, reviewer: R.Reviewer, bottom: str, sides):
+    """Decision by decision on the board; returns "quit", "summary" or "sides"."""
+    items = shown_items(reviewer.review, sides)
+    if not items:
+        clear_rows(basic, S.ROWS - 3, 2)
+        basic.print_at(S.ROWS - 3, 0, "Nothing to show for this side.", PAGE)
+        yield from basic.pause(100)
+        return "summary"
+    at = 0
+    while True:
+        draw_item(screen, items[at], bottom)
+        key = yield from basic.inkey()
+        if key in NEXT_KEYS:
+            if at == len(items) - 1:
+                return "summary"
+            at += 1
+        elif key in BACK_KEYS:
+            at = max(0, at - 1)
+        elif key in SUMMARY_KEYS:
+            return "summary"
+        elif key in SIDES_KEYS:
+            return "sides"
+        elif key in QUIT_KEYS:
+            return "quit"
+        elif key in rollout_pages.ROLL_KEYS:
+            basic.beep(*CLICK)
+            yield from roll_out(basic, screen, items[at], bottom)
+            continue
+        else:
+            basic.beep(*BAD_KEY)
+            for words in (KEYS_HELP, KEYS_HELP_MORE):
+                screen.message(words)
+                yield from basic.pause(100)
+            continue
+        basic.beep(*CLICK)
+
+
+def roll_out(basic: Basic, screen: S.Screen, item, bottom: str):
+    """R on a move page: the decision rolled out (game/review/rollout_pages.py); a forced move has
+    nothing to roll out."""
+    screen.message("Thinking...")
+    yield
+    try:
+        job = rollout_pages.review_job(item, bottom)
+    except BackgammonError as exc:
+        job, why = None, str(exc)
+    else:
+        why = "A forced move: nothing to roll out"
+    if job is None:
+        screen.message(why[:S.COLS])
+        yield from basic.pause(100)
+        return
+    yield from rollout_pages.roll_out(basic, job)
