@@ -13,14 +13,14 @@ from dataclasses import dataclass
 
 from game import commands
 from game.board import screen as S
-from game.model import evaluator
-from game.zx.basic import CODE_ENTER, Basic
 from game.commands import play_text
 from game.errors import BackgammonError
 from game.instructions import wrap
 from game.menus import BAD_KEY, CLICK, PAGE, advice_screen, footer, text_screen, title_bar
-from game.model.rollout import (CUBE_ACTIONS, DEFAULT_TRIALS, LEVEL_PLIES, MAX_CANDIDATES, Rollout,
-                          default_threads)
+from game.model import evaluator
+from game.model.rollout import (CUBE_ACTIONS, DEFAULT_TRIALS, LEVEL_PLIES, MAX_CANDIDATES,
+                                Rollout, default_threads)
+from game.zx.basic import CODE_ENTER, Basic
 
 ROLL_KEYS = (ord("r"), ord("R"))
 REDRAW_FRAMES = 10                    # the progress is read and drawn five times a second
@@ -38,7 +38,7 @@ CUBE_HEADER = f"{'Action':<13}Equity +-95%"
 HELP_LINES = ("R on the advice page (A) or on",
               "the cube advice page rolls out",
               "the plays shown, or the cube:",
-              "1,296 games each with the same",
+              f"{DEFAULT_TRIALS:,} games each with the same",
               "dice, the luck of each roll",
               "taken out. R on a review move",
               "page does the same for it.",
@@ -46,7 +46,7 @@ HELP_LINES = ("R on the advice page (A) or on",
               "First: ENTER (or 0) plays the",
               "games at 0-ply, 1 or 2 deeper",
               "and slower; T cuts each game",
-              "at 10 plies, the net judging.",
+              f"at {CUT_PLIES} plies, the net judging.",
               "Any key stops it early.",
               "",
               "Result: each equity +- its 95%",
@@ -90,7 +90,7 @@ def plays_job(position, plays, mover_is_human: bool = True,
 def cube_job(position, cube_value: int = 1, cube_owner: int = 0, match_to: int = 0,
              away_me: int = 0, away_opp: int = 0, crawford: int = 0,
              trials: int = DEFAULT_TRIALS) -> RolloutJob:
-    """The cube actions of the side on roll in `position`; the terms as game/usr.py
+    """The cube actions of the side on roll in `position`; the terms as game/zx/usr.py
     cube_terms gives them (the evaluator's cube_decision keywords)."""
     match = (match_to, away_me, away_opp, crawford, cube_value) if match_to else None
     return RolloutJob(position, CUBE_ACTIONS, cube_value=cube_value, cube_owner=cube_owner,
@@ -99,7 +99,7 @@ def cube_job(position, cube_value: int = 1, cube_owner: int = 0, match_to: int =
 
 def review_job(item, bottom: str, trials: int = DEFAULT_TRIALS) -> RolloutJob | None:
     """A review page's decision: level 5's best plays of the roll with the play made among
-    them (ROLLOUT_PLAYS at most), or the cube actions of the doubler (money cube terms);
+    them (MAX_CANDIDATES at most), or the cube actions of the doubler (money cube terms);
     None for a forced move."""
     if item.kind != "move":   # double or no double by item.side; take or drop by its opponent
         doubling, owned = item.kind in ("double", "no double"), item.cube_owner == item.side
