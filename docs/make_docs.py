@@ -200,7 +200,7 @@ def _style_scene(name):
 def help_page():
     scene = at_your_move_start()
     scene.type("h\n")
-    scene.until("KEYS  (1/3)")
+    scene.until("KEYS  (1/4)")
     return scene
 
 
@@ -497,6 +497,206 @@ def rollout_done():
 
 
 SCENES.update({"rollout-running": rollout_running, "rollout-done": rollout_done})
+
+
+# --- --review FILE: a match GNU Backgammon played against itself (game/review/import_pages.py)
+
+def review_import():
+    """`gnubg -t` plays a 7-point match against itself (tests/gnubg_selfplay.py) and exports
+    it as .mat; --review's list of its games, on the machine as the console runs it."""
+    from game.review.imports import read_match_file
+    from game.review.import_pages import review_program
+    from gnubg_selfplay import self_play
+    folder = tempfile.mkdtemp(prefix="sbg-docs-gnubg-")
+    imported = read_match_file(self_play(folder, length=7, seed=14).mat)
+    assert imported.problem is None, imported.problem
+    scene = Scene([])                          # the machine with the tape loaded
+    scene.program = review_program(scene.basic, imported, export_dir=folder, level=LEVEL)
+    next(scene.program)
+    scene.until("Game (1-", row=23)
+    return scene
+
+
+MARKED_GAME = 7          # the game of that match where level 5 marks plays (game 7: two ?)
+
+
+def review_import_move():
+    """Game MARKED_GAME of that match reviewed by level 5, at the first play it marks."""
+    scene = review_import()
+    scene.type(f"{MARKED_GAME}\n")
+    scene.until("ENTER: moves", row=23, max_frames=60000)
+    scene.type("\n")
+    seen = []
+    for _ in range(200):
+        scene.run(4)
+        headline = scene.text()[11]
+        if "REVIEW" in scene.text()[0] or headline in seen:
+            break
+        if "?" in headline:
+            return scene
+        seen.append(headline)
+        scene.type("\n")
+    raise AssertionError(f"no play marked in game {MARKED_GAME}: " + " | ".join(seen))
+
+
+SCENES.update({"review-import": review_import, "review-import-move": review_import_move})
+# --- issue 44: the tutor, the chances, the dice on trial
+
+def tutor_warning():
+    """Tutor at ?: the opening 5-3 played as the review would mark ?? (its least error that
+    does not round to 0.080, found by the review's own judgement), the warning before the
+    turn ends."""
+    from game.model import evaluator
+    from game.review import judge as review
+    ranked = evaluator.ranked_plays(Position.start(), (5, 3), review.REVIEW_LEVEL)
+    blunders = sorted((review.judged_play(ranked, c.play.after)[1], n)
+                      for n, c in enumerate(ranked))
+    play = ranked[next(n for loss, n in blunders if loss >= review.BAD + 0.0005)].play
+    scene = Scene([3, 5], settings=Settings(tutor="?"))
+    for made, step in enumerate(play.steps, 1):
+        scene.until("Your move?", row=23)
+        scene.run(4)
+        scene.type(f"{Position.letter_of_index(step.from_index, True)}{step.die}\n")
+        scene.wait_for(lambda: len(scene.game.turn.made) >= made)
+    scene.wait_for(lambda: "better by" in scene.message())
+    return scene
+
+
+def advice_chances():
+    """A on the rich board with 42: the best plays with each side's chances under each."""
+    scene = rolled_to_your_move([4, 2], RICH)
+    scene.type("a\n")
+    scene.until("ADVICE")
+    return scene
+
+
+def demo_match_over():
+    """A 3-point demo match (level 3 both sides, seeded dice) played to its end: the
+    match-over page, T offered."""
+    scene = Scene(Dice(1983), level=3, settings=Settings(
+        players="computer-computer", match_length=3, who_starts="roll", speed="instant"))
+    scene.wait_for(lambda: "Press any key" in scene.message(), max_frames=60000)
+    scene.type(" ")
+    scene.until("T: the dice")
+    return scene
+
+
+def dice_stats(page=1):
+    """T on the match-over page: the dice on trial, page `page` of three."""
+    scene = demo_match_over()
+    scene.type("t")
+    scene.until("THE DICE ON TRIAL (1/3)")
+    for n in range(2, page + 1):
+        scene.type("\n")
+        scene.until(f"THE DICE ON TRIAL ({n}/3)")
+    return scene
+
+
+def review_chances():
+    """A on the review's first move page: the best plays and the play made, with chances."""
+    scene = reviewed_game()
+    scene.type("\n")
+    scene.run(8)
+    scene.type("a")
+    scene.until("REVIEW: TURN")
+    return scene
+
+
+SCENES.update({"tutor-warning": tutor_warning, "advice-chances": advice_chances,
+               "dice-stats": dice_stats, "dice-stats-tests": lambda: dice_stats(2),
+               "dice-stats-luck": lambda: dice_stats(3), "review-chances": review_chances})
+
+
+# --- the window as a desktop player has it: clicks and F1 (spectrum/display.py)
+
+class WindowShot:
+    """What the window showed (its whole surface, SCALE times the frame), for saving."""
+
+    def __init__(self, pixels):
+        self.pixels = pixels
+
+    def save_png(self, path, scale=SCALE):
+        import pygame
+        assert self.pixels.get_size() == (320 * scale, 240 * scale)
+        pygame.image.save(self.pixels, path)
+
+
+def in_the_window(script):
+    """A game in the window (seed 7 throws 3-2 to you; cube off, you start), `script(player)`
+    run before each frame and after each time the window is drawn (the machine waits while
+    F1's box is up) until it returns a surface to keep."""
+    import json
+    import pygame
+    from windowdriver import Player
+    settings = os.path.join(os.environ["SPECTRUM_BACKGAMMON_CONFIG_DIR"], "settings.json")
+    with open(settings, "w") as out:
+        json.dump({"cube": False, "who_starts": "human", "sound": False}, out)
+    kept = []
+
+    def until_kept(player):
+        shot = script(player)
+        if shot is not None:
+            kept.append(shot)
+        return not kept
+    player = Player()
+    drawn = player.loop._show
+
+    def show_then_look(pygame_module):
+        drawn(pygame_module)
+        until_kept(player)
+        if kept:
+            pygame_module.event.post(pygame_module.event.Event(pygame_module.QUIT))
+    player.loop._show = show_then_look
+    try:
+        player.run(until_kept)
+    finally:
+        os.remove(settings)
+    del pygame
+    return WindowShot(kept[0])
+
+
+def mouse_move():
+    """At "Your move?" with 3-2: a click on h, on the die showing 3, on the message line
+    (h3 made: the man is on e), then on f and on the die showing 2: "Your move? f2"."""
+    from game.board import screen as S
+    clicks = []
+
+    def script(player):
+        import pygame
+        if not player.at_move_prompt():
+            return None
+        screen = player.game.screen
+        die = {face: (S.TOP_DIE_ROW if top else S.BOTTOM_DIE_ROW) + 1
+               for top, (face, _black) in screen.dice.items() if face}
+        die_col = screen.column(S.DIE_COL, S.DIE_CELLS) + 1
+        if not clicks:
+            clicks.append(player.count)
+            player.click_cell(screen.point_cell(8)[0], 18)
+            player.click_cell(die_col, die[3])
+            player.click_cell(5, S.MESSAGE_ROW)
+        elif len(clicks) == 1 and player.game.turn.made:
+            clicks.append(player.count)
+            player.click_cell(screen.point_cell(6)[0], 18)
+            player.click_cell(die_col, die[2])
+        elif len(clicks) == 2 and player.count > clicks[1] + 40:
+            return pygame.display.get_surface().copy()
+        return None
+    return in_the_window(script)
+
+
+def window_keys():
+    """F1 at "Your move?": the window's own keys in a box over the board."""
+    def script(player):
+        import pygame
+        if player.loop.showing_help:
+            return pygame.display.get_surface().copy()
+        if player.at_move_prompt():
+            pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_F1, mod=0))
+        return None
+    return in_the_window(script)
+
+
+SCENES.update({"mouse-move": mouse_move, "window-keys": window_keys})
 
 
 if __name__ == "__main__":

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from game import __version__
 from game.model import evaluator
 from game.board import screen as S
+from game.chances import chances_header, chances_line, chances_note
 from game.errors import BackgammonError
 from game.model.position import Position
 from game.words import play_words
@@ -62,16 +63,16 @@ def version_text() -> str:
     return f"Version {__version__}, weights {checksum:08x}"
 
 
-def _triples(candidates) -> list[tuple[object, float, int | None]]:
-    """(play, equity, ply) of each candidate: an evaluator.Candidate, or a (play, equity)
-    pair whose ply is not known."""
+def _triples(candidates) -> list[tuple[object, float, int | None, object]]:
+    """(play, equity, ply, chances) of each candidate: an evaluator.Candidate (or a review
+    Choice), or a (play, equity) pair whose ply and chances are not known."""
     out = []
     for item in candidates:
         if isinstance(item, tuple):
             play, equity = item
-            out.append((play, float(equity), None))
+            out.append((play, float(equity), None, None))
         else:
-            out.append((item.play, float(item.equity), item.ply))
+            out.append((item.play, float(item.equity), item.ply, item.chances))
     return out
 
 
@@ -85,7 +86,7 @@ def ranked_candidates(position: Position, dice, level: int = ADVICE_LEVEL,
 
 def advice_lines(position: Position, dice, candidates=None, level: int = ADVICE_LEVEL,
                  count: int = ADVICE_COUNT, mover_is_human: bool = True,
-                 match=None) -> list[str]:
+                 match=None, names: tuple[str, str] = ("You", "Me")) -> list[str]:
     """The A command's page: the best plays for `dice`, best first, each with its equity
     and, after the first, how much worse it is, e.g.
         "1. h3 f1        +0.202"
@@ -96,8 +97,11 @@ def advice_lines(position: Position, dice, candidates=None, level: int = ADVICE_
     a play judged less deeply than the best shows its depth, "(1-ply)", instead of a
     difference, since the two numbers are not alike. In a match (`match` as in
     ranked_candidates) the plays are ranked for the match and equity is 2 x the mover's
-    match winning chance - 1. Every line fits 32 columns. If the evaluator cannot answer,
-    the lines say why."""
+    match winning chance - 1. When the candidates carry their chances (the evaluator's do),
+    each play has a second line: the win, gammon and backgammon chances of the mover and of
+    the other side (`names`, mover first) in percent, from the judgement that ranked it
+    (game/chances.py). Every line fits 32 columns. If the evaluator cannot answer, the
+    lines say why."""
     if candidates is None:
         try:
             from game.model.evaluator import playable_match
@@ -111,10 +115,11 @@ def advice_lines(position: Position, dice, candidates=None, level: int = ADVICE_
     lines = [f"Best plays for {d1}{d2}, " + ("match equity:" if match else "equity:")]
     if not triples:
         return lines + ["", "No move is possible."]
-    lines.append("")
+    with_chances = all(t[3] is not None for t in triples)
+    lines.append(chances_header(names) if with_chances else "")
     best, deepest = triples[0][1], triples[0][2]
     shallower = False
-    for rank, (play, equity, ply) in enumerate(triples, start=1):
+    for rank, (play, equity, ply, odds) in enumerate(triples, start=1):
         words = play_text(play, mover_is_human)
         if len(words) > NOTATION_WIDTH:
             words = words[:NOTATION_WIDTH - 1] + "+"
@@ -126,6 +131,8 @@ def advice_lines(position: Position, dice, candidates=None, level: int = ADVICE_
             else:
                 line += f" ({equity - best:+.3f})"
         lines.append(line[:S.COLS])
+        if with_chances:
+            lines.append(chances_line(odds))
     if match:
         lines += ["", "Equity: 2 x the mover's chance", "of winning the match, less 1."]
     else:
@@ -133,6 +140,8 @@ def advice_lines(position: Position, dice, candidates=None, level: int = ADVICE_
     if shallower:
         unit = "ply" if deepest == 1 else "plies"
         lines += ["", f"The best were looked at {deepest}", f"{unit} deep, those marked less."]
+    if with_chances:
+        lines += [""] + chances_note()
     return lines
 
 

@@ -9,13 +9,20 @@ import sys
 
 TAPE_MODES = ("fast", "real", "instant")
 TITLE = "Spectrum Backgammon"
+HEADLESS = "to run without a window: spectrum-backgammon --screenshot FILE.png --frames N"
+MOUSE_HELP = ("The mouse types what keys would:",
+              "a point its letter, the bar Z,",
+              "a die its number, the message",
+              "line ENTER (k4 is two clicks).")
 WAIT_KEY_FRAMES = 50             # "~" in --keys: a second's wait
 WARM_UPS = []                    # weight-loading threads, joined before main() returns
 
 
 def parse_args(argv):
+    from game import __version__
     parser = argparse.ArgumentParser(prog="spectrum-backgammon",
                                      description="CP Software's 1983 Backgammon on a 48K.")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     parser.add_argument("--scale", type=int, default=3, help="whole-number window scale (3)")
     parser.add_argument("--fullscreen", action="store_true", help="start fullscreen (F11)")
     parser.add_argument("--tape", choices=TAPE_MODES, default="fast",
@@ -37,6 +44,9 @@ def parse_args(argv):
     parser.add_argument("--keys-from", metavar="PATH", default=None,
                         help="for tests: keys typed as they are appended to PATH (as --keys, "
                              "a newline is ENTER); the frames run flat out")
+    parser.add_argument("--review", metavar="FILE", default=None,
+                        help="review the games of a .mat or .sgf match file (GNU Backgammon's, "
+                             "a server's or ours) instead of playing")
     parser.add_argument("--trace", metavar="PATH", default=None,
                         help="for tests: a line appended to PATH at each save and at the "
                              "resume offer (gnubg IDs, scores, turn, dice, steps typed)")
@@ -122,6 +132,16 @@ class Runner:
             return False
         return True
 
+    def click(self, x_px: int, y_px: int) -> str:
+        """What a click on the screen types: at "Your move?" the board's answer (a point's
+        letter, z, a die's number: game/screen.py key_at); anywhere else only the message
+        line means something (ENTER)."""
+        from game.board import clicks, screen
+        game = self.session.game
+        if game is not None and game.entering:
+            return clicks.key_at(game.screen, x_px, y_px)
+        return "\n" if y_px // 8 == screen.MESSAGE_ROW else ""
+
     def type_key(self, ch: str) -> None:
         """Headless typing: hold the key in the matrix (the ROM scans it)."""
         from spectrum.keyboard import keys_for_char
@@ -193,10 +213,15 @@ def main(argv=None) -> int:
     from game.files import shutdown
     shutdown.save_and_exit_on_signals(runner.session.save_again)   # SIGTERM, SIGHUP
     try:
+        from game.review.import_pages import review_instead
+        if args.review and not review_instead(runner, args.review, lambda words: print(
+                f"{TITLE}: {words}", file=sys.stderr)):
+            return 2
         return display.run(machine, runner, scale=args.scale, fullscreen=args.fullscreen,
                            fast=bool(args.keys_from),
                            mute=args.mute, headless_frames=headless,
-                           screenshot_path=args.screenshot, wav_path=args.wav, title=TITLE)
+                           screenshot_path=args.screenshot, wav_path=args.wav, title=TITLE,
+                           on_click=runner.click, help_lines=MOUSE_HELP, headless_hint=HEADLESS)
     finally:
         rollouts = sys.modules.get("game.model.rollout")   # imported once a rollout was started
         if rollouts is not None:

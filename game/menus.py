@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from game import chances
 from game.board import screen as S
 from game.zx.basic import CODE_ENTER, Basic
 from game.instructions import wrap
@@ -176,6 +177,7 @@ def ask_match_length(basic: Basic, row: int = PROMPT_ROW, reason_row: int = REAS
 BETWEEN_GAMES_KEYS = (
     ("S", "Set up your own board"),
     ("R", "Review a game of this match"),
+    ("T", "The dice on trial"),
 )
 
 
@@ -195,6 +197,10 @@ class OptionsOutcome:
     @property
     def review(self) -> bool:
         return self.left_with == "R"
+
+    @property
+    def dice_trial(self) -> bool:
+        return self.left_with == "T"
 
 
 def _option_row(index: int) -> int:
@@ -219,7 +225,7 @@ def draw_options(basic: Basic, settings: Settings, offer_setup: bool) -> None:
     title_bar(basic, "OPTIONS")
     for index in range(len(OPTIONS)):
         draw_option(basic, settings, index)
-    basic.print_at(HINT_ROW, 0, "Press 1-9 or A-C to change one.", PAGE)
+    basic.print_at(HINT_ROW, 0, f"Press 1-9 or A-{MENU_KEYS[-1]} to change one.", PAGE)
     basic.print_at(HINT_ROW + 1, 0, "Match length (5) is typed.", PAGE)
     if offer_setup:
         for row, (key, words) in enumerate(BETWEEN_GAMES_KEYS, start=HINT_ROW + 2):
@@ -229,10 +235,10 @@ def draw_options(basic: Basic, settings: Settings, offer_setup: bool) -> None:
 
 
 def options_menu(basic: Basic, settings: Settings, path=None, offer_setup: bool = False):
-    """The options on one screen. A key 1-9/A-C steps its option to the next choice (the
+    """The options on one screen. A key 1-9/A-D steps its option to the next choice (the
     match length is typed, and asked again with the reason until it is 1-25 or U); the line
     shows the new value at once (and Sound sets basic.silent). ENTER (or 0) returns, as does
-    a key of BETWEEN_GAMES_KEYS (S, R) when `offer_setup` (between games). The settings are
+    a key of BETWEEN_GAMES_KEYS (S, R, T) when `offer_setup` (between games). The settings are
     saved on the way out (to `path`, else the user's config directory). `settings` is
     changed in place; returns an OptionsOutcome."""
     draw_options(basic, settings, offer_setup)
@@ -294,7 +300,7 @@ HELP_TYPING = [
     "          the bar (Z) with a 3",
 ]
 HELP_QUIT = "QUIT      give up this game"
-HELP_MORE = ("KEYS  (2/3)", [
+HELP_MORE = ("KEYS  (2/4)", [
     "Small or capital letters both",
     "do. Points are a to x, the bar",
     "is z. K4, 4K and z4 all work.",
@@ -317,16 +323,35 @@ HELP_MORE = ("KEYS  (2/3)", [
     "",
     "2 players: White's/Black's move?",
 ])
+HELP_MOUSE = ("MOUSE AND WINDOW  (3/4)", [
+    "The mouse types what the keys",
+    "would, at \"Your move?\":",
+    "",
+    " a point        its letter (K)",
+    " the bar        Z",
+    " a die          its number (4)",
+    " the bottom row ENTER",
+    "",
+    "So K4 ENTER is three clicks.",
+    "",
+    "The window's own keys:",
+    "",
+    " F1   shows them, any key: back",
+    " F9   sound off / on",
+    " F10  fast / 50 Hz",
+    " F11  full screen / window",
+    " F12  a screenshot (PNG)",
+])
 
 
-def text_screen(basic: Basic, title: str, lines, foot: str = "Press ENTER", keys=()):
-    """A page of up to 21 lines under a title bar; waits for ENTER, or a key of `keys` (key
-    codes), and returns that key. The caller redraws whatever it showed before (the board)."""
+def text_screen(basic: Basic, title: str, lines, foot: str = "Press ENTER", ink=None, keys=()):
+    """A page of up to 21 lines under a title bar until ENTER or a key of `keys` (returned).
+    `ink(line)` may give a line a colour of its own (None: the page's). The caller redraws."""
     basic.cls(PAGE)
     title_bar(basic, title)
     for row, line in enumerate(list(lines)[:S.ROWS - 3], start=2):
         if line:
-            basic.print_at(row, 0, line[:S.COLS], PAGE)
+            basic.print_at(row, 0, line[:S.COLS], (ink and ink(line)) or PAGE)
     footer(basic, foot)
     while True:
         key = yield from basic.inkey()
@@ -335,24 +360,24 @@ def text_screen(basic: Basic, title: str, lines, foot: str = "Press ENTER", keys
 
 
 def advice_screen(basic: Basic, position, dice, candidates=None, mover_is_human: bool = True,
-                  match=None, foot: str = "Press ENTER", keys=()):
-    """The A command: "Thinking..." on the message line for a frame, then the evaluator's
-    best plays at its strongest level (game/commands.py advice_lines) on a page; ENTER (or
-    one of `keys`) returns the key. `candidates` (Candidates or (play, equity) pairs) skip
-    the evaluator; `match` (evaluator.ranked_plays' match=) ranks them for the match score."""
+                  match=None, names: tuple[str, str] = ("You", "Me"),
+                  foot: str = "Press ENTER", keys=()):
+    """The A command: "Thinking..." for a frame, then level 5's best plays (game/commands.py
+    advice_lines) with each side's chances (`names`: the mover's first) on a page until ENTER
+    or one of `keys` (returned). `candidates` (Candidates or (play, equity) pairs) skip the
+    evaluator; `match` (evaluator.ranked_plays' match=) ranks them for the match score."""
     from game import commands
     basic.print_at(S.MESSAGE_ROW, 0, "Thinking...".ljust(S.COLS), S.MESSAGE)
     yield
     lines = commands.advice_lines(position, dice, candidates=candidates,
-                                  mover_is_human=mover_is_human, match=match)
-    return (yield from text_screen(basic, "ADVICE", lines, foot, keys))
+                                  mover_is_human=mover_is_human, match=match, names=names)
+    return (yield from text_screen(basic, "ADVICE", lines, foot, ink=chances.ink_of, keys=keys))
 
 
 def cube_advice_screen(basic: Basic, lines, foot: str = "Press ENTER", keys=()):
-    """A at a cube question: "Thinking..." was shown by the caller; the evaluator's view of
-    the cube (game/commands.py cube_advice_lines) on a page; ENTER (or one of `keys`)
-    returns the key."""
-    return (yield from text_screen(basic, "CUBE ADVICE", lines, foot, keys))
+    """A at a cube question ("Thinking..." shown by the caller): the evaluator's view of the
+    cube (game/commands.py cube_advice_lines) on a page until ENTER or one of `keys`."""
+    return (yield from text_screen(basic, "CUBE ADVICE", lines, foot, keys=keys))
 
 
 def help_screens(basic: Basic, pages):
@@ -436,9 +461,13 @@ def score_screen(basic: Basic, match: Match):
     yield from basic.wait_enter()
 
 
-def match_over_screen(basic: Basic, match: Match):
-    """The end of a match: who won and the final score, a tune, then ENTER. Returns the
-    winning side."""
+MATCH_OVER_FOOT = "ENTER: new match  T: the dice"
+
+
+def match_over_screen(basic: Basic, match: Match, dice_pages=None, tune: bool = True):
+    """The end of a match: who won and the final score, a tune, then ENTER. `dice_pages`:
+    a generator function, shown on T (the dice on trial), after which the page is back
+    (without the tune). Returns the winning side."""
     winner = match.winner or max(match.sides, key=lambda s: match.score[s])
     loser = match.other(winner)
     if winner == "human":
@@ -458,8 +487,14 @@ def match_over_screen(basic: Basic, match: Match):
     length = f"a match to {match.length}" if match.length else "money play"
     games = len(match.results)
     basic.print_at(12, 0, f"{length}, {games} game{'s' * (games != 1)}".center(S.COLS), PAGE)
-    footer(basic, "Press ENTER for a new match")
-    for ms, hz in (LAMENT if winner == "computer" else FANFARE):
+    footer(basic, "Press ENTER for a new match" if dice_pages is None else MATCH_OVER_FOOT)
+    for ms, hz in (LAMENT if winner == "computer" else FANFARE) if tune else ():
         basic.beep(ms, hz)
-    yield from basic.wait_enter()
-    return winner
+    while True:
+        key = yield from basic.inkey()
+        if key == CODE_ENTER:
+            return winner
+        if dice_pages is not None and key_char(key) == "T":
+            basic.beep(*CLICK)
+            yield from dice_pages()
+            return (yield from match_over_screen(basic, match, dice_pages, tune=False))

@@ -15,7 +15,7 @@ from game.scenes.resume import offer_resume, short_warning
 from game.scenes.state import Game
 from game.scenes.timing import WARNING_FRAMES
 from game.files.session import Session
-from game.files.settings import Settings
+from game.files.settings import Settings, short_words
 from game.zx.usr import first_legal_play
 
 
@@ -44,10 +44,11 @@ def program(basic, dice: Dice | None = None, chooser: Chooser | None = None,
     basic.silent = basic.silent or not settings.sound
     screen = S.Screen(basic.memory, basic.print_at)
     if warning:                                 # a damaged settings file: the defaults
-        screen.message(short_warning(warning, "Options file damaged: defaults"))
+        screen.message(short_warning(warning, short_words(warning)))
         yield from basic.pause(WARNING_FRAMES)
     carry_on = (yield from offer_resume(basic, screen, session)) if resume else None
     if ask_instructions and carry_on is None:
+        session.tell("prompt", {"asks": "instructions"})
         yield from instructions.offer(basic)
     table = dict(basic=basic, screen=screen, dice=dice or Dice(),
                  chooser=chooser or first_legal_play, settings=settings,

@@ -144,6 +144,13 @@ int bg_rank_plays_match(const int8_t *board, int die1, int die2, int level, int 
  * index it did not return. The ranking puts deeper judgements first, so a later play may show
  * a higher shallower value. */
 int bg_last_ply(int index);
+/* The mover's probabilities after each of the first n plays the last bg_rank_plays(_match)
+ * call returned (win, win gammon, win backgammon, lose gammon, lose backgammon, as
+ * bg_evaluate's), from the very judgement that ranked it: the net's outputs averaged through
+ * the search at the play's depth (bg_last_ply), the rollout's mean for a rolled-out play.
+ * out_probs: n * BG_N_PROBS. Level 1's heuristic judges no probabilities: zeros. Returns n,
+ * or -BG_ERR_BAD_ARG when the last ranking returned fewer. */
+int bg_last_probs(float *out_probs, int n);
 /* 0 when the match arguments of bg_rank_plays_match are acceptable, else -BG_ERR_BAD_ARG. */
 int bg_check_match(int match_to, int away_me, int away_opp, int crawford, int cube_value);
 /* Work budget of level 5: after this many positions evaluated in one ranking it starts no

@@ -14,6 +14,7 @@ from spectrum import hw
 
 DC_CUTOFF_HZ = 20.0            # the speaker is AC-coupled: a held level decays to silence
 PREBUFFER_FRAMES = 2           # queued before playback starts (about 40 ms)
+SETTLED_LEVEL = 1e-4           # the DC blocker this close to the held level: silence
 MAX_BACKLOG_FRAMES = 250       # 5 s: a long BEEP arrives at once; beyond this old audio is dropped
 
 
@@ -40,6 +41,8 @@ class BeeperRenderer:
         period = self.tstates_per_sample
         first = self.pending_start_tstates + period
         count = int((frame_tstates - first) // period) + 1 if first <= frame_tstates else 0
+        if not changes and self._settled(start_level):
+            return self._silent_frame(start_level, first, count, frame_tstates)
         bounds = first + period * np.arange(count)               # sample ends inside this frame
         if changes:
             times = np.empty(len(changes) + 1)
@@ -74,10 +77,28 @@ class BeeperRenderer:
         samples = self._dc_block(x, end_level, changes)
         return samples
 
+    def _settled(self, level: float) -> bool:
+        """The DC blocker has come to rest at this held level: the speaker is silent."""
+        return self.pole < 1.0 and abs(self.lowpass - level) < SETTLED_LEVEL
+
+    def _silent_frame(self, level: float, first: float, count: int,
+                      frame_tstates: int) -> np.ndarray:
+        """A frame with no edge once the speaker has settled: `count` zero samples, the
+        phase carried on in plain arithmetic (what render_frame's arrays would give)."""
+        if count:
+            last_bound = first + self.tstates_per_sample * (count - 1)
+            self.pending_area = level * (frame_tstates - last_bound)
+        else:
+            last_bound = self.pending_start_tstates
+            self.pending_area += level * frame_tstates
+        self.pending_start_tstates = last_bound - frame_tstates
+        self.lowpass = float(level)
+        return np.zeros(count, np.int16)
+
     def _dc_block(self, x: np.ndarray, end_level: float, changes) -> np.ndarray:
         n = len(x)
         a = self.pole
-        if a < 1.0 and not changes and abs(self.lowpass - end_level) < 1e-4:
+        if not changes and self._settled(end_level):
             self.lowpass = float(end_level)
             return np.zeros(n, np.int16)                      # settled: silence, cheaply
         if a >= 1.0:

@@ -2,6 +2,7 @@
 -> the Spectrum key matrix, 50.08 Hz pacing (or flat out), the beeper; also a headless mode
 and the test pattern. Not the emulation itself (machine.py, ula.py) and not the game."""
 import argparse
+import collections
 import os
 import sys
 import time
@@ -9,15 +10,29 @@ import time
 import numpy as np
 
 from spectrum import hw
+from spectrum.keyboard import keys_for_char
 
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 TITLE = "ZX Spectrum 48K"         # the window's title unless the caller names one
 DEFAULT_SCALE = 3
 MAX_CATCH_UP_FRAMES = 5        # further behind than this, pacing starts afresh instead of rushing
 
-# Keys of the window itself (never passed to the machine)
-HELP = ("F11 fullscreen, F12 screenshot, F10 fast/paced, F9 mute; "
+TYPE_HOLD_FRAMES = 3           # a character the mouse types is held this long,
+TYPE_GAP_FRAMES = 5            # then let go a tenth of a second (a 48K ROM's debounce)
+
+# Keys of the window itself (never passed to the machine); F1 shows them in the window
+WINDOW_HELP = ("F1   this box",
+               "F9   sound off / on",
+               "F10  fast / 50 Hz",
+               "F11  full screen / window",
+               "F12  screenshot (a PNG here)",
+               "",
+               "Shift = CAPS SHIFT",
+               "Ctrl, Alt = SYMBOL SHIFT",
+               "Backspace = DELETE, Esc = BREAK")
+HELP = ("F1 the window's keys, F11 fullscreen, F12 screenshot, F10 fast/paced, F9 mute; "
         "Backspace = CAPS SHIFT+0, Shift = CAPS SHIFT, Ctrl/Alt = SYMBOL SHIFT, Esc = BREAK")
+HEADLESS = "run without a window with --headless N --screenshot FILE.png"
 
 
 def pc_key_map(pygame) -> dict:
@@ -89,11 +104,15 @@ def save_screenshot(frame: np.ndarray, path, scale: int = DEFAULT_SCALE) -> str:
 class DisplayLoop:
     """Runs a machine frame by frame. `on_frame(machine)` (optional) is called before each
     frame and may return False to stop. Attributes `fast` and `beeper.muted` can be changed
-    while it runs (e.g. fast while a tape loads)."""
+    while it runs (e.g. fast while a tape loads).
+    `on_click(x_px, y_px)` (optional) turns a click on the 256 x 192 screen into the text it
+    types (the mouse types what keys would); `help_lines` are the caller's lines under the
+    window's own keys in the F1 box; `headless_hint` says, when no window can open, how to
+    run without one."""
 
     def __init__(self, machine, on_frame=None, scale: int = DEFAULT_SCALE, fullscreen: bool = False,
                  fast: bool = False, mute: bool = False, audio: bool = True, wav_path=None,
-                 title: str = TITLE):
+                 title: str = TITLE, on_click=None, help_lines=(), headless_hint: str = HEADLESS):
         from spectrum.audio import Beeper
         self.machine = machine
         self.title = title
@@ -106,6 +125,12 @@ class DisplayLoop:
         self.wav_path = wav_path
         self.frame = np.zeros((hw.FRAME_H, hw.FRAME_W, 3), np.uint8)
         self.screenshots = []
+        self.on_click = on_click
+        self.help_lines = tuple(help_lines)
+        self.headless_hint = headless_hint
+        self.showing_help = False   # F1's box is up: the machine waits under it
+        self.typist = Typist()
+        self._shown = None          # the picture now in the window (None: draw it whole)
 
     def step(self) -> bool:
         """One frame: the program's turn, the CPU's 69,888 T, render, beeper."""
@@ -129,59 +154,28 @@ class DisplayLoop:
         return 0
 
     def run_window(self) -> int:
+        """The window until it is closed or on_frame says stop: 0; no display: one line
+        on stderr and 1."""
         pygame = _pygame()
         try:
-            from spectrum.audio import _quiet_stderr
-            with _quiet_stderr():           # SDL's probing of X11/Wayland chatters on fd 2
-                pygame.display.init()
-            driver = pygame.display.get_driver()
-            if driver in ("offscreen", "dummy") and os.environ.get("SDL_VIDEODRIVER") != driver:
-                # SDL fell back to drawing nowhere: to the user that is no display at all
-                raise pygame.error(f"SDL found no screen and fell back to its {driver} driver")
-            self._set_mode(pygame)
-            if self.audio:
-                self.beeper.open()
+            self._open(pygame)
         except pygame.error as exc:
             message = str(exc) or "SDL could not open a window"
-            print(f"{self.title}: no display available ({message}); "
-                  f"use --headless N --screenshot FILE.png to run without a window", file=sys.stderr)
+            print(f"{self.title}: no display available ({message}); {self.headless_hint}",
+                  file=sys.stderr)
             self._finish()
-            return 2
+            return 1
         keymap = pc_key_map(pygame)
         held = {}
-        frame_s = 1.0 / hw.FRAME_HZ
         deadline = time.perf_counter()
-        running = True
         try:
-            while running:
-                for event in pygame.event.get():
-                    if event.type == pygame.QUIT:
-                        running = False
-                    elif event.type == pygame.KEYDOWN:
-                        if not self._window_key(pygame, event.key):
-                            names = symbol_keys(getattr(event, "unicode", "")) \
-                                or keymap.get(event.key)
-                            if names:
-                                held[event.key] = names
-                    elif event.type == pygame.KEYUP:
-                        held.pop(event.key, None)
-                    elif event.type == getattr(pygame, "WINDOWFOCUSLOST", -1):
-                        held.clear()
-                    else:
-                        continue
-                    self.machine.keyboard.set_pressed(matrix_names(held.values()))
-                if not running or not self.step():
-                    break
+            while self._events(pygame, keymap, held):
+                if not self.showing_help:
+                    self.typist.frame(self.machine.keyboard, held)
+                    if not self.step():
+                        break
                 self._show(pygame)
-                if self.fast:
-                    deadline = time.perf_counter()
-                else:
-                    deadline += frame_s
-                    wait_s = deadline - time.perf_counter()
-                    if wait_s > 0:
-                        time.sleep(wait_s)
-                    elif wait_s < -MAX_CATCH_UP_FRAMES * frame_s:
-                        deadline = time.perf_counter()
+                deadline = self._pace(deadline, paced=not self.fast or self.showing_help)
         except KeyboardInterrupt:
             pass
         finally:
@@ -189,8 +183,86 @@ class DisplayLoop:
             pygame.display.quit()
         return 0
 
+    def _open(self, pygame) -> None:
+        from spectrum.audio import _quiet_stderr
+        with _quiet_stderr():           # SDL's probing of X11/Wayland chatters on fd 2
+            pygame.display.init()
+        driver = pygame.display.get_driver()
+        if driver in ("offscreen", "dummy") and os.environ.get("SDL_VIDEODRIVER") != driver:
+            # SDL fell back to drawing nowhere: to the user that is no display at all
+            raise pygame.error(f"SDL found no screen and fell back to its {driver} driver")
+        self._set_mode(pygame)
+        if self.audio:
+            self.beeper.open()
+
+    @staticmethod
+    def _pace(deadline: float, paced: bool) -> float:
+        """Sleep to the next 50.08 Hz frame (not when running flat out); the new deadline."""
+        if not paced:
+            return time.perf_counter()
+        deadline += 1.0 / hw.FRAME_HZ
+        wait_s = deadline - time.perf_counter()
+        if wait_s > 0:
+            time.sleep(wait_s)
+        elif wait_s < -MAX_CATCH_UP_FRAMES / hw.FRAME_HZ:
+            deadline = time.perf_counter()
+        return deadline
+
+    def _events(self, pygame, keymap: dict, held: dict) -> bool:
+        """Every waiting event handled; False once the window is closed."""
+        for event in pygame.event.get():
+            if event.type == pygame.QUIT:
+                return False
+            if event.type == pygame.KEYDOWN:
+                self._key_down(pygame, event, keymap, held)
+            elif event.type == pygame.KEYUP:
+                held.pop(event.key, None)
+            elif event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
+                self._click(event.pos)
+            elif event.type in _window_events(pygame):
+                self._shown = None                         # exposed or resized: draw it whole
+                if event.type == getattr(pygame, "WINDOWFOCUSLOST", -1):
+                    held.clear()
+        return True
+
+    def _key_down(self, pygame, event, keymap: dict, held: dict) -> None:
+        if self._window_key(pygame, event.key):            # F1, F9-F12: the window's own
+            return
+        if self.showing_help:                              # any other key takes the box away
+            self._toggle_help()
+            return
+        names = symbol_keys(getattr(event, "unicode", "")) or keymap.get(event.key)
+        if names:
+            held[event.key] = names
+            self.typist.tapped.append(names)     # seen for a frame even if let go at once
+
+    def _click(self, pos) -> None:
+        """A click on the Spectrum's screen types what the caller says it stands for; a
+        click under the F1 box closes it; a click on the border types nothing."""
+        if self.showing_help:
+            self._toggle_help()
+            return
+        at = self._screen_point(pos)
+        if at is not None and self.on_click is not None:
+            self.typist.type(self.on_click(*at) or "")
+
+    def _screen_point(self, pos):
+        """Window pixel -> (x, y) on the 256 x 192 screen, or None off it."""
+        scale, (left, top) = self._layout(self.window.get_size())
+        x_px = (pos[0] - left) // scale - hw.BORDER_LEFT_PX
+        y_px = (pos[1] - top) // scale - hw.BORDER_TOP_LINES
+        if 0 <= x_px < hw.SCREEN_W and 0 <= y_px < hw.SCREEN_H:
+            return x_px, y_px
+        return None
+
+    def _toggle_help(self) -> None:
+        self.showing_help = not self.showing_help
+        self._shown = None
+
     def _window_key(self, pygame, key) -> bool:
-        if key == pygame.K_F11:
+        if key == pygame.K_F1:
+            self._toggle_help()
+        elif key == pygame.K_F11:
             self.fullscreen = not self.fullscreen
             self._set_mode(pygame)
         elif key == pygame.K_F12:
@@ -210,40 +282,115 @@ class DisplayLoop:
         if self.fullscreen:
             self.window = pygame.display.set_mode((0, 0), pygame.FULLSCREEN)
         else:
-            self.window = pygame.display.set_mode((hw.FRAME_W * self.scale, hw.FRAME_H * self.scale))
+            self.window = pygame.display.set_mode(
+                (hw.FRAME_W * self.scale, hw.FRAME_H * self.scale), pygame.RESIZABLE)
         pygame.display.set_caption(self.title)
+        self._shown = None
+
+    @staticmethod
+    def _layout(size) -> tuple:
+        """(whole-number scale, top-left corner) of the picture centred in a window."""
+        width, height = size
+        scale = max(1, min(width // hw.FRAME_W, height // hw.FRAME_H))
+        return scale, ((width - hw.FRAME_W * scale) // 2, (height - hw.FRAME_H * scale) // 2)
 
     def _show(self, pygame) -> None:
-        window = self.window
-        width, height = window.get_size()
-        scale = max(1, min(width // hw.FRAME_W, height // hw.FRAME_H))
-        size = (hw.FRAME_W * scale, hw.FRAME_H * scale)
-        small = pygame.image.frombuffer(self.frame, (hw.FRAME_W, hw.FRAME_H), "RGB").convert(window)
-        if size == (width, height):
-            pygame.transform.scale(small, size, window)                # straight into the window
+        """Put the picture in the window: whole after a change of size or exposure, else
+        only the rectangle that differs from what the window shows, and nothing at all
+        (no conversion, scaling or flip) when the frame is the one already there."""
+        if self._shown is not None and not self.showing_help and \
+                not self.machine.ula.frame_changed:
+            return
+        picture = self._help_picture() if self.showing_help else self.frame
+        self.window = pygame.display.get_surface()
+        scale, (left, top) = self._layout(self.window.get_size())
+        if self._shown is None:
+            self.window.fill((0, 0, 0))
+            box = (0, hw.FRAME_H, 0, hw.FRAME_W)
         else:
-            scaled = getattr(self, "_scaled", None)
-            if scaled is None or scaled.get_size() != size:
-                scaled = self._scaled = pygame.Surface(size, 0, small)
-                window.fill((0, 0, 0))
-            pygame.transform.scale(small, size, scaled)
-            window.blit(scaled, ((width - size[0]) // 2, (height - size[1]) // 2))
-        pygame.display.flip()
+            box = changed_box(self._shown, picture)
+            if box is None:
+                return
+        y0, y1, x0, x1 = box
+        part = np.ascontiguousarray(picture[y0:y1, x0:x1])
+        small = pygame.image.frombuffer(part, (x1 - x0, y1 - y0), "RGB")
+        scaled = pygame.transform.scale(small, ((x1 - x0) * scale, (y1 - y0) * scale))
+        rect = self.window.blit(scaled, (left + x0 * scale, top + y0 * scale))
+        if self._shown is None:
+            self._shown = picture.copy()
+            pygame.display.flip()
+        else:
+            self._shown[y0:y1, x0:x1] = part
+            pygame.display.update(rect)
+
+    def _help_picture(self) -> np.ndarray:
+        from spectrum import overlay
+        lines = [*WINDOW_HELP, *([""] + list(self.help_lines) if self.help_lines else []),
+                 "", "F1 or any key: back"]
+        return overlay.with_box(self.frame, overlay.rom_font(self.machine.memory),
+                                "THE WINDOW'S KEYS", lines)
 
     def _finish(self) -> None:
         if self.wav_path:
             self.beeper.save_wav(self.wav_path)
 
 
+def changed_box(old: np.ndarray, new: np.ndarray):
+    """(top, bottom, left, right) bounding the pixels where two frames differ, or None."""
+    differs = np.any(old != new, axis=2)
+    rows = np.flatnonzero(differs.any(axis=1))
+    if not len(rows):
+        return None
+    columns = np.flatnonzero(differs.any(axis=0))
+    return int(rows[0]), int(rows[-1]) + 1, int(columns[0]), int(columns[-1]) + 1
+
+
+def _window_events(pygame) -> tuple:
+    """The events after which the window must be drawn whole (or keys let go)."""
+    names = ("VIDEOEXPOSE", "VIDEORESIZE", "WINDOWEXPOSED", "WINDOWRESIZED",
+             "WINDOWSIZECHANGED", "WINDOWMAXIMIZED", "WINDOWRESTORED", "WINDOWFOCUSLOST")
+    return tuple(getattr(pygame, name) for name in names if hasattr(pygame, name))
+
+
+class Typist:
+    """Sets the key matrix before each frame: the PC keys held, any PC key pressed since the
+    last frame (a press and release between two frames still counts), and the text the mouse
+    typed, one character at a time, each held TYPE_HOLD_FRAMES frames, then let go
+    TYPE_GAP_FRAMES, so a ROM that needs a key released before it counts it again sees
+    every one."""
+
+    def __init__(self):
+        self.queue = collections.deque()
+        self.holding = ()               # the keys of the character being typed
+        self.frames_left = 0
+        self.tapped = []                # PC keys pressed since the last frame (held or not)
+
+    def type(self, text: str) -> None:
+        self.queue.extend(ch for ch in text if keys_for_char(ch))
+
+    def frame(self, keyboard, held: dict) -> None:
+        """Before each frame: the matrix is the PC keys held plus the typed character."""
+        if self.frames_left:
+            self.frames_left -= 1
+        elif self.holding:
+            self.holding, self.frames_left = (), TYPE_GAP_FRAMES
+        elif self.queue:
+            self.holding, self.frames_left = keys_for_char(self.queue.popleft()), TYPE_HOLD_FRAMES
+        keyboard.set_pressed(matrix_names([*held.values(), *self.tapped, self.holding]))
+        self.tapped.clear()
+
+
 def run(machine, on_frame=None, *, scale: int = DEFAULT_SCALE, fullscreen: bool = False,
         fast: bool = False, mute: bool = False, headless_frames=None, screenshot_path=None,
-        wav_path=None, title: str = TITLE) -> int:
+        wav_path=None, title: str = TITLE, on_click=None, help_lines=(),
+        headless_hint: str = HEADLESS) -> int:
     """Show the machine in a window titled `title` until it is closed (or on_frame returns
     False); with `headless_frames` run that many frames without a window instead. Returns
-    an exit code."""
+    an exit code (1: no display). `on_click`, `help_lines`, `headless_hint`: DisplayLoop's."""
     loop = DisplayLoop(machine, on_frame, scale=scale, fullscreen=fullscreen, fast=fast,
                        mute=mute or headless_frames is not None, audio=headless_frames is None,
-                       wav_path=wav_path, title=title)
+                       wav_path=wav_path, title=title, on_click=on_click,
+                       help_lines=help_lines, headless_hint=headless_hint)
     if headless_frames is not None:
         return loop.run_headless(headless_frames, screenshot_path)
     return loop.run_window()

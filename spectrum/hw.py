@@ -31,6 +31,9 @@ SCREEN_BITMAP_BYTES = 6_144
 ATTR_ADDR = 0x5800                 # attributes, 768 bytes
 ATTR_BYTES = 768
 SCREEN_BYTES = 6_912               # SCREEN$ = bitmap + attributes
+ROM_FONT_ADDR = 0x3D00             # the 96 printable characters (32-127), 8 bytes each, top
+                                   # row first: where the 48K ROM keeps its character set
+                                   # (and ours and OpenSE BASIC theirs; SPECTRUM.md memory map)
 UDG_DEFAULT = 0xFF58               # 65368
 RAMTOP_DEFAULT = 65_367
 

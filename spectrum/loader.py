@@ -19,8 +19,8 @@ from spectrum.tape import Tape, TapeError, TapePlayer, instant_ld_bytes, read_ta
 
 MODES = ("fast", "real", "instant")
 FAST_BUDGET_S = 0.018             # wall time a fast-mode display frame may spend emulating
-MAX_CALL_FRAMES = 20_000
-TYPED_COMMAND_FRAMES = 25         # how long LOAD "" stays on the screen before ENTER (0.5 s)          # a LOAD that runs longer than this (~6.7 min) has hung
+MAX_CALL_FRAMES = 20_000          # a routine out this long (~6.7 min) with the tape still: hung
+TYPED_COMMAND_FRAMES = 25         # how long LOAD "" stays on the screen before ENTER (0.5 s)
 
 # The BASIC keywords our loader programs use, with their Spectrum token codes.
 BASIC_TOKENS = {
@@ -197,7 +197,11 @@ class TapeLoader:
                 yield
         m.call(sym["CLS"])
         self.player.play()
-        yield from self._load(0, 0)
+        try:
+            yield from self._load(0, 0)
+        except LoaderError as exc:
+            self.state, self.error = "error", str(exc)
+            return
         header = bytes(m.memory[sym["HDR_BUF"]:sym["HDR_BUF"] + 17])
         prog = m.peek_word(sym["PROG"])
         program = bytes(m.memory[prog:prog + (header[15] | header[16] << 8)])
@@ -241,13 +245,20 @@ class TapeLoader:
         return any(row != 0x1F for row in self.machine.keyboard.rows)
 
     def _wait_return(self):
-        """Yield frames until the routine started by _start is back at IDLE."""
-        for _ in range(MAX_CALL_FRAMES):
+        """Yield frames until the routine started by _start is back at IDLE. However long
+        the tape plays (minutes of pauses before a file), the wait goes on, as LD_BYTES
+        waits on a real 48K; only a routine still out after MAX_CALL_FRAMES frames of a
+        tape standing still is a LoaderError."""
+        stalled = 0
+        while stalled < MAX_CALL_FRAMES:
             if self._at_idle():
                 return
             if not self.instant and self._any_key():
                 self.skip()
+            self._play_on_if_waiting()
             self._end_if_tape_ran_out()
+            moving = self.player.playing and not self.player.finished
+            stalled = 0 if moving else stalled + 1
             yield
             if self.mode == "fast" and not self.instant:
                 deadline = time.perf_counter() + FAST_BUDGET_S
@@ -257,6 +268,15 @@ class TapeLoader:
                 if ear is not None:
                     ear.clear()
         raise LoaderError(f"a tape routine did not return in {MAX_CALL_FRAMES} frames")
+
+    def _play_on_if_waiting(self) -> None:
+        """A tape that stopped itself ("stop the tape": 20h with no pause, 2Ah on a 48K)
+        while LD_BYTES is already waiting for it is played on, as a person presses play
+        when the loader waits (the LD_BYTES trap only sees a stop made before the call)."""
+        cpu, sym = self.machine.cpu, self.sym
+        if self.player.stopped_by_tape and self._ld_entry is not None \
+                and sym["LD_EDGE"] <= cpu.pc < sym["LD_BYTES_END"]:
+            self.player.resume(cpu.tstates)
 
     TAPE_OUT_FRAMES = 50          # LD_BYTES still waiting a second after the tape's end
     _tape_out_frame = None        # the frame it was first seen waiting there

@@ -256,6 +256,8 @@ class Ula:
         self.frame_ear = (0, [])
         self.frame_mic = (0, [])
         self.frame_screen_writes = []
+        self.frame_changed = True   # the last render() drew something new into its `out`
+        self._drawn = None          # (out, what it shows) when no write fell in its frame
 
     def reset(self) -> None:
         keyboard, tape = self.keyboard, self.tape
@@ -328,10 +330,30 @@ class Ula:
     def render(self, memory: np.ndarray, frame_number: int, out: np.ndarray = None,
                later_writes=()) -> np.ndarray:
         """The last finished frame, each screen byte as the beam fetched it (its
-        frame_screen_writes; `later_writes` are the CPU's writes since, undone)."""
+        frame_screen_writes; `later_writes` are the CPU's writes since, undone).
+        A frame with no screen write and no border change, whose screen memory, border and
+        (where a cell FLASHes) flash phase are those of the picture already in `out`, is not
+        drawn again: `frame_changed` says whether this call changed `out`."""
         start, changes = self.frame_border
+        shows = None
+        if out is not None and not (changes or self.frame_screen_writes or later_writes):
+            shows = self._still_picture(memory, frame_number, start)
+            if self._drawn is not None and self._drawn[0] is out and self._drawn[1] == shows:
+                self.frame_changed = False
+                return out
+        self._drawn = (out, shows) if shows is not None else None
+        self.frame_changed = True
         return render(memory, frame_number, start, changes, out, self.frame_screen_writes,
                       later_writes)
+
+    @staticmethod
+    def _still_picture(memory, frame_number: int, border: int) -> tuple:
+        """What a frame without writes or border changes shows: the screen bytes, the border
+        colour and, only when some attribute has FLASH set, the flash phase."""
+        screen = bytes(memory[hw.SCREEN_ADDR:hw.SCREEN_ADDR + hw.SCREEN_BYTES])
+        attrs = np.frombuffer(screen, np.uint8, hw.ATTR_BYTES, hw.SCREEN_BITMAP_BYTES)
+        flashing = bool((attrs & 0x80).any())
+        return screen, border & 7, flashing and flash_inverted(frame_number)
 
 
 def _cut(entries, frame_tstates):

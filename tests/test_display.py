@@ -113,7 +113,8 @@ def test_paced_mode_runs_at_50_hz(test_pattern):
     assert rate_hz < 55
 
 
-def test_no_display_is_one_line_not_a_traceback(tmp_path):
+def test_no_display_is_one_line_not_a_traceback_and_exit_code_1(tmp_path):
+    """No video driver: one line saying so and how to run headless, exit code 1."""
     code = ("import sys; sys.path.insert(0, %r); from spectrum import display; "
             "from test_machine import CPU; "
             "sys.exit(display.run(display.test_pattern_machine(cpu_class=CPU)))"
@@ -121,7 +122,7 @@ def test_no_display_is_one_line_not_a_traceback(tmp_path):
     env = dict(os.environ, SDL_VIDEODRIVER="nosuchdriver")
     result = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
                             timeout=60, cwd=os.path.dirname(os.path.dirname(__file__)))
-    assert result.returncode == 2
+    assert result.returncode == 1
     assert "Traceback" not in result.stderr
     lines = [line for line in result.stderr.splitlines() if line.strip()]
     assert len(lines) == 1 and "no display available" in lines[0] and "--headless" in lines[0]

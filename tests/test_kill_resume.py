@@ -9,7 +9,6 @@ import json
 import os
 import random
 import signal
-import subprocess
 import sys
 import threading
 import time
@@ -17,15 +16,13 @@ from pathlib import Path
 
 import pytest
 
-from game.model import rules
 from game.files import savegame
-from game.model.position import Position
 from game.files.session import facts
+from trace_player import POLL_S, Run, play_until
 
 ROOT = Path(__file__).resolve().parents[1]
 KILLS = 50
 SEED = 16
-POLL_S = 0.005
 START_LIMIT_S = 60                   # a start that never saves is a failure, not a hang
 # cube off, the human starts with its own throw: the only prompts are moves and new games
 OPTIONS = {"cube": False, "who_starts": "human", "speed": "quick", "match_length": 25,
@@ -45,65 +42,15 @@ def no_process_left_behind():
             process.communicate(timeout=60)
 
 
-class Run:
-    """One start of the game: the process, its key feed and its trace read line by line."""
-
-    def __init__(self, folder: Path, seed: int):
-        self.keys = folder / "keys"
-        self.trace = folder / "trace"
-        self.keys.write_text("")
-        self.trace.write_text("")
-        env = dict(os.environ, SPECTRUM_BACKGAMMON_CONFIG_DIR=str(folder),
-                   SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy",
-                   PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
-        self.process = subprocess.Popen(
-            [sys.executable, "-c", "import sys; from game.main import main; sys.exit(main())",
-             "--tape", "instant", "--mute", "--seed", str(seed),
-             "--keys-from", str(self.keys), "--trace", str(self.trace)],
-            cwd=folder, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-        STARTED.append(self.process)
-        self.read_upto = 0
-        self.lines: list[tuple[str, dict]] = []
-        self.answered = 0                    # lines the player has acted on
-
-    def type(self, keys: str) -> None:
-        with open(self.keys, "a") as feed:
-            feed.write(keys)
-
-    def new_lines(self) -> list[tuple[str, dict]]:
-        """Whole lines added to the trace since the last call."""
-        text = self.trace.read_text()
-        end = text.rfind("\n") + 1
-        fresh = text[self.read_upto:end]
-        self.read_upto = end
-        out = []
-        for line in fresh.splitlines():
-            kind, _, body = line.partition(" ")
-            out.append((kind, json.loads(body)))
-        self.lines += out
-        return out
-
-    def stop(self, sig) -> str:
-        self.process.send_signal(sig)
-        _out, err = self.process.communicate(timeout=60)
-        self.new_lines()
-        return err
-
-
-def next_keys(saved: dict) -> str:
-    """What a player types on seeing this save: the next step of a legal play on the
-    human's turn (ENTER when it has none), a key for the next game between games."""
-    if saved["between_games"]:
-        return "\n"
-    if saved["turn"] != "human" or saved["dice"] is None:
-        return ""
-    turn = rules.Turn(Position.from_id(saved["id"].split(":")[0]), saved["dice"])
-    for from_index, die in saved["typed"]:
-        turn.step(from_index, die)
-    if turn.complete:
-        return "" if turn.made else "\n"         # a forfeit: ENTER
-    from_index, die = turn.allowed_steps()[0]
-    return f"{Position.letter_of_index(from_index)}{die}\n"
+def start_run(folder: Path, seed: int) -> Run:
+    """The console script's own code path from this checkout, SDL's dummy drivers."""
+    env = dict(os.environ, SPECTRUM_BACKGAMMON_CONFIG_DIR=str(folder),
+               SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy",
+               PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    run = Run(folder, seed, [sys.executable, "-c",
+                             "import sys; from game.main import main; sys.exit(main())"], env)
+    STARTED.append(run.process)
+    return run
 
 
 def expected_offers(lines, before: list) -> list[dict]:
@@ -117,26 +64,11 @@ def expected_offers(lines, before: list) -> list[dict]:
     return saved
 
 
-def play_until(run: Run, stop_at_s: float, until=None) -> None:
-    """The player: each save seen answered with its keys, until the clock says stop, or
-    until a save satisfies `until` (that one is left unanswered: the game waits)."""
-    while time.monotonic() < stop_at_s and run.process.poll() is None:
-        run.new_lines()
-        while run.answered < len(run.lines):
-            kind, saved = run.lines[run.answered]
-            if kind == "saved" and until and until(saved):
-                return
-            run.answered += 1
-            if kind == "saved":
-                run.type(next_keys(saved))
-        time.sleep(POLL_S)
-
-
 def start_and_check(folder: Path, seed: int, before: list, kill_at_s: float | None = None):
     """Start the game; with a match saved, check the offer is one of `before` (gnubg IDs,
     turn, dice, steps typed) and take it up: the resumed game's first save is the same.
     Returns the Run once it has saved, or after kill_at_s seconds (then killed) if sooner."""
-    run = Run(folder, seed)
+    run = start_run(folder, seed)
     run.type("y" if savegame.has_save(folder / savegame.SAVE_FILE) else "n")
     started = time.monotonic()
     deadline = started + START_LIMIT_S

@@ -310,6 +310,7 @@ def test_a_game_from_a_damaged_save_is_refused_and_the_save_kept(tmp_path):
     match.start_game()
     match.start_turn(HUMAN)
     match.record_move(HUMAN, (3, 1), [(8, 5), (6, 5)])
+    match.start_turn(COMPUTER)
     saved = savegame.SavedGame(match, Position.start().position_id, COMPUTER)
     path = savegame.save_game(saved, tmp_path / "save.json")
     data = json.loads(path.read_text())

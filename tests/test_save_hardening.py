@@ -31,18 +31,20 @@ def config(tmp_path, monkeypatch):
     return tmp_path
 
 
-def a_match():
+def a_match(on_roll=COMPUTER):
+    """A 7-point match in its first game: you played 31, then `on_roll` is on roll."""
     m = Match(7)
     m.start_game()
     m.start_turn(HUMAN)
     m.dice_rolled()
     m.record_move(HUMAN, (3, 1), "8/5 6/5")
-    m.start_turn(COMPUTER)
+    m.start_turn(on_roll)
     return m
 
 
 def good_save(turn=COMPUTER) -> SavedGame:
-    return SavedGame(a_match(), START_ID, turn, (6, 4), Settings(level=3), {"held": "bottom"})
+    return SavedGame(a_match(turn), START_ID, turn, (6, 4), Settings(level=3),
+                     {"held": "bottom"})
 
 
 def good_dict() -> dict:

@@ -62,14 +62,14 @@ def test_no_save_means_a_fresh_start(config):
 
 
 def test_discard_removes_the_save(config):
-    save_game(SavedGame(match_in_progress(), START_ID, HUMAN))
+    save_game(SavedGame(match_in_progress(), START_ID, COMPUTER))
     discard_save()
     assert not has_save()
     discard_save()                                  # twice is harmless
 
 
 def good_save_text():
-    return json.dumps(SavedGame(match_in_progress(), START_ID, HUMAN, (2, 1)).to_dict())
+    return json.dumps(SavedGame(match_in_progress(), START_ID, COMPUTER, (2, 1)).to_dict())
 
 
 def damage(text, how):

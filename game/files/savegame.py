@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Optional
 
 from game.errors import BackgammonError
-from game.model.match import MAX_CUBE, MAX_LENGTH, Match, MatchError
+from game.model.match import MAX_CUBE, MAX_LENGTH, Match, MatchError, sides_for
 from game.model.record import RecordError
 from game.files.settings import Settings, SettingsError, config_dir
 from game.files.validate import (Invalid, flag, keyed_by, list_of, maybe, one_of, parse_json,
@@ -159,8 +159,35 @@ class SavedGame:
             raise SaveError(f"match: {exc}") from None
         _check_position(data["position_id"])
         dice = tuple(data["dice"]) if data["dice"] is not None else None
-        return cls(match, data["position_id"], data["turn"], dice, settings,
-                   data.get("extra", {}))
+        saved = cls(match, data["position_id"], data["turn"], dice, settings,
+                    data.get("extra", {}))
+        _check_playable(saved)
+        return saved
+
+
+def _check_playable(saved: "SavedGame") -> None:
+    """A save that reads but could not be played on as it says is refused by name: sides
+    that are not the ones its players option makes (the keys would move the other side's
+    men), a match already won, a turn that is not the side on roll, a game in which a side
+    has no men left."""
+    m, players = saved.match, saved.settings.players
+    if m.sides != sides_for(players):
+        raise SaveError(f"match.sides: {list(m.sides)} are not the sides of {players} play "
+                        f"({list(sides_for(players))})")
+    if m.is_over:
+        a, b = (m.score[side] for side in m.sides)
+        raise SaveError(f"match.score: {a}-{b} has already won the match to {m.length}")
+    if saved.extra.get("between_games"):
+        return
+    if m.on_roll is not None and saved.turn != m.on_roll:
+        raise SaveError(f"turn: {saved.turn} is not the side on roll ({m.on_roll})")
+    try:
+        from game.model.position import MEN_PER_SIDE, Position
+    except ImportError:          # the engine is not built: the format checks must do
+        return
+    if MEN_PER_SIDE in Position.from_id(saved.position_id).borne_off():
+        raise SaveError(f"position_id: {saved.position_id}: a side has no men left, so that "
+                        "game is over")
 
 
 def _check_position(position_id: str) -> None:

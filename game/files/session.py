@@ -15,14 +15,16 @@ from game.files.validate import Invalid, list_of, whole
 
 HELD = "bottom"                  # a save's position is held with the bottom side on roll
 MAX_TYPED = 4                    # steps in a turn: a double's four
+SAVE_FAILED_WORDS = "Cannot save: play goes on"   # the whole reason goes to stderr
 
 
 class Session:
     """What the program is doing: the options, the match and the game in progress, and
     where it is saved. `slot` (a savegame.Autosave) is written at the start of every turn
     and after every typed step; None saves nothing (tests, the headless screenshot run).
-    `trace(kind, facts)`, if given, hears of every save and of the resume offer (the
-    console's --trace, for tests); `say` reports a failed save (stderr)."""
+    `trace(kind, facts)`, if given, hears of every save, of the resume offer and of the
+    first question asked (the console's --trace, for tests and bench/startup.py); `say`
+    reports a failed save (stderr)."""
 
     def __init__(self, settings: Settings, slot: savegame.Autosave | None = None,
                  trace=None, say=None):
@@ -33,6 +35,7 @@ class Session:
         self.trace = trace
         self.say = say or (lambda text: print(text, file=sys.stderr))
         self.failed = False              # a save failed: said once until one works again
+        self.unsaid: str | None = None   # that failure in a few words, for the message line
 
     def snapshot(self, between_games: bool = False) -> savegame.SavedGame | None:
         """The match at the start of the turn being played (with the steps typed so far),
@@ -58,18 +61,27 @@ class Session:
         saved = self.snapshot(between_games) if self.slot is not None else None
         if saved is None:
             return
-        if self.trace:
-            self.trace("saving", facts(saved))
+        self.tell("saving", facts(saved))
         try:
             self.slot.write(saved)
         except (OSError, savegame.SaveError) as exc:
             if not self.failed:
                 self.say(f"the game could not be saved (play goes on): {exc}")
+                self.unsaid = SAVE_FAILED_WORDS
             self.failed = True
             return
         self.failed = False
+        self.tell("saved", facts(saved))
+
+    def take_unsaid(self) -> str | None:
+        """The words of a save failure not yet shown on the screen (once), else None."""
+        words, self.unsaid = self.unsaid, None
+        return words
+
+    def tell(self, kind: str, what: dict) -> None:
+        """One line for the --trace, if there is one."""
         if self.trace:
-            self.trace("saved", facts(saved))
+            self.trace(kind, what)
 
     def save_again(self):
         """The last save written once more (closing the window, SIGTERM, SIGHUP): a state

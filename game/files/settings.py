@@ -51,6 +51,7 @@ SPEEDS = ("steps", "quick", "instant")          # show each step / no blink / li
 WHO_STARTS = ("roll", "human", "computer")
 PLAYERS = ("human-computer", "human-human", "computer-computer")
 LEVELS = range(1, 6)
+TUTOR = ("off", "?", "??")      # warn of no error / errors marked ? or worse / ?? only
 
 
 # The options menu, in order: (field, label, choices to cycle through; None = typed).
@@ -67,17 +68,33 @@ OPTIONS = (
     ("switch_tokens", "Tokens", (False, True)),           # ON = swapped
     ("set_dice", "Set dice", (False, True)),               # ON = asked each roll
     ("players", "Players", PLAYERS),
+    ("tutor", "Tutor", TUTOR),                            # game/scenes/tutor.py
 )
-MENU_KEYS = "123456789ABC"
+MENU_KEYS = "123456789ABCD"
 _WORDS = {True: "ON", False: "OFF", None: "UNLIMITED", "steps": "EACH STEP",
           "quick": "QUICK", "instant": "INSTANT", "roll": "ROLL", "human": "HUMAN",
           "computer": "COMPUTER", "human-computer": "HUMAN V COMPUTER",
-          "human-human": "HUMAN V HUMAN", "computer-computer": "DEMO"}
+          "human-human": "HUMAN V HUMAN", "computer-computer": "DEMO", "off": "OFF",
+          "?": "WARNS AT ?", "??": "WARNS AT ??"}
 
 
 class SettingsError(BackgammonError, ValueError):
     """A setting outside what the options menu offers; the message (one line) names the
     option and the value and says what is allowed."""
+
+
+class SettingsUnreadable(SettingsError):
+    """The settings file is there but cannot be read (a folder that cannot be read, an I/O
+    error): not damaged, so nothing is kept aside."""
+
+
+UNREADABLE = "cannot be read"
+
+
+def short_words(warning: str) -> str:
+    """The message line's few words for load_settings' warning."""
+    return ("Options unreadable: defaults" if UNREADABLE in warning
+            else "Options file damaged: defaults")
 
 
 # Each option's exact type and range (game/files/validate.py): a level is an int, not 3.0 or true.
@@ -86,7 +103,7 @@ CHECKS = {
     "speed": one_of(*SPEEDS), "match_length": maybe(whole(1, MAX_LENGTH)),
     "who_starts": one_of(*WHO_STARTS), "confirm_turn": flag,
     "board_style": one_of(*STYLE_ORDER), "switch_directions": flag, "switch_tokens": flag,
-    "set_dice": flag, "players": one_of(*PLAYERS),
+    "set_dice": flag, "players": one_of(*PLAYERS), "tutor": one_of(*TUTOR),
 }
 
 
@@ -105,6 +122,7 @@ class Settings:
     switch_tokens: bool = False
     set_dice: bool = False
     players: str = "human-computer"
+    tutor: str = "off"                 # warn of a play marked ? or ?? at once (1983: none)
 
     def __post_init__(self):
         self.validate()
@@ -155,7 +173,7 @@ class Settings:
         return _WORDS.get(value, str(value).upper())
 
     def menu_lines(self) -> list[tuple[str, str, str]]:
-        """(key, option, line) for each option: the key that selects it (1..9, A..C) and a
+        """(key, option, line) for each option: the key that selects it (1..9, A..D) and a
         line of at most 32 characters, e.g. ("1", "level", "1 Level        5")."""
         return [(key, name, f"{key} {label:<13}{self.value_text(name)}"[:32])
                 for key, (name, label, _) in zip(MENU_KEYS, OPTIONS)]
@@ -227,8 +245,13 @@ def load_settings(path=None, warn=_stderr) -> tuple[Settings, Optional[str]]:
     exception comes out."""
     path = pathlib.Path(path) if path else settings_path()
     try:
-        data = read_json_file(path, SettingsError)
+        data = read_json_file(path, SettingsError, unreadable=SettingsUnreadable)
         return (Settings() if data is None else Settings.from_dict(data)), None
+    except SettingsUnreadable as exc:     # the folder or file cannot be read: nothing to keep
+        warning = f"Settings file {path} {UNREADABLE} ({exc}); using the default options."
+        if warn:
+            warn(warning)
+        return Settings(), warning
     except SettingsError as exc:
         problem = str(exc)
     try:

@@ -213,17 +213,24 @@ def plain(value, field):
     return value
 
 
-def read_json_file(path, error):
+def read_json_file(path, error, unreadable=None):
     """The JSON value of the file at path, or None when there is no file; `error` (an
     exception class) raised with one line for anything else: not a regular file, too big
-    (refused before reading), unreadable, not JSON, nested too deep."""
+    (refused before reading), unreadable, not JSON, nested too deep, or just null.
+    `unreadable` (a subclass of `error`), if given, is raised instead when the operating
+    system would not let the file be read (the file may be whole)."""
     try:
         raw = safe_read.read_regular(path, MAX_FILE_BYTES)
     except FileNotFoundError:
         return None
+    except safe_read.FileRefused as exc:         # a FIFO, a folder, too big: damaged
+        raise error(f"file: cannot be read ({exc})") from None
     except OSError as exc:
-        raise error(f"file: cannot be read ({exc.strerror or exc})") from None
-    return parse_json(raw, error)
+        raise (unreadable or error)(f"file: cannot be read ({exc.strerror or exc})") from None
+    value = parse_json(raw, error)
+    if value is None:                  # JSON's null is a file with nothing in it, not no file
+        raise error("file: holds null, not the table of entries it should")
+    return value
 
 
 def checked(check, value, field: str, error):

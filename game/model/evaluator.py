@@ -106,10 +106,12 @@ def _raise_for(code: int):
 @dataclass(frozen=True)
 class Candidate:
     """One legal play as a level judged it: equity is the mover's cubeless equity after the
-    play in points per game (level 1: its heuristic score instead)."""
+    play in points per game (level 1: its heuristic score instead); chances the mover's
+    Probabilities after it from the same judgement (None: level 1, or not known)."""
     play: Play
     equity: float
     ply: int = 0    # how deeply the level judged it: 0, 1, 2, 3 plies (level 1: -1)
+    chances: "Probabilities | None" = None
 
     @property
     def position_id(self) -> str:
@@ -119,7 +121,7 @@ class Candidate:
 class _Buffers:
     """The C calls' output arrays, one set per thread (_mine): threads may rank and judge side
     by side (the review does), each reading only what its own calls wrote."""
-    __slots__ = ("boards", "steps", "nsteps", "equity", "plies", "probs")
+    __slots__ = ("boards", "steps", "nsteps", "equity", "plies", "probs", "chances")
 
     def __init__(self):
         self.boards = ffi.new("int8_t[]", lib.BG_MAX_PLAYS * BOARD_LEN)
@@ -128,6 +130,7 @@ class _Buffers:
         self.equity = ffi.new("float[]", lib.BG_MAX_PLAYS)
         self.plies = ffi.new("int8_t[]", lib.BG_MAX_PLAYS)
         self.probs = ffi.new("float[]", lib.BG_CUBE_OUT_LEN)
+        self.chances = ffi.new("float[]", lib.BG_MAX_PLAYS * lib.BG_N_PROBS)
 
 
 _mine = per_thread(_Buffers)
@@ -169,17 +172,24 @@ class Candidates(LazySequence):
     """ranked_plays' answer: Candidate objects, best first, each made from the engine's
     answer only when asked for."""
 
-    __slots__ = ("_plays", "_equity", "_plies")
+    __slots__ = ("_plays", "_equity", "_plies", "_chances")
 
-    def __init__(self, plays: Plays, equity: list[float], plies: bytes):
+    def __init__(self, plays: Plays, equity: list[float], plies: bytes,
+                 chances: list[float] | None = None):
         self._plays, self._equity, self._plies = plays, equity, plies
+        self._chances = chances            # BG_N_PROBS numbers a play, or None
 
     def __len__(self) -> int:
         return len(self._plays)
 
     def _item(self, i: int) -> Candidate:
         ply = self._plies[i]
-        return Candidate(self._plays[i], self._equity[i], ply - 256 if ply > 127 else ply)
+        ply = ply - 256 if ply > 127 else ply
+        chances = None
+        if self._chances is not None and ply >= 0:       # level 1's heuristic has none
+            n = lib.BG_N_PROBS
+            chances = Probabilities(*self._chances[n * i:n * i + n])
+        return Candidate(self._plays[i], self._equity[i], ply, chances)
 
 
 def _rank(position_id, dice, level, limit, match) -> tuple[int, _Buffers]:
@@ -204,13 +214,16 @@ def _rank(position_id, dice, level, limit, match) -> tuple[int, _Buffers]:
 
 def ranked_plays(position_id, dice: Sequence[int], level: int, limit: int | None = None,
                  match=None) -> Candidates:
-    """The legal plays of the roll, best first, with the level's equities (for ADVICE).
+    """The legal plays of the roll, best first, with the level's equities (for ADVICE) and
+    the chances each was judged by (Candidate.chances, cubeless, the mover's).
     match: None (money play) or (length, away_me, away_opp, crawford, cube) for the mover;
     in match play the plays are ranked by match winning chance and equity is 2*mwc-1."""
     count, out = _rank(position_id, dice, level, limit, match)
     lib.bg_last_plies(out.plies, count)
+    lib.bg_last_probs(out.chances, count)
     return Candidates(Plays._from_buffers(count, out.boards, out.steps, out.nsteps),
-                      ffi.unpack(out.equity, count), ffi.buffer(out.plies, count)[:])
+                      ffi.unpack(out.equity, count), ffi.buffer(out.plies, count)[:],
+                      ffi.unpack(out.chances, count * lib.BG_N_PROBS))
 
 
 def best_play(position_id, dice: Sequence[int], level: int, match=None) -> str:
@@ -227,6 +240,11 @@ class Probabilities:
     win_backgammon: float
     lose_gammon: float
     lose_backgammon: float
+
+    def flipped(self) -> "Probabilities":
+        """The same chances seen from the other side."""
+        return Probabilities(1.0 - self.win, self.lose_gammon, self.lose_backgammon,
+                             self.win_gammon, self.win_backgammon)
 
     @property
     def equity(self) -> float:

@@ -13,6 +13,12 @@ from game.errors import MatchError
 
 HUMAN, COMPUTER = "human", "computer"
 WHITE, BLACK = "white", "black"
+
+
+def sides_for(players: str) -> tuple[str, str]:
+    """The match's two sides, the bottom one (who types at the keys) first: you and the
+    computer, or White and Black when two people (or the demo's two computers) play."""
+    return (HUMAN, COMPUTER) if players == "human-computer" else (WHITE, BLACK)
 MAX_LENGTH = 25
 MAX_CUBE = 64               # the cube's highest face
 KINDS = {"single": 1, "gammon": 2, "backgammon": 3}

@@ -112,7 +112,7 @@ class GameRecord:
     actions: list = field(default_factory=list)
     winner: Optional[str] = None
     points: int = 0
-    how: str = ""          # single / gammon / backgammon / drop
+    how: str = ""          # single / gammon / backgammon / drop / resign
     start: Optional[str] = None
 
     @property

@@ -62,11 +62,13 @@ def rating_for(error_per_decision: float) -> str:
 @dataclass(frozen=True)
 class Choice:
     """One play as level 5 judged it: its words ("24/18 13/11*"), the rules' Play (for the
-    board and the letter notation), the mover's equity after it and how many plies deep."""
+    board and the letter notation), the mover's equity after it and how many plies deep, and
+    the mover's chances after it from that judgement (evaluator.Probabilities or None)."""
     words: str
     play: rules.Play
     equity: float
     ply: int
+    chances: Optional[evaluator.Probabilities] = None
 
 
 @dataclass(frozen=True)
@@ -365,24 +367,15 @@ class Reviewer:
             return out
         return [self._cube_action(turn)]
 
-    def _normalized(self, decision, scale: int):
-        if scale == 1:
-            return decision
-        return evaluator.CubeDecision(
-            decision.double, decision.take, decision.too_good,
-            decision.no_double_equity / scale, decision.double_take_equity / scale,
-            decision.double_pass_equity / scale, decision.win, decision.win_gammon,
-            decision.lose_gammon)
-
     def _no_double(self, turn: ReplayedTurn) -> Optional[CubeReview]:
         scale = self._scale(turn)
         try:
             quick = self._decision(turn, CUBE_SCREEN_LEVEL)
             if not _close(quick):
                 return CubeReview(turn.index + 1, turn.action.side, "no double", turn.before,
-                                  self._normalized(quick, scale), cube_verdict(quick), 0.0,
+                                  normalized(quick, scale), cube_verdict(quick), 0.0,
                                   turn.cube_value, turn.cube_owner)
-            decision = self._normalized(self._decision(turn, self.level), scale)
+            decision = normalized(self._decision(turn, self.level), scale)
         except (BackgammonError, ValueError):
             return None
         nd, dt, dp = (decision.no_double_equity, decision.double_take_equity,
@@ -395,37 +388,21 @@ class Reviewer:
     def _cube_action(self, turn: ReplayedTurn) -> CubeReview:
         kind = turn.action.kind
         if kind == "double" or turn.index not in self._decisions:
-            decision = self._normalized(self._decision(turn, self.level), self._scale(turn))
+            decision = normalized(self._decision(turn, self.level), self._scale(turn))
             self._decisions[turn.index + 1] = decision      # the answer's, next entry
         else:
             decision = self._decisions[turn.index]
-        nd, dt, dp = (decision.no_double_equity, decision.double_take_equity,
-                      decision.double_pass_equity)
-        if kind == "double":
-            loss = max(nd, min(dt, dp)) - min(dt, dp)
-        elif kind == "take":
-            loss = dt - min(dt, dp)             # the taker's equity is -dt, at best -min
-        else:
-            loss = dp - min(dt, dp)
         return CubeReview(turn.index + 1, turn.action.side, kind, turn.before, decision,
-                          cube_verdict(decision), max(0.0, loss), turn.cube_value, turn.cube_owner)
+                          cube_verdict(decision), cube_loss(kind, decision), turn.cube_value,
+                          turn.cube_owner)
 
     def _move(self, turn: ReplayedTurn) -> MoveReview:
         action, before = turn.action, turn.before
         match = self._play_match(action.side, turn.cube_value)
         ranked = evaluator.ranked_plays(before, action.dice, self.level, match=match)
-        after = apply_play(before, action.play)
-        mine = next(c for c in ranked if c.play.after == after)
-        best = ranked[0]
-        played_equity, played_ply = mine.equity, mine.ply
-        if (mine is not best and mine.ply < best.ply and match is None
-                and not rules.game_result(after)):
-            # judge the play made as deeply as the best (the search looked at it less)
-            played_equity = -evaluator.evaluate(after.swapped(), best.ply).equity
-            played_ply = best.ply
-        loss = max(0.0, best.equity - played_equity) if mine is not best else 0.0
+        played, loss = judged_play(ranked, apply_play(before, action.play), match,
+                                   action.play)
         choices = tuple(_choice(c) for c in ranked[:CANDIDATES_SHOWN])
-        played = Choice(action.play, mine.play, played_equity, played_ply)
         forced = len({p.after for p in turn.legal}) <= 1
         return MoveReview(turn.index + 1, action.side, tuple(action.dice), before, played,
                           choices[0], choices, loss, luck_of(before, action.dice), forced,
@@ -434,7 +411,53 @@ class Reviewer:
 
 def _choice(candidate) -> Choice:
     return Choice(format_play(candidate.play.steps), candidate.play, candidate.equity,
-                  candidate.ply)
+                  candidate.ply, candidate.chances)
+
+
+def judged_play(ranked, after: Position, match=None, words: str | None = None):
+    """The play reaching `after` as level 5 judges it, among `ranked` (evaluator.ranked_plays
+    of the roll at REVIEW_LEVEL, all of them, best first): (its Choice, the equity it gives
+    away against the best). A play the search looked at less deeply than its best is judged
+    again as deeply in money play (at a match score it keeps the search's own value).
+    `words`: the play as recorded (default: its steps written out). The tutor
+    (game/scenes/tutor.py) judges a play just made with this, so its marks are the review's."""
+    mine = next(c for c in ranked if c.play.after == after)
+    best = ranked[0]
+    equity, ply, chances = mine.equity, mine.ply, mine.chances
+    if (mine is not best and mine.ply < best.ply and match is None
+            and not rules.game_result(after)):
+        # judge the play made as deeply as the best (the search looked at it less)
+        theirs = evaluator.evaluate(after.swapped(), best.ply)
+        equity, ply, chances = -theirs.equity, best.ply, theirs.flipped()
+    loss = max(0.0, best.equity - equity) if mine is not best else 0.0
+    words = format_play(mine.play.steps) if words is None else words
+    return Choice(words, mine.play, equity, ply, chances), loss
+
+
+def normalized(decision, scale: int):
+    """A money cube decision per unit of cube: its equities divided by `scale` (the cube's
+    value), so that its losses compare with the plays'."""
+    if scale == 1:
+        return decision
+    return evaluator.CubeDecision(
+        decision.double, decision.take, decision.too_good,
+        decision.no_double_equity / scale, decision.double_take_equity / scale,
+        decision.double_pass_equity / scale, decision.win, decision.win_gammon,
+        decision.lose_gammon)
+
+
+def cube_loss(kind: str, decision) -> float:
+    """What a cube action ("double", "take" or "drop") gives away against level 5's
+    `decision` (the doubler's equities): 0 for the proper one, never negative."""
+    nd, dt, dp = (decision.no_double_equity, decision.double_take_equity,
+                  decision.double_pass_equity)
+    if kind == "double":
+        loss = max(nd, min(dt, dp)) - min(dt, dp)
+    elif kind == "take":
+        loss = dt - min(dt, dp)             # the taker's equity is -dt, at best -min
+    else:
+        loss = dp - min(dt, dp)
+    return max(0.0, loss)
 
 
 def luck_of(before: Position, dice) -> float:

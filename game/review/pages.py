@@ -12,7 +12,8 @@ from game.review import rollout_pages
 from game.board import screen as S
 from game.review import sgf
 from game.zx.basic import CODE_ENTER, Basic
-from game.commands import play_text
+from game.chances import chances_line, ink_of
+from game.commands import advice_lines, cube_advice_lines, play_text
 from game.errors import BackgammonError
 from game.files.settings import export_folder
 from game.instructions import wrap
@@ -20,6 +21,7 @@ from game.menus import (BAD_KEY, CLICK, PAGE, clear_rows, footer, show_reason, t
                         title_bar)
 from game.model.position import Position
 from game.model.record import MatchRecord
+from game.words import say
 
 BAR_ROW, BAR_COL, BAR_CELLS = 10, 1, 30          # the progress bar: 30 cells on row 10
 HEADLINE_ROW = S.BOTTOM_FIRST_ROW - 1             # across the board between its halves
@@ -38,11 +40,16 @@ MARK_ATTR = {"": S.attr(S.BLACK, S.WHITE, bright=True),
              "?": S.attr(S.BLACK, S.YELLOW, bright=True),
              "??": S.attr(S.WHITE, S.RED, bright=True)}
 KEYS_HELP = "ENTER next B back C all S sums Q"
-KEYS_HELP_MORE = "R rolls this decision out"
+NAME_CHARS = 8                                  # of a player's name on the pages
+FIGURES_KEYS = (ord("a"), ord("A"))
+FIGURES_HELP = "A: the plays with their chances"
+ROLLOUT_HELP = "R rolls this decision out"
 
 
-def side_word(side: str) -> str:
-    return WORDS.get(side, side.capitalize())
+def side_word(side: str, names: dict | None = None) -> str:
+    """You / Me for our own games; else the player's name from `names` (an imported
+    match's), cut to NAME_CHARS."""
+    return WORDS.get(side) or (names or {}).get(side, side.capitalize())[:NAME_CHARS]
 
 
 def board_view(position: Position, bottom_on_roll: bool) -> S.BoardView:
@@ -58,20 +65,23 @@ def _fit(left: str, right: str) -> str:
     return (left[:room].ljust(room) + " " + right)[:S.COLS]
 
 
-def headline(item, bottom: str) -> str:
-    """The line across the board: who did what, the mark and the equity given away."""
-    who = side_word(item.side)
+def headline(item, bottom: str, names: dict | None = None) -> str:
+    """The line across the board: who did what, the mark and the equity given away. A name
+    too long for the play beside it is cut, not the play."""
     if item.kind == "move":
         made = play_text(item.played.play, item.side == bottom)
-        left = f"{item.number} {who} {item.dice[0]}{item.dice[1]}: {made}"
-        if item.forced:
-            return _fit(left, "forced")
+        words = f" {item.dice[0]}{item.dice[1]}: {made}"
     else:
-        left = f"{item.number} {who}: {item.kind}"
-    if item.loss == 0:
-        return _fit(left, "best" if item.kind == "move" else "right")
-    right = f"{item.mark} -{item.loss:.3f}".strip()
-    return _fit(left, right)
+        words = f": {item.kind}"
+    if item.kind == "move" and item.forced:
+        right = "forced"
+    elif item.loss == 0:
+        right = "best" if item.kind == "move" else "right"
+    else:
+        right = f"{item.mark} -{item.loss:.3f}".strip()
+    room = S.COLS - len(right) - 1 - len(f"{item.number} {words}")
+    who = side_word(item.side, names)[:max(1, room)]
+    return _fit(f"{item.number} {who}{words}", right)
 
 
 def detail(item, bottom: str) -> str:
@@ -89,7 +99,7 @@ def summary_lines(review: R.Review, total: int | None = None) -> list[str]:
     """The summary page: per side, unforced moves, marks, errors, luck and rating."""
     sums = review.summary()
     a, b = review.sides
-    head = f"{'':13}{side_word(a):>9}{side_word(b):>9}"
+    head = f"{'':13}{side_word(a, review.names):>9}{side_word(b, review.names):>9}"
 
     def row(label, fmt):
         return f"{label:<13}{fmt(sums[a]):>9}{fmt(sums[b]):>9}"
@@ -103,8 +113,8 @@ def summary_lines(review: R.Review, total: int | None = None) -> list[str]:
              row("Luck", lambda s: f"{s.luck:+.3f}"),
              "",
              "Rating (GNU Backgammon's):",
-             f" {side_word(a)}: {sums[a].rating}",
-             f" {side_word(b)}: {sums[b].rating}"]
+             f" {side_word(a, review.names)}: {sums[a].rating}",
+             f" {side_word(b, review.names)}: {sums[b].rating}"]
     if not review.complete:
         done = sum(1 for i in review.items if i.kind == "move")
         lines += ["", f"Stopped: {done} of {total} turns" if total else "Stopped early",
@@ -112,6 +122,34 @@ def summary_lines(review: R.Review, total: int | None = None) -> list[str]:
     if review.match_play:
         lines += ["", "Errors in 2 x match chance - 1."]
     return lines
+
+
+def figures_lines(item, bottom: str, sides, match_play: bool) -> list[str]:
+    """A on a move page: level 5's best plays with their equities and each side's chances
+    (commands.advice_lines), then the play made, if it is not among them, with its own; on
+    a cube page, the cube advice for the decision (commands.cube_advice_lines)."""
+    other = sides[1] if item.side == sides[0] else sides[0]
+    if item.kind != "move":
+        doubler = item.side if item.kind in ("double", "no double") else other
+        return cube_advice_lines(item.decision, say("who", doubler),
+                                 offered=item.kind in ("take", "drop"), match=match_play)
+    mine = item.side == bottom
+    lines = advice_lines(item.before, item.dice, candidates=item.candidates,
+                         count=len(item.candidates), mover_is_human=mine, match=match_play,
+                         names=(side_word(item.side), side_word(other)))
+    listed = [c.play.after for c in item.candidates]
+    if item.played.play.after in listed:
+        return lines + ["", f"Played: {listed.index(item.played.play.after) + 1}."]
+    played = item.played
+    words = play_text(played.play, mine)[:11]
+    with_chances = all(c.chances is not None for c in item.candidates)
+    end = 2 + 2 * len(item.candidates) if with_chances else \
+        2 + len(item.candidates)
+    made = [f"Played{' (' + item.mark + ')' if item.mark else ''}:",
+            f"   {words:<11} {played.equity:+.3f} ({-item.loss:+.3f})"]
+    if played.chances is not None:
+        made.append(chances_line(played.chances))
+    return lines[:end] + made + lines[end:]
 
 
 def shown_items(review: R.Review, sides) -> list:
@@ -139,7 +177,7 @@ def progress_page(basic: Basic, game_number: int, total: int) -> None:
     footer(basic, "Any key stops")
 
 
-def draw_item(screen: S.Screen, item, bottom: str) -> None:
+def draw_item(screen: S.Screen, item, bottom: str, names: dict | None = None) -> None:
     """The board before the decision, the dice thrown (for a move), the cube, the words."""
     screen.draw_board(board_view(item.before, item.side == bottom
                                  if item.kind in ("move", "no double", "double")
@@ -149,7 +187,8 @@ def draw_item(screen: S.Screen, item, bottom: str) -> None:
         screen.draw_dice(item.dice[0], item.dice[1], black, black)
     if item.cube_owner is not None:      # a centred cube would sit under the headline
         screen.draw_cube(item.cube_value, "human" if item.cube_owner == bottom else "computer")
-    screen.text(HEADLINE_ROW, 0, headline(item, bottom).ljust(S.COLS), MARK_ATTR[item.mark])
+    screen.text(HEADLINE_ROW, 0, headline(item, bottom, names).ljust(S.COLS),
+                MARK_ATTR[item.mark])
     screen.message(detail(item, bottom))
 
 
@@ -286,7 +325,7 @@ def browse(basic: Basic, screen: S.Screen, reviewer: R.Reviewer, bottom: str, si
         return "summary"
     at = 0
     while True:
-        draw_item(screen, items[at], bottom)
+        draw_item(screen, items[at], bottom, reviewer.review.names)
         key = yield from basic.inkey()
         if key in NEXT_KEYS:
             if at == len(items) - 1:
@@ -300,26 +339,36 @@ def browse(basic: Basic, screen: S.Screen, reviewer: R.Reviewer, bottom: str, si
             return "sides"
         elif key in QUIT_KEYS:
             return "quit"
+        elif key in FIGURES_KEYS:
+            basic.beep(*CLICK)
+            yield from text_screen(basic, f"REVIEW: TURN {items[at].number}",
+                                   figures_lines(items[at], bottom, reviewer.record.sides,
+                                                 reviewer.review.match_play), ink=ink_of)
+            continue
         elif key in rollout_pages.ROLL_KEYS:
             basic.beep(*CLICK)
-            yield from roll_out(basic, screen, items[at], bottom)
+            yield from roll_out(basic, screen, items[at], bottom, reviewer.record.sides)
             continue
         else:
             basic.beep(*BAD_KEY)
-            for words in (KEYS_HELP, KEYS_HELP_MORE):
+            for words in (KEYS_HELP, FIGURES_HELP, ROLLOUT_HELP):
                 screen.message(words)
-                yield from basic.pause(100)
+                if (yield from basic.pause(100)) is not None:
+                    break
             continue
         basic.beep(*CLICK)
 
 
-def roll_out(basic: Basic, screen: S.Screen, item, bottom: str):
-    """R on a move page: the decision rolled out (game/review/rollout_pages.py); a forced move has
-    nothing to roll out."""
+def roll_out(basic: Basic, screen: S.Screen, item, bottom: str, sides):
+    """R on a move page: the decision rolled out (game/review/rollout_pages.py); a forced
+    move has nothing to roll out."""
     screen.message("Thinking...")
     yield
+    other = sides[1] if item.side == sides[0] else sides[0]
+    on_roll = item.side if item.kind in ("move", "double", "no double") else other
+    names = (side_word(on_roll), side_word(other if on_roll == item.side else item.side))
     try:
-        job = rollout_pages.review_job(item, bottom)
+        job = rollout_pages.review_job(item, bottom, names)
     except BackgammonError as exc:
         job, why = None, str(exc)
     else:

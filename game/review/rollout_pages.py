@@ -10,8 +10,9 @@ from __future__ import annotations
 import time
 import zlib
 from dataclasses import dataclass
+from types import SimpleNamespace
 
-from game import commands
+from game import chances, commands
 from game.board import screen as S
 from game.commands import play_text
 from game.errors import BackgammonError
@@ -50,15 +51,17 @@ HELP_LINES = ("R on the advice page (A) or on",
               "Any key stops it early.",
               "",
               "Result: each equity +- its 95%",
-              "interval; W G B: the mover's",
-              "wins, gammons, backgammons, L:",
-              "its losses, in per cent.")
+              "interval, each side's chances",
+              "in %, and how far each play is",
+              "from the first (vs 1st) on the",
+              "same dice.")
 
 
 @dataclass(frozen=True)
 class RolloutJob:
     """What to roll out: plays from a position (their labels as the screen writes them), or
-    CUBE_ACTIONS for the side on roll with cube_terms (value, owner, match=...)."""
+    CUBE_ACTIONS for the side on roll with cube_terms (value, owner, match=...); `names`: the
+    two sides over the chances, the one on roll in `position` first."""
     position: object
     candidates: object
     labels: tuple[str, ...] = ()
@@ -66,6 +69,7 @@ class RolloutJob:
     cube_owner: int = 0
     match: object = None
     trials: int = DEFAULT_TRIALS
+    names: tuple[str, str] = ("You", "Me")
 
     @property
     def cube(self) -> bool:
@@ -77,34 +81,35 @@ class RolloutJob:
         return zlib.crc32(self.position.position_id.encode("ascii"))
 
 
-def plays_job(position, plays, mover_is_human: bool = True,
-              trials: int = DEFAULT_TRIALS) -> RolloutJob:
+def plays_job(position, plays, mover_is_human: bool = True, trials: int = DEFAULT_TRIALS,
+              names: tuple[str, str] = ("You", "Me")) -> RolloutJob:
     labels = []
     for play in plays:
         words = play_text(play, mover_is_human)
         labels.append(words if len(words) <= NOTATION_WIDTH
                       else words[:NOTATION_WIDTH - 1] + "+")
-    return RolloutJob(position, tuple(plays), tuple(labels), trials=trials)
+    return RolloutJob(position, tuple(plays), tuple(labels), trials=trials, names=names)
 
 
 def cube_job(position, cube_value: int = 1, cube_owner: int = 0, match_to: int = 0,
              away_me: int = 0, away_opp: int = 0, crawford: int = 0,
-             trials: int = DEFAULT_TRIALS) -> RolloutJob:
+             trials: int = DEFAULT_TRIALS, names: tuple[str, str] = ("You", "Me")) -> RolloutJob:
     """The cube actions of the side on roll in `position`; the terms as game/zx/usr.py
     cube_terms gives them (the evaluator's cube_decision keywords)."""
     match = (match_to, away_me, away_opp, crawford, cube_value) if match_to else None
     return RolloutJob(position, CUBE_ACTIONS, cube_value=cube_value, cube_owner=cube_owner,
-                      match=match, trials=trials)
+                      match=match, trials=trials, names=names)
 
 
-def review_job(item, bottom: str, trials: int = DEFAULT_TRIALS) -> RolloutJob | None:
+def review_job(item, bottom: str, names: tuple[str, str] = ("You", "Me"),
+               trials: int = DEFAULT_TRIALS) -> RolloutJob | None:
     """A review page's decision: level 5's best plays of the roll with the play made among
     them (MAX_CANDIDATES at most), or the cube actions of the doubler (money cube terms);
-    None for a forced move."""
+    None for a forced move. `names`: the side on roll in item.before first."""
     if item.kind != "move":   # double or no double by item.side; take or drop by its opponent
         doubling, owned = item.kind in ("double", "no double"), item.cube_owner == item.side
         owner = 0 if item.cube_owner is None else (1 if owned == doubling else 2)
-        return cube_job(item.before, 1, owner, trials=trials)
+        return cube_job(item.before, 1, owner, trials=trials, names=names)
     if item.forced:
         return None
     ranked = evaluator.ranked_plays(item.before, item.dice, commands.ADVICE_LEVEL,
@@ -113,7 +118,7 @@ def review_job(item, bottom: str, trials: int = DEFAULT_TRIALS) -> RolloutJob | 
     made = item.played.play
     if all(p.after != made.after for p in plays):
         plays[-1] = made                       # the play made is always rolled out
-    return plays_job(item.before, plays, item.side == bottom, trials)
+    return plays_job(item.before, plays, item.side == bottom, trials, names)
 
 
 def depth_words(level: int, truncate: int) -> str:
@@ -156,19 +161,20 @@ def choose(basic: Basic, job: RolloutJob):
 # ---- the words of the pages -------------------------------------------------------------
 
 def estimate_text(estimate, width: int = 6) -> str:
-    """"+0.182 +-0.021" (an interval under 0.001 with four places); the interval left out
-    until it is known."""
+    """"+0.182 +-0.021" (an interval under 0.01 with four places: "+-0.0012"); the interval
+    left out until it is known."""
     text = f"{estimate.mean:+.3f}".rjust(width)
     if estimate.interval == estimate.interval:          # not nan
-        text += f" +-{estimate.interval:.{3 if estimate.interval >= 0.001 else 4}f}"
+        text += f" +-{estimate.interval:.{3 if estimate.interval >= 0.00995 else 4}f}"
     return text
 
 
 def chances_text(figures) -> str:
-    """The chances in percent on one line: wins, gammons, backgammons, then the losses."""
-    return (f"  W{figures.win_pct.mean:.1f} G{figures.win_gammon_pct.mean:.1f} "
-            f"B{figures.win_backgammon_pct.mean:.1f} L:G{figures.lose_gammon_pct.mean:.1f} "
-            f"B{figures.lose_backgammon_pct.mean:.1f}")[:S.COLS]
+    """The rolled-out chances as game/chances.py prints a play's, under chances_header."""
+    pct = SimpleNamespace(**{name: getattr(figures, f"{name}_pct").mean / 100  # the 5 chances
+                             for name in ("win", "win_gammon", "win_backgammon", "lose_gammon",
+                                          "lose_backgammon")})
+    return chances.chances_line(pct)
 
 
 def progress_lines(job: RolloutJob, answer) -> list[str]:
@@ -197,15 +203,15 @@ def result_lines(job: RolloutJob, answer, level: int, truncate: int) -> list[str
     if not answer.finished:
         head.append("Stopped early: the games done.")
     if job.cube:
-        return head + cube_result_lines(answer)
-    lines = head + [header(job)]
+        return head + cube_result_lines(job, answer)
+    lines = head + [chances.chances_header(job.names)]
     for rank, (line, figures) in enumerate(zip(progress_lines(job, answer),
                                                answer.candidates), start=1):
         lines += [line, chances_text(figures)]
         if rank > 1:
             lines.append(f"   vs 1st {estimate_text(figures.versus_first)}"[:S.COLS])
-    return lines + ["", "W wins G gammons B backgammons", "L: losses, % for the mover.",
-                    "Equity: points a game, no cube."]
+    return lines + ["", "Equity +- its 95% interval, in", "points a game, no cube.",
+                    *chances.chances_note()]
 
 
 def header(job: RolloutJob) -> str:
@@ -215,10 +221,10 @@ def header(job: RolloutJob) -> str:
     return f"   {'Play':<{NOTATION_WIDTH}} Equity +-95%"
 
 
-def cube_result_lines(answer) -> list[str]:
+def cube_result_lines(job: RolloutJob, answer) -> list[str]:
     figures = answer.candidates[0]
-    lines = ["", "Chances in % for the side on", "roll:", chances_text(figures), "",
-             CUBE_HEADER]
+    lines = ["", chances.chances_header(job.names), chances_text(figures),
+             *chances.chances_note(), "", CUBE_HEADER]
     cube = answer.cube
     if cube is None:
         return lines + ["No game finished yet."]
@@ -295,15 +301,18 @@ def roll_out(basic: Basic, job: RolloutJob, threads: int | None = None):
         basic.beep(*BAD_KEY)
         yield from text_screen(basic, "ROLLOUT", ["No rollout this time:", *wrap(str(exc))])
         return None
-    yield from text_screen(basic, "ROLLOUT RESULT", result_lines(job, answer, level, truncate))
+    yield from text_screen(basic, "ROLLOUT RESULT", result_lines(job, answer, level, truncate),
+                           ink=chances.ink_of)
     return answer
 
 
 # ---- the advice page with R --------------------------------------------------------------
 
-def advice_with_rollout(basic: Basic, position, dice, mover_is_human: bool = True, match=None):
-    """A at "Your move?": the ranked plays on the advice page (game/menus.py advice_screen),
-    where R rolls the shown plays out (when there are two or more). The caller redraws."""
+def advice_with_rollout(basic: Basic, position, dice, mover_is_human: bool = True, match=None,
+                        names: tuple[str, str] = ("You", "Me")):
+    """A at "Your move?": the ranked plays and the chances on the advice page (game/menus.py
+    advice_screen, `names` the mover's first), where R rolls the shown plays out (when there
+    are two or more). The caller redraws."""
     basic.print_at(S.MESSAGE_ROW, 0, "Thinking...".ljust(S.COLS), S.MESSAGE)
     yield
     match = evaluator.playable_match(match)       # a score the table cannot take: money
@@ -312,10 +321,10 @@ def advice_with_rollout(basic: Basic, position, dice, mover_is_human: bool = Tru
     except BackgammonError:
         ranked = None                              # the page words the refusal
     more = ranked is not None and len(ranked) > 1
-    key = yield from advice_screen(basic, position, dice, ranked, mover_is_human, match,
+    key = yield from advice_screen(basic, position, dice, ranked, mover_is_human, match, names,
                                    "ENTER back  R roll them out" if more else "Press ENTER",
                                    ROLL_KEYS if more else ())
     if key in ROLL_KEYS:
         yield from roll_out(basic, plays_job(position, [c.play for c in ranked],
-                                             mover_is_human))
+                                             mover_is_human, names=names))
 

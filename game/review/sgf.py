@@ -118,7 +118,8 @@ def _root(record: MatchRecord, game) -> str:
         rules_text = "RU[Crawford:CrawfordGame]" if game.crawford else "RU[Crawford]"
     result = ""
     if game.winner is not None:
-        result = f"RE[{'W' if game.winner == white else 'B'}+{game.points}]"
+        resigned = "R" if game.how == "resign" else ""          # an imported game's
+        result = f"RE[{'W' if game.winner == white else 'B'}+{game.points}{resigned}]"
     return (f"(;FF[4]GM[6]CA[UTF-8]AP[{APPLICATION}]{info}"
             f"PW[{_escape(record.names[white])}]PB[{_escape(record.names[black])}]"
             f"DT[{time.strftime('%Y-%m-%d')}]{rules_text}{result}")

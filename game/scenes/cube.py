@@ -4,6 +4,8 @@ and the cube advice on A. Not the cube's rules (game/model/match.py) nor its mat
 from game import commands, instructions, menus
 from game.model import evaluator
 from game.review import rollout_pages
+from game.scenes import tutor
+from game.scenes.keys import chance_names
 from game.zx.basic import CODE_ENTER
 from game.errors import BackgammonError
 from game.scenes.timing import ADVICE_KEYS, COMPUTER_BEEP, DOUBLE_KEYS, OPENING_READ_FRAMES
@@ -57,6 +59,8 @@ def before_roll(game, side: str):
     if not ok:
         yield from refuse(game, why)
         return None
+    if (yield from tutor.check_double(game, side)):
+        return None                               # taken back after the tutor's warning
     return (yield from offer_double(game, side))
 
 
@@ -93,8 +97,8 @@ def cube_advice(game, doubler: str, offered: bool):
         key = yield from menus.cube_advice_screen(game.basic, lines, "ENTER back  R roll out",
                                                   rollout_pages.ROLL_KEYS)
         if key in rollout_pages.ROLL_KEYS:
-            yield from rollout_pages.roll_out(game.basic,
-                                               rollout_pages.cube_job(position, **terms))
+            job = rollout_pages.cube_job(position, **terms, names=chance_names(game, doubler))
+            yield from rollout_pages.roll_out(game.basic, job)
     game.redraw()
 
 
@@ -107,12 +111,14 @@ def offer_double(game, doubler: str):
     game.log.append(f"{doubler} doubles to {value}")
     if game.typed[receiver]:
         game.basic.beep(*COMPUTER_BEEP)
+        judge = tutor.cube_judge(game, doubler)   # None with the Tutor option OFF
         while True:
             take = yield from menus.ask_yes_no(game.basic, say("doubles, take?", doubler,
                                                                value=value), other_keys="A")
-            if take != "A":
+            if take == "A":
+                yield from cube_advice(game, doubler, offered=True)
+            elif not (yield from tutor.check_cube(game, judge, "take" if take else "drop")):
                 break
-            yield from cube_advice(game, doubler, offered=True)
     else:
         said = say("doubles", doubler, value=value)
         game.message(said + ". Thinking...")

@@ -4,6 +4,7 @@ commands of the keys table (game/scenes/keys.py), READY? with Confirm turn on.""
 from game import menus
 from game.model import rules
 from game.model.match import HUMAN
+from game.scenes import tutor
 from game.errors import BackgammonError, EntryError, IllegalMoveError
 from game.model.position import BAR, POINT_LETTERS, Position, parse_entry
 from game.scenes import keys
@@ -17,6 +18,7 @@ def play(game, dice, side: str):
     game.turn = turn
     replay(game, turn)
     game.autosave()                                # the dice thrown, the steps so far
+    yield from game.say_save_failure()
     tag = "human" if side == HUMAN else side
     if turn.complete and not turn.made:            # no legal step at all: forfeit
         code = "cannot enter" if turn.start.board[BAR] else "cannot move"
@@ -25,11 +27,16 @@ def play(game, dice, side: str):
         yield from game.basic.wait_enter()
         return ()
     saved = list(turn.made)
+    coach = tutor.start_play(game, turn, side)     # None with the Tutor option OFF
     while True:
         while not turn.complete:
             saved = keep(game, turn, saved)
             ahead, game.typed_ahead = game.typed_ahead, ""
-            text = yield from game.basic.input(say("move?", side), text=ahead)
+            game.entering = True
+            try:
+                text = yield from game.basic.input(say("move?", side), text=ahead)
+            finally:
+                game.entering = False
             command = keys.COMMANDS.get(text.strip().upper())
             if command:
                 yield from command.handler(game, side)
@@ -41,6 +48,8 @@ def play(game, dice, side: str):
                 game.message(result + PRESS_ENTER)
                 yield from game.basic.wait_enter()
         saved = keep(game, turn, saved)
+        if (yield from tutor.check_play(game, turn, coach)):
+            continue                               # taken back after the tutor's warning
         if game.settings.confirm_turn:
             ready = yield from menus.ask_yes_no(game.basic, "READY?", enter_means=True)
             if not ready:

@@ -62,9 +62,18 @@ def advice(game, side):
     turn = game.turn
     yield from rollout_pages.advice_with_rollout(game.basic, turn.start, turn.dice,
                                                   mover_is_human=turn.mover_is_human,
-                                                  match=play_match(game.match, side))
+                                                  match=play_match(game.match, side),
+                                                  names=chance_names(game, side))
     game.redraw()
     game.mark_dice(turn)
+
+
+def chance_names(game, side) -> tuple[str, str]:
+    """The two sides as the chances columns name them, `side` (the mover) first."""
+    if side == HUMAN:
+        return ("You", "Me")
+    names = game.match.record.names
+    return (names.get(side, side.capitalize()), names.get(game.match.other(side), ""))
 
 
 def takeback(game, side):
@@ -125,11 +134,11 @@ COMMAND_ROWS = (
     Command(("V",), version, ("V         version, weights sum",)),
 )
 COMMANDS = {word: row for row in COMMAND_ROWS for word in row.words}
-HELP_PAGES = (("KEYS  (1/3)", [*menus.HELP_TYPING,
+HELP_PAGES = (("KEYS  (1/4)", [*menus.HELP_TYPING,
                                *(line for row in COMMAND_ROWS for line in row.help_lines),
                                menus.HELP_QUIT]),
-              menus.HELP_MORE,
-              ("ROLLOUTS  (3/3)", list(rollout_pages.HELP_LINES)))
+              menus.HELP_MORE, menus.HELP_MOUSE,
+              ("ROLLOUTS  (4/4)", list(rollout_pages.HELP_LINES)))
 
 
 def info_pause(game):

@@ -5,7 +5,8 @@ progress."""
 from game import menus
 from game.scenes import setup_board
 from game.board import screen as S
-from game.model.match import BLACK, WHITE, Match
+from game.model.match import Match, sides_for
+from game.review.dice_pages import dice_pages
 from game.review.pages import choose_game
 from game.scenes.game_over import review_game
 from game.scenes.keys import export
@@ -14,17 +15,14 @@ from game.files.settings import Settings
 
 
 def new_match(settings: Settings) -> Match:
-    if settings.players != "human-computer":      # two players, or the demo
-        return Match(settings.match_length, sides=(WHITE, BLACK), cube=settings.cube)
-    return Match(settings.match_length, cube=settings.cube)
+    return Match(settings.match_length, sides=sides_for(settings.players), cube=settings.cube)
 
 
 def fits(match: Match, settings: Settings) -> bool:
     """Does the match in progress still agree with the options (length, cube, players)?
     Changed in the middle of a match, they take effect from the next match."""
-    two_sided = settings.players != "human-computer"
     return (match.length == settings.match_length and match.cube_enabled == settings.cube
-            and (match.sides == (WHITE, BLACK)) == two_sided)
+            and match.sides == sides_for(settings.players))
 
 
 def abandon(match: Match) -> None:
@@ -52,14 +50,17 @@ def abandoned(basic, screen):
 
 
 def between_games(basic, screen, settings: Settings, game):
-    """The options before a game, with S for setting up a board and R for reviewing a
-    finished game of `game`'s match (then the options again); returns the set-up position
-    (human on roll) or None."""
+    """The options before a game, with S for setting up a board, R for reviewing a finished
+    game of `game`'s match and T for the dice on trial (then the options again); returns the
+    set-up position (human on roll) or None."""
     while True:
         out = yield from menus.options_menu(basic, settings, offer_setup=True)
         if out.setup_board:
             position = yield from setup_board.setup_board(basic, screen)
             return position
+        if out.dice_trial:
+            yield from dice_trial(game)
+            continue
         if not out.review:
             return None
         number = yield from choose_game(basic, game.match.record)
@@ -67,9 +68,14 @@ def between_games(basic, screen, settings: Settings, game):
             yield from review_game(game, number)
 
 
+def dice_trial(game):
+    """T: the dice on trial for the match's rolls and the game's dice source."""
+    yield from dice_pages(game.basic, game.match.record, game.dice, game.settings.set_dice)
+
+
 def match_over(basic, screen, game):
-    """The match-over page, then the offer of its .mat export."""
-    yield from menus.match_over_screen(basic, game.match)
+    """The match-over page (T: the dice on trial), then the offer of its .mat export."""
+    yield from menus.match_over_screen(basic, game.match, lambda: dice_trial(game))
     if (yield from menus.ask_yes_no(basic, "Export the match (.mat)?")):
         words = yield from export(game)
         screen.message(words[:S.COLS])

@@ -24,8 +24,7 @@ def offer_resume(basic: Basic, screen: S.Screen, session: Session, path=None):
         yield from basic.pause(WARNING_FRAMES)
     if saved is None:
         return None
-    if session.trace:
-        session.trace("offer", facts(saved))
+    session.tell("offer", facts(saved))
     m = saved.match
     score = f" {m.score[m.sides[0]]}-{m.score[m.sides[1]]}" if any(m.score.values()) else ""
     resume = yield from menus.ask_yes_no(basic, f"Resume saved game{score}?")

@@ -12,7 +12,8 @@ from game.model.match import Match
 from game.model.position import Position
 from game.files.settings import Settings
 from game.scenes import computer_turn, cube, human_turn, opening
-from game.scenes.timing import ADVICE_KEYS, DOUBLE_KEYS, RATTLE, ROLL_FLICKER_FRAMES, ROLL_FRAMES
+from game.scenes.timing import (ADVICE_KEYS, DOUBLE_KEYS, RATTLE, ROLL_FLICKER_FRAMES,
+                                ROLL_FRAMES, WARNING_FRAMES)
 from game.words import say
 
 
@@ -48,12 +49,21 @@ class Game:
         self.dice_shown = None           # (top face, bottom face, black) for redraws
         self.at = (self.position, None, None)     # for a save: position, side on roll, dice
         self.stopped = False             # the demo was stopped by a key
+        self.entering = False            # at "Your move?": a click on the board types keys
         self.typed_ahead = ""            # a key that ended a P/I/X message: the next entry's
 
     def autosave(self, between_games: bool = False) -> None:
         """Save the turn as it is now (the start, the dice if thrown, the steps typed)."""
         if self.keeper is not None:
             self.keeper.autosave(between_games)
+
+    def say_save_failure(self):
+        """A save that could not be written (a folder that cannot be written, a full disk)
+        is said once on the message line, for as long as a warning stays; play goes on."""
+        words = self.keeper.take_unsaid() if self.keeper is not None else None
+        if words:
+            self.message(words)
+            yield from self.basic.pause(WARNING_FRAMES)
 
     def forget_save(self) -> None:
         if self.keeper is not None:
@@ -193,6 +203,7 @@ class Game:
             self.at = (self.position, side, dice)
             if dice is None:
                 self.autosave()                   # the start of the turn
+                yield from self.say_save_failure()
                 result = yield from cube.before_roll(self, side)
                 if result is not None:
                     return result
@@ -207,6 +218,7 @@ class Game:
                     return "quit"
             else:
                 self.autosave()                   # the computer's dice
+                yield from self.say_save_failure()
                 steps = yield from computer_turn.play(self, dice, side)
             m.record_move(side, dice, steps)
             kind = rules.game_result(self.position)

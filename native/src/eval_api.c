@@ -7,6 +7,7 @@
 #include "cube.h"
 #include "search.h"
 
+_Static_assert(NN_OUT == BG_N_PROBS, "a candidate's probabilities are bg.h's five");
 static ev_weights loading;   /* parsed here first so a damaged file never half-replaces ev_w */
 /* the last ranking of the calling thread (threads rank side by side; see bg.h) */
 static _Thread_local sr_cand ranked[MG_MAX_PLAYS];
@@ -18,6 +19,13 @@ static _Thread_local int last_returned;   /* plays returned by the last bg_rank_
 int bg_last_ply(int index) {
     if (index < 0 || index >= last_returned) return -BG_ERR_BAD_ARG;
     return ranked[index].ply;
+}
+
+int bg_last_probs(float *out_probs, int n) {
+    if (!out_probs || n < 0 || n > last_returned) return -BG_ERR_BAD_ARG;
+    for (int i = 0; i < n; i++)
+        memcpy(out_probs + (size_t)i * BG_N_PROBS, ranked[i].p, sizeof(float) * BG_N_PROBS);
+    return n;
 }
 
 int bg_load_weights(const uint8_t *data, int len) {

@@ -1,0 +1,122 @@
+"""Tutor mode's cost benchmark (not a test): the time game/scenes/tutor.py adds to the end of a turn
+whose play (or cube action) is correct, i.e. earns no warning, over positions of seeded
+level-3 games. The tutor ranks the roll's plays at level 5 in a thread from the turn's start;
+what the player waits for when the play is finished is the lookup (and, for a good play the
+search looked at less deeply than its best, one deeper judgement). Measured three ways:
+  typed    the ranking done before the last step (a player takes seconds to type a play)
+  instant  the play finished the moment the turn starts (the worst case: the whole ranking)
+  cube     a correct double, take or drop (the decision is asked when it is made)
+One figure a line, with its unit. Run: python3 bench/tutor.py [--positions N]"""
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import statistics
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+from game.model import evaluator, rules  # noqa: E402
+from game.model.position import Position  # noqa: E402
+from game.review import judge as review  # noqa: E402
+from game.scenes import tutor  # noqa: E402
+
+OPTION = "?"                      # the strictest option: warns of anything over DOUBTFUL
+
+
+def positions(count: int, seed: int = 44) -> list[tuple[Position, tuple[int, int]]]:
+    """Positions with their roll from seeded level-3 games, each with a choice of plays."""
+    rng = random.Random(seed)
+    found = []
+    while len(found) < count:
+        position, first = Position.start(), True
+        while len(found) < count:
+            dice = (rng.randint(1, 6), rng.randint(1, 6))
+            while first and dice[0] == dice[1]:
+                dice = (rng.randint(1, 6), rng.randint(1, 6))
+            first = False
+            plays = rules.legal_plays(position, dice)
+            if len({p.after for p in plays}) > 1 and rng.random() < 0.5:
+                found.append((position, dice))
+            if not plays:
+                position = position.swapped()
+                continue
+            pick = evaluator.ranked_plays(position, dice, 3, limit=1)[0].play
+            if rules.game_result(pick.after):
+                break
+            position = pick.after.swapped()
+    return found
+
+
+def ms(seconds: float) -> float:
+    return 1000.0 * seconds
+
+
+def correct_plays(ranked, option: str) -> list:
+    """The results of the plays the tutor says nothing of: the best, and the best of the
+    others within the option's threshold (judged as the tutor judges them)."""
+    best = ranked[0].play.after
+    out = [best]
+    for candidate in list(ranked)[1:]:
+        _, loss = review.judged_play(ranked, candidate.play.after)
+        if not tutor.warning_mark(option, loss):
+            out.append(candidate.play.after)
+            break
+    return out
+
+
+def measure(count: int) -> dict:
+    evaluator.ensure_loaded()
+    got = {"typed": [], "typed_best": [], "instant": [], "ranking": [], "cube": []}
+    for position, dice in positions(count):
+        coach = tutor.PlayCoach(position, dice, None, True, OPTION)
+        start = time.perf_counter()
+        ranked = coach.ranking.result()              # the player is still typing meanwhile
+        got["ranking"].append(ms(time.perf_counter() - start))
+        for n, after in enumerate(correct_plays(ranked, OPTION)):
+            coach.warned.clear()
+            start = time.perf_counter()
+            verdict = coach.verdict(after)
+            spent = ms(time.perf_counter() - start)
+            assert verdict is None, "a correct play was warned of"
+            got["typed"].append(spent)
+            if n == 0:
+                got["typed_best"].append(spent)
+        best = ranked[0].play.after
+        start = time.perf_counter()                  # the play finished at the turn's start
+        instant = tutor.PlayCoach(position, dice, None, True, OPTION)
+        instant.ranking.result()
+        instant.verdict(best)
+        got["instant"].append(ms(time.perf_counter() - start))
+        start = time.perf_counter()
+        cube = tutor.CubeCoach(position, {}, 1, OPTION)
+        decision = cube.decision.result()
+        proper = "double" if decision.double and not decision.too_good else None
+        for kind in filter(None, (proper, "take" if decision.take else "drop")):
+            cube.verdict(kind)
+        got["cube"].append(ms(time.perf_counter() - start))
+    return got
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--positions", type=int, default=60)
+    args = parser.parse_args(argv)
+    got = measure(args.positions)
+    print(f"positions {args.positions}")
+    print(f"correct plays judged {len(got['typed'])}")
+    for name, label in (("typed", "added by the tutor, play typed (ranking done)"),
+                        ("typed_best", "added by the tutor, the best play typed"),
+                        ("instant", "added by the tutor, play finished at once"),
+                        ("cube", "added by the tutor, a correct cube action"),
+                        ("ranking", "level 5 ranking in the background")):
+        values = got[name]
+        print(f"{name}_median_ms {statistics.median(values):.3f} ms  ({label})")
+        print(f"{name}_max_ms {max(values):.3f} ms")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,94 @@
+"""A match file's games as read, before any check: the raw entries and results with the line
+each came from, the fault that stopped the reading (FileProblem), and the checks the readers
+share (binary junk, the match length). What matread.py and sgfread.py produce and imports.py
+checks; no parsing and no replaying here."""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Optional
+
+from game.errors import BackgammonError
+from game.model.position import Position
+
+MAX_LENGTH = 99                  # the longest match a file may name (0 = money play)
+_JUNK = re.compile("[\x00-\x08\x0e-\x1f\x7f-\x9f]")    # not in a text file (tabs, breaks are)
+
+
+class FileProblem(BackgammonError, ValueError):
+    """What is wrong at a line of a match file (a parser or the checks raise it)."""
+
+    def __init__(self, line: int, what: str):
+        super().__init__(f"line {line}: {what}")
+        self.line, self.what = line, what
+
+
+@dataclass
+class RawAction:
+    """One entry as the file gives it: `player` 0 (White, the left column) or 1; kind move,
+    double, take or drop; a move's dice and play in standard numbers from the mover's side
+    ("24/18 13/11*", bar and off as words or as 25 and 0); a double's value (0: not given)."""
+    line: int
+    player: int
+    kind: str
+    dice: Optional[tuple] = None
+    play: str = ""
+    value: int = 0
+
+
+@dataclass
+class RawResult:
+    """Who won, how many points, and whether the file says the loser resigned (None: the
+    format cannot say, as in .mat)."""
+    line: int
+    player: int
+    points: int
+    resigned: Optional[bool] = None
+
+
+@dataclass
+class RawGame:
+    """One game as read: where it starts, its number in the file, the names and scores at
+    its start (White's first), whether it is the Crawford game (None: work it out), a start
+    position other than the usual (White on roll), its entries and its result."""
+    line: int
+    number: Optional[int]
+    names: tuple
+    scores: tuple
+    crawford: Optional[bool] = None
+    setup: Optional[Position] = None
+    actions: list = field(default_factory=list)
+    result: Optional[RawResult] = None
+    last_line: int = 0
+
+
+@dataclass
+class RawMatch:
+    """A file's games as read, and the fault that stopped the reading (None: read to the end)."""
+    length: int = 0
+    crawford_rule: bool = True
+    games: list = field(default_factory=list)
+    problem: Optional[FileProblem] = None
+
+
+def junk_at(text: str):
+    """Where the first control character (not a tab, a line or page break) is, or None."""
+    junk = _JUNK.search(text)
+    return None if junk is None else junk.start()
+
+
+def junk_problem(text: str):
+    """The FileProblem of the text's first control character (its line counted in `text`);
+    None when there is none."""
+    at = junk_at(text)
+    if at is None:
+        return None
+    return FileProblem(text.count("\n", 0, at) + 1,
+                       f"binary data (character {ord(text[at]):#04x}), not text")
+
+
+def check_length(length: int, line: int) -> int:
+    if not 0 <= length <= MAX_LENGTH:
+        raise FileProblem(line, f"a match to {length} points: the length is 1 to "
+                                f"{MAX_LENGTH} (0 for money play)")
+    return length

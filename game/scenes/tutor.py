@@ -1,0 +1,232 @@
+"""Tutor mode (the Tutor option): a typed play, double, take or drop judged at once by level 5
+with the review's own judgement and marks (game/review/judge.py: ? over DOUBTFUL, ?? over BAD). An
+error of the size the option names is said on the message line before the turn is over (the
+better play or action and the equity given away), and T or U takes it back, ENTER keeps it.
+The roll's plays are ranked in a thread from the start of the turn, while the player types, so
+a good play waits for nothing but a lookup. Not the review after the game, not the turn's keys
+(game/scenes/), and silent when the option is OFF: the 1983 game is then unchanged."""
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+from typing import Callable, Optional
+
+from game.board import screen as S
+from game.commands import play_text
+from game.errors import BackgammonError
+from game.menus import BAD_KEY, CLICK, key_char
+from game.model import evaluator
+from game.review import judge as review
+from game.scenes.keys import undo_all
+from game.zx.basic import CODE_ENTER
+from game.zx.usr import cube_terms, play_match
+
+WARNED = {"off": (), "?": ("?", "??"), "??": ("??",)}   # the marks each option warns of
+TAKE_BACK_KEYS = ("T", "U")
+OFFER = "T/U: take it back  ENTER: keep"
+OFFER_ROW = S.BOTTOM_FIRST_ROW - 1                 # across the board between its halves
+OFFER_ATTR = S.attr(S.BLACK, S.YELLOW, bright=True)  # as the game-over banner there
+MARK_ATTR = {"?": S.attr(S.BLACK, S.YELLOW, bright=True),   # as the review's marks
+             "??": S.attr(S.WHITE, S.RED, bright=True)}
+BETTER_ACTION = {"double": "No double", "take": "Dropping", "drop": "Taking"}
+
+
+def warning_mark(option: str, loss: float) -> str:
+    """The review's mark of an error giving away `loss` ("?", "??" or "") when the Tutor
+    option `option` ("off", "?", "??") warns of it, else ""."""
+    mark = review.mark_for(loss)
+    return mark if mark in WARNED[option] else ""
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """An error worth a warning: its mark, the equity given away (the review's units) and the
+    better play or action in the player's words."""
+    mark: str
+    loss: float
+    better: str
+
+    def words(self) -> str:
+        """The message line: "?? h3 f1 is better by 0.123" (shorter when it must be)."""
+        for text in (f"{self.mark} {self.better} is better by {self.loss:.3f}",
+                     f"{self.mark} {self.better}: better by {self.loss:.3f}",
+                     f"{self.mark} Better: {self.better}"):
+            if len(text) <= S.COLS:
+                return text
+        return text[:S.COLS]
+
+
+class Job:
+    """`work()` run in a thread of its own (the C search lets go of Python's lock, so the
+    machine's frames run on meanwhile); `done` once it has finished, `result()` its answer
+    or None when it raised a BackgammonError or ValueError (the tutor then says nothing)."""
+
+    def __init__(self, work: Callable):
+        self._answer = None
+        self._thread = threading.Thread(target=self._run, args=(work,), daemon=True,
+                                        name="tutor")
+        self._thread.start()
+
+    def _run(self, work: Callable) -> None:
+        try:
+            self._answer = work()
+        except (BackgammonError, ValueError, StopIteration):
+            self._answer = None
+
+    @property
+    def done(self) -> bool:
+        return not self._thread.is_alive()
+
+    def result(self):
+        self._thread.join()
+        return self._answer
+
+
+def finished(job: Job):
+    """Frames (one yield each) until `job` is done (none when it is); returns its result."""
+    while not job.done:
+        yield
+    return job.result()
+
+
+# ---- plays -------------------------------------------------------------------------------
+
+class PlayCoach:
+    """One typed turn under the tutor: level 5 ranks every play of the roll in a thread from
+    the turn's start (`match` as evaluator.ranked_plays takes it); judge(after) then finds the
+    play made among them as the review would (review.judged_play)."""
+
+    def __init__(self, position, dice, match, mover_is_human: bool, option: str):
+        self.position, self.dice, self.option = position, tuple(dice), option
+        self.match = evaluator.playable_match(match)
+        self.mover_is_human = mover_is_human
+        self.warned: set = set()            # plays already warned of this turn
+        self.ranking = Job(lambda: evaluator.ranked_plays(position, self.dice,
+                                                          review.REVIEW_LEVEL,
+                                                          match=self.match))
+
+    def verdict(self, after) -> Optional[Verdict]:
+        """The warning a finished play reaching `after` (the mover still on roll) earns, or
+        None: a good play, a forced one, one warned of already, or no judgement."""
+        ranked = self.ranking.result()
+        if not ranked or after in self.warned or len({c.play.after for c in ranked}) < 2:
+            return None
+        try:
+            _, loss = review.judged_play(ranked, after, self.match)
+        except (BackgammonError, ValueError, StopIteration):   # no judgement: say nothing
+            return None
+        mark = warning_mark(self.option, loss)
+        if not mark:
+            return None
+        self.warned.add(after)
+        return Verdict(mark, loss, play_text(ranked[0].play, self.mover_is_human))
+
+
+def start_play(game, turn, side: str) -> Optional[PlayCoach]:
+    """The coach of a typed turn, its ranking started; None when the tutor is off."""
+    option = game.settings.tutor
+    if option == "off" or not game.typed[side]:
+        return None
+    return PlayCoach(turn.start, turn.dice, play_match(game.match, side),
+                     turn.mover_is_human, option)
+
+
+def check_play(game, turn, coach: Optional[PlayCoach]):
+    """After the last step of a typed play: the warning, if the play earns one, and the
+    offer; T takes the last man back, U the whole play (the keys of "Your move?"). Returns
+    True when the play was taken back (the turn goes on), False to end the turn."""
+    if coach is None or game.settings.tutor == "off":     # (turned off meanwhile: O)
+        return False
+    coach.option = game.settings.tutor
+    yield from finished(coach.ranking)         # no frame at all once the ranking is done
+    verdict = coach.verdict(turn.position)     # a lookup (or one deeper look, money play)
+    if verdict is None:
+        return False
+    key = yield from offer(game, verdict)
+    if key == "T":
+        turn.undo()
+        game.show_turn(turn)
+    elif key == "U":
+        undo_all(game, turn)
+    return key is not None
+
+
+# ---- the cube ----------------------------------------------------------------------------
+
+class CubeCoach:
+    """One cube question under the tutor: level 5's decision for the doubler on roll in
+    `position` (`terms` as evaluator.cube_decision takes them), in a thread from the moment
+    it is asked, divided by `scale` as the review does (money equities per unit of cube),
+    and the answers already warned of."""
+
+    def __init__(self, position, terms: dict, scale: int, option: str):
+        self.option = option
+        self.warned: set = set()
+        self.decision = Job(lambda: review.normalized(
+            evaluator.cube_decision(position, review.REVIEW_LEVEL, **terms), scale))
+
+    def verdict(self, kind: str) -> Optional[Verdict]:
+        """The warning the action `kind` ("double", "take", "drop") earns, or None."""
+        decision = self.decision.result()
+        if decision is None or kind in self.warned:
+            return None
+        loss = review.cube_loss(kind, decision)
+        mark = warning_mark(self.option, loss)
+        if not mark:
+            return None
+        self.warned.add(kind)
+        better = "Playing on" if kind == "double" and decision.too_good else \
+            BETTER_ACTION[kind]
+        return Verdict(mark, loss, better)
+
+
+def cube_judge(game, doubler: str) -> Optional[CubeCoach]:
+    """The coach of a typed cube action by or against `doubler`; None when the tutor is off."""
+    if game.settings.tutor == "off":
+        return None
+    m = game.match
+    scale = 1 if m.length and evaluator.playable_match(play_match(m, doubler)) else \
+        m.cube_value
+    return CubeCoach(game.held_for(doubler), cube_terms(m, doubler), scale,
+                     game.settings.tutor)
+
+
+def check_cube(game, coach: Optional[CubeCoach], kind: str):
+    """A typed cube action ("double", "take" or "drop"): the warning and the offer when it
+    earns one. Returns True when it was taken back (T or U: the question stands again),
+    False to keep it."""
+    if coach is None:
+        return False
+    yield from finished(coach.decision)
+    verdict = coach.verdict(kind)
+    if verdict is None:
+        return False
+    return (yield from offer(game, verdict)) is not None
+
+
+def check_double(game, doubler: str):
+    """D typed for `doubler`: True when the tutor's warning had it taken back."""
+    return (yield from check_cube(game, cube_judge(game, doubler), "double"))
+
+
+# ---- the warning on the screen -----------------------------------------------------------
+
+def offer(game, verdict: Verdict):
+    """The warning on the message line, the offer across the board; returns "T" or "U" when
+    taken back, None when ENTER keeps it. The board is drawn again either way."""
+    screen = game.screen
+    if screen.cube and S.CUBE_ROW.get(S.cube_side(screen.cube[1])) in (
+            OFFER_ROW, OFFER_ROW - S.CUBE_ROWS + 1):
+        screen.clear_cube()                         # a centred cube would be cut in half
+    screen.text(OFFER_ROW, 0, OFFER.center(S.COLS), OFFER_ATTR)
+    screen.text(S.MESSAGE_ROW, 0, verdict.words().ljust(S.COLS), MARK_ATTR[verdict.mark])
+    game.basic.beep(*BAD_KEY)
+    while True:
+        key = yield from game.basic.inkey()
+        char = key_char(key)
+        if key == CODE_ENTER or char in TAKE_BACK_KEYS:
+            break
+        game.basic.beep(*BAD_KEY)
+    game.basic.beep(*CLICK)
+    game.redraw()
+    return None if key == CODE_ENTER else char

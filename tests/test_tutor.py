@@ -1,0 +1,282 @@
+"""Tutor mode (game/scenes/tutor.py) in the running program: a finished play, double, take or drop
+that the review would mark ? or ?? is named on the message line at once, with the better play
+and the equity given away, T or U takes it back and ENTER keeps it; below the option's mark,
+and with the option OFF, nothing is said. The plays' marks are worked out here by the
+review's own judgement, not typed in."""
+import time
+from types import SimpleNamespace
+
+import pytest
+from gamedriver import GameDriver
+
+from game.commands import play_text
+from game.files.settings import Settings, SettingsError
+from game.model import evaluator, rules
+from game.model.dice import Dice
+from game.model.match import COMPUTER, HUMAN
+from game.model.position import Position
+from game.model.record import MatchRecord
+from game.review import judge as review
+from game.review.judge import BAD, DOUBTFUL
+from game.scenes import tutor
+
+HUMAN_53 = [3, 5]                 # the opening throw: the human's 5 beats the computer's 3
+RACE_EVEN = "7u4OAADu7g4AAA"      # 60 pips each, on roll: no double (test_review.py)
+RACE_PASS = "trsbAAC2uwMAAA"      # 55 pips against 69: double, pass (test_review.py)
+WAIT_SECONDS = 60                 # the judging runs in a thread: wait in wall time
+
+
+def opening_53_by_mark() -> dict:
+    """The opening 5-3's plays by the review's mark: {"": [...], "?": [...], "??": [...]},
+    each (play, loss), smallest loss first, the best play first of all."""
+    ranked = evaluator.ranked_plays(Position.start(), (5, 3), review.REVIEW_LEVEL)
+    out = {"": [], "?": [], "??": []}
+    for candidate in ranked:
+        _, loss = review.judged_play(ranked, candidate.play.after)
+        out[review.mark_for(loss)].append((candidate.play, loss))
+    for plays in out.values():
+        plays.sort(key=lambda pair: pair[1])
+    return out
+
+
+@pytest.fixture(scope="module")
+def marked():
+    plays = opening_53_by_mark()
+    assert plays[""] and plays["?"] and plays["??"], "5-3 needs plays of every mark"
+    return plays
+
+
+def until(driver, words, row=None):
+    """Frames until `words` is on the screen (on `row`), waiting in wall time for the
+    tutor's thread."""
+    deadline = time.monotonic() + WAIT_SECONDS
+    while time.monotonic() < deadline:
+        lines = driver.text()
+        if any(words in line for line in (lines if row is None else [lines[row]])):
+            return
+        driver.run(2)
+        time.sleep(0.002)
+    raise AssertionError(f"{words!r} never appeared:\n" + "\n".join(driver.text()))
+
+
+def type_play(driver, play):
+    """Each step of `play` typed at "Your move?" as a player would (letter and die)."""
+    until(driver, "Your move?", row=23)
+    turn = driver.game.turn
+    for made, step in enumerate(play.steps, 1):
+        until(driver, "Your move?", row=23)
+        driver.type(f"{Position.letter_of_index(step.from_index, True)}{step.die}\n")
+        deadline = time.monotonic() + WAIT_SECONDS
+        while len(turn.made) < made and time.monotonic() < deadline:
+            driver.run(1)
+
+
+def turn_over(driver):
+    """Frames until the human's play is recorded (the computer then plays)."""
+    deadline = time.monotonic() + WAIT_SECONDS
+    while time.monotonic() < deadline:
+        if any(line.startswith("human ") for line in driver.game.log):
+            return [line for line in driver.game.log if line.startswith("human ")]
+        driver.run(2)
+        time.sleep(0.002)
+    raise AssertionError("the turn never ended:\n" + "\n".join(driver.text()))
+
+
+def driver_with(option: str, **options):
+    return GameDriver(dice=Dice.scripted(HUMAN_53), settings=Settings(tutor=option),
+                      **options)
+
+
+def warned(driver) -> bool:
+    return any("better" in line for line in driver.text())
+
+
+# ---- the option ---------------------------------------------------------------------
+
+def test_the_tutor_is_an_option_off_by_default_saved_and_checked():
+    assert Settings().tutor == "off"
+    s = Settings()
+    assert [s.cycle("tutor") for _ in range(3)] == ["?", "??", "off"]
+    assert Settings.from_dict({"tutor": "??"}).tutor == "??"
+    with pytest.raises(SettingsError):
+        Settings.from_dict({"tutor": "???"})
+    with pytest.raises(SettingsError):
+        Settings().set("tutor", True)
+    line = next(text for _, name, text in Settings(tutor="??").menu_lines() if name == "tutor")
+    assert line.endswith("WARNS AT ??") and len(line) <= 32
+
+
+def test_the_option_warns_of_the_reviews_marks_from_their_thresholds_up():
+    assert tutor.warning_mark("?", DOUBTFUL) == ""
+    assert tutor.warning_mark("?", DOUBTFUL + 1e-4) == "?"
+    assert tutor.warning_mark("?", BAD + 1e-4) == "??"
+    assert tutor.warning_mark("??", BAD) == ""
+    assert tutor.warning_mark("??", (DOUBTFUL + BAD) / 2) == ""
+    assert tutor.warning_mark("??", BAD + 1e-4) == "??"
+    assert tutor.warning_mark("off", 2.0) == ""
+
+
+def test_the_tutors_loss_is_the_reviews_for_the_same_play(marked):
+    play, loss = marked["??"][0]
+    coach = tutor.PlayCoach(Position.start(), (5, 3), None, True, "?")
+    verdict = coach.verdict(play.after)
+    record = MatchRecord(0)
+    record.start_game({HUMAN: 0, COMPUTER: 0})
+    record.move(HUMAN, (5, 3), play.steps)
+    item = next(i for i in review.review_game(record).items if i.kind == "move")
+    assert verdict.mark == item.mark == "??"
+    assert verdict.loss == pytest.approx(item.loss) == pytest.approx(loss)
+    assert verdict.better == play_text(item.best.play)
+
+
+# ---- plays in the running program ---------------------------------------------------
+
+def test_a_doubtful_play_is_named_with_the_better_play_and_the_loss_before_the_turn_ends(
+        marked):
+    play, loss = marked["?"][0]
+    driver = driver_with("?")
+    type_play(driver, play)
+    until(driver, "better by", row=23)
+    best = play_text(marked[""][0][0])
+    assert driver.message() == f"? {best} is better by {loss:.3f}"
+    assert "T/U: take it back  ENTER: keep" in driver.text()[11]
+    assert not any(line.startswith("human ") for line in driver.game.log)   # not over yet
+    driver.type("\n")                                                        # keep it
+    assert turn_over(driver) == [f"human 53 {play_text(play)}"]
+
+
+def test_below_the_options_mark_nothing_is_said(marked):
+    for option, play in (("??", marked["?"][-1][0]), ("?", marked[""][1][0]),
+                         ("?", marked[""][0][0])):
+        driver = driver_with(option)
+        type_play(driver, play)
+        assert turn_over(driver) == [f"human 53 {play_text(play)}"]
+        assert not warned(driver)
+
+
+def test_a_blunder_is_warned_of_at_the_double_question_mark_option(marked):
+    play, loss = marked["??"][0]
+    driver = driver_with("??")
+    type_play(driver, play)
+    until(driver, "better by", row=23)
+    assert driver.message().startswith("?? ") and f"{loss:.3f}" in driver.message()
+
+
+def test_t_takes_the_last_man_back_after_a_warning_and_a_better_play_ends_the_turn(marked):
+    play = marked["??"][0][0]
+    best = marked[""][0][0]
+    driver = driver_with("?")
+    type_play(driver, play)
+    until(driver, "better by", row=23)
+    driver.type("t")
+    until(driver, "Your move?", row=23)
+    turn = driver.game.turn
+    assert turn.made == [(s.from_index, s.die) for s in play.steps[:-1]]
+    driver.type("u\n")                       # U at "Your move?" now: the whole play back
+    deadline = time.monotonic() + WAIT_SECONDS
+    while turn.made and time.monotonic() < deadline:
+        driver.run(1)
+    type_play(driver, best)
+    assert turn_over(driver) == [f"human 53 {play_text(best)}"]
+
+
+def test_u_takes_the_whole_play_back_after_a_warning(marked):
+    play = marked["??"][0][0]
+    driver = driver_with("??")
+    type_play(driver, play)
+    until(driver, "better by", row=23)
+    driver.type("U")
+    until(driver, "Your move?", row=23)
+    assert driver.game.turn.made == [] and driver.game.position == Position.start()
+
+
+def test_the_same_play_made_again_after_taking_it_back_is_not_warned_of_twice(marked):
+    play = marked["??"][0][0]
+    driver = driver_with("??")
+    type_play(driver, play)
+    until(driver, "better by", row=23)
+    driver.type("U")
+    until(driver, "Your move?", row=23)
+    type_play(driver, play)
+    assert turn_over(driver) == [f"human 53 {play_text(play)}"]
+
+
+def test_off_lets_a_blunder_end_the_turn_as_in_1983(marked):
+    play = marked["??"][-1][0]
+    driver = driver_with("off")
+    type_play(driver, play)
+    assert turn_over(driver) == [f"human 53 {play_text(play)}"]
+    assert not warned(driver)
+
+
+# ---- the cube ----------------------------------------------------------------------
+
+def policy(double: bool, take: bool):
+    return lambda position, match, doubler: SimpleNamespace(double=double, take=take,
+                                                           too_good=False)
+
+
+def test_doubling_an_even_race_is_warned_of_and_t_takes_the_double_back():
+    driver = GameDriver(dice=Dice.scripted([2, 1]), start=Position.from_id(RACE_EVEN),
+                        settings=Settings(tutor="?", who_starts="human"),
+                        cube_policy=policy(double=False, take=True))
+    until(driver, "ENTER rolls", row=23)
+    driver.type("d")
+    until(driver, "better by", row=23)
+    assert driver.message().startswith("?") and "No double is better by" in driver.message()
+    assert driver.game.match.offered_by is None            # not offered yet
+    driver.type("t")
+    until(driver, "Your move?", row=23)                    # no double: the roll
+    assert driver.game.match.cube_value == 1 and not any("double" in line
+                                                        for line in driver.game.log)
+
+
+def test_taking_a_pass_is_warned_of_and_the_question_stands_again():
+    start = Position.from_id(RACE_PASS).swapped()           # the computer on roll
+    driver = GameDriver(dice=Dice.scripted([2, 1]), start=start,
+                        settings=Settings(tutor="??", who_starts="computer"),
+                        cube_policy=policy(double=True, take=True))
+    until(driver, "Take? (Y/N)", row=23)
+    driver.type("y")
+    until(driver, "better by", row=23)
+    assert driver.message().startswith("?? Dropping is better by")
+    driver.type("t")
+    until(driver, "Take? (Y/N)", row=23)
+    driver.type("n")
+    deadline = time.monotonic() + WAIT_SECONDS
+    while driver.game.match.in_game and time.monotonic() < deadline:
+        driver.run(2)
+    assert driver.game.match.score[COMPUTER] == 1 and "human drops" in driver.game.log
+
+
+def test_a_right_drop_is_not_warned_of():
+    start = Position.from_id(RACE_PASS).swapped()
+    driver = GameDriver(dice=Dice.scripted([2, 1]), start=start,
+                        settings=Settings(tutor="?", who_starts="computer"),
+                        cube_policy=policy(double=True, take=True))
+    until(driver, "Take? (Y/N)", row=23)
+    driver.type("n")
+    deadline = time.monotonic() + WAIT_SECONDS
+    while driver.game.match.in_game and time.monotonic() < deadline:
+        driver.run(2)
+    assert "human drops" in driver.game.log and not warned(driver)
+
+
+def test_a_forced_play_is_never_warned_of():
+    two_on_the_bar = Position.from_points({"bar": 2, 6: 13},
+                                          {1: 2, 2: 2, 3: 2, 4: 2, 5: 2, 13: 5})
+    plays = rules.legal_plays(two_on_the_bar, (6, 1))     # one man enters with the 6: all
+    assert len({p.after for p in plays}) == 1
+    coach = tutor.PlayCoach(two_on_the_bar, (6, 1), None, True, "?")
+    assert coach.verdict(plays[0].after) is None
+
+
+def test_without_a_judgement_the_tutor_says_nothing_and_the_turn_ends(marked, monkeypatch):
+    def refuse(*args, **kwargs):
+        raise evaluator.WeightsError("the evaluator's weights are not loaded")
+    monkeypatch.setattr(evaluator, "ranked_plays", refuse)
+    play = marked["??"][0][0]
+    driver = driver_with("?")
+    type_play(driver, play)
+    assert turn_over(driver) == [f"human 53 {play_text(play)}"]
+    assert not warned(driver)
