@@ -25,7 +25,7 @@ from game.model.dice import Dice  # noqa: E402
 from game.model.match import COMPUTER, HUMAN, Match  # noqa: E402
 from game.model.position import Position  # noqa: E402
 from game.zx import romcheck  # noqa: E402
-from game.program import program  # noqa: E402
+from game.program import Run, program  # noqa: E402
 from game.zx.usr import usr_chooser  # noqa: E402
 from game.files.settings import STYLE_ORDER, Settings  # noqa: E402
 from spectrum.machine import Spectrum48  # noqa: E402
@@ -46,7 +46,7 @@ GAMMON = Position.from_points({13: 5, 8: 5, 6: 5}, {1: 1})
 
 class Scene(MachineDriver):
     """The machine after LOAD "" (instant tape: the loader's BORDER/PAPER/INK and the machine
-    code at its ORG, as the console has them), running program() with these keywords.
+    code at its ORG, as the console has them), running program() with a Run of these keywords.
     Keys, text() and until() as tests/gamedriver.py's MachineDriver."""
 
     def __init__(self, dice, level=LEVEL, rom=None, **options):
@@ -56,15 +56,15 @@ class Scene(MachineDriver):
         self.basic = Basic(self.machine)
         self.symbols = self.basic.sym
         for _ in range(200):
-            if rom_ready(self.machine, self.symbols):
+            if rom_ready(self.machine):
                 break
             self.machine.run_frame()
         options.setdefault("ask_instructions", False)
         chooser = usr_chooser(self.basic, level)
         self.dice = dice if isinstance(dice, Dice) else Dice.scripted(list(dice))
         self.games = []
-        self.program = program(self.basic, self.dice, chooser=chooser, games=self.games,
-                               **options)
+        self.program = program(self.basic, Run(dice=self.dice, chooser=chooser,
+                                               on_game=self.games.append, **options))
         self.frames = 0
         self.frames_per_key = 4
         next(self.program)

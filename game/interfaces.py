@@ -49,5 +49,6 @@ class Screen(Protocol):
 
 # (position with the mover on roll, dice, match context or None) -> rules.Play
 Chooser = Callable[..., object]
-# (position with the doubler on roll, match, doubler) -> an answer with double/take/too_good
+# (position with the doubler on roll, match, doubler) -> an evaluator.CubeDecision (double,
+# take, too_good, ...), or None for no answer (no double, a take)
 CubePolicy = Callable[..., object]

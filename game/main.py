@@ -7,7 +7,8 @@ import argparse
 import os
 import sys
 
-TAPE_MODES = ("fast", "real", "instant")
+from spectrum.tape_modes import TAPE_MODES
+
 TITLE = "Spectrum Backgammon"
 HEADLESS = "to run without a window: spectrum-backgammon --screenshot FILE.png --frames N"
 MOUSE_HELP = ("The mouse types what keys would:",
@@ -25,8 +26,9 @@ def parse_args(argv):
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     parser.add_argument("--scale", type=int, default=3, help="whole-number window scale (3)")
     parser.add_argument("--fullscreen", action="store_true", help="start fullscreen (F11)")
-    parser.add_argument("--tape", choices=TAPE_MODES, default="fast",
-                        help="how the tape loads: fast (sped up), real (as in 1983), instant")
+    parser.add_argument("--tape", choices=tuple(TAPE_MODES), default="fast",
+                        help="how the tape loads: " + ", ".join(
+                            f"{mode} ({means})" for mode, means in TAPE_MODES.items()))
     parser.add_argument("--screenshot", metavar="PATH", default=None,
                         help="no window: run --frames frames, write the screen to PATH, exit")
     parser.add_argument("--frames", type=int, default=None, metavar="N",
@@ -69,7 +71,7 @@ class Runner:
         from game.files import savegame
         from game.zx.basic import Basic
         from game.model.dice import Dice
-        from game.program import program
+        from game.program import Run, program
         from game.files.session import Session
         from game.zx.usr import evaluator_cube, usr_cube
         from game.files.settings import load_settings
@@ -91,9 +93,9 @@ class Runner:
             for thread in WARM_UPS:              # the weights first (one load per process)
                 thread.join()
             return cube(position, match, doubler)
-        self.program = program(self.basic, Dice(seed), chooser=chooser, settings=settings,
-                               cube_policy=cube_policy, session=self.session,
-                               warning=warning, export_dir=os.getcwd(), resume=resume)
+        self.program = program(self.basic, Run(
+            dice=Dice(seed), chooser=chooser, cube_policy=cube_policy, settings=settings,
+            warning=warning, session=self.session, export_dir=os.getcwd(), resume=resume))
         self.started = False
         self.keys = list((keys or "").replace("\\n", "\n"))
         self.wait_frames = 0
@@ -122,7 +124,7 @@ class Runner:
         try:
             if not self.started:
                 from game.zx.basic import rom_ready
-                if not rom_ready(machine, self.basic.sym):
+                if not rom_ready(machine):
                     return True                  # the ROM is still starting up
                 self.started = True
                 next(self.program)
@@ -151,7 +153,7 @@ class Runner:
 
 
 def computer_chooser(machine, basic, level):
-    """The computer's play through USR into the evaluator (game/program.py usr_chooser),
+    """The computer's play through USR into the evaluator (game/zx/usr.py usr_chooser),
     else the engine's first legal play. The weights load in a thread meanwhile (about 3 s,
     while the tape loads), so the first move is not held up; C runs without the GIL."""
     import threading

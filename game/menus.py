@@ -11,6 +11,7 @@ from game.zx.basic import CODE_ENTER, Basic
 from game.instructions import wrap
 from game.model.match import BadMatchLength, Match, parse_match_length
 from game.files.settings import MENU_KEYS, OPTIONS, SettingsError, Settings
+from game.words import kind_column
 
 # --- colours, as the instructions pages use them ---
 PAGE = S.attr(S.BLACK, S.WHITE)
@@ -392,8 +393,6 @@ def help_screens(basic: Basic, pages):
 # ---------------------------------------------------------------------------------------
 # the score
 
-KIND_WORDS = {"single": "single", "gammon": "gammon", "backgammon": "backgammon",
-              "drop": "dropped"}
 GAMES_SHOWN = 6
 
 
@@ -443,7 +442,7 @@ def score_lines(match: Match) -> list[str]:
         lines += ["", "GAME  WINNER      HOW     POINTS"]
         first = max(0, len(match.results) - GAMES_SHOWN)
         for n, result in enumerate(match.results[first:], start=first + 1):
-            how = KIND_WORDS.get(result.kind, result.kind)
+            how = kind_column(result.kind)
             lines.append(f"{n:>3}   {_name(match, result.winner):<11} "
                          f"{how:<10}{result.points:>3}"[:S.COLS])
     return lines

@@ -2,6 +2,11 @@
 game after game of a match until the machine is switched off. A generator: one `yield` is
 one 50 Hz frame. The scenes are game/scenes/; rules from game/model/rules.py, drawing from
 game/board/screen.py."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable
+
 from game import instructions
 from game.files import savegame
 from game.board import screen as S
@@ -16,44 +21,59 @@ from game.scenes.state import Game
 from game.scenes.timing import WARNING_FRAMES
 from game.files.session import Session
 from game.files.settings import Settings, short_words
+from game.zx.basic import Basic
 from game.zx.usr import first_legal_play
 
 
-def program(basic, dice: Dice | None = None, chooser: Chooser | None = None,
-            ask_instructions: bool = True, games: list | None = None,
-            start: Position | None = None, settings: Settings | None = None,
-            cube_policy: CubePolicy | None = None, session: Session | None = None,
-            warning: str | None = None, export_dir=None,
-            resume: bool = False, match: Match | None = None):
+@dataclass
+class Run:
+    """What a run of the program is given besides the machine, as game/main.py, the tests and
+    docs/make_docs.py give it. The computer: its plays (`chooser`) and its cube decisions
+    (`cube_policy`, game/zx/usr.py evaluator_cube; None: it never doubles and always takes);
+    `dice`, seeded for a replay. The player's: the options (`settings`, game/files/settings.py)
+    and `warning`, a line shown first (a damaged settings file); `session`, kept up to date
+    and autosaving into its slot; `export_dir`, where exports go. At start-up: the
+    instructions offered, and with `resume` a saved game first (a session without a slot
+    then gets the default one, so the match goes on being saved). Where play begins: `start`,
+    the first game's position (human on roll) or the first games' in order, later games from
+    the usual one; `match`, a match already under way (a game started in it keeps its cube).
+    `on_game` is told of each game as it begins (the scenes' Game)."""
+    dice: Dice = field(default_factory=Dice)
+    chooser: Chooser = first_legal_play
+    cube_policy: CubePolicy | None = None
+    settings: Settings = field(default_factory=Settings)
+    warning: str | None = None
+    session: Session | None = None
+    export_dir: str | None = None
+    ask_instructions: bool = True
+    resume: bool = False
+    start: Position | list[Position] | None = None
+    match: Match | None = None
+    on_game: Callable[[Game], None] | None = None
+
+
+def program(basic: Basic, run: Run | None = None):
     """The whole program after the tape has loaded; runs until the machine is switched off.
-    `start`: the first game's position (human on roll), for tests; later games start
-    from the usual position. `settings`: the options (game/files/settings.py; defaults if None),
-    `warning` a line to show first (a damaged settings file). `cube_policy`: the computer's
-    cube decisions (game/zx/usr.py evaluator_cube); None: it never doubles and always takes.
-    `session` is kept up to date and autosaves into its slot; `resume`: offer a saved game
-    first (a session without a slot then gets the default one, so the match goes on being
-    saved).
-    For tests: `start` may be a list (the first games' positions, in order) and `match` the
-    first match (a game already started in it keeps its cube). The computer's level is
-    the chooser's and the options' business."""
-    settings = settings or Settings()
-    session = session or Session(settings)
+    The computer's level is the chooser's and the options' business."""
+    run = run or Run()
+    settings, match = run.settings, run.match
+    session = run.session or Session(settings)
     session.settings = settings
-    if resume and session.slot is None:
+    if run.resume and session.slot is None:
         session.slot = savegame.Autosave()
     basic.silent = basic.silent or not settings.sound
     screen = S.Screen(basic.memory, basic.print_at)
-    if warning:                                 # a damaged settings file: the defaults
-        screen.message(short_warning(warning, short_words(warning)))
+    if run.warning:                             # a damaged settings file: the defaults
+        screen.message(short_warning(run.warning, short_words(run.warning)))
         yield from basic.pause(WARNING_FRAMES)
-    carry_on = (yield from offer_resume(basic, screen, session)) if resume else None
-    if ask_instructions and carry_on is None:
+    carry_on = (yield from offer_resume(basic, screen, session)) if run.resume else None
+    if run.ask_instructions and carry_on is None:
         session.tell("prompt", {"asks": "instructions"})
         yield from instructions.offer(basic)
-    table = dict(basic=basic, screen=screen, dice=dice or Dice(),
-                 chooser=chooser or first_legal_play, settings=settings,
-                 cube_policy=cube_policy, export_dir=export_dir, keeper=session)
-    starts = list(start) if isinstance(start, (list, tuple)) else [start]
+    table = dict(basic=basic, screen=screen, dice=run.dice, chooser=run.chooser,
+                 settings=settings, cube_policy=run.cube_policy, export_dir=run.export_dir,
+                 keeper=session)
+    starts = list(run.start) if isinstance(run.start, (list, tuple)) else [run.start]
     while True:
         start = starts.pop(0) if starts else None
         resume_turn = None
@@ -69,8 +89,8 @@ def program(basic, dice: Dice | None = None, chooser: Chooser | None = None,
         session.match = match
         game = Game(start=start, match=match, resume=resume_turn, **table)
         session.game = game
-        if games is not None:
-            games.append(game)                  # for tests and the console's --seed replay
+        if run.on_game is not None:
+            run.on_game(game)
         match = yield from after_game(game, (yield from game.play()), starts)
 
 

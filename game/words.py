@@ -1,7 +1,7 @@
 """Every word the program says about a player, in one table keyed by codes: who is who
 (I/You, White/Black), the short messages of a turn, the results of a game and the few words
 for each BG_STEP_* reason the C engine gives. Not screen layout (game/board/screen.py)."""
-from game.model.match import COMPUTER, HUMAN, KINDS
+from game.model.match import COMPUTER, DROP, HUMAN, KIND_NAMES
 from game.model.position import BAR, Position
 from game.model.rules import StepCode
 
@@ -28,7 +28,10 @@ SAY = {
 }
 PRESS_ENTER = ". Press ENTER"
 
-KIND_WORDS = {1: "a single game", 2: "a gammon", 3: "a backgammon"}
+# How a game ended (a match.ENDINGS kind): in a sentence ("a gammon (2 points)"; a drop is
+# said by who dropped) and in the score page's column
+KIND_WORDS = {"single": ("a single game", "single"), "gammon": ("a gammon", "gammon"),
+              "backgammon": ("a backgammon", "backgammon"), DROP: (None, "dropped")}
 
 # A few words (at most 19 columns, + PRESS_ENTER) for each reason the engine refuses a step
 STEP_WORDS = {
@@ -68,7 +71,14 @@ def points_words(points: int) -> str:
 
 
 def result_words(kind: int | str, points: int, loser: str = COMPUTER) -> str:
-    """'a gammon (4 points)' for a game played out; a drop reads 'I drop (1 point)'."""
-    if kind == "drop":
+    """'a gammon (4 points)' for a game played out (its kind by name or multiple); a drop
+    reads 'I drop (1 point)'."""
+    if kind == DROP:
         return f"{say('drop result', loser)} {points_words(points)}"
-    return f"{KIND_WORDS[kind if isinstance(kind, int) else KINDS[kind]]} {points_words(points)}"
+    sentence, _column = KIND_WORDS[KIND_NAMES.get(kind, kind)]
+    return f"{sentence} {points_words(points)}"
+
+
+def kind_column(kind: str) -> str:
+    """A game's ending as the score page's column has it ('gammon', 'dropped')."""
+    return KIND_WORDS[kind][1] if kind in KIND_WORDS else kind

@@ -90,7 +90,7 @@ int64_t bg_bench_generate(const int8_t *boards, const int8_t *dice, int n, int r
  * Threads: the evaluation, ranking and cube calls may run in several threads at once, each
  * with its own search state ("the last ranking" means the calling thread's); loading the
  * weights and changing the settings (budgets, plies, cache switch) must wait until no other
- * call runs. The USR door (bg_usr_call) belongs to the emulated machine's one thread. */
+ * call runs. The USR door (bg_usr) belongs to the emulated machine's one thread. */
 #define BG_N_PROBS 5
 #define BG_LEVEL_MIN 1
 #define BG_LEVEL_MAX 5
@@ -108,6 +108,8 @@ int64_t bg_bench_generate(const int8_t *boards, const int8_t *dice, int n, int r
 #define BG_CUBE_TOO_GOOD 4       /* too good to double: play on for the gammon */
 #define BG_CUBE_OUT_LEN 6        /* out: probs[0..4] as above ... see bg_cube_decision */
 #define BG_MET_MAX 25            /* longest match the match equity table covers */
+#define BG_CUBE_MAX 4096         /* the highest cube value the engine takes ... */
+#define BG_CUBE_MAX_LOG2 12      /* ... which is 2 to this power */
 
 /* Load the weights file image (bytes, len): 0 or -BG_ERR_WTS_*. */
 int bg_load_weights(const uint8_t *data, int len);
@@ -132,7 +134,7 @@ int bg_rank_plays(const int8_t *board, int die1, int die2, int level, int8_t *ou
  * the other match arguments are not looked at); else 1..BG_MET_MAX, away_me/away_opp
  * 1..match_to the points the mover/opponent still need, crawford 0 before the Crawford
  * game, 1 in it (cube 1), 2 after it (1 and 2 need a side 1-away), cube_value 1, 2, 4 ..
- * 4096. Plays are ranked by the mover's match winning chance after the play from the match
+ * BG_CUBE_MAX. Plays are ranked by the mover's match winning chance after the play from the match
  * equity table (each outcome single/gammon/backgammon at this cube value, dead cube), and
  * out_equity is 2*mwc-1; level 1 keeps its heuristic. Bad match arguments: -BG_ERR_BAD_ARG. */
 int bg_rank_plays_match(const int8_t *board, int die1, int die2, int level, int match_to,
@@ -297,7 +299,8 @@ void bg_rollout_free(bg_rollout *ro);
  * All offsets are from PARAMS; the block never exceeds BG_USR_BLOCK_LEN bytes. Signed bytes
  * (board counts, a step's `to` = -1 for borne off) are two's complement; 16-bit values are
  * little-endian; equities are signed 16-bit thousandths of a point (of 2*mwc-1 in match
- * play); probabilities are unsigned 16-bit ten-thousandths.
+ * play, BG_USR_EQUITY_SCALE); probabilities are unsigned 16-bit ten-thousandths
+ * (BG_USR_PROB_SCALE). A cube value travels as its log2, at most BG_CUBE_MAX_LOG2.
  *
  * Request:
  *   +0 job (BG_USR_JOB_*)   +1 level 1..5   +2 die1   +3 die2
@@ -326,6 +329,9 @@ void bg_rollout_free(bg_rollout *ro);
  *   1 this game, 2 after)   +500 cube value, log2. Plays are then ranked as by
  *   bg_rank_plays_match and the equities are 2*mwc-1; bad values give BG_ERR_BAD_ARG. */
 #define BG_USR_BLOCK_LEN 512
+#define BG_USR_MEMORY_LEN 65536   /* the memory bg_usr is given: the machine's 64 KiB */
+#define BG_USR_EQUITY_SCALE 1000  /* an equity in the block: its value times this, rounded */
+#define BG_USR_PROB_SCALE 10000   /* a probability in the block: its value times this */
 #define BG_USR_JOB_PING 0
 #define BG_USR_JOB_BEST 1
 #define BG_USR_JOB_RANK 2
@@ -370,7 +376,8 @@ void bg_rollout_free(bg_rollout *ro);
 #define BG_USR_PLAY_MATCH_LEN 5
 #define BG_ERR_USR_ADDR 120      /* the block would run past the end of memory */
 #define BG_ERR_USR_JOB 121       /* unknown job code */
-/* memory: the machine's 64 KiB; params_addr: PARAMS. Returns the status (also at +4). */
+/* memory: the machine's BG_USR_MEMORY_LEN bytes; params_addr: PARAMS. Returns the status
+ * (also at +4). */
 int bg_usr(uint8_t *memory, int params_addr);
 
 /* cffi-cdef end */

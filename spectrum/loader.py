@@ -16,8 +16,7 @@ import time
 
 from spectrum import hw
 from spectrum.tape import Tape, TapeError, TapePlayer, instant_ld_bytes, read_tape
-
-MODES = ("fast", "real", "instant")
+from spectrum.tape_modes import TAPE_MODES
 FAST_BUDGET_S = 0.018             # wall time a fast-mode display frame may spend emulating
 MAX_CALL_FRAMES = 20_000          # a routine out this long (~6.7 min) with the tape still: hung
 TYPED_COMMAND_FRAMES = 25         # how long LOAD "" stays on the screen before ENTER (0.5 s)
@@ -141,8 +140,8 @@ class TapeLoader:
     to retry) or "done"; `headers` lists the "Program: NAME" lines the ROM printed."""
 
     def __init__(self, machine, tape, mode: str, sym: dict):
-        if mode not in MODES:
-            raise ValueError(f"tape mode {mode!r}: choose one of {', '.join(MODES)}")
+        if mode not in TAPE_MODES:
+            raise ValueError(f"tape mode {mode!r}: choose one of {', '.join(TAPE_MODES)}")
         if tape is None:
             raise ValueError("no tape given: a path, a Tape or a list of blocks")
         if isinstance(tape, Tape):
@@ -264,9 +263,7 @@ class TapeLoader:
                 deadline = time.perf_counter() + FAST_BUDGET_S
                 while not self._at_idle() and time.perf_counter() < deadline:
                     self.machine.run_frame()
-                ear = getattr(self.machine, "ear_frames", None)
-                if ear is not None:
-                    ear.clear()
+                self.machine.ear_frames.clear()
         raise LoaderError(f"a tape routine did not return in {MAX_CALL_FRAMES} frames")
 
     def _play_on_if_waiting(self) -> None:

@@ -13,10 +13,17 @@ os.environ.setdefault("SPECTRUM_BACKGAMMON_CONFIG_DIR", tempfile.mkdtemp(prefix=
 import roms  # noqa: E402
 from game.zx import media  # noqa: E402
 from game.board import screen as S  # noqa: E402
-from game.zx.basic import CODE_AT, CODE_DELETE, CODE_ENTER, Basic  # noqa: E402
+from game.zx.basic import CODE_AT, CODE_DELETE, CODE_ENTER, Basic, mcode_symbols  # noqa: E402
 from game.model.dice import Dice  # noqa: E402
-from game.program import program  # noqa: E402
+from game.program import Run, program  # noqa: E402
 from spectrum.keyboard import keys_for_char  # noqa: E402
+
+def rom_symbols() -> dict:
+    """Our own ROM's symbol table (roms.rom_symbols: pasmo's labels and EQUs) with the game's
+    machine code's labels (USR_ENTRY, PARAMS) when game/zx/mcode.sym is there: for the tests
+    that drive our ROM's own routines (the game itself uses only game/zx/rom48.py)."""
+    return {**roms.rom_symbols(), **mcode_symbols()}
+
 
 SYMBOLS = {"PRINT_A": 0x0010, "CLS": 0x0DAF, "BEEPER": 0x03B5, "FLAGS": 23611,   # 48K's
            "LAST_K": 23560, "ATTR_P": 23693, "ATTR_T": 23695, "FRAMES": 23672, "CL_SET": 0x0DD9}
@@ -131,6 +138,14 @@ def key_code(ch: str) -> int:
     return ord(ch)
 
 
+def run_of(dice: Dice, chooser, on_game, **options) -> Run:
+    """program()'s Run for a driver: its dice, the chooser when one is given (else Run's),
+    each new game told to `on_game`, and the test's other keywords as they are."""
+    if chooser is not None:
+        options["chooser"] = chooser
+    return Run(dice=dice, on_game=on_game, **options)
+
+
 class GameDriver:
     """`GameDriver(seed=1)` or `GameDriver(dice=Dice.scripted([...]))`; then `type("k4\\n")`,
     `until("Your move?")`, `text()`. Keys go in as the ROM's interrupt would leave them:
@@ -139,14 +154,14 @@ class GameDriver:
     def __init__(self, seed: int | None = 1, dice: Dice | None = None, chooser=None,
                  ask_instructions: bool = False, frames_per_key: int = 2, start=None,
                  **options):
-        """options: more of program()'s keywords (settings, cube_policy, session, ...)."""
+        """options: more of program()'s Run (settings, cube_policy, session, match, ...)."""
         self.machine = StandInMachine()
         self.basic = Basic(self.machine, dict(SYMBOLS))
         self.dice = dice or Dice(seed)
         self.games: list = []
-        self.program = program(self.basic, self.dice, chooser=chooser,
-                               ask_instructions=ask_instructions, games=self.games,
-                               start=start, **options)
+        self.program = program(self.basic, run_of(self.dice, chooser, self.games.append,
+                                                  ask_instructions=ask_instructions,
+                                                  start=start, **options))
         self.frames = 0
         self.frames_per_key = frames_per_key
         next(self.program)                     # run to the first frame boundary
@@ -232,12 +247,12 @@ class MachineDriver(GameDriver):
         import roms
         from game.zx.usr import usr_chooser
         from spectrum.machine import Spectrum48
-        from game.zx.basic import rom_ready, rom_symbols
+        from game.zx.basic import rom_ready
         self.machine = machine or Spectrum48(roms.ROM_PATH)
         self.symbols = rom_symbols()
         for _ in range(200):                       # let the ROM start up (it clears RAM)
             self.machine.run_frame()
-            if rom_ready(self.machine, self.symbols):
+            if rom_ready(self.machine):
                 break
         self.basic = Basic(self.machine, self.symbols)
         if level is not None:
@@ -245,9 +260,9 @@ class MachineDriver(GameDriver):
             chooser = usr_chooser(self.basic, level)
         self.dice = dice or Dice(seed)
         self.games = []
-        self.program = program(self.basic, self.dice, chooser=chooser,
-                               ask_instructions=ask_instructions, games=self.games,
-                               start=start, **options)
+        self.program = program(self.basic, run_of(self.dice, chooser, self.games.append,
+                                                  ask_instructions=ask_instructions,
+                                                  start=start, **options))
         self.frames = 0
         self.frames_per_key = frames_per_key
         next(self.program)

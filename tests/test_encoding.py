@@ -1,19 +1,37 @@
-"""The net's inputs after gnubg's published contact set (eval.c, x[115..123] of each side):
-double shots, staying out on the bar, the forward anchor, containment, the spread of the men,
-anchors for a back game and the outside men's way home, checked on boards built here through
-the encoder the training tools use (sldata encode)."""
+"""The net's inputs after gnubg's published contact set (native/src/eval.h enum ev_input,
+EV_IN_DOUBLE_SHOTS to EV_IN_MOBILITY of each side): double shots, staying out on the bar, the
+forward anchor, containment, the spread of the men, anchors for a back game and the outside
+men's way home, with the hit and escape rolls, checked on boards built here through the
+encoder the training tools use (sldata encode)."""
+import re
 import struct
 import subprocess
 
+import cffi
 import numpy as np
 import pytest
 
-from conftest import build_tools
+from conftest import REPO, build_tools
 
-PER_SIDE = 124
-DOUBLE_SHOTS, STAY_OUT, FORWARD_ANCHOR, CONTAIN, CONTAIN2, ACONTAIN, MOMENT2, ANCHORS, \
-    MOBILITY = range(115, 124)
-HIT_ROLLS = 102
+
+def input_offsets() -> dict:
+    """eval.h's enum ev_input, the inputs of one side by name, read from the header."""
+    header = (REPO / "native" / "src" / "eval.h").read_text(encoding="utf-8")
+    ffi = cffi.FFI()
+    ffi.cdef(re.search(r"enum ev_input \{.*?\};", header, re.S).group(0))
+    return ffi.typeof("enum ev_input").relements
+
+
+_IN = input_offsets()
+PER_SIDE = _IN["EV_PER_SIDE"]
+DOUBLE_SHOTS, STAY_OUT, FORWARD_ANCHOR = (_IN["EV_IN_DOUBLE_SHOTS"], _IN["EV_IN_STAY_OUT"],
+                                          _IN["EV_IN_FORWARD_ANCHOR"])
+CONTAIN, CONTAIN2, CONTAIN_MEN = (_IN["EV_IN_CONTAIN"], _IN["EV_IN_CONTAIN2"],
+                                  _IN["EV_IN_CONTAIN_MEN"])
+SPREAD, BACK_ANCHORS, MOBILITY = (_IN["EV_IN_SPREAD"], _IN["EV_IN_BACK_ANCHORS"],
+                                  _IN["EV_IN_MOBILITY"])
+HIT_ROLLS, ESCAPE, HELD_IN_FRONT = (_IN["EV_IN_HIT_ROLLS"], _IN["EV_IN_ESCAPE"],
+                                    _IN["EV_IN_HELD_IN_FRONT"])
 
 
 @pytest.fixture(scope="module")
@@ -44,7 +62,7 @@ def test_a_full_prime_contains_the_man_behind_it_completely(encode):
     me = {i: 2 for i in range(1, 7)} | {12: 3}          # our 2- to 7-points made
     opp = {23: 2, 5: 13}                                   # two men behind the prime
     mine, _ = encode(me, opp)
-    assert mine[CONTAIN] == mine[ACONTAIN] == 1.0
+    assert mine[CONTAIN] == mine[CONTAIN_MEN] == 1.0
     assert mine[CONTAIN2] == 1.0
 
 
@@ -59,10 +77,10 @@ def test_one_point_in_front_lets_all_but_double_ones_past(encode):
 def test_the_forward_anchor_and_the_anchors_in_the_opponents_board(encode):
     mine, _ = encode({20: 2, 5: 13}, {5: 15})
     assert mine[FORWARD_ANCHOR] == pytest.approx(4 / 6)   # the opponent's 4-point
-    assert mine[ANCHORS] == pytest.approx(0.5)
+    assert mine[BACK_ANCHORS] == pytest.approx(0.5)
     mine, _ = encode({18: 2, 20: 2, 5: 11}, {4: 15})
     assert mine[FORWARD_ANCHOR] == pytest.approx(1.0)     # his 6-point, the most advanced
-    assert mine[ANCHORS] == pytest.approx(1.0)
+    assert mine[BACK_ANCHORS] == pytest.approx(1.0)
 
 
 def test_a_man_on_the_bar_against_three_home_points_stays_out_a_quarter_of_the_time(encode):
@@ -81,7 +99,7 @@ def test_double_shots_need_two_blots_in_reach(encode):
 
 def test_men_all_home_on_one_point_have_no_spread_and_no_way_home_to_go(encode):
     mine, _ = encode({3: 15}, {23: 2, 12: 13})
-    assert mine[MOMENT2] == 0.0
+    assert mine[SPREAD] == 0.0
     assert mine[MOBILITY] == 0.0
 
 
@@ -111,5 +129,5 @@ def test_a_blot_behind_a_point_held_in_between_is_hit_less(encode):
 def test_the_rearmost_man_escapes_one_point_on_all_rolls_but_double_ones(encode):
     alone, _ = encode({20: 1, 0: 5}, {0: 5})               # their men behind ours
     mine, _ = encode({20: 1, 0: 5}, {4: 2, 0: 5})          # they hold our 19, right in front
-    assert alone[104] == 1.0 and alone[105] == 0.0
-    assert mine[104] == pytest.approx(35 / 36) and mine[105] == pytest.approx(1 / 6)
+    assert alone[ESCAPE] == 1.0 and alone[HELD_IN_FRONT] == 0.0
+    assert mine[ESCAPE] == pytest.approx(35 / 36) and mine[HELD_IN_FRONT] == pytest.approx(1 / 6)

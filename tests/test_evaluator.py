@@ -348,7 +348,11 @@ def test_the_door_ranked_list_matches_the_direct_call():
 
 def test_the_door_cube_and_eval_jobs_answer():
     status, cube, _ = _door(ev.encode_request(ev.JOB_CUBE, START, level=3))
-    assert status == 0 and not cube["double"] and cube["take"]
+    direct, answered = ev.cube_decision(START, level=3), cube["decision"]
+    assert status == 0 and type(answered) is ev.CubeDecision      # one type for both ways
+    assert (answered.double, answered.take) == (direct.double, direct.take) == (False, True)
+    assert abs(answered.no_double_equity - direct.no_double_equity) <= 0.0005   # thousandths
+    assert abs(answered.win - direct.win) <= 0.00005                            # 1/10000ths
     status, evaluation, _ = _door(ev.encode_request(ev.JOB_EVAL, START, level=3))
     assert status == 0
     assert abs(evaluation["probabilities"].win - ev.evaluate(START, 0).win) < 1e-3

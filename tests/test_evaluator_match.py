@@ -186,7 +186,7 @@ def test_the_computers_move_in_a_match_game_carries_the_score():
     match.score[HUMAN], match.score[COMPUTER] = 3, 1
     match.start_game()
     driver = GameDriver(dice=Dice.scripted([3, 1]), match=match, chooser=chooser,
-                        cube_policy=lambda *a: P.NO_CUBE_ACTION,
+                        cube_policy=lambda *a: None,          # no answer: no double
                         settings=Settings(match_length=5))
     driver.until("I play")
     assert seen == [(5, 4, 2, 0, 1)]                # I need 4, you need 2, cube 1

@@ -64,6 +64,17 @@ def test_double_taken_doubles_the_stakes_and_hands_the_cube_to_the_computer():
     assert policy.asked == [(COMPUTER, 1, None), (HUMAN, 1, None)]
 
 
+def test_no_answer_from_the_cube_policy_is_no_double_and_a_take():
+    # the USR door's refusal comes back as None (game/zx/usr.py usr_cube)
+    asked = []
+    driver = GameDriver(dice=Dice.scripted(HUMAN_STARTS + [2, 1, 5, 4]),
+                        cube_policy=lambda *question: asked.append(question))
+    opening_31_then_double(driver)
+    driver.until("You double to 2: I take")
+    assert (driver.game.match.cube_value, driver.game.match.cube_owner) == (2, COMPUTER)
+    assert [doubler for _pos, _match, doubler in asked] == [COMPUTER, HUMAN]
+
+
 def test_double_dropped_ends_the_game_for_one_point():
     driver = GameDriver(dice=Dice.scripted(HUMAN_STARTS + [2, 1]), cube_policy=Policy(take=False))
     opening_31_then_double(driver)

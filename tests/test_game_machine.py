@@ -12,7 +12,7 @@ try:
     from gamedriver import MachineDriver
     from spectrum.machine import Spectrum48
     Spectrum48(roms.ROM_PATH)
-    from game.zx.basic import rom_symbols
+    from gamedriver import rom_symbols
     if "FLAGS" not in rom_symbols():
         raise ImportError("no symbol table")
     HAVE_MACHINE = True

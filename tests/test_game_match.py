@@ -178,6 +178,17 @@ def test_the_cube_decision_through_usr_agrees_with_the_evaluator():
             (there.double, there.take, there.too_good)
 
 
+def test_a_cube_question_the_usr_door_refuses_is_no_answer():
+    from gamedriver import MachineDriver
+
+    from game.zx.usr import usr_cube
+    driver = MachineDriver(dice=Dice.scripted([2, 1]), level=5)
+    match = Match(None)
+    match.start_game()
+    assert usr_cube(driver.basic, lambda: 9)(Position.start(), match, HUMAN) is None  # level 9
+    assert usr_cube(driver.basic, lambda: 5)(Position.start(), match, HUMAN) is not None
+
+
 def test_a_match_played_through_the_program_is_imported_by_gnubg(tmp_path):
     """A 3-point match typed into the program (the human's first allowed steps, one double
     taken), exported at the match-over screen, read by GNU Backgammon with the same moves."""

@@ -149,12 +149,13 @@ def test_console_keys_type_punctuation_through_symbol_shift():
     # --keys "3-1" or a position ID with "/" and "+" crashed the headless console
     from types import SimpleNamespace
 
-    from game.zx.basic import rom_ready, rom_symbols
+    from game.zx.basic import rom_ready
+    from gamedriver import rom_symbols
     from game.main import Runner
     from spectrum.machine import Spectrum48
     machine = Spectrum48(roms.ROM_PATH)
     symbols = rom_symbols()
-    while not rom_ready(machine, symbols):
+    while not rom_ready(machine):
         machine.run_frame()
     runner = SimpleNamespace(machine=machine, holding=False)
     for ch in "?-/+3a":

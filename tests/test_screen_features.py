@@ -320,7 +320,7 @@ def test_mirrored_board_puts_a_at_bottom_left_and_the_letters_with_their_points(
     for point in range(1, 25):
         col, is_top = machine.screen.point_cell(point)
         row = S.TOP_LETTER_ROW if is_top else S.BOTTOM_LETTER_ROW
-        assert lines[row][col] == S.LETTERS[point - 1]
+        assert lines[row][col] == S.POINT_LETTERS[point - 1]
     assert S.point_cell(1, mirrored=True) == (5, False)
     assert S.point_cell(24, mirrored=True) == (5, True)
 
@@ -387,14 +387,15 @@ def test_on_the_real_machine_the_rom_font_letters_follow_a_mirrored_board():
     """Printed through our ROM on the Spectrum48 and read back with tests/screentext.py."""
     try:
         from spectrum.machine import Spectrum48
-        from game.zx.basic import Basic, rom_ready, rom_symbols
+        from game.zx.basic import Basic, rom_ready
+        from gamedriver import rom_symbols
         import screentext
         machine, symbols = Spectrum48(roms.ROM_PATH), rom_symbols()
     except Exception as exc:                     # the Z80, the ROM or its symbols missing
         pytest.skip(f"needs the machine and the ROM: {exc}")
     for _ in range(200):
         machine.run_frame()
-        if rom_ready(machine, symbols):
+        if rom_ready(machine):
             break
     basic = Basic(machine, symbols)
     screen = S.Screen(basic.memory, basic.print_at, style="midnight", mirrored=True,

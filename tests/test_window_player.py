@@ -36,7 +36,7 @@ def test_key_at_names_each_point_the_bar_a_die_and_the_message_line():
         for point in range(1, 25):
             col, top = screen.point_cell(point)
             for row in ((1, 5, 10) if top else (12, 17, 22)):
-                assert clicks.key_at(screen, col * 8 + 3, row * 8 + 2) == S.LETTERS[point - 1]
+                assert clicks.key_at(screen, col * 8 + 3, row * 8 + 2) == S.POINT_LETTERS[point - 1]
         bar = screen.column(S.BAR_COL, S.BAR_COLS)
         assert clicks.key_at(screen, bar * 8, 40) == clicks.key_at(screen, bar * 8 + 15, 150) == "z"
         die = screen.column(S.DIE_COL, S.DIE_CELLS)

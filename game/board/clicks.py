@@ -27,5 +27,5 @@ def key_at(screen: Screen, x_px: int, y_px: int) -> str:
     for point in range(1, 25):
         first, is_top = screen.point_cell(point)
         if is_top == (row <= S.HALF_ROWS) and first <= col < first + S.POINT_COLS:
-            return S.LETTERS[point - 1]
+            return S.POINT_LETTERS[point - 1]
     return ""

@@ -10,7 +10,8 @@ from game.board.glyphs import (CUBE_COLS, CUBE_DIGITS, CUBE_ROWS, CUBE_VALUES,  
                                HOLLOW_MAN_GLYPH, MAN_GLYPH, PIP_GLYPH, PIP_SPOTS, cube_bytes,
                                cube_glyph)
 from game.board.palette import STYLE_EXTRAS, Palette, attr, contrast  # noqa: F401
-from game.model.position import BAR as BAR_INDEX, ROW_LEN, Position
+from game.model.position import (BAR as BAR_INDEX, BAR_LETTER, MEN_PER_SIDE, POINT_LETTERS,
+                                  ROW_LEN, Position)
 
 
 COLS, ROWS = 32, 24                  # character cells
@@ -63,8 +64,6 @@ BLACK_TRAY = attr(BLACK, CYAN)
 WHITE_DIE = attr(BLACK, WHITE, bright=True)    # the human's dice: black pips on white
 BLACK_DIE = attr(WHITE, BLACK, bright=True)    # the computer's: white pips on black
 CUBE = attr(BLACK, YELLOW)                     # a black cube, figures in the panel's paper
-LETTERS = "abcdefghijklmnopqrstuvwx"           # point 1 (a) .. point 24 (x), human's side
-BAR_LETTER = "z"
 
 
 def bitmap_addr(x_byte: int, y: int) -> int:
@@ -152,14 +151,20 @@ class BoardView:
 
 def view_of(position: Position) -> BoardView:
     """What the screen shows of a position held with the HUMAN on roll (row 0 = white)."""
-    board = position.board
+    return view_of_counts(position.board)
+
+
+def view_of_counts(board) -> BoardView:
+    """The same for 50 counts in the position's layout that need not be a possible position
+    yet (a board being set up): the men not on a row are borne off."""
     points = [0] * 25
     for p in range(1, 25):
         white = board[p - 1]
         black = board[ROW_LEN + 24 - p]
         points[p] = white if white else -black
-    off_white, off_black = position.borne_off()
-    return BoardView(points, board[BAR_INDEX], board[ROW_LEN + BAR_INDEX], off_white, off_black)
+    white_bar, black_bar = board[BAR_INDEX], board[ROW_LEN + BAR_INDEX]
+    return BoardView(points, white_bar, black_bar, MEN_PER_SIDE - sum(board[:ROW_LEN]),
+                     MEN_PER_SIDE - sum(board[ROW_LEN:]))
 
 
 class Screen:
@@ -332,7 +337,7 @@ class Screen:
         for point in range(1, 25):
             col, is_top = point_cell(point)
             row = TOP_LETTER_ROW if is_top else BOTTOM_LETTER_ROW
-            self.text(row, col, LETTERS[point - 1] + " ", self.palette.frame_attr)
+            self.text(row, col, POINT_LETTERS[point - 1] + " ", self.palette.frame_attr)
 
     def triangle_rows(self, is_top: bool) -> list[str]:
         """The 16-pixel-wide triangle, one string per pixel row, base first (in a style

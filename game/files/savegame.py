@@ -8,15 +8,15 @@ from __future__ import annotations
 import json
 import os
 import pathlib
-import re
 import sys
 import time
 from dataclasses import dataclass, field
 from typing import Optional
 
 from game.errors import BackgammonError
-from game.model.match import MAX_CUBE, MAX_LENGTH, Match, MatchError, sides_for
-from game.model.record import RecordError
+from game.model.match import ENDINGS, MAX_CUBE, MAX_LENGTH, Match, MatchError, sides_for
+from game.model.position import ID_FORM
+from game.model.record import ACTIONS, RecordError
 from game.files.settings import Settings, SettingsError, config_dir
 from game.files.validate import (Invalid, flag, keyed_by, list_of, maybe, one_of, parse_json,
                                  plain, read_json_file, table, text, whole)
@@ -26,12 +26,9 @@ SAVE_FILE = "savegame.json"
 BACKUP_SUFFIX = ".bak"              # the previous good save, beside the save
 FORMAT = "spectrum-backgammon-save"
 VERSION = 1
-_POSITION_ID = re.compile(r"^[A-Za-z0-9+/]{14}$")
 MAX_SCORE = 32767                   # 15 bits, as in a gnubg match ID
 MAX_GAMES = 100_000
 MAX_POINTS = 3 * MAX_CUBE           # a backgammon at the highest cube
-ACTIONS = ("move", "double", "take", "drop", "win")
-ENDINGS = ("single", "gammon", "backgammon", "drop")
 
 
 class SaveError(BackgammonError, ValueError):
@@ -101,7 +98,7 @@ def _match(value, field):
 
 
 def _position_id(value, field):
-    if type(value) is not str or not _POSITION_ID.match(value):
+    if type(value) is not str or not ID_FORM.fullmatch(value):
         raise Invalid(field, value, "is not 14 Base64 characters")
     return value
 
@@ -298,18 +295,10 @@ def discard_save(path=None) -> None:
             pass
 
 
-def keep_aside(path) -> pathlib.Path:
-    """Rename a damaged file to NAME.damaged-YYYYmmdd-HHMMSS (numbered if that exists),
-    kept, never deleted; OSError if it cannot be renamed."""
-    return safe_write.keep_aside(path)
-
-
-set_aside = keep_aside
-
-
 def _aside(path) -> str:
+    """A damaged save kept aside (safe_write.keep_aside: renamed, never deleted), in words."""
     try:
-        return f"kept as {keep_aside(path).name}"
+        return f"kept as {safe_write.keep_aside(path).name}"
     except OSError as exc:
         return f"could not be renamed ({exc.__class__.__name__})"
 

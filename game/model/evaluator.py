@@ -11,14 +11,14 @@ from dataclasses import dataclass
 
 from game.errors import BackgammonError, DiceError, MatchError, PositionError
 from game.model.position import BOARD_LEN, Position, position_message
-from game.model.rules import (LazySequence, Play, Plays, Step, c_board, check_dice, ids_text,
-                              per_thread)
+from game.model.rules import (LazySequence, Play, PlayBuffers, Plays, c_board, check_dice,
+                              ids_text, per_thread, signed_byte, steps_from)
 import native
 from native import ffi, lib
+from spectrum.hw import MEMORY_BYTES
 
 LEVELS = range(lib.BG_LEVEL_MIN, lib.BG_LEVEL_MAX + 1)
 WEIGHTS_PATH = os.path.join(os.path.dirname(os.path.abspath(native.__file__)), "evaluator.wts")
-_STEP_BYTES = lib.BG_MAX_STEPS * lib.BG_STEP_FIELDS
 
 
 class LevelError(BackgammonError, ValueError):
@@ -118,15 +118,15 @@ class Candidate:
         return self.play.after.position_id
 
 
-class _Buffers:
+class _Buffers(PlayBuffers):
     """The C calls' output arrays, one set per thread (_mine): threads may rank and judge side
-    by side (the review does), each reading only what its own calls wrote."""
-    __slots__ = ("boards", "steps", "nsteps", "equity", "plies", "probs", "chances")
+    by side (the review does), each reading only what its own calls wrote. The plays' arrays
+    as game/model/rules.py's, with the rankings' equities, depths and chances and the cube's
+    answer."""
+    __slots__ = ("equity", "plies", "probs", "chances")
 
     def __init__(self):
-        self.boards = ffi.new("int8_t[]", lib.BG_MAX_PLAYS * BOARD_LEN)
-        self.steps = ffi.new("int8_t[]", lib.BG_MAX_PLAYS * _STEP_BYTES)
-        self.nsteps = ffi.new("int8_t[]", lib.BG_MAX_PLAYS)
+        super().__init__()
         self.equity = ffi.new("float[]", lib.BG_MAX_PLAYS)
         self.plies = ffi.new("int8_t[]", lib.BG_MAX_PLAYS)
         self.probs = ffi.new("float[]", lib.BG_CUBE_OUT_LEN)
@@ -183,8 +183,7 @@ class Candidates(LazySequence):
         return len(self._plays)
 
     def _item(self, i: int) -> Candidate:
-        ply = self._plies[i]
-        ply = ply - 256 if ply > 127 else ply
+        ply = signed_byte(self._plies[i])
         chances = None
         if self._chances is not None and ply >= 0:       # level 1's heuristic has none
             n = lib.BG_N_PROBS
@@ -221,7 +220,7 @@ def ranked_plays(position_id, dice: Sequence[int], level: int, limit: int | None
     count, out = _rank(position_id, dice, level, limit, match)
     lib.bg_last_plies(out.plies, count)
     lib.bg_last_probs(out.chances, count)
-    return Candidates(Plays._from_buffers(count, out.boards, out.steps, out.nsteps),
+    return Candidates(Plays.from_buffers(count, out),
                       ffi.unpack(out.equity, count), ffi.buffer(out.plies, count)[:],
                       ffi.unpack(out.chances, count * lib.BG_N_PROBS))
 
@@ -375,7 +374,7 @@ def encode_request(job: int, position, dice: Sequence[int] = (0, 0), level: int 
     block[lib.BG_USR_DIE1] = dice[0] & 0xFF
     block[lib.BG_USR_DIE2] = dice[1] & 0xFF
     block[lib.BG_USR_BOARD:lib.BG_USR_BOARD + BOARD_LEN] = bytes(c & 0xFF for c in position.board)
-    block[lib.BG_USR_CUBE_LOG2] = max(cube_value, 1).bit_length() - 1
+    block[lib.BG_USR_CUBE_LOG2] = cube_log2(cube_value)
     block[lib.BG_USR_CUBE_OWNER] = cube_owner & 0xFF
     block[lib.BG_USR_MATCH_TO] = match_to & 0xFF
     block[lib.BG_USR_AWAY_ME] = away_me & 0xFF
@@ -389,38 +388,53 @@ def encode_play_match(match=None) -> bytes:
     """The match context of a BEST/RANK request, BG_USR_PLAY_MATCH_LEN bytes to POKE at
     PARAMS + BG_USR_PLAY_MATCH_TO (zeros = money play). match as in ranked_plays."""
     length, away_me, away_opp, crawford, cube = check_match(match)
-    return bytes((length, away_me, away_opp, crawford, max(cube, 1).bit_length() - 1))
+    return bytes((length, away_me, away_opp, crawford, cube_log2(cube)))
+
+
+def cube_log2(cube_value: int) -> int:
+    """A cube value as the block carries it: its log2 (1 -> 0, 2 -> 1, 64 -> 6)."""
+    return max(cube_value, 1).bit_length() - 1
 
 
 def usr_call(memory: bytearray, params_addr: int) -> int:
     """What the USR trap runs: the C door over the machine's 64 KiB; returns BC (the status,
     0 = done). Loads the shipped weights first (WeightsError when they are unusable)."""
     ensure_loaded()
-    if not 0 <= params_addr <= len(memory) - BLOCK_LEN or len(memory) < 65536:
+    if not 0 <= params_addr <= len(memory) - BLOCK_LEN or len(memory) < MEMORY_BYTES:
         return lib.BG_ERR_USR_ADDR
     return lib.bg_usr(ffi.from_buffer("uint8_t[]", memory), params_addr)
-
-
-def _s8(b: int) -> int:
-    return b - 256 if b > 127 else b
-
-
-def _s16(mem, addr: int) -> int:
-    v = mem[addr] | mem[addr + 1] << 8
-    return v - 65536 if v > 32767 else v
 
 
 def _u16(mem, addr: int) -> int:
     return mem[addr] | mem[addr + 1] << 8
 
 
-def _steps(mem, addr: int, n: int) -> tuple[Step, ...]:
-    return tuple(Step(mem[addr + 4 * k], _s8(mem[addr + 4 * k + 1]), mem[addr + 4 * k + 2],
-                      bool(mem[addr + 4 * k + 3])) for k in range(n))
+def _equity(mem, addr: int) -> float:
+    """An equity the door wrote: signed 16 bits, BG_USR_EQUITY_SCALE to the point."""
+    value = _u16(mem, addr)
+    return (value - 0x10000 if value > 0x7FFF else value) / lib.BG_USR_EQUITY_SCALE
+
+
+def _chance(mem, addr: int) -> float:
+    """A probability the door wrote: unsigned 16 bits, BG_USR_PROB_SCALE to the whole."""
+    return _u16(mem, addr) / lib.BG_USR_PROB_SCALE
+
+
+def _cube_answered(mem, a: int) -> CubeDecision:
+    bits = mem[a + lib.BG_USR_OUT]
+    return CubeDecision(bool(bits & lib.BG_CUBE_DOUBLE), bool(bits & lib.BG_CUBE_TAKE),
+                        bool(bits & lib.BG_CUBE_TOO_GOOD),
+                        *(_equity(mem, a + at) for at in (lib.BG_USR_CUBE_NO_DOUBLE,
+                                                          lib.BG_USR_CUBE_DOUBLE_TAKE,
+                                                          lib.BG_USR_CUBE_DOUBLE_PASS)),
+                        *(_chance(mem, a + at) for at in (lib.BG_USR_CUBE_WIN,
+                                                          lib.BG_USR_CUBE_WIN_GAMMON,
+                                                          lib.BG_USR_CUBE_LOSE_GAMMON)))
 
 
 def decode_answer(memory, params_addr: int) -> dict:
-    """The answer the door wrote, by the job in the block: {"status": 0, ...}."""
+    """The answer the door wrote, by the job in the block: {"status": 0, ...}; a CUBE job's
+    is a CubeDecision ("decision"), as cube_decision's."""
     a = params_addr
     job, status = memory[a + lib.BG_USR_JOB], memory[a + lib.BG_USR_STATUS]
     answer = {"job": job, "status": status}
@@ -428,33 +442,25 @@ def decode_answer(memory, params_addr: int) -> dict:
         return answer
     out = a + lib.BG_USR_OUT
     if job == JOB_BEST:
-        board = tuple(_s8(memory[out + i]) for i in range(BOARD_LEN))
+        board = tuple(signed_byte(memory[out + i]) for i in range(BOARD_LEN))
         n = memory[a + lib.BG_USR_BEST_NSTEPS]
-        answer.update(after=Position._from_engine(board),
-                      steps=_steps(memory, a + lib.BG_USR_BEST_STEPS, n),
-                      equity=_s16(memory, a + lib.BG_USR_BEST_EQUITY) / 1000.0,
+        answer.update(after=Position.from_engine(board),
+                      steps=steps_from(memory, a + lib.BG_USR_BEST_STEPS, n),
+                      equity=_equity(memory, a + lib.BG_USR_BEST_EQUITY),
                       legal_plays=memory[a + lib.BG_USR_NLEGAL])
     elif job == JOB_RANK:
         cands = []
         for i in range(memory[a + lib.BG_USR_COUNT]):
             e = a + lib.BG_USR_CANDS + i * lib.BG_USR_CAND_LEN
-            cands.append((_steps(memory, e + lib.BG_USR_CAND_STEPS, memory[e]),
-                          _s16(memory, e + lib.BG_USR_CAND_EQUITY) / 1000.0))
+            cands.append((steps_from(memory, e + lib.BG_USR_CAND_STEPS, memory[e]),
+                          _equity(memory, e + lib.BG_USR_CAND_EQUITY)))
         answer.update(candidates=cands, legal_plays=memory[a + lib.BG_USR_NLEGAL])
     elif job == JOB_CUBE:
-        bits = memory[out]
-        answer.update(double=bool(bits & lib.BG_CUBE_DOUBLE), take=bool(bits & lib.BG_CUBE_TAKE),
-                      too_good=bool(bits & lib.BG_CUBE_TOO_GOOD),
-                      no_double_equity=_s16(memory, a + lib.BG_USR_CUBE_NO_DOUBLE) / 1000.0,
-                      double_take_equity=_s16(memory, a + lib.BG_USR_CUBE_DOUBLE_TAKE) / 1000.0,
-                      double_pass_equity=_s16(memory, a + lib.BG_USR_CUBE_DOUBLE_PASS) / 1000.0,
-                      win=_u16(memory, a + lib.BG_USR_CUBE_WIN) / 10000.0,
-                      win_gammon=_u16(memory, a + lib.BG_USR_CUBE_WIN_GAMMON) / 10000.0,
-                      lose_gammon=_u16(memory, a + lib.BG_USR_CUBE_LOSE_GAMMON) / 10000.0)
+        answer.update(decision=_cube_answered(memory, a))
     elif job == JOB_EVAL:
-        probs = [_u16(memory, out + 2 * k) / 10000.0 for k in range(lib.BG_N_PROBS)]
+        probs = [_chance(memory, out + 2 * k) for k in range(lib.BG_N_PROBS)]
         answer.update(probabilities=Probabilities(*probs),
-                      equity=_s16(memory, a + lib.BG_USR_EVAL_EQUITY) / 1000.0)
+                      equity=_equity(memory, a + lib.BG_USR_EVAL_EQUITY))
     elif job == JOB_PING:
         answer.update(weights_loaded=bool(memory[out]))
     return answer

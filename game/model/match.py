@@ -21,8 +21,10 @@ def sides_for(players: str) -> tuple[str, str]:
     return (HUMAN, COMPUTER) if players == "human-computer" else (WHITE, BLACK)
 MAX_LENGTH = 25
 MAX_CUBE = 64               # the cube's highest face
-KINDS = {"single": 1, "gammon": 2, "backgammon": 3}
-_KIND_NAMES = {points: kind for kind, points in KINDS.items()}
+KINDS = {"single": 1, "gammon": 2, "backgammon": 3}   # a game played out, by its multiple
+KIND_NAMES = {points: kind for kind, points in KINDS.items()}
+DROP = "drop"                # a game ended by a double dropped
+ENDINGS = (*KINDS, DROP)     # every kind of GameResult
 
 
 class DoubleRefused(MatchError):
@@ -226,7 +228,7 @@ class Match:
             mult = KINDS[kind]
         else:
             mult = int(kind)
-            if mult not in _KIND_NAMES:
+            if mult not in KIND_NAMES:
                 raise MatchError(f"A game is worth 1, 2 or 3 times the cube, not {kind!r}")
         return mult * self.cube_value
 
@@ -238,7 +240,7 @@ class Match:
         if self.offered_by is not None:
             raise MatchError("A double is waiting for an answer")
         points = self.points_for(kind)
-        kind_name = kind if isinstance(kind, str) else _KIND_NAMES[int(kind)]
+        kind_name = kind if isinstance(kind, str) else KIND_NAMES[int(kind)]
         return self._finish(GameResult(winner, kind_name, self.cube_value, points))
 
     def _finish(self, result: GameResult) -> GameResult:
@@ -298,7 +300,7 @@ class Match:
         doubler = self.offered_by
         self.offered_by = None
         self.record.drop(self.other(doubler))
-        return self._finish(GameResult(doubler, "drop", self.cube_value, self.cube_value))
+        return self._finish(GameResult(doubler, DROP, self.cube_value, self.cube_value))
 
     # ---- gnubg's match ID ---------------------------------------------------------------
     def match_id(self, dice=None) -> str:
@@ -317,7 +319,7 @@ class Match:
         elif not self.results:
             state = 0                                  # no game yet
         else:
-            state = 4 if self.results[-1].kind == "drop" else 2
+            state = 4 if self.results[-1].kind == DROP else 2
         turn = index(self.other(self.offered_by)) if self.offered_by else on_roll
         d1, d2 = (max(dice), min(dice)) if dice else (0, 0)   # gnubg: higher die first
         put(self.cube_value.bit_length() - 1, 4)

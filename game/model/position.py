@@ -14,13 +14,14 @@ from native import ffi, lib
 
 MEN_PER_SIDE = 15
 POINTS = 24
-BAR = 24                      # index of the bar in a row (bg.h)
-ROW_LEN = 25                  # 24 points and the bar
-BOARD_LEN = 2 * ROW_LEN       # bg.h BG_BOARD_LEN
-ID_LEN = 14                   # characters in a gnubg position ID
+BAR = lib.BG_BAR              # index of the bar in a row, after the 24 points
+ROW_LEN = BAR + 1             # 24 points and the bar
+BOARD_LEN = lib.BG_BOARD_LEN  # two rows
+ID_LEN = lib.BG_ID_LEN        # characters in a gnubg position ID
 ID_KEY_BYTES = 10             # the 80-bit key behind it
 BAR_LETTER = "z"
-POINT_LETTERS = "abcdefghijklmnopqrstuvwx"
+POINT_LETTERS = "abcdefghijklmnopqrstuvwx"   # the human's 1-point (a) .. 24-point (x)
+ID_FORM = re.compile(f"[A-Za-z0-9+/]{{{ID_LEN}}}")   # what a position ID looks like
 
 _POSITION_MESSAGES = {
     lib.BG_POS_NEGATIVE: "a point cannot hold fewer than no men",
@@ -28,7 +29,6 @@ _POSITION_MESSAGES = {
     lib.BG_POS_SHARED_POINT: "white and black men cannot share a point",
     lib.BG_POS_NO_MEN: "at least one side must still have men on the board",
 }
-_B64_RE = re.compile(r"[A-Za-z0-9+/]{14}")
 
 
 def position_message(code: int) -> str:
@@ -79,7 +79,7 @@ class Position:
         return cls(tuple(ffi.unpack(ffi.cast("int8_t *", buf), BOARD_LEN)))
 
     @classmethod
-    def _from_engine(cls, board: tuple[int, ...]) -> "Position":
+    def from_engine(cls, board: tuple[int, ...]) -> "Position":
         """A board the C engine produced from a valid one: skips re-validation (speed)."""
         position = object.__new__(cls)
         object.__setattr__(position, "board", board)
@@ -111,7 +111,7 @@ class Position:
         if not isinstance(position_id, str):
             raise PositionIdError("a position ID is 14 letters, digits, '+' or '/'")
         text = position_id.strip()
-        if len(text) != ID_LEN or not _B64_RE.fullmatch(text):
+        if len(text) != ID_LEN or not ID_FORM.fullmatch(text):
             shown = text if len(text) <= 20 else text[:17] + "..."
             raise PositionIdError(f"'{shown}' is not a position ID: it must be exactly {ID_LEN} "
                                   f"characters from A-Z, a-z, 0-9, + and /")

@@ -78,9 +78,12 @@ def _dice(dice) -> tuple[int, int]:
     return a, b
 
 
+ACTIONS = ("move", "double", "take", "drop", "win")     # the kinds of an Action
+
+
 @dataclass
 class Action:
-    """One entry of a game: kind is "move", "double", "take", "drop" or "win".
+    """One entry of a game: kind is one of ACTIONS, "move", "double", "take", "drop", "win".
     move: dice and play; double: value (the cube offered); win: points and how."""
     kind: str
     side: str
@@ -96,7 +99,7 @@ class Action:
     @classmethod
     def from_dict(cls, d: dict) -> "Action":
         kind = d["kind"]
-        if kind not in ("move", "double", "take", "drop", "win"):
+        if kind not in ACTIONS:
             raise RecordError(f"unknown action {kind!r}")
         dice = _dice(d["dice"]) if d.get("dice") is not None else None
         return cls(kind, str(d["side"]), dice, str(d.get("play", "")), int(d.get("value", 0)))

@@ -61,14 +61,30 @@ class Play:
         return " ".join(step.notation(mover_is_human) for step in self.steps)
 
 
-class _Buffers:
-    """Output arrays for bg_legal_plays (the C side writes, Python reads), one set per thread
-    (_mine), so that threads never write into one another's."""
+STEP_BYTES = lib.BG_MAX_STEPS * lib.BG_STEP_FIELDS    # the steps of one play, as C writes them
+
+
+def signed_byte(value: int) -> int:
+    """A byte the engine wrote as int8_t (a step's `to`, a depth), read back as a number."""
+    return value - 256 if value > 127 else value
+
+
+def steps_from(raw, at: int, count: int) -> tuple[Step, ...]:
+    """`count` steps as the engine writes them from raw[at] on (bg.h: BG_STEP_FIELDS bytes a
+    step, from, to as a signed byte, die, hit): an engine buffer's bytes or the USR block."""
+    return tuple(Step(raw[k], signed_byte(raw[k + 1]), raw[k + 2], bool(raw[k + 3]))
+                 for k in range(at, at + count * lib.BG_STEP_FIELDS, lib.BG_STEP_FIELDS))
+
+
+class PlayBuffers:
+    """Output arrays for the calls that write plays (bg_legal_plays, the rankings; the C side
+    writes, Python reads), one set per thread (_mine), so that threads never write into one
+    another's; game/model/evaluator.py's add the rankings' own."""
     __slots__ = ("boards", "steps", "nsteps", "board", "ids")
 
     def __init__(self):
         self.boards = ffi.new("int8_t[]", lib.BG_MAX_PLAYS * lib.BG_BOARD_LEN)
-        self.steps = ffi.new("int8_t[]", lib.BG_MAX_PLAYS * lib.BG_MAX_STEPS * lib.BG_STEP_FIELDS)
+        self.steps = ffi.new("int8_t[]", lib.BG_MAX_PLAYS * STEP_BYTES)
         self.nsteps = ffi.new("int8_t[]", lib.BG_MAX_PLAYS)
         self.board = ffi.new("int8_t[]", lib.BG_BOARD_LEN)
         self.ids = ffi.new("char[]", lib.BG_MAX_PLAYS * (lib.BG_ID_LEN + 1))
@@ -89,10 +105,9 @@ def per_thread(make):
     return mine
 
 
-_mine = per_thread(_Buffers)
+_mine = per_thread(PlayBuffers)
 
 
-_STEP_BYTES = lib.BG_MAX_STEPS * lib.BG_STEP_FIELDS
 # legal_results' fast path, looked up once
 _ID_LEN = lib.BG_ID_LEN
 _result_text, _string, _NULL = lib.bg_legal_result_text, ffi.string, ffi.NULL
@@ -154,20 +169,17 @@ class Plays(LazySequence):
         self._count, self._boards, self._steps, self._nsteps = count, boards, steps, nsteps
 
     @classmethod
-    def _from_buffers(cls, count: int, boards, steps, nsteps) -> "Plays":
-        return cls(count, ffi.buffer(boards, count * BOARD_LEN)[:],
-                   ffi.buffer(steps, count * _STEP_BYTES)[:], ffi.buffer(nsteps, count)[:])
+    def from_buffers(cls, count: int, out: PlayBuffers) -> "Plays":
+        """The first `count` plays a C call wrote into `out`, copied out of it."""
+        return cls(count, ffi.buffer(out.boards, count * BOARD_LEN)[:],
+                   ffi.buffer(out.steps, count * STEP_BYTES)[:], ffi.buffer(out.nsteps, count)[:])
 
     def __len__(self) -> int:
         return self._count
 
     def _item(self, i: int) -> Play:
-        after = Position._from_engine(tuple(self._boards[i * BOARD_LEN:(i + 1) * BOARD_LEN]))
-        raw, at = self._steps, i * _STEP_BYTES
-        steps = tuple(Step(raw[at + 4 * k], raw[at + 4 * k + 1] - (raw[at + 4 * k + 1] > 127) * 256,
-                           raw[at + 4 * k + 2], bool(raw[at + 4 * k + 3]))
-                      for k in range(self._nsteps[i]))
-        return Play(after, steps)
+        after = Position.from_engine(tuple(self._boards[i * BOARD_LEN:(i + 1) * BOARD_LEN]))
+        return Play(after, steps_from(self._steps, i * STEP_BYTES, self._nsteps[i]))
 
 
 def check_dice(dice: Sequence[int]) -> tuple[int, int]:
@@ -188,7 +200,7 @@ def _raise_for(code: int):
     raise PositionError(position_message(-code))
 
 
-def _generate(position, dice: Sequence[int]) -> tuple[int, _Buffers]:
+def _generate(position, dice: Sequence[int]) -> tuple[int, PlayBuffers]:
     """bg_legal_plays into this thread's buffers: (the count, the buffers)."""
     die1, die2 = check_dice(dice)
     out = _mine()
@@ -204,7 +216,7 @@ def legal_plays(position: Position | str, dice: Sequence[int]) -> Plays:
     Position or a position ID. A turn with no legal play gives one Play with no steps (the
     turn is forfeited). Each Play is made when it is first looked at (see Plays)."""
     count, out = _generate(position, dice)
-    return Plays._from_buffers(count, out.boards, out.steps, out.nsteps)
+    return Plays.from_buffers(count, out)
 
 
 def ids_text(boards, count: int) -> str:

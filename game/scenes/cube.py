@@ -37,8 +37,8 @@ def before_roll(game, side: str):
     if not game.typed[side]:
         if not (game.cube_policy and m.can_double(side)):
             return None
-        decision = game.cube_policy(game.held_for(side), m, side)
-        if not decision.double or decision.too_good:
+        decision = game.cube_policy(game.held_for(side), m, side)   # None: no answer
+        if decision is None or not decision.double or decision.too_good:
             return None
         return (yield from offer_double(game, side))
     ask = game.two_players or not game.heard_from_last_play

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Callable, Optional
 
 from game.board import screen as S
-from game.model.match import COMPUTER, HUMAN
+from game.model.match import COMPUTER, DROP, HUMAN
 from game.menus import key_char
 from game.review.pages import review_screen
 from game.scenes.timing import BANNER_LINE_FRAMES, DEMO_NEXT_GAME_FRAMES, LOSE_TUNE, WIN_TUNE
@@ -33,7 +33,7 @@ def banner_words(result, game=None) -> tuple[str, str]:
     else:
         winner_side, kind, points = result.winner, result.kind, result.points
     who = say("wins", winner_side)
-    if kind == "drop":
+    if kind == DROP:
         loser = game.match.other(winner_side) if game else \
             (COMPUTER if winner_side == HUMAN else HUMAN)
         return winner_side, f"{who}: {result_words(kind, points, loser)}"

@@ -8,7 +8,8 @@ import re
 from game import menus
 from game.board import screen as S
 from game.errors import PositionError
-from game.model.position import BAR, MEN_PER_SIDE, POINT_LETTERS, ROW_LEN, Position
+from game.model.position import (BAR, BAR_LETTER, ID_FORM, MEN_PER_SIDE, POINT_LETTERS,
+                                  ROW_LEN, Position)
 
 PROMPT = "Set up?"
 WHITE_COUNT_ROW = S.BOTTOM_DIE_ROW + 1        # the men on the board, beside it
@@ -39,7 +40,6 @@ EXPLAIN = (
 )
 
 _PLACE_RE = re.compile(r"([WB])\s*(?:([A-XZ])\s*(\d+)|(\d+)\s*([A-XZ]))", re.IGNORECASE)
-_ID_RE = re.compile(r"[A-Za-z0-9+/]{14}")
 
 
 class SetupError(PositionError):
@@ -49,7 +49,7 @@ class SetupError(PositionError):
 def _place_index(white: bool, letter: str) -> int:
     """Where in the 50 counts (human/white on roll) the men of a colour on a letter go."""
     letter = letter.lower()
-    if letter == "z":
+    if letter == BAR_LETTER:
         return BAR if white else ROW_LEN + BAR
     where = POINT_LETTERS.index(letter)       # the human's numbering: a = 1-point
     return where if white else ROW_LEN + (23 - where)
@@ -77,16 +77,18 @@ def apply_entry(board: tuple[int, ...], text: str) -> tuple[str, tuple[int, ...]
         return "changed", (0,) * len(board)
     if word in ("S", "START"):
         return "changed", Position.start().board
-    if _ID_RE.fullmatch(entry):
+    if ID_FORM.fullmatch(entry):
         try:
             return "changed", Position.from_id(entry).board
         except PositionError as exc:
             raise SetupError(str(exc)) from None
     match = _PLACE_RE.fullmatch(entry)
     if not match:
-        if len(entry) >= 10 and " " not in entry:
-            raise SetupError(f"'{entry[:16]}' is not a position ID: it must be exactly 14 "
-                             f"characters from A-Z, a-z, 0-9, + and /")
+        if len(entry) >= 10 and " " not in entry:      # meant as an ID: Position says why not
+            try:
+                Position.from_id(entry)
+            except PositionError as exc:
+                raise SetupError(str(exc)) from None
         raise SetupError("Type e.g. W K3, B Z1, C, S, a position ID, or GO")
     colour, letter, digits = match.group(1).upper(), match.group(2) or match.group(5), \
         match.group(3) or match.group(4)
@@ -122,23 +124,12 @@ def finished(board) -> Position:
         raise SetupError(str(exc)) from None
 
 
-def view_of_board(board) -> S.BoardView:
-    """What the screen shows of 50 counts with white/human on roll (as screen.view_of)."""
-    points = [0] * 25
-    for p in range(1, 25):
-        white, black = board[p - 1], board[ROW_LEN + 24 - p]
-        points[p] = white if white else -black
-    white, black = men_on_board(board)
-    return S.BoardView(points, board[BAR], board[ROW_LEN + BAR],
-                       MEN_PER_SIDE - white, MEN_PER_SIDE - black)
-
-
 def show(screen: S.Screen, board, redraw: bool = False) -> None:
     """The board as set up so far, with the men on it counted beside it."""
     if redraw:
-        screen.draw_board(view_of_board(board))
+        screen.draw_board(S.view_of_counts(board))
     else:
-        screen.show(view_of_board(board))
+        screen.show(S.view_of_counts(board))
     white, black = men_on_board(board)
     attr = screen.panel_attr                              # the board style's panel colours
     screen.text(BLACK_COUNT_ROW, S.PANEL_COL, f"B{black:>3}", attr)

@@ -3,10 +3,13 @@ RST 10h, INKEY$ and INPUT from LAST-K and FLAGS, BEEP through the ROM, PAUSE, PO
 Generators (`key = yield from basic.inkey()`) yield once per 50 Hz frame. Not the game flow.
 It reaches the ROM only through the standard 48K entry points and system variables
 (game/zx/rom48.py), so it runs the same on our ROM, the 48K's, or OpenSE BASIC."""
+from typing import Callable
+
 import roms
 from game.zx import media, rom48
 from game.board import screen as geometry
-from spectrum.hw import CPU_HZ
+from game.interfaces import Machine
+from spectrum.hw import ATTR_ADDR, ATTR_BYTES
 
 # control codes understood by the ROM's print routine (as on the 48K)
 CODE_ENTER = 13
@@ -21,15 +24,6 @@ CURSOR_CHAR = "L"                    # the flashing 'L' cursor of the 48K's lowe
 CLICK_MS, CLICK_HZ = 3, 1500         # key click
 
 
-def rom_symbols() -> dict:
-    """Our own ROM's symbol table (roms.rom_symbols: pasmo's labels and EQUs) with the game's
-    machine code's labels (USR_ENTRY, PARAMS) when game/zx/mcode.sym is there. For tests and
-    tools that drive our ROM's own routines; Basic itself uses only game/zx/rom48.py."""
-    table = dict(roms.rom_symbols())
-    table.update(mcode_symbols())
-    return table
-
-
 def mcode_symbols() -> dict:
     """The game's machine code's labels (USR_ENTRY, PARAMS), or {} when not assembled."""
     try:
@@ -38,24 +32,25 @@ def mcode_symbols() -> dict:
         return {}
 
 
-def rom_ready(machine, symbols: dict | None = None) -> bool:
-    """True once the machine rests with the ROM's frame interrupt running: IM 1, interrupts
-    on, the CPU in a HALT (our ROM's idle loop after start-up, or the game's own resting
-    loop after a load on another ROM). `symbols` is not needed (kept for old callers)."""
+def rom_ready(machine) -> bool:
+    """True once the machine (a Spectrum48) rests with the ROM's frame interrupt running: IM 1,
+    interrupts on, the CPU in a HALT (our ROM's idle loop after start-up, or the game's own
+    resting loop after a load on another ROM)."""
     cpu = machine.cpu
     return bool(cpu.halted and cpu.iff1 and cpu.im == 1)
 
 
 class Basic:
-    """`machine` is a Spectrum48 (memory, call, usr). ROM addresses come from game/zx/rom48.py;
-    `symbols` adds the game's own labels (USR_ENTRY, PARAMS; default game/zx/mcode.sym).
-    `beeps` (optional) is told of every beep as (ms, hz) for tests that listen."""
+    """`machine` is a Machine (game/interfaces.py: a Spectrum48, or the tests' stand-in). ROM
+    addresses come from game/zx/rom48.py; `symbols` adds the game's own labels (USR_ENTRY,
+    PARAMS; default game/zx/mcode.sym). `on_beep`, when set, hears every BEEP as (ms, hz),
+    sounded or silent."""
 
-    def __init__(self, machine, symbols: dict | None = None):
+    def __init__(self, machine: Machine, symbols: dict | None = None):
         self.machine = machine
         self.memory = machine.memory
         self.sym = symbols if symbols is not None else mcode_symbols()
-        self.beeps: list[tuple[int, int]] = []
+        self.on_beep: Callable[[int, int], None] | None = None
         self.silent = False
         self._channel_open = False
 
@@ -120,16 +115,17 @@ class Basic:
         self.poke(rom48.ATTR_T, attr_byte)
         self.machine.call(rom48.CL_ALL)
         self._open_screen()
-        self.memory[0x5800:0x5B00] = bytes([attr_byte]) * 0x300   # the whole 24 rows
+        self.memory[ATTR_ADDR:ATTR_ADDR + ATTR_BYTES] = bytes([attr_byte]) * ATTR_BYTES  # 24 rows
 
     # ---------- BEEP ----------
     def beep(self, ms: int, hz: int) -> None:
         """BEEP through the ROM's BEEPER, DE and HL worked out from the 48K BEEPER's timing
         (game/zx/rom48.py). The CPU is busy meanwhile, as in BASIC."""
-        self.beeps.append((ms, hz))
+        if self.on_beep is not None:
+            self.on_beep(ms, hz)
         if self.silent:
             return
-        de, hl = rom48.beeper_registers(ms, hz, CPU_HZ)
+        de, hl = rom48.beeper_registers(ms, hz)
         self.machine.call(rom48.BEEPER, de=de, hl=hl)
 
     # ---------- frames and keys ----------

@@ -10,6 +10,7 @@ Sources:
        resources/48.rom and OpenSE BASIC 3.2.1: both give the figures below
   [S]  docs/HARDWARE.md section 10 (the system variables and USR)
 """
+from spectrum.hw import CPU_HZ
 
 # ---------------------------------------------------------------- entry points
 # RST 10h, PRINT-A-1 [D 0010]: A = the character or control code to print through the
@@ -98,10 +99,11 @@ SYSTEM_VARIABLES = {
 STANDARD = {**ENTRY_POINTS, **SYSTEM_VARIABLES}
 
 
-def beeper_registers(ms: float, hz: float, cpu_hz: int = 3_500_000) -> tuple[int, int]:
-    """(DE, HL) for BEEPER to sound `hz` for `ms` milliseconds, from its timing above."""
+def beeper_registers(ms: float, hz: float) -> tuple[int, int]:
+    """(DE, HL) for BEEPER to sound `hz` for `ms` milliseconds on the 48K's clock, from its
+    timing above."""
     cycles = max(1, round(hz * ms / 1000))
-    half_t = cpu_hz / hz / 2
+    half_t = CPU_HZ / hz / 2
     count = round((half_t - BEEPER_HALF_FIXED_T) / BEEPER_HALF_PER_COUNT_T)
     return cycles - 1, max(0, min(0xFFFF, count))
 

@@ -9,7 +9,7 @@ import weakref
 
 from game.zx import media, rom48
 from spectrum import hw
-from spectrum.loader import BASIC_TOKENS, EdgeSkipper
+from spectrum.loader import BASIC_TOKENS, FAST_BUDGET_S, EdgeSkipper
 from spectrum.machine import CallTimeout, RomImageError, Spectrum48, load_rom_image
 from spectrum.tape import TapePlayer, instant_ld_bytes, read_tape
 
@@ -17,7 +17,6 @@ BOOT_LIMIT_FRAMES = 250           # 5 s of emulated time to reach a prompt
 SETTLE_FRAMES = 10                # screen memory unchanged this long: the ROM waits for keys
 AFTER_TAPE_LIMIT_FRAMES = 500     # the loaded program has 10 s to end after the tape's end
 KEY_DOWN_FRAMES, KEY_UP_FRAMES = 4, 6   # a typed key: held 4 frames, then 6 up (48K debounce)
-FAST_BUDGET_S = 0.018             # wall time a fast-mode display frame may spend emulating
 PROBE_CHAR = "X"                  # what the RST 10h check prints at line 0, column 0
 REST_LOOP = bytes([0xFB, 0x76, 0x18, 0xFC])   # EI; HALT; JR -4: the game's resting loop
 # LD-SAMPLE's 13 bytes on the 48K and the ROMs that keep its loader [rom48 LD_SAMPLE]: only

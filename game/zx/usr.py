@@ -3,23 +3,10 @@ USR_ENTRY (the host's trap there runs the C door over the machine's memory), the
 PEEKed back as a typed value. Not the block's layout (native/bg.h, game/model/evaluator.py)."""
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from game.model import evaluator, rules
 from game.zx.basic import Basic
 from game.model.match import Match
 from game.model.position import Position
-
-
-@dataclass(frozen=True)
-class CubeAnswer:
-    """The CUBE job's answer for the side on roll and its opponent."""
-    double: bool
-    take: bool
-    too_good: bool
-
-
-NO_CUBE_ACTION = CubeAnswer(double=False, take=True, too_good=False)
 
 
 def first_legal_play(position: Position, dice, match=None) -> rules.Play:
@@ -66,7 +53,7 @@ class UsrDoor:
 
     def request(self, job: int, position: Position, dice=(0, 0), match=None, **terms):
         """POKE the request (and a BEST job's match context), USR, PEEK the answer: a
-        rules.Play for BEST, a CubeAnswer for CUBE, None when the door refused."""
+        rules.Play for BEST, an evaluator.CubeDecision for CUBE, None when the door refused."""
         if self.warm_up is not None:
             self.warm_up.join()
         level = self.level() if callable(self.level) else self.level
@@ -80,7 +67,7 @@ class UsrDoor:
             return None
         if job == evaluator.JOB_BEST:
             return rules.Play(answer["after"], tuple(answer["steps"]))
-        return CubeAnswer(answer["double"], answer["take"], answer["too_good"])
+        return answer["decision"]
 
 
 def usr_chooser(basic: Basic, level, warm_up=None):
@@ -99,15 +86,15 @@ def usr_chooser(basic: Basic, level, warm_up=None):
 
 def usr_cube(basic: Basic, level, warm_up=None):
     """The computer's cube decisions through the same door: decide(position with the
-    doubler on roll, match, doubler) -> CubeAnswer. None without the symbols."""
+    doubler on roll, match, doubler) -> an evaluator.CubeDecision, or None when the door
+    refused (then the computer does not double and takes). None without the symbols."""
     try:
         door = UsrDoor(basic, level, warm_up)
     except KeyError:
         return None
 
     def decide(position: Position, match: Match, doubler: str):
-        answer = door.request(evaluator.JOB_CUBE, position, **cube_terms(match, doubler))
-        return answer or NO_CUBE_ACTION               # the door refused: no double, a take
+        return door.request(evaluator.JOB_CUBE, position, **cube_terms(match, doubler))
     return decide
 
 

@@ -8,6 +8,8 @@
 #include "eval.h"
 #include <string.h>
 
+_Static_assert(EV_PER_SIDE == 124, "the inputs of a side, as every weights file has them");
+
 ev_weights ev_w;
 
 static int men_on_board(const int8_t *row) {
@@ -201,7 +203,7 @@ static void encode_side(const mg_board *b, int r, const side_bits *bits, float *
     int pips = 0, men = 0;
     for (int i = 0; i < 24; i++) {
         int n = row[i];
-        float *u = x + 4 * i;
+        float *u = x + EV_UNITS_PER_POINT * i;
         u[0] = (n == 1);
         u[1] = (n >= 2);
         u[2] = (n >= 3);
@@ -212,23 +214,24 @@ static void encode_side(const mg_board *b, int r, const side_bits *bits, float *
     int bar = row[24];
     pips += bar * 25;
     men += bar;
-    x[96] = (float)bar * 0.5f;
-    x[97] = (float)(15 - men) / 15.0f;
-    x[98] = (float)pips / 150.0f;
+    x[EV_IN_BAR] = (float)bar * 0.5f;
+    x[EV_IN_OFF] = (float)(15 - men) / 15.0f;
+    x[EV_IN_PIPS] = (float)pips / 150.0f;
     int best = 0, home = __builtin_popcount(mine.held & 0x3Fu), back = bar;
     for (uint32_t h = mine.held; h; h &= h << 1) best++;   /* the longest run of held points */
     for (int i = 18; i < 24; i++) back += row[i];
-    x[99] = (float)best / 6.0f;
-    x[100] = (float)home / 6.0f;
-    x[101] = (float)back / 8.0f;
+    x[EV_IN_PRIME] = (float)best / 6.0f;
+    x[EV_IN_HOME_POINTS] = (float)home / 6.0f;
+    x[EV_IN_BACK_MEN] = (float)back / 8.0f;
     int pips_lost, doubles;
-    x[102] = (float)hit_rolls_bits(mine, theirs, b->b[1 - r][24], &pips_lost, &doubles) / 36.0f;
+    int hits = hit_rolls_bits(mine, theirs, b->b[1 - r][24], &pips_lost, &doubles);
+    x[EV_IN_HIT_ROLLS] = (float)hits / 36.0f;
     int blots = __builtin_popcount(mine.blot);
-    x[103] = (float)blots / 5.0f;
+    x[EV_IN_BLOTS] = (float)blots / 5.0f;
     int rear = bar ? 24 : rearmost(row), held = 0;
-    x[104] = rear >= 0 ? (float)escape_rolls_bits(rev24(theirs.held) << 1, rear, &held) / 36.0f
-                       : 1.0f;
-    x[105] = (float)held / 6.0f;
+    x[EV_IN_ESCAPE] = rear >= 0
+        ? (float)escape_rolls_bits(rev24(theirs.held) << 1, rear, &held) / 36.0f : 1.0f;
+    x[EV_IN_HELD_IN_FRONT] = (float)held / 6.0f;
     /* the way home, for races and saving gammons: pips and crossings still to make before
      * every man is in the home board, the men still outside, and the exact expected number
      * of rolls to bear off the men already home (the one-sided bear-off database) */
@@ -240,35 +243,35 @@ static void encode_side(const mg_board *b, int r, const side_bits *bits, float *
         crossings += row[i] * ((i - 6) / 6 + 1);
     }
     if (!bo_ready()) bo_init();
-    x[106] = (float)out_pips / 60.0f;
-    x[107] = (float)out_men / 15.0f;
-    x[108] = (float)crossings / 20.0f;
-    x[109] = bo_ready() ? bo_mean(bo_index(row)) / 10.0f : 0.0f;
+    x[EV_IN_OUT_PIPS] = (float)out_pips / 60.0f;
+    x[EV_IN_OUT_MEN] = (float)out_men / 15.0f;
+    x[EV_IN_CROSSINGS] = (float)crossings / 20.0f;
+    x[EV_IN_BEAROFF_ROLLS] = bo_ready() ? bo_mean(bo_index(row)) / 10.0f : 0.0f;
     /* contact: the pips a hit costs on average over the 36 rolls (the most advanced blot
      * the roll reaches), the rearmost man, the rearmost and the foremost point held, and the
      * pips still to move before the two sides have passed each other */
-    x[110] = (float)pips_lost / (36.0f * 12.0f);
-    x[111] = rear >= 0 ? (float)(rear + 1) / 25.0f : 0.0f;
+    x[EV_IN_PIPS_LOST] = (float)pips_lost / (36.0f * 12.0f);
+    x[EV_IN_REARMOST] = rear >= 0 ? (float)(rear + 1) / 25.0f : 0.0f;
     int rear_anchor = mine.held ? 31 - __builtin_clz(mine.held) : -1;
     int front_anchor = mine.held ? __builtin_ctz(mine.held) : -1;
-    x[112] = (float)(rear_anchor + 1) / 24.0f;
-    x[113] = (float)(front_anchor + 1) / 24.0f;
+    x[EV_IN_REAR_POINT] = (float)(rear_anchor + 1) / 24.0f;
+    x[EV_IN_FRONT_POINT] = (float)(front_anchor + 1) / 24.0f;
     int opp_rear = rearmost(b->b[1 - r]), contact_pips = 0;   /* he stands on our 23 - j */
     if (opp_rear >= 0)
         for (int i = 24; i > 23 - opp_rear; i--) contact_pips += row[i] * (i - (23 - opp_rear));
-    x[114] = (float)contact_pips / 100.0f;
+    x[EV_IN_CONTACT_PIPS] = (float)contact_pips / 100.0f;
     /* after gnubg's published contact inputs: double shots, staying out on the bar, the
      * forward anchor, how well this side contains the other's men, the spread of its men,
      * anchors for a back game, and how freely its outside men come home */
     if (!esc12_ready) esc12_init();
     const int8_t *opp = b->b[1 - r];
     uint32_t mine_held = mine.held, opp_held = theirs.held;
-    x[115] = (float)doubles / 36.0f;
+    x[EV_IN_DOUBLE_SHOTS] = (float)doubles / 36.0f;
     int opp_home = __builtin_popcount(opp_held & 0x3Fu);
-    x[116] = bar ? (float)(opp_home * opp_home) / 36.0f : 0.0f;
+    x[EV_IN_STAY_OUT] = bar ? (float)(opp_home * opp_home) / 36.0f : 0.0f;
     uint32_t back_held = (mine_held >> 18) & 0x3Fu;   /* held points in the other's board */
     int fwd = back_held ? 6 - __builtin_ctz(back_held) : 0;
-    x[117] = (float)fwd / 6.0f;
+    x[EV_IN_FORWARD_ANCHOR] = (float)fwd / 6.0f;
     int contain = 36, acontain = 36;
     for (int n = 15; n <= 23; n++) {
         int e = esc12[held_mask(mine_held, n)];
@@ -279,19 +282,19 @@ static void encode_side(const mg_board *b, int r, const side_bits *bits, float *
         int e = esc12[held_mask(mine_held, 24)];
         if (e < acontain) acontain = e;
     }
-    x[118] = (float)(36 - contain) / 36.0f;
-    x[119] = x[118] * x[118];
-    x[120] = (float)(36 - acontain) / 36.0f;
+    x[EV_IN_CONTAIN] = (float)(36 - contain) / 36.0f;
+    x[EV_IN_CONTAIN2] = x[EV_IN_CONTAIN] * x[EV_IN_CONTAIN];
+    x[EV_IN_CONTAIN_MEN] = (float)(36 - acontain) / 36.0f;
     int mean = men ? pips / men : 0, far_men = 0, moment = 0;   /* the men's mean pip */
     for (int i = mean; i < 25; i++)
         if (row[i] > 0) { far_men += row[i]; moment += row[i] * (i + 1 - mean) * (i + 1 - mean); }
-    x[121] = far_men ? (float)moment / far_men / 400.0f : 0.0f;
+    x[EV_IN_SPREAD] = far_men ? (float)moment / far_men / 400.0f : 0.0f;
     int anchors = __builtin_popcount(back_held);
-    x[122] = (float)anchors / 2.0f;
+    x[EV_IN_BACK_ANCHORS] = (float)anchors / 2.0f;
     int mobility = 0;
     for (int i = 6; i < 25; i++)
         if (row[i] > 0) mobility += (i - 5) * row[i] * esc12[held_mask(opp_held, i)];
-    x[123] = (float)mobility / 3600.0f;
+    x[EV_IN_MOBILITY] = (float)mobility / 3600.0f;
 }
 
 void ev_tables_init(void) {

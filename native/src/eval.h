@@ -14,7 +14,49 @@
 #define EV_LOSE_G 3
 #define EV_LOSE_BG 4
 
-#define EV_PER_SIDE 124
+/* The net's inputs for one side, as ev_encode writes them (eval.c encode_side): the side on
+ * roll's from 0, the other side's from EV_PER_SIDE. First EV_UNITS_PER_POINT units for each
+ * of the side's 24 points (its index i from i * EV_UNITS_PER_POINT): one man there, two or
+ * more, three or more, the men beyond three by halves. Then one input each, scaled to about
+ * 0..1 by the divisor given (rolls are out of 36; "the other" is the other side): */
+enum ev_input {
+    EV_UNITS_PER_POINT = 4,
+    EV_IN_BAR = 24 * EV_UNITS_PER_POINT,   /* men on the bar, by halves */
+    EV_IN_OFF,             /* men borne off / 15 */
+    EV_IN_PIPS,            /* the pip count / 150 */
+    EV_IN_PRIME,           /* the longest run of points held / 6 */
+    EV_IN_HOME_POINTS,     /* points held in the home board / 6 */
+    EV_IN_BACK_MEN,        /* men on the bar or in the other's home board / 8 */
+    EV_IN_HIT_ROLLS,       /* rolls on which the other hits one of this side's blots */
+    EV_IN_BLOTS,           /* blots / 5 */
+    EV_IN_ESCAPE,          /* rolls on which the rearmost man gets past every point the other
+                            * holds in the 12 in front of it (1 with no man left) */
+    EV_IN_HELD_IN_FRONT,   /* the points the other holds in those 12 / 6 */
+    EV_IN_OUT_PIPS,        /* pips still to move before every man is home / 60 */
+    EV_IN_OUT_MEN,         /* men not yet home / 15 */
+    EV_IN_CROSSINGS,       /* quarters still to cross on the way home / 20 */
+    EV_IN_BEAROFF_ROLLS,   /* expected rolls to bear off the men already home (the one-sided
+                            * bear-off database) / 10 */
+    EV_IN_PIPS_LOST,       /* pips a hit costs (the most advanced blot reached), summed over
+                            * the 36 rolls / (36 * 12) */
+    EV_IN_REARMOST,        /* where the rearmost man stands, index + 1 (0: none) / 25 */
+    EV_IN_REAR_POINT,      /* the rearmost point held, index + 1 (0: none) / 24 */
+    EV_IN_FRONT_POINT,     /* the foremost point held, index + 1 (0: none) / 24 */
+    EV_IN_CONTACT_PIPS,    /* pips still to move before the sides have passed / 100 */
+    EV_IN_DOUBLE_SHOTS,    /* rolls that reach two of this side's blots */
+    EV_IN_STAY_OUT,        /* with a man on the bar: (the other's home points held)^2 / 36 */
+    EV_IN_FORWARD_ANCHOR,  /* the most advanced point held in the other's home board / 6 */
+    EV_IN_CONTAIN,         /* 36 less the fewest escapes (as EV_IN_ESCAPE) a man of the
+                            * other would have on one of this side's 9- to 1-points / 36 */
+    EV_IN_CONTAIN2,        /* EV_IN_CONTAIN squared */
+    EV_IN_CONTAIN_MEN,     /* as EV_IN_CONTAIN, only where the other's men stand (and the bar) */
+    EV_IN_SPREAD,          /* the men beyond their mean pip: their squared distance from it,
+                            * a man / 400 */
+    EV_IN_BACK_ANCHORS,    /* points held in the other's home board / 2 */
+    EV_IN_MOBILITY,        /* the way home: each outside man's pips to go times its escapes
+                            * past the other's points / 3600 */
+    EV_PER_SIDE            /* the inputs of one side (124) */
+};
 #define EV_N_IN (2 * EV_PER_SIDE)
 #define EV_N_HID 80            /* default hidden units of the training tool */
 #define EV_N_HID_CONTACT_SHIPPED 192   /* hidden units of the committed weights file's nets */

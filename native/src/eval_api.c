@@ -87,7 +87,7 @@ int bg_check_match(int match_to, int away_me, int away_opp, int crawford, int cu
     if (match_to == 0) return 0;
     if (match_to < 1 || match_to > BG_MET_MAX || away_me < 1 || away_opp < 1 ||
         away_me > match_to || away_opp > match_to || crawford < 0 || crawford > 2 ||
-        cube_value < 1 || cube_value > 4096 || (cube_value & (cube_value - 1)))
+        cube_value < 1 || cube_value > BG_CUBE_MAX || (cube_value & (cube_value - 1)))
         return -BG_ERR_BAD_ARG;
     if (crawford && away_me != 1 && away_opp != 1) return -BG_ERR_BAD_ARG;
     if (crawford == 1 && cube_value != 1) return -BG_ERR_BAD_ARG;
@@ -120,16 +120,7 @@ int bg_rank_plays_match(const int8_t *board, int die1, int die2, int level, int 
         const mg_play *p = &ranked[i].play;
         if (out_boards) memcpy(out_boards + (size_t)i * BG_BOARD_LEN, &p->after, BG_BOARD_LEN);
         if (out_nsteps) out_nsteps[i] = p->nsteps;
-        if (out_steps) {
-            int8_t *s = out_steps + (size_t)i * BG_MAX_STEPS * BG_STEP_FIELDS;
-            memset(s, 0, BG_MAX_STEPS * BG_STEP_FIELDS);
-            for (int k = 0; k < p->nsteps && k < BG_MAX_STEPS; k++) {
-                s[4 * k] = p->steps[k].from;
-                s[4 * k + 1] = p->steps[k].to;
-                s[4 * k + 2] = p->steps[k].die;
-                s[4 * k + 3] = p->steps[k].hit;
-            }
-        }
+        if (out_steps) mg_put_steps(p, out_steps + (size_t)i * BG_MAX_STEPS * BG_STEP_FIELDS);
         if (out_equity) out_equity[i] = ranked[i].eq;
     }
     return m;
@@ -178,7 +169,7 @@ void bg_eval_cache_counts(double *looks, double *hits) {
 
 static int check_cube_args(int cube_value, int cube_owner, int match_to, int away_me,
                            int away_opp, int crawford) {
-    if (cube_value < 1 || cube_value > 4096 || (cube_value & (cube_value - 1)) ||
+    if (cube_value < 1 || cube_value > BG_CUBE_MAX || (cube_value & (cube_value - 1)) ||
         cube_owner < 0 || cube_owner > 2 || match_to < 0 || match_to > BG_MET_MAX ||
         crawford < 0 || crawford > 2)
         return -BG_ERR_BAD_ARG;

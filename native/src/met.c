@@ -5,6 +5,7 @@
  * result mixed with the dead-cube one (MET_CUBE_LIVE), gammons MET_GAMMON_SHARE of the games
  * played out. The Crawford game has no cube; after it the trailer doubles at once.
  * Not the decisions themselves (cube.c) and no published table. */
+#include "../bg.h"
 #include "cube.h"
 
 /* The two free parameters of the model. With these the table lies within 0.5% of published
@@ -48,7 +49,7 @@ static float g_opp_cash(const met_game *g, int c);
 /* my p at which I, holding a cube of c, double to 2c and the opponent should pass (their take
  * point with 2c in their hands); 1 when my double can gain nothing (I need c or less) */
 static float g_my_cash(const met_game *g, int c) {
-    if (g->a <= c || c > 4096) return 1.0f;
+    if (g->a <= c || c > BG_CUBE_MAX) return 1.0f;
     float q = g_opp_cash(g, 2 * c);                  /* where they would redouble me out */
     float low = q > 0.0f ? table(g->a, g->b - 2 * c, g->post) : g_lose(g, 2 * c);
     float high = g_win(g, 2 * c), pass = table(g->a - c, g->b, g->post);
@@ -59,7 +60,7 @@ static float g_my_cash(const met_game *g, int c) {
 /* my p at which the opponent, holding a cube of c, doubles to 2c and I should pass (my take
  * point with 2c in my hands); 0 when their double can gain nothing (they need c or less) */
 static float g_opp_cash(const met_game *g, int c) {
-    if (g->b <= c || c > 4096) return 0.0f;
+    if (g->b <= c || c > BG_CUBE_MAX) return 0.0f;
     float r = g_my_cash(g, 2 * c);                   /* where I would redouble them out */
     float low = g_lose(g, 2 * c);
     float high = r < 1.0f ? table(g->a - 2 * c, g->b, g->post) : g_win(g, 2 * c);

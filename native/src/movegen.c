@@ -11,8 +11,8 @@
 
 typedef struct {
     mg_board cur;          /* the board as the steps so far left it */
-    mg_step path[4];       /* the steps so far */
-    int8_t dice[4];        /* the order in which the dice are played this pass */
+    mg_step path[MG_MAX_STEPS];   /* the steps so far */
+    int8_t dice[MG_MAX_STEPS];    /* the order in which the dice are played this pass */
     int ndice;             /* 2, or 4 for doubles */
     int doubles;
     int second_order;      /* 1 in the pass that plays the second die first (not doubles) */
@@ -334,4 +334,9 @@ int mg_most_steps(const mg_board *pos, const int8_t *dice, int ndice)
     if (ndice < 0 || ndice > 4)
         return 0;
     return most_steps_rec(pos, dice, ndice);
+}
+
+void mg_put_steps(const mg_play *p, int8_t *out) {
+    memset(out, 0, sizeof p->steps);
+    memcpy(out, p->steps, (size_t)p->nsteps * sizeof(mg_step));
 }

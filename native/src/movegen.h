@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #define MG_MAX_PLAYS 4096   /* more than the most distinct plays any position and roll allows */
+#define MG_MAX_STEPS 4      /* the most steps (dice) a turn plays: a double's four */
 #define MG_BAR 24
 #define MG_OFF (-1)
 
@@ -21,8 +22,12 @@ typedef struct {
 typedef struct {
     mg_board after;     /* position after the play, same orientation (mover still row 0) */
     int8_t nsteps;      /* 0 when no play is possible (then there is exactly one "play") */
-    mg_step steps[4];
+    mg_step steps[MG_MAX_STEPS];
 } mg_play;
+
+/* The play's steps as bg.h's step arrays hold them: MG_MAX_STEPS records of one mg_step's
+ * four bytes (from, to, die, hit), those past nsteps zero. */
+void mg_put_steps(const mg_play *p, int8_t *out);
 
 /* Every legal complete play of (die1, die2) for the side on roll, deduplicated by resulting
  * position. Returns the count (>= 1: a forfeited turn is one play with nsteps 0). */

@@ -7,6 +7,8 @@
 
 _Static_assert(sizeof(mg_board) == BG_BOARD_LEN, "bg.h board layout is mg_board");
 _Static_assert(MG_BAR == BG_BAR && MG_MAX_PLAYS == BG_MAX_PLAYS, "bg.h and movegen.h agree");
+_Static_assert(MG_MAX_STEPS == BG_MAX_STEPS && sizeof(mg_step) == BG_STEP_FIELDS,
+               "a play's steps are bg.h's step records (mg_put_steps)");
 _Static_assert(MG_STEP_BAR_FIRST == BG_STEP_BAR_FIRST && MG_STEP_NO_MAN == BG_STEP_NO_MAN &&
                MG_STEP_BLOCKED == BG_STEP_BLOCKED && MG_STEP_NOT_ALL_HOME == BG_STEP_NOT_ALL_HOME &&
                MG_STEP_MAN_HIGHER == BG_STEP_MAN_HIGHER && MG_STEP_BAD_INPUT == BG_STEP_BAD_INPUT,
@@ -71,14 +73,7 @@ int bg_legal_plays(const int8_t *board, int die1, int die2, int8_t *out_boards,
         const mg_play *p = &play_buf[i];
         memcpy(out_boards + (size_t)i * BG_BOARD_LEN, &p->after, BG_BOARD_LEN);
         out_nsteps[i] = p->nsteps;
-        int8_t *s = out_steps + (size_t)i * BG_MAX_STEPS * BG_STEP_FIELDS;
-        memset(s, 0, BG_MAX_STEPS * BG_STEP_FIELDS);
-        for (int k = 0; k < p->nsteps; k++) {
-            s[k * BG_STEP_FIELDS + 0] = p->steps[k].from;
-            s[k * BG_STEP_FIELDS + 1] = p->steps[k].to;
-            s[k * BG_STEP_FIELDS + 2] = p->steps[k].die;
-            s[k * BG_STEP_FIELDS + 3] = p->steps[k].hit;
-        }
+        mg_put_steps(p, out_steps + (size_t)i * BG_MAX_STEPS * BG_STEP_FIELDS);
     }
     return n;
 }

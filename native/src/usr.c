@@ -13,22 +13,26 @@ _Static_assert(BG_USR_CANDS + BG_USR_MAX_CANDS * BG_USR_CAND_LEN <= BG_USR_PLAY_
                "the play's match context lies beyond the answer, inside the block");
 _Static_assert(BG_USR_CAND_STEPS + BG_MAX_STEPS * BG_STEP_FIELDS <= BG_USR_CAND_EQUITY &&
                BG_USR_CAND_EQUITY + 2 <= BG_USR_CAND_LEN, "a candidate's fields fit its entry");
+_Static_assert(BG_CUBE_MAX == 1 << BG_CUBE_MAX_LOG2, "the cube's largest value and its log2");
 _Static_assert(BG_USR_CUBE_LOSE_GAMMON + 2 <= BG_USR_BEST_NSTEPS &&
                BG_USR_EVAL_EQUITY == BG_USR_OUT + 2 * BG_N_PROBS, "the cube and eval answers");
 
 static void put16(uint8_t *p, int v) { p[0] = (uint8_t)(v & 0xFF); p[1] = (uint8_t)((v >> 8) & 0xFF); }
 
+/* An equity as the block holds it: BG_USR_EQUITY_SCALE times the value, rounded, within
+ * +-32000. */
 static int to_milli(float x) {
-    float v = x * 1000.0f;
+    float v = x * (float)BG_USR_EQUITY_SCALE;
     if (!(v > -32000.0f)) v = -32000.0f;
     if (v > 32000.0f) v = 32000.0f;
     return (int)(v < 0 ? v - 0.5f : v + 0.5f);
 }
 
+/* A probability as the block holds it: BG_USR_PROB_SCALE times the value, rounded. */
 static int to_tenk(float x) {
     if (!(x > 0.0f)) return 0;
     if (x > 1.0f) x = 1.0f;
-    return (int)(x * 10000.0f + 0.5f);
+    return (int)(x * (float)BG_USR_PROB_SCALE + 0.5f);
 }
 
 static int8_t boards[BG_USR_MAX_CANDS * BG_BOARD_LEN];
@@ -46,7 +50,7 @@ static int job_plays(uint8_t *blk, int job) {
     int away_opp = blk[BG_USR_PLAY_AWAY_OPP], crawford = blk[BG_USR_PLAY_CRAWFORD];
     int log2 = blk[BG_USR_PLAY_CUBE_LOG2];
     memset(blk + BG_USR_PLAY_MATCH_TO, 0, BG_USR_PLAY_MATCH_LEN);   /* used once */
-    if (match_to && log2 > 12) return BG_ERR_BAD_ARG;
+    if (match_to && log2 > BG_CUBE_MAX_LOG2) return BG_ERR_BAD_ARG;
     int n = bg_rank_plays_match(board, blk[BG_USR_DIE1], blk[BG_USR_DIE2], blk[BG_USR_LEVEL],
                                 match_to, away_me, away_opp, crawford,
                                 match_to ? 1 << log2 : 1, boards, steps, nsteps, equity, want);
@@ -72,7 +76,8 @@ static int job_plays(uint8_t *blk, int job) {
 
 int bg_usr(uint8_t *memory, int params_addr) {
     if (!memory) return BG_ERR_BAD_ARG;
-    if (params_addr < 0 || params_addr > 65536 - BG_USR_BLOCK_LEN) return BG_ERR_USR_ADDR;
+    if (params_addr < 0 || params_addr > BG_USR_MEMORY_LEN - BG_USR_BLOCK_LEN)
+        return BG_ERR_USR_ADDR;
     uint8_t *blk = memory + params_addr;
     int job = blk[BG_USR_JOB], status = 0;
     int8_t board[BG_BOARD_LEN];
@@ -89,7 +94,7 @@ int bg_usr(uint8_t *memory, int params_addr) {
     case BG_USR_JOB_CUBE: {
         float out[BG_CUBE_OUT_LEN];
         int log2 = blk[BG_USR_CUBE_LOG2];
-        if (log2 > 12) { status = BG_ERR_BAD_ARG; break; }
+        if (log2 > BG_CUBE_MAX_LOG2) { status = BG_ERR_BAD_ARG; break; }
         int bits = bg_cube_decision(board, blk[BG_USR_LEVEL], 1 << log2, blk[BG_USR_CUBE_OWNER],
                                     blk[BG_USR_MATCH_TO], blk[BG_USR_AWAY_ME], blk[BG_USR_AWAY_OPP],
                                     blk[BG_USR_CRAWFORD], out);
