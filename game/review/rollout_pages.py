@@ -230,8 +230,7 @@ def cube_result_lines(job: RolloutJob, answer) -> list[str]:
         return lines + ["No game finished yet."]
     lines += [f"{label:<13}{estimate_text(e)}" for label, e in
               zip(CUBE_LABELS, (cube.no_double, cube.double_take, cube.double_pass))]
-    decision = evaluator.CubeDecision(cube.double, cube.take, cube.too_good, 0, 0, 0, 0, 0, 0)
-    return lines + ["", f"Proper: {commands.cube_verdict(decision)}.", "",
+    return lines + ["", f"Proper: {commands.cube_verdict(cube)}.", "",
                     "Cube theory on the rolled-out", "chances (games played with no",
                     "cube); equity in points a game."]
 
