@@ -90,7 +90,10 @@ def measure_fuse(screen: VirtualScreen, seconds: float) -> float | None:
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         time.sleep(4.0)                               # its window and the ROM's start-up
-        return cores_per_second(process.pid, seconds)
+        figure = cores_per_second(process.pid, seconds)
+        if process.poll() is not None:
+            raise SystemExit(f"fuse-sdl ended (exit {process.returncode}) before it was measured")
+        return figure
     finally:
         process.kill()                                # Fuse asks before it quits on SIGTERM
         process.wait(timeout=10)

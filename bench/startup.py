@@ -82,7 +82,8 @@ def seconds_to_prompt(exe: str, screen: VirtualScreen, mode: str) -> float:
 def import_times(python: str, code: str) -> dict:
     """module -> cumulative import microseconds, from python -X importtime."""
     out = subprocess.run([python, "-X", "importtime", "-c", code], capture_output=True,
-                         text=True, env=dict(os.environ, SDL_VIDEODRIVER="dummy"))
+                         text=True, env=dict(os.environ, SDL_VIDEODRIVER="dummy"),
+                         cwd=tempfile.gettempdir())
     times = {}
     for line in out.stderr.splitlines():
         if line.startswith("import time:") and "|" in line:
@@ -121,7 +122,8 @@ def main(argv=None) -> int:
         if name in pulled:
             print(f"import_{name.replace('.', '_')} {pulled[name] / 1000:.1f} ms")
     first = subprocess.run([python, "-c", FIRST_MOVE], capture_output=True, text=True,
-                           env=dict(os.environ, SDL_VIDEODRIVER="dummy"))
+                           env=dict(os.environ, SDL_VIDEODRIVER="dummy"),
+                           cwd=tempfile.gettempdir())     # the installed game, not a checkout
     if first.returncode != 0:
         raise SystemExit(f"the first-move run failed: {first.stderr}")
     for name, seconds in json.loads(first.stdout.splitlines()[-1]).items():

@@ -1,14 +1,16 @@
-"""Z80 core speed: effective emulated MHz (T-states / wall seconds / 1e6) on three mixes, each run by our core
-the way the machine runs it (frames of 69,888 T, ROM below 0x4000 write-protected) and by SkoolKit's
-pure-Python Simulator on the same code in the same process, reported as a ratio (ours / SkoolKit's).
+"""Z80 core speed: effective emulated MHz (T-states / wall seconds / 1e6) on three mixes, each run
+by our core the way the machine runs it (frames of 69,888 T, ROM below 0x4000 write-protected) and
+by SkoolKit's pure-Python Simulator on the same code in the same process, reported as a ratio (ours
+/ SkoolKit's).
   loop:     bench/z80_speed.asm, a CPU-bound mix of loops (code that runs many times)
-  smc:      bench/z80_speed_smc.asm, operands and an opcode patched in a running loop, and 96 bytes of
-            straight-line code regenerated and called once per pass
+  smc:      bench/z80_speed_smc.asm, operands and an opcode patched in a running loop, and 96
+            bytes of straight-line code regenerated and called once per pass
   straight: ~20 KB of straight-line code (made here, seeded) run once, like a ROM start-up
-Contention: ours runs contended, as the machine does (Z80(contended=True): every access that may touch
-0x4000-0x7FFF is checked, every I/O by the port rule); SkoolKit's Simulator does not model it. The code runs at
-8000h and touches no contended memory, so both sides count the same T-states; the ratio is of wall time for the
-same work (SkoolKit's seconds / ours), which is the MHz ratio when the T-states agree."""
+Contention: ours runs contended, as the machine does (Z80(contended=True): every access that may
+touch 0x4000-0x7FFF is checked, every I/O by the port rule); SkoolKit's Simulator does not model it.
+The code runs at 8000h and touches no contended memory, so both sides count the same T-states; the
+ratio is of wall time for the same work (SkoolKit's seconds / ours), which is the MHz ratio when the
+T-states agree."""
 import gc
 import os
 import pathlib
@@ -22,7 +24,7 @@ HERE = pathlib.Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
 from spectrum.hw import CPU_HZ, TSTATES_PER_FRAME  # noqa: E402
-from spectrum import z80 as z80mod  # noqa: E402
+from spectrum import z80_compile  # noqa: E402
 from spectrum.z80 import Z80  # noqa: E402
 
 STRAIGHT_BYTES = 20_000
@@ -45,8 +47,8 @@ def assemble(name):
 
 
 def straight_line_code(n_bytes=STRAIGHT_BYTES, seed=1983):
-    """n_bytes of straight-line code at ORG with no jumps (loads, ALU, 16-bit, (HL), CB, IX, stack), then HALT;
-    its writes go to E000h-F07Fh, clear of the code."""
+    """n_bytes of straight-line code at ORG with no jumps (loads, ALU, 16-bit, (HL), CB, IX, stack),
+    then HALT; its writes go to E000h-F07Fh, clear of the code."""
     rnd = random.Random(seed)
     pieces = [
         lambda: [0x3E, rnd.randrange(256)],                           # LD A,n
@@ -55,10 +57,10 @@ def straight_line_code(n_bytes=STRAIGHT_BYTES, seed=1983):
         lambda: [0xC6 + 8 * rnd.randrange(8), rnd.randrange(256)],    # ALU A,n
         lambda: [0x03 + 16 * rnd.randrange(3)],                       # INC BC/DE/HL
         lambda: [0x09 + 16 * rnd.randrange(3)],                       # ADD HL,rr
-        lambda: [0x21, rnd.randrange(256), 0xE0 + rnd.randrange(16), 0x77],   # LD HL,Exxxh; LD (HL),A
+        lambda: [0x21, rnd.randrange(256), 0xE0 + rnd.randrange(16), 0x77], # LD HL,Exxxh; LD (HL),A
         lambda: [0x7E],                                               # LD A,(HL)
-        lambda: [0xCB, rnd.randrange(0x40)],                          # CB rotates and shifts on registers
-        lambda: [0xDD, 0x21, 0x00, 0xF0, 0xDD, 0x77, rnd.randrange(128)],      # LD IX,F000h; LD (IX+d),A
+        lambda: [0xCB, rnd.randrange(0x40)],                          # CB rotates, shifts on r
+        lambda: [0xDD, 0x21, 0x00, 0xF0, 0xDD, 0x77, rnd.randrange(128)],  # LD IX,F000h; (IX+d),A
         lambda: [0xC5, 0xE1],                                         # PUSH BC; POP HL
         lambda: [0xEB, 0xD9, 0x08],                                   # EX DE,HL; EXX; EX AF,AF'
     ]
@@ -107,12 +109,13 @@ def run_skoolkit(code, done):
 
 
 def measure(label, code, done, runs):
-    """Best of `runs` fresh runs each side, taken in turns (a busy machine slows both alike); prints MHz and
-    the ratio. Every run of ours pays for its own block compilation. SkoolKit's Simulator is built before its
-    clock starts (its opcode tables), as our op functions are built once per process."""
+    """Best of `runs` fresh runs each side, taken in turns (a busy machine slows both alike); prints
+    MHz and the ratio. Every run of ours pays for its own block compilation. SkoolKit's Simulator is
+    built before its clock starts (its opcode tables), as our op functions are built once per
+    process."""
     ours, theirs = [], []
     for _ in range(runs):
-        z80mod._CODE_CACHE.clear()
+        z80_compile._CODE_CACHE.clear()
         gc.collect()                    # neither side pays for the other's garbage
         ours.append(run_ours(code, done))
         gc.collect()
@@ -122,7 +125,8 @@ def measure(label, code, done, runs):
     mhz, mhz_sk = t_ours / wall_ours / 1e6, t_sk / wall_sk / 1e6
     print(f"{label}: T-states executed: {t_ours} T (SkoolKit: {t_sk} T)")
     print(f"{label}: ours (best of {runs}): {mhz:.2f} MHz ({wall_ours * 1000:.1f} ms)")
-    print(f"{label}: SkoolKit Simulator (best of {runs}): {mhz_sk:.2f} MHz ({wall_sk * 1000:.1f} ms)")
+    print(f"{label}: SkoolKit Simulator (best of {runs}): {mhz_sk:.2f} MHz "
+          f"({wall_sk * 1000:.1f} ms)")
     print(f"{label}: ratio ours / SkoolKit: {wall_sk / wall_ours:.2f}")
     return wall_sk / wall_ours
 
@@ -131,9 +135,10 @@ def main(runs=5):
     loop_code, loop_syms = assemble("z80_speed.asm")
     smc_code, smc_syms = assemble("z80_speed_smc.asm")
     straight = straight_line_code()
-    t0 = time.perf_counter()            # the op functions: compiled once per process (not per core or run)
+    t0 = time.perf_counter()            # the op functions: compiled once a process
     run_ours(straight, ORG + len(straight) - 1)
-    print(f"first run in this process, op functions compiled: {(time.perf_counter() - t0) * 1000:.0f} ms")
+    first_ms = (time.perf_counter() - t0) * 1000
+    print(f"first run in this process, op functions compiled: {first_ms:.0f} ms")
     ratios = {
         "loop": measure("loop", loop_code, loop_syms["DONE"], runs),
         "smc": measure("smc", smc_code, smc_syms["DONE"], runs),

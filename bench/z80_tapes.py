@@ -1,8 +1,8 @@
-"""How long Patrik Rak's z80test tapes (../shared/z80-tests/z80test) take to run: on our Spectrum48 (loaded from
-the tape, as tests/test_z80_tapes.py runs them; needs SPECTRUM_SHARED or ../shared) and on SkoolKit's pure-Python Simulator (the code block at
-32768, RET at 0010h and 1601h, run until the program returns). One figure a line, seconds of wall time.
-Usage: python bench/z80_tapes.py [--ours-only] [z80doc z80full z80memptr z80ccf]
-(SkoolKit takes several minutes a tape.)"""
+"""How long Patrik Rak's z80test tapes (../shared/z80-tests/z80test) take to run: on our Spectrum48
+(loaded from the tape, as tests/test_z80_tapes.py runs them; needs SPECTRUM_SHARED or ../shared) and
+on SkoolKit's pure-Python Simulator (the code block at 32768, RET at 0010h and 1601h, run until the
+program returns). One figure a line, seconds of wall time. Usage: python bench/z80_tapes.py
+[--ours-only] [z80doc z80full z80memptr z80ccf] (SkoolKit takes several minutes a tape.)"""
 import pathlib
 import sys
 import time
@@ -16,7 +16,7 @@ from spectrum.tape import read_tape  # noqa: E402
 
 TAPES = SHARED / "z80-tests" / "z80test"
 CODE_ORG = 32768
-RETURN_TO = 0x0010          # the program's final RET lands on RST 10h's RET as well: told apart by SP
+RETURN_TO = 0x0010          # the program's final RET lands on RST 10h's RET too: told apart by SP
 
 
 def run_ours(name):
@@ -30,7 +30,7 @@ def run_ours(name):
 def run_skoolkit(name):
     from skoolkit.simulator import Simulator
     tape = read_tape((TAPES / f"{name}.tap").read_bytes(), name)
-    code = [b.data[1:-1] for b in tape.blocks if b.data and b.data[0] == 0xFF][-1]   # the code block's bytes
+    code = [b.data[1:-1] for b in tape.blocks if b.data and b.data[0] == 0xFF][-1]  # the code
     mem = bytearray(65536)
     mem[CODE_ORG:CODE_ORG + len(code)] = code
     mem[0x0010] = mem[0x1601] = 0xC9
@@ -55,7 +55,8 @@ def main(names, skoolkit=True):
         if not skoolkit:
             continue
         wall, ok = run_skoolkit(name)
-        print(f"{name}: SkoolKit Simulator: {wall:.1f} s ({'all tests passed' if ok else 'not all passed'})")
+        verdict = "all tests passed" if ok else "not all passed"
+        print(f"{name}: SkoolKit Simulator: {wall:.1f} s ({verdict})")
 
 
 if __name__ == "__main__":

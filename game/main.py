@@ -6,6 +6,7 @@ answer at once, before pygame, numpy and the C engine are loaded."""
 import argparse
 import os
 import sys
+import time
 
 from spectrum.tape_modes import TAPE_MODES
 
@@ -16,6 +17,7 @@ MOUSE_HELP = ("The mouse types what keys would:",
               "a die its number, the message",
               "line ENTER (k4 is two clicks).")
 WAIT_KEY_FRAMES = 50             # "~" in --keys: a second's wait
+INSTANT_BUDGET_S = 0.015         # wall time a displayed frame may spend loading, instantly
 WARM_UPS = []                    # weight-loading threads, joined before main() returns
 
 
@@ -67,7 +69,7 @@ class Runner:
     generator step per frame. Returns False to stop the window when the program ends."""
 
     def __init__(self, machine, mode: str, seed=None, level=None, keys: str | None = None,
-                 resume: bool = True, keys_from=None, trace=None):
+                 resume: bool = True, keys_from=None, trace=None, hurry: bool = False):
         from game.files import savegame
         from game.zx.basic import Basic
         from game.model.dice import Dice
@@ -79,6 +81,7 @@ class Runner:
         self.feed = open(keys_from, encoding="ascii", errors="replace", newline="") \
             if keys_from else None
         self.loading = loading_sequence(machine, mode)
+        self.hurry = hurry
         self.basic = Basic(machine)
         settings, warning = load_settings(warn=None)
         if level is not None:
@@ -103,11 +106,9 @@ class Runner:
 
     def __call__(self, machine) -> bool:
         if self.loading is not None:
-            try:
-                next(self.loading)
+            if self._load(machine):
                 return True
-            except StopIteration:
-                self.loading = None
+            self.loading = None
         if self.holding:
             machine.keyboard.release_all()              # a typed key is held one frame
             self.holding = False
@@ -133,6 +134,22 @@ class Runner:
         except StopIteration:
             return False
         return True
+
+    def _load(self, machine) -> bool:
+        """One displayed frame of the loading sequence: True while it goes on. With `hurry`
+        (the instant tape on our own ROM: nothing on the screen waits for a person), as
+        many emulated frames as fit in INSTANT_BUDGET_S of wall time, their sound dropped,
+        so the game's first question comes in a few displayed frames, not thirty."""
+        deadline = time.perf_counter() + INSTANT_BUDGET_S
+        while True:
+            try:
+                next(self.loading)
+            except StopIteration:
+                return False
+            if not self.hurry or time.perf_counter() > deadline:
+                return True
+            machine.run_frame()
+            machine.ear_frames.clear()
 
     def click(self, x_px: int, y_px: int) -> str:
         """What a click on the screen types: at "Your move?" the board's answer (a point's
@@ -208,7 +225,8 @@ def main(argv=None) -> int:
     try:
         runner = Runner(machine, args.tape, seed=args.seed, level=args.level,
                         keys=args.keys if args.screenshot else None, resume=headless is None,
-                        keys_from=args.keys_from, trace=args.trace)
+                        keys_from=args.keys_from, trace=args.trace,
+                        hurry=args.tape == "instant" and args.rom is None)
     except OSError as exc:                       # --keys-from or --trace cannot be opened
         print(f"{TITLE}: {exc}", file=sys.stderr)
         return 2

@@ -1,15 +1,19 @@
-"""The Z80 interpreter: one small Python function per opcode (per prefix + opcode), made on first use from the
-same decoder that feeds the block compiler, reading its operands from memory each time it runs. It runs code
-that is cold, run once or rewritten as it runs; it is not the block compiler and keeps no per-address state.
+"""The Z80 interpreter: one small Python function per opcode (per prefix + opcode), made on first
+use from the same decoder that feeds the block compiler, reading its operands from memory each time
+it runs. It runs code that is cold, run once or rewritten as it runs; it is not the block compiler
+and keeps no per-address state.
 
-An op function is `op(S, M, pc) -> next pc`, plus 0x10000 when the instruction may have jumped (the CPU counts
-those arrivals to find hot code), or -3 for HALT; it leaves S.pc to the caller. Each is made once per
-process (per rom_top and contention, and with or without the tests on its own bytes) and shared by every CPU."""
-import re
+An op function is `op(S, M, pc) -> next pc`, plus 0x10000 when the instruction may have jumped (the
+CPU counts those arrivals to find hot code), or -3 for HALT; it leaves S.pc to the caller. Each is
+made once per process (per rom_top and contention, and with or without the tests on its own bytes)
+and shared by every CPU."""
+from .z80_decode import Decoder
+from .z80_emit import TRANSFER, Emitter
+from .z80_operands import Expr, Template
+from .z80_tables import TABLES
+from .z80_timing import timing
 
-from . import z80_codegen as cg
-
-TRANSFER = 0x10000       # added to the returned pc by instructions that can jump
+__all__ = ["TRANSFER", "OpTable", "op_source", "opcode_bytes"]
 
 
 def opcode_bytes(memory, pc):
@@ -26,53 +30,18 @@ def opcode_bytes(memory, pc):
 
 
 def op_source(key_bytes, rom_top, contention=None, own_bytes=True):
-    """Python source of the op function for one opcode (see the module docstring). own_bytes=False: for
-    code outside contended memory (no tests on the instruction's own bytes)."""
-    template = cg.Template(key_bytes)
-    ins = cg.Decoder(template, rom_top, contention, own_bytes).decode(cg.Expr("pc", 0))
-    body = [cg.fold(line.replace("{T}", "0").replace("{K}", str(ins.m1)).replace("QMASK", "~S.q"))
-            for line in ins.lines]
-    code = "\n".join(body)
-    body[:0] = [f"o{k} = M[(pc + {k}) & 65535]" for k in sorted(template.operands)   # read before any write
-                if re.search(rf"\bo{k}\b", code)]
-    if ins.kind == cg.SEQ:
-        t_end, npc, ret = str(ins.t), f"(pc + {ins.length}) & 65535", "npc"
-        body.append(f"npc = {npc}")
-    else:
-        t_end, ret = "tt", ("-3" if ins.kind == cg.HALT else f"npc + {TRANSFER}")
-    text = "\n".join(body)
-    used, written = cg.registers_in(text)
-    timed = re.search(r"\bt\b", text) is not None             # I/O passes the T-state to the port
-    out = ["def op(S, M, pc):"] + (["    t = S.tstates"] if timed else [])
-    if "PIN(" in text:
-        out.append("    PIN = S._port_in")
-    if "POUT(" in text:
-        out.append("    POUT = S._port_out")
-    out += [f"    {r} = S.{cg.cpu_name(r)}" for r in used if not _set_before_read(r, body)]
-    out += ["    " + ln for ln in body]
-    out.append(f"    S.tstates {'= t +' if timed else '+='} {t_end}; S._rc += {ins.m1}; "
-               f"S.q = {'f' if ins.sets_f else 0}")
-    out += [f"    S.{cg.cpu_name(r)} = {r}" for r in written]
-    if ins.post:
-        out.append(f"    {ins.post}")
-    out.append(f"    return {ret}")
-    return "\n".join(out) + "\n"
-
-
-def _set_before_read(reg, body):
-    """True when the first line that mentions reg assigns it whole from other values (so no load needed)."""
-    mention = re.compile(rf"\b{reg}\b")
-    for line in body:
-        if mention.search(line):
-            m = re.match(rf"{reg} = (.*)$", line)
-            return bool(m) and not mention.search(m.group(1))
-    return False
+    """Python source of the op function for one opcode (see the module docstring). own_bytes=False:
+    for code outside contended memory (no tests on the instruction's own bytes)."""
+    ins = Decoder(Template(key_bytes)).decode(Expr("pc", 0))
+    operands = [k for k in range(1, ins.length) if k not in key_bytes]
+    waits = timing(ins, contention, "S._ic", own_bytes)
+    return Emitter(rom_top, contention).op_function(ins, waits, operands)
 
 
 class OpTable:
-    """The dispatch for one rom_top, shared by every CPU of the process: `table[M[pc]](S, M, pc)` runs the
-    instruction at pc on CPU S with memory M. Prefix bytes map to small dispatchers on the next opcode byte;
-    every slot starts as a stub that builds the real function on first use."""
+    """The dispatch for one rom_top, shared by every CPU of the process: `table[M[pc]](S, M, pc)`
+    runs the instruction at pc on CPU S with memory M. Prefix bytes map to small dispatchers on the
+    next opcode byte; every slot starts as a stub that builds the real function on first use."""
     _shared = {}
 
     @classmethod
@@ -80,14 +49,15 @@ class OpTable:
         own_bytes = own_bytes or contention is None
         table = cls._shared.get((rom_top, contention, own_bytes))
         if table is None:
-            table = cls._shared[(rom_top, contention, own_bytes)] = cls(rom_top, contention, own_bytes)
+            table = cls(rom_top, contention, own_bytes)
+            cls._shared[(rom_top, contention, own_bytes)] = table
         return table
 
     def __init__(self, rom_top, contention=None, own_bytes=True):
         self.rom_top = rom_top
         self.contention = contention
         self.own_bytes = own_bytes
-        self.g = dict(cg.TABLES)                        # the op functions' globals: the flag tables
+        self.g = dict(TABLES)                           # the op functions' globals: the flag tables
         if contention is not None:
             self.g["D"] = contention.delays             # ... and the waits by T-state
         self.sub = {}                                   # prefix key -> its 256-slot table

@@ -1,5 +1,6 @@
-"""The FUSE Z80 suite (1,356 per-instruction tests) against spectrum.z80: registers incl. MEMPTR, flags,
-I/R/IFF/IM/HALT, final T-states and memory changes. Data read from ../shared/z80-tests (GPL, not copied)."""
+"""The FUSE Z80 suite (1,356 per-instruction tests) against spectrum.z80: registers incl. MEMPTR,
+flags, I/R/IFF/IM/HALT, final T-states and memory changes. Data read from ../shared/z80-tests (GPL,
+not copied)."""
 import pytest
 
 from conftest import SHARED, shared_path
@@ -11,14 +12,15 @@ _EXP = SHARED / "z80-tests" / "tests.expected"
 _NAMES = list(parse_in(_IN.read_text())) if _IN.exists() else ["(tests.in missing)"]
 _cache = {}
 
-# Five vectors stop a repeating block instruction after one pass (BC or B still non-zero). Their FUSE
-# expectations predate what was measured later on Zilog silicon and what z80test 1.2 checks (its
-# LDIR/LDDR/INIR/INDR->NOP' tests): while repeating, bits 5,3 of F are bits 13,11 of PC, the I/O ones also
-# change P/V and H, and INIR/INDR/OTIR/OTDR leave MEMPTR = PC + 1 (D. Banks's Z80Decoder wiki,
-# "interrupted block instructions"; M. Sainz de Baranda, z80test pull request 3). Those fields are checked
-# against the hardware values instead; every other field of these vectors still comes from tests.expected.
+# Five vectors stop a repeating block instruction after one pass (BC or B still non-zero). Their
+# FUSE expectations predate what was measured later on Zilog silicon and what z80test 1.2 checks
+# (its LDIR/LDDR/INIR/INDR->NOP' tests): while repeating, bits 5,3 of F are bits 13,11 of PC, the
+# I/O ones also change P/V and H, and INIR/INDR/OTIR/OTDR leave MEMPTR = PC + 1 (D. Banks's
+# Z80Decoder wiki, "interrupted block instructions"; M. Sainz de Baranda, z80test pull request 3).
+# Those fields are checked against the hardware values instead; every other field of these vectors
+# still comes from tests.expected.
 HARDWARE_OVER_FUSE = {
-    "edb2_1": {"af": 0x8A00, "memptr": 0x0001},     # INIR at 0000: 5,3 = 0; P flipped by parity(B & 7)
+    "edb2_1": {"af": 0x8A00, "memptr": 0x0001},     # INIR at 0000: 5,3 = 0; P flipped: parity(B&7)
     "edb3_1": {"af": 0x3403, "memptr": 0x0001},     # OTIR at 0000
     "edb9_2": {"af": 0xFFAF},                       # CPDR at 7A45: 5,3 = 7Ah & 28h
     "edba_1": {"memptr": 0x0001},                   # INDR at 0000 (F happens to agree)
@@ -34,29 +36,33 @@ def _vectors():
 
 
 def make_cpu(name, **options):
-    """(cpu, its memory, the case's start state, its expected end state) for one FUSE case, ready to run."""
+    """(cpu, its memory, the case's start state, its expected end state) for one FUSE case, ready to
+    run."""
     tin, texp = _vectors()
     st, ex = tin[name], texp[name]
     mem = initial_memory(st)
     cpu = Z80(mem, **options)
     for k, v in st.regs.items():
         setattr(cpu, k, v)
-    cpu.i, cpu.r, cpu.iff1, cpu.iff2, cpu.im, cpu.halted = st.i, st.r, st.iff1, st.iff2, st.im, st.halted
+    cpu.i, cpu.r, cpu.iff1, cpu.iff2 = st.i, st.r, st.iff1, st.iff2
+    cpu.im, cpu.halted = st.im, st.halted
     cpu.tstates = 0
     return cpu, mem, st, ex
 
 
 def run_case(name, compile_after=None):
-    """Run one FUSE case; returns (got, want) dicts of everything compared. compile_after=1 runs it as a
-    compiled block; the default leaves a single instruction to the interpreter."""
-    cpu, mem, st, ex = make_cpu(name, **({} if compile_after is None else {"compile_after": compile_after}))
+    """Run one FUSE case; returns (got, want) dicts of everything compared. compile_after=1 runs it
+    as a compiled block; the default leaves a single instruction to the interpreter."""
+    options = {} if compile_after is None else {"compile_after": compile_after}
+    cpu, mem, st, ex = make_cpu(name, **options)
     before = bytes(initial_memory(st))
     cpu.run(st.tstates)
     got = {k: getattr(cpu, k) for k in ex.regs}
     got.update(i=cpu.i, r=cpu.r, iff1=int(bool(cpu.iff1)), iff2=int(bool(cpu.iff2)), im=cpu.im,
                halted=int(bool(cpu.halted)), tstates=cpu.tstates, memory=changed_runs(before, mem))
     want = dict(ex.regs)
-    want.update(i=ex.i, r=ex.r, iff1=ex.iff1, iff2=ex.iff2, im=ex.im, halted=ex.halted, tstates=ex.tstates,
+    want.update(i=ex.i, r=ex.r, iff1=ex.iff1, iff2=ex.iff2, im=ex.im, halted=ex.halted,
+                tstates=ex.tstates,
                 memory=ex.memory)
     want.update(HARDWARE_OVER_FUSE.get(name, {}))
     return got, want

@@ -1,6 +1,7 @@
-"""Patrik Rak's z80test 1.2 (z80doc, z80full, z80memptr, z80ccf) loaded from its tape and run on our Spectrum48:
-each program folds every tested instruction's results into CRCs measured on a real 48K with a Zilog Z80 and
-prints "Result: all tests passed." when all match. Tapes read from ../shared/z80-tests/z80test (MIT, not copied)."""
+"""Patrik Rak's z80test 1.2 (z80doc, z80full, z80memptr, z80ccf) loaded from its tape and run on our
+Spectrum48: each program folds every tested instruction's results into CRCs measured on a real 48K
+with a Zilog Z80 and prints "Result: all tests passed." when all match. Tapes read from
+../shared/z80-tests/z80test (MIT, not copied)."""
 import pytest
 
 import roms
@@ -10,15 +11,15 @@ from spectrum.loader import load_headless
 from spectrum.machine import Spectrum48
 from spectrum.tape import read_tape
 
-CHAN_OPEN = 0x1601          # the Sinclair ROM's CHAN-OPEN, which the programs call to select the screen
+CHAN_OPEN = 0x1601          # the Sinclair ROM's CHAN-OPEN (the programs select the screen with it)
 PRINT_RST = 0x0010          # RST 10h: our ROM prints there too
 PASSED = "Result: all tests passed."
 
 
 def run_tape(name: str):
-    """LOAD "" the tape on a fresh machine, RANDOMIZE USR as its BASIC loader says; returns (machine, text
-    printed through RST 10h). Our ROM has no channels: CHAN-OPEN is a trap that returns (RST 10h prints on
-    the upper screen, where the program wants it)."""
+    """LOAD "" the tape on a fresh machine, RANDOMIZE USR as its BASIC loader says; returns
+    (machine, text printed through RST 10h). Our ROM has no channels: CHAN-OPEN is a trap that
+    returns (RST 10h prints on the upper screen, where the program wants it)."""
     machine = Spectrum48(roms.ROM_PATH)
     tape = read_tape(shared_path("z80-tests", "z80test", f"{name}.tap").read_bytes(), f"{name}.tap")
     loader = load_headless(machine, "instant", tape, roms.rom_symbols())

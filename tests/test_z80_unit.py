@@ -1,5 +1,6 @@
-"""spectrum.z80 behaviour the FUSE suite does not reach: interrupts in IM 0/1/2, HALT then /INT, the EI
-delay, NMI, R wrap, traps, ROM write protection, run() idling through HALT, self-modifying code."""
+"""spectrum.z80 behaviour the FUSE suite does not reach: interrupts in IM 0/1/2, HALT then /INT, the
+EI delay, NMI, R wrap, traps, ROM write protection, run() idling through HALT, self-modifying code,
+and the block compiler against single steps."""
 from spectrum.z80 import Z80
 
 
@@ -256,11 +257,13 @@ def test_return_address_changed_by_callee_is_followed():
     mem[0x9000:0x9006] = bytes([0xE1, 0x21, 0x00, 0x81, 0xE5, 0xC9])
     mem[0x8100:0x8102] = bytes([0x3C, 0x76])
     cpu.run(1000)
-    assert cpu.a == 1 and cpu.pc == 0x8101 and cpu.tstates == 1002   # 66 T to the HALT's end, then 4-T idle cycles
+    # 66 T to the HALT's end, then 4-T idle cycles
+    assert cpu.a == 1 and cpu.pc == 0x8101 and cpu.tstates == 1002
 
 
 def _state(cpu, mem):
-    names = ("af", "bc", "de", "hl", "af_", "bc_", "de_", "hl_", "ix", "iy", "sp", "pc", "memptr", "i", "r",
+    names = ("af", "bc", "de", "hl", "af_", "bc_", "de_", "hl_", "ix", "iy", "sp", "pc", "memptr",
+             "i", "r",
              "iff1", "iff2", "im", "halted", "tstates", "q")
     return {n: getattr(cpu, n) for n in names}, bytes(mem)
 
@@ -277,8 +280,9 @@ def _random_machine(seed, rom_top, compile_after=None):
 
 
 def test_compiled_blocks_match_single_steps_on_random_code():
-    """Differential check of the block translator (superblocks, side exits, loops, dead-flag removal,
-    self-modifying code): random memory run by run() must end exactly as one step() at a time."""
+    """Differential check of the block translator (superblocks, side exits, loops, dead-flag
+    removal, self-modifying code): random memory run by run() must end exactly as one step() at a
+    time."""
     for seed in range(40):
         for rom_top in (0, 0x4000):
             a, ma = _random_machine(seed, rom_top, compile_after=1 + seed % 3)
@@ -310,7 +314,8 @@ def _ldir_case(hl, de, bc, limit, rom_top=0, seed=1):
 
 
 def test_ldir_bulk_copy_matches_byte_loop():
-    cases = [(0x9000, 0xA000, 100, 10_000), (0x9000, 0xA000, 100, 1000), (0xA000, 0x9000, 300, 3000),
+    cases = [(0x9000, 0xA000, 100, 10_000), (0x9000, 0xA000, 100, 1000),
+             (0xA000, 0x9000, 300, 3000),
              (0x9000, 0x9001, 50, 5000), (0x9001, 0x9000, 50, 5000), (0x9000, 0x9000, 10, 500),
              (0xFFF0, 0x9000, 40, 2000), (0x9000, 0xFFF8, 40, 2000), (0x3FF0, 0x3FF8, 40, 2000),
              (0x9000, 0x7FF0, 40, 2000), (0x9000, 0xA000, 0, 3000), (0x9000, 0xA000, 1, 3000),
@@ -322,8 +327,8 @@ def test_ldir_bulk_copy_matches_byte_loop():
 
 
 def test_loop_with_if_else_inside_matches_single_steps():
-    """A DJNZ loop with an if/else in its body (compiled with both sides inline) against single steps,
-    run in uneven slices so that the limit falls everywhere in the loop."""
+    """A DJNZ loop with an if/else in its body (compiled with both sides inline) against single
+    steps, run in uneven slices so that the limit falls everywhere in the loop."""
     code = [0x06, 0x40, 0x21, 0x00, 0x90,       # LD B,40h; LD HL,9000h
             0x7E, 0xE6, 0x01, 0x28, 0x05,       # loop: LD A,(HL); AND 1; JR Z,else
             0x0C, 0xCB, 0xC6, 0x18, 0x03,       # INC C; SET 0,(HL); JR next
@@ -346,11 +351,12 @@ def test_loop_with_if_else_inside_matches_single_steps():
                 cpu.step()
         results.append((cpu.c, cpu.b, cpu.hl, bytes(mem[0x9000:0x9040]), cpu.halted, cpu.r))
     assert results[0][:5] == results[1][:5]
-    assert results[0][0] == (sum(1 for x in data if x & 1) - sum(1 for x in data if not x & 1)) & 255
+    odd = sum(1 for x in data if x & 1)
+    assert results[0][0] == (odd - (len(data) - odd)) & 255
 
 
 def test_loop_with_call_cc_inside_matches_single_steps():
-    """CALL NZ inside a DJNZ loop: the taken side (the subroutine and its RET) is compiled inline."""
+    """CALL NZ inside a DJNZ loop: the taken side (the subroutine and its RET) is inline."""
     code = [0x06, 0x20, 0x21, 0x00, 0x90,       # LD B,20h; LD HL,9000h
             0x7E, 0xB7, 0xC4, 0x00, 0xA0,       # loop: LD A,(HL); OR A; CALL NZ,A000h
             0x23, 0x10, 0xF8, 0x76]             # INC HL; DJNZ loop; HALT
@@ -372,17 +378,65 @@ def test_loop_with_call_cc_inside_matches_single_steps():
 
 
 def test_every_opcode_decodes_compiles_and_runs():
-    """All 256 x (none, CB, ED, DD, FD, DDCB, FDCB) encodings: each is one instruction with a mnemonic,
-    and a core runs it as one step with the right length and at least 4 T."""
-    from spectrum import z80_codegen as cg
+    """All 256 x (none, CB, ED, DD, FD, DDCB, FDCB) encodings: each is one instruction with a
+    mnemonic, and a core runs it as one step with the right length and at least 4 T."""
+    from spectrum.z80_decode import Decoder
     for prefix in ((), (0xCB,), (0xED,), (0xDD,), (0xFD,), (0xDD, 0xCB, 0x05), (0xFD, 0xCB, 0xFB)):
         for op in range(256):
             code = list(prefix) + [op, 0x34, 0x12, 0x00]
             mem = bytearray(65536)
             mem[0x8000:0x8000 + len(code)] = bytes(code)
-            ins = cg.Decoder(mem, 0).decode(0x8000)
+            ins = Decoder(mem).decode(0x8000)
             assert ins.mn and 1 <= ins.length <= 4
             cpu = Z80(mem)
             cpu.pc, cpu.sp = 0x8000, 0xF000
             t = cpu.step()
             assert t >= 4, (prefix, op)
+
+
+def _run_and_step(code, limit=2000, setup=lambda cpu, mem: None):
+    """(compiled at once, one step at a time) end states of the same code."""
+    ends = []
+    for compile_after in (1, 10**9):
+        cpu, mem = cpu_with(code, compile_after=compile_after)
+        setup(cpu, mem)
+        if compile_after == 1:
+            cpu.run(limit)
+        else:
+            while cpu.tstates < limit:
+                cpu.step()
+        ends.append(_state(cpu, mem))
+    return ends
+
+
+def test_ld_r_a_inside_a_compiled_loop_sets_r_for_the_iterations_after_it():
+    # LD B,10; loop: LD A,B; LD R,A; DJNZ loop; LD A,R; HALT (R counted from the last LD R,A)
+    compiled, stepped = _run_and_step([0x06, 0x0A, 0x78, 0xED, 0x4F, 0x10, 0xFB, 0xED, 0x5F, 0x76])
+    assert compiled == stepped and stepped[0]["af"] >> 8 == 4
+
+
+def test_a_write_into_the_next_instruction_by_one_that_falls_through_is_seen():
+    # LD HL,9000h; LD DE,800Ch; LD BC,1; LDIR (copies DEC A over the INC A after it); NOP; INC A;
+    # HALT
+    code = [0x21, 0x00, 0x90, 0x11, 0x0C, 0x80, 0x01, 0x01, 0x00, 0xED, 0xB0, 0x00, 0x3C, 0x76]
+    compiled, stepped = _run_and_step(code, setup=lambda cpu, mem: mem.__setitem__(0x9000, 0x3D))
+    assert compiled == stepped and stepped[0]["af"] >> 8 == 0xFF
+
+
+def test_dump_blocks_writes_the_account_of_a_block_compiled_at_that_address(tmp_path):
+    out = tmp_path / "block.txt"
+    cpu, _ = cpu_with([0x3C, 0x10, 0xFD, 0x76], compile_after=1, dump_blocks={0x8000: out})
+    cpu.b = 3
+    cpu.run(200)
+    text = out.read_text()
+    assert text.startswith("block 8000: 2 instructions from 8000-8002; loops back to its start")
+    assert "INC A: reads a f, writes a f; flags read -, written SZ5H3PN" in text
+    assert "DJNZ 0x8000" in text and "def blk(limit):" in text
+    assert text == cpu.explain_block(0x8000) + "\n"
+
+
+def test_explain_block_shows_records_passes_and_code_without_compiling():
+    cpu, _ = cpu_with([0xE6, 0x07, 0xFE, 0x20, 0xC9])   # AND 7; CP 20h; RET
+    text = cpu.explain_block(0x8000)
+    assert "AND 0x07: reads a, writes a f" in text and "dead, left out: 8000 flags\n" in text
+    assert "def blk(limit):" in text and not cpu._cache

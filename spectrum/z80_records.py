@@ -1,0 +1,117 @@
+"""One Z80 instruction as data, as the decoder (z80_decode.py) gives it: its bytes' length and
+mnemonic, what it reads and writes (registers, flag bits, memory), its bus cycles (z80_bus.py), its
+T-states, how it can leave a block, and its effect as a few template lines on locals named after the
+registers. The passes (z80_passes.py) and the emitter (z80_emit.py) read these records; nothing
+reads the code they make."""
+from dataclasses import dataclass, field
+
+from .z80_tables import ALL_FLAGS
+
+# how control leaves an instruction (Instr.flow)
+NEXT = "next"        # on to the next instruction
+JUMP = "jump"        # always to `target` (JP, JR, CALL, RST, RET, JP (HL), RETN)
+BRANCH = "branch"    # to `target` when `cond` holds, else on (JR cc, JP cc, CALL cc, RET cc, DJNZ,
+#                      LDIR and the other repeating block instructions)
+HALT = "halt"        # HALT: stays, and the CPU idles until an interrupt
+STOP = "stop"        # on to the next instruction, but a block ends here: the CPU must see the
+#                      state after it (EI or a lone DD/FD prefix: no interrupt right after;
+#                      LD A,I / LD A,R: an interrupt right after resets P/V) -- `post` names the
+#                      CPU attribute that marks it
+
+# the registers generated code keeps in locals (wz is MEMPTR), in the order blocks load and store
+REGS = ("a", "f", "b", "c", "d", "e", "h", "l", "ix", "iy", "sp", "wz",
+        "a_", "f_", "b_", "c_", "d_", "e_", "h_", "l_")
+
+
+def cpu_name(reg):
+    """The CPU attribute behind a local (wz is MEMPTR)."""
+    return "memptr" if reg == "wz" else reg
+
+
+class FlagLine(str):
+    """A line that computes flags only (nothing else the instruction computes depends on it): left
+    out when no flag it writes is read before being written again."""
+    __slots__ = ()
+
+
+class MemptrLine(str):
+    """A line that sets MEMPTR only (no later line of the instruction reads it): left out when
+    MEMPTR is written again before any read."""
+    __slots__ = ()
+
+
+@dataclass(slots=True)
+class Store:
+    """A memory write: `value` to `addr` (an int when known while decoding, else an expression; the
+    write's local `name`, wa or wb in the order of the instruction's write cycles, holds the
+    address). How it is done (ROM dropped, screen writes logged) is the emitter's: it knows the
+    machine's memory map."""
+    addr: object
+    value: str
+    name: str = ""
+
+
+@dataclass(slots=True, eq=False)
+class Instr:
+    """One decoded instruction. Its lines are templates: `{io_t}` is the T-state of its I/O
+    access, `{m1}` the M1 cycles counted so far (R), `{qmask}` what the Q latch lets through of F
+    (SCF/CCF)."""
+    addr: object                 # its address (an int, or the expression `pc` for the interpreter)
+    length: int
+    mn: str
+    m1: int                      # M1 cycles (R counts them)
+    tstates: int                 # to its end when it does not jump (a branch not taken)
+    body: list                   # lines run every time: str, FlagLine, MemptrLine, Store
+    reads: frozenset = frozenset()     # registers whose value as it starts is used (or kept)
+    writes: frozenset = frozenset()    # registers it may change
+    flags_read: int = 0          # bits of F whose value as it starts is used
+    flags_written: int = 0       # bits of F it may change
+    flags_computed: bool = False  # the Q latch then holds F (EX AF,AF', POP AF only move it: Q = 0)
+    reads_q: bool = False        # its flags depend on the Q latch (SCF, CCF: {qmask})
+    flow: str = NEXT
+    target: object = None        # JUMP/BRANCH: an address, or the expression of it (RET: v)
+    taken_tstates: int = 0       # JUMP/BRANCH: to its end when it jumps
+    cond: str = ""               # BRANCH: the condition, over the locals after `body`
+    taken: list = field(default_factory=list)   # BRANCH: lines run only when it jumps
+    call_return: object = None   # CALL/RST: the return address it pushes
+    ret: bool = False            # RET: returns to the address it pops
+    post: str = ""               # STOP: the CPU attribute set to the R count right after it
+    cycles: list = field(default_factory=list)        # its bus cycles (z80_bus.Cycle)
+    taken_cycles: list = field(default_factory=list)  # the cycles a BRANCH adds when it jumps
+
+    @property
+    def next_addr(self):
+        return (self.addr + self.length) & 0xFFFF
+
+    @property
+    def q_after(self):
+        """What the Q latch holds after it: the flags if it computed them, else 0."""
+        return "f" if self.flags_computed else "0"
+
+    @property
+    def stores(self):
+        """Its memory writes, body then taken side."""
+        return [x for x in self.body + self.taken if isinstance(x, Store)]
+
+    @property
+    def followable(self):
+        """An unconditional jump to a known address (a block can go on there)."""
+        return self.flow == JUMP and isinstance(self.target, int)
+
+
+def _regs(spec):
+    return frozenset(spec.split()) if isinstance(spec, str) else frozenset(spec)
+
+
+def make(addr, length, mn, m1, tstates, body, reads=(), writes=(), fr=0, fw=0, computed=None,
+         **flow):
+    """An Instr (reads/writes as 'a b' or an iterable of locals); F counts as a register read when
+    bits of it are read or kept, written when any is written; by default an instruction that writes
+    flags computes them (the Q latch)."""
+    reads, writes = _regs(reads), _regs(writes)
+    if fr or 0 < fw < ALL_FLAGS:
+        reads |= {"f"}
+    if fw:
+        writes |= {"f"}
+    return Instr(addr, length, mn, m1, tstates, list(body), reads, writes, fr, fw,
+                 bool(fw) if computed is None else computed, **flow)
