@@ -199,7 +199,7 @@ def _style_scene(name):
 def help_page():
     scene = at_your_move_start()
     scene.type("h\n")
-    scene.until("KEYS  (1/3)")
+    scene.until("KEYS  (1/4)")
     return scene
 
 
@@ -445,6 +445,57 @@ def review_move():
 
 
 SCENES.update({"review-summary": reviewed_game, "review": review_move})
+
+
+# --- rollouts: R on the advice page (game/review/rollout_pages.py)
+
+# A short race, you to play 6-2 (91 pips against 82): the five best plays are close
+SHORT_RACE = Position.from_points({9: 2, 8: 2, 7: 1, 6: 3, 5: 2, 4: 2, 3: 1, 11: 1},
+                                  {6: 3, 5: 3, 4: 2, 3: 2, 2: 1, 8: 2, 10: 1, 7: 1})
+
+
+def until_real_time(scene, done, seconds=3600):
+    """Frames until done(); the rollout's threads run in real time, so this waits in it."""
+    import time
+    deadline = time.monotonic() + seconds
+    while not done():
+        if time.monotonic() > deadline:
+            raise AssertionError("never happened; screen:\n" + "\n".join(scene.text()))
+        scene.frame()
+
+
+def rolling_out(dice, start):
+    """A at "Your move?", R on the advice page, ENTER: 0-ply games."""
+    scene = rolled_to_your_move(dice, start)
+    scene.type("a\n")
+    scene.until("ADVICE", max_frames=6000)
+    scene.type("r")
+    scene.until("Rolls out")
+    scene.type("\n")
+    return scene
+
+
+def rollout_running():
+    """The rich board's 5-3 plays rolled out: the progress page with a few dozen games of
+    each done (the count and the speed shown depend on the machine)."""
+    scene = rolling_out([5, 3], RICH)
+
+    def games_done():
+        words = scene.text()[2].split()
+        return words[:1] == ["Games"] and int(words[1].replace(",", "")) >= 36
+    until_real_time(scene, games_done)
+    scene.run(12)                                 # the page redrawn once more, whole
+    return scene
+
+
+def rollout_done():
+    """A short race's 6-2 plays rolled out to the end: 1,296 games each, the result page."""
+    scene = rolling_out([6, 2], SHORT_RACE)
+    until_real_time(scene, lambda: "ROLLOUT RESULT" in scene.text()[0])
+    return scene
+
+
+SCENES.update({"rollout-running": rollout_running, "rollout-done": rollout_done})
 
 
 # --- --review FILE: a match GNU Backgammon played against itself (game/review/import_pages.py)

@@ -243,6 +243,9 @@ def main(argv=None) -> int:
                            screenshot_path=args.screenshot, wav_path=args.wav, title=TITLE,
                            on_click=runner.click, help_lines=MOUSE_HELP, headless_hint=HEADLESS)
     finally:
+        rollouts = sys.modules.get("game.model.rollout")   # imported once a rollout was started
+        if rollouts is not None:
+            rollouts.stop_all()      # no rollout thread outlives the window
         while WARM_UPS:              # never leave the C evaluator loading behind our back
             WARM_UPS.pop().join()
         if headless is None:         # the window closed (or the program ended): keep the match

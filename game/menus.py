@@ -301,7 +301,7 @@ HELP_TYPING = [
     "          the bar (Z) with a 3",
 ]
 HELP_QUIT = "QUIT      give up this game"
-HELP_MORE = ("KEYS  (2/3)", [
+HELP_MORE = ("KEYS  (2/4)", [
     "Small or capital letters both",
     "do. Points are a to x, the bar",
     "is z. K4, 4K and z4 all work.",
@@ -324,7 +324,7 @@ HELP_MORE = ("KEYS  (2/3)", [
     "",
     "2 players: White's/Black's move?",
 ])
-HELP_MOUSE = ("MOUSE AND WINDOW  (3/3)", [
+HELP_MOUSE = ("MOUSE AND WINDOW  (3/4)", [
     "The mouse types what the keys",
     "would, at \"Your move?\":",
     "",
@@ -345,38 +345,40 @@ HELP_MOUSE = ("MOUSE AND WINDOW  (3/3)", [
 ])
 
 
-def text_screen(basic: Basic, title: str, lines, foot: str = "Press ENTER", ink=None):
-    """A page of up to 21 lines under a title bar; waits for ENTER. `ink(line)` may give a
-    line a colour of its own (None: the page's). The caller redraws whatever it showed
-    before (e.g. the board)."""
+def text_screen(basic: Basic, title: str, lines, foot: str = "Press ENTER", ink=None, keys=()):
+    """A page of up to 21 lines under a title bar until ENTER or a key of `keys` (returned).
+    `ink(line)` may give a line a colour of its own (None: the page's). The caller redraws."""
     basic.cls(PAGE)
     title_bar(basic, title)
     for row, line in enumerate(list(lines)[:S.ROWS - 3], start=2):
         if line:
             basic.print_at(row, 0, line[:S.COLS], (ink and ink(line)) or PAGE)
     footer(basic, foot)
-    yield from basic.wait_enter()
+    while True:
+        key = yield from basic.inkey()
+        if key == CODE_ENTER or key in keys:
+            return key
 
 
 def advice_screen(basic: Basic, position, dice, candidates=None, mover_is_human: bool = True,
-                  match=None, names: tuple[str, str] = ("You", "Me")):
-    """The A command: "Thinking..." on the message line for a frame, then the evaluator's
-    best plays at its strongest level (game/commands.py advice_lines) on a page, with each
-    side's chances (`names`: the mover's first); ENTER returns. `candidates` (Candidates or
-    (play, equity) pairs) skip the evaluator; `match` (evaluator.ranked_plays' match=) ranks
-    them for the match score."""
+                  match=None, names: tuple[str, str] = ("You", "Me"),
+                  foot: str = "Press ENTER", keys=()):
+    """The A command: "Thinking..." for a frame, then level 5's best plays (game/commands.py
+    advice_lines) with each side's chances (`names`: the mover's first) on a page until ENTER
+    or one of `keys` (returned). `candidates` (Candidates or (play, equity) pairs) skip the
+    evaluator; `match` (evaluator.ranked_plays' match=) ranks them for the match score."""
     from game import commands
     basic.print_at(S.MESSAGE_ROW, 0, "Thinking...".ljust(S.COLS), S.MESSAGE)
     yield
     lines = commands.advice_lines(position, dice, candidates=candidates,
                                   mover_is_human=mover_is_human, match=match, names=names)
-    yield from text_screen(basic, "ADVICE", lines, ink=chances.ink_of)
+    return (yield from text_screen(basic, "ADVICE", lines, foot, ink=chances.ink_of, keys=keys))
 
 
-def cube_advice_screen(basic: Basic, lines):
-    """A at a cube question: "Thinking..." was shown by the caller; the evaluator's view of
-    the cube (game/commands.py cube_advice_lines) on a page; ENTER returns."""
-    yield from text_screen(basic, "CUBE ADVICE", lines)
+def cube_advice_screen(basic: Basic, lines, foot: str = "Press ENTER", keys=()):
+    """A at a cube question ("Thinking..." shown by the caller): the evaluator's view of the
+    cube (game/commands.py cube_advice_lines) on a page until ENTER or one of `keys`."""
+    return (yield from text_screen(basic, "CUBE ADVICE", lines, foot, keys=keys))
 
 
 def help_screens(basic: Basic, pages):

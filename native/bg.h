@@ -236,6 +236,62 @@ const char *bg_legal_result_text(const char *id, int die1, int die2);
  * n, or -BG_ERR_BAD_ARG when it returned fewer. */
 int bg_last_plies(int8_t *out_plies, int n);
 
+/* ---- rollout section (native/src/rollout.c) ---- */
+/* Rollouts on threads of their own. bg_rollout_start copies the boards, starts `threads`
+ * threads and returns at once; the caller polls, may stop it, and must free it. Every trial
+ * plays the game to its end (or `truncate` half-moves, then the 0-ply net judges), each side
+ * choosing at the level (3: 0-ply, 4: 1-ply, 5: filtered 2-ply, money play), and counts the
+ * result less the luck of every roll (the value of the roll's best 0-ply play, judged at 0-ply,
+ * or at 1-ply for level 5, less its mean over the 21 rolls). Trial t meets the same dice for
+ * every candidate (unless BG_ROLLOUT_APART); any 36 trials from a multiple of 36 meet each
+ * first and each second roll once, any 1,296 from a multiple of 1,296 every pair of them. The
+ * answer after n trials is that of trials 0..n-1 in order: the same bits for a seed whatever
+ * the threads, whether it ran to the end or was stopped. A rollout's threads are searches
+ * running (see the evaluator section) until bg_rollout_busy says 0.
+ * Kinds: BG_ROLLOUT_PLAYS: boards are the results of candidate plays (mover still row 0;
+ * a finished game is allowed), figures for the mover; BG_ROLLOUT_CUBE: one board, the side on
+ * roll before its roll, figures for it. Figures: BG_ROLLOUT_FIGURES per candidate, the five
+ * chances of BG_N_PROBS (means kept within 0..1) then the cubeless money equity. */
+#define BG_ROLLOUT_PLAYS 0
+#define BG_ROLLOUT_CUBE 1
+#define BG_ROLLOUT_APART 2        /* or'd with PLAYS: each candidate its own dice (to measure) */
+#define BG_ROLLOUT_NO_LUCK 4      /* or'd with either: the luck left in (to measure) */
+#define BG_ROLLOUT_MAX_CANDS 5
+#define BG_ROLLOUT_MAX_TRIALS 46656
+#define BG_ROLLOUT_MAX_TRUNCATE 1000
+#define BG_ROLLOUT_MAX_THREADS 64
+#define BG_ROLLOUT_LEVEL_MIN 3
+#define BG_ROLLOUT_FIGURES 6
+#define BG_ROLLOUT_EQUITY 5       /* the figure that is the equity */
+#define BG_ERR_RESOURCES 110      /* no memory or no thread could be had for the work */
+typedef struct bg_rollout bg_rollout;
+/* n_boards 1..BG_ROLLOUT_MAX_CANDS boards (1 for CUBE), trials 1..BG_ROLLOUT_MAX_TRIALS,
+ * level BG_ROLLOUT_LEVEL_MIN..BG_LEVEL_MAX, truncate 0 (none) ..BG_ROLLOUT_MAX_TRUNCATE,
+ * threads 1..BG_ROLLOUT_MAX_THREADS. The handle, or NULL with *out_error a negative
+ * BG_POS_* / BG_ERR_* code (0 on success). */
+bg_rollout *bg_rollout_start(const int8_t *boards, int n_boards, int kind, int trials,
+                             int level, int truncate, uint64_t seed, int threads,
+                             int *out_error);
+/* The answer so far, without waiting: out_mean and out_se (n_boards * BG_ROLLOUT_FIGURES
+ * each) get each figure's mean and standard error (NaN before 1, resp. 2, trials); returns
+ * the trials done. */
+int bg_rollout_poll(bg_rollout *ro, double *out_mean, double *out_se);
+/* Candidate a's equity less candidate b's over the same trials: out[0] the mean difference,
+ * out[1] its standard error (from the trials' own differences); returns the trials done. */
+int bg_rollout_diff(bg_rollout *ro, int a, int b, double *out);
+/* CUBE rollouts: the cube decision (as bg_cube_from_probs, out[BG_CUBE_OUT_LEN]) from the
+ * chances rolled out so far, and in out_se[3] the standard errors of its three equities (no
+ * double, double/take, double/pass; by the chances' covariance). Returns the BG_CUBE_* bits,
+ * or -BG_ERR_BAD_ARG (no trial done yet, another kind, or bad cube or match arguments). */
+int bg_rollout_cube(bg_rollout *ro, int cube_value, int cube_owner, int match_to, int away_me,
+                    int away_opp, int crawford, float *out, double *out_se);
+/* 1 while any of its threads still runs (a finished or stopped rollout: 0). */
+int bg_rollout_busy(bg_rollout *ro);
+/* Asks the threads to stop (each leaves its trial unfinished and uncounted); returns at once. */
+void bg_rollout_stop(bg_rollout *ro);
+/* Stops it, waits for its threads and frees it (NULL: nothing). */
+void bg_rollout_free(bg_rollout *ro);
+
 /* ---- usr door section (native/src/usr.c) ---- */
 /* The program POKEs a request block into the machine's RAM at PARAMS and calls USR; the trap
  * calls bg_usr(memory, PARAMS), which writes the answer into the same block and returns the

@@ -145,11 +145,13 @@ def test_help_pages_then_the_board_back():
             [bytes(mem[S.attr_addr(c, r)] for c in range(32)) for r in range(22)]
     before = picture()
     driver.type("H\n")
-    driver.until("KEYS  (1/3)")
+    driver.until("KEYS  (1/4)")
     driver.type("\n")
-    driver.until("KEYS  (2/3)")
+    driver.until("KEYS  (2/4)")
     driver.type("\n")
-    driver.until("MOUSE AND WINDOW  (3/3)")
+    driver.until("MOUSE AND WINDOW  (3/4)")
+    driver.type("\n")
+    driver.until("ROLLOUTS  (4/4)")
     driver.type("\n")
     at_your_move(driver)
     assert picture() == before                          # board, dice and cube as before

@@ -235,7 +235,7 @@ def test_options_menu_fits_the_screen_with_colours_on_the_grid(config_dir):
 # ---------------------------------------------------------------------------------------
 # help
 
-def test_help_lists_every_key_command_and_the_mouse_on_three_pages():
+def test_help_lists_every_key_command_the_mouse_and_rollouts_on_four_pages():
     driver = RoutineDriver(lambda b: menus.help_screens(b, HELP_PAGES))
     driver.run(3)
     first = driver.screen()
@@ -249,10 +249,15 @@ def test_help_lists_every_key_command_and_the_mouse_on_three_pages():
     driver.type("\n")
     driver.run(2)
     third = driver.screen()
-    assert "ENTER to go back" in third
-    seen = first + second + third
+    assert "ENTER for the next page" in third
+    driver.type("\n")
+    driver.run(2)
+    fourth = driver.screen()
+    assert "ENTER to go back" in fourth
+    seen = first + second + third + fourth
     for words in ("QUIT", "D/DOUBLE", "A ", "P ", "T ", "U ", "S ", "I ", "O ", "H ", "X ", "V ",
-                  "K4", "4K", "z4", "Y or N", "READY?", "31", "mouse", "a die", "F1", "F12"):
+                  "K4", "4K", "z4", "Y or N", "READY?", "31", "mouse", "a die", "F1", "F12",
+                  "(R: roll out)", "ROLLOUTS", "R on a review move"):
         assert words in seen, words
     driver.type("\n")
     driver.finish()

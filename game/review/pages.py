@@ -17,7 +17,7 @@ from game.menus import BAD_KEY, CLICK, PAGE, clear_rows, footer, show_reason, te
 from game.model.position import Position
 from game.model.record import MatchRecord
 from game.review import judge as R
-from game.review import sgf
+from game.review import rollout_pages, sgf
 from game.words import say
 from game.zx.basic import CODE_ENTER, Basic
 
@@ -41,6 +41,7 @@ KEYS_HELP = "ENTER next B back C all S sums Q"
 NAME_CHARS = 8                                  # of a player's name on the pages
 FIGURES_KEYS = (ord("a"), ord("A"))
 FIGURES_HELP = "A: the plays with their chances"
+ROLLOUT_HELP = "R rolls this decision out"
 
 
 def side_word(side: str, names: dict | None = None) -> str:
@@ -342,11 +343,36 @@ def browse(basic: Basic, screen: S.Screen, reviewer: R.Reviewer, bottom: str, si
                                    figures_lines(items[at], bottom, reviewer.record.sides,
                                                  reviewer.review.match_play), ink=ink_of)
             continue
+        elif key in rollout_pages.ROLL_KEYS:
+            basic.beep(*CLICK)
+            yield from roll_out(basic, screen, items[at], bottom, reviewer.record.sides)
+            continue
         else:
             basic.beep(*BAD_KEY)
-            screen.message(KEYS_HELP)
-            if (yield from basic.pause(100)) is None:
-                screen.message(FIGURES_HELP)
-                yield from basic.pause(100)
+            for words in (KEYS_HELP, FIGURES_HELP, ROLLOUT_HELP):
+                screen.message(words)
+                if (yield from basic.pause(100)) is not None:
+                    break
             continue
         basic.beep(*CLICK)
+
+
+def roll_out(basic: Basic, screen: S.Screen, item, bottom: str, sides):
+    """R on a move page: the decision rolled out (game/review/rollout_pages.py); a forced
+    move has nothing to roll out."""
+    screen.message("Thinking...")
+    yield
+    other = sides[1] if item.side == sides[0] else sides[0]
+    on_roll = item.side if item.kind in ("move", "double", "no double") else other
+    names = (side_word(on_roll), side_word(other if on_roll == item.side else item.side))
+    try:
+        job = rollout_pages.review_job(item, bottom, names)
+    except BackgammonError as exc:
+        job, why = None, str(exc)
+    else:
+        why = "A forced move: nothing to roll out"
+    if job is None:
+        screen.message(why[:S.COLS])
+        yield from basic.pause(100)
+        return
+    yield from rollout_pages.roll_out(basic, job)

@@ -7,7 +7,9 @@ from game import commands, instructions, menus
 from game.errors import BackgammonError
 from game.interfaces import Frames
 from game.model import evaluator
+from game.review import rollout_pages
 from game.scenes import tutor
+from game.scenes.keys import chance_names
 from game.scenes.timing import ADVICE_KEYS, COMPUTER_BEEP, DOUBLE_KEYS, OPENING_READ_FRAMES
 from game.words import say
 from game.zx.basic import CODE_ENTER
@@ -86,14 +88,20 @@ def cube_advice(game, doubler: str, offered: bool):
     game.message("Thinking...")
     yield
     m = game.match
+    position, terms = game.held_for(doubler), cube_terms(m, doubler)
     try:
-        decision = evaluator.cube_decision(game.held_for(doubler), commands.ADVICE_LEVEL,
-                                           **cube_terms(m, doubler))
+        decision = evaluator.cube_decision(position, commands.ADVICE_LEVEL, **terms)
         lines = commands.cube_advice_lines(decision, say("who", doubler), offered,
                                            bool(m.length))
     except (BackgammonError, ValueError) as exc:
         lines = ["No advice this time:"] + instructions.wrap(str(exc))
-    yield from menus.cube_advice_screen(game.basic, lines)
+        yield from menus.cube_advice_screen(game.basic, lines)
+    else:
+        key = yield from menus.cube_advice_screen(game.basic, lines, "ENTER back  R roll out",
+                                                  rollout_pages.ROLL_KEYS)
+        if key in rollout_pages.ROLL_KEYS:
+            job = rollout_pages.cube_job(position, **terms, names=chance_names(game, doubler))
+            yield from rollout_pages.roll_out(game.basic, job)
     game.redraw()
 
 

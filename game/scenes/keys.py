@@ -13,7 +13,7 @@ from game.board import screen as S
 from game.files.settings import export_folder
 from game.model import rules
 from game.model.match import HUMAN
-from game.review import matfile
+from game.review import matfile, rollout_pages
 from game.scenes.timing import INFO_FRAMES
 from game.words import PRESS_ENTER
 from game.zx.usr import play_match
@@ -60,10 +60,10 @@ def ids(game, side):
 
 def advice(game, side):
     turn = game.turn
-    yield from menus.advice_screen(game.basic, turn.start, turn.dice,
-                                   mover_is_human=turn.mover_is_human,
-                                   match=play_match(game.match, side),
-                                   names=chance_names(game, side))
+    yield from rollout_pages.advice_with_rollout(game.basic, turn.start, turn.dice,
+                                                  mover_is_human=turn.mover_is_human,
+                                                  match=play_match(game.match, side),
+                                                  names=chance_names(game, side))
     game.redraw()
     game.mark_dice(turn)
 
@@ -120,7 +120,7 @@ COMMAND_ROWS = (
     Command(("D", "DOUBLE"), double, ("D/DOUBLE  double: press D while",
                                       "          my play is shown; A",
                                       "          then: cube advice")),
-    Command(("A",), advice, ("A         advice: my best plays",)),
+    Command(("A",), advice, ("A         advice (R: roll out)",)),
     Command(("P",), pips, ("P         pip count, both sides",)),
     Command(("T",), takeback, ("T         take back the last man",)),
     Command(("U",), undo, ("U         undo the whole turn",)),
@@ -134,10 +134,11 @@ COMMAND_ROWS = (
     Command(("V",), version, ("V         version, weights sum",)),
 )
 COMMANDS = {word: row for row in COMMAND_ROWS for word in row.words}
-HELP_PAGES = (("KEYS  (1/3)", [*menus.HELP_TYPING,
+HELP_PAGES = (("KEYS  (1/4)", [*menus.HELP_TYPING,
                                *(line for row in COMMAND_ROWS for line in row.help_lines),
                                menus.HELP_QUIT]),
-              menus.HELP_MORE, menus.HELP_MOUSE)
+              menus.HELP_MORE, menus.HELP_MOUSE,
+              ("ROLLOUTS  (4/4)", list(rollout_pages.HELP_LINES)))
 
 
 def info_pause(game):

@@ -298,24 +298,49 @@ static void best0(const mg_board *pos, int d1, int d2, mg_board *next, float q[N
     mg_swap(&roll_buf[best].after, next);
 }
 
+/* The 21 rolls of one ply, in the order a = 1..6, b = a..6 (sr_roll_index): for each, the
+ * mover's best play at 0-ply, its result with the other side on roll in next[r] and the
+ * mover's probabilities after it in q[r], judged again at luck_ply (0 or 1) when above 0;
+ * mean: their average over the 36 rolls (the mover's 1-ply view at luck_ply 0). */
+static void roll_all(const mg_board *pos, int luck_ply, float mean[NN_OUT],
+                     float q[SR_ROLLS][NN_OUT], mg_board next[SR_ROLLS]) {
+    memset(mean, 0, sizeof(float) * NN_OUT);
+    int r = 0;
+    for (int a = 1; a <= 6; a++)
+        for (int b = a; b <= 6; b++, r++) {
+            best0(pos, a, b, &next[r], q[r]);
+            if (luck_ply > 0) {
+                mg_board after;
+                mg_swap(&next[r], &after);
+                after_value(&after, luck_ply, q[r]);
+            }
+            float w = a == b ? 1.0f : 2.0f;
+            for (int k = 0; k < NN_OUT; k++) mean[k] += w * q[r][k] / 36.0f;
+        }
+}
+
+int sr_roll_index(int d1, int d2) {
+    int a = d1 < d2 ? d1 : d2, b = d1 < d2 ? d2 : d1;
+    return (a - 1) * (14 - a) / 2 + (b - a);   /* rolls before a's row, then b's place in it */
+}
+
+void sr_roll_all(const mg_board *pos, int luck_ply, float mean[NN_OUT],
+                 float q[SR_ROLLS][NN_OUT], mg_board next[SR_ROLLS]) {
+    roll_all(pos, luck_ply, mean, q, next);
+}
+
 /* One ply of a rollout: the mover's mean over the 21 rolls of its best play's probabilities
  * (its 1-ply view), and for the roll d1-d2 that came, that play's probabilities and result
  * (d1 = d2 = 0: the mean alone). */
 static void roll_ply(const mg_board *pos, int d1, int d2, float mean[NN_OUT],
                      float came[NN_OUT], mg_board *next) {
-    memset(mean, 0, sizeof(float) * NN_OUT);
-    for (int a = 1; a <= 6; a++)
-        for (int b = a; b <= 6; b++) {
-            float q[NN_OUT];
-            mg_board nx;
-            best0(pos, a, b, &nx, q);
-            float w = a == b ? 1.0f : 2.0f;
-            for (int k = 0; k < NN_OUT; k++) mean[k] += w * q[k] / 36.0f;
-            if ((a == d1 && b == d2) || (a == d2 && b == d1)) {
-                memcpy(came, q, sizeof q);
-                *next = nx;
-            }
-        }
+    static _Thread_local float q[SR_ROLLS][NN_OUT];
+    static _Thread_local mg_board nx[SR_ROLLS];
+    roll_all(pos, 0, mean, q, nx);
+    if (d1 < 1) return;
+    int r = sr_roll_index(d1, d2);
+    memcpy(came, q[r], sizeof q[r]);
+    *next = nx[r];
 }
 
 /* The probabilities of the side on roll at `start`: the mean of `trials` games of at most

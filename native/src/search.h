@@ -38,6 +38,16 @@ extern int sr_roll_horizon;
  * meet the same dice. */
 void sr_rollout(const mg_board *start, int trials, int horizon, uint64_t dseed,
                 float p[NN_OUT]);
+/* The 21 different rolls of a ply, numbered by sr_roll_index (1-1 is 0, 1-2 is 1 .. 6-6 is
+ * 20; either order of the dice). sr_roll_all: for each, the mover's best play at 0-ply (money
+ * play: every thread's match context starts off), its result with the other side on roll in
+ * next[r], and the mover's probabilities after it in q[r], judged at luck_ply (0, or 1: one
+ * roll deeper, as a luck measure for deeper play); mean: their average over the 36 rolls. The
+ * one ply of sr_rollout is this at luck_ply 0, so both measure luck the same way. */
+#define SR_ROLLS 21
+int sr_roll_index(int d1, int d2);
+void sr_roll_all(const mg_board *pos, int luck_ply, float mean[NN_OUT],
+                 float q[SR_ROLLS][NN_OUT], mg_board next[SR_ROLLS]);
 /* The cache of 0-ply judgements (search.c; one per thread): on (1) or off (0) for all
  * threads; returns the previous state. Off until asked for (bg_load_weights turns it on);
  * switched on from off every thread's starts empty. Results are the same bits either way. */

@@ -1,0 +1,341 @@
+"""Rollouts on the Spectrum screen: R on the advice page (A at "Your move?"), on the cube
+advice page and on a review move page. A page to choose the play in the games (0-ply, the
+quickest, 1- or 2-ply) and whether each game is cut short; the progress (games done, each
+candidate's equity with its 95% interval, redrawn five times a second; any key stops it);
+then the result (equity and interval, the chances or the cube actions). Generators (one yield
+= one frame). The rollout itself is game/model/rollout.py; the pages before and after are the
+caller's."""
+from __future__ import annotations
+
+import time
+import zlib
+from dataclasses import dataclass
+from types import SimpleNamespace
+from typing import Any
+
+from game import chances, commands
+from game.board import screen as S
+from game.commands import play_text
+from game.errors import BackgammonError
+from game.instructions import wrap
+from game.menus import BAD_KEY, CLICK, PAGE, advice_screen, footer, text_screen, title_bar
+from game.model import evaluator
+from game.model.position import Position
+from game.model.rollout import (
+    CUBE_ACTIONS,
+    DEFAULT_TRIALS,
+    LEVEL_PLIES,
+    MAX_CANDIDATES,
+    Rollout,
+    default_threads,
+)
+from game.zx.basic import CODE_ENTER, Basic
+
+ROLL_KEYS = (ord("r"), ord("R"))
+REDRAW_FRAMES = 10                    # the progress is read and drawn five times a second
+CUT_PLIES = 10                        # T: each game cut after this many half-moves
+DEPTH_KEYS = {ord("0"): 3, CODE_ENTER: 3, ord("1"): 4, ord("2"): 5}   # key: level
+CUT_KEYS = (ord("t"), ord("T"))
+BACK_KEYS = (ord("q"), ord("Q"))
+NOTATION_WIDTH = commands.NOTATION_WIDTH
+BAR_ROW, BAR_CELLS = 3, 30
+FIRST_LINE_ROW = 6
+BAR_FULL = S.attr(S.WHITE, S.BLUE, bright=True)
+BAR_EMPTY = S.attr(S.BLACK, S.CYAN)
+CUBE_LABELS = ("No double", "Double, take", "Double, pass")
+CUBE_HEADER = f"{'Action':<13}Equity +-95%"
+HELP_LINES = ("R on the advice page (A) or on",
+              "the cube advice page rolls out",
+              "the plays shown, or the cube:",
+              f"{DEFAULT_TRIALS:,} games each with the same",
+              "dice, the luck of each roll",
+              "taken out. R on a review move",
+              "page does the same for it.",
+              "",
+              "First: ENTER (or 0) plays the",
+              "games at 0-ply, 1 or 2 deeper",
+              "and slower; T cuts each game",
+              f"at {CUT_PLIES} plies, the net judging.",
+              "Any key stops it early.",
+              "",
+              "Result: each equity +- its 95%",
+              "interval, each side's chances",
+              "in %, and how far each play is",
+              "from the first (vs 1st) on the",
+              "same dice.")
+
+
+@dataclass(frozen=True)
+class RolloutJob:
+    """What to roll out: plays from a position (their labels as the screen writes them), or
+    CUBE_ACTIONS for the side on roll with cube_terms (value, owner, match=...); `names`: the
+    two sides over the chances, the one on roll in `position` first."""
+    position: Position
+    candidates: tuple[Any, ...] | str        # the plays, or CUBE_ACTIONS
+    labels: tuple[str, ...] = ()
+    cube_value: int = 1
+    cube_owner: int = 0
+    match: object = None
+    trials: int = DEFAULT_TRIALS
+    names: tuple[str, str] = ("You", "Me")
+
+    @property
+    def cube(self) -> bool:
+        return isinstance(self.candidates, str) and self.candidates == CUBE_ACTIONS
+
+    @property
+    def seed(self) -> int:
+        """The same decision rolls out on the same dice each time."""
+        return zlib.crc32(self.position.position_id.encode("ascii"))
+
+
+def plays_job(position, plays, mover_is_human: bool = True, trials: int = DEFAULT_TRIALS,
+              names: tuple[str, str] = ("You", "Me")) -> RolloutJob:
+    labels = []
+    for play in plays:
+        words = play_text(play, mover_is_human)
+        labels.append(words if len(words) <= NOTATION_WIDTH
+                      else words[:NOTATION_WIDTH - 1] + "+")
+    return RolloutJob(position, tuple(plays), tuple(labels), trials=trials, names=names)
+
+
+def cube_job(position, cube_value: int = 1, cube_owner: int = 0, match_to: int = 0,
+             away_me: int = 0, away_opp: int = 0, crawford: int = 0,
+             trials: int = DEFAULT_TRIALS, names: tuple[str, str] = ("You", "Me")) -> RolloutJob:
+    """The cube actions of the side on roll in `position`; the terms as game/zx/usr.py
+    cube_terms gives them (the evaluator's cube_decision keywords)."""
+    match = (match_to, away_me, away_opp, crawford, cube_value) if match_to else None
+    return RolloutJob(position, CUBE_ACTIONS, cube_value=cube_value, cube_owner=cube_owner,
+                      match=match, trials=trials, names=names)
+
+
+def review_job(item, bottom: str, names: tuple[str, str] = ("You", "Me"),
+               trials: int = DEFAULT_TRIALS) -> RolloutJob | None:
+    """A review page's decision: level 5's best plays of the roll with the play made among
+    them (MAX_CANDIDATES at most), or the cube actions of the doubler (money cube terms);
+    None for a forced move. `names`: the side on roll in item.before first."""
+    if item.kind != "move":   # double or no double by item.side; take or drop by its opponent
+        doubling, owned = item.kind in ("double", "no double"), item.cube_owner == item.side
+        owner = 0 if item.cube_owner is None else (1 if owned == doubling else 2)
+        return cube_job(item.before, 1, owner, trials=trials, names=names)
+    if item.forced:
+        return None
+    ranked = evaluator.ranked_plays(item.before, item.dice, commands.ADVICE_LEVEL,
+                                    limit=MAX_CANDIDATES)
+    plays = [c.play for c in ranked]
+    made = item.played.play
+    if all(p.after != made.after for p in plays):
+        plays[-1] = made                       # the play made is always rolled out
+    return plays_job(item.before, plays, item.side == bottom, trials, names)
+
+
+def depth_words(level: int, truncate: int) -> str:
+    words = f"{LEVEL_PLIES[level]}-ply"
+    return words + (f", cut at {truncate}" if truncate else "")
+
+
+# ---- choosing ---------------------------------------------------------------------------
+
+def choose(basic: Basic, job: RolloutJob):
+    """The choice page: returns (level, truncate), or None for Q."""
+    what = "the cube actions" if job.cube else f"the {len(job.candidates)} plays shown"
+    truncate = 0
+    basic.cls(PAGE)
+    title_bar(basic, "ROLLOUT")
+    lines = [f"Rolls out {what}:", f"{job.trials:,} games each, the same",
+             "dice for every one, the luck of", "each roll taken out.", "",
+             "Play in the games:", " 0  0-ply, the quickest", " 1  1-ply",
+             " 2  2-ply, slow", ""]
+    for row, line in enumerate(lines, start=2):
+        basic.print_at(row, 0, line, PAGE)
+    footer(basic, "ENTER/0 1 2 start T cut Q back")
+    while True:
+        basic.print_at(12, 0, f" T  cut each game at {CUT_PLIES} plies:".ljust(S.COLS), PAGE)
+        basic.print_at(13, 0, f"    {'ON' if truncate else 'OFF'}".ljust(S.COLS), PAGE)
+        key = yield from basic.inkey()
+        if key in DEPTH_KEYS:
+            basic.beep(*CLICK)
+            return DEPTH_KEYS[key], truncate
+        if key in CUT_KEYS:
+            basic.beep(*CLICK)
+            truncate = 0 if truncate else CUT_PLIES
+        elif key in BACK_KEYS:
+            basic.beep(*CLICK)
+            return None
+        else:
+            basic.beep(*BAD_KEY)
+
+
+# ---- the words of the pages -------------------------------------------------------------
+
+def estimate_text(estimate, width: int = 6) -> str:
+    """"+0.182 +-0.021" (an interval under 0.01 with four places: "+-0.0012"); the interval
+    left out until it is known."""
+    text = f"{estimate.mean:+.3f}".rjust(width)
+    if estimate.interval == estimate.interval:          # not nan
+        text += f" +-{estimate.interval:.{3 if estimate.interval >= 0.00995 else 4}f}"
+    return text
+
+
+def chances_text(figures) -> str:
+    """The rolled-out chances as game/chances.py prints a play's, under chances_header."""
+    # each chance's field by its name, as CandidateFigures spells them (win_pct, ...)
+    pct = SimpleNamespace(**{name: getattr(figures, f"{name}_pct").mean / 100
+                             for name in ("win", "win_gammon", "win_backgammon", "lose_gammon",
+                                          "lose_backgammon")})
+    return chances.chances_line(pct)
+
+
+def progress_lines(job: RolloutJob, answer) -> list[str]:
+    """Each candidate's equity so far (or, for the cube, each action's)."""
+    if job.cube:
+        if answer.cube is None:
+            return [f"{label:<13}" for label in CUBE_LABELS]
+        actions = (answer.cube.no_double, answer.cube.double_take, answer.cube.double_pass)
+        return [f"{label:<13}{estimate_text(e)}"
+                for label, e in zip(CUBE_LABELS, actions, strict=True)]
+    lines = []
+    for rank, (label, figures) in enumerate(zip(job.labels, answer.candidates, strict=True),
+                                            start=1):
+        equity = estimate_text(figures.equity) if answer.trials_done else ""
+        lines.append(f"{rank}. {label:<{NOTATION_WIDTH}} {equity}"[:S.COLS])
+    return lines
+
+
+def games_line(answer) -> str:
+    if answer.finished:
+        return f"{answer.trials:,} games each"
+    return f"Games {answer.trials_done:,} of {answer.trials:,} each"
+
+
+def result_lines(job: RolloutJob, answer, level: int, truncate: int) -> list[str]:
+    """The result page's lines (under its title)."""
+    head = [f"{games_line(answer)}, {depth_words(level, truncate)}"[:S.COLS]]
+    if not answer.finished:
+        head.append("Stopped early: the games done.")
+    if job.cube:
+        return head + cube_result_lines(job, answer)
+    lines = head + [chances.chances_header(job.names)]
+    for rank, (line, figures) in enumerate(zip(progress_lines(job, answer),
+                                               answer.candidates, strict=True), start=1):
+        lines += [line, chances_text(figures)]
+        if rank > 1:
+            lines.append(f"   vs 1st {estimate_text(figures.versus_first)}"[:S.COLS])
+    return lines + ["", "Equity +- its 95% interval, in", "points a game, no cube.",
+                    *chances.chances_note()]
+
+
+def header(job: RolloutJob) -> str:
+    """The columns' heads over progress_lines."""
+    if job.cube:
+        return CUBE_HEADER
+    return f"   {'Play':<{NOTATION_WIDTH}} Equity +-95%"
+
+
+def cube_result_lines(job: RolloutJob, answer) -> list[str]:
+    figures = answer.candidates[0]
+    lines = ["", chances.chances_header(job.names), chances_text(figures),
+             *chances.chances_note(), "", CUBE_HEADER]
+    cube = answer.cube
+    if cube is None:
+        return lines + ["No game finished yet."]
+    lines += [f"{label:<13}{estimate_text(e)}" for label, e in
+              zip(CUBE_LABELS, (cube.no_double, cube.double_take, cube.double_pass),
+                  strict=True)]
+    return lines + ["", f"Proper: {commands.cube_verdict(cube)}.", "",
+                    "Cube theory on the rolled-out", "chances (games played with no",
+                    "cube); equity in points a game."]
+
+
+# ---- running ----------------------------------------------------------------------------
+
+def draw_progress(basic: Basic, job: RolloutJob, answer, rate: str) -> None:
+    filled = -(-BAR_CELLS * answer.trials_done // max(1, answer.trials))   # a game: a cell
+    basic.print_at(2, 0, games_line(answer).ljust(S.COLS), PAGE)
+    basic.print_at(BAR_ROW, 1, " " * filled, BAR_FULL)
+    basic.print_at(BAR_ROW, 1 + filled, " " * (BAR_CELLS - filled), BAR_EMPTY)
+    for row, line in enumerate(progress_lines(job, answer), start=FIRST_LINE_ROW):
+        basic.print_at(row, 0, line.ljust(S.COLS), PAGE)
+    basic.print_at(FIRST_LINE_ROW + 7, 0, rate.ljust(S.COLS), PAGE)
+
+
+def progress_page(basic: Basic, job: RolloutJob, level: int, truncate: int) -> None:
+    basic.cls(PAGE)
+    title_bar(basic, f"ROLLOUT {depth_words(level, truncate).upper()}")
+    basic.print_at(FIRST_LINE_ROW - 1, 0, header(job), PAGE)
+    for row, line in enumerate(("Same dice for every one; the",
+                                "luck of each roll taken out."), start=FIRST_LINE_ROW + 9):
+        basic.print_at(row, 0, line, PAGE)
+    footer(basic, "Any key stops")
+
+
+def run(basic: Basic, job: RolloutJob, level: int, truncate: int, threads: int | None = None):
+    """The rollout with its progress page; any key stops it. Returns the answer (all the
+    games, or those done when stopped); the rollout's threads have ended when it returns,
+    also when the generator is closed midway (the window shut)."""
+    rollout = Rollout()
+    threads = threads or default_threads()
+    progress_page(basic, job, level, truncate)
+    basic.take_key()                                    # a key from before does not stop it
+    try:
+        rollout.start(job.position, job.candidates, job.trials, level, truncate, job.seed,
+                      threads, cube_value=job.cube_value, cube_owner=job.cube_owner,
+                      match=job.match)
+        frames, started = 0, time.monotonic()
+        while True:
+            if frames % REDRAW_FRAMES == 0:
+                answer = rollout.progress()
+                games = answer.trials_done * len(answer.candidates)
+                rate = games / max(time.monotonic() - started, 1e-3)
+                draw_progress(basic, job, answer, f"{threads} cores, {rate:.0f} games a second")
+                if not answer.running:
+                    return answer
+            yield
+            frames += 1
+            if basic.take_key() is not None:
+                basic.beep(*CLICK)
+                return rollout.stop()
+    finally:
+        rollout.close()
+
+
+def roll_out(basic: Basic, job: RolloutJob, threads: int | None = None):
+    """R: the choice page, the rollout, the result page (ENTER leaves). The caller redraws.
+    Returns the answer, or None (Q on the choice page, or the engine refused)."""
+    chosen = yield from choose(basic, job)
+    if chosen is None:
+        return None
+    level, truncate = chosen
+    try:
+        answer = yield from run(basic, job, level, truncate, threads)
+    except BackgammonError as exc:
+        basic.beep(*BAD_KEY)
+        yield from text_screen(basic, "ROLLOUT", ["No rollout this time:", *wrap(str(exc))])
+        return None
+    yield from text_screen(basic, "ROLLOUT RESULT", result_lines(job, answer, level, truncate),
+                           ink=chances.ink_of)
+    return answer
+
+
+# ---- the advice page with R --------------------------------------------------------------
+
+def advice_with_rollout(basic: Basic, position, dice, mover_is_human: bool = True, match=None,
+                        names: tuple[str, str] = ("You", "Me")):
+    """A at "Your move?": the ranked plays and the chances on the advice page (game/menus.py
+    advice_screen, `names` the mover's first), where R rolls the shown plays out (when there
+    are two or more). The caller redraws."""
+    basic.print_at(S.MESSAGE_ROW, 0, "Thinking...".ljust(S.COLS), S.MESSAGE)
+    yield
+    match = evaluator.playable_match(match)       # a score the table cannot take: money
+    try:
+        ranked = commands.ranked_candidates(position, dice, match=match)
+    except BackgammonError:
+        ranked = None                              # the page words the refusal
+    more = ranked is not None and len(ranked) > 1
+    key = yield from advice_screen(basic, position, dice, ranked, mover_is_human, match, names,
+                                   "ENTER back  R roll them out" if more else "Press ENTER",
+                                   ROLL_KEYS if more else ())
+    if key in ROLL_KEYS:
+        yield from roll_out(basic, plays_job(position, [c.play for c in ranked],
+                                             mover_is_human, names=names))
+
