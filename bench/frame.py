@@ -39,20 +39,13 @@ def main(argv=None):
     args = parser.parse_args(argv)
 
     try:
-        from spectrum.z80 import Z80 as cpu_class
-        core = "spectrum.z80"
-    except ImportError:
-        sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "tests"))
-        from test_machine import MiniZ80 as cpu_class
-        core = "tests' MiniZ80 stand-in (spectrum.z80 missing)"
-    try:
         rom = args.rom or ROM_PATH
-        machine = Spectrum48(rom, cpu_class=cpu_class)
+        machine = Spectrum48(rom)
     except RomImageError:
         if args.rom:
             raise
-        machine, rom = Spectrum48(IDLE_ROM, cpu_class=cpu_class), "built-in idle loop"
-    print(f"# core: {core}; ROM: {rom}")
+        machine, rom = Spectrum48(IDLE_ROM), "built-in idle loop"
+    print(f"# ROM: {rom}")
 
     mem = machine.mem
     rng = np.random.default_rng(0)

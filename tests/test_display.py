@@ -9,14 +9,12 @@ import numpy as np
 import pygame
 import pytest
 
-from spectrum import display, hw, machine as machine_module, ula
-from test_machine import CPU
+from spectrum import display, hw, ula
 
 
 @pytest.fixture
-def test_pattern(monkeypatch):
-    monkeypatch.setattr(machine_module, "_default_cpu_class", lambda: CPU)
-    return display.test_pattern_machine(cpu_class=CPU)
+def test_pattern():
+    return display.test_pattern_machine()
 
 
 def load_png(path):
@@ -116,8 +114,7 @@ def test_paced_mode_runs_at_50_hz(test_pattern):
 def test_no_display_is_one_line_not_a_traceback_and_exit_code_1(tmp_path):
     """No video driver: one line saying so and how to run headless, exit code 1."""
     code = ("import sys; sys.path.insert(0, %r); from spectrum import display; "
-            "from test_machine import CPU; "
-            "sys.exit(display.run(display.test_pattern_machine(cpu_class=CPU)))"
+            "sys.exit(display.run(display.test_pattern_machine()))"
             % os.path.dirname(__file__))
     env = dict(os.environ, SDL_VIDEODRIVER="nosuchdriver")
     result = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
@@ -130,8 +127,7 @@ def test_no_display_is_one_line_not_a_traceback_and_exit_code_1(tmp_path):
 
 def test_headless_works_without_any_display(tmp_path):
     code = ("import sys; sys.path.insert(0, %r); from spectrum import display; "
-            "from test_machine import CPU; "
-            "sys.exit(display.run(display.test_pattern_machine(cpu_class=CPU), headless_frames=2, "
+            "sys.exit(display.run(display.test_pattern_machine(), headless_frames=2, "
             "screenshot_path=%r, scale=1))" % (os.path.dirname(__file__), str(tmp_path / "h.png")))
     env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
     env["SDL_VIDEODRIVER"] = "nosuchdriver"
