@@ -47,7 +47,7 @@ def main(argv=None):
         if args.rom:
             raise
         machine, rom = Spectrum48(IDLE_ROM), "built-in idle loop"
-    print(f"# core: spectrum.z80; ROM: {rom}")
+    print(f"# ROM: {rom}")
 
     mem = machine.mem
     rng = np.random.default_rng(0)

@@ -475,10 +475,10 @@ def draw_test_pattern(machine) -> None:
     machine.load(hw.SCREEN_ADDR, bytes(bitmap) + bytes(attrs))
 
 
-def test_pattern_machine(cpu_class=None):
+def test_pattern_machine():
     """A Spectrum48 running the test-pattern ROM with the pattern on its screen."""
     from spectrum.machine import Spectrum48
-    machine = Spectrum48(TEST_PATTERN_ROM, cpu_class=cpu_class)
+    machine = Spectrum48(TEST_PATTERN_ROM)
     draw_test_pattern(machine)
     return machine
 

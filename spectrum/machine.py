@@ -47,6 +47,7 @@ import numpy as np
 from spectrum import hw
 from spectrum.audio import mix_speaker
 from spectrum.ula import Ula
+from spectrum.z80 import Z80
 
 # Registers saved around call(): everything a routine may change except R and MEMPTR.
 _CONTEXT_REGISTERS = ("af", "bc", "de", "hl", "af_", "bc_", "de_", "hl_", "ix", "iy",
@@ -100,25 +101,18 @@ def load_rom_image(rom) -> bytes:
     return data
 
 
-def _default_cpu_class():
-    from spectrum.z80 import Z80
-    return Z80
-
-
 class Spectrum48:
     """A 48K ZX Spectrum: `Spectrum48(rom)` where rom is the ROM image as bytes or a path
-    (the caller's; the game's is game/zx/media.py ROM_PATH). `cpu_class` is only for tests
-    that stand in for the Z80 core."""
+    (the caller's; the game's is game/zx/media.py ROM_PATH)."""
 
-    def __init__(self, rom=None, cpu_class=None):
+    def __init__(self, rom=None):
         self.memory = bytearray(hw.MEMORY_BYTES)
         self.mem = np.frombuffer(self.memory, dtype=np.uint8)    # a view, not a copy
         self.rom = load_rom_image(rom)
         self.memory[:hw.ROM_BYTES] = self.rom
         self.ula = Ula(self.memory)
-        cpu_class = cpu_class or _default_cpu_class()
-        self.cpu = cpu_class(self.memory, port_in=self.ula.port_in, port_out=self.ula.port_out,
-                             rom_top=hw.ROM_BYTES, contended=True)
+        self.cpu = Z80(self.memory, port_in=self.ula.port_in, port_out=self.ula.port_out,
+                       rom_top=hw.ROM_BYTES, contended=True)
         self.frame_count = 0            # frames completed since reset
         # (start_level, changes) of every finished frame's beeper, oldest first, for audio
         # to drain; frames that pass inside a call() (a BEEP in ROM) land here too

@@ -10,14 +10,11 @@ import pygame
 import pytest
 
 from spectrum import display, ula
-from spectrum import machine as machine_module
-from test_machine import CPU
 
 
 @pytest.fixture
-def test_pattern(monkeypatch):
-    monkeypatch.setattr(machine_module, "_default_cpu_class", lambda: CPU)
-    return display.test_pattern_machine(cpu_class=CPU)
+def test_pattern():
+    return display.test_pattern_machine()
 
 
 def load_png(path):
@@ -119,8 +116,8 @@ def test_paced_mode_runs_at_50_hz(test_pattern):
 def test_no_display_is_one_line_not_a_traceback_and_exit_code_1(tmp_path):
     """No video driver: one line saying so and how to run headless, exit code 1."""
     code = (f"import sys; sys.path.insert(0, {os.path.dirname(__file__)!r}); "
-            "from spectrum import display; from test_machine import CPU; "
-            "sys.exit(display.run(display.test_pattern_machine(cpu_class=CPU)))")
+            "from spectrum import display; "
+            "sys.exit(display.run(display.test_pattern_machine()))")
     env = dict(os.environ, SDL_VIDEODRIVER="nosuchdriver")
     result = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
                             timeout=60, cwd=os.path.dirname(os.path.dirname(__file__)))
@@ -132,8 +129,8 @@ def test_no_display_is_one_line_not_a_traceback_and_exit_code_1(tmp_path):
 
 def test_headless_works_without_any_display(tmp_path):
     code = (f"import sys; sys.path.insert(0, {os.path.dirname(__file__)!r}); "
-            "from spectrum import display; from test_machine import CPU; "
-            "sys.exit(display.run(display.test_pattern_machine(cpu_class=CPU), headless_frames=2, "
+            "from spectrum import display; "
+            "sys.exit(display.run(display.test_pattern_machine(), headless_frames=2, "
             f"screenshot_path={str(tmp_path / 'h.png')!r}, scale=1))")
     env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
     env["SDL_VIDEODRIVER"] = "nosuchdriver"
