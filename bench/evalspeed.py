@@ -13,8 +13,8 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from native import ffi, lib  # noqa: E402
 from game.model.evaluator import load_weights  # noqa: E402
+from native import ffi, lib  # noqa: E402
 
 BOARD_LEN = 50
 

@@ -18,7 +18,8 @@ from spectrum.audio import Beeper  # noqa: E402
 from spectrum.machine import RomImageError, Spectrum48  # noqa: E402
 
 # An idle machine when roms/rom.bin is not there yet: IM 1 handler counts FRAMES, main loop HALTs.
-#   di / im 1 / ld sp,0 / ei / idle: halt / jr idle / org 38h: push hl / ld hl,23672 / inc (hl) / pop hl / ei / ret
+#   di / im 1 / ld sp,0 / ei / idle: halt / jr idle
+#   org 38h: push hl / ld hl,23672 / inc (hl) / pop hl / ei / ret
 IDLE_ROM = (bytes.fromhex("f3ed56310000fb7618fd").ljust(0x38, b"\0")
             + bytes.fromhex("e521785c34e1fbc9")).ljust(hw.ROM_BYTES, b"\0")
 
@@ -35,7 +36,8 @@ def best_ms(fn, repeats):
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--frames", type=int, default=300)
-    parser.add_argument("--rom", default=None, help="ROM image (default our roms/rom.bin, else a built-in idle loop)")
+    parser.add_argument("--rom", default=None,
+                        help="ROM image (default our roms/rom.bin, else a built-in idle loop)")
     args = parser.parse_args(argv)
 
     try:
@@ -66,11 +68,13 @@ def main(argv=None):
         machine.render(out=out)
         beeper.push(machine.ula.frame_ear)
     best, median = best_ms(idle_frame, args.frames)
-    print(f"idle_frame {median:.3f} ms (median; best {best:.3f} ms; CPU + interrupt + render + beeper)")
+    print(f"idle_frame {median:.3f} ms (median; best {best:.3f} ms; "
+          "CPU + interrupt + render + beeper)")
     best, median = best_ms(machine.run_frame, args.frames)
     print(f"idle_frame_cpu_only {median:.3f} ms (median; best {best:.3f} ms)")
     try:
         import pygame
+
         from spectrum.display import DisplayLoop
         loop = DisplayLoop(machine, scale=3, audio=False)
         pygame.display.init()

@@ -43,7 +43,7 @@ def sample(n: int, seed: int):
 
 def work(data_path: str, out_path: str) -> None:
     """Worker: the engine on sys.path evaluates and plays every position of data_path."""
-    from native import ffi, lib            # first, so PYTHONPATH picks which engine
+    from native import ffi, lib  # first, so PYTHONPATH picks which engine
     sys.path.append(ROOT)
     from game.model.evaluator import load_weights
     load_weights(None)
@@ -113,8 +113,8 @@ def main() -> None:
         print(f"max_diff_{name}: {diff:.3g}")
     same_probs = sum(old[i * 20:i * 20 + 20] == new[i * 20:i * 20 + 20] for i in range(n))
     print(f"evaluations_bit_identical: {100.0 * same_probs / n:.2f} %")
-    same = sum(play_old[i * BOARD_LEN:(i + 1) * BOARD_LEN] == play_new[i * BOARD_LEN:(i + 1) * BOARD_LEN]
-               for i in range(n))
+    same = sum(play_old[at:at + BOARD_LEN] == play_new[at:at + BOARD_LEN]
+               for at in range(0, n * BOARD_LEN, BOARD_LEN))
     print(f"level3_same_play: {100.0 * same / n:.3f} % ({n - same} of {n} differ)")
 
 

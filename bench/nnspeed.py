@@ -1,6 +1,6 @@
 """Benchmark of the network's forward pass alone (native/src/nn.c nn_forward), old against new
-in one run: random nets of the encoding's inputs and 128 .. 512 hidden units, and the shipped contact
-net, fed real encoded positions (level-3 self-play, contact and race only), timed inside C.
+in one run: random nets of the encoding's inputs and 128 .. 512 hidden units, and the shipped
+contact net, fed real encoded positions (level-3 self-play, contact and race only), timed inside C.
 Each pass first copies its position's inputs into a fresh local array, as the evaluator's
 encoding leaves them just before the pass; that copy alone is timed too (input_copy) and is
 inside every figure. "old" is bench/nn_forward_old.c, a verbatim copy of the pass before the
@@ -88,7 +88,8 @@ void nb_run(const float *ins, int n, int repeats, int which, float *out_probs) {
             if (which == 1) nn_forward(&nb_net, in, &nb_tr);
             else if (which == 0) nn_forward_old(&nb_net, in, &nb_tr);
             else nb_tr.out[0] = in[i % EV_N_IN];
-            if (r == repeats - 1) memcpy(out_probs + (size_t)i * NN_OUT, nb_tr.out, sizeof nb_tr.out);
+            if (r == repeats - 1)
+                memcpy(out_probs + (size_t)i * NN_OUT, nb_tr.out, sizeof nb_tr.out);
         }
 }
 """

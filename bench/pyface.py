@@ -53,7 +53,7 @@ def rates(ours, theirs, cases, chunk: int = 20) -> tuple[float, float, float]:
             for case in part:
                 fn(*case)
             times[side].append(time.perf_counter() - began)
-    ratios = sorted(t / o for o, t in zip(*times))
+    ratios = sorted(t / o for o, t in zip(*times, strict=True))
     ours_s, theirs_s = (statistics.median(t) for t in times)
     return chunk / ours_s, chunk / theirs_s, ratios[len(ratios) // 2]
 
@@ -73,20 +73,20 @@ def main() -> int:
 
     def g_best_all(pid, d1, d2):
         _moves, listed = g.best_move(board_of(pid), d1, d2, list=1)
-        for key, steps, _probs, _eq in listed:
+        for _key, _steps, _probs, _eq in listed:
             pass
 
     def our_plays_all(pid, d1, d2):
         for play in rules.legal_plays(pid, (d1, d2)):
-            play.after.position_id, play.steps
+            _ = play.after.position_id, play.steps       # what a caller reads of each
 
     def g_plays_all(pid, d1, d2):
-        for key, steps in g.moves(board_of(pid), d1, d2, 1):
+        for _key, _steps in g.moves(board_of(pid), d1, d2, 1):
             pass
 
     def our_ranked_all(pid, d1, d2):
         for cand in evaluator.ranked_plays(pid, (d1, d2), 3):
-            cand.position_id, cand.play.steps, cand.equity
+            _ = cand.position_id, cand.play.steps, cand.equity
 
     pairs = [
         ("legal_results", lambda pid, d1, d2: rules.legal_results(pid, (d1, d2)),

@@ -13,8 +13,8 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from native import ffi, lib  # noqa: E402
 from game.model.evaluator import load_weights  # noqa: E402
+from native import ffi, lib  # noqa: E402
 
 BOARD_LEN = 50
 
@@ -66,7 +66,8 @@ def main():
     try:
         import gnubg_nn as gnubg
     except ImportError:
-        raise SystemExit("the referee needs the PyPI package gnubg-nn: pip install gnubg-nn") from None
+        raise SystemExit("the referee needs the PyPI package gnubg-nn: "
+                         "pip install gnubg-nn") from None
     load_weights(None)
     gains = []
     sample = positions(args.positions, args.seed)

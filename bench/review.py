@@ -14,9 +14,9 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from game.model import evaluator, rules  # noqa: E402
-from game.review import judge as review  # noqa: E402
 from game.model.position import Position  # noqa: E402
 from game.model.record import MatchRecord  # noqa: E402
+from game.review import judge as review  # noqa: E402
 
 MOVES = 60
 

@@ -313,7 +313,8 @@ def main():
     ap.add_argument("--max-minutes", type=float, default=0,
                     help="stop starting new pairs after this long (the games played are reported)")
     ap.add_argument("--save", default=None,
-                    help="also write each pair's two results (first player's points) to this JSON file")
+                    help="also write each pair's two results (first player's points) to this "
+                         "JSON file")
     ap.add_argument("--no-luck", action="store_true",
                     help="do not judge each roll's luck (no luck-adjusted figure; a little faster)")
     ap.add_argument("--compare", nargs=2, metavar=("A_JSON", "B_JSON"), default=None,
@@ -430,10 +431,11 @@ def _pairs_in_common(a: dict, b: dict, key: str) -> list:
     """[(a's pair, b's pair)] on the same dice: matched by pair number where both runs saved
     them, else by position."""
     if "pair_index" in a and "pair_index" in b:
-        theirs = dict(zip(b["pair_index"], b[key]))
-        return [(pair, theirs[i]) for i, pair in zip(a["pair_index"], a[key]) if i in theirs]
+        theirs = dict(zip(b["pair_index"], b[key], strict=True))
+        return [(pair, theirs[i]) for i, pair in zip(a["pair_index"], a[key], strict=True)
+                if i in theirs]
     n = min(len(a[key]), len(b[key]))
-    return list(zip(a[key][:n], b[key][:n]))
+    return list(zip(a[key][:n], b[key][:n], strict=True))
 
 
 def _mean_and_half(values) -> tuple[float, float, float]:

@@ -12,15 +12,17 @@ import warnings
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from spectrum import tape as T  # noqa: E402
+from spectrum.tape_blocks import TapeError, TapeWarning  # noqa: E402
+from spectrum.tzx import TZX_SIGNATURE  # noqa: E402
 
 
 def read(label: str, raw: bytes) -> str:
     with warnings.catch_warnings():
-        warnings.simplefilter("ignore", T.TapeWarning)
+        warnings.simplefilter("ignore", TapeWarning)
         try:
             tape = T.read_tape(raw, label)
             return f"{len(tape.blocks)} blocks, {len(tape.warnings)} warnings"
-        except T.TapeError as exc:
+        except TapeError as exc:
             return f"refused: {exc}"
 
 
@@ -42,7 +44,7 @@ def main() -> None:
     parser.add_argument("--mib", type=int, default=10, help="size of the zero-byte tape")
     args = parser.parse_args()
     measure(f"{args.mib} MiB of zero bytes (.tap)", bytes(args.mib * 2 ** 20))
-    measure("1,000,000 TZX 22h blocks", T.TZX_SIGNATURE + bytes([1, 20]) + b"\x22" * 10 ** 6)
+    measure("1,000,000 TZX 22h blocks", TZX_SIGNATURE + bytes([1, 20]) + b"\x22" * 10 ** 6)
     from game.zx import make_tape
     measure("backgammon.tap", T.write_tap(make_tape.tape_blocks()))
 

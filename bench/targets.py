@@ -17,8 +17,8 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from native import ffi, lib  # noqa: E402
 from game.model.evaluator import Probabilities, load_weights  # noqa: E402
+from native import ffi, lib  # noqa: E402
 
 REC_BYTES = 70   # board (50 bytes, row 0 on roll) + five float32 targets
 
@@ -60,8 +60,9 @@ def main(argv=None) -> int:
     a = ap.parse_args(argv)
     try:
         import gnubg_nn
-    except ImportError:
-        raise SystemExit("bench/targets.py needs the PyPI package gnubg-nn: pip install gnubg-nn")
+    except ImportError as missing:
+        raise SystemExit("bench/targets.py needs the PyPI package gnubg-nn: "
+                         "pip install gnubg-nn") from missing
     load_weights(a.weights)
     board, probs = ffi.new("int8_t[]", 50), ffi.new("float[]", 5)
     # gnubg's own 0-ply beside ours: what a 0-ply net can reach on the same records

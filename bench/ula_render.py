@@ -19,7 +19,7 @@ def spread_log(mem, addresses, rng):
     memory is changed as the CPU would (the log keeps the old byte)."""
     tstates = np.linspace(0, hw.TSTATES_PER_FRAME - 1, len(addresses)).astype(int)
     log = []
-    for t, addr in zip(tstates.tolist(), addresses):
+    for t, addr in zip(tstates.tolist(), addresses, strict=True):
         log.append((t, addr, int(mem[addr])))
         mem[addr] = rng.integers(0, 256)
     return log
@@ -39,9 +39,11 @@ def main(argv=None):
     attrs = spread_log(mem.copy(), list(range(hw.ATTR_ADDR, hw.ATTR_ADDR + hw.ATTR_BYTES)), rng)
     best, median = best_ms(lambda: ula.render(mem, 0, 7, [], out, attrs), args.frames)
     print(f"render_768_attribute_writes {median:.3f} ms (median; best {best:.3f} ms)")
-    whole = spread_log(mem.copy(), list(range(hw.SCREEN_ADDR, hw.SCREEN_ADDR + hw.SCREEN_BYTES)), rng)
+    screen = list(range(hw.SCREEN_ADDR, hw.SCREEN_ADDR + hw.SCREEN_BYTES))
+    whole = spread_log(mem.copy(), screen, rng)
     best, median = best_ms(lambda: ula.render(mem, 0, 7, [], out, whole), args.frames)
-    print(f"render_6912_screen_writes {median:.3f} ms (median; best {best:.3f} ms; the whole screen)")
+    print(f"render_6912_screen_writes {median:.3f} ms (median; best {best:.3f} ms; "
+          "the whole screen)")
     best, median = best_ms(lambda: ula.render(mem, 0, 7, [], out, attrs, attrs[:64]), args.frames)
     print(f"render_768_attribute_writes_64_later {median:.3f} ms (median; best {best:.3f} ms)")
     print(f"frame_budget {hw.FRAME_MS:.3f} ms")

@@ -16,8 +16,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
 sys.path.insert(0, HERE)
 
-from native import ffi, lib  # noqa: E402
 from game.model.evaluator import load_weights  # noqa: E402
+from native import ffi, lib  # noqa: E402
 from referee import gnubg_equity  # noqa: E402
 from strength import BOARD_LEN, Gnubg0, OurLevel, swap  # noqa: E402
 

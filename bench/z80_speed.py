@@ -23,8 +23,8 @@ import time
 HERE = pathlib.Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
-from spectrum.hw import CPU_HZ, TSTATES_PER_FRAME  # noqa: E402
 from spectrum import z80_compile  # noqa: E402
+from spectrum.hw import CPU_HZ, TSTATES_PER_FRAME  # noqa: E402
 from spectrum.z80 import Z80  # noqa: E402
 
 STRAIGHT_BYTES = 20_000

@@ -20,8 +20,8 @@ RETURN_TO = 0x0010          # the program's final RET lands on RST 10h's RET too
 
 
 def run_ours(name):
-    from test_z80_tapes import PASSED, run_tape
     from screentext import find_text
+    from test_z80_tapes import PASSED, run_tape
     t0 = time.perf_counter()
     machine, _ = run_tape(name)
     return time.perf_counter() - t0, find_text(machine, PASSED) is not None

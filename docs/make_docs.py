@@ -15,19 +15,17 @@ os.environ["SPECTRUM_BACKGAMMON_CONFIG_DIR"] = tempfile.mkdtemp(prefix="sbg-docs
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
-from gamedriver import MachineDriver  # noqa: E402
-
 import roms  # noqa: E402
-from game.zx import media  # noqa: E402
+from game.files.settings import STYLE_ORDER, Settings  # noqa: E402
 from game.model import rules  # noqa: E402
-from game.zx.basic import Basic, rom_ready  # noqa: E402
 from game.model.dice import Dice  # noqa: E402
 from game.model.match import COMPUTER, HUMAN, Match  # noqa: E402
 from game.model.position import Position  # noqa: E402
-from game.zx import romcheck  # noqa: E402
 from game.program import Run, program  # noqa: E402
+from game.zx import media, romcheck  # noqa: E402
+from game.zx.basic import Basic, rom_ready  # noqa: E402
 from game.zx.usr import usr_chooser  # noqa: E402
-from game.files.settings import STYLE_ORDER, Settings  # noqa: E402
+from gamedriver import MachineDriver  # noqa: E402
 from spectrum.machine import Spectrum48  # noqa: E402
 
 LEVEL = 5                                 # the computer's level, as the console's default
@@ -84,7 +82,7 @@ class Scene(MachineDriver):
             letter = Position.letter_of_index(step.from_index, turn.mover_is_human)
             self.run(4)                     # the prompt takes keys from its next frame
             self.type(f"{letter}{step.die}\n")
-            self.wait_for(lambda: len(turn.made) == made or turn.complete)
+            self.wait_for(lambda made=made: len(turn.made) == made or turn.complete)
 
 
 def policy(double: bool, take: bool):
@@ -118,7 +116,8 @@ def board_midgame():
                        and "Your move?" in scene.message())
         done = len(scene.game.log) + 2
         scene.play_human_turn()
-        scene.wait_for(lambda: len(scene.game.log) >= done)   # my play, then the computer's
+        # my play, then the computer's
+        scene.wait_for(lambda done=done: len(scene.game.log) >= done)
     return scene
 
 
@@ -345,7 +344,7 @@ def opense_loading():
     machine = romcheck.machine_for(OPENSE_ROM, autoload=True)
     mcode = Basic(machine).addr("USR_ENTRY")
     load = romcheck.ForeignLoad(machine, "real", autoload=True)
-    for _ in zip(range(6000), load.frames()):
+    for _ in zip(range(6000), load.frames(), strict=False):
         machine.run_frame()
         if mcode + 0x100 <= machine.cpu.ix < mcode + 0x200:
             break
@@ -504,8 +503,8 @@ SCENES.update({"rollout-running": rollout_running, "rollout-done": rollout_done}
 def review_import():
     """`gnubg -t` plays a 7-point match against itself (tests/gnubg_selfplay.py) and exports
     it as .mat; --review's list of its games, on the machine as the console runs it."""
-    from game.review.imports import read_match_file
     from game.review.import_pages import review_program
+    from game.review.imports import read_match_file
     from gnubg_selfplay import self_play
     folder = tempfile.mkdtemp(prefix="sbg-docs-gnubg-")
     imported = read_match_file(self_play(folder, length=7, seed=14).mat)
@@ -557,7 +556,7 @@ def tutor_warning():
         scene.until("Your move?", row=23)
         scene.run(4)
         scene.type(f"{Position.letter_of_index(step.from_index, True)}{step.die}\n")
-        scene.wait_for(lambda: len(scene.game.turn.made) >= made)
+        scene.wait_for(lambda made=made: len(scene.game.turn.made) >= made)
     scene.wait_for(lambda: "better by" in scene.message())
     return scene
 
@@ -626,7 +625,9 @@ def in_the_window(script):
     run before each frame and after each time the window is drawn (the machine waits while
     F1's box is up) until it returns a surface to keep."""
     import json
+
     import pygame
+
     from windowdriver import Player
     settings = os.path.join(os.environ["SPECTRUM_BACKGAMMON_CONFIG_DIR"], "settings.json")
     with open(settings, "w") as out:

@@ -8,10 +8,10 @@ import os
 from collections.abc import Sequence
 
 from game import __version__
-from game.model import evaluator
 from game.board import screen as S
 from game.chances import chances_header, chances_line, chances_note
 from game.errors import BackgammonError
+from game.model import evaluator
 from game.model.position import Position
 from game.words import play_words
 
@@ -66,7 +66,7 @@ def version_text() -> str:
 def _triples(candidates) -> list[tuple[object, float, int | None, object]]:
     """(play, equity, ply, chances) of each candidate: an evaluator.Candidate (or a review
     Choice), or a (play, equity) pair whose ply and chances are not known."""
-    out = []
+    out: list[tuple[object, float, int | None, object]] = []
     for item in candidates:
         if isinstance(item, tuple):
             play, equity = item
@@ -192,7 +192,9 @@ def score_line(match) -> str:
     """The score on one message line: "Score: you 2  me 1  (to 5)"; in the Crawford game
     "Crawford: you 0  me 2  (to 3)"; money play shows the running totals."""
     a, b = match.sides
-    name = lambda side: SIDE_WORDS.get(side, match.record.names.get(side, side))  # noqa: E731
+
+    def name(side: str) -> str:
+        return SIDE_WORDS.get(side, match.record.names.get(side, side))
     head = "Crawford" if match.crawford_game else "Score"
     text = f"{head}: {name(a)} {match.score[a]}  {name(b)} {match.score[b]}"
     if match.length:

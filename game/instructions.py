@@ -2,6 +2,8 @@
 time: the aim, the board and its letters, moving, the bar, bearing off, typing a move, the
 commands. Not the rules themselves (game/model/rules.py asks the engine)."""
 from game.board import screen as S
+from game.interfaces import Frames
+from game.zx.basic import Basic
 
 QUESTION = "Do you want instructions? (Y/N)"
 NEXT_PAGE = "Press any key to go on"
@@ -117,7 +119,7 @@ def show_page(basic, page_number: int) -> None:
     basic.print_at(S.ROWS - 1, 0, NEXT_PAGE.center(S.COLS), S.attr(S.WHITE, S.BLACK))
 
 
-def offer(basic):
+def offer(basic: Basic) -> Frames:
     """Ask 'Do you want instructions? (Y/N)'; show the pages on Y (a key turns each page)."""
     basic.cls(PAGE_ATTR)
     basic.print_at(0, 0, "BACKGAMMON".center(S.COLS), TITLE_ATTR)

@@ -3,7 +3,12 @@
 (game.board.screen.Screen), and the computer's choosers. Declarations only; no behaviour."""
 from __future__ import annotations
 
-from typing import Callable, Protocol, runtime_checkable
+from collections.abc import Callable, Generator
+from typing import Any, Protocol, runtime_checkable
+
+# What the program and its scenes are: a generator, one yield per 50 Hz frame, that ends with
+# its answer (a key, a typed line, a result) as the return value.
+Frames = Generator[None, None, Any]
 
 
 @runtime_checkable
@@ -17,7 +22,7 @@ class Machine(Protocol):
 
     def poke(self, addr: int, value: int) -> None: ...
 
-    def call(self, addr: int, max_frames: int = 500, **registers) -> dict: ...
+    def call(self, addr: int, max_frames: int = 500, **registers: int) -> dict[str, int]: ...
 
     def usr(self, addr: int) -> int: ...
 
@@ -27,18 +32,21 @@ class Machine(Protocol):
 @runtime_checkable
 class Screen(Protocol):
     """What the scenes draw with: the board, men, dice, cube and the message line."""
-    cube: tuple | None
+    cube: tuple[int, str | None] | None
     panel_attr: int
 
-    def apply_settings(self, settings) -> None: ...
+    # the settings and board views are game.files.settings' and game.board.screen's types,
+    # both above this module in the layers: Any here, their own types where they are made
+    def apply_settings(self, settings: Any) -> None: ...
 
-    def draw_board(self, view=None) -> None: ...
+    def draw_board(self, view: Any = None) -> None: ...
 
-    def show(self, view) -> None: ...
+    def show(self, view: Any) -> None: ...
 
-    def draw_dice(self, top_face, bottom_face, top_black: bool, bottom_black: bool) -> None: ...
+    def draw_dice(self, top_face: int | None, bottom_face: int | None, top_black: bool,
+                  bottom_black: bool) -> None: ...
 
-    def draw_cube(self, value: int | None, owner=None) -> None: ...
+    def draw_cube(self, value: int | None, owner: str | None = None) -> None: ...
 
     def clear_cube(self) -> None: ...
 

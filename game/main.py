@@ -18,7 +18,7 @@ MOUSE_HELP = ("The mouse types what keys would:",
               "line ENTER (k4 is two clicks).")
 WAIT_KEY_FRAMES = 50             # "~" in --keys: a second's wait
 INSTANT_BUDGET_S = 0.015         # wall time a displayed frame may spend loading, instantly
-WARM_UPS = []                    # weight-loading threads, joined before main() returns
+WARM_UPS: list = []              # weight-loading threads, joined before main() returns
 
 
 def parse_args(argv):
@@ -71,12 +71,12 @@ class Runner:
     def __init__(self, machine, mode: str, seed=None, level=None, keys: str | None = None,
                  resume: bool = True, keys_from=None, trace=None, hurry: bool = False):
         from game.files import savegame
-        from game.zx.basic import Basic
+        from game.files.session import Session
+        from game.files.settings import load_settings
         from game.model.dice import Dice
         from game.program import Run, program
-        from game.files.session import Session
+        from game.zx.basic import Basic
         from game.zx.usr import evaluator_cube, usr_cube
-        from game.files.settings import load_settings
         self.machine = machine
         self.feed = open(keys_from, encoding="ascii", errors="replace", newline="") \
             if keys_from else None
@@ -175,9 +175,9 @@ def computer_chooser(machine, basic, level):
     while the tape loads), so the first move is not held up; C runs without the GIL."""
     import threading
 
+    from game.files.settings import Settings
     from game.model import evaluator
     from game.zx import usr
-    from game.files.settings import Settings
     warm_up = threading.Thread(target=evaluator.ensure_loaded, name="weights", daemon=True)
     warm_up.start()
     WARM_UPS.append(warm_up)

@@ -7,11 +7,11 @@ from dataclasses import dataclass
 
 from game import chances
 from game.board import screen as S
-from game.zx.basic import CODE_ENTER, Basic
+from game.files.settings import MENU_KEYS, OPTIONS, Settings, SettingsError
 from game.instructions import wrap
 from game.model.match import BadMatchLength, Match, parse_match_length
-from game.files.settings import MENU_KEYS, OPTIONS, SettingsError, Settings
 from game.words import kind_column
+from game.zx.basic import CODE_ENTER, Basic
 
 # --- colours, as the instructions pages use them ---
 PAGE = S.attr(S.BLACK, S.WHITE)

@@ -4,14 +4,17 @@ one 50 Hz frame. The scenes are game/scenes/; rules from game/model/rules.py, dr
 game/board/screen.py."""
 from __future__ import annotations
 
+from collections.abc import Callable, Generator
 from dataclasses import dataclass, field
-from typing import Callable
+from typing import Any
 
 from game import instructions
-from game.files import savegame
 from game.board import screen as S
+from game.files import savegame
+from game.files.session import Session
+from game.files.settings import Settings, short_words
+from game.interfaces import Chooser, CubePolicy, Frames
 from game.model.dice import Dice
-from game.interfaces import Chooser, CubePolicy
 from game.model.match import Match
 from game.model.position import Position
 from game.scenes import match_end
@@ -19,8 +22,6 @@ from game.scenes.game_over import game_over
 from game.scenes.resume import offer_resume, short_warning
 from game.scenes.state import Game
 from game.scenes.timing import WARNING_FRAMES
-from game.files.session import Session
-from game.files.settings import Settings, short_words
 from game.zx.basic import Basic
 from game.zx.usr import first_legal_play
 
@@ -52,7 +53,7 @@ class Run:
     on_game: Callable[[Game], None] | None = None
 
 
-def program(basic: Basic, run: Run | None = None):
+def program(basic: Basic, run: Run | None = None) -> Frames:
     """The whole program after the tape has loaded; runs until the machine is switched off.
     The computer's level is the chooser's and the options' business."""
     run = run or Run()
@@ -70,7 +71,7 @@ def program(basic: Basic, run: Run | None = None):
     if run.ask_instructions and carry_on is None:
         session.tell("prompt", {"asks": "instructions"})
         yield from instructions.offer(basic)
-    table = dict(basic=basic, screen=screen, dice=run.dice, chooser=run.chooser,
+    table: dict[str, Any] = dict(basic=basic, screen=screen, dice=run.dice, chooser=run.chooser,
                  settings=settings, cube_policy=run.cube_policy, export_dir=run.export_dir,
                  keeper=session)
     starts = list(run.start) if isinstance(run.start, (list, tuple)) else [run.start]
@@ -94,7 +95,7 @@ def program(basic: Basic, run: Run | None = None):
         match = yield from after_game(game, (yield from game.play()), starts)
 
 
-def after_game(game: Game, result, starts: list):
+def after_game(game: Game, result: Any, starts: list[Any]) -> Generator[None, None, Match | None]:
     """What follows a game's end (a result, 'quit' or 'stop'): the banner, the match-over
     page, the options between games. Returns the match to play on in, or None for a new
     one; a board set up between games goes to the front of `starts`."""

@@ -34,7 +34,7 @@ KIND_WORDS = {"single": ("a single game", "single"), "gammon": ("a gammon", "gam
               "backgammon": ("a backgammon", "backgammon"), DROP: (None, "dropped")}
 
 # A few words (at most 19 columns, + PRESS_ENTER) for each reason the engine refuses a step
-STEP_WORDS = {
+STEP_WORDS: dict[int, str] = {
     StepCode.NO_SUCH_DIE: "No {die} to play",
     StepCode.BAR_FIRST: "Bar man goes first",
     StepCode.NO_MAN: "No man on {point}",
@@ -54,11 +54,12 @@ def say(code: str, side: str, **values) -> str:
     return form.format(Side=side.capitalize(), SIDE=side.upper(), **values)
 
 
-def step_words(code: int, from_index: int, die: int) -> str:
+def step_words(code: int | None, from_index: int, die: int) -> str:
     """The engine's BG_STEP_* reason for refusing a step, in a few words."""
     point = Position.letter_of_index(from_index)
     to = Position.letter_of_index(from_index - die) if 0 <= from_index - die < BAR else "?"
-    return STEP_WORDS.get(code, "Not allowed").format(die=die, point=point, to=to)
+    said = STEP_WORDS.get(code, "Not allowed") if code is not None else "Not allowed"
+    return said.format(die=die, point=point, to=to)
 
 
 def play_words(steps, mover_is_human: bool = True) -> str:
@@ -75,7 +76,7 @@ def result_words(kind: int | str, points: int, loser: str = COMPUTER) -> str:
     reads 'I drop (1 point)'."""
     if kind == DROP:
         return f"{say('drop result', loser)} {points_words(points)}"
-    sentence, _column = KIND_WORDS[KIND_NAMES.get(kind, kind)]
+    sentence, _column = KIND_WORDS[KIND_NAMES.get(kind, "") if isinstance(kind, int) else kind]
     return f"{sentence} {points_words(points)}"
 
 

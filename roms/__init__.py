@@ -51,7 +51,7 @@ def load_symbols(path: str) -> dict:
         raise RomFileError(f"symbol file {path}: cannot be read ({exc.strerror or exc})") from None
 
 
-_cache = {}
+_cache: dict[str, dict] = {}
 
 
 def rom_symbols() -> dict:

@@ -49,7 +49,8 @@ def font_bytes() -> bytes:
 
 def font_asm() -> str:
     lines = ["; roms/font.asm: our own 8x8 font, codes 32..127, 8 bytes each (top row first).",
-             "; Written by roms/make_font.py from the drawings in roms/font.txt; do not edit by hand.", ""]
+             "; Written by roms/make_font.py from the drawings in roms/font.txt; "
+             "do not edit by hand.", ""]
     for code in range(32, 128):
         data = ",".join(f"0{b:02X}h" for b in glyph_bytes(chr(code)))
         name = {32: "space", 96: "pound", 127: "copyright"}.get(code, chr(code))

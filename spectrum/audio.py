@@ -7,6 +7,7 @@ import os
 import sys
 import time
 import wave
+from typing import Any
 
 import numpy as np
 
@@ -36,7 +37,8 @@ class BeeperRenderer:
         self.pending_area = 0.0            # its level x T-states so far
         self.lowpass = 0.0                 # DC blocker state (the slowly moving average level)
 
-    def render_frame(self, start_level: int, changes, frame_tstates: int = hw.TSTATES_PER_FRAME) -> np.ndarray:
+    def render_frame(self, start_level: int, changes,
+                     frame_tstates: int = hw.TSTATES_PER_FRAME) -> np.ndarray:
         """int16 samples for one frame; `changes` = [(tstates, level 0/1), ...] sorted."""
         period = self.tstates_per_sample
         first = self.pending_start_tstates + period
@@ -104,7 +106,8 @@ class BeeperRenderer:
         if a >= 1.0:
             y = x - 0.5
         else:
-            # s[k] = a*s[k-1] + (1-a)*x[k], in closed form: a^(k+1) * (s0 + (1-a) * sum x[j] a^-(j+1))
+            # s[k] = a*s[k-1] + (1-a)*x[k], in closed form:
+            #      a^(k+1) * (s0 + (1-a) * sum x[j] a^-(j+1))
             k = np.arange(n)
             grow = a ** -(k + 1.0)
             s = a ** (k + 1.0) * (self.lowpass + (1 - a) * np.cumsum(x * grow))
@@ -146,11 +149,13 @@ def write_wav(path, samples: np.ndarray, sample_rate_hz: int = hw.AUDIO_RATE_HZ)
         out.writeframes(np.asarray(samples, dtype="<i2").tobytes())
 
 
-def render_wav(path, frames, sample_rate_hz: int = hw.AUDIO_RATE_HZ, dc_cutoff_hz: float = 0.0) -> np.ndarray:
+def render_wav(path, frames, sample_rate_hz: int = hw.AUDIO_RATE_HZ,
+               dc_cutoff_hz: float = 0.0) -> np.ndarray:
     """Write the beeper of several frames -- an iterable of (start_level, changes) -- to a WAV;
     by default without the DC blocker, so the file shows the square wave as the ULA drove it."""
     renderer = BeeperRenderer(sample_rate_hz, dc_cutoff_hz=dc_cutoff_hz)
-    samples = np.concatenate([renderer.render_frame(s, c) for s, c in frames] or [np.zeros(0, np.int16)])
+    samples = np.concatenate([renderer.render_frame(s, c) for s, c in frames]
+                             or [np.zeros(0, np.int16)])
     write_wav(path, samples, sample_rate_hz)
     return samples
 
@@ -184,13 +189,13 @@ class Beeper:
         self.reason = "audio disabled"
         self.channels = 1
         sample_rate_hz = hw.AUDIO_RATE_HZ
-        self._channel = None
-        self._pending = []
+        self._channel: Any = None       # pygame's mixer Channel once started (pygame: untyped)
+        self._pending: list[np.ndarray] = []
         self._pending_samples = 0
         self._play_until_s = 0.0
         self.renderer = BeeperRenderer(sample_rate_hz)
         self.samples_per_frame = sample_rate_hz / hw.FRAME_HZ
-        self.recording = [] if record else None
+        self.recording: list[np.ndarray] | None = [] if record else None
         if enabled:
             self.open()
 
@@ -254,7 +259,8 @@ class Beeper:
         block = np.concatenate(self._pending)
         self._pending, self._pending_samples = [], 0
         now_s = time.perf_counter()
-        self._play_until_s = max(now_s, self._play_until_s) + len(block) / self.renderer.sample_rate_hz
+        block_s = len(block) / self.renderer.sample_rate_hz
+        self._play_until_s = max(now_s, self._play_until_s) + block_s
         if self.channels > 1:
             block = np.repeat(block[:, None], self.channels, axis=1)
         return self._pygame.mixer.Sound(buffer=np.ascontiguousarray(block).tobytes())

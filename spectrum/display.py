@@ -37,9 +37,10 @@ HEADLESS = "run without a window with --headless N --screenshot FILE.png"
 
 def pc_key_map(pygame) -> dict:
     """pygame key code -> the Spectrum keys it holds down."""
+    # pygame names a key's code K_a .. K_z, K_0 .. K_9, K_KP0 .. K_KP9: looked up by that name
     keys = {getattr(pygame, f"K_{c}"): (c.upper(),) for c in "abcdefghijklmnopqrstuvwxyz"}
-    keys.update({getattr(pygame, f"K_{d}"): (d,) for d in "0123456789"})
-    keys.update({getattr(pygame, f"K_KP{d}"): (d,) for d in "0123456789"})
+    keys.update({getattr(pygame, f"K_{d}"): (d,) for d in "0123456789"})     # K_0 .. K_9 by name
+    keys.update({getattr(pygame, f"K_KP{d}"): (d,) for d in "0123456789"})   # the keypad's too
     keys.update({
         pygame.K_RETURN: ("ENTER",), pygame.K_KP_ENTER: ("ENTER",),
         pygame.K_SPACE: ("SPACE",),
@@ -124,13 +125,13 @@ class DisplayLoop:
         self.beeper = Beeper(enabled=False, muted=mute, record=wav_path is not None)
         self.wav_path = wav_path
         self.frame = np.zeros((hw.FRAME_H, hw.FRAME_W, 3), np.uint8)
-        self.screenshots = []
+        self.screenshots: list[str] = []
         self.on_click = on_click
         self.help_lines = tuple(help_lines)
         self.headless_hint = headless_hint
         self.showing_help = False   # F1's box is up: the machine waits under it
         self.typist = Typist()
-        self._shown = None          # the picture now in the window (None: draw it whole)
+        self._shown: np.ndarray | None = None   # the picture in the window (None: draw it whole)
 
     def step(self) -> bool:
         """One frame: the program's turn, the CPU's 69,888 T, render, beeper."""
@@ -166,7 +167,7 @@ class DisplayLoop:
             self._finish()
             return 1
         keymap = pc_key_map(pygame)
-        held = {}
+        held: dict[int, tuple] = {}
         deadline = time.perf_counter()
         try:
             while self._events(pygame, keymap, held):
@@ -221,6 +222,7 @@ class DisplayLoop:
                 self._click(event.pos)
             elif event.type in _window_events(pygame):
                 self._shown = None                         # exposed or resized: draw it whole
+                # WINDOWFOCUSLOST only exists with SDL 2: older pygame builds lack it
                 if event.type == getattr(pygame, "WINDOWFOCUSLOST", -1):
                     held.clear()
         return True
@@ -231,6 +233,7 @@ class DisplayLoop:
         if self.showing_help:                              # any other key takes the box away
             self._toggle_help()
             return
+        # a key event posted by hand (tests, the mouse) may carry no unicode text at all
         names = symbol_keys(getattr(event, "unicode", "")) or keymap.get(event.key)
         if names:
             held[event.key] = names
@@ -349,6 +352,7 @@ def _window_events(pygame) -> tuple:
     """The events after which the window must be drawn whole (or keys let go)."""
     names = ("VIDEOEXPOSE", "VIDEORESIZE", "WINDOWEXPOSED", "WINDOWRESIZED",
              "WINDOWSIZECHANGED", "WINDOWMAXIMIZED", "WINDOWRESTORED", "WINDOWFOCUSLOST")
+    # the VIDEO* events are SDL 1's, the WINDOW* SDL 2's: each build has only some of them
     return tuple(getattr(pygame, name) for name in names if hasattr(pygame, name))
 
 

@@ -13,15 +13,19 @@ INT_LENGTH_TSTATES = 32            # /INT held for 32 T at frame start
 FIRST_PIXEL_TSTATES = 14_336       # 64 lines * 224 after the interrupt
 LINES_ABOVE_SCREEN = 64
 
-# --- Contention and the ULA's screen fetches (HARDWARE.md §4a; Fuse's 48K timings, SpectREM's floating bus) ---
+# --- Contention and the ULA's screen fetches ---
+# (HARDWARE.md §4a; Fuse's 48K timings, SpectREM's floating bus)
 CONTENDED_LO, CONTENDED_HI = 0x4000, 0x8000   # the memory the ULA shares with the CPU
 CONTENTION_FIRST_TSTATES = 14_335  # first T-state at which an access to contended memory is held up
-CONTENTION_DELAYS = (6, 5, 4, 3, 2, 1, 0, 0)  # T-states held up, by (T - 14,335) % 8 within a line's screen part
+# T-states held up, by (T - 14,335) % 8 within a line's screen part
+CONTENTION_DELAYS = (6, 5, 4, 3, 2, 1, 0, 0)
 CONTENTION_LINE_TSTATES = 128      # the screen part of each line, where the pattern repeats
-ULA_FIRST_FETCH_TSTATES = 14_338   # bitmap byte 0 of line 0 is on the data bus (Fuse); every 8 T the ULA
-#                                    reads bitmap n, attr n, bitmap n+1, attr n+1, then leaves the bus idle 4 T
-PORT_SAMPLE_TSTATES = 2            # an IN samples the data bus 2 T after the T-state port_in gets (the last T
-#                                    of the I/O cycle; port_in gets the one after the cycle's first T)
+ULA_FIRST_FETCH_TSTATES = 14_338   # bitmap byte 0 of line 0 is on the data bus (Fuse); every 8 T
+#                                    the ULA reads bitmap n, attr n, bitmap n+1, attr n+1, then
+#                                    leaves the bus idle 4 T
+PORT_SAMPLE_TSTATES = 2            # an IN samples the data bus 2 T after the T-state port_in gets
+#                                    (the last T of the I/O cycle; port_in gets the one after the
+#                                    cycle's first T)
 
 # --- Memory map (HARDWARE.md §1) ---
 MEMORY_BYTES = 65_536

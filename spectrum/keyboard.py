@@ -77,4 +77,5 @@ class KeyMatrix:
         try:
             return KEY_POSITIONS[name.upper()]
         except KeyError:
-            raise KeyError(f"no Spectrum key named {name!r}; known keys: {', '.join(KEY_NAMES)}") from None
+            raise KeyError(f"no Spectrum key named {name!r}; "
+                           f"known keys: {', '.join(KEY_NAMES)}") from None

@@ -15,8 +15,12 @@ them, and the border still changes at the right T-states, so the stripes are exa
 import time
 
 from spectrum import hw
-from spectrum.tape import Tape, TapeError, TapePlayer, instant_ld_bytes, read_tape
+from spectrum.tape import read_tape
+from spectrum.tape_blocks import Tape
 from spectrum.tape_modes import TAPE_MODES
+from spectrum.tape_player import TapePlayer
+from spectrum.tape_trap import instant_ld_bytes
+
 FAST_BUDGET_S = 0.018             # wall time a fast-mode display frame may spend emulating
 MAX_CALL_FRAMES = 20_000          # a routine out this long (~6.7 min) with the tape still: hung
 TYPED_COMMAND_FRAMES = 25         # how long LOAD "" stays on the screen before ENTER (0.5 s)
@@ -66,7 +70,9 @@ def decode_program(program: bytes):
         length = program[pos + 2] | program[pos + 3] << 8
         body = program[pos + 4:pos + 4 + length]
         pos += 4 + length
-        statements, items, i = [], [], 0
+        statements: list[list[tuple[str, object]]] = []
+        items: list[tuple[str, object]] = []
+        i = 0
         while i < len(body) and body[i] != 0x0D:
             c = body[i]
             if c in TOKEN_NAMES:
@@ -156,12 +162,12 @@ class TapeLoader:
         self.player = TapePlayer(blocks)
         self.sym = sym                  # the ROM's entry points and system variables
         self.state = "loading"
-        self.error = None
-        self.headers = []
+        self.error: str | None = None
+        self.headers: list[str] = []
         self.usr_address = None
         self.skipped = False
         self._first_frame = machine.frame_count
-        self._ld_entry = None
+        self._ld_entry: tuple | None = None
         machine.tape = self.player
         cpu = machine.cpu
         cpu.traps[self.sym["LD_BYTES"]] = self._on_ld_bytes
@@ -323,7 +329,7 @@ class TapeLoader:
             self.player.seek_block(start_block, m.cpu.tstates)
             self.player.play()
 
-    def _print_at(self, line: int, column: int, text: str, attr: int = None) -> None:
+    def _print_at(self, line: int, column: int, text: str, attr: int | None = None) -> None:
         m, sym = self.machine, self.sym
         m.call(sym["TEMPS"])
         if attr is not None:

@@ -4,8 +4,9 @@ Not the CPU (z80.py), not the window (display.py), not the tape format (tape.py)
 
 Memory: `machine.memory` is ONE bytearray of 65,536 bytes. The CPU works on it directly,
 `machine.mem` is a numpy uint8 view of it (the ULA renders from that), and the C evaluator
-can take `ffi.from_buffer("unsigned char[]", machine.memory)`. Never replace or resize it; write through
-`poke`/`load` (or the CPU) so that writes below 0x4000 are ignored as on the real machine.
+can take `ffi.from_buffer("unsigned char[]", machine.memory)`. Never replace or resize it;
+write through `poke`/`load` (or the CPU) so that writes below 0x4000 are ignored as on the real
+machine.
 
 Frames: `run_frame()` finishes the current frame: the maskable interrupt is offered while
 the frame's first 32 T-states last (one instruction at a time, so an EI shadow does not
@@ -27,7 +28,7 @@ CPU's) as `ula.frame_screen_writes`; writes at or past T 69,888 stay for the new
 with the writes made since the frame ended (what `cpu.screen_writes` holds at the call: an
 overrun, or a call() run between frames) undone. A log that is empty draws memory as it is.
 
-The tape hook (for spectrum/tape.py): set `machine.tape = player` (None = no tape).
+The tape hook (for spectrum/tape_player.py): set `machine.tape = player` (None = no tape).
 The player needs exactly two methods:
   player.ear_at(tstates) -> 0 or 1
       the EAR input level at `tstates` T-states after the current frame's interrupt.
@@ -91,7 +92,8 @@ def load_rom_image(rom) -> bytes:
         except FileNotFoundError:
             raise RomImageError(f"ROM image {path}: file not found") from None
         except OSError as exc:
-            raise RomImageError(f"ROM image {path}: cannot be read ({exc.strerror or exc})") from None
+            raise RomImageError(f"ROM image {path}: "
+                                f"cannot be read ({exc.strerror or exc})") from None
     if len(data) != hw.ROM_BYTES:
         size = f"{len(data)} bytes" if len(data) <= hw.ROM_BYTES else "more than 16384 bytes"
         raise RomImageError(f"ROM image {name}: {size}; a 48K ROM image is exactly "
@@ -115,7 +117,8 @@ class Spectrum48:
         # (start_level, changes) of every finished frame's beeper, oldest first, for audio
         # to drain; frames that pass inside a call() (a BEEP in ROM) land here too
         self.ear_frames = collections.deque(maxlen=EAR_FRAMES_KEPT)
-        self._call_return_sps = []      # SP after the RET of each call() in progress, innermost last
+        # SP after the RET of each call() in progress, innermost last
+        self._call_return_sps = []
         self._on_sentinel = None
         self._install_sentinel_trap()
         self.reset()
@@ -203,6 +206,7 @@ class Spectrum48:
         cpu = self.cpu
         if cpu.traps.get(CALL_SENTINEL) is not self._on_sentinel:
             self._install_sentinel_trap()
+        # the CPU's registers by the names the table lists
         saved = {name: getattr(cpu, name) for name in _CONTEXT_REGISTERS}
         cpu.halted = False
         for name, value in registers.items():
@@ -235,7 +239,7 @@ class Spectrum48:
                     raise
         finally:
             self._call_return_sps.pop()
-        result = {name: getattr(cpu, name) for name in _RESULT_REGISTERS}
+        result = {name: getattr(cpu, name) for name in _RESULT_REGISTERS}  # registers by name
         for name, value in saved.items():
             setattr(cpu, name, value)
         return result

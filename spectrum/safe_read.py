@@ -14,6 +14,7 @@ def read_regular(path, max_bytes: int) -> bytes:
     """The whole of a regular file of at most max_bytes bytes. FileNotFoundError when
     there is none; FileRefused for a FIFO, device, socket or folder (opened without
     blocking and refused at once) or a file over the limit (refused before reading)."""
+    # O_NONBLOCK is POSIX's and O_BINARY Windows': each system has only one of them
     flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
     fd = os.open(os.fspath(path), flags)
     try:

@@ -1,11 +1,13 @@
 """The ULA: screen memory -> a 320x240 RGB numpy frame (border per scanline, FLASH, one
 palette, each screen byte as it was when the beam fetched it), port 0xFE (border, beeper, MIC
 out; keyboard and EAR in) and the floating bus on odd ports. Not the window (display.py), not
-the sound output (audio.py), not the tape signal itself (tape.py), not contention (the CPU's)."""
+the sound output (audio.py), not the tape signal itself (tape_player.py), not contention (the
+CPU's)."""
 import numpy as np
 
 from spectrum import hw
 from spectrum.keyboard import KeyMatrix
+
 
 # --- The palette: index = BRIGHT * 8 + colour, colour = G*4 + R*2 + B (docs/HARDWARE.md §3) ---
 def _palette() -> np.ndarray:
@@ -174,7 +176,7 @@ _BORDER_SPLITS = np.cumsum([part.size for part in _BORDER_PARTS])[:-1]
 
 
 def render(memory: np.ndarray, frame_number: int = 0, border_start: int = 7,
-           border_changes=(), out: np.ndarray = None, screen_writes=(),
+           border_changes=(), out: np.ndarray | None = None, screen_writes=(),
            later_writes=()) -> np.ndarray:
     """Draw one frame. `memory` is the 64 KiB as a uint8 array; `border_changes` is the
     frame's [(tstates, colour)] OUT log and `border_start` the colour it began with;
@@ -261,7 +263,7 @@ class Ula:
 
     def reset(self) -> None:
         keyboard, tape = self.keyboard, self.tape
-        self.__init__(self.memory)
+        Ula.__init__(self, self.memory)
         self.keyboard, self.tape = keyboard, tape
 
     # --- the CPU's view: port_in / port_out with the running T-state count ---
@@ -327,7 +329,7 @@ class Ula:
         if self.tape is not None:
             self.tape.end_frame(frame_tstates)
 
-    def render(self, memory: np.ndarray, frame_number: int, out: np.ndarray = None,
+    def render(self, memory: np.ndarray, frame_number: int, out: np.ndarray | None = None,
                later_writes=()) -> np.ndarray:
         """The last finished frame, each screen byte as the beam fetched it (its
         frame_screen_writes; `later_writes` are the CPU's writes since, undone).

@@ -19,6 +19,7 @@ NEVER = -(1 << 62)      # heat of an address whose first instruction keeps chang
 class _Traps(dict):
     """The traps dict: any change drops the compiled blocks (they stop before trapped addresses)."""
     __slots__ = ("_cpu",)
+    _cpu: "Z80"
 
     def _changed(self):
         self._cpu._flush()
@@ -63,6 +64,17 @@ def _default_out(port, value, tstates):
     return None
 
 
+def _register_pair(hi: str, lo: str) -> property:
+    """A 16-bit register pair read and written through its two 8-bit registers."""
+    def get(self):
+        return getattr(self, hi) << 8 | getattr(self, lo)     # the pair's two registers
+
+    def put(self, v):
+        setattr(self, hi, (v >> 8) & 255)
+        setattr(self, lo, v & 255)
+    return property(get, put)
+
+
 class Z80:
     __slots__ = ("a", "f", "b", "c", "d", "e", "h", "l", "a_", "f_", "b_", "c_", "d_", "e_",
                  "h_", "l_", "ix", "iy", "sp", "pc", "_i", "_ic", "_r7", "_rc", "_eir", "_pvr", "q",
@@ -85,7 +97,7 @@ class Z80:
                             f"not {contended!r}")
         self._contention = CONTENTION_48K if contended is True else (contended or None)
         self.contended = self._contention is not None
-        self.screen_writes = []
+        self.screen_writes: list[tuple[int, int]] = []
         self.rom_top = rom_top
         self.a = self.f = self.b = self.c = self.d = self.e = self.h = self.l = 0
         self.a_ = self.f_ = self.b_ = self.c_ = self.d_ = self.e_ = self.h_ = self.l_ = 0
@@ -97,14 +109,20 @@ class Z80:
         self.q = 0               # the Q latch: F if the last instruction computed the flags, else 0
         self.iff1 = self.iff2 = self.im = self.halted = 0
         self.tstates = 0
-        self._cache = {}         # address -> compiled block
-        self._heat = {}          # address -> arrivals by a jump so far (negative: cooling down)
-        self._recompiles = {}    # address -> times its block was dropped because its code changed
+        self._cache: dict = {}          # address -> compiled block
+        # address -> arrivals by a jump so far (negative: cooling down)
+        self._heat: dict[int, int] = {}
+        # address -> times its block was dropped because its code changed
+        self._recompiles: dict[int, int] = {}
         self.compile_after = compile_after
-        self._volatile = set()   # bytes seen to change under a compiled block: blocks stop before
-        self._after_volatile = set()     # the addresses right after the instructions holding them
-        self._stops = set()      # where the interpreter looks for blocks: traps, _after_volatile
-        self._block_code = {}    # address -> [(instruction address, its bytes)] of its block
+        # bytes seen to change under a compiled block: blocks stop before
+        self._volatile: set[int] = set()
+        # the addresses right after the instructions holding them
+        self._after_volatile: set[int] = set()
+        # where the interpreter looks for blocks: traps, _after_volatile
+        self._stops: set[int] = set()
+        # address -> [(instruction address, its bytes)] of its block
+        self._block_code: dict[int, list] = {}
         self._compiler = BlockCompiler(memory, rom_top, self._contention)
         # debugging: {address: file} -- each block compiled at such an address has its account
         # (bytes, records, passes, code: z80_explain) appended to the file
@@ -183,24 +201,15 @@ class Z80:
         self._rc = v & 127
         self._eir = -1
 
-    def _pair(hi, lo):
-        def get(self):
-            return getattr(self, hi) << 8 | getattr(self, lo)
 
-        def put(self, v):
-            setattr(self, hi, (v >> 8) & 255)
-            setattr(self, lo, v & 255)
-        return property(get, put)
-
-    af = _pair("a", "f")
-    bc = _pair("b", "c")
-    de = _pair("d", "e")
-    hl = _pair("h", "l")
-    af_ = _pair("a_", "f_")
-    bc_ = _pair("b_", "c_")
-    de_ = _pair("d_", "e_")
-    hl_ = _pair("h_", "l_")
-    del _pair
+    af = _register_pair("a", "f")
+    bc = _register_pair("b", "c")
+    de = _register_pair("d", "e")
+    hl = _register_pair("h", "l")
+    af_ = _register_pair("a_", "f_")
+    bc_ = _register_pair("b_", "c_")
+    de_ = _register_pair("d_", "e_")
+    hl_ = _register_pair("h_", "l_")
 
     # ---------------------------------------------------------------- execution
     def _flush(self):

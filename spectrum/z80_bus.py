@@ -173,7 +173,7 @@ def _expand(pattern):
     return out
 
 
-_EXPANDED = {}
+_EXPANDED: dict[tuple, tuple] = {}
 _REG_ADDR = {
     "hl": Where("pair", "(h << 8 | l)", high="h", regs=("h", "l")),
     "bc": Where("pair", "(b << 8 | c)", high="b", regs=("b", "c")),
@@ -284,7 +284,7 @@ class Contention:
         return _LONGEST[self.delays]
 
 
-_LONGEST = {}
+_LONGEST: dict[bytes, int] = {}
 
 
 def delays_48k():

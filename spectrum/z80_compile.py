@@ -11,7 +11,7 @@ from .z80_timing import timing
 
 MAX_BLOCK = 40           # instructions per compiled block at most (a nested side: half that)
 MAX_CACHED = 20_000      # compiled sources kept (self-modifying code can make endless variants)
-_CODE_CACHE = {}         # block source -> code object, shared by all CPUs (the tests build many)
+_CODE_CACHE: dict = {}   # block source -> code object, shared by all CPUs (the tests build many)
 
 
 class BlockCompiler:

@@ -6,8 +6,10 @@ for the interpreter); it knows neither the machine's memory map nor its contenti
 from . import z80_bus
 from .z80_decode_ed import ED, POP, PrefixedOps
 from .z80_operands import CC, CC_FLAG, CCN, R8, R8N, RP2N, Fields
-from .z80_records import BRANCH, HALT, JUMP, STOP, FlagLine as F, MemptrLine as W, Store, make
-from .z80_tables import ALL_FLAGS, FLAG_5, FLAG_3, FLAG_C, FLAG_H, FLAG_N
+from .z80_records import BRANCH, HALT, JUMP, STOP, Store, make
+from .z80_records import FlagLine as F
+from .z80_records import MemptrLine as W
+from .z80_tables import ALL_FLAGS, FLAG_3, FLAG_5, FLAG_C, FLAG_H, FLAG_N
 
 ALUN = ("ADD A,", "ADC A,", "SUB ", "SBC A,", "AND ", "XOR ", "OR ", "CP ")
 # ALU A,v: the lines of each operation (v is an expression 0..255)
@@ -66,7 +68,7 @@ class Decoder(PrefixedOps):
         """The Instr at addr, with its bus cycles and its memory writes named in cycle order."""
         ins = self._decode(addr)
         ins.cycles, ins.taken_cycles = z80_bus.cycles(self.mem, addr)
-        for store, name in zip(ins.stores, ("wa", "wb")):
+        for store, name in zip(ins.stores, ("wa", "wb"), strict=False):     # 0 to 2 stores
             store.name = name
         return ins
 
@@ -95,7 +97,7 @@ class Decoder(PrefixedOps):
     # one of these handlers; c holds the decoded fields, operands and the DD/FD index register
     def base(self, addr, q, op, px):
         c = Fields(self.mem, addr, q, op, px)
-        return getattr(self, BASE[op])(c)
+        return getattr(self, BASE[op])(c)          # the handler BASE names for the opcode
 
     def ins(self, c, n, mn, tstates, body, reads=(), writes=(), fr=0, fw=0, **kw):
         """An Instr of n bytes (plus the prefix) at c's address: reads / writes are the registers,
@@ -311,7 +313,7 @@ class Decoder(PrefixedOps):
 
     def _out_n_a(self, c):
         b1 = c.b1
-        body = ["POUT(a << 8 | %s, a, {io_t})" % b1, W(f"wz = (a << 8) | {(b1 + 1) & 255}")]
+        body = [f"POUT(a << 8 | {b1}, a, {{io_t}})", W(f"wz = (a << 8) | {(b1 + 1) & 255}")]
         return self.ins(c, 2, f"OUT ({b1:#04x}),A", 11, body, reads="a", writes="wz")
 
     def _in_a_n(self, c):

@@ -2,8 +2,10 @@
 class): each handler returns an Instr record saying what the instruction reads and writes and its
 effect as lines. The ED table maps the second byte to a handler; CB is decoded by field."""
 from .z80_operands import R8, R8N, RPN, s8
-from .z80_records import BRANCH, JUMP, STOP, FlagLine as F, MemptrLine as W, Store, make
-from .z80_tables import ALL_FLAGS, FLAG_5, FLAG_3, FLAG_C, FLAG_H, FLAG_N, FLAG_PV, ROT_NAMES
+from .z80_records import BRANCH, JUMP, STOP, Store, make
+from .z80_records import FlagLine as F
+from .z80_records import MemptrLine as W
+from .z80_tables import ALL_FLAGS, FLAG_3, FLAG_5, FLAG_C, FLAG_H, FLAG_N, FLAG_PV, ROT_NAMES
 
 IM_MODE = (0, 0, 1, 2, 0, 0, 1, 2)          # ED 46/4E/56/5E/66/6E/76/7E: IM 0 0 1 2 0 0 1 2
 RP_REGS = (("b", "c"), ("d", "e"), ("h", "l"), ("sp",))
@@ -102,7 +104,7 @@ class PrefixedOps:
         m = self.mem
         op = m[(addr + 1) & 65535]
         nn = m[(addr + 2) & 65535] | m[(addr + 3) & 65535] << 8
-        return getattr(self, ED[op])(addr, op, (op >> 3) & 7, nn)
+        return getattr(self, ED[op])(addr, op, (op >> 3) & 7, nn)     # the handler ED names
 
     def _ed_in(self, addr, op, y, nn):
         body = ["v = b << 8 | c", "x = PIN(v, {io_t}) & 255", F("f = (f & 1) | SZ53P[x]"),
@@ -112,7 +114,7 @@ class PrefixedOps:
 
     def _ed_out(self, addr, op, y, nn):
         src = R8[y] if y != 6 else 0
-        body = ["POUT(b << 8 | c, %s, {io_t})" % src, W("wz = ((b << 8 | c) + 1) & 65535")]
+        body = [f"POUT(b << 8 | c, {src}, {{io_t}})", W("wz = ((b << 8 | c) + 1) & 65535")]
         return make(addr, 2, f"OUT (C),{R8N[y] if y != 6 else '0'}", 2, 12, body,
                     reads=("b", "c", src) if y != 6 else "b c", writes="wz")
 

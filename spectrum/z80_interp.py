@@ -42,7 +42,7 @@ class OpTable:
     """The dispatch for one rom_top, shared by every CPU of the process: `table[M[pc]](S, M, pc)`
     runs the instruction at pc on CPU S with memory M. Prefix bytes map to small dispatchers on the
     next opcode byte; every slot starts as a stub that builds the real function on first use."""
-    _shared = {}
+    _shared: dict[tuple, "OpTable"] = {}
 
     @classmethod
     def for_rom_top(cls, rom_top, contention=None, own_bytes=True):

@@ -100,4 +100,4 @@ DAAT = [_daa_entry(flags, a) for flags in range(8) for a in range(256)]   # [(C|
 # the generated code's globals, by the names it uses
 TABLES = dict(SZ53=SZ53, SZ53P=SZ53P, ANDF=ANDF, ADDF=ADDF, SUBF=SUBF, CPF=CPF, INCF=INCF,
               DECF=DECF, DAAT=DAAT, **{"R_" + k: v for k, v in ROT.items()},
-              **{"BIT%d" % b: BITF[b] for b in range(8)})
+              **{f"BIT{b}": BITF[b] for b in range(8)})

@@ -1,4 +1,5 @@
-"""Parser for the FUSE Z80 test vectors (tests.in / tests.expected, format in shared/z80-tests/README.md).
+"""Parser for the FUSE Z80 test vectors (tests.in / tests.expected, format in
+shared/z80-tests/README.md).
 Our own code; the data files stay in ../shared (GPL) and are never copied into this repo."""
 from dataclasses import dataclass, field
 
@@ -16,19 +17,21 @@ class State:
     halted: int
     tstates: int
     memory: list = field(default_factory=list)   # [(address, bytes)]
-    events: list = field(default_factory=list)   # tests.expected only: [(tstates, kind, address, value|None)]
+    # tests.expected only: [(tstates, kind, address, value|None)]
+    events: list = field(default_factory=list)
 
 
 def _blocks(text):
-    """Split into lines per test; tests.expected separates tests by blank lines, tests.in by '-1'."""
+    """Split into lines per test; tests.expected separates tests by blank lines, tests.in by
+    '-1'."""
     return [ln.rstrip("\n") for ln in text.splitlines()]
 
 
 def _state_lines(l1, l2):
     words = [int(x, 16) for x in l1.split()]
     s = l2.split()
-    return dict(zip(REG_NAMES, words)), int(s[0], 16), int(s[1], 16), int(s[2]), int(s[3]), int(s[4]), \
-        int(s[5]), int(s[6])
+    return (dict(zip(REG_NAMES, words, strict=True)), int(s[0], 16), int(s[1], 16), int(s[2]),
+            int(s[3]), int(s[4]), int(s[5]), int(s[6]))
 
 
 def _mem_line(line):
@@ -80,7 +83,8 @@ def parse_expected(text):
 
 
 def initial_memory(state):
-    """64K filled with DE AD BE EF, then the test's memory lines (FUSE's test driver does the same)."""
+    """64K filled with DE AD BE EF, then the test's memory lines (FUSE's test driver does the
+    same)."""
     mem = bytearray(b"\xde\xad\xbe\xef" * 16384)
     for addr, data in state.memory:
         for k, v in enumerate(data):
@@ -91,7 +95,8 @@ def initial_memory(state):
 def changed_runs(before, after):
     """Maximal runs of addresses whose value differs, as [(address, bytes)]."""
     import numpy as np
-    idx = np.flatnonzero(np.frombuffer(bytes(before), np.uint8) != np.frombuffer(bytes(after), np.uint8))
+    idx = np.flatnonzero(np.frombuffer(bytes(before), np.uint8)
+                         != np.frombuffer(bytes(after), np.uint8))
     runs = []
     for k in idx.tolist():
         if runs and runs[-1][0] + len(runs[-1][1]) == k:

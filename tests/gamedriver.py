@@ -11,12 +11,13 @@ import tempfile
 os.environ.setdefault("SPECTRUM_BACKGAMMON_CONFIG_DIR", tempfile.mkdtemp(prefix="sbg-config-"))
 
 import roms  # noqa: E402
-from game.zx import media  # noqa: E402
 from game.board import screen as S  # noqa: E402
-from game.zx.basic import CODE_AT, CODE_DELETE, CODE_ENTER, Basic, mcode_symbols  # noqa: E402
 from game.model.dice import Dice  # noqa: E402
 from game.program import Run, program  # noqa: E402
+from game.zx import media  # noqa: E402
+from game.zx.basic import CODE_AT, CODE_DELETE, CODE_ENTER, Basic, mcode_symbols  # noqa: E402
 from spectrum.keyboard import keys_for_char  # noqa: E402
+
 
 def rom_symbols() -> dict:
     """Our own ROM's symbol table (roms.rom_symbols: pasmo's labels and EQUs) with the game's
@@ -206,6 +207,7 @@ class GameDriver:
     def save_png(self, path: str, scale: int = 2) -> None:
         import numpy as np
         import pygame
+
         from spectrum import ula
         rgb = ula.render(np.frombuffer(self.machine.memory, dtype=np.uint8), 0)
         rgb = rgb.repeat(scale, 0).repeat(scale, 1)
@@ -245,9 +247,9 @@ class MachineDriver(GameDriver):
         machine code is put at its ORG as the tape would); None: its first legal play.
         machine: one already started (another ROM, a tape loaded); default a new one."""
         import roms
+        from game.zx.basic import rom_ready
         from game.zx.usr import usr_chooser
         from spectrum.machine import Spectrum48
-        from game.zx.basic import rom_ready
         self.machine = machine or Spectrum48(roms.ROM_PATH)
         self.symbols = rom_symbols()
         for _ in range(200):                       # let the ROM start up (it clears RAM)
@@ -294,8 +296,9 @@ class MachineDriver(GameDriver):
         return screentext.screen_text(self.machine.memory)
 
     def save_png(self, path: str, scale: int = 2) -> None:
-        """The picture a player sees next: the machine draws the screen as the beam fetched it, so what the
-        program printed after the last frame began shows in the next frame (one is run first)."""
+        """The picture a player sees next: the machine draws the screen as the beam fetched it, so
+        what the program printed after the last frame began shows in the next frame (one is run
+        first)."""
         import pygame
         self.frame()
         rgb = self.machine.render()

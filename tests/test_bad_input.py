@@ -7,8 +7,14 @@ import string
 
 import pytest
 
-from game.errors import (BackgammonError, DiceError, EntryError, IllegalMoveError,
-                         PositionError, PositionIdError)
+from game.errors import (
+    BackgammonError,
+    DiceError,
+    EntryError,
+    IllegalMoveError,
+    PositionError,
+    PositionIdError,
+)
 from game.model.position import Position, parse_entry
 from game.model.rules import Turn, legal_plays, legal_results
 from native import ffi, lib
@@ -111,7 +117,8 @@ def test_bad_dice_are_dice_errors(dice):
 
 # ---- typed entries ----------------------------------------------------------------------
 
-@pytest.mark.parametrize("typed,words", [("Q9", "9 is not a number on a die"), ("Y3", "no point Y"), ("K0", "0 is not a number on a die"),
+@pytest.mark.parametrize("typed,words", [("Q9", "9 is not a number on a die"), ("Y3", "no point Y"),
+                                         ("K0", "0 is not a number on a die"),
                                          ("K7", "7 is not a number on a die"),
                                          ("zz", "not a move"), ("4", "not a move"),
                                          ("", "point letter"), ("   ", "point letter"),

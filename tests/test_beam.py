@@ -117,7 +117,8 @@ def test_multicolour_an_attribute_changed_between_pixel_lines_splits_the_cell():
         assert (pixels(frame, 12, y) == rgb(hw.BLUE)).all()
     for y in range(44, 48):
         assert (pixels(frame, 12, y) == rgb(hw.YELLOW)).all()
-    assert (pixels(frame, 11, 44) == rgb(hw.BLUE)).all() and (pixels(frame, 13, 44) == rgb(hw.BLUE)).all()
+    assert (pixels(frame, 11, 44) == rgb(hw.BLUE)).all()
+    assert (pixels(frame, 13, 44) == rgb(hw.BLUE)).all()
 
 
 def test_multicolour_an_attribute_rewritten_on_every_pixel_line_gives_8_colours_in_one_cell():
@@ -209,7 +210,8 @@ def test_bus_address_at_the_first_fetches_and_the_idle_tstates():
     expected = [0x4000, 0x5800, 0x4001, 0x5801, None, None, None, None, 0x4002, 0x5802]
     assert [ula.bus_address(first + k) for k in range(10)] == expected
     assert ula.bus_address(first - 1) is None and ula.bus_address(0) is None
-    assert [ula.bus_address(first + 120 + k) for k in range(5)] == [0x401E, 0x581E, 0x401F, 0x581F, None]
+    assert ([ula.bus_address(first + 120 + k) for k in range(5)]
+            == [0x401E, 0x581E, 0x401F, 0x581F, None])
     assert all(ula.bus_address(first + k) is None for k in range(128, 224))   # border + retrace
     assert ula.bus_address(first + 224) == 0x4100                             # line 1
     assert ula.bus_address(first + 224 * 8 + 1) == 0x5820                     # row 1's attributes
@@ -237,7 +239,8 @@ def test_an_odd_port_reads_the_byte_the_ula_is_fetching_and_ff_when_idle():
     u = ula.Ula(memory)
     first = hw.ULA_FIRST_FETCH_TSTATES - hw.PORT_SAMPLE_TSTATES      # the T-state port_in gets then
     assert [u.port_in(0x00FF, first + k) for k in range(8)] == [0x11, 0x22, 0x33, 0x44] + [0xFF] * 4
-    assert u.port_in(0x40FF, first + 224 * 191) == 0x55 and u.port_in(0xFFFF, first + 224 * 191 + 1) == 0x66
+    assert u.port_in(0x40FF, first + 224 * 191) == 0x55
+    assert u.port_in(0xFFFF, first + 224 * 191 + 1) == 0x66
     assert u.port_in(0x001F, first - 1) == 0xFF                          # top border
     assert u.port_in(0x001F, first + 200) == 0xFF                        # right border / retrace
     assert u.port_in(0x001F, first + 224 * 192) == 0xFF                  # bottom border
@@ -269,19 +272,22 @@ def test_the_log_rolls_over_at_the_frame_end_and_an_overrun_write_moves_to_the_n
     log = m.cpu.screen_writes
     line_20 = attr_addr(0, 20)
     write(m.mem, log, int(ula.ATTR_FETCH_TSTATES[20, 0]), line_20, hw.RED << 3)   # mid-row 2
-    write(m.mem, log, hw.TSTATES_PER_FRAME + 2, attr_addr(1, 0), hw.GREEN << 3)   # straddles the end
+    # straddles the end
+    write(m.mem, log, hw.TSTATES_PER_FRAME + 2, attr_addr(1, 0), hw.GREEN << 3)
     m.run_frame()
     assert m.cpu.screen_writes is log                          # the CPU keeps its list object
     assert m.ula.frame_screen_writes == [(int(ula.ATTR_FETCH_TSTATES[20, 0]), line_20, 0x38)]
     assert log == [(2, attr_addr(1, 0), 0x38)]
     frame = m.render()
-    assert (pixels(frame, 0, 19) == rgb(hw.WHITE)).all() and (pixels(frame, 0, 20) == rgb(hw.WHITE)).all()
+    assert (pixels(frame, 0, 19) == rgb(hw.WHITE)).all()
+    assert (pixels(frame, 0, 20) == rgb(hw.WHITE)).all()
     assert (pixels(frame, 0, 21) == rgb(hw.RED)).all()
     assert (pixels(frame, 1, 0) == rgb(hw.WHITE)).all()        # the overrun write: next frame
     m.run_frame()
     assert m.ula.frame_screen_writes == [(2, attr_addr(1, 0), 0x38)] and log == []
     frame = m.render()
-    assert (pixels(frame, 0, 16) == rgb(hw.RED)).all() and (pixels(frame, 1, 0) == rgb(hw.GREEN)).all()
+    assert (pixels(frame, 0, 16) == rgb(hw.RED)).all()
+    assert (pixels(frame, 1, 0) == rgb(hw.GREEN)).all()
     m.run_frame()
     assert m.ula.frame_screen_writes == []
 
@@ -298,7 +304,8 @@ def test_writes_made_after_the_last_frame_ended_show_from_the_next_frame():
     assert np.array_equal(m.render(), before)
     m.run_frame()
     after = m.render()
-    assert (pixels(after, 4, 4)[:4] == rgb(hw.WHITE)).all() and (pixels(after, 4, 4)[4:] == rgb(hw.RED)).all()
+    assert (pixels(after, 4, 4)[:4] == rgb(hw.WHITE)).all()
+    assert (pixels(after, 4, 4)[4:] == rgb(hw.RED)).all()
 
 
 def test_reset_forgets_both_logs():
@@ -308,7 +315,8 @@ def test_reset_forgets_both_logs():
     m.run_frame()
     write(m.mem, log, 30_000, attr_addr(0, 0), 0)
     m.reset()
-    assert m.ula.frame_screen_writes == [] and m.cpu.screen_writes == [] and m.cpu.screen_writes is log
+    assert m.ula.frame_screen_writes == [] and m.cpu.screen_writes == []
+    assert m.cpu.screen_writes is log
 
 
 def test_with_no_screen_writes_the_machine_renders_memory_as_it_is():
@@ -372,7 +380,8 @@ def test_a_program_that_changes_an_attribute_mid_row_shows_two_colours_in_the_ce
 
 
 def test_in_a_ff_started_at_14328_in_uncontended_code_reads_the_first_bitmap_byte_as_in_fuse():
-    """The whole chain on the machine: the CPU's port T-state, the sampling 2 T later, the fetch table."""
+    """The whole chain on the machine: the CPU's port T-state, the sampling 2 T later, the fetch
+    table."""
     m = Spectrum48(HALT_ROM)
     m.poke(0x4000, 0x5A)
     m.poke(0x5800, 0x3C)
@@ -380,7 +389,8 @@ def test_in_a_ff_started_at_14328_in_uncontended_code_reads_the_first_bitmap_byt
     for start in (14_327, 14_328, 14_329):
         m.load(0x8000, bytes([0x3E, 0x00, 0xDB, 0xFF, 0x76]))      # LD A,0; IN A,(0xFF); HALT
         cpu = m.cpu
-        cpu.pc, cpu.tstates, cpu.halted = 0x8000, start - 7, 0      # LD A,n takes 7 T: IN starts at start
+        # LD A,n takes 7 T: IN starts at start
+        cpu.pc, cpu.tstates, cpu.halted = 0x8000, start - 7, 0
         cpu.step()
         cpu.step()
         got.append(cpu.a)

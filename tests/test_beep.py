@@ -1,8 +1,8 @@
 """basic.beep through the real machine's ROM BEEPER: the pitch and length heard on the beeper
 (the EAR bit of port FE) are what was asked for, with the 48K BEEPER's timing (game/zx/rom48.py)."""
-import roms
 import pytest
 
+import roms
 from game.zx import rom48
 from game.zx.basic import Basic
 from gamedriver import rom_symbols
@@ -60,7 +60,8 @@ def test_beep_half_second_a_is_440_hz_from_the_48k_beeper_timing():
     de, hl = rom48.beeper_registers(500, 440)
     assert (de, hl) == (219, 965)                     # 220 cycles; half-cycle 118 + 4 * 965 T
     assert rom48.beeper_cycle_tstates(hl) == 7956
-    # the ULA holds each OUT 0-6 T while it fetches the screen (I/O contention): a cycle is never shorter
+    # the ULA holds each OUT 0-6 T while it fetches the screen (I/O contention): a cycle is never
+    # shorter
     assert 7956 <= period <= 7956 + 2 * max(hw.CONTENTION_DELAYS)
     assert 439 < CPU_HZ / period < 442
     assert abs(len(rises) * period / CPU_HZ - 0.5) < 0.003

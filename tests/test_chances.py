@@ -102,7 +102,7 @@ def test_the_advice_page_gives_each_play_its_chances_under_its_equity():
     plays = [i for i, line in enumerate(lines) if re.match(r"\d\. ", line)]
     assert len(plays) == commands.ADVICE_COUNT
     ranked = evaluator.ranked_plays(START, (5, 3), 5, limit=commands.ADVICE_COUNT)
-    for i, candidate in zip(plays, ranked):
+    for i, candidate in zip(plays, ranked, strict=True):
         assert lines[i + 1] == chances_line(candidate.chances)
     assert len(lines) <= 21 and all(len(line) <= 32 for line in lines)
 

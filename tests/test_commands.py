@@ -117,7 +117,7 @@ def test_advice_in_a_match_ranks_for_the_match_score():
     position = Position.from_id(DMP_POSITION)
     safe = next(p for p in legal_plays(position, DMP_DICE) if p.after.position_id == DMP_CHOICE)
     lines = C.advice_lines(position, DMP_DICE, level=3, match=DMP)
-    roll = "%d%d" % DMP_DICE
+    roll = "{}{}".format(*DMP_DICE)
     assert lines[0] == f"Best plays for {roll}, match equity:"
     assert lines[2].startswith("1. " + C.play_text(safe))
     assert "of winning the match, less 1." in lines

@@ -1,6 +1,7 @@
-"""The 48K's contention on a bare contended Z80 (no ULA): known waits at known T-states (the 6,5,4,3,2,1,0,0
-pattern from T-state 14,335, 128 T of each 224-T line, 192 lines), the I/O port rule, and the screen-write
-log's T-states. Programs are assembled here from bytes; both tiers are run."""
+"""The 48K's contention on a bare contended Z80 (no ULA): known waits at known T-states (the
+6,5,4,3,2,1,0,0 pattern from T-state 14,335, 128 T of each 224-T line, 192 lines), the I/O port
+rule, and the screen-write log's T-states. Programs are assembled here from bytes; both tiers
+are run."""
 import pytest
 
 from spectrum import hw
@@ -11,8 +12,8 @@ CODE = 0x8000                       # uncontended
 
 
 def run_one(code, at=CODE, tstates=0, tier="interpreted", **regs):
-    """Run the instruction(s) in code placed at `at`, starting at frame T-state `tstates`, until the CPU
-    reaches the byte after them; returns (T-states taken, cpu)."""
+    """Run the instruction(s) in code placed at `at`, starting at frame T-state `tstates`, until
+    the CPU reaches the byte after them; returns (T-states taken, cpu)."""
     mem = bytearray(65536)
     mem[at:at + len(code)] = code
     cpu = Z80(mem, rom_top=hw.ROM_BYTES, contended=True,
@@ -30,7 +31,8 @@ def run_one(code, at=CODE, tstates=0, tier="interpreted", **regs):
 
 
 TIERS = ["interpreted", "compiled"]
-LD_A_HL, NOP, OUT_N_A, OUT_C_A, PUSH_HL, LD_HL_A = b"\x7e", b"\x00", b"\xd3", b"\xed\x79", b"\xe5", b"\x77"
+LD_A_HL, NOP, OUT_N_A = b"\x7e", b"\x00", b"\xd3"
+OUT_C_A, PUSH_HL, LD_HL_A = b"\xed\x79", b"\xe5", b"\x77"
 
 
 def test_the_delay_table_is_the_48k_pattern():
@@ -50,7 +52,8 @@ def test_read_of_contended_memory_starting_at_14335_waits_6(tier):
     assert took == 7 + 6
 
 
-@pytest.mark.parametrize("start, wait", [(14_331 + k, [6, 5, 4, 3, 2, 1, 0, 0][k]) for k in range(8)])
+@pytest.mark.parametrize("start, wait",
+                         [(14_331 + k, [6, 5, 4, 3, 2, 1, 0, 0][k]) for k in range(8)])
 def test_read_waits_by_the_pattern(start, wait):
     assert run_one(LD_A_HL, tstates=start, h=0x40)[0] == 7 + wait
 
@@ -100,7 +103,8 @@ def test_port_gets_the_tstate_of_its_access(tier):
               **({"compile_after": 1} if tier == "compiled" else {}))
     cpu.pc, cpu.tstates = CODE, 14_335 - 8
     cpu.step() if tier == "interpreted" else cpu.run(cpu.tstates + 1)
-    assert seen == [14_335]        # fetch 4 + operand 3 + the first (uncontended) T of the I/O cycle
+    # fetch 4 + operand 3 + the first (uncontended) T of the I/O cycle
+    assert seen == [14_335]
 
 
 @pytest.mark.parametrize("tier", TIERS)
@@ -136,8 +140,9 @@ def test_contention_is_off_unless_asked():
 
 @pytest.mark.parametrize("compile_after", [10**9, 1], ids=["interpreted", "compiled"])
 def test_code_running_on_into_contended_memory_waits_from_its_first_fetch_there(compile_after):
-    """Sixteen NOPs at 3FF0h run on into 4000h: the interpreter's tables for code outside contended memory
-    must give way there (and blocks must see it), so the NOP at 4000h, fetched at 14,335, waits 6."""
+    """Sixteen NOPs at 3FF0h run on into 4000h: the interpreter's tables for code outside
+    contended memory must give way there (and blocks must see it), so the NOP at 4000h, fetched at
+    14,335, waits 6."""
     mem = bytearray(65536)                      # all NOPs
     cpu = Z80(mem, contended=True, compile_after=compile_after)
     start = 14_335 - 16 * 4

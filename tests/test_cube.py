@@ -67,7 +67,8 @@ def test_nobody_doubles_in_the_crawford_game_or_when_the_opponent_owns_the_cube(
 
 def test_bad_cube_arguments_are_value_errors():
     start = Position.start().position_id
-    for kwargs in ({"cube_value": 3}, {"cube_owner": 5}, {"match_to": 5, "away_me": 7, "away_opp": 1},
+    for kwargs in ({"cube_value": 3}, {"cube_owner": 5},
+                   {"match_to": 5, "away_me": 7, "away_opp": 1},
                    {"crawford": 4}, {"cube_value": "2"}):
         with pytest.raises(ValueError):
             ev.cube_decision(start, 3, **kwargs)

@@ -4,13 +4,13 @@ again with nothing changed."""
 from types import SimpleNamespace
 
 import pytest
-from gamedriver import GameDriver
 
 from game import commands
 from game.board import screen as S
+from game.files.settings import Settings
 from game.model.dice import Dice
 from game.model.match import BLACK, COMPUTER, HUMAN
-from game.files.settings import Settings
+from gamedriver import GameDriver
 from test_game_cube import HUMAN_STARTS, Policy, open_with_31
 
 

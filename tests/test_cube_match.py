@@ -32,7 +32,8 @@ def dead_take_point(away_me, away_opp):
 
     def mwc(a, b):   # the doubler's match chance needing a against b
         return 1.0 if a <= 0 else 0.0 if b <= 0 else met[a - 1][b - 1]
-    win_2, lose_2, pass_1 = mwc(away_me - 2, away_opp), mwc(away_me, away_opp - 2), mwc(away_me - 1, away_opp)
+    win_2, lose_2 = mwc(away_me - 2, away_opp), mwc(away_me, away_opp - 2)
+    pass_1 = mwc(away_me - 1, away_opp)
     return 1 - (pass_1 - lose_2) / (win_2 - lose_2)
 
 
@@ -50,7 +51,8 @@ def test_at_two_away_two_away_the_cube_is_dead_after_the_double():
     met = ev.match_equity_table()
     expected = 1 - met[0][1]
     for share in (0.0, 0.3):
-        assert take_point(share, match_to=MATCH, away_me=2, away_opp=2) == pytest.approx(expected, abs=0.002)
+        assert (take_point(share, match_to=MATCH, away_me=2, away_opp=2)
+                == pytest.approx(expected, abs=0.002))
 
 
 def test_a_long_even_match_decides_the_cube_much_as_money_play_does():
@@ -83,7 +85,8 @@ def test_at_3_away_5_away_the_leader_may_take_wider_than_the_trailer():
 
 
 def test_after_crawford_the_trailer_doubles_at_once_and_the_leader_takes():
-    decision = ev.cube_decision_for(chances(0.35), match_to=MATCH, away_me=4, away_opp=1, crawford=2)
+    decision = ev.cube_decision_for(chances(0.35), match_to=MATCH, away_me=4, away_opp=1,
+                                    crawford=2)
     assert decision.double and decision.take
 
 
@@ -94,7 +97,8 @@ def test_no_double_in_the_crawford_game_even_far_ahead():
 
 def test_no_double_when_a_single_win_already_wins_the_match():
     # needing 1 (post-Crawford leader) or 2 with the cube on 2: doubling gains nothing
-    assert not ev.cube_decision_for(chances(0.8), match_to=MATCH, away_me=1, away_opp=4, crawford=2).double
+    assert not ev.cube_decision_for(chances(0.8), match_to=MATCH, away_me=1, away_opp=4,
+                                    crawford=2).double
     assert not ev.cube_decision_for(chances(0.8), cube_value=2, cube_owner=1, match_to=MATCH,
                                     away_me=2, away_opp=5).double
 

@@ -7,13 +7,13 @@ import re
 
 import numpy as np
 import pytest
-from gamedriver import GameDriver
 
 from game.files.settings import Settings
 from game.model.dice import Dice
 from game.model.match import COMPUTER, HUMAN
 from game.model.record import MatchRecord
 from game.review import dicestats as D
+from gamedriver import GameDriver
 
 # Upper 5%, 1% and 0.1% points of the chi-square distribution, as printed in the standard
 # tables (e.g. NIST/SEMATECH e-Handbook of Statistical Methods, 1.3.6.7.4), by d.f.
@@ -23,7 +23,7 @@ TABLE = {1: (3.841, 6.635, 10.828), 2: (5.991, 9.210, 13.816), 5: (11.070, 15.08
 
 @pytest.mark.parametrize("df", sorted(TABLE))
 def test_p_values_at_the_tables_critical_points(df):
-    for point, p in zip(TABLE[df], (0.05, 0.01, 0.001)):
+    for point, p in zip(TABLE[df], (0.05, 0.01, 0.001), strict=True):
         assert D.chi_square_p(point, df) == pytest.approx(p, rel=2e-3)
 
 

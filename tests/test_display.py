@@ -9,7 +9,7 @@ import numpy as np
 import pygame
 import pytest
 
-from spectrum import display, hw, ula
+from spectrum import display, ula
 
 
 @pytest.fixture
@@ -23,7 +23,8 @@ def load_png(path):
 
 
 @pytest.mark.parametrize("scale", [1, 2, 3])
-def test_headless_screenshot_is_320x240_times_scale_and_matches_the_frame(tmp_path, test_pattern, scale):
+def test_headless_screenshot_is_320x240_times_scale_and_matches_the_frame(tmp_path, test_pattern,
+                                                                          scale):
     path = tmp_path / "shot.png"
     assert display.run(test_pattern, headless_frames=3, screenshot_path=path, scale=scale) == 0
     pixels, size = load_png(path)
@@ -34,7 +35,8 @@ def test_headless_screenshot_is_320x240_times_scale_and_matches_the_frame(tmp_pa
 
 def test_command_line_headless_test_pattern_writes_the_png(tmp_path, test_pattern):
     path = tmp_path / "tp.png"
-    rc = display.main(["--test-pattern", "--headless", "2", "--screenshot", str(path), "--scale", "1"])
+    rc = display.main(["--test-pattern", "--headless", "2", "--screenshot", str(path),
+                       "--scale", "1"])
     assert rc == 0
     _pixels, size = load_png(path)
     assert size == (320, 240)
@@ -113,9 +115,9 @@ def test_paced_mode_runs_at_50_hz(test_pattern):
 
 def test_no_display_is_one_line_not_a_traceback_and_exit_code_1(tmp_path):
     """No video driver: one line saying so and how to run headless, exit code 1."""
-    code = ("import sys; sys.path.insert(0, %r); from spectrum import display; "
-            "sys.exit(display.run(display.test_pattern_machine()))"
-            % os.path.dirname(__file__))
+    code = (f"import sys; sys.path.insert(0, {os.path.dirname(__file__)!r}); "
+            "from spectrum import display; "
+            "sys.exit(display.run(display.test_pattern_machine()))")
     env = dict(os.environ, SDL_VIDEODRIVER="nosuchdriver")
     result = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
                             timeout=60, cwd=os.path.dirname(os.path.dirname(__file__)))
@@ -126,9 +128,10 @@ def test_no_display_is_one_line_not_a_traceback_and_exit_code_1(tmp_path):
 
 
 def test_headless_works_without_any_display(tmp_path):
-    code = ("import sys; sys.path.insert(0, %r); from spectrum import display; "
+    code = (f"import sys; sys.path.insert(0, {os.path.dirname(__file__)!r}); "
+            "from spectrum import display; "
             "sys.exit(display.run(display.test_pattern_machine(), headless_frames=2, "
-            "screenshot_path=%r, scale=1))" % (os.path.dirname(__file__), str(tmp_path / "h.png")))
+            f"screenshot_path={str(tmp_path / 'h.png')!r}, scale=1))")
     env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
     env["SDL_VIDEODRIVER"] = "nosuchdriver"
     result = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,

@@ -5,7 +5,7 @@ import re
 
 REPO = pathlib.Path(__file__).resolve().parent.parent
 TOPS = ("game", "spectrum", "roms", "native", "bench", "tests", "docs")
-PATH = re.compile(r"(?<![\w./-])((?:%s|scenes)/[\w./*-]*[\w*/])" % "|".join(TOPS))
+PATH = re.compile(r"(?<![\w./-])((?:" + "|".join(TOPS) + r"|scenes)/[\w./*-]*[\w*/])")
 
 
 def named_paths(text: str) -> set:

@@ -8,8 +8,8 @@ import struct
 import pytest
 
 import conftest
-from game.model import evaluator as ev
 from game.errors import DiceError, PositionError
+from game.model import evaluator as ev
 from game.model.position import Position
 from game.model.rules import legal_plays, legal_results
 from native import ffi, lib
@@ -294,7 +294,7 @@ def test_the_crashed_net_judges_crashed_contact_positions_and_nothing_else(tmp_p
         return k
 
     other = probs(_file_with_crashed(tmp_path, shifted))
-    assert [a != b for a, b in zip(without, other)] == crashed
+    assert [a != b for a, b in zip(without, other, strict=True)] == crashed
 
 
 @pytest.mark.parametrize("damage, code", [

@@ -137,8 +137,8 @@ def test_usr_door_refuses_a_bad_match_context():
 
 
 def test_the_program_sends_the_match_score_with_the_computers_move():
-    from game.zx import usr as P
     from game.model.match import COMPUTER, Match
+    from game.zx import usr as P
     match = Match(3)
     assert P.play_match(Match(None), COMPUTER) is None
     terms = P.play_match(match, COMPUTER)
@@ -154,11 +154,12 @@ def test_cube_decisions_are_not_disturbed_by_a_match_ranking():
 
 
 def test_usr_chooser_pokes_the_match_score_and_the_game_passes_it(monkeypatch):
-    import sys, os
+    import os
+    import sys
     sys.path.insert(0, os.path.dirname(__file__))
-    from gamedriver import SYMBOLS, StandInMachine
     from game.zx import usr as P
     from game.zx.basic import Basic
+    from gamedriver import SYMBOLS, StandInMachine
     basic = Basic(StandInMachine(), dict(SYMBOLS, USR_ENTRY=0x8000, PARAMS=0x9000))
     choose = P.usr_chooser(basic, 3)
     position = Position.from_id(DMP_POSITION)
@@ -170,13 +171,14 @@ def test_usr_chooser_pokes_the_match_score_and_the_game_passes_it(monkeypatch):
 
 
 def test_the_computers_move_in_a_match_game_carries_the_score():
-    import sys, os
+    import os
+    import sys
     sys.path.insert(0, os.path.dirname(__file__))
-    from gamedriver import GameDriver
-    from game.zx import usr as P
+    from game.files.settings import Settings
     from game.model.dice import Dice
     from game.model.match import COMPUTER, HUMAN, Match
-    from game.files.settings import Settings
+    from game.zx import usr as P
+    from gamedriver import GameDriver
     seen = []
 
     def chooser(position, dice, match=None):

@@ -3,12 +3,11 @@ the stand-in machine and read back from the screen: doubles taken and dropped, a
 by the owner, a double refused to the non-owner, a gammon on a cube of 4, the cube off."""
 from types import SimpleNamespace
 
-from gamedriver import GameDriver, board
-
+from game.files.settings import Settings
 from game.model.dice import Dice
 from game.model.match import COMPUTER, HUMAN, Match
 from game.model.position import Position
-from game.files.settings import Settings
+from gamedriver import GameDriver, board
 
 HUMAN_STARTS = [1, 3]             # opening throw: top (computer) 1, bottom (human) 3
 

@@ -4,10 +4,10 @@ off, QUIT, a whole game to its end. Reads the screen back as text."""
 import pytest
 
 from game import words
-from game.scenes import timing
 from game.model import rules
 from game.model.dice import Dice
 from game.model.position import Position
+from game.scenes import timing
 from gamedriver import GameDriver
 
 MESSAGE = 23
@@ -190,9 +190,10 @@ def test_computer_play_is_written_in_letter_notation_and_shown_man_by_man():
     driver = GameDriver(dice=Dice.scripted([6, 1]))
     driver.until("I play")
     words = driver.message().split()[2:]
-    assert len(words) == 2 and all(w[0] in "abcdefghijklmnopqrstuvwxz" and w[1] in "16" for w in words)
+    assert len(words) == 2
+    assert all(w[0] in "abcdefghijklmnopqrstuvwxz" and w[1] in "16" for w in words)
     start = Position.start()
-    driver.run(timing.STEP_PAUSE_FRAMES + 1)                  # the first man has moved, not the second
+    driver.run(timing.STEP_PAUSE_FRAMES + 1)      # the first man has moved, not the second
     assert driver.game.position != start
     after_first = driver.game.position
     driver.run(timing.STEP_PAUSE_FRAMES)
@@ -237,7 +238,6 @@ def test_rule6_a_hit_blot_goes_to_the_green_bar_on_screen():
 
 def test_every_reason_the_rules_give_has_a_few_words_that_fit_the_message_line():
     from native import lib
-    turn = rules.Turn(Position.start(), (6, 6))
     for code in range(lib.BG_STEP_NO_SUCH_DIE, lib.BG_STEP_TURN_OVER + 1):
         for from_index, die in ((10, 6), (24, 3), (2, 5)):
             said = words.step_words(code, from_index, die)

@@ -4,13 +4,13 @@ a legal step, and nothing raises. Most go straight to the entry layer, some thro
 import random
 import string
 
-from game.zx import usr
-from game.scenes import human_turn
-from game.scenes.state import Game
-from game.words import PRESS_ENTER
 from game.model import rules
 from game.model.dice import Dice
 from game.model.position import Position
+from game.scenes import human_turn
+from game.scenes.state import Game
+from game.words import PRESS_ENTER
+from game.zx import usr
 from gamedriver import GameDriver
 
 FUZZ_ENTRIES = 12_000
@@ -25,11 +25,13 @@ def random_entry(rng: random.Random) -> str:
     if kind == 1:
         return "".join(rng.choice(KEYBOARD) for _ in range(rng.randrange(40, 300)))
     if kind == 2:
-        return rng.choice("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ") + str(rng.randrange(0, 10))
+        return (rng.choice("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
+                + str(rng.randrange(0, 10)))
     if kind == 3:
         return str(rng.randrange(0, 10)) + rng.choice(string.ascii_letters)
     if kind == 4:
-        return rng.choice(" \t") * rng.randrange(1, 5) + rng.choice("fghmz") + str(rng.randrange(1, 7))
+        return (rng.choice(" \t") * rng.randrange(1, 5) + rng.choice("fghmz")
+                + str(rng.randrange(1, 7)))
     if kind == 5:
         return "".join(rng.choice(string.punctuation) for _ in range(rng.randrange(1, 6)))
     if kind == 6:
@@ -68,7 +70,8 @@ def test_fuzz_every_entry_gives_a_message_or_a_legal_step():
         text = random_entry(rng)
         if rng.random() < 0.15 and legal_next:           # also feed real moves now and then
             f, d = rng.choice(sorted(legal_next))
-            text = rng.choice([f"{Position.letter_of_index(f)}{d}", f"{d}{Position.letter_of_index(f).upper()}"])
+            letter = Position.letter_of_index(f)
+            text = rng.choice([f"{letter}{d}", f"{d}{letter.upper()}"])
         game.position = turn.position
         before = turn.position
         made_before = list(turn.made)

@@ -1,12 +1,10 @@
 """The game on the real machine: our ROM prints, its interrupt scans the keys into LAST-K,
 the program runs one step a frame. Skipped until the Z80 core and the ROM are both there."""
-import roms
-
 import pytest
 
-from game.scenes.keys import COMMANDS
-
+import roms
 from game.model.dice import Dice
+from game.scenes.keys import COMMANDS
 
 try:
     from gamedriver import MachineDriver
@@ -56,8 +54,8 @@ def test_machine_quit_starts_another_game():
 
 def test_machine_code_call_computer_move_through_usr_at_default_level():
     # How long the move takes is a benchmark's business (bench/evalspeed.py), not a test's.
-    from game.model import evaluator
     from game.files.settings import Settings
+    from game.model import evaluator
     evaluator.ensure_loaded()                      # the weights load while the tape loads
     driver = MachineDriver(dice=Dice.scripted([6, 5]), level=Settings.level)
     driver.until("I start with 6 and 5", max_frames=600)

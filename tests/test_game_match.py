@@ -4,15 +4,13 @@
 import os
 from types import SimpleNamespace
 
-from gamedriver import GameDriver, board
-
+from game.files.settings import Settings
 from game.model.dice import Dice
 from game.model.match import COMPUTER, HUMAN, Match
-from game.review.matfile import parse_mat
 from game.model.position import Position
+from game.review.matfile import parse_mat
 from game.zx.usr import evaluator_cube
-from game.files.settings import Settings
-
+from gamedriver import GameDriver, board
 
 
 def takes(position, match, doubler):
@@ -162,9 +160,8 @@ def test_computer_offers_a_double_when_the_evaluator_says_so():
 def test_the_cube_decision_through_usr_agrees_with_the_evaluator():
     """On the real machine the computer's cube decisions go through the USR door (job
     CUBE) as its plays do; the answer is the evaluator's own."""
-    from gamedriver import MachineDriver
-
     from game.zx.usr import usr_cube
+    from gamedriver import MachineDriver
     driver = MachineDriver(dice=Dice.scripted([2, 1]), level=5)
     settings = Settings()
     decide = usr_cube(driver.basic, lambda: settings.level)
@@ -179,9 +176,8 @@ def test_the_cube_decision_through_usr_agrees_with_the_evaluator():
 
 
 def test_a_cube_question_the_usr_door_refuses_is_no_answer():
-    from gamedriver import MachineDriver
-
     from game.zx.usr import usr_cube
+    from gamedriver import MachineDriver
     driver = MachineDriver(dice=Dice.scripted([2, 1]), level=5)
     match = Match(None)
     match.start_game()
@@ -229,7 +225,7 @@ def test_a_match_played_through_the_program_is_imported_by_gnubg(tmp_path):
     mine, gnubg = parse_mat(ours.read_text()), parse_mat(theirs.read_text())
     assert gnubg.length == 3 and len(gnubg.games) == len(mine.games) == len(match.results)
     assert any(kind == "double" for g in mine.games for _, kind, _ in g.actions)
-    for k, (a, b) in enumerate(zip(comparable(mine), comparable(gnubg)), 1):
+    for k, (a, b) in enumerate(zip(comparable(mine), comparable(gnubg), strict=True), 1):
         assert a == b, f"game {k} differs after gnubg's import"
 
 

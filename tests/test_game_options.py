@@ -1,17 +1,16 @@
 """The options in the running program (issue 8): read at start-up (a damaged file gives the
 defaults and a one-line warning), O at "Your move?" and before a game, the level taking
 effect at the next computer decision, sound, speed; H (help) and a redrawn board after."""
-import roms
 import json
 
-from gamedriver import GameDriver
-
-from game.model import evaluator
-from game.zx import usr
-from game.scenes import timing
-from game.zx.basic import Basic
-from game.model.dice import Dice
+import roms
 from game.files.settings import Settings, load_settings
+from game.model import evaluator
+from game.model.dice import Dice
+from game.scenes import timing
+from game.zx import usr
+from game.zx.basic import Basic
+from gamedriver import GameDriver
 
 HUMAN_STARTS = [1, 3]
 

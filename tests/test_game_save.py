@@ -6,13 +6,13 @@ import json
 import sys
 
 import pytest
-from gamedriver import GameDriver
 
 from game.files import savegame
-from game.model.dice import Dice
-from game.model.match import COMPUTER, HUMAN, Match
 from game.files.session import Session, save_session
 from game.files.settings import Settings
+from game.model.dice import Dice
+from game.model.match import COMPUTER, HUMAN, Match
+from gamedriver import GameDriver
 
 HUMAN_STARTS = [1, 3]
 

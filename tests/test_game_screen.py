@@ -2,14 +2,13 @@
 men and counts, trays beside the board, dice with pips, and colours that keep to the 8 x 8
 attribute grid (a cell holding a man holds nothing else)."""
 from game.board import screen as S
-from game.model.position import Position
 from game.board.screen import view_of
+from game.model.position import Position
 from gamedriver import StandInMachine
 
 
 def drawn(position: Position) -> StandInMachine:
     machine = StandInMachine()
-    printed = {}
 
     def text(row, col, words, attr_byte):
         for i, ch in enumerate(words):
@@ -27,7 +26,8 @@ def cell_bytes(memory, col, row):
 
 def test_points_lettered_a_to_x_inner_tables_f_to_a_and_s_to_x():
     machine = drawn(Position.start())
-    top, bottom = machine.screen_text()[S.TOP_LETTER_ROW], machine.screen_text()[S.BOTTOM_LETTER_ROW]
+    text = machine.screen_text()
+    top, bottom = text[S.TOP_LETTER_ROW], text[S.BOTTOM_LETTER_ROW]
     assert top.split() == list("mnopqrzstuvwx")          # z marks the bar
     assert bottom.split() == list("lkjihgfedcba")
     # the human's inner table f..a is bottom right, the computer's s..x top right
@@ -53,11 +53,11 @@ def test_white_men_on_human_points_black_men_on_computer_points_at_the_start():
 
 
 def test_colours_respect_the_attribute_grid_a_man_cell_holds_only_the_man():
-    position = Position.from_points({6: 7, 8: 3, 13: 2, 24: 2, "bar": 1}, {6: 5, 8: 3, 13: 5, "bar": 1})
+    position = Position.from_points({6: 7, 8: 3, 13: 2, 24: 2, "bar": 1},
+                                    {6: 5, 8: 3, 13: 5, "bar": 1})
     machine = drawn(position)
     memory = machine.memory
     view = view_of(position)
-    man_rows = [S.MAN_GLYPH[k][:8] for k in range(16)] + [S.MAN_GLYPH[k][8:] for k in range(16)]
     for point in range(1, 25):
         col, is_top = S.point_cell(point)
         first = S.TOP_FIRST_ROW if is_top else S.BOTTOM_FIRST_ROW

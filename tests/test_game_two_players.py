@@ -1,11 +1,10 @@
 """Human against human ("White's move?" / "Black's move?", each typing from the board's
 letters, the cube offered between them) and the computer-against-computer demo that runs
 until a key is pressed (issue 9)."""
-from gamedriver import GameDriver
-
+from game.files.settings import Settings
 from game.model.dice import Dice
 from game.model.match import BLACK, WHITE
-from game.files.settings import Settings
+from gamedriver import GameDriver
 
 
 def test_two_players_take_turns_with_named_prompts_and_the_cube():

@@ -5,12 +5,12 @@ formats: gnubg's 25 and 0, repeated and chained steps, names with spaces, resign
 Crawford rule off, set-up boards, variations and escapes. Files are written in code."""
 import pytest
 
-from game.review.imports import SIDES, import_text
-from game.review.matfile import format_mat
 from game.model.position import Position
 from game.model.record import MatchRecord
-from game.review.replay import replay
+from game.review.imports import SIDES, import_text
 from game.review.judge import Reviewer
+from game.review.matfile import format_mat
+from game.review.replay import replay
 from game.review.sgf import format_sgf
 from test_matfile import scripted_match
 
@@ -27,7 +27,7 @@ def game_key(record, game):
     """A game as a comparable value, the sides by their order in the record: its number,
     scores, Crawford flag, result and entries (dice in either order; the hit marks, which
     SGF does not keep, left out), and every position the replay passes through."""
-    side_of = dict(zip(record.sides, SIDES))
+    side_of = dict(zip(record.sides, SIDES, strict=True))
     entries = [(a.kind, side_of[a.side], tuple(sorted(a.dice)) if a.dice else None,
                 a.play.replace("*", ""), a.value if a.kind == "double" else 0)
                for a in game.actions if a.kind != "win"]

@@ -131,7 +131,7 @@ def test_a_match_length_or_score_out_of_range_in_a_mat(three_games, change, word
     text = format_mat(three_games).replace(*change, 1)
     imported = import_text(text, "range.mat")
     line, what = fault(imported, "range.mat")
-    where = next(k for k, l in enumerate(text.splitlines(), 1) if change[1].strip() in l)
+    where = next(k for k, line in enumerate(text.splitlines(), 1) if change[1].strip() in line)
     assert line == where and words in what
     assert not imported.games
 
@@ -140,7 +140,7 @@ def test_scores_that_do_not_follow_the_games_before_are_refused(three_games):
     text = format_mat(three_games)
     lines = text.splitlines()
     first, _ = lines_of_game(text, 3)
-    lines[first] = re.sub(r": (\d+)", lambda m: f": {int(m.group(1)) + 1}", lines[first], 1)
+    lines[first] = re.sub(r": (\d+)", lambda m: f": {int(m.group(1)) + 1}", lines[first], count=1)
     imported = import_text("\n".join(lines), "score.mat")
     line, what = fault(imported, "score.mat")
     assert line == first + 1 and "does not follow game 2" in what

@@ -8,8 +8,8 @@ import pytest
 
 from game.review import sgf
 from game.review.imports import SIDES, read_match_file
-from game.review.matfile import parse_mat
 from game.review.judge import Reviewer
+from game.review.matfile import parse_mat
 from gnubg_selfplay import REQUIRE, gnubg_path, self_play
 from test_imports import match_keys
 from test_matfile import comparable, run_gnubg_commands

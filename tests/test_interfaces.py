@@ -1,11 +1,10 @@
 """The program's two interfaces (game/interfaces.py) are met by every machine and screen it
 is given: the real Spectrum48 and the tests' StandInMachine; game/board/screen.py's Screen."""
 import roms
-from gamedriver import StandInMachine
-
 from game.board import screen as S
-from game.zx.basic import Basic
 from game.interfaces import Machine, Screen
+from game.zx.basic import Basic
+from gamedriver import StandInMachine
 from spectrum.machine import Spectrum48
 
 

@@ -71,6 +71,7 @@ def test_unknown_key_name_is_a_clear_error():
 
 def test_pc_letters_digits_enter_space_backspace_and_shifts_map_to_the_matrix():
     import pygame
+
     from spectrum.display import pc_key_map
     keys = pc_key_map(pygame)
     for c in "abcdefghijklmnopqrstuvwxyz":

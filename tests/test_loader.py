@@ -10,13 +10,15 @@ import time
 import pytest
 
 import roms
-from game.zx import media
-from game.zx import make_tape
+from game.zx import make_tape, media
+from game.zx.media import load_headless
 from spectrum import hw
 from spectrum import tape as T
-from game.zx.media import load_headless
 from spectrum.loader import TapeLoader, decode_program, install_tape
 from spectrum.machine import Spectrum48
+from spectrum.tape_blocks import Block, make_tap_block, standard_block
+from spectrum.tape_player import TapePlayer
+from spectrum.tzx import read_tzx, write_tzx
 
 sys.path.insert(0, str(pathlib.Path(__file__).parent))
 from screentext import cell_bytes, find_text, screen_text  # noqa: E402
@@ -139,14 +141,14 @@ def test_backgammon_tap_through_the_z80_loader_gives_the_trap_bytes(instant_run)
 
 def test_hand_built_tzx_loads_through_the_z80_loader_like_the_trap():
     from test_tape import every_supported_tzx_block
-    raw = T.write_tzx(every_supported_tzx_block())
+    raw = write_tzx(every_supported_tzx_block())
     requests = [(0x00, 17, 0x9000), (0xFF, 4, 0x9100), (0xFF, 9, 0x9200)]
     results = []
     for instant in (False, True):
         m = Spectrum48(roms.ROM_PATH)
         for _ in range(20):
             m.run_frame()
-        player = T.TapePlayer(T.read_tzx(raw).blocks)
+        player = TapePlayer(read_tzx(raw).blocks)
         install_tape(m, player, SYM, instant=instant)
         player.play()
         flags = []
@@ -159,16 +161,16 @@ def test_hand_built_tzx_loads_through_the_z80_loader_like_the_trap():
     assert results[0][1][0x200:0x209] == b"pure data"
 
 
-STOP_BLOCKS = {"20h pause 0": T.Block(0x20, pause_ms=0),
-               "2Ah stop if 48K": T.Block(0x2A, pause_ms=0)}
+STOP_BLOCKS = {"20h pause 0": Block(0x20, pause_ms=0),
+               "2Ah stop if 48K": Block(0x2A, pause_ms=0)}
 
 
 def stop_the_tape_blocks(stop=STOP_BLOCKS["20h pause 0"]):
     """Two data files with a TZX "stop the tape" block between them, as read back from a
     TZX file (so the reader keeps the block)."""
-    blocks = [T.standard_block(T.make_tap_block(0xFF, b"first file"), pause_ms=100), stop,
-              T.standard_block(T.make_tap_block(0xFF, b"second file"))]
-    return T.read_tape(T.write_tzx(blocks), "stop.tzx").blocks
+    blocks = [standard_block(make_tap_block(0xFF, b"first file"), pause_ms=100), stop,
+              standard_block(make_tap_block(0xFF, b"second file"))]
+    return T.read_tape(write_tzx(blocks), "stop.tzx").blocks
 
 
 @pytest.mark.parametrize("stop", STOP_BLOCKS.values(), ids=STOP_BLOCKS.keys())
@@ -178,7 +180,7 @@ def test_tzx_stop_the_tape_block_stops_the_tape_until_the_next_load(stop):
     m = Spectrum48(roms.ROM_PATH)
     for _ in range(20):
         m.run_frame()
-    player = T.TapePlayer(blocks)
+    player = TapePlayer(blocks)
     install_tape(m, player, SYM)
     player.play()
     first = m.call(SYM["LD_BYTES"], max_frames=500, ix=0x9000, de=10, a=0xFF, f=0x01)
@@ -197,9 +199,9 @@ def test_tzx_stop_the_tape_block_stops_the_tape_until_the_next_load(stop):
 
 
 def test_a_stop_inside_a_frame_hides_the_edges_after_it():
-    blocks = [T.Block(0x12, pause_ms=0, pulses_tstates=(1000,) * 10), T.Block(0x20, pause_ms=0),
-              T.Block(0x12, pause_ms=0, pulses_tstates=(1000,) * 10)]
-    player = T.TapePlayer(blocks)
+    blocks = [Block(0x12, pause_ms=0, pulses_tstates=(1000,) * 10), Block(0x20, pause_ms=0),
+              Block(0x12, pause_ms=0, pulses_tstates=(1000,) * 10)]
+    player = TapePlayer(blocks)
     player.play()
     stop = player.stop_tstates[0]
     assert stop == 10_000
@@ -218,7 +220,7 @@ def test_instant_loading_passes_a_stop_the_tape_block():
     m = Spectrum48(roms.ROM_PATH)
     for _ in range(20):
         m.run_frame()
-    player = T.TapePlayer(stop_the_tape_blocks())
+    player = TapePlayer(stop_the_tape_blocks())
     install_tape(m, player, SYM, instant=True)
     player.play()
     for dest, length, data in ((0x9000, 10, b"first file"), (0x9100, 11, b"second file")):
@@ -230,7 +232,7 @@ def damaged_tape():
     blocks = make_tape.tape_blocks()
     screen = bytearray(blocks[3].data)
     screen[3000] ^= 0x10                       # one bit of the picture, checksum kept
-    blocks[3] = T.standard_block(bytes(screen))
+    blocks[3] = standard_block(bytes(screen))
     return blocks
 
 
@@ -267,7 +269,7 @@ def test_damaged_block_shows_r_tape_loading_error_and_a_key_retries():
 def test_damaged_block_is_caught_by_the_z80_loader_too():
     m = Spectrum48(roms.ROM_PATH)
     blocks = damaged_tape()[2:4]               # the screen's header and its damaged data
-    player = T.TapePlayer(blocks)
+    player = TapePlayer(blocks)
     for _ in range(20):
         m.run_frame()
     install_tape(m, player, SYM)

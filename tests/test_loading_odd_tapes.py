@@ -10,28 +10,32 @@ from game.zx import media
 from spectrum import tape as T
 from spectrum.loader import LOADING_ERROR, install_tape
 from spectrum.machine import Spectrum48
+from spectrum.tape_blocks import Block, Tape, make_tap_block, standard_block
+from spectrum.tape_player import TapePlayer
+from spectrum.tape_trap import LD_OK, LD_VERIFY_FAILED
+from spectrum.tzx import write_tzx
 
 SYM = roms.rom_symbols()
 MINUTE_MS = 60_000
 
 
-def game_tape_after(*first) -> T.Tape:
+def game_tape_after(*first) -> Tape:
     """The game's tape with these blocks before it, written as a TZX and read back."""
     blocks = list(first) + T.read_tape(media.TAPE_PATH).blocks
-    return T.read_tape(T.write_tzx(blocks), "odd.tzx")
+    return T.read_tape(write_tzx(blocks), "odd.tzx")
 
 
 @pytest.mark.parametrize("mode", ["real", "fast"])
 def test_a_tzx_that_starts_with_stop_if_48k_loads_through_the_z80_loader(mode):
     loader = media.load_headless(media.new_machine(), mode,
-                                 game_tape_after(T.Block(0x2A, pause_ms=0)))
+                                 game_tape_after(Block(0x2A, pause_ms=0)))
     assert (loader.state, loader.error) == ("done", None)
     assert loader.headers[0] == "BACKGAMMON"
 
 
 @pytest.mark.parametrize("mode", ["real", "fast"])
 def test_eight_minutes_of_pauses_before_the_first_block_are_played_through(mode):
-    pauses = [T.Block(0x20, pause_ms=MINUTE_MS) for _ in range(8)]
+    pauses = [Block(0x20, pause_ms=MINUTE_MS) for _ in range(8)]
     loader = media.load_headless(media.new_machine(), mode, game_tape_after(*pauses),
                                  max_frames=40_000)
     assert (loader.state, loader.error) == ("done", None)
@@ -40,7 +44,7 @@ def test_eight_minutes_of_pauses_before_the_first_block_are_played_through(mode)
 
 @pytest.mark.parametrize("mode", ["real", "fast"])
 def test_a_tape_that_stops_and_has_no_file_ends_in_the_loading_error_state(mode):
-    tape = T.read_tape(T.write_tzx([T.Block(0x2A, pause_ms=0)]), "stop-only.tzx")
+    tape = T.read_tape(write_tzx([Block(0x2A, pause_ms=0)]), "stop-only.tzx")
     loader = media.load_headless(media.new_machine(), mode, tape)
     assert (loader.state, loader.error) == ("error", LOADING_ERROR)
 
@@ -52,8 +56,8 @@ def verify_run(instant: bool, memory_bytes: bytes):
     for _ in range(20):
         m.run_frame()
     m.load(0x9000, memory_bytes)
-    block = T.standard_block(T.make_tap_block(0xFF, b"backgammon"))
-    player = T.TapePlayer([block])
+    block = standard_block(make_tap_block(0xFF, b"backgammon"))
+    player = TapePlayer([block])
     install_tape(m, player, SYM, instant=instant)
     player.play()
     regs = m.call(SYM["LD_BYTES"], max_frames=500, ix=0x9000, de=10, a=0xFF, f=0x00)
@@ -67,7 +71,7 @@ def test_verify_compares_and_writes_nothing_as_our_rom_loader_does(held):
     carry, a, ix, de, after = instant
     assert after == held                                    # VERIFY never writes
     if held == b"backgammon":
-        assert (carry, a, de) == (1, T.LD_OK, 0)
+        assert (carry, a, de) == (1, LD_OK, 0)
     else:
         differs = next(k for k in range(10) if held[k] != b"backgammon"[k])
-        assert (carry, a, ix, de) == (0, T.LD_VERIFY_FAILED, 0x9000 + differs, 10 - differs)
+        assert (carry, a, ix, de) == (0, LD_VERIFY_FAILED, 0x9000 + differs, 10 - differs)

@@ -15,7 +15,6 @@ from spectrum.machine import CallTimeout, RomImageError, Spectrum48
 from spectrum.z80 import Z80
 
 
-
 def assemble(source: str) -> bytes:
     """A 16 KiB ROM from Z80 source (org 0), through pasmo."""
     if shutil.which("pasmo") is None:

@@ -7,8 +7,16 @@ import subprocess
 
 import pytest
 
-from game.model.match import (COMPUTER, HUMAN, BadMatchLength, DoubleRefused, Match, MatchError,
-                              opening_throw, parse_match_length)
+from game.model.match import (
+    COMPUTER,
+    HUMAN,
+    BadMatchLength,
+    DoubleRefused,
+    Match,
+    MatchError,
+    opening_throw,
+    parse_match_length,
+)
 
 H, C = HUMAN, COMPUTER
 
@@ -120,9 +128,11 @@ def test_take_or_drop_without_a_double_is_an_error():
 
 def test_gammon_on_a_cube_of_four_scores_eight():
     m = new_game(Match(None))
-    m.double(H); m.take()                      # 2, computer owns
+    m.double(H)
+    m.take()                           # 2, computer owns
     m.start_turn(C)
-    m.double(C); m.take()                      # 4, human owns
+    m.double(C)
+    m.take()                           # 4, human owns
     result = m.end_game(H, "gammon")
     assert (result.kind, result.cube, result.points) == ("gammon", 4, 8)
     assert m.score == {H: 8, C: 0}
@@ -155,7 +165,8 @@ def test_money_play_keeps_a_running_total_and_never_ends():
 
 def test_cube_resets_to_centre_for_each_game():
     m = new_game(Match(None))
-    m.double(H); m.take()
+    m.double(H)
+    m.take()
     m.end_game(C)
     new_game(m)
     assert (m.cube_value, m.cube_owner) == (1, None)
@@ -175,7 +186,8 @@ def test_match_over_when_a_side_reaches_the_length():
 def test_three_point_match_reaches_crawford_doubling_refused_then_allowed_after():
     m = new_game(Match(3))
     assert not m.crawford_game
-    m.double(H); m.take()
+    m.double(H)
+    m.take()
     m.end_game(C)                              # computer 2: within one point of winning
     assert m.score == {H: 0, C: 2}
 
@@ -271,7 +283,8 @@ def test_record_follows_cube_actions_and_results():
     m.dice_rolled()
     m.record_move(H, (3, 1), [(8, 5), (6, 5)])
     m.start_turn(C)
-    m.double(C); m.take()
+    m.double(C)
+    m.take()
     m.dice_rolled()
     m.record_move(C, (6, 4), [(24, 18, True), (13, 9)])
     m.end_game(C, "gammon")
@@ -284,7 +297,8 @@ def test_record_follows_cube_actions_and_results():
 
 def test_match_state_round_trips_through_a_dict():
     m = new_game(Match(7))
-    m.double(H); m.take()
+    m.double(H)
+    m.take()
     m.start_turn(C)
     m.dice_rolled()
     copy = Match.from_dict(m.to_dict())

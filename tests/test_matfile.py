@@ -12,9 +12,9 @@ import pytest
 
 from game.model import rules
 from game.model.match import COMPUTER, HUMAN, Match, opening_throw
-from game.review.matfile import format_mat, parse_mat, write_mat
 from game.model.position import Position
 from game.model.record import MatchRecord, format_step
+from game.review.matfile import format_mat, parse_mat, write_mat
 
 REQUIRE = os.environ.get("SPECTRUM_REQUIRE_SHARED") == "1"
 NAMES = {HUMAN: "Human", COMPUTER: "Spectrum"}
@@ -74,7 +74,7 @@ def expected_cell(action):
 
 def check_format(text: str, record: MatchRecord):
     lines = text.splitlines()
-    body = [l for l in lines if l.strip() and not l.startswith(";")]
+    body = [line for line in lines if line.strip() and not line.startswith(";")]
     assert body[0] == f" {record.length} point match"
     games = []
     for line in body[1:]:
@@ -84,7 +84,7 @@ def check_format(text: str, record: MatchRecord):
             games[-1].append(line)
     assert len(games) == len(record.games)
     names = [record.names[s] for s in record.sides]
-    for k, (lines_k, game) in enumerate(zip(games, record.games), 1):
+    for k, (lines_k, game) in enumerate(zip(games, record.games, strict=True), 1):
         assert lines_k[0] == f" Game {k}"
         m = re.match(r"^ (\S+) : (\d+) +(\S+) : (\d+)$", lines_k[1])
         assert m, lines_k[1]
@@ -136,7 +136,7 @@ def test_parse_mat_reads_back_what_was_written(tmp_path):
     path = write_mat(m.record, tmp_path / "match.mat")
     parsed = parse_mat(open(path).read())
     assert parsed.length == 5 and len(parsed.games) == len(m.record.games)
-    for pg, game in zip(parsed.games, m.record.games):
+    for pg, game in zip(parsed.games, m.record.games, strict=True):
         assert pg.scores == tuple(game.scores[s] for s in m.record.sides)
         assert [(p, k) for p, k, _ in pg.actions] == [
             (m.record.sides.index(a.side), a.kind) for a in game.actions]
@@ -231,7 +231,7 @@ def test_gnubg_imports_the_mat_file_without_errors_and_with_the_same_moves(
     gnubg = parse_mat(open(theirs).read())
     assert gnubg.length == (length or 0)
     assert len(gnubg.games) == len(mine.games) == len(m.record.games)
-    for k, (a, b) in enumerate(zip(comparable(mine), comparable(gnubg)), 1):
+    for k, (a, b) in enumerate(zip(comparable(mine), comparable(gnubg), strict=True), 1):
         assert a == b, f"game {k} differs after gnubg's import"
 
 

@@ -1,22 +1,21 @@
 """The screens outside the turn loop (game/menus.py) on the real 48K: each routine is driven
 frame by frame with keys typed through the keyboard matrix, and the screen is read back
 through the ROM's font. Options, help, Y/N, score, match over, typed dice and match length."""
-import roms
 import json
 
 import pytest
 
+import roms
 from game import menus
-from game.scenes.keys import HELP_PAGES
 from game.board import screen as S
-from game.model.match import Match
 from game.files.settings import Settings, load_settings
+from game.model.match import Match
+from game.scenes.keys import HELP_PAGES
 
 try:
-    from gamedriver import MachineDriver, read_screen_text
-    from spectrum.machine import Spectrum48
     from game.zx.basic import Basic, rom_ready
-    from gamedriver import rom_symbols
+    from gamedriver import MachineDriver, rom_symbols
+    from spectrum.machine import Spectrum48
     HAVE_MACHINE = "FLAGS" in rom_symbols()
 except Exception:                                 # the Z80, the ROM or its symbols missing
     HAVE_MACHINE = False
@@ -154,7 +153,6 @@ def test_match_length_out_of_range_or_not_a_number_is_asked_again(config_dir, ty
     driver.until("Match length (1-25, U)?", max_frames=20)
     driver.type(typed + "\n")
     driver.run(2)
-    screen = driver.screen()
     assert reason in driver.words()
     assert "Match length (1-25, U)?" in driver.text()[S.MESSAGE_ROW]      # asked again
     assert settings.match_length is None

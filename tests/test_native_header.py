@@ -1,7 +1,8 @@
-"""The C side's one header is the single source of the cffi cdef, and the built module matches it."""
+"""The C side's one header is the single source of the cffi cdef, and the built module matches
+it."""
 import re
 
-from native import build, ffi, lib
+from native import build, lib
 
 
 def test_cdef_comes_from_the_header():
@@ -22,7 +23,8 @@ def test_every_public_c_function_is_declared_in_the_header():
     import pathlib
     for src in (pathlib.Path(build.HERE) / "src").glob("*.c"):
         for name in re.findall(r"^[A-Za-z_][\w \*]*?\b(bg_\w+)\s*\(", src.read_text(), re.M):
-            assert name in declared, f"{src.name} defines public {name} but bg.h does not declare it"
+            assert name in declared, (f"{src.name} defines public {name} "
+                                      "but bg.h does not declare it")
 
 
 def test_every_step_code_of_the_header_has_its_name_in_rules():

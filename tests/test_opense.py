@@ -10,12 +10,13 @@ Skipped when the ROM (or SkoolKit) is absent, unless SPECTRUM_REQUIRE_SHARED=1 (
 import os
 import subprocess
 import sys
+from itertools import pairwise
 
 import pytest
 
 import roms
-from game.zx import media, rom48, romcheck
 from game.model.dice import Dice
+from game.zx import media, rom48, romcheck
 from gamedriver import MachineDriver
 from screentext import find_text, screen_text
 from spectrum import hw
@@ -140,18 +141,21 @@ def test_opense_beeper_has_the_timing_the_game_computes_with(opense_path):
     machine.cpu.port_out = spy
     de, hl = rom48.beeper_registers(100, 440)
     machine.call(rom48.BEEPER, de=de, hl=hl)
-    halves = {b[0] - a[0] for a, b in zip(changes, changes[1:])}
-    nominal = rom48.BEEPER_HALF_FIXED_T + rom48.BEEPER_HALF_PER_COUNT_T * hl     # plus the I/O wait, 0-6 T
-    assert nominal in halves and halves <= set(range(nominal, nominal + max(hw.CONTENTION_DELAYS) + 1))
+    halves = {b[0] - a[0] for a, b in pairwise(changes)}
+    # plus the I/O wait, 0-6 T
+    nominal = rom48.BEEPER_HALF_FIXED_T + rom48.BEEPER_HALF_PER_COUNT_T * hl
+    assert nominal in halves
+    assert halves <= set(range(nominal, nominal + max(hw.CONTENTION_DELAYS) + 1))
     assert len(changes) == 2 * (de + 1)
 
 
 def test_a_tape_loading_error_is_reported_by_the_rom_and_the_tape_rewound(opense_path):
     from spectrum import tape as T
+    from spectrum.tape_blocks import standard_block
     blocks = T.read_tape(media.TAPE_PATH).blocks
     damaged = bytearray(blocks[-1].data)
     damaged[100] ^= 0xFF                                   # the code block's checksum fails
-    blocks[-1] = T.standard_block(bytes(damaged))
+    blocks[-1] = standard_block(bytes(damaged))
     machine = romcheck.machine_for(opense_path, autoload=True)
     load = romcheck.ForeignLoad(machine, "instant", T.write_tap(blocks), autoload=True)
     frames = load.frames()

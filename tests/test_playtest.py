@@ -1,15 +1,14 @@
 """Rough edges a player met while play-testing the program (QA), each pinned by a test:
 messages that must fit the 32-column line, keys that must do what the help says."""
 import roms
-from gamedriver import GameDriver, board
-
-from game.model.dice import Dice
 from game.board import screen as S
+from game.files.settings import Settings
+from game.model.dice import Dice
 from game.model.match import BLACK, COMPUTER, HUMAN, WHITE
 from game.model.position import Position
 from game.scenes.game_over import fit_banner
 from game.words import result_words
-from game.files.settings import Settings
+from gamedriver import GameDriver, board
 
 HUMAN_STARTS = [1, 3]             # the human wins the opening throw with 3-1
 
@@ -149,9 +148,9 @@ def test_console_keys_type_punctuation_through_symbol_shift():
     # --keys "3-1" or a position ID with "/" and "+" crashed the headless console
     from types import SimpleNamespace
 
+    from game.main import Runner
     from game.zx.basic import rom_ready
     from gamedriver import rom_symbols
-    from game.main import Runner
     from spectrum.machine import Spectrum48
     machine = Spectrum48(roms.ROM_PATH)
     symbols = rom_symbols()
@@ -215,10 +214,9 @@ def test_instructions_tell_a_new_player_that_h_lists_the_other_keys():
 
 
 def test_setup_board_counts_take_the_board_styles_panel_colours():
-    from gamedriver import SYMBOLS, StandInMachine
-
     from game.scenes import setup_board
     from game.zx.basic import Basic
+    from gamedriver import SYMBOLS, StandInMachine
     basic = Basic(StandInMachine(), dict(SYMBOLS))
     for style in ("classic", "midnight", "tournament"):
         screen = S.Screen(basic.memory, basic.print_at, style=style)
@@ -237,8 +235,8 @@ def test_help_says_where_the_set_up_board_is_reached():
 
 
 def test_resume_offer_with_a_two_digit_score_keeps_its_y_n(tmp_path, monkeypatch):
-    from game.model.match import Match
     from game.files.session import Session, save_session
+    from game.model.match import Match
     monkeypatch.setenv("SPECTRUM_BACKGAMMON_CONFIG_DIR", str(tmp_path))
     settings = Settings(match_length=25)
     session = Session(settings)

@@ -8,8 +8,8 @@ import random
 import pytest
 
 from conftest import at_once
-from game.model import evaluator as ev
 from game.errors import DiceError, PositionIdError
+from game.model import evaluator as ev
 from game.model.position import Position
 from game.model.rules import Plays, legal_plays, legal_results
 from native import ffi, lib

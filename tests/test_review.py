@@ -7,14 +7,21 @@ import random
 
 import pytest
 
-from game.model import evaluator, rules
-from game.review import judge as review
 from game.files import savegame
+from game.model import evaluator, rules
 from game.model.match import COMPUTER, HUMAN, Match
 from game.model.position import Position
 from game.model.record import MatchRecord, format_play
-from game.review.judge import (RATINGS, Reviewer, ReviewError, luck_of, mark_for, rating_for,
-                               review_game)
+from game.review import judge as review
+from game.review.judge import (
+    RATINGS,
+    Reviewer,
+    ReviewError,
+    luck_of,
+    mark_for,
+    rating_for,
+    review_game,
+)
 
 RACE_PASS = "trsbAAC2uwMAAA"     # a race, 55 pips against 69: double, pass (level 5)
 RACE_EVEN = "7u4OAADu7g4AAA"     # 60 pips each, on roll: no double, take

@@ -9,9 +9,9 @@ import re
 import pytest
 
 from game.board import screen as S
-from game.review.matfile import parse_mat, write_mat
-from game.model.position import Position
 from game.files.settings import Settings
+from game.model.position import Position
+from game.review.matfile import parse_mat, write_mat
 from gamedriver import GameDriver
 from test_game_flow import play_human_turn
 from test_matfile import comparable

@@ -9,11 +9,17 @@ import subprocess
 import sys
 
 from game.board import screen as S
-from game.zx.basic import Basic
+from game.review.import_pages import (
+    GAMES_PER_PAGE,
+    PROBLEM_ROW,
+    PROBLEM_ROWS,
+    game_line,
+    problem_words,
+    review_program,
+)
 from game.review.imports import import_text
 from game.review.matfile import format_mat
-from game.review.import_pages import (GAMES_PER_PAGE, PROBLEM_ROW, PROBLEM_ROWS, game_line,
-                                problem_words, review_program)
+from game.zx.basic import Basic
 from gamedriver import SYMBOLS, GameDriver, StandInMachine
 from test_matfile import scripted_match
 

@@ -3,9 +3,9 @@ stand-in machine: progress, a key stopping the computation (what is done is kept
 on), the summary page, each decision on the board with its mark, the computer's moves on C,
 and games that cannot be reviewed shown with their reason. Records are built in code."""
 from game.board import screen as S
-from game.zx.basic import Basic
 from game.model.match import COMPUTER, HUMAN
 from game.review.pages import headline, review_screen
+from game.zx.basic import Basic
 from gamedriver import SYMBOLS, GameDriver, StandInMachine, key_code
 from test_review import one_game, played_out
 

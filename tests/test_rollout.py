@@ -7,8 +7,8 @@ import time
 
 import pytest
 
-from game.model import evaluator as ev
 from game.errors import PositionError
+from game.model import evaluator as ev
 from game.model.position import Position
 from game.model.rollout import CUBE_ACTIONS, LevelError, Rollout, RolloutError, stop_all
 from game.model.rules import legal_plays
@@ -50,7 +50,7 @@ def database_win(position: Position) -> float:
     return win
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def exact_value(mine: tuple, theirs: tuple) -> float:
     """The winning chance of the side on roll (home boards mine, theirs) when both sides play
     as the rollout's level 3 does: each roll's play with the most winning chance by the 0-ply

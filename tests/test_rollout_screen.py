@@ -166,7 +166,8 @@ def test_r_on_the_advice_page_rolls_the_shown_plays_out_then_the_board_is_back()
 
 
 def test_a_review_move_page_rolls_its_decision_out():
-    from test_review_screen import Driver as ReviewDriver, blunder_game
+    from test_review_screen import Driver as ReviewDriver
+    from test_review_screen import blunder_game
     driver = ReviewDriver(blunder_game())
     driver.until("REVIEW OF GAME 1", row=0)
     driver.type("\n")

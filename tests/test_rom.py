@@ -7,17 +7,18 @@ import pathlib
 import shutil
 import subprocess
 import sys
+from itertools import pairwise
 
 import pytest
 
 import roms
-from game.zx import media
-from game.zx import rom48
+from game.zx import media, rom48
 from roms.make_font import GLYPHS, font_bytes
 from spectrum import hw
-from spectrum import tape as T
 from spectrum.loader import install_tape
 from spectrum.machine import Spectrum48
+from spectrum.tape_blocks import Block, make_tap_block
+from spectrum.tape_player import TapePlayer
 
 sys.path.insert(0, str(pathlib.Path(__file__).parent))
 from screentext import find_text, screen_text  # noqa: E402
@@ -249,9 +250,9 @@ def test_beeper_half_cycles_last_118_plus_4_t_per_count_and_de_plus_1_cycles_sou
     de = 3
     changes = speaker_changes(m, lambda: m.call(rom48.BEEPER, hl=hl, de=de))
     assert [level for _, level in changes] == [1, 0] * (de + 1)       # first half high
-    halves = {b - a for (a, _), (b, _) in zip(changes, changes[1:])}
-    # each OUT to the ULA waits 0-6 T while the ULA fetches the screen (I/O contention): a half cycle
-    # lasts its nominal T-states plus that wait, never less
+    halves = {b - a for (a, _), (b, _) in pairwise(changes)}
+    # each OUT to the ULA waits 0-6 T while the ULA fetches the screen (I/O contention): a half
+    # cycle lasts its nominal T-states plus that wait, never less
     nominal = rom48.BEEPER_HALF_FIXED_T + rom48.BEEPER_HALF_PER_COUNT_T * hl
     assert halves <= set(range(nominal, nominal + max(hw.CONTENTION_DELAYS) + 1)), (halves, nominal)
 
@@ -316,8 +317,8 @@ def test_cl_all_clears_to_attr_p_leaves_the_border_and_homes_the_print_position(
 
 
 # ---------------------------------------------------------------- LD_BYTES on pulse trains
-def load_block(m, block: T.Block, length: int, flag: int, dest: int = 0x8000, load=True):
-    player = T.TapePlayer([block])
+def load_block(m, block: Block, length: int, flag: int, dest: int = 0x8000, load=True):
+    player = TapePlayer([block])
     install_tape(m, player, SYM)
     player.play()
     return m.call(rom48.LD_BYTES, max_frames=600, ix=dest, de=length, a=flag, f=0x01 if load else 0)
@@ -327,7 +328,7 @@ def load_block(m, block: T.Block, length: int, flag: int, dest: int = 0x8000, lo
 def test_ld_bytes_loads_pulse_trains_from_15_percent_short_to_20_percent_long(scale):
     m = booted()
     payload = bytes(range(256))[::7] + b"\xff" * 8 + b"\x00" * 8
-    block = T.Block(0x11, T.make_tap_block(0xFF, payload), pilot_pulses=800, pause_ms=50)
+    block = Block(0x11, make_tap_block(0xFF, payload), pilot_pulses=800, pause_ms=50)
     for name in ("pilot_tstates", "sync1_tstates", "sync2_tstates", "bit0_tstates", "bit1_tstates"):
         setattr(block, name, round(getattr(block, name) * scale))
     regs = load_block(m, block, len(payload), 0xFF)
@@ -339,17 +340,17 @@ def test_ld_bytes_loads_pulse_trains_from_15_percent_short_to_20_percent_long(sc
 
 def test_ld_bytes_detects_a_damaged_checksum():
     m = booted()
-    data = bytearray(T.make_tap_block(0xFF, b"backgammon"))
+    data = bytearray(make_tap_block(0xFF, b"backgammon"))
     data[-1] ^= 0x55
-    regs = load_block(m, T.Block(0x11, bytes(data), pilot_pulses=800, pause_ms=50), 10, 0xFF)
+    regs = load_block(m, Block(0x11, bytes(data), pilot_pulses=800, pause_ms=50), 10, 0xFF)
     assert not regs["f"] & 1 and regs["a"] == SYM["LDERR_CHECKSUM"]
 
 
 def test_ld_bytes_passes_over_a_block_with_another_flag():
     m = booted()
-    blocks = [T.Block(0x11, T.make_tap_block(0x00, b"header-ish"), pilot_pulses=800, pause_ms=50),
-              T.Block(0x11, T.make_tap_block(0xFF, b"the data!!"), pilot_pulses=800, pause_ms=50)]
-    player = T.TapePlayer(blocks)
+    blocks = [Block(0x11, make_tap_block(0x00, b"header-ish"), pilot_pulses=800, pause_ms=50),
+              Block(0x11, make_tap_block(0xFF, b"the data!!"), pilot_pulses=800, pause_ms=50)]
+    player = TapePlayer(blocks)
     install_tape(m, player, SYM)
     player.play()
     regs = m.call(SYM["LD_BYTES"], max_frames=600, ix=0x8000, de=10, a=0xFF, f=0x01)
@@ -359,7 +360,7 @@ def test_ld_bytes_passes_over_a_block_with_another_flag():
 def test_ld_bytes_with_carry_clear_verifies_instead_of_loading():
     m = booted()
     payload = b"verify me!"
-    block = T.Block(0x11, T.make_tap_block(0xFF, payload), pilot_pulses=800, pause_ms=50)
+    block = Block(0x11, make_tap_block(0xFF, payload), pilot_pulses=800, pause_ms=50)
     m.load(0x8000, payload)
     regs = load_block(m, block, len(payload), 0xFF, load=False)
     assert regs["f"] & 1
@@ -371,7 +372,7 @@ def test_ld_bytes_with_carry_clear_verifies_instead_of_loading():
 
 def test_space_breaks_ld_bytes():
     m = booted()
-    player = T.TapePlayer([])
+    player = TapePlayer([])
     install_tape(m, player, SYM)
     m.keyboard.press("SPACE")
     regs = m.call(SYM["LD_BYTES"], max_frames=10, ix=0x8000, de=10, a=0xFF, f=0x01)

@@ -67,7 +67,7 @@ def test_c_engine_and_reference_agree_on_random_play():
             # the steps the C engine reports really make that play, using the right dice
             assert len(steps) == most
             walk = board
-            for frm, to, die, hit in steps:
+            for frm, _to, die, _hit in steps:
                 walk = ref.one_step(walk, frm + 1, die)
                 assert walk is not None, (board, die1, die2, steps)
             assert walk == after
@@ -101,7 +101,8 @@ def reference_next_steps(start, die1, die2, made):
         rest.remove(die)
         for frm in range(25):
             after = ref.one_step(board, frm + 1, die)
-            if after is not None and len(made) + 1 + ref.longest(after, tuple(sorted(rest)))[0] == best:
+            if (after is not None
+                    and len(made) + 1 + ref.longest(after, tuple(sorted(rest)))[0] == best):
                 out.add((frm, die))
     if best == 1 and die1 != die2 and any(d == max(die1, die2) for _, d in out):
         out = {s for s in out if s[1] == max(die1, die2)}
@@ -139,7 +140,7 @@ def test_typed_step_check_agrees_with_reference_at_every_depth():
 def test_every_order_of_a_play_is_accepted_step_by_step(dice):
     """Dedup keeps one order per play; the typed check must accept every order of the steps."""
     for board, _, _ in random_play_positions(300, SEED + 3):
-        for after, steps in c_plays(board, *dice):
+        for _after, steps in c_plays(board, *dice):
             order = [(s[0], s[2]) for s in steps]
             for made in (order, order[::-1]) if dice[0] != dice[1] else (order,):
                 ok = all(c_step_ok(board, *dice, made[:k], *made[k]) for k in range(len(made)))

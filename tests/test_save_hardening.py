@@ -9,13 +9,15 @@ import os
 import threading
 
 import pytest
-from hypothesis import HealthCheck, given, settings as hsettings, strategies as st
+from hypothesis import HealthCheck, given
+from hypothesis import settings as hsettings
+from hypothesis import strategies as st
 
 from game.files import savegame, validate
 from game.files import settings as gs
-from game.model.match import COMPUTER, HUMAN, Match
 from game.files.savegame import SavedGame, SaveError, load_game, read_save, write_save
 from game.files.settings import Settings, SettingsError, load_settings
+from game.model.match import COMPUTER, HUMAN, Match
 
 START_ID = "4HPwATDgc/ABMA"
 HUGE = "1" + "0" * 5000
@@ -57,8 +59,8 @@ def kept_files(folder, name):
 
 # ---------------------------------------------------------------- settings
 @pytest.mark.parametrize("text,field_and_value", [
-    ('{"level": %s}' % HUGE, "level: 10000000...0000 (5,001 digits)"),
-    ('{"match_length": %s}' % HUGE, "match_length: 10000000...0000 (5,001 digits)"),
+    ('{"level": ' + HUGE + '}', "level: 10000000...0000 (5,001 digits)"),
+    ('{"match_length": ' + HUGE + '}', "match_length: 10000000...0000 (5,001 digits)"),
     ('{"level": 3.0}', "level: 3.0"),
     ('{"level": true}', "level: true"),
     ('{"level": "3"}', "level: '3'"),
@@ -281,7 +283,8 @@ def test_both_damaged_are_both_kept_and_a_new_game_starts(config):
     savegame.save_path().write_text("{")
     savegame.backup_path().write_text("[")
     saved, warning = load_game(warn=None)
-    assert saved is None and "its backup " in warning and "savegame.json.bak is damaged too" in warning
+    assert saved is None and "its backup " in warning
+    assert "savegame.json.bak is damaged too" in warning
     assert "starting a new game" in warning
     assert len(list(config.glob("savegame.json*.damaged-*"))) == 2
     assert load_game(warn=None) == (None, None)

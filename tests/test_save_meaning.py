@@ -9,7 +9,7 @@ import pytest
 from game.files import settings as gs
 from game.files.savegame import Autosave, SavedGame, SaveError, load_game, write_save
 from game.files.settings import Settings, load_settings
-from game.model.match import COMPUTER, HUMAN, WHITE, BLACK, Match
+from game.model.match import BLACK, COMPUTER, HUMAN, WHITE, Match
 from game.model.position import Position
 
 START_ID = "4HPwATDgc/ABMA"

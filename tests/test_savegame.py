@@ -4,9 +4,9 @@ import json
 import pytest
 
 from game.files import settings as st
-from game.model.match import COMPUTER, HUMAN, Match
 from game.files.savegame import SavedGame, discard_save, has_save, load_game, save_game
 from game.files.settings import Settings
+from game.model.match import COMPUTER, HUMAN, Match
 
 START_ID = "4HPwATDgc/ABMA"        # gnubg's ID of the starting position
 

@@ -1,13 +1,14 @@
 """The board's options on screen: the doubling cube (centred at 1, then by its owner's tray),
 the board styles of game/files/settings.py drawn without attribute clash, the two sides' colours
 swapped, and the board mirrored with the letters following the men."""
-import roms
 import pytest
 
+import roms
 from game.board import screen as S
-from game.model.position import Position
+from game.board.glyphs import CUBE_DIGITS
 from game.board.screen import view_of
 from game.files.settings import BOARD_STYLES, STYLE_ORDER, Settings
+from game.model.position import Position
 from gamedriver import StandInMachine
 
 BUSY = Position.from_points({6: 7, 8: 3, 13: 2, 3: 1, "bar": 1},
@@ -76,7 +77,7 @@ def figures_in_cube(machine, col, row):
     left, text = columns[0], ""
     while left <= columns[-1]:
         found = None
-        for figure, glyph in S.CUBE_DIGITS.items():
+        for figure, glyph in CUBE_DIGITS.items():
             top = next(y for y in range(len(holes)) if any(holes[y][left:left + 5]))
             if all(holes[top + dy][left + dx] == (ch == "#")
                    for dy, line in enumerate(glyph) for dx, ch in enumerate(line)):
@@ -174,7 +175,6 @@ def check_no_clash(machine, palette, view):
     holds either a man (the man's ink, the board's paper), a count label, or its triangle in
     the triangle's own ink; and every cell showing pixels shows them in a colour of their own
     (ink differs from paper)."""
-    memory = machine.memory
     men_inks = {palette.human_men, palette.computer_men, S.contrast(palette.board)}
     for point in range(1, 25):
         col, is_top = S.point_cell(point)
@@ -386,10 +386,10 @@ def test_the_message_line_does_not_move_with_a_mirrored_board():
 def test_on_the_real_machine_the_rom_font_letters_follow_a_mirrored_board():
     """Printed through our ROM on the Spectrum48 and read back with tests/screentext.py."""
     try:
-        from spectrum.machine import Spectrum48
+        import screentext
         from game.zx.basic import Basic, rom_ready
         from gamedriver import rom_symbols
-        import screentext
+        from spectrum.machine import Spectrum48
         machine, symbols = Spectrum48(roms.ROM_PATH), rom_symbols()
     except Exception as exc:                     # the Z80, the ROM or its symbols missing
         pytest.skip(f"needs the machine and the ROM: {exc}")

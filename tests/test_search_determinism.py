@@ -6,9 +6,9 @@ import time
 
 import pytest
 
+from conftest import at_once
 from game.model import evaluator as ev
 from native import lib
-from conftest import at_once
 from test_evaluator import _positions_from_play as _positions
 
 

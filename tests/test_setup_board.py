@@ -4,8 +4,8 @@ The entry rules are also checked directly on apply_entry."""
 import pytest
 
 from game.board import screen as S
-from game.scenes import setup_board as SB
 from game.model.position import Position
+from game.scenes import setup_board as SB
 from test_menus import HAVE_MACHINE, RoutineDriver
 
 START_ID = "4HPwATDgc/ABMA"

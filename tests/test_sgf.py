@@ -5,13 +5,13 @@ import re
 
 import pytest
 
-from game.review import sgf
 from game.model.match import COMPUTER, HUMAN
-from game.review.matfile import parse_mat, write_mat
 from game.model.position import Position
 from game.model.record import MatchRecord
 from game.model.rules import Step
+from game.review import sgf
 from game.review.judge import review_game
+from game.review.matfile import parse_mat, write_mat
 from test_matfile import comparable, run_gnubg_commands, scripted_match
 
 REVIEW_LEVEL = 3          # the round trip tests the file, not the judge: the fast level
@@ -78,14 +78,15 @@ def test_gnubg_loads_the_sgf_with_the_same_moves_and_our_analysis(tmp_path, leng
     mine = parse_mat(open(write_mat(m.record, tmp_path / "ours.mat")).read())
     theirs = parse_mat((tmp_path / "gnubg.mat").read_text())
     assert len(theirs.games) == len(m.record.games)
-    for k, (a, b) in enumerate(zip(comparable(mine), comparable(theirs)), 1):
+    for k, (a, b) in enumerate(zip(comparable(mine), comparable(theirs), strict=True), 1):
         assert a[2] == b[2], f"game {k}: gnubg read other moves"
-    for game, text in zip(m.record.games, gnubg_text_games(tmp_path, len(m.record.games))):
+    texts = gnubg_text_games(tmp_path, len(m.record.games))
+    for game, text in zip(m.record.games, texts, strict=True):
         starred = [STARRED.match(line) for line in text.splitlines()]
         seen = [(int(s.group(1)), float(s.group(3)), s.group(4)) for s in starred if s]
         made = [i for i in reviews[game.number].items if i.kind == "move"]
         assert len(seen) == len(made), f"game {game.number}: gnubg shows other analysis"
-        for item, (ply, equity, behind) in zip(made, seen):
+        for item, (ply, equity, behind) in zip(made, seen, strict=True):
             assert ply == item.played.ply
             assert equity == pytest.approx(item.played.equity, abs=0.0011)
             if item.loss:

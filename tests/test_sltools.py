@@ -12,10 +12,10 @@ import sys
 import numpy as np
 import pytest
 
-from game.model import evaluator as ev
-from native import ffi, lib
 import conftest
 from conftest import build_tools, crashed_position, in_contact
+from game.model import evaluator as ev
+from native import ffi, lib
 
 TOOLS = str(conftest.TOOLS)
 sys.path.insert(0, TOOLS)
@@ -37,8 +37,8 @@ def run(tool, *args):
 def records(path):
     data = path.read_bytes()
     assert len(data) % REC == 0
-    return [(struct.unpack_from("<50b", data, k * REC), struct.unpack_from("<5f", data, k * REC + 50))
-            for k in range(len(data) // REC)]
+    return [(struct.unpack_from("<50b", data, at), struct.unpack_from("<5f", data, at + 50))
+            for at in range(0, len(data), REC)]
 
 
 @pytest.fixture(scope="module")
@@ -84,13 +84,14 @@ def test_gen_is_reproducible_and_writes_several_plays_of_a_decision(sldata, gen_
 def test_encode_writes_inputs_targets_masks_and_classes(sldata, gen_data, tmp_path):
     out = run(sldata, "encode", "--out", tmp_path / "e", gen_data).stdout
     n_in = sltrain.data_inputs(str(tmp_path / "e"))
-    assert f"{n_in} inputs" in out and n_in == sltrain.read_weights(ev.WEIGHTS_PATH)[0]["contact"].n_in
+    assert f"{n_in} inputs" in out
+    assert n_in == sltrain.read_weights(ev.WEIGHTS_PATH)[0]["contact"].n_in
     recs = records(gen_data)
     y = np.fromfile(tmp_path / "e.y", dtype=np.float32).reshape(-1, 5)
     m = np.fromfile(tmp_path / "e.m", dtype=np.uint8).reshape(-1, 5)
     c = np.fromfile(tmp_path / "e.c", dtype=np.uint8)
     assert len(y) == len(recs) == len(c)
-    for (b, target), yy, mm, cc in zip(recs, y, m, c):
+    for (b, target), yy, mm, cc in zip(recs, y, m, c, strict=True):
         assert list(yy) == pytest.approx(list(target))
         assert mm[0] == 1                                  # winning is always possible
         assert mm[3] == (sum(b[:25]) == 15)                # losing a gammon needs 15 men on
@@ -105,11 +106,13 @@ def test_weights_file_round_trips_byte_for_byte(tmp_path):
     sltrain.write_weights(str(tmp_path / "w.wts"), nets, games)
     assert (tmp_path / "w.wts").read_bytes() == open(ev.WEIGHTS_PATH, "rb").read()
     # with and without a crashed net (versions 2 and 1), each read back as written
-    for crashed in (None, nets["contact"].grown(nets["contact"].n_hid + 3, np.random.default_rng(1))):
+    grown = nets["contact"].grown(nets["contact"].n_hid + 3, np.random.default_rng(1))
+    for crashed in (None, grown):
         sltrain.write_weights(str(tmp_path / "v.wts"), dict(nets, crashed=crashed), games)
         back, back_games = sltrain.read_weights(str(tmp_path / "v.wts"))
         assert back_games == games
-        assert struct.unpack_from("<I", (tmp_path / "v.wts").read_bytes(), 8)[0] == (2 if crashed else 1)
+        version = struct.unpack_from("<I", (tmp_path / "v.wts").read_bytes(), 8)[0]
+        assert version == (2 if crashed else 1)
         for name in ("contact", "race", "crashed"):
             want = dict(nets, crashed=crashed)[name]
             assert (back[name] is None) == (want is None)
@@ -138,10 +141,11 @@ def test_training_lowers_the_error_on_its_data_and_is_reproducible(sldata, tmp_p
     sltrain.write_weights(str(tmp_path / "start.wts"), nets, games)
     files = []
     for name in ("a.wts", "b.wts"):
-        out = subprocess.run([sys.executable, os.path.join(TOOLS, "sltrain.py"), str(tmp_path / "e"),
-                              "--weights", str(tmp_path / "start.wts"), "--out", str(tmp_path / name), "--net",
-                              "contact", "--epochs", "6", "--batch", "32", "--lr", "1e-3", "--holdout", "0.25",
-                              "--seed", "2"], capture_output=True, text=True, check=True).stdout
+        command = [sys.executable, os.path.join(TOOLS, "sltrain.py"), str(tmp_path / "e"),
+                   "--weights", str(tmp_path / "start.wts"), "--out", str(tmp_path / name),
+                   "--net", "contact", "--epochs", "6", "--batch", "32", "--lr", "1e-3",
+                   "--holdout", "0.25", "--seed", "2"]
+        out = subprocess.run(command, capture_output=True, text=True, check=True).stdout
         files.append((tmp_path / name).read_bytes())
     assert files[0] == files[1]
     first = float(out.split("epoch 0: held-out equity error ")[1].split()[0].rstrip(","))
@@ -297,7 +301,7 @@ def test_one_ply_rollouts_with_the_luck_taken_out_are_exactly_the_one_ply_value(
     one_ply = rollout_records(sldata, tmp_path, "p1.rec", "--ply", 1)
     rolled = rollout_records(sldata, tmp_path, "r1.rec", "--rollout", 5, "--horizon", 1)
     assert [b for b, _ in rolled] == [b for b, _ in one_ply]
-    for (_, want), (_, got) in zip(one_ply, rolled):
+    for (_, want), (_, got) in zip(one_ply, rolled, strict=True):
         assert list(got) == pytest.approx(list(want), abs=3e-6)
 
 
@@ -324,7 +328,7 @@ def test_two_ply_rollouts_average_the_one_ply_values_after_each_first_rolls_best
                     assert lib.bg_evaluate(swapped, 1, probs) == 0
                 p = list(probs)   # the opponent's view: back to the start's side on roll
                 mine = [1 - p[0], p[3], p[4], p[1], p[2]]
-                want = [w + m / 36 for w, m in zip(want, mine)]
+                want = [w + m / 36 for w, m in zip(want, mine, strict=True)]
         assert list(got) == pytest.approx(want, abs=2e-5)
 
 

@@ -1,15 +1,16 @@
 """bench/strength.py's gnubg0 player (GNU Backgammon's 0-ply net from the optional package
-gnubg-nn; gnubg1 and gnubg2 ask it for its own 1- and 2-ply choice): its plays are legal plays of ours, and a position gnubg-nn refuses or a play our
-rules do not allow stops the run with a message naming the position and dice. Also its
-level5p2/level5p3 players, which meet in one process, each searching at its own depth."""
+gnubg-nn; gnubg1 and gnubg2 ask it for its own 1- and 2-ply choice): its plays are legal plays of
+ours, and a position gnubg-nn refuses or a play our rules do not allow stops the run with a
+message naming the position and dice. Also its level5p2/level5p3 players, which meet in one
+process, each searching at its own depth."""
 import random
 
 import pytest
 
+from conftest import bench_module
 from game.model.position import Position
 from game.model.rules import legal_plays, legal_results
 from native import lib
-from conftest import bench_module
 
 strength = bench_module("strength")
 
@@ -138,7 +139,8 @@ def test_level5p2_and_level5p3_each_search_at_their_own_depth_in_one_process():
         want3 = ev.ranked_plays(pos.position_id, dice, 5, limit=1)[0].play.after
         lib.bg_set_search_plies(old)
         assert Position(tuple(by3)) == want3
-        assert Position(tuple(by2)) == ev.ranked_plays(pos.position_id, dice, 5, limit=1)[0].play.after
+        best = ev.ranked_plays(pos.position_id, dice, 5, limit=1)[0]
+        assert Position(tuple(by2)) == best.play.after
         differ += by2 != by3
         if differ and i >= 7:
             break

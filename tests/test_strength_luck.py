@@ -9,10 +9,10 @@ import sys
 
 import pytest
 
+from conftest import REPO, bench_module
 from game.model import evaluator as ev
 from game.model.position import Position
 from test_evaluator import _positions_from_play
-from conftest import REPO, bench_module
 
 strength = bench_module("strength")
 

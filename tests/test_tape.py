@@ -1,34 +1,48 @@
 """spectrum/tape.py: .TAP and .TZX round trips, every supported TZX block, the pulse
 stream's standard timings, and bad input (clear TapeError or a skipped block with a
 warning, never a crash, the machine's memory untouched)."""
-import roms
 import warnings
 
 import pytest
 
+import roms
 from spectrum import hw
 from spectrum import tape as T
+from spectrum.tape_blocks import (
+    Block,
+    TapeError,
+    TapeWarning,
+    checksum,
+    header_payload,
+    make_tap_block,
+    standard_block,
+)
+from spectrum.tape_player import TapePlayer, block_pulses
+from spectrum.tape_trap import instant_ld_bytes
+from spectrum.tzx import read_tzx, write_tzx
 
 
 def header_block(name="TEST", length=5, file_type=3, start=32768):
-    return T.standard_block(T.make_tap_block(0x00, T.header_payload(file_type, name, length, start, 32768)))
+    header = header_payload(file_type, name, length, start, 32768)
+    return standard_block(make_tap_block(0x00, header))
 
 
 def data_block(payload=b"hello"):
-    return T.standard_block(T.make_tap_block(0xFF, payload))
+    return standard_block(make_tap_block(0xFF, payload))
 
 
 def every_supported_tzx_block():
     """A TZX made in code with each block kind read_tzx keeps."""
     return [
-        T.Block(0x30, pause_ms=0, text="Made by test_tape"),
-        T.Block(0x32, pause_ms=0, archive=((0x00, "A title"), (0x02, "Spectrum Backgammon"))),
-        T.Block(0x10, T.make_tap_block(0x00, T.header_payload(3, "tzxbytes", 4, 0x8000, 32768)), 500),
-        T.Block(0x11, T.make_tap_block(0xFF, b"\x01\x02\x03\x04"), 200, pilot_pulses=3223),
-        T.Block(0x20, pause_ms=300),
-        T.Block(0x12, pause_ms=0, pulses_tstates=(hw.PILOT_PULSE_TSTATES,) * 3223),
-        T.Block(0x13, pause_ms=0, pulses_tstates=(hw.SYNC1_TSTATES, hw.SYNC2_TSTATES)),
-        T.Block(0x14, T.make_tap_block(0xFF, b"pure data"), 400, pilot_pulses=0),
+        Block(0x30, pause_ms=0, text="Made by test_tape"),
+        Block(0x32, pause_ms=0, archive=((0x00, "A title"), (0x02, "Spectrum Backgammon"))),
+        Block(0x10, make_tap_block(0x00, header_payload(3, "tzxbytes", 4, 0x8000, 32768)),
+                500),
+        Block(0x11, make_tap_block(0xFF, b"\x01\x02\x03\x04"), 200, pilot_pulses=3223),
+        Block(0x20, pause_ms=300),
+        Block(0x12, pause_ms=0, pulses_tstates=(hw.PILOT_PULSE_TSTATES,) * 3223),
+        Block(0x13, pause_ms=0, pulses_tstates=(hw.SYNC1_TSTATES, hw.SYNC2_TSTATES)),
+        Block(0x14, make_tap_block(0xFF, b"pure data"), 400, pilot_pulses=0),
     ]
 
 
@@ -43,36 +57,36 @@ def test_tap_written_and_read_back_gives_the_same_blocks():
 
 
 def test_make_tap_block_ends_with_the_xor_of_flag_and_payload():
-    block = T.make_tap_block(0xFF, b"\x01\x02\x04")
+    block = make_tap_block(0xFF, b"\x01\x02\x04")
     assert block == b"\xff\x01\x02\x04" + bytes([0xFF ^ 1 ^ 2 ^ 4])
-    assert T.checksum(block) == 0
+    assert checksum(block) == 0
 
 
 def test_tzx_with_each_supported_block_reads_back_the_same():
     blocks = every_supported_tzx_block()
-    raw = T.write_tzx(blocks)
+    raw = write_tzx(blocks)
     assert raw[:10] == b"ZXTape!\x1a\x01\x14"
-    back = T.read_tzx(raw)
+    back = read_tzx(raw)
     assert [b.block_id for b in back.blocks] == [0x30, 0x32, 0x10, 0x11, 0x20, 0x12, 0x13, 0x14]
-    for a, b in zip(blocks, back.blocks):
+    for a, b in zip(blocks, back.blocks, strict=True):
         assert (a.data, a.pause_ms, a.text, a.archive, a.pulses_tstates) == \
                (b.data, b.pause_ms, b.text, b.archive, b.pulses_tstates)
-    assert T.write_tzx(back.blocks) == raw
+    assert write_tzx(back.blocks) == raw
 
 
 def test_standard_block_pulses_follow_the_rom_timings():
-    header = T.block_pulses(header_block())
+    header = block_pulses(header_block())
     assert len(header) == 8063 + 2 + 19 * 8 * 2
     assert set(header[:8063]) == {2168} and list(header[8063:8065]) == [667, 735]
-    data = T.block_pulses(data_block(b"\x80"))
+    data = block_pulses(data_block(b"\x80"))
     bits = data[3223 + 2:]
     assert list(bits[:4]) == [1710, 1710, 1710, 1710]             # flag 0xFF: ones
     assert len(data) == 3223 + 2 + 3 * 16
-    assert list(T.block_pulses(data_block(b"\x80"))[3225 + 16:3225 + 20]) == [1710, 1710, 855, 855]
+    assert list(block_pulses(data_block(b"\x80"))[3225 + 16:3225 + 20]) == [1710, 1710, 855, 855]
 
 
 def test_player_feeds_edges_frame_by_frame():
-    player = T.TapePlayer([data_block(b"x")])
+    player = TapePlayer([data_block(b"x")])
     assert player.ear_at(100) == 0                                # stopped: no edges
     player.play()
     levels = [player.ear_at(t) for t in (0, 2167, 2168, 4336)]
@@ -86,41 +100,41 @@ def test_player_feeds_edges_frame_by_frame():
 # ---------------------------------------------------------------- bad input
 def test_truncated_tap_is_a_clear_error():
     raw = T.write_tap([header_block(), data_block()])
-    with pytest.raises(T.TapeError, match="block 2 .* 7 bytes long but only 3"):
+    with pytest.raises(TapeError, match="block 2 .* 7 bytes long but only 3"):
         T.read_tap(raw[:-4])
-    with pytest.raises(T.TapeError, match="truncated"):
+    with pytest.raises(TapeError, match="truncated"):
         T.read_tap(raw + b"\x05")
 
 
 def test_zero_length_tap_block_is_skipped_with_a_warning():
     raw = T.write_tap([header_block()]) + b"\x00\x00" + T.write_tap([data_block()])
-    with pytest.warns(T.TapeWarning, match="block 2 .* zero length"):
+    with pytest.warns(TapeWarning, match="block 2 .* zero length"):
         tape = T.read_tap(raw)
     assert len(tape.blocks) == 2
 
 
 def test_tzx_with_an_unknown_version_is_refused():
-    raw = bytearray(T.write_tzx([data_block()]))
+    raw = bytearray(write_tzx([data_block()]))
     raw[8] = 2
-    with pytest.raises(T.TapeError, match="version 2.20 is unknown"):
-        T.read_tzx(bytes(raw))
-    with pytest.raises(T.TapeError, match="not a TZX"):
-        T.read_tzx(b"ZXTaps!\x1a\x01\x14")
+    with pytest.raises(TapeError, match="version 2.20 is unknown"):
+        read_tzx(bytes(raw))
+    with pytest.raises(TapeError, match="not a TZX"):
+        read_tzx(b"ZXTaps!\x1a\x01\x14")
 
 
 def test_tzx_block_longer_than_its_file_is_a_clear_error():
-    raw = T.write_tzx([data_block(b"0123456789")])
-    with pytest.raises(T.TapeError, match=r"block 1 \(10h\).*needs 16 bytes but only 14 remain"):
-        T.read_tzx(raw[:-2])
+    raw = write_tzx([data_block(b"0123456789")])
+    with pytest.raises(TapeError, match=r"block 1 \(10h\).*needs 16 bytes but only 14 remain"):
+        read_tzx(raw[:-2])
 
 
 def test_unsupported_tzx_block_is_skipped_with_a_warning_naming_it():
-    raw = bytearray(T.write_tzx([data_block()]))
+    raw = bytearray(write_tzx([data_block()]))
     raw[10:10] = bytes([0x21, 3]) + b"grp" + bytes([0x22])        # group start, group end
     raw += bytes([0x35]) + b"CUSTOMINFO\x00\x00\x00\x00\x00\x00" + (2).to_bytes(4, "little") + b"ab"
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        tape = T.read_tzx(bytes(raw))
+        tape = read_tzx(bytes(raw))
     messages = [str(w.message) for w in caught]
     assert any("21h" in m for m in messages) and any("22h" in m for m in messages)
     assert any("35h" in m for m in messages)
@@ -128,9 +142,9 @@ def test_unsupported_tzx_block_is_skipped_with_a_warning_naming_it():
 
 
 def test_zero_length_tzx_data_block_is_skipped_with_a_warning():
-    raw = T.write_tzx([T.Block(0x10, b"", 1000), data_block()])
-    with pytest.warns(T.TapeWarning, match="zero length"):
-        tape = T.read_tzx(raw)
+    raw = write_tzx([Block(0x10, b"", 1000), data_block()])
+    with pytest.warns(TapeWarning, match="zero length"):
+        tape = read_tzx(raw)
     assert len(tape.blocks) == 1
 
 
@@ -143,10 +157,10 @@ def test_bad_tape_file_leaves_the_machine_memory_untouched(tmp_path):
     before = bytes(m.memory)
     bad = tmp_path / "bad.tap"
     bad.write_bytes(T.write_tap([header_block(), data_block()])[:-3])
-    with pytest.raises(T.TapeError, match="bad.tap"):
+    with pytest.raises(TapeError, match="bad.tap"):
         TapeLoader(m, str(bad), "instant", roms.rom_symbols())
     assert bytes(m.memory) == before
-    with pytest.raises(T.TapeError, match="cannot be read"):
+    with pytest.raises(TapeError, match="cannot be read"):
         T.read_tape(tmp_path / "missing.tzx")
 
 
@@ -156,6 +170,6 @@ def test_instant_trap_with_no_matching_block_reports_the_tape_ran_out():
     memory = bytearray(65536)
     memory[0xFF00:0xFF02] = b"\x34\x12"
     cpu = Cpu()
-    T.instant_ld_bytes(cpu, memory, T.TapePlayer([header_block()]))
+    instant_ld_bytes(cpu, memory, TapePlayer([header_block()]))
     assert cpu.a == 3 and not cpu.f & 1 and cpu.pc == 0x1234 and cpu.sp == 0xFF02
     assert memory[0x8000:0x8005] == bytes(5)

@@ -12,6 +12,7 @@ import pytest
 
 from game.zx import media
 from spectrum import tape as T
+from spectrum.tzx import write_tzx
 
 sys.path.insert(0, str(pathlib.Path(__file__).parent))
 from test_tape import every_supported_tzx_block  # noqa: E402
@@ -32,7 +33,7 @@ def tzxlist(path) -> str:
 
 def tapinfo(path) -> str:
     try:
-        import skoolkit  # noqa: F401
+        import skoolkit  # noqa: F401 - imported only to learn whether it is installed
     except ImportError:
         require(False, "SkoolKit (pip install skoolkit)")
     code = "import sys; from skoolkit.tapinfo import main; main(sys.argv[1:])"
@@ -64,7 +65,7 @@ def test_tapinfo_lists_backgammon_tap_blocks_and_the_basic_loader():
 
 def test_both_tools_read_our_tzx_with_every_supported_block(tmp_path):
     path = tmp_path / "every.tzx"
-    path.write_bytes(T.write_tzx(every_supported_tzx_block()))
+    path.write_bytes(write_tzx(every_supported_tzx_block()))
     listed = tzxlist(path)
     for kind in ("0x30 (Comment)", "0x32 (Archive Info)", "0x10 (Standard Speed Data)",
                  "0x11 (Turbo Speed Data)", "0x20 (Pause)", "0x12 (Pure Tone)",

@@ -39,7 +39,7 @@ def test_decisions_follow_the_dec_counts_and_a_mismatch_is_refused(one_ply_recor
 def test_one_ply_targets_score_as_our_one_ply(one_ply_records, capsys):
     pytest.importorskip("gnubg_nn")
     assert targets.main([str(one_ply_records), "--decisions", "6", "--judge-ply", "0"]) == 0
-    lines = dict(l.split(": ", 1) for l in capsys.readouterr().out.splitlines())
+    lines = dict(line.split(": ", 1) for line in capsys.readouterr().out.splitlines())
     for kind in ("abs_error", "difference_error", "choice_loss"):
         for who in ("ours_0ply", "ours_1ply", "targets", "gnubg_0ply"):
             assert f"{who}_{kind}" in lines

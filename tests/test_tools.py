@@ -13,10 +13,10 @@ import sys
 
 import pytest
 
-from game.model import evaluator as ev
-from native import ffi, lib
 import conftest
 from conftest import build_tools, crashed_position, in_contact
+from game.model import evaluator as ev
+from native import ffi, lib
 
 TOOLS = str(conftest.TOOLS)
 HEADER = struct.Struct("<8s6I")          # magic, version, n_in, hid_c, n_in_race, hid_r, games
@@ -65,12 +65,14 @@ def test_a_seeded_training_run_is_reproducible_and_its_file_loads_in_the_game(to
     ev.load_weights()                                   # the shipped weights back
 
 
-def test_a_training_run_stopped_at_a_checkpoint_and_continued_ends_in_the_same_file(tools, tmp_path):
+def test_a_training_run_stopped_at_a_checkpoint_and_continued_ends_in_the_same_file(tools,
+                                                                                    tmp_path):
     common = ["--games", 90, "--hidden", 8, "--seed", 4, "--check", 30, "--pairs", 3]
     run(tools, "train", *common, "--out", tmp_path / "whole.wts")
     run(tools, "train", *common, "--stop-at", 30, "--out", tmp_path / "part.wts")
     assert HEADER.unpack_from((tmp_path / "part.wts").read_bytes())[6] == 30
-    run(tools, "train", *common, "--continue", tmp_path / "part.wts", "--out", tmp_path / "part.wts")
+    run(tools, "train", *common, "--continue", tmp_path / "part.wts",
+        "--out", tmp_path / "part.wts")
     assert (tmp_path / "part.wts").read_bytes() == (tmp_path / "whole.wts").read_bytes()
 
 
@@ -125,7 +127,8 @@ def test_refine_gen_fit_duel_and_average(tools, tmp_path):
     assert (tmp_path / "avg.wts").read_bytes() == open(shipped, "rb").read()
 
 
-def test_refine_fits_each_net_on_the_positions_it_judges_and_carries_the_crashed_net(tools, tmp_path):
+def test_refine_fits_each_net_on_the_positions_it_judges_and_carries_the_crashed_net(tools,
+                                                                                    tmp_path):
     """With a crashed net, refine fit sends crashed positions to it and the rest to the
     contact and race nets; average and --widen carry it; a file with one and a file without
     do not average."""
@@ -141,7 +144,8 @@ def test_refine_fits_each_net_on_the_positions_it_judges_and_carries_the_crashed
     assert crashed > 0
     out = run(tools, "refine", "fit", "--weights", k2, "--epochs", 1, "--out", tmp_path / "f.wts",
               tmp_path / "d.dat").stdout
-    assert f"fit: {contact} contact, {len(boards) - contact - crashed} race, {crashed} crashed" in out
+    race = len(boards) - contact - crashed
+    assert f"fit: {contact} contact, {race} race, {crashed} crashed" in out
     assert "crashed epoch 1" in out
     assert ev.load_weights(str(tmp_path / "f.wts")) == lib.bg_weights_games()
     ev.load_weights()
@@ -324,7 +328,7 @@ def test_refine_gen_ply0_targets_are_each_games_outcome_for_the_side_on_roll(too
     # the wrong side would turn this correlation negative
     n = len(ours)
     mo, mt = sum(ours) / n, sum(outcomes) / n
-    cov = sum((a - mo) * (b - mt) for a, b in zip(ours, outcomes))
+    cov = sum((a - mo) * (b - mt) for a, b in zip(ours, outcomes, strict=True))
     var_o = sum((a - mo) ** 2 for a in ours)
     var_t = sum((b - mt) ** 2 for b in outcomes)
     assert cov / math.sqrt(var_o * var_t) > 0.3

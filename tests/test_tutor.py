@@ -7,7 +7,6 @@ import time
 from types import SimpleNamespace
 
 import pytest
-from gamedriver import GameDriver
 
 from game.commands import play_text
 from game.files.settings import Settings, SettingsError
@@ -19,6 +18,7 @@ from game.model.record import MatchRecord
 from game.review import judge as review
 from game.review.judge import BAD, DOUBTFUL
 from game.scenes import tutor
+from gamedriver import GameDriver
 
 HUMAN_53 = [3, 5]                 # the opening throw: the human's 5 beats the computer's 3
 RACE_EVEN = "7u4OAADu7g4AAA"      # 60 pips each, on roll: no double (test_review.py)

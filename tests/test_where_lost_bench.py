@@ -5,8 +5,8 @@ import os
 import subprocess
 import sys
 
-from game.model.position import Position
 from conftest import bench_module
+from game.model.position import Position
 
 _ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 _PATH = os.path.join(_ROOT, "bench", "where_lost.py")

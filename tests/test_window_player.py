@@ -7,6 +7,7 @@ floods of clicks and keys never crash. The real game on the real machine, SDL's 
 drivers."""
 import json
 import random
+from itertools import pairwise
 
 import numpy as np
 import pygame
@@ -17,6 +18,7 @@ from game.board import screen as S
 from game.model.position import Position
 from spectrum import display, hw
 from windowdriver import SCALE, Player
+
 SETTINGS = {"cube": False, "who_starts": "human", "sound": False}
 
 
@@ -183,7 +185,7 @@ def test_typed_characters_are_each_held_then_let_go():
     for _ in range(40):
         typist.frame(keys, {})
     pressed = [names for names in keys.seen if names]
-    runs = [pressed[0]] + [b for a, b in zip(pressed, pressed[1:]) if a != b]
+    runs = [pressed[0]] + [b for a, b in pairwise(pressed) if a != b]
     assert runs == [("K",), ("4",), ("ENTER",), ("SYMBOL SHIFT", "C")]
     assert keys.seen[display.TYPE_HOLD_FRAMES + 1] == ()         # let go in between
 

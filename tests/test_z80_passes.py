@@ -5,9 +5,23 @@ pass."""
 from spectrum.z80_bus import CONTENTION_48K, Contention
 from spectrum.z80_compile import BlockCompiler
 from spectrum.z80_decode import Decoder
-from spectrum.z80_passes import (FOLLOW, LAST, NESTED, ON, RETURN, SIDE_EXIT, Exit, LoopBack,
-                                 code_ranges, dead_values, place, registers, trace, walk)
 from spectrum.z80_operands import Expr, Template
+from spectrum.z80_passes import (
+    FOLLOW,
+    LAST,
+    NESTED,
+    ON,
+    RETURN,
+    SIDE_EXIT,
+    Exit,
+    LoopBack,
+    code_ranges,
+    dead_values,
+    place,
+    registers,
+    trace,
+    walk,
+)
 from spectrum.z80_tables import FLAG_C
 from spectrum.z80_timing import Flag, Mark, PortWait, Wait, Within, timing
 

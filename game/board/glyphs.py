@@ -1,7 +1,7 @@
 """The game's pixel art as rows of '#' (ink) and '.' (paper): a man, a die's pips, the
 doubling cube and its figures; and the cube's cells as bytes for screen memory. Where
 they are drawn is game/board/screen.py's business, not this module's."""
-from functools import lru_cache
+from functools import cache
 
 CUBE_COLS, CUBE_ROWS = 3, 2          # the doubling cube: 24 x 16 pixels
 CUBE_VALUES = (1, 2, 4, 8, 16, 32, 64)
@@ -98,7 +98,7 @@ def _cell_bytes(rows: tuple[str, ...], col_in: int, row_in: int) -> bytes:
     return bytes(out)
 
 
-@lru_cache(maxsize=None)
+@cache
 def cube_bytes(value: int) -> bytes:
     """The cube's 6 cells as they sit in screen memory, cell by cell (8 bytes each), for
     a value: what read_cube looks for."""

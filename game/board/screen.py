@@ -4,15 +4,12 @@ trays, dice with pips, the doubling cube, point letters and the message line, dr
 board style of game/files/settings.py, mirrored or not, tokens swapped or not. Not the game flow."""
 from dataclasses import dataclass, field
 
-from spectrum.hw import ATTR_ADDR, SCREEN_ADDR  # noqa: F401 - the 48K's, used via S.
-from spectrum.hw import BLACK, BLUE, CYAN, GREEN, MAGENTA, RED, WHITE, YELLOW  # noqa: F401
-from game.board.glyphs import (CUBE_COLS, CUBE_DIGITS, CUBE_ROWS, CUBE_VALUES,  # noqa: F401
-                               HOLLOW_MAN_GLYPH, MAN_GLYPH, PIP_GLYPH, PIP_SPOTS, cube_bytes,
-                               cube_glyph)
-from game.board.palette import STYLE_EXTRAS, Palette, attr, contrast  # noqa: F401
-from game.model.position import (BAR as BAR_INDEX, BAR_LETTER, MEN_PER_SIDE, POINT_LETTERS,
-                                  ROW_LEN, Position)
-
+from game.board import glyphs
+from game.board.glyphs import CUBE_COLS, CUBE_ROWS, CUBE_VALUES, HOLLOW_MAN_GLYPH, MAN_GLYPH
+from game.board.palette import Palette, attr, contrast
+from game.model.position import BAR as BAR_INDEX
+from game.model.position import BAR_LETTER, MEN_PER_SIDE, POINT_LETTERS, ROW_LEN, Position
+from spectrum.hw import ATTR_ADDR, BLACK, BLUE, CYAN, GREEN, RED, SCREEN_ADDR, WHITE, YELLOW
 
 COLS, ROWS = 32, 24                  # character cells
 WIDTH_PX = 8 * COLS
@@ -116,7 +113,8 @@ def cube_side(owner) -> str | None:
     try:
         return OWNER_SIDES[owner]
     except (KeyError, TypeError):
-        raise ValueError(f"no cube owner {owner!r}: None, human, computer, white or black")
+        raise ValueError(f"no cube owner {owner!r}: "
+                         "None, human, computer, white or black") from None
 
 
 def cube_cell(owner, mirrored: bool = False) -> tuple[int, int]:
@@ -133,7 +131,7 @@ def read_cube(mem, mirrored: bool = False):
         found = bytes(mem[bitmap_addr(col + c, (row + r) * 8 + k)]
                       for r in range(CUBE_ROWS) for c in range(CUBE_COLS) for k in range(8))
         for value in CUBE_VALUES:
-            if found == cube_bytes(value):
+            if found == glyphs.cube_bytes(value):
                 return value, side
     return None
 
@@ -183,9 +181,10 @@ class Screen:
         self.mirrored = bool(mirrored)
         self.tokens_swapped = bool(tokens_swapped)
         self.palette = Palette.of(style, self.tokens_swapped)
-        self.cube = None                 # (value, side) on the board, or None
-        self.dice = {True: (None, True), False: (None, False)}   # top/bottom: (face, black)
-        self.last_message = None
+        self.cube: tuple | None = None   # (value, side) on the board, or None
+        # top/bottom: (face, black)
+        self.dice: dict[bool, tuple[int | None, bool]] = {True: (None, True), False: (None, False)}
+        self.last_message: str | None = None
         self.board_drawn = False
 
     # ---------- options: style, tokens, directions ----------
@@ -365,7 +364,7 @@ class Screen:
         colour of the paper is drawn hollow: outlined in the contrasting colour."""
         shown = count if count <= MEN_SHOWN else MEN_SHOWN - 1
         man = attr(ink, paper, self.palette.bright)
-        glyph = MAN_GLYPH
+        glyph: tuple[str, ...] = MAN_GLYPH
         if ink == paper:
             man, glyph = attr(contrast(paper), paper, self.palette.bright), HOLLOW_MAN_GLYPH
         for slot in range(shown):
@@ -443,8 +442,8 @@ class Screen:
             else:
                 outline.append("#" + "." * (size_px - 2) + "#")
         self.put_glyph(DIE_COL, row * 8, tuple(outline))
-        for gx, gy in PIP_SPOTS[face]:
-            self.or_pixels(DIE_COL * 8 + 4 + gx * 6, row * 8 + 4 + gy * 6, PIP_GLYPH)
+        for gx, gy in glyphs.PIP_SPOTS[face]:
+            self.or_pixels(DIE_COL * 8 + 4 + gx * 6, row * 8 + 4 + gy * 6, glyphs.PIP_GLYPH)
 
     def draw_dice(self, top_face: int | None, bottom_face: int | None,
                   top_black: bool = True, bottom_black: bool = False) -> None:
@@ -461,7 +460,7 @@ class Screen:
             self.clear_cube()
             return
         side = cube_side(owner)
-        glyph = cube_glyph(value)
+        glyph = glyphs.cube_glyph(value)
         self.clear_cube()
         col, row = CUBE_COL, CUBE_ROW[side]
         pal = self.palette

@@ -10,7 +10,6 @@ import time
 
 from spectrum.safe_read import read_regular
 
-
 COPY_BYTES = 1 << 20                # keep_aside copies files up to this size, renames others
 
 

@@ -11,16 +11,27 @@ import pathlib
 import sys
 import time
 from dataclasses import dataclass, field
-from typing import Optional
 
 from game.errors import BackgammonError
+from game.files import safe_write
+from game.files.settings import Settings, SettingsError, config_dir
+from game.files.validate import (
+    Invalid,
+    flag,
+    keyed_by,
+    list_of,
+    maybe,
+    one_of,
+    parse_json,
+    plain,
+    read_json_file,
+    table,
+    text,
+    whole,
+)
 from game.model.match import ENDINGS, MAX_CUBE, MAX_LENGTH, Match, MatchError, sides_for
 from game.model.position import ID_FORM
 from game.model.record import ACTIONS, RecordError
-from game.files.settings import Settings, SettingsError, config_dir
-from game.files.validate import (Invalid, flag, keyed_by, list_of, maybe, one_of, parse_json,
-                                 plain, read_json_file, table, text, whole)
-from game.files import safe_write
 
 SAVE_FILE = "savegame.json"
 BACKUP_SUFFIX = ".bak"              # the previous good save, beside the save
@@ -132,19 +143,20 @@ class SavedGame:
     if it has not rolled, `extra` free room for the game flow (e.g. steps typed so far)."""
     match: Match
     position_id: str
-    turn: Optional[str]
-    dice: Optional[tuple] = None
+    turn: str | None
+    dice: tuple | None = None
     settings: Settings = field(default_factory=Settings)
     extra: dict = field(default_factory=dict)
 
     def to_dict(self) -> dict:
-        return {"format": FORMAT, "version": VERSION, "saved_at": time.strftime("%Y-%m-%d %H:%M:%S"),
+        return {"format": FORMAT, "version": VERSION,
+                "saved_at": time.strftime("%Y-%m-%d %H:%M:%S"),
                 "match": self.match.to_dict(), "position_id": self.position_id,
                 "turn": self.turn, "dice": list(self.dice) if self.dice else None,
                 "settings": self.settings.to_dict(), "extra": self.extra}
 
     @classmethod
-    def from_dict(cls, data) -> "SavedGame":
+    def from_dict(cls, data) -> SavedGame:
         """Rebuild and check a save; anything wrong raises SaveError (one line naming the
         entry and the value), never another exception."""
         check_save(data)
@@ -162,7 +174,7 @@ class SavedGame:
         return saved
 
 
-def _check_playable(saved: "SavedGame") -> None:
+def _check_playable(saved: SavedGame) -> None:
     """A save that reads but could not be played on as it says is refused by name: sides
     that are not the ones its players option makes (the keys would move the other side's
     men), a match already won, a turn that is not the side on roll, a game in which a side
@@ -190,8 +202,8 @@ def _check_playable(saved: "SavedGame") -> None:
 def _check_position(position_id: str) -> None:
     """A position ID must also decode to a possible board (game/model/position.py says why not)."""
     try:
-        from game.model.position import Position
         from game.errors import PositionError
+        from game.model.position import Position
     except ImportError:          # the engine is not built: the format check above must do
         return
     try:
@@ -214,7 +226,7 @@ def _stderr(message: str) -> None:
     print(message, file=sys.stderr)
 
 
-def encode_save(saved: "SavedGame") -> bytes:
+def encode_save(saved: SavedGame) -> bytes:
     """The file's bytes for a save, checked by the reader's own rules first: a save that
     could not be read back is a SaveError here, before anything is written."""
     raw = (json.dumps(saved.to_dict(), indent=1) + "\n").encode("utf-8")
@@ -222,7 +234,7 @@ def encode_save(saved: "SavedGame") -> bytes:
     return raw
 
 
-def write_save(path, saved: "SavedGame") -> pathlib.Path:
+def write_save(path, saved: SavedGame) -> pathlib.Path:
     """Write a save atomically (game/files/safe_write.py write_atomic: a temporary file in the same
     folder, flushed, fsynced, renamed over). If the save already there reads back whole,
     it becomes the backup (NAME.bak) as the new one goes in; a damaged one is not kept
@@ -238,7 +250,7 @@ def _write_raw(path: pathlib.Path, raw: bytes) -> pathlib.Path:
     return safe_write.write_atomic(path, raw, backup=backup_path(path) if keep else None)
 
 
-def save_game(saved: "SavedGame", path=None) -> pathlib.Path:
+def save_game(saved: SavedGame, path=None) -> pathlib.Path:
     """write_save with the default path (the console's save on closing the window)."""
     return write_save(path, saved)
 
@@ -251,16 +263,16 @@ class Autosave:
     (game/files/shutdown.py), which must not serialise a match caught half-way through a change,
     and which repairs a write the signal itself cut short."""
 
-    def __init__(self, path=None):
+    def __init__(self, path: str | pathlib.Path | None = None) -> None:
         self.path = pathlib.Path(path) if path else save_path()
-        self.last: Optional[bytes] = None
+        self.last: bytes | None = None
 
-    def write(self, saved: "SavedGame") -> pathlib.Path:
+    def write(self, saved: SavedGame) -> pathlib.Path:
         raw = encode_save(saved)
         self.last = raw
         return _write_raw(self.path, raw)
 
-    def write_again(self) -> Optional[pathlib.Path]:
+    def write_again(self) -> pathlib.Path | None:
         """The last save written again (None if there has been none)."""
         return None if self.last is None else _write_raw(self.path, self.last)
 
@@ -270,7 +282,7 @@ class Autosave:
         discard_save(self.path)
 
 
-def read_save(path=None) -> Optional["SavedGame"]:
+def read_save(path=None) -> SavedGame | None:
     """The save in this one file, or None when there is no file; SaveError (one line) when
     it is damaged, unreadable, too big or not a regular file. Nothing is renamed."""
     path = pathlib.Path(path) if path else save_path()
@@ -303,7 +315,7 @@ def _aside(path) -> str:
         return f"could not be renamed ({exc.__class__.__name__})"
 
 
-def load_game(path=None, warn=_stderr) -> tuple[Optional[SavedGame], Optional[str]]:
+def load_game(path=None, warn=_stderr) -> tuple[SavedGame | None, str | None]:
     """The save to offer at start-up, never an exception:
     (saved, None) from the save, or from its backup when the save itself is missing (a
     crash between the two renames of write_save); (None, None) when there is neither;

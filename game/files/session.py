@@ -6,12 +6,13 @@ decides what goes in."""
 from __future__ import annotations
 
 import sys
+from typing import Any
 
 from game.files import savegame
-from game.model.match import Match
-from game.model.position import BAR, Position
 from game.files.settings import Settings
 from game.files.validate import Invalid, list_of, whole
+from game.model.match import Match
+from game.model.position import BAR, Position
 
 HELD = "bottom"                  # a save's position is held with the bottom side on roll
 MAX_TYPED = 4                    # steps in a turn: a double's four
@@ -30,7 +31,8 @@ class Session:
                  trace=None, say=None):
         self.settings = settings
         self.match: Match | None = None
-        self.game = None                 # the scenes' Game in progress
+        # the scenes' Game in progress (a layer above: not imported here)
+        self.game: Any = None
         self.slot = slot
         self.trace = trace
         self.say = say or (lambda text: print(text, file=sys.stderr))
@@ -45,7 +47,7 @@ class Session:
         if game is None or match is None or not any(game.typed.values()):
             return None
         position, side, dice = game.at
-        extra = {"held": HELD}
+        extra: dict[str, object] = {"held": HELD}
         if between_games:
             side, dice, extra["between_games"] = match.sides[0], None, True
         elif not match.in_game or side is None:
@@ -58,12 +60,13 @@ class Session:
     def autosave(self, between_games: bool = False) -> None:
         """Write the snapshot to the slot. A failure to write (a full disk, a folder gone)
         is said once and play goes on; it never stops the game."""
-        saved = self.snapshot(between_games) if self.slot is not None else None
-        if saved is None:
+        slot = self.slot
+        saved = self.snapshot(between_games) if slot is not None else None
+        if slot is None or saved is None:
             return
         self.tell("saving", facts(saved))
         try:
-            self.slot.write(saved)
+            slot.write(saved)
         except (OSError, savegame.SaveError) as exc:
             if not self.failed:
                 self.say(f"the game could not be saved (play goes on): {exc}")

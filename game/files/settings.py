@@ -8,19 +8,16 @@ import os
 import pathlib
 import sys
 from dataclasses import asdict, dataclass, fields
-from typing import Optional
 
 from game.errors import BackgammonError
-from game.model.match import MAX_LENGTH, BadMatchLength, parse_match_length
-from game.files.validate import (checked, flag, maybe, one_of, read_json_file, show, table,
-                                 whole)
 from game.files import safe_write
+from game.files.validate import checked, flag, maybe, one_of, read_json_file, show, table, whole
+from game.model.match import MAX_LENGTH, BadMatchLength, parse_match_length
+from spectrum.hw import BLACK, BLUE, CYAN, GREEN, MAGENTA, RED, WHITE, YELLOW
 
 CONFIG_ENV = "SPECTRUM_BACKGAMMON_CONFIG_DIR"   # overrides the directory (tests, portable use)
 APP_DIR = "spectrum-backgammon"
 SETTINGS_FILE = "settings.json"
-
-from spectrum.hw import BLACK, BLUE, CYAN, GREEN, MAGENTA, RED, WHITE, YELLOW  # noqa: E402
 
 
 @dataclass(frozen=True)
@@ -114,7 +111,7 @@ class Settings:
     cube: bool = True
     sound: bool = True
     speed: str = "steps"
-    match_length: Optional[int] = None
+    match_length: int | None = None
     who_starts: str = "roll"
     confirm_turn: bool = False         # "READY?" at the end of the human's turn (1983: none)
     board_style: str = "classic"
@@ -157,9 +154,9 @@ class Settings:
         """Step an option to its next choice (the menu's key press); returns the new value.
         The match length is typed instead: use set("match_length", text)."""
         table = {n: choices for n, _, choices in OPTIONS}
-        if table.get(name) is None:
+        choices = table.get(name)
+        if choices is None:
             raise SettingsError(f"{name} is typed, not stepped")
-        choices = table[name]
         current = getattr(self, name)       # the option named by the menu's table
         i = choices.index(current) if current in choices else -1
         self.set(name, choices[(i + 1) % len(choices)])
@@ -176,7 +173,7 @@ class Settings:
         """(key, option, line) for each option: the key that selects it (1..9, A..D) and a
         line of at most 32 characters, e.g. ("1", "level", "1 Level        5")."""
         return [(key, name, f"{key} {label:<13}{self.value_text(name)}"[:32])
-                for key, (name, label, _) in zip(MENU_KEYS, OPTIONS)]
+                for key, (name, label, _) in zip(MENU_KEYS, OPTIONS, strict=True)]
 
     @property
     def style(self) -> BoardStyle:
@@ -192,7 +189,7 @@ class Settings:
         return asdict(self)
 
     @classmethod
-    def from_dict(cls, data, field: str = "") -> "Settings":
+    def from_dict(cls, data, field: str = "") -> Settings:
         """Settings from their JSON table, every known option checked for its exact type
         and range (SettingsError naming `field`.option and the value); unknown keys (from
         a newer version) are ignored."""
@@ -235,7 +232,7 @@ def _stderr(message: str) -> None:
     print(message, file=sys.stderr)
 
 
-def load_settings(path=None, warn=_stderr) -> tuple[Settings, Optional[str]]:
+def load_settings(path=None, warn=_stderr) -> tuple[Settings, str | None]:
     """Read the settings file: (settings, None) when fine or absent (defaults), or
     (defaults, warning) when it is damaged, unreadable or not a regular file. The damaged
     file is kept aside as NAME.damaged-YYYYmmdd-HHMMSS: a copy (once per content) while

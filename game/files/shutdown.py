@@ -7,8 +7,9 @@ from __future__ import annotations
 import signal
 import sys
 
-_POSIX_ONLY = ("SIGTERM", "SIGHUP")   # SIGHUP is POSIX-only, hence the look-up by name
-STOP_SIGNALS = tuple(getattr(signal, n) for n in _POSIX_ONLY if hasattr(signal, n))  # (above)
+_POSIX_ONLY = ("SIGTERM", "SIGHUP")
+# SIGHUP is POSIX-only (Windows has no such signal), hence the look-up by name
+STOP_SIGNALS = tuple(getattr(signal, n) for n in _POSIX_ONLY if hasattr(signal, n))
 EXIT_STATUS = 0                     # a clean stop, as when the window is closed
 
 

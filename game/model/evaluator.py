@@ -9,11 +9,21 @@ import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+import native
 from game.errors import BackgammonError, DiceError, MatchError, PositionError
 from game.model.position import BOARD_LEN, Position, position_message
-from game.model.rules import (LazySequence, Play, PlayBuffers, Plays, c_board, check_dice,
-                              ids_text, per_thread, signed_byte, steps_from)
-import native
+from game.model.rules import (
+    LazySequence,
+    Play,
+    PlayBuffers,
+    Plays,
+    c_board,
+    check_dice,
+    ids_text,
+    per_thread,
+    signed_byte,
+    steps_from,
+)
 from native import ffi, lib
 from spectrum.hw import MEMORY_BYTES
 
@@ -39,7 +49,7 @@ _WEIGHTS_MESSAGES = {
     lib.BG_ERR_WTS_VERSION: "it is of another format version or net shape",
     lib.BG_ERR_WTS_CHECKSUM: "its checksum does not match (the file is damaged)",
 }
-_state = {"loaded_from": None}
+_state: dict[str, str | None] = {"loaded_from": None}
 
 
 def load_weights(path: str | None = None) -> int:
@@ -111,7 +121,7 @@ class Candidate:
     play: Play
     equity: float
     ply: int = 0    # how deeply the level judged it: 0, 1, 2, 3 plies (level 1: -1)
-    chances: "Probabilities | None" = None
+    chances: Probabilities | None = None
 
     @property
     def position_id(self) -> str:
@@ -240,7 +250,7 @@ class Probabilities:
     lose_gammon: float
     lose_backgammon: float
 
-    def flipped(self) -> "Probabilities":
+    def flipped(self) -> Probabilities:
         """The same chances seen from the other side."""
         return Probabilities(1.0 - self.win, self.lose_gammon, self.lose_backgammon,
                              self.win_gammon, self.win_backgammon)

@@ -4,12 +4,11 @@ and tells it what happened; rules.py decides how a game ends (single/gammon/back
 from __future__ import annotations
 
 import base64
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable, Optional
-
-from game.model.record import MatchRecord
 
 from game.errors import MatchError
+from game.model.record import MatchRecord
 
 HUMAN, COMPUTER = "human", "computer"
 WHITE, BLACK = "white", "black"
@@ -63,11 +62,11 @@ class OpeningThrow:
     player plays them), or None when the starter was chosen and rolls normally.
     `throws` lists every throw made, ties included, as (first side's die, other's)."""
     first: str
-    dice: Optional[tuple[int, int]]
+    dice: tuple[int, int] | None
     throws: tuple[tuple[int, int], ...] = ()
 
 
-def parse_match_length(value) -> Optional[int]:
+def parse_match_length(value) -> int | None:
     """1..25 -> that length; None, "", "U" or "unlimited" -> None (money play).
     Anything else (0, 26, "abc", 2.5) raises BadMatchLength with the reason."""
     if value is None:
@@ -112,17 +111,17 @@ class Match:
     (white/black suits two-player mode). The first side named is player 0 in exports."""
 
     def __init__(self, length=None, *, sides: tuple[str, str] = (HUMAN, COMPUTER),
-                 cube: bool = True, names: Optional[dict] = None):
-        self.length: Optional[int] = parse_match_length(length)
+                 cube: bool = True, names: dict | None = None):
+        self.length: int | None = parse_match_length(length)
         if len(sides) != 2 or sides[0] == sides[1]:
             raise MatchError("A match needs two different sides")
-        self.sides: tuple[str, str] = tuple(sides)
+        self.sides: tuple[str, str] = (sides[0], sides[1])
         self.cube_enabled: bool = bool(cube)
         self.score: dict[str, int] = {s: 0 for s in self.sides}
         self.cube_value: int = 1
-        self.cube_owner: Optional[str] = None      # None = centred
-        self.offered_by: Optional[str] = None      # a double waiting for take/drop
-        self.on_roll: Optional[str] = None
+        self.cube_owner: str | None = None      # None = centred
+        self.offered_by: str | None = None      # a double waiting for take/drop
+        self.on_roll: str | None = None
         self.rolled: bool = False
         self.game_number: int = 0                  # 1 for the first game once started
         self.in_game: bool = False
@@ -154,7 +153,7 @@ class Match:
         return self.length is not None and max(self.score.values()) >= self.length
 
     @property
-    def winner(self) -> Optional[str]:
+    def winner(self) -> str | None:
         """The match winner once the match is over, else None."""
         if not self.is_over:
             return None
@@ -164,7 +163,7 @@ class Match:
     def post_crawford(self) -> bool:
         return self.crawford_done and not self.crawford_game
 
-    def away(self, side: str) -> Optional[int]:
+    def away(self, side: str) -> int | None:
         """Points `side` still needs to win the match (None in money play)."""
         self._check_side(side)
         if self.length is None:
@@ -307,7 +306,7 @@ class Match:
         """The gnubg match ID (12 characters) of this state: cube, owner, side on roll,
         Crawford, game state, a double waiting, the dice if rolled, length and scores.
         The first side is gnubg's player 0. Paste it beside the position ID into gnubg."""
-        fields = []
+        fields: list[int] = []
 
         def put(value: int, width: int) -> None:
             fields.extend((value >> i) & 1 for i in range(width))
@@ -353,7 +352,7 @@ class Match:
         }
 
     @classmethod
-    def from_dict(cls, data: dict) -> "Match":
+    def from_dict(cls, data: dict) -> Match:
         """Rebuild a match saved by to_dict(); raises MatchError on inconsistent data."""
         try:
             sides = tuple(data["sides"])

@@ -6,7 +6,7 @@ from __future__ import annotations
 import base64
 import binascii
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from game.errors import EntryError, PositionError, PositionIdError
@@ -69,17 +69,17 @@ class Position:
     # ---- construction -----------------------------------------------------------------
 
     @classmethod
-    def start(cls) -> "Position":
+    def start(cls) -> Position:
         buf = ffi.new("int8_t[]", BOARD_LEN)
         lib.bg_start(buf)
         return cls.from_c(buf)
 
     @classmethod
-    def from_c(cls, buf) -> "Position":
+    def from_c(cls, buf) -> Position:
         return cls(tuple(ffi.unpack(ffi.cast("int8_t *", buf), BOARD_LEN)))
 
     @classmethod
-    def from_engine(cls, board: tuple[int, ...]) -> "Position":
+    def from_engine(cls, board: tuple[int, ...]) -> Position:
         """A board the C engine produced from a valid one: skips re-validation (speed)."""
         position = object.__new__(cls)
         object.__setattr__(position, "board", board)
@@ -87,7 +87,7 @@ class Position:
 
     @classmethod
     def from_points(cls, mover: Mapping[int | str, int], opponent: Mapping[int | str, int]
-                    ) -> "Position":
+                    ) -> Position:
         """A position from two small maps, each side counting its own points 1..24, with the
         key "bar" for its bar: from_points({6: 2, "bar": 1}, {1: 2})."""
         rows = []
@@ -104,7 +104,7 @@ class Position:
         return cls(tuple(rows))
 
     @classmethod
-    def from_id(cls, position_id: str) -> "Position":
+    def from_id(cls, position_id: str) -> Position:
         """Decode a gnubg position ID. gnubg's key lists the side NOT on roll first, then the
         side on roll (checked against gnubg 1.x: the ID it prints while O is on roll starts
         with X's men), each as 25 runs of 1-bits (points 1..24, then the bar) ended by a 0."""
@@ -174,7 +174,7 @@ class Position:
     def opponent(self) -> tuple[int, ...]:
         return self.board[ROW_LEN:]
 
-    def swapped(self) -> "Position":
+    def swapped(self) -> Position:
         """The same board with the other side on roll."""
         return Position(self.opponent + self.mover)
 

@@ -4,7 +4,6 @@ and results. Plain data; it neither checks legality (rules.py) nor writes files 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Optional
 
 from game.errors import BackgammonError
 from game.model.rules import Step
@@ -87,7 +86,7 @@ class Action:
     move: dice and play; double: value (the cube offered); win: points and how."""
     kind: str
     side: str
-    dice: Optional[tuple[int, int]] = None
+    dice: tuple[int, int] | None = None
     play: str = ""
     value: int = 0
 
@@ -97,7 +96,7 @@ class Action:
                 "play": self.play, "value": self.value}
 
     @classmethod
-    def from_dict(cls, d: dict) -> "Action":
+    def from_dict(cls, d: dict) -> Action:
         kind = d["kind"]
         if kind not in ACTIONS:
             raise RecordError(f"unknown action {kind!r}")
@@ -113,10 +112,10 @@ class GameRecord:
     scores: dict
     crawford: bool = False
     actions: list = field(default_factory=list)
-    winner: Optional[str] = None
+    winner: str | None = None
     points: int = 0
     how: str = ""          # single / gammon / backgammon / drop / resign
-    start: Optional[str] = None
+    start: str | None = None
 
     @property
     def finished(self) -> bool:
@@ -129,7 +128,7 @@ class GameRecord:
                 **({"start": self.start} if self.start else {})}
 
     @classmethod
-    def from_dict(cls, d: dict) -> "GameRecord":
+    def from_dict(cls, d: dict) -> GameRecord:
         start = d.get("start")
         if start is not None and not isinstance(start, str):
             raise RecordError(f"a game's start is a position ID, not {start!r}")
@@ -144,7 +143,7 @@ class MatchRecord:
     the order of the players (the first is the left column of a .mat file) and `names`
     what to call them there."""
 
-    def __init__(self, length: int = 0, names: Optional[dict] = None,
+    def __init__(self, length: int = 0, names: dict | None = None,
                  sides: tuple = ("human", "computer")):
         self.length = int(length)
         self.sides = tuple(sides)
@@ -163,7 +162,7 @@ class MatchRecord:
         return side
 
     def start_game(self, scores: dict, crawford: bool = False,
-                   start: Optional[str] = None) -> GameRecord:
+                   start: str | None = None) -> GameRecord:
         """A new game; `start` the position ID it begins from (None: the usual start)."""
         game = GameRecord(len(self.games) + 1, {s: int(scores[s]) for s in self.sides},
                           crawford, start=start)
@@ -200,7 +199,7 @@ class MatchRecord:
                 "games": [g.to_dict() for g in self.games]}
 
     @classmethod
-    def from_dict(cls, d: dict) -> "MatchRecord":
+    def from_dict(cls, d: dict) -> MatchRecord:
         rec = cls(int(d["length"]), {str(k): str(v) for k, v in d["names"].items()},
                   tuple(d["sides"]))
         if len(rec.sides) != 2 or any(s not in rec.names for s in rec.sides):

@@ -14,8 +14,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from game.errors import BackgammonError
-from game.model.evaluator import (Candidate, EvaluatorError, LevelError, WeightsError, check_match,
-                            ensure_loaded)
+from game.model.evaluator import (
+    Candidate,
+    EvaluatorError,
+    LevelError,
+    WeightsError,
+    check_match,
+    ensure_loaded,
+)
 from game.model.position import Position, position_message
 from game.model.rules import Play, game_result, legal_results
 from native import ffi, lib
@@ -45,7 +51,7 @@ class Estimate:
     interval: float
 
     @classmethod
-    def of(cls, mean: float, se: float, scale: float = 1.0) -> "Estimate":
+    def of(cls, mean: float, se: float, scale: float = 1.0) -> Estimate:
         return cls(mean * scale, Z95 * se * scale)
 
 
@@ -191,7 +197,7 @@ class Rollout:
     def start(self, position, candidates, trials: int = DEFAULT_TRIALS,
               level: int = DEFAULT_LEVEL, truncate: int = 0, seed: int = 1,
               threads: int | None = None, *, same_dice: bool = True, luck: bool = True,
-              cube_value: int = 1, cube_owner: int = 0, match=None) -> "Rollout":
+              cube_value: int = 1, cube_owner: int = 0, match=None) -> Rollout:
         """Start rolling out `candidates` (plays from `position`, or CUBE_ACTIONS) `trials`
         times, both sides playing at `level` (3, 4 or 5), each game cut after `truncate`
         half-moves (0: played out). same_dice=False and luck=False exist to measure what
@@ -250,20 +256,22 @@ class Rollout:
         for c in range(n):
             lib.bg_rollout_diff(self._handle, c, 0, diff)
             at = c * _FIGURES
-            chances = [Estimate.of(mean[at + k], se[at + k], 100.0)
-                       for k in range(len(_CHANCES))]
+            win, win_gammon, win_backgammon, lose_gammon, lose_backgammon = (
+                Estimate.of(mean[at + k], se[at + k], 100.0) for k in range(len(_CHANCES)))
             eq_at = at + lib.BG_ROLLOUT_EQUITY
             equity = Estimate.of(mean[eq_at], se[eq_at])
-            figures.append(CandidateFigures(equity, *chances, Estimate.of(diff[0], diff[1])))
+            figures.append(CandidateFigures(equity, win, win_gammon, win_backgammon, lose_gammon,
+                                            lose_backgammon, Estimate.of(diff[0], diff[1])))
         cube = self._cube(done) if self._cube_terms is not None else None
         return RolloutProgress(done, self._trials, bool(lib.bg_rollout_busy(self._handle)),
                                tuple(figures), cube)
 
     def _cube(self, done: int) -> CubeFigures | None:
-        if done < 1:
+        terms = self._cube_terms
+        if done < 1 or terms is None:
             return None
         out, se = ffi.new("float[]", lib.BG_CUBE_OUT_LEN), ffi.new("double[]", 3)
-        bits = lib.bg_rollout_cube(self._handle, *self._cube_terms, out, se)
+        bits = lib.bg_rollout_cube(self._handle, *terms, out, se)
         if bits < 0:
             raise RolloutError("the cube value must be a power of two, the owner 0, 1 or 2, "
                                "and the match score must fit the match length")
@@ -298,7 +306,7 @@ class Rollout:
             ffi.release(handle)   # bg_rollout_free: stops and joins the threads
         _live.discard(self)
 
-    def __enter__(self) -> "Rollout":
+    def __enter__(self) -> Rollout:
         return self
 
     def __exit__(self, *exc) -> None:

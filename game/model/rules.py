@@ -153,7 +153,7 @@ class LazySequence(Sequence):
             return list(self) == list(other)
         return NotImplemented
 
-    __hash__ = None
+    __hash__ = None     # type: ignore[assignment]  # equal to lists, so never a dict key
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({list(self)!r})"
@@ -169,7 +169,7 @@ class Plays(LazySequence):
         self._count, self._boards, self._steps, self._nsteps = count, boards, steps, nsteps
 
     @classmethod
-    def from_buffers(cls, count: int, out: PlayBuffers) -> "Plays":
+    def from_buffers(cls, count: int, out: PlayBuffers) -> Plays:
         """The first `count` plays a C call wrote into `out`, copied out of it."""
         return cls(count, ffi.buffer(out.boards, count * BOARD_LEN)[:],
                    ffi.buffer(out.steps, count * STEP_BYTES)[:], ffi.buffer(out.nsteps, count)[:])

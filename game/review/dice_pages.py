@@ -69,7 +69,7 @@ def luck_lines(record, lucks: list) -> list[str]:
         return lines + ["", "No game played yet."]
     total = {a: 0.0, b: 0.0}
     first = max(0, len(lucks) - GAMES_SHOWN)
-    for number, luck in lucks:
+    for _number, luck in lucks:
         if luck is not None:
             total[a] += luck[a]
             total[b] += luck[b]

@@ -8,9 +8,9 @@ from __future__ import annotations
 import os
 
 from game.board import screen as S
-from game.review.imports import Imported, read_match_file
 from game.instructions import wrap
 from game.menus import BAD_KEY, PAGE, WARNING, show_reason, title_bar
+from game.review.imports import Imported, read_match_file
 from game.review.judge import REVIEW_LEVEL
 from game.review.pages import review_screen
 

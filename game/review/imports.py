@@ -11,16 +11,14 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
-from typing import Optional
 
-from game.model import rules
 from game.errors import BackgammonError
+from game.model import rules
 from game.model.record import MatchRecord
-from game.review.rawmatch import (FileProblem, RawAction, RawGame, RawMatch, RawResult,
-                                  junk_problem)
-from game.review.replay import ReviewError, apply_play, replay
 from game.review import matread, sgfread
 from game.review.judge import MAX_CUBE
+from game.review.rawmatch import FileProblem, RawAction, RawGame, RawMatch, RawResult, junk_problem
+from game.review.replay import ReviewError, apply_play, replay
 from spectrum.safe_read import FileRefused, read_regular
 
 MAX_FILE_BYTES = 16 << 20        # a long match analysed by gnubg is a few MB: 16 MiB is ample
@@ -37,7 +35,7 @@ class Imported:
     path: str
     kind: str
     record: MatchRecord
-    problem: Optional[str] = None
+    problem: str | None = None
 
     @property
     def games(self) -> list:
@@ -94,7 +92,7 @@ def import_text(text: str, name: str = "match") -> Imported:
 def build(raw: RawMatch, name: str, kind: str) -> Imported:
     """The record of every game up to the first bad one, and the line saying what is wrong."""
     names = raw.games[0].names if raw.games else ("White", "Black")
-    record = MatchRecord(raw.length, names=dict(zip(SIDES, names)), sides=SIDES)
+    record = MatchRecord(raw.length, names=dict(zip(SIDES, names, strict=True)), sides=SIDES)
     problem = None
     for index, game in enumerate(raw.games):
         if index == MAX_GAMES:
@@ -130,7 +128,7 @@ def add_game(record: MatchRecord, raw: RawMatch, game: RawGame) -> None:
     check_scores(record.length, game.scores, game.line)
     _check_follows(record, game)
     crawford = _crawford(record, raw, game)
-    scores = dict(zip(SIDES, game.scores))
+    scores = dict(zip(SIDES, game.scores, strict=True))
     record.start_game(scores, crawford, start=_start_id(game))
     added = record.games[-1]
     if game.number is not None:
@@ -146,7 +144,7 @@ def add_game(record: MatchRecord, raw: RawMatch, game: RawGame) -> None:
         raise
 
 
-def _start_id(game: RawGame) -> Optional[str]:
+def _start_id(game: RawGame) -> str | None:
     """A set-up start as the record keeps it: the first mover on roll (White is on roll in
     game.setup)."""
     if game.setup is None:
@@ -237,7 +235,7 @@ def replayed(record: MatchRecord, added, game: RawGame) -> list:
 
 def _describe(action: RawAction, names: dict) -> str:
     who = names[SIDES[action.player]]
-    if action.kind == "move":
+    if action.kind == "move" and action.dice is not None:
         return f"{who}'s {action.dice[0]}{action.dice[1]}: {action.play or '(no move)'}"
     return f"{who}'s {action.kind}"
 
@@ -298,7 +296,7 @@ def _settle(record: MatchRecord, game: RawGame, turns: list) -> None:
     won_by, how, cube = ending
     if winner != won_by:
         raise FileProblem(result.line, "the result gives the game to the other side")
-    allowed = (cube,) if how == "drop" else (how * cube,)
+    allowed: tuple[int, ...] = (cube,) if how == "drop" else (how * cube,)
     if not record.length and cube == 1:
         allowed += (1,)                                 # the Jacoby rule: no gammons
     _check_points(record, added, winner, result, allowed)

@@ -14,11 +14,10 @@ import os
 from collections import deque
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Optional
 
-from game.model import evaluator, rules
 from game.commands import cube_verdict
 from game.errors import BackgammonError
+from game.model import evaluator, rules
 from game.model.position import Position
 from game.model.record import GameRecord, MatchRecord, format_play
 from game.review.replay import ReplayedTurn, ReviewError, apply_play, other_side, replay
@@ -68,7 +67,7 @@ class Choice:
     play: rules.Play
     equity: float
     ply: int
-    chances: Optional[evaluator.Probabilities] = None
+    chances: evaluator.Probabilities | None = None
 
 
 @dataclass(frozen=True)
@@ -87,7 +86,7 @@ class MoveReview:
     forced: bool                     # one legal result (or none): not counted as a decision
     kind: str = "move"
     cube_value: int = 1              # the cube as it stood (for drawing the board)
-    cube_owner: Optional[str] = None
+    cube_owner: str | None = None
 
     @property
     def mark(self) -> str:
@@ -107,7 +106,7 @@ class CubeReview:
     proper: str                      # what level 5 would have done, in words
     loss: float
     cube_value: int                  # the cube before the double
-    cube_owner: Optional[str] = None
+    cube_owner: str | None = None
 
     @property
     def mark(self) -> str:
@@ -226,8 +225,8 @@ class Reviewer:
                              match_play=bool(record.length))
         self.stopped = False
         self.done = 0
-        self._decisions = {}              # index of a double -> its CubeReview's decision
-        self._ahead = {}                  # turn number -> its items, judged before a stop
+        self._decisions: dict = {}        # index of a double -> its CubeReview's decision
+        self._ahead: dict[int, list] = {}  # turn number -> its items, judged before a stop
 
     @property
     def total(self) -> int:
@@ -264,7 +263,7 @@ class Reviewer:
             for unit in units:
                 if self.stopped:
                     return
-                for n, items in zip(unit, self._judge_unit(unit)):
+                for n, items in zip(unit, self._judge_unit(unit), strict=True):
                     if self.stopped:
                         self._ahead[n] = items
                         return
@@ -283,7 +282,7 @@ class Reviewer:
                 if queued:
                     more = queued.popleft()
                     flight.append((more, pool.submit(self._judge_unit, more)))
-                for n, items in zip(unit, results):
+                for n, items in zip(unit, results, strict=True):
                     if self.stopped:
                         self._ahead[n] = items
                     else:
@@ -297,7 +296,7 @@ class Reviewer:
             pool.shutdown(wait=True)        # a unit already running finishes (under a second)
             for unit, job in flight:
                 if job.done() and not job.cancelled() and job.exception() is None:
-                    self._ahead.update(zip(unit, job.result()))
+                    self._ahead.update(zip(unit, job.result(), strict=True))
 
     def _record(self, items: list):
         self.review.items.extend(items)
@@ -326,7 +325,7 @@ class Reviewer:
                                          self._away(other_side(self.record.sides, side)),
                                          self._crawford(), cube_value))
 
-    def _cube_terms(self, doubler: str, cube_value: int, owner: Optional[str]) -> dict:
+    def _cube_terms(self, doubler: str, cube_value: int, owner: str | None) -> dict:
         terms = {"cube_value": cube_value,
                  "cube_owner": 0 if owner is None else (1 if owner == doubler else 2)}
         match = self._play_match(doubler, cube_value)
@@ -356,7 +355,7 @@ class Reviewer:
     def _judge(self, turn: ReplayedTurn) -> list:
         kind = turn.action.kind
         if kind == "move":
-            out = []
+            out: list[CubeReview | MoveReview] = []
             prior = self.turns.index(turn) - 1
             doubled = prior >= 0 and self.turns[prior].action.kind in ("take", "double")
             if not doubled and self._may_double(turn):
@@ -367,7 +366,7 @@ class Reviewer:
             return out
         return [self._cube_action(turn)]
 
-    def _no_double(self, turn: ReplayedTurn) -> Optional[CubeReview]:
+    def _no_double(self, turn: ReplayedTurn) -> CubeReview | None:
         scale = self._scale(turn)
         try:
             quick = self._decision(turn, CUBE_SCREEN_LEVEL)
@@ -398,6 +397,8 @@ class Reviewer:
 
     def _move(self, turn: ReplayedTurn) -> MoveReview:
         action, before = turn.action, turn.before
+        if action.dice is None:                     # replay() checked every move has its dice
+            raise ReviewError(f"move {turn.index + 1} has no dice")
         match = self._play_match(action.side, turn.cube_value)
         ranked = evaluator.ranked_plays(before, action.dice, self.level, match=match)
         played, loss = judged_play(ranked, apply_play(before, action.play), match,

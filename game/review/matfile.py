@@ -52,7 +52,7 @@ def format_game(record: MatchRecord, game) -> list[str]:
     lines = [f" Game {game.number}",
              left_head.ljust(NAME_WIDTH) + f"{mat_name(record.names[s1])} : {game.scores[s1]}"]
     number = 0
-    row = [None, None]                       # the cells of the line being built
+    row: list[str | None] = [None, None]     # the cells of the line being built
 
     def flush():
         nonlocal row, number

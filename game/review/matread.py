@@ -6,12 +6,20 @@ is imports.py's business, writing is matfile.py's."""
 from __future__ import annotations
 
 import re
+from itertools import pairwise
 
 from game.errors import BackgammonError
-from game.review.rawmatch import (FileProblem, RawAction, RawGame, RawMatch, RawResult,
-                                  check_length, junk_problem)
-from game.review.matfile import MatFormatError, split_cells
 from game.model.record import format_step
+from game.review.matfile import MatFormatError, split_cells
+from game.review.rawmatch import (
+    FileProblem,
+    RawAction,
+    RawGame,
+    RawMatch,
+    RawResult,
+    check_length,
+    junk_problem,
+)
 
 SHOWN_CHARS = 40                         # of a line quoted in a message
 _HEADER = re.compile(r"^\s*(\d{1,6})\s+point\s+match\s*$", re.I)
@@ -64,12 +72,12 @@ class _Reader:
             return
         if self.length is None:
             self._header(number, line)
-        elif _GAME.match(line):
+        elif game := _GAME.match(line):
             if self.heading is not None:
                 raise FileProblem(number, f"game {self.heading[1]} has no line of names "
                                           f"and scores")
             self._close()
-            self.heading = (number, int(_GAME.match(line).group(1)))
+            self.heading = (number, int(game.group(1)))
         elif self.heading is not None:
             self._scores(number, line)
         elif self.game is None:
@@ -154,7 +162,7 @@ def play_text(text: str, number: int) -> str:
         if not step:
             raise FileProblem(number, f"cannot read the step {quoted(token)}")
         points = step.group(1).split("/")
-        chain = [f"{a.rstrip('*')}/{b}" for a, b in zip(points, points[1:])]
+        chain = [f"{a.rstrip('*')}/{b}" for a, b in pairwise(points)]
         steps += chain * int(step.group(2) or 1)
     try:
         return " ".join(format_step(step) for step in steps)

@@ -7,21 +7,19 @@ from __future__ import annotations
 
 import os
 
-from game.review import judge as R
-from game.review import rollout_pages
 from game.board import screen as S
-from game.review import sgf
-from game.zx.basic import CODE_ENTER, Basic
 from game.chances import chances_line, ink_of
 from game.commands import advice_lines, cube_advice_lines, play_text
 from game.errors import BackgammonError
 from game.files.settings import export_folder
 from game.instructions import wrap
-from game.menus import (BAD_KEY, CLICK, PAGE, clear_rows, footer, show_reason, text_screen,
-                        title_bar)
+from game.menus import BAD_KEY, CLICK, PAGE, clear_rows, footer, show_reason, text_screen, title_bar
 from game.model.position import Position
 from game.model.record import MatchRecord
+from game.review import judge as R
+from game.review import rollout_pages, sgf
 from game.words import say
+from game.zx.basic import CODE_ENTER, Basic
 
 BAR_ROW, BAR_COL, BAR_CELLS = 10, 1, 30          # the progress bar: 30 cells on row 10
 HEADLINE_ROW = S.BOTTOM_FIRST_ROW - 1             # across the board between its halves

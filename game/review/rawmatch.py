@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Optional
 
 from game.errors import BackgammonError
 from game.model.position import Position
@@ -31,7 +30,7 @@ class RawAction:
     line: int
     player: int
     kind: str
-    dice: Optional[tuple] = None
+    dice: tuple | None = None
     play: str = ""
     value: int = 0
 
@@ -43,7 +42,7 @@ class RawResult:
     line: int
     player: int
     points: int
-    resigned: Optional[bool] = None
+    resigned: bool | None = None
 
 
 @dataclass
@@ -52,13 +51,13 @@ class RawGame:
     its start (White's first), whether it is the Crawford game (None: work it out), a start
     position other than the usual (White on roll), its entries and its result."""
     line: int
-    number: Optional[int]
+    number: int | None
     names: tuple
     scores: tuple
-    crawford: Optional[bool] = None
-    setup: Optional[Position] = None
+    crawford: bool | None = None
+    setup: Position | None = None
     actions: list = field(default_factory=list)
-    result: Optional[RawResult] = None
+    result: RawResult | None = None
     last_line: int = 0
 
 
@@ -68,7 +67,7 @@ class RawMatch:
     length: int = 0
     crawford_rule: bool = True
     games: list = field(default_factory=list)
-    problem: Optional[FileProblem] = None
+    problem: FileProblem | None = None
 
 
 def junk_at(text: str):

@@ -5,12 +5,11 @@ before it. Not the judging (game/review/judge.py) and not the record's file form
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Optional
 
-from game.model import rules
 from game.errors import BackgammonError
+from game.model import rules
 from game.model.position import BAR, Position
-from game.model.record import GameRecord, MatchRecord
+from game.model.record import Action, GameRecord, MatchRecord
 
 
 class ReviewError(BackgammonError, ValueError):
@@ -52,11 +51,11 @@ def apply_play(before: Position, words: str) -> Position:
 class ReplayedTurn:
     """What the replay found at one action: the position for the side acting, the cube."""
     index: int
-    action: object
+    action: Action
     before: Position                 # the acting side on roll (for take/drop: the doubler)
     cube_value: int
-    cube_owner: Optional[str]
-    doubler: Optional[str] = None
+    cube_owner: str | None
+    doubler: str | None = None
     legal: tuple = ()                # the legal plays of a move
 
 

@@ -11,6 +11,7 @@ import time
 import zlib
 from dataclasses import dataclass
 from types import SimpleNamespace
+from typing import Any
 
 from game import chances, commands
 from game.board import screen as S
@@ -19,8 +20,15 @@ from game.errors import BackgammonError
 from game.instructions import wrap
 from game.menus import BAD_KEY, CLICK, PAGE, advice_screen, footer, text_screen, title_bar
 from game.model import evaluator
-from game.model.rollout import (CUBE_ACTIONS, DEFAULT_TRIALS, LEVEL_PLIES, MAX_CANDIDATES,
-                                Rollout, default_threads)
+from game.model.position import Position
+from game.model.rollout import (
+    CUBE_ACTIONS,
+    DEFAULT_TRIALS,
+    LEVEL_PLIES,
+    MAX_CANDIDATES,
+    Rollout,
+    default_threads,
+)
 from game.zx.basic import CODE_ENTER, Basic
 
 ROLL_KEYS = (ord("r"), ord("R"))
@@ -62,8 +70,8 @@ class RolloutJob:
     """What to roll out: plays from a position (their labels as the screen writes them), or
     CUBE_ACTIONS for the side on roll with cube_terms (value, owner, match=...); `names`: the
     two sides over the chances, the one on roll in `position` first."""
-    position: object
-    candidates: object
+    position: Position
+    candidates: tuple[Any, ...] | str        # the plays, or CUBE_ACTIONS
     labels: tuple[str, ...] = ()
     cube_value: int = 1
     cube_owner: int = 0
@@ -171,7 +179,8 @@ def estimate_text(estimate, width: int = 6) -> str:
 
 def chances_text(figures) -> str:
     """The rolled-out chances as game/chances.py prints a play's, under chances_header."""
-    pct = SimpleNamespace(**{name: getattr(figures, f"{name}_pct").mean / 100  # the 5 chances
+    # each chance's field by its name, as CandidateFigures spells them (win_pct, ...)
+    pct = SimpleNamespace(**{name: getattr(figures, f"{name}_pct").mean / 100
                              for name in ("win", "win_gammon", "win_backgammon", "lose_gammon",
                                           "lose_backgammon")})
     return chances.chances_line(pct)
@@ -183,9 +192,11 @@ def progress_lines(job: RolloutJob, answer) -> list[str]:
         if answer.cube is None:
             return [f"{label:<13}" for label in CUBE_LABELS]
         actions = (answer.cube.no_double, answer.cube.double_take, answer.cube.double_pass)
-        return [f"{label:<13}{estimate_text(e)}" for label, e in zip(CUBE_LABELS, actions)]
+        return [f"{label:<13}{estimate_text(e)}"
+                for label, e in zip(CUBE_LABELS, actions, strict=True)]
     lines = []
-    for rank, (label, figures) in enumerate(zip(job.labels, answer.candidates), start=1):
+    for rank, (label, figures) in enumerate(zip(job.labels, answer.candidates, strict=True),
+                                            start=1):
         equity = estimate_text(figures.equity) if answer.trials_done else ""
         lines.append(f"{rank}. {label:<{NOTATION_WIDTH}} {equity}"[:S.COLS])
     return lines
@@ -206,7 +217,7 @@ def result_lines(job: RolloutJob, answer, level: int, truncate: int) -> list[str
         return head + cube_result_lines(job, answer)
     lines = head + [chances.chances_header(job.names)]
     for rank, (line, figures) in enumerate(zip(progress_lines(job, answer),
-                                               answer.candidates), start=1):
+                                               answer.candidates, strict=True), start=1):
         lines += [line, chances_text(figures)]
         if rank > 1:
             lines.append(f"   vs 1st {estimate_text(figures.versus_first)}"[:S.COLS])
@@ -229,7 +240,8 @@ def cube_result_lines(job: RolloutJob, answer) -> list[str]:
     if cube is None:
         return lines + ["No game finished yet."]
     lines += [f"{label:<13}{estimate_text(e)}" for label, e in
-              zip(CUBE_LABELS, (cube.no_double, cube.double_take, cube.double_pass))]
+              zip(CUBE_LABELS, (cube.no_double, cube.double_take, cube.double_pass),
+                  strict=True)]
     return lines + ["", f"Proper: {commands.cube_verdict(cube)}.", "",
                     "Cube theory on the rolled-out", "chances (games played with no",
                     "cube); equity in points a game."]

@@ -12,8 +12,8 @@ import time
 from game.model import evaluator, rules
 from game.model.position import BAR, Position
 from game.model.record import MatchRecord
-from game.review.replay import apply_play, replay
 from game.review.judge import BAD, DOUBTFUL, Review, Reviewer
+from game.review.replay import apply_play, replay
 
 APPLICATION = "Spectrum Backgammon:1"
 VERY_BAD = 0.16                 # gnubg's "very bad" (BM[2]); its "bad" and "doubtful" are
@@ -139,7 +139,7 @@ def _start_node(game, white_first: bool) -> str:
 def format_game(record: MatchRecord, game, review: Review | None = None) -> str:
     """One game as an SGF game tree; the analysis of `review` (of this game) on its nodes."""
     white = record.sides[0]
-    by_number = {}
+    by_number: dict[int, list] = {}
     for item in (review.items if review is not None else ()):
         by_number.setdefault(item.number, []).append(item)
     nodes = [_root(record, game)]
@@ -154,9 +154,12 @@ def format_game(record: MatchRecord, game, review: Review | None = None) -> str:
             continue
         if action.kind == "move":
             move = next((i for i in items if i.kind == "move"), None)
-            if move is None and replayed is None:
-                replayed = _steps_by_number(record, game)
-            steps = move.played.play.steps if move is not None else replayed[number]
+            if move is not None:
+                steps = move.played.play.steps
+            else:
+                if replayed is None:
+                    replayed = _steps_by_number(record, game)
+                steps = replayed[number]
             node = f";{colour}[{action.dice[0]}{action.dice[1]}" \
                    f"{play_letters(steps, action.side == white)}]"
             cube = next((i for i in items if i.kind == "no double"), None)

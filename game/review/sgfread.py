@@ -11,12 +11,21 @@ from __future__ import annotations
 import bisect
 import re
 from dataclasses import dataclass, field
+from typing import NoReturn
 
 from game.errors import BackgammonError
-from game.review.rawmatch import (FileProblem, RawAction, RawGame, RawMatch, RawResult,
-                                  check_length, junk_at, junk_problem)
 from game.model.position import BAR, ROW_LEN, Position
 from game.model.record import format_step
+from game.review.rawmatch import (
+    FileProblem,
+    RawAction,
+    RawGame,
+    RawMatch,
+    RawResult,
+    check_length,
+    junk_at,
+    junk_problem,
+)
 
 _SPACE = re.compile(r"\s*")
 _IDENT = re.compile(r"[A-Za-z]+")
@@ -25,6 +34,12 @@ _ESCAPE = re.compile(r"\\(\r\n|\n\r|.)", re.S)
 _ROLL = re.compile(r"([1-6])([1-6])((?:[a-z][a-z]){0,4})")
 _RESULT = re.compile(r"([WB])\+(\d{1,6})(R?)", re.I)
 _NUMBER = re.compile(r"\d{1,6}")
+
+
+def _after_space(text: str, pos: int) -> int:
+    """The first position from pos on that is not white space (_SPACE always matches)."""
+    space = _SPACE.match(text, pos)
+    return space.end() if space else pos
 CUBE_WORDS = ("double", "take", "drop")
 SETUP = ("AE", "AW", "AB")
 VARIANTS = ("nackgammon", "hypergammon")
@@ -64,19 +79,20 @@ class _Scanner:
     def __init__(self, text: str):
         self.text, self.pos = text, 0
         self.newlines = [m.start() for m in re.finditer("\n", text)]
-        self.trees, self.tree = [], None
-        self.frames = []                 # per open "(": [on the main line, has a subtree]
+        self.trees: list[Tree] = []
+        self.tree = Tree(0)              # the game tree being read (each game's '(' starts one)
+        self.frames: list[list[bool]] = []   # per open "(": [on the main line, has a subtree]
 
     def line_at(self, pos: int) -> int:
         return bisect.bisect_right(self.newlines, pos - 1) + 1
 
-    def fail(self, what: str, pos: int | None = None):
+    def fail(self, what: str, pos: int | None = None) -> NoReturn:
         raise FileProblem(self.line_at(self.pos if pos is None else pos), what)
 
     def run(self) -> None:
         text = self.text
         while True:
-            self.pos = _SPACE.match(text, self.pos).end()
+            self.pos = _after_space(text, self.pos)
             if self.pos >= len(text):
                 break
             char = text[self.pos]
@@ -116,9 +132,9 @@ class _Scanner:
             self.fail("a node after a variation")
         line = self.line_at(self.pos)
         self.pos += 1
-        props = {}
+        props: dict[str, list[str]] = {}
         while True:
-            self.pos = _SPACE.match(self.text, self.pos).end()
+            self.pos = _after_space(self.text, self.pos)
             ident = _IDENT.match(self.text, self.pos)
             if not ident:
                 break
@@ -131,7 +147,7 @@ class _Scanner:
     def _values(self, name: str) -> list:
         values = []
         while True:
-            self.pos = _SPACE.match(self.text, self.pos).end()
+            self.pos = _after_space(self.text, self.pos)
             value = _VALUE.match(self.text, self.pos)
             if not value:
                 break

@@ -1,17 +1,20 @@
 """The computer's turn: its play from the chooser (USR into the C evaluator on the real
 machine), checked against the rules, its men moved one by one at the options' speed, the
 play left on the message line to read; D, A or (in the demo) any key heard meanwhile."""
-from game.model import rules
-from game.errors import BackgammonError
+from typing import Any
+
 from game.board import screen as S
+from game.errors import BackgammonError
+from game.interfaces import Frames
+from game.model import rules
 from game.model.match import COMPUTER
 from game.scenes import cube
 from game.scenes.timing import COMPUTER_BEEP, SPEED_PAUSE, SPEED_READ
-from game.zx.usr import play_match
 from game.words import play_words, say
+from game.zx.usr import play_match
 
 
-def play(game, dice, side: str):
+def play(game: Any, dice: tuple[int, int], side: str) -> Frames:
     """Returns the steps played (in the mover's numbers)."""
     bottom = side == game.bottom
     mover = game.held_for(side)                     # the computer on roll

@@ -1,16 +1,19 @@
 """The doubling cube before a throw: the computer's own double, a person's D (asked for
 during the last shown play or at the "ENTER rolls, D doubles" prompt), the take or drop,
 and the cube advice on A. Not the cube's rules (game/model/match.py) nor its maths (evaluator)."""
+from typing import Any
+
 from game import commands, instructions, menus
+from game.errors import BackgammonError
+from game.interfaces import Frames
 from game.model import evaluator
 from game.review import rollout_pages
 from game.scenes import tutor
 from game.scenes.keys import chance_names
-from game.zx.basic import CODE_ENTER
-from game.errors import BackgammonError
 from game.scenes.timing import ADVICE_KEYS, COMPUTER_BEEP, DOUBLE_KEYS, OPENING_READ_FRAMES
-from game.zx.usr import cube_terms
 from game.words import say
+from game.zx.basic import CODE_ENTER
+from game.zx.usr import cube_terms
 
 
 def may_double(game, side: str) -> bool:
@@ -29,7 +32,7 @@ def refuse(game, why: str):
     yield from menus.tell(game.basic, why, redraw=game.redraw)
 
 
-def before_roll(game, side: str):
+def before_roll(game: Any, side: str) -> Frames:
     """The cube before `side` rolls: the computer's own double, or the double a person
     asked for (D while the last play was shown, or at the two-player prompt). Returns
     a GameResult when a double was dropped, else None."""

@@ -4,15 +4,18 @@ after a demo game the demo runs on unless a key stops it. Not the score keeping
 (game/model/match.py) nor the review itself (game/review/pages.py)."""
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable, Optional
+from typing import Any
 
 from game.board import screen as S
-from game.model.match import COMPUTER, DROP, HUMAN
+from game.interfaces import Frames, Screen
 from game.menus import key_char
+from game.model.match import COMPUTER, DROP, HUMAN
 from game.review.pages import review_screen
 from game.scenes.timing import BANNER_LINE_FRAMES, DEMO_NEXT_GAME_FRAMES, LOSE_TUNE, WIN_TUNE
 from game.words import result_words, say
+from game.zx.basic import Basic
 
 
 def fit_banner(words: str) -> str:
@@ -55,7 +58,7 @@ class BannerKey:
     """A key at the game-over banner besides "any key for a new game"."""
     key: str                      # the letter, either case
     words: str                    # after the key on the message line
-    handler: Optional[Callable]   # handler(game): a generator, the banner shown again after;
+    handler: Callable | None   # handler(game): a generator, the banner shown again after;
                                   # None: game_over returns the key (program.py acts on it)
     at_match_end: bool            # offered when the game ended the match too
 
@@ -82,7 +85,7 @@ def banner_lines(match_over: bool) -> tuple[list[str], tuple]:
     return [first, "  ".join(f"{k.key} {k.words}" for k in keys)[:S.COLS]], keys
 
 
-def game_over(basic, screen, result, game=None):
+def game_over(basic: Basic, screen: Screen, result: Any, game: Any = None) -> Frames:
     """The banner, a tune, then a new game on a key (a BANNER_KEYS key runs its handler and
     comes back here). Returns the key pressed; after a demo game, None when the demo runs
     on or "stop" when a key stopped it."""

@@ -1,18 +1,20 @@
 """A turn typed at the keyboard (the human, or either side with two players): "Your move?",
 each step checked by the engine and shown at once, the refusal in a few words, the
 commands of the keys table (game/scenes/keys.py), READY? with Confirm turn on."""
+from typing import Any
+
 from game import menus
+from game.errors import BackgammonError, EntryError, IllegalMoveError
+from game.interfaces import Frames
 from game.model import rules
 from game.model.match import HUMAN
-from game.scenes import tutor
-from game.errors import BackgammonError, EntryError, IllegalMoveError
 from game.model.position import BAR, POINT_LETTERS, Position, parse_entry
-from game.scenes import keys
+from game.scenes import keys, tutor
 from game.scenes.timing import STEP_BEEP
 from game.words import PRESS_ENTER, play_words, say, step_words
 
 
-def play(game, dice, side: str):
+def play(game: Any, dice: tuple[int, int], side: str) -> Frames:
     """Returns 'quit' if QUIT was typed, else the steps made (in the mover's numbers)."""
     turn = rules.Turn(game.held_for(side), dice, mover_is_human=side == game.bottom)
     game.turn = turn
@@ -111,7 +113,7 @@ def entry_words(text: str) -> str:
     if not squeezed:
         return "Type e.g. k4 or 4k"
     if len(squeezed) == 2:
-        a, b = squeezed.lower()
+        a, b = squeezed.lower()[0], squeezed.lower()[1]
         letter, digit = (a, b) if a.isalpha() else (b, a)
         if letter.isalpha() and digit.isdigit():
             if letter not in POINT_LETTERS + "z":
@@ -120,7 +122,7 @@ def entry_words(text: str) -> str:
     return "Not a move, e.g. k4"
 
 
-def same_man_off_with_higher(turn: rules.Turn, from_index: int, die: int, code: int):
+def same_man_off_with_higher(turn: rules.Turn, from_index: int, die: int, code: int | None):
     """Rule 4 asks for the higher die when only one can be played; when the typed lower die
     would take the same man off the same point as the higher (the last man home, e.g. a1 with
     3-1), the player meant that: the higher die, or None when the refusal stands."""

@@ -5,18 +5,18 @@ from __future__ import annotations
 
 import os
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 from game import commands, menus
-from game.review import matfile, rollout_pages
-from game.model import rules
 from game.board import screen as S
-from game.model.match import HUMAN
-from game.scenes.timing import INFO_FRAMES
 from game.files.settings import export_folder
-from game.zx.usr import play_match
+from game.model import rules
+from game.model.match import HUMAN
+from game.review import matfile, rollout_pages
+from game.scenes.timing import INFO_FRAMES
 from game.words import PRESS_ENTER
+from game.zx.usr import play_match
 
 
 @dataclass(frozen=True)

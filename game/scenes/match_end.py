@@ -2,16 +2,20 @@
 match-over page with its .mat export, the options between games (S sets up a board, R
 reviews a finished game), and a new match when the options no longer fit the one in
 progress."""
+from typing import Any
+
 from game import menus
-from game.scenes import setup_board
 from game.board import screen as S
+from game.files.settings import Settings
+from game.interfaces import Frames, Screen
 from game.model.match import Match, sides_for
 from game.review.dice_pages import dice_pages
 from game.review.pages import choose_game
+from game.scenes import setup_board
 from game.scenes.game_over import review_game
 from game.scenes.keys import export
 from game.scenes.timing import OPENING_READ_FRAMES
-from game.files.settings import Settings
+from game.zx.basic import Basic
 
 
 def new_match(settings: Settings) -> Match:
@@ -44,7 +48,7 @@ def demo_over(basic, screen, settings: Settings):
     yield from basic.pause(OPENING_READ_FRAMES)
 
 
-def abandoned(basic, screen):
+def abandoned(basic: Basic, screen: Screen) -> Frames:
     screen.message("Game abandoned. A new game...")
     yield from basic.pause(OPENING_READ_FRAMES)
 
@@ -73,7 +77,7 @@ def dice_trial(game):
     yield from dice_pages(game.basic, game.match.record, game.dice, game.settings.set_dice)
 
 
-def match_over(basic, screen, game):
+def match_over(basic: Basic, screen: Screen, game: Any) -> Frames:
     """The match-over page (T: the dice on trial), then the offer of its .mat export."""
     yield from menus.match_over_screen(basic, game.match, lambda: dice_trial(game))
     if (yield from menus.ask_yes_no(basic, "Export the match (.mat)?")):

@@ -1,13 +1,16 @@
 """The opening throw (rule 1): one die each, a tie throws again, the higher die starts
 and plays both; or the side the options name starts with its own throw. Not the turns."""
+from typing import Any
+
 from game import menus
+from game.interfaces import Frames
 from game.model.match import COMPUTER, opening_throw
 from game.model.position import Position
 from game.scenes.timing import OPENING_READ_FRAMES
 from game.words import say
 
 
-def first_turn(game):
+def first_turn(game: Any) -> Frames:
     """Who moves first and with which dice (None: that side rolls its own); ('quit',
     None) when QUIT was typed for the opening dice. A game from a set-up board is recorded
     with its start, the first mover on roll (the review and the .sgf export replay it)."""

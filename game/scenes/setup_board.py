@@ -8,8 +8,15 @@ import re
 from game import menus
 from game.board import screen as S
 from game.errors import PositionError
-from game.model.position import (BAR, BAR_LETTER, ID_FORM, MEN_PER_SIDE, POINT_LETTERS,
-                                  ROW_LEN, Position)
+from game.model.position import (
+    BAR,
+    BAR_LETTER,
+    ID_FORM,
+    MEN_PER_SIDE,
+    POINT_LETTERS,
+    ROW_LEN,
+    Position,
+)
 
 PROMPT = "Set up?"
 WHITE_COUNT_ROW = S.BOTTOM_DIE_ROW + 1        # the men on the board, beside it

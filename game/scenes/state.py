@@ -3,28 +3,39 @@ side on roll), the dice and cube shown, the dice thrown, the keys heard while th
 plays, and Game.play, the turn loop over the scenes. Not the scenes themselves."""
 from __future__ import annotations
 
+from collections.abc import Generator
+from typing import Any
+
 from game import menus
-from game.model import rules
 from game.board import screen as S
+from game.files.settings import Settings
+from game.interfaces import Chooser, CubePolicy, Frames, Screen
+from game.model import rules
 from game.model.dice import Dice
-from game.interfaces import Chooser, CubePolicy, Screen
 from game.model.match import Match
 from game.model.position import Position
-from game.files.settings import Settings
 from game.scenes import computer_turn, cube, human_turn, opening
-from game.scenes.timing import (ADVICE_KEYS, DOUBLE_KEYS, RATTLE, ROLL_FLICKER_FRAMES,
-                                ROLL_FRAMES, WARNING_FRAMES)
+from game.scenes.timing import (
+    ADVICE_KEYS,
+    DOUBLE_KEYS,
+    RATTLE,
+    ROLL_FLICKER_FRAMES,
+    ROLL_FRAMES,
+    WARNING_FRAMES,
+)
 from game.words import say
+from game.zx.basic import Basic
 
 
 class Game:
     """One game's state: the position held with the bottom side (the human, White) on roll,
     row 0 = white; what is on screen; the match it belongs to and the options in force."""
 
-    def __init__(self, basic, screen: Screen, dice: Dice, chooser: Chooser,
+    def __init__(self, basic: Basic, screen: Screen, dice: Dice, chooser: Chooser,
                  start: Position | None = None, match: Match | None = None,
                  settings: Settings | None = None, cube_policy: CubePolicy | None = None,
-                 resume=None, export_dir=None, keeper=None):
+                 resume: tuple[str, tuple[int, int] | None, list[Any]] | None = None,
+                 export_dir: str | None = None, keeper: Any = None) -> None:
         self.basic = basic
         self.screen = screen
         self.dice = dice
@@ -36,7 +47,7 @@ class Game:
         self.match = match or Match(None, cube=self.settings.cube)
         self.cube_policy = cube_policy   # (position, match, doubler) -> CubeDecision, or None
         self.resume = resume             # (side on roll, dice or None, typed steps) saved
-        self.replay: list = []           # the resumed turn's typed steps, made again
+        self.replay: list[Any] = []      # the resumed turn's typed steps, made again
         self.keeper = keeper             # autosave(between_games), forget(): the Session
         self.export_dir = export_dir
         self.bottom, self.top = self.match.sides
@@ -46,8 +57,10 @@ class Game:
         self.double_wanted = False       # D pressed before this side's roll
         self.cube_advice_wanted = False  # A pressed then: cube advice, then the D/ENTER prompt
         self.heard_from_last_play = False   # a play was shown that D could be pressed during
-        self.dice_shown = None           # (top face, bottom face, black) for redraws
-        self.at = (self.position, None, None)     # for a save: position, side on roll, dice
+        # (top face, bottom face, black) for redraws
+        self.dice_shown: tuple[int | None, int | None, bool, bool] | None = None
+        # for a save: position, side on roll, dice
+        self.at: tuple[Position, str | None, tuple[int, int] | None] = (self.position, None, None)
         self.stopped = False             # the demo was stopped by a key
         self.entering = False            # at "Your move?": a click on the board types keys
         self.typed_ahead = ""            # a key that ended a P/I/X message: the next entry's
@@ -57,7 +70,7 @@ class Game:
         if self.keeper is not None:
             self.keeper.autosave(between_games)
 
-    def say_save_failure(self):
+    def say_save_failure(self) -> Frames:
         """A save that could not be written (a folder that cannot be written, a full disk)
         is said once on the message line, for as long as a warning stays; play goes on."""
         words = self.keeper.take_unsaid() if self.keeper is not None else None
@@ -88,7 +101,8 @@ class Game:
     def message(self, words: str) -> None:
         self.screen.message(words)
 
-    def draw_dice(self, top, bottom, black: bool, bottom_black: bool | None = None) -> None:
+    def draw_dice(self, top: int | None, bottom: int | None, black: bool,
+                  bottom_black: bool | None = None) -> None:
         bottom_black = black if bottom_black is None else bottom_black
         self.dice_shown = (top, bottom, black, bottom_black)
         self.screen.draw_dice(top, bottom, black, bottom_black)
@@ -132,7 +146,7 @@ class Game:
         self.draw_dice(top, bottom, not turn.mover_is_human)
 
     # ---------- the dice ----------
-    def roll(self, side: str):
+    def roll(self, side: str) -> Generator[None, None, tuple[int, int] | str]:
         """Throw two dice for a turn (or ask them, with Set dice on), in the mover's colour.
         Returns the dice, or 'quit' when QUIT was typed for them."""
         black = side == self.top
@@ -148,7 +162,7 @@ class Game:
         self.draw_dice(d1, d2, black)
         return d1, d2
 
-    def tumble(self, both_black: bool | None = None):
+    def tumble(self, both_black: bool | None = None) -> Frames:
         for frame in range(ROLL_FRAMES):
             if frame % ROLL_FLICKER_FRAMES == 0:
                 top_black = True if both_black is None else both_black
@@ -159,7 +173,7 @@ class Game:
             yield
 
     # ---------- keys heard while the computer plays ----------
-    def heard(self, key, side: str) -> None:
+    def heard(self, key: int | None, side: str) -> None:
         """A key during `side`'s shown play: D asks for a double before the next throw, A
         for the cube advice then; in the demo any key stops it. Others are dropped."""
         if key is None:
@@ -173,7 +187,7 @@ class Game:
             self.cube_advice_wanted = True
 
     # ---------- a whole game ----------
-    def play(self):
+    def play(self) -> Frames:
         """Play one game; returns the match's GameResult, or 'quit' when QUIT was typed
         (or 'stop' when a key stopped the demo)."""
         m = self.match
@@ -195,7 +209,7 @@ class Game:
                 return "quit"
         return (yield from self.turns(side, dice))
 
-    def turns(self, side: str, dice):
+    def turns(self, side: str, dice: tuple[int, int] | None) -> Frames:
         """The turns from `side`'s (dice None: it throws its own) to the end of the game."""
         m = self.match
         while True:
@@ -207,9 +221,10 @@ class Game:
                 result = yield from cube.before_roll(self, side)
                 if result is not None:
                     return result
-                dice = yield from self.roll(side)
-                if dice == "quit":
+                rolled = yield from self.roll(side)
+                if isinstance(rolled, str):       # QUIT typed for the dice
                     return "quit"
+                dice = rolled
                 self.at = (self.position, side, dice)
             m.dice_rolled()
             if self.typed[side]:                  # saved once the turn is set up

@@ -8,8 +8,8 @@ a good play waits for nothing but a lookup. Not the review after the game, not t
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable, Optional
 
 from game.board import screen as S
 from game.commands import play_text
@@ -105,7 +105,7 @@ class PlayCoach:
                                                           review.REVIEW_LEVEL,
                                                           match=self.match))
 
-    def verdict(self, after) -> Optional[Verdict]:
+    def verdict(self, after) -> Verdict | None:
         """The warning a finished play reaching `after` (the mover still on roll) earns, or
         None: a good play, a forced one, one warned of already, or no judgement."""
         ranked = self.ranking.result()
@@ -122,7 +122,7 @@ class PlayCoach:
         return Verdict(mark, loss, play_text(ranked[0].play, self.mover_is_human))
 
 
-def start_play(game, turn, side: str) -> Optional[PlayCoach]:
+def start_play(game, turn, side: str) -> PlayCoach | None:
     """The coach of a typed turn, its ranking started; None when the tutor is off."""
     option = game.settings.tutor
     if option == "off" or not game.typed[side]:
@@ -131,7 +131,7 @@ def start_play(game, turn, side: str) -> Optional[PlayCoach]:
                      turn.mover_is_human, option)
 
 
-def check_play(game, turn, coach: Optional[PlayCoach]):
+def check_play(game, turn, coach: PlayCoach | None):
     """After the last step of a typed play: the warning, if the play earns one, and the
     offer; T takes the last man back, U the whole play (the keys of "Your move?"). Returns
     True when the play was taken back (the turn goes on), False to end the turn."""
@@ -165,7 +165,7 @@ class CubeCoach:
         self.decision = Job(lambda: review.normalized(
             evaluator.cube_decision(position, review.REVIEW_LEVEL, **terms), scale))
 
-    def verdict(self, kind: str) -> Optional[Verdict]:
+    def verdict(self, kind: str) -> Verdict | None:
         """The warning the action `kind` ("double", "take", "drop") earns, or None."""
         decision = self.decision.result()
         if decision is None or kind in self.warned:
@@ -180,7 +180,7 @@ class CubeCoach:
         return Verdict(mark, loss, better)
 
 
-def cube_judge(game, doubler: str) -> Optional[CubeCoach]:
+def cube_judge(game, doubler: str) -> CubeCoach | None:
     """The coach of a typed cube action by or against `doubler`; None when the tutor is off."""
     if game.settings.tutor == "off":
         return None
@@ -191,7 +191,7 @@ def cube_judge(game, doubler: str) -> Optional[CubeCoach]:
                      game.settings.tutor)
 
 
-def check_cube(game, coach: Optional[CubeCoach], kind: str):
+def check_cube(game, coach: CubeCoach | None, kind: str):
     """A typed cube action ("double", "take" or "drop"): the warning and the offer when it
     earns one. Returns True when it was taken back (T or U: the question stands again),
     False to keep it."""

@@ -3,12 +3,13 @@ RST 10h, INKEY$ and INPUT from LAST-K and FLAGS, BEEP through the ROM, PAUSE, PO
 Generators (`key = yield from basic.inkey()`) yield once per 50 Hz frame. Not the game flow.
 It reaches the ROM only through the standard 48K entry points and system variables
 (game/zx/rom48.py), so it runs the same on our ROM, the 48K's, or OpenSE BASIC."""
-from typing import Callable
+from collections.abc import Callable, Generator
+from typing import Any
 
 import roms
-from game.zx import media, rom48
 from game.board import screen as geometry
-from game.interfaces import Machine
+from game.interfaces import Frames, Machine
+from game.zx import media, rom48
 from spectrum.hw import ATTR_ADDR, ATTR_BYTES
 
 # control codes understood by the ROM's print routine (as on the 48K)
@@ -24,7 +25,7 @@ CURSOR_CHAR = "L"                    # the flashing 'L' cursor of the 48K's lowe
 CLICK_MS, CLICK_HZ = 3, 1500         # key click
 
 
-def mcode_symbols() -> dict:
+def mcode_symbols() -> dict[str, int]:
     """The game's machine code's labels (USR_ENTRY, PARAMS), or {} when not assembled."""
     try:
         return dict(media.mcode_symbols())
@@ -32,10 +33,11 @@ def mcode_symbols() -> dict:
         return {}
 
 
-def rom_ready(machine) -> bool:
+def rom_ready(machine: Any) -> bool:
     """True once the machine (a Spectrum48) rests with the ROM's frame interrupt running: IM 1,
     interrupts on, the CPU in a HALT (our ROM's idle loop after start-up, or the game's own
-    resting loop after a load on another ROM)."""
+    resting loop after a load on another ROM). Its CPU is the real machine's, which the
+    Machine protocol does not name: Any."""
     cpu = machine.cpu
     return bool(cpu.halted and cpu.iff1 and cpu.im == 1)
 
@@ -46,7 +48,7 @@ class Basic:
     PARAMS; default game/zx/mcode.sym). `on_beep`, when set, hears every BEEP as (ms, hz),
     sounded or silent."""
 
-    def __init__(self, machine: Machine, symbols: dict | None = None):
+    def __init__(self, machine: Machine, symbols: dict[str, int] | None = None):
         self.machine = machine
         self.memory = machine.memory
         self.sym = symbols if symbols is not None else mcode_symbols()
@@ -129,7 +131,7 @@ class Basic:
         self.machine.call(rom48.BEEPER, de=de, hl=hl)
 
     # ---------- frames and keys ----------
-    def pause(self, frames: int):
+    def pause(self, frames: int) -> Generator[None, None, int | None]:
         """PAUSE n: wait n frames, or less if a key is pressed; returns the key code or None."""
         for _ in range(frames):
             yield
@@ -138,7 +140,7 @@ class Basic:
                 return key
         return None
 
-    def wait(self, frames: int):
+    def wait(self, frames: int) -> Frames:
         """Wait exactly n frames, keys ignored (and dropped)."""
         for _ in range(frames):
             yield
@@ -152,7 +154,7 @@ class Basic:
             return self.memory[rom48.LAST_K]
         return None
 
-    def inkey(self):
+    def inkey(self) -> Generator[None, None, int]:
         """Wait for the next key; return its code (one frame per yield)."""
         while True:
             yield
@@ -160,12 +162,12 @@ class Basic:
             if key is not None:
                 return key
 
-    def wait_enter(self):
+    def wait_enter(self) -> Frames:
         while (yield from self.inkey()) != CODE_ENTER:
             pass
 
     def input(self, prompt: str, row: int = geometry.MESSAGE_ROW,
-              attr_byte: int = geometry.MESSAGE, text: str = ""):
+              attr_byte: int = geometry.MESSAGE, text: str = "") -> Generator[None, None, str]:
         """INPUT on one screen line: the prompt, the typed text and a flashing cursor;
         DELETE rubs out; ENTER returns the text. Each key clicks. `text`: what the line
         starts with (a key already typed while a message was showing)."""

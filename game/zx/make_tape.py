@@ -10,10 +10,16 @@ import numpy as np
 from game.zx import media
 from roms.make_font import glyph_bytes
 from spectrum import hw
-from spectrum.hw import BLACK, BLUE, CYAN, GREEN, RED, WHITE, YELLOW
+from spectrum.hw import BLACK, BLUE, GREEN, RED, WHITE, YELLOW
 from spectrum.loader import encode_line
-from spectrum.tape import (DATA_FLAG, HEADER_FLAG, header_payload, make_tap_block,
-                           standard_block, write_tap)
+from spectrum.tape import write_tap
+from spectrum.tape_blocks import (
+    DATA_FLAG,
+    HEADER_FLAG,
+    header_payload,
+    make_tap_block,
+    standard_block,
+)
 
 PROGRAM_NAME = "BACKGAMMON"
 SCREEN_NAME = "bgscreen"

@@ -14,7 +14,7 @@ MCODE_SYMBOLS = os.path.join(GAME_DIR, "mcode.sym")
 TAPE_PATH = os.path.join(roms.ROM_DIR, "backgammon.tap")
 ROM_PATH = roms.ROM_PATH
 
-_symbols = {}
+_symbols: dict[str, dict] = {}
 
 
 def mcode_symbols() -> dict:

@@ -11,7 +11,9 @@ from game.zx import media, rom48
 from spectrum import hw
 from spectrum.loader import BASIC_TOKENS, FAST_BUDGET_S, EdgeSkipper
 from spectrum.machine import CallTimeout, RomImageError, Spectrum48, load_rom_image
-from spectrum.tape import TapePlayer, instant_ld_bytes, read_tape
+from spectrum.tape import read_tape
+from spectrum.tape_player import TapePlayer
+from spectrum.tape_trap import instant_ld_bytes
 
 BOOT_LIMIT_FRAMES = 250           # 5 s of emulated time to reach a prompt
 SETTLE_FRAMES = 10                # screen memory unchanged this long: the ROM waits for keys
@@ -173,7 +175,8 @@ def load_headless(machine, mode: str = "instant", tape=None, max_frames: int = 1
     if rom_choice(machine) is None:
         return media.load_headless(machine, mode, tape, max_frames=max_frames)
     load = ForeignLoad(machine, mode, tape, autoload=True)
-    for _ in zip(range(max_frames), load.frames()):    # a step, then its frame, to the end
+    # a step, then its frame, to the end (or max_frames)
+    for _ in zip(range(max_frames), load.frames(), strict=False):
         machine.run_frame()
     if load.state != "done":
         load.error = f"the load did not finish in {max_frames} frames"
@@ -198,12 +201,12 @@ class ForeignLoad:
         blocks = read_tape(tape or media.TAPE_PATH).blocks
         self.player = TapePlayer(blocks)
         self.state = "loading"
-        self.error = None
+        self.error: str | None = None
         self.typed = None                    # the keys typed for LOAD "" (autoload)
         self.loads = 0                       # LD-BYTES calls seen
         self.rewinds = 0                     # loads that failed and were tried again
         self.rest_address = media.mcode_symbols()["MCODE_END"]
-        self._traps = {}
+        self._traps: dict = {}
 
     # --- traps ---
     def _install(self) -> None:

@@ -4,9 +4,9 @@ PEEKed back as a typed value. Not the block's layout (native/bg.h, game/model/ev
 from __future__ import annotations
 
 from game.model import evaluator, rules
-from game.zx.basic import Basic
 from game.model.match import Match
 from game.model.position import Position
+from game.zx.basic import Basic
 
 
 def first_legal_play(position: Position, dice, match=None) -> rules.Play:
@@ -17,7 +17,7 @@ def first_legal_play(position: Position, dice, match=None) -> rules.Play:
 def cube_terms(match: Match, doubler: str) -> dict:
     """The cube and match score as the evaluator takes them, for `doubler` on roll."""
     owner = 0 if match.cube_owner is None else (1 if match.cube_owner == doubler else 2)
-    terms = {"cube_value": match.cube_value, "cube_owner": owner}
+    terms: dict[str, int | None] = {"cube_value": match.cube_value, "cube_owner": owner}
     if match.length:
         terms.update(match_to=match.length, away_me=match.away(doubler),
                      away_opp=match.away(match.other(doubler)),

@@ -6,7 +6,7 @@ set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 native=$(dirname "$here")
 out=${TMPDIR:-/tmp}/evalfuzz_asan.$$
-${CC:-gcc} -O1 -g -std=gnu11 -Wall -fsanitize=address,undefined -fno-sanitize-recover=all \
+${CC:-gcc} -O1 -g -std=gnu11 -Wall -Wextra -Werror -fsanitize=address,undefined -fno-sanitize-recover=all \
     -fno-omit-frame-pointer -I"$native/src" -I"$native" -o "$out" \
     "$here/evalfuzz.c" "$here/toolutil.c" "$native"/src/*.c -lm
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \

@@ -87,9 +87,9 @@ int main(int argc, char **argv) {
         if (addr >= 0 && addr <= 65536 - BG_USR_BLOCK_LEN) {
             uint8_t *blk = memory + addr;
             for (int k = 0; k < BG_USR_BLOCK_LEN; k++) blk[k] = (uint8_t)rnd();
-            blk[BG_USR_JOB] = (uint8_t)(rnd() % 8 == 0 ? rnd() : rint_(0, 4));
+            blk[BG_USR_JOB] = (uint8_t)(rnd() % 8 == 0 ? rnd() : (uint64_t)rint_(0, 4));
             if (blk[BG_USR_JOB] == BG_USR_JOB_RANK || blk[BG_USR_JOB] == BG_USR_JOB_BEST)
-                blk[BG_USR_LEVEL] = (uint8_t)(rnd() % 10 ? rint_(1, 3) : rnd());
+                blk[BG_USR_LEVEL] = (uint8_t)(rnd() % 10 ? (uint64_t)rint_(1, 3) : rnd());
             if (rnd() % 4) memcpy(blk + BG_USR_BOARD, work, BG_BOARD_LEN);
             if (rnd() % 2) {   /* a possible match context for BEST/RANK */
                 blk[BG_USR_PLAY_MATCH_TO] = (uint8_t)rint_(0, 7);

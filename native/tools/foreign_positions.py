@@ -22,7 +22,8 @@ sys.path.insert(0, ROOT)
 
 
 def _strength():
-    spec = importlib.util.spec_from_file_location("strength", os.path.join(ROOT, "bench", "strength.py"))
+    spec = importlib.util.spec_from_file_location("strength",
+                                                  os.path.join(ROOT, "bench", "strength.py"))
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
     return mod

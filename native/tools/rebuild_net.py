@@ -23,7 +23,6 @@ and compiler; stopped at any point, the same command resumes from its checkpoint
 The log is WORKDIR/yardstick.log; WORKDIR/best.wts is the current best file."""
 from __future__ import annotations
 
-import argparse
 import os
 import re
 import shutil
@@ -32,11 +31,11 @@ import subprocess
 import sys
 import time
 
+from rebuild_options import GEN_PARTS, MAX_GEN_PARTS, parser
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 GAMES_AT = 28   # byte offset of the games-trained count in a weights file (evalwts.c header)
-GEN_PARTS = 2   # each round's positions come in this many seeded parts (--gen-parts' default)
-MAX_GEN_PARTS = 10   # part j's seed is the round's seed + j, and rounds' seeds are 10 apart
 N_IN_AT = 12    # byte offset of the contact net's input count
 HID_C_AT = 16   # ... and of its hidden units
 
@@ -112,7 +111,7 @@ class Run:
         if self.args.gnubg_games <= 0:
             return ""
         try:
-            import gnubg_nn  # noqa: F401
+            import gnubg_nn  # noqa: F401 - imported only to learn whether it is installed
         except ImportError:
             return f"no gnubg0 yardstick: {sys.executable} has no gnubg-nn (pip install gnubg-nn)"
         cmd = [sys.executable, os.path.join(ROOT, "bench", "strength.py"), "level3", "gnubg0",
@@ -315,8 +314,9 @@ class Run:
     def sl(self, base: str) -> str:
         """Rounds of supervised training of the contact net toward our own 1-ply (or 2-ply)
         values of the best plays' results (sldata, sltrain.py: cross-entropy plus the pairwise
-        term on each decision's plays), each from the data of the best net so far; a round is kept when it
-        beats that net in a duplicate-dice duel at level 3 (its mean), else the stage ends."""
+        term on each decision's plays), each from the data of the best net so far; a round is kept
+        when it beats that net in a duplicate-dice duel at level 3 (its mean), else the stage
+        ends."""
         a = self.args
         if a.sl_rounds <= 0:
             return base
@@ -472,18 +472,14 @@ class Run:
                 done.append(tag + "!")
                 self._write_state("net_plan_done", ",".join(done))
                 continue
-            positions = getattr(a, positions_arg)
+            positions = getattr(a, positions_arg)      # the option NET_STAGES names for the net
             data = self.path(f"{tag}{k}.rec")
             seed = a.seed * 1000 + offset + k * 10
             if not os.path.exists(data):
                 self.log(f"{tag} round {k}: generating {positions} {net} positions (the "
                          f"best {a.sl_top} plays within {a.sl_margin}) with {a.net_ply}-ply "
                          f"targets")
-                self._gen_parts(data, "sldata", lambda j, out: [
-                    "gen", "--weights", best, "--positions", str(self._share(positions, j)),
-                    "--seed", str(seed + j), "--ply", str(a.net_ply), "--only", net,
-                    *(["--sample", "1"] if net == "crashed" else []), "--top", str(a.sl_top),
-                    "--margin", str(a.sl_margin), "--out", out], exts=("", ".dec"))
+                self._net_gen(data, best, net, positions, seed)
             recs = [self.path(f"{tag}{j}.rec") for j in range(1, k + 1)]
             recs += [p for p in (self.path(f"sl{j}.rec") for j in range(1, a.sl_rounds + 1))
                      if os.path.exists(p)]
@@ -501,91 +497,21 @@ class Run:
         return best
 
 
+    def _net_gen(self, data: str, best: str, net: str, positions: int, seed: int) -> None:
+        """A stage-6 round's decisions of that net's kind, from self-play of best (sldata gen
+        --only NET, in seeded parts)."""
+        a = self.args
+
+        def argv_for_part(j, out):
+            return ["gen", "--weights", best, "--positions", str(self._share(positions, j)),
+                    "--seed", str(seed + j), "--ply", str(a.net_ply), "--only", net,
+                    *(["--sample", "1"] if net == "crashed" else []), "--top", str(a.sl_top),
+                    "--margin", str(a.sl_margin), "--out", out]
+        self._gen_parts(data, "sldata", argv_for_part, exts=("", ".dec"))
+
+
 def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--workdir", required=True, help="checkpoints, data and the log (outside git)")
-    ap.add_argument("--start", default=None,
-                    help="skip stage 1 and refine these weights (e.g. native/evaluator.wts)")
-    ap.add_argument("--td-games", type=int, default=2_000_000)
-    ap.add_argument("--td-check", type=int, default=100_000)
-    ap.add_argument("--hidden", type=int, default=128)
-    ap.add_argument("--alpha", type=float, default=0.1)
-    ap.add_argument("--alpha-end", type=float, default=0.01)
-    ap.add_argument("--race-games", type=int, default=400_000)
-    ap.add_argument("--race-alpha", type=float, default=0.005)
-    ap.add_argument("--race-alpha-end", type=float, default=0.001)
-    ap.add_argument("--contact-hidden", type=int, default=192,
-                    help="the contact net's hidden units from stage 3 on")
-    ap.add_argument("--contact-games", type=int, default=500_000)
-    ap.add_argument("--contact-alpha", type=float, default=0.002)
-    ap.add_argument("--contact-alpha-end", type=float, default=0.0003)
-    ap.add_argument("--rounds", type=int, default=0)
-    ap.add_argument("--positions", type=int, default=20_000, help="new positions a round")
-    ap.add_argument("--ply", type=int, default=2, choices=(1, 2),
-                    help="search depth of a round's targets")
-    ap.add_argument("--only", default="both", choices=("both", "contact", "race"),
-                    help="the class of a round's positions")
-    ap.add_argument("--window", type=int, default=1_000_000,
-                    help="fit on the data of the last this many rounds")
-    ap.add_argument("--fit-loss", default="mse", choices=("mse", "xent"))
-    ap.add_argument("--jobs", type=int, default=1, help="refine gen processes at once")
-    ap.add_argument("--gen-parts", type=int, default=GEN_PARTS,
-                    help="seeded parts of each round's positions (1-%d; a stopped run keeps "
-                         "whole parts, so more parts lose less; other counts make other "
-                         "data, so a work folder keeps its first)" % MAX_GEN_PARTS)
-    ap.add_argument("--epochs", type=int, default=3)
-    ap.add_argument("--fit-alpha", type=float, default=0.005)
-    ap.add_argument("--fit-alpha-end", type=float, default=0.001)
-    ap.add_argument("--duel-pairs", type=int, default=4000)
-    ap.add_argument("--keep-on-mean", action="store_true",
-                    help="keep a round whose duel mean is positive (default: its 95%% interval)")
-    ap.add_argument("--sl-rounds", type=int, default=0,
-                    help="rounds of stage 5 (supervised, sldata + sltrain.py)")
-    ap.add_argument("--sl-positions", type=int, default=600_000, help="positions an SL round")
-    ap.add_argument("--sl-top", type=int, default=5, help="plays of a decision written")
-    ap.add_argument("--sl-margin", type=float, default=0.12,
-                    help="... none more than this behind the best at 0-ply")
-    ap.add_argument("--sl-ply", type=int, default=1, choices=(1, 2),
-                    help="search depth of an SL round's targets")
-    ap.add_argument("--sl-rollout", type=int, default=0,
-                    help="targets from this many truncated rollouts a position (luck taken "
-                         "out) in place of --sl-ply (0: --sl-ply)")
-    ap.add_argument("--sl-horizon", type=int, default=8, help="plies of each rollout")
-    ap.add_argument("--sl-foreign", type=int, default=0,
-                    help="decisions from this many games of level 3 against gnubg 0-ply "
-                         "(foreign_positions.py) instead of self-play (0: self-play)")
-    ap.add_argument("--sl-foreign-share", type=float, default=0.12,
-                    help="share of those games' decisions taken")
-    ap.add_argument("--sl-epochs", type=int, default=8)
-    ap.add_argument("--sl-lr", type=float, default=5e-4)
-    ap.add_argument("--sl-lr-end", type=float, default=1e-5)
-    ap.add_argument("--sl-pair", type=float, default=10.0,
-                    help="weight of the pairwise term (each play's equity against its "
-                         "decision's mean)")
-    ap.add_argument("--cr-rounds", type=int, default=0,
-                    help="rounds of stage 6 for the crashed net (sldata --only crashed + sltrain.py)")
-    ap.add_argument("--cr-positions", type=int, default=240_000, help="positions a crashed round")
-    ap.add_argument("--rs-rounds", type=int, default=0,
-                    help="rounds of stage 6 for the race net (sldata --only race + sltrain.py)")
-    ap.add_argument("--rs-positions", type=int, default=80_000, help="positions a race round")
-    ap.add_argument("--ct-positions", type=int, default=160_000,
-                    help="positions a contact round of stage 6 (only in --net-plan: ct)")
-    ap.add_argument("--net-plan", default=None,
-                    help="stage 6's rounds in order, e.g. cr,rs,rs,cr,ct (cr: the crashed net, "
-                         "rs: the race net, ct: the contact net); default: --cr-rounds cr "
-                         "then --rs-rounds rs")
-    ap.add_argument("--net-keep", choices=("duel", "always"), default="duel",
-                    help="stage 6 keeps a round when its duel's mean is above zero (duel), or "
-                         "every round (always: a level-3 duel of 10,000 games cannot see a "
-                         "gain of 0.002, which games against gnubg 0-ply pair by pair can)")
-    ap.add_argument("--net-ply", type=int, default=2, choices=(1, 2),
-                    help="search depth of stage 6's targets")
-    ap.add_argument("--net-epochs", type=int, default=12)
-    ap.add_argument("--net-lr", type=float, default=1e-3)
-    ap.add_argument("--net-lr-end", type=float, default=1e-5)
-    ap.add_argument("--gnubg-games", type=int, default=20000,
-                    help="games of the gnubg0 yardstick (0: none)")
+    ap = parser(__doc__.splitlines()[0])
     args = ap.parse_args()
     if not 1 <= args.gen_parts <= MAX_GEN_PARTS:
         ap.error(f"--gen-parts {args.gen_parts}: give 1 to {MAX_GEN_PARTS}")

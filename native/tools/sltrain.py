@@ -49,13 +49,13 @@ class Net:
     def n_hid(self) -> int:
         return self.w_in.shape[1]
 
-    def copy(self) -> "Net":
+    def copy(self) -> Net:
         return Net(self.w_in.copy(), self.b_hid.copy(), self.w_out.copy(), self.b_out.copy())
 
     def floats(self) -> np.ndarray:
         return np.concatenate([self.w_in.ravel(), self.b_hid, self.w_out.ravel(), self.b_out])
 
-    def widened(self, n_in: int) -> "Net":
+    def widened(self, n_in: int) -> Net:
         """The same net for an encoding with more inputs a side (the old ones first in each
         side's block, as eval.c lays them out): the new inputs get zero weights, so it plays
         as before until trained."""
@@ -66,10 +66,11 @@ class Net:
             raise SystemExit(f"cannot widen a net of {self.n_in} inputs to {n_in}")
         w_in = np.zeros((n_in, self.n_hid), np.float32)
         for side in range(2):
-            w_in[side * per_new:side * per_new + per_old] = self.w_in[side * per_old:(side + 1) * per_old]
+            old = self.w_in[side * per_old:(side + 1) * per_old]
+            w_in[side * per_new:side * per_new + per_old] = old
         return Net(w_in, self.b_hid, self.w_out, self.b_out)
 
-    def grown(self, n_hid: int, rng: np.random.Generator) -> "Net":
+    def grown(self, n_hid: int, rng: np.random.Generator) -> Net:
         """The same net with n_hid hidden units: the new ones get small random input weights
         and zero output weights, so it plays as before until trained."""
         extra = n_hid - self.n_hid
@@ -107,11 +108,12 @@ def read_weights(path: str):
             at += size
         if at > len(floats):
             break
-        nets.append(Net(parts[0].reshape(n_in, nh), parts[1], parts[2].reshape(N_OUT, nh), parts[3]))
+        nets.append(Net(parts[0].reshape(n_in, nh), parts[1], parts[2].reshape(N_OUT, nh),
+                        parts[3]))
     if at != len(floats):
         raise SystemExit(f"{path}: size does not match its header")
     nets += [None] * (len(NETS) - len(nets))
-    return dict(zip(NETS, nets)), games
+    return dict(zip(NETS, nets, strict=True)), games
 
 
 def write_weights(path: str, nets: dict, games: int) -> None:
@@ -122,7 +124,8 @@ def write_weights(path: str, nets: dict, games: int) -> None:
                        race.n_in, race.n_hid, games)
     if crashed:
         head += CRASHED_HID.pack(crashed.n_hid)
-    body = head + b"".join(n.floats().astype("<f4").tobytes() for n in (contact, race, crashed) if n)
+    body = head + b"".join(n.floats().astype("<f4").tobytes()
+                           for n in (contact, race, crashed) if n)
     body += struct.pack("<I", fnv1a(body))
     tmp = path + ".tmp"
     with open(tmp, "wb") as f:
@@ -203,7 +206,7 @@ def decision_loss(net: Net, x, y, m, g):
     starts = np.flatnonzero(np.r_[True, g[1:] != g[:-1]])
     sizes = np.diff(np.r_[starts, len(g)])
     lost, same, n = 0.0, 0, 0
-    for s0, k in zip(starts, sizes):
+    for s0, k in zip(starts, sizes, strict=True):
         if k < 2:
             continue
         t = e_tgt[s0:s0 + k]
@@ -223,7 +226,7 @@ class Adam:
     def step(self, params, grads, lr):
         self.t += 1
         c1, c2 = 1 - self.b1 ** self.t, 1 - self.b2 ** self.t
-        for p, g, m, v in zip(params, grads, self.m, self.v):
+        for p, g, m, v in zip(params, grads, self.m, self.v, strict=True):
             m *= self.b1
             m += (1 - self.b1) * g
             v *= self.b2
@@ -245,6 +248,33 @@ def group_batches(g_order, starts, sizes, batch):
     return out
 
 
+def batch_gradients(net: Net, xb, yb, mb, gb, pair: float):
+    """One batch's summed loss and the gradients of its mean, as [w_in, b_hid, w_out, b_out]:
+    cross-entropy on each output a position can have, plus (pair > 0) the pairwise term."""
+    h, p = forward(net, xb)
+    # cross-entropy on each output a position can have; dz = (p - y) on those
+    dz = (p - yb) * mb
+    xent = yb * np.log(p + 1e-7) + (1 - yb) * np.log(1 - p + 1e-7)
+    loss = float(-(mb * xent).sum())
+    if pair > 0:
+        # each play's equity less its decision's mean, against the same of the targets
+        _, inv = np.unique(gb, return_inverse=True)
+        cnt = np.bincount(inv)
+        e = equity(p * mb)
+        t = equity(yb)
+        d = (e - t)
+        d = d - (np.bincount(inv, weights=d) / cnt)[inv]
+        de = 2.0 * pair * d * (cnt[inv] > 1)
+        dz += (de[:, None] * EQUITY_WEIGHTS * mb * p * (1 - p)).astype(np.float32)
+    dz /= len(xb)
+    g_wout = dz.T @ h
+    g_bout = dz.sum(axis=0)
+    da = (dz @ net.w_out) * h * (1 - h)
+    g_win = xb.T @ da
+    g_bhid = da.sum(axis=0)
+    return loss, [g_win, g_bhid, g_wout, g_bout]
+
+
 def train(net: Net, x, y, m, g, *, epochs, batch, lr0, lr_end, seed, hold_share, pair, log):
     """Mini-batch Adam on cross-entropy, plus (pair > 0) pair times the squared error of each
     play's equity relative to its decision's mean (the differences that choose the play).
@@ -263,7 +293,8 @@ def train(net: Net, x, y, m, g, *, epochs, batch, lr0, lr_end, seed, hold_share,
     best = held_out_error(net, xh, yh, mh)
     lost, same = decision_loss(net, xh, yh, mh, gh)
     log(f"{len(x) - len(hold)} training, {len(hold)} held-out positions ({n_hold} decisions); "
-        f"epoch 0: held-out equity error {best:.5f}, choice loss {lost:.5f}, same choice {same:.3f}")
+        f"epoch 0: held-out equity error {best:.5f}, choice loss {lost:.5f}, "
+        f"same choice {same:.3f}")
     best_net = Net(net.w_in.copy(), net.b_hid.copy(), net.w_out.copy(), net.b_out.copy())
     params = [net.w_in, net.b_hid, net.w_out, net.b_out]
     opt = Adam([p.shape for p in params])
@@ -274,30 +305,11 @@ def train(net: Net, x, y, m, g, *, epochs, batch, lr0, lr_end, seed, hold_share,
         rng.shuffle(fit_groups)
         loss_sum, n_seen = 0.0, 0
         for idx in group_batches(fit_groups, starts, sizes, batch):
-            xb, yb, mb, gb = x[idx], y[idx], m[idx], g[idx]
-            h, p = forward(net, xb)
-            # cross-entropy on each output a position can have; dz = (p - y) on those
-            dz = (p - yb) * mb
-            loss_sum += float(-(mb * (yb * np.log(p + 1e-7) + (1 - yb) * np.log(1 - p + 1e-7))).sum())
-            if pair > 0:
-                # each play's equity less its decision's mean, against the same of the targets
-                _, inv = np.unique(gb, return_inverse=True)
-                cnt = np.bincount(inv)
-                e = equity(p * mb)
-                t = equity(yb)
-                d = (e - t)
-                d = d - (np.bincount(inv, weights=d) / cnt)[inv]
-                de = 2.0 * pair * d * (cnt[inv] > 1)
-                dz += (de[:, None] * EQUITY_WEIGHTS * mb * p * (1 - p)).astype(np.float32)
-            dz /= len(idx)
+            loss, grads = batch_gradients(net, x[idx], y[idx], m[idx], g[idx], pair)
+            loss_sum += loss
             n_seen += len(idx)
-            g_wout = dz.T @ h
-            g_bout = dz.sum(axis=0)
-            da = (dz @ net.w_out) * h * (1 - h)
-            g_win = xb.T @ da
-            g_bhid = da.sum(axis=0)
             lr = lr0 * (lr_end / lr0) ** min(step / max(steps - 1, 1), 1.0)
-            opt.step(params, [g_win, g_bhid, g_wout, g_bout], np.float32(lr))
+            opt.step(params, grads, np.float32(lr))
             step += 1
         err = held_out_error(net, xh, yh, mh)
         lost, same = decision_loss(net, xh, yh, mh, gh)
