@@ -192,7 +192,9 @@ def score_line(match) -> str:
     """The score on one message line: "Score: you 2  me 1  (to 5)"; in the Crawford game
     "Crawford: you 0  me 2  (to 3)"; money play shows the running totals."""
     a, b = match.sides
-    name = lambda side: SIDE_WORDS.get(side, match.record.names.get(side, side))  # noqa: E731
+
+    def name(side: str) -> str:
+        return SIDE_WORDS.get(side, match.record.names.get(side, side))
     head = "Crawford" if match.crawford_game else "Score"
     text = f"{head}: {name(a)} {match.score[a]}  {name(b)} {match.score[b]}"
     if match.length:

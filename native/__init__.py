@@ -1,7 +1,7 @@
 """The C side ("the machine code") as Python sees it: the compiled cffi module and its ffi.
 Import `lib` and `ffi` from here; nothing else in the project loads the extension."""
 try:
-    from native._engine import ffi, lib  # noqa: F401
+    from native._engine import ffi, lib  # noqa: F401 - the package's API: imported to pass on
 except ImportError as exc:  # pragma: no cover - only when the package was not built
     raise ImportError(
         "the compiled evaluator native._engine is missing; install the package with "

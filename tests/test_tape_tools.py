@@ -33,7 +33,7 @@ def tzxlist(path) -> str:
 
 def tapinfo(path) -> str:
     try:
-        import skoolkit  # noqa: F401
+        import skoolkit  # noqa: F401 - imported only to learn whether it is installed
     except ImportError:
         require(False, "SkoolKit (pip install skoolkit)")
     code = "import sys; from skoolkit.tapinfo import main; main(sys.argv[1:])"

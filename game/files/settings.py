@@ -13,12 +13,11 @@ from game.errors import BackgammonError
 from game.files import safe_write
 from game.files.validate import checked, flag, maybe, one_of, read_json_file, show, table, whole
 from game.model.match import MAX_LENGTH, BadMatchLength, parse_match_length
+from spectrum.hw import BLACK, BLUE, CYAN, GREEN, MAGENTA, RED, WHITE, YELLOW
 
 CONFIG_ENV = "SPECTRUM_BACKGAMMON_CONFIG_DIR"   # overrides the directory (tests, portable use)
 APP_DIR = "spectrum-backgammon"
 SETTINGS_FILE = "settings.json"
-
-from spectrum.hw import BLACK, BLUE, CYAN, GREEN, MAGENTA, RED, WHITE, YELLOW  # noqa: E402
 
 
 @dataclass(frozen=True)

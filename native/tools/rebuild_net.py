@@ -111,7 +111,7 @@ class Run:
         if self.args.gnubg_games <= 0:
             return ""
         try:
-            import gnubg_nn  # noqa: F401
+            import gnubg_nn  # noqa: F401 - imported only to learn whether it is installed
         except ImportError:
             return f"no gnubg0 yardstick: {sys.executable} has no gnubg-nn (pip install gnubg-nn)"
         cmd = [sys.executable, os.path.join(ROOT, "bench", "strength.py"), "level3", "gnubg0",
