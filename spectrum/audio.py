@@ -237,6 +237,8 @@ class Beeper:
         return samples
 
     def _queue(self, samples: np.ndarray, silent: bool) -> None:
+        if silent and not self._pending and time.perf_counter() > self._play_until_s:
+            return          # all that was handed to SDL has played: silence asks nothing of it
         channel = self._channel
         busy = channel.get_busy()
         ahead_s = self._play_until_s - time.perf_counter()     # handed to SDL, not yet heard

@@ -339,13 +339,17 @@ class DisplayLoop:
 
 
 def changed_box(old: np.ndarray, new: np.ndarray):
-    """(top, bottom, left, right) bounding the pixels where two frames differ, or None."""
-    differs = np.any(old != new, axis=2)
-    rows = np.flatnonzero(differs.any(axis=1))
+    """(top, bottom, left, right) bounding the pixels where two frames differ, or None.
+    The rows are found 8 bytes at a time (a row is 320 x 3 bytes), then the columns only
+    within them: a FLASHing cursor costs a small part of a whole-frame compare."""
+    height = old.shape[0]
+    rows = np.flatnonzero((old.reshape(height, -1).view(np.uint64)
+                           != new.reshape(height, -1).view(np.uint64)).any(axis=1))
     if not len(rows):
         return None
-    columns = np.flatnonzero(differs.any(axis=0))
-    return int(rows[0]), int(rows[-1]) + 1, int(columns[0]), int(columns[-1]) + 1
+    top, bottom = int(rows[0]), int(rows[-1]) + 1
+    columns = np.flatnonzero((old[top:bottom] != new[top:bottom]).any(axis=(0, 2)))
+    return top, bottom, int(columns[0]), int(columns[-1]) + 1
 
 
 def _window_events(pygame) -> tuple:

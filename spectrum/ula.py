@@ -353,9 +353,11 @@ class Ula:
         """What a frame without writes or border changes shows: the screen bytes, the border
         colour and, only when some attribute has FLASH set, the flash phase."""
         screen = bytes(memory[hw.SCREEN_ADDR:hw.SCREEN_ADDR + hw.SCREEN_BYTES])
-        attrs = np.frombuffer(screen, np.uint8, hw.ATTR_BYTES, hw.SCREEN_BITMAP_BYTES)
-        flashing = bool((attrs & 0x80).any())
+        flashing = 1 in screen[hw.SCREEN_BITMAP_BYTES:].translate(_FLASH_BIT)
         return screen, border & 7, flashing and flash_inverted(frame_number)
+
+
+_FLASH_BIT = bytes(attr >> 7 for attr in range(256))   # attribute -> 1 where FLASH is set
 
 
 def _cut(entries, frame_tstates):
