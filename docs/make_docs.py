@@ -60,9 +60,9 @@ class Scene(MachineDriver):
         options.setdefault("ask_instructions", False)
         chooser = usr_chooser(self.basic, level)
         self.dice = dice if isinstance(dice, Dice) else Dice.scripted(list(dice))
-        self.games = []
+        self.games, self.logs = [], []
         self.program = program(self.basic, Run(dice=self.dice, chooser=chooser,
-                                               on_game=self.games.append, **options))
+                                               on_game=self.listen, **options))
         self.frames = 0
         self.frames_per_key = 4
         next(self.program)
@@ -114,10 +114,10 @@ def board_midgame():
     for _ in range(3):
         scene.wait_for(lambda: scene.game and scene.game.turn and not scene.game.turn.made
                        and "Your move?" in scene.message())
-        done = len(scene.game.log) + 2
+        done = len(scene.log) + 2
         scene.play_human_turn()
         # my play, then the computer's
-        scene.wait_for(lambda done=done: len(scene.game.log) >= done)
+        scene.wait_for(lambda done=done: len(scene.log) >= done)
     return scene
 
 

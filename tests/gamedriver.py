@@ -160,7 +160,8 @@ class GameDriver:
         self.basic = Basic(self.machine, dict(SYMBOLS))
         self.dice = dice or Dice(seed)
         self.games: list = []
-        self.program = program(self.basic, run_of(self.dice, chooser, self.games.append,
+        self.logs: list[list[str]] = []
+        self.program = program(self.basic, run_of(self.dice, chooser, self.listen,
                                                   ask_instructions=ask_instructions,
                                                   start=start, **options))
         self.frames = 0
@@ -185,9 +186,22 @@ class GameDriver:
             for _ in range(self.frames_per_key - 1):
                 self.frame()
 
+    def listen(self, game) -> None:
+        """program() tells of each new game: keep it, and hear what happens in it (its
+        throws, plays and cube actions in words, through the hook Game.on_event)."""
+        self.games.append(game)
+        heard: list[str] = []
+        self.logs.append(heard)
+        game.on_event = heard.append
+
     @property
     def game(self):
         return self.games[-1] if self.games else None
+
+    @property
+    def log(self) -> list[str]:
+        """What the newest game's listener has heard so far, in order."""
+        return self.logs[-1] if self.logs else []
 
     def text(self) -> list[str]:
         return self.machine.screen_text()
@@ -261,8 +275,8 @@ class MachineDriver(GameDriver):
             self.machine.load(self.symbols["USR_ENTRY"], media.load_mcode())
             chooser = usr_chooser(self.basic, level)
         self.dice = dice or Dice(seed)
-        self.games = []
-        self.program = program(self.basic, run_of(self.dice, chooser, self.games.append,
+        self.games, self.logs = [], []
+        self.program = program(self.basic, run_of(self.dice, chooser, self.listen,
                                                   ask_instructions=ask_instructions,
                                                   start=start, **options))
         self.frames = 0

@@ -83,7 +83,7 @@ def test_ready_n_puts_the_men_back_and_y_confirms():
     driver.until("READY? (Y/N)")
     driver.type("y")
     driver.until("I play")
-    assert "human 31 x3 x1" in driver.game.log
+    assert "human 31 x3 x1" in driver.log
 
 
 def test_quit_typed_for_the_dice_ends_the_game_as_at_your_move():

@@ -55,7 +55,7 @@ def test_rule1_opening_throw_tie_asks_enter_then_throws_again():
     driver.until("Tie: press ENTER to throw again")
     driver.type("\n")
     driver.until("You start with 5 and 2")
-    assert driver.game.log[:2] == ["opening 3 3", "opening 2 5"]
+    assert driver.log[:2] == ["opening 3 3", "opening 2 5"]
 
 
 def test_rule1_higher_top_die_means_computer_starts_with_both_numbers():
@@ -63,7 +63,7 @@ def test_rule1_higher_top_die_means_computer_starts_with_both_numbers():
     driver.until("I start with 6 and 1")
     driver.until("I play")
     driver.until("Your move?")
-    assert driver.game.log[1].startswith("computer 61 ")
+    assert driver.log[1].startswith("computer 61 ")
 
 
 def test_to_play_k4_and_4k_both_move_a_man_either_case():
@@ -126,14 +126,14 @@ def test_the_bar_blocked_entry_forfeits_the_turn_with_a_message():
     driver.type("\n")
     driver.until("My throw")
     assert driver.game.position == before
-    assert driver.game.log[-1] == "human 51 forfeit"
+    assert driver.log[-1] == "human 51 forfeit"
 
 
 def test_game_against_a_closed_board_plays_to_its_end():
     driver = GameDriver(seed=4, start=CLOSED_BOARD)
     verdict = play_to_end(driver)
     assert "WIN" in verdict
-    assert any(entry.endswith("forfeit") for entry in driver.game.log)
+    assert any(entry.endswith("forfeit") for entry in driver.log)
 
 
 def test_rule8_bearing_off_takes_a_man_off_and_counts_it_beside_the_board():
@@ -183,7 +183,7 @@ def test_no_possible_play_forfeits_the_turn_with_a_message():
     driver.type("\n")
     driver.until("My throw")
     assert driver.game.position == primed
-    assert driver.game.log[-1] == "human 61 forfeit"
+    assert driver.log[-1] == "human 61 forfeit"
 
 
 def test_computer_play_is_written_in_letter_notation_and_shown_man_by_man():
@@ -250,7 +250,7 @@ def test_seeded_dice_replay_the_same_game():
     for _ in range(2):
         driver = GameDriver(seed=99)
         play_to_end(driver)
-        logs.append(list(driver.game.log))
+        logs.append(list(driver.log))
     assert logs[0] == logs[1] and len(logs[0]) > 10
 
 

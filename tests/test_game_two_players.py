@@ -46,7 +46,7 @@ def test_the_demo_plays_itself_until_a_key_is_pressed():
             played += 1
         if played > 200:
             break
-    log = driver.game.log
+    log = driver.log
     assert any(e.startswith("white") for e in log) and any(e.startswith("black") for e in log)
     driver.type(" ")
     driver.until("Demo over")

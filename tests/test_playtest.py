@@ -108,7 +108,7 @@ def test_last_man_borne_off_with_the_exact_lower_die_is_accepted():
     driver.until("Your move?")
     driver.type("a1\n")
     driver.until("YOU WIN")
-    assert driver.game.log[-1] == "human 31 a3"
+    assert driver.log[-1] == "human 31 a3"
 
 
 def test_lower_die_that_would_not_bear_the_man_off_keeps_the_refusal():
@@ -202,7 +202,7 @@ def test_demo_throws_again_after_a_tied_opening_without_a_key():
     settings = Settings(players="computer-computer", speed="quick")
     driver = GameDriver(dice=Dice.scripted([4, 4, 3, 1, 6, 2]), settings=settings)
     driver.until("plays", row=23, max_frames=600)
-    assert driver.game.log[:2] == ["opening 4 4", "opening 3 1"]
+    assert driver.log[:2] == ["opening 4 4", "opening 3 1"]
 
 
 def test_instructions_tell_a_new_player_that_h_lists_the_other_keys():

@@ -75,8 +75,8 @@ def turn_over(driver):
     """Frames until the human's play is recorded (the computer then plays)."""
     deadline = time.monotonic() + WAIT_SECONDS
     while time.monotonic() < deadline:
-        if any(line.startswith("human ") for line in driver.game.log):
-            return [line for line in driver.game.log if line.startswith("human ")]
+        if any(line.startswith("human ") for line in driver.log):
+            return [line for line in driver.log if line.startswith("human ")]
         driver.run(2)
         time.sleep(0.002)
     raise AssertionError("the turn never ended:\n" + "\n".join(driver.text()))
@@ -140,7 +140,7 @@ def test_a_doubtful_play_is_named_with_the_better_play_and_the_loss_before_the_t
     best = play_text(marked[""][0][0])
     assert driver.message() == f"? {best} is better by {loss:.3f}"
     assert "T/U: take it back  ENTER: keep" in driver.text()[11]
-    assert not any(line.startswith("human ") for line in driver.game.log)   # not over yet
+    assert not any(line.startswith("human ") for line in driver.log)   # not over yet
     driver.type("\n")                                                        # keep it
     assert turn_over(driver) == [f"human 53 {play_text(play)}"]
 
@@ -228,7 +228,7 @@ def test_doubling_an_even_race_is_warned_of_and_t_takes_the_double_back():
     driver.type("t")
     until(driver, "Your move?", row=23)                    # no double: the roll
     assert driver.game.match.cube_value == 1 and not any("double" in line
-                                                        for line in driver.game.log)
+                                                        for line in driver.log)
 
 
 def test_taking_a_pass_is_warned_of_and_the_question_stands_again():
@@ -246,7 +246,7 @@ def test_taking_a_pass_is_warned_of_and_the_question_stands_again():
     deadline = time.monotonic() + WAIT_SECONDS
     while driver.game.match.in_game and time.monotonic() < deadline:
         driver.run(2)
-    assert driver.game.match.score[COMPUTER] == 1 and "human drops" in driver.game.log
+    assert driver.game.match.score[COMPUTER] == 1 and "human drops" in driver.log
 
 
 def test_a_right_drop_is_not_warned_of():
@@ -259,7 +259,7 @@ def test_a_right_drop_is_not_warned_of():
     deadline = time.monotonic() + WAIT_SECONDS
     while driver.game.match.in_game and time.monotonic() < deadline:
         driver.run(2)
-    assert "human drops" in driver.game.log and not warned(driver)
+    assert "human drops" in driver.log and not warned(driver)
 
 
 def test_a_forced_play_is_never_warned_of():

@@ -26,7 +26,7 @@ def play(game: Any, dice: tuple[int, int], side: str) -> Frames:
     tag = "computer" if side == COMPUTER else side
     if not choice.steps:
         game.message(say("no move", side))
-        game.log.append(f"{tag} {dice[0]}{dice[1]} forfeit")
+        game.happened(f"{tag} {dice[0]}{dice[1]} forfeit")
         yield from read_pause(game, SPEED_READ[speed], side)
         return ()
     words = play_words(choice.steps, mover_is_human=bottom)
@@ -41,7 +41,7 @@ def play(game: Any, dice: tuple[int, int], side: str) -> Frames:
         game.show_for(side, after)
         game.basic.beep(*COMPUTER_BEEP)
     game.show_for(side, choice.after)
-    game.log.append(f"{tag} {dice[0]}{dice[1]} {words}")
+    game.happened(f"{tag} {dice[0]}{dice[1]} {words}")
     yield from read_pause(game, SPEED_READ[speed], side)
     return tuple(choice.steps)
 

@@ -111,7 +111,7 @@ def offer_double(game, doubler: str):
     m = game.match
     value = m.double(doubler)
     receiver = m.other(doubler)
-    game.log.append(f"{doubler} doubles to {value}")
+    game.happened(f"{doubler} doubles to {value}")
     if game.typed[receiver]:
         game.basic.beep(*COMPUTER_BEEP)
         judge = tutor.cube_judge(game, doubler)   # None with the Tutor option OFF
@@ -132,11 +132,11 @@ def offer_double(game, doubler: str):
         game.message(f"{said}: {say('takes' if take else 'drops', receiver)}")
     if take:
         m.take()
-        game.log.append(f"{receiver} takes {value}")
+        game.happened(f"{receiver} takes {value}")
         game.draw_cube()
         result = None
     else:
-        game.log.append(f"{receiver} drops")
+        game.happened(f"{receiver} drops")
         result = m.drop()
     if not game.typed[receiver]:
         yield from game.basic.pause(OPENING_READ_FRAMES)

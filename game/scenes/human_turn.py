@@ -25,7 +25,7 @@ def play(game: Any, dice: tuple[int, int], side: str) -> Frames:
     if turn.complete and not turn.made:            # no legal step at all: forfeit
         code = "cannot enter" if turn.start.board[BAR] else "cannot move"
         game.message(say(code, side) + PRESS_ENTER)
-        game.log.append(f"{tag} {dice[0]}{dice[1]} forfeit")
+        game.happened(f"{tag} {dice[0]}{dice[1]} forfeit")
         yield from game.basic.wait_enter()
         return ()
     saved = list(turn.made)
@@ -58,7 +58,7 @@ def play(game: Any, dice: tuple[int, int], side: str) -> Frames:
                 keys.undo_all(game, turn)
                 continue
         break
-    game.log.append(f"{tag} {dice[0]}{dice[1]} {play_words(turn.steps)}")
+    game.happened(f"{tag} {dice[0]}{dice[1]} {play_words(turn.steps)}")
     return tuple(turn.steps)
 
 

@@ -51,7 +51,7 @@ def opening(game):
             yield from game.tumble()
             top, bottom = game.dice.die(), game.dice.die()
         game.draw_dice(top, bottom, True, False)
-        game.log.append(f"opening {top} {bottom}")
+        game.happened(f"opening {top} {bottom}")
         if top != bottom:
             break
         if not any(game.typed.values()):         # the demo throws again by itself

@@ -3,7 +3,7 @@ side on roll), the dice and cube shown, the dice thrown, the keys heard while th
 plays, and Game.play, the turn loop over the scenes. Not the scenes themselves."""
 from __future__ import annotations
 
-from collections.abc import Generator
+from collections.abc import Callable, Generator
 from typing import Any
 
 from game import menus
@@ -41,7 +41,9 @@ class Game:
         self.dice = dice
         self.choose = chooser            # (position with the mover on roll, dice, match) -> Play
         self.position = start or Position.start()
-        self.log: list[str] = []         # what happened, for tests and replays
+        # a listener a test installs: hears each throw, play and cube action in words
+        # ("opening 3 1", "human 31 h3 f1", "computer doubles to 2"); nothing is kept here
+        self.on_event: Callable[[str], None] | None = None
         self.turn: rules.Turn | None = None     # the typed turn in progress (its commands')
         self.settings = settings or Settings()
         self.match = match or Match(None, cube=self.settings.cube)
@@ -64,6 +66,11 @@ class Game:
         self.stopped = False             # the demo was stopped by a key
         self.entering = False            # at "Your move?": a click on the board types keys
         self.typed_ahead = ""            # a key that ended a P/I/X message: the next entry's
+
+    def happened(self, words: str) -> None:
+        """Tell `on_event`, if a listener is installed, what just happened."""
+        if self.on_event is not None:
+            self.on_event(words)
 
     def autosave(self, between_games: bool = False) -> None:
         """Save the turn as it is now (the start, the dice if thrown, the steps typed)."""
