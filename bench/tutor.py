@@ -6,6 +6,10 @@ search looked at less deeply than its best, one deeper judgement). Measured thre
   typed    the ranking done before the last step (a player takes seconds to type a play)
   instant  the play finished the moment the turn starts (the worst case: the whole ranking)
   cube     a correct double, take or drop (the decision is asked when it is made)
+  missed   a roll with the cube centred, judged for a missed double: the wait from the
+           judgement's start (before_roll) to its verdict, the roll made at once as after
+           the computer's shown play (the worst case); the cheap screen alone for most
+           positions, level 5 too for the close ones (counted apart)
 One figure a line, with its unit. Run: python3 bench/tutor.py [--positions N]"""
 from __future__ import annotations
 
@@ -69,7 +73,8 @@ def correct_plays(ranked, option: str) -> list:
 
 def measure(count: int) -> dict:
     evaluator.ensure_loaded()
-    got = {"typed": [], "typed_best": [], "instant": [], "ranking": [], "cube": []}
+    got: dict = {"typed": [], "typed_best": [], "instant": [], "ranking": [], "cube": [],
+                 "missed": [], "missed_close": [], "missed_screen": []}
     for position, dice in positions(count):
         coach = tutor.PlayCoach(position, dice, None, True, OPTION)
         start = time.perf_counter()
@@ -97,6 +102,12 @@ def measure(count: int) -> dict:
         for kind in filter(None, (proper, "take" if decision.take else "drop")):
             cube.verdict(kind)
         got["cube"].append(ms(time.perf_counter() - start))
+        start = time.perf_counter()
+        missed = tutor.NoDoubleCoach(position, {}, 1, OPTION)
+        missed.verdict()
+        got["missed"].append(ms(time.perf_counter() - start))
+        close = review.close_cube(evaluator.cube_decision(position, review.CUBE_SCREEN_LEVEL))
+        got["missed_close" if close else "missed_screen"].append(got["missed"][-1])
     return got
 
 
@@ -107,10 +118,15 @@ def main(argv=None) -> int:
     got = measure(args.positions)
     print(f"positions {args.positions}")
     print(f"correct plays judged {len(got['typed'])}")
+    print(f"rolls judged for a missed double {len(got['missed'])}")
+    print(f"of them close (level 5 asked) {len(got['missed_close'])}")
     for name, label in (("typed", "added by the tutor, play typed (ranking done)"),
                         ("typed_best", "added by the tutor, the best play typed"),
                         ("instant", "added by the tutor, play finished at once"),
                         ("cube", "added by the tutor, a correct cube action"),
+                        ("missed", "a roll waits for the missed-double judgement"),
+                        ("missed_screen", "... of those, the screen alone (not close)"),
+                        ("missed_close", "... of those, the close ones (level 5 asked)"),
                         ("ranking", "level 5 ranking in the background")):
         values = got[name]
         print(f"{name}_median_ms {statistics.median(values):.3f} ms  ({label})")

@@ -561,6 +561,28 @@ def tutor_warning():
     return scene
 
 
+def tutor_missed_double():
+    """Tutor at ?: you lead a race and press ENTER at "ENTER rolls, D doubles"; the race is
+    the first of a few whose missed double the review would mark ?? (level 5 asked here),
+    and the warning comes before the dice are thrown."""
+    from game.model import evaluator
+    from game.review import judge as review
+    trailer = {12: 2, 10: 2, 8: 3, 6: 3, 5: 2, 4: 2, 3: 1}
+    for leader in ({8: 3, 6: 5, 5: 3, 4: 3, 3: 1}, {10: 1, 8: 3, 6: 4, 5: 3, 4: 3, 3: 1},
+                   {10: 2, 8: 3, 6: 4, 5: 3, 4: 2, 3: 1}):
+        start = Position.from_points(leader, trailer)
+        _, loss = review.judge_no_double(lambda level, p=start: evaluator.cube_decision(p, level),
+                                         1)
+        if review.mark_for(loss) == "??":
+            break
+    scene = Scene([2, 1], start=start, settings=Settings(tutor="?", who_starts="human"))
+    scene.until("ENTER rolls", row=23)
+    scene.run(4)
+    scene.type("\n")
+    scene.wait_for(lambda: "better by" in scene.message())
+    return scene
+
+
 def advice_chances():
     """A on the rich board with 42: the best plays with each side's chances under each."""
     scene = rolled_to_your_move([4, 2], RICH)
@@ -601,7 +623,8 @@ def review_chances():
     return scene
 
 
-SCENES.update({"tutor-warning": tutor_warning, "advice-chances": advice_chances,
+SCENES.update({"tutor-warning": tutor_warning, "tutor-missed-double": tutor_missed_double,
+               "advice-chances": advice_chances,
                "dice-stats": dice_stats, "dice-stats-tests": lambda: dice_stats(2),
                "dice-stats-luck": lambda: dice_stats(3), "review-chances": review_chances})
 

@@ -1,8 +1,9 @@
 """Tutor mode (game/scenes/tutor.py) in the running program: a finished play, double, take or drop
 that the review would mark ? or ?? is named on the message line at once, with the better play
-and the equity given away, T or U takes it back and ENTER keeps it; below the option's mark,
-and with the option OFF, nothing is said. The plays' marks are worked out here by the
-review's own judgement, not typed in."""
+and the equity given away, T or U takes it back and ENTER keeps it; a roll without the double
+the review would call missed is named before the dice are thrown, D doubles after all and ENTER
+rolls; below the option's mark, and with the option OFF, nothing is said. The marks are worked
+out here by the review's own judgement, not typed in."""
 import time
 from types import SimpleNamespace
 
@@ -12,7 +13,7 @@ from game.commands import play_text
 from game.files.settings import Settings, SettingsError
 from game.model import evaluator, rules
 from game.model.dice import Dice
-from game.model.match import COMPUTER, HUMAN
+from game.model.match import COMPUTER, HUMAN, Match
 from game.model.position import Position
 from game.model.record import MatchRecord
 from game.review import judge as review
@@ -280,3 +281,241 @@ def test_without_a_judgement_the_tutor_says_nothing_and_the_turn_ends(marked, mo
     type_play(driver, play)
     assert turn_over(driver) == [f"human 53 {play_text(play)}"]
     assert not warned(driver)
+
+
+# ---- the missed double -------------------------------------------------------------
+
+TRAILER = {12: 2, 10: 2, 8: 3, 6: 3, 5: 2, 4: 2, 3: 1}           # 107 pips, all past
+LEADERS = ({8: 3, 6: 5, 5: 3, 4: 3, 3: 1}, {10: 1, 8: 3, 6: 4, 5: 3, 4: 3, 3: 1},
+           {10: 2, 8: 3, 6: 4, 5: 3, 4: 2, 3: 1}, {12: 1, 10: 2, 8: 3, 6: 4, 5: 2, 4: 2, 3: 1})
+MONEY: dict = {}
+ONE_ALL_OF_3 = {"match_to": 3, "away_me": 2, "away_opp": 2, "crawford": 0}
+
+
+class Thrown(Dice):
+    """The test's dice: each pair thrown for a turn is written down as it is thrown; the
+    tumbling shows the same face every time (so two runs draw the same pictures)."""
+
+    def __init__(self, faces, seed=0):
+        super().__init__(seed=seed, faces=faces)
+        self.pairs: list = []
+
+    def pair(self):
+        self.pairs.append(super().pair())
+        return self.pairs[-1]
+
+    def flicker(self):
+        return 3
+
+
+def computers_21(start: Position) -> Position:
+    """`start` (held for the human) after the computer, on roll first, plays 2-1 as the
+    driver's chooser does (the first legal play): the human on roll."""
+    return rules.legal_plays(start.swapped(), (2, 1))[0].after.swapped()
+
+
+def missed_double(terms: dict, marks=("??",), computer_first=False):
+    """A race the human leads where rolling without a double earns one of `marks` by the
+    review's own judgement at `terms`, asked of the evaluator here: (the start, the human's
+    position on roll, the loss). `computer_first`: the computer plays a 2-1 first."""
+    for leader in LEADERS:
+        start = Position.from_points(leader, TRAILER)
+        position = computers_21(start) if computer_first else start
+        _, loss = review.judge_no_double(
+            lambda level, p=position: evaluator.cube_decision(p, level, **terms), 1)
+        if review.mark_for(loss) in marks:
+            return start, position, loss
+    raise AssertionError(f"no race of LEADERS earns {marks} at {terms}")
+
+
+def roll_with(option: str, start, dice=None, **options):
+    """The human on roll first in `start`, at "ENTER rolls, D doubles"."""
+    settings = options.pop("settings", Settings(tutor=option, who_starts="human"))
+    driver = GameDriver(dice=dice or Thrown([2, 1]), start=start, settings=settings,
+                        **options)
+    until(driver, "ENTER rolls", row=23)
+    return driver
+
+
+def screens_until_your_move(driver, picture=False):
+    """Every frame's screen text (`picture`: with the screen's bytes, attributes included)
+    until "Your move?", ENTER typed at "ENTER rolls" and at a warning (the roll kept)."""
+    seen: list = []
+    deadline = time.monotonic() + WAIT_SECONDS
+    while "Your move?" not in driver.message():
+        assert time.monotonic() < deadline, "\n".join(driver.text())
+        seen.append((driver.text(), bytes(driver.machine.memory[0x4000:0x5B00]))
+                    if picture else driver.text())
+        if "ENTER rolls" in driver.message() or "better by" in driver.message():
+            driver.type("\n")
+        else:
+            driver.run(1)
+            time.sleep(0.001)
+    return seen
+
+
+def test_missed_double_is_warned_before_the_dice_are_thrown():
+    start, _, loss = missed_double(MONEY)
+    dice = Thrown([2, 1])
+    driver = roll_with("?", start, dice)
+    driver.type("\n")                                       # ENTER: the roll
+    until(driver, "better by", row=23)
+    assert driver.message() == f"?? Doubling is better by {loss:.3f}"
+    assert len(driver.message()) <= 32
+    assert driver.text()[11].strip() == "D: double  ENTER: roll"
+    assert dice.pairs == [] and driver.log == []             # no dice thrown yet
+    driver.type("\n")                                        # ENTER keeps the roll
+    until(driver, "Your move?", row=23)
+    assert dice.pairs == [(2, 1)] and not any("double" in line for line in driver.log)
+
+
+def test_rolling_after_the_computers_play_without_d_is_warned_too():
+    start, _, loss = missed_double(MONEY, computer_first=True)
+    dice = Thrown([2, 1, 6, 5])
+    driver = GameDriver(dice=dice, start=start,
+                        settings=Settings(tutor="??", who_starts="computer"))
+    until(driver, "better by", row=23)                      # no prompt: the play was shown
+    assert driver.message() == f"?? Doubling is better by {loss:.3f}"
+    assert dice.pairs == [(2, 1)] and len(driver.log) == 1   # only the computer's turn
+    driver.type("\n")
+    until(driver, "Your move?", row=23)
+    assert dice.pairs == [(2, 1), (6, 5)]
+
+
+def test_taking_back_a_missed_double_offers_the_double(monkeypatch):
+    def never(*args):
+        raise AssertionError("the recommended double was judged again")
+    monkeypatch.setattr(tutor, "check_double", never)
+    start, _, _ = missed_double(MONEY)
+    kept, doubled = Thrown([2, 1], seed=9), Thrown([2, 1], seed=9)
+    driver = roll_with("?", start, kept)
+    driver.type("\n")
+    until(driver, "better by", row=23)
+    driver.type("x")                                         # not an answer: a beep
+    assert "better by" in driver.message()
+    driver.type("\n")
+    until(driver, "Your move?", row=23)
+    driver = roll_with("?", start, doubled)
+    driver.type("\n")
+    until(driver, "better by", row=23)
+    driver.type("d")                                         # D: the double after all
+    until(driver, "Your move?", row=23)                      # I take: you roll
+    assert driver.log[:2] == ["human doubles to 2", "computer takes 2"]
+    assert doubled.pairs == kept.pairs == [(2, 1)]           # the same dice either way
+    assert not warned(driver)
+
+
+def test_a_tutor_on_game_keeping_the_warning_throws_the_same_dice_as_tutor_off():
+    start, _, _ = missed_double(MONEY, computer_first=True)
+    games = {}
+    for option in ("off", "?"):
+        dice = Thrown([2, 1], seed=1983)
+        driver = GameDriver(dice=dice, start=start,
+                            settings=Settings(tutor=option, who_starts="computer"))
+        shown = screens_until_your_move(driver)
+        if option == "?":
+            assert any("Doubling is better" in screen[23] for screen in shown)
+        games[option] = (dice.pairs, driver.log)
+    assert games["?"] == games["off"] and len(games["off"][0]) == 2
+
+
+def test_with_the_tutor_off_a_missed_double_goes_as_in_1983(monkeypatch):
+    """OFF: the frames and dice are those of the flow without the missed-double check (the
+    code before it), and level 5 is never asked about the cube."""
+    start, _, _ = missed_double(MONEY)
+    asked = []
+    cube_decision = evaluator.cube_decision
+    monkeypatch.setattr(evaluator, "cube_decision",
+                        lambda *a, **k: asked.append(a) or cube_decision(*a, **k))
+    runs = []
+    for cut_out in (False, True):
+        if cut_out:                                          # the flow as it was before
+            def no_check(game, coach):
+                return False
+                yield
+            monkeypatch.setattr(tutor, "no_double_judge", lambda game, side: None)
+            monkeypatch.setattr(tutor, "check_no_double", no_check)
+        dice = Thrown([2, 1], seed=5)
+        driver = roll_with("off", start, dice)
+        runs.append((screens_until_your_move(driver, picture=True), dice.pairs, driver.log))
+    assert runs[0] == runs[1] and runs[0][1] == [(2, 1)]
+    assert asked == []
+
+
+def owned(value: int, owner: str) -> Match:
+    match = Match(None)
+    match.start_game()
+    match.cube_value, match.cube_owner = value, owner
+    return match
+
+
+def scored(length: int, human: int, computer: int, crawford_done=False) -> Match:
+    match = Match(length)
+    match.score = {HUMAN: human, COMPUTER: computer}
+    match.crawford_done = crawford_done
+    match.start_game()
+    return match
+
+
+@pytest.mark.parametrize("why, options", [
+    ("the cube is off", {"settings": Settings(tutor="?", who_starts="human", cube=False)}),
+    ("the computer owns it", {"match": owned(2, COMPUTER)}),
+    ("it is at 64", {"match": owned(64, HUMAN)}),
+    ("the Crawford game", {"match": scored(3, 0, 2)}),
+    ("one point away after Crawford", {"match": scored(3, 2, 1, crawford_done=True)}),
+])
+def test_no_missed_double_warning_when_the_cube_is_not_available(why, options):
+    start, _, _ = missed_double(MONEY)
+    options.setdefault("settings", Settings(tutor="?", who_starts="human"))
+    driver = GameDriver(dice=Thrown([2, 1]), start=start, **options)
+    shown = screens_until_your_move(driver)
+    assert not any("better" in line for screen in shown for line in screen), why
+
+
+def test_no_missed_double_warning_for_the_computer_nor_for_a_position_too_good():
+    start, _, _ = missed_double(MONEY)
+    driver = GameDriver(dice=Thrown([2, 1]), start=start.swapped(),     # the computer leads
+                        settings=Settings(tutor="?", who_starts="computer"),
+                        cube_policy=policy(double=False, take=True))
+    shown = screens_until_your_move(driver)
+    assert not any("better" in line for screen in shown for line in screen)
+    too_good = Position.from_points({6: 4, 5: 4, 4: 3, 3: 2, 2: 2},
+                                    {6: 2, 5: 2, 4: 2, 3: 2, 2: 2, 1: 2, 24: 3})
+    coach = tutor.NoDoubleCoach(too_good, {}, 1, "?")
+    decision, loss = coach.judgement.result()
+    assert decision.too_good and loss == 0.0 and coach.verdict() is None
+
+
+@pytest.mark.parametrize("who_starts, flip", [("human", False), ("computer", True)])
+def test_both_players_of_a_two_player_game_are_warned_of_a_missed_double(who_starts, flip):
+    start, _, loss = missed_double(MONEY)
+    dice = Thrown([2, 1])
+    driver = roll_with("?", start.swapped() if flip else start, dice,
+                       settings=Settings(tutor="?", who_starts=who_starts,
+                                         players="human-human"))
+    assert driver.message().startswith("Black" if flip else "White")
+    driver.type("\n")
+    until(driver, "better by", row=23)
+    assert driver.message() == f"?? Doubling is better by {loss:.3f}" and dice.pairs == []
+
+
+@pytest.mark.parametrize("length, terms", [(None, MONEY), (3, ONE_ALL_OF_3)])
+def test_missed_double_warning_uses_the_reviews_judgement(length, terms):
+    start, position, _ = missed_double(terms, marks=("?", "??"), computer_first=True)
+    record = MatchRecord(length or 0)
+    record.start_game({HUMAN: 1, COMPUTER: 1} if length else {HUMAN: 0, COMPUTER: 0},
+                      start=start.swapped().position_id)
+    record.move(COMPUTER, (2, 1), rules.legal_plays(start.swapped(), (2, 1))[0].steps)
+    record.move(HUMAN, (6, 5), rules.legal_plays(position, (6, 5))[0].steps)
+    item = next(i for i in review.review_game(record).items
+                if i.kind == "no double" and i.side == HUMAN)
+    match = scored(3, 1, 1) if length else Match(None)
+    coach = tutor.NoDoubleCoach(position, *tutor.cube_view(match, HUMAN), "?")
+    verdict = coach.verdict()
+    assert verdict.loss == item.loss and verdict.mark == item.mark
+    assert verdict.better == "Doubling" and item.proper.startswith("Double")
+    driver = GameDriver(dice=Thrown([2, 1]), start=start, match=scored(3, 1, 1) if length
+                        else None, settings=Settings(tutor="?", who_starts="computer",
+                                                     match_length=length))
+    until(driver, "better by", row=23)
+    assert driver.message() == f"{item.mark} Doubling is better by {item.loss:.3f}"

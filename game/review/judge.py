@@ -169,7 +169,7 @@ class Review:
                 s.moves += 1
                 s.move_error += item.loss
             else:
-                if item.kind == "no double" and item.loss == 0.0 and not _close(item.decision):
+                if item.kind == "no double" and item.loss == 0.0 and not close_cube(item.decision):
                     continue                 # a plain no double is not a decision (gnubg)
                 s.cube_decisions += 1
                 s.cube_error += item.loss
@@ -178,7 +178,9 @@ class Review:
         return out
 
 
-def _close(decision) -> bool:
+def close_cube(decision) -> bool:
+    """Worth a closer look (judge_no_double): the doubler should double, or doubling is
+    within CLOSE_CUBE of not doubling."""
     take_side = min(decision.double_take_equity, decision.double_pass_equity)
     return decision.double or abs(decision.no_double_equity - take_side) < CLOSE_CUBE
 
@@ -367,22 +369,13 @@ class Reviewer:
         return [self._cube_action(turn)]
 
     def _no_double(self, turn: ReplayedTurn) -> CubeReview | None:
-        scale = self._scale(turn)
         try:
-            quick = self._decision(turn, CUBE_SCREEN_LEVEL)
-            if not _close(quick):
-                return CubeReview(turn.index + 1, turn.action.side, "no double", turn.before,
-                                  normalized(quick, scale), cube_verdict(quick), 0.0,
-                                  turn.cube_value, turn.cube_owner)
-            decision = normalized(self._decision(turn, self.level), scale)
+            decision, loss = judge_no_double(lambda level: self._decision(turn, level),
+                                             self._scale(turn), self.level)
         except (BackgammonError, ValueError):
             return None
-        nd, dt, dp = (decision.no_double_equity, decision.double_take_equity,
-                      decision.double_pass_equity)
-        best = max(nd, min(dt, dp))
         return CubeReview(turn.index + 1, turn.action.side, "no double", turn.before, decision,
-                          cube_verdict(decision), max(0.0, best - nd), turn.cube_value,
-                          turn.cube_owner)
+                          cube_verdict(decision), loss, turn.cube_value, turn.cube_owner)
 
     def _cube_action(self, turn: ReplayedTurn) -> CubeReview:
         kind = turn.action.kind
@@ -448,17 +441,32 @@ def normalized(decision, scale: int):
 
 
 def cube_loss(kind: str, decision) -> float:
-    """What a cube action ("double", "take" or "drop") gives away against level 5's
-    `decision` (the doubler's equities): 0 for the proper one, never negative."""
+    """What a cube action ("double", "no double", "take" or "drop") gives away against level
+    5's `decision` (the doubler's equities): 0 for the proper one, never negative."""
     nd, dt, dp = (decision.no_double_equity, decision.double_take_equity,
                   decision.double_pass_equity)
     if kind == "double":
         loss = max(nd, min(dt, dp)) - min(dt, dp)
+    elif kind == "no double":
+        loss = max(nd, min(dt, dp)) - nd
     elif kind == "take":
         loss = dt - min(dt, dp)             # the taker's equity is -dt, at best -min
     else:
         loss = dp - min(dt, dp)
     return max(0.0, loss)
+
+
+def judge_no_double(decide, scale: int, level: int = REVIEW_LEVEL):
+    """A side that could double and rolled instead, judged as the review and the tutor
+    (game/scenes/tutor.py) both judge it: `decide(level)` is the doubler's
+    evaluator.CubeDecision at a level. The cheap screen at CUBE_SCREEN_LEVEL first; only a
+    close one (close_cube) is asked of `level`. Returns (the decision normalized by `scale`,
+    cube_loss "no double" of it, 0.0 when not close)."""
+    quick = decide(CUBE_SCREEN_LEVEL)
+    if not close_cube(quick):
+        return normalized(quick, scale), 0.0
+    decision = normalized(decide(level), scale)
+    return decision, cube_loss("no double", decision)
 
 
 def luck_of(before: Position, dice) -> float:

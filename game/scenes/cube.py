@@ -1,6 +1,6 @@
-"""The doubling cube before a throw: the computer's own double, a person's D (asked for
-during the last shown play or at the "ENTER rolls, D doubles" prompt), the take or drop,
-and the cube advice on A. Not the cube's rules (game/model/match.py) nor its maths (evaluator)."""
+"""The doubling cube before a throw: the computer's own double, a person's D (during the last
+shown play, at "ENTER rolls, D doubles", or after the tutor's missed-double warning), the take
+or drop, the cube advice on A. Not the cube's rules (game/model/match.py) nor its maths."""
 from typing import Any
 
 from game import commands, instructions, menus
@@ -34,8 +34,9 @@ def refuse(game, why: str):
 
 def before_roll(game: Any, side: str) -> Frames:
     """The cube before `side` rolls: the computer's own double, or the double a person
-    asked for (D while the last play was shown, or at the two-player prompt). Returns
-    a GameResult when a double was dropped, else None."""
+    asked for (D while the last play was shown, at the "ENTER rolls" prompt, or after the
+    tutor's warning of a missed double). Returns a GameResult when a double was dropped,
+    else None."""
     m = game.match
     if not game.typed[side]:
         if not (game.cube_policy and m.can_double(side)):
@@ -44,6 +45,8 @@ def before_roll(game: Any, side: str) -> Frames:
         if decision is None or not decision.double or decision.too_good:
             return None
         return (yield from offer_double(game, side))
+    # the tutor's judgement of a roll without a double, started now (None: OFF, no cube)
+    missed = None if game.double_wanted else tutor.no_double_judge(game, side)
     ask = game.two_players or not game.heard_from_last_play
     if game.cube_advice_wanted:
         game.cube_advice_wanted = False
@@ -56,6 +59,8 @@ def before_roll(game: Any, side: str) -> Frames:
     if ask and m.can_double(side) and not game.double_wanted:
         yield from roll_or_double(game, side)
     if not game.double_wanted:
+        if (yield from tutor.check_no_double(game, missed)):
+            return (yield from offer_double(game, side))  # the double the tutor recommended
         return None
     game.double_wanted = False
     ok, why = m.can_double(side)

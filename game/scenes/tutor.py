@@ -1,10 +1,10 @@
-"""Tutor mode (the Tutor option): a typed play, double, take or drop judged at once by level 5
-with the review's own judgement and marks (game/review/judge.py: ? over DOUBTFUL, ?? over BAD). An
-error of the size the option names is said on the message line before the turn is over (the
-better play or action and the equity given away), and T or U takes it back, ENTER keeps it.
-The roll's plays are ranked in a thread from the start of the turn, while the player types, so
-a good play waits for nothing but a lookup. Not the review after the game, not the turn's keys
-(game/scenes/), and silent when the option is OFF: the 1983 game is then unchanged."""
+"""Tutor mode (the Tutor option): a typed play, double, take or drop, and a roll without the
+double level 5 would make, judged at once with the review's own judgement and marks
+(game/review/judge.py: ? over DOUBTFUL, ?? over BAD). An error of the size the option names is
+said on the message line before the turn goes on, with the better play or action and the equity
+given away: T or U takes it back (D doubles instead of a missed double), ENTER keeps it. The
+judging runs in a thread from the turn's start. Not the review after the game, not the turn's
+keys (game/scenes/), and silent when the option is OFF: the 1983 game is then unchanged."""
 from __future__ import annotations
 
 import threading
@@ -24,11 +24,14 @@ from game.zx.usr import cube_terms, play_match
 WARNED = {"off": (), "?": ("?", "??"), "??": ("??",)}   # the marks each option warns of
 TAKE_BACK_KEYS = ("T", "U")
 OFFER = "T/U: take it back  ENTER: keep"
+DOUBLE_INSTEAD_KEYS = ("D",)                       # a missed double: double after all
+DOUBLE_OFFER = "D: double  ENTER: roll"
 OFFER_ROW = S.BOTTOM_FIRST_ROW - 1                 # across the board between its halves
 OFFER_ATTR = S.attr(S.BLACK, S.YELLOW, bright=True)  # as the game-over banner there
 MARK_ATTR = {"?": S.attr(S.BLACK, S.YELLOW, bright=True),   # as the review's marks
              "??": S.attr(S.WHITE, S.RED, bright=True)}
-BETTER_ACTION = {"double": "No double", "take": "Dropping", "drop": "Taking"}
+BETTER_ACTION = {"double": "No double", "no double": "Doubling", "take": "Dropping",
+                 "drop": "Taking"}
 
 
 def warning_mark(option: str, loss: float) -> str:
@@ -180,15 +183,20 @@ class CubeCoach:
         return Verdict(mark, loss, better)
 
 
+def cube_view(match, doubler: str) -> tuple[dict, int]:
+    """`doubler`'s cube as the evaluator takes it (cube_terms: the match score too) and the
+    scale its money equities are divided by, as the review's (1 at a match score)."""
+    scale = 1 if match.length and evaluator.playable_match(play_match(match, doubler)) else \
+        match.cube_value
+    return cube_terms(match, doubler), scale
+
+
 def cube_judge(game, doubler: str) -> CubeCoach | None:
     """The coach of a typed cube action by or against `doubler`; None when the tutor is off."""
     if game.settings.tutor == "off":
         return None
-    m = game.match
-    scale = 1 if m.length and evaluator.playable_match(play_match(m, doubler)) else \
-        m.cube_value
-    return CubeCoach(game.held_for(doubler), cube_terms(m, doubler), scale,
-                     game.settings.tutor)
+    terms, scale = cube_view(game.match, doubler)
+    return CubeCoach(game.held_for(doubler), terms, scale, game.settings.tutor)
 
 
 def check_cube(game, coach: CubeCoach | None, kind: str):
@@ -209,22 +217,69 @@ def check_double(game, doubler: str):
     return (yield from check_cube(game, cube_judge(game, doubler), "double"))
 
 
+class NoDoubleCoach:
+    """A typed side about to roll when it may double: its not doubling judged as the
+    review judges it (review.judge_no_double: the cheap screen, level 5 only when close), in
+    a thread from the moment the roll is near (`terms`, `scale` as CubeCoach's)."""
+
+    def __init__(self, position, terms: dict, scale: int, option: str):
+        self.option = option
+        self.judgement = Job(lambda: review.judge_no_double(
+            lambda level: evaluator.cube_decision(position, level, **terms), scale))
+
+    def verdict(self) -> Verdict | None:
+        """The warning rolling without a double earns, or None: not doubling is right
+        (too good to double included: "Playing on" is never the better action here)."""
+        judged = self.judgement.result()
+        if judged is None:
+            return None
+        loss = judged[1]
+        mark = warning_mark(self.option, loss)
+        return Verdict(mark, loss, BETTER_ACTION["no double"]) if mark else None
+
+
+def no_double_judge(game, side: str) -> NoDoubleCoach | None:
+    """The coach of `side`'s roll, its judgement started, when the tutor is on, the side is
+    typed and may double (and, as the review rules, is not one point away); else None."""
+    m = game.match
+    if game.settings.tutor == "off" or not game.typed[side] or not m.can_double(side) \
+            or (m.length and m.away(side) == 1):
+        return None
+    terms, scale = cube_view(m, side)
+    return NoDoubleCoach(game.held_for(side), terms, scale, game.settings.tutor)
+
+
+def check_no_double(game, coach: NoDoubleCoach | None):
+    """A typed side rolls without doubling: the warning and the offer, before the dice are
+    thrown, when level 5 would have doubled and the option warns of the loss. Returns True
+    when D asks for the double after all, False to roll."""
+    if coach is None or game.settings.tutor == "off":     # (turned off meanwhile)
+        return False
+    coach.option = game.settings.tutor
+    yield from finished(coach.judgement)
+    verdict = coach.verdict()
+    if verdict is None:
+        return False
+    return (yield from offer(game, verdict, DOUBLE_OFFER, DOUBLE_INSTEAD_KEYS)) is not None
+
+
 # ---- the warning on the screen -----------------------------------------------------------
 
-def offer(game, verdict: Verdict):
-    """The warning on the message line, the offer across the board; returns "T" or "U" when
-    taken back, None when ENTER keeps it. The board is drawn again either way."""
+def offer(game, verdict: Verdict, words: str = OFFER, keys: tuple = TAKE_BACK_KEYS):
+    """The warning on the message line, the offer (`words`) across the board; returns the
+    key of `keys` pressed to take the choice back ("T" or "U"; "D" for a missed double), None
+    when ENTER keeps it. The board is drawn again either way."""
     screen = game.screen
     if screen.cube and S.CUBE_ROW.get(S.cube_side(screen.cube[1])) in (
             OFFER_ROW, OFFER_ROW - S.CUBE_ROWS + 1):
         screen.clear_cube()                         # a centred cube would be cut in half
-    screen.text(OFFER_ROW, 0, OFFER.center(S.COLS), OFFER_ATTR)
+    screen.text(OFFER_ROW, 0, words.center(S.COLS), OFFER_ATTR)
     screen.text(S.MESSAGE_ROW, 0, verdict.words().ljust(S.COLS), MARK_ATTR[verdict.mark])
     game.basic.beep(*BAD_KEY)
     while True:
         key = yield from game.basic.inkey()
         char = key_char(key)
-        if key == CODE_ENTER or char in TAKE_BACK_KEYS:
+        if key == CODE_ENTER or char in keys:
             break
         game.basic.beep(*BAD_KEY)
     game.basic.beep(*CLICK)
