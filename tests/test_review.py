@@ -4,6 +4,7 @@ damaged record or save, a key during the computation) refused with words and not
 are built in code from positions and seeded dice."""
 import json
 import random
+import time
 
 import pytest
 
@@ -249,9 +250,22 @@ def test_a_stop_keeps_the_turns_judged_ahead_and_carrying_on_ends_the_same():
     record = with_a_double(22, 30)
     alone = Reviewer(record, level=QUICK, workers=1).run()
     reviewer = Reviewer(record, level=QUICK, workers=3)
+    judged: list[int] = []                         # first turn of each unit a thread finished
+    judge_unit = reviewer._judge_unit
+
+    def judge_and_note(unit):
+        items = judge_unit(unit)
+        judged.append(unit[0])
+        return items
+    reviewer._judge_unit = judge_and_note
     steps = reviewer.steps()
     for done, _ in steps:
         if done == 5:
+            # the threads go on while the screen waits; on a loaded machine give them the
+            # time to finish a turn beyond the 5th before the key stops the review
+            deadline = time.monotonic() + 30
+            while not any(first >= 5 for first in judged) and time.monotonic() < deadline:
+                time.sleep(0.005)
             reviewer.stop()
             break
     steps.close()                                  # what the screen does on a key
