@@ -13,7 +13,7 @@ from __future__ import annotations
 import os
 from collections import deque
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 
 from game.commands import cube_verdict
 from game.errors import BackgammonError
@@ -94,10 +94,39 @@ class MoveReview:
 
 
 @dataclass(frozen=True)
+class CubeTerms:
+    """What a cube decision is judged at, for the doubler on roll: evaluator.cube_decision's
+    keywords (owner 0 centred, 1 the doubler, 2 the other; match_to 0 in money play).
+    `past_table`: a match score the match table cannot take (evaluator.playable_match),
+    judged as money play instead."""
+    cube_value: int
+    cube_owner: int
+    match_to: int = 0
+    away_me: int = 0
+    away_opp: int = 0
+    crawford: int = 0
+    past_table: bool = False
+
+    @property
+    def scale(self) -> int:
+        """What money equities are divided by to be per unit of cube (normalized)."""
+        return 1 if self.match_to else self.cube_value
+
+    def keywords(self, per_unit: bool = False) -> dict:
+        """evaluator.cube_decision's keywords; `per_unit`: a money cube counted as 1, the
+        terms of the page's figures (the decision at them is normalized(decision, scale))."""
+        terms = {k: v for k, v in asdict(self).items() if k != "past_table"}
+        if per_unit:
+            terms["cube_value"] //= self.scale
+        return terms
+
+
+@dataclass(frozen=True)
 class CubeReview:
     """A cube decision: "double" / "no double" by the side on roll, "take" / "drop" by its
-    opponent; `side` made it. `decision` is level 5's view for the doubler (equities
-    normalized to a cube of 1 in money play); `loss` what the choice gave away."""
+    opponent; `side` made it. `decision` is level 5's view for the doubler at `terms`
+    (equities normalized to a cube of 1 in money play); `loss` what the choice gave away.
+    R on its page rolls it out at the same terms (rollout_pages.review_job)."""
     number: int
     side: str
     kind: str
@@ -105,6 +134,7 @@ class CubeReview:
     decision: evaluator.CubeDecision
     proper: str                      # what level 5 would have done, in words
     loss: float
+    terms: CubeTerms
     cube_value: int                  # the cube before the double
     cube_owner: str | None = None
 
@@ -225,7 +255,7 @@ class Reviewer:
                              match_play=bool(record.length))
         self.stopped = False
         self.done = 0
-        self._decisions: dict = {}        # index of a double -> its CubeReview's decision
+        self._decisions: dict = {}        # index of a double's answer -> (decision, terms)
         self._ahead: dict[int, list] = {}  # turn number -> its items, judged before a stop
 
     @property
@@ -325,14 +355,15 @@ class Reviewer:
                                          self._away(other_side(self.record.sides, side)),
                                          self._crawford(), cube_value))
 
-    def _cube_terms(self, doubler: str, cube_value: int, owner: str | None) -> dict:
-        terms = {"cube_value": cube_value,
-                 "cube_owner": 0 if owner is None else (1 if owner == doubler else 2)}
-        match = self._play_match(doubler, cube_value)
-        if match is not None:
-            terms.update(match_to=match[0], away_me=match[1], away_opp=match[2],
-                         crawford=match[3])
-        return terms
+    def _cube_terms(self, turn: ReplayedTurn) -> CubeTerms:
+        """The terms `turn`'s cube decision is judged at, for its doubler (the item keeps
+        them for its page and its rollout): the match score, else money play."""
+        doubler = turn.doubler or turn.action.side
+        owner = 0 if turn.cube_owner is None else (1 if turn.cube_owner == doubler else 2)
+        match = self._play_match(doubler, turn.cube_value)
+        if match is None:
+            return CubeTerms(turn.cube_value, owner, past_table=bool(self.record.length))
+        return CubeTerms(turn.cube_value, owner, *match[:4])
 
     def _may_double(self, turn: ReplayedTurn) -> bool:
         side = turn.action.side
@@ -341,16 +372,8 @@ class Reviewer:
                 and turn is not self.turns[0]             # the opening roll: no cube
                 and not (self.record.length and self._away(side) == 1))   # no use at 1-away
 
-    def _decision(self, turn: ReplayedTurn, level: int):
-        doubler = turn.doubler or turn.action.side
-        return evaluator.cube_decision(turn.before, level,
-                                       **self._cube_terms(doubler, turn.cube_value,
-                                                          turn.cube_owner))
-
-    def _scale(self, turn: ReplayedTurn) -> int:
-        """Money equities come per cube: divide by its value to compare like with like."""
-        return 1 if self.record.length and self._play_match(
-            turn.doubler or turn.action.side, turn.cube_value) else turn.cube_value
+    def _decision(self, turn: ReplayedTurn, level: int, terms: CubeTerms):
+        return evaluator.cube_decision(turn.before, level, **terms.keywords())
 
     def _judge(self, turn: ReplayedTurn) -> list:
         kind = turn.action.kind
@@ -367,33 +390,34 @@ class Reviewer:
         return [self._cube_action(turn)]
 
     def _no_double(self, turn: ReplayedTurn) -> CubeReview | None:
-        scale = self._scale(turn)
+        terms = self._cube_terms(turn)
         try:
-            quick = self._decision(turn, CUBE_SCREEN_LEVEL)
+            quick = self._decision(turn, CUBE_SCREEN_LEVEL, terms)
             if not _close(quick):
                 return CubeReview(turn.index + 1, turn.action.side, "no double", turn.before,
-                                  normalized(quick, scale), cube_verdict(quick), 0.0,
-                                  turn.cube_value, turn.cube_owner)
-            decision = normalized(self._decision(turn, self.level), scale)
+                                  normalized(quick, terms.scale), cube_verdict(quick), 0.0,
+                                  terms, turn.cube_value, turn.cube_owner)
+            decision = normalized(self._decision(turn, self.level, terms), terms.scale)
         except (BackgammonError, ValueError):
             return None
         nd, dt, dp = (decision.no_double_equity, decision.double_take_equity,
                       decision.double_pass_equity)
         best = max(nd, min(dt, dp))
         return CubeReview(turn.index + 1, turn.action.side, "no double", turn.before, decision,
-                          cube_verdict(decision), max(0.0, best - nd), turn.cube_value,
+                          cube_verdict(decision), max(0.0, best - nd), terms, turn.cube_value,
                           turn.cube_owner)
 
     def _cube_action(self, turn: ReplayedTurn) -> CubeReview:
         kind = turn.action.kind
         if kind == "double" or turn.index not in self._decisions:
-            decision = normalized(self._decision(turn, self.level), self._scale(turn))
-            self._decisions[turn.index + 1] = decision      # the answer's, next entry
+            terms = self._cube_terms(turn)
+            decision = normalized(self._decision(turn, self.level, terms), terms.scale)
+            self._decisions[turn.index + 1] = decision, terms    # the answer's, next entry
         else:
-            decision = self._decisions[turn.index]
+            decision, terms = self._decisions[turn.index]
         return CubeReview(turn.index + 1, turn.action.side, kind, turn.before, decision,
-                          cube_verdict(decision), cube_loss(kind, decision), turn.cube_value,
-                          turn.cube_owner)
+                          cube_verdict(decision), cube_loss(kind, decision), terms,
+                          turn.cube_value, turn.cube_owner)
 
     def _move(self, turn: ReplayedTurn) -> MoveReview:
         action, before = turn.action, turn.before
