@@ -539,6 +539,40 @@ def review_import_move():
 
 
 SCENES.update({"review-import": review_import, "review-import-move": review_import_move})
+
+
+# --- R on a review cube page in a match: rolled out at the score the review judged it at
+
+# A race of 60 pips each, the side on roll ahead by its roll (tests/test_review.py's RACE_EVEN)
+EVEN_RACE = "7u4OAADu7g4AAA"
+
+
+def review_cube_rollout():
+    """A 5-point match at 3-3 (2-away each) from that race: you double at once, I take. The
+    review by level 5, ENTER to the double's page, R, ENTER: the cube actions rolled out at
+    0-ply at the match score, to the end (1,296 games)."""
+    from game.board import screen as S
+    from game.model.record import MatchRecord
+    from game.review.pages import review_screen
+    record = MatchRecord(5)
+    record.start_game({HUMAN: 3, COMPUTER: 3}, start=EVEN_RACE)
+    record.double(HUMAN, 2)
+    record.take(COMPUTER)
+    scene = Scene([])                          # the machine with the tape loaded
+    screen = S.Screen(scene.basic.memory, scene.basic.print_at)
+    scene.program = review_screen(scene.basic, screen, record, level=LEVEL)
+    next(scene.program)
+    scene.until("ENTER: moves", row=23, max_frames=6000)
+    scene.type("\n")
+    scene.until("You: double", row=11)
+    scene.type("r")
+    scene.until("Rolls out the cube actions:", row=2)
+    scene.type("\n")
+    until_real_time(scene, lambda: "ROLLOUT RESULT" in scene.text()[0])
+    return scene
+
+
+SCENES.update({"review-cube-rollout": review_cube_rollout})
 # --- issue 44: the tutor, the chances, the dice on trial
 
 def tutor_warning():
@@ -567,12 +601,13 @@ def tutor_missed_double():
     and the warning comes before the dice are thrown."""
     from game.model import evaluator
     from game.review import judge as review
+    from game.review.cube_judgement import judge_no_double
     trailer = {12: 2, 10: 2, 8: 3, 6: 3, 5: 2, 4: 2, 3: 1}
     for leader in ({8: 3, 6: 5, 5: 3, 4: 3, 3: 1}, {10: 1, 8: 3, 6: 4, 5: 3, 4: 3, 3: 1},
                    {10: 2, 8: 3, 6: 4, 5: 3, 4: 2, 3: 1}):
         start = Position.from_points(leader, trailer)
-        _, loss = review.judge_no_double(lambda level, p=start: evaluator.cube_decision(p, level),
-                                         1)
+        _, loss = judge_no_double(lambda level, p=start: evaluator.cube_decision(p, level), 1,
+                                  review.REVIEW_LEVEL)
         if review.mark_for(loss) == "??":
             break
     scene = Scene([2, 1], start=start, settings=Settings(tutor="?", who_starts="human"))

@@ -17,6 +17,7 @@ from game.model.match import COMPUTER, HUMAN, Match
 from game.model.position import Position
 from game.model.record import MatchRecord
 from game.review import judge as review
+from game.review.cube_judgement import CubeTerms, judge_no_double
 from game.review.judge import BAD, DOUBTFUL
 from game.scenes import tutor
 from gamedriver import GameDriver
@@ -321,8 +322,9 @@ def missed_double(terms: dict, marks=("??",), computer_first=False):
     for leader in LEADERS:
         start = Position.from_points(leader, TRAILER)
         position = computers_21(start) if computer_first else start
-        _, loss = review.judge_no_double(
-            lambda level, p=position: evaluator.cube_decision(p, level, **terms), 1)
+        _, loss = judge_no_double(
+            lambda level, p=position: evaluator.cube_decision(p, level, **terms), 1,
+            review.REVIEW_LEVEL)
         if review.mark_for(loss) in marks:
             return start, position, loss
     raise AssertionError(f"no race of LEADERS earns {marks} at {terms}")
@@ -481,7 +483,7 @@ def test_no_missed_double_warning_for_the_computer_nor_for_a_position_too_good()
     assert not any("better" in line for screen in shown for line in screen)
     too_good = Position.from_points({6: 4, 5: 4, 4: 3, 3: 2, 2: 2},
                                     {6: 2, 5: 2, 4: 2, 3: 2, 2: 2, 1: 2, 24: 3})
-    coach = tutor.NoDoubleCoach(too_good, {}, 1, "?")
+    coach = tutor.NoDoubleCoach(too_good, CubeTerms(1, 0), "?")
     decision, loss = coach.judgement.result()
     assert decision.too_good and loss == 0.0 and coach.verdict() is None
 
@@ -510,7 +512,7 @@ def test_missed_double_warning_uses_the_reviews_judgement(length, terms):
     item = next(i for i in review.review_game(record).items
                 if i.kind == "no double" and i.side == HUMAN)
     match = scored(3, 1, 1) if length else Match(None)
-    coach = tutor.NoDoubleCoach(position, *tutor.cube_view(match, HUMAN), "?")
+    coach = tutor.NoDoubleCoach(position, tutor.cube_view(match, HUMAN), "?")
     verdict = coach.verdict()
     assert verdict.loss == item.loss and verdict.mark == item.mark
     assert verdict.better == "Doubling" and item.proper.startswith("Double")

@@ -20,6 +20,13 @@ from game.errors import BackgammonError
 from game.model import evaluator, rules
 from game.model.position import Position
 from game.model.record import GameRecord, MatchRecord, format_play
+from game.review.cube_judgement import (
+    CubeTerms,
+    close_cube,
+    cube_loss,
+    judge_no_double,
+    normalized,
+)
 from game.review.replay import ReplayedTurn, ReviewError, apply_play, other_side, replay
 
 REVIEW_LEVEL = 5                 # the strongest level judges
@@ -27,8 +34,6 @@ LUCK_LEVEL = 3                   # net 0-ply: the best play of each roll, for th
 LUCK_PLY = 1                     # evaluate(ply=1): the 0-ply best plays averaged over 36 rolls
 DOUBTFUL = 0.04                  # equity given away above this: "?"
 BAD = 0.08                       # ... above this: "??"
-CUBE_SCREEN_LEVEL = 4            # a cube left alone is looked at by 1-ply first ...
-CLOSE_CUBE = 0.16                # ... and by level 5 when the equities are this close
                                  # (GNU Backgammon's "close" cube decision) or it says double
 MAX_CUBE = 64
 CANDIDATES_SHOWN = 3             # best plays kept per move for the screen and the export
@@ -96,8 +101,9 @@ class MoveReview:
 @dataclass(frozen=True)
 class CubeReview:
     """A cube decision: "double" / "no double" by the side on roll, "take" / "drop" by its
-    opponent; `side` made it. `decision` is level 5's view for the doubler (equities
-    normalized to a cube of 1 in money play); `loss` what the choice gave away."""
+    opponent; `side` made it. `decision` is level 5's view for the doubler at `terms`
+    (equities normalized to a cube of 1 in money play); `loss` what the choice gave away.
+    R on its page rolls it out at the same terms (rollout_pages.review_job)."""
     number: int
     side: str
     kind: str
@@ -105,6 +111,7 @@ class CubeReview:
     decision: evaluator.CubeDecision
     proper: str                      # what level 5 would have done, in words
     loss: float
+    terms: CubeTerms
     cube_value: int                  # the cube before the double
     cube_owner: str | None = None
 
@@ -178,13 +185,6 @@ class Review:
         return out
 
 
-def close_cube(decision) -> bool:
-    """Worth a closer look (judge_no_double): the doubler should double, or doubling is
-    within CLOSE_CUBE of not doubling."""
-    take_side = min(decision.double_take_equity, decision.double_pass_equity)
-    return decision.double or abs(decision.no_double_equity - take_side) < CLOSE_CUBE
-
-
 # ---- judging ---------------------------------------------------------------------------
 
 def review_workers() -> int:
@@ -227,7 +227,7 @@ class Reviewer:
                              match_play=bool(record.length))
         self.stopped = False
         self.done = 0
-        self._decisions: dict = {}        # index of a double -> its CubeReview's decision
+        self._decisions: dict = {}        # index of a double's answer -> (decision, terms)
         self._ahead: dict[int, list] = {}  # turn number -> its items, judged before a stop
 
     @property
@@ -327,14 +327,15 @@ class Reviewer:
                                          self._away(other_side(self.record.sides, side)),
                                          self._crawford(), cube_value))
 
-    def _cube_terms(self, doubler: str, cube_value: int, owner: str | None) -> dict:
-        terms = {"cube_value": cube_value,
-                 "cube_owner": 0 if owner is None else (1 if owner == doubler else 2)}
-        match = self._play_match(doubler, cube_value)
-        if match is not None:
-            terms.update(match_to=match[0], away_me=match[1], away_opp=match[2],
-                         crawford=match[3])
-        return terms
+    def _cube_terms(self, turn: ReplayedTurn) -> CubeTerms:
+        """The terms `turn`'s cube decision is judged at, for its doubler (the item keeps
+        them for its page and its rollout): the match score, else money play."""
+        doubler = turn.doubler or turn.action.side
+        owner = 0 if turn.cube_owner is None else (1 if turn.cube_owner == doubler else 2)
+        match = self._play_match(doubler, turn.cube_value)
+        if match is None:
+            return CubeTerms(turn.cube_value, owner, past_table=bool(self.record.length))
+        return CubeTerms(turn.cube_value, owner, *match[:4])
 
     def _may_double(self, turn: ReplayedTurn) -> bool:
         side = turn.action.side
@@ -343,16 +344,8 @@ class Reviewer:
                 and turn is not self.turns[0]             # the opening roll: no cube
                 and not (self.record.length and self._away(side) == 1))   # no use at 1-away
 
-    def _decision(self, turn: ReplayedTurn, level: int):
-        doubler = turn.doubler or turn.action.side
-        return evaluator.cube_decision(turn.before, level,
-                                       **self._cube_terms(doubler, turn.cube_value,
-                                                          turn.cube_owner))
-
-    def _scale(self, turn: ReplayedTurn) -> int:
-        """Money equities come per cube: divide by its value to compare like with like."""
-        return 1 if self.record.length and self._play_match(
-            turn.doubler or turn.action.side, turn.cube_value) else turn.cube_value
+    def _decision(self, turn: ReplayedTurn, level: int, terms: CubeTerms):
+        return evaluator.cube_decision(turn.before, level, **terms.keywords())
 
     def _judge(self, turn: ReplayedTurn) -> list:
         kind = turn.action.kind
@@ -369,24 +362,27 @@ class Reviewer:
         return [self._cube_action(turn)]
 
     def _no_double(self, turn: ReplayedTurn) -> CubeReview | None:
+        terms = self._cube_terms(turn)
         try:
-            decision, loss = judge_no_double(lambda level: self._decision(turn, level),
-                                             self._scale(turn), self.level)
+            decision, loss = judge_no_double(lambda level: self._decision(turn, level, terms),
+                                             terms.scale, self.level)
         except (BackgammonError, ValueError):
             return None
         return CubeReview(turn.index + 1, turn.action.side, "no double", turn.before, decision,
-                          cube_verdict(decision), loss, turn.cube_value, turn.cube_owner)
+                          cube_verdict(decision), loss, terms, turn.cube_value,
+                          turn.cube_owner)
 
     def _cube_action(self, turn: ReplayedTurn) -> CubeReview:
         kind = turn.action.kind
         if kind == "double" or turn.index not in self._decisions:
-            decision = normalized(self._decision(turn, self.level), self._scale(turn))
-            self._decisions[turn.index + 1] = decision      # the answer's, next entry
+            terms = self._cube_terms(turn)
+            decision = normalized(self._decision(turn, self.level, terms), terms.scale)
+            self._decisions[turn.index + 1] = decision, terms    # the answer's, next entry
         else:
-            decision = self._decisions[turn.index]
+            decision, terms = self._decisions[turn.index]
         return CubeReview(turn.index + 1, turn.action.side, kind, turn.before, decision,
-                          cube_verdict(decision), cube_loss(kind, decision), turn.cube_value,
-                          turn.cube_owner)
+                          cube_verdict(decision), cube_loss(kind, decision), terms,
+                          turn.cube_value, turn.cube_owner)
 
     def _move(self, turn: ReplayedTurn) -> MoveReview:
         action, before = turn.action, turn.before
@@ -426,47 +422,6 @@ def judged_play(ranked, after: Position, match=None, words: str | None = None):
     loss = max(0.0, best.equity - equity) if mine is not best else 0.0
     words = format_play(mine.play.steps) if words is None else words
     return Choice(words, mine.play, equity, ply, chances), loss
-
-
-def normalized(decision, scale: int):
-    """A money cube decision per unit of cube: its equities divided by `scale` (the cube's
-    value), so that its losses compare with the plays'."""
-    if scale == 1:
-        return decision
-    return evaluator.CubeDecision(
-        decision.double, decision.take, decision.too_good,
-        decision.no_double_equity / scale, decision.double_take_equity / scale,
-        decision.double_pass_equity / scale, decision.win, decision.win_gammon,
-        decision.lose_gammon)
-
-
-def cube_loss(kind: str, decision) -> float:
-    """What a cube action ("double", "no double", "take" or "drop") gives away against level
-    5's `decision` (the doubler's equities): 0 for the proper one, never negative."""
-    nd, dt, dp = (decision.no_double_equity, decision.double_take_equity,
-                  decision.double_pass_equity)
-    if kind == "double":
-        loss = max(nd, min(dt, dp)) - min(dt, dp)
-    elif kind == "no double":
-        loss = max(nd, min(dt, dp)) - nd
-    elif kind == "take":
-        loss = dt - min(dt, dp)             # the taker's equity is -dt, at best -min
-    else:
-        loss = dp - min(dt, dp)
-    return max(0.0, loss)
-
-
-def judge_no_double(decide, scale: int, level: int = REVIEW_LEVEL):
-    """A side that could double and rolled instead, judged as the review and the tutor
-    (game/scenes/tutor.py) both judge it: `decide(level)` is the doubler's
-    evaluator.CubeDecision at a level. The cheap screen at CUBE_SCREEN_LEVEL first; only a
-    close one (close_cube) is asked of `level`. Returns (the decision normalized by `scale`,
-    cube_loss "no double" of it, 0.0 when not close)."""
-    quick = decide(CUBE_SCREEN_LEVEL)
-    if not close_cube(quick):
-        return normalized(quick, scale), 0.0
-    decision = normalized(decide(level), scale)
-    return decision, cube_loss("no double", decision)
 
 
 def luck_of(before: Position, dice) -> float:

@@ -125,12 +125,16 @@ def summary_lines(review: R.Review, total: int | None = None) -> list[str]:
 def figures_lines(item, bottom: str, sides, match_play: bool) -> list[str]:
     """A on a move page: level 5's best plays with their equities and each side's chances
     (commands.advice_lines), then the play made, if it is not among them, with its own; on
-    a cube page, the cube advice for the decision (commands.cube_advice_lines)."""
+    a cube page, the cube advice for the decision (commands.cube_advice_lines) in the units
+    of the terms it was judged at (a score past the match table: money play, said)."""
     other = sides[1] if item.side == sides[0] else sides[0]
     if item.kind != "move":
         doubler = item.side if item.kind in ("double", "no double") else other
-        return cube_advice_lines(item.decision, say("who", doubler),
-                                 offered=item.kind in ("take", "drop"), match=match_play)
+        lines = cube_advice_lines(item.decision, say("who", doubler),
+                                  offered=item.kind in ("take", "drop"),
+                                  match=bool(item.terms.match_to))
+        past = ["", "The score is past the match", "table: judged as money play."]
+        return lines + past if item.terms.past_table else lines
     mine = item.side == bottom
     lines = advice_lines(item.before, item.dice, candidates=item.candidates,
                          count=len(item.candidates), mover_is_human=mine, match=match_play,
@@ -345,7 +349,8 @@ def browse(basic: Basic, screen: S.Screen, reviewer: R.Reviewer, bottom: str, si
             continue
         elif key in rollout_pages.ROLL_KEYS:
             basic.beep(*CLICK)
-            yield from roll_out(basic, screen, items[at], bottom, reviewer.record.sides)
+            yield from roll_out(basic, screen, items[at], bottom, reviewer.record.sides,
+                                reviewer.review.names)
             continue
         else:
             basic.beep(*BAD_KEY)
@@ -357,16 +362,19 @@ def browse(basic: Basic, screen: S.Screen, reviewer: R.Reviewer, bottom: str, si
         basic.beep(*CLICK)
 
 
-def roll_out(basic: Basic, screen: S.Screen, item, bottom: str, sides):
-    """R on a move page: the decision rolled out (game/review/rollout_pages.py); a forced
-    move has nothing to roll out."""
+def roll_out(basic: Basic, screen: S.Screen, item, bottom: str, sides,
+             names: dict | None = None):
+    """R on a move page: the decision rolled out (game/review/rollout_pages.py), a cube
+    decision at the terms the review judged it; a forced move has nothing to roll out.
+    `names`: an imported match's players (side_word)."""
     screen.message("Thinking...")
     yield
     other = sides[1] if item.side == sides[0] else sides[0]
     on_roll = item.side if item.kind in ("move", "double", "no double") else other
-    names = (side_word(on_roll), side_word(other if on_roll == item.side else item.side))
+    off_roll = other if on_roll == item.side else item.side
+    words = (side_word(on_roll, names), side_word(off_roll, names))
     try:
-        job = rollout_pages.review_job(item, bottom, names)
+        job = rollout_pages.review_job(item, bottom, words)
     except BackgammonError as exc:
         job, why = None, str(exc)
     else:

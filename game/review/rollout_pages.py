@@ -2,9 +2,10 @@
 advice page and on a review move page. A page to choose the play in the games (0-ply, the
 quickest, 1- or 2-ply) and whether each game is cut short; the progress (games done, each
 candidate's equity with its 95% interval, redrawn five times a second; any key stops it);
-then the result (equity and interval, the chances or the cube actions). Generators (one yield
-= one frame). The rollout itself is game/model/rollout.py; the pages before and after are the
-caller's."""
+then the result (equity and interval, the chances or the cube actions, these at the match
+score when there is one: on a review page, the terms the review judged the decision at).
+Generators (one yield = one frame). The rollout itself is game/model/rollout.py; the pages
+before and after are the caller's."""
 from __future__ import annotations
 
 import time
@@ -68,16 +69,18 @@ HELP_LINES = ("R on the advice page (A) or on",
 @dataclass(frozen=True)
 class RolloutJob:
     """What to roll out: plays from a position (their labels as the screen writes them), or
-    CUBE_ACTIONS for the side on roll with cube_terms (value, owner, match=...); `names`: the
-    two sides over the chances, the one on roll in `position` first."""
+    CUBE_ACTIONS for the side on roll with cube_terms (value, owner, match=...: None in money
+    play); `names`: the two sides over the chances, the one on roll in `position` first.
+    `past_table`: a match score the match table cannot take, rolled out as money play."""
     position: Position
     candidates: tuple[Any, ...] | str        # the plays, or CUBE_ACTIONS
     labels: tuple[str, ...] = ()
     cube_value: int = 1
     cube_owner: int = 0
-    match: object = None
+    match: tuple[int, int, int, int, int] | None = None   # length, aways, crawford, cube
     trials: int = DEFAULT_TRIALS
     names: tuple[str, str] = ("You", "Me")
+    past_table: bool = False
 
     @property
     def cube(self) -> bool:
@@ -101,23 +104,28 @@ def plays_job(position, plays, mover_is_human: bool = True, trials: int = DEFAUL
 
 def cube_job(position, cube_value: int = 1, cube_owner: int = 0, match_to: int = 0,
              away_me: int = 0, away_opp: int = 0, crawford: int = 0,
-             trials: int = DEFAULT_TRIALS, names: tuple[str, str] = ("You", "Me")) -> RolloutJob:
+             trials: int = DEFAULT_TRIALS, names: tuple[str, str] = ("You", "Me"),
+             past_table: bool = False) -> RolloutJob:
     """The cube actions of the side on roll in `position`; the terms as game/zx/usr.py
-    cube_terms gives them (the evaluator's cube_decision keywords)."""
+    cube_terms gives them (the evaluator's cube_decision keywords). A match score the match
+    table cannot take is rolled out as money play, as evaluator.playable_match falls back
+    elsewhere, and the result page says so (`past_table`: the caller fell back already)."""
     match = (match_to, away_me, away_opp, crawford, cube_value) if match_to else None
+    if match is not None and evaluator.playable_match(match) is None:
+        match, past_table = None, True
     return RolloutJob(position, CUBE_ACTIONS, cube_value=cube_value, cube_owner=cube_owner,
-                      match=match, trials=trials, names=names)
+                      match=match, trials=trials, names=names, past_table=past_table)
 
 
 def review_job(item, bottom: str, names: tuple[str, str] = ("You", "Me"),
                trials: int = DEFAULT_TRIALS) -> RolloutJob | None:
     """A review page's decision: level 5's best plays of the roll with the play made among
-    them (MAX_CANDIDATES at most), or the cube actions of the doubler (money cube terms);
-    None for a forced move. `names`: the side on roll in item.before first."""
+    them (MAX_CANDIDATES at most), or the cube actions of the doubler at the terms the
+    review judged them (item.terms: the match score, or money play for a cube of 1, the
+    page's units); None for a forced move. `names`: the side on roll in item.before first."""
     if item.kind != "move":   # double or no double by item.side; take or drop by its opponent
-        doubling, owned = item.kind in ("double", "no double"), item.cube_owner == item.side
-        owner = 0 if item.cube_owner is None else (1 if owned == doubling else 2)
-        return cube_job(item.before, 1, owner, trials=trials, names=names)
+        return cube_job(item.before, **item.terms.keywords(per_unit=True), trials=trials,
+                        names=names, past_table=item.terms.past_table)
     if item.forced:
         return None
     ranked = evaluator.ranked_plays(item.before, item.dice, commands.ADVICE_LEVEL,
@@ -146,7 +154,7 @@ def choose(basic: Basic, job: RolloutJob):
              "dice for every one, the luck of", "each roll taken out.", "",
              "Play in the games:", " 0  0-ply, the quickest", " 1  1-ply",
              " 2  2-ply, slow", ""]
-    for row, line in enumerate(lines, start=2):
+    for row, line in [*enumerate(lines, start=2), *enumerate(score_lines(job), start=15)]:
         basic.print_at(row, 0, line, PAGE)
     footer(basic, "ENTER/0 1 2 start T cut Q back")
     while True:
@@ -232,9 +240,31 @@ def header(job: RolloutJob) -> str:
     return f"   {'Play':<{NOTATION_WIDTH}} Equity +-95%"
 
 
+def score_lines(job: RolloutJob) -> list[str]:
+    """A cube rollout's match score, the side on roll (first of `names`) first, or why a
+    match's was rolled out as money play; nothing in money play."""
+    if job.past_table:
+        return ["The score is past the match", "table: money play instead."]
+    if job.match is None:
+        return []
+    length, away_me, away_opp, crawford, _ = job.match
+    first, second = (name[:7] for name in job.names)
+    return [f"Match to {length}{', post-Crawford' if crawford == 2 else ''}:",
+            f"{first} {away_me}-away, {second} {away_opp}-away"]
+
+
+def units_lines(job: RolloutJob) -> list[str]:
+    """What a cube rollout's equities are: money points (cube included), or 2 x the match
+    winning chance - 1 at the match score, as the cube advice and the review say them."""
+    lines = ["Cube theory on the rolled-out", "chances (games played with no"]
+    if job.match is None:
+        return lines + ["cube); equity in points a game."]
+    return lines + ["cube) at the match score:", "2 x match winning chance - 1."]
+
+
 def cube_result_lines(job: RolloutJob, answer) -> list[str]:
     figures = answer.candidates[0]
-    lines = ["", chances.chances_header(job.names), chances_text(figures),
+    lines = [*score_lines(job), "", chances.chances_header(job.names), chances_text(figures),
              *chances.chances_note(), "", CUBE_HEADER]
     cube = answer.cube
     if cube is None:
@@ -242,9 +272,7 @@ def cube_result_lines(job: RolloutJob, answer) -> list[str]:
     lines += [f"{label:<13}{estimate_text(e)}" for label, e in
               zip(CUBE_LABELS, (cube.no_double, cube.double_take, cube.double_pass),
                   strict=True)]
-    return lines + ["", f"Proper: {commands.cube_verdict(cube)}.", "",
-                    "Cube theory on the rolled-out", "chances (games played with no",
-                    "cube); equity in points a game."]
+    return lines + ["", f"Proper: {commands.cube_verdict(cube)}.", "", *units_lines(job)]
 
 
 # ---- running ----------------------------------------------------------------------------

@@ -17,6 +17,7 @@ from game.errors import BackgammonError
 from game.menus import BAD_KEY, CLICK, key_char
 from game.model import evaluator
 from game.review import judge as review
+from game.review.cube_judgement import CubeTerms, cube_loss, judge_no_double, normalized
 from game.scenes.keys import undo_all
 from game.zx.basic import CODE_ENTER
 from game.zx.usr import cube_terms, play_match
@@ -158,22 +159,23 @@ def check_play(game, turn, coach: PlayCoach | None):
 
 class CubeCoach:
     """One cube question under the tutor: level 5's decision for the doubler on roll in
-    `position` (`terms` as evaluator.cube_decision takes them), in a thread from the moment
-    it is asked, divided by `scale` as the review does (money equities per unit of cube),
-    and the answers already warned of."""
+    `position` at `terms` (cube_view), in a thread from the moment it is asked, divided by
+    their scale as the review does (money equities per unit of cube), and the answers
+    already warned of."""
 
-    def __init__(self, position, terms: dict, scale: int, option: str):
+    def __init__(self, position, terms: CubeTerms, option: str):
         self.option = option
         self.warned: set = set()
-        self.decision = Job(lambda: review.normalized(
-            evaluator.cube_decision(position, review.REVIEW_LEVEL, **terms), scale))
+        self.decision = Job(lambda: normalized(
+            evaluator.cube_decision(position, review.REVIEW_LEVEL, **terms.keywords()),
+            terms.scale))
 
     def verdict(self, kind: str) -> Verdict | None:
         """The warning the action `kind` ("double", "take", "drop") earns, or None."""
         decision = self.decision.result()
         if decision is None or kind in self.warned:
             return None
-        loss = review.cube_loss(kind, decision)
+        loss = cube_loss(kind, decision)
         mark = warning_mark(self.option, loss)
         if not mark:
             return None
@@ -183,20 +185,21 @@ class CubeCoach:
         return Verdict(mark, loss, better)
 
 
-def cube_view(match, doubler: str) -> tuple[dict, int]:
-    """`doubler`'s cube as the evaluator takes it (cube_terms: the match score too) and the
-    scale its money equities are divided by, as the review's (1 at a match score)."""
-    scale = 1 if match.length and evaluator.playable_match(play_match(match, doubler)) else \
-        match.cube_value
-    return cube_terms(match, doubler), scale
+def cube_view(match, doubler: str) -> CubeTerms:
+    """The terms `doubler`'s cube is judged at, as the review judges them: the match score
+    (cube_terms), or money play for a score the match table cannot take."""
+    terms = cube_terms(match, doubler)
+    if match.length and not evaluator.playable_match(play_match(match, doubler)):
+        return CubeTerms(terms["cube_value"], terms["cube_owner"], past_table=True)
+    return CubeTerms(**terms)
 
 
 def cube_judge(game, doubler: str) -> CubeCoach | None:
     """The coach of a typed cube action by or against `doubler`; None when the tutor is off."""
     if game.settings.tutor == "off":
         return None
-    terms, scale = cube_view(game.match, doubler)
-    return CubeCoach(game.held_for(doubler), terms, scale, game.settings.tutor)
+    return CubeCoach(game.held_for(doubler), cube_view(game.match, doubler),
+                     game.settings.tutor)
 
 
 def check_cube(game, coach: CubeCoach | None, kind: str):
@@ -219,13 +222,14 @@ def check_double(game, doubler: str):
 
 class NoDoubleCoach:
     """A typed side about to roll when it may double: its not doubling judged as the
-    review judges it (review.judge_no_double: the cheap screen, level 5 only when close), in
-    a thread from the moment the roll is near (`terms`, `scale` as CubeCoach's)."""
+    review judges it (judge_no_double: the cheap screen, level 5 only when close), in a
+    thread from the moment the roll is near (`terms` as CubeCoach's)."""
 
-    def __init__(self, position, terms: dict, scale: int, option: str):
+    def __init__(self, position, terms: CubeTerms, option: str):
         self.option = option
-        self.judgement = Job(lambda: review.judge_no_double(
-            lambda level: evaluator.cube_decision(position, level, **terms), scale))
+        self.judgement = Job(lambda: judge_no_double(
+            lambda level: evaluator.cube_decision(position, level, **terms.keywords()),
+            terms.scale, review.REVIEW_LEVEL))
 
     def verdict(self) -> Verdict | None:
         """The warning rolling without a double earns, or None: not doubling is right
@@ -245,8 +249,7 @@ def no_double_judge(game, side: str) -> NoDoubleCoach | None:
     if game.settings.tutor == "off" or not game.typed[side] or not m.can_double(side) \
             or (m.length and m.away(side) == 1):
         return None
-    terms, scale = cube_view(m, side)
-    return NoDoubleCoach(game.held_for(side), terms, scale, game.settings.tutor)
+    return NoDoubleCoach(game.held_for(side), cube_view(m, side), game.settings.tutor)
 
 
 def check_no_double(game, coach: NoDoubleCoach | None):

@@ -1,0 +1,90 @@
+"""How a cube decision is judged, for the review (game/review/judge.py) and the tutor
+(game/scenes/tutor.py) alike: the terms it is judged at (CubeTerms: the match score, or money
+play per unit of cube), what each action gives away, and the screen that looks at a roll
+without a double closely only when it is close. Pure logic: no replay, no screen."""
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
+
+from game.model import evaluator
+
+CUBE_SCREEN_LEVEL = 4            # a cube left alone is looked at by 1-ply first ...
+CLOSE_CUBE = 0.16                # ... and by the judging level when the equities are this close
+
+
+@dataclass(frozen=True)
+class CubeTerms:
+    """What a cube decision is judged at, for the doubler on roll: evaluator.cube_decision's
+    keywords (owner 0 centred, 1 the doubler, 2 the other; match_to 0 in money play).
+    `past_table`: a match score the match table cannot take (evaluator.playable_match),
+    judged as money play instead."""
+    cube_value: int
+    cube_owner: int
+    match_to: int = 0
+    away_me: int = 0
+    away_opp: int = 0
+    crawford: int = 0
+    past_table: bool = False
+
+    @property
+    def scale(self) -> int:
+        """What money equities are divided by to be per unit of cube (normalized)."""
+        return 1 if self.match_to else self.cube_value
+
+    def keywords(self, per_unit: bool = False) -> dict:
+        """evaluator.cube_decision's keywords; `per_unit`: a money cube counted as 1, the
+        terms of the page's figures (the decision at them is normalized(decision, scale))."""
+        terms = {k: v for k, v in asdict(self).items() if k != "past_table"}
+        if per_unit:
+            terms["cube_value"] //= self.scale
+        return terms
+
+
+def close_cube(decision) -> bool:
+    """Worth a closer look (judge_no_double): the doubler should double, or doubling is
+    within CLOSE_CUBE of not doubling."""
+    take_side = min(decision.double_take_equity, decision.double_pass_equity)
+    return decision.double or abs(decision.no_double_equity - take_side) < CLOSE_CUBE
+
+
+def normalized(decision, scale: int):
+    """A money cube decision per unit of cube: its equities divided by `scale` (the cube's
+    value), so that its losses compare with the plays'."""
+    if scale == 1:
+        return decision
+    return evaluator.CubeDecision(
+        decision.double, decision.take, decision.too_good,
+        decision.no_double_equity / scale, decision.double_take_equity / scale,
+        decision.double_pass_equity / scale, decision.win, decision.win_gammon,
+        decision.lose_gammon)
+
+
+def cube_loss(kind: str, decision) -> float:
+    """What a cube action ("double", "no double", "take" or "drop") gives away against level
+    5's `decision` (the doubler's equities): 0 for the proper one, never negative."""
+    nd, dt, dp = (decision.no_double_equity, decision.double_take_equity,
+                  decision.double_pass_equity)
+    if kind == "double":
+        loss = max(nd, min(dt, dp)) - min(dt, dp)
+    elif kind == "no double":
+        loss = max(nd, min(dt, dp)) - nd
+    elif kind == "take":
+        loss = dt - min(dt, dp)             # the taker's equity is -dt, at best -min
+    else:
+        loss = dp - min(dt, dp)
+    return max(0.0, loss)
+
+
+def judge_no_double(decide: Callable[[int], evaluator.CubeDecision], scale: int,
+                    level: int):
+    """A side that could double and rolled instead, judged as the review and the tutor
+    (game/scenes/tutor.py) both judge it: `decide(level)` is the doubler's
+    evaluator.CubeDecision at a level. The cheap screen at CUBE_SCREEN_LEVEL first; only a
+    close one (close_cube) is asked of `level`. Returns (the decision normalized by `scale`,
+    cube_loss "no double" of it, 0.0 when not close)."""
+    quick = decide(CUBE_SCREEN_LEVEL)
+    if not close_cube(quick):
+        return normalized(quick, scale), 0.0
+    decision = normalized(decide(level), scale)
+    return decision, cube_loss("no double", decision)
