@@ -2,7 +2,8 @@
 rolls the cube actions out at the terms the review judged the decision with (CubeTerms,
 kept on the CubeReview): the match length, each side's away score, the Crawford flag, the cube
 and its owner; money play per unit of cube, as before; a match longer than the match table as
-money play, said on the page. The same for a match read from a .mat file. Records are built in
+money play, said on the page (and in the summary and the .sgf). The same for a match read from a
+.mat file. Records are built in
 code; rollouts are short (0-ply, few games) and seeded, so their answers are the same each run."""
 import pytest
 
@@ -189,3 +190,20 @@ def test_a_match_past_the_match_table_rolls_its_cube_out_as_money_and_says_so():
     # the in-play path (cube_job with a match's terms) falls back the same way
     fallback = RS.cube_job(job.position, match_to=31, away_me=2, away_opp=2)
     assert (fallback.match, fallback.past_table) == (None, True)
+
+
+def test_a_match_past_the_match_table_is_labelled_and_exported_as_the_money_play_it_was_judged():
+    """Past the table every decision is judged as money play: the summary does not call its
+    errors match chances, and the .sgf writes no cube analysis a reader would take for match
+    winning chances (the marks stay). Inside the table both are as before."""
+    from game.review.pages import summary_lines
+    from game.review.sgf import format_sgf
+    for length, score, in_match_units in ((31, 29, False), (LENGTH, SCORE, True)):
+        record = doubled_race(length=length, score=score)
+        review = Reviewer(record, level=QUICK).run()
+        assert review.match_play == in_match_units
+        labelled = "Errors in 2 x match chance - 1." in summary_lines(review)
+        assert labelled == in_match_units
+        text = format_sgf(record, {record.games[-1].number: review})
+        assert ("DA[" in text) == in_match_units
+        assert "[double]" in text and "[take]" in text       # the actions themselves stay

@@ -168,6 +168,12 @@ def check_match(match) -> tuple[int, int, int, int, int]:
     return terms
 
 
+def match_table_takes(length: int) -> bool:
+    """Whether the match table covers a match of `length` points (0, money play: False); a
+    longer one is judged as money play (playable_match)."""
+    return 0 < length <= lib.BG_MET_MAX
+
+
 def playable_match(match):
     """`match` when the evaluator can rank plays for it, else None (money play): the game's
     fallback for a score the match table cannot take (e.g. a match longer than 25)."""

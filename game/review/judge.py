@@ -224,7 +224,7 @@ class Reviewer:
         self.workers = review_workers() if workers is None else max(1, int(workers))
         self.turns = replay(record, game)
         self.review = Review(game, record.sides, dict(record.names),
-                             match_play=bool(record.length))
+                             match_play=evaluator.match_table_takes(record.length))
         self.stopped = False
         self.done = 0
         self._decisions: dict = {}        # index of a double's answer -> (decision, terms)

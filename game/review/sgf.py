@@ -97,6 +97,15 @@ def cube_analysis(decision, match_play: bool, ply: int = 2) -> str:
     return f"DA[E ver {ANALYSIS_VERSION} {ply}C 1 0.000000 1 " + " ".join(parts) + "]"
 
 
+def analysis_of(item) -> str:
+    """A judged cube decision's DA[...] in the units of the terms it was judged at; none for
+    a match past the match table, judged as money play, whose equities a reader would take
+    for match winning chances."""
+    if item.terms.past_table:
+        return ""
+    return cube_analysis(item.decision, bool(item.terms.match_to))
+
+
 def _skill(loss: float, cube: bool = False) -> str:
     """The mark as gnubg's property: DO (doubtful, our ?), BM[1] (bad, our ??), BM[2] (very
     bad); for the cube before a roll DC / BC."""
@@ -164,8 +173,7 @@ def format_game(record: MatchRecord, game, review: Review | None = None) -> str:
                    f"{play_letters(steps, action.side == white)}]"
             cube = next((i for i in items if i.kind == "no double"), None)
             if cube is not None:
-                node += cube_analysis(cube.decision, bool(record.length)) + _skill(cube.loss,
-                                                                                   True)
+                node += analysis_of(cube) + _skill(cube.loss, True)
             if move is not None:
                 node += move_analysis(move, action.side == white)
                 node += _skill(move.loss) if not move.forced else ""
@@ -174,8 +182,7 @@ def format_game(record: MatchRecord, game, review: Review | None = None) -> str:
             node = f";{colour}[{action.kind}]"
             judged = next((i for i in items if i.kind == action.kind), None)
             if judged is not None:
-                node += cube_analysis(judged.decision, bool(record.length)) + \
-                    _skill(judged.loss)
+                node += analysis_of(judged) + _skill(judged.loss)
         nodes.append(node)
     return "\n".join(nodes) + ")\n"
 
