@@ -3,8 +3,8 @@ rolls the cube actions out at the terms the review judged the decision with (Cub
 kept on the CubeReview): the match length, each side's away score, the Crawford flag, the cube
 and its owner; money play per unit of cube, as before; a match longer than the match table as
 money play, said on the page (and in the summary and the .sgf). The same for a match read from a
-.mat file. Records are built in
-code; rollouts are short (0-ply, few games) and seeded, so their answers are the same each run."""
+.mat file. Records are built in code; rollouts are short (0-ply, few games) and seeded, so their
+answers are the same each run."""
 import pytest
 
 from game.commands import cube_verdict
