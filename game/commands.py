@@ -155,11 +155,12 @@ def cube_verdict(decision) -> str:
 
 
 def cube_advice_lines(decision, doubler: str = "You", offered: bool = False,
-                      match: bool = False) -> list[str]:
+                      match: bool = False, per_unit: bool = False) -> list[str]:
     """The cube advice page (A at a cube question): the doubler's chances and the three
     equities from the evaluator's game.model.evaluator.CubeDecision, then the proper action.
     `doubler` names the side on roll ("You", "I", "White"); `offered` True when the double
-    has been made and the question is take or pass. Every line fits 32 columns, e.g.
+    has been made and the question is take or pass; `per_unit` when money equities have been
+    divided by a cube above 1 (the review's units). Every line fits 32 columns, e.g.
         "Chances for you: win 64.2%"
         "No double      +0.412"  ..."""
     possessive = {"You": "your", "I": "my"}.get(doubler, f"{doubler}'s")
@@ -183,6 +184,8 @@ def cube_advice_lines(decision, doubler: str = "You", offered: bool = False,
             lines.append(f"still, it is {answer}.")
     if match:
         lines += ["", f"Equity: 2 x {possessive} chance of", "winning the match, less 1."]
+    elif per_unit:
+        lines += ["", f"Equity: {possessive} points a game", "per unit of cube, cube included."]
     else:
         lines += ["", f"Equity: {possessive} points a game,", "cube included."]
     return lines

@@ -207,3 +207,15 @@ def test_a_match_past_the_match_table_is_labelled_and_exported_as_the_money_play
         text = format_sgf(record, {record.games[-1].number: review})
         assert ("DA[" in text) == in_match_units
         assert "[double]" in text and "[take]" in text       # the actions themselves stay
+
+
+def test_a_money_cube_page_above_a_cube_of_1_says_its_equities_are_per_unit_of_cube():
+    """The review divides money equities by the cube (CubeTerms.scale) so that they compare
+    with the plays'; A on a cube page at a cube of 2 says so, at a cube of 1 it need not."""
+    from game.review.pages import figures_lines
+    record = with_a_double(21, 30)
+    items = cube_items(Reviewer(record, level=QUICK).run())
+    for item in items:
+        page = "\n".join(figures_lines(item, HUMAN, record.sides, False))
+        assert ("per unit of cube" in page) == (item.terms.scale > 1), page
+    assert {item.terms.scale for item in items} == {1, 2}      # both kinds were looked at

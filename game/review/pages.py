@@ -132,7 +132,8 @@ def figures_lines(item, bottom: str, sides, match_play: bool) -> list[str]:
         doubler = item.side if item.kind in ("double", "no double") else other
         lines = cube_advice_lines(item.decision, say("who", doubler),
                                   offered=item.kind in ("take", "drop"),
-                                  match=bool(item.terms.match_to))
+                                  match=bool(item.terms.match_to),
+                                  per_unit=item.terms.scale > 1)
         past = ["", "The score is past the match", "table: judged as money play."]
         return lines + past if item.terms.past_table else lines
     mine = item.side == bottom
