@@ -240,8 +240,9 @@ int bg_last_plies(int8_t *out_plies, int n);
 /* Rollouts on threads of their own. bg_rollout_start copies the boards, starts `threads`
  * threads and returns at once; the caller polls, may stop it, and must free it. Every trial
  * plays the game to its end (or `truncate` half-moves, then the 0-ply net judges), each side
- * choosing at the level (3: 0-ply, 4: 1-ply, 5: filtered 2-ply, money play), and counts the
- * result less the luck of every roll (the value of the roll's best 0-ply play, judged at 0-ply,
+ * choosing at the level (3: 0-ply, 4: 1-ply, 5: filtered 2-ply; money play, or with
+ * bg_rollout_start_match by its match winning chance at the score), and counts the result
+ * less the luck of every roll (the value of the roll's best 0-ply play, judged at 0-ply,
  * or at 1-ply for level 5, less its mean over the 21 rolls). Trial t meets the same dice for
  * every candidate (unless BG_ROLLOUT_APART); any 36 trials from a multiple of 36 meet each
  * first and each second roll once, any 1,296 from a multiple of 1,296 every pair of them. The
@@ -251,7 +252,9 @@ int bg_last_plies(int8_t *out_plies, int n);
  * Kinds: BG_ROLLOUT_PLAYS: boards are the results of candidate plays (mover still row 0;
  * a finished game is allowed), figures for the mover; BG_ROLLOUT_CUBE: one board, the side on
  * roll before its roll, figures for it. Figures: BG_ROLLOUT_FIGURES per candidate, the five
- * chances of BG_N_PROBS (means kept within 0..1) then the cubeless money equity. */
+ * chances of BG_N_PROBS (means kept within 0..1) then the equity: cubeless money points, or
+ * with a match 2*mwc-1 at the score after each trial's result (single, gammon, backgammon
+ * times the cube, by the match table; the luck taken out in the same units). */
 #define BG_ROLLOUT_PLAYS 0
 #define BG_ROLLOUT_CUBE 1
 #define BG_ROLLOUT_APART 2        /* or'd with PLAYS: each candidate its own dice (to measure) */
@@ -272,6 +275,15 @@ typedef struct bg_rollout bg_rollout;
 bg_rollout *bg_rollout_start(const int8_t *boards, int n_boards, int kind, int trials,
                              int level, int truncate, uint64_t seed, int threads,
                              int *out_error);
+/* bg_rollout_start at a match score, for a PLAYS rollout (with APART / NO_LUCK as above):
+ * match_to 0 is money play, exactly bg_rollout_start; else the terms as bg_check_match takes
+ * them (away_me: the points the candidates' mover needs; crawford 0 before, 1 in, 2 after the
+ * Crawford game; the cube value of the game, a dead cube). -BG_ERR_BAD_ARG for terms
+ * bg_check_match refuses or a match with a CUBE rollout (bg_rollout_cube takes its terms). */
+bg_rollout *bg_rollout_start_match(const int8_t *boards, int n_boards, int kind, int trials,
+                                   int level, int truncate, uint64_t seed, int threads,
+                                   int match_to, int away_me, int away_opp, int crawford,
+                                   int cube_value, int *out_error);
 /* The answer so far, without waiting: out_mean and out_se (n_boards * BG_ROLLOUT_FIGURES
  * each) get each figure's mean and standard error (NaN before 1, resp. 2, trials); returns
  * the trials done. */

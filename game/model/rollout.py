@@ -57,7 +57,8 @@ class Estimate:
 
 @dataclass(frozen=True)
 class CandidateFigures:
-    """One candidate so far: the cubeless money equity for its mover (points per game), each
+    """One candidate so far: the equity for its mover (cubeless money points per game, or
+    2*mwc-1 at the match score the rollout was given), each
     chance in percent, and its equity less the first candidate's over the same trials."""
     equity: Estimate
     win_pct: Estimate
@@ -201,7 +202,11 @@ class Rollout:
         """Start rolling out `candidates` (plays from `position`, or CUBE_ACTIONS) `trials`
         times, both sides playing at `level` (3, 4 or 5), each game cut after `truncate`
         half-moves (0: played out). same_dice=False and luck=False exist to measure what
-        the same dice and the luck adjustment gain. A rollout already running is stopped."""
+        the same dice and the luck adjustment gain. A rollout already running is stopped.
+        `match` (length, away_me, away_opp, crawford, cube; evaluator.check_match, None:
+        money play): plays roll out at that score, each side playing by its match winning
+        chance and each equity 2*mwc-1 (away_me the plays' mover's); the cube actions take it
+        for their cube theory (their games are played as money play)."""
         kind, boards = candidate_boards(position, candidates)
         trials = _whole("trials", trials, 1, MAX_TRIALS, f"are 1 to {MAX_TRIALS:,}")
         truncate = _whole("truncation", truncate, 0, MAX_TRUNCATE,
@@ -212,11 +217,13 @@ class Rollout:
         threads = _whole("threads", default_threads() if threads is None else threads, 1,
                          lib.BG_ROLLOUT_MAX_THREADS, f"are 1 to {lib.BG_ROLLOUT_MAX_THREADS}")
         seed = _whole("the seed", seed, 0, 2 ** 64 - 1, "is a whole number from 0")
+        terms = check_match(match)      # MatchError for a score the engine cannot take
+        play_terms = (0, 0, 0, 0, 1)
         if kind == lib.BG_ROLLOUT_CUBE:
-            length, away_me, away_opp, crawford, _ = check_match(match)
+            length, away_me, away_opp, crawford, _ = terms
             self._cube_terms = (cube_value, cube_owner, length, away_me, away_opp, crawford)
         else:
-            self._cube_terms = None
+            self._cube_terms, play_terms = None, terms
         if not same_dice:
             kind |= lib.BG_ROLLOUT_APART
         if not luck:
@@ -225,8 +232,8 @@ class Rollout:
         self.close()
         c_boards = ffi.new("int8_t[]", [c for board in boards for c in board.board])
         error = ffi.new("int *")
-        handle = lib.bg_rollout_start(c_boards, len(boards), kind, trials, level, truncate,
-                                      seed, threads, error)
+        handle = lib.bg_rollout_start_match(c_boards, len(boards), kind, trials, level,
+                                            truncate, seed, threads, *play_terms, error)
         if handle == ffi.NULL:
             raise _start_error(error[0])
         with self._lock:

@@ -4,6 +4,11 @@
  * candidate, the first two rolls stratified across trials, the luck of every roll taken out.
  * Trials go to the threads by index and are summed in trial order, so the answer depends on the
  * seed alone, never on the number of threads or on when it was asked for.
+ * In a match (plays only) each side plays its trials' checkers by its match winning chance at
+ * the score, and a trial's equity is 2*mwc-1 of its result: the match table's value of the
+ * game won or lost (single, gammon or backgammon, times the cube) is affine in the chances, so
+ * the luck taken out of the chances (each roll's best play by match value) is the same luck
+ * in match equity.
  * Not the play choice (search.c), not the cube theory (cube.c), not the screen. */
 #if !defined(_WIN32)
 #define _POSIX_C_SOURCE 200809L
@@ -23,6 +28,8 @@
 
 struct bg_rollout {
     int n, kind, apart, no_luck, trials, level, truncate, threads_started;
+    int match[5];                       /* length (0: money), aways, crawford, cube: figures' side */
+    double met[6];                      /* its match winning chance after each result (match) */
     mg_board start[MAX_CANDS];          /* the side on roll at each rollout's start */
     uint8_t perm[MAX_CANDS][2][36];     /* each dice set's orders of the first two rolls */
     uint64_t dseed[MAX_CANDS];          /* each dice set's stream for the later rolls */
@@ -83,6 +90,15 @@ typedef struct {
 
 static int luck_ply(int level) { return level >= 5 ? 1 : 0; }
 
+/* The search's match context for the side on roll at half-move h (money play: none). The
+ * match terms are the plays' mover's, who is off roll at h = 0 and on roll at odd h. */
+static void set_mover_match(const bg_rollout *ro, int h) {
+    const int *m = ro->match;
+    if (!m[0]) return;
+    if (h % 2) sr_set_match(m[0], m[1], m[2], m[3], m[4]);
+    else sr_set_match(m[0], m[2], m[1], m[3], m[4]);
+}
+
 /* Half-move h from pos with roll r: the mover's luck measure (the value of the roll's best
  * 0-ply play judged at the luck ply, and the mean over the 21 rolls; both 0 with
  * BG_ROLLOUT_NO_LUCK) into came/mean, and the result of the level's play with the other side
@@ -92,6 +108,7 @@ static void half_move(const bg_rollout *ro, first_ply *fp, const mg_board *pos, 
     static _Thread_local float q[SR_ROLLS][NN_OUT];
     static _Thread_local mg_board nx[SR_ROLLS];
     const int d1 = r / 6 + 1, d2 = r % 6 + 1, ri = sr_roll_index(d1, d2);
+    set_mover_match(ro, h);
     if (ro->no_luck) {
         memset(mean, 0, sizeof(float) * NN_OUT);
         memset(came, 0, sizeof(float) * NN_OUT);
@@ -160,6 +177,7 @@ static void *worker(void *arg) {
         atomic_store_explicit(&ro->done[t], 1, memory_order_release);
     }
     free(fp);
+    sr_set_match(0, 0, 0, 0, 1);
     atomic_fetch_sub(&ro->live, 1);
     return NULL;
 }
@@ -167,8 +185,11 @@ static void *worker(void *arg) {
 /* ---- starting, stopping ---------------------------------------------------------------- */
 
 static int check_start(const int8_t *boards, int n, int kind, int trials, int level,
-                       int truncate, int threads) {
+                       int truncate, int threads, const int match[5]) {
     if (!boards) return -BG_ERR_BAD_ARG;
+    if (bg_check_match(match[0], match[1], match[2], match[3], match[4]) ||
+        (match[0] && (kind & ~(BG_ROLLOUT_APART | BG_ROLLOUT_NO_LUCK)) != BG_ROLLOUT_PLAYS))
+        return -BG_ERR_BAD_ARG;
     const int base = kind & ~(BG_ROLLOUT_APART | BG_ROLLOUT_NO_LUCK);
     if (kind < 0 || (base != BG_ROLLOUT_PLAYS && base != BG_ROLLOUT_CUBE) ||
         (base == BG_ROLLOUT_CUBE && (kind & BG_ROLLOUT_APART)))
@@ -190,8 +211,20 @@ static int check_start(const int8_t *boards, int n, int kind, int trials, int le
     return 0;
 }
 
+/* The figures' side's match winning chance after each result, in the order of the chances'
+ * differences (single, gammon, backgammon won; then lost), as met_match_value takes them. */
+static void set_met(bg_rollout *ro, const int match[5]) {
+    memcpy(ro->match, match, sizeof ro->match);
+    if (!match[0]) return;
+    const int me = match[1], opp = match[2], post = match[3] != 0, cube = match[4];
+    for (int k = 0; k < 3; k++) {
+        ro->met[k] = (double)met_equity(me - (k + 1) * cube, opp, post);
+        ro->met[3 + k] = (double)met_equity(me, opp - (k + 1) * cube, post);
+    }
+}
+
 static bg_rollout *make_rollout(const int8_t *boards, int n, int kind, int trials, int level,
-                                int truncate, uint64_t seed) {
+                                int truncate, uint64_t seed, const int match[5]) {
     bg_rollout *ro = calloc(1, sizeof *ro);
     if (!ro) return NULL;
     ro->results = calloc((size_t)trials * n * NN_OUT, sizeof(double));
@@ -205,6 +238,7 @@ static bg_rollout *make_rollout(const int8_t *boards, int n, int kind, int trial
     ro->no_luck = (kind & BG_ROLLOUT_NO_LUCK) != 0;
     ro->kind = kind & ~(BG_ROLLOUT_APART | BG_ROLLOUT_NO_LUCK);
     ro->trials = trials; ro->level = level; ro->truncate = truncate;
+    set_met(ro, match);
     for (int c = 0; c < n; c++) {
         const mg_board *b = (const mg_board *)(boards + (size_t)c * BG_BOARD_LEN);
         if (ro->kind == BG_ROLLOUT_CUBE) ro->start[c] = *b;
@@ -217,11 +251,20 @@ static bg_rollout *make_rollout(const int8_t *boards, int n, int kind, int trial
 bg_rollout *bg_rollout_start(const int8_t *boards, int n_boards, int kind, int trials,
                              int level, int truncate, uint64_t seed, int threads,
                              int *out_error) {
-    int rc = check_start(boards, n_boards, kind, trials, level, truncate, threads);
+    return bg_rollout_start_match(boards, n_boards, kind, trials, level, truncate, seed,
+                                  threads, 0, 0, 0, 0, 1, out_error);
+}
+
+bg_rollout *bg_rollout_start_match(const int8_t *boards, int n_boards, int kind, int trials,
+                                   int level, int truncate, uint64_t seed, int threads,
+                                   int match_to, int away_me, int away_opp, int crawford,
+                                   int cube_value, int *out_error) {
+    const int match[5] = {match_to, away_me, away_opp, crawford, cube_value};
+    int rc = check_start(boards, n_boards, kind, trials, level, truncate, threads, match);
     bg_rollout *ro = NULL;
     if (rc == 0) {
         if (!bo_ready()) bo_init();
-        ro = make_rollout(boards, n_boards, kind, trials, level, truncate, seed);
+        ro = make_rollout(boards, n_boards, kind, trials, level, truncate, seed, match);
         if (!ro) rc = -BG_ERR_RESOURCES;
     }
     for (int i = 0; ro && i < threads; i++) {
@@ -261,8 +304,16 @@ void bg_rollout_free(bg_rollout *ro) {
 
 /* ---- the answer so far ----------------------------------------------------------------- */
 
-static double equity_of(const double p[NN_OUT]) {
-    return 2.0 * p[EV_WIN] - 1.0 + p[EV_WIN_G] - p[EV_LOSE_G] + p[EV_WIN_BG] - p[EV_LOSE_BG];
+/* A trial's equity from its chances: cubeless money points, or in a match 2*mwc-1 of them at
+ * the score (met_match_value's sum in double: the chances less the luck may leave 0..1). */
+static double equity_of(const bg_rollout *ro, const double p[NN_OUT]) {
+    if (!ro->match[0])
+        return 2.0 * p[EV_WIN] - 1.0 + p[EV_WIN_G] - p[EV_LOSE_G] + p[EV_WIN_BG] - p[EV_LOSE_BG];
+    const double *m = ro->met;
+    const double mwc = (p[EV_WIN] - p[EV_WIN_G]) * m[0] + (p[EV_WIN_G] - p[EV_WIN_BG]) * m[1]
+                     + p[EV_WIN_BG] * m[2] + (1.0 - p[EV_WIN] - p[EV_LOSE_G]) * m[3]
+                     + (p[EV_LOSE_G] - p[EV_LOSE_BG]) * m[4] + p[EV_LOSE_BG] * m[5];
+    return 2.0 * mwc - 1.0;
 }
 
 /* The finished trials after the last folded one, in trial order, into the sums (under lock). */
@@ -273,7 +324,7 @@ static void fold(bg_rollout *ro) {
         double v[MAX_CANDS][FIGS];
         for (int c = 0; c < ro->n; c++) {
             memcpy(v[c], x + (size_t)c * NN_OUT, sizeof(double) * NN_OUT);
-            v[c][BG_ROLLOUT_EQUITY] = equity_of(v[c]);
+            v[c][BG_ROLLOUT_EQUITY] = equity_of(ro, v[c]);
             for (int k = 0; k < FIGS; k++) {
                 ro->sum[c][k] += v[c][k];
                 for (int l = 0; l < FIGS; l++) ro->cross[c][k][l] += v[c][k] * v[c][l];
