@@ -78,7 +78,8 @@ class Choice:
 @dataclass(frozen=True)
 class MoveReview:
     """A turn: the position before it (mover on roll), the roll, the play made, level 5's best
-    and the next few, the equity given away and its mark, the luck of the roll."""
+    and the next few, the equity given away and its mark, the luck of the roll. R on its
+    page rolls the plays out at the same terms (rollout_pages.review_job)."""
     number: int                      # the turn's place in the game, from 1
     side: str
     dice: tuple
@@ -92,6 +93,8 @@ class MoveReview:
     kind: str = "move"
     cube_value: int = 1              # the cube as it stood (for drawing the board)
     cube_owner: str | None = None
+    match: tuple | None = None       # the terms it was judged at (_play_match; None: money)
+    past_table: bool = False         # a match the table cannot take, judged as money play
 
     @property
     def mark(self) -> str:
@@ -396,7 +399,8 @@ class Reviewer:
         forced = len({p.after for p in turn.legal}) <= 1
         return MoveReview(turn.index + 1, action.side, tuple(action.dice), before, played,
                           choices[0], choices, loss, luck_of(before, action.dice), forced,
-                          cube_value=turn.cube_value, cube_owner=turn.cube_owner)
+                          cube_value=turn.cube_value, cube_owner=turn.cube_owner,
+                          match=match, past_table=match is None and bool(self.record.length))
 
 
 def _choice(candidate) -> Choice:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import time
 import zlib
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from types import SimpleNamespace
 from typing import Any
 
@@ -45,6 +45,7 @@ BAR_FULL = S.attr(S.WHITE, S.BLUE, bright=True)
 BAR_EMPTY = S.attr(S.BLACK, S.CYAN)
 CUBE_LABELS = ("No double", "Double, take", "Double, pass")
 CUBE_HEADER = f"{'Action':<13}Equity +-95%"
+MATCH_UNITS = "2 x match winning chance - 1."   # a match's equities, as the advice says them
 HELP_LINES = ("R on the advice page (A) or on",
               "the cube advice page rolls out",
               "the plays shown, or the cube:",
@@ -92,14 +93,31 @@ class RolloutJob:
         return zlib.crc32(self.position.position_id.encode("ascii"))
 
 
+def table_match(match) -> tuple[tuple[int, int, int, int, int] | None, bool]:
+    """(the match terms to roll out at, past_table): None for money play; a score past the
+    match table is rolled out as money play (True: the page says so), as
+    evaluator.playable_match falls back elsewhere. MatchError for terms that are wrong."""
+    if match is not None and evaluator.playable_match(match) is None:
+        length = match[0] if isinstance(match, tuple) and match else 0
+        if isinstance(length, int) and length > 0 and not evaluator.match_table_takes(length):
+            return None, True
+    terms = evaluator.check_match(match)
+    return (terms if terms[0] else None), False
+
+
 def plays_job(position, plays, mover_is_human: bool = True, trials: int = DEFAULT_TRIALS,
-              names: tuple[str, str] = ("You", "Me")) -> RolloutJob:
+              names: tuple[str, str] = ("You", "Me"), match=None) -> RolloutJob:
+    """Plays from `position` (their mover on roll, first of `names`), rolled out at `match`
+    (length, away_me, away_opp, crawford, cube as evaluator.ranked_plays takes it, away_me
+    the mover's; None: money play), the terms the page ranked them at."""
+    match, past_table = table_match(match)
     labels = []
     for play in plays:
         words = play_text(play, mover_is_human)
         labels.append(words if len(words) <= NOTATION_WIDTH
                       else words[:NOTATION_WIDTH - 1] + "+")
-    return RolloutJob(position, tuple(plays), tuple(labels), trials=trials, names=names)
+    return RolloutJob(position, tuple(plays), tuple(labels), match=match, trials=trials,
+                      names=names, past_table=past_table)
 
 
 def cube_job(position, cube_value: int = 1, cube_owner: int = 0, match_to: int = 0,
@@ -128,13 +146,15 @@ def review_job(item, bottom: str, names: tuple[str, str] = ("You", "Me"),
                         names=names, past_table=item.terms.past_table)
     if item.forced:
         return None
+    match = item.match          # the score the review judged the move at (None: money)
     ranked = evaluator.ranked_plays(item.before, item.dice, commands.ADVICE_LEVEL,
-                                    limit=MAX_CANDIDATES)
+                                    limit=MAX_CANDIDATES, match=match)
     plays = [c.play for c in ranked]
     made = item.played.play
     if all(p.after != made.after for p in plays):
         plays[-1] = made                       # the play made is always rolled out
-    return plays_job(item.before, plays, item.side == bottom, trials, names)
+    job = plays_job(item.before, plays, item.side == bottom, trials, names, match)
+    return replace(job, past_table=item.past_table) if item.past_table else job
 
 
 def depth_words(level: int, truncate: int) -> str:
@@ -154,7 +174,9 @@ def choose(basic: Basic, job: RolloutJob):
              "dice for every one, the luck of", "each roll taken out.", "",
              "Play in the games:", " 0  0-ply, the quickest", " 1  1-ply",
              " 2  2-ply, slow", ""]
-    for row, line in [*enumerate(lines, start=2), *enumerate(score_lines(job), start=15)]:
+    below = score_lines(job) + ([""] if job.past_table or job.match else [])
+    below += [] if job.cube else choice_units(job)
+    for row, line in [*enumerate(lines, start=2), *enumerate(below, start=15)]:
         basic.print_at(row, 0, line, PAGE)
     footer(basic, "ENTER/0 1 2 start T cut Q back")
     while True:
@@ -229,8 +251,7 @@ def result_lines(job: RolloutJob, answer, level: int, truncate: int) -> list[str
         lines += [line, chances_text(figures)]
         if rank > 1:
             lines.append(f"   vs 1st {estimate_text(figures.versus_first)}"[:S.COLS])
-    return lines + ["", "Equity +- its 95% interval, in", "points a game, no cube.",
-                    *chances.chances_note()]
+    return lines + plays_units(job) + chances.chances_note()
 
 
 def header(job: RolloutJob) -> str:
@@ -253,13 +274,33 @@ def score_lines(job: RolloutJob) -> list[str]:
             f"{first} {away_me}-away, {second} {away_opp}-away"]
 
 
+def choice_units(job: RolloutJob) -> list[str]:
+    """A plays rollout's units on its choice page."""
+    if job.match is None:
+        return ["Equity: points a game, no cube."]
+    return ["Equity at the match score:", MATCH_UNITS]
+
+
+def plays_units(job: RolloutJob) -> list[str]:
+    """Under a plays rollout's result: its units, and at a match its score (three lines, as
+    many as the money page's, so five plays still fit the page)."""
+    if job.past_table:
+        return [*score_lines(job), "Equity: points a game, no cube."]
+    if job.match is None:
+        return ["", "Equity +- its 95% interval, in", "points a game, no cube."]
+    _, away_me, away_opp, crawford, _ = job.match
+    first, second = (name[:7] for name in job.names)
+    return [f"Equity +-95%{', post-Crawford,' if crawford == 2 else ''} at",
+            f"{first} {away_me}-away, {second} {away_opp}-away:", MATCH_UNITS]
+
+
 def units_lines(job: RolloutJob) -> list[str]:
     """What a cube rollout's equities are: money points (cube included), or 2 x the match
     winning chance - 1 at the match score, as the cube advice and the review say them."""
     lines = ["Cube theory on the rolled-out", "chances (games played with no"]
     if job.match is None:
         return lines + ["cube); equity in points a game."]
-    return lines + ["cube) at the match score:", "2 x match winning chance - 1."]
+    return lines + ["cube) at the match score:", MATCH_UNITS]
 
 
 def cube_result_lines(job: RolloutJob, answer) -> list[str]:
@@ -354,7 +395,7 @@ def advice_with_rollout(basic: Basic, position, dice, mover_is_human: bool = Tru
     are two or more). The caller redraws."""
     basic.print_at(S.MESSAGE_ROW, 0, "Thinking...".ljust(S.COLS), S.MESSAGE)
     yield
-    match = evaluator.playable_match(match)       # a score the table cannot take: money
+    asked, match = match, evaluator.playable_match(match)   # past the table: money
     try:
         ranked = commands.ranked_candidates(position, dice, match=match)
     except BackgammonError:
@@ -363,7 +404,7 @@ def advice_with_rollout(basic: Basic, position, dice, mover_is_human: bool = Tru
     key = yield from advice_screen(basic, position, dice, ranked, mover_is_human, match, names,
                                    "ENTER back  R roll them out" if more else "Press ENTER",
                                    ROLL_KEYS if more else ())
-    if key in ROLL_KEYS:
+    if key in ROLL_KEYS:   # at the score the plays were ranked at (past the table: money)
         yield from roll_out(basic, plays_job(position, [c.play for c in ranked],
-                                             mover_is_human, names=names))
+                                             mover_is_human, names=names, match=asked))
 
