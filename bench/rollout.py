@@ -4,7 +4,9 @@ race, bear-off) rolled out by game/model/rollout.py and by GNU Backgammon's comm
 dice, no truncation, no bear-off database truncation) in the same run and on the same threads:
 games per second per core, their ratio, and the two equities side by side with their 95%
 intervals. Then the standard error of a difference between two candidates with the same dice
-and with independent dice. One figure a line. Run: python3 bench/rollout.py [--positions 20]"""
+and with independent dice; and plays rolled out in money play and at a match score (5-point
+match, the mover 2-away against 4-away) on the same positions and dice: games per second per
+core of each and their ratio. One figure a line. Run: python3 bench/rollout.py [--positions 20]"""
 from __future__ import annotations
 
 import argparse
@@ -154,6 +156,32 @@ def difference_errors(trials: int, seed: int, threads: int) -> None:
             print(f"diff_se_independent_dice_{tag}: {errors[1]:.4f} points")
 
 
+MATCH = (5, 2, 4, 0, 1)   # the match the plays' speed is measured at: the mover 2-away, 4-away
+
+
+def match_speed(positions, trials: int, seed: int, threads: int) -> None:
+    """Each position's two best 0-ply plays of a seeded roll rolled out at 0-ply in money
+    play, then at MATCH, alternately (so a load on the machine falls on both)."""
+    rng = random.Random(seed)
+    seconds = {"money": 0.0, "match": 0.0}
+    games = 0
+    for position in positions:
+        dice = (rng.randint(1, 6), rng.randint(1, 6))
+        plays = [c.play for c in evaluator.ranked_plays(position, dice, 3, limit=2)]
+        for mode, match in (("money", None), ("match", MATCH)):
+            t0 = time.perf_counter()
+            with Rollout() as rollout:
+                rollout.start(position, plays, trials, seed=seed, threads=threads,
+                              match=match).result()
+            seconds[mode] += time.perf_counter() - t0
+        games += trials * len(plays)
+    money = games / seconds["money"] / threads
+    match = games / seconds["match"] / threads
+    print(f"rollout_plays_money_games_per_s_per_core: {money:.1f} games/s")
+    print(f"rollout_plays_match_games_per_s_per_core: {match:.1f} games/s")
+    print(f"rollout_plays_match_vs_money_speed: {match / money:.2f} x")
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--positions", type=int, default=20)
@@ -161,16 +189,22 @@ def main() -> int:
     ap.add_argument("--diff-trials", type=int, default=324)
     ap.add_argument("--threads", type=int, default=default_threads())
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--match-positions", type=int, default=8)
+    ap.add_argument("--match-trials", type=int, default=324)
+    ap.add_argument("--skip-gnubg", action="store_true", help="no comparison with gnubg")
     args = ap.parse_args()
     evaluator.ensure_loaded()
     print(f"threads: {args.threads}")
     print(f"trials: {args.trials} games a position")
-    if GNUBG is None:
-        print("gnubg is not installed: no comparison")
+    if GNUBG is None or args.skip_gnubg:
+        print("gnubg is not installed: no comparison" if GNUBG is None
+              else "gnubg: no comparison (--skip-gnubg)")
     else:
         compare(sample_positions(args.positions, args.seed), args.trials, args.seed,
                 args.threads)
     difference_errors(args.diff_trials, args.seed, args.threads)
+    match_speed(sample_positions(args.match_positions, args.seed), args.match_trials,
+                args.seed, args.threads)
     return 0
 
 
