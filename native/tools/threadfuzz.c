@@ -1,7 +1,7 @@
 /* threadfuzz.c: several threads rank, evaluate and judge the cube on the same positions at
  * once, each answer compared with the one a single thread gave first; then a rollout's own
  * threads (rollout.c) polled while they run, stopped midway and freed, their answer compared
- * with one thread's. For the ThreadSanitizer build (tsan_check.sh), which reports any data
+ * with one thread's, in money play and at a match score. For the ThreadSanitizer build (tsan_check.sh), which reports any data
  * race between them. Positions come from seeded random play. Not a benchmark. */
 #include <pthread.h>
 #include <stdio.h>
@@ -63,15 +63,17 @@ static void *worker(void *arg) {
     return NULL;
 }
 
-/* A short rollout of two plays from the start on `threads` threads, polled until it ends:
- * its figures into mean/se (2 * BG_ROLLOUT_FIGURES each); returns the trials done. */
-static int rollout_on(int threads, int trials, int stop_early, double *mean, double *se) {
+/* A short rollout of two plays from the start on `threads` threads, polled until it ends, in
+ * money play (match 0) or a 5-point match at 2-away/4-away: its figures into mean/se
+ * (2 * BG_ROLLOUT_FIGURES each); returns the trials done. */
+static int rollout_on(int threads, int trials, int stop_early, int match, double *mean,
+                      double *se) {
     int8_t start[BG_BOARD_LEN], boards[2 * BG_BOARD_LEN];
     bg_start(start);
     bg_rank_plays(start, 3, 1, 3, boards, NULL, NULL, NULL, 2);
     int error = 0, done = 0;
-    bg_rollout *ro = bg_rollout_start(boards, 2, BG_ROLLOUT_PLAYS, trials, 3, 6, 99, threads,
-                                      &error);
+    bg_rollout *ro = bg_rollout_start_match(boards, 2, BG_ROLLOUT_PLAYS, trials, 3, 6, 99,
+                                            threads, match ? 5 : 0, 2, 4, 0, 1, &error);
     if (!ro) return -1;
     while (bg_rollout_busy(ro)) {
         done = bg_rollout_poll(ro, mean, se);
@@ -83,15 +85,16 @@ static int rollout_on(int threads, int trials, int stop_early, double *mean, dou
 }
 
 /* The rollout on 3 threads gives one thread's bits; a stopped one ends and frees cleanly. */
-static int rollout_mismatches(void) {
+static int rollout_mismatches(int match) {
     double m1[2 * BG_ROLLOUT_FIGURES], s1[2 * BG_ROLLOUT_FIGURES];
     double m3[2 * BG_ROLLOUT_FIGURES], s3[2 * BG_ROLLOUT_FIGURES];
-    const int one = rollout_on(1, 12, 0, m1, s1), three = rollout_on(THREADS, 12, 0, m3, s3);
+    const int one = rollout_on(1, 12, 0, match, m1, s1);
+    const int three = rollout_on(THREADS, 12, 0, match, m3, s3);
     int bad = one != 12 || three != 12 || memcmp(m1, m3, sizeof m1) || memcmp(s1, s3, sizeof s1);
-    const int stopped = rollout_on(THREADS, 400, 1, m3, s3);
+    const int stopped = rollout_on(THREADS, 400, 1, match, m3, s3);
     bad += stopped < 1 || stopped >= 400;
-    printf("threadfuzz: rollouts on 1 and %d threads %s; one stopped after %d of 400 trials\n",
-           THREADS, bad ? "differ" : "alike", stopped);
+    printf("threadfuzz: %s rollouts on 1 and %d threads %s; one stopped after %d of 400 "
+           "trials\n", match ? "match" : "money", THREADS, bad ? "differ" : "alike", stopped);
     return bad;
 }
 
@@ -126,6 +129,6 @@ int main(int argc, char **argv) {
     for (int k = 0; k < THREADS; k++) pthread_join(t[k], NULL);
     printf("threadfuzz: %d cases in %d threads, %d answers unlike one thread's\n", n_cases,
            THREADS, mismatches);
-    mismatches += rollout_mismatches();
+    mismatches += rollout_mismatches(0) + rollout_mismatches(1);
     return mismatches != 0;
 }
