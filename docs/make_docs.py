@@ -495,7 +495,33 @@ def rollout_done():
     return scene
 
 
-SCENES.update({"rollout-running": rollout_running, "rollout-done": rollout_done})
+def post_crawford_match():
+    """A 5-point match after the Crawford game: I won two gammons (1-away), you won the
+    Crawford game with a gammon (3-away)."""
+    match = Match(5)
+    for winner in (COMPUTER, COMPUTER, HUMAN):
+        match.start_game()
+        match.end_game(winner, "gammon")
+    return match
+
+
+def rollout_match():
+    """A race at that score (tests/test_rollout_match.py's, where level 5's play for the
+    match is not its money play), your 3-2 plays rolled out at the match score to the end:
+    1,296 games each, the result page with the score and the units."""
+    scene = rolled_to_your_move([3, 2], Position.from_id("2Xk7AABmnoWAEQ").swapped(),
+                                match=post_crawford_match())
+    scene.type("a\n")
+    scene.until("ADVICE", max_frames=6000)
+    scene.type("r")
+    scene.until("Rolls out")
+    scene.type("\n")
+    until_real_time(scene, lambda: "ROLLOUT RESULT" in scene.text()[0])
+    return scene
+
+
+SCENES.update({"rollout-running": rollout_running, "rollout-done": rollout_done,
+               "rollout-match": rollout_match})
 
 
 # --- --review FILE: a match GNU Backgammon played against itself (game/review/import_pages.py)
