@@ -258,3 +258,15 @@ def test_a_review_move_in_a_match_rolls_out_at_the_terms_the_review_judged_it(mo
     assert "You 2-away, Me 4-away" in choice and "2 x match winning chance - 1." in page
     driver.type("\n")
     wait_for(driver, "You 42", row=11)                 # back on the same move page
+
+
+def test_a_review_move_past_the_match_table_rolls_out_as_money_play_and_says_so():
+    record = MatchRecord(31)
+    record.start_game({HUMAN: 29, COMPUTER: 29})
+    record.move(HUMAN, (4, 2), "8/4 6/4")
+    item = next(i for i in Reviewer(record, level=3).run().items if i.kind == "move")
+    assert item.match is None and item.past_table
+    job = RS.review_job(item, HUMAN, trials=4)
+    assert (job.match, job.past_table) == (None, True)
+    assert RS.plays_units(job) == ["The score is past the match", "table: money play instead.",
+                                   "Equity: points a game, no cube."]

@@ -2,8 +2,10 @@
 advice page and on a review move page. A page to choose the play in the games (0-ply, the
 quickest, 1- or 2-ply) and whether each game is cut short; the progress (games done, each
 candidate's equity with its 95% interval, redrawn five times a second; any key stops it);
-then the result (equity and interval, the chances or the cube actions, these at the match
-score when there is one: on a review page, the terms the review judged the decision at).
+then the result (equity and interval, the chances or the cube actions). In a match the plays
+roll out at the score they were ranked at (their games played and scored for the match, the
+equities 2 x match winning chance - 1) and the cube actions at their match terms: on a review
+page, the terms the review judged the decision at; the pages say the score and the units.
 Generators (one yield = one frame). The rollout itself is game/model/rollout.py; the pages
 before and after are the caller's."""
 from __future__ import annotations
