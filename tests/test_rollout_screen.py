@@ -200,3 +200,35 @@ def test_r_on_the_cube_advice_page_rolls_the_cube_actions_out():
     assert "Double, pass +1.000" in "\n".join(driver.text())
     driver.type("\n")
     wait_for(driver, "I double to 2. Take? (Y/N)")
+
+
+def five_plays_answer(job, stop: bool):
+    """`job` rolled out at 0-ply: to its end, or stopped once a few games are done."""
+    with rollout.Rollout() as ro:
+        ro.start(job.position, job.candidates, job.trials, 3, 0, job.seed, 2, match=job.match)
+        if not stop:
+            return ro.result()
+        deadline = time.monotonic() + 30
+        while ro.progress().trials_done < 3 and time.monotonic() < deadline:
+            time.sleep(0.01)
+        return ro.stop()
+
+
+@pytest.mark.parametrize("match", [None, (5, 3, 1, 2, 1)])
+def test_a_five_play_result_page_keeps_its_units_within_the_page_also_when_stopped(match):
+    """Five plays with their chances and differences fill the page: a stopped rollout's extra
+    line makes the column note give way, never the units or the last play."""
+    from game.menus import PAGE_LINES
+    start = Position.start()
+    plays = [c.play for c in ev.ranked_plays(start, (3, 1), 3, limit=5)]
+    assert len(plays) == 5
+    for stop in (False, True):
+        job = RS.plays_job(start, plays, trials=1296 if stop else 6, match=match)
+        answer = five_plays_answer(job, stop)
+        assert answer.finished != stop
+        lines = RS.result_lines(job, answer, 3, 0)
+        assert len(lines) <= PAGE_LINES
+        assert lines[-len(RS.plays_units(job)) - (0 if stop else 2):][:3] == \
+            RS.plays_units(job)
+        assert ("Stopped early: the games done." in lines) == stop
+        assert (chances.chances_note()[0] in lines) != stop

@@ -21,7 +21,16 @@ from game.board import screen as S
 from game.commands import play_text
 from game.errors import BackgammonError
 from game.instructions import wrap
-from game.menus import BAD_KEY, CLICK, PAGE, advice_screen, footer, text_screen, title_bar
+from game.menus import (
+    BAD_KEY,
+    CLICK,
+    PAGE,
+    PAGE_LINES,
+    advice_screen,
+    footer,
+    text_screen,
+    title_bar,
+)
 from game.model import evaluator
 from game.model.position import Position
 from game.model.rollout import (
@@ -253,7 +262,9 @@ def result_lines(job: RolloutJob, answer, level: int, truncate: int) -> list[str
         lines += [line, chances_text(figures)]
         if rank > 1:
             lines.append(f"   vs 1st {estimate_text(figures.versus_first)}"[:S.COLS])
-    return lines + plays_units(job) + chances.chances_note()
+    lines += plays_units(job)
+    note = chances.chances_note()        # what the columns are: left out when it cannot fit
+    return lines + note if len(lines) + len(note) <= PAGE_LINES else lines
 
 
 def header(job: RolloutJob) -> str:
