@@ -345,16 +345,12 @@ HELP_MOUSE = ("MOUSE AND WINDOW  (3/4)", [
 ])
 
 
-PAGE_LINES = S.ROWS - 3          # a text page's lines: between its title bar and its footer
-
-
 def text_screen(basic: Basic, title: str, lines, foot: str = "Press ENTER", ink=None, keys=()):
-    """A page of up to PAGE_LINES (21) lines under a title bar until ENTER or a key of `keys`
-    (returned). `ink(line)` may give a line a colour of its own (None: the page's). The caller
-    redraws."""
+    """A page of up to S.PAGE_LINES lines under a title bar until ENTER or a key of `keys`
+    (returned); `ink(line)` gives a line its own colour (None: the page's); the caller redraws."""
     basic.cls(PAGE)
     title_bar(basic, title)
-    for row, line in enumerate(list(lines)[:PAGE_LINES], start=2):
+    for row, line in enumerate(list(lines)[:S.PAGE_LINES], start=2):
         if line:
             basic.print_at(row, 0, line[:S.COLS], (ink and ink(line)) or PAGE)
     footer(basic, foot)
@@ -457,7 +453,7 @@ def score_screen(basic: Basic, match: Match):
     returns. The caller redraws the board."""
     basic.cls(PAGE)
     title_bar(basic, "SCORE")
-    for row, line in enumerate(score_lines(match)[:PAGE_LINES], start=2):
+    for row, line in enumerate(score_lines(match)[:S.PAGE_LINES], start=2):
         attr_byte = BIG if row in (4, 5) else PAGE
         basic.print_at(row, 0, line.ljust(S.COLS) if attr_byte == BIG else line, attr_byte)
     footer(basic, "Press ENTER")

@@ -218,7 +218,6 @@ def five_plays_answer(job, stop: bool):
 def test_a_five_play_result_page_keeps_its_units_within_the_page_also_when_stopped(match):
     """Five plays with their chances and differences fill the page: a stopped rollout's extra
     line makes the column note give way, never the units or the last play."""
-    from game.menus import PAGE_LINES
     start = Position.start()
     plays = [c.play for c in ev.ranked_plays(start, (3, 1), 3, limit=5)]
     assert len(plays) == 5
@@ -227,7 +226,7 @@ def test_a_five_play_result_page_keeps_its_units_within_the_page_also_when_stopp
         answer = five_plays_answer(job, stop)
         assert answer.finished != stop
         lines = RS.result_lines(job, answer, 3, 0)
-        assert len(lines) <= PAGE_LINES
+        assert len(lines) <= S.PAGE_LINES
         assert lines[-len(RS.plays_units(job)) - (0 if stop else 2):][:3] == \
             RS.plays_units(job)
         assert ("Stopped early: the games done." in lines) == stop

@@ -28,6 +28,7 @@ HALF_ROWS = 10                       # ... over 10 rows (5 men of 2 rows each)
 BOTTOM_FIRST_ROW = 12                # bottom points stand on row 21
 BOTTOM_LETTER_ROW = 22
 MESSAGE_ROW = 23
+PAGE_LINES = ROWS - 3                # a text page's lines, between its title bar and footer
 TRIANGLE_PX = 72                     # triangle height in pixels (9 rows)
 MAN_ROWS = 2                         # a man is 16 x 16 pixels
 MEN_SHOWN = HALF_ROWS // MAN_ROWS    # 5 men fit on a point; more show a count

@@ -25,7 +25,6 @@ from game.menus import (
     BAD_KEY,
     CLICK,
     PAGE,
-    PAGE_LINES,
     advice_screen,
     footer,
     text_screen,
@@ -264,7 +263,7 @@ def result_lines(job: RolloutJob, answer, level: int, truncate: int) -> list[str
             lines.append(f"   vs 1st {estimate_text(figures.versus_first)}"[:S.COLS])
     lines += plays_units(job)
     note = chances.chances_note()        # what the columns are: left out when it cannot fit
-    return lines + note if len(lines) + len(note) <= PAGE_LINES else lines
+    return lines + note if len(lines) + len(note) <= S.PAGE_LINES else lines
 
 
 def header(job: RolloutJob) -> str:
