@@ -229,6 +229,31 @@ class GameDriver:
         pygame.image.save(pygame.surfarray.make_surface(rgb.transpose(1, 0, 2).copy()), path)
 
 
+class RoutineDriver(GameDriver):
+    """GameDriver's keys, text and until, driving one routine instead of a match on the
+    stand-in: `make(basic)` gives the generator; `finished` and `result` (what it returned)
+    tell how it ended, after which frames do nothing."""
+
+    def __init__(self, make):
+        self.machine = StandInMachine()
+        self.basic = Basic(self.machine, dict(SYMBOLS))
+        self.program = make(self.basic)
+        self.result, self.finished = None, False
+        self.frames, self.frames_per_key, self.games = 0, 2, []
+        next(self.program)
+
+    def frame(self, key: int | None = None) -> None:
+        if self.finished:
+            return
+        if key is not None:
+            self.machine.memory[SYMBOLS["LAST_K"]] = key
+            self.machine.memory[SYMBOLS["FLAGS"]] |= 0x20
+        try:
+            self.program.send(None)
+        except StopIteration as stop:
+            self.finished, self.result = True, stop.value
+
+
 # ---------------------------------------------------------------------------------------
 # The real machine: Spectrum48 + our ROM; keys through the matrix, the ROM's interrupt scans.
 

@@ -19,35 +19,18 @@ from game.review.import_pages import (
 )
 from game.review.imports import import_text
 from game.review.matfile import format_mat
-from game.zx.basic import Basic
-from gamedriver import SYMBOLS, GameDriver, StandInMachine
+from gamedriver import RoutineDriver
 from test_matfile import scripted_match
 
 LEVEL = 1                      # the pages are under test here, not the judge
 NAMES = {"human": "Alexandrina", "computer": "Bo"}     # .mat names have no spaces
 
 
-class Driver(GameDriver):
-    """GameDriver's keys, text and until, driving the --review program."""
+class Driver(RoutineDriver):
+    """RoutineDriver on the --review program of `imported`."""
 
     def __init__(self, imported, export_dir=None):
-        self.machine = StandInMachine()
-        self.basic = Basic(self.machine, dict(SYMBOLS))
-        self.program = review_program(self.basic, imported, export_dir, level=LEVEL)
-        self.finished = False
-        self.frames, self.frames_per_key, self.games = 0, 2, []
-        next(self.program)
-
-    def frame(self, key=None):
-        if self.finished:
-            return
-        if key is not None:
-            self.machine.memory[SYMBOLS["LAST_K"]] = key
-            self.machine.memory[SYMBOLS["FLAGS"]] |= 0x20
-        try:
-            self.program.send(None)
-        except StopIteration:
-            self.finished = True
+        super().__init__(lambda basic: review_program(basic, imported, export_dir, level=LEVEL))
 
     def screen_words(self) -> str:
         return "\n".join(self.text())

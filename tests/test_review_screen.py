@@ -5,36 +5,20 @@ and games that cannot be reviewed shown with their reason. Records are built in 
 from game.board import screen as S
 from game.model.match import COMPUTER, HUMAN
 from game.review.pages import headline, review_screen
-from game.zx.basic import Basic
-from gamedriver import SYMBOLS, GameDriver, StandInMachine, key_code
+from gamedriver import RoutineDriver, key_code
 from test_review import one_game, played_out
 
 LEVEL = 3                         # the screen is under test here, not the judge
 
 
-class Driver(GameDriver):
-    """GameDriver's keys, text and until, driving the review screen instead of a match."""
+class Driver(RoutineDriver):
+    """RoutineDriver on the review screen of `record` (its Screen kept as `screen`)."""
 
     def __init__(self, record, **options):
-        self.machine = StandInMachine()
-        self.basic = Basic(self.machine, dict(SYMBOLS))
-        self.screen = S.Screen(self.basic.memory, self.basic.print_at)
-        self.program = review_screen(self.basic, self.screen, record, level=LEVEL, **options)
-        self.result = None
-        self.finished = False
-        self.frames, self.frames_per_key, self.games = 0, 2, []
-        next(self.program)
-
-    def frame(self, key=None):
-        if self.finished:
-            return
-        if key is not None:
-            self.machine.memory[SYMBOLS["LAST_K"]] = key
-            self.machine.memory[SYMBOLS["FLAGS"]] |= 0x20
-        try:
-            self.program.send(None)
-        except StopIteration as stop:
-            self.finished, self.result = True, stop.value
+        def review(basic):
+            self.screen = S.Screen(basic.memory, basic.print_at)
+            return review_screen(basic, self.screen, record, level=LEVEL, **options)
+        super().__init__(review)
 
     def until(self, words, max_frames=2000, row=None):      # the review's own frame limit
         super().until(words, max_frames, row)

@@ -15,8 +15,7 @@ from game.model import rollout
 from game.model.dice import Dice
 from game.model.position import Position
 from game.review import rollout_pages as RS
-from game.zx.basic import Basic
-from gamedriver import SYMBOLS, GameDriver, StandInMachine
+from gamedriver import GameDriver, RoutineDriver
 
 SECONDS = 120                     # the longest a page may take to come on a busy machine
 
@@ -52,27 +51,7 @@ def wait_for_games(driver, seconds=SECONDS):
     raise AssertionError("no game was counted; screen:\n" + "\n".join(driver.text()))
 
 
-class Driver(GameDriver):
-    """GameDriver's keys and text, driving one rollout_pages routine on the stand-in."""
-
-    def __init__(self, make):
-        self.machine = StandInMachine()
-        self.basic = Basic(self.machine, dict(SYMBOLS))
-        self.program = make(self.basic)
-        self.result, self.finished = None, False
-        self.frames, self.frames_per_key, self.games = 0, 2, []
-        next(self.program)
-
-    def frame(self, key=None):
-        if self.finished:
-            return
-        if key is not None:
-            self.machine.memory[SYMBOLS["LAST_K"]] = key
-            self.machine.memory[SYMBOLS["FLAGS"]] |= 0x20
-        try:
-            self.program.send(None)
-        except StopIteration as stop:
-            self.finished, self.result = True, stop.value
+Driver = RoutineDriver            # one rollout_pages routine, `make(basic)`, on the stand-in
 
 
 def opening_job(trials):
