@@ -51,6 +51,18 @@ def wait_for_games(driver, seconds=SECONDS):
     raise AssertionError("no game was counted; screen:\n" + "\n".join(driver.text()))
 
 
+def roll_out_and_stop(driver, asks: str) -> str:
+    """R on a page, the choice page asking `asks`, ENTER (0-ply), a game done, a key stops it:
+    the result page's text."""
+    driver.type("r")
+    wait_for(driver, asks, row=2)
+    driver.type("\n")
+    wait_for_games(driver)
+    driver.type("x")
+    wait_for(driver, "ROLLOUT RESULT", row=0)
+    return "\n".join(driver.text())
+
+
 Driver = RoutineDriver            # one rollout_pages routine, `make(basic)`, on the stand-in
 
 
@@ -132,13 +144,7 @@ def test_r_on_the_advice_page_rolls_the_shown_plays_out_then_the_board_is_back()
     driver.type("A\n")
     wait_for(driver, "ADVICE", row=0)
     assert "R roll them out" in driver.text()[S.ROWS - 1]
-    driver.type("r")
-    wait_for(driver, "Rolls out the 5 plays shown:", row=2)
-    driver.type("\n")
-    wait_for_games(driver)
-    driver.type("x")
-    wait_for(driver, "ROLLOUT RESULT", row=0)
-    assert "1. h3 f1" in "\n".join(driver.text())
+    assert "1. h3 f1" in roll_out_and_stop(driver, "Rolls out the 5 plays shown:")
     driver.type("\n")
     wait_for(driver, "Your move?")
     assert driver.game.turn.made == []
@@ -151,12 +157,7 @@ def test_a_review_move_page_rolls_its_decision_out():
     driver.until("REVIEW OF GAME 1", row=0)
     driver.type("\n")
     driver.until("You 31", row=11)
-    driver.type("r")
-    wait_for(driver, "Rolls out the 5 plays shown:", row=2)
-    driver.type("\n")
-    wait_for_games(driver)
-    driver.type("x")
-    wait_for(driver, "ROLLOUT RESULT", row=0)
+    roll_out_and_stop(driver, "Rolls out the 5 plays shown:")
     driver.type("\n")
     wait_for(driver, "You 31", row=11)                # back on the same move page
 
@@ -170,13 +171,7 @@ def test_r_on_the_cube_advice_page_rolls_the_cube_actions_out():
     driver.type("a")
     wait_for(driver, "CUBE ADVICE", row=0)
     assert "R roll out" in driver.text()[S.ROWS - 1]
-    driver.type("r")
-    wait_for(driver, "Rolls out the cube actions:", row=2)
-    driver.type("\n")
-    wait_for_games(driver)
-    driver.type("x")
-    wait_for(driver, "ROLLOUT RESULT", row=0)
-    assert "Double, pass +1.000" in "\n".join(driver.text())
+    assert "Double, pass +1.000" in roll_out_and_stop(driver, "Rolls out the cube actions:")
     driver.type("\n")
     wait_for(driver, "I double to 2. Take? (Y/N)")
 
