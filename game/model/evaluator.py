@@ -184,6 +184,19 @@ def playable_match(match):
     return match
 
 
+def judged_match(match) -> tuple[tuple[int, int, int, int, int] | None, bool]:
+    """(the match terms a decision at `match` is judged at, past_table): `match` when the
+    table takes it; None (money play) for money play (None or length 0; past_table False)
+    and for a match it cannot take, as playable_match falls back (past_table True, which the
+    pages say)."""
+    if match is None:
+        return None, False
+    playable = playable_match(match)
+    if playable is None:
+        return None, True
+    return (playable if playable[0] else None), False
+
+
 class Candidates(LazySequence):
     """ranked_plays' answer: Candidate objects, best first, each made from the engine's
     answer only when asked for."""

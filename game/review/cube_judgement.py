@@ -27,6 +27,16 @@ class CubeTerms:
     crawford: int = 0
     past_table: bool = False
 
+    @classmethod
+    def at(cls, cube_value: int, cube_owner: int, match) -> CubeTerms:
+        """The terms for the doubler at `match` ((length, away_me, away_opp, crawford, cube)
+        as evaluator.ranked_plays takes it, the doubler's; None: money play): the match
+        score when the table takes it, else money play (past_table for a match it cannot)."""
+        judged, past_table = evaluator.judged_match(match)
+        if judged is None:
+            return cls(cube_value, cube_owner, past_table=past_table)
+        return cls(cube_value, cube_owner, *judged[:4])
+
     @property
     def scale(self) -> int:
         """What money equities are divided by to be per unit of cube (normalized)."""

@@ -93,7 +93,7 @@ class MoveReview:
     kind: str = "move"
     cube_value: int = 1              # the cube as it stood (for drawing the board)
     cube_owner: str | None = None
-    match: tuple | None = None       # the terms it was judged at (_play_match; None: money)
+    match: tuple | None = None       # the terms it was judged at (judged_match; None: money)
     past_table: bool = False         # a match the table cannot take, judged as money play
 
     @property
@@ -323,22 +323,20 @@ class Reviewer:
             return 1
         return 2 if any(self._away(s) == 1 for s in self.record.sides) else 0
 
-    def _play_match(self, side: str, cube_value: int):
+    def _match_of(self, side: str, cube_value: int):
+        """`side`'s match as evaluator.ranked_plays takes it (None: money play), before
+        evaluator.judged_match decides whether the table takes it."""
         if not self.record.length:
             return None
-        return evaluator.playable_match((self.record.length, self._away(side),
-                                         self._away(other_side(self.record.sides, side)),
-                                         self._crawford(), cube_value))
+        return (self.record.length, self._away(side),
+                self._away(other_side(self.record.sides, side)), self._crawford(), cube_value)
 
     def _cube_terms(self, turn: ReplayedTurn) -> CubeTerms:
         """The terms `turn`'s cube decision is judged at, for its doubler (the item keeps
         them for its page and its rollout): the match score, else money play."""
         doubler = turn.doubler or turn.action.side
         owner = 0 if turn.cube_owner is None else (1 if turn.cube_owner == doubler else 2)
-        match = self._play_match(doubler, turn.cube_value)
-        if match is None:
-            return CubeTerms(turn.cube_value, owner, past_table=bool(self.record.length))
-        return CubeTerms(turn.cube_value, owner, *match[:4])
+        return CubeTerms.at(turn.cube_value, owner, self._match_of(doubler, turn.cube_value))
 
     def _may_double(self, turn: ReplayedTurn) -> bool:
         side = turn.action.side
@@ -391,7 +389,7 @@ class Reviewer:
         action, before = turn.action, turn.before
         if action.dice is None:                     # replay() checked every move has its dice
             raise ReviewError(f"move {turn.index + 1} has no dice")
-        match = self._play_match(action.side, turn.cube_value)
+        match, past_table = evaluator.judged_match(self._match_of(action.side, turn.cube_value))
         ranked = evaluator.ranked_plays(before, action.dice, self.level, match=match)
         played, loss = judged_play(ranked, apply_play(before, action.play), match,
                                    action.play)
@@ -400,7 +398,7 @@ class Reviewer:
         return MoveReview(turn.index + 1, action.side, tuple(action.dice), before, played,
                           choices[0], choices, loss, luck_of(before, action.dice), forced,
                           cube_value=turn.cube_value, cube_owner=turn.cube_owner,
-                          match=match, past_table=match is None and bool(self.record.length))
+                          match=match, past_table=past_table)
 
 
 def _choice(candidate) -> Choice:

@@ -138,9 +138,9 @@ def cube_job(position, cube_value: int = 1, cube_owner: int = 0, match_to: int =
     cube_terms gives them (the evaluator's cube_decision keywords). A match score the match
     table cannot take is rolled out as money play, as evaluator.playable_match falls back
     elsewhere, and the result page says so (`past_table`: the caller fell back already)."""
-    match = (match_to, away_me, away_opp, crawford, cube_value) if match_to else None
-    if match is not None and evaluator.playable_match(match) is None:
-        match, past_table = None, True
+    match, past = evaluator.judged_match(
+        (match_to, away_me, away_opp, crawford, cube_value) if match_to else None)
+    past_table = past_table or past
     return RolloutJob(position, CUBE_ACTIONS, cube_value=cube_value, cube_owner=cube_owner,
                       match=match, trials=trials, names=names, past_table=past_table)
 

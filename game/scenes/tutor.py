@@ -189,9 +189,7 @@ def cube_view(match, doubler: str) -> CubeTerms:
     """The terms `doubler`'s cube is judged at, as the review judges them: the match score
     (cube_terms), or money play for a score the match table cannot take."""
     terms = cube_terms(match, doubler)
-    if match.length and not evaluator.playable_match(play_match(match, doubler)):
-        return CubeTerms(terms["cube_value"], terms["cube_owner"], past_table=True)
-    return CubeTerms(**terms)
+    return CubeTerms.at(terms["cube_value"], terms["cube_owner"], play_match(match, doubler))
 
 
 def cube_judge(game, doubler: str) -> CubeCoach | None:
