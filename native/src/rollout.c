@@ -187,12 +187,12 @@ static void *worker(void *arg) {
 static int check_start(const int8_t *boards, int n, int kind, int trials, int level,
                        int truncate, int threads, const int match[5]) {
     if (!boards) return -BG_ERR_BAD_ARG;
-    if (bg_check_match(match[0], match[1], match[2], match[3], match[4]) ||
-        (match[0] && (kind & ~(BG_ROLLOUT_APART | BG_ROLLOUT_NO_LUCK)) != BG_ROLLOUT_PLAYS))
-        return -BG_ERR_BAD_ARG;
     const int base = kind & ~(BG_ROLLOUT_APART | BG_ROLLOUT_NO_LUCK);
     if (kind < 0 || (base != BG_ROLLOUT_PLAYS && base != BG_ROLLOUT_CUBE) ||
         (base == BG_ROLLOUT_CUBE && (kind & BG_ROLLOUT_APART)))
+        return -BG_ERR_BAD_ARG;
+    if (bg_check_match(match[0], match[1], match[2], match[3], match[4]) ||
+        (match[0] && base != BG_ROLLOUT_PLAYS))
         return -BG_ERR_BAD_ARG;
     kind = base;
     if (n < 1 || n > MAX_CANDS || (kind == BG_ROLLOUT_CUBE && n != 1)) return -BG_ERR_BAD_ARG;
