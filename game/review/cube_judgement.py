@@ -11,6 +11,7 @@ from game.model import evaluator
 
 CUBE_SCREEN_LEVEL = 4            # a cube left alone is looked at by 1-ply first ...
 CLOSE_CUBE = 0.16                # ... and by the judging level when the equities are this close
+                                 # (GNU Backgammon's "close" cube decision) or it says double
 
 
 @dataclass(frozen=True)

@@ -34,7 +34,6 @@ LUCK_LEVEL = 3                   # net 0-ply: the best play of each roll, for th
 LUCK_PLY = 1                     # evaluate(ply=1): the 0-ply best plays averaged over 36 rolls
 DOUBTFUL = 0.04                  # equity given away above this: "?"
 BAD = 0.08                       # ... above this: "??"
-                                 # (GNU Backgammon's "close" cube decision) or it says double
 MAX_CUBE = 64
 CANDIDATES_SHOWN = 3             # best plays kept per move for the screen and the export
 MAX_WORKERS = 4                  # threads judging turns side by side, at most
