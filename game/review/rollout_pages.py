@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import time
 import zlib
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from types import SimpleNamespace
 from typing import Any
 
@@ -21,15 +21,7 @@ from game.board import screen as S
 from game.commands import play_text
 from game.errors import BackgammonError
 from game.instructions import wrap
-from game.menus import (
-    BAD_KEY,
-    CLICK,
-    PAGE,
-    advice_screen,
-    footer,
-    text_screen,
-    title_bar,
-)
+from game.menus import BAD_KEY, CLICK, PAGE, advice_screen, footer, text_screen, title_bar
 from game.model import evaluator
 from game.model.position import Position
 from game.model.rollout import (
@@ -116,11 +108,14 @@ def table_match(match) -> tuple[tuple[int, int, int, int, int] | None, bool]:
 
 
 def plays_job(position, plays, mover_is_human: bool = True, trials: int = DEFAULT_TRIALS,
-              names: tuple[str, str] = ("You", "Me"), match=None) -> RolloutJob:
+              names: tuple[str, str] = ("You", "Me"), match=None,
+              past_table: bool = False) -> RolloutJob:
     """Plays from `position` (their mover on roll, first of `names`), rolled out at `match`
     (length, away_me, away_opp, crawford, cube as evaluator.ranked_plays takes it, away_me
-    the mover's; None: money play), the terms the page ranked them at."""
-    match, past_table = table_match(match)
+    the mover's; None: money play), the terms the page ranked them at (`past_table`: the
+    caller fell back to money play already, as cube_job's)."""
+    match, past = table_match(match)
+    past_table = past_table or past
     labels = []
     for play in plays:
         words = play_text(play, mover_is_human)
@@ -163,8 +158,8 @@ def review_job(item, bottom: str, names: tuple[str, str] = ("You", "Me"),
     made = item.played.play
     if all(p.after != made.after for p in plays):
         plays[-1] = made                       # the play made is always rolled out
-    job = plays_job(item.before, plays, item.side == bottom, trials, names, match)
-    return replace(job, past_table=item.past_table) if item.past_table else job
+    return plays_job(item.before, plays, item.side == bottom, trials, names, match,
+                     item.past_table)
 
 
 def depth_words(level: int, truncate: int) -> str:
@@ -281,9 +276,14 @@ def score_lines(job: RolloutJob) -> list[str]:
     if job.match is None:
         return []
     length, away_me, away_opp, crawford, _ = job.match
-    first, second = (name[:7] for name in job.names)
     return [f"Match to {length}{', post-Crawford' if crawford == 2 else ''}:",
-            f"{first} {away_me}-away, {second} {away_opp}-away"]
+            aways_line(job.names, away_me, away_opp)]
+
+
+def aways_line(names: tuple[str, str], away_me: int, away_opp: int) -> str:
+    """Each side's points to go at a match score, the side on roll (first of names) first."""
+    first, second = (name[:7] for name in names)
+    return f"{first} {away_me}-away, {second} {away_opp}-away"
 
 
 def choice_units(job: RolloutJob) -> list[str]:
@@ -301,9 +301,8 @@ def plays_units(job: RolloutJob) -> list[str]:
     if job.match is None:
         return ["", "Equity +- its 95% interval, in", "points a game, no cube."]
     _, away_me, away_opp, crawford, _ = job.match
-    first, second = (name[:7] for name in job.names)
     return [f"Equity +-95%{', post-Crawford,' if crawford == 2 else ''} at",
-            f"{first} {away_me}-away, {second} {away_opp}-away:", MATCH_UNITS]
+            f"{aways_line(job.names, away_me, away_opp)}:", MATCH_UNITS]
 
 
 def units_lines(job: RolloutJob) -> list[str]:
