@@ -1,5 +1,6 @@
 """How long Patrik Rak's z80test tapes (../shared/z80-tests/z80test) take to run: on our Spectrum48
-(loaded from the tape, as tests/test_z80_tapes.py runs them; needs SPECTRUM_SHARED or ../shared) and
+(loaded from the tape, as tests/spectrum/test_z80_tapes.py runs them; needs SPECTRUM_SHARED or
+../shared) and
 on SkoolKit's pure-Python Simulator (the code block at 32768, RET at 0010h and 1601h, run until the
 program returns). One figure a line, seconds of wall time. Usage: python bench/z80_tapes.py
 [--ours-only] [z80doc z80full z80memptr z80ccf] (SkoolKit takes several minutes a tape.)"""
@@ -10,6 +11,7 @@ import time
 HERE = pathlib.Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 sys.path.insert(0, str(HERE.parent / "tests"))
+sys.path.insert(0, str(HERE.parent / "tests" / "spectrum"))   # test_z80_tapes.run_tape
 
 from conftest import SHARED  # noqa: E402  (../shared, or SPECTRUM_SHARED)
 from spectrum.tape import read_tape  # noqa: E402
@@ -20,8 +22,9 @@ RETURN_TO = 0x0010          # the program's final RET lands on RST 10h's RET too
 
 
 def run_ours(name):
-    from screentext import find_text
     from test_z80_tapes import PASSED, run_tape
+
+    from screentext import find_text
     t0 = time.perf_counter()
     machine, _ = run_tape(name)
     return time.perf_counter() - t0, find_text(machine, PASSED) is not None

@@ -506,7 +506,7 @@ def post_crawford_match():
 
 
 def rollout_match():
-    """A race at that score (tests/test_rollout_match.py's, where level 5's play for the
+    """A race at that score (tests/game/model/test_rollout_match.py's, where level 5's play for the
     match is not its money play), your 3-2 plays rolled out at the match score to the end:
     1,296 games each, the result page with the score and the units."""
     scene = rolled_to_your_move([3, 2], Position.from_id("2Xk7AABmnoWAEQ").swapped(),
@@ -569,7 +569,8 @@ SCENES.update({"review-import": review_import, "review-import-move": review_impo
 
 # --- R on a review cube page in a match: rolled out at the score the review judged it at
 
-# A race of 60 pips each, the side on roll ahead by its roll (tests/test_review.py's RACE_EVEN)
+# A race of 60 pips each, the side on roll ahead by its roll
+# (tests/game/review/test_review.py's RACE_EVEN)
 EVEN_RACE = "7u4OAADu7g4AAA"
 
 

@@ -10,7 +10,7 @@ from cffi import FFI
 HERE = os.path.dirname(os.path.abspath(__file__))
 HEADER = os.path.join(HERE, "bg.h")
 # The installed build warns but never fails on a warning (a newer compiler may add some):
-# tests/test_c_warnings.py compiles the same sources with these and -Wextra -Werror.
+# tests/native/test_c_warnings.py compiles the same sources with these and -Wextra -Werror.
 # (-Wno-unused-function: cffi's generated wrapper defines helpers it does not use.)
 COMPILE_ARGS = ["-O3", "-std=c11", "-Wall", "-Wno-unused-function", "-pthread"]
 CDEF_RE = re.compile(r"/\* cffi-cdef begin \*/(.*?)/\* cffi-cdef end \*/", re.S)

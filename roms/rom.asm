@@ -63,7 +63,7 @@ ERR_TAPE        EQU 26          ; R Tape loading error
 ; ---------------------------------------------------------------- tape loader timing
 ; LD_EDGE counts one in B every EDGE_LOOP_T T-states while it waits for EAR to change.
 ; Thresholds are counts (B) measured with a standard pulse train (figures beside each);
-; tests/test_rom.py loads pulse trains 15% short and 20% long through them.
+; tests/roms/test_rom.py loads pulse trains 15% short and 20% long through them.
 EDGE_LOOP_T     EQU 63
 PILOT_PAIR_MIN  EQU 53          ; two pilot pulses (4336 T) count about 65, a 1 bit 51
 PILOT_PAIR_MAX  EQU 90

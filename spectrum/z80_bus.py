@@ -14,7 +14,7 @@ address bus), `nn` / `nn+1` (the instruction's 16-bit operand), `xy` (IX+d or IY
 operand: IN A,(n)) or `bc-` (B-1 and C: OUTI's port). A second pattern lists the cycles added when a
 conditional instruction is taken (or a block instruction repeats). Sources: the comp.sys.sinclair
 FAQ's contention tables and Fuse's z80 core comments (facts only), checked against FUSE's
-tests.expected by tests/test_z80_bus.py."""
+tests.expected by tests/spectrum/test_z80_bus.py."""
 from dataclasses import dataclass
 
 from . import hw

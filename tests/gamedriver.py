@@ -15,8 +15,9 @@ from game.board import screen as S  # noqa: E402
 from game.model.dice import Dice  # noqa: E402
 from game.program import Run, program  # noqa: E402
 from game.zx import media  # noqa: E402
-from game.zx.basic import CODE_AT, CODE_DELETE, CODE_ENTER, Basic, mcode_symbols  # noqa: E402
+from game.zx.basic import CODE_AT, CODE_DELETE, CODE_ENTER, Basic, mcode_symbols, rom_ready  # noqa: E402
 from spectrum.keyboard import keys_for_char  # noqa: E402
+from spectrum.machine import Spectrum48  # noqa: E402
 
 
 def rom_symbols() -> dict:
@@ -286,9 +287,7 @@ class MachineDriver(GameDriver):
         machine code is put at its ORG as the tape would); None: its first legal play.
         machine: one already started (another ROM, a tape loaded); default a new one."""
         import roms
-        from game.zx.basic import rom_ready
         from game.zx.usr import usr_chooser
-        from spectrum.machine import Spectrum48
         self.machine = machine or Spectrum48(roms.ROM_PATH)
         self.symbols = rom_symbols()
         for _ in range(200):                       # let the ROM start up (it clears RAM)
@@ -356,3 +355,47 @@ def board(white: dict, black: dict):
     for index, men in black.items():
         cells[25 + index] = men
     return Position(tuple(cells))
+
+
+class RomRoutineDriver(MachineDriver):
+    """MachineDriver for any one routine: `RomRoutineDriver(lambda basic: menus.help_screens(
+    basic))`. The routine runs on the booted 48K; `result` and `done` tell how it ended."""
+
+    def __init__(self, make_routine, frames_per_key: int = 4):
+        self.machine = Spectrum48(roms.ROM_PATH)
+        self.symbols = rom_symbols()
+        for _ in range(200):
+            self.machine.run_frame()
+            if rom_ready(self.machine):
+                break
+        self.basic = Basic(self.machine, self.symbols)
+        self.games = []
+        self.frames = 0
+        self.frames_per_key = frames_per_key
+        self.done = False
+        self.result = None
+        self.program = self._run(make_routine(self.basic))
+        next(self.program)
+
+    def _run(self, routine):
+        self.result = yield from routine
+        self.done = True
+        while True:
+            yield
+
+    def finish(self, max_frames: int = 50):
+        for _ in range(max_frames):
+            if self.done:
+                return self.result
+            self.frame()
+        raise AssertionError("the routine did not return; screen:\n" + "\n".join(self.text()))
+
+    def screen(self) -> str:
+        return "\n".join(self.text())
+
+    def words(self) -> str:
+        """The screen's text as one line of words (wrapped lines joined)."""
+        return " ".join(self.screen().split())
+
+    def attr_at(self, row: int, col: int) -> int:
+        return self.machine.memory[S.attr_addr(col, row)]

@@ -1,7 +1,7 @@
 """A player for the real console script, outside its process: it starts the game with
 --keys-from and --trace, reads each save the game writes (gnubg position and match IDs,
 turn, dice, steps typed) and types what a player would: the next step of a legal play on
-the human's turn, ENTER between games. Used by tests/test_kill_resume.py and by CI's run of
+the human's turn, ENTER between games. Used by tests/game/test_kill_resume.py and by CI's run of
 the installed game (.ci/player.py). Not a test, and no pytest here."""
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """The console's Runner in a real DisplayLoop window (SDL's dummy driver in tests, or a
 real one), driven by a script that posts pygame events before each frame: keys, clicks and
-the window's own keys, as a desktop player's hands would. Used by tests/test_window_player.py
-and docs/make_docs.py. Not a test."""
+the window's own keys, as a desktop player's hands would. Used by
+tests/spectrum/test_window_player.py and docs/make_docs.py. Not a test."""
 import pygame
 
 from game import main as console

@@ -9,7 +9,7 @@
 #include "cube.h"
 
 /* The two free parameters of the model. With these the table lies within 0.5% of published
- * rollout tables (Kazaross-XG2) at every score up to 9-away (RMS 0.16%); tests/test_cube.py. */
+ * rollout tables (Kazaross-XG2) at every score up to 9-away (RMS 0.16%); tests/game/model/test_cube.py. */
 #define MET_GAMMON_SHARE 0.28f
 #define MET_CUBE_LIVE 0.80f
 

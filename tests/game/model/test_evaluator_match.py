@@ -1,0 +1,163 @@
+"""Match-aware checker play: in match play the evaluator ranks plays by match winning chance
+from the match equity table (bg_rank_plays_match, ranked_plays(match=...), the USR door's
+match context) instead of cubeless money equity; money play is unchanged."""
+
+import pytest
+
+from game.model import evaluator as E
+from game.model.position import Position
+from native import ffi, lib
+from repo import TESTS
+from shared_cases import DMP, find_dmp_case
+
+DMP_POSITION, DMP_DICE, MONEY_CHOICE, DMP_CHOICE = find_dmp_case()
+@pytest.fixture(scope="module", autouse=True)
+def weights():
+    E.ensure_loaded()
+
+
+def test_money_play_is_unchanged_with_no_match_and_with_a_zero_length():
+    for level in (1, 2, 3, 4):
+        plain = E.ranked_plays(DMP_POSITION, DMP_DICE, level, limit=5)
+        for match in (None, (0, 0, 0, 0, 1), (0, 7, 9, 2, 64)):
+            again = E.ranked_plays(DMP_POSITION, DMP_DICE, level, limit=5, match=match)
+            assert [(c.position_id, c.equity) for c in again] == \
+                   [(c.position_id, c.equity) for c in plain]
+    assert E.best_play(DMP_POSITION, DMP_DICE, 3) == MONEY_CHOICE
+    assert E.best_play(DMP_POSITION, DMP_DICE, 3, match=None) == MONEY_CHOICE
+
+
+def test_double_match_point_plays_safe_where_money_plays_for_the_gammon():
+    assert E.best_play(DMP_POSITION, DMP_DICE, 3, match=DMP) == DMP_CHOICE
+    assert E.best_play(DMP_POSITION, DMP_DICE, 3, match=(1, 1, 1, 0, 1)) == DMP_CHOICE
+    money = E.evaluate(Position.from_id(MONEY_CHOICE).swapped())
+    safe = E.evaluate(Position.from_id(DMP_CHOICE).swapped())
+    # seen from the opponent, on roll next: the safe play loses fewer games, wins fewer gammons
+    assert 1 - safe.win > 1 - money.win and safe.lose_gammon < money.lose_gammon
+    ranked = E.ranked_plays(DMP_POSITION, DMP_DICE, 3, match=DMP)
+    # at DMP the match value is 2*P(win)-1 of the position after the play
+    assert ranked[0].equity == pytest.approx(2 * (1 - safe.win) - 1, abs=1e-4)
+
+
+def test_match_value_weights_each_outcome_by_the_table():
+    # 2-away/1-away in the Crawford game: the trailer's gammon wins the match
+    met = E.match_equity_table()
+    ranked = E.ranked_plays(DMP_POSITION, DMP_DICE, 3, limit=1, match=(3, 2, 1, 1, 1))
+    p = E.evaluate(Position.from_id(ranked[0].position_id).swapped())
+    win, wg = 1 - p.win, p.lose_gammon             # the mover's, from the opponent's view
+    mwc = (win - wg) * (1 - met[0][0]) + wg * 1.0  # single win: post-Crawford 1-away/1-away
+    assert ranked[0].equity == pytest.approx(2 * mwc - 1, abs=1e-3)
+
+
+@pytest.mark.parametrize("match", [
+    (26, 1, 1, 0, 1), (-1, 1, 1, 0, 1), (5, 0, 3, 0, 1), (5, 6, 3, 0, 1), (5, 3, 7, 0, 1),
+    (5, 3, 3, 3, 1), (5, 3, 3, 1, 1), (5, 1, 3, 1, 2), (5, 3, 3, 0, 3), (5, 3, 3, 0, 0),
+    (5, 3, 3, 0), "DMP", (5, 3, 3, 0, 1.0), (5, 3, True, 0, 1), 7])
+def test_bad_match_arguments_are_refused(match):
+    with pytest.raises(E.MatchError):
+        E.ranked_plays(DMP_POSITION, DMP_DICE, 3, match=match)
+    with pytest.raises(ValueError):
+        E.best_play(DMP_POSITION, DMP_DICE, 3, match=match)
+
+
+def test_the_c_function_refuses_a_bad_score():
+    board = Position.from_id(DMP_POSITION).as_c()
+    out = ffi.new("int8_t[]", 50 * 4)
+    n = lib.bg_rank_plays_match(board, 6, 3, 3, 5, 6, 1, 0, 1, out, ffi.NULL, ffi.NULL,
+                                ffi.NULL, 4)
+    assert n == -lib.BG_ERR_BAD_ARG
+    assert lib.bg_rank_plays_match(board, 6, 3, 3, 0, 99, -4, 7, 3, out, ffi.NULL, ffi.NULL,
+                                   ffi.NULL, 4) > 0     # money: the rest is not looked at
+
+
+def _door(job, match, memory=None, at=0x6000):
+    memory = memory if memory is not None else bytearray(65536)
+    request = E.encode_request(job, DMP_POSITION, DMP_DICE, 3)
+    memory[at:at + len(request)] = request
+    context = E.encode_play_match(match)
+    memory[at + E.PLAY_MATCH_AT:at + E.PLAY_MATCH_AT + len(context)] = context
+    status = E.usr_call(memory, at)
+    return status, E.decode_answer(memory, at), memory
+
+
+def test_usr_door_round_trip_with_the_match_context():
+    status, answer, memory = _door(E.JOB_BEST, DMP)
+    assert status == 0 and answer["after"].position_id == DMP_CHOICE
+    # the context is used once: the same block again without it is money play
+    assert bytes(memory[0x6000 + 496:0x6000 + 501]) == bytes(5)
+    assert E.usr_call(memory, 0x6000) == 0
+    assert E.decode_answer(memory, 0x6000)["after"].position_id == MONEY_CHOICE
+    status, answer, _ = _door(E.JOB_BEST, None)
+    assert status == 0 and answer["after"].position_id == MONEY_CHOICE
+    status, answer, _ = _door(E.JOB_RANK, DMP)
+    ranked = E.ranked_plays(DMP_POSITION, DMP_DICE, 3, match=DMP)
+    assert status == 0
+    assert [round(eq, 3) for _, eq in answer["candidates"]] == \
+           [round(c.equity, 3) for c in ranked[:len(answer["candidates"])]]
+    assert answer["candidates"][0][0] == ranked[0].play.steps
+
+
+def test_usr_door_refuses_a_bad_match_context():
+    memory = bytearray(65536)
+    memory[0x6000:0x6000 + E.REQUEST_LEN] = E.encode_request(E.JOB_BEST, DMP_POSITION,
+                                                              DMP_DICE, 3)
+    memory[0x6000 + E.PLAY_MATCH_AT:0x6000 + E.PLAY_MATCH_AT + 5] = bytes((5, 9, 1, 0, 0))
+    assert E.usr_call(memory, 0x6000) == lib.BG_ERR_BAD_ARG
+    memory[0x6000 + E.PLAY_MATCH_AT:0x6000 + E.PLAY_MATCH_AT + 5] = bytes((5, 3, 1, 0, 13))
+    assert E.usr_call(memory, 0x6000) == lib.BG_ERR_BAD_ARG
+
+
+def test_the_program_sends_the_match_score_with_the_computers_move():
+    from game.model.match import COMPUTER, Match
+    from game.zx import usr as P
+    match = Match(3)
+    assert P.play_match(Match(None), COMPUTER) is None
+    terms = P.play_match(match, COMPUTER)
+    assert terms[:3] == (3, 3, 3) and terms[4] == 1
+    E.check_match(terms)
+
+
+def test_cube_decisions_are_not_disturbed_by_a_match_ranking():
+    before = E.cube_decision(DMP_POSITION, 4)
+    E.ranked_plays(DMP_POSITION, DMP_DICE, 4, match=DMP)
+    assert E.cube_decision(DMP_POSITION, 4) == before
+    assert E.evaluate(DMP_POSITION, 1) == E.evaluate(DMP_POSITION, 1)
+
+
+def test_usr_chooser_pokes_the_match_score_and_the_game_passes_it(monkeypatch):
+    import sys
+    sys.path.insert(0, str(TESTS))
+    from game.zx import usr as P
+    from game.zx.basic import Basic
+    from gamedriver import SYMBOLS, StandInMachine
+    basic = Basic(StandInMachine(), dict(SYMBOLS, USR_ENTRY=0x8000, PARAMS=0x9000))
+    choose = P.usr_chooser(basic, 3)
+    position = Position.from_id(DMP_POSITION)
+    assert choose(position, DMP_DICE).after.position_id == MONEY_CHOICE
+    assert choose(position, DMP_DICE, match=DMP).after.position_id == DMP_CHOICE
+    assert choose(position, DMP_DICE, match=None).after.position_id == MONEY_CHOICE
+    # a score the table cannot take falls back to money play, never to a refusal
+    assert choose(position, DMP_DICE, match=(40, 1, 1, 2, 1)).after.position_id == MONEY_CHOICE
+
+
+def test_the_computers_move_in_a_match_game_carries_the_score():
+    import sys
+    sys.path.insert(0, str(TESTS))
+    from game.files.settings import Settings
+    from game.model.dice import Dice
+    from game.model.match import COMPUTER, HUMAN, Match
+    from game.zx import usr as P
+    from gamedriver import GameDriver
+    seen = []
+
+    def chooser(position, dice, match=None):
+        seen.append(match)
+        return P.first_legal_play(position, dice)
+    match = Match(5)
+    match.score[HUMAN], match.score[COMPUTER] = 3, 1
+    match.start_game()
+    driver = GameDriver(dice=Dice.scripted([3, 1]), match=match, chooser=chooser,
+                        cube_policy=lambda *a: None,          # no answer: no double
+                        settings=Settings(match_length=5))
+    driver.until("I play")
+    assert seen == [(5, 4, 2, 0, 1)]                # I need 4, you need 2, cube 1

@@ -1,0 +1,150 @@
+"""The bus timing of every instruction (spectrum/z80_bus.py) against FUSE's event lists: for each of
+the 1,356 cases, the T-state, kind and address of every memory contention check (MC), read (MR),
+write (MW), port contention check (PC), port read (PR) and write (PW), and the values read and
+written. Data from ../shared."""
+import pytest
+from test_z80_fuse import _NAMES, _vectors, make_cpu
+
+from spectrum import z80_bus
+from spectrum.z80_bus import TLEN
+
+_REGS = ("a", "f", "b", "c", "d", "e", "h", "l", "ix", "iy", "sp")
+
+
+def _address(cpu, addr, m1):
+    """A cycle's address as a number, from the registers as the instruction starts."""
+    if isinstance(addr, int):
+        return addr
+    if addr.kind == "ir":
+        r = cpu.r
+        return cpu.i << 8 | (r & 128) | ((r + m1) & 127)
+    return eval(addr.expr, {}, {k: getattr(cpu, k) for k in _REGS})
+
+
+def _io_events(t, port, access, lo=0x4000, hi=0x8000):
+    """FUSE's events of an I/O cycle starting at t (the 48K rule: the access comes after the first
+    step)."""
+    out = []
+    for n, (contended, length) in enumerate(z80_bus.io_steps(lo <= port < hi, not port & 1)):
+        if contended:
+            out.append((t, "PC", port, None))
+        t += length
+        if n == 0:
+            out.append((t, *access))
+    return out, t
+
+
+# FUSE's core skips the read of a relative jump's displacement when JR cc / DJNZ is not taken (it
+# only contends for it): its log shows that cycle as MC without MR. The hardware reads it; our
+# cycles say so.
+_UNREAD_DISPLACEMENT = {0x10, 0x20, 0x28, 0x30, 0x38}
+
+
+def predicted_events(name, lo=0x4000, hi=0x8000):
+    """Run the case one instruction at a time (interpreter), predicting each instruction's events
+    from its cycles (port checks by the rule for contended memory lo..hi); (ours, FUSE's)."""
+    cpu, mem, st, ex = make_cpu(name)
+    ports = []
+    cpu.port_in = lambda port, t: ports.append(("PR", port, port >> 8)) or port >> 8
+    cpu.port_out = lambda port, value, t: ports.append(("PW", port, value))
+    events = []
+    while cpu.tstates < st.tstates:
+        t, pc = cpu.tstates, cpu.pc
+        main, taken = z80_bus.cycles(mem, pc)
+        m1 = sum(c.kind == "F" for c in main)
+        addrs = [_address(cpu, c.addr, m1) for c in main + taken]
+        before = bytes(mem)
+        del ports[:]
+        took = cpu.step()
+        nominal = sum(TLEN[c.kind] for c in main)
+        extra = sum(TLEN[c.kind] for c in taken)
+        assert took in (nominal, nominal + extra), (name, hex(pc), took, nominal)
+        run = main + (taken if took > nominal else [])
+        for c, a in zip(run, addrs, strict=False):      # addrs has the taken cycles too
+            if c.kind == "IO":
+                kind, port, value = ports.pop(0)
+                assert port == a, (name, hex(port), hex(a))
+                evs, t = _io_events(t, a, (kind, port, value), lo, hi)
+                events += evs
+                continue
+            events.append((t, "MC", a, None))
+            t += TLEN[c.kind]
+            if c.kind == "R" and took == nominal and before[pc] in _UNREAD_DISPLACEMENT:
+                continue
+            if c.kind in "FR":
+                events.append((t, "MR", a, before[a]))
+            elif c.kind == "W":
+                events.append((t, "MW", a, mem[a]))
+        assert t == cpu.tstates, (name, hex(pc), t, cpu.tstates)
+    return events, _vectors()[1][name].events
+
+
+@pytest.mark.parametrize("name", _NAMES)
+def test_fuse_bus_events_match_instruction_by_instruction(name):
+    ours, fuse = predicted_events(name)
+    def text(events):
+        return [f"{t:5d} {k} {a:04x}" + (f" {v:02x}" if v is not None else "")
+                for t, k, a, v in events]
+    assert text(ours) == text(fuse)
+
+
+# ---------------------------------------------------------------- the waits, on both tiers
+WAITS = bytes((t * 7 + 3) % 8 for t in range(8192))       # a wait at (nearly) every T-state, varied
+
+
+def replay(events, end_tstates, contention):
+    """The T-state a case ends at when every contended access (MC on lo..hi, every PC) waits
+    contention.delays[T] at its contended T-state: the events' own times shift by the waits before
+    them."""
+    waited = 0
+    for t, kind, addr, _ in events:
+        if kind == "PC" or (kind == "MC" and contention.lo <= addr < contention.hi):
+            waited += contention.delays[t + waited]
+    return end_tstates + waited
+
+
+class _End(Exception):
+    pass
+
+
+def run_contended(name, contention, tier, limit):
+    """The T-state the case ends at. The compiled tier runs with room to spare and a trap at the
+    case's final pc (a block stops before a trap, so the case's instructions run compiled; a block
+    near its limit would leave them to the interpreter); cases that end where they started run to
+    the limit instead."""
+    options = {"compile_after": 1} if tier == "compiled" else {}
+    cpu, mem, st, ex = make_cpu(name, contended=contention, **options)
+    end_pc = ex.regs["pc"]
+    if tier == "interpreted" or end_pc == st.regs["pc"]:
+        cpu.run(limit)
+        return cpu.tstates
+
+    def stop(c):
+        raise _End
+    cpu.traps[end_pc] = stop
+    with pytest.raises(_End):
+        cpu.run(limit + 2000)
+    assert cpu._cache, "no block was compiled"
+    return cpu.tstates
+
+
+@pytest.mark.parametrize("tier", ["interpreted", "compiled"])
+@pytest.mark.parametrize("name", _NAMES)
+def test_contention_waits_where_fuse_events_say_on_both_tiers(name, tier):
+    """The 48K's rule (0x4000-0x7FFF, the port rule) with a wait at every T-state: the run ends
+    where FUSE's own event list, replayed with those waits, says."""
+    contention = z80_bus.Contention(WAITS)
+    texp = _vectors()[1]
+    want = replay(texp[name].events, texp[name].tstates, contention)
+    assert run_contended(name, contention, tier, want) == want
+
+
+@pytest.mark.parametrize("tier", ["interpreted", "compiled"])
+@pytest.mark.parametrize("name", _NAMES)
+def test_contention_of_every_cycle_when_all_memory_is_contended(name, tier):
+    """Every address contended (so the code's own fetches and operands wait too): the run ends where
+    our cycles (proved equal to FUSE's events above), replayed with the waits, say."""
+    contention = z80_bus.Contention(WAITS, 0, 0x10000)
+    ours, _ = predicted_events(name, 0, 0x10000)
+    want = replay(ours, _vectors()[1][name].tstates, contention)
+    assert run_contended(name, contention, tier, want) == want
