@@ -506,7 +506,7 @@ def post_crawford_match():
 
 
 def rollout_match():
-    """A race at that score (tests/game/model/test_rollout_match.py's, where level 5's play for the
+    """A race at that score (tests/game/review/test_rollout_match.py's, where level 5's play for the
     match is not its money play), your 3-2 plays rolled out at the match score to the end:
     1,296 games each, the result page with the score and the units."""
     scene = rolled_to_your_move([3, 2], Position.from_id("2Xk7AABmnoWAEQ").swapped(),
