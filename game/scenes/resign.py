@@ -18,6 +18,7 @@ from game.zx.usr import cube_terms, play_match
 KIND_KEYS = {"1": 1, "2": 2, "3": 3}
 PLAY_ON_KEY = "N"
 BAD_ANSWER = "Type 1, 2, 3 or N"
+TYPED_ON = "UIT\r"               # the rest of QUIT begun with Q during the computer's play
 
 
 def question_lines(cube_value: int) -> list[str]:
@@ -34,14 +35,17 @@ def points_said(points: int) -> str:
     return f"{points} pt{'s' * (points != 1)}"
 
 
-def ask_kind(game: Any) -> Frames:
+def ask_kind(game: Any, ignored: str = "") -> Frames:
     """1, 2 or 3 (the resignation chosen), or None for N (play on). Any other key says
-    BAD_ANSWER and asks again."""
+    BAD_ANSWER and asks again, but for the keys in `ignored` (capitals; \\r is ENTER)."""
     basic, screen = game.basic, game.screen
     lines = question_lines(game.match.cube_value)
     key = yield from take_turns(basic, screen, lines)
     while True:
         char = menus.key_char(key) if key is not None else ""
+        if key is not None and (char or chr(key)) in ignored:
+            key = yield from take_turns(basic, screen, lines)
+            continue
         if char in KIND_KEYS:
             basic.beep(*menus.CLICK)
             return KIND_KEYS[char]
@@ -63,12 +67,22 @@ def resigner_for(game: Any, prompt_side: str) -> str:
     return prompt_side if game.typed[prompt_side] else game.bottom
 
 
-def quit_typed(game: Any, prompt_side: str, dice: tuple[int, int] | None = None) -> Frames:
+def before_throw(game: Any, side: str) -> Frames:
+    """Before `side`'s throw: the question for Q typed while the computer played (when a
+    person plays `side`), or the computer's own offer. The GameResult, or None."""
+    if game.resign_wanted and game.typed[side]:
+        game.resign_wanted = False
+        return (yield from quit_typed(game, side, ignored=TYPED_ON))
+    return (yield from computer_offer(game, side))
+
+
+def quit_typed(game: Any, prompt_side: str, dice: tuple[int, int] | None = None,
+               ignored: str = "") -> Frames:
     """QUIT at a prompt in a game in progress: the question, then the other side's answer.
     Returns the match's GameResult when a resignation was accepted; None and play goes on
     from where it stopped (`dice`: the thrown dice of the turn being typed, if any)."""
     resigner = resigner_for(game, prompt_side)
-    kind = yield from ask_kind(game)
+    kind = yield from ask_kind(game, ignored)
     if kind is None:
         return None
     match = game.match

@@ -18,6 +18,7 @@ from game.scenes import computer_turn, cube, human_turn, opening, resign
 from game.scenes.timing import (
     ADVICE_KEYS,
     DOUBLE_KEYS,
+    QUIT_KEYS,
     RATTLE,
     ROLL_FLICKER_FRAMES,
     ROLL_FRAMES,
@@ -67,6 +68,7 @@ class Game:
         self.entering = False            # at "Your move?": a click on the board types keys
         self.typed_ahead = ""            # a key that ended a P/I/X message: the next entry's
         self.resign_offered = False      # the computer has offered to resign this game
+        self.resign_wanted = False       # Q (QUIT) typed while the computer played
 
     def happened(self, words: str) -> None:
         """Tell `on_event`, if a listener is installed, what just happened."""
@@ -187,7 +189,8 @@ class Game:
     # ---------- keys heard while the computer plays ----------
     def heard(self, key: int | None, side: str) -> None:
         """A key during `side`'s shown play: D asks for a double before the next throw, A
-        for the cube advice then; in the demo any key stops it. Others are dropped."""
+        for the cube advice then, Q (QUIT) the resignation question; in the demo any key
+        stops it. Others are dropped."""
         if key is None:
             return
         nxt = self.match.other(side)
@@ -197,6 +200,8 @@ class Game:
             self.double_wanted = True
         elif key in ADVICE_KEYS and self.typed[nxt]:
             self.cube_advice_wanted = True
+        elif key in QUIT_KEYS and self.typed[nxt]:
+            self.resign_wanted = True
 
     # ---------- a whole game ----------
     def play(self) -> Frames:
@@ -231,7 +236,7 @@ class Game:
             if dice is None:
                 self.autosave()                   # the start of the turn
                 yield from self.say_save_failure()
-                result = yield from resign.computer_offer(self, side)
+                result = yield from resign.before_throw(self, side)
                 if result is None:
                     result = yield from cube.before_roll(self, side)
                 if result is not None:

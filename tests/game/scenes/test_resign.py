@@ -207,3 +207,17 @@ def test_a_lost_race_is_a_certain_loss_and_the_opening_is_not():
     assert resignation.certain_loss(LOST_RACE.swapped()) == 1
     assert resignation.certain_loss(Position.from_points({7: 15}, {1: 1})) == 2
     assert resignation.certain_loss(Position.start()) is None
+
+
+def test_quit_typed_while_the_computer_plays_asks_before_the_next_throw():
+    driver = GameDriver(dice=Dice.scripted(HUMAN_STARTS + [2, 1, 5, 4]))
+    open_with_31(driver)
+    driver.until("I play")
+    driver.type("QUIT\n")                     # Q heard during the play; U, I, T, ENTER after
+    driver.until("Resign: 1 single")
+    assert not driver.game.match.rolled       # before the throw
+    driver.run(10)
+    assert driver.message().startswith("Resign")       # the rest of QUIT is no answer
+    driver.type("n")
+    driver.until("Your move?")
+    assert driver.game.turn.dice == (5, 4) and driver.game.match.in_game
