@@ -221,3 +221,48 @@ def test_quit_typed_while_the_computer_plays_asks_before_the_next_throw():
     driver.type("n")
     driver.until("Your move?")
     assert driver.game.turn.dice == (5, 4) and driver.game.match.in_game
+
+
+def test_a_resignation_through_the_real_window_with_key_down_and_key_up(tmp_path, monkeypatch):
+    """The console's window (SDL's dummy driver): QUIT and ENTER at "Your move?", then 2, as
+    pygame key-down and key-up events held a few frames each: the game ends as a gammon
+    resigned and accepted, scored 2."""
+    import json
+
+    import pygame
+
+    from screentext import screen_text
+    from windowdriver import Player
+    monkeypatch.setenv("SPECTRUM_BACKGAMMON_CONFIG_DIR", str(tmp_path))
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+    (tmp_path / "settings.json").write_text(json.dumps(
+        {"cube": False, "who_starts": "human", "sound": False}))
+    player = Player(frames=6000)
+    keys = {"q": pygame.K_q, "u": pygame.K_u, "i": pygame.K_i, "t": pygame.K_t,
+            "\r": pygame.K_RETURN, "2": pygame.K_2}
+    queue: list = []                 # (frame, event type, key)
+    seen = {"asked": False, "typed": False, "result": None}
+
+    def press(text, at):
+        for n, ch in enumerate(text):
+            queue.append((at + 8 * n, pygame.KEYDOWN, keys[ch]))
+            queue.append((at + 8 * n + 4, pygame.KEYUP, keys[ch]))
+
+    def script(p):
+        for item in [q for q in queue if q[0] <= p.count]:
+            queue.remove(item)
+            pygame.event.post(pygame.event.Event(item[1], key=item[2], mod=0, unicode=""))
+        message = screen_text(p.machine)[23]
+        if p.at_move_prompt() and not seen["typed"]:
+            seen["typed"] = True
+            press("quit\r", p.count + 4)
+        elif message.startswith("Resign:") and not seen["asked"]:
+            seen["asked"] = True
+            press("2", p.count + 4)
+        elif p.game is not None and p.game.match.results:
+            seen["result"] = p.game.match.results[-1]
+            return False
+        return True
+    player.run(script)
+    assert seen["asked"] and seen["result"] is not None
+    assert (seen["result"].kind, seen["result"].points) == ("resign", 2)
