@@ -67,13 +67,21 @@ def resigner_for(game: Any, prompt_side: str) -> str:
     return prompt_side if game.typed[prompt_side] else game.bottom
 
 
-def before_throw(game: Any, side: str) -> Frames:
-    """Before `side`'s throw: the question for Q typed while the computer played (when a
-    person plays `side`), or the computer's own offer. The GameResult, or None."""
-    if game.resign_wanted and game.typed[side]:
-        game.resign_wanted = False
-        return (yield from quit_typed(game, side, ignored=TYPED_ON))
-    return (yield from computer_offer(game, side))
+def before_throw(game: Any, side: str, cube_stop) -> Frames:
+    """Before `side`'s throw: the question for Q typed while the computer played or at
+    "ENTER rolls, D doubles" (when a person plays `side`), or the computer's own offer;
+    then `cube_stop` (cube.before_roll), and the question again when Q ended that stop.
+    Returns the GameResult of a resignation or a drop, or None: the dice are thrown."""
+    while True:
+        if game.resign_wanted and game.typed[side]:
+            game.resign_wanted = False
+            result = yield from quit_typed(game, side, ignored=TYPED_ON)
+        else:
+            result = yield from computer_offer(game, side)
+        if result is None:
+            result = yield from cube_stop(game, side)
+        if result is not None or not (game.resign_wanted and game.typed[side]):
+            return result
 
 
 def quit_typed(game: Any, prompt_side: str, dice: tuple[int, int] | None = None,

@@ -236,9 +236,7 @@ class Game:
             if dice is None:
                 self.autosave()                   # the start of the turn
                 yield from self.say_save_failure()
-                result = yield from resign.before_throw(self, side)
-                if result is None:
-                    result = yield from cube.before_roll(self, side)
+                result = yield from resign.before_throw(self, side, cube.before_roll)
                 if result is not None:
                     return result
                 rolled = yield from self.roll(side)

@@ -266,3 +266,17 @@ def test_a_resignation_through_the_real_window_with_key_down_and_key_up(tmp_path
     player.run(script)
     assert seen["asked"] and seen["result"] is not None
     assert (seen["result"].kind, seen["result"].points) == ("resign", 2)
+
+
+def test_quit_at_enter_rolls_d_doubles_asks_before_the_dice_and_n_comes_back_to_the_stop():
+    driver = GameDriver(dice=Dice.scripted([5, 3]), settings=Settings(who_starts="human"))
+    driver.until("You: ENTER rolls, D doubles")
+    driver.type("QUIT\n")
+    driver.until("Resign: 1 single")
+    driver.run(10)
+    assert driver.message().startswith("Resign") and not driver.game.match.rolled
+    driver.type("n")
+    driver.until("You: ENTER rolls, D doubles")
+    driver.type("\n")
+    driver.until("Your move?")
+    assert driver.game.turn.dice == (5, 3)
