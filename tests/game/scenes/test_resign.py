@@ -176,17 +176,23 @@ def test_between_two_people_the_other_player_answers():
     driver.until("BLACK WINS: White resigns (1 pt)")       # fit to the row
 
 
-def test_a_backgammon_resigned_with_the_cube_at_64_scores_192():
+def test_a_backgammon_resigned_with_the_cube_at_64_scores_192_and_the_score_page_says_so():
     match = Match(None)
     match.start_game()
     match.cube_value, match.cube_owner = 64, HUMAN
-    driver = GameDriver(dice=Dice.scripted(HUMAN_STARTS), match=match, start=GAMMONED)
+    driver = GameDriver(dice=Dice.scripted(HUMAN_STARTS * 2), match=match, start=GAMMONED)
     driver.until("Your move?")
     driver.type("QUIT\n")
     driver.until("Cube 64: 64, 128 or 192 points")
     driver.type("3")
     driver.until("I WIN: you resign (192 points)")
     assert match.score[COMPUTER] == 192
+    driver.until("Press any key for a new game")
+    driver.type(" ")
+    driver.until("Your move?")                            # the next game
+    driver.type("S\n")
+    driver.until("SCORE")
+    assert "resigned" in "\n".join(driver.text())
 
 
 @pytest.mark.parametrize("cube", [1, 2, 64])
