@@ -11,6 +11,7 @@ from game.model.dice import Dice
 from game.model.match import COMPUTER, HUMAN, RESIGN, Match
 from game.model.position import Position
 from game.review import sgf
+from game.review.imports import read_match_file
 from game.review.judge import Reviewer
 from game.review.matfile import parse_mat, write_mat
 from game.scenes.resign import BAD_ANSWER, question_lines
@@ -91,12 +92,16 @@ def gnubg_reads_back(record, tmp_path, games=None, kinds=("mat", "sgf")):
     return [parse_mat((tmp_path / f"from_{kind}.mat").read_text()).games for kind in kinds]
 
 
-def test_gnubg_reads_the_resigned_match_from_our_mat_and_sgf_with_the_same_score(tmp_path):
+def test_gnubg_reads_the_resigned_match_from_our_mat_and_sgf_with_the_same_score_and_so_do_we(
+        tmp_path):
     _driver, match = resigned_match(tmp_path)
     for games in gnubg_reads_back(match.record, tmp_path, games=[2]):   # game 1: set up
         assert [g.scores for g in games] == [(1, 0)]
         assert games[0].actions[-1] == (1, "win", 4)          # Wins 4 points, my column
         assert [kind for _, kind, _ in games[0].actions][-3:-1] == ["double", "take"]
+    for name in ("from_mat.mat", "from_sgf.mat", "ours.sgf"):     # and our import reads them
+        game = read_match_file(str(tmp_path / name)).games[-1]
+        assert (game.winner, game.points, game.how) == ("black", 4, RESIGN)
 
 
 def test_the_review_takes_a_resigned_game(tmp_path):
