@@ -188,6 +188,22 @@ def cube_board():
     return rolled_to_your_move([5, 3], RICH, match=owned_cube(2, HUMAN))
 
 
+def resign_question():
+    """QUIT at "Your move?" on a cube of 2: which resignation, or N to play on."""
+    scene = cube_board()
+    scene.type("QUIT\n")
+    scene.until("Resign: 1 single", row=23)
+    return scene
+
+
+def resign_scored():
+    """2 at the question: a gammon resigned at the cube of 2, accepted by level 5."""
+    scene = resign_question()
+    scene.type("2")
+    scene.until("resign (", row=11)
+    return scene
+
+
 def mirrored():
     return at_your_move(match=owned_cube(4, COMPUTER), switch_directions=True)
 
@@ -374,6 +390,8 @@ SCENES = {
     "advice": advice,
     "score": score,
     "setup-board": setup_board,
+    "resign-question": resign_question,
+    "resign-scored": resign_scored,
     **{f"style-{name}": (lambda name=name: _style_scene(name)) for name in STYLE_ORDER},
 }
 

@@ -79,8 +79,8 @@ PAGES = (
         "",
         "A wrong move is explained; press ENTER and try again.",
         "",
-        "Type QUIT at \"Your move?\" to end the game and start a new one, or H to "
-        "see every other key.",
+        "Type QUIT at \"Your move?\" to resign the game (1 single, 2 gammon, "
+        "3 backgammon), or H to see every other key.",
     ]),
 )
 

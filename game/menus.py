@@ -300,7 +300,7 @@ HELP_TYPING = [
     "Z3        bring a man in from",
     "          the bar (Z) with a 3",
 ]
-HELP_QUIT = "QUIT      give up this game"
+HELP_QUIT = "QUIT      resign this game"
 HELP_MORE = ("KEYS  (2/4)", [
     "Small or capital letters both",
     "do. Points are a to x, the bar",

@@ -1,7 +1,7 @@
 """Every word the program says about a player, in one table keyed by codes: who is who
 (I/You, White/Black), the short messages of a turn, the results of a game and the few words
 for each BG_STEP_* reason the C engine gives. Not screen layout (game/board/screen.py)."""
-from game.model.match import COMPUTER, DROP, HUMAN, KIND_NAMES
+from game.model.match import COMPUTER, DROP, HUMAN, KIND_NAMES, RESIGN
 from game.model.position import BAR, Position
 from game.model.rules import StepCode
 
@@ -25,13 +25,19 @@ SAY = {
     "who": "You|I|{Side}",
     "wins": "YOU WIN|I WIN|{SIDE} WINS",
     "drop result": "you drop|I drop|{Side} drops",
+    "resign result": "you resign|I resign|{Side} resigns",
+    "resigns, accept?": "You resign {points}. Accept?|I resign {points}. Accept?|"
+                        "{Side} resigns {points}. OK?",
+    "accepts": "You accept|I accept|{Side} accepts",
+    "plays on": "You play on|I play on|{Side} plays on",
 }
 PRESS_ENTER = ". Press ENTER"
 
 # How a game ended (a match.ENDINGS kind): in a sentence ("a gammon (2 points)"; a drop is
 # said by who dropped) and in the score page's column
 KIND_WORDS = {"single": ("a single game", "single"), "gammon": ("a gammon", "gammon"),
-              "backgammon": ("a backgammon", "backgammon"), DROP: (None, "dropped")}
+              "backgammon": ("a backgammon", "backgammon"), DROP: (None, "dropped"),
+              RESIGN: (None, "resigned")}
 
 # A few words (at most 19 columns, + PRESS_ENTER) for each reason the engine refuses a step
 STEP_WORDS: dict[int, str] = {
@@ -73,9 +79,9 @@ def points_words(points: int) -> str:
 
 def result_words(kind: int | str, points: int, loser: str = COMPUTER) -> str:
     """'a gammon (4 points)' for a game played out (its kind by name or multiple); a drop
-    reads 'I drop (1 point)'."""
-    if kind == DROP:
-        return f"{say('drop result', loser)} {points_words(points)}"
+    reads 'I drop (1 point)', a resignation 'you resign (4 points)'."""
+    if kind in (DROP, RESIGN):
+        return f"{say(kind + ' result', loser)} {points_words(points)}"
     sentence, _column = KIND_WORDS[KIND_NAMES.get(kind, "") if isinstance(kind, int) else kind]
     return f"{sentence} {points_words(points)}"
 

@@ -219,6 +219,15 @@ class GameDriver:
             self.frame()
         raise AssertionError(f"{words!r} never appeared; screen:\n" + "\n".join(self.text()))
 
+    def resign_single(self, max_frames: int = 3000) -> None:
+        """QUIT at a prompt of a game in progress, a single resigned (the computer accepts
+        one early in a game), then a key at the banner for the next game."""
+        self.type("QUIT\n")
+        self.until("Resign: 1 single", max_frames)
+        self.type("1")
+        self.until("Press any key", max_frames)
+        self.type(" ")
+
     def save_png(self, path: str, scale: int = 2) -> None:
         import numpy as np
         import pygame

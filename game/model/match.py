@@ -23,7 +23,8 @@ MAX_CUBE = 64               # the cube's highest face
 KINDS = {"single": 1, "gammon": 2, "backgammon": 3}   # a game played out, by its multiple
 KIND_NAMES = {points: kind for kind, points in KINDS.items()}
 DROP = "drop"                # a game ended by a double dropped
-ENDINGS = (*KINDS, DROP)     # every kind of GameResult
+RESIGN = "resign"            # a game ended by a resignation accepted (1, 2 or 3 x the cube)
+ENDINGS = (*KINDS, DROP, RESIGN)     # every kind of GameResult
 
 
 class DoubleRefused(MatchError):
@@ -250,6 +251,16 @@ class Match:
         self.record.win(result.winner, result.points, result.kind)
         return result
 
+    def resign(self, loser: str, kind) -> GameResult:
+        """`loser` resigned a single, gammon or backgammon (1/2/3) and it was accepted: the
+        other side scores that many times the cube."""
+        winner = self.other(loser)
+        if not self.in_game:
+            raise MatchError("No game is in progress")
+        points = self.points_for(kind)
+        self.offered_by = None
+        return self._finish(GameResult(winner, RESIGN, self.cube_value, points))
+
     # ---- the cube --------------------------------------------------------------------
     def can_double(self, side: str) -> Decision:
         """May `side` offer a double now? Decision(False, reason) says why not."""
@@ -318,7 +329,7 @@ class Match:
         elif not self.results:
             state = 0                                  # no game yet
         else:
-            state = 4 if self.results[-1].kind == DROP else 2
+            state = {DROP: 4, RESIGN: 3}.get(self.results[-1].kind, 2)
         turn = index(self.other(self.offered_by)) if self.offered_by else on_roll
         d1, d2 = (max(dice), min(dice)) if dice else (0, 0)   # gnubg: higher die first
         put(self.cube_value.bit_length() - 1, 4)

@@ -10,7 +10,13 @@ from game.model import evaluator
 from game.review import rollout_pages
 from game.scenes import tutor
 from game.scenes.keys import chance_names
-from game.scenes.timing import ADVICE_KEYS, COMPUTER_BEEP, DOUBLE_KEYS, OPENING_READ_FRAMES
+from game.scenes.timing import (
+    ADVICE_KEYS,
+    COMPUTER_BEEP,
+    DOUBLE_KEYS,
+    OPENING_READ_FRAMES,
+    QUIT_KEYS,
+)
 from game.words import say
 from game.zx.basic import CODE_ENTER
 from game.zx.usr import cube_terms
@@ -58,6 +64,8 @@ def before_roll(game: Any, side: str) -> Frames:
             ask = True
     if ask and m.can_double(side) and not game.double_wanted:
         yield from roll_or_double(game, side)
+        if game.resign_wanted:                    # Q: resign.before_throw asks
+            return None
     if not game.double_wanted:
         if (yield from tutor.check_no_double(game, missed)):
             return (yield from offer_double(game, side))  # the double the tutor recommended
@@ -81,6 +89,9 @@ def roll_or_double(game, side: str):
             game.double_wanted = True
             return
         if key == CODE_ENTER:
+            return
+        if key in QUIT_KEYS:                      # QUIT begun: the resignation question
+            game.resign_wanted = True
             return
         if key in ADVICE_KEYS:
             yield from cube_advice(game, side, offered=False)

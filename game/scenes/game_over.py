@@ -11,7 +11,7 @@ from typing import Any
 from game.board import screen as S
 from game.interfaces import Frames, Screen
 from game.menus import key_char
-from game.model.match import COMPUTER, DROP, HUMAN
+from game.model.match import COMPUTER, DROP, HUMAN, RESIGN
 from game.review.pages import review_screen
 from game.scenes.timing import BANNER_LINE_FRAMES, DEMO_NEXT_GAME_FRAMES, LOSE_TUNE, WIN_TUNE
 from game.words import result_words, say
@@ -36,7 +36,7 @@ def banner_words(result, game=None) -> tuple[str, str]:
     else:
         winner_side, kind, points = result.winner, result.kind, result.points
     who = say("wins", winner_side)
-    if kind == DROP:
+    if kind in (DROP, RESIGN):
         loser = game.match.other(winner_side) if game else \
             (COMPUTER if winner_side == HUMAN else HUMAN)
         return winner_side, f"{who}: {result_words(kind, points, loser)}"

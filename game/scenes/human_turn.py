@@ -9,13 +9,14 @@ from game.interfaces import Frames
 from game.model import rules
 from game.model.match import HUMAN
 from game.model.position import BAR, POINT_LETTERS, Position, parse_entry
-from game.scenes import keys, tutor
+from game.scenes import keys, resign, tutor
 from game.scenes.timing import STEP_BEEP
 from game.words import PRESS_ENTER, play_words, say, step_words
 
 
 def play(game: Any, dice: tuple[int, int], side: str) -> Frames:
-    """Returns 'quit' if QUIT was typed, else the steps made (in the mover's numbers)."""
+    """Returns the steps made (in the mover's numbers), or the GameResult when QUIT was
+    typed and the resignation accepted (declined: the turn goes on, its steps kept)."""
     turn = rules.Turn(game.held_for(side), dice, mover_is_human=side == game.bottom)
     game.turn = turn
     replay(game, turn)
@@ -45,7 +46,10 @@ def play(game: Any, dice: tuple[int, int], side: str) -> Frames:
                 continue
             result = entry(game, turn, text)
             if result == "quit":
-                return "quit"
+                ended = yield from resign.quit_typed(game, side, dice)
+                if ended is not None:
+                    return ended
+                continue
             if result is not None:                # a message: show it, wait for ENTER
                 game.message(result + PRESS_ENTER)
                 yield from game.basic.wait_enter()

@@ -1,7 +1,7 @@
-"""Between games: a game abandoned (QUIT) scores nothing, the demo stopped by a key, the
-match-over page with its .mat export, the options between games (S sets up a board, R
-reviews a finished game), and a new match when the options no longer fit the one in
-progress."""
+"""Between games: a game abandoned (QUIT at the opening throw) scores nothing, the demo
+stopped by a key, the match-over page with its .mat export, the options between games (S
+sets up a board, R reviews a finished game), and a new match when the options no longer fit
+the one in progress."""
 from typing import Any
 
 from game import menus
@@ -30,7 +30,8 @@ def fits(match: Match, settings: Settings) -> bool:
 
 
 def abandon(match: Match) -> None:
-    """A game left by QUIT (or a stopped demo) scores nothing and leaves no record."""
+    """A game left by QUIT at its opening throw (or a stopped demo) scores nothing and
+    leaves no record; QUIT later in a game is a resignation (scenes/resign.py)."""
     if not match.in_game:
         return
     match.in_game = False

@@ -14,10 +14,11 @@ from game.model import rules
 from game.model.dice import Dice
 from game.model.match import Match
 from game.model.position import Position
-from game.scenes import computer_turn, cube, human_turn, opening
+from game.scenes import computer_turn, cube, human_turn, opening, resign
 from game.scenes.timing import (
     ADVICE_KEYS,
     DOUBLE_KEYS,
+    QUIT_KEYS,
     RATTLE,
     ROLL_FLICKER_FRAMES,
     ROLL_FRAMES,
@@ -66,6 +67,8 @@ class Game:
         self.stopped = False             # the demo was stopped by a key
         self.entering = False            # at "Your move?": a click on the board types keys
         self.typed_ahead = ""            # a key that ended a P/I/X message: the next entry's
+        self.resign_offered = False      # the computer has offered to resign this game
+        self.resign_wanted = False       # Q (QUIT) typed while the computer played
 
     def happened(self, words: str) -> None:
         """Tell `on_event`, if a listener is installed, what just happened."""
@@ -153,14 +156,18 @@ class Game:
         self.draw_dice(top, bottom, not turn.mover_is_human)
 
     # ---------- the dice ----------
-    def roll(self, side: str) -> Generator[None, None, tuple[int, int] | str]:
+    def roll(self, side: str) -> Generator[None, None, Any]:
         """Throw two dice for a turn (or ask them, with Set dice on), in the mover's colour.
-        Returns the dice, or 'quit' when QUIT was typed for them."""
+        Returns the dice, or the GameResult of a resignation (QUIT typed for them) accepted."""
         black = side == self.top
         if self.settings.set_dice:
-            typed = yield from menus.ask_dice(self.basic, side, allow_quit=True)
-            if typed == "quit":
-                return "quit"
+            while True:
+                typed = yield from menus.ask_dice(self.basic, side, allow_quit=True)
+                if typed != "quit":
+                    break
+                ended = yield from resign.quit_typed(self, side)
+                if ended is not None:
+                    return ended
             d1, d2 = typed
         else:
             self.message(say("throw", side))
@@ -182,7 +189,8 @@ class Game:
     # ---------- keys heard while the computer plays ----------
     def heard(self, key: int | None, side: str) -> None:
         """A key during `side`'s shown play: D asks for a double before the next throw, A
-        for the cube advice then; in the demo any key stops it. Others are dropped."""
+        for the cube advice then, Q (QUIT) the resignation question; in the demo any key
+        stops it. Others are dropped."""
         if key is None:
             return
         nxt = self.match.other(side)
@@ -192,11 +200,14 @@ class Game:
             self.double_wanted = True
         elif key in ADVICE_KEYS and self.typed[nxt]:
             self.cube_advice_wanted = True
+        elif key in QUIT_KEYS and self.typed[nxt]:
+            self.resign_wanted = True
 
     # ---------- a whole game ----------
     def play(self) -> Frames:
-        """Play one game; returns the match's GameResult, or 'quit' when QUIT was typed
-        (or 'stop' when a key stopped the demo)."""
+        """Play one game; returns the match's GameResult (a resignation accepted too), or
+        'quit' when QUIT was typed for the opening throw, with nothing yet at stake (or
+        'stop' when a key stopped the demo)."""
         m = self.match
         if not m.in_game:
             m.start_game()
@@ -225,19 +236,19 @@ class Game:
             if dice is None:
                 self.autosave()                   # the start of the turn
                 yield from self.say_save_failure()
-                result = yield from cube.before_roll(self, side)
+                result = yield from resign.before_throw(self, side, cube.before_roll)
                 if result is not None:
                     return result
                 rolled = yield from self.roll(side)
-                if isinstance(rolled, str):       # QUIT typed for the dice
-                    return "quit"
+                if resign.result_for(rolled):     # QUIT typed for the dice, accepted
+                    return rolled
                 dice = rolled
                 self.at = (self.position, side, dice)
             m.dice_rolled()
             if self.typed[side]:                  # saved once the turn is set up
                 steps = yield from human_turn.play(self, dice, side)
-                if steps == "quit":
-                    return "quit"
+                if resign.result_for(steps):      # QUIT typed, the resignation accepted
+                    return steps
             else:
                 self.autosave()                   # the computer's dice
                 yield from self.say_save_failure()

@@ -103,7 +103,7 @@ def test_the_game_takes_entries_on_opense(at_your_move):
     driver.type("F1\n")
     driver.until("I play", max_frames=900)
     driver.until("Your move?", max_frames=900)
-    driver.type("QUIT\n")
+    driver.resign_single(max_frames=900)
     driver.until("The opening throw", max_frames=300)
     assert len(driver.games) == 2
 

@@ -86,7 +86,7 @@ def test_ready_n_puts_the_men_back_and_y_confirms():
     assert "human 31 x3 x1" in driver.log
 
 
-def test_quit_typed_for_the_dice_ends_the_game_as_at_your_move():
+def test_quit_for_the_opening_dice_abandons_and_for_a_later_throw_resigns():
     driver = GameDriver(settings=Settings(set_dice=True))
     driver.until("Opening: my die, yours?")
     driver.type("quit\n")                        # at the opening throw
@@ -98,9 +98,9 @@ def test_quit_typed_for_the_dice_ends_the_game_as_at_your_move():
     at_your_move(driver)
     driver.type("f1\n")
     driver.until("Dice for me?")
-    driver.type("QUIT\n")                        # at a later throw
+    driver.resign_single()                       # at a later throw: a resignation
     driver.until("Opening: my die, yours?")
-    assert len(driver.games) == 3
+    assert len(driver.games) == 3 and driver.games[1].match.results[-1].kind == "resign"
 
 
 def test_set_dice_asks_each_roll_for_both_sides():

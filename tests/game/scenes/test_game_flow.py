@@ -106,12 +106,12 @@ def test_illegal_entry_says_why_asks_enter_then_takes_a_legal_move():
     assert driver.game.position != before
 
 
-def test_quit_at_your_move_ends_the_game_and_starts_another():
+def test_quit_at_your_move_resigns_and_the_next_game_starts():
     driver = GameDriver(dice=Dice.scripted([1, 4]))
     driver.until("Your move?")
-    driver.type("quit\n")
+    driver.resign_single()
     driver.until("The opening throw")
-    assert len(driver.games) == 2
+    assert len(driver.games) == 2 and driver.games[0].match.results[-1].kind == "resign"
 
 
 CLOSED_BOARD = Position.from_points({"bar": 2, 6: 4, 5: 3, 4: 3, 3: 3},

@@ -44,10 +44,10 @@ def test_machine_illegal_move_message_then_enter_recovers():
     driver.until("Your move?", max_frames=100)
 
 
-def test_machine_quit_starts_another_game():
+def test_machine_quit_resigns_and_starts_another_game():
     driver = MachineDriver(dice=Dice.scripted([1, 4]))
     driver.until("Your move?", max_frames=900)
-    driver.type("QUIT\n")
+    driver.resign_single(max_frames=900)
     driver.until("The opening throw", max_frames=300)
     assert len(driver.games) == 2
 

@@ -132,6 +132,8 @@ def test_computer_drops_and_takes_as_the_evaluator_says():
     hopeless = board({0: 2}, {12: 15})
     driver = GameDriver(dice=Dice.scripted([2, 1]), start=hopeless, settings=settings,
                         cube_policy=evaluator_cube(settings))
+    driver.until("I resign 2 pts. Accept? (Y/N)")       # a certain gammon: I offer it
+    driver.type("n")
     driver.until("D doubles")
     driver.type("d")
     driver.until("You double to 2: I drop", max_frames=6000)
@@ -206,6 +208,8 @@ def test_a_match_played_through_the_program_is_imported_by_gnubg(tmp_path):
             driver.type("y")
             driver.until("Saved match-")
             break
+        elif "Accept? (Y/N)" in message:                 # my resignation of a lost game
+            driver.type("y")
         elif "ENTER" in message:
             driver.type("\n")
         elif "Press any key" in message:
@@ -229,15 +233,16 @@ def test_a_match_played_through_the_program_is_imported_by_gnubg(tmp_path):
         assert a == b, f"game {k} differs after gnubg's import"
 
 
-def test_quit_in_the_crawford_game_scores_nothing_and_the_next_game_is_crawford():
+def test_quit_at_the_crawford_games_opening_scores_nothing_and_the_next_game_is_crawford():
     match = Match(3)
     match.score[HUMAN] = 2
-    driver = GameDriver(dice=Dice.scripted([1, 3, 1, 3]), match=match,
-                        settings=Settings(match_length=3))
-    driver.until("Your move?")
+    driver = GameDriver(match=match, settings=Settings(match_length=3, set_dice=True))
+    driver.until("Opening: my die, yours?")
     assert match.crawford_game
-    driver.type("QUIT\n")
+    driver.type("QUIT\n")                  # nothing at stake yet: the 1983 meaning
     driver.until("Game abandoned")
+    driver.until("Opening: my die, yours?")
+    driver.type("13\n")
     driver.until("Your move?")
     assert match.crawford_game and match.game_number == 1 and match.score[HUMAN] == 2
     assert len(match.record.games) == 1

@@ -28,8 +28,7 @@ def test_demo_chosen_mid_game_then_quit_plays_white_against_black():
     driver.until("OPTIONS")
     driver.type("CC\n")                       # players: human v human, then the demo
     driver.until("Your move?")
-    driver.type("QUIT\n")
-    driver.until("Game abandoned")
+    driver.resign_single()
     driver.until("plays", row=23)
     assert driver.game.match.sides == (WHITE, BLACK)
     assert driver.message().startswith(("White plays", "Black plays"))
@@ -44,8 +43,7 @@ def test_match_length_changed_mid_game_then_quit_starts_the_new_match():
     driver.until("Match length")
     driver.type("3\n\n")
     driver.until("Your move?")
-    driver.type("QUIT\n")
-    driver.until("Game abandoned")
+    driver.resign_single()
     driver.until("Your move?")
     assert driver.game.match.length == 3
 

@@ -1,0 +1,156 @@
+"""QUIT in a game is a resignation (the IBA's and GNU Backgammon's rule): which one (1
+single, 2 gammon, 3 backgammon, at the cube), the other side's answer (the computer's by
+level 5's cubeful judgement, another person's Y or N), and the computer's own offer when it
+can no longer win. Not what a resignation is worth (game/model/resignation.py)."""
+from __future__ import annotations
+
+from typing import Any
+
+from game import menus
+from game.interfaces import Frames
+from game.model import resignation
+from game.model.match import GameResult
+from game.scenes.game_over import take_turns
+from game.scenes.timing import OPENING_READ_FRAMES, WARNING_FRAMES
+from game.words import say
+from game.zx.usr import cube_terms, play_match
+
+KIND_KEYS = {"1": 1, "2": 2, "3": 3}
+PLAY_ON_KEY = "N"
+BAD_ANSWER = "Type 1, 2, 3 or N"
+TYPED_ON = "UIT\r"               # the rest of QUIT begun with Q during the computer's play
+
+
+def question_lines(cube_value: int) -> list[str]:
+    """The question on the message line, its lines taking turns (32 columns each); with
+    the cube turned, the points each answer gives."""
+    lines = ["Resign: 1 single, 2 gammon,", "3 backgammon; N plays on"]
+    if cube_value > 1:
+        c = cube_value
+        lines.append(f"Cube {c}: {c}, {2 * c} or {3 * c} points")
+    return lines
+
+
+def points_said(points: int) -> str:
+    return f"{points} pt{'s' * (points != 1)}"
+
+
+def ask_kind(game: Any, ignored: str = "") -> Frames:
+    """1, 2 or 3 (the resignation chosen), or None for N (play on). Any other key says
+    BAD_ANSWER and asks again, but for the keys in `ignored` (capitals; \\r is ENTER)."""
+    basic, screen = game.basic, game.screen
+    lines = question_lines(game.match.cube_value)
+    key = yield from take_turns(basic, screen, lines)
+    while True:
+        char = menus.key_char(key) if key is not None else ""
+        if key is not None and (char or chr(key)) in ignored:
+            key = yield from take_turns(basic, screen, lines)
+            continue
+        if char in KIND_KEYS:
+            basic.beep(*menus.CLICK)
+            return KIND_KEYS[char]
+        if char == PLAY_ON_KEY:
+            basic.beep(*menus.CLICK)
+            return None
+        if key is not None:
+            basic.beep(*menus.BAD_KEY)
+            screen.message(BAD_ANSWER)
+            key = yield from basic.pause(WARNING_FRAMES)
+            if key is not None:
+                continue
+        key = yield from take_turns(basic, screen, lines)
+
+
+def resigner_for(game: Any, prompt_side: str) -> str:
+    """Who resigns when QUIT is typed at `prompt_side`'s prompt: that side when a person
+    plays it, else the person (the dice asked for the computer with Set dice on)."""
+    return prompt_side if game.typed[prompt_side] else game.bottom
+
+
+def before_throw(game: Any, side: str, cube_stop) -> Frames:
+    """Before `side`'s throw: the question for Q typed while the computer played or at
+    "ENTER rolls, D doubles" (when a person plays `side`), or the computer's own offer;
+    then `cube_stop` (cube.before_roll), and the question again when Q ended that stop.
+    Returns the GameResult of a resignation or a drop, or None: the dice are thrown."""
+    while True:
+        if game.resign_wanted and game.typed[side]:
+            game.resign_wanted = False
+            result = yield from quit_typed(game, side, ignored=TYPED_ON)
+        else:
+            result = yield from computer_offer(game, side)
+        if result is None:
+            result = yield from cube_stop(game, side)
+        if result is not None or not (game.resign_wanted and game.typed[side]):
+            return result
+
+
+def quit_typed(game: Any, prompt_side: str, dice: tuple[int, int] | None = None,
+               ignored: str = "") -> Frames:
+    """QUIT at a prompt in a game in progress: the question, then the other side's answer.
+    Returns the match's GameResult when a resignation was accepted; None and play goes on
+    from where it stopped (`dice`: the thrown dice of the turn being typed, if any)."""
+    resigner = resigner_for(game, prompt_side)
+    kind = yield from ask_kind(game, ignored)
+    if kind is None:
+        return None
+    match = game.match
+    accepter = match.other(resigner)
+    points = points_said(kind * match.cube_value)
+    if game.typed[accepter]:
+        question = say("resigns, accept?", resigner, points=points)
+        accepted = yield from menus.ask_yes_no(game.basic, question)
+    else:
+        accepted = computer_accepts(game, resigner, kind, dice)
+        game.message(say("accepts" if accepted else "plays on", accepter))
+        yield from game.basic.pause(OPENING_READ_FRAMES)
+    if not accepted:
+        game.happened(f"{resigner} resigns {points}, declined")
+        return None
+    game.happened(f"{resigner} resigns {points}, accepted")
+    return match.resign(resigner, kind)
+
+
+def computer_accepts(game: Any, resigner: str, kind: int,
+                     dice: tuple[int, int] | None) -> bool:
+    """Level 5's cubeful judgement: the resignation is worth at least playing on, for the
+    side it is offered to (money: points; a match: the match winning chance)."""
+    match = game.match
+    accepter = match.other(resigner)
+    on_roll = match.on_roll or resigner
+    turn = game.turn if dice is not None and game.turn is not None else None
+    position = turn.start if turn is not None else game.held_for(on_roll)
+    equity = resignation.on_roll_equity(
+        position, turn.dice if turn is not None else None,
+        cube_terms(match, on_roll), cube_terms(match, match.other(on_roll)),
+        play_match(match, on_roll))
+    mine = equity if on_roll == accepter else -equity
+    return resignation.accepts(kind, cube_terms(match, accepter), mine)
+
+
+def computer_offer(game: Any, side: str) -> Frames:
+    """Before the computer's (`side`'s) throw: when it can no longer win and its result is
+    certain, it offers that resignation once a game; the person answers Y (the game ends)
+    or N (play on). Returns the GameResult or None."""
+    match = game.match
+    person = match.other(side)
+    if game.typed[side] or not game.typed[person] or game.resign_offered:
+        return None
+    kind = resignation.certain_loss(game.held_for(side))
+    if kind is None:
+        return None
+    game.resign_offered = True
+    points = points_said(kind * match.cube_value)
+    question = say("resigns, accept?", side, points=points)
+    accepted = yield from menus.ask_yes_no(game.basic, question)
+    game.happened(f"{side} resigns {points}, {'accepted' if accepted else 'declined'}")
+    if not accepted:
+        game.message(say("plays on", person))
+        yield from game.basic.pause(OPENING_READ_FRAMES)
+        return None
+    return match.resign(side, kind)
+
+
+def result_for(steps: Any) -> GameResult | None:
+    """A scene's answer that ended the game by a resignation (else None)."""
+    return steps if isinstance(steps, GameResult) else None
+
