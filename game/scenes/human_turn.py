@@ -39,7 +39,7 @@ def play(game: Any, dice: tuple[int, int], side: str) -> Frames:
                 text = yield from game.basic.input(say("move?", side), text=ahead)
             finally:
                 game.entering = False
-            command = keys.COMMANDS.get(text.strip().upper())
+            command = keys.command_for(text, game.settings)
             if command:
                 yield from command.handler(game, side)
                 continue
