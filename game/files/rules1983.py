@@ -12,9 +12,10 @@ from game.files.settings import Settings
 # What the card's program was, whatever the options say: no cube, no match (a game at a
 # time, no score), the opening throw, no READY?, the 1983 colours and directions, dice
 # thrown by the machine, you against it, no tutor, each man moved in turn.
-CARD_VALUES = dict(cube=False, match_length=None, who_starts="roll", confirm_turn=False,
-                   board_style="classic", switch_directions=False, switch_tokens=False,
-                   set_dice=False, players="human-computer", tutor="off", speed="steps")
+CARD_VALUES: dict = dict(cube=False, match_length=None, who_starts="roll", confirm_turn=False,
+                         board_style="classic", switch_directions=False,
+                         switch_tokens=False, set_dice=False, players="human-computer",
+                         tutor="off", speed="steps")
 
 
 def played(settings: Settings) -> Settings:

@@ -87,8 +87,9 @@ def banner_lines(match_over: bool) -> tuple[list[str], tuple]:
 
 def game_over(basic: Basic, screen: Screen, result: Any, game: Any = None) -> Frames:
     """The banner, a tune, then a new game on a key (a BANNER_KEYS key runs its handler and
-    comes back here; under the 1983 rules the winner only, and any key a new game). Returns the key pressed; after a demo game, None when the demo runs
-    on or "stop" when a key stopped it."""
+    comes back here; under the 1983 rules the winner only, and any key a new game). Returns
+    the key pressed; after a demo game, None when the demo runs on or "stop" when a key
+    stopped it."""
     winner_side, banner = banner_words(result, game)
     card = game is not None and game.settings.rules_1983
     if card:                                   # the 1983 rules: a winner, no points
