@@ -51,11 +51,12 @@ def parse_args(argv):
     parser.add_argument("--review", metavar="FILE", default=None,
                         help="review the games of a .mat or .sgf match file (GNU Backgammon's, "
                              "a server's or ours) instead of playing")
-    parser.add_argument("--1983", dest="rules", action="store_const", const="1983",
-                        help="the game as the 1983 inlay card has it: no cube, no score, no "
-                             "commands (docs/INLAY.md); same as --rules 1983")
-    parser.add_argument("--rules", choices=("1983", "full"), default=None,
-                        help="this run's rules, whatever the options say (the Rules option)")
+    rules = parser.add_mutually_exclusive_group()
+    rules.add_argument("--1983", dest="rules", action="store_const", const="1983",
+                       help="the game as the 1983 inlay card has it: no cube, no score, no "
+                            "commands (docs/INLAY.md); same as --rules 1983")
+    rules.add_argument("--rules", choices=("1983", "full"), default=None,
+                       help="this run's rules, whatever the options say (the Rules option)")
     parser.add_argument("--trace", metavar="PATH", default=None,
                         help="for tests: a line appended to PATH at each save and at the "
                              "resume offer (gnubg IDs, scores, turn, dice, steps typed)")
@@ -94,6 +95,9 @@ class Runner:
             settings.level = level               # --level: this run (saved if options are)
         if rules is not None:
             settings.rules = rules               # --1983, --rules: the same
+        if warning and settings.rules_1983:      # the 1983 screen has no word for it
+            print(f"{TITLE}: {warning}", file=sys.stderr)
+            warning = None
         self.session = Session(settings, savegame.Autosave() if resume else None,
                                trace=trace_to(trace),
                                say=lambda text: print(f"{TITLE}: {text}", file=sys.stderr))

@@ -42,6 +42,8 @@ def play(game: Any, dice: tuple[int, int], side: str) -> Frames:
             command = keys.command_for(text, game.settings)
             if command:
                 yield from command.handler(game, side)
+                if game.settings.rules_1983:       # the options turned to the 1983 rules:
+                    return "quit"                  # this game left, the next one under them
                 continue
             result = entry(game, turn, text)
             if result == "quit":

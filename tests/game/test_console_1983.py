@@ -22,8 +22,9 @@ def test_1983_and_rules_on_the_command_line():
     assert console.parse_args(["--1983"]).rules == "1983"
     assert console.parse_args(["--rules", "full"]).rules == "full"
     assert console.parse_args([]).rules is None
-    with pytest.raises(SystemExit):
-        console.parse_args(["--rules", "1984"])
+    for contradiction in (["--rules", "1984"], ["--1983", "--rules", "full"]):
+        with pytest.raises(SystemExit):
+            console.parse_args(contradiction)
 
 
 def test_1983_on_the_command_line_rules_this_run_and_the_title_says_so(config):
@@ -60,3 +61,12 @@ def test_1983_names_a_saved_full_match_with_a_cube_and_a_score_as_kept(config, c
     full = console.Runner(machine_for(None, False), "instant", rules="full")
     assert console.rules_fit(console.parse_args([]), full) and capsys.readouterr().err == ""
     assert full.session.keeping is full.session.slot
+
+
+def test_1983_says_a_settings_warning_on_the_console_not_on_the_1983_screen(config, capsys):
+    (config / "settings.json").write_text(json.dumps({"level": 3, "rules": "1984"}))
+    runner = console.Runner(machine_for(None, False), "instant", rules="1983", resume=False)
+    err = capsys.readouterr().err
+    assert "rules '1984'" in err and runner.session.settings.level == 3
+    full = console.Runner(machine_for(None, False), "instant", resume=False)
+    assert capsys.readouterr().err == "" and full.session.settings.rules == "full"

@@ -190,3 +190,22 @@ def test_1983_a_saved_full_match_is_neither_offered_nor_written_over(tmp_path, m
     assert path.read_bytes() == kept
     again = GameDriver(dice=Dice.scripted([]), session=Session(Settings()), resume=True)
     again.until("Resume saved game? (Y/N)")
+
+
+def test_rules_turned_to_1983_in_the_options_mid_game_start_a_new_game_under_them(tmp_path,
+                                                                                   monkeypatch):
+    path = _config(tmp_path, monkeypatch)
+    settings = Settings(cube=True, match_length=5)
+    driver = GameDriver(dice=Dice.scripted(HUMAN_STARTS + [3, 1]), settings=settings,
+                        session=Session(settings, savegame.Autosave()))
+    driver.until("Your move?")
+    kept = path.read_bytes()                 # the FULL match at this turn's start
+    driver.type("o\n")
+    driver.until("OPTIONS")
+    driver.type("e\n")                       # Rules 1983, ENTER: back to the board
+    driver.until("Game abandoned")
+    driver.until("The opening throw")
+    game = driver.game
+    assert len(driver.games) == 2 and game.settings.rules_1983
+    assert not game.match.cube_enabled and game.match.length is None
+    assert path.read_bytes() == kept         # the FULL match left as it was, for FULL
