@@ -803,5 +803,63 @@ def window_keys():
 SCENES.update({"mouse-move": mouse_move, "window-keys": window_keys})
 
 
+
+
+# --- the 1983 rules (--1983): the inlay card's statements on the screen, for docs/INLAY.md
+
+CARD = Settings(rules="1983")
+# you have a man on the bar and the computer holds all six points of its inner table
+CLOSED = Position.from_points({"bar": 2, 6: 4, 5: 3, 4: 3, 3: 3},
+                              {1: 2, 2: 2, 3: 2, 4: 2, 5: 2, 6: 2, 8: 3})
+# all your men home, the highest on c: a 6 takes it off (rule 8)
+HOME = Position.from_points({1: 1, 2: 2, 3: 2}, {1: 5, 2: 5, 3: 5})
+
+
+def inlay_opening():
+    """The opening throw a double: the top die (the computer's) and the bottom (yours) alike."""
+    scene = Scene([3, 3, 2, 5], settings=CARD)
+    scene.until("Tie: press ENTER", row=23)
+    return scene
+
+
+def inlay_illegal():
+    """An illegal entry (k4: no man on k) at the first move; ENTER to go on."""
+    scene = Scene([1, 4], settings=CARD)
+    scene.until("Your move?", row=23)
+    scene.type("k4\n")
+    scene.until("Press ENTER", row=23)
+    return scene
+
+
+def inlay_forfeit():
+    """No man can enter from the bar: the turn is forfeited."""
+    scene = Scene([1, 5], start=CLOSED, settings=CARD)
+    scene.until("can't enter", row=23)
+    return scene
+
+
+def inlay_bearoff():
+    """Rule 8: a 6 with no man on f takes the highest man (on c) off; the 1 is still to play."""
+    scene = Scene([1, 6], start=HOME, settings=CARD)
+    scene.until("Your move?", row=23)
+    scene.type("c6\n")
+    scene.wait_for(lambda: scene.game.turn.made and "Your move?" in scene.message())
+    return scene
+
+
+def inlay_quit():
+    """QUIT at "Your move?": the game ends at once and a new one starts."""
+    scene = Scene([1, 4, 6, 2], settings=CARD)
+    scene.until("Your move?", row=23)
+    scene.type("m4\nquit\n")
+    scene.until("Game abandoned", row=23)
+    return scene
+
+
+SCENES.update({"inlay-opening": inlay_opening, "inlay-illegal": inlay_illegal,
+               "inlay-forfeit": inlay_forfeit, "inlay-bearoff": inlay_bearoff,
+               "inlay-quit": inlay_quit})
+
+
 if __name__ == "__main__":
     sys.exit(main())

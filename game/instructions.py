@@ -85,6 +85,21 @@ PAGES = (
 )
 
 
+# Under the 1983 rules the pages say only what the card does: no gammon (there is no score)
+# and no key but QUIT beside the moves.
+CARD_CUTS = ("Win before the computer", "Type QUIT at")
+CARD_QUIT = "Type QUIT at \"Your move?\" to end the game and start a new one."
+
+
+def pages_for(card: bool) -> tuple:
+    """PAGES, or under the 1983 rules (`card`) the same without what the card lacks."""
+    if not card:
+        return PAGES
+    return tuple((title, [CARD_QUIT if p.startswith(CARD_CUTS[1]) else p for p in paragraphs
+                          if not p.startswith(CARD_CUTS[0])])
+                 for title, paragraphs in PAGES)
+
+
 def wrap(paragraph: str, width: int = S.COLS) -> list[str]:
     """Split a paragraph into lines of at most `width` columns, at spaces."""
     if not paragraph:
@@ -100,27 +115,28 @@ def wrap(paragraph: str, width: int = S.COLS) -> list[str]:
     return lines
 
 
-def page_lines(page_number: int) -> list[str]:
-    title, paragraphs = PAGES[page_number]
+def page_lines(page_number: int, card: bool = False) -> list[str]:
+    title, paragraphs = pages_for(card)[page_number]
     lines = []
     for paragraph in paragraphs:
         lines += wrap(paragraph)
     return lines
 
 
-def show_page(basic, page_number: int) -> None:
+def show_page(basic, page_number: int, card: bool = False) -> None:
     title, _ = PAGES[page_number]
     basic.cls(PAGE_ATTR)
     heading = f"{title}  ({page_number + 1}/{len(PAGES)})"
     basic.print_at(0, 0, heading.center(S.COLS), TITLE_ATTR)
-    for row, line in enumerate(page_lines(page_number), start=2):
+    for row, line in enumerate(page_lines(page_number, card), start=2):
         if line:
             basic.print_at(row, 0, line, PAGE_ATTR)
     basic.print_at(S.ROWS - 1, 0, NEXT_PAGE.center(S.COLS), S.attr(S.WHITE, S.BLACK))
 
 
-def offer(basic: Basic) -> Frames:
-    """Ask 'Do you want instructions? (Y/N)'; show the pages on Y (a key turns each page)."""
+def offer(basic: Basic, card: bool = False) -> Frames:
+    """Ask 'Do you want instructions? (Y/N)'; show the pages on Y (a key turns each page),
+    the 1983 rules' pages with `card`."""
     basic.cls(PAGE_ATTR)
     basic.print_at(0, 0, "BACKGAMMON".center(S.COLS), TITLE_ATTR)
     basic.print_at(11, 0, QUESTION.center(S.COLS), PAGE_ATTR)
@@ -131,6 +147,6 @@ def offer(basic: Basic) -> Frames:
         if key in KEY_Y:
             break
     for page_number in range(len(PAGES)):
-        show_page(basic, page_number)
+        show_page(basic, page_number, card)
         yield from basic.inkey()
     return True

@@ -51,6 +51,12 @@ def parse_args(argv):
     parser.add_argument("--review", metavar="FILE", default=None,
                         help="review the games of a .mat or .sgf match file (GNU Backgammon's, "
                              "a server's or ours) instead of playing")
+    rules = parser.add_mutually_exclusive_group()
+    rules.add_argument("--1983", dest="rules", action="store_const", const="1983",
+                       help="the game as the 1983 inlay card has it: no cube, no score, no "
+                            "commands (docs/INLAY.md); same as --rules 1983")
+    rules.add_argument("--rules", choices=("1983", "full"), default=None,
+                       help="this run's rules, whatever the options say (the Rules option)")
     parser.add_argument("--trace", metavar="PATH", default=None,
                         help="for tests: a line appended to PATH at each save and at the "
                              "resume offer (gnubg IDs, scores, turn, dice, steps typed)")
@@ -69,8 +75,9 @@ class Runner:
     generator step per frame. Returns False to stop the window when the program ends."""
 
     def __init__(self, machine, mode: str, seed=None, level=None, keys: str | None = None,
-                 resume: bool = True, keys_from=None, trace=None, hurry: bool = False):
-        from game.files import savegame
+                 resume: bool = True, keys_from=None, trace=None, hurry: bool = False,
+                 rules: str | None = None):
+        from game.files import rules1983, savegame
         from game.files.session import Session
         from game.files.settings import load_settings
         from game.model.dice import Dice
@@ -86,6 +93,11 @@ class Runner:
         settings, warning = load_settings(warn=None)
         if level is not None:
             settings.level = level               # --level: this run (saved if options are)
+        if rules is not None:
+            settings.rules = rules               # --1983, --rules: the same
+        if warning and settings.rules_1983:      # the 1983 screen has no word for it
+            print(f"{TITLE}: {warning}", file=sys.stderr)
+            warning = None
         self.session = Session(settings, savegame.Autosave() if resume else None,
                                trace=trace_to(trace),
                                say=lambda text: print(f"{TITLE}: {text}", file=sys.stderr))
@@ -99,6 +111,7 @@ class Runner:
         self.program = program(self.basic, Run(
             dice=Dice(seed), chooser=chooser, cube_policy=cube_policy, settings=settings,
             warning=warning, session=self.session, export_dir=os.getcwd(), resume=resume))
+        self.title = rules1983.window_title(TITLE, settings)
         self.started = False
         self.keys = list((keys or "").replace("\\n", "\n"))
         self.wait_frames = 0
@@ -122,6 +135,7 @@ class Runner:
                 self.wait_frames = WAIT_KEY_FRAMES
             elif machine.frame_count % 4 == 0:
                 self.type_key(self.keys.pop(0))
+        self.retitle()
         try:
             if not self.started:
                 from game.zx.basic import rom_ready
@@ -134,6 +148,17 @@ class Runner:
         except StopIteration:
             return False
         return True
+
+    def retitle(self) -> None:
+        """The window's title follows the Rules option (changed in the options, it names the
+        rules the next game is played by)."""
+        from game.files import rules1983
+        title = rules1983.window_title(TITLE, self.session.settings)
+        if title != self.title:
+            self.title = title
+            pygame = sys.modules.get("pygame")
+            if pygame is not None and pygame.display.get_init() and pygame.display.get_surface():
+                pygame.display.set_caption(title)
 
     def _load(self, machine) -> bool:
         """One displayed frame of the loading sequence: True while it goes on. With `hurry`
@@ -226,13 +251,15 @@ def main(argv=None) -> int:
         runner = Runner(machine, args.tape, seed=args.seed, level=args.level,
                         keys=args.keys if args.screenshot else None, resume=headless is None,
                         keys_from=args.keys_from, trace=args.trace,
-                        hurry=args.tape == "instant" and args.rom is None)
+                        hurry=args.tape == "instant" and args.rom is None, rules=args.rules)
     except OSError as exc:                       # --keys-from or --trace cannot be opened
         print(f"{TITLE}: {exc}", file=sys.stderr)
         return 2
     from game.files import shutdown
     shutdown.save_and_exit_on_signals(runner.session.save_again)   # SIGTERM, SIGHUP
     try:
+        if not rules_fit(args, runner):
+            return 2
         from game.review.import_pages import review_instead
         if args.review and not review_instead(runner, args.review, lambda words: print(
                 f"{TITLE}: {words}", file=sys.stderr)):
@@ -240,7 +267,8 @@ def main(argv=None) -> int:
         return display.run(machine, runner, scale=args.scale, fullscreen=args.fullscreen,
                            fast=bool(args.keys_from),
                            mute=args.mute, headless_frames=headless,
-                           screenshot_path=args.screenshot, wav_path=args.wav, title=TITLE,
+                           screenshot_path=args.screenshot, wav_path=args.wav,
+                           title=runner.title,
                            on_click=runner.click, help_lines=MOUSE_HELP, headless_hint=HEADLESS)
     finally:
         rollouts = sys.modules.get("game.model.rollout")   # imported once a rollout was started
@@ -250,6 +278,22 @@ def main(argv=None) -> int:
             WARM_UPS.pop().join()
         if headless is None:         # the window closed (or the program ended): keep the match
             save_on_close(runner)
+
+
+def rules_fit(args, runner) -> bool:
+    """The 1983 rules (--1983, or the Rules option) have no review of a match file: False,
+    said, with --review. A saved FULL match is kept for the FULL rules and said so."""
+    if not runner.session.settings.rules_1983:
+        return True
+    if args.review:
+        print(f"{TITLE}: --review is not part of the 1983 rules (the card has no review); "
+              f"leave out --1983, or give --rules full", file=sys.stderr)
+        return False
+    from game.files import rules1983
+    words = rules1983.kept_save_words() if runner.session.slot is not None else None
+    if words:
+        print(f"{TITLE}: {words}", file=sys.stderr)
+    return True
 
 
 def save_on_close(runner) -> None:

@@ -26,8 +26,8 @@ BIG = S.attr(S.BLACK, S.CYAN, bright=True)
 OPTION_FIRST_ROW = 2
 VALUE_COL = 15                                   # settings.menu_lines(): key, label(13)
 SWATCH_COL = 27                                  # board style colours beside its name
-HINT_ROW = 15
-REASON_ROW = 20                                  # two rows for a refusal
+HINT_ROW = OPTION_FIRST_ROW + len(OPTIONS)       # under the options
+REASON_ROW = 21                                  # two rows for a refusal
 PROMPT_ROW = S.MESSAGE_ROW
 
 # --- sounds (ms, Hz) ---

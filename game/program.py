@@ -10,7 +10,7 @@ from typing import Any
 
 from game import instructions
 from game.board import screen as S
-from game.files import savegame
+from game.files import rules1983, savegame
 from game.files.session import Session
 from game.files.settings import Settings, short_words
 from game.interfaces import Chooser, CubePolicy, Frames
@@ -67,10 +67,11 @@ def program(basic: Basic, run: Run | None = None) -> Frames:
     if run.warning:                             # a damaged settings file: the defaults
         screen.message(short_warning(run.warning, short_words(run.warning)))
         yield from basic.pause(WARNING_FRAMES)
-    carry_on = (yield from offer_resume(basic, screen, session)) if run.resume else None
+    carry_on = (yield from offer_resume(basic, screen, session)) \
+        if run.resume and not settings.rules_1983 else None      # 1983: no save offered
     if run.ask_instructions and carry_on is None:
         session.tell("prompt", {"asks": "instructions"})
-        yield from instructions.offer(basic)
+        yield from instructions.offer(basic, card=settings.rules_1983)
     table: dict[str, Any] = dict(basic=basic, screen=screen, dice=run.dice, chooser=run.chooser,
                  settings=settings, cube_policy=run.cube_policy, export_dir=run.export_dir,
                  keeper=session)
@@ -86,8 +87,9 @@ def program(basic: Basic, run: Run | None = None) -> Frames:
         elif match is None or not match.in_game and match.is_over:
             if session.game is not None:                 # the last one over or left
                 session.forget()
-            match = match_end.new_match(settings)
+            match = match_end.new_match(rules1983.played(settings))
         session.match = match
+        table["settings"] = rules1983.played(settings)   # the 1983 rules: the card's game
         game = Game(start=start, match=match, resume=resume_turn, **table)
         session.game = game
         if run.on_game is not None:

@@ -14,13 +14,18 @@ class Player:
     """The console's Runner in a DisplayLoop window; `script(player)` runs before each
     frame and may post events; stops after `frames` frames or when script returns False."""
 
-    def __init__(self, seed=7, frames=3000):
+    def __init__(self, seed=7, frames=3000, keys="n", **runner_options):
+        """keys: typed by the console first ("n": no instructions); runner_options: more of
+        the console's Runner (level=, rules=, resume=)."""
         from game.zx.romcheck import machine_for
         self.machine = machine_for(None, False)
-        self.runner = console.Runner(self.machine, "instant", seed=seed, resume=False,
-                                     keys="n")        # no instructions
+        runner_options.setdefault("resume", False)
+        self.runner = console.Runner(self.machine, "instant", seed=seed, keys=keys,
+                                     **runner_options)
         self.frames = frames
         self.count = 0
+        self.typing = ""                 # keys to post, one KEYDOWN/KEYUP pair at a time
+        self.held = None
         self.loop = display.DisplayLoop(self.machine, self.on_frame, scale=SCALE, fast=True,
                                         mute=True, audio=False, on_click=self.runner.click,
                                         help_lines=console.MOUSE_HELP)
@@ -29,7 +34,26 @@ class Player:
         self.count += 1
         if self.count >= self.frames or self.script(self) is False:
             return False
+        self.post_keys()
         return self.runner(machine)
+
+    def type(self, text: str) -> None:
+        """Keys pressed and let go as a player's hands would (ENTER for a newline): a key
+        down for two frames, up for two, posted as pygame events."""
+        self.typing += text
+
+    def post_keys(self) -> None:
+        if self.count % 2:
+            return
+        if self.held is not None:
+            pygame.event.post(pygame.event.Event(pygame.KEYUP, key=self.held, mod=0))
+            self.held = None
+        elif self.typing:
+            ch, self.typing = self.typing[0], self.typing[1:]
+            key = pygame.K_RETURN if ch == "\n" else pygame.key.key_code(ch.lower())
+            pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=key, mod=0,
+                                                 unicode="" if ch == "\n" else ch))
+            self.held = key
 
     def run(self, script):
         self.script = script

@@ -60,7 +60,7 @@ class Session:
     def autosave(self, between_games: bool = False) -> None:
         """Write the snapshot to the slot. A failure to write (a full disk, a folder gone)
         is said once and play goes on; it never stops the game."""
-        slot = self.slot
+        slot = self.keeping
         saved = self.snapshot(between_games) if slot is not None else None
         if slot is None or saved is None:
             return
@@ -75,6 +75,12 @@ class Session:
             return
         self.failed = False
         self.tell("saved", facts(saved))
+
+    @property
+    def keeping(self) -> savegame.Autosave | None:
+        """The slot saves go to; None under the 1983 rules, which keep no save and leave
+        a FULL match's save as it is (game/files/rules1983.py)."""
+        return None if self.settings.rules_1983 else self.slot
 
     def take_unsaid(self) -> str | None:
         """The words of a save failure not yet shown on the screen (once), else None."""
@@ -100,9 +106,9 @@ class Session:
 
     def forget(self) -> None:
         """The match is over, or the player started afresh: no save to offer any more."""
-        if self.slot is not None:
+        if self.keeping is not None:
             try:
-                self.slot.forget()
+                self.keeping.forget()
             except OSError as exc:
                 self.say(f"the old save could not be removed: {exc}")
 

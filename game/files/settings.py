@@ -49,6 +49,7 @@ WHO_STARTS = ("roll", "human", "computer")
 PLAYERS = ("human-computer", "human-human", "computer-computer")
 LEVELS = range(1, 6)
 TUTOR = ("off", "?", "??")      # warn of no error / errors marked ? or worse / ?? only
+RULES = ("full", "1983")        # today's game / the 1983 inlay card's (game/files/rules1983.py)
 
 
 # The options menu, in order: (field, label, choices to cycle through; None = typed).
@@ -66,8 +67,9 @@ OPTIONS = (
     ("set_dice", "Set dice", (False, True)),               # ON = asked each roll
     ("players", "Players", PLAYERS),
     ("tutor", "Tutor", TUTOR),                            # game/scenes/tutor.py
+    ("rules", "Rules", RULES),                            # 1983: the card's game only
 )
-MENU_KEYS = "123456789ABCD"
+MENU_KEYS = "123456789ABCDE"
 _WORDS = {True: "ON", False: "OFF", None: "UNLIMITED", "steps": "EACH STEP",
           "quick": "QUICK", "instant": "INSTANT", "roll": "ROLL", "human": "HUMAN",
           "computer": "COMPUTER", "human-computer": "HUMAN V COMPUTER",
@@ -86,12 +88,27 @@ class SettingsUnreadable(SettingsError):
 
 
 UNREADABLE = "cannot be read"
+UNKNOWN_RULES = "is not a rules value of this version"
 
 
 def short_words(warning: str) -> str:
     """The message line's few words for load_settings' warning."""
+    if UNKNOWN_RULES in warning:
+        return "Unknown rules: FULL rules"
     return ("Options unreadable: defaults" if UNREADABLE in warning
             else "Options file damaged: defaults")
+
+
+def known_rules(data, path) -> tuple[object, str | None]:
+    """A settings table whose rules value is none of RULES (a newer version's, a slip of the
+    pen) is not damaged: (the table without it, so the default rules and every other option
+    as written, a warning naming the value); anything else comes back as it is, with None."""
+    if type(data) is not dict or "rules" not in data or type(data["rules"]) is str \
+            and data["rules"] in RULES:
+        return data, None
+    rest = {key: value for key, value in data.items() if key != "rules"}
+    return rest, (f"Settings file {path}: rules {show(data['rules'])} {UNKNOWN_RULES} "
+                  f"({', '.join(RULES)}); the {Settings.rules.upper()} rules are used.")
 
 
 # Each option's exact type and range (game/files/validate.py): a level is an int, not 3.0 or true.
@@ -101,6 +118,7 @@ CHECKS = {
     "who_starts": one_of(*WHO_STARTS), "confirm_turn": flag,
     "board_style": one_of(*STYLE_ORDER), "switch_directions": flag, "switch_tokens": flag,
     "set_dice": flag, "players": one_of(*PLAYERS), "tutor": one_of(*TUTOR),
+    "rules": one_of(*RULES),
 }
 
 
@@ -120,6 +138,13 @@ class Settings:
     set_dice: bool = False
     players: str = "human-computer"
     tutor: str = "off"                 # warn of a play marked ? or ?? at once (1983: none)
+    rules: str = "full"                # "1983": the inlay card's game, nothing more
+
+    @property
+    def rules_1983(self) -> bool:
+        """The one switch of the 1983 mode: every part of the game that the inlay card does
+        not describe (a cube, a score, a panel, a command) asks this and stays away."""
+        return self.rules == "1983"
 
     def __post_init__(self):
         self.validate()
@@ -170,7 +195,7 @@ class Settings:
         return _WORDS.get(value, str(value).upper())
 
     def menu_lines(self) -> list[tuple[str, str, str]]:
-        """(key, option, line) for each option: the key that selects it (1..9, A..D) and a
+        """(key, option, line) for each option: the key that selects it (1..9, A..E) and a
         line of at most 32 characters, e.g. ("1", "level", "1 Level        5")."""
         return [(key, name, f"{key} {label:<13}{self.value_text(name)}"[:32])
                 for key, (name, label, _) in zip(MENU_KEYS, OPTIONS, strict=True)]
@@ -242,8 +267,12 @@ def load_settings(path=None, warn=_stderr) -> tuple[Settings, str | None]:
     exception comes out."""
     path = pathlib.Path(path) if path else settings_path()
     try:
-        data = read_json_file(path, SettingsError, unreadable=SettingsUnreadable)
-        return (Settings() if data is None else Settings.from_dict(data)), None
+        data, note = known_rules(read_json_file(path, SettingsError,
+                                                unreadable=SettingsUnreadable), path)
+        settings = Settings() if data is None else Settings.from_dict(data)
+        if note and warn:
+            warn(note)
+        return settings, note
     except SettingsUnreadable as exc:     # the folder or file cannot be read: nothing to keep
         warning = f"Settings file {path} {UNREADABLE} ({exc}); using the default options."
         if warn:

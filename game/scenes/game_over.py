@@ -87,9 +87,13 @@ def banner_lines(match_over: bool) -> tuple[list[str], tuple]:
 
 def game_over(basic: Basic, screen: Screen, result: Any, game: Any = None) -> Frames:
     """The banner, a tune, then a new game on a key (a BANNER_KEYS key runs its handler and
-    comes back here). Returns the key pressed; after a demo game, None when the demo runs
-    on or "stop" when a key stopped it."""
+    comes back here; under the 1983 rules the winner only, and any key a new game). Returns
+    the key pressed; after a demo game, None when the demo runs on or "stop" when a key
+    stopped it."""
     winner_side, banner = banner_words(result, game)
+    card = game is not None and game.settings.rules_1983
+    if card:                                   # the 1983 rules: a winner, no points
+        banner = say("wins", winner_side)
     draw_banner(screen, banner)
     for ms, hz in (WIN_TUNE if winner_side != COMPUTER else LOSE_TUNE):
         basic.beep(ms, hz)
@@ -99,7 +103,7 @@ def game_over(basic: Basic, screen: Screen, result: Any, game: Any = None) -> Fr
         key = yield from basic.pause(DEMO_NEXT_GAME_FRAMES)
         return None if key is None else "stop"
     lines, keys = banner_lines(match is not None and match.is_over)
-    if game is None:
+    if game is None or card:                   # nothing to review or change in 1983
         lines, keys = lines[:1], ()
     while True:
         key = yield from take_turns(basic, screen, lines)

@@ -40,12 +40,16 @@ def play(game: Any, dice: tuple[int, int], side: str) -> Frames:
                 text = yield from game.basic.input(say("move?", side), text=ahead)
             finally:
                 game.entering = False
-            command = keys.COMMANDS.get(text.strip().upper())
+            command = keys.command_for(text, game.settings)
             if command:
                 yield from command.handler(game, side)
+                if game.settings.rules_1983:       # the options turned to the 1983 rules:
+                    return "quit"                  # this game left, the next one under them
                 continue
             result = entry(game, turn, text)
             if result == "quit":
+                if game.settings.rules_1983:      # the card's QUIT: the game ends at once
+                    return "quit"
                 ended = yield from resign.quit_typed(game, side, dice)
                 if ended is not None:
                     return ended

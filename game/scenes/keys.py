@@ -141,6 +141,12 @@ HELP_PAGES = (("KEYS  (1/4)", [*menus.HELP_TYPING,
               ("ROLLOUTS  (4/4)", list(rollout_pages.HELP_LINES)))
 
 
+def command_for(text: str, settings) -> Command | None:
+    """The command a line typed at "Your move?" names, or None. Under the 1983 rules there
+    are none: the 1983 program took a command it did not know as an illegal entry."""
+    return None if settings.rules_1983 else COMMANDS.get(text.strip().upper())
+
+
 def info_pause(game):
     """A message-line answer stays a while; a key ends it, and a letter or digit typed
     then starts the next entry (the player typing the move at once loses nothing)."""

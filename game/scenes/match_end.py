@@ -24,8 +24,10 @@ def new_match(settings: Settings) -> Match:
 
 def fits(match: Match, settings: Settings) -> bool:
     """Does the match in progress still agree with the options (length, cube, players)?
-    Changed in the middle of a match, they take effect from the next match."""
-    return (match.length == settings.match_length and match.cube_enabled == settings.cube
+    Changed in the middle of a match, they take effect from the next match. Under the 1983
+    rules there is no match: each game is a new one, no score carried."""
+    return (not settings.rules_1983 and match.length == settings.match_length
+            and match.cube_enabled == settings.cube
             and match.sides == sides_for(settings.players))
 
 

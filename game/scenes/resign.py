@@ -133,7 +133,8 @@ def computer_offer(game: Any, side: str) -> Frames:
     or N (play on). Returns the GameResult or None."""
     match = game.match
     person = match.other(side)
-    if game.typed[side] or not game.typed[person] or game.resign_offered:
+    if game.typed[side] or not game.typed[person] or game.resign_offered \
+            or game.settings.rules_1983:
         return None
     kind = resignation.certain_loss(game.held_for(side))
     if kind is None:

@@ -189,13 +189,15 @@ class Game:
     # ---------- keys heard while the computer plays ----------
     def heard(self, key: int | None, side: str) -> None:
         """A key during `side`'s shown play: D asks for a double before the next throw, A
-        for the cube advice then, Q (QUIT) the resignation question; in the demo any key
-        stops it. Others are dropped."""
+        for the cube advice then, Q (QUIT) the resignation question (none of them under the
+        1983 rules); in the demo any key stops it. Others are dropped."""
         if key is None:
             return
         nxt = self.match.other(side)
         if not self.typed[self.bottom]:
             self.stopped = True
+        elif self.settings.rules_1983:
+            return                           # the card has no cube and no advice
         elif key in DOUBLE_KEYS and self.typed[nxt]:
             self.double_wanted = True
         elif key in ADVICE_KEYS and self.typed[nxt]:
