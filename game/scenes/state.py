@@ -165,6 +165,8 @@ class Game:
                 typed = yield from menus.ask_dice(self.basic, side, allow_quit=True)
                 if typed != "quit":
                     break
+                if self.settings.rules_1983:      # the card's QUIT ends the game at once
+                    return "quit"
                 ended = yield from resign.quit_typed(self, side)
                 if ended is not None:
                     return ended
@@ -242,15 +244,15 @@ class Game:
                 if result is not None:
                     return result
                 rolled = yield from self.roll(side)
-                if resign.result_for(rolled):     # QUIT typed for the dice, accepted
+                if resign.result_for(rolled) or rolled == "quit":   # QUIT for the dice
                     return rolled
                 dice = rolled
                 self.at = (self.position, side, dice)
             m.dice_rolled()
             if self.typed[side]:                  # saved once the turn is set up
                 steps = yield from human_turn.play(self, dice, side)
-                if resign.result_for(steps):      # QUIT typed, the resignation accepted
-                    return steps
+                if resign.result_for(steps) or steps == "quit":   # resigned, or the
+                    return steps                  # 1983 rules' QUIT: the game left
             else:
                 self.autosave()                   # the computer's dice
                 yield from self.say_save_failure()
