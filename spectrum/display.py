@@ -19,6 +19,9 @@ MAX_CATCH_UP_FRAMES = 5        # further behind than this, pacing starts afresh 
 
 TYPE_HOLD_FRAMES = 3           # a character the mouse types is held this long,
 TYPE_GAP_FRAMES = 5            # then let go a tenth of a second (a 48K ROM's debounce)
+REPEAT_DELAY_S = 35 / 50       # a PC key held this long (host time; REPDEL) starts repeating,
+REPEAT_EVERY_S = 5 / 50        # then types again this often (REPPER)
+SHIFT_KEYS = frozenset(("CAPS SHIFT", "SYMBOL SHIFT"))
 
 # Keys of the window itself (never passed to the machine); F1 shows them in the window
 WINDOW_HELP = ("F1   this box",
@@ -167,12 +170,11 @@ class DisplayLoop:
             self._finish()
             return 1
         keymap = pc_key_map(pygame)
-        held: dict[int, tuple] = {}
         deadline = time.perf_counter()
         try:
-            while self._events(pygame, keymap, held):
+            while self._events(pygame, keymap):
                 if not self.showing_help:
-                    self.typist.frame(self.machine.keyboard, held)
+                    self.typist.frame(self.machine.keyboard)
                     if not self.step():
                         break
                 self._show(pygame)
@@ -209,25 +211,25 @@ class DisplayLoop:
             deadline = time.perf_counter()
         return deadline
 
-    def _events(self, pygame, keymap: dict, held: dict) -> bool:
+    def _events(self, pygame, keymap: dict) -> bool:
         """Every waiting event handled; False once the window is closed."""
         for event in pygame.event.get():
             if event.type == pygame.QUIT:
                 return False
             if event.type == pygame.KEYDOWN:
-                self._key_down(pygame, event, keymap, held)
+                self._key_down(pygame, event, keymap)
             elif event.type == pygame.KEYUP:
-                held.pop(event.key, None)
+                self.typist.release(event.key)
             elif event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
                 self._click(event.pos)
             elif event.type in _window_events(pygame):
                 self._shown = None                         # exposed or resized: draw it whole
                 # WINDOWFOCUSLOST only exists with SDL 2: older pygame builds lack it
                 if event.type == getattr(pygame, "WINDOWFOCUSLOST", -1):
-                    held.clear()
+                    self.typist.release_all()
         return True
 
-    def _key_down(self, pygame, event, keymap: dict, held: dict) -> None:
+    def _key_down(self, pygame, event, keymap: dict) -> None:
         if self._window_key(pygame, event.key):            # F1, F9-F12: the window's own
             return
         if self.showing_help:                              # any other key takes the box away
@@ -236,8 +238,7 @@ class DisplayLoop:
         # a key event posted by hand (tests, the mouse) may carry no unicode text at all
         names = symbol_keys(getattr(event, "unicode", "")) or keymap.get(event.key)
         if names:
-            held[event.key] = names
-            self.typist.tapped.append(names)     # seen for a frame even if let go at once
+            self.typist.press(event.key, names)
 
     def _click(self, pos) -> None:
         """A click on the Spectrum's screen types what the caller says it stands for; a
@@ -361,31 +362,65 @@ def _window_events(pygame) -> tuple:
 
 
 class Typist:
-    """Sets the key matrix before each frame: the PC keys held, any PC key pressed since the
-    last frame (a press and release between two frames still counts), and the text the mouse
-    typed, one character at a time, each held TYPE_HOLD_FRAMES frames, then let go
-    TYPE_GAP_FRAMES, so a ROM that needs a key released before it counts it again sees
-    every one."""
+    """Sets the key matrix before each frame. Every stroke, a PC key pressed or a character
+    the mouse typed, is held TYPE_HOLD_FRAMES emulated frames, then let go TYPE_GAP_FRAMES,
+    one stroke after another, so a ROM that needs a key released before it counts it again
+    sees every one, and a press looks the same at 50 Hz and flat out (F10). A PC key still
+    down after REPEAT_DELAY_S of host time (the 48K's REPDEL) types again every
+    REPEAT_EVERY_S (REPPER) while it stays down: the ROM's own repeat, which counts emulated
+    frames, never fires on a PC key. CAPS SHIFT and SYMBOL SHIFT alone are held as long as
+    their PC keys are, to shift the strokes typed meanwhile."""
 
-    def __init__(self):
-        self.queue = collections.deque()
-        self.holding = ()               # the keys of the character being typed
+    def __init__(self, clock=time.perf_counter):
+        self.clock = clock              # host seconds
+        self.queue = collections.deque()   # strokes to come: tuples of key names
+        self.holding = ()               # the keys of the stroke being typed
         self.frames_left = 0
-        self.tapped = []                # PC keys pressed since the last frame (held or not)
+        self.down: dict = {}            # PC key -> [its keys, host s of its next repeat]
 
     def type(self, text: str) -> None:
-        self.queue.extend(ch for ch in text if keys_for_char(ch))
+        self.queue.extend(keys_for_char(ch) for ch in text if keys_for_char(ch))
 
-    def frame(self, keyboard, held: dict) -> None:
-        """Before each frame: the matrix is the PC keys held plus the typed character."""
+    def press(self, key, names) -> None:
+        """A PC key went down: one stroke now, repeats only if it is still down later."""
+        if key in self.down:            # the OS's own auto-repeat: we time repeats ourselves
+            return
+        self.down[key] = [tuple(names), self.clock() + REPEAT_DELAY_S]
+        if not set(names) <= SHIFT_KEYS:      # the shifts held now go with the stroke
+            self.queue.append(tuple(n for keys, _s in self.down.values() for n in keys))
+
+    def release(self, key) -> None:
+        self.down.pop(key, None)
+
+    def release_all(self) -> None:
+        self.down.clear()
+
+    def frame(self, keyboard) -> None:
+        """Before each frame: the matrix is the shifts held plus the stroke being typed."""
         if self.frames_left:
             self.frames_left -= 1
         elif self.holding:
-            self.holding, self.frames_left = (), TYPE_GAP_FRAMES
-        elif self.queue:
-            self.holding, self.frames_left = keys_for_char(self.queue.popleft()), TYPE_HOLD_FRAMES
-        keyboard.set_pressed(matrix_names([*held.values(), *self.tapped, self.holding]))
-        self.tapped.clear()
+            self.holding, self.frames_left = (), TYPE_GAP_FRAMES - 1
+        else:
+            if not self.queue:
+                self._repeat()
+            if self.queue:
+                self.holding, self.frames_left = self.queue.popleft(), TYPE_HOLD_FRAMES - 1
+        shifts = [names for names, _repeat_s in self.down.values() if set(names) <= SHIFT_KEYS]
+        keyboard.set_pressed(matrix_names([*shifts, self.holding]))
+
+    def _repeat(self) -> None:
+        """The last PC key pressed that is still down types again once it is due (a 48K
+        repeats only the last key)."""
+        now_s = self.clock()
+        for entry in reversed(list(self.down.values())):
+            names, repeat_s = entry
+            if set(names) <= SHIFT_KEYS:
+                continue
+            if now_s >= repeat_s:
+                entry[1] = max(repeat_s + REPEAT_EVERY_S, now_s)
+                self.queue.append(names)
+            return
 
 
 def run(machine, on_frame=None, *, scale: int = DEFAULT_SCALE, fullscreen: bool = False,
