@@ -385,9 +385,9 @@ class Typist:
         """A PC key went down: one stroke now, repeats only if it is still down later."""
         if key in self.down:            # the OS's own auto-repeat: we time repeats ourselves
             return
-        self.down[key] = [tuple(names), self.clock() + REPEAT_DELAY_S]
         if not set(names) <= SHIFT_KEYS:      # the shifts held now go with the stroke
-            self.queue.append(tuple(n for keys, _s in self.down.values() for n in keys))
+            self.queue.append((*self._shifts(), *names))
+        self.down[key] = [tuple(names), self.clock() + REPEAT_DELAY_S]
 
     def release(self, key) -> None:
         self.down.pop(key, None)
@@ -406,8 +406,12 @@ class Typist:
                 self._repeat()
             if self.queue:
                 self.holding, self.frames_left = self.queue.popleft(), TYPE_HOLD_FRAMES - 1
-        shifts = [names for names, _repeat_s in self.down.values() if set(names) <= SHIFT_KEYS]
-        keyboard.set_pressed(matrix_names([*shifts, self.holding]))
+        keyboard.set_pressed(matrix_names([self._shifts(), self.holding]))
+
+    def _shifts(self) -> tuple:
+        """CAPS SHIFT and SYMBOL SHIFT of the PC keys down that are only a shift."""
+        return tuple(name for names, _repeat_s in self.down.values() if set(names) <= SHIFT_KEYS
+                     for name in names)
 
     def _repeat(self) -> None:
         """The last PC key pressed that is still down types again once it is due (a 48K
