@@ -782,7 +782,23 @@ def window_keys():
     return in_the_window(script)
 
 
-SCENES.update({"mouse-move": mouse_move, "window-keys": window_keys})
+def fkey_notes():
+    """F9 at "Your move?" (the window runs flat out, as F10 makes it): the note over the
+    message line says the sound is on again, FAST shows in the border's corner."""
+    pressed = []
+
+    def script(player):
+        import pygame
+        if pressed and player.loop._marks()[0] and player.count > pressed[0] + 2:
+            return pygame.display.get_surface().copy()
+        if player.at_move_prompt() and not pressed:
+            pressed.append(player.count)
+            pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_F9, mod=0))
+        return None
+    return in_the_window(script)
+
+
+SCENES.update({"mouse-move": mouse_move, "window-keys": window_keys, "fkey-notes": fkey_notes})
 
 
 if __name__ == "__main__":

@@ -69,7 +69,8 @@ class Runner:
     generator step per frame. Returns False to stop the window when the program ends."""
 
     def __init__(self, machine, mode: str, seed=None, level=None, keys: str | None = None,
-                 resume: bool = True, keys_from=None, trace=None, hurry: bool = False):
+                 resume: bool = True, keys_from=None, trace=None, hurry: bool = False,
+                 mute: bool = False):
         from game.files import savegame
         from game.files.session import Session
         from game.files.settings import load_settings
@@ -86,6 +87,8 @@ class Runner:
         settings, warning = load_settings(warn=None)
         if level is not None:
             settings.level = level               # --level: this run (saved if options are)
+        if mute:
+            settings.sound = False               # --mute: the same, as F9 is the same switch
         self.session = Session(settings, savegame.Autosave() if resume else None,
                                trace=trace_to(trace),
                                say=lambda text: print(f"{TITLE}: {text}", file=sys.stderr))
@@ -161,6 +164,23 @@ class Runner:
             return clicks.key_at(game.screen, x_px, y_px)
         return "\n" if y_px // 8 == screen.MESSAGE_ROW else ""
 
+    def sound_on(self) -> bool:
+        """The options' Sound, which F9 in the window also switches."""
+        return self.session.settings.sound
+
+    def set_sound(self, on: bool) -> None:
+        """F9: the options' Sound switched and kept (as the options page keeps it); a
+        settings file that cannot be written is said on stderr, and the switch still holds."""
+        from game.files.settings import settings_path
+        settings = self.session.settings
+        settings.sound = on
+        self.basic.silent = not on
+        try:
+            settings.save(settings_path())
+        except OSError as exc:
+            print(f"{TITLE}: the options could not be saved ({exc.strerror or exc})",
+                  file=sys.stderr)
+
     def type_key(self, ch: str) -> None:
         """Headless typing: hold the key in the matrix (the ROM scans it)."""
         from spectrum.keyboard import keys_for_char
@@ -226,7 +246,7 @@ def main(argv=None) -> int:
         runner = Runner(machine, args.tape, seed=args.seed, level=args.level,
                         keys=args.keys if args.screenshot else None, resume=headless is None,
                         keys_from=args.keys_from, trace=args.trace,
-                        hurry=args.tape == "instant" and args.rom is None)
+                        hurry=args.tape == "instant" and args.rom is None, mute=args.mute)
     except OSError as exc:                       # --keys-from or --trace cannot be opened
         print(f"{TITLE}: {exc}", file=sys.stderr)
         return 2
@@ -241,7 +261,8 @@ def main(argv=None) -> int:
                            fast=bool(args.keys_from),
                            mute=args.mute, headless_frames=headless,
                            screenshot_path=args.screenshot, wav_path=args.wav, title=TITLE,
-                           on_click=runner.click, help_lines=MOUSE_HELP, headless_hint=HEADLESS)
+                           on_click=runner.click, help_lines=MOUSE_HELP, headless_hint=HEADLESS,
+                           sound_on=runner.sound_on, set_sound=runner.set_sound)
     finally:
         rollouts = sys.modules.get("game.model.rollout")   # imported once a rollout was started
         if rollouts is not None:
