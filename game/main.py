@@ -15,7 +15,8 @@ HEADLESS = "to run without a window: spectrum-backgammon --screenshot FILE.png -
 MOUSE_HELP = ("The mouse types what keys would:",
               "a point its letter, the bar Z,",
               "a die its number, the message",
-              "line ENTER (k4 is two clicks).")
+              "line ENTER: K4 ENTER is three",
+              "clicks (help page 3).")
 WAIT_KEY_FRAMES = 50             # "~" in --keys: a second's wait
 INSTANT_BUDGET_S = 0.015         # wall time a displayed frame may spend loading, instantly
 WARM_UPS: list = []              # weight-loading threads, joined before main() returns

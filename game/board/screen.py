@@ -6,12 +6,13 @@ from dataclasses import dataclass, field
 
 from game.board import glyphs
 from game.board.glyphs import CUBE_COLS, CUBE_ROWS, CUBE_VALUES, HOLLOW_MAN_GLYPH, MAN_GLYPH
+from game.board.lines import COLUMNS, fit
 from game.board.palette import Palette, attr, contrast
 from game.model.position import BAR as BAR_INDEX
 from game.model.position import BAR_LETTER, MEN_PER_SIDE, POINT_LETTERS, ROW_LEN, Position
 from spectrum.hw import ATTR_ADDR, BLACK, BLUE, CYAN, GREEN, RED, SCREEN_ADDR, WHITE, YELLOW
 
-COLS, ROWS = 32, 24                  # character cells
+COLS, ROWS = COLUMNS, 24             # character cells
 WIDTH_PX = 8 * COLS
 
 # --- the layout, in character cells (the unmirrored board; see Screen.set_mirrored) ---
@@ -484,4 +485,4 @@ class Screen:
     def message(self, words: str) -> None:
         """Clear the message line and print `words` on it (cut to 32 columns)."""
         self.last_message = words
-        self.print_at(MESSAGE_ROW, 0, words[:COLS].ljust(COLS), MESSAGE)
+        self.print_at(MESSAGE_ROW, 0, fit(words).ljust(COLS), MESSAGE)

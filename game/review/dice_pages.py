@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from game import menus
 from game.board import screen as S
+from game.board.lines import fit
 from game.review import dicestats as D
 from game.zx.basic import Basic
 
@@ -52,8 +53,8 @@ def trials_lines(record, counts: dict) -> list[str]:
         lines += ["", title.ljust(S.COLS)]
         for side in record.sides:
             result = test(counts[side])
-            lines.append(f"{side_word(record, side)}: {result.statistic:.2f}, {result.df} d.f., "
-                         f"p = {result.p:.2f}"[:S.COLS])
+            lines.append(fit(f"{side_word(record, side)}: {result.statistic:.2f}, "
+                             f"{result.df} d.f., p = {result.p:.2f}"))
             lines += [" " + line for line in D.trial_words(result, S.COLS - 1)]
     return lines
 

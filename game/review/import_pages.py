@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 
 from game.board import screen as S
+from game.board.lines import fit
 from game.instructions import wrap
 from game.menus import BAD_KEY, PAGE, WARNING, show_reason, title_bar
 from game.review.imports import Imported, read_match_file
@@ -40,7 +41,7 @@ def game_line(imported: Imported, game) -> str:
         return left + "unfinished"
     won = f" +{game.points} {HOW_WORDS[game.how]}".rstrip()
     room = min(NAME_CHARS, S.COLS - len(left) - len(won))
-    return (left + short(record.names[game.winner], room) + won)[:S.COLS]
+    return fit(left + short(record.names[game.winner], room) + won)
 
 
 def heading_lines(imported: Imported) -> list[str]:

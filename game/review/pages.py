@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 
 from game.board import screen as S
+from game.board.lines import fit
 from game.chances import chances_line, ink_of
 from game.commands import advice_lines, cube_advice_lines, play_text
 from game.errors import BackgammonError
@@ -37,7 +38,7 @@ BAR_EMPTY = S.attr(S.BLACK, S.WHITE)
 MARK_ATTR = {"": S.attr(S.BLACK, S.WHITE, bright=True),
              "?": S.attr(S.BLACK, S.YELLOW, bright=True),
              "??": S.attr(S.WHITE, S.RED, bright=True)}
-KEYS_HELP = "ENTER next B back C all S sums Q"
+KEYS_HELP = ("ENTER next  B back  Q end", "S summary  C one side or both")
 NAME_CHARS = 8                                  # of a player's name on the pages
 FIGURES_KEYS = (ord("a"), ord("A"))
 FIGURES_HELP = "A: the plays with their chances"
@@ -60,7 +61,7 @@ def board_view(position: Position, bottom_on_roll: bool) -> S.BoardView:
 def _fit(left: str, right: str) -> str:
     """`left` and `right` on one 32-column line, the right part kept whole."""
     room = S.COLS - len(right) - 1
-    return (left[:room].ljust(room) + " " + right)[:S.COLS]
+    return fit(left[:room].ljust(room) + " " + right)
 
 
 def headline(item, bottom: str, names: dict | None = None) -> str:
@@ -90,7 +91,7 @@ def detail(item, bottom: str) -> str:
             return _fit("The best play.", luck)
         best = play_text(item.best.play, item.side == bottom)
         return _fit(f"Best {best}", luck)
-    return f"Proper: {item.proper}"[:S.COLS]
+    return fit(f"Proper: {item.proper}")
 
 
 def summary_lines(review: R.Review, total: int | None = None) -> list[str]:
@@ -288,7 +289,7 @@ def summary_page(basic: Basic, reviewer: R.Reviewer, export_dir=None):
     title_bar(basic, f"REVIEW OF GAME {reviewer.game.number}")
     for row, line in enumerate(summary_lines(reviewer.review, reviewer.total), start=2):
         if row < S.ROWS - 1:
-            basic.print_at(row, 0, line[:S.COLS], PAGE)
+            basic.print_at(row, 0, fit(line), PAGE)
     footer(basic, "ENTER: moves  X: .sgf  Q: end")
     while True:
         key = yield from basic.inkey()
@@ -355,7 +356,7 @@ def browse(basic: Basic, screen: S.Screen, reviewer: R.Reviewer, bottom: str, si
             continue
         else:
             basic.beep(*BAD_KEY)
-            for words in (KEYS_HELP, FIGURES_HELP, ROLLOUT_HELP):
+            for words in (*KEYS_HELP, FIGURES_HELP, ROLLOUT_HELP):
                 screen.message(words)
                 if (yield from basic.pause(100)) is not None:
                     break
@@ -381,7 +382,7 @@ def roll_out(basic: Basic, screen: S.Screen, item, bottom: str, sides,
     else:
         why = "A forced move: nothing to roll out"
     if job is None:
-        screen.message(why[:S.COLS])
+        screen.message(fit(why))
         yield from basic.pause(100)
         return
     yield from rollout_pages.roll_out(basic, job)
