@@ -6,8 +6,9 @@ from __future__ import annotations
 
 from game import menus
 from game.board import screen as S
-from game.board.lines import fit
+from game.board.lines import fit, rom_text
 from game.review import dicestats as D
+from game.review.pages import NAME_CHARS
 from game.zx.basic import Basic
 
 TITLE = "THE DICE ON TRIAL"
@@ -18,7 +19,7 @@ GAMES_SHOWN = 13                       # the last games' luck on the luck page
 
 
 def side_word(record, side: str) -> str:
-    return WORDS.get(side, record.names.get(side, side.capitalize()))
+    return WORDS.get(side) or rom_text(record.names.get(side, side.capitalize()))[:NAME_CHARS]
 
 
 def counts_lines(record, counts: dict, source: str) -> list[str]:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import os
 
 from game.board import screen as S
-from game.board.lines import fit
+from game.board.lines import fit, rom_text
 from game.chances import chances_line, ink_of
 from game.commands import advice_lines, cube_advice_lines, play_text
 from game.errors import BackgammonError
@@ -48,7 +48,7 @@ ROLLOUT_HELP = "R rolls this decision out"
 def side_word(side: str, names: dict | None = None) -> str:
     """You / Me for our own games; else the player's name from `names` (an imported
     match's), cut to NAME_CHARS."""
-    return WORDS.get(side) or (names or {}).get(side, side.capitalize())[:NAME_CHARS]
+    return WORDS.get(side) or rom_text((names or {}).get(side, side.capitalize()))[:NAME_CHARS]
 
 
 def board_view(position: Position, bottom_on_roll: bool) -> S.BoardView:
