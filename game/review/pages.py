@@ -18,7 +18,7 @@ from game.menus import BAD_KEY, CLICK, PAGE, clear_rows, footer, show_reason, te
 from game.model.position import Position
 from game.model.record import MatchRecord
 from game.review import judge as R
-from game.review import rollout_pages, sgf
+from game.review import matfile, rollout_pages, sgf
 from game.words import say
 from game.zx.basic import CODE_ENTER, Basic
 
@@ -284,13 +284,13 @@ def choose_game(basic: Basic, record: MatchRecord, row: int = S.MESSAGE_ROW):
 
 def summary_page(basic: Basic, reviewer: R.Reviewer, export_dir=None):
     """The summary; returns the key that leaves it (ENTER: the moves, Q: the end, R: carry
-    on when stopped). X writes the game's .sgf (export) and stays."""
+    on when stopped). X writes the game's .sgf and .mat (export) and stays."""
     basic.cls(PAGE)
     title_bar(basic, f"REVIEW OF GAME {reviewer.game.number}")
     for row, line in enumerate(summary_lines(reviewer.review, reviewer.total), start=2):
         if row < S.ROWS - 1:
             basic.print_at(row, 0, fit(line), PAGE)
-    footer(basic, "ENTER: moves  X: .sgf  Q: end")
+    footer(basic, "ENTER: moves  X: save  Q: end")
     while True:
         key = yield from basic.inkey()
         if key in NEXT_KEYS + QUIT_KEYS + RESUME_KEYS:
@@ -304,19 +304,28 @@ def summary_page(basic: Basic, reviewer: R.Reviewer, export_dir=None):
 
 
 def export(basic: Basic, reviewer: R.Reviewer, export_dir=None):
-    """X: the game with its analysis so far as GNU Backgammon's .sgf, in the folder the .mat
-    export uses; the file's name (or why not) on the summary page."""
-    basic.print_at(EXPORT_ROW, 0, "Writing the .sgf...".center(S.COLS), PAGE)
+    """X: the game with its analysis so far as GNU Backgammon's .sgf, and the game alone as a
+    Jellyfish .mat of the same name (not for a game from a set-up board: a .mat cannot hold
+    its start), in the folder the match's .mat export uses; the name and the folder (or why
+    not) on the summary page. Returns the paths written, or None."""
+    basic.print_at(EXPORT_ROW, 0, "Writing the .sgf and .mat...".center(S.COLS), PAGE)
     yield
     try:
-        path = sgf.export_review(reviewer.record, reviewer.review, export_folder(export_dir))
+        folder = export_folder(export_dir)
+        path = sgf.export_review(reviewer.record, reviewer.review, folder)
+        mat = None if reviewer.game.start else matfile.write_mat(
+            reviewer.record, os.path.splitext(path)[0] + ".mat", games=[reviewer.game.number])
     except OSError as exc:
         show_reason(basic, f"Not saved: {exc.strerror or exc}", EXPORT_ROW, 2)
         return None
     clear_rows(basic, EXPORT_ROW, 2)
-    basic.print_at(EXPORT_ROW, 0, f"Saved {os.path.basename(path)}"[:S.COLS].center(S.COLS),
-                   PAGE)
-    return path
+    folder = os.path.dirname(os.path.abspath(path))
+    where = folder if len(folder) < S.COLS - 3 else "..." + folder[-(S.COLS - 7):]
+    kinds = ".sgf/.mat" if mat else ".sgf only"
+    basic.print_at(EXPORT_ROW, 0, fit(f"{os.path.splitext(os.path.basename(path))[0]}"
+                                      f"{kinds}").center(S.COLS), PAGE)
+    basic.print_at(EXPORT_ROW + 1, 0, fit(f"in {where}").center(S.COLS), PAGE)
+    return (path, mat) if mat else (path,)
 
 
 def browse(basic: Basic, screen: S.Screen, reviewer: R.Reviewer, bottom: str, sides):
