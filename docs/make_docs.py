@@ -240,6 +240,16 @@ def score():
     return scene
 
 
+def board_score_pips():
+    """A 7-point match at 2-4 (you won a gammon, I won two gammons), your move: the score in
+    the panel between your die and your tray, both sides' pips between the halves."""
+    match = Match(7)
+    for winner in (HUMAN, COMPUTER, COMPUTER):
+        match.start_game()
+        match.end_game(winner, "gammon")
+    return rolled_to_your_move([6, 4], RICH, match=match)
+
+
 def setup_board():
     """Between games: O, then S in the options, a few entries, one being typed."""
     scene = Scene([1, 3], start=Position.from_points({1: 1}, {6: 10}))
@@ -373,6 +383,7 @@ SCENES = {
     "options-menu": options_menu,
     "advice": advice,
     "score": score,
+    "board-score-pips": board_score_pips,
     "setup-board": setup_board,
     **{f"style-{name}": (lambda name=name: _style_scene(name)) for name in STYLE_ORDER},
 }

@@ -26,7 +26,7 @@ BIG = S.attr(S.BLACK, S.CYAN, bright=True)
 OPTION_FIRST_ROW = 2
 VALUE_COL = 15                                   # settings.menu_lines(): key, label(13)
 SWATCH_COL = 27                                  # board style colours beside its name
-HINT_ROW = 15
+HINT_ROW = OPTION_FIRST_ROW + len(OPTIONS)
 REASON_ROW = 20                                  # two rows for a refusal
 PROMPT_ROW = S.MESSAGE_ROW
 

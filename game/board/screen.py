@@ -4,7 +4,7 @@ trays, dice with pips, the doubling cube, point letters and the message line, dr
 board style of game/files/settings.py, mirrored or not, tokens swapped or not. Not the game flow."""
 from dataclasses import dataclass, field
 
-from game.board import glyphs
+from game.board import glyphs, numbers
 from game.board.glyphs import CUBE_COLS, CUBE_ROWS, CUBE_VALUES, HOLLOW_MAN_GLYPH, MAN_GLYPH
 from game.board.lines import COLUMNS, fit
 from game.board.palette import Palette, attr, contrast
@@ -188,6 +188,8 @@ class Screen:
         self.dice: dict[bool, tuple[int | None, bool]] = {True: (None, True), False: (None, False)}
         self.last_message: str | None = None
         self.board_drawn = False
+        self.numbers_shown = True        # the score and pips (numbers.py; an option)
+        self.numbers: tuple = ("You", "Me", None)   # bottom's name, top's, (score) or None
 
     # ---------- options: style, tokens, directions ----------
     def set_style(self, style) -> None:
@@ -220,6 +222,7 @@ class Screen:
         self.tokens_swapped = bool(settings.switch_tokens)
         self.mirrored = bool(settings.switch_directions)
         self.palette = Palette.of(self.style, self.tokens_swapped)
+        self.numbers_shown = bool(getattr(settings, "score_pips", True))
         self._redraw_if_changed(*before)
 
     def _redraw_if_changed(self, palette: "Palette", mirrored: bool) -> None:
@@ -332,6 +335,7 @@ class Screen:
         self.dice = {True: (None, True), False: (None, False)}
         self.last_message = None
         self.board_drawn = True
+        self.numbers_drawn = None        # numbers.draw: what the gap and panel show
         self.show(view or BoardView())
 
     def draw_letters(self) -> None:
@@ -425,6 +429,7 @@ class Screen:
             self.draw_tray(False, view.off_black)
         self.shown = BoardView(list(view.points), view.bar_white, view.bar_black,
                                view.off_white, view.off_black)
+        numbers.draw(self)
 
     # ---------- dice ----------
     def draw_die(self, top: bool, face: int | None, black: bool) -> None:

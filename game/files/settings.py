@@ -66,8 +66,9 @@ OPTIONS = (
     ("set_dice", "Set dice", (False, True)),               # ON = asked each roll
     ("players", "Players", PLAYERS),
     ("tutor", "Tutor", TUTOR),                            # game/scenes/tutor.py
+    ("score_pips", "Score & pips", (True, False)),        # game/board/numbers.py
 )
-MENU_KEYS = "123456789ABCD"
+MENU_KEYS = "123456789ABCDE"
 _WORDS = {True: "ON", False: "OFF", None: "UNLIMITED", "steps": "EACH STEP",
           "quick": "QUICK", "instant": "INSTANT", "roll": "ROLL", "human": "HUMAN",
           "computer": "COMPUTER", "human-computer": "HUMAN V COMPUTER",
@@ -101,6 +102,7 @@ CHECKS = {
     "who_starts": one_of(*WHO_STARTS), "confirm_turn": flag,
     "board_style": one_of(*STYLE_ORDER), "switch_directions": flag, "switch_tokens": flag,
     "set_dice": flag, "players": one_of(*PLAYERS), "tutor": one_of(*TUTOR),
+    "score_pips": flag,
 }
 
 
@@ -120,6 +122,7 @@ class Settings:
     set_dice: bool = False
     players: str = "human-computer"
     tutor: str = "off"                 # warn of a play marked ? or ?? at once (1983: none)
+    score_pips: bool = True            # on the board (1983: neither; OFF for that look)
 
     def __post_init__(self):
         self.validate()
