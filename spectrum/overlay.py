@@ -81,5 +81,5 @@ def with_marks(frame: np.ndarray, font: np.ndarray, note: str, fast: bool) -> np
         for row, line in enumerate(lines):
             draw_text(picture, font, line, 0, NOTE_TOP_PX + row * CHAR_PX, NOTE_INK, NOTE_PAPER)
     if fast:
-        draw_text(picture, font, " FAST ", 0, 0, TITLE_INK, TITLE_PAPER)
+        draw_text(picture, font, " FAST ", 0, 0, NOTE_INK, NOTE_PAPER)
     return picture

@@ -41,7 +41,7 @@ def draw(screen) -> None:
     shown = screen.shown
     counts = pips(shown.points, shown.bar_white, shown.bar_black)
     drawn = (counts, screen.numbers, screen.numbers_shown)
-    if getattr(screen, "numbers_drawn", None) == drawn:
+    if screen.numbers_drawn == drawn:
         return                           # each character is a ROM call: only on a change
     screen.numbers_drawn = drawn
     for col, who, count in zip(PIPS_COLS, (bottom, top), counts, strict=True):

@@ -190,6 +190,7 @@ class Screen:
         self.board_drawn = False
         self.numbers_shown = True        # the score and pips (numbers.py; an option)
         self.numbers: tuple = ("You", "Me", None)   # bottom's name, top's, (score) or None
+        self.numbers_drawn: tuple | None = None     # what numbers.draw last drew
 
     # ---------- options: style, tokens, directions ----------
     def set_style(self, style) -> None:
@@ -222,7 +223,7 @@ class Screen:
         self.tokens_swapped = bool(settings.switch_tokens)
         self.mirrored = bool(settings.switch_directions)
         self.palette = Palette.of(self.style, self.tokens_swapped)
-        self.numbers_shown = bool(getattr(settings, "score_pips", True))
+        self.numbers_shown = bool(settings.score_pips)
         self._redraw_if_changed(*before)
 
     def _redraw_if_changed(self, palette: "Palette", mirrored: bool) -> None:

@@ -11,6 +11,7 @@ import pytest
 
 from repo import REPO, TESTS
 from spectrum import display, ula
+from spectrum.typist import TYPE_GAP_FRAMES, TYPE_HOLD_FRAMES
 
 
 @pytest.fixture
@@ -75,7 +76,7 @@ def test_window_title_keys_and_clean_close(test_pattern):
     loop = display.DisplayLoop(test_pattern, on_frame, scale=1, fast=True,
                                title="Spectrum Backgammon")     # the caller's title
     assert loop.run_window() == 0
-    hold, gap = display.TYPE_HOLD_FRAMES, display.TYPE_GAP_FRAMES
+    hold, gap = TYPE_HOLD_FRAMES, TYPE_GAP_FRAMES
     # two keys pressed together are two strokes, one after the other, each held `hold` frames
     assert [s[:3] for s in seen[1:1 + hold]] == [(True, False, False)] * hold
     assert seen[1 + hold][:3] == (False, False, False)

@@ -88,7 +88,7 @@ def test_f10_shows_fast_in_the_border_for_as_long_as_it_is_on(config):
 
     def look(p):
         corner = window_rows(0, 8)[:48 * SCALE]
-        seen.append((p.loop.fast, count_colour(corner, overlay.TITLE_PAPER)))
+        seen.append((p.loop.fast, count_colour(corner, overlay.NOTE_INK)))
     player = Player(frames=3000)
     player.run(at_prompt_then([look, *press(pygame.K_F10), look, look,
                                *press(pygame.K_F10), look]))

@@ -19,6 +19,7 @@ from game.board import screen as S
 from game.model.position import Position
 from screentext import text_at
 from spectrum import display, hw
+from spectrum.typist import TYPE_GAP_FRAMES, TYPE_HOLD_FRAMES, Typist
 from windowdriver import SCALE, Player
 
 SETTINGS = {"cube": False, "who_starts": "human", "sound": False}
@@ -189,7 +190,7 @@ def test_a_pc_key_is_one_stroke_of_the_same_frames_whatever_the_speed(frames_per
     """A key held 0.1 s of host time is held TYPE_HOLD_FRAMES emulated frames, once, at
     50 Hz and at 2,000 frames a second; one pressed and let go between two frames too."""
     clock, keys = Clock(), Matrix()
-    typist = display.Typist(clock)
+    typist = Typist(clock)
     typist.press("k5", ("5",))
     for frame in range(frames_per_host_s):                     # one host second
         clock.now_s = frame / frames_per_host_s
@@ -197,7 +198,7 @@ def test_a_pc_key_is_one_stroke_of_the_same_frames_whatever_the_speed(frames_per
             typist.release("k5")
         typist.frame(keys)
     assert keys.strokes("5") == 1
-    assert sum("5" in names for names in keys.seen) == display.TYPE_HOLD_FRAMES
+    assert sum("5" in names for names in keys.seen) == TYPE_HOLD_FRAMES
     typist.press("kn", ("N",))
     typist.release("kn")                                       # before the next frame
     for _ in range(10):
@@ -211,7 +212,7 @@ def test_a_held_pc_key_repeats_after_the_48k_delay_in_host_time(frames_per_host_
     0.1 s (REPPER) flat out; at 50 Hz as often as a stroke and its gap allow (8 frames)."""
     for held_s, flat_out, paced in ((0.6, 1, 1), (1.25, 7, 5)):
         clock, keys = Clock(), Matrix()
-        typist = display.Typist(clock)
+        typist = Typist(clock)
         typist.press("k5", ("5",))
         for frame in range(2 * frames_per_host_s):
             clock.now_s = frame / frames_per_host_s
@@ -223,7 +224,7 @@ def test_a_held_pc_key_repeats_after_the_48k_delay_in_host_time(frames_per_host_
 
 def test_shift_held_with_a_key_shifts_its_stroke_and_a_lost_focus_lets_all_go():
     clock, keys = Clock(), Matrix()
-    typist = display.Typist(clock)
+    typist = Typist(clock)
     typist.press("shift", ("CAPS SHIFT",))
     typist.press("a", ("A",))
     typist.release("shift")                        # let go before the stroke was typed
@@ -326,7 +327,7 @@ def test_f10_pressed_while_a_key_is_held_types_it_once(config):
 
 
 def test_typed_characters_are_each_held_then_let_go():
-    typist = display.Typist()
+    typist = Typist()
 
     class Keys:
         def set_pressed(self, names):
@@ -339,8 +340,8 @@ def test_typed_characters_are_each_held_then_let_go():
     pressed = [names for names in keys.seen if names]
     runs = [pressed[0]] + [b for a, b in pairwise(pressed) if a != b]
     assert runs == [("K",), ("4",), ("ENTER",), ("SYMBOL SHIFT", "C")]
-    assert keys.seen[display.TYPE_HOLD_FRAMES] == ()             # let go in between
-    assert keys.seen[display.TYPE_HOLD_FRAMES + display.TYPE_GAP_FRAMES] == ("4",)
+    assert keys.seen[TYPE_HOLD_FRAMES] == ()             # let go in between
+    assert keys.seen[TYPE_HOLD_FRAMES + TYPE_GAP_FRAMES] == ("4",)
 
 
 def test_the_game_with_no_display_says_so_in_one_line_with_how_to_run_headless(tmp_path):
