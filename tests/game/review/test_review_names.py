@@ -45,9 +45,11 @@ def test_a_review_of_jose_muller_shows_jose_muller_and_the_sgf_keeps_the_real_na
     text = "\n".join(d.text())
     assert "Jose Mul" in text and "Zoe Stra" in text
     d.type("x")
-    d.until("Saved ")
+    d.until(".sgf/.mat")
     written = next(tmp_path.glob("*.sgf")).read_text(encoding="utf-8")
     assert "PW[José Müller]" in written or "PB[José Müller]" in written
+    mat = next(tmp_path.glob("*.mat")).read_text(encoding="utf-8")
+    assert "José" in mat and "Müller" in mat
     d.type("\n")
     d.until(":", row=S.BOTTOM_FIRST_ROW - 1)
     assert any(name in d.text()[S.BOTTOM_FIRST_ROW - 1] for name in ("Jose Mul", "Zoe Stra"))
