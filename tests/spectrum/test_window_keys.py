@@ -157,3 +157,18 @@ def test_f11_back_to_a_window_gives_the_size_the_player_had_and_1_pixel_goes_on(
 
 def test_the_message_row_is_where_the_notes_go():
     assert overlay.NOTE_TOP_PX == hw.BORDER_TOP_LINES + S.MESSAGE_ROW * 8
+
+
+def test_a_folder_that_refuses_the_png_is_named_with_the_reason(tmp_path, monkeypatch, capsys):
+    """A folder the PNG cannot be written in (as root no mode bit refuses it, so the refusal
+    is the OS's answer to the save): the reason and the folder in the note and on stderr."""
+    from spectrum import display
+
+    def refuse(frame, path, scale):
+        raise PermissionError(13, "Permission denied", path)
+    monkeypatch.setattr(display, "save_screenshot", refuse)
+    monkeypatch.chdir(tmp_path)
+    loop = display.DisplayLoop(display.test_pattern_machine(), audio=False)
+    words = loop._screenshot()
+    assert words == f"No screenshot: Permission denied in {tmp_path}"
+    assert words in capsys.readouterr().err and loop.screenshots == []
