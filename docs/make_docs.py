@@ -256,6 +256,16 @@ def score():
     return scene
 
 
+def board_score_pips():
+    """A 7-point match at 2-4 (you won a gammon, I won two gammons), your move: the score in
+    the panel between your die and your tray, both sides' pips between the halves."""
+    match = Match(7)
+    for winner in (HUMAN, COMPUTER, COMPUTER):
+        match.start_game()
+        match.end_game(winner, "gammon")
+    return rolled_to_your_move([6, 4], RICH, match=match)
+
+
 def setup_board():
     """Between games: O, then S in the options, a few entries, one being typed."""
     scene = Scene([1, 3], start=Position.from_points({1: 1}, {6: 10}))
@@ -389,6 +399,7 @@ SCENES = {
     "options-menu": options_menu,
     "advice": advice,
     "score": score,
+    "board-score-pips": board_score_pips,
     "setup-board": setup_board,
     "resign-question": resign_question,
     "resign-scored": resign_scored,
@@ -800,7 +811,23 @@ def window_keys():
     return in_the_window(script)
 
 
-SCENES.update({"mouse-move": mouse_move, "window-keys": window_keys})
+def fkey_notes():
+    """F9 at "Your move?" (the window runs flat out, as F10 makes it): the note over the
+    message line says the sound is on again, FAST shows in the border's corner."""
+    pressed = []
+
+    def script(player):
+        import pygame
+        if pressed and player.loop._marks()[0] and player.count > pressed[0] + 2:
+            return pygame.display.get_surface().copy()
+        if player.at_move_prompt() and not pressed:
+            pressed.append(player.count)
+            pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_F9, mod=0))
+        return None
+    return in_the_window(script)
+
+
+SCENES.update({"mouse-move": mouse_move, "window-keys": window_keys, "fkey-notes": fkey_notes})
 
 
 

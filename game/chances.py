@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 
 from game.board import screen as S
+from game.board.lines import fit
 
 CELL = 5                              # characters a percentage takes: " 52.3", "  100"
 GAP = "  "                            # between the mover's three and the other side's
@@ -39,13 +40,13 @@ def chances_header(names: tuple[str, str]) -> str:
     """The columns: each side's name over its wins, then gammons (Gam) and backgammons (Bg):
     "  You  Gam   Bg     Me  Gam   Bg". Names are cut to CELL characters."""
     parts = [f"{name[:CELL]:>{CELL}}{'Gam':>{CELL}}{'Bg':>{CELL}}" for name in names]
-    return GAP.join(parts)[:S.COLS]
+    return fit(GAP.join(parts))
 
 
 def chances_line(chances) -> str:
     """A play's chances under chances_header: "  55.9 16.3  0.8  44.1 10.9  0.5"."""
     mine, theirs = percents(chances)
-    return GAP.join("".join(cell(v) for v in side) for side in (mine, theirs))[:S.COLS]
+    return fit(GAP.join("".join(cell(v) for v in side) for side in (mine, theirs)))
 
 
 def chances_note() -> list[str]:

@@ -9,6 +9,7 @@ from collections.abc import Sequence
 
 from game import __version__
 from game.board import screen as S
+from game.board.lines import fit
 from game.chances import chances_header, chances_line, chances_note
 from game.errors import BackgammonError
 from game.model import evaluator
@@ -26,7 +27,7 @@ def pip_count_text(position: Position, names: Sequence[str] = ("you", "me")) -> 
     `position` (the human at "Your move?"), names[1] the other ("White"/"Black" for two
     players)."""
     mover, other = position.pips()
-    return f"Pips: {names[0]} {mover}  {names[1]} {other}"[:S.COLS]
+    return fit(f"Pips: {names[0]} {mover}  {names[1]} {other}")
 
 
 def position_id_text(position: Position, match=None, dice=None) -> str:
@@ -130,7 +131,7 @@ def advice_lines(position: Position, dice, candidates=None, level: int = ADVICE_
                 shallower = True
             else:
                 line += f" ({equity - best:+.3f})"
-        lines.append(line[:S.COLS])
+        lines.append(fit(line))
         if with_chances:
             lines.append(chances_line(odds))
     if match:
@@ -202,4 +203,4 @@ def score_line(match) -> str:
     text = f"{head}: {name(a)} {match.score[a]}  {name(b)} {match.score[b]}"
     if match.length:
         text += f"  (to {match.length})"
-    return text[:S.COLS]
+    return fit(text)

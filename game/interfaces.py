@@ -34,6 +34,7 @@ class Screen(Protocol):
     """What the scenes draw with: the board, men, dice, cube and the message line."""
     cube: tuple[int, str | None] | None
     panel_attr: int
+    numbers: tuple[Any, ...]   # (bottom side's name, top side's, (their match score) or None)
 
     # the settings and board views are game.files.settings' and game.board.screen's types,
     # both above this module in the layers: Any here, their own types where they are made

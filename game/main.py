@@ -15,7 +15,8 @@ HEADLESS = "to run without a window: spectrum-backgammon --screenshot FILE.png -
 MOUSE_HELP = ("The mouse types what keys would:",
               "a point its letter, the bar Z,",
               "a die its number, the message",
-              "line ENTER (k4 is two clicks).")
+              "line ENTER: K4 ENTER is three",
+              "clicks (help page 3).")
 WAIT_KEY_FRAMES = 50             # "~" in --keys: a second's wait
 INSTANT_BUDGET_S = 0.015         # wall time a displayed frame may spend loading, instantly
 WARM_UPS: list = []              # weight-loading threads, joined before main() returns
@@ -76,7 +77,7 @@ class Runner:
 
     def __init__(self, machine, mode: str, seed=None, level=None, keys: str | None = None,
                  resume: bool = True, keys_from=None, trace=None, hurry: bool = False,
-                 rules: str | None = None):
+                 rules: str | None = None, mute: bool = False):
         from game.files import rules1983, savegame
         from game.files.session import Session
         from game.files.settings import load_settings
@@ -98,6 +99,8 @@ class Runner:
         if warning and settings.rules_1983:      # the 1983 screen has no word for it
             print(f"{TITLE}: {warning}", file=sys.stderr)
             warning = None
+        if mute:
+            settings.sound = False               # --mute: the same, as F9 is the same switch
         self.session = Session(settings, savegame.Autosave() if resume else None,
                                trace=trace_to(trace),
                                say=lambda text: print(f"{TITLE}: {text}", file=sys.stderr))
@@ -186,6 +189,23 @@ class Runner:
             return clicks.key_at(game.screen, x_px, y_px)
         return "\n" if y_px // 8 == screen.MESSAGE_ROW else ""
 
+    def sound_on(self) -> bool:
+        """The options' Sound, which F9 in the window also switches."""
+        return self.session.settings.sound
+
+    def set_sound(self, on: bool) -> None:
+        """F9: the options' Sound switched and kept (as the options page keeps it); a
+        settings file that cannot be written is said on stderr, and the switch still holds."""
+        from game.files.settings import settings_path
+        settings = self.session.settings
+        settings.sound = on
+        self.basic.silent = not on
+        try:
+            settings.save(settings_path())
+        except OSError as exc:
+            print(f"{TITLE}: the options could not be saved ({exc.strerror or exc})",
+                  file=sys.stderr)
+
     def type_key(self, ch: str) -> None:
         """Headless typing: hold the key in the matrix (the ROM scans it)."""
         from spectrum.keyboard import keys_for_char
@@ -251,7 +271,8 @@ def main(argv=None) -> int:
         runner = Runner(machine, args.tape, seed=args.seed, level=args.level,
                         keys=args.keys if args.screenshot else None, resume=headless is None,
                         keys_from=args.keys_from, trace=args.trace,
-                        hurry=args.tape == "instant" and args.rom is None, rules=args.rules)
+                        hurry=args.tape == "instant" and args.rom is None, rules=args.rules,
+                        mute=args.mute)
     except OSError as exc:                       # --keys-from or --trace cannot be opened
         print(f"{TITLE}: {exc}", file=sys.stderr)
         return 2
@@ -269,7 +290,8 @@ def main(argv=None) -> int:
                            mute=args.mute, headless_frames=headless,
                            screenshot_path=args.screenshot, wav_path=args.wav,
                            title=runner.title,
-                           on_click=runner.click, help_lines=MOUSE_HELP, headless_hint=HEADLESS)
+                           on_click=runner.click, help_lines=MOUSE_HELP, headless_hint=HEADLESS,
+                           sound_on=runner.sound_on, set_sound=runner.set_sound)
     finally:
         rollouts = sys.modules.get("game.model.rollout")   # imported once a rollout was started
         if rollouts is not None:

@@ -2,7 +2,6 @@
 -> the Spectrum key matrix, 50.08 Hz pacing (or flat out), the beeper; also a headless mode
 and the test pattern. Not the emulation itself (machine.py, ula.py) and not the game."""
 import argparse
-import collections
 import os
 import sys
 import time
@@ -10,15 +9,14 @@ import time
 import numpy as np
 
 from spectrum import hw
-from spectrum.keyboard import keys_for_char
+from spectrum.typist import Typist
 
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 TITLE = "ZX Spectrum 48K"         # the window's title unless the caller names one
 DEFAULT_SCALE = 3
 MAX_CATCH_UP_FRAMES = 5        # further behind than this, pacing starts afresh instead of rushing
 
-TYPE_HOLD_FRAMES = 3           # a character the mouse types is held this long,
-TYPE_GAP_FRAMES = 5            # then let go a tenth of a second (a 48K ROM's debounce)
+NOTE_S = 2.0                   # a window key's note stays this long (host seconds)
 
 # Keys of the window itself (never passed to the machine); F1 shows them in the window
 WINDOW_HELP = ("F1   this box",
@@ -68,15 +66,6 @@ def symbol_keys(char: str):
     return None
 
 
-def matrix_names(held) -> list:
-    """The Spectrum keys for the PC keys held. While a symbol is held the PC's Shift is not
-    CAPS SHIFT (CAPS + SYMBOL would be extended mode, and "?" would type nothing)."""
-    names = [n for keys in held for n in keys]
-    if "SYMBOL SHIFT" in names:
-        names = [n for n in names if n != "CAPS SHIFT"]
-    return names
-
-
 def _pygame():
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     import pygame
@@ -109,11 +98,15 @@ class DisplayLoop:
     `on_click(x_px, y_px)` (optional) turns a click on the 256 x 192 screen into the text it
     types (the mouse types what keys would); `help_lines` are the caller's lines under the
     window's own keys in the F1 box; `headless_hint` says, when no window can open, how to
-    run without one."""
+    run without one. `sound_on()` and `set_sound(on)` (optional, together) make F9 the
+    caller's own sound switch, which the beeper then follows; without them F9 mutes the
+    beeper. Each window key leaves a note over the screen's last row for NOTE_S seconds
+    (`note`), and "FAST" shows in the border while the machine runs flat out."""
 
     def __init__(self, machine, on_frame=None, scale: int = DEFAULT_SCALE, fullscreen: bool = False,
                  fast: bool = False, mute: bool = False, audio: bool = True, wav_path=None,
-                 title: str = TITLE, on_click=None, help_lines=(), headless_hint: str = HEADLESS):
+                 title: str = TITLE, on_click=None, help_lines=(), headless_hint: str = HEADLESS,
+                 sound_on=None, set_sound=None):
         from spectrum.audio import Beeper
         self.machine = machine
         self.title = title
@@ -132,11 +125,27 @@ class DisplayLoop:
         self.showing_help = False   # F1's box is up: the machine waits under it
         self.typist = Typist()
         self._shown: np.ndarray | None = None   # the picture in the window (None: draw it whole)
+        self.sound_on, self.set_sound = sound_on, set_sound
+        self.window_size = None     # the size the player gave the window (F11 goes back to it)
+        self._note = ("", 0.0)      # (words, host s until which they show)
+        self._marks_shown = ("", False)
+
+    def note(self, words: str) -> None:
+        """Show `words` over the screen's last row (where a 48K program's messages go) for
+        NOTE_S seconds of host time."""
+        self._note = (words, time.perf_counter() + NOTE_S)
+
+    def _marks(self) -> tuple:
+        """(the note showing, whether FAST shows): what is drawn over the frame."""
+        words, until_s = self._note
+        return (words if time.perf_counter() < until_s else "", self.fast)
 
     def step(self) -> bool:
         """One frame: the program's turn, the CPU's 69,888 T, render, beeper."""
         if self.on_frame is not None and self.on_frame(self.machine) is False:
             return False
+        if self.sound_on is not None and self.beeper.muted == self.sound_on():
+            self.beeper.set_muted(not self.beeper.muted)   # the caller's switch changed (options)
         self.machine.run_frame()
         self.machine.render(out=self.frame)
         ear_frames = self.machine.ear_frames
@@ -167,12 +176,11 @@ class DisplayLoop:
             self._finish()
             return 1
         keymap = pc_key_map(pygame)
-        held: dict[int, tuple] = {}
         deadline = time.perf_counter()
         try:
-            while self._events(pygame, keymap, held):
+            while self._events(pygame, keymap):
                 if not self.showing_help:
-                    self.typist.frame(self.machine.keyboard, held)
+                    self.typist.frame(self.machine.keyboard)
                     if not self.step():
                         break
                 self._show(pygame)
@@ -209,25 +217,25 @@ class DisplayLoop:
             deadline = time.perf_counter()
         return deadline
 
-    def _events(self, pygame, keymap: dict, held: dict) -> bool:
+    def _events(self, pygame, keymap: dict) -> bool:
         """Every waiting event handled; False once the window is closed."""
         for event in pygame.event.get():
             if event.type == pygame.QUIT:
                 return False
             if event.type == pygame.KEYDOWN:
-                self._key_down(pygame, event, keymap, held)
+                self._key_down(pygame, event, keymap)
             elif event.type == pygame.KEYUP:
-                held.pop(event.key, None)
+                self.typist.release(event.key)
             elif event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
                 self._click(event.pos)
             elif event.type in _window_events(pygame):
                 self._shown = None                         # exposed or resized: draw it whole
                 # WINDOWFOCUSLOST only exists with SDL 2: older pygame builds lack it
                 if event.type == getattr(pygame, "WINDOWFOCUSLOST", -1):
-                    held.clear()
+                    self.typist.release_all()
         return True
 
-    def _key_down(self, pygame, event, keymap: dict, held: dict) -> None:
+    def _key_down(self, pygame, event, keymap: dict) -> None:
         if self._window_key(pygame, event.key):            # F1, F9-F12: the window's own
             return
         if self.showing_help:                              # any other key takes the box away
@@ -236,8 +244,7 @@ class DisplayLoop:
         # a key event posted by hand (tests, the mouse) may carry no unicode text at all
         names = symbol_keys(getattr(event, "unicode", "")) or keymap.get(event.key)
         if names:
-            held[event.key] = names
-            self.typist.tapped.append(names)     # seen for a frame even if let go at once
+            self.typist.press(event.key, names)
 
     def _click(self, pos) -> None:
         """A click on the Spectrum's screen types what the caller says it stands for; a
@@ -266,27 +273,59 @@ class DisplayLoop:
         if key == pygame.K_F1:
             self._toggle_help()
         elif key == pygame.K_F11:
+            if not self.fullscreen:                        # the size to come back to
+                self.window_size = pygame.display.get_surface().get_size()
             self.fullscreen = not self.fullscreen
             self._set_mode(pygame)
+            self.note("Full screen: F11 for a window" if self.fullscreen else "A window (F11)")
         elif key == pygame.K_F12:
-            path = time.strftime("spectrum-%Y%m%d-%H%M%S.png")
-            save_screenshot(self.frame, path, self.scale)
-            self.screenshots.append(path)
-            print(f"screenshot: {path}")
+            self.note(self._screenshot())
         elif key == pygame.K_F10:
             self.fast = not self.fast
+            self.note("Fast: F10 again for 50 Hz" if self.fast else "50 Hz, as a 48K (F10)")
         elif key == pygame.K_F9:
-            self.beeper.set_muted(not self.beeper.muted)
+            self._switch_sound()
         else:
             return False
         return True
+
+    def _switch_sound(self) -> None:
+        """F9: the caller's sound switch if it gave one, else the beeper's mute."""
+        if self.set_sound is not None and self.sound_on is not None:
+            self.set_sound(not self.sound_on())
+            muted = not self.sound_on()
+        else:
+            muted = not self.beeper.muted
+        self.beeper.set_muted(muted)
+        self.note("Sound OFF (F9 for on)" if muted else "Sound ON (F9 for off)")
+
+    def _screenshot(self) -> str:
+        """F12: the frame as a PNG in the working folder; the words that say where, or why not."""
+        path = time.strftime("spectrum-%Y%m%d-%H%M%S.png")
+        try:
+            path = os.path.abspath(path)          # OSError if the working folder is gone
+            save_screenshot(self.frame, path, self.scale)
+        except (OSError, _pygame().error) as exc:
+            folder = os.path.dirname(path) or "the working folder"
+            reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
+            words = f"No screenshot: {reason} in {folder}"
+            print(f"{self.title}: {words}", file=sys.stderr)
+            return words
+        self.screenshots.append(path)
+        print(f"screenshot: {path}")
+        return f"Screenshot: {path}"
 
     def _set_mode(self, pygame) -> None:
         if self.fullscreen:
             self.window = pygame.display.set_mode((0, 0), pygame.FULLSCREEN)
         else:
-            self.window = pygame.display.set_mode(
-                (hw.FRAME_W * self.scale, hw.FRAME_H * self.scale), pygame.RESIZABLE)
+            width, height = self.window_size or (hw.FRAME_W * self.scale,
+                                                 hw.FRAME_H * self.scale)
+            # the size the player had, but never less than the picture at scale 1
+            size = (max(width, hw.FRAME_W), max(height, hw.FRAME_H))
+            self.window = pygame.display.set_mode(size, pygame.RESIZABLE)
+            if self.window.get_size() != size:     # SDL 2 keeps the full screen's size the
+                self.window = pygame.display.set_mode(size, pygame.RESIZABLE)   # first time
         pygame.display.set_caption(self.title)
         self._shown = None
 
@@ -301,10 +340,15 @@ class DisplayLoop:
         """Put the picture in the window: whole after a change of size or exposure, else
         only the rectangle that differs from what the window shows, and nothing at all
         (no conversion, scaling or flip) when the frame is the one already there."""
+        marks = self._marks()
         if self._shown is not None and not self.showing_help and \
-                not self.machine.ula.frame_changed:
+                not self.machine.ula.frame_changed and marks == self._marks_shown:
             return
         picture = self._help_picture() if self.showing_help else self.frame
+        if any(marks):
+            from spectrum import overlay
+            picture = overlay.with_marks(picture, overlay.rom_font(self.machine.memory), *marks)
+        self._marks_shown = marks
         self.window = pygame.display.get_surface()
         scale, (left, top) = self._layout(self.window.get_size())
         if self._shown is None:
@@ -360,45 +404,20 @@ def _window_events(pygame) -> tuple:
     return tuple(getattr(pygame, name) for name in names if hasattr(pygame, name))
 
 
-class Typist:
-    """Sets the key matrix before each frame: the PC keys held, any PC key pressed since the
-    last frame (a press and release between two frames still counts), and the text the mouse
-    typed, one character at a time, each held TYPE_HOLD_FRAMES frames, then let go
-    TYPE_GAP_FRAMES, so a ROM that needs a key released before it counts it again sees
-    every one."""
-
-    def __init__(self):
-        self.queue = collections.deque()
-        self.holding = ()               # the keys of the character being typed
-        self.frames_left = 0
-        self.tapped = []                # PC keys pressed since the last frame (held or not)
-
-    def type(self, text: str) -> None:
-        self.queue.extend(ch for ch in text if keys_for_char(ch))
-
-    def frame(self, keyboard, held: dict) -> None:
-        """Before each frame: the matrix is the PC keys held plus the typed character."""
-        if self.frames_left:
-            self.frames_left -= 1
-        elif self.holding:
-            self.holding, self.frames_left = (), TYPE_GAP_FRAMES
-        elif self.queue:
-            self.holding, self.frames_left = keys_for_char(self.queue.popleft()), TYPE_HOLD_FRAMES
-        keyboard.set_pressed(matrix_names([*held.values(), *self.tapped, self.holding]))
-        self.tapped.clear()
-
-
 def run(machine, on_frame=None, *, scale: int = DEFAULT_SCALE, fullscreen: bool = False,
         fast: bool = False, mute: bool = False, headless_frames=None, screenshot_path=None,
         wav_path=None, title: str = TITLE, on_click=None, help_lines=(),
-        headless_hint: str = HEADLESS) -> int:
+        headless_hint: str = HEADLESS, sound_on=None, set_sound=None) -> int:
     """Show the machine in a window titled `title` until it is closed (or on_frame returns
     False); with `headless_frames` run that many frames without a window instead. Returns
-    an exit code (1: no display). `on_click`, `help_lines`, `headless_hint`: DisplayLoop's."""
+    an exit code (1: no display). `on_click`, `help_lines`, `headless_hint`, `sound_on`,
+    `set_sound`: DisplayLoop's."""
     loop = DisplayLoop(machine, on_frame, scale=scale, fullscreen=fullscreen, fast=fast,
                        mute=mute or headless_frames is not None, audio=headless_frames is None,
                        wav_path=wav_path, title=title, on_click=on_click,
-                       help_lines=help_lines, headless_hint=headless_hint)
+                       help_lines=help_lines, headless_hint=headless_hint,
+                       sound_on=None if headless_frames is not None else sound_on,
+                       set_sound=set_sound)
     if headless_frames is not None:
         return loop.run_headless(headless_frames, screenshot_path)
     return loop.run_window()

@@ -1,7 +1,7 @@
-"""The window's own help box (F1), drawn over a copy of the frame in the running ROM's
-character set, as a 1983 program would have boxed a message: a title bar and lines of
-text on paper, 8 x 8 pixels a character. Not the Spectrum's screen (memory is never
-touched) and not the game's words: the caller gives the lines."""
+"""The window's own help box (F1), its notes (what F9-F12 did) and its FAST mark, drawn over
+a copy of the frame in the running ROM's character set, as a 1983 program would have boxed a
+message: a title bar and lines of text on paper, 8 x 8 pixels a character. Not the
+Spectrum's screen (memory is never touched) and not the game's words: the caller gives them."""
 import numpy as np
 
 from spectrum import hw
@@ -45,4 +45,41 @@ def with_box(frame: np.ndarray, font: np.ndarray, title: str, lines) -> np.ndarr
     for row, line in enumerate(lines):
         draw_text(picture, font, line, left + CHAR_PX, top + (row + 1) * CHAR_PX + CHAR_PX // 2,
                   BOX_INK, BOX_PAPER)
+    return picture
+
+
+NOTE_PAPER, NOTE_INK = hw.BLACK, hw.YELLOW + 8
+NOTE_COLUMNS = hw.FRAME_W // CHAR_PX                     # 40: a note uses the border too
+NOTE_TOP_PX = hw.BORDER_TOP_LINES + (hw.SCREEN_H - CHAR_PX)   # the screen's last row
+NOTE_LINES = (hw.FRAME_H - NOTE_TOP_PX) // CHAR_PX          # that row and the border below
+
+
+def note_lines(words: str) -> list:
+    """`words` in lines of NOTE_COLUMNS, broken at spaces or slashes where it can; a path too
+    long for the lines keeps its end (the file's name) after "..."."""
+    lines = []
+    while len(words) > NOTE_COLUMNS:
+        cut = max(words.rfind(" ", 1, NOTE_COLUMNS + 1), words.rfind("/", 1, NOTE_COLUMNS))
+        cut = cut + 1 if cut > 0 else NOTE_COLUMNS
+        lines.append(words[:cut].rstrip())
+        words = words[cut:]
+    lines.append(words)
+    if len(lines) > NOTE_LINES:
+        lines = lines[-NOTE_LINES:]
+        lines[0] = "..." + lines[0][3:]
+    return lines
+
+
+def with_marks(frame: np.ndarray, font: np.ndarray, note: str, fast: bool) -> np.ndarray:
+    """A copy of the frame with `note` (if any) over the screen's last row and the bottom
+    border, and "FAST" in the top border's corner while the machine runs flat out."""
+    picture = frame.copy()
+    if note:
+        lines = note_lines(note)
+        bottom = NOTE_TOP_PX + len(lines) * CHAR_PX
+        picture[NOTE_TOP_PX:bottom] = PALETTE[NOTE_PAPER]
+        for row, line in enumerate(lines):
+            draw_text(picture, font, line, 0, NOTE_TOP_PX + row * CHAR_PX, NOTE_INK, NOTE_PAPER)
+    if fast:
+        draw_text(picture, font, " FAST ", 0, 0, NOTE_INK, NOTE_PAPER)
     return picture

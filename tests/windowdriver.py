@@ -28,7 +28,9 @@ class Player:
         self.held = None
         self.loop = display.DisplayLoop(self.machine, self.on_frame, scale=SCALE, fast=True,
                                         mute=True, audio=False, on_click=self.runner.click,
-                                        help_lines=console.MOUSE_HELP)
+                                        help_lines=console.MOUSE_HELP,
+                                        sound_on=self.runner.sound_on,
+                                        set_sound=self.runner.set_sound)
 
     def on_frame(self, machine):
         self.count += 1

@@ -4,14 +4,15 @@ trays, dice with pips, the doubling cube, point letters and the message line, dr
 board style of game/files/settings.py, mirrored or not, tokens swapped or not. Not the game flow."""
 from dataclasses import dataclass, field
 
-from game.board import glyphs
+from game.board import glyphs, numbers
 from game.board.glyphs import CUBE_COLS, CUBE_ROWS, CUBE_VALUES, HOLLOW_MAN_GLYPH, MAN_GLYPH
+from game.board.lines import COLUMNS, fit
 from game.board.palette import Palette, attr, contrast
 from game.model.position import BAR as BAR_INDEX
 from game.model.position import BAR_LETTER, MEN_PER_SIDE, POINT_LETTERS, ROW_LEN, Position
 from spectrum.hw import ATTR_ADDR, BLACK, BLUE, CYAN, GREEN, RED, SCREEN_ADDR, WHITE, YELLOW
 
-COLS, ROWS = 32, 24                  # character cells
+COLS, ROWS = COLUMNS, 24             # character cells
 WIDTH_PX = 8 * COLS
 
 # --- the layout, in character cells (the unmirrored board; see Screen.set_mirrored) ---
@@ -187,6 +188,9 @@ class Screen:
         self.dice: dict[bool, tuple[int | None, bool]] = {True: (None, True), False: (None, False)}
         self.last_message: str | None = None
         self.board_drawn = False
+        self.numbers_shown = True        # the score and pips (numbers.py; an option)
+        self.numbers: tuple = ("You", "Me", None)   # bottom's name, top's, (score) or None
+        self.numbers_drawn: tuple | None = None     # what numbers.draw last drew
 
     # ---------- options: style, tokens, directions ----------
     def set_style(self, style) -> None:
@@ -219,6 +223,7 @@ class Screen:
         self.tokens_swapped = bool(settings.switch_tokens)
         self.mirrored = bool(settings.switch_directions)
         self.palette = Palette.of(self.style, self.tokens_swapped)
+        self.numbers_shown = bool(settings.score_pips) and not settings.rules_1983
         self._redraw_if_changed(*before)
 
     def _redraw_if_changed(self, palette: "Palette", mirrored: bool) -> None:
@@ -331,6 +336,7 @@ class Screen:
         self.dice = {True: (None, True), False: (None, False)}
         self.last_message = None
         self.board_drawn = True
+        self.numbers_drawn = None        # numbers.draw: what the gap and panel show
         self.show(view or BoardView())
 
     def draw_letters(self) -> None:
@@ -424,6 +430,7 @@ class Screen:
             self.draw_tray(False, view.off_black)
         self.shown = BoardView(list(view.points), view.bar_white, view.bar_black,
                                view.off_white, view.off_black)
+        numbers.draw(self)
 
     # ---------- dice ----------
     def draw_die(self, top: bool, face: int | None, black: bool) -> None:
@@ -484,4 +491,4 @@ class Screen:
     def message(self, words: str) -> None:
         """Clear the message line and print `words` on it (cut to 32 columns)."""
         self.last_message = words
-        self.print_at(MESSAGE_ROW, 0, words[:COLS].ljust(COLS), MESSAGE)
+        self.print_at(MESSAGE_ROW, 0, fit(words).ljust(COLS), MESSAGE)

@@ -15,7 +15,7 @@ from game.files.settings import Settings
 CARD_VALUES: dict = dict(cube=False, match_length=None, who_starts="roll", confirm_turn=False,
                          board_style="classic", switch_directions=False,
                          switch_tokens=False, set_dice=False, players="human-computer",
-                         tutor="off", speed="steps")
+                         tutor="off", speed="steps", score_pips=False)
 
 
 def played(settings: Settings) -> Settings:

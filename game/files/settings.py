@@ -68,8 +68,9 @@ OPTIONS = (
     ("players", "Players", PLAYERS),
     ("tutor", "Tutor", TUTOR),                            # game/scenes/tutor.py
     ("rules", "Rules", RULES),                            # 1983: the card's game only
+    ("score_pips", "Score & pips", (True, False)),        # game/board/numbers.py
 )
-MENU_KEYS = "123456789ABCDE"
+MENU_KEYS = "123456789ABCDEF"
 _WORDS = {True: "ON", False: "OFF", None: "UNLIMITED", "steps": "EACH STEP",
           "quick": "QUICK", "instant": "INSTANT", "roll": "ROLL", "human": "HUMAN",
           "computer": "COMPUTER", "human-computer": "HUMAN V COMPUTER",
@@ -119,6 +120,7 @@ CHECKS = {
     "board_style": one_of(*STYLE_ORDER), "switch_directions": flag, "switch_tokens": flag,
     "set_dice": flag, "players": one_of(*PLAYERS), "tutor": one_of(*TUTOR),
     "rules": one_of(*RULES),
+    "score_pips": flag,
 }
 
 
@@ -139,6 +141,7 @@ class Settings:
     players: str = "human-computer"
     tutor: str = "off"                 # warn of a play marked ? or ?? at once (1983: none)
     rules: str = "full"                # "1983": the inlay card's game, nothing more
+    score_pips: bool = True            # on the board (1983: neither; OFF for that look)
 
     @property
     def rules_1983(self) -> bool:

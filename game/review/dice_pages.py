@@ -6,7 +6,9 @@ from __future__ import annotations
 
 from game import menus
 from game.board import screen as S
+from game.board.lines import fit, rom_text
 from game.review import dicestats as D
+from game.review.pages import NAME_CHARS
 from game.zx.basic import Basic
 
 TITLE = "THE DICE ON TRIAL"
@@ -17,7 +19,7 @@ GAMES_SHOWN = 13                       # the last games' luck on the luck page
 
 
 def side_word(record, side: str) -> str:
-    return WORDS.get(side, record.names.get(side, side.capitalize()))
+    return WORDS.get(side) or rom_text(record.names.get(side, side.capitalize()))[:NAME_CHARS]
 
 
 def counts_lines(record, counts: dict, source: str) -> list[str]:
@@ -52,8 +54,8 @@ def trials_lines(record, counts: dict) -> list[str]:
         lines += ["", title.ljust(S.COLS)]
         for side in record.sides:
             result = test(counts[side])
-            lines.append(f"{side_word(record, side)}: {result.statistic:.2f}, {result.df} d.f., "
-                         f"p = {result.p:.2f}"[:S.COLS])
+            lines.append(fit(f"{side_word(record, side)}: {result.statistic:.2f}, "
+                             f"{result.df} d.f., p = {result.p:.2f}"))
             lines += [" " + line for line in D.trial_words(result, S.COLS - 1)]
     return lines
 

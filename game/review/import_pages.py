@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 
 from game.board import screen as S
+from game.board.lines import fit, rom_text
 from game.instructions import wrap
 from game.menus import BAD_KEY, PAGE, WARNING, show_reason, title_bar
 from game.review.imports import Imported, read_match_file
@@ -26,6 +27,8 @@ HOW_WORDS = {"single": "", "gammon": "gammon", "backgammon": "backgammon",
 
 
 def short(name: str, chars: int = NAME_CHARS) -> str:
+    """A player's name in the ROM's letters (é as e), cut to `chars` with a full stop."""
+    name = rom_text(name)
     return name if len(name) <= chars else name[:chars - 1] + "."
 
 
@@ -40,7 +43,7 @@ def game_line(imported: Imported, game) -> str:
         return left + "unfinished"
     won = f" +{game.points} {HOW_WORDS[game.how]}".rstrip()
     room = min(NAME_CHARS, S.COLS - len(left) - len(won))
-    return (left + short(record.names[game.winner], room) + won)[:S.COLS]
+    return fit(left + short(record.names[game.winner], room) + won)
 
 
 def heading_lines(imported: Imported) -> list[str]:

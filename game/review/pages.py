@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 
 from game.board import screen as S
+from game.board.lines import fit, rom_text
 from game.chances import chances_line, ink_of
 from game.commands import advice_lines, cube_advice_lines, play_text
 from game.errors import BackgammonError
@@ -17,7 +18,7 @@ from game.menus import BAD_KEY, CLICK, PAGE, clear_rows, footer, show_reason, te
 from game.model.position import Position
 from game.model.record import MatchRecord
 from game.review import judge as R
-from game.review import rollout_pages, sgf
+from game.review import matfile, rollout_pages, sgf
 from game.words import say
 from game.zx.basic import CODE_ENTER, Basic
 
@@ -37,7 +38,7 @@ BAR_EMPTY = S.attr(S.BLACK, S.WHITE)
 MARK_ATTR = {"": S.attr(S.BLACK, S.WHITE, bright=True),
              "?": S.attr(S.BLACK, S.YELLOW, bright=True),
              "??": S.attr(S.WHITE, S.RED, bright=True)}
-KEYS_HELP = "ENTER next B back C all S sums Q"
+KEYS_HELP = ("ENTER next  B back  Q end", "S summary  C one side or both")
 NAME_CHARS = 8                                  # of a player's name on the pages
 FIGURES_KEYS = (ord("a"), ord("A"))
 FIGURES_HELP = "A: the plays with their chances"
@@ -47,7 +48,7 @@ ROLLOUT_HELP = "R rolls this decision out"
 def side_word(side: str, names: dict | None = None) -> str:
     """You / Me for our own games; else the player's name from `names` (an imported
     match's), cut to NAME_CHARS."""
-    return WORDS.get(side) or (names or {}).get(side, side.capitalize())[:NAME_CHARS]
+    return WORDS.get(side) or rom_text((names or {}).get(side, side.capitalize()))[:NAME_CHARS]
 
 
 def board_view(position: Position, bottom_on_roll: bool) -> S.BoardView:
@@ -60,7 +61,7 @@ def board_view(position: Position, bottom_on_roll: bool) -> S.BoardView:
 def _fit(left: str, right: str) -> str:
     """`left` and `right` on one 32-column line, the right part kept whole."""
     room = S.COLS - len(right) - 1
-    return (left[:room].ljust(room) + " " + right)[:S.COLS]
+    return fit(left[:room].ljust(room) + " " + right)
 
 
 def headline(item, bottom: str, names: dict | None = None) -> str:
@@ -90,7 +91,7 @@ def detail(item, bottom: str) -> str:
             return _fit("The best play.", luck)
         best = play_text(item.best.play, item.side == bottom)
         return _fit(f"Best {best}", luck)
-    return f"Proper: {item.proper}"[:S.COLS]
+    return fit(f"Proper: {item.proper}")
 
 
 def summary_lines(review: R.Review, total: int | None = None) -> list[str]:
@@ -283,13 +284,13 @@ def choose_game(basic: Basic, record: MatchRecord, row: int = S.MESSAGE_ROW):
 
 def summary_page(basic: Basic, reviewer: R.Reviewer, export_dir=None):
     """The summary; returns the key that leaves it (ENTER: the moves, Q: the end, R: carry
-    on when stopped). X writes the game's .sgf (export) and stays."""
+    on when stopped). X writes the game's .sgf and .mat (export) and stays."""
     basic.cls(PAGE)
     title_bar(basic, f"REVIEW OF GAME {reviewer.game.number}")
     for row, line in enumerate(summary_lines(reviewer.review, reviewer.total), start=2):
         if row < S.ROWS - 1:
-            basic.print_at(row, 0, line[:S.COLS], PAGE)
-    footer(basic, "ENTER: moves  X: .sgf  Q: end")
+            basic.print_at(row, 0, fit(line), PAGE)
+    footer(basic, "ENTER: moves  X: save  Q: end")
     while True:
         key = yield from basic.inkey()
         if key in NEXT_KEYS + QUIT_KEYS + RESUME_KEYS:
@@ -303,19 +304,28 @@ def summary_page(basic: Basic, reviewer: R.Reviewer, export_dir=None):
 
 
 def export(basic: Basic, reviewer: R.Reviewer, export_dir=None):
-    """X: the game with its analysis so far as GNU Backgammon's .sgf, in the folder the .mat
-    export uses; the file's name (or why not) on the summary page."""
-    basic.print_at(EXPORT_ROW, 0, "Writing the .sgf...".center(S.COLS), PAGE)
+    """X: the game with its analysis so far as GNU Backgammon's .sgf, and the game alone as a
+    Jellyfish .mat of the same name (not for a game from a set-up board: a .mat cannot hold
+    its start), in the folder the match's .mat export uses; the name and the folder (or why
+    not) on the summary page. Returns the paths written, or None."""
+    basic.print_at(EXPORT_ROW, 0, "Writing the .sgf and .mat...".center(S.COLS), PAGE)
     yield
     try:
-        path = sgf.export_review(reviewer.record, reviewer.review, export_folder(export_dir))
+        folder = export_folder(export_dir)
+        path = sgf.export_review(reviewer.record, reviewer.review, folder)
+        mat = None if reviewer.game.start else matfile.write_mat(
+            reviewer.record, os.path.splitext(path)[0] + ".mat", games=[reviewer.game.number])
     except OSError as exc:
         show_reason(basic, f"Not saved: {exc.strerror or exc}", EXPORT_ROW, 2)
         return None
     clear_rows(basic, EXPORT_ROW, 2)
-    basic.print_at(EXPORT_ROW, 0, f"Saved {os.path.basename(path)}"[:S.COLS].center(S.COLS),
-                   PAGE)
-    return path
+    folder = os.path.dirname(os.path.abspath(path))
+    where = folder if len(folder) < S.COLS - 3 else "..." + folder[-(S.COLS - 7):]
+    kinds = ".sgf/.mat" if mat else ".sgf only"
+    basic.print_at(EXPORT_ROW, 0, fit(f"{os.path.splitext(os.path.basename(path))[0]}"
+                                      f"{kinds}").center(S.COLS), PAGE)
+    basic.print_at(EXPORT_ROW + 1, 0, fit(f"in {where}").center(S.COLS), PAGE)
+    return (path, mat) if mat else (path,)
 
 
 def browse(basic: Basic, screen: S.Screen, reviewer: R.Reviewer, bottom: str, sides):
@@ -355,7 +365,7 @@ def browse(basic: Basic, screen: S.Screen, reviewer: R.Reviewer, bottom: str, si
             continue
         else:
             basic.beep(*BAD_KEY)
-            for words in (KEYS_HELP, FIGURES_HELP, ROLLOUT_HELP):
+            for words in (*KEYS_HELP, FIGURES_HELP, ROLLOUT_HELP):
                 screen.message(words)
                 if (yield from basic.pause(100)) is not None:
                     break
@@ -381,7 +391,7 @@ def roll_out(basic: Basic, screen: S.Screen, item, bottom: str, sides,
     else:
         why = "A forced move: nothing to roll out"
     if job is None:
-        screen.message(why[:S.COLS])
+        screen.message(fit(why))
         yield from basic.pause(100)
         return
     yield from rollout_pages.roll_out(basic, job)

@@ -18,6 +18,7 @@ from typing import Any
 
 from game import chances, commands
 from game.board import screen as S
+from game.board.lines import fit
 from game.commands import play_text
 from game.errors import BackgammonError
 from game.instructions import wrap
@@ -152,12 +153,13 @@ def review_job(item, bottom: str, names: tuple[str, str] = ("You", "Me"),
     if item.forced:
         return None
     match = item.match          # the score the review judged the move at (None: money)
-    ranked = evaluator.ranked_plays(item.before, item.dice, commands.ADVICE_LEVEL,
-                                    limit=MAX_CANDIDATES, match=match)
-    plays = [c.play for c in ranked]
+    # the plays A lists on the page, and the play made (listed under them if not among them)
+    plays = [c.play for c in item.candidates][:MAX_CANDIDATES] or \
+        [c.play for c in evaluator.ranked_plays(item.before, item.dice, commands.ADVICE_LEVEL,
+                                                limit=MAX_CANDIDATES, match=match)]
     made = item.played.play
     if all(p.after != made.after for p in plays):
-        plays[-1] = made                       # the play made is always rolled out
+        plays = [*plays[:MAX_CANDIDATES - 1], made]   # the play made is always rolled out
     return plays_job(item.before, plays, item.side == bottom, trials, names, match,
                      item.past_table)
 
@@ -233,7 +235,7 @@ def progress_lines(job: RolloutJob, answer) -> list[str]:
     for rank, (label, figures) in enumerate(zip(job.labels, answer.candidates, strict=True),
                                             start=1):
         equity = estimate_text(figures.equity) if answer.trials_done else ""
-        lines.append(f"{rank}. {label:<{NOTATION_WIDTH}} {equity}"[:S.COLS])
+        lines.append(fit(f"{rank}. {label:<{NOTATION_WIDTH}} {equity}"))
     return lines
 
 
@@ -245,7 +247,9 @@ def games_line(answer) -> str:
 
 def result_lines(job: RolloutJob, answer, level: int, truncate: int) -> list[str]:
     """The result page's lines (under its title)."""
-    head = [f"{games_line(answer)}, {depth_words(level, truncate)}"[:S.COLS]]
+    head = [f"{games_line(answer)}, {depth_words(level, truncate)}"]
+    if len(head[0]) > S.COLS:                # the games, then how they were played
+        head = [f"{games_line(answer)},", depth_words(level, truncate).capitalize()]
     if not answer.finished:
         head.append("Stopped early: the games done.")
     if job.cube:
@@ -255,7 +259,7 @@ def result_lines(job: RolloutJob, answer, level: int, truncate: int) -> list[str
                                                answer.candidates, strict=True), start=1):
         lines += [line, chances_text(figures)]
         if rank > 1:
-            lines.append(f"   vs 1st {estimate_text(figures.versus_first)}"[:S.COLS])
+            lines.append(fit(f"   vs 1st {estimate_text(figures.versus_first)}"))
     lines += plays_units(job)
     note = chances.chances_note()        # what the columns are: left out when it cannot fit
     return lines + note if len(lines) + len(note) <= S.PAGE_LINES else lines

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from game.board import screen as S
+from game.board.lines import fit
 from game.interfaces import Frames, Screen
 from game.menus import key_char
 from game.model.match import COMPUTER, DROP, HUMAN, RESIGN
@@ -24,7 +25,7 @@ def fit_banner(words: str) -> str:
     for short in (words, words.replace(" points)", " pts)").replace(" point)", " pt)")):
         if len(short) <= S.COLS:
             return short
-    return short.replace(" a ", " ", 1)[:S.COLS]
+    return fit(short.replace(" a ", " ", 1))
 
 
 def banner_words(result, game=None) -> tuple[str, str]:
@@ -82,7 +83,7 @@ def banner_lines(match_over: bool) -> tuple[list[str], tuple]:
     """The message lines that take turns under the banner, and the keys they list."""
     keys = tuple(k for k in BANNER_KEYS if k.at_match_end or not match_over)
     first = "Press any key" if match_over else "Press any key for a new game"
-    return [first, "  ".join(f"{k.key} {k.words}" for k in keys)[:S.COLS]], keys
+    return [first, fit("  ".join(f"{k.key} {k.words}" for k in keys))], keys
 
 
 def game_over(basic: Basic, screen: Screen, result: Any, game: Any = None) -> Frames:

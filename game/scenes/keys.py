@@ -9,7 +9,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from game import commands, menus
-from game.board import screen as S
+from game.board.lines import fit
 from game.files.settings import export_folder
 from game.model import rules
 from game.model.match import HUMAN
@@ -111,7 +111,7 @@ def version(game, side):
 
 def export_now(game, side):
     name = yield from export(game)
-    game.message(name[:S.COLS])
+    game.message(fit(name))
     yield from info_pause(game)
 
 

@@ -216,6 +216,9 @@ class Game:
         if not m.in_game:
             m.start_game()
         self.apply_style()
+        bottom, top = m.sides
+        self.screen.numbers = (say("who", bottom), say("who", top),
+                               (m.score[bottom], m.score[top]) if m.length else None)
         self.screen.draw_board(S.view_of(self.position))
         self.draw_cube()
         self.heard_from_last_play = False     # no play shown yet to press D during

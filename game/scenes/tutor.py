@@ -12,6 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from game.board import screen as S
+from game.board.lines import fit
 from game.commands import play_text
 from game.errors import BackgammonError
 from game.menus import BAD_KEY, CLICK, key_char
@@ -57,7 +58,7 @@ class Verdict:
                      f"{self.mark} Better: {self.better}"):
             if len(text) <= S.COLS:
                 return text
-        return text[:S.COLS]
+        return fit(text)
 
 
 class Job:

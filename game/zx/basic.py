@@ -8,6 +8,7 @@ from typing import Any
 
 import roms
 from game.board import screen as geometry
+from game.board.lines import rom_text
 from game.interfaces import Frames, Machine
 from game.zx import media, rom48
 from spectrum.hw import ATTR_ADDR, ATTR_BYTES
@@ -95,7 +96,8 @@ class Basic:
 
     def print_at(self, row: int, col: int, text: str, attr_byte: int | None = None) -> None:
         """PRINT AT row,col; INK; PAPER; BRIGHT; FLASH; text (no newline). Characters outside
-        32..127 print as '?'. Rows 22-23 (the 48K's lower screen) are reached with CL-SET."""
+        32..127 print as their nearest ASCII (lines.rom_text: é as e), else '?'. Rows 22-23
+        (the 48K's lower screen) are reached with CL-SET."""
         codes = bytearray()
         if row <= AT_LAST_LINE:
             codes += bytes([CODE_AT, row, col])
@@ -107,7 +109,7 @@ class Basic:
         if attr_byte is not None:
             codes += bytes([CODE_INK, attr_byte & 7, CODE_PAPER, (attr_byte >> 3) & 7,
                             CODE_BRIGHT, (attr_byte >> 6) & 1, CODE_FLASH, attr_byte >> 7])
-        codes += bytes(ord(ch) if 32 <= ord(ch) < 128 else ord("?") for ch in text)
+        codes += rom_text(text).encode("ascii")
         self._rst10(bytes(codes))
 
     def cls(self, attr_byte: int = geometry.attr(geometry.BLACK, geometry.WHITE)) -> None:

@@ -11,6 +11,7 @@ import pytest
 
 from repo import REPO, TESTS
 from spectrum import display, ula
+from spectrum.typist import TYPE_GAP_FRAMES, TYPE_HOLD_FRAMES
 
 
 @pytest.fixture
@@ -66,7 +67,7 @@ def test_window_title_keys_and_clean_close(test_pattern):
             pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_BACKSPACE, mod=0))
         elif len(seen) == 2:
             pygame.event.post(pygame.event.Event(pygame.KEYUP, key=pygame.K_a, mod=0))
-        elif len(seen) == 4:
+        elif len(seen) == 12:
             pygame.event.post(pygame.event.Event(pygame.QUIT))
         seen.append((m.keyboard.is_pressed("A"), m.keyboard.is_pressed("CAPS SHIFT"),
                      m.keyboard.is_pressed("0"), pygame.display.get_caption()[0]))
@@ -75,10 +76,13 @@ def test_window_title_keys_and_clean_close(test_pattern):
     loop = display.DisplayLoop(test_pattern, on_frame, scale=1, fast=True,
                                title="Spectrum Backgammon")     # the caller's title
     assert loop.run_window() == 0
-    assert seen[1][:3] == (True, True, True)
-    assert seen[3][:3] == (False, True, True)
+    hold, gap = TYPE_HOLD_FRAMES, TYPE_GAP_FRAMES
+    # two keys pressed together are two strokes, one after the other, each held `hold` frames
+    assert [s[:3] for s in seen[1:1 + hold]] == [(True, False, False)] * hold
+    assert seen[1 + hold][:3] == (False, False, False)
+    assert seen[1 + hold + gap][:3] == (False, True, True)         # DELETE: CAPS SHIFT + 0
     assert seen[1][3] == "Spectrum Backgammon"
-    assert len(seen) == 5                                    # QUIT ended the loop at once
+    assert len(seen) == 13                                   # QUIT ended the loop at once
     assert not pygame.display.get_init()
 
 

@@ -7,6 +7,7 @@ floods of clicks and keys never crash. The real game on the real machine, SDL's 
 drivers."""
 import json
 import random
+import time
 from itertools import pairwise
 
 import numpy as np
@@ -16,7 +17,9 @@ import pytest
 from game.board import clicks
 from game.board import screen as S
 from game.model.position import Position
+from screentext import text_at
 from spectrum import display, hw
+from spectrum.typist import TYPE_GAP_FRAMES, TYPE_HOLD_FRAMES, Typist
 from windowdriver import SCALE, Player
 
 SETTINGS = {"cube": False, "who_starts": "human", "sound": False}
@@ -159,22 +162,172 @@ def test_a_resized_window_keeps_whole_number_scaling_centred():
     assert display.DisplayLoop._layout((100, 100)) == (1, (-110, -70))
 
 
-def test_a_key_pressed_and_let_go_between_two_frames_still_reaches_the_machine():
-    typist = display.Typist()
+class Matrix:
+    """What the typist sets, frame by frame."""
 
-    class Keys:
-        def set_pressed(self, names):
-            self.names = list(names)
-    keys = Keys()
-    typist.tapped.append(("N",))
-    typist.frame(keys, {})
-    assert keys.names == ["N"]
-    typist.frame(keys, {})
-    assert keys.names == []
+    def __init__(self):
+        self.seen = []
+
+    def set_pressed(self, names):
+        self.seen.append(tuple(names))
+
+    def strokes(self, name):
+        """How many times `name` went down."""
+        pressed = [name in names for names in self.seen]
+        return sum(1 for before, now in pairwise([False, *pressed]) if now and not before)
+
+
+class Clock:
+    def __init__(self):
+        self.now_s = 0.0
+
+    def __call__(self):
+        return self.now_s
+
+
+@pytest.mark.parametrize("frames_per_host_s", [50, 2000])      # paced, and flat out (F10)
+def test_a_pc_key_is_one_stroke_of_the_same_frames_whatever_the_speed(frames_per_host_s):
+    """A key held 0.1 s of host time is held TYPE_HOLD_FRAMES emulated frames, once, at
+    50 Hz and at 2,000 frames a second; one pressed and let go between two frames too."""
+    clock, keys = Clock(), Matrix()
+    typist = Typist(clock)
+    typist.press("k5", ("5",))
+    for frame in range(frames_per_host_s):                     # one host second
+        clock.now_s = frame / frames_per_host_s
+        if clock.now_s >= 0.1:
+            typist.release("k5")
+        typist.frame(keys)
+    assert keys.strokes("5") == 1
+    assert sum("5" in names for names in keys.seen) == TYPE_HOLD_FRAMES
+    typist.press("kn", ("N",))
+    typist.release("kn")                                       # before the next frame
+    for _ in range(10):
+        typist.frame(keys)
+    assert keys.strokes("N") == 1
+
+
+@pytest.mark.parametrize("frames_per_host_s", [50, 2000])
+def test_a_held_pc_key_repeats_after_the_48k_delay_in_host_time(frames_per_host_s):
+    """Held 0.6 s: one character. Held 1.25 s: the first, then from 0.7 s (REPDEL) one every
+    0.1 s (REPPER) flat out; at 50 Hz as often as a stroke and its gap allow (8 frames)."""
+    for held_s, flat_out, paced in ((0.6, 1, 1), (1.25, 7, 5)):
+        clock, keys = Clock(), Matrix()
+        typist = Typist(clock)
+        typist.press("k5", ("5",))
+        for frame in range(2 * frames_per_host_s):
+            clock.now_s = frame / frames_per_host_s
+            if clock.now_s >= held_s:
+                typist.release("k5")
+            typist.frame(keys)
+        assert keys.strokes("5") == (flat_out if frames_per_host_s > 50 else paced)
+
+
+def test_shift_held_with_a_key_shifts_its_stroke_and_a_lost_focus_lets_all_go():
+    clock, keys = Clock(), Matrix()
+    typist = Typist(clock)
+    typist.press("shift", ("CAPS SHIFT",))
+    typist.press("a", ("A",))
+    typist.release("shift")                        # let go before the stroke was typed
+    typist.frame(keys)
+    assert set(keys.seen[-1]) == {"CAPS SHIFT", "A"}
+    typist.press("ctrl", ("SYMBOL SHIFT",))
+    typist.release_all()
+    for _ in range(20):
+        typist.frame(keys)
+    assert keys.seen[-1] == ()
+
+
+def typed(line):
+    """What was typed after "Your move? " (the ROM's cursor, an L or C, taken off)."""
+    text = line.split("? ", 1)[1].rstrip()
+    return text[:-1] if text[-1:] in ("L", "C") else text
+
+
+def hold_keys(keys_and_holds_s, fast):
+    """A script: at "Your move?" each (pygame key, host seconds) is pressed with a real
+    KEYDOWN and let go with a KEYUP that long after, the loop at `fast` (F10 pressed to
+    change it, as a player would); the message line read before the last key and after."""
+    state = {"todo": list(keys_and_holds_s)}
+
+    def script(p):
+        if not p.at_move_prompt() and "typing" not in state:
+            return True
+        state["typing"] = True
+        if p.loop.fast != fast:
+            pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_F10, mod=0))
+        now_s = time.perf_counter()
+        if "up_at" in state:
+            if now_s < state["up_at"]:
+                return True
+            pygame.event.post(pygame.event.Event(pygame.KEYUP, key=state.pop("key"), mod=0))
+            del state["up_at"]
+            state["settle_until"] = now_s + 0.3
+            return True
+        if now_s < state.get("settle_until", 0):
+            return True
+        if not state["todo"]:
+            state["after"] = text_at(p.machine, S.MESSAGE_ROW, 0, 32)
+            return False
+        if len(state["todo"]) == 1:
+            state["before"] = text_at(p.machine, S.MESSAGE_ROW, 0, 32)
+        key, hold_s = state["todo"].pop(0)
+        pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=key, mod=0, unicode=""))
+        state.update(key=key, up_at=now_s + hold_s)
+        return True
+    return state, script
+
+
+@pytest.mark.parametrize("fast", [False, True])
+def test_h3_typed_with_real_key_holds_is_h3_at_50_hz_and_flat_out(config, fast):
+    """Issue 52 finding 2: h, 3, ENTER, each held 0.1 s of host time, make the step h3 (seed
+    7 throws 3-2) at 50 Hz and with F10 on: no "333..." and no ENTER repeated."""
+    state, script = hold_keys([(pygame.K_h, 0.1), (pygame.K_3, 0.1), (pygame.K_RETURN, 0.1)],
+                              fast)
+    player = Player(frames=10**7)
+    player.run(script)
+    assert typed(state["before"]) == "h3"
+    assert player.game.turn.made == [(Position.index_of_letter("h"), 3)]
+    assert "Type" not in state["after"]                   # ENTER was taken once, not again
+
+
+@pytest.mark.parametrize("fast", [False, True])
+def test_a_key_held_a_second_repeats_the_same_at_both_speeds(config, fast):
+    """DELETE (Backspace) held 1.0 s after "h" rubs it out and repeats, harmlessly; then h
+    held 0.3 s is one h however many frames ran meanwhile."""
+    state, script = hold_keys([(pygame.K_h, 0.1), (pygame.K_BACKSPACE, 1.0), (pygame.K_h, 0.3)],
+                              fast)
+    Player(frames=10**7).run(script)
+    assert typed(state["after"]) == "h"
+
+
+def test_f10_pressed_while_a_key_is_held_types_it_once(config):
+    """F10 (to fast and back) while h is held 0.4 s: still one h."""
+    state = {}
+
+    def script(p):
+        if not p.at_move_prompt():
+            return True
+        now_s = time.perf_counter()
+        if "down_at" not in state:
+            pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_h, mod=0))
+            state["down_at"] = now_s
+        elif now_s - state["down_at"] > 0.1 and state.setdefault("f10", 0) < 2 and \
+                now_s - state["down_at"] > 0.1 + 0.1 * state["f10"]:
+            pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_F10, mod=0))
+            state["f10"] += 1
+        elif now_s - state["down_at"] > 0.4 and "up" not in state:
+            pygame.event.post(pygame.event.Event(pygame.KEYUP, key=pygame.K_h, mod=0))
+            state["up"] = now_s
+        elif "up" in state and now_s - state["up"] > 0.3:
+            state["line"] = text_at(p.machine, S.MESSAGE_ROW, 0, 32)
+            return False
+        return True
+    Player(frames=10**7).run(script)
+    assert state["f10"] == 2 and typed(state["line"]) == "h"
 
 
 def test_typed_characters_are_each_held_then_let_go():
-    typist = display.Typist()
+    typist = Typist()
 
     class Keys:
         def set_pressed(self, names):
@@ -183,11 +336,12 @@ def test_typed_characters_are_each_held_then_let_go():
     keys.seen = []
     typist.type("k4\n?")
     for _ in range(40):
-        typist.frame(keys, {})
+        typist.frame(keys)
     pressed = [names for names in keys.seen if names]
     runs = [pressed[0]] + [b for a, b in pairwise(pressed) if a != b]
     assert runs == [("K",), ("4",), ("ENTER",), ("SYMBOL SHIFT", "C")]
-    assert keys.seen[display.TYPE_HOLD_FRAMES + 1] == ()         # let go in between
+    assert keys.seen[TYPE_HOLD_FRAMES] == ()             # let go in between
+    assert keys.seen[TYPE_HOLD_FRAMES + TYPE_GAP_FRAMES] == ("4",)
 
 
 def test_the_game_with_no_display_says_so_in_one_line_with_how_to_run_headless(tmp_path):

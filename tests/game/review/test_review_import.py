@@ -67,7 +67,7 @@ def test_a_game_picked_by_number_is_reviewed_with_the_players_names(tmp_path):
     text = d.screen_words()
     assert "Alexandr" in text and " Bo" in text and " You" not in text
     d.type("x")
-    d.until("Saved game2-")
+    d.until(".sgf/.mat")
     written = next(tmp_path.glob("game2-*.sgf")).read_text()
     assert "PW[Alexandrina]PB[Bo]" in written and "A[" in written
     d.type("\n")                                      # the moves, both sides'

@@ -6,8 +6,10 @@ from test_review import one_game, played_out
 
 from game.board import screen as S
 from game.model.match import COMPUTER, HUMAN
+from game.review.matfile import parse_mat
 from game.review.pages import headline, review_screen
 from gamedriver import RoutineDriver, key_code
+from gnubg_tools import comparable, gnubg_round_trip
 
 LEVEL = 3                         # the screen is under test here, not the judge
 
@@ -131,14 +133,27 @@ def test_the_headline_fits_one_row_with_the_mark_at_its_end():
             assert line.rstrip().endswith(f"{item.mark} -{item.loss:.3f}")
 
 
-def test_x_on_the_summary_writes_the_games_sgf_or_says_why_not(tmp_path):
+def test_x_on_the_summary_writes_the_games_sgf_and_mat_names_the_folder_or_says_why_not(
+        tmp_path):
+    """X: gameN-....sgf with its analysis and the game alone as gameN-....mat, their name
+    and the folder on the page (a long folder keeps its end)."""
     d = Driver(blunder_game(), export_dir=str(tmp_path))
     d.until("ENTER: moves", row=S.ROWS - 1)
     d.type("x")
-    d.until("Saved game1-")
+    d.until(".sgf/.mat")
     files = list(tmp_path.glob("game1-*.sgf"))
-    assert len(files) == 1 and files[0].name in "\n".join(d.text())
+    mats = list(tmp_path.glob("game1-*.mat"))
+    assert len(files) == len(mats) == 1 and files[0].stem == mats[0].stem
+    text = "\n".join(d.text())
+    assert f"{files[0].stem}.sgf/.mat" in text
+    folder_line = next(line.strip() for line in d.text() if line.strip().startswith("in "))
+    assert str(tmp_path).endswith(folder_line[3:].lstrip("."))
     assert "\n;W[31hefe]A[0][hefe E ver 3 " in files[0].read_text()   # with its analysis
+    code, output = gnubg_round_trip(mats[0], tmp_path / "gnubg.mat", tmp_path)
+    assert code == 0, output                    # gnubg -t reads the .mat: the same game
+    assert comparable(parse_mat((tmp_path / "gnubg.mat").read_text())) == \
+        comparable(parse_mat(mats[0].read_text()))
+    assert len(parse_mat(mats[0].read_text()).games) == 1
     assert "REVIEW OF GAME 1" in d.text()[0]
     blocker = tmp_path / "file"
     blocker.write_text("not a folder")

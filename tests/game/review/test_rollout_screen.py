@@ -157,7 +157,7 @@ def test_a_review_move_page_rolls_its_decision_out():
     driver.until("REVIEW OF GAME 1", row=0)
     driver.type("\n")
     driver.until("You 31", row=11)
-    roll_out_and_stop(driver, "Rolls out the 5 plays shown:")
+    roll_out_and_stop(driver, "Rolls out the 3 plays shown:")
     driver.type("\n")
     wait_for(driver, "You 31", row=11)                # back on the same move page
 

@@ -76,7 +76,7 @@ def test_r_after_a_game_shows_progress_a_move_page_the_summary_then_the_banner_a
     text = "\n".join(driver.text())
     assert "Rating (GNU Backgammon's):" in text and " You: " in text and " Me: " in text
     assert "Stopped" not in text
-    assert "X: .sgf" in driver.text()[FOOTER]
+    assert "X: save" in driver.text()[FOOTER]
     driver.type("\n")                                   # the moves: the human's first
     (d1, d2), _ = record_moves(driver, "human")[0]
     driver.until(f" You {d1}{d2}: ", row=HEADLINE)
@@ -126,9 +126,11 @@ def test_x_on_the_summary_writes_the_sgf_that_gnubg_loads_with_the_same_moves(tm
     driver.type("r")
     driver.until("ENTER: moves", row=FOOTER)
     driver.type("x")
-    driver.until("Saved game1-")
-    name = next(line for line in driver.text() if "Saved game1-" in line).split()[-1]
-    assert name.endswith(".sgf") and (tmp_path / name).exists()
+    driver.until(".sgf only")                   # a set-up board: a .mat cannot hold its start
+    stem = next(line for line in driver.text() if ".sgf only" in line).split()[0][:-4]
+    name = stem + ".sgf"
+    assert stem.startswith("game1-") and (tmp_path / name).exists()
+    assert not list(tmp_path.glob("*.mat"))
     assert "REVIEW OF GAME 1" in driver.text()[0]       # still on the summary page
     code, output = run_gnubg(tmp_path, tmp_path / name)
     assert code == 0, output
