@@ -12,7 +12,7 @@ from .z80_records import MemptrLine as W
 from .z80_tables import ALL_FLAGS, FLAG_3, FLAG_5, FLAG_C, FLAG_H, FLAG_N, FLAG_PV, ROT_NAMES
 
 IM_MODE = (0, 0, 1, 2, 0, 0, 1, 2)          # ED 46/4E/56/5E/66/6E/76/7E: IM 0 0 1 2 0 0 1 2
-RP_REGS = (("b", "c"), ("d", "e"), ("h", "l"), ("sp",))
+RP_REGS: tuple[tuple[str, ...], ...] = (("b", "c"), ("d", "e"), ("h", "l"), ("sp",))
 NOT_C = ALL_FLAGS ^ FLAG_C
 POP = ["v = M[sp] | M[(sp + 1) & 65535] << 8", "sp = (sp + 2) & 65535"]
 BLOCK_NAMES = {(0, False): "LDI", (1, False): "CPI", (2, False): "INI", (3, False): "OUTI",
@@ -93,11 +93,10 @@ class PrefixedOps:
             return make(addr, 4, f"BIT {y},{mref}", body, reads=px, writes="wz", fw=NOT_C)
         lines, fr, fw = cb_op(x, y, "v")
         body += lines + [Store("wa", "v")]
-        mn, writes = cb_mn(x, y, mref), ("wz",)
+        mn, writes = cb_mn(x, y, mref), ("wz", R8[z]) if z != 6 else ("wz",)
         if z != 6:
             body.append(f"{R8[z]} = v")
             mn += f" (and LD {R8N[z]})"
-            writes += (R8[z],)
         return make(addr, 4, mn, body, reads=px, writes=writes, fr=fr, fw=fw)
 
     # ---- ED prefix
@@ -199,6 +198,7 @@ def _block_body(z, inc):
     de_step = [f"e = (e {sgn} 1) & 255", f"if e == {end}: d = (d {sgn} 1) & 255"]
     bc_dec = ["if not c: b = (b - 1) & 255", "c = (c - 1) & 255"]
     io_flags = F("f = ((v >> 6) & 2) | (17 if n > 255 else 0) | (SZ53P[(n & 7) ^ b] & 4) | SZ53[b]")
+    body: list
     if z == 0:
         body = (["v = M[h << 8 | l]", Store("d << 8 | e", "v")] + hl_step + de_step + bc_dec
                 + [F("n = v + a"),

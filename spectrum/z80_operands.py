@@ -4,7 +4,7 @@ address, or `Expr` expressions read at run time when making the interpreter's pe
 is generated here."""
 from .z80_tables import FLAG_C, FLAG_PV, FLAG_S, FLAG_Z
 
-R8 = ("b", "c", "d", "e", "h", "l", None, "a")           # r field; 6 is (HL)
+R8 = ("b", "c", "d", "e", "h", "l", "", "a")             # r field; 6 is (HL), no register
 R8N = ("B", "C", "D", "E", "H", "L", "(HL)", "A")
 RP = ("bc", "de", "hl", "sp")
 RPN = ("BC", "DE", "HL", "SP")

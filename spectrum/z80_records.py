@@ -5,6 +5,7 @@ few template lines on locals named after the registers. The passes (z80_passes.p
 (z80_emit.py) read these records; nothing reads the code they make."""
 from dataclasses import dataclass, field
 
+from .z80_operands import Expr
 from .z80_tables import ALL_FLAGS
 
 # how control leaves an instruction (Instr.flow)
@@ -56,7 +57,7 @@ class Instr:
     """One decoded instruction. Its lines are templates: `{io_t}` is the T-state of its I/O
     access, `{m1}` the M1 cycles counted so far (R), `{qmask}` what the Q latch lets through of F
     (SCF/CCF)."""
-    addr: object                 # its address (an int, or the expression `pc` for the interpreter)
+    addr: int | Expr             # its address (an int, or the expression `pc` for the interpreter)
     length: int
     mn: str
     body: list                   # lines run every time: str, FlagLine, MemptrLine, Store
