@@ -73,30 +73,30 @@ class Decoder(PrefixedOps):
         b0 = m[addr]
         px, op_at = None, 1                 # op_at: the offset of the byte after a prefix
         if b0 == 0xCB:
-            row = CB[m[(addr + 1) & 65535]]
-            ins = self.cb(addr)
+            entry = CB[m[(addr + 1) & 65535]]
+            ins = self.cb(addr)             # (by field; its rows all name it)
         elif b0 == 0xED:
-            row = ED[m[(addr + 1) & 65535]]
-            ins = self.ed(addr, row.handler)
+            entry = ED[m[(addr + 1) & 65535]]
+            ins = self.ed(addr, entry.handler)
         elif b0 in (0xDD, 0xFD):
             px, op = ("ix" if b0 == 0xDD else "iy"), m[(addr + 1) & 65535]
             if op == 0xCB:
-                row = CB[m[(addr + 3) & 65535]]
+                entry = CB[m[(addr + 3) & 65535]]
                 ins = self.xycb(addr, px)
             elif prefix_changes(op):
-                row = BASE[op]
-                ins = getattr(self, row.handler)(Fields(m, addr, (addr + 1) & 65535, op, px))
+                entry = BASE[op]
+                ins = self.base(entry, Fields(m, addr, (addr + 1) & 65535, op, px))
             else:                           # a lone prefix: 4 T, then the next opcode
-                row, mn, px = BASE[b0], f"{px.upper()} prefix (no-op)", None
+                entry, mn, px = BASE[b0], f"{px.upper()} prefix (no-op)", None
                 ins = make(addr, 1, mn, [], flow=STOP, post="_eir")
         else:
-            row, op_at = BASE[b0], 0
-            ins = getattr(self, row.handler)(Fields(m, addr, addr, b0, None))
-        main = row.xy if px else row.cycles
+            entry, op_at = BASE[b0], 0
+            ins = self.base(entry, Fields(m, addr, addr, b0, None))
+        main = entry.xy if px else entry.cycles
         ins.cycles = z80_bus.resolve(main, m, addr, op_at, px)
-        ins.taken_cycles = z80_bus.resolve(row.taken, m, addr, op_at, px)
+        ins.taken_cycles = z80_bus.resolve(entry.taken, m, addr, op_at, px)
         ins.m1, ins.tstates = main.m1, main.tstates
-        ins.taken_tstates = main.tstates + row.taken.tstates
+        ins.taken_tstates = main.tstates + entry.taken.tstates
         for store, name in zip(ins.stores, ("wa", "wb"), strict=False):     # 0 to 2 stores
             store.name = name
         return ins
@@ -107,6 +107,9 @@ class Decoder(PrefixedOps):
 
     # ---- unprefixed and DD/FD-prefixed instructions: each row of BASE (below the class) names one
     # of these handlers; c holds the decoded fields, operands and the DD/FD index register
+    def base(self, entry, c):
+        return getattr(self, entry.handler)(c)     # the handler the opcode's row in BASE names
+
     def ins(self, c, n, mn, body, reads=(), writes=(), fr=0, fw=0, **kw):
         """An Instr of n bytes (plus the prefix) at c's address: reads / writes are the registers,
         fr / fw the flag bits it reads / writes; kw says how it leaves (z80_records.Instr)."""

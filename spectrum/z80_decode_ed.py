@@ -105,7 +105,7 @@ class PrefixedOps:
         m = self.mem
         op = m[(addr + 1) & 65535]
         nn = m[(addr + 2) & 65535] | m[(addr + 3) & 65535] << 8
-        return getattr(self, handler)(addr, op, (op >> 3) & 7, nn)
+        return getattr(self, handler)(addr, op, (op >> 3) & 7, nn)    # the handler its row names
 
     def _ed_in(self, addr, op, y, nn):
         body = ["v = b << 8 | c", "x = PIN(v, {io_t}) & 255", F("f = (f & 1) | SZ53P[x]"),
