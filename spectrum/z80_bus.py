@@ -47,9 +47,6 @@ def pattern(text: str) -> Pattern:
                    sum(k == "F" for k, _ in steps))
 
 
-NO_CYCLES = pattern("")
-
-
 @dataclass(frozen=True, slots=True)
 class Row:
     """One opcode of a table: its mnemonic, the decoder's handler that makes its record, its bus
