@@ -116,7 +116,8 @@ class Spectrum48:
         self.frame_count = 0            # frames completed since reset
         # (start_level, changes) of every finished frame's beeper, oldest first, for audio
         # to drain; frames that pass inside a call() (a BEEP in ROM) land here too
-        self.ear_frames = collections.deque(maxlen=EAR_FRAMES_KEPT)
+        self.ear_frames: collections.deque[tuple[float, list]] = \
+            collections.deque(maxlen=EAR_FRAMES_KEPT)
         # SP after the RET of each call() in progress, innermost last
         self._call_return_sps = []
         self._on_sentinel = None

@@ -226,6 +226,9 @@ def _paint_border(out, border_start, border_changes) -> None:
         right_strip.reshape(192, _SIDE_CELLS, 1, 3)
 
 
+FrameLog = tuple[int, list[tuple[int, int]]]    # (start level, [(tstates, level), ...]): one frame
+
+
 class Ula:
     """Port 0xFE, the floating bus, and the per-frame logs the display and the beeper read.
     `memory` is the machine's 64 KiB (bytearray or uint8 array) the floating bus reads; None
@@ -253,10 +256,10 @@ class Ula:
         self._mic_start, self._mic_changes = 0, []
         self.tape_level = 0
         self._tape_start, self._tape_changes = 0, []
-        self.frame_tape = (0, [])
-        self.frame_border = (0, [])
-        self.frame_ear = (0, [])
-        self.frame_mic = (0, [])
+        self.frame_tape: FrameLog = (0, [])
+        self.frame_border: FrameLog = (0, [])
+        self.frame_ear: FrameLog = (0, [])
+        self.frame_mic: FrameLog = (0, [])
         self.frame_screen_writes = []
         self.frame_changed = True   # the last render() drew something new into its `out`
         self._drawn = None          # (out, what it shows) when no write fell in its frame

@@ -97,7 +97,7 @@ class Z80:
                             f"not {contended!r}")
         self._contention = CONTENTION_48K if contended is True else (contended or None)
         self.contended = self._contention is not None
-        self.screen_writes: list[tuple[int, int]] = []
+        self.screen_writes: list[tuple[int, int, int]] = []
         self.rom_top = rom_top
         self.a = self.f = self.b = self.c = self.d = self.e = self.h = self.l = 0
         self.a_ = self.f_ = self.b_ = self.c_ = self.d_ = self.e_ = self.h_ = self.l_ = 0

@@ -238,6 +238,8 @@ class Emitter:
         is exactly what the byte loop would do (no wrap, no forward overlap, no ROM, not over the
         block's own code; with contention, only where nothing waits)."""
         start, cont = block.start, self.cont
+        ldir = block.steps[0].ins
+        again, last = ldir.taken_tstates, ldir.tstates      # T-states of a pass that repeats / ends
         code_ok = " and ".join(f"(de + n <= {lo} or de >= {hi})" for lo, hi in block.ranges)
         if cont is not None:
             if any(lo < cont.hi and hi > cont.lo for lo, hi in block.ranges):
@@ -246,15 +248,15 @@ class Emitter:
                                for r in ("hl", "de"))
         return [
             "    hl = h << 8 | l; de = d << 8 | e; bc = (b << 8 | c) or 65536",
-            "    n = (limit - t + 20) // 21",
+            f"    n = (limit - t + {again - 1}) // {again}",
             "    if n > bc: n = bc",
             f"    if n > 1 and hl + n <= 65536 and de + n <= 65536 and de >= {self.rom_top} "
             f"and not (hl < de < hl + n) and {code_ok}:",
             "        M[de:de + n] = M[hl:hl + n]",
             "        v = M[de + n - 1]",
             "        hl += n; de += n; bc -= n",
-            "        t += 21 * n",
-            "        if not bc: t -= 5",
+            f"        t += {again} * n",
+            f"        if not bc: t -= {again - last}",
             f"        if bc or n > 1: wz = {(start + 1) & 0xFFFF}",
             "        x = v + a",
             f"        f = (f & 193) | 4 | {(start >> 8) & 40} if bc else "

@@ -60,7 +60,7 @@ class OpTable:
         self.g = dict(TABLES)                           # the op functions' globals: the flag tables
         if contention is not None:
             self.g["D"] = contention.delays             # ... and the waits by T-state
-        self.sub = {}                                   # prefix key -> its 256-slot table
+        self.sub: dict[tuple, list] = {}                # prefix key -> its 256-slot table
         self.table = [self._stub((op,)) for op in range(256)]
         for prefix in (0xCB, 0xED, 0xDD, 0xFD):
             self.table[prefix] = self._dispatcher((prefix,), 1)

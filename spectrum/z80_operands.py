@@ -4,7 +4,7 @@ address, or `Expr` expressions read at run time when making the interpreter's pe
 is generated here."""
 from .z80_tables import FLAG_C, FLAG_PV, FLAG_S, FLAG_Z
 
-R8 = ("b", "c", "d", "e", "h", "l", None, "a")           # r field; 6 is (HL)
+R8 = ("b", "c", "d", "e", "h", "l", "", "a")             # r field; 6 is (HL), no register
 R8N = ("B", "C", "D", "E", "H", "L", "(HL)", "A")
 RP = ("bc", "de", "hl", "sp")
 RPN = ("BC", "DE", "HL", "SP")
@@ -29,6 +29,7 @@ class Expr(str):
     `off` is the byte offset from the instruction's address while the expression is still `pc + off`
     (how Template knows what is read)."""
     __slots__ = ("off",)
+    off: int | None
 
     def __new__(cls, text, off=None):
         e = super().__new__(cls, text)
@@ -62,14 +63,16 @@ class Expr(str):
 
     __radd__, __rand__, __ror__ = __add__, __and__, __or__
 
-    def __ge__(self, k):              # only the mnemonic asks (IX+d or IX-d)
-        return True
-
-    def __abs__(self):
-        return self
-
     def __format__(self, spec):
         return str(self)
+
+
+def index_ref(px, d):
+    """(IX+d) as a mnemonic shows it: `(IX+5)`, `(IY-3)`, or `(IX+d)` when d is read at run time
+    (an Expr has no sign to show)."""
+    if isinstance(d, Expr):
+        return f"({px.upper()}+d)"
+    return f"({px.upper()}{'+' if d >= 0 else '-'}{abs(d)})"
 
 
 class Template:
@@ -88,27 +91,26 @@ class Template:
 
 
 class Fields:
-    """The fields of one unprefixed (or DD/FD-prefixed) opcode at q (the opcode byte; addr is the
-    prefix's): x y z p q of the opcode, its operand bytes, and what HL means under the prefix (px:
-    'ix', 'iy' or None)."""
-    __slots__ = ("addr", "op", "px", "x", "y", "z", "p", "qq", "b1", "b2", "nn", "pre", "m1", "hl",
-                 "PX", "iaddr", "mref", "imm1")
+    """The fields of one unprefixed (or DD/FD-prefixed) opcode `op` at op_addr (addr is the
+    instruction's, the prefix's when there is one): x y z p of the opcode, its operand bytes, and
+    what HL means under the prefix (px: 'ix', 'iy' or None)."""
+    __slots__ = ("addr", "op", "px", "x", "y", "z", "p", "b1", "b2", "nn", "pre", "hl", "PX",
+                 "iaddr", "mref", "imm1")
 
-    def __init__(self, mem, addr, q, op, px):
+    def __init__(self, mem, addr, op_addr, op, px):
         self.addr, self.op, self.px = addr, op, px
-        self.b1 = b1 = mem[(q + 1) & 65535]
-        self.b2 = b2 = mem[(q + 2) & 65535]
+        self.b1 = b1 = mem[(op_addr + 1) & 65535]
+        self.b2 = b2 = mem[(op_addr + 2) & 65535]
         self.pre = 1 if px else 0
-        self.m1 = 1 + self.pre
         self.x, self.y, self.z = op >> 6, (op >> 3) & 7, op & 7
-        self.p, self.qq = self.y >> 1, self.y & 1
+        self.p = self.y >> 1
         self.nn = b1 | b2 << 8
         self.hl = px if px else "(h << 8 | l)"
         self.PX = px.upper() if px else "HL"
         if px:                                       # (IX+d): displacement, then any immediate
             d = s8(b1)
             self.iaddr = f"({px} + {d}) & 65535" if d else px
-            self.mref = f"({self.PX}{'+' if d >= 0 else '-'}{abs(d)})"
+            self.mref = index_ref(px, d)
             self.imm1 = b2
         else:
             self.iaddr = "(h << 8 | l)"
@@ -124,12 +126,6 @@ class Fields:
     def rel(self):
         """JR/DJNZ destination."""
         return (self.addr + self.length(2) + s8(self.b1)) & 65535
-
-    def tx(self, base_t, mem_form=False, extra=12):
-        """T-states: DD/FD add 4, or `extra` for the (IX+d) forms."""
-        if not self.px:
-            return base_t
-        return base_t + (extra if mem_form else 4)
 
     def rpn(self, p):
         return RPN[p] if p != 2 else self.PX

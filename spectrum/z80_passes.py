@@ -79,7 +79,8 @@ def trace(decode, p, start, budget, stops, volatile, calls=()):
     returns, and the fall-through side of branches; stops at a jump back to start, at an address in
     stops (traps), before an instruction holding a volatile byte, at HALT / EI-like instructions, or
     after budget."""
-    path, seen, calls = [], set(), list(calls)
+    path: list = []
+    seen, calls = set(), list(calls)
     while True:
         ins = decode(p)
         if path and p + ins.length > 0x10000:
@@ -139,7 +140,7 @@ def nested_sides(path, start, trace_from, stops):
 
 def code_ranges(paths):
     """The [lo, hi) spans of memory the instructions of these paths occupy, merged."""
-    ranges = []
+    ranges: list[list[int]] = []
     for lo, hi in sorted((i.addr, i.addr + i.length) for p in paths for i in p):
         if ranges and lo <= ranges[-1][1]:
             ranges[-1][1] = max(ranges[-1][1], hi)

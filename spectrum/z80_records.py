@@ -1,10 +1,11 @@
 """One Z80 instruction as data, as the decoder (z80_decode.py) gives it: its bytes' length and
-mnemonic, what it reads and writes (registers, flag bits, memory), its bus cycles (z80_bus.py), its
-T-states, how it can leave a block, and its effect as a few template lines on locals named after the
-registers. The passes (z80_passes.py) and the emitter (z80_emit.py) read these records; nothing
-reads the code they make."""
+mnemonic, what it reads and writes (registers, flag bits, memory), its bus cycles and the T-states
+and M1 cycles they add up to (from its opcode's row), how it can leave a block, and its effect as a
+few template lines on locals named after the registers. The passes (z80_passes.py) and the emitter
+(z80_emit.py) read these records; nothing reads the code they make."""
 from dataclasses import dataclass, field
 
+from .z80_operands import Expr
 from .z80_tables import ALL_FLAGS
 
 # how control leaves an instruction (Instr.flow)
@@ -56,11 +57,9 @@ class Instr:
     """One decoded instruction. Its lines are templates: `{io_t}` is the T-state of its I/O
     access, `{m1}` the M1 cycles counted so far (R), `{qmask}` what the Q latch lets through of F
     (SCF/CCF)."""
-    addr: object                 # its address (an int, or the expression `pc` for the interpreter)
+    addr: int | Expr             # its address (an int, or the expression `pc` for the interpreter)
     length: int
     mn: str
-    m1: int                      # M1 cycles (R counts them)
-    tstates: int                 # to its end when it does not jump (a branch not taken)
     body: list                   # lines run every time: str, FlagLine, MemptrLine, Store
     reads: frozenset = frozenset()     # registers whose value as it starts is used (or kept)
     writes: frozenset = frozenset()    # registers it may change
@@ -70,14 +69,17 @@ class Instr:
     reads_q: bool = False        # its flags depend on the Q latch (SCF, CCF: {qmask})
     flow: str = NEXT
     target: object = None        # JUMP/BRANCH: an address, or the expression of it (RET: v)
-    taken_tstates: int = 0       # JUMP/BRANCH: to its end when it jumps
     cond: str = ""               # BRANCH: the condition, over the locals after `body`
     taken: list = field(default_factory=list)   # BRANCH: lines run only when it jumps
     call_return: object = None   # CALL/RST: the return address it pushes
     ret: bool = False            # RET: returns to the address it pops
     post: str = ""               # STOP: the CPU attribute set to the R count right after it
+    # set by the decoder from the opcode's row (z80_bus.Row): its bus cycles and their sums
     cycles: list = field(default_factory=list)        # its bus cycles (z80_bus.Cycle)
     taken_cycles: list = field(default_factory=list)  # the cycles a BRANCH adds when it jumps
+    m1: int = 0                  # M1 cycles (opcode fetches: R counts them)
+    tstates: int = 0             # T-states to its end when it does not jump (a branch not taken)
+    taken_tstates: int = 0       # ... and when it jumps (its cycles and its taken cycles)
 
     @property
     def next_addr(self):
@@ -103,15 +105,14 @@ def _regs(spec):
     return frozenset(spec.split()) if isinstance(spec, str) else frozenset(spec)
 
 
-def make(addr, length, mn, m1, tstates, body, reads=(), writes=(), fr=0, fw=0, computed=None,
-         **flow):
-    """An Instr (reads/writes as 'a b' or an iterable of locals); F counts as a register read when
-    bits of it are read or kept, written when any is written; by default an instruction that writes
-    flags computes them (the Q latch)."""
+def make(addr, length, mn, body, reads=(), writes=(), fr=0, fw=0, computed=None, **flow):
+    """An Instr, untimed (the decoder times it from its row: Decoder.decode); reads/writes as 'a b'
+    or an iterable of locals; F counts as a register read when bits of it are read or kept, written
+    when any is written; by default an instruction that writes flags computes them (the Q latch)."""
     reads, writes = _regs(reads), _regs(writes)
     if fr or 0 < fw < ALL_FLAGS:
         reads |= {"f"}
     if fw:
         writes |= {"f"}
-    return Instr(addr, length, mn, m1, tstates, list(body), reads, writes, fr, fw,
+    return Instr(addr, length, mn, list(body), reads, writes, fr, fw,
                  bool(fw) if computed is None else computed, **flow)

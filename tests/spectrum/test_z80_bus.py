@@ -1,12 +1,13 @@
-"""The bus timing of every instruction (spectrum/z80_bus.py) against FUSE's event lists: for each of
-the 1,356 cases, the T-state, kind and address of every memory contention check (MC), read (MR),
-write (MW), port contention check (PC), port read (PR) and write (PW), and the values read and
-written. Data from ../shared."""
+"""The bus timing of every instruction (the cycles of its opcode's row, spectrum/z80_bus.py) against
+FUSE's event lists: for each of the 1,356 cases, the T-state, kind and address of every memory
+contention check (MC), read (MR), write (MW), port contention check (PC), port read (PR) and write
+(PW), and the values read and written. Data from ../shared."""
 import pytest
 from test_z80_fuse import _NAMES, _vectors, make_cpu
 
 from spectrum import z80_bus
 from spectrum.z80_bus import TLEN
+from spectrum.z80_decode import Decoder
 
 _REGS = ("a", "f", "b", "c", "d", "e", "h", "l", "ix", "iy", "sp")
 
@@ -50,7 +51,8 @@ def predicted_events(name, lo=0x4000, hi=0x8000):
     events = []
     while cpu.tstates < st.tstates:
         t, pc = cpu.tstates, cpu.pc
-        main, taken = z80_bus.cycles(mem, pc)
+        ins = Decoder(mem).decode(pc)
+        main, taken = ins.cycles, ins.taken_cycles
         m1 = sum(c.kind == "F" for c in main)
         addrs = [_address(cpu, c.addr, m1) for c in main + taken]
         before = bytes(mem)

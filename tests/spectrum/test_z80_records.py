@@ -8,6 +8,7 @@ import pytest
 
 from spectrum.z80 import Z80
 from spectrum.z80_decode import Decoder
+from spectrum.z80_operands import Expr, Template, s8
 from spectrum.z80_records import REGS, cpu_name
 
 PREFIXES = [(), (0xCB,), (0xED,), (0xDD,), (0xFD,), (0xDD, 0xCB, 0x05), (0xFD, 0xCB, 0xFB)]
@@ -98,3 +99,15 @@ def test_an_instruction_s_memory_writes_are_its_write_cycles(prefix):
         assert [s.name for s in ins.stores] == ["wa", "wb"][:len(writes)], ins.mn
         static = [c.addr for c in writes if isinstance(c.addr, int)]
         assert static == [s.addr for s in ins.stores if isinstance(s.addr, int)], ins.mn
+
+
+def test_a_displacement_read_at_run_time_shows_as_d_and_cannot_be_compared():
+    """The interpreter's template for DD 34 d (INC (IX+d)) reads d when it runs: its record says
+    (IX+d), not a sign it cannot know, and asking an operand expression whether it is >= 0 is an
+    error, not a silent yes."""
+    ins = Decoder(Template({0: 0xDD, 1: 0x34})).decode(Expr("pc", 0))
+    assert ins.mn == "INC (IX+d)" and ins.tstates == 23
+    assert Decoder(Template({0: 0xFD, 1: 0xCB, 3: 0x46})).decode(Expr("pc", 0)).mn == "BIT 0,(IY+d)"
+    d = s8(Expr("o2"))
+    with pytest.raises(TypeError):
+        d >= 0      # noqa: B015 -- the comparison itself must raise
