@@ -40,6 +40,12 @@ class Typist:
         self.frames_left = 0
         self.down: dict = {}            # PC key -> [its keys, host s of its next repeat]
 
+    @property
+    def busy(self) -> bool:
+        """A stroke still to be typed, held or let go: what was pressed has not all reached
+        the matrix yet."""
+        return bool(self.queue or self.holding or self.frames_left)
+
     def type(self, text: str) -> None:
         self.queue.extend(keys_for_char(ch) for ch in text if keys_for_char(ch))
 

@@ -34,7 +34,9 @@ class Player:
 
     def on_frame(self, machine):
         self.count += 1
-        if self.count >= self.frames or self.script(self) is False:
+        if self.count >= self.frames:
+            return False
+        if not self.busy and self.script(self) is False:
             return False
         self.post_keys()
         return self.runner(machine)
@@ -43,6 +45,12 @@ class Player:
         """Keys pressed and let go as a player's hands would (ENTER for a newline): a key
         down for two frames, up for two, posted as pygame events."""
         self.typing += text
+
+    @property
+    def busy(self) -> bool:
+        """Keys still on their way: to be posted, held, or queued as strokes in the window
+        (a stroke takes 8 frames; the script waits for them before it reads the screen)."""
+        return bool(self.typing) or self.held is not None or self.loop.typist.busy
 
     def post_keys(self) -> None:
         if self.count % 2:
