@@ -35,8 +35,8 @@ class Typist:
 
     def __init__(self, clock=time.perf_counter):
         self.clock = clock              # host seconds
-        self.queue = collections.deque()   # strokes to come: tuples of key names
-        self.holding = ()               # the keys of the stroke being typed
+        self.queue: collections.deque[tuple[str, ...]] = collections.deque()   # strokes to come
+        self.holding: tuple[str, ...] = ()   # the keys of the stroke being typed
         self.frames_left = 0
         self.down: dict = {}            # PC key -> [its keys, host s of its next repeat]
 
