@@ -23,10 +23,10 @@ WARNING = S.attr(S.WHITE, S.RED, bright=True)    # why an answer was not taken
 BIG = S.attr(S.BLACK, S.CYAN, bright=True)
 
 # --- the options page, in character rows and columns ---
-OPTION_FIRST_ROW = 2
+OPTION_FIRST_ROW = 1                             # under the title, one row an option
 VALUE_COL = 15                                   # settings.menu_lines(): key, label(13)
 SWATCH_COL = 27                                  # board style colours beside its name
-HINT_ROW = 15
+HINT_ROW = OPTION_FIRST_ROW + len(OPTIONS)       # two lines, then BETWEEN_GAMES_KEYS
 REASON_ROW = 20                                  # two rows for a refusal
 PROMPT_ROW = S.MESSAGE_ROW
 

@@ -49,6 +49,7 @@ WHO_STARTS = ("roll", "human", "computer")
 PLAYERS = ("human-computer", "human-human", "computer-computer")
 LEVELS = range(1, 6)
 TUTOR = ("off", "?", "??")      # warn of no error / errors marked ? or worse / ?? only
+CUBE_STOPS = ("always", "close")  # stop before every live cube's throw / only when close
 
 
 # The options menu, in order: (field, label, choices to cycle through; None = typed).
@@ -66,13 +67,14 @@ OPTIONS = (
     ("set_dice", "Set dice", (False, True)),               # ON = asked each roll
     ("players", "Players", PLAYERS),
     ("tutor", "Tutor", TUTOR),                            # game/scenes/tutor.py
+    ("cube_stop", "Cube stop", CUBE_STOPS),               # game/scenes/cube.py stop_wanted
 )
-MENU_KEYS = "123456789ABCD"
+MENU_KEYS = "123456789ABCDE"
 _WORDS = {True: "ON", False: "OFF", None: "UNLIMITED", "steps": "EACH STEP",
           "quick": "QUICK", "instant": "INSTANT", "roll": "ROLL", "human": "HUMAN",
           "computer": "COMPUTER", "human-computer": "HUMAN V COMPUTER",
           "human-human": "HUMAN V HUMAN", "computer-computer": "DEMO", "off": "OFF",
-          "?": "WARNS AT ?", "??": "WARNS AT ??"}
+          "?": "WARNS AT ?", "??": "WARNS AT ??", "always": "ALWAYS", "close": "WHEN CLOSE"}
 
 
 class SettingsError(BackgammonError, ValueError):
@@ -101,6 +103,7 @@ CHECKS = {
     "who_starts": one_of(*WHO_STARTS), "confirm_turn": flag,
     "board_style": one_of(*STYLE_ORDER), "switch_directions": flag, "switch_tokens": flag,
     "set_dice": flag, "players": one_of(*PLAYERS), "tutor": one_of(*TUTOR),
+    "cube_stop": one_of(*CUBE_STOPS),
 }
 
 
@@ -120,6 +123,7 @@ class Settings:
     set_dice: bool = False
     players: str = "human-computer"
     tutor: str = "off"                 # warn of a play marked ? or ?? at once (1983: none)
+    cube_stop: str = "always"          # "ENTER rolls, D doubles" before each live cube's throw
 
     def __post_init__(self):
         self.validate()

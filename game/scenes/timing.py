@@ -11,6 +11,7 @@ READ_FRAMES = 100                # time to read the computer's play (a key cuts 
 OPENING_READ_FRAMES = 75
 DOUBLE_KEYS = (ord("d"), ord("D"))
 ADVICE_KEYS = (ord("a"), ord("A"))
+ROLL_KEYS = (13, ord(" "))        # ENTER or SPACE rolls at the cube stop
 INFO_FRAMES = 150                # a message-line answer (P, I) stays this long (a key ends it)
 SPEED_PAUSE = {"steps": STEP_PAUSE_FRAMES, "quick": 2, "instant": 0}
 SPEED_READ = {"steps": READ_FRAMES, "quick": 50, "instant": 25}
