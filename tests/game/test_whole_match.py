@@ -14,14 +14,17 @@ import pytest
 
 from game.board import clicks
 from game.board import screen as S
+from game.model import evaluator, rules
 from game.model.evaluator import CubeDecision
 from game.model.match import COMPUTER, HUMAN
 from game.model.position import Position
+from game.scenes import cube
 from spectrum.screen_text import line_text, screen_text
 from windowdriver import Player
 
 SEED = 3
-LEVEL = 1
+LEVEL = 1                     # the computer's, through USR
+HUMAN_LEVEL = 3               # the person plays the evaluator's 0-ply best
 SETTINGS = {"match_length": 3, "speed": "instant", "sound": False, "who_starts": "roll",
             "cube": True, "cube_stop": "always"}
 HOLD_S = 0.03                 # a key is held this long in host time ...
@@ -51,6 +54,8 @@ class Seen:
     over_page: list = field(default_factory=list)    # the match-over page's lines
     saved: str = ""
     keys_pressed: int = 0
+    plan: list = field(default_factory=list)         # the steps of the play chosen
+    crawford_turns: int = 0                          # the person's turns in the Crawford game
     actions: list = field(default_factory=list)      # what is still to be done, in order
     wait_frames: int = 0
     release_at: tuple = ()                           # (key, frame, host time) of a held key
@@ -126,15 +131,29 @@ class Hands:
         self.click(0, S.MESSAGE_ROW)
 
 
+def planned_step(seen: Seen, game) -> tuple[int, int]:
+    """The next step of the play the person chose at the turn's start: the evaluator's
+    best at HUMAN_LEVEL, typed step by step (from index, die)."""
+    turn = game.turn
+    if not turn.made or not seen.plan:
+        seen.crawford_turns += game.match.crawford_game
+        best = evaluator.best_play(turn.start.position_id, turn.dice, HUMAN_LEVEL)
+        play = next(p for p in rules.legal_plays(turn.start, turn.dice)
+                    if p.after.position_id == best)
+        seen.plan = [(step.from_index, step.die) for step in play.steps]
+    return seen.plan[len(turn.made)]
+
+
 def act(hands: Hands, p: Player) -> bool:
     """The person's next move from what the screen shows; False once the .mat is saved."""
     seen, game = hands.seen, p.game
     memory = p.machine.memory
     message = line_text(memory, S.MESSAGE_ROW)
     if game is not None and game.entering:
-        hands.enter_step(game.screen, *game.turn.allowed_steps()[0])
+        hands.enter_step(game.screen, *planned_step(seen, game))
     elif STOP in message:
         m = game.match
+        assert cube.cube_is_live(game, HUMAN), "a stop where no double counts"
         seen.stops.append((m.game_number, m.crawford_game))
         if not seen.doubled and m.cube_owner is None:
             seen.doubled = True
@@ -215,6 +234,7 @@ def check_the_match(seen: Seen, player: Player, config) -> None:
     games = {number for number, _crawford in seen.stops}
     assert 1 in games                                    # the double, at the first game's stop
     assert not any(crawford for _number, crawford in seen.stops)   # no stop in the Crawford game
+    assert seen.crawford_turns                           # the Crawford game was played
     page = seen.over_page
     assert page, "the match-over page was never seen"
     verdict, score_line = page[7].strip(), page[10].strip()
