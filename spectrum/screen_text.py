@@ -8,7 +8,7 @@ COLS, ROWS = 32, 24
 
 
 def _memory(memory):
-    return getattr(memory, "memory", memory)
+    return getattr(memory, "memory", memory)   # a machine, or its memory itself
 
 
 def glyph_table(mem) -> dict:

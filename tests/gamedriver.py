@@ -19,7 +19,6 @@ from game.zx.basic import CODE_AT, CODE_DELETE, CODE_ENTER, Basic, mcode_symbols
 from spectrum.keyboard import keys_for_char  # noqa: E402
 from spectrum.machine import Spectrum48  # noqa: E402
 
-
 CUBE_STOP = "ENTER rolls, D doubles"       # game/words.py "roll or double": the cube stop
 
 

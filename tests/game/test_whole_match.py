@@ -214,9 +214,8 @@ def config(tmp_path, monkeypatch):
 def gnubg_final_score(tmp_path, mat_path) -> dict:
     """The match's final score by player name as `gnubg -t` reads the .mat: its own export
     of what it read, the last game's scores plus that game's points."""
-    from gnubg_tools import gnubg_binary, gnubg_round_trip
-
     from game.review.matfile import parse_mat
+    from gnubg_tools import gnubg_binary, gnubg_round_trip
     gnubg_binary()                                  # skips (fails in CI) without it
     theirs = tmp_path / "gnubg.mat"
     code, output = gnubg_round_trip(mat_path, theirs, tmp_path)
