@@ -89,7 +89,7 @@ def ask_yes_no(basic: Basic, question: str, row: int = S.MESSAGE_ROW,
     other key asks again, saying so. No ENTER is needed. `enter_means` True/False lets ENTER
     or SPACE answer too (READY?, as the 1987 program allowed); None: they are asked again.
     A letter in `other_keys` (capitals, e.g. "A") answers with itself."""
-    prompt = f"{question} (Y/N)"
+    prompt = f"{question[:S.COLS - 6]} (Y/N)"      # the answers always show (and click)
     basic.print_at(row, 0, prompt[:S.COLS].ljust(S.COLS), attr_byte)
     while True:
         key = yield from basic.inkey()

@@ -60,7 +60,7 @@ def _keys_of(token: str) -> list[tuple[int, int, str]]:
     """A token's keys as (offset, length, what it types): "T/U:" -> [(0, 1, "t"), (2, 1,
     "u")]; [] when the token is a word, not keys."""
     start = len(token) - len(token.lstrip("("))
-    body = token[start:].rstrip(":;,)")
+    body = token[start:].rstrip(":;,)?")
     parts = body.split("/")
     if not body or body in NOT_KEYS or not all(KEY_PART.fullmatch(part) for part in parts):
         return []

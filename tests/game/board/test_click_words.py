@@ -22,6 +22,7 @@ def spots(line: str) -> dict:
 
 @pytest.mark.parametrize("line, expected", [
     ("I double to 2. Take? (Y/N)", {"y": "Y", "n": "N"}),
+    ("Y or N? I double to 2. Take?", {"y": "Y or", "n": "N? I double to 2. Take?"}),
     ("You: ENTER rolls, D doubles", {"\n": "ENTER rolls,", "d": "D doubles"}),
     ("ENTER: moves  X: .sgf  Q: end", {"\n": "ENTER: moves", "x": "X: .sgf", "q": "Q: end"}),
     ("T/U: take it back  ENTER: keep", {"t": "T", "u": "U", "\n": "ENTER: keep"}),
@@ -54,6 +55,15 @@ def screen_with(lines: dict) -> bytearray:
             for pixel_row in range(8):
                 memory[base + 256 * pixel_row] = glyph[pixel_row] ^ (0xFF if row == 3 else 0)
     return memory
+
+
+def test_a_long_question_keeps_its_answers_on_the_line():
+    from game import menus
+    from gamedriver import RoutineDriver
+    driver = RoutineDriver(lambda b: menus.ask_yes_no(b, "Resume the saved game " * 3))
+    driver.run(2)
+    line = driver.text()[S.MESSAGE_ROW]
+    assert line.rstrip().endswith("(Y/N)") and spots(line) == {"y": "Y", "n": "N"}
 
 
 def test_a_click_on_a_key_word_types_its_key_read_through_the_font():
