@@ -256,6 +256,43 @@ def test_the_same_match_with_the_mouse_alone(config):
     check_the_match(seen, player, config)
 
 
+def test_the_options_rows_and_key_line_answer_clicks(config):
+    """O at "Your move?" (typed), then clicks only: the row "E Cube stop" steps the option
+    to WHEN CLOSE, back, and to WHEN CLOSE again; the footer's "ENTER to play on" leaves,
+    and the settings file has WHEN CLOSE."""
+    from game.menus import HINT_ROW, OPTION_FIRST_ROW
+    from game.files.settings import MENU_KEYS
+    player = Player(seed=SEED, frames=3000)
+    hands = Hands(player, mouse=True)
+    state = {"asked": False, "clicked": 0, "seen": []}
+    row = OPTION_FIRST_ROW + MENU_KEYS.index("E")
+
+    def script(p):
+        if hands.busy():
+            return True
+        lines = screen_text(p.machine.memory)
+        if p.at_move_prompt() and not state["asked"]:
+            state["asked"] = True
+            hands.press("o\n")
+        elif lines[0].strip() == "OPTIONS" and state["clicked"] < 3:
+            state["seen"].append(lines[row].split()[-2:])
+            state["clicked"] += 1
+            hands.click(4, row)                      # on "Cube stop", left of its value
+        elif lines[0].strip() == "OPTIONS":
+            state["seen"].append(lines[row].split()[-2:])
+            hands.answer("\n", lines[S.ROWS - 1], S.ROWS - 1)
+            state["clicked"] += 1
+        elif state["clicked"] > 3 and p.at_move_prompt():
+            return False
+        return True
+    player.run(script)
+    assert row < HINT_ROW
+    assert state["seen"] == [["stop", "ALWAYS"], ["WHEN", "CLOSE"], ["stop", "ALWAYS"],
+                             ["WHEN", "CLOSE"]]
+    assert json.loads((config / "settings.json").read_text())["cube_stop"] == "close"
+    assert hands.seen.keys_pressed == 2                   # O and ENTER; the rest clicks
+
+
 # Hooks for the scenarios other branches bring (issue 52 items 1 and 4), to be filled after
 # their merge: a QUIT resigned as a gammon and accepted, one declined then played on
 # (branch resign); a game typed at F10 speed (branch window).
