@@ -403,6 +403,7 @@ def test_taking_back_a_missed_double_offers_the_double(monkeypatch):
     driver = roll_with("?", start, doubled)
     driver.type("\n")
     until(driver, "better by", row=23)
+    assert driver.game.board_clicks == {"cube": "d"}         # a click on the cube is D too
     driver.type("d")                                         # D: the double after all
     until(driver, "Your move?", row=23)                      # I take: you roll
     assert driver.log[:2] == ["human doubles to 2", "computer takes 2"]
