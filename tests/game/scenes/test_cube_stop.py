@@ -170,3 +170,15 @@ def test_cube_is_live_follows_the_match_rules():
     assert not cube.cube_is_live(game, HUMAN)                 # 4 away holding 4: dead
     game.match.cube_value = 2
     assert cube.cube_is_live(game, HUMAN) and not cube.cube_is_live(game, COMPUTER)
+
+
+def test_d_after_the_play_was_read_is_not_typed_into_your_move():
+    """No stop (the computer owns the cube): D pressed while the dice tumble is dropped,
+    never the first letter at "Your move?"."""
+    driver = StopDriver(dice=Dice(5), match=match_at(None, value=2, owner=COMPUTER),
+                        settings=Settings(who_starts="computer", speed="instant"))
+    driver.until("Your throw", row=23)
+    driver.type("d")
+    assert until_move_or_stop(driver) == "move"
+    driver.run(2)
+    assert driver.message().rstrip("L ").rstrip() == "Your move?"
