@@ -734,10 +734,11 @@ class WindowShot:
         pygame.image.save(self.pixels, path)
 
 
-def in_the_window(script):
-    """A game in the window (seed 7 throws 3-2 to you; cube off, you start), `script(player)`
-    run before each frame and after each time the window is drawn (the machine waits while
-    F1's box is up) until it returns a surface to keep."""
+def in_the_window(script, options=None, cube_policy=None):
+    """A game in the window (seed 7 throws 3-2 to you; cube off, you start: or `options`),
+    `script(player)` run before each frame and after each time the window is drawn (the
+    machine waits while F1's box is up) until it returns a surface to keep. `cube_policy`:
+    the computer's cube decisions scripted (windowdriver.Player.play_with)."""
     import json
 
     import pygame
@@ -745,7 +746,7 @@ def in_the_window(script):
     from windowdriver import Player
     settings = os.path.join(os.environ["SPECTRUM_BACKGAMMON_CONFIG_DIR"], "settings.json")
     with open(settings, "w") as out:
-        json.dump({"cube": False, "who_starts": "human", "sound": False}, out)
+        json.dump(options or {"cube": False, "who_starts": "human", "sound": False}, out)
     kept = []
 
     def until_kept(player):
@@ -754,6 +755,8 @@ def in_the_window(script):
             kept.append(shot)
         return not kept
     player = Player()
+    if cube_policy is not None:
+        player.play_with(7, cube_policy, LEVEL, tempfile.mkdtemp(prefix="sbg-docs-"))
     drawn = player.loop._show
 
     def show_then_look(pygame_module):
@@ -886,6 +889,48 @@ def inlay_quit():
 SCENES.update({"inlay-opening": inlay_opening, "inlay-illegal": inlay_illegal,
                "inlay-forfeit": inlay_forfeit, "inlay-bearoff": inlay_bearoff,
                "inlay-quit": inlay_quit})
+
+
+def yes_no_click():
+    """The computer doubles before its first throw: "I double to 2. Take? (Y/N)", and the
+    pointer (drawn on the picture: the window shows the desktop's own) on its Y, clicked:
+    that click takes, as the key Y would (tests/game/test_whole_match.py plays it through)."""
+    from game.board import clicks
+    from game.board import screen as S
+    from spectrum import hw
+    from spectrum.screen_text import line_text
+
+    def script(player):
+        import pygame
+
+        from windowdriver import SCALE as WINDOW_SCALE
+        line = line_text(player.machine.memory, S.MESSAGE_ROW)
+        if "Take? (Y/N)" not in line:
+            return None
+        col = next(first for first, _past, key in clicks.hot_keys(line) if key == "y")
+        player.click_cell(col, S.MESSAGE_ROW)
+        shot = pygame.display.get_surface().copy()
+        x = (hw.BORDER_LEFT_PX + col * 8 + 4) * WINDOW_SCALE
+        y = (hw.BORDER_TOP_LINES + S.MESSAGE_ROW * 8 + 4) * WINDOW_SCALE
+        arrow = [(x, y), (x, y + 22), (x + 6, y + 16), (x + 11, y + 26), (x + 15, y + 24),
+                 (x + 10, y + 14), (x + 17, y + 14)]
+        pygame.draw.polygon(shot, (255, 255, 255), arrow)
+        pygame.draw.polygon(shot, (0, 0, 0), arrow, 2)
+        return shot
+    return in_the_window(script, {"cube": True, "who_starts": "computer", "sound": False},
+                         cube_policy=policy(double=True, take=True))
+
+
+def cube_stop():
+    """After the computer's opening play, the cube stop before your throw: "You: ENTER
+    rolls, D doubles" (SPACE rolls too; a click on the cube doubles, on the dice rolls)."""
+    scene = Scene([6, 4], settings=Settings(who_starts="computer"))
+    scene.roll_at_stops = False
+    scene.until("ENTER rolls", row=23)
+    return scene
+
+
+SCENES.update({"yes-no-click": yes_no_click, "cube-stop": cube_stop})
 
 
 if __name__ == "__main__":

@@ -16,7 +16,9 @@ MOUSE_HELP = ("The mouse types what keys would:",
               "a point its letter, the bar Z,",
               "a die its number, the message",
               "line ENTER: K4 ENTER is three",
-              "clicks (help page 3).")
+              "clicks (help page 3); a key word",
+              "(Y, N, R...) its key, the cube D,",
+              "the dice a throw.")
 WAIT_KEY_FRAMES = 50             # "~" in --keys: a second's wait
 INSTANT_BUDGET_S = 0.015         # wall time a displayed frame may spend loading, instantly
 WARM_UPS: list = []              # weight-loading threads, joined before main() returns
@@ -180,14 +182,20 @@ class Runner:
             machine.ear_frames.clear()
 
     def click(self, x_px: int, y_px: int) -> str:
-        """What a click on the screen types: at "Your move?" the board's answer (a point's
-        letter, z, a die's number: game/screen.py key_at); anywhere else only the message
-        line means something (ENTER)."""
+        """What a click on the screen types (game/board/clicks.py): at "Your move?" the
+        board's answer (a point's letter, z, a die's number); the cube or the dice what the
+        waiting scene says (Game.board_clicks: D at the cube stop); elsewhere a key word of
+        the text under the pointer ("(Y/N)", "R roll out"), else ENTER on the message line."""
         from game.board import clicks, screen
         game = self.session.game
         if game is not None and game.entering:
             return clicks.key_at(game.screen, x_px, y_px)
-        return "\n" if y_px // 8 == screen.MESSAGE_ROW else ""
+        if game is not None and game.board_clicks:
+            key = game.board_clicks.get(clicks.board_thing_at(game.screen, x_px, y_px))
+            if key:
+                return key
+        key = clicks.text_key_at(self.machine.memory, x_px, y_px)
+        return key or ("\n" if y_px // 8 == screen.MESSAGE_ROW else "")
 
     def sound_on(self) -> bool:
         """The options' Sound, which F9 in the window also switches."""

@@ -23,11 +23,11 @@ WARNING = S.attr(S.WHITE, S.RED, bright=True)    # why an answer was not taken
 BIG = S.attr(S.BLACK, S.CYAN, bright=True)
 
 # --- the options page, in character rows and columns ---
-OPTION_FIRST_ROW = 2
+OPTION_FIRST_ROW = 1                             # under the title, one row an option
 VALUE_COL = 15                                   # settings.menu_lines(): key, label(13)
 SWATCH_COL = 27                                  # board style colours beside its name
-HINT_ROW = OPTION_FIRST_ROW + len(OPTIONS)       # under the options
-REASON_ROW = 21                                  # two rows for a refusal
+HINT_ROW = OPTION_FIRST_ROW + len(OPTIONS)       # two lines, then BETWEEN_GAMES_KEYS
+REASON_ROW = 20                                  # two rows for a refusal
 PROMPT_ROW = S.MESSAGE_ROW
 
 # --- sounds (ms, Hz) ---
@@ -89,7 +89,7 @@ def ask_yes_no(basic: Basic, question: str, row: int = S.MESSAGE_ROW,
     other key asks again, saying so. No ENTER is needed. `enter_means` True/False lets ENTER
     or SPACE answer too (READY?, as the 1987 program allowed); None: they are asked again.
     A letter in `other_keys` (capitals, e.g. "A") answers with itself."""
-    prompt = f"{question} (Y/N)"
+    prompt = f"{question[:S.COLS - 6]} (Y/N)"      # the answers always show (and click)
     basic.print_at(row, 0, prompt[:S.COLS].ljust(S.COLS), attr_byte)
     while True:
         key = yield from basic.inkey()

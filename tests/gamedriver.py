@@ -19,6 +19,8 @@ from game.zx.basic import CODE_AT, CODE_DELETE, CODE_ENTER, Basic, mcode_symbols
 from spectrum.keyboard import keys_for_char  # noqa: E402
 from spectrum.machine import Spectrum48  # noqa: E402
 
+CUBE_STOP = "ENTER rolls, D doubles"       # game/words.py "roll or double": the cube stop
+
 
 def rom_symbols() -> dict:
     """Our own ROM's symbol table (roms.rom_symbols: pasmo's labels and EQUs) with the game's
@@ -152,6 +154,7 @@ class GameDriver:
     """`GameDriver(seed=1)` or `GameDriver(dice=Dice.scripted([...]))`; then `type("k4\\n")`,
     `until("Your move?")`, `text()`. Keys go in as the ROM's interrupt would leave them:
     LAST-K set and FLAGS bit 5 raised, one key every `frames_per_key` frames."""
+    roll_at_stops = True
 
     def __init__(self, seed: int | None = 1, dice: Dice | None = None, chooser=None,
                  ask_instructions: bool = False, frames_per_key: int = 2, start=None,
@@ -211,11 +214,16 @@ class GameDriver:
         return self.text()[S.MESSAGE_ROW].rstrip()
 
     def until(self, words: str, max_frames: int = 3000, row: int | None = None) -> None:
-        """Run frames until `words` is on screen (on `row` if given)."""
+        """Run frames until `words` is on screen (on `row` if given). On the way, ENTER at
+        each cube stop ("ENTER rolls, D doubles"), as a player who does not double
+        (`roll_at_stops` False: the test answers the stops itself)."""
         for _ in range(max_frames):
             lines = self.text()
             if any(words in line for line in (lines if row is None else [lines[row]])):
                 return
+            if self.roll_at_stops and CUBE_STOP in lines[S.MESSAGE_ROW]:
+                self.type("\n")
+                continue
             self.frame()
         raise AssertionError(f"{words!r} never appeared; screen:\n" + "\n".join(self.text()))
 

@@ -32,6 +32,20 @@ class Player:
                                         sound_on=self.runner.sound_on,
                                         set_sound=self.runner.set_sound)
 
+    def play_with(self, seed, cube_policy, level, export_dir):
+        """The program run again from its start with the computer's cube decisions from
+        `cube_policy` (program.Run's) and its plays through USR at `level`, the dice from
+        `seed`, exports into `export_dir`; the window, the session and the clicks as before."""
+        from game.model.dice import Dice
+        from game.program import Run, program
+        runner = self.runner
+        settings = runner.session.settings
+        settings.level = level
+        runner.program = program(runner.basic, Run(
+            dice=Dice(seed), chooser=console.computer_chooser(self.machine, runner.basic, level),
+            cube_policy=cube_policy, settings=settings, session=runner.session,
+            export_dir=str(export_dir)))
+
     def on_frame(self, machine):
         self.count += 1
         if self.count >= self.frames:

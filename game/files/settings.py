@@ -50,6 +50,7 @@ PLAYERS = ("human-computer", "human-human", "computer-computer")
 LEVELS = range(1, 6)
 TUTOR = ("off", "?", "??")      # warn of no error / errors marked ? or worse / ?? only
 RULES = ("full", "1983")        # today's game / the 1983 inlay card's (game/files/rules1983.py)
+CUBE_STOPS = ("always", "close")  # stop before every live cube's throw / only when close
 
 
 # The options menu, in order: (field, label, choices to cycle through; None = typed).
@@ -69,13 +70,14 @@ OPTIONS = (
     ("tutor", "Tutor", TUTOR),                            # game/scenes/tutor.py
     ("rules", "Rules", RULES),                            # 1983: the card's game only
     ("score_pips", "Score & pips", (True, False)),        # game/board/numbers.py
+    ("cube_stop", "Cube stop", CUBE_STOPS),               # game/scenes/cube.py stop_wanted
 )
-MENU_KEYS = "123456789ABCDEF"
+MENU_KEYS = "123456789ABCDEFG"
 _WORDS = {True: "ON", False: "OFF", None: "UNLIMITED", "steps": "EACH STEP",
           "quick": "QUICK", "instant": "INSTANT", "roll": "ROLL", "human": "HUMAN",
           "computer": "COMPUTER", "human-computer": "HUMAN V COMPUTER",
           "human-human": "HUMAN V HUMAN", "computer-computer": "DEMO", "off": "OFF",
-          "?": "WARNS AT ?", "??": "WARNS AT ??"}
+          "?": "WARNS AT ?", "??": "WARNS AT ??", "always": "ALWAYS", "close": "WHEN CLOSE"}
 
 
 class SettingsError(BackgammonError, ValueError):
@@ -121,6 +123,7 @@ CHECKS = {
     "set_dice": flag, "players": one_of(*PLAYERS), "tutor": one_of(*TUTOR),
     "rules": one_of(*RULES),
     "score_pips": flag,
+    "cube_stop": one_of(*CUBE_STOPS),
 }
 
 
@@ -142,6 +145,7 @@ class Settings:
     tutor: str = "off"                 # warn of a play marked ? or ?? at once (1983: none)
     rules: str = "full"                # "1983": the inlay card's game, nothing more
     score_pips: bool = True            # on the board (1983: neither; OFF for that look)
+    cube_stop: str = "always"          # "ENTER rolls, D doubles" before each live cube's throw
 
     @property
     def rules_1983(self) -> bool:

@@ -9,7 +9,13 @@ from game.interfaces import Frames
 from game.model import rules
 from game.model.match import COMPUTER
 from game.scenes import cube
-from game.scenes.timing import COMPUTER_BEEP, SPEED_PAUSE, SPEED_READ
+from game.scenes.timing import (
+    ADVICE_KEYS,
+    COMPUTER_BEEP,
+    DOUBLE_KEYS,
+    SPEED_PAUSE,
+    SPEED_READ,
+)
 from game.words import play_words, say
 from game.zx.usr import play_match
 
@@ -56,11 +62,36 @@ def watch(game, frames: int, side: str):
 def read_pause(game, frames: int, side: str):
     """Time to read the play; a key cuts it short. D (the next mover may double) asks
     for a double before that side's throw, A for the cube advice then; in the demo any
-    key stops it."""
+    key stops it. "D doubles" (and a click on the cube) only where a double can follow:
+    never after a play that ended the game. With the Tutor on, the tutor speaks next, so
+    D and A leave the play on the screen for its whole time (tutor_waits)."""
     nxt = game.match.other(side)
-    if game.typed[nxt] and not game.two_players and cube.may_double(game, nxt):
+    if not rules.game_result(game.position) and game.typed[nxt] and not game.two_players \
+            and cube.may_double(game, nxt):
         game.screen.text(S.MESSAGE_ROW, S.COLS - 9, "D doubles", S.MESSAGE)
-    if game.double_wanted or game.cube_advice_wanted or game.stopped:
-        frames = 0                                  # already answered while moving
-    key = yield from game.basic.pause(frames)
-    game.heard(key, side)
+        game.board_clicks = {"cube": "d"}
+    try:
+        if tutor_waits(game, nxt):
+            yield from watch_until_key(game, frames, side)
+            return
+        if game.double_wanted or game.cube_advice_wanted or game.stopped:
+            frames = 0                              # already answered while moving
+        key = yield from game.basic.pause(frames)
+        game.heard(key, side)
+    finally:
+        game.board_clicks = {}
+
+
+def tutor_waits(game, nxt: str) -> bool:
+    """The Tutor will judge `nxt`'s cube before its throw (issue 52 item 6)."""
+    return game.settings.tutor != "off" and game.typed[nxt]
+
+
+def watch_until_key(game, frames: int, side: str):
+    """`frames` frames hearing keys (Game.heard); a key other than D or A ends them."""
+    for _ in range(frames):
+        yield
+        key = game.basic.take_key()
+        game.heard(key, side)
+        if key is not None and key not in DOUBLE_KEYS + ADVICE_KEYS:
+            return

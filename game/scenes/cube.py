@@ -1,6 +1,7 @@
 """The doubling cube before a throw: the computer's own double, a person's D (during the last
-shown play, at "ENTER rolls, D doubles", or after the tutor's missed-double warning), the take
-or drop, the cube advice on A. Not the cube's rules (game/model/match.py) nor its maths."""
+shown play, at the cube stop "ENTER rolls, D doubles" before every throw where a double is
+live, or after the tutor's missed-double warning), the take or drop, the cube advice on A.
+Not the cube's rules (game/model/match.py) nor its maths."""
 from typing import Any
 
 from game import commands, instructions, menus
@@ -8,6 +9,7 @@ from game.errors import BackgammonError
 from game.interfaces import Frames
 from game.model import evaluator
 from game.review import rollout_pages
+from game.review.cube_judgement import CUBE_SCREEN_LEVEL, close_cube
 from game.scenes import tutor
 from game.scenes.keys import chance_names
 from game.scenes.timing import (
@@ -16,9 +18,9 @@ from game.scenes.timing import (
     DOUBLE_KEYS,
     OPENING_READ_FRAMES,
     QUIT_KEYS,
+    ROLL_KEYS,
 )
 from game.words import say
-from game.zx.basic import CODE_ENTER
 from game.zx.usr import cube_terms
 
 
@@ -31,6 +33,32 @@ def may_double(game, side: str) -> bool:
         return bool(m.can_double(side))
     finally:
         m.on_roll, m.rolled = was
+
+
+def cube_is_live(game, side: str) -> bool:
+    """Would a double by `side` before its throw change anything? It may double (the cube
+    on, centred or its own, under 64, not the Crawford game; Match.can_double) and the cube
+    is not dead: in a match, winning at the cube's present value must not already win it
+    (a side 2 away holding a cube of 2, any side 1 away after the Crawford game)."""
+    m = game.match
+    if not may_double(game, side):
+        return False
+    away = m.away(side)
+    return away is None or away > m.cube_value
+
+
+def stop_wanted(game, side: str):
+    """Stop at "ENTER rolls, D doubles" before `side`'s throw? Where the cube is live; with
+    the Cube stop option WHEN CLOSE only when the quick judgement the tutor screens with
+    (CUBE_SCREEN_LEVEL, in a thread while frames run) does not call no double clearly right."""
+    if not cube_is_live(game, side):
+        return False
+    if game.settings.cube_stop == "always":
+        return True
+    position, terms = game.held_for(side), tutor.cube_view(game.match, side)
+    quick = yield from tutor.finished(tutor.Job(lambda: evaluator.cube_decision(
+        position, CUBE_SCREEN_LEVEL, **terms.keywords())))
+    return quick is None or close_cube(quick)
 
 
 def refuse(game, why: str):
@@ -53,7 +81,7 @@ def before_roll(game: Any, side: str) -> Frames:
         return (yield from offer_double(game, side))
     # the tutor's judgement of a roll without a double, started now (None: OFF, no cube)
     missed = None if game.double_wanted else tutor.no_double_judge(game, side)
-    ask = game.two_players or not game.heard_from_last_play
+    ask = False
     if game.cube_advice_wanted:
         game.cube_advice_wanted = False
         ok, why = m.can_double(side)
@@ -62,7 +90,7 @@ def before_roll(game: Any, side: str) -> Frames:
         elif not game.double_wanted:
             yield from cube_advice(game, side, offered=False)
             ask = True
-    if ask and m.can_double(side) and not game.double_wanted:
+    if not game.double_wanted and (ask or (yield from stop_wanted(game, side))):
         yield from roll_or_double(game, side)
         if game.resign_wanted:                    # Q: resign.before_throw asks
             return None
@@ -81,21 +109,27 @@ def before_roll(game: Any, side: str) -> Frames:
 
 
 def roll_or_double(game, side: str):
-    """'ENTER rolls, D doubles' until one of them (A shows the cube advice meanwhile)."""
+    """The cube stop: 'ENTER rolls, D doubles' until one of them (SPACE or a click on the
+    dice rolls too, a click on the cube doubles; A shows the cube advice meanwhile)."""
     game.message(say("roll or double", side))
-    while True:
-        key = yield from game.basic.inkey()
-        if key in DOUBLE_KEYS:
-            game.double_wanted = True
-            return
-        if key == CODE_ENTER:
-            return
-        if key in QUIT_KEYS:                      # QUIT begun: the resignation question
-            game.resign_wanted = True
-            return
-        if key in ADVICE_KEYS:
-            yield from cube_advice(game, side, offered=False)
-            game.message(say("roll or double", side))
+    game.board_clicks = {"cube": "d", "dice": " "}
+    try:
+        while True:
+            key = yield from game.basic.inkey()
+            if key in DOUBLE_KEYS:
+                game.double_wanted = True
+                return
+            if key in ROLL_KEYS:
+                return
+            if key in QUIT_KEYS:                  # QUIT begun: the resignation question
+                game.resign_wanted = True
+                return
+            if key in ADVICE_KEYS:
+                yield from cube_advice(game, side, offered=False)
+                game.message(say("roll or double", side))
+    finally:
+        game.board_clicks = {}
+        game.message("")                     # answered: the stop's words go
 
 
 def cube_advice(game, doubler: str, offered: bool):

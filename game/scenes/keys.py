@@ -117,8 +117,8 @@ def export_now(game, side):
 
 # In the order of the help page; each help line at most 32 columns
 COMMAND_ROWS = (
-    Command(("D", "DOUBLE"), double, ("D/DOUBLE  double: press D while",
-                                      "          my play is shown; A",
+    Command(("D", "DOUBLE"), double, ("D/DOUBLE  double: D at the cube",
+                                      "          stop, or in my play; A",
                                       "          then: cube advice")),
     Command(("A",), advice, ("A         advice (R: roll out)",)),
     Command(("P",), pips, ("P         pip count, both sides",)),

@@ -59,13 +59,15 @@ class Game:
                       self.top: players == "human-human"}
         self.double_wanted = False       # D pressed before this side's roll
         self.cube_advice_wanted = False  # A pressed then: cube advice, then the D/ENTER prompt
-        self.heard_from_last_play = False   # a play was shown that D could be pressed during
         # (top face, bottom face, black) for redraws
         self.dice_shown: tuple[int | None, int | None, bool, bool] | None = None
         # for a save: position, side on roll, dice
         self.at: tuple[Position, str | None, tuple[int, int] | None] = (self.position, None, None)
         self.stopped = False             # the demo was stopped by a key
         self.entering = False            # at "Your move?": a click on the board types keys
+        # what a click on the cube or the dice types while a scene waits ({"cube": "d"}; the
+        # cube stop adds {"dice": " "}); empty: they type nothing (game/main.py Runner.click)
+        self.board_clicks: dict[str, str] = {}
         self.typed_ahead = ""            # a key that ended a P/I/X message: the next entry's
         self.resign_offered = False      # the computer has offered to resign this game
         self.resign_wanted = False       # Q (QUIT) typed while the computer played
@@ -221,7 +223,6 @@ class Game:
                                (m.score[bottom], m.score[top]) if m.length else None)
         self.screen.draw_board(S.view_of(self.position))
         self.draw_cube()
-        self.heard_from_last_play = False     # no play shown yet to press D during
         self.cube_advice_wanted = False
         if self.resume:
             side, dice, self.replay = self.resume
@@ -268,4 +269,3 @@ class Game:
                 return "stop"
             side, dice = m.other(side), None
             self.turn = None
-            self.heard_from_last_play = True  # the next throw's D was asked for meanwhile

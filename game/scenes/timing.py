@@ -12,6 +12,7 @@ OPENING_READ_FRAMES = 75
 DOUBLE_KEYS = (ord("d"), ord("D"))
 ADVICE_KEYS = (ord("a"), ord("A"))
 QUIT_KEYS = (ord("q"), ord("Q"))  # QUIT begun while the computer plays: resign before the throw
+ROLL_KEYS = (13, ord(" "))        # ENTER or SPACE rolls at the cube stop
 INFO_FRAMES = 150                # a message-line answer (P, I) stays this long (a key ends it)
 SPEED_PAUSE = {"steps": STEP_PAUSE_FRAMES, "quick": 2, "instant": 0}
 SPEED_READ = {"steps": READ_FRAMES, "quick": 50, "instant": 25}

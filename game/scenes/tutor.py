@@ -262,7 +262,11 @@ def check_no_double(game, coach: NoDoubleCoach | None):
     verdict = coach.verdict()
     if verdict is None:
         return False
-    return (yield from offer(game, verdict, DOUBLE_OFFER, DOUBLE_INSTEAD_KEYS)) is not None
+    game.board_clicks = {"cube": "d"}              # a click on the cube: D, as at the stop
+    try:
+        return (yield from offer(game, verdict, DOUBLE_OFFER, DOUBLE_INSTEAD_KEYS)) is not None
+    finally:
+        game.board_clicks = {}
 
 
 # ---- the warning on the screen -----------------------------------------------------------

@@ -134,7 +134,7 @@ def test_match_length_empty_line_is_asked_again_and_25_is_taken(config_dir):
 def test_options_other_keys_change_nothing(config_dir):
     settings = Settings()
     driver = RoutineDriver(lambda b: menus.options_menu(b, settings))
-    driver.type("zq!Y")                  # no option has Y (E is the Rules, F Score & pips)
+    driver.type("zq!Y")                  # no option has Y (E Rules, F Score & pips, G Cube stop)
     driver.type("\n")
     outcome = driver.finish()
     assert outcome.changed == () and settings == Settings()

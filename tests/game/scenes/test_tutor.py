@@ -20,7 +20,7 @@ from game.review import judge as review
 from game.review.cube_judgement import CubeTerms, judge_no_double
 from game.review.judge import BAD, DOUBTFUL
 from game.scenes import tutor
-from gamedriver import GameDriver
+from gamedriver import CUBE_STOP, GameDriver
 
 HUMAN_53 = [3, 5]                 # the opening throw: the human's 5 beats the computer's 3
 RACE_EVEN = "7u4OAADu7g4AAA"      # 60 pips each, on roll: no double (test_review.py)
@@ -50,12 +50,15 @@ def marked():
 
 def until(driver, words, row=None):
     """Frames until `words` is on the screen (on `row`), waiting in wall time for the
-    tutor's thread."""
+    tutor's thread; ENTER at each cube stop on the way, as GameDriver.until."""
     deadline = time.monotonic() + WAIT_SECONDS
     while time.monotonic() < deadline:
         lines = driver.text()
         if any(words in line for line in (lines if row is None else [lines[row]])):
             return
+        if driver.roll_at_stops and CUBE_STOP in lines[23]:
+            driver.type("\n")                      # the cube stop: ENTER rolls, no double
+            continue
         driver.run(2)
         time.sleep(0.002)
     raise AssertionError(f"{words!r} never appeared:\n" + "\n".join(driver.text()))
@@ -376,7 +379,7 @@ def test_rolling_after_the_computers_play_without_d_is_warned_too():
     dice = Thrown([2, 1, 6, 5])
     driver = GameDriver(dice=dice, start=start,
                         settings=Settings(tutor="??", who_starts="computer"))
-    until(driver, "better by", row=23)                      # no prompt: the play was shown
+    until(driver, "better by", row=23)                      # ENTER at the stop: rolls
     assert driver.message() == f"?? Doubling is better by {loss:.3f}"
     assert dice.pairs == [(2, 1)] and len(driver.log) == 1   # only the computer's turn
     driver.type("\n")
@@ -400,6 +403,7 @@ def test_taking_back_a_missed_double_offers_the_double(monkeypatch):
     driver = roll_with("?", start, doubled)
     driver.type("\n")
     until(driver, "better by", row=23)
+    assert driver.game.board_clicks == {"cube": "d"}         # a click on the cube is D too
     driver.type("d")                                         # D: the double after all
     until(driver, "Your move?", row=23)                      # I take: you roll
     assert driver.log[:2] == ["human doubles to 2", "computer takes 2"]

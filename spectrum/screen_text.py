@@ -1,0 +1,44 @@
+"""The Spectrum's screen read back as text, cell by cell, through the font the machine itself
+uses (the 96 glyphs at CHARS + 256): a cell matches a glyph drawn in either sense (ink on
+paper or inverse). Not OCR, and nothing of any program: a cell that is no glyph reads as U+FFFD."""
+SCREEN_ADDR = 0x4000
+CHARS_SYSVAR = 23606
+UNKNOWN = "\ufffd"            # a cell that is no glyph of the font
+COLS, ROWS = 32, 24
+
+
+def _memory(memory):
+    return getattr(memory, "memory", memory)   # a machine, or its memory itself
+
+
+def glyph_table(mem) -> dict:
+    """Each glyph's 8 bytes (and their inverse) -> its character."""
+    chars = mem[CHARS_SYSVAR] | mem[CHARS_SYSVAR + 1] << 8
+    table = {}
+    for code in range(127, 31, -1):          # lower codes win where glyphs coincide
+        start = (chars + 8 * code) & 0xFFFF
+        glyph = bytes(mem[(start + i) & 0xFFFF] for i in range(8))
+        table[glyph] = chr(code)
+        table.setdefault(bytes(b ^ 0xFF for b in glyph), chr(code))
+    return table
+
+
+def cell_bytes(memory, line: int, column: int) -> bytes:
+    """The 8 bitmap bytes of one character cell, top row first."""
+    mem = _memory(memory)
+    base = SCREEN_ADDR | (line & 0x18) << 8 | (line & 7) << 5 | column
+    return bytes(mem[base + 256 * row] for row in range(8))
+
+
+def line_text(memory, line: int, table: dict | None = None) -> str:
+    """One screen line (0-23) as 32 characters."""
+    mem = _memory(memory)
+    table = glyph_table(mem) if table is None else table
+    return "".join(table.get(cell_bytes(mem, line, col), UNKNOWN) for col in range(COLS))
+
+
+def screen_text(memory) -> list:
+    """The 24 lines of 32 characters."""
+    mem = _memory(memory)
+    table = glyph_table(mem)
+    return [line_text(mem, line, table) for line in range(ROWS)]

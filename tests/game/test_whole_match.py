@@ -1,0 +1,309 @@
+"""A whole match as a person plays it (issue 52): the console's Runner in a real DisplayLoop
+window (SDL's dummy driver), from the first question to the match-over page and the .mat
+export, with real KEYDOWN/KEYUP events held in host time or with mouse clicks alone. A
+3-point match with the cube: a double offered at the cube stop and taken, a redouble
+dropped, the Crawford game (no stop in it); the score on the match-over page is the one
+GNU Backgammon reads from the exported .mat. Seeded dice, the computer at level 1 through
+USR, its cube decisions scripted, so each run is the same match."""
+import json
+import time
+from dataclasses import dataclass, field
+
+import pygame
+import pytest
+
+from game.board import clicks
+from game.board import screen as S
+from game.model import evaluator, rules
+from game.model.evaluator import CubeDecision
+from game.model.match import COMPUTER, HUMAN
+from game.model.position import Position
+from game.scenes import cube
+from spectrum.screen_text import line_text, screen_text
+from windowdriver import Player
+
+SEED = 3
+LEVEL = 1                     # the computer's, through USR
+HUMAN_LEVEL = 3               # the person plays the evaluator's 0-ply best
+SETTINGS = {"match_length": 3, "speed": "instant", "sound": False, "who_starts": "roll",
+            "cube": True, "cube_stop": "always"}
+HOLD_S = 0.03                 # a key is held this long in host time ...
+HOLD_FRAMES = (2, 20)         # ... and for at least 2 frames, at most 20 (the ROM's repeat
+                              # starts after 35: typing at F10 speed is the window's fix)
+GAP_FRAMES = 4                # after a key or a click, before the next (the mouse's typed
+                              # character is held 3 frames, then let go 3)
+MAX_FRAMES = 40000
+STOP = "ENTER rolls, D doubles"
+KEYS = {"\n": pygame.K_RETURN, " ": pygame.K_SPACE}
+
+
+def scripted_cube(position, match, doubler):
+    """The computer takes every double and redoubles once, when it holds the cube at 2;
+    it never doubles otherwise (a cube decision is asked of it for both)."""
+    redouble = doubler == COMPUTER and match.offered_by is None and match.cube_value == 2 \
+        and match.cube_owner == COMPUTER
+    return CubeDecision(redouble, True, False, 0.0, 0.0, 0.0, 0.5, 0.0, 0.0)
+
+
+@dataclass
+class Seen:
+    """What the script saw and did, for the asserts."""
+    stops: list = field(default_factory=list)        # (game number, crawford) at each stop
+    doubled: bool = False
+    dropped: bool = False
+    over_page: list = field(default_factory=list)    # the match-over page's lines
+    saved: str = ""
+    keys_pressed: int = 0
+    plan: list = field(default_factory=list)         # the steps of the play chosen
+    crawford_turns: int = 0                          # the person's turns in the Crawford game
+    actions: list = field(default_factory=list)      # what is still to be done, in order
+    wait_frames: int = 0
+    release_at: tuple = ()                           # (key, frame, host time) of a held key
+
+
+class Hands:
+    """A person's hands on the window: keys pressed and let go in host time, or clicks on
+    character cells; one action at a time, with a gap after each."""
+
+    def __init__(self, player: Player, mouse: bool):
+        self.player, self.mouse, self.seen = player, mouse, Seen()
+
+    def busy(self) -> bool:
+        """Runs the queued actions; True while one is under way."""
+        seen = self.seen
+        if seen.release_at:
+            key, frame, start = seen.release_at
+            held = self.player.count - frame
+            if held >= HOLD_FRAMES[1] or (held >= HOLD_FRAMES[0] and
+                                          time.perf_counter() - start >= HOLD_S):
+                pygame.event.post(pygame.event.Event(pygame.KEYUP, key=key, mod=0))
+                seen.release_at, seen.wait_frames = (), GAP_FRAMES
+            return True
+        typist = self.player.loop.typist
+        if seen.wait_frames or typist.queue or typist.holding:   # a click's key still typing
+            seen.wait_frames = max(0, seen.wait_frames - 1)
+            return True
+        if not seen.actions:
+            return False
+        kind, what = seen.actions.pop(0)
+        if kind == "key":
+            seen.keys_pressed += 1
+            key = KEYS.get(what) or pygame.key.key_code(what)
+            pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=key, mod=0, unicode=what))
+            seen.release_at = (key, self.player.count, time.perf_counter())
+        else:
+            self.player.click_cell(*what)
+            seen.wait_frames = GAP_FRAMES
+        return True
+
+    def press(self, text: str) -> None:
+        self.seen.actions += [("key", ch) for ch in text]
+
+    def click(self, col: int, row: int) -> None:
+        self.seen.actions.append(("click", (col, row)))
+
+    def answer(self, key: str, line: str, row: int = S.MESSAGE_ROW) -> None:
+        """A key that a line of the screen offers: pressed, or its word there clicked."""
+        if not self.mouse:
+            self.press(key)
+            return
+        spot = next((first for first, _past, typed in clicks.hot_keys(line) if typed == key),
+                    None)
+        assert spot is not None, f"no {key!r} to click on {line!r}"
+        self.click(spot, row)
+
+    def enter_step(self, screen, from_index: int, die: int) -> None:
+        """One step of the human's play: "h3" and ENTER, or the point, the die, the line."""
+        letter = Position.letter_of_index(from_index)
+        if not self.mouse:
+            self.press(f"{letter}{die}\n")
+            return
+        if letter == S.BAR_LETTER:
+            col, row = screen.column(S.BAR_COL, S.BAR_COLS), 5
+        else:
+            col, top = screen.point_cell(S.POINT_LETTERS.index(letter) + 1)
+            row = 5 if top else 17
+        die_col = screen.column(S.DIE_COL, S.DIE_CELLS)
+        die_row = next(S.TOP_DIE_ROW if top_die else S.BOTTOM_DIE_ROW
+                       for top_die, (face, _black) in screen.dice.items() if face == die)
+        self.click(col, row)
+        self.click(die_col + 1, die_row + 1)
+        self.click(0, S.MESSAGE_ROW)
+
+
+def planned_step(seen: Seen, game) -> tuple[int, int]:
+    """The next step of the play the person chose at the turn's start: the evaluator's
+    best at HUMAN_LEVEL, typed step by step (from index, die)."""
+    turn = game.turn
+    if not turn.made or not seen.plan:
+        seen.crawford_turns += game.match.crawford_game
+        best = evaluator.best_play(turn.start.position_id, turn.dice, HUMAN_LEVEL)
+        play = next(p for p in rules.legal_plays(turn.start, turn.dice)
+                    if p.after.position_id == best)
+        seen.plan = [(step.from_index, step.die) for step in play.steps]
+    return seen.plan[len(turn.made)]
+
+
+def act(hands: Hands, p: Player) -> bool:
+    """The person's next move from what the screen shows; False once the .mat is saved."""
+    seen, game = hands.seen, p.game
+    memory = p.machine.memory
+    message = line_text(memory, S.MESSAGE_ROW)
+    if game is not None and game.entering:
+        hands.enter_step(game.screen, *planned_step(seen, game))
+    elif STOP in message:
+        m = game.match
+        assert cube.cube_is_live(game, HUMAN), "a stop where no double counts"
+        seen.stops.append((m.game_number, m.crawford_game))
+        if not seen.doubled and m.cube_owner is None:
+            seen.doubled = True
+            if hands.mouse:
+                col, row = S.cube_cell(None, game.screen.mirrored)
+                hands.click(col + 1, row)                # the cube in the middle
+            else:
+                hands.press("d")
+        elif hands.mouse:
+            hands.click(game.screen.column(S.DIE_COL, S.DIE_CELLS) + 1, S.BOTTOM_DIE_ROW + 1)
+        else:
+            hands.press(" " if len(seen.stops) % 2 else "\n")   # SPACE rolls as ENTER does
+    elif "Take? (Y/N)" in message:
+        seen.dropped = True
+        hands.answer("n", message)
+    elif "Export the match" in message:
+        hands.answer("y", message)
+    elif "Saved match-" in message:
+        seen.saved = message.split()[1]
+        return False
+    elif "MATCH OVER" in line_text(memory, 0):
+        seen.over_page = screen_text(memory)
+        hands.answer("\n", line_text(memory, S.ROWS - 1))
+    elif "Press any key" in message or "ENTER" in message:
+        if hands.mouse:
+            hands.click(0, S.MESSAGE_ROW)
+        else:
+            hands.press("\n")
+    elif game is None:                                 # the instructions: no, thanks
+        asked = [(row, line) for row, line in enumerate(screen_text(memory)) if "(Y/N)" in line]
+        if asked:
+            hands.answer("n", asked[0][1], asked[0][0])
+    return True
+
+
+def play_match(config, mouse: bool) -> tuple[Seen, Player]:
+    player = Player(seed=SEED, frames=MAX_FRAMES, keys="")
+    player.play_with(SEED, scripted_cube, LEVEL, config)
+    hands = Hands(player, mouse)
+
+    def script(p):
+        return hands.busy() or act(hands, p)
+    player.run(script)
+    assert hands.seen.saved, f"the match did not end in {player.count} frames"
+    return hands.seen, player
+
+
+@pytest.fixture
+def config(tmp_path, monkeypatch):
+    monkeypatch.setenv("SPECTRUM_BACKGAMMON_CONFIG_DIR", str(tmp_path))
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+    monkeypatch.setenv("SDL_AUDIODRIVER", "dummy")
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "settings.json").write_text(json.dumps(SETTINGS))
+    return tmp_path
+
+
+def gnubg_final_score(tmp_path, mat_path) -> dict:
+    """The match's final score by player name as `gnubg -t` reads the .mat: its own export
+    of what it read, the last game's scores plus that game's points."""
+    from game.review.matfile import parse_mat
+    from gnubg_tools import gnubg_binary, gnubg_round_trip
+    gnubg_binary()                                  # skips (fails in CI) without it
+    theirs = tmp_path / "gnubg.mat"
+    code, output = gnubg_round_trip(mat_path, theirs, tmp_path)
+    assert code == 0, output
+    last = parse_mat(theirs.read_text()).games[-1]
+    score = dict(zip(last.names, last.scores, strict=True))
+    player, _kind, points = next(a for a in last.actions if a[1] == "win")
+    score[last.names[player]] += points
+    return score
+
+
+def check_the_match(seen: Seen, player: Player, config) -> None:
+    """The cube went as scripted and the page's score is gnubg's."""
+    assert seen.doubled and seen.dropped
+    games = {number for number, _crawford in seen.stops}
+    assert 1 in games                                    # the double, at the first game's stop
+    assert not any(crawford for _number, crawford in seen.stops)   # no stop in the Crawford game
+    assert seen.crawford_turns                           # the Crawford game was played
+    page = seen.over_page
+    assert page, "the match-over page was never seen"
+    verdict, score_line = page[7].strip(), page[10].strip()
+    won, lost = int(score_line.split()[0]), int(score_line.split()[-1])
+    assert "a match to 3" in page[12] and won >= 3 > lost
+    names = player.game.match.record.names
+    winner = names[HUMAN if verdict.startswith("YOU") else COMPUTER]
+    loser = next(name for name in names.values() if name != winner)
+    assert gnubg_final_score(config, config / seen.saved) == {winner: won, loser: lost}
+
+
+def test_a_three_point_match_with_the_cube_played_at_the_keys(config):
+    seen, player = play_match(config, mouse=False)
+    check_the_match(seen, player, config)
+
+
+def test_the_same_match_with_the_mouse_alone(config):
+    seen, player = play_match(config, mouse=True)
+    assert seen.keys_pressed == 0
+    check_the_match(seen, player, config)
+
+
+def test_the_options_rows_and_key_line_answer_clicks(config):
+    """O at "Your move?" (typed), then clicks only: the row "G Cube stop" steps the option
+    to WHEN CLOSE, back, and to WHEN CLOSE again; the footer's "ENTER to play on" leaves,
+    and the settings file has WHEN CLOSE."""
+    from game.files.settings import MENU_KEYS
+    from game.menus import HINT_ROW, OPTION_FIRST_ROW
+    player = Player(seed=SEED, frames=3000)
+    hands = Hands(player, mouse=True)
+    state = {"asked": False, "clicked": 0, "seen": []}
+    row = OPTION_FIRST_ROW + MENU_KEYS.index("G")
+
+    def script(p):
+        if hands.busy():
+            return True
+        lines = screen_text(p.machine.memory)
+        if p.at_move_prompt() and not state["asked"]:
+            state["asked"] = True
+            hands.press("o\n")
+        elif lines[0].strip() == "OPTIONS" and state["clicked"] < 3:
+            state["seen"].append(lines[row].split()[-2:])
+            state["clicked"] += 1
+            hands.click(4, row)                      # on "Cube stop", left of its value
+        elif lines[0].strip() == "OPTIONS":
+            state["seen"].append(lines[row].split()[-2:])
+            hands.answer("\n", lines[S.ROWS - 1], S.ROWS - 1)
+            state["clicked"] += 1
+        elif state["clicked"] > 3 and p.at_move_prompt():
+            return False
+        return True
+    player.run(script)
+    assert row < HINT_ROW
+    assert state["seen"] == [["stop", "ALWAYS"], ["WHEN", "CLOSE"], ["stop", "ALWAYS"],
+                             ["WHEN", "CLOSE"]]
+    assert json.loads((config / "settings.json").read_text())["cube_stop"] == "close"
+    assert hands.seen.keys_pressed == 2                   # O and ENTER; the rest clicks
+
+
+# Hooks for the scenarios other branches bring (issue 52 items 1 and 4), to be filled after
+# their merge: a QUIT resigned as a gammon and accepted, one declined then played on
+# (branch resign); a game typed at F10 speed (branch window).
+
+def resign_scenarios():
+    """Branch resign: QUIT at "Your move?" answered "2" (a gammon) and accepted; another
+    declined and played on; the match-over page still equals gnubg's score."""
+    raise NotImplementedError
+
+
+def typing_at_f10_speed():
+    """Branch window: the same match with F10 (fast) on and keys held as long as a person
+    holds them: each key counts once."""
+    raise NotImplementedError
