@@ -47,20 +47,22 @@ static inline void bg_mutex_lock(bg_mutex *m) { AcquireSRWLockExclusive(m); }
 static inline void bg_mutex_unlock(bg_mutex *m) { ReleaseSRWLockExclusive(m); }
 static inline void bg_mutex_destroy(bg_mutex *m) { (void)m; }   /* an SRW lock holds nothing */
 
-/* Fiber-local storage's callback runs when the thread ends, as a pthread key's destructor. */
+/* Fiber-local storage's callback runs when the thread ends, as a pthread key's destructor.
+ * (The index is kept in a static of its own: InitOnce's context must have its low bits clear,
+ * which a small index has not.) */
 static inline void NTAPI bg_owned_free(void *p) { free(p); }
-static inline BOOL CALLBACK bg_owned_key_make(PINIT_ONCE once, void *param, void **key) {
-    (void)once; (void)param;
-    *key = (void *)(ULONG_PTR)FlsAlloc(bg_owned_free);
+static inline DWORD *bg_owned_key(void) { static DWORD key = FLS_OUT_OF_INDEXES; return &key; }
+static inline BOOL CALLBACK bg_owned_key_make(PINIT_ONCE once, void *param, void **context) {
+    (void)once; (void)param; (void)context;
+    *bg_owned_key() = FlsAlloc(bg_owned_free);
     return TRUE;
 }
 
 /* p (from malloc) is free()d when the calling thread ends; one such block a thread */
 static inline void bg_thread_owns(void *p) {
     static INIT_ONCE once = INIT_ONCE_STATIC_INIT;
-    void *key = NULL;
-    InitOnceExecuteOnce(&once, bg_owned_key_make, NULL, &key);
-    if ((DWORD)(ULONG_PTR)key != FLS_OUT_OF_INDEXES) FlsSetValue((DWORD)(ULONG_PTR)key, p);
+    InitOnceExecuteOnce(&once, bg_owned_key_make, NULL, NULL);
+    if (*bg_owned_key() != FLS_OUT_OF_INDEXES) FlsSetValue(*bg_owned_key(), p);
 }
 
 #else
