@@ -14,6 +14,7 @@ STOP_SIGNAL_NAMES = ("SIGTERM", "SIGHUP", "SIGBREAK")
 
 def stop_signals(module=signal) -> tuple:
     """The stop signals this platform's signal module has."""
+    # by name: a signal this platform lacks is no attribute of its signal module
     return tuple(getattr(module, name) for name in STOP_SIGNAL_NAMES if hasattr(module, name))
 
 

@@ -1,7 +1,7 @@
 /* threads.h: the one thread layer of native/src: POSIX threads where they exist, Win32 threads
  * on Windows (MSVC, or mingw-w64 without -pthread). Threads, a mutex, a pause, and memory a
- * thread owns that is freed when the thread ends. Nothing else: atomics and _Thread_local are C11's own.
- * No other file includes pthread.h or windows.h. */
+ * thread owns that is freed when the thread ends. Nothing else: atomics and _Thread_local are
+ * C11's own. No other file includes pthread.h or windows.h. */
 #ifndef BG_THREADS_H
 #define BG_THREADS_H
 
