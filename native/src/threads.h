@@ -1,7 +1,8 @@
 /* threads.h: the one thread layer of native/src: POSIX threads where they exist, Win32 threads
  * on Windows (MSVC, or mingw-w64 without -pthread). Threads, a mutex, a pause, and memory a
  * thread owns that is freed when the thread ends. Nothing else: atomics and _Thread_local are
- * C11's own. No other file includes pthread.h or windows.h. */
+ * C11's own. No other file includes pthread.h or windows.h. On POSIX a file that includes it
+ * defines _POSIX_C_SOURCE 200809L first (nanosleep, pthread keys) unless it builds as gnu11. */
 #ifndef BG_THREADS_H
 #define BG_THREADS_H
 
