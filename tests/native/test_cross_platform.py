@@ -71,6 +71,14 @@ def gcc_selftest(tmp_path_factory):
     return tree, build_selftest(tool("gcc"), tree, "selftest", ["-pthread"])
 
 
+@pytest.fixture(scope="module")
+def gcc_line(gcc_selftest):
+    tree, exe = gcc_selftest
+    line = run_line([exe], tree)
+    assert SELFTEST_LINE.match(line), line
+    return line
+
+
 def run_line(cmd: list[str], cwd, env=None) -> str:
     out = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, timeout=600, env=env)
     assert out.returncode == 0, out.stdout[-2000:] + out.stderr[-2000:]
@@ -119,7 +127,7 @@ def test_native_src_cross_compiles_for_every_target_with_no_warning(tmp_path):
     assert not complaints, "\n".join(complaints)[-4000:]
 
 
-def test_selftest_line_is_the_same_under_wine_as_with_gcc(gcc_selftest, tmp_path):
+def test_selftest_line_is_the_same_under_wine_as_with_gcc(gcc_selftest, gcc_line, tmp_path):
     """The Win32 thread path (mingw-w64, no -pthread) and msvcrt's maths give the bits of
     Linux's; and here the network's AVX2 path gives those of its generic path."""
     wine = tool("wine")
@@ -129,15 +137,20 @@ def test_selftest_line_is_the_same_under_wine_as_with_gcc(gcc_selftest, tmp_path
     # wine's own start (a fresh prefix: some seconds) is paid once, here
     env = dict(os.environ, WINEPREFIX=str(tmp_path / "wine"), WINEDEBUG="-all",
                WINEDLLOVERRIDES="mscoree,mshtml=")
-    with ThreadPoolExecutor(3) as pool:
-        linux, generic, windows = pool.map(lambda cmd_cwd_env: run_line(*cmd_cwd_env), [
-            ([gcc_exe], gcc_tree, None), ([gcc_exe, "--generic"], gcc_tree, None),
-            ([wine, exe], tree, env)])
+    with ThreadPoolExecutor(2) as pool:
+        generic, windows = pool.map(lambda cmd_cwd_env: run_line(*cmd_cwd_env), [
+            ([gcc_exe, "--generic"], gcc_tree, None), ([wine, exe], tree, env)])
     subprocess.run([shutil.which("wineserver") or "wineserver", "-k"], env=env,
                    capture_output=True, timeout=60)
-    assert SELFTEST_LINE.match(linux), linux
-    assert generic == linux
-    assert windows == linux, f"mingw-w64 under wine: {windows}\ngcc here:            {linux}"
+    assert generic == gcc_line
+    assert windows == gcc_line, f"mingw-w64 under wine: {windows}\ngcc here:            {gcc_line}"
+
+
+def test_plain_c_bit_counts_give_the_same_line(gcc_line, tmp_path):
+    """bits.h's plain C (what MSVC compiles, having no GCC builtins) answers as the builtins."""
+    tree = selftest_tree(tmp_path)
+    exe = build_selftest(tool("gcc"), tree, "selftest", ["-pthread", "-DBG_PORTABLE_BITS"])
+    assert run_line([exe], tree) == gcc_line
 
 
 def test_selftest_without_its_weights_says_so_in_one_line(gcc_selftest, tmp_path):
