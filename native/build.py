@@ -4,6 +4,7 @@ Not the training tools: those are built by their own scripts in native/tools/.""
 import glob
 import os
 import re
+import sys
 
 from cffi import FFI
 
@@ -12,7 +13,33 @@ HEADER = os.path.join(HERE, "bg.h")
 # The installed build warns but never fails on a warning (a newer compiler may add some):
 # tests/native/test_c_warnings.py compiles the same sources with these and -Wextra -Werror.
 # (-Wno-unused-function: cffi's generated wrapper defines helpers it does not use.)
-COMPILE_ARGS = ["-O3", "-std=c11", "-Wall", "-Wno-unused-function", "-pthread"]
+# -ffp-contract=off: no a*b+c fused into one rounding (clang fuses by default, and on ARM,
+# where every CPU has FMA, a rollout's sums then differ in their last bits from x86-64's;
+# native/tools/selftest.c's line showed it, tests/native/test_cross_platform.py keeps it so).
+COMPILE_ARGS = ["-O3", "-std=c11", "-ffp-contract=off", "-Wall", "-Wno-unused-function",
+                "-pthread"]
+LINK_ARGS = ["-pthread"]   # threads.h's pthread keys free each thread's cache at its end
+# MSVC (what pip uses on Windows): C11 with its atomics (Visual Studio 2022 17.5 or newer),
+# /fp:precise (no contraction); threads.h takes Win32 threads there, so no -pthread. The AVX2
+# path is chosen in nn.c by compiler and CPU (GCC or clang on x86-64 only), never here.
+MSVC_COMPILE_ARGS = ["/O2", "/std:c11", "/experimental:c11atomics", "/fp:precise", "/W3"]
+MSVC_LINK_ARGS: list[str] = []
+
+
+def compiler_family(platform: str = sys.platform, cc: str | None = None) -> str:
+    """'msvc' where setuptools compiles with MSVC (Windows, unless CC names another
+    compiler), else 'gcc' (GCC or clang, which take the same flags)."""
+    cc = os.environ.get("CC", "") if cc is None else cc
+    return "msvc" if platform == "win32" and not cc else "gcc"
+
+
+def build_args(family: str) -> tuple[list[str], list[str]]:
+    """(compile flags, link flags) for a compiler family."""
+    if family == "msvc":
+        return MSVC_COMPILE_ARGS, MSVC_LINK_ARGS
+    return COMPILE_ARGS, LINK_ARGS
+
+
 CDEF_RE = re.compile(r"/\* cffi-cdef begin \*/(.*?)/\* cffi-cdef end \*/", re.S)
 
 
@@ -39,8 +66,8 @@ ffibuilder.set_source(
     sources=c_sources(),
     include_dirs=[os.path.relpath(HERE, os.path.dirname(HERE)),
                   os.path.relpath(os.path.join(HERE, "src"), os.path.dirname(HERE))],
-    extra_compile_args=COMPILE_ARGS,
-    extra_link_args=["-pthread"],   # search.c frees each thread's cache at its end
+    extra_compile_args=build_args(compiler_family())[0],
+    extra_link_args=build_args(compiler_family())[1],
 )
 
 if __name__ == "__main__":

@@ -20,6 +20,15 @@ os.environ.setdefault("SPECTRUM_BACKGAMMON_CONFIG_DIR", tempfile.mkdtemp(prefix=
 REPO = pathlib.Path(__file__).resolve().parent.parent
 SHARED = pathlib.Path(os.environ.get("SPECTRUM_SHARED", REPO.parent / "shared"))
 REQUIRE_SHARED = os.environ.get("SPECTRUM_REQUIRE_SHARED") == "1"
+IN_CI = REQUIRE_SHARED or bool(os.environ.get("CI"))   # .ci/run sets the first
+
+
+def needed(msg: str) -> None:
+    """A tool or service a test needs is absent: the test skips, or fails in CI (where
+    .ci/run installs every tool the tests use)."""
+    if IN_CI:
+        pytest.fail(msg)
+    pytest.skip(msg)
 
 
 def shared_path(*parts: str) -> pathlib.Path:

@@ -5,12 +5,40 @@ import glob
 import os
 import pathlib
 import stat
+import sys
 import tempfile
 import time
 
 from spectrum.safe_read import read_regular
 
 COPY_BYTES = 1 << 20                # keep_aside copies files up to this size, renames others
+# Windows refuses to replace a file another program holds open (a virus scanner or a sync tool
+# reading the save just written) or one marked read-only: such a refusal is tried again, with
+# these pauses between, then reported.
+REPLACE_PAUSES_S = (0.05, 0.1, 0.2, 0.4, 0.8)
+
+
+class ReplaceRefused(PermissionError):
+    """A file could not be replaced (Windows: open in another program, or read-only); the
+    message, one line, names the file and what to do."""
+
+
+def replace_retrying(source, target) -> None:
+    """os.replace, tried again after each of REPLACE_PAUSES_S on Windows while the system
+    refuses it; then ReplaceRefused. Elsewhere a refusal is final at once (a rename there is
+    never blocked by a reader)."""
+    pauses = REPLACE_PAUSES_S if sys.platform == "win32" else ()
+    for pause_s in (*pauses, None):
+        try:
+            os.replace(source, target)
+            return
+        except PermissionError as exc:
+            if pause_s is None:
+                raise ReplaceRefused(
+                    f"{target} could not be replaced ({exc.strerror or exc}): it is read-only "
+                    f"or another program has it open; close that program or clear the "
+                    f"read-only mark, and it is saved again at the next turn") from exc
+            time.sleep(pause_s)
 
 
 def write_atomic(path, data: bytes, backup=None) -> pathlib.Path:
@@ -27,8 +55,8 @@ def write_atomic(path, data: bytes, backup=None) -> pathlib.Path:
             out.flush()
             os.fsync(out.fileno())
         if backup is not None and path.is_file():
-            os.replace(path, backup)
-        os.replace(tmp, path)
+            replace_retrying(path, backup)
+        replace_retrying(tmp, path)
     except BaseException:
         try:
             os.unlink(tmp)

@@ -11,12 +11,12 @@ from dataclasses import asdict, dataclass, fields
 
 from game.errors import BackgammonError
 from game.files import safe_write
+from game.files.folders import CONFIG_ENV as CONFIG_ENV  # (re-exported: the tests set it)
+from game.files.folders import config_dir
 from game.files.validate import checked, flag, maybe, one_of, read_json_file, show, table, whole
 from game.model.match import MAX_LENGTH, BadMatchLength, parse_match_length
 from spectrum.hw import BLACK, BLUE, CYAN, GREEN, MAGENTA, RED, WHITE, YELLOW
 
-CONFIG_ENV = "SPECTRUM_BACKGAMMON_CONFIG_DIR"   # overrides the directory (tests, portable use)
-APP_DIR = "spectrum-backgammon"
 SETTINGS_FILE = "settings.json"
 
 
@@ -234,16 +234,6 @@ class Settings:
         path = pathlib.Path(path) if path else settings_path()
         text = json.dumps(self.to_dict(), indent=1, sort_keys=True) + "\n"
         return safe_write.write_atomic(path, text.encode("utf-8"))
-
-
-def config_dir() -> pathlib.Path:
-    """$SPECTRUM_BACKGAMMON_CONFIG_DIR, else $XDG_CONFIG_HOME/spectrum-backgammon, else
-    ~/.config/spectrum-backgammon."""
-    override = os.environ.get(CONFIG_ENV)
-    if override:
-        return pathlib.Path(override)
-    base = os.environ.get("XDG_CONFIG_HOME") or os.path.join(os.path.expanduser("~"), ".config")
-    return pathlib.Path(base) / APP_DIR
 
 
 def export_folder(export_dir=None) -> str:

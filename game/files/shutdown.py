@@ -1,25 +1,34 @@
-"""SIGTERM and SIGHUP (a `kill`, the terminal closing) ask the program to stop: save, then
-leave cleanly, as closing the window does. The handler runs the save it was given once,
-then raises SystemExit so `finally` blocks and the console's close path still run. Not the
-save itself (savegame.Autosave) and not the window loop."""
+"""SIGTERM and SIGHUP (a `kill`, the terminal closing; Ctrl+Break on Windows) ask the program
+to stop: save, then leave cleanly, as closing the window does. The handler runs the save it
+was given once, then raises SystemExit so `finally` blocks and the console's close path still
+run. Not the save itself (savegame.Autosave) and not the window loop."""
 from __future__ import annotations
 
 import signal
 import sys
 
-_POSIX_ONLY = ("SIGTERM", "SIGHUP")
-# SIGHUP is POSIX-only (Windows has no such signal), hence the look-up by name
-STOP_SIGNALS = tuple(getattr(signal, n) for n in _POSIX_ONLY if hasattr(signal, n))
+# Each where the platform has it, hence the look-up by name: SIGHUP is POSIX only, SIGBREAK
+# (Ctrl+Break in a console) Windows only; SIGTERM is on both.
+STOP_SIGNAL_NAMES = ("SIGTERM", "SIGHUP", "SIGBREAK")
+
+
+def stop_signals(module=signal) -> tuple:
+    """The stop signals this platform's signal module has."""
+    # by name: a signal this platform lacks is no attribute of its signal module
+    return tuple(getattr(module, name) for name in STOP_SIGNAL_NAMES if hasattr(module, name))
+
+
+STOP_SIGNALS = stop_signals()
 EXIT_STATUS = 0                     # a clean stop, as when the window is closed
 
 
-def save_and_exit_on_signals(save, signals=STOP_SIGNALS, exit_status: int = EXIT_STATUS,
-                             say=None):
-    """From now on each of `signals` calls save() (once, even if more signals come while it
-    runs; an OSError from it is reported, never raised) and then raises
-    SystemExit(exit_status). Call from the main thread. Returns restore(), which puts the
-    previous handlers back."""
+def save_and_exit_on_signals(save, signals=None, exit_status: int = EXIT_STATUS, say=None):
+    """From now on each of `signals` (by default this platform's stop signals) calls save()
+    (once, even if more signals come while it runs; an OSError from it is reported, never
+    raised) and then raises SystemExit(exit_status). Call from the main thread. Returns
+    restore(), which puts the previous handlers back."""
     say = say or (lambda text: print(text, file=sys.stderr))
+    signals = stop_signals() if signals is None else signals
     previous = {number: signal.getsignal(number) for number in signals}
     state = {"stopping": False}
 

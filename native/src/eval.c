@@ -6,6 +6,7 @@
  * exact bear-off database, with the chances a position cannot have set to zero. Not the
  * search. */
 #include "eval.h"
+#include "bits.h"
 #include <string.h>
 
 _Static_assert(EV_PER_SIDE == 124, "the inputs of a side, as every weights file has them");
@@ -71,7 +72,7 @@ static inline uint32_t rev24(uint32_t x) {
     x = ((x >> 1) & 0x55555555u) | ((x & 0x55555555u) << 1);
     x = ((x >> 2) & 0x33333333u) | ((x & 0x33333333u) << 2);
     x = ((x >> 4) & 0x0F0F0F0Fu) | ((x & 0x0F0F0F0Fu) << 4);
-    return __builtin_bswap32(x) >> 8;
+    return bg_bswap32(x) >> 8;
 }
 
 /* Rolls out of 36 on which the attacker can hit a blot of the victim; the sum over the 36
@@ -108,7 +109,7 @@ static int hit_rolls_bits(side_bits v, side_bits a, int a_bar, int *pips_lost,
                 int w = (d1 == d2) ? 1 : 2;
                 count += w;
                 /* the most advanced blot (lowest index p, bit p+1) loses the most: 24 - p */
-                if (pips_lost) *pips_lost += w * (25 - __builtin_ctz(hit));
+                if (pips_lost) *pips_lost += w * (25 - bg_ctz32(hit));
                 /* two blots within reach: the roll may hit both */
                 if (double_rolls && (hit & (hit - 1))) *double_rolls += w;
             }
@@ -169,9 +170,9 @@ static int escape_rolls_bits(uint32_t blocked, int from, int *held_in_front) {
      * from); past the lowest of them = escaped */
     int lo = from - 12 < 0 ? 0 : from - 12;
     uint32_t front = (blocked >> (lo + 1)) & ((1u << (from - lo)) - 1u);
-    if (held_in_front) *held_in_front = __builtin_popcount(front);
+    if (held_in_front) *held_in_front = bg_popcount32(front);
     if (!front) return 36;
-    int lowest = lo + __builtin_ctz(front);
+    int lowest = lo + bg_ctz32(front);
     int count = 0;
     for (int d1 = 1; d1 <= 6; d1++)
         for (int d2 = d1; d2 <= 6; d2++) {
@@ -217,7 +218,7 @@ static void encode_side(const mg_board *b, int r, const side_bits *bits, float *
     x[EV_IN_BAR] = (float)bar * 0.5f;
     x[EV_IN_OFF] = (float)(15 - men) / 15.0f;
     x[EV_IN_PIPS] = (float)pips / 150.0f;
-    int best = 0, home = __builtin_popcount(mine.held & 0x3Fu), back = bar;
+    int best = 0, home = bg_popcount32(mine.held & 0x3Fu), back = bar;
     for (uint32_t h = mine.held; h; h &= h << 1) best++;   /* the longest run of held points */
     for (int i = 18; i < 24; i++) back += row[i];
     x[EV_IN_PRIME] = (float)best / 6.0f;
@@ -226,7 +227,7 @@ static void encode_side(const mg_board *b, int r, const side_bits *bits, float *
     int pips_lost, doubles;
     int hits = hit_rolls_bits(mine, theirs, b->b[1 - r][24], &pips_lost, &doubles);
     x[EV_IN_HIT_ROLLS] = (float)hits / 36.0f;
-    int blots = __builtin_popcount(mine.blot);
+    int blots = bg_popcount32(mine.blot);
     x[EV_IN_BLOTS] = (float)blots / 5.0f;
     int rear = bar ? 24 : rearmost(row), held = 0;
     x[EV_IN_ESCAPE] = rear >= 0
@@ -252,8 +253,8 @@ static void encode_side(const mg_board *b, int r, const side_bits *bits, float *
      * pips still to move before the two sides have passed each other */
     x[EV_IN_PIPS_LOST] = (float)pips_lost / (36.0f * 12.0f);
     x[EV_IN_REARMOST] = rear >= 0 ? (float)(rear + 1) / 25.0f : 0.0f;
-    int rear_anchor = mine.held ? 31 - __builtin_clz(mine.held) : -1;
-    int front_anchor = mine.held ? __builtin_ctz(mine.held) : -1;
+    int rear_anchor = mine.held ? 31 - bg_clz32(mine.held) : -1;
+    int front_anchor = mine.held ? bg_ctz32(mine.held) : -1;
     x[EV_IN_REAR_POINT] = (float)(rear_anchor + 1) / 24.0f;
     x[EV_IN_FRONT_POINT] = (float)(front_anchor + 1) / 24.0f;
     int opp_rear = rearmost(b->b[1 - r]), contact_pips = 0;   /* he stands on our 23 - j */
@@ -267,10 +268,10 @@ static void encode_side(const mg_board *b, int r, const side_bits *bits, float *
     const int8_t *opp = b->b[1 - r];
     uint32_t mine_held = mine.held, opp_held = theirs.held;
     x[EV_IN_DOUBLE_SHOTS] = (float)doubles / 36.0f;
-    int opp_home = __builtin_popcount(opp_held & 0x3Fu);
+    int opp_home = bg_popcount32(opp_held & 0x3Fu);
     x[EV_IN_STAY_OUT] = bar ? (float)(opp_home * opp_home) / 36.0f : 0.0f;
     uint32_t back_held = (mine_held >> 18) & 0x3Fu;   /* held points in the other's board */
-    int fwd = back_held ? 6 - __builtin_ctz(back_held) : 0;
+    int fwd = back_held ? 6 - bg_ctz32(back_held) : 0;
     x[EV_IN_FORWARD_ANCHOR] = (float)fwd / 6.0f;
     int contain = 36, acontain = 36;
     for (int n = 15; n <= 23; n++) {
@@ -289,7 +290,7 @@ static void encode_side(const mg_board *b, int r, const side_bits *bits, float *
     for (int i = mean; i < 25; i++)
         if (row[i] > 0) { far_men += row[i]; moment += row[i] * (i + 1 - mean) * (i + 1 - mean); }
     x[EV_IN_SPREAD] = far_men ? (float)moment / far_men / 400.0f : 0.0f;
-    int anchors = __builtin_popcount(back_held);
+    int anchors = bg_popcount32(back_held);
     x[EV_IN_BACK_ANCHORS] = (float)anchors / 2.0f;
     int mobility = 0;
     for (int i = 6; i < 25; i++)

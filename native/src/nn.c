@@ -2,6 +2,7 @@
  * single precision, sparse over the inputs, written so the compiler vectorizes it. Not the
  * encoding and not the search. */
 #include "nn.h"
+#include "bits.h"
 #include <math.h>
 #include <string.h>
 
@@ -24,16 +25,10 @@
 #endif
 #if defined(__GNUC__) || defined(__clang__)
 #define NN_PREFETCH(p) __builtin_prefetch(p)
-#define NN_CTZ64(m) __builtin_ctzll(m)
 #else
 #define NN_PREFETCH(p) ((void)0)
-#define NN_CTZ64(m) nn_ctz64(m)
-static int nn_ctz64(uint64_t m) {   /* m != 0: the index of its lowest set bit */
-    int n = 0;
-    while (!(m & 1)) { m >>= 1; n++; }
-    return n;
-}
 #endif
+#define NN_CTZ64(m) bg_ctz64(m)
 
 /* Table sigmoid over [-SIG_RANGE, SIG_RANGE] with linear interpolation: enough precision
  * for play and training, and several times faster than expf. */

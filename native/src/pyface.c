@@ -5,6 +5,7 @@
 #include <string.h>
 #include "bg.h"
 #include "movegen.h"
+#include "bits.h"
 
 #define KEY_BYTES 10
 
@@ -49,7 +50,7 @@ int bg_board_from_id(const char *id, int8_t *out_board) {
         int men = 0;
         for (int place = 0; place < 25; place++) {
             if (~lo == 0) return -BG_ERR_BAD_ID;
-            int ones = __builtin_ctzll(~lo);
+            int ones = bg_ctz64(~lo);
             men += ones;
             used += ones + 1;
             if (men > 15 || used > 8 * KEY_BYTES) return -BG_ERR_BAD_ID;
@@ -88,7 +89,7 @@ static inline uint64_t row_bits(const int8_t *row, int *len) {
  * base64 takes them. */
 static inline uint32_t key_group(uint64_t lo, uint64_t hi, int at) {
     const uint64_t bits = at == 0 ? lo : at < 64 ? (lo >> at) | (hi << (64 - at)) : hi >> (at - 64);
-    return __builtin_bswap32((uint32_t)bits) >> 8;
+    return bg_bswap32((uint32_t)bits) >> 8;
 }
 
 /* The ID of the board whose opponent's part of the key is `opp` (length opp_len). */

@@ -14,13 +14,13 @@
 #define _POSIX_C_SOURCE 200809L
 #endif
 #include <math.h>
-#include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include "../bg.h"
 #include "cube.h"
 #include "search.h"
+#include "threads.h"
 
 #define MAX_CANDS BG_ROLLOUT_MAX_CANDS
 #define FIGS BG_ROLLOUT_FIGURES   /* the five chances, then the equity */
@@ -36,8 +36,8 @@ struct bg_rollout {
     double *results;                    /* trials * n * NN_OUT, the figures' own side's view */
     atomic_uchar *done;                 /* per trial: every candidate's result written */
     atomic_int next_trial, stop, live;
-    pthread_t tid[BG_ROLLOUT_MAX_THREADS];
-    pthread_mutex_t lock;               /* the sums below and the folding of trials into them */
+    bg_thread tid[BG_ROLLOUT_MAX_THREADS];
+    bg_mutex lock;                      /* the sums below and the folding of trials into them */
     int folded;                         /* trials 0 .. folded-1 are in the sums */
     double sum[MAX_CANDS][FIGS], cross[MAX_CANDS][FIGS][FIGS], eq_cross[MAX_CANDS][MAX_CANDS];
 };
@@ -229,7 +229,7 @@ static bg_rollout *make_rollout(const int8_t *boards, int n, int kind, int trial
     if (!ro) return NULL;
     ro->results = calloc((size_t)trials * n * NN_OUT, sizeof(double));
     ro->done = calloc((size_t)trials, sizeof *ro->done);
-    if (!ro->results || !ro->done || pthread_mutex_init(&ro->lock, NULL) != 0) {
+    if (!ro->results || !ro->done || bg_mutex_init(&ro->lock) != 0) {
         free(ro->results); free(ro->done); free(ro);
         return NULL;
     }
@@ -269,7 +269,7 @@ bg_rollout *bg_rollout_start_match(const int8_t *boards, int n_boards, int kind,
     }
     for (int i = 0; ro && i < threads; i++) {
         atomic_fetch_add(&ro->live, 1);
-        if (pthread_create(&ro->tid[i], NULL, worker, ro) != 0) {
+        if (bg_thread_start(&ro->tid[i], worker, ro) != 0) {
             atomic_fetch_sub(&ro->live, 1);
             break;
         }
@@ -295,8 +295,8 @@ int bg_rollout_busy(bg_rollout *ro) {
 void bg_rollout_free(bg_rollout *ro) {
     if (!ro) return;
     atomic_store(&ro->stop, 1);
-    for (int i = 0; i < ro->threads_started; i++) pthread_join(ro->tid[i], NULL);
-    pthread_mutex_destroy(&ro->lock);
+    for (int i = 0; i < ro->threads_started; i++) bg_thread_join(&ro->tid[i]);
+    bg_mutex_destroy(&ro->lock);
     free(ro->results);
     free(ro->done);
     free(ro);
@@ -351,7 +351,7 @@ static double se_of(double var) { return isnan(var) ? NAN : sqrt(var > 0.0 ? var
 
 int bg_rollout_poll(bg_rollout *ro, double *out_mean, double *out_se) {
     if (!ro || !out_mean || !out_se) return -BG_ERR_BAD_ARG;
-    pthread_mutex_lock(&ro->lock);
+    bg_mutex_lock(&ro->lock);
     fold(ro);
     const int n = ro->folded;
     for (int c = 0; c < ro->n; c++)
@@ -361,20 +361,20 @@ int bg_rollout_poll(bg_rollout *ro, double *out_mean, double *out_se) {
             out_mean[c * FIGS + k] = m;
             out_se[c * FIGS + k] = se_of(mean_cov(ro, c, k, c, k));
         }
-    pthread_mutex_unlock(&ro->lock);
+    bg_mutex_unlock(&ro->lock);
     return n;
 }
 
 int bg_rollout_diff(bg_rollout *ro, int a, int b, double *out) {
     if (!ro || !out || a < 0 || b < 0 || a >= ro->n || b >= ro->n) return -BG_ERR_BAD_ARG;
     const int e = BG_ROLLOUT_EQUITY;
-    pthread_mutex_lock(&ro->lock);
+    bg_mutex_lock(&ro->lock);
     fold(ro);
     const int n = ro->folded;
     out[0] = n ? (ro->sum[a][e] - ro->sum[b][e]) / n : NAN;
     out[1] = se_of(mean_cov(ro, a, e, a, e) + mean_cov(ro, b, e, b, e)
                    - 2.0 * mean_cov(ro, a, e, b, e));
-    pthread_mutex_unlock(&ro->lock);
+    bg_mutex_unlock(&ro->lock);
     return n;
 }
 
@@ -402,7 +402,7 @@ static void cube_gradient(const float p[NN_OUT], int cube_value, int cube_owner,
 int bg_rollout_cube(bg_rollout *ro, int cube_value, int cube_owner, int match_to, int away_me,
                     int away_opp, int crawford, float *out, double *out_se) {
     if (!ro || !out || !out_se || ro->kind != BG_ROLLOUT_CUBE) return -BG_ERR_BAD_ARG;
-    pthread_mutex_lock(&ro->lock);
+    bg_mutex_lock(&ro->lock);
     fold(ro);
     const int n = ro->folded;
     float p[NN_OUT];
@@ -421,6 +421,6 @@ int bg_rollout_cube(bg_rollout *ro, int cube_value, int cube_owner, int match_to
             out_se[a] = se_of(var);
         }
     }
-    pthread_mutex_unlock(&ro->lock);
+    bg_mutex_unlock(&ro->lock);
     return bits;
 }

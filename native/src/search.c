@@ -9,16 +9,14 @@
  * switch) are shared and set only while no search runs.
  * Not the cube and not the Python face. */
 #if !defined(_WIN32)
-#define _POSIX_C_SOURCE 200809L   /* pthread keys: a thread's cache is freed when it ends */
+#define _POSIX_C_SOURCE 200809L   /* threads.h: pthread keys free a thread's cache at its end */
 #endif
 #include "search.h"
 #include "cube.h"
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
-#if !defined(_WIN32)
-#include <pthread.h>
-#endif
+#include "threads.h"
 
 long sr_work_budget = SR_WORK_BUDGET_DEFAULT;
 int sr_max_plies = SR_PLIES_DEFAULT;
@@ -130,11 +128,6 @@ static _Thread_local cache_entry *cache;
 static _Thread_local unsigned cache_epoch_seen;
 static _Thread_local long cache_hits, cache_looks;
 
-#if !defined(_WIN32)
-static pthread_key_t cache_key;
-static pthread_once_t cache_key_once = PTHREAD_ONCE_INIT;
-static void cache_key_make(void) { pthread_key_create(&cache_key, free); }
-#endif
 
 /* This thread's cache, empty when the epoch moved on; NULL when there is no memory for it
  * (the search then goes on without, with the same results). */
@@ -144,10 +137,7 @@ static cache_entry *thread_cache(void) {
     if (!cache) {
         cache = calloc((size_t)1 << CACHE_BITS, sizeof *cache);
         if (!cache) return NULL;
-#if !defined(_WIN32)
-        pthread_once(&cache_key_once, cache_key_make);
-        pthread_setspecific(cache_key, cache);   /* free()d at the thread's end */
-#endif
+        bg_thread_owns(cache);   /* free()d at the thread's end */
     } else {
         memset(cache, 0, sizeof *cache << CACHE_BITS);
     }

@@ -3,12 +3,12 @@
  * threads (rollout.c) polled while they run, stopped midway and freed, their answer compared
  * with one thread's, in money play and at a match score. For the ThreadSanitizer build (tsan_check.sh), which reports any data
  * race between them. Positions come from seeded random play. Not a benchmark. */
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "../bg.h"
 #include "movegen.h"
+#include "threads.h"
 #include "toolutil.h"
 
 #define MAX_CASES 400
@@ -45,7 +45,7 @@ static int same(const answer *x, const answer *y) {
 }
 
 static int mismatches;
-static pthread_mutex_t count_lock = PTHREAD_MUTEX_INITIALIZER;
+static bg_mutex count_lock;   /* bg_mutex_init'ed in main, before the threads */
 
 static void *worker(void *arg) {
     const int k = (int)(long)arg;
@@ -54,9 +54,9 @@ static void *worker(void *arg) {
         *mine = expect[i];
         judge(mine);
         if (!same(mine, &expect[i])) {
-            pthread_mutex_lock(&count_lock);
+            bg_mutex_lock(&count_lock);
             mismatches++;
-            pthread_mutex_unlock(&count_lock);
+            bg_mutex_unlock(&count_lock);
         }
     }
     free(mine);
@@ -124,9 +124,10 @@ int main(int argc, char **argv) {
         if (mg_result(next) != 0) mg_start(&pos);
         else mg_swap(next, &pos);                  /* the other side on roll */
     }
-    pthread_t t[THREADS];
-    for (long k = 0; k < THREADS; k++) pthread_create(&t[k], NULL, worker, (void *)k);
-    for (int k = 0; k < THREADS; k++) pthread_join(t[k], NULL);
+    bg_thread t[THREADS];
+    bg_mutex_init(&count_lock);
+    for (long k = 0; k < THREADS; k++) bg_thread_start(&t[k], worker, (void *)k);
+    for (int k = 0; k < THREADS; k++) bg_thread_join(&t[k]);
     printf("threadfuzz: %d cases in %d threads, %d answers unlike one thread's\n", n_cases,
            THREADS, mismatches);
     mismatches += rollout_mismatches(0) + rollout_mismatches(1);

@@ -66,12 +66,14 @@ def test_unknown_keys_from_a_newer_version_are_ignored(config):
 
 
 def test_xdg_config_home_used_when_no_override(tmp_path, monkeypatch):
+    monkeypatch.setattr("sys.platform", "linux")
     monkeypatch.delenv(st.CONFIG_ENV, raising=False)
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
     assert st.settings_path() == tmp_path / "spectrum-backgammon" / "settings.json"
 
 
 def test_home_config_used_without_xdg(tmp_path, monkeypatch):
+    monkeypatch.setattr("sys.platform", "linux")
     monkeypatch.delenv(st.CONFIG_ENV, raising=False)
     monkeypatch.delenv("XDG_CONFIG_HOME", raising=False)
     monkeypatch.setenv("HOME", str(tmp_path))
