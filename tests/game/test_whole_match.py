@@ -53,6 +53,7 @@ class Seen:
     dropped: bool = False
     over_page: list = field(default_factory=list)    # the match-over page's lines
     saved: str = ""
+    resignations_accepted: int = 0
     keys_pressed: int = 0
     plan: list = field(default_factory=list)         # the steps of the play chosen
     crawford_turns: int = 0                          # the person's turns in the Crawford game
@@ -79,9 +80,11 @@ class Hands:
                 pygame.event.post(pygame.event.Event(pygame.KEYUP, key=key, mod=0))
                 seen.release_at, seen.wait_frames = (), GAP_FRAMES
             return True
-        typist = self.player.loop.typist
-        if seen.wait_frames or typist.queue or typist.holding:   # a click's key still typing
-            seen.wait_frames = max(0, seen.wait_frames - 1)
+        if self.player.loop.typist.busy:         # a key's stroke still reaching the 48K
+            seen.wait_frames = GAP_FRAMES            # then the program's frames to take it
+            return True
+        if seen.wait_frames:
+            seen.wait_frames -= 1
             return True
         if not seen.actions:
             return False
@@ -169,6 +172,9 @@ def act(hands: Hands, p: Player) -> bool:
     elif "Take? (Y/N)" in message:
         seen.dropped = True
         hands.answer("n", message)
+    elif "resign" in message and "Accept? (Y/N)" in message:
+        seen.resignations_accepted += 1          # the computer's own, when it cannot win
+        hands.answer("y", message)
     elif "Export the match" in message:
         hands.answer("y", message)
     elif "Saved match-" in message:
@@ -197,7 +203,7 @@ def play_match(config, mouse: bool) -> tuple[Seen, Player]:
     def script(p):
         return hands.busy() or act(hands, p)
     player.run(script)
-    assert hands.seen.saved, f"the match did not end in {player.count} frames"
+    assert hands.seen.saved, f"the match did not end in {player.count} frames:\n" + "\n".join(screen_text(player.machine.memory))
     return hands.seen, player
 
 
