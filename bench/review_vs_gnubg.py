@@ -9,7 +9,6 @@ correlation of the errors and the luck; then whether the goals of issue 48 hold:
     the noisy player's error total within 15% of gnubg's;
     cube decisions counted at most 2 x gnubg's "close or actual" + 4.
 Run from the repo root: python bench/review_vs_gnubg.py --matches 3 --money-games 8"""
-from __future__ import annotations
 
 import argparse
 import math
@@ -47,7 +46,8 @@ def gnubg_script(length: int, seed: int, noise: float, plies: int, folder: str,
                  games: int) -> list[str]:
     """Self-play at 0-ply (player 1 with noise), the game saved, analysed, its statistics
     shown and the analysed match saved. Length 0: a money session of `games` games."""
-    lines = ["set jacoby off", "set beavers 0", f"set seed {seed}", f"set defaultnames {NAMES[0]} {NAMES[1]}",
+    lines = ["set jacoby off", "set beavers 0", f"set seed {seed}",
+             f"set defaultnames {NAMES[0]} {NAMES[1]}",
              f"set automatic game {'on' if length else 'off'}"]
     for player in (0, 1):
         lines += [f"set player {player} gnubg",
