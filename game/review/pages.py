@@ -123,7 +123,7 @@ def summary_lines(review: R.Review, total: int | None = None) -> list[str]:
     if review.match_play:
         lines[8:8] = [row("MWC lost", lambda s: f"{s.mwc_error:.1f}%")]
         lines += ["", "Errors in EMG (GNU Backgammon's", "equivalent money game units)."]
-    elif any(getattr(i, "past_table", False) for i in review.items):
+    elif any(i.past_table if i.kind == "move" else i.terms.past_table for i in review.items):
         lines += ["", "The match is past the match", "table: judged as money play."]
     return lines
 
