@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
+from game.review.cube_judgement import in_emg  # noqa: E402
 from game.review.imports import read_match_file  # noqa: E402
 from game.review.judge import RATINGS, Reviewer  # noqa: E402
 from game.review.verdicts import SideSummary  # noqa: E402
@@ -137,17 +138,58 @@ def gnubg_moves(sgf_text: str) -> list[list]:
     return games
 
 
-def our_players(path: str, level: int) -> tuple[dict, list[list]]:
+ACTION_RE = re.compile(r";[BW]\[([^]]*)\]([^;]*)")
+DA_RE = re.compile(r"DA\[E ver 3 ([^]]*)\]")
+
+
+def gnubg_cubes(sgf_text: str) -> list[dict]:
+    """Per game, {action number: (no double, double/take)} of each node gnubg gave a cube
+    analysis (DA[]: the cubeful equities, money points per unit of cube or match chances)."""
+    games = []
+    for chunk in GAME_RE.split(sgf_text)[1:]:
+        found = {}
+        for number, node in enumerate(ACTION_RE.finditer(chunk), start=1):
+            da = DA_RE.search(node.group(2))
+            if da:
+                numbers = [float(v) for v in da.group(1).split()[4:18]]
+                found[number] = (numbers[6], numbers[13])
+        games.append(found)
+    return games
+
+
+def cube_differences(gnubg_games: list[dict], reviews: list) -> list[str]:
+    """Money cube decisions where the two programs' proper actions differ: each with both
+    programs' no double and double/take (points per unit of cube) and what we charged."""
+    lines = []
+    for found, review in zip(gnubg_games, reviews, strict=False):
+        for item in review.items:
+            if item.kind == "move" or item.number not in found or item.terms.match_to:
+                continue
+            g_nd, g_dt = found[item.number]
+            d = in_emg(item.decision, item.terms)
+            ours_double = min(d.double_take_equity, d.double_pass_equity) > d.no_double_equity
+            if ours_double != (min(g_dt, 1.0) > g_nd):
+                lines.append(
+                    f"cube game {review.game.number} entry {item.number} {item.kind} "
+                    f"{item.before.position_id} cube {item.cube_value}: ours no double "
+                    f"{d.no_double_equity:+.3f} double/take {d.double_take_equity:+.3f} "
+                    f"charged {item.loss:.3f} | gnubg no double {g_nd:+.3f} double/take "
+                    f"{g_dt:+.3f} points per unit of cube")
+    return lines
+
+
+def our_players(path: str, level: int) -> tuple[dict, list[list], list]:
     """{player name: Player} from our review of every game of the file (its first side is
-    gnubg's player 0, White), and per game the moves' (error, luck) in order."""
+    gnubg's player 0, White), per game the moves' (error, luck) in order, and the reviews."""
     imported = read_match_file(path)
     if imported.problem is not None:
         raise SystemExit(f"our import refused {path}: {imported.problem}")
     record = imported.record
     totals = {side: SideSummary() for side in record.sides}
-    per_game = []
+    per_game, reviews = [], []
     for game in record.games:
         review = Reviewer(record, game.number, level=level).run()
+        reviews.append(review)
         for side, s in review.summary().items():
             t = totals[side]
             for name in ("moves", "move_error", "cube_decisions", "cube_error", "luck",
@@ -158,8 +200,8 @@ def our_players(path: str, level: int) -> tuple[dict, list[list]]:
     for name, side in zip(NAMES, record.sides, strict=True):
         t = totals[side]
         out[name] = Player(t.total_error, t.moves, (t.doubtful, t.bad, 0),
-                                         t.cube_decisions, t.rating, t.luck)
-    return out, per_game
+                           t.cube_decisions, t.rating, t.luck)
+    return out, per_game, reviews
 
 
 def correlation(pairs: list) -> float:
@@ -196,6 +238,7 @@ class Outcome:
     errors: list
     lucks: list
     skipped: int
+    cube_differences: list = field(default_factory=list)
     noisy: str = NAMES[1]
 
 
@@ -213,13 +256,14 @@ def run_one(label: str, length: int, seed: int, noise: float, plies: int, level:
     if proc.returncode != 0 or not os.path.exists(analysed):
         raise SystemExit(f"gnubg failed (exit {proc.returncode}):\n{said[-2000:]}")
     theirs = gnubg_players(said)
-    ours, our_moves = our_players(os.path.join(folder, "played.sgf"), level)
+    ours, our_moves, reviews = our_players(os.path.join(folder, "played.sgf"), level)
     with open(analysed, encoding="utf-8") as fh:
-        gnubg_games = gnubg_moves(fh.read())
-    errors, lucks, skipped = move_pairs(gnubg_games, our_moves)
+        text = fh.read()
+    errors, lucks, skipped = move_pairs(gnubg_moves(text), our_moves)
     if keep is None:
         shutil.rmtree(folder, ignore_errors=True)
-    return Outcome(label, theirs, ours, errors, lucks, skipped)
+    return Outcome(label, theirs, ours, errors, lucks, skipped,
+                   cube_differences(gnubg_cubes(text), reviews))
 
 
 def band_gap(a: str, b: str) -> int:
@@ -260,7 +304,9 @@ def report(o: Outcome) -> list[str]:
               f"{len(o.errors)} moves)",
               f"per-move luck correlation: {correlation(o.lucks):.3f} (Pearson r, "
               f"{len(o.lucks)} moves)",
-              f"games skipped for unequal move lists: {o.skipped} games"]
+              f"games skipped for unequal move lists: {o.skipped} games",
+              f"money cube decisions judged the other way: {len(o.cube_differences)} "
+              f"decisions", *o.cube_differences]
     for goal, held in goals(o).items():
         lines.append(f"goal {goal}: {'holds' if held else 'MISSED'}")
     return lines

@@ -88,11 +88,13 @@ def detail(item, bottom: str) -> str:
     """The message line: level 5's best play (or proper cube action), the depth every play
     of the roll was judged at, and the luck."""
     if item.kind == "move":
-        luck = f"{item.best.ply}-ply luck {item.luck:+.2f}"
-        if item.loss == 0:
-            return _fit("The best play.", luck)
-        best = play_text(item.best.play, item.side == bottom)
-        return _fit(f"Best {best}", luck)
+        ply, luck = item.best.ply, f"luck {item.luck:+.2f}"
+        left = "The best play." if item.loss == 0 else \
+            f"Best {play_text(item.best.play, item.side == bottom)}"
+        right = f"{ply}-ply {luck}"
+        if len(left) + len(right) >= S.COLS:          # a long play kept whole: "2p"
+            right = f"{ply}p {luck}"
+        return _fit(left, right)
     return f"Proper: {item.proper}"[:S.COLS]
 
 
