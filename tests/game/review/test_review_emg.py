@@ -103,23 +103,23 @@ def test_the_close_cut_off_is_taken_in_emg():
 MONEY_SUMMARY = """\
                    You       Me
 
-Moves                9       14
+Moves                4        7
 Marked ?             0        0
 Marked ??            1        0
-Error/move       0.000    0.001
+Error/move       0.000    0.002
 Move errors      0.000    0.015
 Cube errors      0.173    0.000
-Luck            -0.018   -0.061
+Luck            -0.244   +0.023
 
 Rating (GNU Backgammon's):
- You: Intermediate
+ You: Beginner
  Me: Supernatural"""
 
 
 def test_money_play_reviews_exactly_as_before_issue_48():
     """A money game with a double and a take, level 5: the summary main gave before the
     EMG change, figure for figure."""
-    r = review_game(with_a_double(21, 30), level=judge.REVIEW_LEVEL)
+    r = review_game(with_a_double(21, 14), level=judge.REVIEW_LEVEL)
     assert "\n".join(summary_lines(r)) == MONEY_SUMMARY
 
 
@@ -158,3 +158,12 @@ def test_a_game_without_a_final_play_reviews():
     record.move(COMPUTER, (6, 2), "24/18 13/11")
     r = Reviewer(record, level=QUICK).run()
     assert r.complete and len([i for i in r.items if i.kind == "move"]) == 2
+
+
+def test_a_one_point_match_reviews_in_emg_with_no_cube():
+    r = review_game(played_out(8, length=1), level=QUICK)
+    assert r.complete and r.match_play
+    assert all(i.kind == "move" for i in r.items)              # 1-away each: no cube
+    for item in r.items:
+        if item.loss:
+            assert item.loss == pytest.approx(item.best.equity - item.played.equity, abs=1e-6)
