@@ -34,6 +34,7 @@ NOISE = (0.04, 0.06)
 BANDS = [name for _, name in RATINGS]
 GOAL_TOTAL_SHARE = 0.15                # the noisy player's total within 15% of gnubg's
 GOAL_CUBE_FACTOR, GOAL_CUBE_EXTRA = 2, 4
+TIE = 0.001                            # doubling and not doubling this close: the same
 
 
 def gnubg_binary() -> str:
@@ -167,8 +168,8 @@ def cube_differences(gnubg_games: list[dict], reviews: list) -> list[str]:
                 continue
             g_nd, g_dt = found[item.number]
             d = in_emg(item.decision, item.terms)
-            ours_double = min(d.double_take_equity, d.double_pass_equity) > d.no_double_equity
-            if ours_double != (min(g_dt, 1.0) > g_nd):
+            ours_gap = min(d.double_take_equity, d.double_pass_equity) - d.no_double_equity
+            if (ours_gap > TIE) != (min(g_dt, 1.0) - g_nd > TIE):
                 lines.append(
                     f"cube game {review.game.number} entry {item.number} {item.kind} "
                     f"{item.before.position_id} cube {item.cube_value}: ours no double "
