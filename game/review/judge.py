@@ -248,7 +248,7 @@ class Reviewer:
         ranked = evaluator.ranked_plays(before, action.dice, self.level, match=match)
         played, loss = judged_play(ranked, apply_play(before, action.play), match,
                                    action.play)
-        choices = tuple(_choice(c) for c in ranked[:CANDIDATES_SHOWN])
+        choices = tuple(_choice(c, ranked[0], match) for c in ranked[:CANDIDATES_SHOWN])
         forced = len({p.after for p in turn.legal}) <= 1
         return MoveReview(turn.index + 1, action.side, tuple(action.dice), before, played,
                           choices[0], choices, loss, luck_of(before, action.dice), forced,
@@ -256,9 +256,22 @@ class Reviewer:
                           match=match, past_table=past_table, emg=Emg.at(match))
 
 
-def _choice(candidate) -> Choice:
-    return Choice(format_play(candidate.play.steps), candidate.play, candidate.equity,
-                  candidate.ply, candidate.chances)
+def _choice(candidate, best, match) -> Choice:
+    """A shown play, at the best's depth (as_deep)."""
+    return Choice(format_play(candidate.play.steps), candidate.play,
+                  *as_deep(candidate, best, match))
+
+
+def as_deep(candidate, best, match) -> tuple:
+    """(equity, ply, chances) of a ranked play judged as deeply as the best: the search's
+    own when it looked as deeply (or the game is over), else its position after judged again
+    at the best's ply (money equity, or the match value of its chances at `match`)."""
+    if candidate.ply >= best.ply or rules.game_result(candidate.play.after):
+        return candidate.equity, candidate.ply, candidate.chances
+    theirs = evaluator.evaluate(candidate.play.after.swapped(), best.ply)
+    chances = theirs.flipped()
+    equity = -theirs.equity if match is None else match_value(chances, match)
+    return equity, best.ply, chances
 
 
 def judged_play(ranked, after: Position, match=None, words: str | None = None):
@@ -271,12 +284,7 @@ def judged_play(ranked, after: Position, match=None, words: str | None = None):
     made with this, so its marks are the review's."""
     mine = next(c for c in ranked if c.play.after == after)
     best = ranked[0]
-    equity, ply, chances = mine.equity, mine.ply, mine.chances
-    if mine is not best and mine.ply < best.ply and not rules.game_result(after):
-        # judge the play made as deeply as the best (the search looked at it less)
-        theirs = evaluator.evaluate(after.swapped(), best.ply)
-        chances, ply = theirs.flipped(), best.ply
-        equity = -theirs.equity if match is None else match_value(chances, match)
+    equity, ply, chances = as_deep(mine, best, match)
     loss = max(0.0, best.equity - equity) if mine is not best else 0.0
     emg = Emg.at(match)
     if emg is not None:

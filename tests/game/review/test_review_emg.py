@@ -66,6 +66,8 @@ def test_a_play_the_search_looked_at_less_deeply_is_judged_at_the_bests_depth_in
     assert choice.equity == pytest.approx(match_value(deeper, match), abs=1e-6)
     assert loss == pytest.approx(max(0.0, ranked[0].equity - choice.equity)
                                  / Emg.at(match).span, abs=1e-6)
+    shown = [judge.as_deep(c, ranked[0], match) for c in ranked[:8]]   # the page's plays too
+    assert {ply for _, ply, _ in shown} == {ranked[0].ply}
 
 
 def test_each_move_page_says_the_depth_its_plays_were_judged_at():
