@@ -253,7 +253,8 @@ class Reviewer:
         return MoveReview(turn.index + 1, action.side, tuple(action.dice), before, played,
                           choices[0], choices, loss, luck_of(before, action.dice), forced,
                           cube_value=turn.cube_value, cube_owner=turn.cube_owner,
-                          match=match, past_table=past_table, emg=Emg.at(match))
+                          match=match, past_table=past_table,
+                          emg=Emg.at(match) if ranked[0].ply >= 0 else None)
 
 
 def _choice(candidate, best, match) -> Choice:
@@ -286,7 +287,7 @@ def judged_play(ranked, after: Position, match=None, words: str | None = None):
     best = ranked[0]
     equity, ply, chances = as_deep(mine, best, match)
     loss = max(0.0, best.equity - equity) if mine is not best else 0.0
-    emg = Emg.at(match)
+    emg = Emg.at(match) if best.ply >= 0 else None       # level 1's heuristic: its own units
     if emg is not None:
         loss = emg.error(loss)
     words = format_play(mine.play.steps) if words is None else words
