@@ -579,6 +579,11 @@ def review_import_move():
     scene = review_import()
     scene.type(f"{MARKED_GAME}\n")
     scene.until("ENTER: moves", row=23, max_frames=60000)
+    return first_marked(scene, MARKED_GAME)
+
+
+def first_marked(scene, game: int):
+    """From a review's summary page: ENTER, then on through the moves to the first marked."""
     scene.type("\n")
     seen = []
     for _ in range(200):
@@ -590,10 +595,42 @@ def review_import_move():
             return scene
         seen.append(headline)
         scene.type("\n")
-    raise AssertionError(f"no play marked in game {MARKED_GAME}: " + " | ".join(seen))
+    raise AssertionError(f"no play marked in game {game}: " + " | ".join(seen))
 
 
 SCENES.update({"review-import": review_import, "review-import-move": review_import_move})
+
+
+# --- a match in EMG: gnubg against a noisy gnubg, reviewed with the MWC beside each error
+NOISY = 0.05             # the second player's evaluation noise (bench/review_vs_gnubg.py's)
+NOISY_SEED, NOISY_GAME = 5, 1
+
+
+def review_match_emg():
+    """A 7-point match gnubg played against itself, Bob with noise NOISY: game NOISY_GAME
+    reviewed by level 5, its summary in EMG with the match chance lost."""
+    from game.review.import_pages import review_program
+    from game.review.imports import read_match_file
+    from gnubg_selfplay import self_play
+    folder = tempfile.mkdtemp(prefix="sbg-docs-emg-")
+    imported = read_match_file(self_play(folder, length=7, seed=NOISY_SEED, noise=NOISY).mat)
+    assert imported.problem is None, imported.problem
+    scene = Scene([])
+    scene.program = review_program(scene.basic, imported, export_dir=folder, level=LEVEL)
+    next(scene.program)
+    scene.until("Game (1-", row=23)
+    scene.type(f"{NOISY_GAME}\n")
+    scene.until("ENTER: moves", row=23, max_frames=60000)
+    return scene
+
+
+def review_match_emg_move():
+    """That review's first marked play: the error in EMG, the MWC beside, the depth."""
+    return first_marked(review_match_emg(), NOISY_GAME)
+
+
+SCENES.update({"review-match-emg": review_match_emg,
+               "review-match-emg-move": review_match_emg_move})
 
 
 # --- R on a review cube page in a match: rolled out at the score the review judged it at

@@ -206,6 +206,14 @@ int bg_cube_from_probs(const float *probs, int cube_value, int cube_owner, int m
  * the match for a player needing i points against one needing j (i, j in 1..BG_MET_MAX),
  * before the Crawford game. Returns 0. */
 int bg_met_table(float *out);
+/* One entry of that table at any score: the chance to win the match for a player needing
+ * away_me against one needing away_opp (0 or less: that side has won), `crawford` as
+ * bg_rank_plays_match takes it (not 0: the Crawford game is this one or past, so a 1-away
+ * score is read from the post-Crawford table). For the review's equivalent money game. */
+float bg_match_equity(int away_me, int away_opp, int crawford);
+/* 2*mwc-1 of the side holding `probs` (as bg_cube_from_probs) when the game ends at this
+ * cube with no more doubling: the score a play is ranked by in match play. */
+float bg_match_value(const float *probs, int cube, int away_me, int away_opp, int crawford);
 /* Build the one-sided bear-off database now (otherwise at first use); returns positions. */
 int bg_bearoff_init(void);
 /* Distribution of rolls to bear off a home board (home6 = men on points 1..6): fills

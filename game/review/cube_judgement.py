@@ -1,17 +1,19 @@
 """How a cube decision is judged, for the review (game/review/judge.py) and the tutor
 (game/scenes/tutor.py) alike: the terms it is judged at (CubeTerms: the match score, or money
-play per unit of cube), what each action gives away, and the screen that looks at a roll
-without a double closely only when it is close. Pure logic: no replay, no screen."""
+play per unit of cube), what each action gives away (in EMG at a match score: in_emg), and
+the screen that looks at a roll without a double closely only when it is close. Pure logic:
+no replay, no screen."""
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
 
 from game.model import evaluator
+from game.model.match_equity import Emg
 
 CUBE_SCREEN_LEVEL = 4            # a cube left alone is looked at by 1-ply first ...
-CLOSE_CUBE = 0.16                # ... and by the judging level when the equities are this close
-                                 # (GNU Backgammon's "close" cube decision) or it says double
+CLOSE_CUBE = 0.16                # ... and by the judging level when doubling gives away less
+                                 # than this, in EMG (GNU Backgammon's "close" cube decision)
 
 
 @dataclass(frozen=True)
@@ -51,10 +53,32 @@ class CubeTerms:
             terms["cube_value"] //= self.scale
         return terms
 
+    @property
+    def emg(self) -> Emg | None:
+        """The doubler's equivalent money game at these terms (None: money play)."""
+        if not self.match_to:
+            return None
+        return Emg.at((self.match_to, self.away_me, self.away_opp, self.crawford,
+                       self.cube_value))
+
+
+def in_emg(decision, terms: CubeTerms):
+    """A decision at `terms` (money: normalized per unit of cube, returned as it is; match:
+    2 x mwc - 1) with its equities in EMG, as GNU Backgammon judges a cube (the losses and
+    the close cut-off are taken in these units)."""
+    emg = terms.emg
+    if emg is None:
+        return decision
+    return evaluator.CubeDecision(
+        decision.double, decision.take, decision.too_good, emg.of(decision.no_double_equity),
+        emg.of(decision.double_take_equity), emg.of(decision.double_pass_equity),
+        decision.win, decision.win_gammon, decision.lose_gammon)
+
 
 def close_cube(decision) -> bool:
-    """Worth a closer look (judge_no_double): the doubler should double, or doubling is
-    within CLOSE_CUBE of not doubling."""
+    """Worth a closer look (judge_no_double) and counted as a decision (GNU Backgammon's
+    "close or actual"): the doubler should double, or doubling is within CLOSE_CUBE of not
+    doubling; `decision` in EMG (in_emg)."""
     take_side = min(decision.double_take_equity, decision.double_pass_equity)
     return decision.double or abs(decision.no_double_equity - take_side) < CLOSE_CUBE
 
@@ -87,15 +111,17 @@ def cube_loss(kind: str, decision) -> float:
     return max(0.0, loss)
 
 
-def judge_no_double(decide: Callable[[int], evaluator.CubeDecision], scale: int,
+def judge_no_double(decide: Callable[[int], evaluator.CubeDecision], terms: CubeTerms,
                     level: int):
     """A side that could double and rolled instead, judged as the review and the tutor
     (game/scenes/tutor.py) both judge it: `decide(level)` is the doubler's
-    evaluator.CubeDecision at a level. The cheap screen at CUBE_SCREEN_LEVEL first; only a
-    close one (close_cube) is asked of `level`. Returns (the decision normalized by `scale`,
-    cube_loss "no double" of it, 0.0 when not close)."""
-    quick = decide(CUBE_SCREEN_LEVEL)
-    if not close_cube(quick):
-        return normalized(quick, scale), 0.0
-    decision = normalized(decide(level), scale)
-    return decision, cube_loss("no double", decision)
+    evaluator.CubeDecision at a level, at `terms`. The cheap screen at CUBE_SCREEN_LEVEL
+    first; only a close one (close_cube, in EMG) is asked of `level`. Returns (the decision
+    normalized by the terms' scale, cube_loss "no double" of it in EMG, 0.0 when not close)."""
+    raw = decide(CUBE_SCREEN_LEVEL)
+    quick = normalized(raw, terms.scale)
+    # money play screens the cube's own equities, as it always has (its summaries unchanged)
+    if not close_cube(in_emg(quick, terms) if terms.match_to else raw):
+        return quick, 0.0
+    decision = normalized(decide(level), terms.scale)
+    return decision, cube_loss("no double", in_emg(decision, terms))

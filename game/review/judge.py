@@ -1,191 +1,47 @@
 """The review of a recorded game: every play and cube action replayed from game/model/record.py,
-judged by level 5 (the equity given away, marked ? and ??), the luck of each roll, and a
-summary per side with GNU Backgammon's rating bands. Pure logic: no screen, no keys, no files.
+judged by level 5 (the error made, marked ? and ??), the luck of each roll; what it finds is
+game/review/verdicts.py's. Pure logic: no screen, no keys, no files.
 
 Units: every equity is the mover's, in points a game for one unit of cube (money play), or
-2 x match winning chance - 1 at a match score the match table takes. Luck is cubeless money
-equity at 0-ply (each roll's best play judged by the net alone; the average of the 36 rolls
-is the evaluator's 1-ply value), which keeps it to about a millisecond a roll. A play the
-search looked at less deeply than its best is judged again as deeply in money play; at a
-match score it keeps the search's own value."""
+2 x match winning chance - 1 at a match score the match table takes; every error is in money
+points per unit of cube, or in EMG at a match score (game/model/match_equity.py), as GNU
+Backgammon states them. Luck is cubeless money equity at 0-ply (each roll's best play judged
+by the net alone; the average of the 36 rolls is the evaluator's 1-ply value), which keeps it
+to about a millisecond a roll. A play the search looked at less deeply than its best is
+judged again as deeply, in money and match play alike (judged_play)."""
 from __future__ import annotations
 
 import os
 from collections import deque
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
 
 from game.commands import cube_verdict
 from game.errors import BackgammonError
 from game.model import evaluator, rules
+from game.model.match_equity import Emg, match_value
 from game.model.position import Position
-from game.model.record import GameRecord, MatchRecord, format_play
-from game.review.cube_judgement import (
-    CubeTerms,
-    close_cube,
-    cube_loss,
-    judge_no_double,
-    normalized,
-)
+from game.model.record import MatchRecord, format_play
+from game.review.cube_judgement import CubeTerms, cube_loss, in_emg, judge_no_double, normalized
 from game.review.replay import ReplayedTurn, ReviewError, apply_play, other_side, replay
+from game.review.verdicts import (  # noqa: F401 (the review's names, read from here too)
+    BAD,
+    DOUBTFUL,
+    RATINGS,
+    Choice,
+    CubeReview,
+    MoveReview,
+    Review,
+    SideSummary,
+    mark_for,
+    rating_for,
+)
 
 REVIEW_LEVEL = 5                 # the strongest level judges
 LUCK_LEVEL = 3                   # net 0-ply: the best play of each roll, for the luck
 LUCK_PLY = 1                     # evaluate(ply=1): the 0-ply best plays averaged over 36 rolls
-DOUBTFUL = 0.04                  # equity given away above this: "?"
-BAD = 0.08                       # ... above this: "??"
 MAX_CUBE = 64
 CANDIDATES_SHOWN = 3             # best plays kept per move for the screen and the export
 MAX_WORKERS = 4                  # threads judging turns side by side, at most
-
-# GNU Backgammon's rating of a normalized error rate per decision (its manual, "Threshold
-# for ratings", version 1.07): below each bound, that name; at or above 0.035 "Awful!".
-RATINGS = ((0.002, "Supernatural"), (0.005, "World class"), (0.008, "Expert"),
-           (0.012, "Advanced"), (0.018, "Intermediate"), (0.026, "Casual player"),
-           (0.035, "Beginner"), (float("inf"), "Awful!"))
-
-
-def mark_for(loss: float) -> str:
-    """"??" above BAD, "?" above DOUBTFUL, else ""."""
-    if loss > BAD:
-        return "??"
-    if loss > DOUBTFUL:
-        return "?"
-    return ""
-
-
-def rating_for(error_per_decision: float) -> str:
-    """GNU Backgammon's name for an average error per decision (RATINGS)."""
-    for bound, name in RATINGS:
-        if error_per_decision < bound:
-            return name
-    return RATINGS[-1][1]
-
-
-@dataclass(frozen=True)
-class Choice:
-    """One play as level 5 judged it: its words ("24/18 13/11*"), the rules' Play (for the
-    board and the letter notation), the mover's equity after it and how many plies deep, and
-    the mover's chances after it from that judgement (evaluator.Probabilities or None)."""
-    words: str
-    play: rules.Play
-    equity: float
-    ply: int
-    chances: evaluator.Probabilities | None = None
-
-
-@dataclass(frozen=True)
-class MoveReview:
-    """A turn: the position before it (mover on roll), the roll, the play made, level 5's best
-    and the next few, the equity given away and its mark, the luck of the roll. R on its
-    page rolls the plays out at the same terms (rollout_pages.review_job)."""
-    number: int                      # the turn's place in the game, from 1
-    side: str
-    dice: tuple
-    before: Position
-    played: Choice
-    best: Choice
-    candidates: tuple                # Choice, best first (CANDIDATES_SHOWN)
-    loss: float
-    luck: float
-    forced: bool                     # one legal result (or none): not counted as a decision
-    kind: str = "move"
-    cube_value: int = 1              # the cube as it stood (for drawing the board)
-    cube_owner: str | None = None
-    match: tuple | None = None       # the terms it was judged at (judged_match; None: money)
-    past_table: bool = False         # a match the table cannot take, judged as money play
-
-    @property
-    def mark(self) -> str:
-        return "" if self.forced else mark_for(self.loss)
-
-
-@dataclass(frozen=True)
-class CubeReview:
-    """A cube decision: "double" / "no double" by the side on roll, "take" / "drop" by its
-    opponent; `side` made it. `decision` is level 5's view for the doubler at `terms`
-    (equities normalized to a cube of 1 in money play); `loss` what the choice gave away.
-    R on its page rolls it out at the same terms (rollout_pages.review_job)."""
-    number: int
-    side: str
-    kind: str
-    before: Position                 # the doubler on roll
-    decision: evaluator.CubeDecision
-    proper: str                      # what level 5 would have done, in words
-    loss: float
-    terms: CubeTerms
-    cube_value: int                  # the cube before the double
-    cube_owner: str | None = None
-
-    @property
-    def mark(self) -> str:
-        return mark_for(self.loss)
-
-
-@dataclass
-class SideSummary:
-    """One side's totals: unforced moves, cube decisions judged, errors and luck."""
-    moves: int = 0
-    move_error: float = 0.0
-    cube_decisions: int = 0
-    cube_error: float = 0.0
-    luck: float = 0.0
-    rolls: int = 0
-    doubtful: int = 0
-    bad: int = 0
-
-    @property
-    def decisions(self) -> int:
-        return self.moves + self.cube_decisions
-
-    @property
-    def total_error(self) -> float:
-        return self.move_error + self.cube_error
-
-    @property
-    def error_per_move(self) -> float:
-        return self.move_error / self.moves if self.moves else 0.0
-
-    @property
-    def error_per_decision(self) -> float:
-        return self.total_error / self.decisions if self.decisions else 0.0
-
-    @property
-    def rating(self) -> str:
-        return rating_for(self.error_per_decision) if self.decisions else "N/A"
-
-
-@dataclass
-class Review:
-    """The items analysed so far, in game order, and whether the whole game was done."""
-    game: GameRecord
-    sides: tuple
-    names: dict
-    items: list = field(default_factory=list)
-    complete: bool = False
-    match_play: bool = False
-
-    def summary(self) -> dict:
-        """{side: SideSummary} over the items analysed."""
-        out = {side: SideSummary() for side in self.sides}
-        for item in self.items:
-            s = out[item.side]
-            if item.kind == "move":
-                s.luck += item.luck
-                s.rolls += 1
-                if item.forced:
-                    continue
-                s.moves += 1
-                s.move_error += item.loss
-            else:
-                if item.kind == "no double" and item.loss == 0.0 and not close_cube(item.decision):
-                    continue                 # a plain no double is not a decision (gnubg)
-                s.cube_decisions += 1
-                s.cube_error += item.loss
-            s.doubtful += item.mark == "?"
-            s.bad += item.mark == "??"
-        return out
-
 
 # ---- judging ---------------------------------------------------------------------------
 
@@ -365,7 +221,7 @@ class Reviewer:
         terms = self._cube_terms(turn)
         try:
             decision, loss = judge_no_double(lambda level: self._decision(turn, level, terms),
-                                             terms.scale, self.level)
+                                             terms, self.level)
         except (BackgammonError, ValueError):
             return None
         return CubeReview(turn.index + 1, turn.action.side, "no double", turn.before, decision,
@@ -381,8 +237,8 @@ class Reviewer:
         else:
             decision, terms = self._decisions[turn.index]
         return CubeReview(turn.index + 1, turn.action.side, kind, turn.before, decision,
-                          cube_verdict(decision), cube_loss(kind, decision), terms,
-                          turn.cube_value, turn.cube_owner)
+                          cube_verdict(decision), cube_loss(kind, in_emg(decision, terms)),
+                          terms, turn.cube_value, turn.cube_owner)
 
     def _move(self, turn: ReplayedTurn) -> MoveReview:
         action, before = turn.action, turn.before
@@ -392,35 +248,48 @@ class Reviewer:
         ranked = evaluator.ranked_plays(before, action.dice, self.level, match=match)
         played, loss = judged_play(ranked, apply_play(before, action.play), match,
                                    action.play)
-        choices = tuple(_choice(c) for c in ranked[:CANDIDATES_SHOWN])
+        choices = tuple(_choice(c, ranked[0], match) for c in ranked[:CANDIDATES_SHOWN])
         forced = len({p.after for p in turn.legal}) <= 1
         return MoveReview(turn.index + 1, action.side, tuple(action.dice), before, played,
                           choices[0], choices, loss, luck_of(before, action.dice), forced,
                           cube_value=turn.cube_value, cube_owner=turn.cube_owner,
-                          match=match, past_table=past_table)
+                          match=match, past_table=past_table,
+                          emg=Emg.at(match) if ranked[0].ply >= 0 else None)
 
 
-def _choice(candidate) -> Choice:
-    return Choice(format_play(candidate.play.steps), candidate.play, candidate.equity,
-                  candidate.ply, candidate.chances)
+def _choice(candidate, best, match) -> Choice:
+    """A shown play, at the best's depth (as_deep)."""
+    return Choice(format_play(candidate.play.steps), candidate.play,
+                  *as_deep(candidate, best, match))
+
+
+def as_deep(candidate, best, match) -> tuple:
+    """(equity, ply, chances) of a ranked play judged as deeply as the best: the search's
+    own when it looked as deeply (or the game is over), else its position after judged again
+    at the best's ply (money equity, or the match value of its chances at `match`)."""
+    if candidate.ply >= best.ply or rules.game_result(candidate.play.after):
+        return candidate.equity, candidate.ply, candidate.chances
+    theirs = evaluator.evaluate(candidate.play.after.swapped(), best.ply)
+    chances = theirs.flipped()
+    equity = -theirs.equity if match is None else match_value(chances, match)
+    return equity, best.ply, chances
 
 
 def judged_play(ranked, after: Position, match=None, words: str | None = None):
     """The play reaching `after` as level 5 judges it, among `ranked` (evaluator.ranked_plays
-    of the roll at REVIEW_LEVEL, all of them, best first): (its Choice, the equity it gives
-    away against the best). A play the search looked at less deeply than its best is judged
-    again as deeply in money play (at a match score it keeps the search's own value).
-    `words`: the play as recorded (default: its steps written out). The tutor
-    (game/scenes/tutor.py) judges a play just made with this, so its marks are the review's."""
+    of the roll at REVIEW_LEVEL, all of them, best first): (its Choice, the error against the
+    best: money points, or EMG at `match`, evaluator.judged_match's terms). A play the search
+    looked at less deeply than its best is judged again as deeply (in match play by the
+    match value of its chances, as the search scores a play). `words`: the play as recorded
+    (default: its steps written out). The tutor (game/scenes/tutor.py) judges a play just
+    made with this, so its marks are the review's."""
     mine = next(c for c in ranked if c.play.after == after)
     best = ranked[0]
-    equity, ply, chances = mine.equity, mine.ply, mine.chances
-    if (mine is not best and mine.ply < best.ply and match is None
-            and not rules.game_result(after)):
-        # judge the play made as deeply as the best (the search looked at it less)
-        theirs = evaluator.evaluate(after.swapped(), best.ply)
-        equity, ply, chances = -theirs.equity, best.ply, theirs.flipped()
+    equity, ply, chances = as_deep(mine, best, match)
     loss = max(0.0, best.equity - equity) if mine is not best else 0.0
+    emg = Emg.at(match) if best.ply >= 0 else None       # level 1's heuristic: its own units
+    if emg is not None:
+        loss = emg.error(loss)
     words = format_play(mine.play.steps) if words is None else words
     return Choice(words, mine.play, equity, ply, chances), loss
 

@@ -78,19 +78,24 @@ def headline(item, bottom: str, names: dict | None = None) -> str:
         right = "best" if item.kind == "move" else "right"
     else:
         right = f"{item.mark} -{item.loss:.3f}".strip()
+        if item.mwc_loss is not None:                  # match play: EMG, the MWC beside
+            right += f" {-item.mwc_loss:.1f}%"
     room = S.COLS - len(right) - 1 - len(f"{item.number} {words}")
     who = side_word(item.side, names)[:max(1, room)]
     return _fit(f"{item.number} {who}{words}", right)
 
 
 def detail(item, bottom: str) -> str:
-    """The message line: level 5's best play (or proper cube action) and the luck."""
+    """The message line: level 5's best play (or proper cube action), the depth every play
+    of the roll was judged at, and the luck."""
     if item.kind == "move":
-        luck = f"luck {item.luck:+.2f}"
-        if item.loss == 0:
-            return _fit("The best play.", luck)
-        best = play_text(item.best.play, item.side == bottom)
-        return _fit(f"Best {best}", luck)
+        ply, luck = item.best.ply, f"luck {item.luck:+.2f}"
+        left = "The best play." if item.loss == 0 else \
+            f"Best {play_text(item.best.play, item.side == bottom)}"
+        right = f"{ply}-ply {luck}"
+        if len(left) + len(right) >= S.COLS:          # a long play kept whole: "2p"
+            right = f"{ply}p {luck}"
+        return _fit(left, right)
     return fit(f"Proper: {item.proper}")
 
 
@@ -119,7 +124,10 @@ def summary_lines(review: R.Review, total: int | None = None) -> list[str]:
         lines += ["", f"Stopped: {done} of {total} turns" if total else "Stopped early",
                   "looked at. R carries on."]
     if review.match_play:
-        lines += ["", "Errors in 2 x match chance - 1."]
+        lines[8:8] = [row("MWC lost", lambda s: f"{s.mwc_error:.1f}%")]
+        lines += ["", "Errors in EMG (GNU Backgammon's", "equivalent money game units)."]
+    elif any(i.past_table if i.kind == "move" else i.terms.past_table for i in review.items):
+        lines += ["", "The match is past the match", "table: judged as money play."]
     return lines
 
 
@@ -149,8 +157,9 @@ def figures_lines(item, bottom: str, sides, match_play: bool) -> list[str]:
     with_chances = all(c.chances is not None for c in item.candidates)
     end = 2 + 2 * len(item.candidates) if with_chances else \
         2 + len(item.candidates)
+    behind = played.equity - item.best.equity if item.loss else 0.0  # the list's units
     made = [f"Played{' (' + item.mark + ')' if item.mark else ''}:",
-            f"   {words:<11} {played.equity:+.3f} ({-item.loss:+.3f})"]
+            f"   {words:<11} {played.equity:+.3f} ({behind:+.3f})"]
     if played.chances is not None:
         made.append(chances_line(played.chances))
     return lines[:end] + made + lines[end:]

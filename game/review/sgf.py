@@ -65,7 +65,8 @@ def _eval_tail(ply: int) -> str:
 
 def move_analysis(item, white: bool) -> str:
     """A[index of the play made][plays E ver 3 five chances, equity, setup]...: the best plays
-    and the play made, judged by level 5."""
+    and the play made, judged by level 5; the equity in EMG at a match score, as gnubg reads
+    and writes it (its errors the review's)."""
     listed = list(item.candidates)
     if all(c.play.after != item.played.play.after for c in listed):
         listed.append(item.played)
@@ -75,7 +76,8 @@ def move_analysis(item, white: bool) -> str:
     entries = []
     for choice in listed:
         chances = _probabilities_after(choice.play, min(choice.ply, CHANCES_PLY))
-        numbers = " ".join(_f(v) for v in (*chances, choice.equity))
+        equity = choice.equity if item.emg is None else item.emg.of(choice.equity)
+        numbers = " ".join(_f(v) for v in (*chances, equity))
         entries.append(f"[{play_letters(choice.play.steps, white)} E ver {ANALYSIS_VERSION} "
                        f"{numbers} {_eval_tail(choice.ply)}]")
     return f"A[{chosen}]" + "".join(entries)
@@ -83,8 +85,9 @@ def move_analysis(item, white: bool) -> str:
 
 def cube_analysis(decision, match_play: bool, ply: int = 2) -> str:
     """DA[E ver 3 setup, then no double and double/take: five chances, cubeless equity,
-    cubeful equity] (money: points for a cube of 1; match: the match winning chance). The
-    backgammon chances are not part of a cube decision: written as 0."""
+    cubeful equity] (money: points for a cube of 1; match: the match winning chance, which
+    gnubg turns into EMG with its own table, as the review does with ours). The backgammon
+    chances are not part of a cube decision: written as 0."""
     chances = (decision.win, decision.win_gammon, 0.0, decision.lose_gammon, 0.0)
     cubeless = 2 * decision.win - 1 + decision.win_gammon - decision.lose_gammon
 
@@ -152,6 +155,8 @@ def format_game(record: MatchRecord, game, review: Review | None = None) -> str:
     for item in (review.items if review is not None else ()):
         by_number.setdefault(item.number, []).append(item)
     nodes = [_root(record, game)]
+    if review is not None and review.match_play:      # the unit the marks and errors are in
+        nodes[0] += "C[Errors in EMG, the equivalent money game.]"
     first = next((a for a in game.actions if a.kind != "win"), None)
     if game.start and first is not None:          # a game starts with a roll or a double
         nodes.append(_start_node(game, first.side == white))

@@ -1,10 +1,11 @@
 """Tutor mode (the Tutor option): a typed play, double, take or drop, and a roll without the
 double level 5 would make, judged at once with the review's own judgement and marks
-(game/review/judge.py: ? over DOUBTFUL, ?? over BAD). An error of the size the option names is
-said on the message line before the turn goes on, with the better play or action and the equity
-given away: T or U takes it back (D doubles instead of a missed double), ENTER keeps it. The
-judging runs in a thread from the turn's start. Not the review after the game, not the turn's
-keys (game/scenes/), and silent when the option is OFF: the 1983 game is then unchanged."""
+(game/review/judge.py: ? over DOUBTFUL, ?? over BAD, in EMG at a match score). An error of
+the size the option names is said on the message line before the turn goes on, with the better
+play or action and the error made: T or U takes it back (D doubles instead of a missed
+double), ENTER keeps it. The judging runs in a thread from the turn's start. Not the review
+after the game, not the turn's keys (game/scenes/), and silent when the option is OFF: the
+1983 game is then unchanged."""
 from __future__ import annotations
 
 import threading
@@ -18,7 +19,7 @@ from game.errors import BackgammonError
 from game.menus import BAD_KEY, CLICK, key_char
 from game.model import evaluator
 from game.review import judge as review
-from game.review.cube_judgement import CubeTerms, cube_loss, judge_no_double, normalized
+from game.review.cube_judgement import CubeTerms, cube_loss, in_emg, judge_no_double, normalized
 from game.scenes.keys import undo_all
 from game.zx.basic import CODE_ENTER
 from game.zx.usr import cube_terms, play_match
@@ -160,16 +161,16 @@ def check_play(game, turn, coach: PlayCoach | None):
 
 class CubeCoach:
     """One cube question under the tutor: level 5's decision for the doubler on roll in
-    `position` at `terms` (cube_view), in a thread from the moment it is asked, divided by
-    their scale as the review does (money equities per unit of cube), and the answers
-    already warned of."""
+    `position` at `terms` (cube_view), in a thread from the moment it is asked, in the
+    review's units (money equities per unit of cube; EMG at a match score, in_emg), and the
+    answers already warned of."""
 
     def __init__(self, position, terms: CubeTerms, option: str):
         self.option = option
         self.warned: set = set()
-        self.decision = Job(lambda: normalized(
+        self.decision = Job(lambda: in_emg(normalized(
             evaluator.cube_decision(position, review.REVIEW_LEVEL, **terms.keywords()),
-            terms.scale))
+            terms.scale), terms))
 
     def verdict(self, kind: str) -> Verdict | None:
         """The warning the action `kind` ("double", "take", "drop") earns, or None."""
@@ -228,7 +229,7 @@ class NoDoubleCoach:
         self.option = option
         self.judgement = Job(lambda: judge_no_double(
             lambda level: evaluator.cube_decision(position, level, **terms.keywords()),
-            terms.scale, review.REVIEW_LEVEL))
+            terms, review.REVIEW_LEVEL))
 
     def verdict(self) -> Verdict | None:
         """The warning rolling without a double earns, or None: not doubling is right

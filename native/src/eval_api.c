@@ -228,6 +228,14 @@ int bg_met_table(float *out) {
     return 0;
 }
 
+float bg_match_equity(int away_me, int away_opp, int crawford) {
+    return met_equity(away_me, away_opp, crawford != 0);
+}
+
+float bg_match_value(const float *probs, int cube, int away_me, int away_opp, int crawford) {
+    return met_match_value(probs, cube, away_me, away_opp, crawford != 0);
+}
+
 int bg_bearoff_init(void) {
     bo_init();
     return bo_ready() ? BO_POSITIONS : -BG_ERR_BAD_ARG;

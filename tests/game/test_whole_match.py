@@ -203,7 +203,8 @@ def play_match(config, mouse: bool) -> tuple[Seen, Player]:
     def script(p):
         return hands.busy() or act(hands, p)
     player.run(script)
-    assert hands.seen.saved, f"the match did not end in {player.count} frames:\n" + "\n".join(screen_text(player.machine.memory))
+    assert hands.seen.saved, f"the match did not end in {player.count} frames:\n" \
+        + "\n".join(screen_text(player.machine.memory))
     return hands.seen, player
 
 

@@ -193,8 +193,8 @@ def test_a_match_past_the_match_table_rolls_its_cube_out_as_money_and_says_so():
 
 
 def test_a_match_past_the_match_table_is_labelled_and_exported_as_the_money_play_it_was_judged():
-    """Past the table every decision is judged as money play: the summary does not call its
-    errors match chances, and the .sgf writes no cube analysis a reader would take for match
+    """Past the table every decision is judged as money play: the summary says so and does not
+    call its errors EMG, and the .sgf writes no cube analysis a reader would take for match
     winning chances (the marks stay). Inside the table both are as before."""
     from game.review.pages import summary_lines
     from game.review.sgf import format_sgf
@@ -202,8 +202,9 @@ def test_a_match_past_the_match_table_is_labelled_and_exported_as_the_money_play
         record = doubled_race(length=length, score=score)
         review = Reviewer(record, level=QUICK).run()
         assert review.match_play == in_match_units
-        labelled = "Errors in 2 x match chance - 1." in summary_lines(review)
-        assert labelled == in_match_units
+        lines = summary_lines(review)
+        assert ("Errors in EMG (GNU Backgammon's" in lines) == in_match_units
+        assert ("table: judged as money play." in lines) != in_match_units
         text = format_sgf(record, {record.games[-1].number: review})
         assert ("DA[" in text) == in_match_units
         assert "[double]" in text and "[take]" in text       # the actions themselves stay

@@ -13,7 +13,7 @@ from game.model.rules import Step
 from game.review import sgf
 from game.review.judge import review_game
 from game.review.matfile import parse_mat, write_mat
-from gnubg_tools import comparable, run_gnubg
+from gnubg_tools import comparable, run_gnubg, run_gnubg_commands
 
 REVIEW_LEVEL = 3          # the round trip tests the file, not the judge: the fast level
 STARRED = re.compile(r"^\*\s+\d+\. Cubeless (\d)-ply\s+(.*?)\s+Eq\.: ([+-]\d\.\d{3})"
@@ -81,7 +81,8 @@ def test_gnubg_loads_the_sgf_with_the_same_moves_and_our_analysis(tmp_path, leng
         assert len(seen) == len(made), f"game {game.number}: gnubg shows other analysis"
         for item, (ply, equity, behind) in zip(made, seen, strict=True):
             assert ply == item.played.ply
-            assert equity == pytest.approx(item.played.equity, abs=0.0011)
+            written = item.played.equity if item.emg is None else item.emg.of(item.played.equity)
+            assert equity == pytest.approx(written, abs=0.0011)     # EMG in a match
             if item.loss:
                 assert float(behind) == pytest.approx(-item.loss, abs=0.0011)
 
@@ -124,3 +125,36 @@ def test_a_damaged_record_is_refused_and_no_file_is_written(tmp_path):
     with pytest.raises(ReviewError, match="damaged at game 1, entry 2"):
         sgf.write_sgf(record, tmp_path / "x.sgf")
     assert list(tmp_path.iterdir()) == []
+
+
+def gnubg_cube_row(said: str, label: str) -> list[float]:
+    """The two players' figures of a row of gnubg's "Cube statistics" (the EMG ones, not the
+    MWC in brackets)."""
+    section = said[said.index("Cube statistics"):]
+    line = next(row for row in section.splitlines() if row.startswith(label))
+    numbers = [float(v) for v in re.findall(r"[-+]?\d+\.?\d*", line[len(label):])]
+    return numbers[::2] if "(" in line[len(label):] else numbers
+
+
+@pytest.mark.parametrize("length,seed", [(3, 4), (7, 2)])
+def test_gnubg_reads_our_match_cube_analysis_as_our_emg_errors_and_counts(tmp_path, length,
+                                                                         seed):
+    """Read back by gnubg, the .sgf's cube analysis gives each player the cube error total in
+    EMG and the "close or actual" decisions our summary gives (gnubg turns the written match
+    chances into EMG with its own table: within 3%)."""
+    m = scripted_match(length, seed, double_rate=0.5, max_games=3)
+    reviews = sgf.analyse(m.record, level=REVIEW_LEVEL)
+    ours = sgf.write_sgf(m.record, tmp_path / "ours.sgf", reviews)
+    code, said = run_gnubg_commands(tmp_path, [f"load match {ours}", "show statistics match"])
+    assert code == 0, said
+    errors = {side: 0.0 for side in m.record.sides}
+    counted = {side: 0 for side in m.record.sides}
+    for review in reviews.values():
+        for side, s in review.summary().items():
+            errors[side] += s.cube_error
+            counted[side] += s.cube_decisions
+    theirs = gnubg_cube_row(said, "Error total EMG")
+    close = gnubg_cube_row(said, "Close or actual cube decisions")
+    for k, side in enumerate(m.record.sides):                   # player 0 is White
+        assert -theirs[k] == pytest.approx(errors[side], rel=0.03, abs=0.002)
+        assert close[k] == counted[side]

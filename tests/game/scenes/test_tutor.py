@@ -326,8 +326,8 @@ def missed_double(terms: dict, marks=("??",), computer_first=False):
         start = Position.from_points(leader, TRAILER)
         position = computers_21(start) if computer_first else start
         _, loss = judge_no_double(
-            lambda level, p=position: evaluator.cube_decision(p, level, **terms), 1,
-            review.REVIEW_LEVEL)
+            lambda level, p=position: evaluator.cube_decision(p, level, **terms),
+            CubeTerms(1, 0, **terms), review.REVIEW_LEVEL)
         if review.mark_for(loss) in marks:
             return start, position, loss
     raise AssertionError(f"no race of LEADERS earns {marks} at {terms}")
