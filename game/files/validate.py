@@ -9,6 +9,7 @@ import math
 import re
 
 from spectrum import safe_read
+from spectrum.quoting import quoted
 
 MAX_FILE_BYTES = 1 << 20            # 1 MiB: a save of a long match is a few tens of KiB
 MAX_DEPTH = 32                      # our files nest 6 deep
@@ -43,14 +44,9 @@ def show(value) -> str:
         return f"a number of {int(value.bit_length() * math.log10(2)) + 1:,} digits"
     if value is None or isinstance(value, bool):
         return json.dumps(value)                # as the file has it: null, true, false
-    if isinstance(value, str):
-        text = repr(value[:41])
-    elif isinstance(value, (list, dict)):
-        text = f"a {'list' if isinstance(value, list) else 'table'} of {len(value)}"
-    else:
-        text = repr(value)
-    text = text.replace("\n", " ")
-    return text if len(text) <= 40 else text[:37] + "..."
+    if isinstance(value, (list, dict)):
+        return f"a {'list' if isinstance(value, list) else 'table'} of {len(value)}"
+    return quoted(value)
 
 
 def show_field(field: str) -> str:

@@ -19,6 +19,7 @@ from game.review import matread, sgfread
 from game.review.judge import MAX_CUBE
 from game.review.rawmatch import FileProblem, RawAction, RawGame, RawMatch, RawResult, junk_problem
 from game.review.replay import ReviewError, apply_play, replay
+from spectrum.quoting import quoted
 from spectrum.safe_read import FileRefused, read_regular
 
 MAX_FILE_BYTES = 16 << 20        # a long match analysed by gnubg is a few MB: 16 MiB is ample
@@ -236,7 +237,8 @@ def replayed(record: MatchRecord, added, game: RawGame) -> list:
 def _describe(action: RawAction, names: dict) -> str:
     who = names[SIDES[action.player]]
     if action.kind == "move" and action.dice is not None:
-        return f"{who}'s {action.dice[0]}{action.dice[1]}: {action.play or '(no move)'}"
+        play = quoted(action.play) if action.play else "(no move)"
+        return f"{who}'s {action.dice[0]}{action.dice[1]}: {play}"
     return f"{who}'s {action.kind}"
 
 
