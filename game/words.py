@@ -1,7 +1,7 @@
 """Every word the program says about a player, in one table keyed by codes: who is who
 (I/You, White/Black), the short messages of a turn, the results of a game and the few words
 for each BG_STEP_* reason the C engine gives. Not screen layout (game/board/screen.py)."""
-from game.model.match import COMPUTER, DROP, HUMAN, KIND_NAMES
+from game.model.match import COMPUTER, DROP, HUMAN, KIND_NAMES, MAX_SCORE
 from game.model.position import BAR, Position
 from game.model.rules import StepCode
 
@@ -27,6 +27,8 @@ SAY = {
     "drop result": "you drop|I drop|{Side} drops",
 }
 PRESS_ENTER = ". Press ENTER"
+# under the banner when a money score reached match.MAX_SCORE (what a gnubg match ID holds)
+SCORE_CAPPED = f"Scores go no higher than {MAX_SCORE}"
 
 # How a game ended (a match.ENDINGS kind): in a sentence ("a gammon (2 points)"; a drop is
 # said by who dropped) and in the score page's column

@@ -276,7 +276,7 @@ def test_used_bits_over_eight_in_a_file_is_a_clear_error():
 
 
 # ---------------------------------------------------------------- any bytes at all
-ANY = settings(max_examples=300, deadline=1000, suppress_health_check=[HealthCheck.too_slow])
+ANY = settings(deadline=1000, suppress_health_check=[HealthCheck.too_slow])
 
 
 @ANY

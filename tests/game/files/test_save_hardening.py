@@ -342,7 +342,7 @@ def _containers(inner):
 
 JSON = st.recursive(st.none() | st.booleans() | st.integers(-2 ** 70, 2 ** 70) | st.floats()
                     | st.text(max_size=12), _containers, max_leaves=12)
-ANY = hsettings(max_examples=200, deadline=1000, suppress_health_check=[
+ANY = hsettings(deadline=1000, suppress_health_check=[
     HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 
 
