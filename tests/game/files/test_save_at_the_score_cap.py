@@ -5,8 +5,6 @@ names the state the file really holds; a state the save refuses is never called 
 import sys
 from types import SimpleNamespace
 
-from gamedriver import GameDriver
-
 from game import main
 from game.files import savegame
 from game.files.session import Session
@@ -15,6 +13,7 @@ from game.model.dice import Dice
 from game.model.match import COMPUTER, HUMAN, MAX_SCORE
 from game.model.position import Position
 from game.words import SCORE_CAPPED
+from gamedriver import GameDriver
 
 AT_THE_CAP = {HUMAN: MAX_SCORE, COMPUTER: MAX_SCORE}
 
