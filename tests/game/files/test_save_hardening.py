@@ -376,7 +376,7 @@ def test_any_json_value_in_any_save_entry_gives_a_save_or_a_save_error(where, va
     try:
         saved = SavedGame.from_dict(validate.parse_json(text.encode(), SaveError))
     except SaveError as exc:
-        assert "\n" not in str(exc)
+        assert str(exc).isprintable(), str(exc)      # one line, whatever the value
         return
     assert saved.turn in saved.match.sides
     savegame.encode_save(saved)                  # what was accepted can be written back
@@ -407,7 +407,7 @@ def test_any_json_value_for_any_option_gives_settings_or_a_settings_error(name, 
     try:
         s = Settings.from_dict({name: value})
     except SettingsError as exc:
-        assert str(exc).startswith(name + ": ") and "\n" not in str(exc)
+        assert str(exc).startswith(name + ": ") and str(exc).isprintable(), str(exc)
         return
     assert getattr(s, name) == value and type(getattr(s, name)) is type(value)
 
