@@ -11,7 +11,19 @@ def quoted(value, limit: int = SHOWN_CHARS) -> str:
     characters; any other object's repr is escaped onto one line as text's is."""
     if isinstance(value, (str, bytes, bytearray)):
         value = value[:limit]
-    text = repr(value)
+    return _cut(escaped(repr(value), None), limit)
+
+
+def escaped(text: str, limit: int | None = SHOWN_CHARS) -> str:
+    """Text a message names without quotes (a player's name, a file's): each character
+    that does not print (a line break, a control, an unassigned code) escaped as repr
+    escapes it, so the message stays one line; cut to `limit` characters (None: not cut)."""
+    if limit is not None:
+        text = text[:limit + 1]               # one more than fits: then it ends in "..."
     if not text.isprintable():
         text = "".join(ch if ch.isprintable() else ascii(ch)[1:-1] for ch in text)
+    return text if limit is None else _cut(text, limit)
+
+
+def _cut(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[:limit - 3] + "..."

@@ -253,15 +253,20 @@ def mutated(draw):
     return name, text
 
 
-def _edited(name, old, new):
-    """A valid file with its first `old` made `new` (an example the explorer found)."""
+def _edited(name, *edits):
+    """The last valid file of that name (the money session's) with, for each (old, new) of
+    `edits`, its first `old` made `new`: an example the explorer found, rebuilt."""
     text = dict(VALID)[name]
-    assert old in text
-    return name, text.replace(old, new, 1)
+    for old, new in edits:
+        assert old in text
+        text = text.replace(old, new, 1)
+    return name, text
 
 
 # the examples `--hypothesis-profile=explore` found, replayed on every run
-@example(_edited("m.sgf", "[bs:0]", "[bs:0\n0]"))          # a raw newline in the error line
+@example(_edited("m.sgf", ("[bs:0]", "[bs:0\n0]")))        # a raw newline in the error line
+@example(_edited("m.sgf", ("PW[Human]", "PW[\U00018d09Human]"),  # a name that does not print,
+                 (";W[54mhmi]\n", ";W[54mhmi]\n;W[54mhmi]\n")))   # in "X's 54: ..."
 @settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(mutated())
 def test_a_mutated_file_gives_only_the_named_fault_and_games_that_replay(case):
