@@ -40,6 +40,7 @@ from game.model.match import (
 )
 from game.model.position import ID_FORM
 from game.model.record import ACTIONS, RecordError
+from spectrum.quoting import escaped
 
 SAVE_FILE = "savegame.json"
 BACKUP_SUFFIX = ".bak"              # the previous good save, beside the save
@@ -87,7 +88,7 @@ def _record(value, field):
     sides = value["sides"]
     for side in sides:
         if side not in value["names"]:
-            raise Invalid(f"{field}.names", value["names"], f"has no name for {side}")
+            raise Invalid(f"{field}.names", value["names"], f"has no name for {escaped(side)}")
     action = table({"kind": one_of(*ACTIONS), "side": one_of(*sides), "dice": maybe(_dice),
                     "play": text(200), "value": whole(0, MAX_POINTS)},
                    optional=("dice", "play", "value"))

@@ -9,7 +9,7 @@ import math
 import re
 
 from spectrum import safe_read
-from spectrum.quoting import quoted
+from spectrum.quoting import escaped, quoted
 
 MAX_FILE_BYTES = 1 << 20            # 1 MiB: a save of a long match is a few tens of KiB
 MAX_DEPTH = 32                      # our files nest 6 deep
@@ -132,7 +132,7 @@ def flag(value, field):
 def one_of(*choices):
     def check(value, field):
         if type(value) not in (str, type(None)) or value not in choices:
-            names = ", ".join("null" if c is None else str(c) for c in choices)
+            names = ", ".join("null" if c is None else escaped(str(c)) for c in choices)
             raise Invalid(field, value, f"is not one of {names}")
         return value
     return check
@@ -188,7 +188,7 @@ def keyed_by(keys, inner):
     def check(value, field):
         wanted = keys() if callable(keys) else keys
         if type(value) is not dict or sorted(value) != sorted(wanted):
-            raise Invalid(field, value, f"is not a table of {', '.join(map(str, wanted))}")
+            raise Invalid(field, value, f"is not a table of {', '.join(map(escaped, wanted))}")
         for key in wanted:
             inner(value[key], f"{field}.{key}")
         return value

@@ -9,7 +9,7 @@ import os
 import threading
 
 import pytest
-from hypothesis import HealthCheck, given
+from hypothesis import HealthCheck, example, given
 from hypothesis import settings as hsettings
 from hypothesis import strategies as st
 
@@ -369,6 +369,8 @@ def _replace(data, where, value):
     return data
 
 
+# found by --hypothesis-profile=explore: a side named with a character that does not print
+@example(("match", "record", "sides", 0), "\U00018cd6")
 @ANY
 @given(st.sampled_from(SAVE_PATHS), JSON)
 def test_any_json_value_in_any_save_entry_gives_a_save_or_a_save_error(where, value):
