@@ -327,12 +327,12 @@ def rules_fit(args, runner) -> bool:
 
 
 def save_on_close(runner) -> None:
-    """The last autosave written once more for the next start (game/files/session.py); a failure
-    to write is reported (OSError, SaveError), never raised."""
-    path = runner.session.save_again()
-    if path:
-        print(f"{TITLE}: game saved to {path}; it is offered at the next start",
-              file=sys.stderr)
+    """The last autosave written once more for the next start (game/files/session.py), and
+    what that file really holds said; a failure to write is reported (OSError, SaveError),
+    never raised, and never called a save."""
+    words = runner.session.closing_words(runner.session.save_again())
+    if words:
+        print(f"{TITLE}: {words}", file=sys.stderr)
 
 
 if __name__ == "__main__":

@@ -1,7 +1,7 @@
 """Every word the program says about a player, in one table keyed by codes: who is who
 (I/You, White/Black), the short messages of a turn, the results of a game and the few words
 for each BG_STEP_* reason the C engine gives. Not screen layout (game/board/screen.py)."""
-from game.model.match import COMPUTER, DROP, HUMAN, KIND_NAMES, RESIGN
+from game.model.match import COMPUTER, DROP, HUMAN, KIND_NAMES, MAX_SCORE, RESIGN
 from game.model.position import BAR, Position
 from game.model.rules import StepCode
 
@@ -32,6 +32,8 @@ SAY = {
     "plays on": "You play on|I play on|{Side} plays on",
 }
 PRESS_ENTER = ". Press ENTER"
+# under the banner when a money score reached match.MAX_SCORE (what a gnubg match ID holds)
+SCORE_CAPPED = f"Scores go no higher than {MAX_SCORE}"
 
 # How a game ended (a match.ENDINGS kind): in a sentence ("a gammon (2 points)"; a drop is
 # said by who dropped) and in the score page's column

@@ -15,6 +15,7 @@ them, and the border still changes at the right T-states, so the stripes are exa
 import time
 
 from spectrum import hw
+from spectrum.quoting import quoted
 from spectrum.tape import read_tape
 from spectrum.tape_blocks import Tape
 from spectrum.tape_modes import TAPE_MODES
@@ -147,7 +148,7 @@ class TapeLoader:
 
     def __init__(self, machine, tape, mode: str, sym: dict):
         if mode not in TAPE_MODES:
-            raise ValueError(f"tape mode {mode!r}: choose one of {', '.join(TAPE_MODES)}")
+            raise ValueError(f"tape mode {quoted(mode)}: choose one of {', '.join(TAPE_MODES)}")
         if tape is None:
             raise ValueError("no tape given: a path, a Tape or a list of blocks")
         if isinstance(tape, Tape):
@@ -354,7 +355,7 @@ class TapeLoader:
                 args = items[1:]
                 nums = [v for k, v in args if k == "num"]
                 if kind != "kw":
-                    raise LoaderError(f"line {number}: cannot run {items!r}")
+                    raise LoaderError(f"line {number}: cannot run {quoted(items)}")
                 if word == "REM":
                     break
                 if word == "BORDER":

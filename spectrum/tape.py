@@ -7,6 +7,7 @@ import pathlib
 import re
 
 from spectrum import safe_read
+from spectrum.quoting import quoted
 from spectrum.tape_blocks import (
     ZERO_LENGTH,
     Block,
@@ -15,7 +16,6 @@ from spectrum.tape_blocks import (
     TapeError,
     count_block,
     data_pulses,
-    show,
     standard_block,
 )
 from spectrum.tzx import TZX_SIGNATURE, read_tzx
@@ -72,7 +72,7 @@ def write_tap(blocks) -> bytes:
             raise TapeError(f"TAP block {number}: data: bytes, not {type(data).__name__}")
         if isinstance(block, Block) and not block.carries_data:
             kind = (f"TZX block {block.block_id:02X}h" if type(block.block_id) is int
-                    else f"block_id {show(block.block_id)}")
+                    else f"block_id {quoted(block.block_id)}")
             raise TapeError(f"TAP block {number}: {kind} has no place in a .TAP file")
         if not 0 < len(data) <= 0xFFFF:
             raise TapeError(f"TAP block {number}: data: a TAP block holds 1 to 65535 bytes, "

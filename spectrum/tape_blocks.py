@@ -154,12 +154,6 @@ def pilot_count(data: bytes) -> int:
     return hw.PILOT_PULSES_HEADER if data and data[0] < 128 else hw.PILOT_PULSES_DATA
 
 
-def show(value) -> str:
-    """A value as an error message quotes it: its repr, cut to 40 characters."""
-    text = repr(value)
-    return text if len(text) <= 40 else text[:37] + "..."
-
-
 def warn(tape: Tape, message: str) -> None:
     """A part of the file passed over: kept with the tape and told as a TapeWarning."""
     tape.warnings.append(message)

@@ -2,6 +2,7 @@
 other block passed over by its own length; on writing, every field of a block checked, a bad
 one named. Not the blocks themselves (tape_blocks.py) and not .TAP (tape.py)."""
 from spectrum import hw
+from spectrum.quoting import quoted
 from spectrum.tape_blocks import (
     STOP_IF_48K,
     ZERO_LENGTH,
@@ -12,7 +13,6 @@ from spectrum.tape_blocks import (
     count_block,
     data_pulses,
     pilot_count,
-    show,
 )
 
 TZX_SIGNATURE = b"ZXTape!\x1a"
@@ -130,17 +130,17 @@ def _u(where: str, field: str, value, bits: int, low: int = 0) -> int:
     top = (1 << bits) - 1
     if type(value) is not int or not low <= value <= top:
         raise TapeError(f"{where}: {field}: a whole number from {low} to {top}, "
-                        f"not {show(value)}")
+                        f"not {quoted(value)}")
     return value
 
 
 def _latin1(where: str, field: str, text) -> bytes:
     if not isinstance(text, str):
-        raise TapeError(f"{where}: {field}: text, not {show(text)}")
+        raise TapeError(f"{where}: {field}: text, not {quoted(text)}")
     try:
         raw = text.encode("latin-1")
     except UnicodeEncodeError:
-        raise TapeError(f"{where}: {field}: {show(text)} has characters a TZX text cannot "
+        raise TapeError(f"{where}: {field}: {quoted(text)} has characters a TZX text cannot "
                         f"hold (Latin-1 only)") from None
     if len(raw) > 255:
         raise TapeError(f"{where}: {field}: a TZX text holds at most 255 characters, "
@@ -151,7 +151,7 @@ def _latin1(where: str, field: str, text) -> bytes:
 def _used_bits(b: Block, where: str) -> bytes:
     if type(b.used_bits) is not int or not 1 <= b.used_bits <= 8:
         raise TapeError(f"{where}: used_bits: 1 to 8 bits of the last byte, "
-                        f"not {show(b.used_bits)}")
+                        f"not {quoted(b.used_bits)}")
     return bytes([b.used_bits])
 
 
@@ -165,7 +165,7 @@ def _data_and_size(b: Block, where: str) -> tuple[bytes, bytes]:
     data = b.data
     top = 0xFFFF if b.block_id == 0x10 else 0xFFFFFF
     if not isinstance(data, (bytes, bytearray)):
-        raise TapeError(f"{where}: data: bytes, not {show(data)}")
+        raise TapeError(f"{where}: data: bytes, not {quoted(data)}")
     if len(data) > top:                         # 0 is a valid block, passed over on reading
         raise TapeError(f"{where}: data: at most {top} bytes, not {len(data)}")
     return bytes(data), len(data).to_bytes(2 if b.block_id == 0x10 else 3, "little")
@@ -183,7 +183,7 @@ def _standard_speed_body(b: Block, where: str) -> bytes:
         value = getattr(b, field)           # the Block's field the table names
         if value != standard and not (field == "pilot_pulses" and value == pilot_count(data)):
             raise TapeError(f"{where}: {field}: a 10h block plays the standard timing "
-                            f"{standard}, not {show(value)} (use an 11h block)")
+                            f"{standard}, not {quoted(value)} (use an 11h block)")
     return _word(b, where, "pause_ms") + size + data
 
 
@@ -211,7 +211,7 @@ def _pulses(b: Block, where: str, checked: int | None = None):
     pulses = b.pulses_tstates
     if not isinstance(pulses, (tuple, list)):
         raise TapeError(f"{where}: pulses_tstates: a tuple of pulse lengths, "
-                        f"not {show(pulses)}")
+                        f"not {quoted(pulses)}")
     for i, p in enumerate(pulses if checked is None else pulses[:checked]):
         _u(where, f"pulses_tstates[{i}]", p, 16)
     return pulses
@@ -255,11 +255,11 @@ def _archive_body(b: Block, where: str) -> bytes:
     """32h: (id, text) pairs: the title, the publisher, the year ..."""
     if not isinstance(b.archive, (tuple, list)) or len(b.archive) > 255:
         raise TapeError(f"{where}: archive: at most 255 (id, text) pairs, "
-                        f"not {show(b.archive)}")
+                        f"not {quoted(b.archive)}")
     body = bytearray([len(b.archive)])
     for i, item in enumerate(b.archive):
         if not isinstance(item, (tuple, list)) or len(item) != 2:
-            raise TapeError(f"{where}: archive[{i}]: an (id, text) pair, not {show(item)}")
+            raise TapeError(f"{where}: archive[{i}]: an (id, text) pair, not {quoted(item)}")
         raw = _latin1(where, f"archive[{i}] text", item[1])
         body += bytes([_u(where, f"archive[{i}] id", item[0], 8)]) + bytes([len(raw)]) + raw
     if len(body) > 0xFFFF:
@@ -281,14 +281,14 @@ def _tzx_body(b: Block, where: str) -> bytes:
     """The bytes after the id for one block, every field checked (TapeError names it)."""
     if b.block_id in _NO_PAUSE and b.pause_ms != 0:
         raise TapeError(f"{where}: pause_ms: a {b.block_id:02X}h block has no pause (put a "
-                        f"20h block after it), not {show(b.pause_ms)}")
+                        f"20h block after it), not {quoted(b.pause_ms)}")
     try:
         writer = _BODY_WRITERS.get(b.block_id)
     except TypeError:                           # a block_id that cannot even be looked up
         writer = None
     if writer is None:
         raise TapeError(f"{where}: block_id: write_tzx writes blocks "
-                        f"{', '.join(f'{k:02X}h' for k in TZX_KEPT)}, not {show(b.block_id)}")
+                        f"{', '.join(f'{k:02X}h' for k in TZX_KEPT)}, not {quoted(b.block_id)}")
     return writer(b, where)
 
 
@@ -298,7 +298,7 @@ def write_tzx(blocks) -> bytes:
     out = bytearray(TZX_SIGNATURE + bytes([TZX_MAJOR, TZX_MINOR]))
     for number, b in enumerate(blocks, 1):
         if not isinstance(b, Block):
-            raise TapeError(f"TZX block {number}: a Block, not {show(b)}")
+            raise TapeError(f"TZX block {number}: a Block, not {quoted(b)}")
         kind = f"{b.block_id:02X}h" if type(b.block_id) is int else repr(b.block_id)
         body = _tzx_body(b, f"TZX block {number} ({kind})")
         out.append(b.block_id)

@@ -2,6 +2,7 @@
 offline tools built once at a time (the suite runs in parallel workers), and calls run in
 threads at once."""
 import fcntl
+import importlib
 import importlib.util
 import os
 import pathlib
@@ -9,26 +10,47 @@ import shutil
 import subprocess
 import tempfile
 from concurrent.futures import ThreadPoolExecutor
+from typing import NoReturn
 
 import pytest
+from hypothesis import settings
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 # settings and autosaves of this test process go to a folder of its own, never the user's
 os.environ.setdefault("SPECTRUM_BACKGAMMON_CONFIG_DIR", tempfile.mkdtemp(prefix="sbg-config-"))
 
+# Property tests: the default run and CI replay one fixed set of examples (derandomize: the
+# same draws on every run, no example database), so a submission's CI never fails on a bug that
+# was always there. `pytest --hypothesis-profile=explore` is the run a developer makes on purpose
+# (new draws each time, many more of them, found failures kept in .hypothesis/): every example
+# it finds goes into the test as an explicit @example (tests/README.md).
+settings.register_profile("ci", max_examples=300, derandomize=True, database=None,
+                          print_blob=True)
+settings.register_profile("explore", max_examples=20_000, derandomize=False, print_blob=True)
+settings.load_profile("ci")          # the plugin's --hypothesis-profile, when given, comes after
+
 REPO = pathlib.Path(__file__).resolve().parent.parent
 SHARED = pathlib.Path(os.environ.get("SPECTRUM_SHARED", REPO.parent / "shared"))
 REQUIRE_SHARED = os.environ.get("SPECTRUM_REQUIRE_SHARED") == "1"
-IN_CI = REQUIRE_SHARED or bool(os.environ.get("CI"))   # .ci/run sets the first
+IN_CI = REQUIRE_SHARED or os.environ.get("CI") == "true"
 
 
-def needed(msg: str) -> None:
-    """A tool or service a test needs is absent: the test skips, or fails in CI (where
-    .ci/run installs every tool the tests use)."""
+def missing_tool(message: str) -> NoReturn:
+    """A system tool or an outside package a test needs is not there: a skip on a developer's
+    machine, a failure in CI (where .ci/run and the test extra install it). Never for our own
+    code or files: a test of ours that cannot run fails."""
     if IN_CI:
-        pytest.fail(msg)
-    pytest.skip(msg)
+        pytest.fail(message)
+    pytest.skip(message)
+
+
+def outside_module(name: str):
+    """An outside package the test extra installs (gnubg_nn, skoolkit), or missing_tool."""
+    try:
+        return importlib.import_module(name)
+    except ImportError:
+        missing_tool(f"{name} is not installed (pip install -e .[test] brings it)")
 
 
 def shared_path(*parts: str) -> pathlib.Path:
@@ -37,9 +59,7 @@ def shared_path(*parts: str) -> pathlib.Path:
     if not path.exists():
         msg = (f"{path} is missing: put the project's shared/ folder beside the checkout "
                f"(or set SPECTRUM_SHARED to its path)")
-        if REQUIRE_SHARED:
-            pytest.fail(msg)
-        pytest.skip(msg)
+        missing_tool(msg)
     return path
 
 
@@ -66,7 +86,7 @@ def build_tools(dest: pathlib.Path) -> pathlib.Path:
     """native/tools' programs made (all of them, under a lock: parallel workers and
     rebuild_net.py's own make never write one binary at once) and copied into dest."""
     if not shutil.which("make") or not shutil.which(os.environ.get("CC", "gcc")):
-        pytest.skip("make and a C compiler are needed to build native/tools")
+        missing_tool("make and a C compiler are needed to build native/tools")
     with open(TOOLS / "Makefile", "rb") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         try:

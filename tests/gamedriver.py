@@ -275,24 +275,6 @@ class RoutineDriver(GameDriver):
 # ---------------------------------------------------------------------------------------
 # The real machine: Spectrum48 + our ROM; keys through the matrix, the ROM's interrupt scans.
 
-def read_screen_text(memory, font_addr: int) -> list[str]:
-    """Each cell's character, matching its 8 bitmap bytes (or their inverse) against the
-    font at font_addr (code 32 first); '\\0' where nothing matches."""
-    glyphs = {}
-    for code in range(32, 128):
-        key = bytes(memory[font_addr + 8 * (code - 32): font_addr + 8 * (code - 31)])
-        glyphs.setdefault(key, chr(code))
-        glyphs.setdefault(bytes(b ^ 0xFF for b in key), chr(code))
-    lines = []
-    for row in range(S.ROWS):
-        line = []
-        for col in range(S.COLS):
-            cell = bytes(memory[S.bitmap_addr(col, row * 8 + k)] for k in range(8))
-            line.append(glyphs.get(cell, "\0"))
-        lines.append("".join(line))
-    return lines
-
-
 class MachineDriver(GameDriver):
     """The same driver on the real Spectrum48 with our ROM: each frame the program takes its
     step and then the machine runs its 69,888 T (with the interrupt that scans the keys)."""
@@ -341,13 +323,8 @@ class MachineDriver(GameDriver):
                 self.frame()
 
     def text(self) -> list[str]:
-        """The screen as text through the ROM helper's reader (tests/screentext.py), or
-        this module's own font matcher where that is not there."""
-        try:
-            import screentext
-        except ImportError:
-            chars = self.machine.peek_word(self.basic.addr("CHARS"))
-            return read_screen_text(self.machine.memory, chars + 256)
+        """The screen as text through the ROM font's reader (tests/screentext.py)."""
+        import screentext
         return screentext.screen_text(self.machine.memory)
 
     def save_png(self, path: str, scale: int = 2) -> None:

@@ -9,7 +9,6 @@ import shutil
 import subprocess
 from dataclasses import dataclass
 
-REQUIRE = os.environ.get("SPECTRUM_REQUIRE_SHARED") == "1"
 WON = re.compile(r"(\w+) wins an? (single game|gammon|backgammon) and (\d+) points?\.")
 NAMES = ("Alice", "Bob")
 

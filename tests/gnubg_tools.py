@@ -2,23 +2,19 @@
 missing one fails in CI, skips elsewhere), its commands run in a scratch HOME, a .mat round
 trip, and a parsed match put in a form two programs' files can be compared by. Not a test."""
 import os
-import shutil
 import subprocess
 from collections import Counter
 
-import pytest
-
-REQUIRE = os.environ.get("SPECTRUM_REQUIRE_SHARED") == "1"
+from conftest import missing_tool
+from gnubg_selfplay import gnubg_path
 
 
 def gnubg_binary():
-    path = shutil.which("gnubg") or ("/usr/games/gnubg" if os.path.exists("/usr/games/gnubg")
-                                     else None)
+    """The gnubg binary (missing_tool when it is not installed)."""
+    path = gnubg_path()
     if path is None:
-        msg = "GNU Backgammon (Debian package gnubg) is not installed: apt-get install gnubg"
-        if REQUIRE:
-            pytest.fail(msg)
-        pytest.skip(msg)
+        missing_tool("GNU Backgammon (Debian package gnubg) is not installed: "
+                     "apt-get install gnubg")
     return path
 
 

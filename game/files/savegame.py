@@ -29,15 +29,23 @@ from game.files.validate import (
     text,
     whole,
 )
-from game.model.match import ENDINGS, MAX_CUBE, MAX_LENGTH, Match, MatchError, sides_for
+from game.model.match import (
+    ENDINGS,
+    MAX_CUBE,
+    MAX_LENGTH,
+    MAX_SCORE,
+    Match,
+    MatchError,
+    sides_for,
+)
 from game.model.position import ID_FORM
 from game.model.record import ACTIONS, RecordError
+from spectrum.quoting import escaped
 
 SAVE_FILE = "savegame.json"
 BACKUP_SUFFIX = ".bak"              # the previous good save, beside the save
 FORMAT = "spectrum-backgammon-save"
 VERSION = 1
-MAX_SCORE = 32767                   # 15 bits, as in a gnubg match ID
 MAX_GAMES = 100_000
 MAX_POINTS = 3 * MAX_CUBE           # a backgammon at the highest cube
 
@@ -80,7 +88,7 @@ def _record(value, field):
     sides = value["sides"]
     for side in sides:
         if side not in value["names"]:
-            raise Invalid(f"{field}.names", value["names"], f"has no name for {side}")
+            raise Invalid(f"{field}.names", value["names"], f"has no name for {escaped(side)}")
     action = table({"kind": one_of(*ACTIONS), "side": one_of(*sides), "dice": maybe(_dice),
                     "play": text(200), "value": whole(0, MAX_POINTS)},
                    optional=("dice", "play", "value"))
@@ -229,9 +237,14 @@ def _stderr(message: str) -> None:
 def encode_save(saved: SavedGame) -> bytes:
     """The file's bytes for a save, checked by the reader's own rules first: a save that
     could not be read back is a SaveError here, before anything is written."""
+    return read_back(saved)[0]
+
+
+def read_back(saved: SavedGame) -> tuple[bytes, SavedGame]:
+    """encode_save's bytes and the save read back from them: what the file will hold, apart
+    from the live match that goes on changing (SaveError as encode_save)."""
     raw = (json.dumps(saved.to_dict(), indent=1) + "\n").encode("utf-8")
-    SavedGame.from_dict(parse_json(raw, SaveError))
-    return raw
+    return raw, SavedGame.from_dict(parse_json(raw, SaveError))
 
 
 def write_save(path, saved: SavedGame) -> pathlib.Path:
@@ -266,11 +279,12 @@ class Autosave:
     def __init__(self, path: str | pathlib.Path | None = None) -> None:
         self.path = pathlib.Path(path) if path else save_path()
         self.last: bytes | None = None
+        self.last_saved: SavedGame | None = None     # what `last` holds (a save refused by
+        # encode_save leaves both as they were: they never claim the state it could not hold)
 
     def write(self, saved: SavedGame) -> pathlib.Path:
-        raw = encode_save(saved)
-        self.last = raw
-        return _write_raw(self.path, raw)
+        self.last, self.last_saved = read_back(saved)
+        return _write_raw(self.path, self.last)
 
     def write_again(self) -> pathlib.Path | None:
         """The last save written again (None if there has been none)."""
@@ -278,7 +292,7 @@ class Autosave:
 
     def forget(self) -> None:
         """The match is over or abandoned: nothing to write again, save and backup gone."""
-        self.last = None
+        self.last = self.last_saved = None
         discard_save(self.path)
 
 

@@ -37,6 +37,7 @@ class Session:
         self.trace = trace
         self.say = say or (lambda text: print(text, file=sys.stderr))
         self.failed = False              # a save failed: said once until one works again
+        self.refused: str | None = None  # why the latest state could not be saved at all
         self.unsaid: str | None = None   # that failure in a few words, for the message line
 
     def snapshot(self, between_games: bool = False) -> savegame.SavedGame | None:
@@ -64,17 +65,22 @@ class Session:
         saved = self.snapshot(between_games) if slot is not None else None
         if slot is None or saved is None:
             return
-        self.tell("saving", facts(saved))
+        if self.trace:
+            self.tell("saving", facts(saved))
         try:
+            self.refused = None
             slot.write(saved)
         except (OSError, savegame.SaveError) as exc:
+            if isinstance(exc, savegame.SaveError):   # not in the slot: never written again
+                self.refused = str(exc)
             if not self.failed:
                 self.say(f"the game could not be saved (play goes on): {exc}")
                 self.unsaid = SAVE_FAILED_WORDS
             self.failed = True
             return
         self.failed = False
-        self.tell("saved", facts(saved))
+        if self.trace:
+            self.tell("saved", facts(saved))
 
     @property
     def keeping(self) -> savegame.Autosave | None:
@@ -104,6 +110,18 @@ class Session:
             self.say(f"the game could not be saved: {exc}")
             return None
 
+    def closing_words(self, path) -> str | None:
+        """What the window's closing says of save_again()'s `path`: the state that file
+        really holds, and the latest state when it could not be saved; None when nothing
+        was written (a failure to write is said by save_again)."""
+        kept = self.slot.last_saved if self.slot is not None else None
+        if not path or kept is None:
+            return None
+        held = f"{path} holds {saved_words(kept)}; it is offered at the next start"
+        if self.refused:
+            return f"the latest state could not be saved ({self.refused}): {held}"
+        return f"game saved: {held}"
+
     def forget(self) -> None:
         """The match is over, or the player started afresh: no save to offer any more."""
         if self.keeping is not None:
@@ -130,6 +148,16 @@ def facts(saved: savegame.SavedGame) -> dict:
             "dice": list(saved.dice) if saved.dice else None, "score": dict(m.score),
             "typed": saved.extra.get("typed", []),
             "between_games": bool(saved.extra.get("between_games"))}
+
+
+def saved_words(saved: savegame.SavedGame) -> str:
+    """A save in a few words: the game, the score, and whose turn or that it is between
+    games ("game 4, score 32767-32767, between games")."""
+    m = saved.match
+    a, b = (m.score[side] for side in m.sides)
+    when = ("between games" if saved.extra.get("between_games")
+            else f"{m.record.names.get(saved.turn, saved.turn)} to play")
+    return f"game {m.game_number}, score {a}-{b}, {when}"
 
 
 def typed_steps(saved: savegame.SavedGame) -> list[tuple[int, int]]:

@@ -9,6 +9,7 @@ import math
 import re
 
 from spectrum import safe_read
+from spectrum.quoting import escaped, quoted
 
 MAX_FILE_BYTES = 1 << 20            # 1 MiB: a save of a long match is a few tens of KiB
 MAX_DEPTH = 32                      # our files nest 6 deep
@@ -43,14 +44,9 @@ def show(value) -> str:
         return f"a number of {int(value.bit_length() * math.log10(2)) + 1:,} digits"
     if value is None or isinstance(value, bool):
         return json.dumps(value)                # as the file has it: null, true, false
-    if isinstance(value, str):
-        text = repr(value[:41])
-    elif isinstance(value, (list, dict)):
-        text = f"a {'list' if isinstance(value, list) else 'table'} of {len(value)}"
-    else:
-        text = repr(value)
-    text = text.replace("\n", " ")
-    return text if len(text) <= 40 else text[:37] + "..."
+    if isinstance(value, (list, dict)):
+        return f"a {'list' if isinstance(value, list) else 'table'} of {len(value)}"
+    return quoted(value)
 
 
 def show_field(field: str) -> str:
@@ -136,7 +132,7 @@ def flag(value, field):
 def one_of(*choices):
     def check(value, field):
         if type(value) not in (str, type(None)) or value not in choices:
-            names = ", ".join("null" if c is None else str(c) for c in choices)
+            names = ", ".join("null" if c is None else escaped(str(c)) for c in choices)
             raise Invalid(field, value, f"is not one of {names}")
         return value
     return check
@@ -192,7 +188,7 @@ def keyed_by(keys, inner):
     def check(value, field):
         wanted = keys() if callable(keys) else keys
         if type(value) is not dict or sorted(value) != sorted(wanted):
-            raise Invalid(field, value, f"is not a table of {', '.join(map(str, wanted))}")
+            raise Invalid(field, value, f"is not a table of {', '.join(map(escaped, wanted))}")
         for key in wanted:
             inner(value[key], f"{field}.{key}")
         return value

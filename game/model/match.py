@@ -20,6 +20,7 @@ def sides_for(players: str) -> tuple[str, str]:
     return (HUMAN, COMPUTER) if players == "human-computer" else (WHITE, BLACK)
 MAX_LENGTH = 25
 MAX_CUBE = 64               # the cube's highest face
+MAX_SCORE = (1 << 15) - 1    # a side's score stops here: gnubg's match ID holds 15 bits of it
 KINDS = {"single": 1, "gammon": 2, "backgammon": 3}   # a game played out, by its multiple
 KIND_NAMES = {points: kind for kind, points in KINDS.items()}
 DROP = "drop"                # a game ended by a double dropped
@@ -171,6 +172,11 @@ class Match:
             return None
         return max(0, self.length - self.score[side])
 
+    @property
+    def score_capped(self) -> bool:
+        """A side's (money) score is at MAX_SCORE: the points it wins add no more."""
+        return max(self.score.values()) >= MAX_SCORE
+
     def balance(self, side: str) -> int:
         """Money play: `side`'s running total, won minus lost, across all games."""
         return self.score[side] - self.score[self.other(side)]
@@ -244,7 +250,7 @@ class Match:
         return self._finish(GameResult(winner, kind_name, self.cube_value, points))
 
     def _finish(self, result: GameResult) -> GameResult:
-        self.score[result.winner] += result.points
+        self.score[result.winner] = min(MAX_SCORE, self.score[result.winner] + result.points)
         self.results.append(result)
         self.in_game = False
         self.on_roll, self.rolled = None, False
@@ -320,6 +326,8 @@ class Match:
         fields: list[int] = []
 
         def put(value: int, width: int) -> None:
+            if not 0 <= value < 1 << width:            # never a field's low bits only
+                raise MatchError(f"{value} does not fit the match ID's {width} bits")
             fields.extend((value >> i) & 1 for i in range(width))
 
         index = self.sides.index

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from game.errors import EntryError, PositionError, PositionIdError
 from native import ffi, lib
+from spectrum.quoting import quoted
 
 MEN_PER_SIDE = 15
 POINTS = 24
@@ -112,9 +113,8 @@ class Position:
             raise PositionIdError("a position ID is 14 letters, digits, '+' or '/'")
         text = position_id.strip()
         if len(text) != ID_LEN or not ID_FORM.fullmatch(text):
-            shown = text if len(text) <= 20 else text[:17] + "..."
-            raise PositionIdError(f"'{shown}' is not a position ID: it must be exactly {ID_LEN} "
-                                  f"characters from A-Z, a-z, 0-9, + and /")
+            raise PositionIdError(f"{quoted(text, 20)} is not a position ID: it must be "
+                                  f"exactly {ID_LEN} characters from A-Z, a-z, 0-9, + and /")
         try:
             key = base64.b64decode(text + "==", validate=True)
         except (binascii.Error, ValueError):  # pragma: no cover - the regex already checked
@@ -216,7 +216,7 @@ class Position:
 
 
 _ENTRY_RE = re.compile(r"\s*(?:([A-Za-z])\s*([0-9]+)|([0-9]+)\s*([A-Za-z]))\s*")
-MAX_ENTRY_SHOWN = 12          # characters of a bad entry quoted back to the player
+MAX_ENTRY_SHOWN = 15          # characters of a bad entry quoted back, quotes included
 
 
 def parse_entry(text: str) -> tuple[str, int]:
@@ -225,14 +225,11 @@ def parse_entry(text: str) -> tuple[str, int]:
     if not isinstance(text, str):
         raise EntryError("type a point letter and a die number, such as K4")
     match = _ENTRY_RE.fullmatch(text)
-    shown = text.strip()
-    if len(shown) > MAX_ENTRY_SHOWN:
-        shown = shown[:MAX_ENTRY_SHOWN] + "..."
-    if not shown:
+    if not text.strip():
         raise EntryError("type a point letter and a die number, such as K4")
     if not match:
-        raise EntryError(f"'{shown}' is not a move: type a point letter and a die number, "
-                         f"such as K4")
+        raise EntryError(f"{quoted(text.strip(), MAX_ENTRY_SHOWN)} is not a move: type a point "
+                         f"letter and a die number, such as K4")
     typed_letter = match.group(1) or match.group(4)
     digits = match.group(2) or match.group(3)
     Position.index_of_letter(typed_letter)         # raises for letters outside a..x, z

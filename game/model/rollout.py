@@ -45,8 +45,8 @@ class RolloutError(BackgammonError, ValueError):
 
 @dataclass(frozen=True)
 class Estimate:
-    """A rolled-out figure: its mean and the half-width of its 95% interval (nan until two
-    trials are done)."""
+    """A rolled-out figure: its mean (nan until the first trial is done: no games yet, see
+    RolloutProgress.has_games) and the half-width of its 95% interval (nan until two)."""
     mean: float
     interval: float
 
@@ -94,6 +94,12 @@ class RolloutProgress:
     @property
     def finished(self) -> bool:
         return self.trials_done >= self.trials
+
+    @property
+    def has_games(self) -> bool:
+        """A trial is done: before it (a rollout stopped at once) every figure is nan and
+        nothing may be shown as an equity."""
+        return self.trials_done > 0
 
 
 _live: weakref.WeakSet = weakref.WeakSet()   # rollouts whose threads may run (stop_all)

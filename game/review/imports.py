@@ -19,6 +19,7 @@ from game.review import matread, sgfread
 from game.review.judge import MAX_CUBE
 from game.review.rawmatch import FileProblem, RawAction, RawGame, RawMatch, RawResult, junk_problem
 from game.review.replay import ReviewError, apply_play, replay
+from spectrum.quoting import escaped, quoted
 from spectrum.safe_read import FileRefused, read_regular
 
 MAX_FILE_BYTES = 16 << 20        # a long match analysed by gnubg is a few MB: 16 MiB is ample
@@ -59,7 +60,7 @@ def read_match_file(path, max_bytes: int = MAX_FILE_BYTES) -> Imported:
 
 
 def _refused(name: str, what: str, joint: str = ": ") -> Imported:
-    return Imported(name, "", MatchRecord(0, sides=SIDES), f"{name}{joint}{what}")
+    return Imported(name, "", MatchRecord(0, sides=SIDES), f"{escaped(name, None)}{joint}{what}")
 
 
 def import_bytes(data: bytes, name: str) -> Imported:
@@ -112,7 +113,7 @@ def build(raw: RawMatch, name: str, kind: str) -> Imported:
     if problem is None and record.games and not record.games[-1].finished:
         problem = FileProblem(raw.games[len(record.games) - 1].last_line,
                               f"the file ends before game {record.games[-1].number} is over")
-    return Imported(name, kind, record, f"{name}, {problem}" if problem else None)
+    return Imported(name, kind, record, f"{escaped(name, None)}, {problem}" if problem else None)
 
 
 def check_scores(length: int, scores: tuple, line: int) -> None:
@@ -234,9 +235,10 @@ def replayed(record: MatchRecord, added, game: RawGame) -> list:
 
 
 def _describe(action: RawAction, names: dict) -> str:
-    who = names[SIDES[action.player]]
+    who = escaped(names[SIDES[action.player]])
     if action.kind == "move" and action.dice is not None:
-        return f"{who}'s {action.dice[0]}{action.dice[1]}: {action.play or '(no move)'}"
+        play = quoted(action.play) if action.play else "(no move)"
+        return f"{who}'s {action.dice[0]}{action.dice[1]}: {play}"
     return f"{who}'s {action.kind}"
 
 

@@ -20,8 +20,8 @@ from game.review.rawmatch import (
     check_length,
     junk_problem,
 )
+from spectrum.quoting import quoted
 
-SHOWN_CHARS = 40                         # of a line quoted in a message
 _HEADER = re.compile(r"^\s*(\d{1,6})\s+point\s+match\s*$", re.I)
 _CRAWFORD = re.compile(r'^\s*;\s*\[\s*Crawford\s+"(\w+)"\s*\]', re.I)
 _GAME = re.compile(r"^\s*Game\s+(\d{1,6})\s*$", re.I)
@@ -29,13 +29,9 @@ _SCORES = re.compile(r"^\s*(\S.*?)\s*:\s*(\d{1,6})\s+(\S.*?)\s*:\s*(\d{1,6})\s*$
 _ROLL = re.compile(r"^([1-6])([1-6]):\s*(.*)$")
 _DOUBLE = re.compile(r"^Doubles\s*=>\s*(\d{1,6})$", re.I)
 _WINS = re.compile(r"^Wins\s+(\d{1,6})\s+points?(?:\s+and\s+the\s+match)?$", re.I)
+NO_PLAY = "????"                         # a roll that could not be played, as some servers write it
 _ANSWER = {"takes": "take", "drops": "drop", "passes": "drop"}
 _STEP = re.compile(r"((?:bar|\d{1,2})\*?(?:/(?:off|bar|\d{1,2})\*?)+)(?:\(([1-4])\))?", re.I)
-
-
-def quoted(text: str) -> str:
-    text = text.strip()
-    return repr(text if len(text) <= SHOWN_CHARS else text[:SHOWN_CHARS - 3] + "...")
 
 
 def read_mat(text: str) -> RawMatch:
@@ -81,7 +77,7 @@ class _Reader:
         elif self.heading is not None:
             self._scores(number, line)
         elif self.game is None:
-            raise FileProblem(number, f"expected 'Game 1', found {quoted(line)}")
+            raise FileProblem(number, f"expected 'Game 1', found {quoted(line.strip())}")
         else:
             self.game.last_line = number
             self._cells(number, line)
@@ -90,14 +86,14 @@ class _Reader:
         header = _HEADER.match(line)
         if not header:
             raise FileProblem(number, f"not a .mat match file: expected 'N point match', "
-                                      f"found {quoted(line)}")
+                                      f"found {quoted(line.strip())}")
         self.length = self.match.length = check_length(int(header.group(1)), number)
 
     def _scores(self, number: int, line: str) -> None:
         scores = _SCORES.match(line)
         if not scores:
             raise FileProblem(number, f"expected the players' names and scores, found "
-                                      f"{quoted(line)}")
+                                      f"{quoted(line.strip())}")
         game_number = self.heading[1]
         self.heading = None
         self.game = RawGame(number, game_number, (scores.group(1), scores.group(3)),
@@ -115,14 +111,18 @@ class _Reader:
             raise FileProblem(last_line, f"the file ends before game {self.heading[1]}'s "
                                          f"scores")
         self._close()
+        if not self.match.games:
+            raise FileProblem(last_line, f"no game in the file: it ends after the "
+                                         f"'{self.length} point match' line")
 
     def _cells(self, number: int, line: str) -> None:
         try:
             cells = split_cells(line)
         except MatFormatError:
-            raise FileProblem(number, f"cannot read {quoted(line)}") from None
+            raise FileProblem(number, f"cannot read {quoted(line.strip())}") from None
         if len(cells) > 2 or (len(cells) == 2 and cells[0][0] != 0):
-            raise FileProblem(number, f"more than one entry a column in {quoted(line)}")
+            raise FileProblem(number, f"more than one entry a column in "
+                                      f"{quoted(line.strip())}")
         for player, cell in cells:
             if self.game.result is not None:
                 raise FileProblem(number, f"{quoted(cell)} after the game's result")
@@ -155,7 +155,10 @@ def read_cell(cell: str, player: int, number: int):
 
 def play_text(text: str, number: int) -> str:
     """A play as the record writes it ("bar/21 6/off"). Takes gnubg's 25 and 0 for the bar
-    and off, "24/18(2)" for a step made twice and "24/18*/13" for one man moving on."""
+    and off, "24/18(2)" for a step made twice and "24/18*/13" for one man moving on; "????"
+    (a roll with no legal play, as gnubg's `import mat` reads it) is no play."""
+    if text.strip() == NO_PLAY:
+        return ""
     steps = []
     for token in text.split():
         step = _STEP.fullmatch(token)

@@ -49,6 +49,7 @@ BAR_EMPTY = S.attr(S.BLACK, S.CYAN)
 CUBE_LABELS = ("No double", "Double, take", "Double, pass")
 CUBE_HEADER = f"{'Action':<13}Equity +-95%"
 MATCH_UNITS = "2 x match winning chance - 1."   # a match's equities, as the advice says them
+NO_GAMES = "no games yet"             # in place of a figure before the first game ends
 HELP_LINES = ("R on the advice page (A) or on",
               "the cube advice page rolls out",
               "the plays shown, or the cube:",
@@ -207,7 +208,9 @@ def choose(basic: Basic, job: RolloutJob):
 
 def estimate_text(estimate, width: int = 6) -> str:
     """"+0.182 +-0.021" (an interval under 0.01 with four places: "+-0.0012"); the interval
-    left out until it is known."""
+    left out until it is known, and "no games yet" in place of a mean not known (nan)."""
+    if estimate.mean != estimate.mean:                  # nan: no game has ended
+        return NO_GAMES.rjust(width)
     text = f"{estimate.mean:+.3f}".rjust(width)
     if estimate.interval == estimate.interval:          # not nan
         text += f" +-{estimate.interval:.{3 if estimate.interval >= 0.00995 else 4}f}"
@@ -234,7 +237,7 @@ def progress_lines(job: RolloutJob, answer) -> list[str]:
     lines = []
     for rank, (label, figures) in enumerate(zip(job.labels, answer.candidates, strict=True),
                                             start=1):
-        equity = estimate_text(figures.equity) if answer.trials_done else ""
+        equity = estimate_text(figures.equity) if answer.has_games else ""
         lines.append(fit(f"{rank}. {label:<{NOTATION_WIDTH}} {equity}"))
     return lines
 
@@ -250,6 +253,8 @@ def result_lines(job: RolloutJob, answer, level: int, truncate: int) -> list[str
     head = [f"{games_line(answer)}, {depth_words(level, truncate)}"]
     if len(head[0]) > S.COLS:                # the games, then how they were played
         head = [f"{games_line(answer)},", depth_words(level, truncate).capitalize()]
+    if not answer.has_games:             # stopped before the first game: no figure at all
+        return [*head, "Stopped before the first game", f"ended: {NO_GAMES}."]
     if not answer.finished:
         head.append("Stopped early: the games done.")
     if job.cube:
@@ -324,7 +329,7 @@ def cube_result_lines(job: RolloutJob, answer) -> list[str]:
              *chances.chances_note(), "", CUBE_HEADER]
     cube = answer.cube
     if cube is None:
-        return lines + ["No game finished yet."]
+        return lines + [NO_GAMES.capitalize()]
     lines += [f"{label:<13}{estimate_text(e)}" for label, e in
               zip(CUBE_LABELS, (cube.no_double, cube.double_take, cube.double_pass),
                   strict=True)]

@@ -26,6 +26,7 @@ from game.review.rawmatch import (
     junk_at,
     junk_problem,
 )
+from spectrum.quoting import quoted
 
 _SPACE = re.compile(r"\s*")
 _IDENT = re.compile(r"[A-Za-z]+")
@@ -43,7 +44,6 @@ def _after_space(text: str, pos: int) -> int:
 CUBE_WORDS = ("double", "take", "drop")
 SETUP = ("AE", "AW", "AB")
 VARIANTS = ("nackgammon", "hypergammon")
-SHOWN_CHARS = 30
 
 
 @dataclass
@@ -82,6 +82,7 @@ class _Scanner:
         self.trees: list[Tree] = []
         self.tree = Tree(0)              # the game tree being read (each game's '(' starts one)
         self.frames: list[list[bool]] = []   # per open "(": [on the main line, has a subtree]
+        self.strays = 0                  # stray '(' before a game not yet closed
 
     def line_at(self, pos: int) -> int:
         return bisect.bisect_right(self.newlines, pos - 1) + 1
@@ -103,11 +104,16 @@ class _Scanner:
             elif char == ";" and self.frames:
                 self._node()
             else:
-                self.fail(f"expected '(' , ')' or ';', found {text[self.pos:][:12]!r}")
+                self.fail(f"expected '(' , ')' or ';', found "
+                          f"{quoted(text[self.pos:self.pos + 40])}")
         if self.frames:
             self.fail(f"the file ends before game {len(self.trees) + 1} is closed with ')'")
 
     def _open(self) -> None:
+        if not self.frames and self.text.startswith("(", _after_space(self.text, self.pos + 1)):
+            self.strays += 1             # "((;...": a stray '(' before a game, passed over
+            self.pos += 1                # as gnubg passes it (every game still loads)
+            return
         if not self.frames:
             self.tree = Tree(self.line_at(self.pos))
             self.frames.append([True, False])
@@ -118,6 +124,10 @@ class _Scanner:
         self.pos += 1
 
     def _close(self) -> None:
+        if not self.frames and self.strays:
+            self.strays -= 1             # the ')' of a stray '(' (a wrapper round the games)
+            self.pos += 1
+            return
         if not self.frames:
             self.fail("a ')' closes no game")
         self.frames.pop()
@@ -153,10 +163,10 @@ class _Scanner:
                 break
             values.append(_ESCAPE.sub(_unescape, value.group(1)))
             self.pos = value.end()
+        if self.text.startswith("[", self.pos):          # a '[' that no ']' closes
+            self.fail(f"the file ends inside a value of {name} (cut short?)")
         if values:
             return values
-        if self.text.startswith("[", self.pos):
-            self.fail(f"the file ends inside the value of {name} (cut short?)")
         self.fail(f"the property {name} has no value")
 
 
@@ -183,7 +193,7 @@ def read_game(tree: Tree, match: RawMatch, index: int) -> RawGame:
     line, root = tree.nodes[0]
     game_type = root.get("GM", ["1"])[0].strip()
     if game_type != "6":
-        raise FileProblem(line, f"GM[{game_type[:SHOWN_CHARS]}]: not a backgammon game "
+        raise FileProblem(line, f"GM {quoted(game_type)}: not a backgammon game "
                                 f"(backgammon is GM[6])")
     info = _match_info(root, line)
     length = check_length(info.get("length", 0), line)
@@ -208,7 +218,7 @@ def _match_info(root: dict, line: int) -> dict:
         tag = tag.strip().lower()
         if tag in ("length", "game", "ws", "bs"):
             if not _NUMBER.fullmatch(number.strip()):
-                raise FileProblem(line, f"MI[{value[:SHOWN_CHARS]}]: not a number")
+                raise FileProblem(line, f"MI {quoted(value)}: not a number")
             info[tag] = int(number)
     return info
 
@@ -246,7 +256,7 @@ def _read_nodes(tree: Tree, game: RawGame) -> None:
                 raise FileProblem(line, "a board set up in the middle of a game")
             game.setup = _setup(game.setup, props, line)
         if "CV" in props and props["CV"][0].strip() not in ("", "1"):
-            raise FileProblem(line, f"the cube on {props['CV'][0][:SHOWN_CHARS]} at the start: "
+            raise FileProblem(line, f"the cube on {quoted(props['CV'][0])} at the start: "
                                     f"the review starts with the cube on 1")
         if len(movers) > 1 or (movers and len(props[movers[0]]) > 1):
             raise FileProblem(line, "two moves in one node")
@@ -261,14 +271,14 @@ def _entry(value: str, player: int, line: int) -> RawAction:
         return RawAction(line, player, word)
     roll = _ROLL.fullmatch(value.strip())
     if not roll:
-        raise FileProblem(line, f"cannot read the move {value[:SHOWN_CHARS]!r}")
+        raise FileProblem(line, f"cannot read the move {quoted(value)}")
     letters = roll.group(3)
     words = [_point_word(letters[i], player) + "/" + _point_word(letters[i + 1], player)
              for i in range(0, len(letters), 2)]
     try:
         play = " ".join(format_step(step) for step in words)
     except BackgammonError as exc:
-        raise FileProblem(line, f"{value[:SHOWN_CHARS]!r}: {exc}") from None
+        raise FileProblem(line, f"{quoted(value)}: {exc}") from None
     return RawAction(line, player, "move", (int(roll.group(1)), int(roll.group(2))), play)
 
 
@@ -289,7 +299,7 @@ def _letters(values: list, line: int) -> list:
         first, _, last = value.strip().partition(":")
         last = last or first
         if not (re.fullmatch("[a-y]", first) and re.fullmatch("[a-y]", last)) or last < first:
-            raise FileProblem(line, f"cannot read the point {value[:SHOWN_CHARS]!r}")
+            raise FileProblem(line, f"cannot read the point {quoted(value)}")
         out += [chr(c) for c in range(ord(first), ord(last) + 1)]
     return out
 

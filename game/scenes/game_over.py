@@ -15,7 +15,7 @@ from game.menus import key_char
 from game.model.match import COMPUTER, DROP, HUMAN, RESIGN
 from game.review.pages import review_screen
 from game.scenes.timing import BANNER_LINE_FRAMES, DEMO_NEXT_GAME_FRAMES, LOSE_TUNE, WIN_TUNE
-from game.words import result_words, say
+from game.words import SCORE_CAPPED, result_words, say
 from game.zx.basic import Basic
 
 
@@ -104,6 +104,8 @@ def game_over(basic: Basic, screen: Screen, result: Any, game: Any = None) -> Fr
         key = yield from basic.pause(DEMO_NEXT_GAME_FRAMES)
         return None if key is None else "stop"
     lines, keys = banner_lines(match is not None and match.is_over)
+    if match is not None and match.score_capped:
+        lines = [SCORE_CAPPED, *lines]
     if game is None or card:                   # nothing to review or change in 1983
         lines, keys = lines[:1], ()
     while True:

@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from conftest import bench_module
+from conftest import bench_module, outside_module
 from game.model.position import Position
 from game.model.rules import legal_plays, legal_results
 from native import lib
@@ -87,7 +87,7 @@ def test_an_impossible_board_is_never_sent_to_gnubg(monkeypatch):
 
 @pytest.mark.parametrize("name, moves", [("gnubg0", 60), ("gnubg2", 8)])
 def test_real_gnubg_plays_are_legal_plays_of_ours(name, moves):
-    pytest.importorskip("gnubg_nn")
+    outside_module("gnubg_nn")
     player = strength.make_player(name)
     rng = random.Random(8)
     pos = Position.start()
@@ -103,7 +103,7 @@ def test_real_gnubg_plays_are_legal_plays_of_ours(name, moves):
 
 
 def test_a_rejected_position_stops_the_run_keeping_the_pairs_already_played(monkeypatch, capsys):
-    gnubg_nn = pytest.importorskip("gnubg_nn")
+    gnubg_nn = outside_module("gnubg_nn")
     calls = {"n": 0}
 
     class FlakyGnubg:

@@ -5,7 +5,7 @@ targets are our own 1-ply values."""
 
 import pytest
 
-from conftest import bench_module, build_tools
+from conftest import bench_module, build_tools, outside_module
 from game.model import evaluator as ev
 
 targets = bench_module("targets")
@@ -37,7 +37,7 @@ def test_decisions_follow_the_dec_counts_and_a_mismatch_is_refused(one_ply_recor
 
 
 def test_one_ply_targets_score_as_our_one_ply(one_ply_records, capsys):
-    pytest.importorskip("gnubg_nn")
+    outside_module("gnubg_nn")
     assert targets.main([str(one_ply_records), "--decisions", "6", "--judge-ply", "0"]) == 0
     lines = dict(line.split(": ", 1) for line in capsys.readouterr().out.splitlines())
     for kind in ("abs_error", "difference_error", "choice_loss"):

@@ -3,15 +3,13 @@ match IDs, the ranked advice in letter notation with equities, the one-line scor
 line within 32 columns. Positions are built from IDs."""
 import base64
 import os
-import shutil
 import subprocess
-
-import pytest
 
 from game import commands as C
 from game.model.match import Match
 from game.model.position import Position
 from game.model.rules import legal_plays
+from gnubg_tools import gnubg_binary
 
 START_ID = "4HPwATDgc/ABMA"
 
@@ -51,12 +49,7 @@ def test_position_id_with_the_match_is_gnubgs_combined_id():
 
 
 def test_position_id_with_the_match_is_read_back_by_gnubg(tmp_path):
-    gnubg = shutil.which("gnubg") or ("/usr/games/gnubg" if os.path.exists("/usr/games/gnubg")
-                                      else None)
-    if gnubg is None:
-        if os.environ.get("SPECTRUM_REQUIRE_SHARED") == "1":
-            pytest.fail("GNU Backgammon (Debian package gnubg) is not installed")
-        pytest.skip("GNU Backgammon (Debian package gnubg) is not installed")
+    gnubg = gnubg_binary()
     match = Match(5)
     match.start_game()
     match.start_turn("human")
@@ -112,7 +105,6 @@ def test_advice_says_ply_for_a_depth_of_one():
 
 
 def test_advice_in_a_match_ranks_for_the_match_score():
-    pytest.importorskip("game.model.evaluator")
     from shared_cases import DMP, find_dmp_case
     DMP_POSITION, DMP_DICE, _, DMP_CHOICE = find_dmp_case()
     position = Position.from_id(DMP_POSITION)
@@ -127,7 +119,6 @@ def test_advice_in_a_match_ranks_for_the_match_score():
 
 
 def test_advice_at_a_score_the_table_cannot_take_falls_back_to_money_ranking():
-    pytest.importorskip("game.model.evaluator")
     lines = C.advice_lines(Position.from_id(START_ID), (3, 1), level=3, match=(40, 30, 30, 0, 1))
     assert lines[0] == "Best plays for 31, equity:" and lines[2].startswith("1. ")
 
@@ -154,7 +145,6 @@ def test_advice_when_no_move_is_possible():
 
 
 def test_advice_from_the_evaluator_puts_its_best_play_first():
-    pytest.importorskip("game.model.evaluator")
     position = Position.from_id(START_ID)
     lines = C.advice_lines(position, (3, 1), level=1, count=3)
     ranked = [line for line in lines if line[:1].isdigit()]

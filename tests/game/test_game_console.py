@@ -1,8 +1,6 @@
 """The console script and the start of the program: instructions offered after loading and
 shown page by page in our own words, the headless screenshot, the window's close button."""
-import os
 
-import pytest
 
 from game import instructions
 from game import main as console
@@ -44,12 +42,6 @@ def test_instructions_cover_every_topic_and_fit_the_screen():
         assert len(lines) <= 20 and all(len(line) <= 32 for line in lines)
 
 
-needs_machine = pytest.mark.skipif(
-    not os.path.exists(os.path.join(os.path.dirname(console.__file__), "..", "roms", "rom.bin")),
-    reason="needs the ROM")
-
-
-@needs_machine
 def test_console_script_headless_loads_the_tape_and_writes_a_screenshot(tmp_path):
     shot = tmp_path / "shot.png"
     code = console.main(["--tape", "instant", "--screenshot", str(shot), "--frames", "400",
@@ -57,7 +49,6 @@ def test_console_script_headless_loads_the_tape_and_writes_a_screenshot(tmp_path
     assert code == 0 and shot.stat().st_size > 1000
 
 
-@needs_machine
 def test_window_close_button_exits_cleanly(monkeypatch):
     import pygame
     monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")

@@ -20,7 +20,7 @@ from packaging.requirements import Requirement
 from packaging.specifiers import SpecifierSet
 from packaging.utils import InvalidWheelFilename, canonicalize_name, parse_wheel_filename
 
-from conftest import needed
+from conftest import missing_tool
 from repo import REPO
 
 INDEX_URL = os.environ.get("PIP_INDEX_URL", "https://pypi.org/simple/").rstrip("/") + "/"
@@ -122,7 +122,7 @@ def read_index(names: list[str]) -> dict[str, list[dict]]:
         try:
             pages = list(pool.map(index_files, names))
         except (urllib.error.URLError, OSError, TimeoutError) as err:
-            needed(f"the package index {INDEX_URL} cannot be reached: {err}")
+            missing_tool(f"the package index {INDEX_URL} cannot be reached: {err}")
     return dict(zip(names, pages, strict=True))
 
 

@@ -10,6 +10,7 @@ import subprocess
 
 import pytest
 
+from conftest import missing_tool
 from native import build
 from repo import REPO
 
@@ -22,7 +23,7 @@ TOOLS_FLAGS = ["-O3", "-std=gnu11", "-Wall", "-pthread"]   # the Makefile's, les
 def compile_one(source: pathlib.Path, flags: list[str], tmp_path: pathlib.Path) -> str:
     """The compiler's complaints about one source (empty when it compiled cleanly)."""
     if shutil.which(CC) is None:
-        pytest.skip(f"no C compiler ({CC})")
+        missing_tool(f"no C compiler ({CC})")
     out = subprocess.run([CC, *flags, *STRICT, f"-I{NATIVE / 'src'}", f"-I{NATIVE}", "-c",
                           str(source), "-o", str(tmp_path / (source.stem + ".o"))],
                          capture_output=True, text=True)
@@ -52,7 +53,7 @@ def test_the_makefile_builds_the_tools_with_the_flags_checked_here():
 def test_the_sanitizer_checks_build_with_no_warning_and_find_nothing(script, count, says,
                                                                       tmp_path):
     if shutil.which(CC) is None:
-        pytest.skip(f"no C compiler ({CC})")
+        missing_tool(f"no C compiler ({CC})")
     text = (NATIVE / "tools" / script).read_text()
     assert "-Wall -Wextra -Werror" in text and "-fsanitize=" in text
     out = subprocess.run(["sh", str(NATIVE / "tools" / script), count], capture_output=True,

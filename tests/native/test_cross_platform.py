@@ -14,7 +14,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from conftest import needed
+from conftest import missing_tool
 from native import build
 from repo import REPO
 
@@ -33,14 +33,14 @@ MINGW = "x86_64-w64-mingw32-gcc"
 def tool(name: str) -> str:
     path = shutil.which(name)
     if path is None:
-        needed(f"{name} is not installed (Debian: see .ci/run's package list)")
+        missing_tool(f"{name} is not installed (Debian: see .ci/run's package list)")
     return path
 
 
 def zig() -> str:
     spec = importlib.util.find_spec("ziglang")
     if spec is None or not spec.submodule_search_locations:
-        needed("zig is not installed (pip install ziglang: the test extra)")
+        missing_tool("zig is not installed (pip install ziglang: the test extra)")
     return os.path.join(spec.submodule_search_locations[0], "zig")
 
 

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 import conftest
-from conftest import build_tools, crashed_position, in_contact
+from conftest import build_tools, crashed_position, in_contact, outside_module
 from game.model import evaluator as ev
 from native import ffi, lib
 
@@ -271,7 +271,7 @@ def test_gen_from_a_damaged_file_says_which_decision_and_writes_nothing(sldata, 
 
 
 def test_foreign_positions_writes_both_sides_decisions_reproducibly(tmp_path):
-    pytest.importorskip("gnubg_nn")
+    outside_module("gnubg_nn")
     import foreign_positions
     for name in ("a.dec", "b.dec"):
         assert foreign_positions.main(["--games", "4", "--share", "1", "--seed", "5", "--out",

@@ -14,7 +14,7 @@ import sys
 import pytest
 
 import conftest
-from conftest import build_tools, crashed_position, in_contact
+from conftest import build_tools, crashed_position, in_contact, outside_module
 from game.model import evaluator as ev
 from native import ffi, lib
 
@@ -455,7 +455,7 @@ def test_rebuild_sl_data_from_games_against_gnubg_with_rollout_targets(tools, tm
     from games of level 3 against gnubg 0-ply (foreign_positions.py), the targets from
     luck-free truncated rollouts; the data are the same whatever --jobs is, and the decision
     files are gone afterwards."""
-    pytest.importorskip("gnubg_nn")
+    outside_module("gnubg_nn")
     rebuild_net = _rebuild_net_module()
     datas = []
     for jobs in (1, 2):

@@ -2,7 +2,6 @@
 shape, reset and system variables, the IM 1 keyboard scan, RST 10h printing with control
 codes, scrolling, BORDER, the standard entry points' register conventions (KEY-SCAN, CL-ALL,
 CL-SET, CHAN-OPEN), BEEPER's 48K timing, and LD_BYTES (load and verify) on real pulse trains."""
-import os
 import pathlib
 import shutil
 import subprocess
@@ -11,6 +10,7 @@ from itertools import pairwise
 import pytest
 
 import roms
+from conftest import missing_tool
 from game.zx import media, rom48
 from roms.make_font import GLYPHS, font_bytes
 from screentext import find_text, screen_text  # noqa: E402
@@ -25,9 +25,7 @@ SYM = roms.rom_symbols()
 
 def need_pasmo():
     if shutil.which("pasmo") is None:
-        if os.environ.get("CI") or os.environ.get("SPECTRUM_REQUIRE_SHARED"):
-            pytest.fail("pasmo is not installed (.ci/run installs it)")
-        pytest.skip("pasmo is not installed")
+        missing_tool("pasmo is not installed (.ci/run installs it)")
 
 
 def assemble(source: pathlib.Path, tmp_path) -> tuple:

@@ -10,6 +10,7 @@ import tempfile
 import numpy as np
 import pytest
 
+from conftest import missing_tool
 from spectrum import hw
 from spectrum.machine import CallTimeout, RomImageError, Spectrum48
 from spectrum.z80 import Z80
@@ -18,7 +19,7 @@ from spectrum.z80 import Z80
 def assemble(source: str) -> bytes:
     """A 16 KiB ROM from Z80 source (org 0), through pasmo."""
     if shutil.which("pasmo") is None:
-        pytest.skip("pasmo is not installed")
+        missing_tool("pasmo is not installed (apt-get install pasmo)")
     with tempfile.TemporaryDirectory() as tmp:
         asm, out = os.path.join(tmp, "rom.asm"), os.path.join(tmp, "rom.bin")
         pathlib.Path(asm).write_text("        org 0\n" + source)
@@ -53,7 +54,7 @@ def test_memory_is_one_buffer_shared_by_cpu_numpy_and_cffi():
     assert m.mem[0x8000] == 0x5A
     m.mem[0x8001] = 0x77
     assert m.peek(0x8001) == 0x77
-    cffi = pytest.importorskip("cffi")
+    import cffi  # a dependency of ours: never skipped
     ffi = cffi.FFI()
     view = ffi.from_buffer("unsigned char[]", m.memory)
     view[0x8002] = 0x33
@@ -299,11 +300,9 @@ def test_frames_passing_inside_a_call_keep_their_beeper_logs():
 
 
 def test_project_rom_boots_counts_frames_and_scans_a_held_key():
-    """Integration with roms/rom.bin (skipped until it exists): FRAMES (23672) counts one per
+    """Integration with roms/rom.bin (committed): FRAMES (23672) counts one per
     frame and the IM 1 keyboard scan puts a held 'a' in LAST-K (23560), FLAGS bit 5 set."""
     import roms
-    if not os.path.exists(roms.ROM_PATH):
-        pytest.skip("roms/rom.bin is not built yet")
     m = Spectrum48(roms.ROM_PATH)
     for _ in range(50):
         m.run_frame()

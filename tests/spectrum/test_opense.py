@@ -16,6 +16,7 @@ import pytest
 from test_loader import MESSAGE, PICTURE_LINES_KEPT, picture_lines_shown
 
 import roms
+from conftest import missing_tool
 from game.model.dice import Dice
 from game.zx import media, rom48, romcheck
 from gamedriver import MachineDriver
@@ -33,9 +34,8 @@ FONT_COPY = 0xE000                        # free RAM for a copy of OpenSE's font
 @pytest.fixture(scope="module")
 def opense_path():
     if not os.path.exists(OPENSE_ROM):
-        if os.environ.get("SPECTRUM_REQUIRE_SHARED") == "1":
-            pytest.fail(f"{OPENSE_ROM} is missing (.ci/run installs opense-basic)")
-        pytest.skip(f"{OPENSE_ROM} is not installed (apt-get install opense-basic)")
+        missing_tool(f"{OPENSE_ROM} is not installed (apt-get install opense-basic; "
+                     f".ci/run installs it)")
     return OPENSE_ROM
 
 
@@ -186,7 +186,7 @@ def test_the_48k_rom_takes_load_the_keyword_way_and_runs_the_same_game():
     as on our ROM: its text rows and every attribute (the pixels differ by font)."""
     path = sinclair_rom_path()
     if path is None:
-        pytest.skip("SkoolKit's resources/48.rom is not installed")
+        missing_tool("SkoolKit (with resources/48.rom) is not installed (pip install skoolkit)")
     machine = romcheck.machine_for(path, autoload=True)
     load = romcheck.load_headless(machine, "instant", max_frames=3000)
     assert load.state == "done", load.error
@@ -210,9 +210,7 @@ def test_wait_message_leaves_the_pictures_top_20_lines_unscrolled_on_the_48k_rom
     our tape to the loader program's end; the snapshot's screen, read through that ROM's font."""
     path = sinclair_rom_path()
     if path is None:
-        if os.environ.get("SPECTRUM_REQUIRE_SHARED") == "1":
-            pytest.fail("SkoolKit (with resources/48.rom) is missing (pip install skoolkit)")
-        pytest.skip("SkoolKit's resources/48.rom is not installed")
+        missing_tool("SkoolKit (with resources/48.rom) is not installed (pip install skoolkit)")
     from skoolkit.snapshot import get_snapshot
     snapshot = tmp_path / "loaded.z80"
     run = "import sys; from skoolkit.tap2sna import main; main(sys.argv[1:])"

@@ -1,15 +1,14 @@
 """Our .TAP and .TZX files as established Spectrum tools see them: Debian's tzxlist
 (fuse-emulator-utils) and SkoolKit's tapinfo.py list the right names, types, lengths and
 checksums. Skipped where a tool is missing, except in CI (.ci/run installs both)."""
-import os
 import re
 import shutil
 import subprocess
 import sys
 
-import pytest
 from test_tape import every_supported_tzx_block  # noqa: E402
 
+from conftest import missing_tool
 from game.zx import media
 from spectrum import tape as T
 from spectrum.tzx import write_tzx
@@ -17,9 +16,7 @@ from spectrum.tzx import write_tzx
 
 def require(found: bool, what: str) -> None:
     if not found:
-        if os.environ.get("CI") or os.environ.get("SPECTRUM_REQUIRE_SHARED"):
-            pytest.fail(f"{what} is not installed (.ci/run installs it)")
-        pytest.skip(f"{what} is not installed")
+        missing_tool(f"{what} is not installed (.ci/run installs it)")
 
 
 def tzxlist(path) -> str:

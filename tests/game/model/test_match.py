@@ -2,7 +2,6 @@
 import base64
 import itertools
 import os
-import shutil
 import subprocess
 
 import pytest
@@ -17,6 +16,7 @@ from game.model.match import (
     opening_throw,
     parse_match_length,
 )
+from gnubg_tools import gnubg_binary
 
 H, C = HUMAN, COMPUTER
 
@@ -369,17 +369,6 @@ def test_match_id_fields_follow_gnubg_layout():
     assert (_field(bits, 15, 3), _field(bits, 18, 3)) == (5, 2)   # higher die first
 
 
-def _gnubg():
-    path = shutil.which("gnubg") or ("/usr/games/gnubg" if os.path.exists("/usr/games/gnubg")
-                                     else None)
-    if path is None:
-        msg = "GNU Backgammon (Debian package gnubg) is not installed: apt-get install gnubg"
-        if os.environ.get("SPECTRUM_REQUIRE_SHARED") == "1":
-            pytest.fail(msg)
-        pytest.skip(msg)
-    return path
-
-
 def _states():
     """Match IDs of states with no double waiting (gnubg's `set matchid` drops that)."""
     out = []
@@ -404,7 +393,7 @@ def _states():
 
 
 def test_match_ids_read_back_identically_by_gnubg(tmp_path):
-    gnubg = _gnubg()
+    gnubg = gnubg_binary()
     for match_id, score_words, cube_words in _states():
         commands = tmp_path / "ids.txt"
         commands.write_text("new match 7\nset player 0 name human\n"

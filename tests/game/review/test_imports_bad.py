@@ -10,7 +10,7 @@ import subprocess
 import sys
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from test_matfile import scripted_match
 
@@ -224,6 +224,7 @@ def _valid_files():
 
 
 VALID = _valid_files()
+MAX_PROBLEM_CHARS = 200          # the longest fault line: words and two quoted parts of 40 at most
 PIECES = st.sampled_from(["/", "*", "(", ")", ";", "[", "]", "\\", ":", " ", "\n", "0",
                           "25", "99", "Game 2", "Wins 9 points", "Doubles => 3", "Drops",
                           "W[double]", "B[take]", "AW[a:y]", "MI[length:", "RE[W+1R]",
@@ -252,12 +253,27 @@ def mutated(draw):
     return name, text
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def _edited(name, *edits):
+    """The last valid file of that name (the money session's) with, for each (old, new) of
+    `edits`, its first `old` made `new`: an example the explorer found, rebuilt."""
+    text = dict(VALID)[name]
+    for old, new in edits:
+        assert old in text
+        text = text.replace(old, new, 1)
+    return name, text
+
+
+# the examples `--hypothesis-profile=explore` found, replayed on every run
+@example(_edited("m.sgf", ("[bs:0]", "[bs:0\n0]")))        # a raw newline in the error line
+@example(_edited("m.sgf", ("PW[Human]", "PW[\U00018d09Human]"),  # a name that does not print,
+                 (";W[54mhmi]\n", ";W[54mhmi]\n;W[54mhmi]\n")))   # in "X's 54: ..."
+@settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(mutated())
 def test_a_mutated_file_gives_only_the_named_fault_and_games_that_replay(case):
     name, text = case
     imported = import_bytes(text.encode("utf-8", "surrogatepass"), name)
     if imported.problem is not None:
-        assert "\n" not in imported.problem and imported.problem.startswith(name)
+        assert imported.problem.startswith(name) and imported.problem.isprintable()
+        assert len(imported.problem) <= MAX_PROBLEM_CHARS, imported.problem
     for game in imported.games:
         assert replay(imported.record, game)

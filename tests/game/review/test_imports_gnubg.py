@@ -11,19 +11,15 @@ from game.review import sgf
 from game.review.imports import SIDES, read_match_file
 from game.review.judge import Reviewer
 from game.review.matfile import parse_mat
-from gnubg_selfplay import REQUIRE, gnubg_path, self_play
-from gnubg_tools import comparable, run_gnubg_commands
+from gnubg_selfplay import self_play
+from gnubg_tools import comparable, gnubg_binary, run_gnubg_commands
 
 QUICK = 3                 # the files are under test here, not the judge
 
 
 @pytest.fixture(scope="module")
 def match(tmp_path_factory):
-    if gnubg_path() is None:
-        message = "GNU Backgammon (Debian package gnubg) is not installed"
-        if REQUIRE:
-            pytest.fail(message)
-        pytest.skip(message)
+    gnubg_binary()
     return self_play(tmp_path_factory.mktemp("gnubg"), length=7, seed=14)
 
 
@@ -100,8 +96,7 @@ def test_a_game_of_gnubgs_file_is_reviewed_and_x_writes_what_gnubg_loads(both, w
 
 def test_a_money_session_gnubg_played_is_read_from_both_files(tmp_path):
     """`new session` and two `new game`s: three money games, the scores running on."""
-    if gnubg_path() is None:
-        pytest.skip("GNU Backgammon (Debian package gnubg) is not installed")
+    gnubg_binary()
     session = self_play(tmp_path, length=0, seed=3, games=3)
     mat, sgf_file = read_match_file(session.mat), read_match_file(session.sgf)
     assert mat.problem is None and sgf_file.problem is None

@@ -1,26 +1,18 @@
 """The game on the real machine: our ROM prints, its interrupt scans the keys into LAST-K,
-the program runs one step a frame. Skipped until the Z80 core and the ROM are both there."""
-import pytest
-
+the program runs one step a frame. The Z80, the ROM (committed) and its symbols are ours: a
+broken one fails here, never skips."""
 import roms
 from game.model.dice import Dice
 from game.scenes.keys import COMMANDS
-
-try:
-    from gamedriver import MachineDriver
-    from spectrum.machine import Spectrum48
-    Spectrum48(roms.ROM_PATH)
-    from gamedriver import rom_symbols
-    if "FLAGS" not in rom_symbols():
-        raise ImportError("no symbol table")
-    HAVE_MACHINE = True
-except Exception as exc:                      # the Z80, the ROM or its symbols are missing
-    HAVE_MACHINE = False
-    WHY = str(exc)
-
-pytestmark = pytest.mark.skipif(not HAVE_MACHINE, reason="needs spectrum/z80.py and the ROM")
+from gamedriver import MachineDriver, rom_symbols
+from spectrum.machine import Spectrum48
 
 MESSAGE = 23
+
+
+def test_the_machine_boots_our_rom_and_its_symbols_name_flags():
+    assert Spectrum48(roms.ROM_PATH) is not None
+    assert "FLAGS" in rom_symbols()
 
 
 def test_machine_opening_throw_then_your_move_k4_and_4k():

@@ -6,7 +6,6 @@ loaded by `gnubg -t` with the same moves, and R with no finished game refused in
 Each time the match goes on afterwards as before."""
 import re
 
-import pytest
 from test_game_flow import play_human_turn
 
 from game.board import screen as S
@@ -190,9 +189,6 @@ def test_r_with_no_finished_game_says_so_and_loses_nothing():
 
 
 def test_on_the_machine_r_at_the_banner_shows_the_review_read_back_from_the_screen():
-    from test_game_machine import HAVE_MACHINE
-    if not HAVE_MACHINE:
-        pytest.skip("needs spectrum/z80.py and the ROM")
     from test_game_flow import play_to_end
 
     from gamedriver import MachineDriver
