@@ -209,7 +209,10 @@ class Beeper:
             if not pygame.mixer.get_init():
                 with _quiet_stderr():           # ALSA and friends print to fd 2 when no card exists
                     pygame.mixer.init(frequency=hw.AUDIO_RATE_HZ, size=-16, channels=1, buffer=1024)
-            sample_rate_hz, _fmt, self.channels = pygame.mixer.get_init()
+            started = pygame.mixer.get_init()
+            if started is None:
+                raise RuntimeError("the mixer did not start")
+            sample_rate_hz, _fmt, self.channels = started
         except Exception as exc:            # no device, no SDL audio: stay silent
             self.reason = f"no audio ({exc})"
             self.available = False

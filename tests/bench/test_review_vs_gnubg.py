@@ -7,18 +7,14 @@ import re
 import pytest
 
 from conftest import bench_module
-from gnubg_selfplay import REQUIRE, gnubg_path
+from gnubg_tools import gnubg_binary
 
 bench = bench_module("review_vs_gnubg")
 
 
 @pytest.fixture(scope="module")
 def printed():
-    if gnubg_path() is None:
-        message = "GNU Backgammon (Debian package gnubg) is not installed"
-        if REQUIRE:
-            pytest.fail(message)
-        pytest.skip(message)
+    gnubg_binary()                          # a skip without gnubg, a failure in CI
     import contextlib
     import io
     out = io.StringIO()
