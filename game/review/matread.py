@@ -49,11 +49,11 @@ def read_mat(text: str) -> RawMatch:
 class _Reader:
     """The state of the reading: the match so far, the game being read and what comes next."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.match = RawMatch()
-        self.length = None               # not yet read
-        self.game = None                 # the game being read, once its scores are in
-        self.heading = None              # (line, number) of a "Game N" awaiting its scores
+        self.length: int | None = None   # not yet read
+        self.game: RawGame | None = None     # the game being read, once its scores are in
+        self.heading: tuple[int, int] | None = None  # (line, number): "Game N" awaiting scores
 
     def line(self, number: int, line: str) -> None:
         junk = junk_problem(line)
@@ -75,12 +75,12 @@ class _Reader:
             self._close()
             self.heading = (number, int(game.group(1)))
         elif self.heading is not None:
-            self._scores(number, line)
+            self._scores(number, line, self.heading[1])
         elif self.game is None:
             raise FileProblem(number, f"expected 'Game 1', found {quoted(line.strip())}")
         else:
             self.game.last_line = number
-            self._cells(number, line)
+            self._cells(self.game, number, line)
 
     def _header(self, number: int, line: str) -> None:
         header = _HEADER.match(line)
@@ -89,12 +89,11 @@ class _Reader:
                                       f"found {quoted(line.strip())}")
         self.length = self.match.length = check_length(int(header.group(1)), number)
 
-    def _scores(self, number: int, line: str) -> None:
+    def _scores(self, number: int, line: str, game_number: int) -> None:
         scores = _SCORES.match(line)
         if not scores:
             raise FileProblem(number, f"expected the players' names and scores, found "
                                       f"{quoted(line.strip())}")
-        game_number = self.heading[1]
         self.heading = None
         self.game = RawGame(number, game_number, (scores.group(1), scores.group(3)),
                             (int(scores.group(2)), int(scores.group(4))), last_line=number)
@@ -115,7 +114,7 @@ class _Reader:
             raise FileProblem(last_line, f"no game in the file: it ends after the "
                                          f"'{self.length} point match' line")
 
-    def _cells(self, number: int, line: str) -> None:
+    def _cells(self, game: RawGame, number: int, line: str) -> None:
         try:
             cells = split_cells(line)
         except MatFormatError:
@@ -124,13 +123,13 @@ class _Reader:
             raise FileProblem(number, f"more than one entry a column in "
                                       f"{quoted(line.strip())}")
         for player, cell in cells:
-            if self.game.result is not None:
+            if game.result is not None:
                 raise FileProblem(number, f"{quoted(cell)} after the game's result")
             entry = read_cell(cell, player, number)
             if isinstance(entry, RawResult):
-                self.game.result = entry
+                game.result = entry
             else:
-                self.game.actions.append(entry)
+                game.actions.append(entry)
 
 
 def read_cell(cell: str, player: int, number: int):

@@ -202,7 +202,7 @@ class ForeignLoad:
         self.player = TapePlayer(blocks)
         self.state = "loading"
         self.error: str | None = None
-        self.typed = None                    # the keys typed for LOAD "" (autoload)
+        self.typed: tuple[tuple[str, ...], ...] | None = None   # the keys typed for LOAD ""
         self.loads = 0                       # LD-BYTES calls seen
         self.rewinds = 0                     # loads that failed and were tried again
         self.rest_address = media.mcode_symbols()["MCODE_END"]
