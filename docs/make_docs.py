@@ -25,7 +25,7 @@ from game.program import Run, program  # noqa: E402
 from game.zx import media, romcheck  # noqa: E402
 from game.zx.basic import Basic, rom_ready  # noqa: E402
 from game.zx.usr import usr_chooser  # noqa: E402
-from gamedriver import MachineDriver  # noqa: E402
+from gamedriver import CUBE_STOP, MachineDriver  # noqa: E402
 from spectrum.machine import Spectrum48  # noqa: E402
 
 LEVEL = 5                                 # the computer's level, as the console's default
@@ -68,9 +68,13 @@ class Scene(MachineDriver):
         next(self.program)
 
     def wait_for(self, done, max_frames=3000):
+        """Frames until done(); ENTER at each cube stop on the way, as until() does."""
         for _ in range(max_frames):
             if done():
                 return
+            if self.roll_at_stops and CUBE_STOP in self.message():
+                self.type("\n")
+                continue
             self.frame()
         raise AssertionError("never happened; screen:\n" + "\n".join(self.text()))
 
@@ -694,13 +698,13 @@ def tutor_missed_double():
     and the warning comes before the dice are thrown."""
     from game.model import evaluator
     from game.review import judge as review
-    from game.review.cube_judgement import judge_no_double
+    from game.review.cube_judgement import CubeTerms, judge_no_double
     trailer = {12: 2, 10: 2, 8: 3, 6: 3, 5: 2, 4: 2, 3: 1}
     for leader in ({8: 3, 6: 5, 5: 3, 4: 3, 3: 1}, {10: 1, 8: 3, 6: 4, 5: 3, 4: 3, 3: 1},
                    {10: 2, 8: 3, 6: 4, 5: 3, 4: 2, 3: 1}):
         start = Position.from_points(leader, trailer)
-        _, loss = judge_no_double(lambda level, p=start: evaluator.cube_decision(p, level), 1,
-                                  review.REVIEW_LEVEL)
+        _, loss = judge_no_double(lambda level, p=start: evaluator.cube_decision(p, level),
+                                  CubeTerms(1, 0), review.REVIEW_LEVEL)
         if review.mark_for(loss) == "??":
             break
     scene = Scene([2, 1], start=start, settings=Settings(tutor="?", who_starts="human"))
