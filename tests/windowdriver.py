@@ -2,6 +2,8 @@
 real one), driven by a script that posts pygame events before each frame: keys, clicks and
 the window's own keys, as a desktop player's hands would. Used by
 tests/spectrum/test_window_player.py and docs/make_docs.py. Not a test."""
+import json
+
 import pygame
 
 from game import main as console
@@ -95,3 +97,12 @@ class Player:
         x = (hw.BORDER_LEFT_PX + col * 8 + 4) * SCALE
         y = (hw.BORDER_TOP_LINES + row * 8 + 4) * SCALE
         pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=(x, y), button=button))
+
+
+def window_config(tmp_path, monkeypatch, settings: dict):
+    """A test's own options folder (tmp_path) holding `settings` as the player's options file,
+    and SDL's dummy window: what each window test sets up before its Player starts."""
+    monkeypatch.setenv("SPECTRUM_BACKGAMMON_CONFIG_DIR", str(tmp_path))
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+    (tmp_path / "settings.json").write_text(json.dumps(settings))
+    return tmp_path

@@ -13,7 +13,7 @@ from game.board import screen as S
 from game.model import rules
 from game.model.position import Position
 from screentext import screen_text
-from windowdriver import Player
+from windowdriver import Player, window_config
 
 # the player's options ask for everything the card lacks: --1983 must hold them all off
 FULL_OPTIONS = {"cube": True, "match_length": 3, "confirm_turn": True, "tutor": "?",
@@ -31,10 +31,7 @@ LEVEL = 1
 
 @pytest.fixture
 def config(tmp_path, monkeypatch):
-    monkeypatch.setenv("SPECTRUM_BACKGAMMON_CONFIG_DIR", str(tmp_path))
-    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
-    (tmp_path / "settings.json").write_text(json.dumps(FULL_OPTIONS))
-    return tmp_path
+    return window_config(tmp_path, monkeypatch, FULL_OPTIONS)
 
 
 class Hands:

@@ -3,7 +3,6 @@ leaves a note over the message line, F10's FAST shows in the border for as long 
 F12 names the PNG's full path (or why there is none), F11 back to a window gives the size
 the player had; a window resized to 1 pixel goes on. The real game in a DisplayLoop
 window, SDL's dummy drivers."""
-import json
 import os
 
 import numpy as np
@@ -14,17 +13,14 @@ from game.board import screen as S
 from game.files.settings import load_settings
 from spectrum import hw, overlay
 from spectrum.ula import PALETTE
-from windowdriver import SCALE, Player
+from windowdriver import SCALE, Player, window_config
 
 SETTINGS = {"cube": False, "who_starts": "human", "sound": True}
 
 
 @pytest.fixture
 def config(tmp_path, monkeypatch):
-    monkeypatch.setenv("SPECTRUM_BACKGAMMON_CONFIG_DIR", str(tmp_path))
-    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
-    (tmp_path / "settings.json").write_text(json.dumps(SETTINGS))
-    return tmp_path
+    return window_config(tmp_path, monkeypatch, SETTINGS)
 
 
 def window_rows(top_px, bottom_px):

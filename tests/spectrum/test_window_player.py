@@ -5,7 +5,6 @@ point's letter, z on the bar, a die's number, ENTER on the message line), so a m
 made with clicks; a resized window keeps whole-number scaling, centred; clicks anywhere and
 floods of clicks and keys never crash. The real game on the real machine, SDL's dummy
 drivers."""
-import json
 import random
 import time
 from itertools import pairwise
@@ -20,17 +19,14 @@ from game.model.position import Position
 from screentext import text_at
 from spectrum import display, hw
 from spectrum.typist import TYPE_GAP_FRAMES, TYPE_HOLD_FRAMES, Typist
-from windowdriver import SCALE, Player
+from windowdriver import SCALE, Player, window_config
 
 SETTINGS = {"cube": False, "who_starts": "human", "sound": False}
 
 
 @pytest.fixture
 def config(tmp_path, monkeypatch):
-    monkeypatch.setenv("SPECTRUM_BACKGAMMON_CONFIG_DIR", str(tmp_path))
-    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
-    (tmp_path / "settings.json").write_text(json.dumps(SETTINGS))
-    return tmp_path
+    return window_config(tmp_path, monkeypatch, SETTINGS)
 
 
 def test_key_at_names_each_point_the_bar_a_die_and_the_message_line():
