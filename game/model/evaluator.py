@@ -95,20 +95,37 @@ def _position(position) -> Position:
     return Position.from_id(position)
 
 
-def _raise_for(code: int):
+_POSITION_CODES = (lib.BG_POS_NEGATIVE, lib.BG_POS_TOO_MANY_MEN, lib.BG_POS_SHARED_POINT,
+                   lib.BG_POS_NO_MEN)
+
+
+def c_error(code: int, refused: type[BackgammonError] = EvaluatorError, *,
+            who: str = "the evaluator", task: str = "the request",
+            level: str = "the level is 1 to 5",
+            game_over: str = "the game in that position is already over",
+            position: type[BackgammonError] = PositionError) -> BackgammonError:
+    """The exception for a refusal of the C engine, `code` as its call returned it (a negative
+    bg.h code): the one mapping of bg.h's codes, for the evaluator and the rollouts alike.
+    `refused` is the type of a refusal of the task itself (a game already over, a code not
+    named here); a caller words the task, a bad level and a finished game its own way."""
     code = -code
     if code == lib.BG_BAD_DICE:
-        raise DiceError("a die shows 1 to 6")
-    if code in (lib.BG_POS_NEGATIVE, lib.BG_POS_TOO_MANY_MEN, lib.BG_POS_SHARED_POINT,
-                lib.BG_POS_NO_MEN):
-        raise PositionError(position_message(code))
+        return DiceError("a die shows 1 to 6")
+    if code in _POSITION_CODES:
+        return position(position_message(code))
     if code == lib.BG_ERR_BAD_LEVEL:
-        raise LevelError("the level is 1 to 5")
+        return LevelError(level)
     if code == lib.BG_ERR_NO_WEIGHTS:
-        raise WeightsError("the evaluator's weights are not loaded")
+        return WeightsError("the evaluator's weights are not loaded")
     if code == lib.BG_ERR_GAME_OVER:
-        raise EvaluatorError("the game in that position is already over")
-    raise EvaluatorError(f"the evaluator refused the request (code {code})")
+        return refused(game_over)
+    if code == lib.BG_ERR_RESOURCES:
+        return EvaluatorError(f"no memory or no thread could be had for {task}")
+    return refused(f"{who} refused {task} (code {code})")
+
+
+def _raise_for(code: int):
+    raise c_error(code)
 
 
 @dataclass(frozen=True)

@@ -299,3 +299,19 @@ def test_a_damaged_file_with_a_crashed_net_is_refused_and_the_weights_kept(tmp_p
     before = ev.evaluate(START, 0)
     assert own_weights(bytes(damage(good))) == -code
     assert ev.evaluate(START, 0) == before
+
+
+@pytest.mark.parametrize("code, kind, words", [
+    (lib.BG_BAD_DICE, DiceError, "a die shows 1 to 6"),
+    (lib.BG_POS_SHARED_POINT, PositionError, "cannot share a point"),
+    (lib.BG_ERR_BAD_LEVEL, ev.LevelError, "the level is 1 to 5"),
+    (lib.BG_ERR_NO_WEIGHTS, ev.WeightsError, "weights are not loaded"),
+    (lib.BG_ERR_GAME_OVER, ev.EvaluatorError, "already over"),
+    (lib.BG_ERR_RESOURCES, ev.EvaluatorError, "no memory or no thread"),
+    (999, ev.EvaluatorError, r"the evaluator refused the request \(code 999\)"),
+])
+def test_each_c_refusal_is_one_exception_with_its_reason(code, kind, words):
+    error = ev.c_error(-code)
+    assert type(error) is kind
+    with pytest.raises(kind, match=words):
+        raise error
