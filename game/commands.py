@@ -9,7 +9,7 @@ from collections.abc import Sequence
 
 from game import __version__
 from game.board import screen as S
-from game.board.lines import fit
+from game.board.lines import fit, wrap
 from game.chances import chances_header, chances_line, chances_note
 from game.errors import BackgammonError
 from game.model import evaluator
@@ -109,7 +109,6 @@ def advice_lines(position: Position, dice, candidates=None, level: int = ADVICE_
             match = playable_match(match)       # a score the table cannot take: money ranking
             candidates = ranked_candidates(position, dice, level, count, match)
         except BackgammonError as exc:
-            from game.instructions import wrap
             return ["No advice this time:"] + wrap(str(exc))
     triples = _triples(candidates)[:count]
     d1, d2 = dice

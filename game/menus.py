@@ -7,8 +7,8 @@ from dataclasses import dataclass
 
 from game import chances
 from game.board import screen as S
+from game.board.lines import wrap
 from game.files.settings import MENU_KEYS, OPTIONS, Settings, SettingsError
-from game.instructions import wrap
 from game.model.match import BadMatchLength, Match, parse_match_length
 from game.words import kind_column
 from game.zx.basic import CODE_ENTER, Basic

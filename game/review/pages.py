@@ -8,12 +8,11 @@ from __future__ import annotations
 import os
 
 from game.board import screen as S
-from game.board.lines import fit, rom_text
+from game.board.lines import fit, rom_text, wrap
 from game.chances import chances_line, ink_of
 from game.commands import advice_lines, cube_advice_lines, play_text
 from game.errors import BackgammonError
 from game.files.settings import export_folder
-from game.instructions import wrap
 from game.menus import BAD_KEY, CLICK, PAGE, clear_rows, footer, show_reason, text_screen, title_bar
 from game.model.position import Position
 from game.model.record import MatchRecord

@@ -18,10 +18,9 @@ from typing import Any
 
 from game import chances, commands
 from game.board import screen as S
-from game.board.lines import fit
+from game.board.lines import fit, wrap
 from game.commands import play_text
 from game.errors import BackgammonError
-from game.instructions import wrap
 from game.menus import BAD_KEY, CLICK, PAGE, advice_screen, footer, text_screen, title_bar
 from game.model import evaluator
 from game.model.position import Position
