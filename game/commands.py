@@ -14,7 +14,7 @@ from game.chances import chances_header, chances_line, chances_note
 from game.errors import BackgammonError
 from game.model import evaluator
 from game.model.position import Position
-from game.words import play_words
+from game.words import DEFAULT_NAMES, play_words
 
 ADVICE_LEVEL = 5                 # advice always comes from the strongest level
 ADVICE_COUNT = 5                 # the best play and the next four
@@ -87,7 +87,7 @@ def ranked_candidates(position: Position, dice, level: int = ADVICE_LEVEL,
 
 def advice_lines(position: Position, dice, candidates=None, level: int = ADVICE_LEVEL,
                  count: int = ADVICE_COUNT, mover_is_human: bool = True,
-                 match=None, names: tuple[str, str] = ("You", "Me")) -> list[str]:
+                 match=None, names: tuple[str, str] = DEFAULT_NAMES) -> list[str]:
     """The A command's page: the best plays for `dice`, best first, each with its equity
     and, after the first, how much worse it is, e.g.
         "1. h3 f1        +0.202"
