@@ -15,15 +15,14 @@ from game.chances import chances_header, chances_line, chances_note
 from game.errors import BackgammonError
 from game.model import evaluator
 from game.model.position import Position
-from game.words import DEFAULT_NAMES, play_words
+from game.words import DEFAULT_NAMES, DEFAULT_WORDS, SIDE_WORDS, play_words
 
 ADVICE_LEVEL = 5                 # advice always comes from the strongest level
 ADVICE_COUNT = 5                 # the best play and the next four
 NOTATION_WIDTH = 11              # "m4 i4 k4 f4"
-SIDE_WORDS = {"human": "you", "computer": "me"}
 
 
-def pip_count_text(position: Position, names: Sequence[str] = ("you", "me")) -> str:
+def pip_count_text(position: Position, names: Sequence[str] = DEFAULT_WORDS) -> str:
     """The P command's line: "Pips: you 167  me 167". names[0] is the side on roll in
     `position` (the human at "Your move?"), names[1] the other ("White"/"Black" for two
     players)."""
