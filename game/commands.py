@@ -6,23 +6,23 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from game import __version__
 from game.board import screen as S
-from game.board.lines import fit
+from game.board.lines import fit, wrap
 from game.chances import chances_header, chances_line, chances_note
 from game.errors import BackgammonError
 from game.model import evaluator
 from game.model.position import Position
-from game.words import play_words
+from game.words import DEFAULT_NAMES, DEFAULT_WORDS, SIDE_WORDS, play_words
 
 ADVICE_LEVEL = 5                 # advice always comes from the strongest level
 ADVICE_COUNT = 5                 # the best play and the next four
 NOTATION_WIDTH = 11              # "m4 i4 k4 f4"
-SIDE_WORDS = {"human": "you", "computer": "me"}
 
 
-def pip_count_text(position: Position, names: Sequence[str] = ("you", "me")) -> str:
+def pip_count_text(position: Position, names: Sequence[str] = DEFAULT_WORDS) -> str:
     """The P command's line: "Pips: you 167  me 167". names[0] is the side on roll in
     `position` (the human at "Your move?"), names[1] the other ("White"/"Black" for two
     players)."""
@@ -85,9 +85,54 @@ def ranked_candidates(position: Position, dice, level: int = ADVICE_LEVEL,
     return evaluator.ranked_plays(position, tuple(dice), level, limit=count, match=match)
 
 
+@dataclass(frozen=True)
+class AdviceRow:
+    """One play of the advice: its equity, how deeply it was judged (None: not known) and
+    the chances that ranked it (None: not known); `shallower` when it was judged less
+    deeply than the best, so its depth is shown instead of a difference."""
+    play: object
+    equity: float
+    ply: int | None
+    chances: object
+    shallower: bool = False
+
+
+@dataclass(frozen=True)
+class Advice:
+    """The A command's ranking before it is a page: the plays best first (at most the count
+    asked for), the match terms they were ranked for (None: money play) and the best's
+    depth."""
+    dice: tuple[int, int]
+    rows: tuple[AdviceRow, ...]
+    match: object = None
+    deepest: int | None = None
+
+    @property
+    def with_chances(self) -> bool:
+        return all(row.chances is not None for row in self.rows)
+
+
+def rank_advice(position: Position, dice, candidates=None, level: int = ADVICE_LEVEL,
+                count: int = ADVICE_COUNT, match=None) -> Advice:
+    """The best plays for `dice` as data (advice_lines words them): from the evaluator at
+    `level`, or `candidates` as given (evaluator.Candidate objects or (play, equity) pairs).
+    A match score the table cannot take is ranked as money play. BackgammonError when the
+    evaluator cannot answer."""
+    if candidates is None:
+        from game.model.evaluator import playable_match
+        match = playable_match(match)       # a score the table cannot take: money ranking
+        candidates = ranked_candidates(position, dice, level, count, match)
+    triples = _triples(candidates)[:count]
+    deepest = triples[0][2] if triples else None
+    rows = tuple(AdviceRow(play, equity, ply, odds, rank > 1 and ply is not None
+                           and deepest is not None and 0 <= ply < deepest)
+                 for rank, (play, equity, ply, odds) in enumerate(triples, start=1))
+    return Advice(tuple(dice), rows, match, deepest)
+
+
 def advice_lines(position: Position, dice, candidates=None, level: int = ADVICE_LEVEL,
                  count: int = ADVICE_COUNT, mover_is_human: bool = True,
-                 match=None, names: tuple[str, str] = ("You", "Me")) -> list[str]:
+                 match=None, names: tuple[str, str] = DEFAULT_NAMES) -> list[str]:
     """The A command's page: the best plays for `dice`, best first, each with its equity
     and, after the first, how much worse it is, e.g.
         "1. h3 f1        +0.202"
@@ -103,42 +148,38 @@ def advice_lines(position: Position, dice, candidates=None, level: int = ADVICE_
     the other side (`names`, mover first) in percent, from the judgement that ranked it
     (game/chances.py). Every line fits 32 columns. If the evaluator cannot answer, the
     lines say why."""
-    if candidates is None:
-        try:
-            from game.model.evaluator import playable_match
-            match = playable_match(match)       # a score the table cannot take: money ranking
-            candidates = ranked_candidates(position, dice, level, count, match)
-        except BackgammonError as exc:
-            from game.instructions import wrap
-            return ["No advice this time:"] + wrap(str(exc))
-    triples = _triples(candidates)[:count]
-    d1, d2 = dice
-    lines = [f"Best plays for {d1}{d2}, " + ("match equity:" if match else "equity:")]
-    if not triples:
+    try:
+        advice = rank_advice(position, dice, candidates, level, count, match)
+    except BackgammonError as exc:
+        return ["No advice this time:"] + wrap(str(exc))
+    return advice_page(advice, mover_is_human, names)
+
+
+def advice_page(advice: Advice, mover_is_human: bool = True,
+                names: tuple[str, str] = DEFAULT_NAMES) -> list[str]:
+    """rank_advice's answer as the A command's page (advice_lines says how it reads)."""
+    d1, d2 = advice.dice
+    lines = [f"Best plays for {d1}{d2}, " + ("match equity:" if advice.match else "equity:")]
+    if not advice.rows:
         return lines + ["", "No move is possible."]
-    with_chances = all(t[3] is not None for t in triples)
+    with_chances = advice.with_chances
     lines.append(chances_header(names) if with_chances else "")
-    best, deepest = triples[0][1], triples[0][2]
-    shallower = False
-    for rank, (play, equity, ply, odds) in enumerate(triples, start=1):
-        words = play_text(play, mover_is_human)
+    best, deepest = advice.rows[0].equity, advice.deepest
+    for rank, row in enumerate(advice.rows, start=1):
+        words = play_text(row.play, mover_is_human)
         if len(words) > NOTATION_WIDTH:
             words = words[:NOTATION_WIDTH - 1] + "+"
-        line = f"{rank}. {words:<{NOTATION_WIDTH}} {equity:+.3f}"
+        line = f"{rank}. {words:<{NOTATION_WIDTH}} {row.equity:+.3f}"
         if rank > 1:
-            if ply is not None and deepest is not None and 0 <= ply < deepest:
-                line += f" ({ply}-ply)"
-                shallower = True
-            else:
-                line += f" ({equity - best:+.3f})"
+            line += f" ({row.ply}-ply)" if row.shallower else f" ({row.equity - best:+.3f})"
         lines.append(fit(line))
         if with_chances:
-            lines.append(chances_line(odds))
-    if match:
+            lines.append(chances_line(row.chances))
+    if advice.match:
         lines += ["", "Equity: 2 x the mover's chance", "of winning the match, less 1."]
     else:
         lines += ["", "Equity: what each play is worth", "to the mover, in points a game."]
-    if shallower:
+    if any(row.shallower for row in advice.rows):
         unit = "ply" if deepest == 1 else "plies"
         lines += ["", f"The best were looked at {deepest}", f"{unit} deep, those marked less."]
     if with_chances:

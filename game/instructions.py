@@ -2,6 +2,7 @@
 time: the aim, the board and its letters, moving, the bar, bearing off, typing a move, the
 commands. Not the rules themselves (game/model/rules.py asks the engine)."""
 from game.board import screen as S
+from game.board.lines import wrap
 from game.interfaces import Frames
 from game.zx.basic import Basic
 
@@ -98,21 +99,6 @@ def pages_for(card: bool) -> tuple:
     return tuple((title, [CARD_QUIT if p.startswith(CARD_CUTS[1]) else p for p in paragraphs
                           if not p.startswith(CARD_CUTS[0])])
                  for title, paragraphs in PAGES)
-
-
-def wrap(paragraph: str, width: int = S.COLS) -> list[str]:
-    """Split a paragraph into lines of at most `width` columns, at spaces."""
-    if not paragraph:
-        return [""]
-    lines, line = [], ""
-    for word in paragraph.split():
-        if line and len(line) + 1 + len(word) > width:
-            lines.append(line)
-            line = word
-        else:
-            line = f"{line} {word}" if line else word
-    lines.append(line)
-    return lines
 
 
 def page_lines(page_number: int, card: bool = False) -> list[str]:

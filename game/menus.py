@@ -7,10 +7,10 @@ from dataclasses import dataclass
 
 from game import chances
 from game.board import screen as S
+from game.board.lines import wrap
 from game.files.settings import MENU_KEYS, OPTIONS, Settings, SettingsError
-from game.instructions import wrap
 from game.model.match import BadMatchLength, Match, parse_match_length
-from game.words import kind_column
+from game.words import DEFAULT_NAMES, SCREEN_NAMES, WHO_WORDS, kind_column
 from game.zx.basic import CODE_ENTER, Basic
 
 # --- colours, as the instructions pages use them ---
@@ -113,7 +113,6 @@ def ask_yes_no(basic: Basic, question: str, row: int = S.MESSAGE_ROW,
 # ---------------------------------------------------------------------------------------
 # typed numbers: the dice, the match length
 
-WHO_WORDS = {"human": "you", "computer": "me", "white": "White", "black": "Black"}
 DICE_PROMPT = "Dice for {who}?"
 
 
@@ -361,7 +360,7 @@ def text_screen(basic: Basic, title: str, lines, foot: str = "Press ENTER", ink=
 
 
 def advice_screen(basic: Basic, position, dice, candidates=None, mover_is_human: bool = True,
-                  match=None, names: tuple[str, str] = ("You", "Me"),
+                  match=None, names: tuple[str, str] = DEFAULT_NAMES,
                   foot: str = "Press ENTER", keys=()):
     """The A command: "Thinking..." for a frame, then level 5's best plays (game/commands.py
     advice_lines) with each side's chances (`names`: the mover's first) on a page until ENTER
@@ -394,11 +393,6 @@ def help_screens(basic: Basic, pages):
 # the score
 
 GAMES_SHOWN = 6
-
-
-# the computer speaks for itself: how the score pages name a side against it, as the
-# subject of a line ("You"), after "owned by" ("you") and with "ahead" ("You are")
-SCREEN_NAMES = {"human": ("You", "you", "You are"), "computer": ("Me", "me", "I am")}
 
 
 def _name(match: Match, side: str, form: int = 0) -> str:

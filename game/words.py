@@ -31,6 +31,17 @@ SAY = {
     "accepts": "You accept|I accept|{Side} accepts",
     "plays on": "You play on|I play on|{Side} plays on",
 }
+# the computer speaks for itself: how the score pages name a side against it, as the
+# subject of a line ("You"), after "owned by" ("you") and with "ahead" ("You are")
+SCREEN_NAMES = {"human": ("You", "you", "You are"), "computer": ("Me", "me", "I am")}
+SIDE_NAMES = {side: forms[0] for side, forms in SCREEN_NAMES.items()}   # a line's subject
+SIDE_WORDS = {side: forms[1] for side, forms in SCREEN_NAMES.items()}   # after another word
+# the two sides against the computer where a page names them both (the chances columns, the
+# advice's), the human first
+DEFAULT_NAMES = (SIDE_NAMES["human"], SIDE_NAMES["computer"])
+DEFAULT_WORDS = (SIDE_WORDS["human"], SIDE_WORDS["computer"])   # the same inside a line
+# a side in "Dice for {who}?", the typed dice's prompt
+WHO_WORDS = {**SIDE_WORDS, "white": "White", "black": "Black"}
 PRESS_ENTER = ". Press ENTER"
 # under the banner when a money score reached match.MAX_SCORE (what a gnubg match ID holds)
 SCORE_CAPPED = f"Scores go no higher than {MAX_SCORE}"

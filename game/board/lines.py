@@ -1,6 +1,6 @@
 """A line of words fitted to the screen's 32 columns, and the hook that hears a line that did
-not fit (the tests' check that no page loses words); text put in the ROM's character set
-(a name's é as e). Not the words themselves."""
+not fit (the tests' check that no page loses words); a paragraph wrapped into such lines at
+spaces; text put in the ROM's character set (a name's é as e). Not the words themselves."""
 import unicodedata
 from collections.abc import Callable
 
@@ -15,6 +15,21 @@ def fit(text: str, width: int = COLUMNS) -> str:
         for listener in CUT_LISTENERS:
             listener(text)
     return text[:width]
+
+
+def wrap(paragraph: str, width: int = COLUMNS) -> list[str]:
+    """Split a paragraph into lines of at most `width` columns, at spaces."""
+    if not paragraph:
+        return [""]
+    lines, line = [], ""
+    for word in paragraph.split():
+        if line and len(line) + 1 + len(word) > width:
+            lines.append(line)
+            line = word
+        else:
+            line = f"{line} {word}" if line else word
+    lines.append(line)
+    return lines
 
 
 # letters NFKD does not take apart, spelled as ASCII (ß is ss, as a German would write it)

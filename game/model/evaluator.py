@@ -1,7 +1,7 @@
 """The evaluator as the game and the tests see it: the trained weights (loaded and checked),
-best play and ranked candidates per level, cube decisions, evaluations, and the USR door
-(encode a request block, call the C side on the machine's memory, decode the answer).
-Not the judgement itself: that is C (native/src/eval*.c, search.c, cube.c) behind bg.h."""
+best play and ranked candidates per level, cube decisions and evaluations. Not the USR
+block's byte layout (game/zx/usr_layout.py), nor the judgement itself: that is C
+(native/src/eval*.c, search.c, cube.c) behind bg.h."""
 from __future__ import annotations
 
 import os
@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 import native
 from game.errors import BackgammonError, DiceError, MatchError, PositionError
-from game.model.position import BOARD_LEN, Position, position_message
+from game.model.position import Position, position_message
 from game.model.rules import (
     LazySequence,
     Play,
@@ -22,10 +22,8 @@ from game.model.rules import (
     ids_text,
     per_thread,
     signed_byte,
-    steps_from,
 )
 from native import ffi, lib
-from spectrum.hw import MEMORY_BYTES
 
 LEVELS = range(lib.BG_LEVEL_MIN, lib.BG_LEVEL_MAX + 1)
 WEIGHTS_PATH = os.path.join(os.path.dirname(os.path.abspath(native.__file__)), "evaluator.wts")
@@ -97,20 +95,37 @@ def _position(position) -> Position:
     return Position.from_id(position)
 
 
-def _raise_for(code: int):
+_POSITION_CODES = (lib.BG_POS_NEGATIVE, lib.BG_POS_TOO_MANY_MEN, lib.BG_POS_SHARED_POINT,
+                   lib.BG_POS_NO_MEN)
+
+
+def c_error(code: int, refused: type[BackgammonError] = EvaluatorError, *,
+            who: str = "the evaluator", task: str = "the request",
+            level: str = "the level is 1 to 5",
+            game_over: str = "the game in that position is already over",
+            position: type[BackgammonError] = PositionError) -> BackgammonError:
+    """The exception for a refusal of the C engine, `code` as its call returned it (a negative
+    bg.h code): the one mapping of bg.h's codes, for the evaluator and the rollouts alike.
+    `refused` is the type of a refusal of the task itself (a game already over, a code not
+    named here); a caller words the task, a bad level and a finished game its own way."""
     code = -code
     if code == lib.BG_BAD_DICE:
-        raise DiceError("a die shows 1 to 6")
-    if code in (lib.BG_POS_NEGATIVE, lib.BG_POS_TOO_MANY_MEN, lib.BG_POS_SHARED_POINT,
-                lib.BG_POS_NO_MEN):
-        raise PositionError(position_message(code))
+        return DiceError("a die shows 1 to 6")
+    if code in _POSITION_CODES:
+        return position(position_message(code))
     if code == lib.BG_ERR_BAD_LEVEL:
-        raise LevelError("the level is 1 to 5")
+        return LevelError(level)
     if code == lib.BG_ERR_NO_WEIGHTS:
-        raise WeightsError("the evaluator's weights are not loaded")
+        return WeightsError("the evaluator's weights are not loaded")
     if code == lib.BG_ERR_GAME_OVER:
-        raise EvaluatorError("the game in that position is already over")
-    raise EvaluatorError(f"the evaluator refused the request (code {code})")
+        return refused(game_over)
+    if code == lib.BG_ERR_RESOURCES:
+        return EvaluatorError(f"no memory or no thread could be had for {task}")
+    return refused(f"{who} refused {task} (code {code})")
+
+
+def _raise_for(code: int):
+    raise c_error(code)
 
 
 @dataclass(frozen=True)
@@ -379,117 +394,3 @@ def match_equity_table() -> list[list[float]]:
     out = ffi.new("float[]", n * n)
     lib.bg_met_table(out)
     return [[float(out[i * n + j]) for j in range(n)] for i in range(n)]
-
-
-# ---- the USR door ----------------------------------------------------------------------
-
-JOB_PING, JOB_BEST, JOB_RANK, JOB_CUBE, JOB_EVAL = (
-    lib.BG_USR_JOB_PING, lib.BG_USR_JOB_BEST, lib.BG_USR_JOB_RANK, lib.BG_USR_JOB_CUBE,
-    lib.BG_USR_JOB_EVAL)
-REQUEST_LEN = lib.BG_USR_NLEGAL      # bytes of a request: the answer starts beyond them
-PLAY_MATCH_AT = lib.BG_USR_PLAY_MATCH_TO   # a BEST/RANK request's match context (5 bytes)
-BLOCK_LEN = lib.BG_USR_BLOCK_LEN
-
-
-def encode_request(job: int, position, dice: Sequence[int] = (0, 0), level: int = 5,
-                   cube_value: int = 1, cube_owner: int = 0, match_to: int = 0,
-                   away_me: int = 0, away_opp: int = 0, crawford: int = 0,
-                   want: int = lib.BG_USR_MAX_CANDS) -> bytes:
-    """The request block's first REQUEST_LEN bytes, to be POKEd at PARAMS."""
-    position = _position(position)
-    block = bytearray(REQUEST_LEN)
-    block[lib.BG_USR_JOB] = job & 0xFF
-    block[lib.BG_USR_LEVEL] = level & 0xFF
-    block[lib.BG_USR_DIE1] = dice[0] & 0xFF
-    block[lib.BG_USR_DIE2] = dice[1] & 0xFF
-    block[lib.BG_USR_BOARD:lib.BG_USR_BOARD + BOARD_LEN] = bytes(c & 0xFF for c in position.board)
-    block[lib.BG_USR_CUBE_LOG2] = cube_log2(cube_value)
-    block[lib.BG_USR_CUBE_OWNER] = cube_owner & 0xFF
-    block[lib.BG_USR_MATCH_TO] = match_to & 0xFF
-    block[lib.BG_USR_AWAY_ME] = away_me & 0xFF
-    block[lib.BG_USR_AWAY_OPP] = away_opp & 0xFF
-    block[lib.BG_USR_CRAWFORD] = crawford & 0xFF
-    block[lib.BG_USR_WANT] = max(1, min(want, lib.BG_USR_MAX_CANDS))
-    return bytes(block)
-
-
-def encode_play_match(match=None) -> bytes:
-    """The match context of a BEST/RANK request, BG_USR_PLAY_MATCH_LEN bytes to POKE at
-    PARAMS + BG_USR_PLAY_MATCH_TO (zeros = money play). match as in ranked_plays."""
-    length, away_me, away_opp, crawford, cube = check_match(match)
-    return bytes((length, away_me, away_opp, crawford, cube_log2(cube)))
-
-
-def cube_log2(cube_value: int) -> int:
-    """A cube value as the block carries it: its log2 (1 -> 0, 2 -> 1, 64 -> 6)."""
-    return max(cube_value, 1).bit_length() - 1
-
-
-def usr_call(memory: bytearray, params_addr: int) -> int:
-    """What the USR trap runs: the C door over the machine's 64 KiB; returns BC (the status,
-    0 = done). Loads the shipped weights first (WeightsError when they are unusable)."""
-    ensure_loaded()
-    if not 0 <= params_addr <= len(memory) - BLOCK_LEN or len(memory) < MEMORY_BYTES:
-        return lib.BG_ERR_USR_ADDR
-    return lib.bg_usr(ffi.from_buffer("uint8_t[]", memory), params_addr)
-
-
-def _u16(mem, addr: int) -> int:
-    return mem[addr] | mem[addr + 1] << 8
-
-
-def _equity(mem, addr: int) -> float:
-    """An equity the door wrote: signed 16 bits, BG_USR_EQUITY_SCALE to the point."""
-    value = _u16(mem, addr)
-    return (value - 0x10000 if value > 0x7FFF else value) / lib.BG_USR_EQUITY_SCALE
-
-
-def _chance(mem, addr: int) -> float:
-    """A probability the door wrote: unsigned 16 bits, BG_USR_PROB_SCALE to the whole."""
-    return _u16(mem, addr) / lib.BG_USR_PROB_SCALE
-
-
-def _cube_answered(mem, a: int) -> CubeDecision:
-    bits = mem[a + lib.BG_USR_OUT]
-    return CubeDecision(bool(bits & lib.BG_CUBE_DOUBLE), bool(bits & lib.BG_CUBE_TAKE),
-                        bool(bits & lib.BG_CUBE_TOO_GOOD),
-                        *(_equity(mem, a + at) for at in (lib.BG_USR_CUBE_NO_DOUBLE,
-                                                          lib.BG_USR_CUBE_DOUBLE_TAKE,
-                                                          lib.BG_USR_CUBE_DOUBLE_PASS)),
-                        *(_chance(mem, a + at) for at in (lib.BG_USR_CUBE_WIN,
-                                                          lib.BG_USR_CUBE_WIN_GAMMON,
-                                                          lib.BG_USR_CUBE_LOSE_GAMMON)))
-
-
-def decode_answer(memory, params_addr: int) -> dict:
-    """The answer the door wrote, by the job in the block: {"status": 0, ...}; a CUBE job's
-    is a CubeDecision ("decision"), as cube_decision's."""
-    a = params_addr
-    job, status = memory[a + lib.BG_USR_JOB], memory[a + lib.BG_USR_STATUS]
-    answer = {"job": job, "status": status}
-    if status:
-        return answer
-    out = a + lib.BG_USR_OUT
-    if job == JOB_BEST:
-        board = tuple(signed_byte(memory[out + i]) for i in range(BOARD_LEN))
-        n = memory[a + lib.BG_USR_BEST_NSTEPS]
-        answer.update(after=Position.from_engine(board),
-                      steps=steps_from(memory, a + lib.BG_USR_BEST_STEPS, n),
-                      equity=_equity(memory, a + lib.BG_USR_BEST_EQUITY),
-                      legal_plays=memory[a + lib.BG_USR_NLEGAL])
-    elif job == JOB_RANK:
-        cands = []
-        for i in range(memory[a + lib.BG_USR_COUNT]):
-            e = a + lib.BG_USR_CANDS + i * lib.BG_USR_CAND_LEN
-            cands.append((steps_from(memory, e + lib.BG_USR_CAND_STEPS, memory[e]),
-                          _equity(memory, e + lib.BG_USR_CAND_EQUITY)))
-        answer.update(candidates=cands, legal_plays=memory[a + lib.BG_USR_NLEGAL])
-    elif job == JOB_CUBE:
-        answer.update(decision=_cube_answered(memory, a))
-    elif job == JOB_EVAL:
-        probs = [_chance(memory, out + 2 * k) for k in range(lib.BG_N_PROBS)]
-        answer.update(probabilities=Probabilities(*probs),
-                      equity=_equity(memory, a + lib.BG_USR_EVAL_EQUITY))
-    elif job == JOB_PING:
-        answer.update(weights_loaded=bool(memory[out]))
-    return answer

@@ -16,13 +16,12 @@ from dataclasses import dataclass
 from game.errors import BackgammonError
 from game.model.evaluator import (
     Candidate,
-    EvaluatorError,
     LevelError,
-    WeightsError,
+    c_error,
     check_match,
     ensure_loaded,
 )
-from game.model.position import Position, position_message
+from game.model.position import Position
 from game.model.rules import Play, game_result, legal_results
 from native import ffi, lib
 
@@ -174,19 +173,10 @@ def candidate_boards(position, candidates) -> tuple[int, list[Position]]:
 
 
 def _start_error(code: int) -> Exception:
-    code = -code
-    if code in (lib.BG_POS_NEGATIVE, lib.BG_POS_TOO_MANY_MEN, lib.BG_POS_SHARED_POINT,
-                lib.BG_POS_NO_MEN):
-        return RolloutError(position_message(code))
-    if code == lib.BG_ERR_BAD_LEVEL:
-        return LevelError("a rollout plays at level 3 (0-ply), 4 (1-ply) or 5 (2-ply)")
-    if code == lib.BG_ERR_NO_WEIGHTS:
-        return WeightsError("the evaluator's weights are not loaded")
-    if code == lib.BG_ERR_GAME_OVER:
-        return RolloutError("the game in that position is already over: no cube to decide")
-    if code == lib.BG_ERR_RESOURCES:
-        return EvaluatorError("no memory or no thread could be had for the rollout")
-    return RolloutError(f"the engine refused the rollout (code {code})")
+    return c_error(code, RolloutError, who="the engine", task="the rollout",
+                   level="a rollout plays at level 3 (0-ply), 4 (1-ply) or 5 (2-ply)",
+                   game_over="the game in that position is already over: no cube to decide",
+                   position=RolloutError)
 
 
 class Rollout:

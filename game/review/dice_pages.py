@@ -9,17 +9,17 @@ from game.board import screen as S
 from game.board.lines import fit, rom_text
 from game.review import dicestats as D
 from game.review.pages import NAME_CHARS
+from game.words import SIDE_NAMES
 from game.zx.basic import Basic
 
 TITLE = "THE DICE ON TRIAL"
 HEADER = S.attr(S.WHITE, S.BLUE)       # a table's column names
 HEADERS = ("Number", "Double", "Game", "Each number")
-WORDS = {"human": "You", "computer": "Me"}
 GAMES_SHOWN = 13                       # the last games' luck on the luck page
 
 
 def side_word(record, side: str) -> str:
-    return WORDS.get(side) or rom_text(record.names.get(side, side.capitalize()))[:NAME_CHARS]
+    return SIDE_NAMES.get(side) or rom_text(record.names.get(side, side.capitalize()))[:NAME_CHARS]
 
 
 def counts_lines(record, counts: dict, source: str) -> list[str]:

@@ -10,8 +10,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from game.board.lines import wrap
 from game.errors import BackgammonError
-from game.instructions import wrap
 from game.model.record import MatchRecord
 from game.review import judge as review
 from game.review.replay import replay

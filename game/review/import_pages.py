@@ -8,8 +8,7 @@ from __future__ import annotations
 import os
 
 from game.board import screen as S
-from game.board.lines import fit, rom_text
-from game.instructions import wrap
+from game.board.lines import fit, rom_text, wrap
 from game.menus import BAD_KEY, PAGE, WARNING, show_reason, title_bar
 from game.review.imports import Imported, read_match_file
 from game.review.judge import REVIEW_LEVEL

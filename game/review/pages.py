@@ -8,23 +8,21 @@ from __future__ import annotations
 import os
 
 from game.board import screen as S
-from game.board.lines import fit, rom_text
+from game.board.lines import fit, rom_text, wrap
 from game.chances import chances_line, ink_of
 from game.commands import advice_lines, cube_advice_lines, play_text
 from game.errors import BackgammonError
 from game.files.settings import export_folder
-from game.instructions import wrap
 from game.menus import BAD_KEY, CLICK, PAGE, clear_rows, footer, show_reason, text_screen, title_bar
 from game.model.position import Position
 from game.model.record import MatchRecord
 from game.review import judge as R
 from game.review import matfile, rollout_pages, sgf
-from game.words import say
+from game.words import SIDE_NAMES, say
 from game.zx.basic import CODE_ENTER, Basic
 
 BAR_ROW, BAR_COL, BAR_CELLS = 10, 1, 30          # the progress bar: 30 cells on row 10
 HEADLINE_ROW = S.BOTTOM_FIRST_ROW - 1             # across the board between its halves
-WORDS = {"human": "You", "computer": "Me"}
 NEXT_KEYS = (CODE_ENTER, ord(" "), ord("n"), ord("N"))
 BACK_KEYS = (ord("b"), ord("B"), ord("p"), ord("P"))
 SUMMARY_KEYS = (ord("s"), ord("S"))
@@ -48,7 +46,7 @@ ROLLOUT_HELP = "R rolls this decision out"
 def side_word(side: str, names: dict | None = None) -> str:
     """You / Me for our own games; else the player's name from `names` (an imported
     match's), cut to NAME_CHARS."""
-    return WORDS.get(side) or rom_text((names or {}).get(side, side.capitalize()))[:NAME_CHARS]
+    return SIDE_NAMES.get(side) or rom_text((names or {}).get(side, side.capitalize()))[:NAME_CHARS]
 
 
 def board_view(position: Position, bottom_on_roll: bool) -> S.BoardView:

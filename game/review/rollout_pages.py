@@ -18,10 +18,9 @@ from typing import Any
 
 from game import chances, commands
 from game.board import screen as S
-from game.board.lines import fit
+from game.board.lines import fit, wrap
 from game.commands import play_text
 from game.errors import BackgammonError
-from game.instructions import wrap
 from game.menus import BAD_KEY, CLICK, PAGE, advice_screen, footer, text_screen, title_bar
 from game.model import evaluator
 from game.model.position import Position
@@ -33,6 +32,7 @@ from game.model.rollout import (
     Rollout,
     default_threads,
 )
+from game.words import DEFAULT_NAMES
 from game.zx.basic import CODE_ENTER, Basic
 
 ROLL_KEYS = (ord("r"), ord("R"))
@@ -84,7 +84,7 @@ class RolloutJob:
     cube_owner: int = 0
     match: tuple[int, int, int, int, int] | None = None   # length, aways, crawford, cube
     trials: int = DEFAULT_TRIALS
-    names: tuple[str, str] = ("You", "Me")
+    names: tuple[str, str] = DEFAULT_NAMES
     past_table: bool = False
 
     @property
@@ -110,7 +110,7 @@ def table_match(match) -> tuple[tuple[int, int, int, int, int] | None, bool]:
 
 
 def plays_job(position, plays, mover_is_human: bool = True, trials: int = DEFAULT_TRIALS,
-              names: tuple[str, str] = ("You", "Me"), match=None,
+              names: tuple[str, str] = DEFAULT_NAMES, match=None,
               past_table: bool = False) -> RolloutJob:
     """Plays from `position` (their mover on roll, first of `names`), rolled out at `match`
     (length, away_me, away_opp, crawford, cube as evaluator.ranked_plays takes it, away_me
@@ -129,7 +129,7 @@ def plays_job(position, plays, mover_is_human: bool = True, trials: int = DEFAUL
 
 def cube_job(position, cube_value: int = 1, cube_owner: int = 0, match_to: int = 0,
              away_me: int = 0, away_opp: int = 0, crawford: int = 0,
-             trials: int = DEFAULT_TRIALS, names: tuple[str, str] = ("You", "Me"),
+             trials: int = DEFAULT_TRIALS, names: tuple[str, str] = DEFAULT_NAMES,
              past_table: bool = False) -> RolloutJob:
     """The cube actions of the side on roll in `position`; the terms as game/zx/usr.py
     cube_terms gives them (the evaluator's cube_decision keywords). A match score the match
@@ -142,7 +142,7 @@ def cube_job(position, cube_value: int = 1, cube_owner: int = 0, match_to: int =
                       match=match, trials=trials, names=names, past_table=past_table)
 
 
-def review_job(item, bottom: str, names: tuple[str, str] = ("You", "Me"),
+def review_job(item, bottom: str, names: tuple[str, str] = DEFAULT_NAMES,
                trials: int = DEFAULT_TRIALS) -> RolloutJob | None:
     """A review page's decision: level 5's best plays of the roll with the play made among
     them (MAX_CANDIDATES at most), or the cube actions of the doubler at the terms the
@@ -409,7 +409,7 @@ def roll_out(basic: Basic, job: RolloutJob, threads: int | None = None):
 # ---- the advice page with R --------------------------------------------------------------
 
 def advice_with_rollout(basic: Basic, position, dice, mover_is_human: bool = True, match=None,
-                        names: tuple[str, str] = ("You", "Me")):
+                        names: tuple[str, str] = DEFAULT_NAMES):
     """A at "Your move?": the ranked plays and the chances on the advice page (game/menus.py
     advice_screen, `names` the mover's first), where R rolls the shown plays out (when there
     are two or more). The caller redraws."""

@@ -4,7 +4,8 @@ live, or after the tutor's missed-double warning), the take or drop, the cube ad
 Not the cube's rules (game/model/match.py) nor its maths."""
 from typing import Any
 
-from game import commands, instructions, menus
+from game import commands, menus
+from game.board.lines import wrap
 from game.errors import BackgammonError
 from game.interfaces import Frames
 from game.model import evaluator
@@ -144,7 +145,7 @@ def cube_advice(game, doubler: str, offered: bool):
         lines = commands.cube_advice_lines(decision, say("who", doubler), offered,
                                            bool(m.length))
     except (BackgammonError, ValueError) as exc:
-        lines = ["No advice this time:"] + instructions.wrap(str(exc))
+        lines = ["No advice this time:"] + wrap(str(exc))
         yield from menus.cube_advice_screen(game.basic, lines)
     else:
         key = yield from menus.cube_advice_screen(game.basic, lines, "ENTER back  R roll out",

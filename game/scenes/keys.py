@@ -15,7 +15,7 @@ from game.model import rules
 from game.model.match import HUMAN
 from game.review import matfile, rollout_pages
 from game.scenes.timing import INFO_FRAMES
-from game.words import PRESS_ENTER
+from game.words import DEFAULT_NAMES, DEFAULT_WORDS, PRESS_ENTER
 from game.zx.usr import play_match
 
 
@@ -46,7 +46,7 @@ def score(game, side):
 
 
 def pips(game, side):
-    names = ("you", "me") if side == HUMAN else (side.capitalize(),
+    names = DEFAULT_WORDS if side == HUMAN else (side.capitalize(),
                                                   game.match.other(side).capitalize())
     game.message(commands.pip_count_text(game.turn.position, names))
     yield from info_pause(game)
@@ -71,7 +71,7 @@ def advice(game, side):
 def chance_names(game, side) -> tuple[str, str]:
     """The two sides as the chances columns name them, `side` (the mover) first."""
     if side == HUMAN:
-        return ("You", "Me")
+        return DEFAULT_NAMES
     names = game.match.record.names
     return (names.get(side, side.capitalize()), names.get(game.match.other(side), ""))
 

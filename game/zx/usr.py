@@ -1,11 +1,12 @@
 """The one USR client: a request POKEd into the block at PARAMS, USR to the stub at
 USR_ENTRY (the host's trap there runs the C door over the machine's memory), the answer
-PEEKed back as a typed value. Not the block's layout (native/bg.h, game/model/evaluator.py)."""
+PEEKed back as a typed value. Not the block's layout (native/bg.h, game/zx/usr_layout.py)."""
 from __future__ import annotations
 
 from game.model import evaluator, rules
 from game.model.match import Match
 from game.model.position import Position
+from game.zx import usr_layout
 from game.zx.basic import Basic
 
 
@@ -45,7 +46,7 @@ class UsrDoor:
         self.basic, self.level, self.warm_up = basic, level, warm_up
         self.entry, self.params = basic.addr("USR_ENTRY"), basic.addr("PARAMS")
         machine, params = basic.machine, self.params
-        machine.set_usr_trap(self.entry, lambda: evaluator.usr_call(machine.memory, params))
+        machine.set_usr_trap(self.entry, lambda: usr_layout.usr_call(machine.memory, params))
 
     def poke(self, offset: int, data: bytes) -> None:
         for i, value in enumerate(data):
@@ -57,15 +58,15 @@ class UsrDoor:
         if self.warm_up is not None:
             self.warm_up.join()
         level = self.level() if callable(self.level) else self.level
-        self.poke(0, evaluator.encode_request(job, position, dice, level, **terms))
-        if job == evaluator.JOB_BEST:   # a score the table cannot take is played as money
-            self.poke(evaluator.PLAY_MATCH_AT,
-                      evaluator.encode_play_match(evaluator.playable_match(match)))
+        self.poke(0, usr_layout.encode_request(job, position, dice, level, **terms))
+        if job == usr_layout.JOB_BEST:   # a score the table cannot take is played as money
+            self.poke(usr_layout.PLAY_MATCH_AT,
+                      usr_layout.encode_play_match(evaluator.playable_match(match)))
         status = self.basic.usr(self.entry)
-        answer = evaluator.decode_answer(self.basic.memory, self.params)
+        answer = usr_layout.decode_answer(self.basic.memory, self.params)
         if status != 0 or answer.get("status"):
             return None
-        if job == evaluator.JOB_BEST:
+        if job == usr_layout.JOB_BEST:
             return rules.Play(answer["after"], tuple(answer["steps"]))
         return answer["decision"]
 
@@ -79,7 +80,7 @@ def usr_chooser(basic: Basic, level, warm_up=None):
         return None
 
     def choose(position: Position, dice, match=None) -> rules.Play:
-        play = door.request(evaluator.JOB_BEST, position, dice, match)
+        play = door.request(usr_layout.JOB_BEST, position, dice, match)
         return play or first_legal_play(position, dice)   # the door refused: play on
     return choose
 
@@ -94,7 +95,7 @@ def usr_cube(basic: Basic, level, warm_up=None):
         return None
 
     def decide(position: Position, match: Match, doubler: str):
-        return door.request(evaluator.JOB_CUBE, position, **cube_terms(match, doubler))
+        return door.request(usr_layout.JOB_CUBE, position, **cube_terms(match, doubler))
     return decide
 
 

@@ -94,6 +94,21 @@ def test_advice_marks_plays_judged_less_deeply_with_their_ply_not_a_difference()
     assert all(len(line) <= 32 for line in lines)
 
 
+def test_the_advice_ranking_is_data_and_the_page_is_made_from_it_alone():
+    from game.model.evaluator import Candidate
+    position = Position.from_id(START_ID)
+    by_text = {C.play_text(p): p for p in legal_plays(position, (3, 1))}
+    fake = [Candidate(by_text["h3 f1"], 0.150, 2), Candidate(by_text["m3 j1"], 0.020, 2),
+            Candidate(by_text["x3 u1"], 0.090, 1)]
+    advice = C.rank_advice(position, (3, 1), candidates=fake, count=2)
+    assert advice.dice == (3, 1) and advice.deepest == 2 and advice.match is None
+    assert [(C.play_text(r.play), r.equity, r.ply, r.shallower) for r in advice.rows] == \
+        [("h3 f1", 0.150, 2, False), ("m3 j1", 0.020, 2, False)]         # the count asked for
+    assert C.advice_page(advice) == C.advice_lines(position, (3, 1), candidates=fake, count=2)
+    shallow = C.rank_advice(position, (3, 1), candidates=fake)
+    assert [r.shallower for r in shallow.rows] == [False, False, True]
+
+
 def test_advice_says_ply_for_a_depth_of_one():
     from game.model.evaluator import Candidate
     position = Position.from_id(START_ID)

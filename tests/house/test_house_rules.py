@@ -123,3 +123,19 @@ def test_no_source_or_readme_cites_the_design_notes_outside_the_repository():
         if outside.search(path.read_text(errors="replace")):
             cited.append(path.relative_to(REPO).as_posix())
     assert cited == []
+
+
+# The sides' names against the computer ("You", "Me"; "you", "me") are words.py's
+# (SIDE_NAMES, SIDE_WORDS, DEFAULT_NAMES, DEFAULT_WORDS). board/screen.py sits below the words
+# in the layer order and keeps its first numbers' names, which state.py replaces with
+# say("who") before the board is drawn.
+NAMES_WRITTEN = re.compile(r"""\(\s*["'][Yy]ou["']\s*,\s*["'][Mm]e["']"""
+                           r"""|["']human["']\s*:\s*["'][Yy]ou["']""")
+NAMES_HOMES = {"game/words.py", "game/board/screen.py"}
+
+
+def test_the_sides_names_are_written_once_in_words_py():
+    written = {name_of(p): NAMES_WRITTEN.findall(p.read_text()) for p in house_modules("game")}
+    assert {name: hits for name, hits in written.items()
+            if hits and name not in NAMES_HOMES} == {}
+    assert NAMES_WRITTEN.search('names=("You", "Me")') and NAMES_WRITTEN.search("{'human': 'you'")

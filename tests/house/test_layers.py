@@ -161,6 +161,20 @@ def test_no_modules_import_each_other_round_in_a_cycle():
     assert cycles(GRAPH) == []
 
 
+# spectrum/ modules that are no part of the machine: the one way every error line quotes what it
+# was given, shared by the tape readers and the game's files (it sits lowest so both reach it)
+NOT_THE_MACHINE = {"spectrum.quoting"}
+
+
+def test_the_model_imports_nothing_of_the_48k():
+    # the model is backgammon alone: the USR block's layout over the machine's memory is the
+    # BASIC layer's (game/zx/usr_layout.py)
+    model = {m: sorted(t for t in GRAPH[m]
+                       if t.split(".")[0] == "spectrum" and t not in NOT_THE_MACHINE)
+             for m in MODULES if m.startswith("game.model")}
+    assert {m: t for m, t in model.items() if t} == {}
+
+
 def test_the_cycle_finder_finds_a_cycle_and_passes_a_chain():
     assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
     assert cycles({"a": {"b"}, "b": {"c"}, "c": set()}) == []

@@ -6,6 +6,7 @@ import pytest
 
 from game.model import evaluator as E
 from game.model.position import Position
+from game.zx import usr_layout as U
 from native import ffi, lib
 from repo import TESTS
 from shared_cases import DMP, find_dmp_case
@@ -72,24 +73,24 @@ def test_the_c_function_refuses_a_bad_score():
 
 def _door(job, match, memory=None, at=0x6000):
     memory = memory if memory is not None else bytearray(65536)
-    request = E.encode_request(job, DMP_POSITION, DMP_DICE, 3)
+    request = U.encode_request(job, DMP_POSITION, DMP_DICE, 3)
     memory[at:at + len(request)] = request
-    context = E.encode_play_match(match)
-    memory[at + E.PLAY_MATCH_AT:at + E.PLAY_MATCH_AT + len(context)] = context
-    status = E.usr_call(memory, at)
-    return status, E.decode_answer(memory, at), memory
+    context = U.encode_play_match(match)
+    memory[at + U.PLAY_MATCH_AT:at + U.PLAY_MATCH_AT + len(context)] = context
+    status = U.usr_call(memory, at)
+    return status, U.decode_answer(memory, at), memory
 
 
 def test_usr_door_round_trip_with_the_match_context():
-    status, answer, memory = _door(E.JOB_BEST, DMP)
+    status, answer, memory = _door(U.JOB_BEST, DMP)
     assert status == 0 and answer["after"].position_id == DMP_CHOICE
     # the context is used once: the same block again without it is money play
     assert bytes(memory[0x6000 + 496:0x6000 + 501]) == bytes(5)
-    assert E.usr_call(memory, 0x6000) == 0
-    assert E.decode_answer(memory, 0x6000)["after"].position_id == MONEY_CHOICE
-    status, answer, _ = _door(E.JOB_BEST, None)
+    assert U.usr_call(memory, 0x6000) == 0
+    assert U.decode_answer(memory, 0x6000)["after"].position_id == MONEY_CHOICE
+    status, answer, _ = _door(U.JOB_BEST, None)
     assert status == 0 and answer["after"].position_id == MONEY_CHOICE
-    status, answer, _ = _door(E.JOB_RANK, DMP)
+    status, answer, _ = _door(U.JOB_RANK, DMP)
     ranked = E.ranked_plays(DMP_POSITION, DMP_DICE, 3, match=DMP)
     assert status == 0
     assert [round(eq, 3) for _, eq in answer["candidates"]] == \
@@ -99,12 +100,12 @@ def test_usr_door_round_trip_with_the_match_context():
 
 def test_usr_door_refuses_a_bad_match_context():
     memory = bytearray(65536)
-    memory[0x6000:0x6000 + E.REQUEST_LEN] = E.encode_request(E.JOB_BEST, DMP_POSITION,
+    memory[0x6000:0x6000 + U.REQUEST_LEN] = U.encode_request(U.JOB_BEST, DMP_POSITION,
                                                               DMP_DICE, 3)
-    memory[0x6000 + E.PLAY_MATCH_AT:0x6000 + E.PLAY_MATCH_AT + 5] = bytes((5, 9, 1, 0, 0))
-    assert E.usr_call(memory, 0x6000) == lib.BG_ERR_BAD_ARG
-    memory[0x6000 + E.PLAY_MATCH_AT:0x6000 + E.PLAY_MATCH_AT + 5] = bytes((5, 3, 1, 0, 13))
-    assert E.usr_call(memory, 0x6000) == lib.BG_ERR_BAD_ARG
+    memory[0x6000 + U.PLAY_MATCH_AT:0x6000 + U.PLAY_MATCH_AT + 5] = bytes((5, 9, 1, 0, 0))
+    assert U.usr_call(memory, 0x6000) == lib.BG_ERR_BAD_ARG
+    memory[0x6000 + U.PLAY_MATCH_AT:0x6000 + U.PLAY_MATCH_AT + 5] = bytes((5, 3, 1, 0, 13))
+    assert U.usr_call(memory, 0x6000) == lib.BG_ERR_BAD_ARG
 
 
 def test_the_program_sends_the_match_score_with_the_computers_move():

@@ -235,3 +235,19 @@ def test_the_engine_refuses_bad_boards_and_arguments_without_crashing():
     out, se = ffi.new("float[]", lib.BG_CUBE_OUT_LEN), ffi.new("double[]", 3)
     assert lib.bg_rollout_cube(handle, 1, 0, 0, 0, 0, 0, out, se) == -lib.BG_ERR_BAD_ARG
     lib.bg_rollout_free(handle)
+
+
+@pytest.mark.parametrize("code, kind, words", [
+    (lib.BG_POS_NO_MEN, RolloutError, "at least one side must still have men"),
+    (lib.BG_ERR_BAD_LEVEL, LevelError, r"level 3 \(0-ply\), 4 \(1-ply\) or 5 \(2-ply\)"),
+    (lib.BG_ERR_NO_WEIGHTS, ev.WeightsError, "weights are not loaded"),
+    (lib.BG_ERR_GAME_OVER, RolloutError, "already over: no cube to decide"),
+    (lib.BG_ERR_RESOURCES, ev.EvaluatorError, "could be had for the rollout"),
+    (999, RolloutError, r"the engine refused the rollout \(code 999\)"),
+])
+def test_a_refused_start_is_the_evaluators_mapping_in_the_rollouts_words(code, kind, words):
+    from game.model.rollout import _start_error
+    error = _start_error(-code)
+    assert type(error) is kind
+    with pytest.raises(kind, match=words):
+        raise error

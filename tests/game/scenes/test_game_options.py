@@ -5,10 +5,9 @@ import json
 
 import roms
 from game.files.settings import Settings, load_settings
-from game.model import evaluator
 from game.model.dice import Dice
 from game.scenes import timing
-from game.zx import usr
+from game.zx import usr, usr_layout
 from game.zx.basic import Basic
 from gamedriver import GameDriver
 
@@ -104,13 +103,13 @@ def test_usr_chooser_asks_the_machine_code_at_the_level_of_the_moment(monkeypatc
     symbols = dict(SYMBOLS, USR_ENTRY=0x8000, PARAMS=0x9000)
     basic = Basic(machine, symbols)
     asked = []
-    real = evaluator.encode_request
+    real = usr_layout.encode_request
 
     def spy(job, position, dice, level):
         asked.append(level)
         return real(job, position, dice, level)
-    monkeypatch.setattr(evaluator, "encode_request", spy)
-    monkeypatch.setattr(evaluator, "usr_call", lambda memory, params: 1)   # refused: fallback
+    monkeypatch.setattr(usr_layout, "encode_request", spy)
+    monkeypatch.setattr(usr_layout, "usr_call", lambda memory, params: 1)   # refused: fallback
     settings = Settings(level=3)
     choose = usr.usr_chooser(basic, lambda: settings.level)
     from game.model.position import Position
