@@ -207,10 +207,11 @@ def act(hands: Hands, p: Player) -> bool:
     return True
 
 
-def play_match(config, mouse: bool, acting=act, **hands_options) -> tuple[Seen, Player]:
+def play_match(config, mouse: bool, acting=act, frames: int = MAX_FRAMES,
+               **hands_options) -> tuple[Seen, Player]:
     """The match played in the window by `acting(hands, player)` (act: as above) until it
-    returns False; hands_options as Hands takes them."""
-    player = Player(seed=SEED, frames=MAX_FRAMES, keys="")
+    returns False, in at most `frames` frames; hands_options as Hands takes them."""
+    player = Player(seed=SEED, frames=frames, keys="")
     player.play_with(SEED, scripted_cube, LEVEL, config)
     hands = Hands(player, mouse, **hands_options)
 

@@ -5,7 +5,9 @@ the score each time as GNU Backgammon reads the exported .mat. The window, the h
 the person's choices are test_whole_match.py's; this file adds only what differs."""
 import json
 from dataclasses import dataclass, field
+from pathlib import Path
 
+import pygame
 import pytest
 from test_whole_match import (
     SETTINGS,
@@ -17,6 +19,7 @@ from test_whole_match import (
     play_match,
 )
 
+from game import words
 from game.board import clicks
 from game.board import screen as S
 from game.model import evaluator, rules
@@ -135,3 +138,43 @@ def test_quit_a_single_declined_and_played_on_then_a_gammon_accepted_by_keys(con
 def test_the_resignations_answered_by_clicking_the_question_words(configure):
     seen, _player = resigned_match(configure, mouse=True)
     assert seen.keys_pressed == len("quit\n") * len(RESIGNING)     # the QUITs alone typed
+
+
+F10_HOLD_S = 0.04               # a quick tap of a key, in host time, F10 or not
+
+
+def typing_fast(hands: Hands, p) -> bool:
+    """act, after F10 is pressed in the paced window, with each step typed key by key and
+    the line read back before its ENTER."""
+    if not hands.seen.doubled:
+        hands.seen.doubled = True
+        p.loop.fast = False                        # the window as it opens: 50 Hz
+        for kind in (pygame.KEYDOWN, pygame.KEYUP):
+            pygame.event.post(pygame.event.Event(kind, key=pygame.K_F10, mod=0, unicode=""))
+        return True
+    assert p.loop.fast, "F10 did not make the window fast"
+    game, saved = p.game, sorted(Path.cwd().glob("match-*.mat"))
+    if saved:                       # "Saved match-..." is gone before the Y is let go
+        hands.seen.saved = saved[0].name
+        return False
+    if game is None or not game.entering:
+        return act(hands, p)
+    from_index, die = planned_step(hands.seen, game)
+    typed = f"{game.turn.start.letter_of_index(from_index)}{die}"
+    hands.press(typed)
+    hands.read(typed)
+    hands.press("\n")
+    return True
+
+
+def test_a_game_typed_at_f10_speed_reads_back_each_key_once(configure):
+    config = configure(match_length=1, cube=False)
+    seen, player = play_match(config, False, typing_fast, hold_s=F10_HOLD_S,
+                              hold_frames=(2, None), frames=400_000)
+    print(f"F10 game: {player.count} frames, {len(seen.held_frames)} keys held "
+          f"{min(seen.held_frames)}-{max(seen.held_frames)} frames")
+    assert seen.over_page and seen.read_back
+    for typed, line in seen.read_back:
+        shown = f"{words.say('move?', HUMAN)} {typed}"
+        assert line.startswith(shown) and line[len(shown):].strip() in ("", "L"), (typed, line)
+    assert max(seen.held_frames) > ROM_REPEAT_FRAMES   # held past the 48K's repeat, typed once
