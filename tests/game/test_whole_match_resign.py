@@ -14,6 +14,7 @@ from test_whole_match import (
     Hands,
     Seen,
     act,
+    gnubg_final_score,
     page_score_is_gnubgs,
     planned_step,
     play_match,
@@ -123,6 +124,7 @@ def resigned_match(configure, mouse: bool):
     config = configure()
     quits = Quits(when=list(RESIGNING), worst_in=(1,))
     seen, player = play_match(config, mouse, quitting(quits))
+    print(f"resignations, mouse={mouse}: {player.count} frames")
     assert [(at, kind) for at, kind, _said in quits.answers] == RESIGNING
     assert [said for *_at, said in quits.answers] == ["play on", "accept", "accept"]
     assert quits.kept == [True]
@@ -178,3 +180,38 @@ def test_a_game_typed_at_f10_speed_reads_back_each_key_once(configure):
         shown = f"{words.say('move?', HUMAN)} {typed}"
         assert line.startswith(shown) and line[len(shown):].strip() in ("", "L"), (typed, line)
     assert max(seen.held_frames) > ROM_REPEAT_FRAMES   # held past the 48K's repeat, typed once
+
+
+# A money session, the cube off: the first game resigned as a gammon at once, the second
+# played out, the third resigned as a single; X exports the session at the fourth's first
+# "Your move?".
+MONEY_QUITS = [((1, 1), "2"), ((3, 1), "1")]
+
+
+def exporting_at(game_number: int, acting):
+    """`acting`, but X and ENTER at game `game_number`'s first "Your move?"."""
+    asked = []
+
+    def exporting(hands: Hands, p) -> bool:
+        game = p.game
+        if game is not None and game.entering and game.match.game_number == game_number:
+            if not asked:
+                asked.append(True)
+                hands.press("x\n")
+            return True
+        return acting(hands, p)
+    return exporting
+
+
+def test_a_money_session_of_three_games_with_resignations_scores_as_gnubg_reads_it(configure):
+    config = configure(match_length=None, cube=False)
+    quits = Quits(when=list(MONEY_QUITS))
+    seen, player = play_match(config, False, exporting_at(4, quitting(quits)))
+    assert [said for *_at, said in quits.answers] == ["accept", "accept"]
+    match = player.game.match
+    print(f"money session: {player.count} frames, {match.score}")
+    assert match.is_money and len(match.results) == 3
+    assert [result.points for result in match.results][::2] == [2, 1]
+    names = match.record.names
+    assert gnubg_final_score(config, config / seen.saved) == \
+        {names[side]: points for side, points in match.score.items()}
