@@ -60,24 +60,30 @@ class Seen:
     actions: list = field(default_factory=list)      # what is still to be done, in order
     wait_frames: int = 0
     release_at: tuple = ()                           # (key, frame, host time) of a held key
+    held_frames: list = field(default_factory=list)  # how many frames each key was held
+    read_back: list = field(default_factory=list)    # (typed, the message line then)
 
 
 class Hands:
     """A person's hands on the window: keys pressed and let go in host time, or clicks on
     character cells; one action at a time, with a gap after each."""
 
-    def __init__(self, player: Player, mouse: bool):
+    def __init__(self, player: Player, mouse: bool, hold_s: float = HOLD_S,
+                 hold_frames: tuple[int, int | None] = HOLD_FRAMES):
+        """hold_frames: at least, at most (None: as long as hold_s lasts, F10 or not)."""
         self.player, self.mouse, self.seen = player, mouse, Seen()
+        self.hold_s, self.hold_frames = hold_s, hold_frames
 
     def busy(self) -> bool:
         """Runs the queued actions; True while one is under way."""
         seen = self.seen
         if seen.release_at:
             key, frame, start = seen.release_at
-            held = self.player.count - frame
-            if held >= HOLD_FRAMES[1] or (held >= HOLD_FRAMES[0] and
-                                          time.perf_counter() - start >= HOLD_S):
+            held, (least, most) = self.player.count - frame, self.hold_frames
+            if most is not None and held >= most or (held >= least and
+                                                     time.perf_counter() - start >= self.hold_s):
                 pygame.event.post(pygame.event.Event(pygame.KEYUP, key=key, mod=0))
+                seen.held_frames.append(held)
                 seen.release_at, seen.wait_frames = (), GAP_FRAMES
             return True
         if self.player.loop.typist.busy:         # a key's stroke still reaching the 48K
@@ -94,6 +100,8 @@ class Hands:
             key = KEYS.get(what) or pygame.key.key_code(what)
             pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=key, mod=0, unicode=what))
             seen.release_at = (key, self.player.count, time.perf_counter())
+        elif kind == "read":
+            seen.read_back.append((what, line_text(self.player.machine.memory, S.MESSAGE_ROW)))
         else:
             self.player.click_cell(*what)
             seen.wait_frames = GAP_FRAMES
@@ -101,6 +109,10 @@ class Hands:
 
     def press(self, text: str) -> None:
         self.seen.actions += [("key", ch) for ch in text]
+
+    def read(self, typed: str) -> None:
+        """The message line noted once the keys before have reached the 48K."""
+        self.seen.actions.append(("read", typed))
 
     def click(self, col: int, row: int) -> None:
         self.seen.actions.append(("click", (col, row)))
@@ -195,13 +207,16 @@ def act(hands: Hands, p: Player) -> bool:
     return True
 
 
-def play_match(config, mouse: bool) -> tuple[Seen, Player]:
-    player = Player(seed=SEED, frames=MAX_FRAMES, keys="")
+def play_match(config, mouse: bool, acting=act, frames: int = MAX_FRAMES,
+               **hands_options) -> tuple[Seen, Player]:
+    """The match played in the window by `acting(hands, player)` (act: as above) until it
+    returns False, in at most `frames` frames; hands_options as Hands takes them."""
+    player = Player(seed=SEED, frames=frames, keys="")
     player.play_with(SEED, scripted_cube, LEVEL, config)
-    hands = Hands(player, mouse)
+    hands = Hands(player, mouse, **hands_options)
 
     def script(p):
-        return hands.busy() or act(hands, p)
+        return hands.busy() or acting(hands, p)
     player.run(script)
     assert hands.seen.saved, f"the match did not end in {player.count} frames:\n" \
         + "\n".join(screen_text(player.machine.memory))
@@ -241,6 +256,11 @@ def check_the_match(seen: Seen, player: Player, config) -> None:
     assert 1 in games                                    # the double, at the first game's stop
     assert not any(crawford for _number, crawford in seen.stops)   # no stop in the Crawford game
     assert seen.crawford_turns                           # the Crawford game was played
+    page_score_is_gnubgs(seen, player, config)
+
+
+def page_score_is_gnubgs(seen: Seen, player: Player, config) -> None:
+    """The match-over page's score, by name, is the one gnubg reads from the .mat."""
     page = seen.over_page
     assert page, "the match-over page was never seen"
     verdict, score_line = page[7].strip(), page[10].strip()
@@ -300,17 +320,4 @@ def test_the_options_rows_and_key_line_answer_clicks(config):
     assert hands.seen.keys_pressed == 2                   # O and ENTER; the rest clicks
 
 
-# Hooks for the scenarios other branches bring (issue 52 items 1 and 4), to be filled after
-# their merge: a QUIT resigned as a gammon and accepted, one declined then played on
-# (branch resign); a game typed at F10 speed (branch window).
-
-def resign_scenarios():
-    """Branch resign: QUIT at "Your move?" answered "2" (a gammon) and accepted; another
-    declined and played on; the match-over page still equals gnubg's score."""
-    raise NotImplementedError
-
-
-def typing_at_f10_speed():
-    """Branch window: the same match with F10 (fast) on and keys held as long as a person
-    holds them: each key counts once."""
-    raise NotImplementedError
+# The resignations, the game typed at F10 speed and the money session: test_whole_match_resign.py
