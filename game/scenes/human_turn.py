@@ -48,8 +48,6 @@ def play(game: Any, dice: tuple[int, int], side: str) -> Frames:
                 continue
             result = entry(game, turn, text)
             if result == "quit":
-                if game.settings.rules_1983:      # the card's QUIT: the game ends at once
-                    return "quit"
                 ended = yield from resign.quit_typed(game, side, dice)
                 if ended is not None:
                     return ended

@@ -88,7 +88,10 @@ def quit_typed(game: Any, prompt_side: str, dice: tuple[int, int] | None = None,
                ignored: str = "") -> Frames:
     """QUIT at a prompt in a game in progress: the question, then the other side's answer.
     Returns the match's GameResult when a resignation was accepted; None and play goes on
-    from where it stopped (`dice`: the thrown dice of the turn being typed, if any)."""
+    from where it stopped (`dice`: the thrown dice of the turn being typed, if any). Under
+    the 1983 rules there is no resignation: 'quit', the card's QUIT, which ends the game."""
+    if game.settings.rules_1983:
+        return "quit"
     resigner = resigner_for(game, prompt_side)
     kind = yield from ask_kind(game, ignored)
     if kind is None:

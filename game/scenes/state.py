@@ -167,8 +167,6 @@ class Game:
                 typed = yield from menus.ask_dice(self.basic, side, allow_quit=True)
                 if typed != "quit":
                     break
-                if self.settings.rules_1983:      # the card's QUIT ends the game at once
-                    return "quit"
                 ended = yield from resign.quit_typed(self, side)
                 if ended is not None:
                     return ended

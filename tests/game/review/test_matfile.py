@@ -1,7 +1,6 @@
 """The Jellyfish .mat export (game/review/matfile.py), checked against the format game by game and
 imported by GNU Backgammon (`gnubg -t`) with the same moves. The matches are played in code:
 random legal plays from game/model/rules.py with seeded dice, random doubles, takes and drops."""
-import os
 import random
 import re
 
@@ -14,7 +13,6 @@ from game.model.record import MatchRecord, format_step
 from game.review.matfile import format_mat, parse_mat, write_mat
 from gnubg_tools import comparable, gnubg_round_trip
 
-REQUIRE = os.environ.get("SPECTRUM_REQUIRE_SHARED") == "1"
 NAMES = {HUMAN: "Human", COMPUTER: "Spectrum"}
 
 
