@@ -1,10 +1,12 @@
 """The Spectrum's screen read back as text, cell by cell, through the font the machine itself
 uses (the 96 glyphs at CHARS + 256): a cell matches a glyph drawn in either sense (ink on
 paper or inverse). Not OCR, and nothing of any program: a cell that is no glyph reads as U+FFFD."""
-SCREEN_ADDR = 0x4000
-CHARS_SYSVAR = 23606
+from spectrum import hw
+
+CHARS_SYSVAR = 23606          # the ROM's CHARS: 256 less than the font (SPECTRUM.md's sysvars;
+#                               game/zx/rom48.py names it for the game, a layer above this one)
 UNKNOWN = "\ufffd"            # a cell that is no glyph of the font
-COLS, ROWS = 32, 24
+COLS, ROWS = hw.SCREEN_W // 8, hw.SCREEN_H // 8   # character cells: 32 x 24
 
 
 def _memory(memory):
@@ -26,7 +28,7 @@ def glyph_table(mem) -> dict:
 def cell_bytes(memory, line: int, column: int) -> bytes:
     """The 8 bitmap bytes of one character cell, top row first."""
     mem = _memory(memory)
-    base = SCREEN_ADDR | (line & 0x18) << 8 | (line & 7) << 5 | column
+    base = hw.SCREEN_ADDR | (line & 0x18) << 8 | (line & 7) << 5 | column
     return bytes(mem[base + 256 * row] for row in range(8))
 
 

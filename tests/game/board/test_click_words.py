@@ -10,7 +10,8 @@ import roms
 from game.board import clicks
 from game.board import screen as S
 from game.main import Runner
-from spectrum.screen_text import CHARS_SYSVAR, SCREEN_ADDR, line_text
+from spectrum.hw import SCREEN_ADDR
+from spectrum.screen_text import CHARS_SYSVAR, line_text
 
 FONT_ADDR = 0x3D00                          # the ROM's 96 glyphs, CHARS = FONT_ADDR - 256
 
