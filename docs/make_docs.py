@@ -508,16 +508,61 @@ def rolling_out(dice, start):
     return scene
 
 
-def rollout_running():
-    """The rich board's 5-3 plays rolled out: the progress page with a few dozen games of
-    each done (the count and the speed shown depend on the machine)."""
-    scene = rolling_out([5, 3], RICH)
+SHOWN_TRIALS = 36                 # rollout-running: the games of each play done in the shot
 
-    def games_done():
-        words = scene.text()[2].split()
-        return words[:1] == ["Games"] and int(words[1].replace(",", "")) >= 36
-    until_real_time(scene, games_done)
-    scene.run(12)                                 # the page redrawn once more, whole
+
+class _PausedRollout:
+    """A real rollout of SHOWN_TRIALS games that the progress page is told belongs to one of
+    the trials asked for, still running once they are done: the answer after n games is the
+    same bits whatever the total (game/model/rollout.py), so the page shows what a real one
+    shows at that count, on every machine alike."""
+
+    def __init__(self):
+        from game.model.rollout import Rollout
+        self.real, self.trials = Rollout(), 0
+
+    def start(self, position, candidates, trials, *args, **kwargs):
+        self.trials = trials
+        self.real.start(position, candidates, SHOWN_TRIALS, *args, **kwargs)
+        return self
+
+    def progress(self):
+        import dataclasses
+        answer = self.real.result()
+        return dataclasses.replace(answer, trials=self.trials, running=True)
+
+    def stop(self):
+        return self.real.stop()
+
+    def close(self):
+        self.real.close()
+
+
+class _ShotClock:
+    """The progress page's clock for the shot: 0 s at the rollout's start, 4 s at every later
+    reading, so its speed line reads the same on every machine (a real one varies)."""
+
+    def __init__(self):
+        self.readings = 0
+
+    def monotonic(self):
+        self.readings += 1
+        return 0.0 if self.readings == 1 else 4.0
+
+
+def rollout_running():
+    """The rich board's 5-3 plays rolled out: the progress page with SHOWN_TRIALS games of
+    each done (their real figures), two cores and a fixed clock, so that the shot is the
+    same bits on every machine."""
+    from unittest import mock
+
+    from game.review import rollout_pages
+    with mock.patch.object(rollout_pages, "Rollout", _PausedRollout), \
+            mock.patch.object(rollout_pages, "default_threads", lambda: 2), \
+            mock.patch.object(rollout_pages, "time", _ShotClock()):
+        scene = rolling_out([5, 3], RICH)
+        scene.until(f"Games {SHOWN_TRIALS} of", row=2)
+        scene.run(12)                             # the page redrawn once more, whole
     return scene
 
 
