@@ -415,16 +415,35 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("names", nargs="*", help=f"which (default all): {', '.join(SCENES)}")
     parser.add_argument("--out", default=HERE, help="directory for the PNGs (docs/)")
+    parser.add_argument("--check", action="store_true",
+                        help="make them in a scratch folder and name each that differs in a "
+                             "byte from docs/ (exit 1 if any): a change that meant to change "
+                             "no screen changed none")
     args = parser.parse_args(argv)
     unknown = [name for name in args.names if name not in SCENES]
     if unknown:
         parser.error(f"no such picture: {', '.join(unknown)}")
-    os.makedirs(args.out, exist_ok=True)
+    out = tempfile.mkdtemp(prefix="sbg-docs-check-") if args.check else args.out
+    os.makedirs(out, exist_ok=True)
+    differ = []
     for name in args.names or SCENES:
-        path = os.path.join(args.out, f"{name}.png")
+        path = os.path.join(out, f"{name}.png")
         SCENES[name]().save_png(path, SCALE)
+        if args.check and not same_bytes(path, os.path.join(HERE, f"{name}.png")):
+            differ.append(name)
         print(path)
-    return 0
+    if args.check:
+        print(f"{len(args.names or SCENES) - len(differ)} byte-identical; differ: "
+              f"{', '.join(differ) or 'none'}")
+    return 1 if differ else 0
+
+
+def same_bytes(path_a: str, path_b: str) -> bool:
+    try:
+        with open(path_a, "rb") as a, open(path_b, "rb") as b:
+            return a.read() == b.read()
+    except FileNotFoundError:
+        return False
 
 
 # --- the game review: R at the game-over banner (game/scenes/game_over.py)
