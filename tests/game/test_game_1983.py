@@ -128,12 +128,11 @@ def test_a_whole_1983_game_in_the_window_shows_only_what_the_card_describes(conf
     assert hands.words_at_a == "Not a move, e.g. k4. Press ENTER"
     assert "Game abandoned. A new game..." in hands.seen
     assert hands.banner in ("YOU WIN", "I WIN")
-    first, second, third = hands.games
-    assert first.match is not second.match is not third.match
-    assert not first.match.results                  # QUIT: the game left, nothing scored
-    assert len(second.match.results) == 1           # the game played out, in its own match
-    assert not third.match.results and set(third.match.score.values()) == {0}
-    assert all(g.state.match.length is None and not g.state.match.cube_enabled
-               for g in hands.games)
+    first, second, third = (g.state.match for g in hands.games)
+    assert first is not second is not third
+    assert not first.results                        # QUIT: the game left, nothing scored
+    assert len(second.results) == 1                 # the game played out, in its own match
+    assert not third.results and set(third.score.values()) == {0}
+    assert all(m.length is None and not m.cube_enabled for m in (first, second, third))
     assert not (config / "savegame.json").exists()  # the 1983 rules keep no save
     assert json.loads((config / "settings.json").read_text()) == FULL_OPTIONS

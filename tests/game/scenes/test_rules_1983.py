@@ -113,9 +113,9 @@ def test_1983_quit_ends_the_game_at_once_and_the_next_keeps_no_score():
     driver.type("quit\n")
     driver.until("Game abandoned")
     driver.until("The opening throw")
-    first, second = driver.games
-    assert second.match is not first.match and not second.match.results
-    assert set(second.match.score.values()) == {0} and second.match.length is None
+    first, second = (g.state.match for g in driver.games)
+    assert second is not first and not second.results
+    assert set(second.score.values()) == {0} and second.length is None
 
 
 def test_1983_a_won_game_names_the_winner_only_and_any_key_starts_a_new_one():
