@@ -50,18 +50,18 @@ def score(board_game: Game, side: str) -> Frames:
 def pips(board_game: Game, side: str) -> Frames:
     names = DEFAULT_WORDS if side == HUMAN else (side.capitalize(),
                                                   board_game.state.match.other(side).capitalize())
-    board_game.message(commands.pip_count_text(board_game.state.typing().position, names))
+    board_game.message(commands.pip_count_text(board_game.state.typed_turn().position, names))
     yield from info_pause(board_game)
 
 
 def ids(board_game: Game, side: str) -> Frames:
-    turn = board_game.state.typing()
+    turn = board_game.state.typed_turn()
     board_game.message(commands.position_id_text(turn.start, board_game.state.match, turn.dice))
     yield from info_pause(board_game)
 
 
 def advice(board_game: Game, side: str) -> Frames:
-    turn = board_game.state.typing()
+    turn = board_game.state.typed_turn()
     yield from rollout_pages.advice_with_rollout(board_game.table.basic, turn.start, turn.dice,
                                                   mover_is_human=turn.mover_is_human,
                                                   match=play_match(board_game.state.match, side),
@@ -80,7 +80,7 @@ def chance_names(board_game: Game, side: str) -> tuple[str, str]:
 
 
 def takeback(board_game: Game, side: str) -> Frames:
-    turn = board_game.state.typing()
+    turn = board_game.state.typed_turn()
     if turn.made:
         turn.undo()
         board_game.show_turn(turn)
@@ -90,7 +90,7 @@ def takeback(board_game: Game, side: str) -> Frames:
 
 
 def undo(board_game: Game, side: str) -> Frames:
-    undo_all(board_game, board_game.state.typing())
+    undo_all(board_game, board_game.state.typed_turn())
     yield from ()
 
 
@@ -104,7 +104,7 @@ def double(board_game: Game, side: str) -> Frames:
     ok, why = board_game.state.match.can_double(side)
     yield from menus.tell(board_game.table.basic, why or "You may only double before you roll",
                           redraw=board_game.redraw)
-    board_game.mark_dice(board_game.state.typing())
+    board_game.mark_dice(board_game.state.typed_turn())
 
 
 def version(board_game: Game, side: str) -> Frames:

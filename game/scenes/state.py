@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
 
 from game.board import screen as S
 from game.files.session import Session
@@ -30,8 +29,9 @@ from game.scenes.timing import (
 from game.zx.basic import Basic
 
 ThrownDice = tuple[int, int]
+Steps = list[tuple[int, int]]           # typed steps: (from index, die)
 # a resumed turn as the save held it: (side on roll, dice or None, the steps typed)
-Resumed = tuple[str, ThrownDice | None, list[Any]]
+Resumed = tuple[str, ThrownDice | None, Steps]
 # a save's turn start: (the position held with the bottom side on roll, side on roll, dice)
 TurnStart = tuple[Position, str | None, ThrownDice | None]
 # the dice on the board, for redraws: (top face, bottom face, top black, bottom black)
@@ -67,7 +67,7 @@ class GameState:
     turn: rules.Turn | None = None       # the typed turn in progress (its commands')
     dice_shown: DiceShown | None = None
     resume: Resumed | None = None
-    replay: list[Any] = field(default_factory=list)
+    replay: Steps = field(default_factory=list)
 
     @classmethod
     def begin(cls, settings: Settings, start: Position | None = None,
@@ -89,7 +89,7 @@ class GameState:
         """The position held with `side` on roll."""
         return self.position if side == self.bottom else self.position.swapped()
 
-    def typing(self) -> rules.Turn:
+    def typed_turn(self) -> rules.Turn:
         """The turn being typed, for a command at "Your move?" (there is always one then)."""
         if self.turn is None:
             raise RuntimeError("no turn is being typed")
@@ -117,7 +117,7 @@ class Prompt:
 
 @dataclass(slots=True)
 class Saving:
-    """Where the game goes: `keeper` (the Session; None saves nothing) autosaves the turn
+    """Where the game is kept: `keeper` (the Session; None saves nothing) autosaves the turn
     and forgets the save when the match is over; `export_dir`, where X and the match-over
     page write the .mat (None: the options' folder)."""
     keeper: Session | None = None

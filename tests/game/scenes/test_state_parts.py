@@ -62,9 +62,9 @@ def test_a_new_game_starts_from_the_usual_position_in_a_new_money_session():
 def test_a_game_in_a_match_from_a_set_up_board_keeps_both():
     match = Match(5)
     start = Position.from_points({6: 2}, {6: 2})
-    state = a_game(start=start, match=match, resume=(HUMAN, (3, 1), [[7, 3]])).state
+    state = a_game(start=start, match=match, resume=(HUMAN, (3, 1), [(7, 3)])).state
     assert state.match is match and state.position == start and state.at[0] == start
-    assert state.resume == (HUMAN, (3, 1), [[7, 3]])
+    assert state.resume == (HUMAN, (3, 1), [(7, 3)])
     assert state.held_for(COMPUTER) == start.swapped() and state.held_for(HUMAN) == start
 
 
@@ -84,7 +84,7 @@ def test_saving_without_a_keeper_saves_and_says_nothing():
 
 def test_a_command_without_a_turn_being_typed_is_a_clear_error():
     with pytest.raises(RuntimeError, match="no turn is being typed"):
-        a_game().state.typing()
+        a_game().state.typed_turn()
 
 
 def test_the_table_is_a_plain_record_of_what_it_was_given():
