@@ -80,7 +80,7 @@ class Scene(MachineDriver):
 
     def play_human_turn(self):
         """Type the first legal play of the roll, step by step, as a player would."""
-        turn = self.game.turn
+        turn = self.game.state.turn
         play = rules.legal_plays(turn.start, turn.dice)[0]
         for made, step in enumerate(play.steps, 1):
             letter = Position.letter_of_index(step.from_index, turn.mover_is_human)
@@ -116,7 +116,8 @@ def board_midgame():
     """A game against the evaluator through USR: three turns each, the computer's play shown."""
     scene = Scene(Dice(1983))
     for _ in range(3):
-        scene.wait_for(lambda: scene.game and scene.game.turn and not scene.game.turn.made
+        scene.wait_for(lambda: scene.game and scene.game.state.turn
+                       and not scene.game.state.turn.made
                        and "Your move?" in scene.message())
         done = len(scene.log) + 2
         scene.play_human_turn()
@@ -129,8 +130,8 @@ def illegal_move():
     scene = board_midgame()
     scene.until("Your move?", row=23)
     letter = next(ch for ch in "abcdefghijklmnopqrstuvwx"
-                  if scene.game.turn.start.board[Position.index_of_letter(ch, True)] == 0)
-    scene.type(f"{letter}{scene.game.turn.dice[0]}\n")     # a man who is not there
+                  if scene.game.state.turn.start.board[Position.index_of_letter(ch, True)] == 0)
+    scene.type(f"{letter}{scene.game.state.turn.dice[0]}\n")     # a man who is not there
     scene.until("Press ENTER", row=23)
     return scene
 
@@ -457,7 +458,7 @@ def reviewed_game():
         message = scene.message()
         if "Press any key for a new game" in message or "R review the game" in message:
             break
-        turn = scene.game.turn if scene.game else None
+        turn = scene.game.state.turn if scene.game else None
         if "Your move?" in message and turn is not None and not turn.made:
             scene.play_human_turn()
         elif "ENTER" in message:
@@ -751,7 +752,7 @@ def tutor_warning():
         scene.until("Your move?", row=23)
         scene.run(4)
         scene.type(f"{Position.letter_of_index(step.from_index, True)}{step.die}\n")
-        scene.wait_for(lambda made=made: len(scene.game.turn.made) >= made)
+        scene.wait_for(lambda made=made: len(scene.game.state.turn.made) >= made)
     scene.wait_for(lambda: "better by" in scene.message())
     return scene
 
@@ -888,7 +889,7 @@ def mouse_move():
         import pygame
         if not player.at_move_prompt():
             return None
-        screen = player.game.screen
+        screen = player.game.table.screen
         die = {face: (S.TOP_DIE_ROW if top else S.BOTTOM_DIE_ROW) + 1
                for top, (face, _black) in screen.dice.items() if face}
         die_col = screen.column(S.DIE_COL, S.DIE_CELLS) + 1
@@ -897,7 +898,7 @@ def mouse_move():
             player.click_cell(screen.point_cell(8)[0], 18)
             player.click_cell(die_col, die[3])
             player.click_cell(5, S.MESSAGE_ROW)
-        elif len(clicks) == 1 and player.game.turn.made:
+        elif len(clicks) == 1 and player.game.state.turn.made:
             clicks.append(player.count)
             player.click_cell(screen.point_cell(6)[0], 18)
             player.click_cell(die_col, die[2])
@@ -978,7 +979,7 @@ def inlay_bearoff():
     scene = Scene([1, 6], start=HOME, settings=CARD)
     scene.until("Your move?", row=23)
     scene.type("c6\n")
-    scene.wait_for(lambda: scene.game.turn.made and "Your move?" in scene.message())
+    scene.wait_for(lambda: scene.game.state.turn.made and "Your move?" in scene.message())
     return scene
 
 

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Generator
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Protocol, TypeVar, runtime_checkable
 
 # What the program and its scenes are: a generator, one yield per 50 Hz frame, that ends with
 # its answer (a key, a typed line, a result) as the return value.
@@ -33,8 +33,10 @@ class Machine(Protocol):
 class Screen(Protocol):
     """What the scenes draw with: the board, men, dice, cube and the message line."""
     cube: tuple[int, str | None] | None
-    panel_attr: int
     numbers: tuple[Any, ...]   # (bottom side's name, top side's, (their match score) or None)
+
+    @property
+    def panel_attr(self) -> int: ...   # the board style's panel colours (read only)
 
     # the settings and board views are game.files.settings' and game.board.screen's types,
     # both above this module in the layers: Any here, their own types where they are made
@@ -56,8 +58,11 @@ class Screen(Protocol):
     def message(self, words: str) -> None: ...
 
 
+# What the computer's choosers answer, named where the model's types are known (a layer up):
+# Chooser[rules.Play], CubePolicy[evaluator.CubeDecision | None]
+Answer = TypeVar("Answer")
 # (position with the mover on roll, dice, match context or None) -> rules.Play
-Chooser = Callable[..., object]
+Chooser = Callable[..., Answer]
 # (position with the doubler on roll, match, doubler) -> an evaluator.CubeDecision (double,
 # take, too_good, ...), or None for no answer (no double, a take)
-CubePolicy = Callable[..., object]
+CubePolicy = Callable[..., Answer]

@@ -187,11 +187,12 @@ class Runner:
         waiting scene says (Game.board_clicks: D at the cube stop); elsewhere a key word of
         the text under the pointer ("(Y/N)", "R roll out"), else ENTER on the message line."""
         from game.board import clicks, screen
-        game = self.session.game
-        if game is not None and game.entering:
-            return clicks.key_at(game.screen, x_px, y_px)
-        if game is not None and game.board_clicks:
-            key = game.board_clicks.get(clicks.board_thing_at(game.screen, x_px, y_px))
+        board_game = self.session.game
+        if board_game is not None and board_game.prompt.entering:
+            return clicks.key_at(board_game.table.screen, x_px, y_px)
+        if board_game is not None and board_game.prompt.board_clicks:
+            thing = clicks.board_thing_at(board_game.table.screen, x_px, y_px)
+            key = board_game.prompt.board_clicks.get(thing)
             if key:
                 return key
         key = clicks.text_key_at(self.machine.memory, x_px, y_px)

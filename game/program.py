@@ -14,13 +14,15 @@ from game.files import rules1983, savegame
 from game.files.session import Session
 from game.files.settings import Settings, short_words
 from game.interfaces import Chooser, CubePolicy, Frames
+from game.model import rules
 from game.model.dice import Dice
+from game.model.evaluator import CubeDecision
 from game.model.match import Match
 from game.model.position import Position
-from game.scenes import match_end
+from game.scenes import match_end, turn_loop
 from game.scenes.game_over import game_over
 from game.scenes.resume import offer_resume, short_warning
-from game.scenes.state import Game
+from game.scenes.state import Game, Saving, Table
 from game.scenes.timing import WARNING_FRAMES
 from game.zx.basic import Basic
 from game.zx.usr import first_legal_play
@@ -38,10 +40,10 @@ class Run:
     then gets the default one, so the match goes on being saved). Where play begins: `start`,
     the first game's position (human on roll) or the first games' in order, later games from
     the usual one; `match`, a match already under way (a game started in it keeps its cube).
-    `on_game` is told of each game as it begins (the scenes' Game)."""
+    `on_game` is told of each game as it begins (the scenes' Game, scenes/state.py)."""
     dice: Dice = field(default_factory=Dice)
-    chooser: Chooser = first_legal_play
-    cube_policy: CubePolicy | None = None
+    chooser: Chooser[rules.Play] = first_legal_play
+    cube_policy: CubePolicy[CubeDecision | None] | None = None
     settings: Settings = field(default_factory=Settings)
     warning: str | None = None
     session: Session | None = None
@@ -72,9 +74,7 @@ def program(basic: Basic, run: Run | None = None) -> Frames:
     if run.ask_instructions and carry_on is None:
         session.tell("prompt", {"asks": "instructions"})
         yield from instructions.offer(basic, card=settings.rules_1983)
-    table: dict[str, Any] = dict(basic=basic, screen=screen, dice=run.dice, chooser=run.chooser,
-                 settings=settings, cube_policy=run.cube_policy, export_dir=run.export_dir,
-                 keeper=session)
+    saving = Saving(keeper=session, export_dir=run.export_dir)
     starts = list(run.start) if isinstance(run.start, (list, tuple)) else [run.start]
     while True:
         start = starts.pop(0) if starts else None
@@ -89,36 +89,40 @@ def program(basic: Basic, run: Run | None = None) -> Frames:
                 session.forget()
             match = match_end.new_match(rules1983.played(settings))
         session.match = match
-        table["settings"] = rules1983.played(settings)   # the 1983 rules: the card's game
-        game = Game(start=start, match=match, resume=resume_turn, **table)
-        session.game = game
+        table = Table(basic, screen, run.dice, run.chooser,
+                      rules1983.played(settings),   # the 1983 rules: the card's game
+                      run.cube_policy)
+        board_game = Game(table, saving, start=start, match=match, resume=resume_turn)
+        session.game = board_game
         if run.on_game is not None:
-            run.on_game(game)
-        match = yield from after_game(game, (yield from game.play()), starts)
+            run.on_game(board_game)
+        match = yield from after_game(board_game, (yield from turn_loop.play(board_game)), starts)
 
 
-def after_game(game: Game, result: Any, starts: list[Any]) -> Generator[None, None, Match | None]:
+def after_game(board_game: Game, result: Any,
+               starts: list[Any]) -> Generator[None, None, Match | None]:
     """What follows a game's end (a result, 'quit' or 'stop'): the banner, the match-over
     page, the options between games. Returns the match to play on in, or None for a new
     one; a board set up between games goes to the front of `starts`."""
-    basic, screen, settings, match = game.basic, game.screen, game.settings, game.match
+    table, match = board_game.table, board_game.state.match
+    basic, screen, settings = table.basic, table.screen, table.settings
     if result in ("quit", "stop"):
         match_end.abandon(match)
     if match.is_over:
-        game.forget_save()
+        board_game.saving.forget()
     else:
-        game.autosave(between_games=True)
+        board_game.saving.autosave(between_games=True)
     if result == "quit":
         yield from match_end.abandoned(basic, screen)
         return match if match_end.fits(match, settings) else None
-    key = "stop" if result == "stop" else (yield from game_over(basic, screen, result, game))
+    key = "stop" if result == "stop" else (yield from game_over(basic, screen, result, board_game))
     if key == "stop":                           # a key stopped the demo
         yield from match_end.demo_over(basic, screen, settings)
-        starts[:0] = [(yield from match_end.between_games(basic, screen, settings, game))]
+        starts[:0] = [(yield from match_end.between_games(basic, screen, settings, board_game))]
         return None
     if match.is_over:
-        yield from match_end.match_over(basic, screen, game)
+        yield from match_end.match_over(basic, screen, board_game)
         return None
     if key in (ord("o"), ord("O")):
-        starts[:0] = [(yield from match_end.between_games(basic, screen, settings, game))]
+        starts[:0] = [(yield from match_end.between_games(basic, screen, settings, board_game))]
     return match if match_end.fits(match, settings) else None

@@ -90,7 +90,7 @@ class Player:
         return self.runner.session.game
 
     def at_move_prompt(self):
-        return self.game is not None and self.game.entering
+        return self.game is not None and self.game.prompt.entering
 
     def click_cell(self, col, row, button=1):
         """A click in the middle of character cell (col, row) of the Spectrum's screen."""

@@ -44,17 +44,17 @@ class Session:
         """The match at the start of the turn being played (with the steps typed so far),
         or between games (the game just ended, the next not begun); None when there is
         nothing to save (no match, the demo, no turn begun)."""
-        game, match = self.game, self.match
-        if game is None or match is None or not any(game.typed.values()):
+        board_game, match = self.game, self.match
+        if board_game is None or match is None or not any(board_game.state.typed.values()):
             return None
-        position, side, dice = game.at
+        position, side, dice = board_game.state.at
         extra: dict[str, object] = {"held": HELD}
         if between_games:
             side, dice, extra["between_games"] = match.sides[0], None, True
         elif not match.in_game or side is None:
             return None
-        elif game.turn is not None and dice is not None:
-            extra["typed"] = [list(step) for step in game.turn.made]
+        elif board_game.state.turn is not None and dice is not None:
+            extra["typed"] = [list(step) for step in board_game.state.turn.made]
         return savegame.SavedGame(match, position.position_id, side,
                                   tuple(dice) if dice else None, self.settings, extra=extra)
 

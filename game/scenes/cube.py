@@ -2,7 +2,6 @@
 shown play, at the cube stop "ENTER rolls, D doubles" before every throw where a double is
 live, or after the tutor's missed-double warning), the take or drop, the cube advice on A.
 Not the cube's rules (game/model/match.py) nor its maths."""
-from typing import Any
 
 from game import commands, menus
 from game.board.lines import wrap
@@ -13,6 +12,7 @@ from game.review import rollout_pages
 from game.review.cube_judgement import CUBE_SCREEN_LEVEL, close_cube
 from game.scenes import tutor
 from game.scenes.keys import chance_names
+from game.scenes.state import Game
 from game.scenes.timing import (
     ADVICE_KEYS,
     COMPUTER_BEEP,
@@ -25,9 +25,9 @@ from game.words import say
 from game.zx.usr import cube_terms
 
 
-def may_double(game, side: str) -> bool:
+def may_double(board_game: Game, side: str) -> bool:
     """Could `side` double at the start of its next turn (before its throw)?"""
-    m = game.match
+    m = board_game.state.match
     was = (m.on_roll, m.rolled)
     m.on_roll, m.rolled = side, False
     try:
@@ -36,159 +36,163 @@ def may_double(game, side: str) -> bool:
         m.on_roll, m.rolled = was
 
 
-def cube_is_live(game, side: str) -> bool:
+def cube_is_live(board_game: Game, side: str) -> bool:
     """Would a double by `side` before its throw change anything? It may double (the cube
     on, centred or its own, under 64, not the Crawford game; Match.can_double) and the cube
     is not dead: in a match, winning at the cube's present value must not already win it
     (a side 2 away holding a cube of 2, any side 1 away after the Crawford game)."""
-    m = game.match
-    if not may_double(game, side):
+    m = board_game.state.match
+    if not may_double(board_game, side):
         return False
     away = m.away(side)
     return away is None or away > m.cube_value
 
 
-def stop_wanted(game, side: str):
+def stop_wanted(board_game: Game, side: str):
     """Stop at "ENTER rolls, D doubles" before `side`'s throw? Where the cube is live; with
     the Cube stop option WHEN CLOSE only when the quick judgement the tutor screens with
     (CUBE_SCREEN_LEVEL, in a thread while frames run) does not call no double clearly right."""
-    if not cube_is_live(game, side):
+    if not cube_is_live(board_game, side):
         return False
-    if game.settings.cube_stop == "always":
+    if board_game.table.settings.cube_stop == "always":
         return True
-    position, terms = game.held_for(side), tutor.cube_view(game.match, side)
+    state = board_game.state
+    position, terms = state.held_for(side), tutor.cube_view(state.match, side)
     quick = yield from tutor.finished(tutor.Job(lambda: evaluator.cube_decision(
         position, CUBE_SCREEN_LEVEL, **terms.keywords())))
     return quick is None or close_cube(quick)
 
 
-def refuse(game, why: str):
+def refuse(board_game: Game, why: str):
     """A reason too long for the message line, then the board back."""
-    yield from menus.tell(game.basic, why, redraw=game.redraw)
+    yield from menus.tell(board_game.table.basic, why, redraw=board_game.redraw)
 
 
-def before_roll(game: Any, side: str) -> Frames:
+def before_roll(board_game: Game, side: str) -> Frames:
     """The cube before `side` rolls: the computer's own double, or the double a person
     asked for (D while the last play was shown, at the "ENTER rolls" prompt, or after the
     tutor's warning of a missed double). Returns a GameResult when a double was dropped,
     else None."""
-    m = game.match
-    if not game.typed[side]:
-        if not (game.cube_policy and m.can_double(side)):
+    state, prompt, policy = board_game.state, board_game.prompt, board_game.table.cube_policy
+    m = state.match
+    if not state.typed[side]:
+        if not (policy and m.can_double(side)):
             return None
-        decision = game.cube_policy(game.held_for(side), m, side)   # None: no answer
+        decision = policy(state.held_for(side), m, side)   # None: no answer
         if decision is None or not decision.double or decision.too_good:
             return None
-        return (yield from offer_double(game, side))
+        return (yield from offer_double(board_game, side))
     # the tutor's judgement of a roll without a double, started now (None: OFF, no cube)
-    missed = None if game.double_wanted else tutor.no_double_judge(game, side)
+    missed = None if prompt.double_wanted else tutor.no_double_judge(board_game, side)
     ask = False
-    if game.cube_advice_wanted:
-        game.cube_advice_wanted = False
+    if prompt.cube_advice_wanted:
+        prompt.cube_advice_wanted = False
         ok, why = m.can_double(side)
         if not ok:
-            yield from refuse(game, f"No cube advice: {why[:1].lower()}{why[1:]}.")
-        elif not game.double_wanted:
-            yield from cube_advice(game, side, offered=False)
+            yield from refuse(board_game, f"No cube advice: {why[:1].lower()}{why[1:]}.")
+        elif not prompt.double_wanted:
+            yield from cube_advice(board_game, side, offered=False)
             ask = True
-    if not game.double_wanted and (ask or (yield from stop_wanted(game, side))):
-        yield from roll_or_double(game, side)
-        if game.resign_wanted:                    # Q: resign.before_throw asks
+    if not prompt.double_wanted and (ask or (yield from stop_wanted(board_game, side))):
+        yield from roll_or_double(board_game, side)
+        if prompt.resign_wanted:                    # Q: resign.before_throw asks
             return None
-    if not game.double_wanted:
-        if (yield from tutor.check_no_double(game, missed)):
-            return (yield from offer_double(game, side))  # the double the tutor recommended
+    if not prompt.double_wanted:
+        if (yield from tutor.check_no_double(board_game, missed)):
+            return (yield from offer_double(board_game, side))  # the double the tutor recommended
         return None
-    game.double_wanted = False
+    prompt.double_wanted = False
     ok, why = m.can_double(side)
     if not ok:
-        yield from refuse(game, why)
+        yield from refuse(board_game, why)
         return None
-    if (yield from tutor.check_double(game, side)):
+    if (yield from tutor.check_double(board_game, side)):
         return None                               # taken back after the tutor's warning
-    return (yield from offer_double(game, side))
+    return (yield from offer_double(board_game, side))
 
 
-def roll_or_double(game, side: str):
+def roll_or_double(board_game: Game, side: str):
     """The cube stop: 'ENTER rolls, D doubles' until one of them (SPACE or a click on the
     dice rolls too, a click on the cube doubles; A shows the cube advice meanwhile)."""
-    game.message(say("roll or double", side))
-    game.board_clicks = {"cube": "d", "dice": " "}
+    prompt = board_game.prompt
+    board_game.message(say("roll or double", side))
+    prompt.board_clicks = {"cube": "d", "dice": " "}
     try:
         while True:
-            key = yield from game.basic.inkey()
+            key = yield from board_game.table.basic.inkey()
             if key in DOUBLE_KEYS:
-                game.double_wanted = True
+                prompt.double_wanted = True
                 return
             if key in ROLL_KEYS:
                 return
             if key in QUIT_KEYS:                  # QUIT begun: the resignation question
-                game.resign_wanted = True
+                prompt.resign_wanted = True
                 return
             if key in ADVICE_KEYS:
-                yield from cube_advice(game, side, offered=False)
-                game.message(say("roll or double", side))
+                yield from cube_advice(board_game, side, offered=False)
+                board_game.message(say("roll or double", side))
     finally:
-        game.board_clicks = {}
-        game.message("")                     # answered: the stop's words go
+        prompt.board_clicks = {}
+        board_game.message("")                     # answered: the stop's words go
 
 
-def cube_advice(game, doubler: str, offered: bool):
+def cube_advice(board_game: Game, doubler: str, offered: bool):
     """A at a cube question: the evaluator's view of the cube for `doubler` at the
     strongest level (the match score through its table) on a page, then the board."""
-    game.message("Thinking...")
+    board_game.message("Thinking...")
     yield
-    m = game.match
-    position, terms = game.held_for(doubler), cube_terms(m, doubler)
+    basic, m = board_game.table.basic, board_game.state.match
+    position, terms = board_game.state.held_for(doubler), cube_terms(m, doubler)
     try:
         decision = evaluator.cube_decision(position, commands.ADVICE_LEVEL, **terms)
         lines = commands.cube_advice_lines(decision, say("who", doubler), offered,
                                            bool(m.length))
     except (BackgammonError, ValueError) as exc:
         lines = ["No advice this time:"] + wrap(str(exc))
-        yield from menus.cube_advice_screen(game.basic, lines)
+        yield from menus.cube_advice_screen(basic, lines)
     else:
-        key = yield from menus.cube_advice_screen(game.basic, lines, "ENTER back  R roll out",
+        key = yield from menus.cube_advice_screen(basic, lines, "ENTER back  R roll out",
                                                   rollout_pages.ROLL_KEYS)
         if key in rollout_pages.ROLL_KEYS:
-            job = rollout_pages.cube_job(position, **terms, names=chance_names(game, doubler))
-            yield from rollout_pages.roll_out(game.basic, job)
-    game.redraw()
+            job = rollout_pages.cube_job(position, **terms, names=chance_names(board_game, doubler))
+            yield from rollout_pages.roll_out(basic, job)
+    board_game.redraw()
 
 
-def offer_double(game, doubler: str):
+def offer_double(board_game: Game, doubler: str):
     """`doubler` doubles: the other side takes or drops (a person answers Y/N, A for the
     advice). Returns the match's GameResult after a drop, else None."""
-    m = game.match
+    table, state = board_game.table, board_game.state
+    m = state.match
     value = m.double(doubler)
     receiver = m.other(doubler)
-    game.happened(f"{doubler} doubles to {value}")
-    if game.typed[receiver]:
-        game.basic.beep(*COMPUTER_BEEP)
-        judge = tutor.cube_judge(game, doubler)   # None with the Tutor option OFF
+    board_game.happened(f"{doubler} doubles to {value}")
+    if state.typed[receiver]:
+        table.basic.beep(*COMPUTER_BEEP)
+        judge = tutor.cube_judge(board_game, doubler)   # None with the Tutor option OFF
         while True:
-            take = yield from menus.ask_yes_no(game.basic, say("doubles, take?", doubler,
-                                                               value=value), other_keys="A")
+            take = yield from menus.ask_yes_no(table.basic, say("doubles, take?", doubler,
+                                                                value=value), other_keys="A")
             if take == "A":
-                yield from cube_advice(game, doubler, offered=True)
-            elif not (yield from tutor.check_cube(game, judge, "take" if take else "drop")):
+                yield from cube_advice(board_game, doubler, offered=True)
+            elif not (yield from tutor.check_cube(board_game, judge, "take" if take else "drop")):
                 break
     else:
         said = say("doubles", doubler, value=value)
-        game.message(said + ". Thinking...")
+        board_game.message(said + ". Thinking...")
         yield
-        decision = game.cube_policy(game.held_for(doubler), m, doubler) \
-            if game.cube_policy else None
+        decision = table.cube_policy(state.held_for(doubler), m, doubler) \
+            if table.cube_policy else None
         take = True if decision is None else decision.take
-        game.message(f"{said}: {say('takes' if take else 'drops', receiver)}")
+        board_game.message(f"{said}: {say('takes' if take else 'drops', receiver)}")
     if take:
         m.take()
-        game.happened(f"{receiver} takes {value}")
-        game.draw_cube()
+        board_game.happened(f"{receiver} takes {value}")
+        board_game.draw_cube()
         result = None
     else:
-        game.happened(f"{receiver} drops")
+        board_game.happened(f"{receiver} drops")
         result = m.drop()
-    if not game.typed[receiver]:
-        yield from game.basic.pause(OPENING_READ_FRAMES)
+    if not state.typed[receiver]:
+        yield from table.basic.pause(OPENING_READ_FRAMES)
     return result

@@ -14,6 +14,7 @@ from game.interfaces import Frames, Screen
 from game.menus import key_char
 from game.model.match import COMPUTER, DROP, HUMAN, RESIGN
 from game.review.pages import review_screen
+from game.scenes.state import Game
 from game.scenes.timing import BANNER_LINE_FRAMES, DEMO_NEXT_GAME_FRAMES, LOSE_TUNE, WIN_TUNE
 from game.words import SCORE_CAPPED, result_words, say
 from game.zx.basic import Basic
@@ -28,7 +29,7 @@ def fit_banner(words: str) -> str:
     return fit(short.replace(" a ", " ", 1))
 
 
-def banner_words(result, game=None) -> tuple[str, str]:
+def banner_words(result, board_game: Game | None = None) -> tuple[str, str]:
     """(the winner, the banner) of a match.GameResult, or of +/-1..3 from the human's side
     as in 1983."""
     if isinstance(result, int):
@@ -38,20 +39,21 @@ def banner_words(result, game=None) -> tuple[str, str]:
         winner_side, kind, points = result.winner, result.kind, result.points
     who = say("wins", winner_side)
     if kind in (DROP, RESIGN):
-        loser = game.match.other(winner_side) if game else \
+        loser = board_game.state.match.other(winner_side) if board_game else \
             (COMPUTER if winner_side == HUMAN else HUMAN)
         return winner_side, f"{who}: {result_words(kind, points, loser)}"
     return winner_side, f"{who} {result_words(kind, points)}"
 
 
-def review_game(game, number: int | None = None):
+def review_game(board_game: Game, number: int | None = None):
     """R: the review of game `number` of the match (the last by default) on its own pages,
     then back to the caller (which redraws). Both sides' decisions are shown when both are
     typed (or both the computer's); the computer's appear on C otherwise."""
-    m = game.match
-    yield from review_screen(game.basic, game.screen, m.record, number, cube=m.cube_enabled,
-                             show_all=game.typed[game.bottom] == game.typed[game.top],
-                             export_dir=game.export_dir)
+    table, state = board_game.table, board_game.state
+    m = state.match
+    yield from review_screen(table.basic, table.screen, m.record, number, cube=m.cube_enabled,
+                             show_all=state.typed[state.bottom] == state.typed[state.top],
+                             export_dir=board_game.saving.export_dir)
 
 
 @dataclass(frozen=True)
@@ -59,7 +61,7 @@ class BannerKey:
     """A key at the game-over banner besides "any key for a new game"."""
     key: str                      # the letter, either case
     words: str                    # after the key on the message line
-    handler: Callable | None   # handler(game): a generator, the banner shown again after;
+    handler: Callable[[Game], Frames] | None   # a generator, the banner shown again after;
                                   # None: game_over returns the key (program.py acts on it)
     at_match_end: bool            # offered when the game ended the match too
 
@@ -86,35 +88,36 @@ def banner_lines(match_over: bool) -> tuple[list[str], tuple]:
     return [first, fit("  ".join(f"{k.key} {k.words}" for k in keys))], keys
 
 
-def game_over(basic: Basic, screen: Screen, result: Any, game: Any = None) -> Frames:
+def game_over(basic: Basic, screen: Screen, result: Any, board_game: Game | None = None) -> Frames:
     """The banner, a tune, then a new game on a key (a BANNER_KEYS key runs its handler and
     comes back here; under the 1983 rules the winner only, and any key a new game). Returns
     the key pressed; after a demo game, None when the demo runs on or "stop" when a key
     stopped it."""
-    winner_side, banner = banner_words(result, game)
-    card = game is not None and game.settings.rules_1983
+    winner_side, banner = banner_words(result, board_game)
+    card = board_game is not None and board_game.table.settings.rules_1983
     if card:                                   # the 1983 rules: a winner, no points
         banner = say("wins", winner_side)
     draw_banner(screen, banner)
     for ms, hz in (WIN_TUNE if winner_side != COMPUTER else LOSE_TUNE):
         basic.beep(ms, hz)
-    match = game.match if game else None
-    if game is not None and not game.typed[game.bottom] and not (match and match.is_over):
+    state = board_game.state if board_game is not None else None
+    match = state.match if state is not None else None
+    if state is not None and not state.typed[state.bottom] and not (match and match.is_over):
         screen.message("Demo: any key stops it")   # the demo runs on by itself
         key = yield from basic.pause(DEMO_NEXT_GAME_FRAMES)
         return None if key is None else "stop"
     lines, keys = banner_lines(match is not None and match.is_over)
     if match is not None and match.score_capped:
         lines = [SCORE_CAPPED, *lines]
-    if game is None or card:                   # nothing to review or change in 1983
+    if board_game is None or card:                   # nothing to review or change in 1983
         lines, keys = lines[:1], ()
     while True:
         key = yield from take_turns(basic, screen, lines)
         chosen = next((k for k in keys if key_char(key) == k.key), None)
-        if chosen is None or chosen.handler is None:
-            return key
-        yield from chosen.handler(game)
-        game.redraw()
+        if chosen is None or chosen.handler is None or board_game is None:
+            return key                         # (no keys are offered without a game)
+        yield from chosen.handler(board_game)
+        board_game.redraw()
         draw_banner(screen, banner)
 
 

@@ -1,7 +1,6 @@
 """A turn typed at the keyboard (the human, or either side with two players): "Your move?",
 each step checked by the engine and shown at once, the refusal in a few words, the
 commands of the keys table (game/scenes/keys.py), READY? with Confirm turn on."""
-from typing import Any
 
 from game import menus
 from game.errors import BackgammonError, EntryError, IllegalMoveError
@@ -10,85 +9,88 @@ from game.model import rules
 from game.model.match import HUMAN
 from game.model.position import BAR, POINT_LETTERS, Position, parse_entry
 from game.scenes import keys, resign, tutor
+from game.scenes.state import Game
 from game.scenes.timing import STEP_BEEP
 from game.words import PRESS_ENTER, play_words, say, step_words
 
 
-def play(game: Any, dice: tuple[int, int], side: str) -> Frames:
+def play(board_game: Game, dice: tuple[int, int], side: str) -> Frames:
     """Returns the steps made (in the mover's numbers), or the GameResult when QUIT was
     typed and the resignation accepted (declined: the turn goes on, its steps kept)."""
-    turn = rules.Turn(game.held_for(side), dice, mover_is_human=side == game.bottom)
-    game.turn = turn
-    replay(game, turn)
-    game.autosave()                                # the dice thrown, the steps so far
-    yield from game.say_save_failure()
+    table, state, prompt = board_game.table, board_game.state, board_game.prompt
+    basic = table.basic
+    turn = rules.Turn(state.held_for(side), dice, mover_is_human=side == state.bottom)
+    state.turn = turn
+    replay(board_game, turn)
+    board_game.saving.autosave()                   # the dice thrown, the steps so far
+    yield from board_game.say_save_failure()
     tag = "human" if side == HUMAN else side
     if turn.complete and not turn.made:            # no legal step at all: forfeit
         code = "cannot enter" if turn.start.board[BAR] else "cannot move"
-        game.message(say(code, side) + PRESS_ENTER)
-        game.happened(f"{tag} {dice[0]}{dice[1]} forfeit")
-        yield from game.basic.wait_enter()
+        board_game.message(say(code, side) + PRESS_ENTER)
+        board_game.happened(f"{tag} {dice[0]}{dice[1]} forfeit")
+        yield from basic.wait_enter()
         return ()
     saved = list(turn.made)
-    coach = tutor.start_play(game, turn, side)     # None with the Tutor option OFF
+    coach = tutor.start_play(board_game, turn, side)     # None with the Tutor option OFF
     while True:
         while not turn.complete:
-            saved = keep(game, turn, saved)
-            ahead, game.typed_ahead = game.typed_ahead, ""
-            game.entering = True
+            saved = keep(board_game, turn, saved)
+            ahead, prompt.typed_ahead = prompt.typed_ahead, ""
+            prompt.entering = True
             try:
-                text = yield from game.basic.input(say("move?", side), text=ahead)
+                text = yield from basic.input(say("move?", side), text=ahead)
             finally:
-                game.entering = False
-            command = keys.command_for(text, game.settings)
+                prompt.entering = False
+            command = keys.command_for(text, table.settings)
             if command:
-                yield from command.handler(game, side)
-                if game.settings.rules_1983:       # the options turned to the 1983 rules:
+                yield from command.handler(board_game, side)
+                if table.settings.rules_1983:  # the options turned to the 1983 rules:
                     return "quit"                  # this game left, the next one under them
                 continue
-            result = entry(game, turn, text)
+            result = entry(board_game, turn, text)
             if result == "quit":
-                ended = yield from resign.quit_typed(game, side, dice)
+                ended = yield from resign.quit_typed(board_game, side, dice)
                 if ended is not None:
                     return ended
                 continue
             if result is not None:                # a message: show it, wait for ENTER
-                game.message(result + PRESS_ENTER)
-                yield from game.basic.wait_enter()
-        saved = keep(game, turn, saved)
-        if (yield from tutor.check_play(game, turn, coach)):
+                board_game.message(result + PRESS_ENTER)
+                yield from basic.wait_enter()
+        saved = keep(board_game, turn, saved)
+        if (yield from tutor.check_play(board_game, turn, coach)):
             continue                               # taken back after the tutor's warning
-        if game.settings.confirm_turn:
-            ready = yield from menus.ask_yes_no(game.basic, "READY?", enter_means=True)
+        if table.settings.confirm_turn:
+            ready = yield from menus.ask_yes_no(basic, "READY?", enter_means=True)
             if not ready:
-                keys.undo_all(game, turn)
+                keys.undo_all(board_game, turn)
                 continue
         break
-    game.happened(f"{tag} {dice[0]}{dice[1]} {play_words(turn.steps)}")
+    board_game.happened(f"{tag} {dice[0]}{dice[1]} {play_words(turn.steps)}")
     return tuple(turn.steps)
 
 
-def keep(game, turn: rules.Turn, saved: list) -> list:
+def keep(board_game: Game, turn: rules.Turn, saved: list) -> list:
     """After a step made or taken back, the turn saved as it now is; returns its steps."""
     if turn.made != saved:
-        game.autosave()
+        board_game.saving.autosave()
     return list(turn.made)
 
 
-def replay(game, turn: rules.Turn) -> None:
+def replay(board_game: Game, turn: rules.Turn) -> None:
     """A resumed turn: the steps typed before the program stopped, made again as far as the
     rules allow, and shown."""
-    steps, game.replay = game.replay, []
+    steps, board_game.state.replay = board_game.state.replay, []
     for from_index, die in steps:
         try:
             turn.step(from_index, die)
         except BackgammonError:
             break
     if turn.made:
-        game.show_turn(turn)
+        board_game.show_turn(turn)
 
 
-def entry(game, turn: rules.Turn, text: str):
+def entry(board_game: Game, turn: rules.Turn, text: str):
     """Act on one typed line: None after a legal step (shown at once), 'quit', or the
     few words saying why nothing was moved. Never raises for any text."""
     if text.strip().upper() == "QUIT":
@@ -107,9 +109,9 @@ def entry(game, turn: rules.Turn, text: str):
         after = turn.step(from_index, higher)
     except BackgammonError as exc:               # pragma: no cover - engine disagreement
         return str(exc)[:19]
-    game.show(after if turn.mover_is_human else after.swapped())
-    game.mark_dice(turn)
-    game.basic.beep(*STEP_BEEP)
+    board_game.show(after if turn.mover_is_human else after.swapped())
+    board_game.mark_dice(turn)
+    board_game.table.basic.beep(*STEP_BEEP)
     return None
 
 

@@ -11,9 +11,11 @@ from dataclasses import dataclass
 from game import commands, menus
 from game.board.lines import fit
 from game.files.settings import export_folder
+from game.interfaces import Frames
 from game.model import rules
 from game.model.match import HUMAN
 from game.review import matfile, rollout_pages
+from game.scenes.state import Game
 from game.scenes.timing import INFO_FRAMES
 from game.words import DEFAULT_NAMES, DEFAULT_WORDS, PRESS_ENTER
 from game.zx.usr import play_match
@@ -22,97 +24,98 @@ from game.zx.usr import play_match
 @dataclass(frozen=True)
 class Command:
     words: tuple[str, ...]       # what may be typed (upper case)
-    handler: Callable            # handler(game, side): a generator, the turn in game.turn
+    handler: Callable[[Game, str], Frames]   # a generator; the turn in state.turn
     help_lines: tuple[str, ...]  # on the help page, 32 columns at most
 
 
-def show_help(game, side):
-    yield from menus.help_screens(game.basic, HELP_PAGES)
-    game.redraw()
+def show_help(board_game: Game, side: str) -> Frames:
+    yield from menus.help_screens(board_game.table.basic, HELP_PAGES)
+    board_game.redraw()
 
 
-def options(game, side):
-    m = game.match
-    out = yield from menus.options_menu(game.basic, game.settings)
-    game.apply_style()
+def options(board_game: Game, side: str) -> Frames:
+    table, m = board_game.table, board_game.state.match
+    out = yield from menus.options_menu(table.basic, table.settings)
+    board_game.apply_style()
     if "cube" in out.changed and not m.results and m.cube_value == 1 and m.cube_owner is None:
-        m.cube_enabled = game.settings.cube      # nothing turned on it yet
-    game.redraw()
+        m.cube_enabled = table.settings.cube      # nothing turned on it yet
+    board_game.redraw()
 
 
-def score(game, side):
-    yield from menus.score_screen(game.basic, game.match)
-    game.redraw()
+def score(board_game: Game, side: str) -> Frames:
+    yield from menus.score_screen(board_game.table.basic, board_game.state.match)
+    board_game.redraw()
 
 
-def pips(game, side):
+def pips(board_game: Game, side: str) -> Frames:
     names = DEFAULT_WORDS if side == HUMAN else (side.capitalize(),
-                                                  game.match.other(side).capitalize())
-    game.message(commands.pip_count_text(game.turn.position, names))
-    yield from info_pause(game)
+                                                  board_game.state.match.other(side).capitalize())
+    board_game.message(commands.pip_count_text(board_game.state.typed_turn().position, names))
+    yield from info_pause(board_game)
 
 
-def ids(game, side):
-    turn = game.turn
-    game.message(commands.position_id_text(turn.start, game.match, turn.dice))
-    yield from info_pause(game)
+def ids(board_game: Game, side: str) -> Frames:
+    turn = board_game.state.typed_turn()
+    board_game.message(commands.position_id_text(turn.start, board_game.state.match, turn.dice))
+    yield from info_pause(board_game)
 
 
-def advice(game, side):
-    turn = game.turn
-    yield from rollout_pages.advice_with_rollout(game.basic, turn.start, turn.dice,
+def advice(board_game: Game, side: str) -> Frames:
+    turn = board_game.state.typed_turn()
+    yield from rollout_pages.advice_with_rollout(board_game.table.basic, turn.start, turn.dice,
                                                   mover_is_human=turn.mover_is_human,
-                                                  match=play_match(game.match, side),
-                                                  names=chance_names(game, side))
-    game.redraw()
-    game.mark_dice(turn)
+                                                  match=play_match(board_game.state.match, side),
+                                                  names=chance_names(board_game, side))
+    board_game.redraw()
+    board_game.mark_dice(turn)
 
 
-def chance_names(game, side) -> tuple[str, str]:
+def chance_names(board_game: Game, side: str) -> tuple[str, str]:
     """The two sides as the chances columns name them, `side` (the mover) first."""
     if side == HUMAN:
         return DEFAULT_NAMES
-    names = game.match.record.names
-    return (names.get(side, side.capitalize()), names.get(game.match.other(side), ""))
+    match = board_game.state.match
+    names = match.record.names
+    return (names.get(side, side.capitalize()), names.get(match.other(side), ""))
 
 
-def takeback(game, side):
-    turn = game.turn
+def takeback(board_game: Game, side: str) -> Frames:
+    turn = board_game.state.typed_turn()
     if turn.made:
         turn.undo()
-        game.show_turn(turn)
+        board_game.show_turn(turn)
     else:
-        game.message("No man moved yet" + PRESS_ENTER)
-        yield from game.basic.wait_enter()
+        board_game.message("No man moved yet" + PRESS_ENTER)
+        yield from board_game.table.basic.wait_enter()
 
 
-def undo(game, side):
-    undo_all(game, game.turn)
+def undo(board_game: Game, side: str) -> Frames:
+    undo_all(board_game, board_game.state.typed_turn())
     yield from ()
 
 
-def undo_all(game, turn: rules.Turn) -> None:
+def undo_all(board_game: Game, turn: rules.Turn) -> None:
     while turn.made:
         turn.undo()
-    game.show_turn(turn)
+    board_game.show_turn(turn)
 
 
-def double(game, side):
-    ok, why = game.match.can_double(side)
-    yield from menus.tell(game.basic, why or "You may only double before you roll",
-                          redraw=game.redraw)
-    game.mark_dice(game.turn)
+def double(board_game: Game, side: str) -> Frames:
+    ok, why = board_game.state.match.can_double(side)
+    yield from menus.tell(board_game.table.basic, why or "You may only double before you roll",
+                          redraw=board_game.redraw)
+    board_game.mark_dice(board_game.state.typed_turn())
 
 
-def version(game, side):
-    game.message(commands.version_text())
-    yield from info_pause(game)
+def version(board_game: Game, side: str) -> Frames:
+    board_game.message(commands.version_text())
+    yield from info_pause(board_game)
 
 
-def export_now(game, side):
-    name = yield from export(game)
-    game.message(fit(name))
-    yield from info_pause(game)
+def export_now(board_game: Game, side: str) -> Frames:
+    name = yield from export(board_game)
+    board_game.message(fit(name))
+    yield from info_pause(board_game)
 
 
 # In the order of the help page; each help line at most 32 columns
@@ -147,23 +150,24 @@ def command_for(text: str, settings) -> Command | None:
     return None if settings.rules_1983 else COMMANDS.get(text.strip().upper())
 
 
-def info_pause(game):
+def info_pause(board_game: Game) -> Frames:
     """A message-line answer stays a while; a key ends it, and a letter or digit typed
     then starts the next entry (the player typing the move at once loses nothing)."""
-    key = yield from game.basic.pause(INFO_FRAMES)
+    key = yield from board_game.table.basic.pause(INFO_FRAMES)
     if key is not None and 33 <= key < 128:
-        game.typed_ahead = chr(key)
+        board_game.prompt.typed_ahead = chr(key)
 
 
-def export(game):
+def export(board_game: Game) -> Frames:
     """X: the finished games of this match as a .mat file; returns the words to show."""
-    finished = [g.number for g in game.match.record.games if g.finished]
+    record = board_game.state.match.record
+    finished = [g.number for g in record.games if g.finished]
     if not finished:
         return "No finished game to export"
     try:
-        path = os.path.join(export_folder(game.export_dir),
+        path = os.path.join(export_folder(board_game.saving.export_dir),
                             time.strftime("match-%Y%m%d-%H%M%S.mat"))
-        matfile.write_mat(game.match.record, path, games=finished)
+        matfile.write_mat(record, path, games=finished)
     except OSError as exc:
         return f"Not saved: {exc.strerror or exc}"
     yield

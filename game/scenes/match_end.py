@@ -2,7 +2,6 @@
 stopped by a key, the match-over page with its .mat export, the options between games (S
 sets up a board, R reviews a finished game), and a new match when the options no longer fit
 the one in progress."""
-from typing import Any
 
 from game import menus
 from game.board import screen as S
@@ -14,6 +13,7 @@ from game.review.pages import choose_game
 from game.scenes import setup_board
 from game.scenes.game_over import review_game
 from game.scenes.keys import export
+from game.scenes.state import Game
 from game.scenes.timing import OPENING_READ_FRAMES
 from game.zx.basic import Basic
 
@@ -56,9 +56,10 @@ def abandoned(basic: Basic, screen: Screen) -> Frames:
     yield from basic.pause(OPENING_READ_FRAMES)
 
 
-def between_games(basic, screen, settings: Settings, game):
+def between_games(basic: Basic, screen: S.Screen, settings: Settings,
+                  board_game: Game) -> Frames:
     """The options before a game, with S for setting up a board, R for reviewing a finished
-    game of `game`'s match and T for the dice on trial (then the options again); returns the
+    game of `board_game`'s match and T for the dice on trial (then the options again); returns the
     set-up position (human on roll) or None."""
     while True:
         out = yield from menus.options_menu(basic, settings, offer_setup=True)
@@ -66,24 +67,27 @@ def between_games(basic, screen, settings: Settings, game):
             position = yield from setup_board.setup_board(basic, screen)
             return position
         if out.dice_trial:
-            yield from dice_trial(game)
+            yield from dice_trial(board_game)
             continue
         if not out.review:
             return None
-        number = yield from choose_game(basic, game.match.record)
+        number = yield from choose_game(basic, board_game.state.match.record)
         if number is not None:
-            yield from review_game(game, number)
+            yield from review_game(board_game, number)
 
 
-def dice_trial(game):
+def dice_trial(board_game: Game):
     """T: the dice on trial for the match's rolls and the game's dice source."""
-    yield from dice_pages(game.basic, game.match.record, game.dice, game.settings.set_dice)
+    table = board_game.table
+    yield from dice_pages(table.basic, board_game.state.match.record, table.dice,
+                          table.settings.set_dice)
 
 
-def match_over(basic: Basic, screen: Screen, game: Any) -> Frames:
+def match_over(basic: Basic, screen: Screen, board_game: Game) -> Frames:
     """The match-over page (T: the dice on trial), then the offer of its .mat export."""
-    yield from menus.match_over_screen(basic, game.match, lambda: dice_trial(game))
+    yield from menus.match_over_screen(basic, board_game.state.match,
+                                       lambda: dice_trial(board_game))
     if (yield from menus.ask_yes_no(basic, "Export the match (.mat)?")):
-        words = yield from export(game)
+        words = yield from export(board_game)
         screen.message(words[:S.COLS])
         yield from basic.wait(OPENING_READ_FRAMES)

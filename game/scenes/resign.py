@@ -4,6 +4,7 @@ level 5's cubeful judgement, another person's Y or N), and the computer's own of
 can no longer win. Not what a resignation is worth (game/model/resignation.py)."""
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from game import menus
@@ -11,6 +12,7 @@ from game.interfaces import Frames
 from game.model import resignation
 from game.model.match import GameResult
 from game.scenes.game_over import take_turns
+from game.scenes.state import Game
 from game.scenes.timing import OPENING_READ_FRAMES, WARNING_FRAMES
 from game.words import say
 from game.zx.usr import cube_terms, play_match
@@ -35,11 +37,11 @@ def points_said(points: int) -> str:
     return f"{points} pt{'s' * (points != 1)}"
 
 
-def ask_kind(game: Any, ignored: str = "") -> Frames:
+def ask_kind(board_game: Game, ignored: str = "") -> Frames:
     """1, 2 or 3 (the resignation chosen), or None for N (play on). Any other key says
     BAD_ANSWER and asks again, but for the keys in `ignored` (capitals; \\r is ENTER)."""
-    basic, screen = game.basic, game.screen
-    lines = question_lines(game.match.cube_value)
+    basic, screen = board_game.table.basic, board_game.table.screen
+    lines = question_lines(board_game.state.match.cube_value)
     key = yield from take_turns(basic, screen, lines)
     while True:
         char = menus.key_char(key) if key is not None else ""
@@ -61,67 +63,70 @@ def ask_kind(game: Any, ignored: str = "") -> Frames:
         key = yield from take_turns(basic, screen, lines)
 
 
-def resigner_for(game: Any, prompt_side: str) -> str:
+def resigner_for(board_game: Game, prompt_side: str) -> str:
     """Who resigns when QUIT is typed at `prompt_side`'s prompt: that side when a person
     plays it, else the person (the dice asked for the computer with Set dice on)."""
-    return prompt_side if game.typed[prompt_side] else game.bottom
+    return prompt_side if board_game.state.typed[prompt_side] else board_game.state.bottom
 
 
-def before_throw(game: Any, side: str, cube_stop) -> Frames:
+def before_throw(board_game: Game, side: str,
+                 cube_stop: Callable[[Game, str], Frames]) -> Frames:
     """Before `side`'s throw: the question for Q typed while the computer played or at
     "ENTER rolls, D doubles" (when a person plays `side`), or the computer's own offer;
     then `cube_stop` (cube.before_roll), and the question again when Q ended that stop.
     Returns the GameResult of a resignation or a drop, or None: the dice are thrown."""
+    prompt, typed = board_game.prompt, board_game.state.typed
     while True:
-        if game.resign_wanted and game.typed[side]:
-            game.resign_wanted = False
-            result = yield from quit_typed(game, side, ignored=TYPED_ON)
+        if prompt.resign_wanted and typed[side]:
+            prompt.resign_wanted = False
+            result = yield from quit_typed(board_game, side, ignored=TYPED_ON)
         else:
-            result = yield from computer_offer(game, side)
+            result = yield from computer_offer(board_game, side)
         if result is None:
-            result = yield from cube_stop(game, side)
-        if result is not None or not (game.resign_wanted and game.typed[side]):
+            result = yield from cube_stop(board_game, side)
+        if result is not None or not (prompt.resign_wanted and typed[side]):
             return result
 
 
-def quit_typed(game: Any, prompt_side: str, dice: tuple[int, int] | None = None,
+def quit_typed(board_game: Game, prompt_side: str, dice: tuple[int, int] | None = None,
                ignored: str = "") -> Frames:
     """QUIT at a prompt in a game in progress: the question, then the other side's answer.
     Returns the match's GameResult when a resignation was accepted; None and play goes on
     from where it stopped (`dice`: the thrown dice of the turn being typed, if any). Under
     the 1983 rules there is no resignation: 'quit', the card's QUIT, which ends the game."""
-    if game.settings.rules_1983:
+    if board_game.table.settings.rules_1983:
         return "quit"
-    resigner = resigner_for(game, prompt_side)
-    kind = yield from ask_kind(game, ignored)
+    resigner = resigner_for(board_game, prompt_side)
+    kind = yield from ask_kind(board_game, ignored)
     if kind is None:
         return None
-    match = game.match
+    basic, match = board_game.table.basic, board_game.state.match
     accepter = match.other(resigner)
     points = points_said(kind * match.cube_value)
-    if game.typed[accepter]:
+    if board_game.state.typed[accepter]:
         question = say("resigns, accept?", resigner, points=points)
-        accepted = yield from menus.ask_yes_no(game.basic, question)
+        accepted = yield from menus.ask_yes_no(basic, question)
     else:
-        accepted = computer_accepts(game, resigner, kind, dice)
-        game.message(say("accepts" if accepted else "plays on", accepter))
-        yield from game.basic.pause(OPENING_READ_FRAMES)
+        accepted = computer_accepts(board_game, resigner, kind, dice)
+        board_game.message(say("accepts" if accepted else "plays on", accepter))
+        yield from basic.pause(OPENING_READ_FRAMES)
     if not accepted:
-        game.happened(f"{resigner} resigns {points}, declined")
+        board_game.happened(f"{resigner} resigns {points}, declined")
         return None
-    game.happened(f"{resigner} resigns {points}, accepted")
+    board_game.happened(f"{resigner} resigns {points}, accepted")
     return match.resign(resigner, kind)
 
 
-def computer_accepts(game: Any, resigner: str, kind: int,
+def computer_accepts(board_game: Game, resigner: str, kind: int,
                      dice: tuple[int, int] | None) -> bool:
     """Level 5's cubeful judgement: the resignation is worth at least playing on, for the
     side it is offered to (money: points; a match: the match winning chance)."""
-    match = game.match
+    state = board_game.state
+    match = state.match
     accepter = match.other(resigner)
     on_roll = match.on_roll or resigner
-    turn = game.turn if dice is not None and game.turn is not None else None
-    position = turn.start if turn is not None else game.held_for(on_roll)
+    turn = state.turn if dice is not None and state.turn is not None else None
+    position = turn.start if turn is not None else state.held_for(on_roll)
     equity = resignation.on_roll_equity(
         position, turn.dice if turn is not None else None,
         cube_terms(match, on_roll), cube_terms(match, match.other(on_roll)),
@@ -130,26 +135,27 @@ def computer_accepts(game: Any, resigner: str, kind: int,
     return resignation.accepts(kind, cube_terms(match, accepter), mine)
 
 
-def computer_offer(game: Any, side: str) -> Frames:
+def computer_offer(board_game: Game, side: str) -> Frames:
     """Before the computer's (`side`'s) throw: when it can no longer win and its result is
     certain, it offers that resignation once a game; the person answers Y (the game ends)
     or N (play on). Returns the GameResult or None."""
-    match = game.match
+    table, state, prompt = board_game.table, board_game.state, board_game.prompt
+    match = state.match
     person = match.other(side)
-    if game.typed[side] or not game.typed[person] or game.resign_offered \
-            or game.settings.rules_1983:
+    if state.typed[side] or not state.typed[person] or prompt.resign_offered \
+            or table.settings.rules_1983:
         return None
-    kind = resignation.certain_loss(game.held_for(side))
+    kind = resignation.certain_loss(state.held_for(side))
     if kind is None:
         return None
-    game.resign_offered = True
+    prompt.resign_offered = True
     points = points_said(kind * match.cube_value)
     question = say("resigns, accept?", side, points=points)
-    accepted = yield from menus.ask_yes_no(game.basic, question)
-    game.happened(f"{side} resigns {points}, {'accepted' if accepted else 'declined'}")
+    accepted = yield from menus.ask_yes_no(table.basic, question)
+    board_game.happened(f"{side} resigns {points}, {'accepted' if accepted else 'declined'}")
     if not accepted:
-        game.message(say("plays on", person))
-        yield from game.basic.pause(OPENING_READ_FRAMES)
+        board_game.message(say("plays on", person))
+        yield from table.basic.pause(OPENING_READ_FRAMES)
         return None
     return match.resign(side, kind)
 

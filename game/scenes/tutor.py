@@ -17,10 +17,11 @@ from game.board.lines import fit
 from game.commands import play_text
 from game.errors import BackgammonError
 from game.menus import BAD_KEY, CLICK, key_char
-from game.model import evaluator
+from game.model import evaluator, rules
 from game.review import judge as review
 from game.review.cube_judgement import CubeTerms, cube_loss, in_emg, judge_no_double, normalized
 from game.scenes.keys import undo_all
+from game.scenes.state import Game
 from game.zx.basic import CODE_ENTER
 from game.zx.usr import cube_terms, play_match
 
@@ -128,32 +129,32 @@ class PlayCoach:
         return Verdict(mark, loss, play_text(ranked[0].play, self.mover_is_human))
 
 
-def start_play(game, turn, side: str) -> PlayCoach | None:
+def start_play(board_game: Game, turn: rules.Turn, side: str) -> PlayCoach | None:
     """The coach of a typed turn, its ranking started; None when the tutor is off."""
-    option = game.settings.tutor
-    if option == "off" or not game.typed[side]:
+    option = board_game.table.settings.tutor
+    if option == "off" or not board_game.state.typed[side]:
         return None
-    return PlayCoach(turn.start, turn.dice, play_match(game.match, side),
+    return PlayCoach(turn.start, turn.dice, play_match(board_game.state.match, side),
                      turn.mover_is_human, option)
 
 
-def check_play(game, turn, coach: PlayCoach | None):
+def check_play(board_game: Game, turn: rules.Turn, coach: PlayCoach | None):
     """After the last step of a typed play: the warning, if the play earns one, and the
     offer; T takes the last man back, U the whole play (the keys of "Your move?"). Returns
     True when the play was taken back (the turn goes on), False to end the turn."""
-    if coach is None or game.settings.tutor == "off":     # (turned off meanwhile: O)
+    if coach is None or board_game.table.settings.tutor == "off":     # (turned off meanwhile: O)
         return False
-    coach.option = game.settings.tutor
+    coach.option = board_game.table.settings.tutor
     yield from finished(coach.ranking)         # no frame at all once the ranking is done
     verdict = coach.verdict(turn.position)     # a lookup (or one deeper look, money play)
     if verdict is None:
         return False
-    key = yield from offer(game, verdict)
+    key = yield from offer(board_game, verdict)
     if key == "T":
         turn.undo()
-        game.show_turn(turn)
+        board_game.show_turn(turn)
     elif key == "U":
-        undo_all(game, turn)
+        undo_all(board_game, turn)
     return key is not None
 
 
@@ -194,15 +195,15 @@ def cube_view(match, doubler: str) -> CubeTerms:
     return CubeTerms.at(terms["cube_value"], terms["cube_owner"], play_match(match, doubler))
 
 
-def cube_judge(game, doubler: str) -> CubeCoach | None:
+def cube_judge(board_game: Game, doubler: str) -> CubeCoach | None:
     """The coach of a typed cube action by or against `doubler`; None when the tutor is off."""
-    if game.settings.tutor == "off":
+    option, state = board_game.table.settings.tutor, board_game.state
+    if option == "off":
         return None
-    return CubeCoach(game.held_for(doubler), cube_view(game.match, doubler),
-                     game.settings.tutor)
+    return CubeCoach(state.held_for(doubler), cube_view(state.match, doubler), option)
 
 
-def check_cube(game, coach: CubeCoach | None, kind: str):
+def check_cube(board_game: Game, coach: CubeCoach | None, kind: str):
     """A typed cube action ("double", "take" or "drop"): the warning and the offer when it
     earns one. Returns True when it was taken back (T or U: the question stands again),
     False to keep it."""
@@ -212,12 +213,12 @@ def check_cube(game, coach: CubeCoach | None, kind: str):
     verdict = coach.verdict(kind)
     if verdict is None:
         return False
-    return (yield from offer(game, verdict)) is not None
+    return (yield from offer(board_game, verdict)) is not None
 
 
-def check_double(game, doubler: str):
+def check_double(board_game: Game, doubler: str):
     """D typed for `doubler`: True when the tutor's warning had it taken back."""
-    return (yield from check_cube(game, cube_judge(game, doubler), "double"))
+    return (yield from check_cube(board_game, cube_judge(board_game, doubler), "double"))
 
 
 class NoDoubleCoach:
@@ -242,53 +243,56 @@ class NoDoubleCoach:
         return Verdict(mark, loss, BETTER_ACTION["no double"]) if mark else None
 
 
-def no_double_judge(game, side: str) -> NoDoubleCoach | None:
+def no_double_judge(board_game: Game, side: str) -> NoDoubleCoach | None:
     """The coach of `side`'s roll, its judgement started, when the tutor is on, the side is
     typed and may double (and, as the review rules, is not one point away); else None."""
-    m = game.match
-    if game.settings.tutor == "off" or not game.typed[side] or not m.can_double(side) \
+    option, state = board_game.table.settings.tutor, board_game.state
+    m = state.match
+    if option == "off" or not state.typed[side] or not m.can_double(side) \
             or (m.length and m.away(side) == 1):
         return None
-    return NoDoubleCoach(game.held_for(side), cube_view(m, side), game.settings.tutor)
+    return NoDoubleCoach(state.held_for(side), cube_view(m, side), option)
 
 
-def check_no_double(game, coach: NoDoubleCoach | None):
+def check_no_double(board_game: Game, coach: NoDoubleCoach | None):
     """A typed side rolls without doubling: the warning and the offer, before the dice are
     thrown, when level 5 would have doubled and the option warns of the loss. Returns True
     when D asks for the double after all, False to roll."""
-    if coach is None or game.settings.tutor == "off":     # (turned off meanwhile)
+    if coach is None or board_game.table.settings.tutor == "off":     # (turned off meanwhile)
         return False
-    coach.option = game.settings.tutor
+    coach.option = board_game.table.settings.tutor
     yield from finished(coach.judgement)
     verdict = coach.verdict()
     if verdict is None:
         return False
-    game.board_clicks = {"cube": "d"}              # a click on the cube: D, as at the stop
+    prompt = board_game.prompt
+    prompt.board_clicks = {"cube": "d"}            # a click on the cube: D, as at the stop
     try:
-        return (yield from offer(game, verdict, DOUBLE_OFFER, DOUBLE_INSTEAD_KEYS)) is not None
+        key = yield from offer(board_game, verdict, DOUBLE_OFFER, DOUBLE_INSTEAD_KEYS)
+        return key is not None
     finally:
-        game.board_clicks = {}
+        prompt.board_clicks = {}
 
 
 # ---- the warning on the screen -----------------------------------------------------------
 
-def offer(game, verdict: Verdict, words: str = OFFER, keys: tuple = TAKE_BACK_KEYS):
+def offer(board_game: Game, verdict: Verdict, words: str = OFFER, keys: tuple = TAKE_BACK_KEYS):
     """The warning on the message line, the offer (`words`) across the board; returns the
     key of `keys` pressed to take the choice back ("T" or "U"; "D" for a missed double), None
     when ENTER keeps it. The board is drawn again either way."""
-    screen = game.screen
+    screen = board_game.table.screen
     if screen.cube and S.CUBE_ROW.get(S.cube_side(screen.cube[1])) in (
             OFFER_ROW, OFFER_ROW - S.CUBE_ROWS + 1):
         screen.clear_cube()                         # a centred cube would be cut in half
     screen.text(OFFER_ROW, 0, words.center(S.COLS), OFFER_ATTR)
     screen.text(S.MESSAGE_ROW, 0, verdict.words().ljust(S.COLS), MARK_ATTR[verdict.mark])
-    game.basic.beep(*BAD_KEY)
+    board_game.table.basic.beep(*BAD_KEY)
     while True:
-        key = yield from game.basic.inkey()
+        key = yield from board_game.table.basic.inkey()
         char = key_char(key)
         if key == CODE_ENTER or char in keys:
             break
-        game.basic.beep(*BAD_KEY)
-    game.basic.beep(*CLICK)
-    game.redraw()
+        board_game.table.basic.beep(*BAD_KEY)
+    board_game.table.basic.beep(*CLICK)
+    board_game.redraw()
     return None if key == CODE_ENTER else char

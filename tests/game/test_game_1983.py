@@ -64,9 +64,9 @@ class Hands:
     def __call__(self, p) -> bool:
         text = self.read(p)
         lower = "\n".join(text).lower()
-        game = p.game
-        if game is not None and (not self.games or self.games[-1] is not game):
-            self.games.append(game)
+        board_game = p.game
+        if board_game is not None and (not self.games or self.games[-1] is not board_game):
+            self.games.append(board_game)
         if p.typing or p.held is not None:
             return True
         message = text[S.MESSAGE_ROW]
@@ -80,15 +80,17 @@ class Hands:
         if self.banner is not None and len(self.games) == 3:
             return False                        # the third game begun: done
         if p.at_move_prompt():
-            return self.move(p, game)
-        if message.startswith("I play") and game.turn is None:
+            return self.move(p, board_game)
+        if message.startswith("I play") and board_game.state.turn is None:
             # a key cuts my play's reading time short (the 1983 program has nothing to say to
             # a key then: it is dropped, never a double)
-            return self.once(p, ("read", id(game), len(game.match.record.games[-1].actions)), " ")
+            actions = board_game.state.match.record.games[-1].actions
+            return self.once(p, ("read", id(board_game), len(actions)), " ")
         if "Press ENTER" in message:
             if self.a_typed and self.words_at_a is None:
                 self.words_at_a = message.strip()
-            return self.once(p, ("enter", id(game.turn), message, game.position), "\n")
+            state = board_game.state
+            return self.once(p, ("enter", id(state.turn), message, state.position), "\n")
         return True
 
     def once(self, p, what, keys: str) -> bool:
@@ -97,8 +99,8 @@ class Hands:
             p.type(keys)
         return True
 
-    def move(self, p, game) -> bool:
-        turn = game.turn
+    def move(self, p, board_game) -> bool:
+        turn = board_game.state.turn
         if not self.a_typed:
             self.a_typed = True
             p.type("a\n")                       # advice in FULL: an illegal entry here
@@ -126,11 +128,11 @@ def test_a_whole_1983_game_in_the_window_shows_only_what_the_card_describes(conf
     assert hands.words_at_a == "Not a move, e.g. k4. Press ENTER"
     assert "Game abandoned. A new game..." in hands.seen
     assert hands.banner in ("YOU WIN", "I WIN")
-    first, second, third = hands.games
-    assert first.match is not second.match is not third.match
-    assert not first.match.results                  # QUIT: the game left, nothing scored
-    assert len(second.match.results) == 1           # the game played out, in its own match
-    assert not third.match.results and set(third.match.score.values()) == {0}
-    assert all(g.match.length is None and not g.match.cube_enabled for g in hands.games)
+    first, second, third = (g.state.match for g in hands.games)
+    assert first is not second is not third
+    assert not first.results                        # QUIT: the game left, nothing scored
+    assert len(second.results) == 1                 # the game played out, in its own match
+    assert not third.results and set(third.score.values()) == {0}
+    assert all(m.length is None and not m.cube_enabled for m in (first, second, third))
     assert not (config / "savegame.json").exists()  # the 1983 rules keep no save
     assert json.loads((config / "settings.json").read_text()) == FULL_OPTIONS

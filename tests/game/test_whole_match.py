@@ -146,12 +146,12 @@ class Hands:
         self.click(0, S.MESSAGE_ROW)
 
 
-def planned_step(seen: Seen, game) -> tuple[int, int]:
+def planned_step(seen: Seen, board_game) -> tuple[int, int]:
     """The next step of the play the person chose at the turn's start: the evaluator's
     best at HUMAN_LEVEL, typed step by step (from index, die)."""
-    turn = game.turn
+    turn = board_game.state.turn
     if not turn.made or not seen.plan:
-        seen.crawford_turns += game.match.crawford_game
+        seen.crawford_turns += board_game.state.match.crawford_game
         best = evaluator.best_play(turn.start.position_id, turn.dice, HUMAN_LEVEL)
         play = next(p for p in rules.legal_plays(turn.start, turn.dice)
                     if p.after.position_id == best)
@@ -161,24 +161,25 @@ def planned_step(seen: Seen, game) -> tuple[int, int]:
 
 def act(hands: Hands, p: Player) -> bool:
     """The person's next move from what the screen shows; False once the .mat is saved."""
-    seen, game = hands.seen, p.game
+    seen, board_game = hands.seen, p.game
     memory = p.machine.memory
     message = line_text(memory, S.MESSAGE_ROW)
-    if game is not None and game.entering:
-        hands.enter_step(game.screen, *planned_step(seen, game))
+    if board_game is not None and board_game.prompt.entering:
+        hands.enter_step(board_game.table.screen, *planned_step(seen, board_game))
     elif STOP in message:
-        m = game.match
-        assert cube.cube_is_live(game, HUMAN), "a stop where no double counts"
+        m = board_game.state.match
+        assert cube.cube_is_live(board_game, HUMAN), "a stop where no double counts"
         seen.stops.append((m.game_number, m.crawford_game))
         if not seen.doubled and m.cube_owner is None:
             seen.doubled = True
             if hands.mouse:
-                col, row = S.cube_cell(None, game.screen.mirrored)
+                col, row = S.cube_cell(None, board_game.table.screen.mirrored)
                 hands.click(col + 1, row)                # the cube in the middle
             else:
                 hands.press("d")
         elif hands.mouse:
-            hands.click(game.screen.column(S.DIE_COL, S.DIE_CELLS) + 1, S.BOTTOM_DIE_ROW + 1)
+            die_col = board_game.table.screen.column(S.DIE_COL, S.DIE_CELLS)
+            hands.click(die_col + 1, S.BOTTOM_DIE_ROW + 1)
         else:
             hands.press(" " if len(seen.stops) % 2 else "\n")   # SPACE rolls as ENTER does
     elif "Take? (Y/N)" in message:
@@ -200,7 +201,7 @@ def act(hands: Hands, p: Player) -> bool:
             hands.click(0, S.MESSAGE_ROW)
         else:
             hands.press("\n")
-    elif game is None:                                 # the instructions: no, thanks
+    elif board_game is None:                           # the instructions: no, thanks
         asked = [(row, line) for row, line in enumerate(screen_text(memory)) if "(Y/N)" in line]
         if asked:
             hands.answer("n", asked[0][1], asked[0][0])
@@ -266,7 +267,7 @@ def page_score_is_gnubgs(seen: Seen, player: Player, config) -> None:
     verdict, score_line = page[7].strip(), page[10].strip()
     won, lost = int(score_line.split()[0]), int(score_line.split()[-1])
     assert "a match to 3" in page[12] and won >= 3 > lost
-    names = player.game.match.record.names
+    names = player.game.state.match.record.names
     winner = names[HUMAN if verdict.startswith("YOU") else COMPUTER]
     loser = next(name for name in names.values() if name != winner)
     assert gnubg_final_score(config, config / seen.saved) == {winner: won, loser: lost}

@@ -48,10 +48,10 @@ class Quits:
     kept: list = field(default_factory=list)    # after each decline: the steps as they were
 
 
-def worst_step(seen: Seen, game) -> tuple[int, int]:
+def worst_step(seen: Seen, board_game) -> tuple[int, int]:
     """The next step of the worst play of the roll (the evaluator.s last at level 1), so the
     computer is soon far ahead and a single is too little for it."""
-    turn = game.turn
+    turn = board_game.state.turn
     if not turn.made or not seen.plan:
         ranked = evaluator.ranked_plays(turn.start.position_id, turn.dice, 1)
         worst = ranked[-1].play.after.position_id
@@ -66,7 +66,7 @@ def quitting(quits: Quits):
     number clicked in the mouse variant); everything else as act does it."""
     def acting(hands: Hands, p) -> bool:
         hands.seen.doubled = True                  # no double of the person's: the cube at 1
-        game, message = p.game, line_text(p.machine.memory, S.MESSAGE_ROW)
+        board_game, message = p.game, line_text(p.machine.memory, S.MESSAGE_ROW)
         if quits.asked and any(words in message for words in QUESTION):
             offered = [key for *_cols, key in clicks.hot_keys(message)]
             if quits.asked in offered or not hands.mouse:     # its line of the two shown
@@ -78,22 +78,23 @@ def quitting(quits: Quits):
             quits.answers.append((*quits.when.pop(0), said))
             quits.asked = ""
             return True
-        if game is None or not game.entering:
+        if board_game is None or not board_game.prompt.entering:
             return act(hands, p)
-        if game.turn is not quits.turn:
-            number = game.match.game_number
+        if board_game.state.turn is not quits.turn:
+            number = board_game.state.match.game_number
             turns = quits.turn_number[1] if quits.turn_number[0] == number else 0
-            quits.turn, quits.turn_number = game.turn, (number, turns + 1)
+            quits.turn, quits.turn_number = board_game.state.turn, (number, turns + 1)
         elif quits.answers and quits.answers[-1][2] == "play on" and \
                 len(quits.kept) < sum(a[2] == "play on" for a in quits.answers):
-            quits.kept.append(list(game.turn.made) == quits.typed_before)
+            quits.kept.append(list(board_game.state.turn.made) == quits.typed_before)
         if quits.when and quits.when[0][0] == quits.turn_number and \
-                len(game.turn.made) == quits.steps_first:
-            quits.typed_before, quits.asked = list(game.turn.made), quits.when[0][1]
+                len(board_game.state.turn.made) == quits.steps_first:
+            quits.typed_before, quits.asked = list(board_game.state.turn.made), quits.when[0][1]
             hands.press("quit\n")
             return True
-        choose = worst_step if game.match.game_number in quits.worst_in else planned_step
-        hands.enter_step(game.screen, *choose(hands.seen, game))
+        number = board_game.state.match.game_number
+        choose = worst_step if number in quits.worst_in else planned_step
+        hands.enter_step(board_game.table.screen, *choose(hands.seen, board_game))
         return True
     return acting
 
@@ -128,7 +129,7 @@ def resigned_match(configure, mouse: bool):
     assert [(at, kind) for at, kind, _said in quits.answers] == RESIGNING
     assert [said for *_at, said in quits.answers] == ["play on", "accept", "accept"]
     assert quits.kept == [True]
-    assert player.game.match.score == {HUMAN: 0, COMPUTER: 3}
+    assert player.game.state.match.score == {HUMAN: 0, COMPUTER: 3}
     page_score_is_gnubgs(seen, player, config)
     return seen, player
 
@@ -155,14 +156,14 @@ def typing_fast(hands: Hands, p) -> bool:
             pygame.event.post(pygame.event.Event(kind, key=pygame.K_F10, mod=0, unicode=""))
         return True
     assert p.loop.fast, "F10 did not make the window fast"
-    game, saved = p.game, sorted(Path.cwd().glob("match-*.mat"))
+    board_game, saved = p.game, sorted(Path.cwd().glob("match-*.mat"))
     if saved:                       # "Saved match-..." is gone before the Y is let go
         hands.seen.saved = saved[0].name
         return False
-    if game is None or not game.entering:
+    if board_game is None or not board_game.prompt.entering:
         return act(hands, p)
-    from_index, die = planned_step(hands.seen, game)
-    typed = f"{game.turn.start.letter_of_index(from_index)}{die}"
+    from_index, die = planned_step(hands.seen, board_game)
+    typed = f"{board_game.state.turn.start.letter_of_index(from_index)}{die}"
     hands.press(typed)
     hands.read(typed)
     hands.press("\n")
@@ -193,8 +194,9 @@ def exporting_at(game_number: int, acting):
     asked = []
 
     def exporting(hands: Hands, p) -> bool:
-        game = p.game
-        if game is not None and game.entering and game.match.game_number == game_number:
+        board_game = p.game
+        if board_game is not None and board_game.prompt.entering \
+                and board_game.state.match.game_number == game_number:
             if not asked:
                 asked.append(True)
                 hands.press("x\n")
@@ -208,7 +210,7 @@ def test_a_money_session_of_three_games_with_resignations_scores_as_gnubg_reads_
     quits = Quits(when=list(MONEY_QUITS))
     seen, player = play_match(config, False, exporting_at(4, quitting(quits)))
     assert [said for *_at, said in quits.answers] == ["accept", "accept"]
-    match = player.game.match
+    match = player.game.state.match
     print(f"money session: {player.count} frames, {match.score}")
     assert match.is_money and len(match.results) == 3
     assert [result.points for result in match.results][::2] == [2, 1]

@@ -127,8 +127,8 @@ def test_no_source_or_readme_cites_the_design_notes_outside_the_repository():
 
 # The sides' names against the computer ("You", "Me"; "you", "me") are words.py's
 # (SIDE_NAMES, SIDE_WORDS, DEFAULT_NAMES, DEFAULT_WORDS). board/screen.py sits below the words
-# in the layer order and keeps its first numbers' names, which state.py replaces with
-# say("who") before the board is drawn.
+# in the layer order and keeps its first numbers' names, which scenes/turn_loop.py replaces
+# with say("who") before the board is drawn.
 NAMES_WRITTEN = re.compile(r"""\(\s*["'][Yy]ou["']\s*,\s*["'][Mm]e["']"""
                            r"""|["']human["']\s*:\s*["'][Yy]ou["']""")
 NAMES_HOMES = {"game/words.py", "game/board/screen.py"}
@@ -139,3 +139,41 @@ def test_the_sides_names_are_written_once_in_words_py():
     assert {name: hits for name, hits in written.items()
             if hits and name not in NAMES_HOMES} == {}
     assert NAMES_WRITTEN.search('names=("You", "Me")') and NAMES_WRITTEN.search("{'human': 'you'")
+
+
+# The scenes' Game (game/scenes/state.py) is the parameter `board_game`, typed `Game`: a value
+# named `game` would shadow the game package, and an untyped one hides its parts from mypy.
+GAME_TYPES = {"Game", "Game | None"}
+
+
+def game_name_faults(source: str) -> list[str]:
+    """'line: what' for each argument or name called `game`, and each `board_game` argument
+    not typed Game (or Game | None)."""
+    faults = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.arg) and node.arg == "game" \
+                or isinstance(node, ast.Name) and node.id == "game":
+            faults.append(f"{node.lineno}: game")
+        elif isinstance(node, ast.arg) and node.arg == "board_game" and (
+                node.annotation is None or ast.unparse(node.annotation) not in GAME_TYPES):
+            faults.append(f"{node.lineno}: board_game untyped")
+    return faults
+
+
+def test_the_scenes_name_their_game_board_game_and_type_it():
+    paths = [*house_modules("game/scenes"), GAME / "program.py", GAME / "main.py"]
+    faults = {name_of(p): game_name_faults(p.read_text()) for p in paths}
+    assert {name: found for name, found in faults.items() if found} == {}
+
+
+@pytest.mark.parametrize("source,faults", [
+    ("def f(game): pass", ["1: game"]),
+    ("def f(x):\n    game = x", ["2: game"]),
+    ("def f(board_game): pass", ["1: board_game untyped"]),
+    ("def f(board_game: Any): pass", ["1: board_game untyped"]),
+    ("def f(board_game: Game, g: Game | None = None): pass", []),
+    ("def f(board_game: Game | None = None): pass", []),
+    ("from game import menus\nx = game_state.game", []),
+])
+def test_the_game_name_rule_finds_a_shadow_and_an_untyped_game(source, faults):
+    assert game_name_faults(source) == faults

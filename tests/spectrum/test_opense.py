@@ -96,10 +96,10 @@ def test_the_game_takes_entries_on_opense(at_your_move):
     driver.until("No man on k. Press ENTER", max_frames=200)
     driver.type("\n")
     driver.until("Your move?", max_frames=200)
-    before = driver.game.position
+    before = driver.game.state.position
     driver.type("4M\n")
     driver.run(3)
-    assert driver.game.position != before
+    assert driver.game.state.position != before
     driver.type("F1\n")
     driver.until("I play", max_frames=900)
     driver.until("Your move?", max_frames=900)

@@ -148,7 +148,7 @@ def test_f11_back_to_a_window_gives_the_size_the_player_had_and_1_pixel_goes_on(
     assert sizes[0] == sizes[2] == (777, 555)
     assert sizes[3] == sizes[4] == (1, 1)                # the picture is cut, nothing breaks
     assert sizes[5] == (hw.FRAME_W, hw.FRAME_H)          # back: at least the whole picture
-    assert player.game.entering
+    assert player.game.prompt.entering
 
 
 def test_the_message_row_is_where_the_notes_go():

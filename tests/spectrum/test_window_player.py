@@ -57,16 +57,16 @@ def test_two_clicks_and_a_click_on_the_message_line_make_a_step(config):
 
     def script(p):
         if p.at_move_prompt() and not state["clicked"]:
-            h_col, _top = p.game.screen.point_cell(8)
-            die_col = p.game.screen.column(S.DIE_COL, S.DIE_CELLS)
+            h_col, _top = p.game.table.screen.point_cell(8)
+            die_col = p.game.table.screen.column(S.DIE_COL, S.DIE_CELLS)
             face_rows = {face: (S.TOP_DIE_ROW if top else S.BOTTOM_DIE_ROW)
-                         for top, (face, _black) in p.game.screen.dice.items()}
+                         for top, (face, _black) in p.game.table.screen.dice.items()}
             p.click_cell(h_col, 18)
             p.click_cell(die_col + 1, face_rows[3] + 1)
             p.click_cell(5, S.MESSAGE_ROW)
             state["clicked"] = True
-        elif state["clicked"] and p.game.turn is not None and p.game.turn.made:
-            state["made"] = list(p.game.turn.made)
+        elif state["clicked"] and p.game.state.turn is not None and p.game.state.turn.made:
+            state["made"] = list(p.game.state.turn.made)
             return False
         return True
     player.run(script)
@@ -282,7 +282,7 @@ def test_h3_typed_with_real_key_holds_is_h3_at_50_hz_and_flat_out(config, fast):
     player = Player(frames=10**7)
     player.run(script)
     assert typed(state["before"]) == "h3"
-    assert player.game.turn.made == [(Position.index_of_letter("h"), 3)]
+    assert player.game.state.turn.made == [(Position.index_of_letter("h"), 3)]
     assert "Type" not in state["after"]                   # ENTER was taken once, not again
 
 

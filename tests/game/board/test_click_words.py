@@ -96,9 +96,9 @@ def test_the_cube_and_the_dice_are_found_where_they_are_drawn(mirrored):
     assert clicks.board_thing_at(screen, col * 8 + 1, row * 8 + 1) == ""
 
 
-def runner_click(game, memory, x_px: int, y_px: int) -> str:
+def runner_click(board_game, memory, x_px: int, y_px: int) -> str:
     """Runner.click on a stand-in runner: its session's game and its machine's memory."""
-    fake = SimpleNamespace(session=SimpleNamespace(game=game),
+    fake = SimpleNamespace(session=SimpleNamespace(game=board_game),
                            machine=SimpleNamespace(memory=memory))
     return Runner.click(fake, x_px, y_px)
 
@@ -107,14 +107,15 @@ def test_a_click_on_the_cube_doubles_only_where_d_would():
     memory = screen_with({23: "Your throw"})
     screen = S.Screen(memory, lambda *args: None)
     screen.cube = (1, None)
-    game = SimpleNamespace(entering=False, board_clicks={}, screen=screen)
+    board_game = SimpleNamespace(prompt=SimpleNamespace(entering=False, board_clicks={}),
+                                 table=SimpleNamespace(screen=screen))
     col, row = S.cube_cell(None)
     on_cube = (col * 8 + 4, row * 8 + 4)
     die = screen.column(S.DIE_COL, S.DIE_CELLS)
     on_dice = (die * 8 + 4, S.BOTTOM_DIE_ROW * 8 + 4)
-    assert runner_click(game, memory, *on_cube) == ""           # no double possible: nothing
-    assert runner_click(game, memory, *on_dice) == ""
-    assert runner_click(game, memory, 3, 23 * 8) == "\n"         # the message line: ENTER
-    game.board_clicks = {"cube": "d", "dice": " "}               # the cube stop
-    assert runner_click(game, memory, *on_cube) == "d"
-    assert runner_click(game, memory, *on_dice) == " "
+    assert runner_click(board_game, memory, *on_cube) == ""           # no double possible: nothing
+    assert runner_click(board_game, memory, *on_dice) == ""
+    assert runner_click(board_game, memory, 3, 23 * 8) == "\n"         # the message line: ENTER
+    board_game.prompt.board_clicks = {"cube": "d", "dice": " "}        # the cube stop
+    assert runner_click(board_game, memory, *on_cube) == "d"
+    assert runner_click(board_game, memory, *on_dice) == " "

@@ -41,10 +41,10 @@ def test_a_money_win_at_32767_all_is_saved_at_the_cap_and_the_close_names_that_s
         tmp_path, monkeypatch, capsys):
     said = []
     driver, session = backgammon_to_bear_off(tmp_path, monkeypatch, said)
-    driver.game.match.score.update(AT_THE_CAP)
+    driver.game.state.match.score.update(AT_THE_CAP)
     driver.type("a6\n")
     driver.until(SCORE_CAPPED)                       # said under the banner
-    result = driver.game.match.results[-1]
+    result = driver.game.state.match.results[-1]
     assert (result.winner, result.points) == (HUMAN, 3) and said == []
     saved = savegame.read_save()                     # the state after the win, not before
     assert saved.extra["between_games"] and saved.match.score == AT_THE_CAP
@@ -56,7 +56,7 @@ def test_a_money_win_at_32767_all_is_saved_at_the_cap_and_the_close_names_that_s
 
 def test_a_win_one_short_of_the_cap_adds_only_what_fits(tmp_path, monkeypatch, capsys):
     driver, session = backgammon_to_bear_off(tmp_path, monkeypatch, [])
-    driver.game.match.score.update({HUMAN: MAX_SCORE - 1, COMPUTER: 0})
+    driver.game.state.match.score.update({HUMAN: MAX_SCORE - 1, COMPUTER: 0})
     driver.type("a6\n")
     driver.until(SCORE_CAPPED)
     assert savegame.read_save().match.score == {HUMAN: MAX_SCORE, COMPUTER: 0}
@@ -65,12 +65,12 @@ def test_a_win_one_short_of_the_cap_adds_only_what_fits(tmp_path, monkeypatch, c
 
 def test_below_the_cap_the_banner_says_nothing_of_it(tmp_path, monkeypatch):
     driver, _session = backgammon_to_bear_off(tmp_path, monkeypatch, [])
-    driver.game.match.score.update({HUMAN: MAX_SCORE - 3, COMPUTER: 0})
+    driver.game.state.match.score.update({HUMAN: MAX_SCORE - 3, COMPUTER: 0})
     driver.type("a6\n")
     driver.until("Press any key for a new game")
-    assert driver.game.match.score[HUMAN] == MAX_SCORE
-    driver.game.match.score[HUMAN] = MAX_SCORE - 1      # a later look: below the cap again
-    assert not driver.game.match.score_capped
+    assert driver.game.state.match.score[HUMAN] == MAX_SCORE
+    driver.game.state.match.score[HUMAN] = MAX_SCORE - 1      # a later look: below the cap again
+    assert not driver.game.state.match.score_capped
 
 
 def test_a_state_the_save_refuses_is_never_called_saved_on_closing(tmp_path, monkeypatch,
@@ -78,7 +78,7 @@ def test_a_state_the_save_refuses_is_never_called_saved_on_closing(tmp_path, mon
     said = []
     driver, session = backgammon_to_bear_off(tmp_path, monkeypatch, said)
     before = savegame.read_save()                    # the turn's start, score 0-0
-    driver.game.match.score[COMPUTER] = MAX_SCORE + 3   # past what a save may hold
+    driver.game.state.match.score[COMPUTER] = MAX_SCORE + 3   # past what a save may hold
     driver.type("a6\n")
     driver.until("Press any key for a new game")
     assert len(said) == 1 and f"{MAX_SCORE + 3} is not a whole number" in said[0]

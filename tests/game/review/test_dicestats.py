@@ -101,8 +101,8 @@ def test_the_pages_count_every_roll_of_a_seeded_match():
     driver.until("Press any key", max_frames=300000)
     driver.type(" ")
     driver.until("T: the dice", max_frames=5000)
-    record = driver.game.match.record
-    assert driver.game.match.is_over
+    record = driver.game.state.match.record
+    assert driver.game.state.match.is_over
     driver.type("t")
     driver.until("THE DICE ON TRIAL (1/3)", max_frames=20000)
     page = driver.text()

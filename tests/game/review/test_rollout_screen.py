@@ -147,7 +147,7 @@ def test_r_on_the_advice_page_rolls_the_shown_plays_out_then_the_board_is_back()
     assert "1. h3 f1" in roll_out_and_stop(driver, "Rolls out the 5 plays shown:")
     driver.type("\n")
     wait_for(driver, "Your move?")
-    assert driver.game.turn.made == []
+    assert driver.game.state.turn.made == []
 
 
 def test_a_review_move_page_rolls_its_decision_out():

@@ -62,12 +62,12 @@ def test_a_at_take_shows_the_cube_page_then_asks_again():
     assert "Chances for me:" in page and "Proper:" in page
     # the opening position after one play is nowhere near a double
     assert "Proper: No double, take." in page and "too early" in page, page
-    assert driver.game.match.offered_by == COMPUTER       # still waiting for the answer
+    assert driver.game.state.match.offered_by == COMPUTER       # still waiting for the answer
     driver.type("\n")
     driver.until("I double to 2. Take? (Y/N)")
     driver.type("y")
     driver.run(2)
-    assert (driver.game.match.cube_value, driver.game.match.cube_owner) == (2, HUMAN)
+    assert (driver.game.state.match.cube_value, driver.game.state.match.cube_owner) == (2, HUMAN)
 
 
 def test_a_before_a_throw_shows_the_cube_page_for_the_side_to_roll():
@@ -84,10 +84,10 @@ def test_a_before_a_throw_shows_the_cube_page_for_the_side_to_roll():
     assert "still, it is" not in page                      # no double has been made
     driver.type("\n")
     driver.until("Black: ENTER rolls, D doubles")
-    assert driver.game.match.offered_by is None and driver.game.match.cube_value == 1
+    assert driver.game.state.match.offered_by is None and driver.game.state.match.cube_value == 1
     driver.type("\n")
     driver.until("Black's move?")
-    assert driver.game.match.sides[1] == BLACK
+    assert driver.game.state.match.sides[1] == BLACK
 
 
 def test_a_while_my_play_is_shown_gives_the_cube_advice_before_your_throw():
@@ -101,17 +101,17 @@ def test_a_while_my_play_is_shown_gives_the_cube_advice_before_your_throw():
     assert "Chances for you:" in page and "Proper: No double, take." in page
     driver.type("\n")
     driver.until("You: ENTER rolls, D doubles")     # then the choice is yours
-    assert driver.game.match.cube_value == 1
+    assert driver.game.state.match.cube_value == 1
     driver.type("\n")
     driver.until("Your move?")
-    assert driver.game.turn.dice == (5, 4)
+    assert driver.game.state.turn.dice == (5, 4)
 
 
 def test_a_while_my_play_is_shown_says_why_there_is_no_advice_when_you_cannot_double():
     # I own the cube at 2: the human may not double, so A says so instead of doing nothing
     driver = GameDriver(dice=Dice.scripted(HUMAN_STARTS + [2, 1, 5, 4]), cube_policy=Policy())
     driver.until("Your move?")
-    driver.game.match.cube_value, driver.game.match.cube_owner = 2, COMPUTER
+    driver.game.state.match.cube_value, driver.game.state.match.cube_owner = 2, COMPUTER
     driver.game.draw_cube()
     open_with_31(driver)
     driver.until("I play")
@@ -123,5 +123,5 @@ def test_a_while_my_play_is_shown_says_why_there_is_no_advice_when_you_cannot_do
     assert "CUBE ADVICE" not in page
     driver.type("\n")
     driver.until("Your move?")                           # no double offered, the throw follows
-    assert driver.game.turn.dice == (5, 4)
-    assert (driver.game.match.cube_value, driver.game.match.cube_owner) == (2, COMPUTER)
+    assert driver.game.state.turn.dice == (5, 4)
+    assert (driver.game.state.match.cube_value, driver.game.state.match.cube_owner) == (2, COMPUTER)

@@ -57,11 +57,11 @@ def test_the_stop_comes_before_every_throw_with_a_live_cube_and_enter_or_space_r
     driver = StopDriver(dice=Dice(5), settings=Settings(who_starts="computer", speed="instant"))
     for key in ("\n", " ", "\n"):
         assert until_move_or_stop(driver) == "stop"
-        assert driver.game.board_clicks == {"cube": "d", "dice": " "}
+        assert driver.game.prompt.board_clicks == {"cube": "d", "dice": " "}
         driver.type(key)
         assert until_move_or_stop(driver) == "move"
-        assert driver.game.board_clicks == {}
-        turn = driver.game.turn
+        assert driver.game.prompt.board_clicks == {}
+        turn = driver.game.state.turn
         while not turn.complete:                       # the first allowed steps
             f, d = turn.allowed_steps()[0]
             driver.type(f"{Position.letter_of_index(f)}{d}\n")
@@ -74,7 +74,8 @@ def test_d_at_the_stop_doubles_and_the_cube_goes_across():
     assert until_move_or_stop(driver) == "stop"
     driver.type("d")
     driver.until("I take", row=23)
-    assert driver.game.match.cube_value == 2 and driver.game.match.cube_owner == COMPUTER
+    match = driver.game.state.match
+    assert match.cube_value == 2 and match.cube_owner == COMPUTER
 
 
 @pytest.mark.parametrize("why, match, cube_on", [
@@ -90,7 +91,7 @@ def test_no_stop_where_no_double_counts(why, match, cube_on):
                         settings=Settings(who_starts="human", cube=cube_on,
                                           match_length=match.length))
     assert until_move_or_stop(driver) == "move", why
-    assert driver.game.match.rolled
+    assert driver.game.state.match.rolled
 
 
 def test_a_stop_where_the_double_counts_in_a_match():
@@ -134,7 +135,7 @@ def test_d_doubles_is_never_shown_after_a_play_that_ends_the_game():
 def test_d_doubles_shows_on_the_computers_play_and_a_click_on_the_cube_means_d_meanwhile():
     driver = StopDriver(dice=Dice(5), settings=Settings(who_starts="computer"))
     driver.until("D doubles", row=23)
-    assert driver.game.board_clicks == {"cube": "d"}
+    assert driver.game.prompt.board_clicks == {"cube": "d"}
 
 
 def frames_before_the_double_is_judged(tutor_option: str, monkeypatch) -> int:
@@ -166,10 +167,11 @@ def test_the_tutor_waits_until_the_computers_play_has_been_read(monkeypatch):
 
 
 def test_cube_is_live_follows_the_match_rules():
-    game = SimpleNamespace(match=match_at(7, human=3, value=4, owner=HUMAN))
-    assert not cube.cube_is_live(game, HUMAN)                 # 4 away holding 4: dead
-    game.match.cube_value = 2
-    assert cube.cube_is_live(game, HUMAN) and not cube.cube_is_live(game, COMPUTER)
+    match = match_at(7, human=3, value=4, owner=HUMAN)
+    board_game = SimpleNamespace(state=SimpleNamespace(match=match))
+    assert not cube.cube_is_live(board_game, HUMAN)           # 4 away holding 4: dead
+    match.cube_value = 2
+    assert cube.cube_is_live(board_game, HUMAN) and not cube.cube_is_live(board_game, COMPUTER)
 
 
 def test_d_after_the_play_was_read_is_not_typed_into_your_move():

@@ -35,30 +35,30 @@ def test_i_shows_the_gnubg_position_and_match_ids():
     line = driver.message()
     pid, mid = line[3:].split(":")
     assert pid == Position.start().position_id and len(mid) == 12
-    assert mid == driver.game.match.match_id((3, 1))
+    assert mid == driver.game.state.match.match_id((3, 1))
 
 
 def test_t_takes_back_the_last_step_and_u_undoes_the_turn():
     driver = GameDriver(dice=Dice.scripted(HUMAN_STARTS))
     at_your_move(driver)
-    start = driver.game.position
+    start = driver.game.state.position
     driver.type("h3\n")
     at_your_move(driver)
-    after_one = driver.game.position
+    after_one = driver.game.state.position
     assert after_one != start
     driver.type("T\n")
     at_your_move(driver)
-    assert driver.game.position == start and driver.game.turn.made == []
+    assert driver.game.state.position == start and driver.game.state.turn.made == []
     driver.type("h3\n")
     at_your_move(driver)
     driver.type("T\n")
     at_your_move(driver)
     driver.type("x3\n")                 # another first step, then undo the turn
     at_your_move(driver)
-    assert driver.game.position != start
+    assert driver.game.state.position != start
     driver.type("U\n")
     at_your_move(driver)
-    assert driver.game.position == start and driver.game.turn.dice_left == (3, 1)
+    assert driver.game.state.position == start and driver.game.state.turn.dice_left == (3, 1)
     driver.type("t\n")
     driver.until("No man moved yet. Press ENTER")
 
@@ -67,7 +67,7 @@ def test_ready_n_puts_the_men_back_and_y_confirms():
     driver = GameDriver(dice=Dice.scripted(HUMAN_STARTS + [2, 1]),
                         settings=Settings(confirm_turn=True))
     at_your_move(driver)
-    start = driver.game.position
+    start = driver.game.state.position
     driver.type("h3\n")
     at_your_move(driver)
     driver.type("f1\n")
@@ -76,7 +76,7 @@ def test_ready_n_puts_the_men_back_and_y_confirms():
     driver.until("Y or N? READY?")
     driver.type("n")
     at_your_move(driver)
-    assert driver.game.position == start and driver.game.turn.made == []
+    assert driver.game.state.position == start and driver.game.state.turn.made == []
     driver.type("x3\n")
     at_your_move(driver)
     driver.type("x1\n")
@@ -100,7 +100,7 @@ def test_quit_for_the_opening_dice_abandons_and_for_a_later_throw_resigns():
     driver.until("Dice for me?")
     driver.resign_single()                       # at a later throw: a resignation
     driver.until("Opening: my die, yours?")
-    assert len(driver.games) == 3 and driver.games[1].match.results[-1].kind == "resign"
+    assert len(driver.games) == 3 and driver.games[1].state.match.results[-1].kind == "resign"
 
 
 def test_set_dice_asks_each_roll_for_both_sides():
@@ -112,7 +112,7 @@ def test_set_dice_asks_each_roll_for_both_sides():
     driver.until("Opening: my die, yours?")
     driver.type("1 3\n")                         # top (mine) 1, bottom (yours) 3
     at_your_move(driver)
-    assert driver.game.turn.dice == (3, 1)
+    assert driver.game.state.turn.dice == (3, 1)
     driver.type("h3\n")
     at_your_move(driver)
     driver.type("f1\n")
@@ -126,7 +126,7 @@ def test_set_dice_asks_each_roll_for_both_sides():
     driver.until("Dice for you?")
     driver.type("65\n")
     at_your_move(driver)
-    assert driver.game.turn.dice == (6, 5)
+    assert driver.game.state.turn.dice == (6, 5)
 
 
 def test_a_shows_the_evaluators_ranked_plays_then_the_board():
@@ -138,7 +138,7 @@ def test_a_shows_the_evaluators_ranked_plays_then_the_board():
     assert "1. h3 f1" in page, page            # 8/5 6/5, the book play of 3-1
     driver.type("\n")
     at_your_move(driver)
-    assert driver.game.turn.made == []
+    assert driver.game.state.turn.made == []
 
 
 def test_x_exports_the_finished_games(tmp_path):
@@ -180,4 +180,4 @@ def test_v_shows_the_version_and_the_checksum_stored_in_the_weights_file():
     driver.type("V\n")
     driver.until(f"Version {game.__version__}, weights {fnv:08x}")
     at_your_move(driver)
-    assert driver.game.turn.made == []                 # nothing moved
+    assert driver.game.state.turn.made == []                 # nothing moved

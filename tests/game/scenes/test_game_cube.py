@@ -21,7 +21,7 @@ def opening_31_then_double(driver):
 
 
 def cube_on_screen(driver):
-    return driver.game.screen.read_cube()
+    return driver.game.table.screen.read_cube()
 
 
 def test_double_taken_doubles_the_stakes_and_hands_the_cube_to_the_computer():
@@ -30,11 +30,11 @@ def test_double_taken_doubles_the_stakes_and_hands_the_cube_to_the_computer():
     assert cube_on_screen(driver) is None or cube_on_screen(driver)[1] is None
     opening_31_then_double(driver)
     driver.until("You double to 2: I take")
-    match = driver.game.match
+    match = driver.game.state.match
     assert (match.cube_value, match.cube_owner) == (2, COMPUTER)
     assert cube_on_screen(driver) == (2, "computer")
     driver.until("Your move?")                     # then the human throws and plays on
-    assert driver.game.turn.dice == (5, 4)
+    assert driver.game.state.turn.dice == (5, 4)
     # asked once before its own first throw (no double), once for the human's double
     assert policy.asked == [(COMPUTER, 1, None), (HUMAN, 1, None)]
 
@@ -46,7 +46,7 @@ def test_no_answer_from_the_cube_policy_is_no_double_and_a_take():
                         cube_policy=lambda *question: asked.append(question))
     opening_31_then_double(driver)
     driver.until("You double to 2: I take")
-    assert (driver.game.match.cube_value, driver.game.match.cube_owner) == (2, COMPUTER)
+    assert (driver.game.state.match.cube_value, driver.game.state.match.cube_owner) == (2, COMPUTER)
     assert [doubler for _pos, _match, doubler in asked] == [COMPUTER, HUMAN]
 
 
@@ -55,7 +55,7 @@ def test_double_dropped_ends_the_game_for_one_point():
     opening_31_then_double(driver)
     driver.until("You double to 2: I drop")
     driver.until("YOU WIN: I drop (1 point)")
-    match = driver.game.match
+    match = driver.game.state.match
     assert match.score == {HUMAN: 1, COMPUTER: 0} and match.cube_value == 1
     assert match.results[-1].kind == "drop"
     driver.until("Press any key for a new game")
@@ -70,8 +70,8 @@ def test_redouble_by_the_owner_and_a_double_refused_to_the_non_owner():
     opening_31_then_double(driver)
     driver.until("I take")
     driver.until("Your move?")
-    game = driver.game
-    turn = game.turn
+    board_game = driver.game
+    turn = board_game.state.turn
     while not turn.complete:                        # play any legal steps of the 5-4
         from_index, die = turn.allowed_steps()[0]
         driver.type(f"{Position.letter_of_index(from_index)}{die}\n")
@@ -79,15 +79,15 @@ def test_redouble_by_the_owner_and_a_double_refused_to_the_non_owner():
     driver.until("I double to 4. Take? (Y/N)")
     driver.type("x")
     driver.until("Y or N? I double to 4. Take?")
-    assert game.match.cube_value == 2               # nothing changed by the wrong key
+    assert board_game.state.match.cube_value == 2               # nothing changed by the wrong key
     driver.type("y")
     driver.run(2)
-    assert (game.match.cube_value, game.match.cube_owner) == (4, HUMAN)
+    assert (board_game.state.match.cube_value, board_game.state.match.cube_owner) == (4, HUMAN)
     assert cube_on_screen(driver) == (4, "human")
     # now the computer is the non-owner: its policy would double, but it may not
     assert policy.asked.count((COMPUTER, 4, HUMAN)) == 0
     driver.until("I play")
-    assert game.match.cube_value == 4 and game.match.offered_by is None
+    assert board_game.state.match.cube_value == 4 and board_game.state.match.offered_by is None
 
 
 def test_non_owner_human_double_is_refused_with_the_reason():
@@ -96,7 +96,7 @@ def test_non_owner_human_double_is_refused_with_the_reason():
     opening_31_then_double(driver)
     driver.until("I take")
     driver.until("Your move?")
-    turn = driver.game.turn
+    turn = driver.game.state.turn
     while not turn.complete:
         from_index, die = turn.allowed_steps()[0]
         driver.type(f"{Position.letter_of_index(from_index)}{die}\n")
@@ -104,7 +104,8 @@ def test_non_owner_human_double_is_refused_with_the_reason():
     driver.until("I play")
     driver.type("d")                                  # the computer owns the cube
     driver.until("Only the owner of the cube may")
-    assert driver.game.match.cube_value == 2 and driver.game.match.cube_owner == COMPUTER
+    match = driver.game.state.match
+    assert match.cube_value == 2 and match.cube_owner == COMPUTER
     driver.type("\n")
     driver.until("Your move?")
 
@@ -116,13 +117,13 @@ def test_double_after_rolling_is_refused_with_the_reason():
     driver.until("You may only double before you")
     driver.type("\n")
     driver.until("Your move?")
-    assert driver.game.match.cube_value == 1 and driver.game.match.offered_by is None
+    assert driver.game.state.match.cube_value == 1 and driver.game.state.match.offered_by is None
 
 
 def test_cube_off_d_says_so_and_nothing_changes():
     settings = Settings(cube=False)
     driver = GameDriver(dice=Dice.scripted(HUMAN_STARTS + [2, 1]), settings=settings)
-    assert driver.game.screen.read_cube() is None
+    assert driver.game.table.screen.read_cube() is None
     driver.until("Your move?")
     driver.type("h3\n")
     driver.until("Your move?")
@@ -133,7 +134,7 @@ def test_cube_off_d_says_so_and_nothing_changes():
     driver.until("The doubling cube is switched")
     driver.type("\n")
     driver.until("Your move?")
-    assert driver.game.match.cube_value == 1
+    assert driver.game.state.match.cube_value == 1
 
 
 def test_gammon_on_a_cube_of_4_scores_8():
@@ -146,7 +147,7 @@ def test_gammon_on_a_cube_of_4_scores_8():
     driver.until("You: ENTER rolls, D doubles")     # the owner may redouble: ENTER declines
     driver.type("\n")
     driver.until("Your move?")
-    assert driver.game.screen.read_cube() == (4, "human")
+    assert driver.game.table.screen.read_cube() == (4, "human")
     driver.type("a6\n")
     driver.until("YOU WIN a gammon (8 points)")
     assert match.score == {HUMAN: 8, COMPUTER: 0}
@@ -161,5 +162,5 @@ def test_human_who_starts_may_double_before_the_first_throw():
     driver.type("D")
     driver.until("You double to 2: I take")
     driver.until("Your move?")
-    assert driver.game.turn.dice == (5, 4)
-    assert (driver.game.match.cube_value, driver.game.match.cube_owner) == (2, COMPUTER)
+    assert driver.game.state.turn.dice == (5, 4)
+    assert (driver.game.state.match.cube_value, driver.game.state.match.cube_owner) == (2, COMPUTER)

@@ -15,7 +15,7 @@ MESSAGE = 23
 
 def play_human_turn(driver: GameDriver) -> None:
     """Type one legal play for the turn in progress (the engine's first), step by step."""
-    turn = driver.game.turn
+    turn = driver.game.state.turn
     play = rules.legal_plays(turn.start, turn.dice)[0]
     for step in play.steps:
         letter = Position.letter_of_index(step.from_index)
@@ -43,7 +43,7 @@ def test_complete_game_human_against_computer_reaches_a_winner():
     assert verdict.startswith(("YOU WIN", "I WIN"))
     assert "point" in verdict
     assert "Press any key for a new game" in driver.message()
-    result = rules.game_result(driver.game.position)
+    result = rules.game_result(driver.game.state.position)
     assert result != 0
     driver.type("x")
     driver.until("The opening throw")
@@ -70,10 +70,10 @@ def test_to_play_k4_and_4k_both_move_a_man_either_case():
     # human starts with 4 (bottom) against 1 (top): plays 4 and 1
     driver = GameDriver(dice=Dice.scripted([1, 4]))
     driver.until("Your move?")
-    before = driver.game.position
+    before = driver.game.state.position
     driver.type("4M\n")                      # m = the human's 13-point
     driver.run(2)
-    after = driver.game.position
+    after = driver.game.state.position
     assert after != before and after.board[12] == 4 and after.board[8] == 1
     driver.type("f1\n")
     driver.until("I play")
@@ -88,22 +88,22 @@ def test_the_bar_z_enters_a_man():
     driver.type("\n")
     driver.type("z3\n")
     driver.run(2)
-    assert driver.game.position.board[24] == 0
-    assert driver.game.position.board[21] == 1     # entered on v, the human's 22-point
+    assert driver.game.state.position.board[24] == 0
+    assert driver.game.state.position.board[21] == 1     # entered on v, the human's 22-point
 
 
 def test_illegal_entry_says_why_asks_enter_then_takes_a_legal_move():
     driver = GameDriver(dice=Dice.scripted([1, 4]))
     driver.until("Your move?")
-    before = driver.game.position
+    before = driver.game.state.position
     driver.type("k4\n")
     driver.until("No man on k. Press ENTER")
-    assert driver.game.position == before
+    assert driver.game.state.position == before
     driver.type("\n")
     driver.until("Your move?")
     driver.type("m4\n")
     driver.run(2)
-    assert driver.game.position != before
+    assert driver.game.state.position != before
 
 
 def test_quit_at_your_move_resigns_and_the_next_game_starts():
@@ -111,7 +111,7 @@ def test_quit_at_your_move_resigns_and_the_next_game_starts():
     driver.until("Your move?")
     driver.resign_single()
     driver.until("The opening throw")
-    assert len(driver.games) == 2 and driver.games[0].match.results[-1].kind == "resign"
+    assert len(driver.games) == 2 and driver.games[0].state.match.results[-1].kind == "resign"
 
 
 CLOSED_BOARD = Position.from_points({"bar": 2, 6: 4, 5: 3, 4: 3, 3: 3},
@@ -122,10 +122,10 @@ def test_the_bar_blocked_entry_forfeits_the_turn_with_a_message():
     driver = GameDriver(dice=Dice.scripted([1, 5]), start=CLOSED_BOARD)
     driver.until("You start with 5 and 1")
     driver.until("You can't enter. Press ENTER")
-    before = driver.game.position
+    before = driver.game.state.position
     driver.type("\n")
     driver.until("My throw")
-    assert driver.game.position == before
+    assert driver.game.state.position == before
     assert driver.log[-1] == "human 51 forfeit"
 
 
@@ -142,11 +142,11 @@ def test_rule8_bearing_off_takes_a_man_off_and_counts_it_beside_the_board():
     driver.until("Your move?")
     driver.type("f6\n")                   # a 6 bears a man off the f (6) point
     driver.run(2)
-    assert driver.game.position.borne_off()[0] == 1
-    assert driver.game.screen.shown.off_white == 1
+    assert driver.game.state.position.borne_off()[0] == 1
+    assert driver.game.table.screen.shown.off_white == 1
     driver.type("a1\n")
     driver.run(2)
-    assert driver.game.position.borne_off()[0] == 2
+    assert driver.game.state.position.borne_off()[0] == 2
 
 
 def test_rule8_a_die_that_carries_a_man_past_a_bears_it_off():
@@ -155,8 +155,8 @@ def test_rule8_a_die_that_carries_a_man_past_a_bears_it_off():
     driver.until("Your move?")
     driver.type("c6\n")                   # the highest man, c, goes off with a 6
     driver.run(2)
-    assert driver.game.position.board[2] == 0
-    assert driver.game.position.borne_off()[0] == 13
+    assert driver.game.state.position.board[2] == 0
+    assert driver.game.state.position.borne_off()[0] == 13
 
 
 def test_the_end_of_a_game_names_the_winner_and_a_gammon():
@@ -182,7 +182,7 @@ def test_no_possible_play_forfeits_the_turn_with_a_message():
     driver.until("You cannot move. Press ENTER")
     driver.type("\n")
     driver.until("My throw")
-    assert driver.game.position == primed
+    assert driver.game.state.position == primed
     assert driver.log[-1] == "human 61 forfeit"
 
 
@@ -194,10 +194,10 @@ def test_computer_play_is_written_in_letter_notation_and_shown_man_by_man():
     assert all(w[0] in "abcdefghijklmnopqrstuvwxz" and w[1] in "16" for w in words)
     start = Position.start()
     driver.run(timing.STEP_PAUSE_FRAMES + 1)      # the first man has moved, not the second
-    assert driver.game.position != start
-    after_first = driver.game.position
+    assert driver.game.state.position != start
+    after_first = driver.game.state.position
     driver.run(timing.STEP_PAUSE_FRAMES)
-    assert driver.game.position != after_first
+    assert driver.game.state.position != after_first
 
 
 @pytest.mark.parametrize("entries", [("h2", "f4"), ("4F", "2H")])
@@ -209,7 +209,7 @@ def test_rule4_either_number_may_be_played_first(entries):
         driver.type(entry + "\n")
         driver.run(2)
     driver.until("My throw")
-    board = driver.game.position.board          # 8/6 and 6/2: h has 2, f still 5, b 1
+    board = driver.game.state.position.board          # 8/6 and 6/2: h has 2, f still 5, b 1
     assert (board[7], board[5], board[1]) == (2, 5, 1)
 
 
@@ -222,7 +222,7 @@ def test_rule4_when_only_one_die_can_be_played_it_must_be_the_higher():
     driver.type("\n")
     driver.type("m6\n")
     driver.until("My throw")
-    assert driver.game.position.board[6] == 1
+    assert driver.game.state.position.board[6] == 1
 
 
 def test_rule6_a_hit_blot_goes_to_the_green_bar_on_screen():
@@ -231,9 +231,9 @@ def test_rule6_a_hit_blot_goes_to_the_green_bar_on_screen():
     driver.until("Your move?")
     driver.type("i4\n")                        # 9/5 lands on the black blot on e
     driver.run(2)
-    assert driver.game.position.board[25 + 24] == 1
-    assert driver.game.screen.shown.bar_black == 1
-    assert driver.game.screen.shown.points[5] == 1
+    assert driver.game.state.position.board[25 + 24] == 1
+    assert driver.game.table.screen.shown.bar_black == 1
+    assert driver.game.table.screen.shown.points[5] == 1
 
 
 def test_every_reason_the_rules_give_has_a_few_words_that_fit_the_message_line():
@@ -260,4 +260,4 @@ def test_a_play_the_rules_refuse_is_never_shown_for_the_computer():
     driver = GameDriver(dice=Dice.scripted([6, 1]), chooser=bogus)
     driver.until("I play")
     driver.until("Your move?")
-    assert driver.game.position != Position.start()
+    assert driver.game.state.position != Position.start()

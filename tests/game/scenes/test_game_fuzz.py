@@ -9,7 +9,7 @@ from game.model import rules
 from game.model.dice import Dice
 from game.model.position import Position
 from game.scenes import human_turn
-from game.scenes.state import Game
+from game.scenes.state import Game, Table
 from game.words import PRESS_ENTER
 from game.zx import usr
 from gamedriver import GameDriver
@@ -62,8 +62,7 @@ def accepted_steps(turn: rules.Turn) -> set[tuple[int, int]]:
 
 def test_fuzz_every_entry_gives_a_message_or_a_legal_step():
     rng = random.Random(1983)
-    game = Game(_Quiet(), _Quiet(), Dice(5), usr.first_legal_play)
-    game.screen = _Quiet()
+    board_game = Game(Table(_Quiet(), _Quiet(), Dice(5), usr.first_legal_play))
     position = Position.start()
     turn = rules.Turn(position, (rng.randint(1, 6), rng.randint(1, 6)))
     legal_next = accepted_steps(turn)
@@ -74,15 +73,15 @@ def test_fuzz_every_entry_gives_a_message_or_a_legal_step():
             f, d = rng.choice(sorted(legal_next))
             letter = Position.letter_of_index(f)
             text = rng.choice([f"{letter}{d}", f"{d}{letter.upper()}"])
-        game.position = turn.position
+        board_game.state.position = turn.position
         before = turn.position
         made_before = list(turn.made)
-        result = human_turn.entry(game, turn, text)
+        result = human_turn.entry(board_game, turn, text)
         if result is None:
             steps += 1
             assert len(turn.made) == len(made_before) + 1
             assert turn.made[-1] in legal_next, (text, turn.made[-1])
-            assert game.position == turn.position
+            assert board_game.state.position == turn.position
         else:
             messages += 1
             assert isinstance(result, str) and result
@@ -111,13 +110,13 @@ def test_fuzz_through_the_frame_loop_keys_never_break_the_program():
     while typed < FRAME_ENTRIES:
         message = driver.message()
         if "Your move?" in message:
-            before = driver.game.position
+            before = driver.game.state.position
             text = random_entry(rng)[:60]
             driver.type(text + "\n")
             driver.run(1)
             typed += 1
             after_message = driver.message()
-            if driver.game.position != before:
+            if driver.game.state.position != before:
                 assert "Press ENTER" not in after_message
         elif "ENTER" in message:
             driver.type("\n")

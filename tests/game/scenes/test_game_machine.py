@@ -19,10 +19,10 @@ def test_machine_opening_throw_then_your_move_k4_and_4k():
     driver = MachineDriver(dice=Dice.scripted([1, 4]))
     driver.until("You start with 4 and 1", max_frames=600)
     driver.until("Your move?", max_frames=300)
-    before = driver.game.position
+    before = driver.game.state.position
     driver.type("4M\n")
     driver.run(3)
-    assert driver.game.position != before
+    assert driver.game.state.position != before
     driver.type("F1\n")
     driver.until("I play", max_frames=600)
 
@@ -68,14 +68,14 @@ def test_machine_fuzz_typed_through_the_keyboard_matrix():
         if typed >= 60:
             break
         if "Your move?" in message:
-            before = driver.game.position
+            before = driver.game.state.position
             text = "".join(rng.choice(keys) for _ in range(rng.choice([0, 1, 2, 2, 3, 5, 40])))
             driver.type(text + "\n")
             driver.run(2)
             typed += 1
             after = driver.message()
             command = text.strip().upper() in COMMANDS        # H, P, S... (issue 9) move nothing
-            assert ("Press ENTER" in after) != (driver.game.position != before) or \
+            assert ("Press ENTER" in after) != (driver.game.state.position != before) or \
                 "QUIT" in text.upper() or command
         elif "ENTER" in message:
             driver.type("\n")

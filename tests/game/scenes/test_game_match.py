@@ -76,12 +76,12 @@ def test_a_match_length_changed_in_options_starts_a_new_match_after_the_game():
     driver.type("7\n")
     driver.type("\n")
     driver.until("Your move?")
-    assert driver.game.match is match and match.length is None     # this game plays on
+    assert driver.game.state.match is match and match.length is None     # this game plays on
     driver.type("a3\n")
     driver.until("Press any key for a new game")
     driver.type(" ")
     driver.until("Your move?")
-    assert driver.game.match is not match and driver.game.match.length == 7
+    assert driver.game.state.match is not match and driver.game.state.match.length == 7
 
 
 def test_match_over_screen_export_and_a_new_match(tmp_path):
@@ -106,7 +106,8 @@ def test_match_over_screen_export_and_a_new_match(tmp_path):
     parsed = parse_mat(path.read_text())
     assert len(parsed.games) == 1
     driver.until("The opening throw")                    # a new match, its first game
-    assert driver.game.match is not match and driver.game.match.score == {HUMAN: 0, COMPUTER: 0}
+    new = driver.game.state.match
+    assert new is not match and new.score == {HUMAN: 0, COMPUTER: 0}
 
 
 def test_money_play_keeps_a_running_total_and_s_shows_it():
@@ -119,7 +120,7 @@ def test_money_play_keeps_a_running_total_and_s_shows_it():
     driver.until("Press any key for a new game")
     driver.type(" ")
     driver.until("Your move?")
-    assert driver.game.match is match and match.balance(HUMAN) == 1
+    assert driver.game.state.match is match and match.balance(HUMAN) == 1
     driver.type("S\n")
     driver.until("SCORE")
     page = "\n".join(driver.text())
@@ -144,7 +145,7 @@ def test_computer_drops_and_takes_as_the_evaluator_says():
     driver.until("D doubles")
     driver.type("d")
     driver.until("You double to 2: I take", max_frames=6000)
-    assert driver.game.match.cube_owner == COMPUTER
+    assert driver.game.state.match.cube_owner == COMPUTER
 
 
 def test_computer_offers_a_double_when_the_evaluator_says_so():
@@ -155,7 +156,7 @@ def test_computer_offers_a_double_when_the_evaluator_says_so():
     driver.until("I double to 2. Take? (Y/N)", max_frames=6000)
     driver.type("n")
     driver.until("I WIN: you drop (1 point)")
-    assert driver.game.match.score == {HUMAN: 0, COMPUTER: 1}
+    assert driver.game.state.match.score == {HUMAN: 0, COMPUTER: 1}
     assert os.environ.get("SPECTRUM_BACKGAMMON_CONFIG_DIR")
 
 
@@ -198,7 +199,7 @@ def test_a_match_played_through_the_program_is_imported_by_gnubg(tmp_path):
     for _ in range(20000):
         message = driver.message()
         if "Your move?" in message:
-            turn = driver.game.turn
+            turn = driver.game.state.turn
             f, d = turn.allowed_steps()[0]
             driver.type(f"{Position.letter_of_index(f)}{d}\n")
         elif "D doubles" in message and not doubled:
@@ -218,7 +219,7 @@ def test_a_match_played_through_the_program_is_imported_by_gnubg(tmp_path):
             driver.run(3)
     else:
         raise AssertionError("the match did not end")
-    match = driver.game.match
+    match = driver.game.state.match
     assert match.is_over and doubled
     ours = tmp_path / driver.message().split()[-1]
     theirs = tmp_path / "gnubg.mat"

@@ -88,10 +88,10 @@ def test_level_change_takes_effect_at_the_next_computer_decision():
     driver.until("OPTIONS")
     driver.type("1\n")                    # level 5 -> 1, then back to the game
     at_your_move(driver)
-    turn = driver.game.turn
+    turn = driver.game.state.turn
     while not turn.complete:
         f, d = turn.allowed_steps()[0]
-        driver.type(f"{driver.game.position.letter_of_index(f)}{d}\n")
+        driver.type(f"{driver.game.state.position.letter_of_index(f)}{d}\n")
         driver.run(2)
     driver.until("I play")
     assert levels == [5, 1]
@@ -131,7 +131,7 @@ def test_speed_instant_shows_the_computer_play_at_once():
     frames = slow.frames
     slow.until("Your move?")
     assert instant < slow.frames - frames - 2 * timing.STEP_PAUSE_FRAMES
-    assert driver.game.position == slow.game.position
+    assert driver.game.state.position == slow.game.state.position
 
 
 def test_help_pages_then_the_board_back():
@@ -154,7 +154,7 @@ def test_help_pages_then_the_board_back():
     driver.type("\n")
     at_your_move(driver)
     assert picture() == before                          # board, dice and cube as before
-    assert driver.game.turn.made == []
+    assert driver.game.state.turn.made == []
 
 
 def at_the_new_game_key() -> GameDriver:
@@ -198,6 +198,6 @@ def test_set_up_a_board_from_the_options_before_a_game():
     driver.until("Set up?")
     driver.type("GO\n")
     at_your_move(driver)
-    position = driver.game.position
+    position = driver.game.state.position
     assert position.board[5] == 0 and sum(position.board[:25]) == 10
-    assert driver.game.turn.dice == (3, 1)
+    assert driver.game.state.turn.dice == (3, 1)

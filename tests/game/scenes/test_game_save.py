@@ -28,7 +28,7 @@ def test_save_on_leaving_and_resume_at_the_next_start(tmp_path, monkeypatch):
     session.match.score[COMPUTER] = 2                # as if earlier games were played
     path = save_session(session)
     assert path and path.exists()
-    half_turn = session.game.position
+    half_turn = session.game.state.position
 
     resumed = Session(settings)
     driver2 = GameDriver(dice=Dice.scripted([]), settings=settings, session=resumed,
@@ -36,12 +36,12 @@ def test_save_on_leaving_and_resume_at_the_next_start(tmp_path, monkeypatch):
     driver2.until("Resume saved game 0-2? (Y/N)")
     driver2.type("y")
     driver2.until("Your move?")
-    game = driver2.game
-    assert game.position == half_turn                # where it was: h3 made again, same dice
-    assert game.turn.dice == (3, 1) and len(game.turn.made) == 1
-    assert game.match.length == 5 and game.match.score == {HUMAN: 0, COMPUTER: 2}
+    state = driver2.game.state
+    assert state.position == half_turn               # where it was: h3 made again, same dice
+    assert state.turn.dice == (3, 1) and len(state.turn.made) == 1
+    assert state.match.length == 5 and state.match.score == {HUMAN: 0, COMPUTER: 2}
     saved, _ = savegame.load_game(warn=None)         # replaced by the resumed game, not gone
-    assert saved.extra["typed"] == [list(game.turn.made[0])]
+    assert saved.extra["typed"] == [list(state.turn.made[0])]
     driver2.type("f1\n")
     driver2.until("I play")                          # and the game goes on
 
@@ -134,7 +134,7 @@ def test_the_match_is_saved_at_each_turn_and_each_step_without_closing_the_windo
     assert (saved.turn, saved.dice, saved.extra["typed"]) == (HUMAN, (3, 1), [])
     driver.type("h3\n")
     driver.until("Your move?")
-    assert savegame.read_save(path).extra["typed"] == [list(session.game.turn.made[0])]
+    assert savegame.read_save(path).extra["typed"] == [list(session.game.state.turn.made[0])]
     driver.type("f1\n")
     driver.until("I play")                           # the computer's turn, its dice saved
     saved = savegame.read_save(path)
@@ -149,12 +149,12 @@ def test_a_resumed_turn_is_where_it_was_with_the_typed_steps_made_again(tmp_path
     driver.until("Your move?")
     driver.type("h3\n")
     driver.until("Your move?")
-    half_turn = session.game.position                # killed here: nothing else written
+    half_turn = session.game.state.position                # killed here: nothing else written
     again = GameDriver(dice=Dice.scripted([]), session=Session(Settings()), resume=True)
     again.until("Resume saved game? (Y/N)")
     again.type("y")
     again.until("Your move?")
-    assert again.game.position == half_turn and again.game.turn.dice_left == (1,)
+    assert again.game.state.position == half_turn and again.game.state.turn.dice_left == (1,)
     again.type("f1\n")
     again.until("I play")
 
@@ -207,7 +207,7 @@ def test_a_damaged_save_with_a_whole_backup_offers_the_backup(tmp_path, monkeypa
     again.until("Resume saved game? (Y/N)")
     again.type("y")
     again.until("Your move?")
-    assert again.game.turn.dice == (3, 1) and not again.game.turn.made
+    assert again.game.state.turn.dice == (3, 1) and not again.game.state.turn.made
 
 
 def last_man_game(settings: Settings) -> GameDriver:
@@ -234,8 +234,8 @@ def test_between_games_the_match_is_saved_with_its_new_score_and_resumed_there(
     again.type("y")
     again.until("The opening throw")
     again.until("Your move?")
-    assert again.game.match.score == {HUMAN: 2, COMPUTER: 0}
-    assert again.game.match.game_number == 2
+    assert again.game.state.match.score == {HUMAN: 2, COMPUTER: 0}
+    assert again.game.state.match.game_number == 2
 
 
 def test_the_end_of_the_match_forgets_its_save(tmp_path, monkeypatch):

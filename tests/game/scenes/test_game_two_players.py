@@ -18,21 +18,21 @@ def test_two_players_take_turns_with_named_prompts_and_the_cube():
     driver.until("Black: ENTER rolls, D doubles")
     driver.type("\n")
     driver.until("Black's move?")
-    assert driver.game.turn.dice == (3, 1) and not driver.game.turn.mover_is_human
+    assert driver.game.state.turn.dice == (3, 1) and not driver.game.state.turn.mover_is_human
     driver.type("q3\n")                         # Black's 8-point, as the board letters it
     driver.until("Black's move?")
     driver.type("s1\n")
     driver.until("White: ENTER rolls, D doubles")
-    board = driver.game.position.board
+    board = driver.game.state.position.board
     assert board[25 + 4] == 2                   # Black made its own 5-point
     driver.type("d")
     driver.until("White doubles to 2. Take? (Y/N)")
     driver.type("y")
     driver.until("White's move?")
-    match = driver.game.match
+    match = driver.game.state.match
     assert match.sides == (WHITE, BLACK)
     assert (match.cube_value, match.cube_owner) == (2, BLACK)
-    assert driver.game.turn.dice == (6, 2)
+    assert driver.game.state.turn.dice == (6, 2)
 
 
 def test_the_demo_plays_itself_until_a_key_is_pressed():

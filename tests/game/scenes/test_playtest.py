@@ -30,7 +30,7 @@ def test_demo_chosen_mid_game_then_quit_plays_white_against_black():
     driver.until("Your move?")
     driver.resign_single()
     driver.until("plays", row=23)
-    assert driver.game.match.sides == (WHITE, BLACK)
+    assert driver.game.state.match.sides == (WHITE, BLACK)
     assert driver.message().startswith(("White plays", "Black plays"))
 
 
@@ -45,7 +45,7 @@ def test_match_length_changed_mid_game_then_quit_starts_the_new_match():
     driver.until("Your move?")
     driver.resign_single()
     driver.until("Your move?")
-    assert driver.game.match.length == 3
+    assert driver.game.state.match.length == 3
 
 
 def test_set_dice_opening_prompt_says_whose_die_is_typed_first():
@@ -139,7 +139,7 @@ def test_key_that_ends_the_pip_count_starts_the_next_move():
     driver.until("Pips:", row=23)
     driver.type("h3\n")                       # typed at once, over the pip count
     driver.until("Your move?")
-    assert driver.game.turn.made == [(7, 3)]
+    assert driver.game.state.turn.made == [(7, 3)]
 
 
 def test_console_keys_type_punctuation_through_symbol_shift():

@@ -118,7 +118,7 @@ def test_a_single_declined_keeps_the_typed_step_then_a_gammon_accepted_scores_mo
     driver.until("Your move?")
     driver.type("r3\n")                                   # one step typed
     driver.until("Your move?")
-    made = list(driver.game.turn.made)
+    made = list(driver.game.state.turn.made)
     driver.type("QUIT\n")
     driver.until("Resign: 1 single, 2 gammon,")
     driver.type("x")                                      # not an answer
@@ -126,7 +126,7 @@ def test_a_single_declined_keeps_the_typed_step_then_a_gammon_accepted_scores_mo
     driver.type("1")
     driver.until("I play on")                             # I expect nearly 2 points
     driver.until("Your move?")
-    assert driver.game.turn.made == made and match.in_game and match.score[COMPUTER] == 0
+    assert driver.game.state.turn.made == made and match.in_game and match.score[COMPUTER] == 0
     assert "human resigns 1 pt, declined" in driver.log
     driver.type("QUIT\n")
     driver.until("Resign:")
@@ -147,7 +147,7 @@ def test_the_computer_offers_to_resign_a_lost_race_and_the_player_accepts():
     driver.until("I resign 1 pt. Accept? (Y/N)")
     driver.type("y")
     driver.until("YOU WIN: I resign (1 point)")
-    match = driver.game.match
+    match = driver.game.state.match
     assert match.score == {HUMAN: 1, COMPUTER: 0} and match.results[-1].kind == RESIGN
 
 
@@ -160,7 +160,7 @@ def test_the_computers_offer_declined_plays_on_and_is_not_made_again():
     driver.type("n")
     driver.until("You play on")
     driver.until("Your move?")
-    assert driver.game.match.in_game and "computer resigns 1 pt, declined" in driver.log
+    assert driver.game.state.match.in_game and "computer resigns 1 pt, declined" in driver.log
 
 
 def test_between_two_people_the_other_player_answers():
@@ -226,12 +226,12 @@ def test_quit_typed_while_the_computer_plays_asks_before_the_next_throw():
     driver.until("I play")
     driver.type("QUIT\n")                     # Q heard during the play; U, I, T, ENTER after
     driver.until("Resign: 1 single")
-    assert not driver.game.match.rolled       # before the throw
+    assert not driver.game.state.match.rolled       # before the throw
     driver.run(10)
     assert driver.message().startswith("Resign")       # the rest of QUIT is no answer
     driver.type("n")
     driver.until("Your move?")
-    assert driver.game.turn.dice == (5, 4) and driver.game.match.in_game
+    assert driver.game.state.turn.dice == (5, 4) and driver.game.state.match.in_game
 
 
 def test_a_resignation_through_the_real_window_with_key_down_and_key_up(tmp_path, monkeypatch):
@@ -270,8 +270,8 @@ def test_a_resignation_through_the_real_window_with_key_down_and_key_up(tmp_path
         elif message.startswith("Resign:") and not seen["asked"]:
             seen["asked"] = True
             press("2", p.count + 4)
-        elif p.game is not None and p.game.match.results:
-            seen["result"] = p.game.match.results[-1]
+        elif p.game is not None and p.game.state.match.results:
+            seen["result"] = p.game.state.match.results[-1]
             return False
         return True
     player.run(script)
@@ -285,9 +285,9 @@ def test_quit_at_enter_rolls_d_doubles_asks_before_the_dice_and_n_comes_back_to_
     driver.type("QUIT\n")
     driver.until("Resign: 1 single")
     driver.run(10)
-    assert driver.message().startswith("Resign") and not driver.game.match.rolled
+    assert driver.message().startswith("Resign") and not driver.game.state.match.rolled
     driver.type("n")
     driver.until("You: ENTER rolls, D doubles")
     driver.type("\n")
     driver.until("Your move?")
-    assert driver.game.turn.dice == (5, 3)
+    assert driver.game.state.turn.dice == (5, 3)

@@ -25,7 +25,7 @@ def played_to_the_banner(seed=5, start=RACE, **options):
     """A game from `start` played to its end: the human types the engine's first legal
     play, the computer plays its first legal play; stops at the game-over banner."""
     driver = GameDriver(seed=seed, start=start, **options)
-    return play_on(driver, lambda: driver.game.match.record.games[-1].finished)
+    return play_on(driver, lambda: driver.game.state.match.record.games[-1].finished)
 
 
 def play_on(driver, done):
@@ -34,7 +34,7 @@ def play_on(driver, done):
         message = driver.message()
         if done() and (NEW_GAME in message or "R review the game" in message):
             return driver
-        if "Your move?" in message and driver.game.turn and not driver.game.turn.made:
+        if "Your move?" in message and driver.game.state.turn and not driver.game.state.turn.made:
             play_human_turn(driver)
             driver.run(2)
         elif "ENTER" in message:
@@ -45,7 +45,7 @@ def play_on(driver, done):
 
 
 def record_moves(driver, side):
-    game = driver.game.match.record.games[0]
+    game = driver.game.state.match.record.games[0]
     return [(a.dice, a.play) for a in game.actions if a.kind == "move" and a.side == side]
 
 
@@ -58,9 +58,9 @@ def test_the_banner_takes_turns_with_its_keys_r_and_o():
 
 def test_a_set_up_board_is_recorded_from_the_first_movers_side():
     driver = played_to_the_banner()
-    game = driver.game.match.record.games[0]
+    game = driver.game.state.match.record.games[0]
     first = game.actions[0].side
-    seen = RACE if first == driver.game.bottom else RACE.swapped()
+    seen = RACE if first == driver.game.state.bottom else RACE.swapped()
     assert game.start == seen.position_id
 
 
@@ -97,12 +97,12 @@ def test_r_after_a_game_shows_progress_a_move_page_the_summary_then_the_banner_a
     assert "WIN" in driver.text()[HEADLINE]             # the board and banner are back
     driver.type(" ")
     driver.until("The opening throw")
-    assert len(driver.games) == 2 and len(driver.game.match.results) == 1
+    assert len(driver.games) == 2 and len(driver.game.state.match.results) == 1
 
 
 def test_a_key_stops_the_computation_r_carries_on_and_the_match_goes_on():
     driver = played_to_the_banner()
-    score = dict(driver.game.match.score)
+    score = dict(driver.game.state.match.score)
     driver.type("r")
     driver.until("Any key stops", row=FOOTER)
     driver.type("x")                                    # at once: before the last turn
@@ -114,7 +114,7 @@ def test_a_key_stops_the_computation_r_carries_on_and_the_match_goes_on():
     assert "Stopped" not in "\n".join(driver.text())
     driver.type("q")
     driver.until(NEW_GAME, row=MESSAGE)
-    assert driver.game.match.score == score
+    assert driver.game.state.match.score == score
     driver.type("\n")
     driver.until("The opening throw")
     assert len(driver.games) == 2
@@ -135,7 +135,7 @@ def test_x_on_the_summary_writes_the_sgf_that_gnubg_loads_with_the_same_moves(tm
     assert code == 0, output
     for bad in ("WARNING", "Unrecognised", "not a valid", "Invalid", "illegal", "rror"):
         assert bad not in output, output
-    record = driver.game.match.record
+    record = driver.game.state.match.record
     ours = comparable(parse_mat(open(write_mat(record, tmp_path / "ours.mat")).read()))
     theirs = comparable(parse_mat((tmp_path / "gnubg.mat").read_text()))
     assert len(theirs) == 1 and theirs[0][2] == ours[0][2]
@@ -149,7 +149,7 @@ def test_r_in_the_options_between_games_picks_a_finished_game_and_comes_back():
     driver = played_to_the_banner(start=[RACE, RACE])
     driver.type(" ")
     play_on(driver, lambda: len(driver.games) == 2
-            and driver.game.match.record.games[-1].finished)
+            and driver.game.state.match.record.games[-1].finished)
     driver.until(NEW_GAME, row=MESSAGE)
     driver.type("o")
     driver.until("OPTIONS", row=0)
@@ -164,7 +164,7 @@ def test_r_in_the_options_between_games_picks_a_finished_game_and_comes_back():
     driver.until("OPTIONS", row=0)
     driver.type("\n")
     driver.until("The opening throw")
-    assert len(driver.games) == 3 and len(driver.game.match.results) == 2
+    assert len(driver.games) == 3 and len(driver.game.state.match.results) == 2
 
 
 def test_r_with_no_finished_game_says_so_and_loses_nothing():
@@ -176,7 +176,7 @@ def test_r_with_no_finished_game_says_so_and_loses_nothing():
         driver.type("x")
         driver.run(10)
     driver.until("OPTIONS", row=0)
-    assert not any(g.finished for g in driver.game.match.record.games)
+    assert not any(g.finished for g in driver.game.state.match.record.games)
     driver.type("r")
     driver.until("No game of this match has been")
     assert "finished yet. Play one to the" in "\n".join(driver.text())

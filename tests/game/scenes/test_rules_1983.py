@@ -53,7 +53,7 @@ def test_1983_to_play_a_point_letter_and_a_die_in_either_order():
     driver.until("Your move?")
     driver.type("4M\n")
     driver.run(2)
-    assert driver.game.position.board[12] == 4 and driver.game.position.board[8] == 1
+    assert driver.game.state.position.board[12] == 4 and driver.game.state.position.board[8] == 1
     driver.type("f1\n")
     driver.until("I play")                   # no READY? although the options ask for it
 
@@ -61,27 +61,27 @@ def test_1983_to_play_a_point_letter_and_a_die_in_either_order():
 def test_1983_an_illegal_entry_says_press_enter_then_a_legal_move_is_taken():
     driver = card_driver(dice=Dice.scripted(HUMAN_STARTS))
     driver.until("Your move?")
-    before = driver.game.position
+    before = driver.game.state.position
     driver.type("k4\n")
     driver.until("Press ENTER")
-    assert driver.game.position == before
+    assert driver.game.state.position == before
     driver.type("\n")
     driver.until("Your move?")
     driver.type("m4\n")
     driver.run(2)
-    assert driver.game.position != before
+    assert driver.game.state.position != before
 
 
 @pytest.mark.parametrize("word", sorted(keys.COMMANDS))
 def test_1983_a_later_command_is_an_illegal_entry(word):
     driver = card_driver(dice=Dice.scripted(HUMAN_STARTS))
     driver.until("Your move?")
-    before = driver.game.position
+    before = driver.game.state.position
     driver.type(f"{word}\n")
     driver.until("Press ENTER")
     assert driver.message() == "Not a move, e.g. k4. Press ENTER"
     assert driver.text()[0].startswith(BOARD_LETTERS)          # no page came up
-    assert driver.game.position == before and driver.game.turn.made == []
+    assert driver.game.state.position == before and driver.game.state.turn.made == []
     driver.type("\n")
     driver.until("Your move?")
 
@@ -89,10 +89,10 @@ def test_1983_a_later_command_is_an_illegal_entry(word):
 def test_1983_the_bar_blocked_entry_forfeits_the_turn():
     driver = card_driver(dice=Dice.scripted([1, 5]), start=CLOSED_BOARD)
     driver.until("You can't enter. Press ENTER")
-    before = driver.game.position
+    before = driver.game.state.position
     driver.type("\n")
     driver.until("My throw")
-    assert driver.game.position == before and driver.log[-1] == "human 51 forfeit"
+    assert driver.game.state.position == before and driver.log[-1] == "human 51 forfeit"
 
 
 def test_1983_rule8_bearing_off_from_the_die_point_and_the_highest():
@@ -101,10 +101,10 @@ def test_1983_rule8_bearing_off_from_the_die_point_and_the_highest():
     driver.until("Your move?")
     driver.type("f6\n")                       # a 6 bears a man off f
     driver.run(2)
-    assert driver.game.position.borne_off()[0] == 11
+    assert driver.game.state.position.borne_off()[0] == 11
     driver.type("a1\n")
     driver.run(2)
-    assert driver.game.position.borne_off()[0] == 12
+    assert driver.game.state.position.borne_off()[0] == 12
 
 
 def test_1983_quit_ends_the_game_at_once_and_the_next_keeps_no_score():
@@ -113,9 +113,9 @@ def test_1983_quit_ends_the_game_at_once_and_the_next_keeps_no_score():
     driver.type("quit\n")
     driver.until("Game abandoned")
     driver.until("The opening throw")
-    first, second = driver.games
-    assert second.match is not first.match and not second.match.results
-    assert set(second.match.score.values()) == {0} and second.match.length is None
+    first, second = (g.state.match for g in driver.games)
+    assert second is not first and not second.results
+    assert set(second.score.values()) == {0} and second.length is None
 
 
 def test_1983_a_won_game_names_the_winner_only_and_any_key_starts_a_new_one():
@@ -131,7 +131,8 @@ def test_1983_a_won_game_names_the_winner_only_and_any_key_starts_a_new_one():
         assert driver.message() == "Press any key for a new game"
     driver.type("r")                           # R is any key here, not the review
     driver.until("The opening throw")
-    assert not driver.game.match.results and set(driver.game.match.score.values()) == {0}
+    match = driver.game.state.match
+    assert not match.results and set(match.score.values()) == {0}
 
 
 def test_1983_no_cube_the_computer_never_doubles_and_d_is_not_heard():
@@ -148,7 +149,7 @@ def test_1983_no_cube_the_computer_never_doubles_and_d_is_not_heard():
         else:
             driver.frame()
     assert not any("double" in entry for entry in driver.log)
-    assert driver.game.screen.cube is None and not driver.game.match.cube_enabled
+    assert driver.game.table.screen.cube is None and not driver.game.state.match.cube_enabled
 
 
 def test_1983_instructions_at_the_start_without_gammons_or_other_keys():
@@ -205,7 +206,7 @@ def test_rules_turned_to_1983_in_the_options_mid_game_start_a_new_game_under_the
     driver.type("e\n")                       # Rules 1983, ENTER: back to the board
     driver.until("Game abandoned")
     driver.until("The opening throw")
-    game = driver.game
-    assert len(driver.games) == 2 and game.settings.rules_1983
-    assert not game.match.cube_enabled and game.match.length is None
+    board_game = driver.game
+    assert len(driver.games) == 2 and board_game.table.settings.rules_1983
+    assert not board_game.state.match.cube_enabled and board_game.state.match.length is None
     assert path.read_bytes() == kept         # the FULL match left as it was, for FULL

@@ -67,7 +67,7 @@ def until(driver, words, row=None):
 def type_play(driver, play):
     """Each step of `play` typed at "Your move?" as a player would (letter and die)."""
     until(driver, "Your move?", row=23)
-    turn = driver.game.turn
+    turn = driver.game.state.turn
     for made, step in enumerate(play.steps, 1):
         until(driver, "Your move?", row=23)
         driver.type(f"{Position.letter_of_index(step.from_index, True)}{step.die}\n")
@@ -175,7 +175,7 @@ def test_t_takes_the_last_man_back_after_a_warning_and_a_better_play_ends_the_tu
     until(driver, "better by", row=23)
     driver.type("t")
     until(driver, "Your move?", row=23)
-    turn = driver.game.turn
+    turn = driver.game.state.turn
     assert turn.made == [(s.from_index, s.die) for s in play.steps[:-1]]
     driver.type("u\n")                       # U at "Your move?" now: the whole play back
     deadline = time.monotonic() + WAIT_SECONDS
@@ -192,7 +192,7 @@ def test_u_takes_the_whole_play_back_after_a_warning(marked):
     until(driver, "better by", row=23)
     driver.type("U")
     until(driver, "Your move?", row=23)
-    assert driver.game.turn.made == [] and driver.game.position == Position.start()
+    assert driver.game.state.turn.made == [] and driver.game.state.position == Position.start()
 
 
 def test_the_same_play_made_again_after_taking_it_back_is_not_warned_of_twice(marked):
@@ -229,10 +229,10 @@ def test_doubling_an_even_race_is_warned_of_and_t_takes_the_double_back():
     driver.type("d")
     until(driver, "better by", row=23)
     assert driver.message().startswith("?") and "No double is better by" in driver.message()
-    assert driver.game.match.offered_by is None            # not offered yet
+    assert driver.game.state.match.offered_by is None            # not offered yet
     driver.type("t")
     until(driver, "Your move?", row=23)                    # no double: the roll
-    assert driver.game.match.cube_value == 1 and not any("double" in line
+    assert driver.game.state.match.cube_value == 1 and not any("double" in line
                                                         for line in driver.log)
 
 
@@ -249,9 +249,9 @@ def test_taking_a_pass_is_warned_of_and_the_question_stands_again():
     until(driver, "Take? (Y/N)", row=23)
     driver.type("n")
     deadline = time.monotonic() + WAIT_SECONDS
-    while driver.game.match.in_game and time.monotonic() < deadline:
+    while driver.game.state.match.in_game and time.monotonic() < deadline:
         driver.run(2)
-    assert driver.game.match.score[COMPUTER] == 1 and "human drops" in driver.log
+    assert driver.game.state.match.score[COMPUTER] == 1 and "human drops" in driver.log
 
 
 def test_a_right_drop_is_not_warned_of():
@@ -262,7 +262,7 @@ def test_a_right_drop_is_not_warned_of():
     until(driver, "Take? (Y/N)", row=23)
     driver.type("n")
     deadline = time.monotonic() + WAIT_SECONDS
-    while driver.game.match.in_game and time.monotonic() < deadline:
+    while driver.game.state.match.in_game and time.monotonic() < deadline:
         driver.run(2)
     assert "human drops" in driver.log and not warned(driver)
 
@@ -403,7 +403,7 @@ def test_taking_back_a_missed_double_offers_the_double(monkeypatch):
     driver = roll_with("?", start, doubled)
     driver.type("\n")
     until(driver, "better by", row=23)
-    assert driver.game.board_clicks == {"cube": "d"}         # a click on the cube is D too
+    assert driver.game.prompt.board_clicks == {"cube": "d"}         # a click on the cube is D too
     driver.type("d")                                         # D: the double after all
     until(driver, "Your move?", row=23)                      # I take: you roll
     assert driver.log[:2] == ["human doubles to 2", "computer takes 2"]
