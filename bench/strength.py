@@ -50,8 +50,8 @@ class OurLevel:
             lib.bg_set_search_plies(self.plies)
         if self.rollouts:
             lib.bg_set_rollouts(*self.rollouts)
-        n = lib.bg_rank_plays(self.board, die1, die2, self.level, self.out, ffi.NULL, ffi.NULL,
-                              ffi.NULL, 1)
+        n = lib.bg_rank_plays(self.board, die1, die2, self.level, ffi.NULL, self.out,
+                              ffi.NULL, ffi.NULL, ffi.NULL, 1)
         if n < 1:
             raise RuntimeError(f"bg_rank_plays failed with {n} on {board} {die1}{die2}")
         return list(self.out[0:BOARD_LEN])
@@ -210,7 +210,7 @@ class Luck:
 
     def _best(self, board: list[int], die1: int, die2: int) -> float:
         self.board[0:BOARD_LEN] = board
-        n = lib.bg_rank_plays(self.board, die1, die2, 3, self.out, ffi.NULL, ffi.NULL,
+        n = lib.bg_rank_plays(self.board, die1, die2, 3, ffi.NULL, self.out, ffi.NULL, ffi.NULL,
                               self.equity, 1)
         if n < 1:
             raise RuntimeError(f"bg_rank_plays failed with {n} judging the luck of {die1}{die2}")

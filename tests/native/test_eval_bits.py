@@ -91,9 +91,13 @@ PINNED_ROLLOUT = "f40445486952a851aba202811d7abe28dc2d67bf872477cf940637ce3e78bf
 PINNED_USR = "33f7533db6727d5b7f67f54624ae2afaea77fd81d037d2696b3706c13d5e7a9f"
 
 
-def c_terms(terms) -> tuple:
-    """The terms (length, away_me, away_opp, crawford, cube) as the C calls below take them."""
-    return tuple(terms)
+def c_terms(terms, cube_value=None, cube_owner=0):
+    """The terms (length, away_me, away_opp, crawford, cube) as the C calls below take them
+    (a cube decision's own cube value and owner, when given)."""
+    length, away_me, away_opp, crawford, cube = terms
+    return ffi.new("bg_match *", dict(cube_value=cube_value or cube, cube_owner=cube_owner,
+                                      match_to=length, away_me=away_me, away_opp=away_opp,
+                                      crawford=crawford))
 
 
 def rank_digest(positions, level: int, terms) -> str:
@@ -107,8 +111,8 @@ def rank_digest(positions, level: int, terms) -> str:
     probs = ffi.new("float[]", 5 * lib.BG_N_PROBS)
     for i, p in enumerate(positions):
         d1, d2 = 1 + i % 6, 1 + (i * 7 // 6) % 6
-        n = lib.bg_rank_plays_match(p.as_c(), d1, d2, level, *c_terms(terms), boards, steps,
-                                    nsteps, equity, 5)
+        n = lib.bg_rank_plays(p.as_c(), d1, d2, level, c_terms(terms), boards, steps, nsteps,
+                              equity, 5)
         assert n > 0, (p.position_id, n)
         lib.bg_last_probs(probs, n)
         h.update(ffi.buffer(boards, n * lib.BG_BOARD_LEN)[:])
@@ -133,8 +137,7 @@ def cube_cases():
 
 
 def cube_call(board, cube, owner, terms, out) -> int:
-    length, away_me, away_opp, crawford, _ = terms
-    return lib.bg_cube_decision(board, 3, cube, owner, length, away_me, away_opp, crawford, out)
+    return lib.bg_cube_decision(board, 3, c_terms(terms, cube, owner), out)
 
 
 def test_cube_decisions_at_money_and_match_scores_are_the_pinned_bits():
@@ -148,8 +151,7 @@ def test_cube_decisions_at_money_and_match_scores_are_the_pinned_bits():
 
 
 def cube_from_probs_call(probs, cube, owner, terms, out) -> int:
-    length, away_me, away_opp, crawford, _ = terms
-    return lib.bg_cube_from_probs(probs, cube, owner, length, away_me, away_opp, crawford, out)
+    return lib.bg_cube_from_probs(probs, c_terms(terms, cube, owner), out)
 
 
 def test_the_cube_theory_on_fixed_chances_is_the_pinned_bits():
@@ -165,22 +167,22 @@ def test_the_cube_theory_on_fixed_chances_is_the_pinned_bits():
     assert h.hexdigest() == PINNED_CUBE_FROM_PROBS
 
 
-def rollout_start(boards, kind, terms, error):
+def rollout_start(boards, kind, terms):
     c_boards = ffi.new("int8_t[]", [c for b in boards for c in b.board])
-    return lib.bg_rollout_start_match(c_boards, len(boards), kind, 36, 3, 8, 2026, 2,
-                                      *c_terms(terms), error)
+    handle = ffi.new("bg_rollout **")
+    code = lib.bg_rollout_start(c_boards, len(boards), kind, 36, 3, 8, 2026, 2, c_terms(terms),
+                                handle)
+    assert code == 0, code
+    return handle[0]
 
 
 def rollout_cube_call(handle, cube, owner, terms, out, se) -> int:
-    length, away_me, away_opp, crawford, _ = terms
-    return lib.bg_rollout_cube(handle, cube, owner, length, away_me, away_opp, crawford, out, se)
+    return lib.bg_rollout_cube(handle, c_terms(terms, cube, owner), out, se)
 
 
 def rolled_out(boards, kind, terms) -> bytes:
     """The figures (means and standard errors) of a short seeded rollout, as bytes."""
-    error = ffi.new("int *")
-    handle = ffi.gc(rollout_start(boards, kind, terms, error), lib.bg_rollout_free)
-    assert handle != ffi.NULL, error[0]
+    handle = ffi.gc(rollout_start(boards, kind, terms), lib.bg_rollout_free)
     while lib.bg_rollout_busy(handle):
         time.sleep(0.005)
     n = len(boards) * lib.BG_ROLLOUT_FIGURES
@@ -216,7 +218,6 @@ def usr_block(job: int, position, dice, level: int, cube_owner: int, terms) -> b
     block[56:62] = bytes((cube.bit_length() - 1, cube_owner, length, away_me, away_opp,
                           crawford))
     block[62] = lib.BG_USR_MAX_CANDS
-    block[496:501] = bytes((length, away_me, away_opp, crawford, cube.bit_length() - 1))
     return bytes(block)
 
 
