@@ -211,12 +211,12 @@ int bg_cube_from_probs(const float *probs, const bg_match *match, float *out);
  * the match for a player needing i points against one needing j (i, j in 1..BG_MET_MAX),
  * before the Crawford game. Returns 0. */
 int bg_met_table(float *out);
-/* One entry of that table at any score, into out[0]: the chance to win the match for the
- * side of `match` needing away_me against one needing away_opp (here 0 or less may stand:
- * that side has won), crawford not 0: the Crawford game is this one or past, so a 1-away
- * score is read from the post-Crawford table. For the review's equivalent money game.
- * Only the aways and crawford (0..2) are looked at: 0, or -BG_ERR_BAD_ARG. */
-int bg_match_equity(const bg_match *match, float *out);
+/* One entry of that table at any score, into out[0] (a score, not a bg_match: a side 0 or
+ * less away has won): the chance to win the match for a player needing away_me against one
+ * needing away_opp, crawford as bg_match's (not 0: the Crawford game is this one or past, so
+ * a 1-away score is read from the post-Crawford table). For the review's equivalent money
+ * game. 0, or -BG_ERR_BAD_ARG for crawford outside 0..2. */
+int bg_match_equity(int away_me, int away_opp, int crawford, float *out);
 /* 2*mwc-1 into out[0] of the side holding `probs` (as bg_cube_from_probs) at its terms
  * `match` when the game ends at that cube value with no more doubling: the score a play is
  * ranked by in match play. 0, or -BG_ERR_BAD_ARG for money play or terms bg_check_match

@@ -17,14 +17,13 @@ from game.scenes.timing import (
     SPEED_READ,
 )
 from game.words import play_words, say
-from game.zx.usr import play_match
 
 
 def play(game: Any, dice: tuple[int, int], side: str) -> Frames:
     """Returns the steps played (in the mover's numbers)."""
     bottom = side == game.bottom
     mover = game.held_for(side)                     # the computer on roll
-    choice = game.choose(mover, dice, match=play_match(game.match, side))
+    choice = game.choose(mover, dice, terms=game.match.terms(side))
     legal = rules.legal_plays(mover, dice)
     if choice.after not in {other.after for other in legal}:
         choice = legal[0]                           # never show a play the rules refuse

@@ -22,7 +22,6 @@ from game.scenes.timing import (
     ROLL_KEYS,
 )
 from game.words import say
-from game.zx.usr import cube_terms
 
 
 def may_double(game, side: str) -> bool:
@@ -56,9 +55,9 @@ def stop_wanted(game, side: str):
         return False
     if game.settings.cube_stop == "always":
         return True
-    position, terms = game.held_for(side), tutor.cube_view(game.match, side)
+    position, terms = game.held_for(side), game.match.terms(side)
     quick = yield from tutor.finished(tutor.Job(lambda: evaluator.cube_decision(
-        position, CUBE_SCREEN_LEVEL, **terms.keywords())))
+        position, CUBE_SCREEN_LEVEL, terms)))
     return quick is None or close_cube(quick)
 
 
@@ -139,9 +138,9 @@ def cube_advice(game, doubler: str, offered: bool):
     game.message("Thinking...")
     yield
     m = game.match
-    position, terms = game.held_for(doubler), cube_terms(m, doubler)
+    position, terms = game.held_for(doubler), m.terms(doubler)
     try:
-        decision = evaluator.cube_decision(position, commands.ADVICE_LEVEL, **terms)
+        decision = evaluator.cube_decision(position, commands.ADVICE_LEVEL, terms)
         lines = commands.cube_advice_lines(decision, say("who", doubler), offered,
                                            bool(m.length))
     except (BackgammonError, ValueError) as exc:
@@ -151,7 +150,7 @@ def cube_advice(game, doubler: str, offered: bool):
         key = yield from menus.cube_advice_screen(game.basic, lines, "ENTER back  R roll out",
                                                   rollout_pages.ROLL_KEYS)
         if key in rollout_pages.ROLL_KEYS:
-            job = rollout_pages.cube_job(position, **terms, names=chance_names(game, doubler))
+            job = rollout_pages.cube_job(position, terms, names=chance_names(game, doubler))
             yield from rollout_pages.roll_out(game.basic, job)
     game.redraw()
 

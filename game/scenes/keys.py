@@ -16,7 +16,6 @@ from game.model.match import HUMAN
 from game.review import matfile, rollout_pages
 from game.scenes.timing import INFO_FRAMES
 from game.words import DEFAULT_NAMES, DEFAULT_WORDS, PRESS_ENTER
-from game.zx.usr import play_match
 
 
 @dataclass(frozen=True)
@@ -62,7 +61,7 @@ def advice(game, side):
     turn = game.turn
     yield from rollout_pages.advice_with_rollout(game.basic, turn.start, turn.dice,
                                                   mover_is_human=turn.mover_is_human,
-                                                  match=play_match(game.match, side),
+                                                  terms=game.match.terms(side),
                                                   names=chance_names(game, side))
     game.redraw()
     game.mark_dice(turn)

@@ -213,9 +213,9 @@ int bg_met_table(float *out) {
     return 0;
 }
 
-int bg_match_equity(const bg_match *m, float *out) {
-    if (!m || !out || m->crawford < 0 || m->crawford > 2) return -BG_ERR_BAD_ARG;
-    out[0] = met_equity(m->away_me, m->away_opp, m->crawford != 0);
+int bg_match_equity(int away_me, int away_opp, int crawford, float *out) {
+    if (!out || crawford < 0 || crawford > 2) return -BG_ERR_BAD_ARG;
+    out[0] = met_equity(away_me, away_opp, crawford != 0);
     return 0;
 }
 

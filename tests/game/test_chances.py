@@ -115,7 +115,7 @@ def test_the_reviews_move_page_shows_the_best_plays_and_the_play_made_with_chanc
     record.move("human", (2, 1), "24/22 24/23")
     items = [i for i in review.review_game(record).items if i.kind == "move"]
     last = items[-1]
-    lines = figures_lines(last, "human", record.sides, False)
+    lines = figures_lines(last, "human", record.sides)
     assert lines[1] == chances_header(("You", "Me"))
     for n, choice in enumerate(last.candidates):
         assert lines[3 + 2 * n] == chances_line(choice.chances)

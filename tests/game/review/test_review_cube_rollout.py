@@ -217,6 +217,6 @@ def test_a_money_cube_page_above_a_cube_of_1_says_its_equities_are_per_unit_of_c
     record = with_a_double(21, 30)
     items = cube_items(Reviewer(record, level=QUICK).run())
     for item in items:
-        page = "\n".join(figures_lines(item, HUMAN, record.sides, False))
+        page = "\n".join(figures_lines(item, HUMAN, record.sides))
         assert ("per unit of cube" in page) == (item.terms.scale > 1), page
     assert {item.terms.scale for item in items} == {1, 2}      # both kinds were looked at
