@@ -72,7 +72,7 @@ def test_level_change_takes_effect_at_the_next_computer_decision():
     settings = Settings(level=5)
     levels = []
 
-    def chooser(position, dice, match=None):
+    def chooser(position, dice, terms=None):
         levels.append(settings.level)
         return usr.first_legal_play(position, dice)
     driver = GameDriver(dice=Dice.scripted(HUMAN_STARTS + [2, 1, 5, 4]), settings=settings,
