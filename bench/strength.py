@@ -137,7 +137,7 @@ class Gnubg0:
         if code != 0:
             raise GnubgRejected(f"{self.name} cannot be asked about "
                                 f"{self._where(board, die1, die2)}: not a possible position "
-                                f"(BG_POS code {code})")
+                                f"(BG_POS code {-code})")
         try:
             move = self.gnubg.best_move([list(board[25:]), list(board[:25])], die1, die2,
                                         self.plies)

@@ -3,6 +3,18 @@
  * so it may hold only #define integer constants, typedefs and prototypes, no other
  * preprocessor lines. Functions take plain arrays and return plain values; Python owns memory.
  *
+ * Errors, one convention: every function that can fail returns an int (bg_bench_generate an
+ * int64_t), 0 or more on success (0, a count, a previous setting or the bits it documents)
+ * and a negative named code on failure: -BG_POS_*, -BG_BAD_DICE, -BG_NO_ROOM, -BG_STEP_* or
+ * -BG_ERR_*. Answers that are not a status come back through out pointers. Every setter
+ * checks its value and refuses a bad one with -BG_ERR_BAD_ARG, the setting unchanged. The
+ * exceptions, each for its reason: functions that cannot fail return void or their value
+ * (bg_start, bg_swap, bg_pips, bg_abi_version, bg_weights_games, bg_weights_expected_size,
+ * bg_last_work, bg_eval_cache_counts, bg_rollout_busy, bg_rollout_stop, bg_rollout_free);
+ * bg_game_result's negative values are a result (the opponent won), and it checks nothing
+ * (bg_validate first); bg_equity is arithmetic on the caller's numbers; bg_usr returns the
+ * status the USR call gives BASIC in BC, so it is the positive code (the usr door section).
+ *
  * Board layout used everywhere: int8_t board[50] = two rows of 25.
  *   board[0..24]  the side on roll, board[25..49] its opponent;
  *   in each row index 0..23 is that side's own 1..24-point, index 24 is its bar.
@@ -24,8 +36,8 @@ int bg_abi_version(void);
 #define BG_MAX_STEPS 4
 #define BG_STEP_FIELDS 4
 
-/* Position checks (bg_validate); as negative numbers they are also the errors of the
- * functions below that take a board. */
+/* Position checks (bg_validate): as negative numbers the errors of every function that
+ * takes a board. */
 #define BG_POS_OK 0
 #define BG_POS_NEGATIVE 21       /* a point, bar or row holds a negative count */
 #define BG_POS_TOO_MANY_MEN 22   /* one side has more than fifteen men */
@@ -34,7 +46,8 @@ int bg_abi_version(void);
 #define BG_BAD_DICE 25           /* a die outside 1..6 */
 #define BG_NO_ROOM 26            /* the caller's arrays are too small (max_plays) */
 
-/* Typed single steps (bg_step_check): why a step cannot start or continue a legal play. */
+/* Typed single steps (bg_step_check): why a step cannot start or continue a legal play, as
+ * negative numbers. */
 #define BG_STEP_OK 0
 #define BG_STEP_NO_SUCH_DIE 1    /* that number was not thrown, or is already used */
 #define BG_STEP_BAR_FIRST 2      /* a man on the bar must enter first (rule 7) */
@@ -47,7 +60,7 @@ int bg_abi_version(void);
 #define BG_STEP_TURN_OVER 9      /* the play is already complete */
 #define BG_STEP_BAD_INPUT 10     /* from outside 0..24, die outside 1..6, or a bad history */
 
-/* 0 when the board is a possible position, else a BG_POS_* code. */
+/* 0 when the board is a possible position, else -BG_POS_*. */
 int bg_validate(const int8_t *board);
 /* The standard starting position. */
 void bg_start(int8_t *out_board);
@@ -56,7 +69,7 @@ void bg_swap(const int8_t *board, int8_t *out_board);
 /* Pip count of row 0 (out_pips[0]) and row 1 (out_pips[1]). */
 void bg_pips(const int8_t *board, int *out_pips);
 /* 0 = not over; 1/2/3 = row 0 has borne off all and wins single/gammon/backgammon;
- * -1/-2/-3 = row 1 has. */
+ * -1/-2/-3 = row 1 has (a result, not an error: the board is not checked). */
 int bg_game_result(const int8_t *board);
 /* Every legal complete play of the roll, one per distinct resulting position: count (>= 1; a
  * forfeited turn is one play of 0 steps) or a negative BG_POS_* / BG_BAD_DICE / BG_NO_ROOM.
@@ -66,8 +79,8 @@ int bg_legal_plays(const int8_t *board, int die1, int die2, int8_t *out_boards,
                    int8_t *out_steps, int8_t *out_nsteps, int max_plays);
 /* Can the step (from, die) follow the n_made steps already typed this turn, made[2*i] = from
  * and made[2*i+1] = die, and still be part of a legal complete play of (die1, die2), in any
- * order of the dice? BG_STEP_OK (out_board = the board after all of them) or a BG_STEP_* /
- * negative BG_POS_* reason; out_board is untouched unless BG_STEP_OK. */
+ * order of the dice? BG_STEP_OK (out_board = the board after all of them) or the reason,
+ * -BG_STEP_* or -BG_POS_*; out_board is untouched unless BG_STEP_OK. */
 int bg_step_check(const int8_t *turn_start, int die1, int die2, const int8_t *made, int n_made,
                   int from, int die, int8_t *out_board);
 /* After n_made typed steps (as above): 1 = they form a complete legal play, 0 = more must be
@@ -75,7 +88,8 @@ int bg_step_check(const int8_t *turn_start, int die1, int die2, const int8_t *ma
 int bg_turn_complete(const int8_t *turn_start, int die1, int die2, const int8_t *made,
                      int n_made);
 /* Benchmark door: generate plays for n positions (boards n * BG_BOARD_LEN, dice n * 2),
- * `repeats` times over, inside C; returns the plays generated in total. */
+ * `repeats` times over, inside C; returns the plays generated in total, or -BG_POS_* /
+ * -BG_BAD_DICE for a board or dice it refuses (all checked first), -BG_ERR_BAD_ARG. */
 int64_t bg_bench_generate(const int8_t *boards, const int8_t *dice, int n, int repeats);
 
 
@@ -110,6 +124,8 @@ int64_t bg_bench_generate(const int8_t *boards, const int8_t *dice, int n, int r
 #define BG_MET_MAX 25            /* longest match the match equity table covers */
 #define BG_CUBE_MAX 4096         /* the highest cube value the engine takes ... */
 #define BG_CUBE_MAX_LOG2 12      /* ... which is 2 to this power */
+#define BG_BUDGET_MIN 1000       /* the work and deep budgets' range, positions */
+#define BG_BUDGET_MAX 100000000
 
 /* The cube and the score as ONE side sees them (the side on roll, or a ranked play's mover),
  * the one shape of the match terms: every function that needs them takes `const bg_match *`,
@@ -137,7 +153,8 @@ int bg_weights_expected_size(void);
 int bg_evaluate(const int8_t *board, int ply, float *out_probs);
 /* 0-ply evaluation of n boards (n * BG_BOARD_LEN) into n * BG_N_PROBS; n or an error. */
 int bg_evaluate_many(const int8_t *boards, int n, float *out_probs);
-/* Cubeless money equity of probabilities (points per game for the side on roll). */
+/* Cubeless money equity of probabilities (points per game for the side on roll): arithmetic
+ * on the caller's numbers, no status (NULL gives 0). */
 float bg_equity(const float *probs);
 /* Every legal play of the roll ranked best first by the given level: count or a negative
  * error. out_boards: max_plays * BG_BOARD_LEN (mover still row 0), out_steps: max_plays *
@@ -152,11 +169,11 @@ float bg_equity(const float *probs);
 int bg_rank_plays(const int8_t *board, int die1, int die2, int level, const bg_match *match,
                   int8_t *out_boards, int8_t *out_steps, int8_t *out_nsteps,
                   float *out_equity, int max_plays);
-/* How deeply the last bg_rank_plays call judged its index-th returned play: 0, 1, 2
- * or 3 plies, 4 rolled out (bg_set_rollouts); level 1's heuristic: -1; -BG_ERR_BAD_ARG for an
- * index it did not return. The ranking puts deeper judgements first, so a later play may show
- * a higher shallower value. */
-int bg_last_ply(int index);
+/* How deeply the last bg_rank_plays call judged its index-th returned play, into *out_ply:
+ * 0, 1, 2 or 3 plies, 4 rolled out (bg_set_rollouts); level 1's heuristic: -1. Returns 0, or
+ * -BG_ERR_BAD_ARG for an index it did not return. The ranking puts deeper judgements first,
+ * so a later play may show a higher shallower value. */
+int bg_last_ply(int index, int *out_ply);
 /* The mover's probabilities after each of the first n plays the last bg_rank_plays
  * call returned (win, win gammon, win backgammon, lose gammon, lose backgammon, as
  * bg_evaluate's), from the very judgement that ranked it: the net's outputs averaged through
@@ -165,7 +182,8 @@ int bg_last_ply(int index);
  * or -BG_ERR_BAD_ARG when the last ranking returned fewer. */
 int bg_last_probs(float *out_probs, int n);
 /* Work budget of level 5: after this many positions evaluated in one ranking it starts no
- * further 2-ply candidate (1000..100000000, else unchanged); returns the previous value. */
+ * further 2-ply candidate (BG_BUDGET_MIN..BG_BUDGET_MAX); returns the previous value, or
+ * -BG_ERR_BAD_ARG for another, unchanged. */
 int bg_set_work_budget(int positions);
 /* Level 5's deepest ply: 2 (the default: filtered 2-ply) or 3 (then its closest 2-ply
  * candidates, at most 3 within 0.04 of the leader, are judged one roll deeper when two of
@@ -180,7 +198,8 @@ int bg_set_search_plies(int plies);
  * values: -BG_ERR_BAD_ARG, unchanged. */
 int bg_set_rollouts(int trials, int horizon);
 /* Deep budget of level 5: the most positions a ranking with its 3-ply pass may evaluate, by
- * the pass's own estimate (1000..100000000, else unchanged); returns the previous value. */
+ * the pass's own estimate (BG_BUDGET_MIN..BG_BUDGET_MAX); returns the previous value, or
+ * -BG_ERR_BAD_ARG for another, unchanged. */
 int bg_set_deep_budget(int positions);
 /* The search's cache of 0-ply judgements (one per thread, freed when the thread ends): 1 on
  * (the state once weights are loaded), 0 off, for every thread; switched on from off each
@@ -194,7 +213,7 @@ int bg_last_work(void);
 /* Test hook of the network's forward pass (native/src/nn.c): allow 0 makes it take its
  * generic path even where the CPU has AVX2, 1 (the default) lets it take its AVX2 path
  * there. Both paths give the same bits. Returns 1 when the AVX2 path is now in use, else 0
- * (a CPU or build without it). */
+ * (a CPU or build without it); another value: -BG_ERR_BAD_ARG, unchanged. */
 int bg_nn_avx2(int allow);
 /* Cube decision for the side on roll (before it rolls) at its terms `match` (NULL: money
  * play, centred cube of 1; the Crawford game allows no double).
@@ -246,8 +265,9 @@ int bg_ids_of_boards(const int8_t *boards, int n, char *out_text);
  * -BG_ERR_BAD_ID, -BG_BAD_DICE, or -BG_NO_ROOM when more than max_ids. */
 int bg_legal_result_ids(const char *id, int die1, int die2, char *out_text, int max_ids);
 /* The same IDs as one NUL-terminated text in the calling thread's own buffer (valid until
- * its next call), so the caller passes none; NULL when the ID or the dice are refused. */
-const char *bg_legal_result_text(const char *id, int die1, int die2);
+ * its next call), so the caller passes none: *out_text points at it. The count, or an error
+ * as bg_legal_result_ids' (then *out_text is NULL). */
+int bg_legal_result_text(const char *id, int die1, int die2, const char **out_text);
 /* bg_last_ply of the first n plays the last ranking returned, into out_plies[n]; returns
  * n, or -BG_ERR_BAD_ARG when it returned fewer. */
 int bg_last_plies(int8_t *out_plies, int n);
@@ -316,7 +336,8 @@ void bg_rollout_free(bg_rollout *ro);
 /* ---- usr door section (native/src/usr.c) ---- */
 /* The program POKEs a request block into the machine's RAM at PARAMS and calls USR; the trap
  * calls bg_usr(memory, PARAMS), which writes the answer into the same block and returns the
- * status (0 = done, else a BG_POS_* / BG_BAD_DICE / BG_ERR_* code), the USR value in BC.
+ * status (0 = done, else a BG_POS_* / BG_BAD_DICE / BG_ERR_* code, positive: the header's one
+ * exception, as it is the USR value BASIC gets in BC, an unsigned number).
  * All offsets are from PARAMS; the block never exceeds BG_USR_BLOCK_LEN bytes. Signed bytes
  * (board counts, a step's `to` = -1 for borne off) are two's complement; 16-bit values are
  * little-endian; equities are signed 16-bit thousandths of a point (of 2*mwc-1 in match

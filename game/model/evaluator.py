@@ -12,7 +12,7 @@ from dataclasses import dataclass
 import native
 from game.errors import BackgammonError, DiceError, PositionError
 from game.model.match_terms import MONEY, MatchTerms
-from game.model.position import Position, position_message
+from game.model.position import POSITION_CODES, Position, position_message
 from game.model.rules import (
     LazySequence,
     Play,
@@ -96,10 +96,6 @@ def _position(position) -> Position:
     return Position.from_id(position)
 
 
-_POSITION_CODES = (lib.BG_POS_NEGATIVE, lib.BG_POS_TOO_MANY_MEN, lib.BG_POS_SHARED_POINT,
-                   lib.BG_POS_NO_MEN)
-
-
 def c_error(code: int, refused: type[BackgammonError] = EvaluatorError, *,
             who: str = "the evaluator", task: str = "the request",
             level: str = "the level is 1 to 5",
@@ -112,7 +108,7 @@ def c_error(code: int, refused: type[BackgammonError] = EvaluatorError, *,
     code = -code
     if code == lib.BG_BAD_DICE:
         return DiceError("a die shows 1 to 6")
-    if code in _POSITION_CODES:
+    if code in POSITION_CODES:
         return position(position_message(code))
     if code == lib.BG_ERR_BAD_LEVEL:
         return LevelError(level)

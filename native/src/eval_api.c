@@ -16,9 +16,10 @@ static _Thread_local int last_total;
 int sr_last_total(void) { return last_total; }
 static _Thread_local int last_returned;   /* plays returned by the last bg_rank_plays */
 
-int bg_last_ply(int index) {
-    if (index < 0 || index >= last_returned) return -BG_ERR_BAD_ARG;
-    return ranked[index].ply;
+int bg_last_ply(int index, int *out_ply) {
+    if (!out_ply || index < 0 || index >= last_returned) return -BG_ERR_BAD_ARG;
+    *out_ply = ranked[index].ply;
+    return 0;
 }
 
 int bg_last_probs(float *out_probs, int n) {
@@ -40,7 +41,10 @@ int bg_load_weights(const uint8_t *data, int len) {
     return 0;
 }
 
-int bg_nn_avx2(int allow) { return nn_use_avx2(allow); }
+int bg_nn_avx2(int allow) {
+    if (allow != 0 && allow != 1) return -BG_ERR_BAD_ARG;
+    return nn_use_avx2(allow);
+}
 
 int bg_weights_games(void) { return ev_w.loaded ? (int)ev_w.games_trained : 0; }
 
@@ -51,8 +55,7 @@ int bg_weights_expected_size(void) {
 
 static int check_board(const int8_t *board) {
     if (!board) return -BG_ERR_BAD_ARG;
-    int v = bg_validate(board);
-    return v ? -v : 0;
+    return bg_validate(board);
 }
 
 int bg_evaluate(const int8_t *board, int ply, float *out_probs) {
@@ -124,8 +127,9 @@ int bg_rank_plays(const int8_t *board, int die1, int die2, int level, const bg_m
 }
 
 int bg_set_work_budget(int positions) {
+    if (positions < BG_BUDGET_MIN || positions > BG_BUDGET_MAX) return -BG_ERR_BAD_ARG;
     int old = (int)sr_work_budget;
-    if (positions >= 1000 && positions <= 100000000) sr_work_budget = positions;
+    sr_work_budget = positions;
     return old;
 }
 
@@ -145,8 +149,9 @@ int bg_set_rollouts(int trials, int horizon) {
 }
 
 int bg_set_deep_budget(int positions) {
+    if (positions < BG_BUDGET_MIN || positions > BG_BUDGET_MAX) return -BG_ERR_BAD_ARG;
     int old = (int)sr_deep_budget;
-    if (positions >= 1000 && positions <= 100000000) sr_deep_budget = positions;
+    sr_deep_budget = positions;
     return old;
 }
 

@@ -202,7 +202,7 @@ static int check_start(const int8_t *boards, int n, int kind, int trials, int le
     for (int c = 0; c < n; c++) {
         const int8_t *b = boards + (size_t)c * BG_BOARD_LEN;
         int v = bg_validate(b);
-        if (v) return -v;
+        if (v) return v;
         if (kind == BG_ROLLOUT_CUBE && mg_result((const mg_board *)b) != 0)
             return -BG_ERR_GAME_OVER;
     }

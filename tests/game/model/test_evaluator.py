@@ -52,7 +52,7 @@ def test_each_candidate_says_how_deeply_its_level_judged_it(level, plies):
         if level >= 4 and len(ranked) > 1:
             assert depths[0] >= 1
     assert max(seen) == max(plies)
-    assert lib.bg_last_ply(-1) == -lib.BG_ERR_BAD_ARG
+    assert lib.bg_last_ply(-1, ffi.new("int *")) == -lib.BG_ERR_BAD_ARG
 
 
 def test_limit_returns_the_best_few():

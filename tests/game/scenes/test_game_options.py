@@ -105,9 +105,9 @@ def test_usr_chooser_asks_the_machine_code_at_the_level_of_the_moment(monkeypatc
     asked = []
     real = usr_layout.encode_request
 
-    def spy(job, position, dice, level):
+    def spy(job, position, dice, level, terms):
         asked.append(level)
-        return real(job, position, dice, level)
+        return real(job, position, dice, level, terms)
     monkeypatch.setattr(usr_layout, "encode_request", spy)
     monkeypatch.setattr(usr_layout, "usr_call", lambda memory, params: 1)   # refused: fallback
     settings = Settings(level=3)
