@@ -9,6 +9,7 @@ import time
 import pytest
 
 from game.model import evaluator as ev
+from game.model.match_terms import MatchTerms
 from game.model.rules import legal_plays
 from native import ffi, lib
 from shared_cases import positions_from_play as _positions_from_play
@@ -92,12 +93,12 @@ PINNED_USR = "33f7533db6727d5b7f67f54624ae2afaea77fd81d037d2696b3706c13d5e7a9f"
 
 
 def c_terms(terms, cube_value=None, cube_owner=0):
-    """The terms (length, away_me, away_opp, crawford, cube) as the C calls below take them
-    (a cube decision's own cube value and owner, when given)."""
+    """The terms (length, away_me, away_opp, crawford, cube) as the C calls below take them,
+    a bg_match filled by MatchTerms.as_c (a cube decision's own cube value and owner, when
+    given)."""
     length, away_me, away_opp, crawford, cube = terms
-    return ffi.new("bg_match *", dict(cube_value=cube_value or cube, cube_owner=cube_owner,
-                                      match_to=length, away_me=away_me, away_opp=away_opp,
-                                      crawford=crawford))
+    return MatchTerms(cube_value or cube, cube_owner, length, away_me, away_opp,
+                      crawford).as_c()
 
 
 def rank_digest(positions, level: int, terms) -> str:
