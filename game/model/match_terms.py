@@ -4,12 +4,10 @@ bg_match (native/bg.h). Checked once when made; built from a Match by Match.term
 the match itself (game/model/match.py) nor the match equity table (match_equity.py)."""
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import asdict, dataclass, replace
 
 from game.errors import MatchError
 from native import ffi, lib
-
-_FIELDS = ("cube_value", "cube_owner", "length", "away_me", "away_opp", "crawford")
 
 
 @dataclass(frozen=True)
@@ -28,8 +26,7 @@ class MatchTerms:
     crawford: int = 0
 
     def __post_init__(self):
-        for name in _FIELDS:
-            value = getattr(self, name)
+        for name, value in asdict(self).items():
             if not isinstance(value, int) or isinstance(value, bool):
                 raise MatchError(f"the match terms' {name} is a whole number, not {value!r}")
         self._check_cube()
@@ -39,10 +36,10 @@ class MatchTerms:
             if self.away_me or self.away_opp or self.crawford:
                 raise MatchError(f"money play has no score: {self}")
             return
-        for name in ("away_me", "away_opp"):
-            if not 1 <= getattr(self, name) <= self.length:
+        for name, away in (("away_me", self.away_me), ("away_opp", self.away_opp)):
+            if not 1 <= away <= self.length:
                 raise MatchError(f"{name} is 1 to {self.length} in a {self.length}-point "
-                                 f"match, not {getattr(self, name)}")
+                                 f"match, not {away}")
         self._check_crawford()
 
     def _check_cube(self) -> None:
