@@ -327,6 +327,9 @@ def main():
         return compare_report(*args.compare)
     if not args.player_b:
         ap.error("name two players (or --compare two saved runs)")
+    if args.work_budget and not lib.BG_BUDGET_MIN <= args.work_budget <= lib.BG_BUDGET_MAX:
+        ap.error(f"--work-budget is 0 (the default) or {lib.BG_BUDGET_MIN:,} to "
+                 f"{lib.BG_BUDGET_MAX:,} positions, not {args.work_budget:,}")
     if args.pool:
         return pool_report(args.pool, (args.player_a, args.player_b))
     pairs = (args.games + 1) // 2

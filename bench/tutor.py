@@ -78,7 +78,7 @@ def measure(count: int) -> dict:
     got: dict = {"typed": [], "typed_best": [], "instant": [], "ranking": [], "cube": [],
                  "missed": [], "missed_close": [], "missed_screen": []}
     for position, dice in positions(count):
-        coach = tutor.PlayCoach(position, dice, None, True, OPTION)
+        coach = tutor.PlayCoach(position, dice, MONEY, True, OPTION)
         start = time.perf_counter()
         ranked = coach.ranking.result()              # the player is still typing meanwhile
         got["ranking"].append(ms(time.perf_counter() - start))
@@ -93,7 +93,7 @@ def measure(count: int) -> dict:
                 got["typed_best"].append(spent)
         best = ranked[0].play.after
         start = time.perf_counter()                  # the play finished at the turn's start
-        instant = tutor.PlayCoach(position, dice, None, True, OPTION)
+        instant = tutor.PlayCoach(position, dice, MONEY, True, OPTION)
         instant.ranking.result()
         instant.verdict(best)
         got["instant"].append(ms(time.perf_counter() - start))
