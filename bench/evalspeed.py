@@ -28,8 +28,8 @@ def sample_positions(n: int, seed: int) -> list[tuple[list[int], int, int]]:
     while len(found) < n:
         d1, d2 = rng.randint(1, 6), rng.randint(1, 6)
         found.append((list(board[0:BOARD_LEN]), d1, d2))
-        lib.bg_rank_plays(board, d1, d2, 3 if rng.random() < 0.8 else 1, out, ffi.NULL, ffi.NULL,
-                          ffi.NULL, 1)
+        lib.bg_rank_plays(board, d1, d2, 3 if rng.random() < 0.8 else 1, ffi.NULL, out,
+                          ffi.NULL, ffi.NULL, ffi.NULL, 1)
         if lib.bg_game_result(out):
             lib.bg_start(board)
         else:
@@ -82,7 +82,7 @@ def time_moves(name: str, level: int, todo) -> None:
     for b, d1, d2 in todo:
         board[0:BOARD_LEN] = b
         t = time.perf_counter()
-        lib.bg_rank_plays(board, d1, d2, level, out, ffi.NULL, ffi.NULL, ffi.NULL, 1)
+        lib.bg_rank_plays(board, d1, d2, level, ffi.NULL, out, ffi.NULL, ffi.NULL, ffi.NULL, 1)
         times.append(time.perf_counter() - t)
         works.append(lib.bg_last_work())
     print(f"moves_per_s_{name}: {len(times) / sum(times):,.1f} moves/s")

@@ -32,7 +32,7 @@ def sample(n: int, seed: int):
         d1, d2 = rng.randint(1, 6), rng.randint(1, 6)
         boards += bytes(ffi.buffer(board))
         dice += bytes((d1, d2))
-        lib.bg_rank_plays(board, d1, d2, 3 if rng.random() < 0.8 else 1, out, ffi.NULL,
+        lib.bg_rank_plays(board, d1, d2, 3 if rng.random() < 0.8 else 1, ffi.NULL, out, ffi.NULL,
                           ffi.NULL, ffi.NULL, 1)
         if lib.bg_game_result(out):
             lib.bg_start(board)
@@ -57,7 +57,7 @@ def work(data_path: str, out_path: str) -> None:
     played = bytearray()
     out = ffi.new("int8_t[]", BOARD_LEN)
     for i in range(n):
-        lib.bg_rank_plays(c_boards + i * BOARD_LEN, dice[2 * i], dice[2 * i + 1], 3, out,
+        lib.bg_rank_plays(c_boards + i * BOARD_LEN, dice[2 * i], dice[2 * i + 1], 3, ffi.NULL, out,
                           ffi.NULL, ffi.NULL, ffi.NULL, 1)
         played += bytes(ffi.buffer(out))
     with open(out_path, "wb") as fh:

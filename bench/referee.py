@@ -28,7 +28,7 @@ def positions(n: int, seed: int):
     while len(found) < n:
         d1, d2 = rng.randint(1, 6), rng.randint(1, 6)
         found.append((list(board[0:BOARD_LEN]), d1, d2))
-        count = lib.bg_rank_plays(board, d1, d2, 3, out, ffi.NULL, ffi.NULL, ffi.NULL, 3)
+        count = lib.bg_rank_plays(board, d1, d2, 3, ffi.NULL, out, ffi.NULL, ffi.NULL, ffi.NULL, 3)
         pick = 0 if rng.random() < 0.9 else rng.randrange(count)
         after = list(out[pick * BOARD_LEN:(pick + 1) * BOARD_LEN])
         if lib.bg_game_result(ffi.new("int8_t[]", after)):
@@ -42,7 +42,7 @@ def choice(board, d1, d2, plies: int) -> list[int]:
     old = lib.bg_set_search_plies(plies)
     try:
         c_board, out = ffi.new("int8_t[]", board), ffi.new("int8_t[]", BOARD_LEN)
-        lib.bg_rank_plays(c_board, d1, d2, 5, out, ffi.NULL, ffi.NULL, ffi.NULL, 1)
+        lib.bg_rank_plays(c_board, d1, d2, 5, ffi.NULL, out, ffi.NULL, ffi.NULL, ffi.NULL, 1)
         return list(out[0:BOARD_LEN])
     finally:
         lib.bg_set_search_plies(old)

@@ -23,6 +23,7 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from game.model import evaluator, rules  # noqa: E402
+from game.model.match_terms import MONEY, MatchTerms  # noqa: E402
 from game.model.position import Position  # noqa: E402
 from game.model.rollout import CUBE_ACTIONS, Z95, Rollout, default_threads  # noqa: E402
 
@@ -156,7 +157,8 @@ def difference_errors(trials: int, seed: int, threads: int) -> None:
             print(f"diff_se_independent_dice_{tag}: {errors[1]:.4f} points")
 
 
-MATCH = (5, 2, 4, 0, 1)   # the match the plays' speed is measured at: the mover 2-away, 4-away
+# the match the plays' speed is measured at: 5 points, the mover 2-away, 4-away
+MATCH = MatchTerms(1, 0, 5, 2, 4, 0)
 
 
 def match_speed(positions, trials: int, seed: int, threads: int) -> None:
@@ -168,11 +170,11 @@ def match_speed(positions, trials: int, seed: int, threads: int) -> None:
     for position in positions:
         dice = (rng.randint(1, 6), rng.randint(1, 6))
         plays = [c.play for c in evaluator.ranked_plays(position, dice, 3, limit=2)]
-        for mode, match in (("money", None), ("match", MATCH)):
+        for mode, terms in (("money", MONEY), ("match", MATCH)):
             t0 = time.perf_counter()
             with Rollout() as rollout:
                 rollout.start(position, plays, trials, seed=seed, threads=threads,
-                              match=match).result()
+                              terms=terms).result()
             seconds[mode] += time.perf_counter() - t0
         games += trials * len(plays)
     money = games / seconds["money"] / threads

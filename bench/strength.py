@@ -50,8 +50,8 @@ class OurLevel:
             lib.bg_set_search_plies(self.plies)
         if self.rollouts:
             lib.bg_set_rollouts(*self.rollouts)
-        n = lib.bg_rank_plays(self.board, die1, die2, self.level, self.out, ffi.NULL, ffi.NULL,
-                              ffi.NULL, 1)
+        n = lib.bg_rank_plays(self.board, die1, die2, self.level, ffi.NULL, self.out,
+                              ffi.NULL, ffi.NULL, ffi.NULL, 1)
         if n < 1:
             raise RuntimeError(f"bg_rank_plays failed with {n} on {board} {die1}{die2}")
         return list(self.out[0:BOARD_LEN])
@@ -137,7 +137,7 @@ class Gnubg0:
         if code != 0:
             raise GnubgRejected(f"{self.name} cannot be asked about "
                                 f"{self._where(board, die1, die2)}: not a possible position "
-                                f"(BG_POS code {code})")
+                                f"(BG_POS code {-code})")
         try:
             move = self.gnubg.best_move([list(board[25:]), list(board[:25])], die1, die2,
                                         self.plies)
@@ -210,7 +210,7 @@ class Luck:
 
     def _best(self, board: list[int], die1: int, die2: int) -> float:
         self.board[0:BOARD_LEN] = board
-        n = lib.bg_rank_plays(self.board, die1, die2, 3, self.out, ffi.NULL, ffi.NULL,
+        n = lib.bg_rank_plays(self.board, die1, die2, 3, ffi.NULL, self.out, ffi.NULL, ffi.NULL,
                               self.equity, 1)
         if n < 1:
             raise RuntimeError(f"bg_rank_plays failed with {n} judging the luck of {die1}{die2}")
@@ -327,6 +327,9 @@ def main():
         return compare_report(*args.compare)
     if not args.player_b:
         ap.error("name two players (or --compare two saved runs)")
+    if args.work_budget and not lib.BG_BUDGET_MIN <= args.work_budget <= lib.BG_BUDGET_MAX:
+        ap.error(f"--work-budget is 0 (the default) or {lib.BG_BUDGET_MIN:,} to "
+                 f"{lib.BG_BUDGET_MAX:,} positions, not {args.work_budget:,}")
     if args.pool:
         return pool_report(args.pool, (args.player_a, args.player_b))
     pairs = (args.games + 1) // 2

@@ -23,9 +23,10 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from game.model import evaluator, rules  # noqa: E402
+from game.model.match_terms import MONEY  # noqa: E402
 from game.model.position import Position  # noqa: E402
 from game.review import judge as review  # noqa: E402
-from game.review.cube_judgement import CUBE_SCREEN_LEVEL, CubeTerms, close_cube  # noqa: E402
+from game.review.cube_judgement import CUBE_SCREEN_LEVEL, close_cube  # noqa: E402
 from game.scenes import tutor  # noqa: E402
 
 OPTION = "?"                      # the strictest option: warns of anything over DOUBTFUL
@@ -77,7 +78,7 @@ def measure(count: int) -> dict:
     got: dict = {"typed": [], "typed_best": [], "instant": [], "ranking": [], "cube": [],
                  "missed": [], "missed_close": [], "missed_screen": []}
     for position, dice in positions(count):
-        coach = tutor.PlayCoach(position, dice, None, True, OPTION)
+        coach = tutor.PlayCoach(position, dice, MONEY, True, OPTION)
         start = time.perf_counter()
         ranked = coach.ranking.result()              # the player is still typing meanwhile
         got["ranking"].append(ms(time.perf_counter() - start))
@@ -92,19 +93,19 @@ def measure(count: int) -> dict:
                 got["typed_best"].append(spent)
         best = ranked[0].play.after
         start = time.perf_counter()                  # the play finished at the turn's start
-        instant = tutor.PlayCoach(position, dice, None, True, OPTION)
+        instant = tutor.PlayCoach(position, dice, MONEY, True, OPTION)
         instant.ranking.result()
         instant.verdict(best)
         got["instant"].append(ms(time.perf_counter() - start))
         start = time.perf_counter()
-        cube = tutor.CubeCoach(position, CubeTerms(1, 0), OPTION)
+        cube = tutor.CubeCoach(position, MONEY, OPTION)
         decision = cube.decision.result()
         proper = "double" if decision.double and not decision.too_good else None
         for kind in filter(None, (proper, "take" if decision.take else "drop")):
             cube.verdict(kind)
         got["cube"].append(ms(time.perf_counter() - start))
         start = time.perf_counter()
-        missed = tutor.NoDoubleCoach(position, CubeTerms(1, 0), OPTION)
+        missed = tutor.NoDoubleCoach(position, MONEY, OPTION)
         missed.verdict()
         got["missed"].append(ms(time.perf_counter() - start))
         close = close_cube(evaluator.cube_decision(position, CUBE_SCREEN_LEVEL))

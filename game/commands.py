@@ -14,6 +14,8 @@ from game.board.lines import fit, wrap
 from game.chances import chances_header, chances_line, chances_note
 from game.errors import BackgammonError
 from game.model import evaluator
+from game.model.match import Match
+from game.model.match_terms import MONEY, MatchTerms
 from game.model.position import Position
 from game.words import DEFAULT_NAMES, DEFAULT_WORDS, SIDE_WORDS, play_words
 
@@ -30,7 +32,8 @@ def pip_count_text(position: Position, names: Sequence[str] = DEFAULT_WORDS) -> 
     return fit(f"Pips: {names[0]} {mover}  {names[1]} {other}")
 
 
-def position_id_text(position: Position, match=None, dice=None) -> str:
+def position_id_text(position: Position, match: Match | None = None,
+                     dice: tuple[int, int] | None = None) -> str:
     """The I command's line. Without a match: "Position ID 4HPwATDgc/ABMA". With one (a
     game.match.Match, the side on roll of `position` being its on-roll side): gnubg's
     combined ID "ID 4HPwATDgc/ABMA:cAkAAAAAAAAA" (position:match, the dice if thrown), which
@@ -78,11 +81,10 @@ def _triples(candidates) -> list[tuple[object, float, int | None, object]]:
 
 
 def ranked_candidates(position: Position, dice, level: int = ADVICE_LEVEL,
-                      count: int = ADVICE_COUNT, match=None):
-    """The evaluator's ranked plays for the side on roll (game.model.evaluator.ranked_plays);
-    match as there: None for money play, else (length, away_me, away_opp, crawford, cube)."""
-    from game.model import evaluator
-    return evaluator.ranked_plays(position, tuple(dice), level, limit=count, match=match)
+                      count: int = ADVICE_COUNT, terms: MatchTerms = MONEY):
+    """The evaluator's ranked plays for the side on roll (game.model.evaluator.ranked_plays)
+    at its `terms` (MONEY: money play)."""
+    return evaluator.ranked_plays(position, tuple(dice), level, limit=count, terms=terms)
 
 
 @dataclass(frozen=True)
@@ -100,11 +102,11 @@ class AdviceRow:
 @dataclass(frozen=True)
 class Advice:
     """The A command's ranking before it is a page: the plays best first (at most the count
-    asked for), the match terms they were ranked for (None: money play) and the best's
-    depth."""
+    asked for), the terms they were ranked for (as judged: money play for a match past the
+    table) and the best's depth."""
     dice: tuple[int, int]
     rows: tuple[AdviceRow, ...]
-    match: object = None
+    terms: MatchTerms = MONEY
     deepest: int | None = None
 
     @property
@@ -113,26 +115,26 @@ class Advice:
 
 
 def rank_advice(position: Position, dice, candidates=None, level: int = ADVICE_LEVEL,
-                count: int = ADVICE_COUNT, match=None) -> Advice:
+                count: int = ADVICE_COUNT, terms: MatchTerms = MONEY) -> Advice:
     """The best plays for `dice` as data (advice_lines words them): from the evaluator at
     `level`, or `candidates` as given (evaluator.Candidate objects or (play, equity) pairs).
     A match score the table cannot take is ranked as money play. BackgammonError when the
     evaluator cannot answer."""
+    terms = terms.judged                    # a score the table cannot take: money ranking
     if candidates is None:
-        from game.model.evaluator import playable_match
-        match = playable_match(match)       # a score the table cannot take: money ranking
-        candidates = ranked_candidates(position, dice, level, count, match)
+        candidates = ranked_candidates(position, dice, level, count, terms)
     triples = _triples(candidates)[:count]
     deepest = triples[0][2] if triples else None
     rows = tuple(AdviceRow(play, equity, ply, odds, rank > 1 and ply is not None
                            and deepest is not None and 0 <= ply < deepest)
                  for rank, (play, equity, ply, odds) in enumerate(triples, start=1))
-    return Advice(tuple(dice), rows, match, deepest)
+    return Advice(tuple(dice), rows, terms, deepest)
 
 
 def advice_lines(position: Position, dice, candidates=None, level: int = ADVICE_LEVEL,
                  count: int = ADVICE_COUNT, mover_is_human: bool = True,
-                 match=None, names: tuple[str, str] = DEFAULT_NAMES) -> list[str]:
+                 terms: MatchTerms = MONEY,
+                 names: tuple[str, str] = DEFAULT_NAMES) -> list[str]:
     """The A command's page: the best plays for `dice`, best first, each with its equity
     and, after the first, how much worse it is, e.g.
         "1. h3 f1        +0.202"
@@ -141,7 +143,7 @@ def advice_lines(position: Position, dice, candidates=None, level: int = ADVICE_
     played), or are given as evaluator.Candidate objects or (play, equity) pairs. The
     evaluator looks at its best few plays more deeply than the rest and ranks those first;
     a play judged less deeply than the best shows its depth, "(1-ply)", instead of a
-    difference, since the two numbers are not alike. In a match (`match` as in
+    difference, since the two numbers are not alike. In a match (the mover's `terms`, as in
     ranked_candidates) the plays are ranked for the match and equity is 2 x the mover's
     match winning chance - 1. When the candidates carry their chances (the evaluator's do),
     each play has a second line: the win, gammon and backgammon chances of the mover and of
@@ -149,7 +151,7 @@ def advice_lines(position: Position, dice, candidates=None, level: int = ADVICE_
     (game/chances.py). Every line fits 32 columns. If the evaluator cannot answer, the
     lines say why."""
     try:
-        advice = rank_advice(position, dice, candidates, level, count, match)
+        advice = rank_advice(position, dice, candidates, level, count, terms)
     except BackgammonError as exc:
         return ["No advice this time:"] + wrap(str(exc))
     return advice_page(advice, mover_is_human, names)
@@ -159,7 +161,7 @@ def advice_page(advice: Advice, mover_is_human: bool = True,
                 names: tuple[str, str] = DEFAULT_NAMES) -> list[str]:
     """rank_advice's answer as the A command's page (advice_lines says how it reads)."""
     d1, d2 = advice.dice
-    lines = [f"Best plays for {d1}{d2}, " + ("match equity:" if advice.match else "equity:")]
+    lines = [f"Best plays for {d1}{d2}, " + ("equity:" if advice.terms.money else "match equity:")]
     if not advice.rows:
         return lines + ["", "No move is possible."]
     with_chances = advice.with_chances
@@ -175,7 +177,7 @@ def advice_page(advice: Advice, mover_is_human: bool = True,
         lines.append(fit(line))
         if with_chances:
             lines.append(chances_line(row.chances))
-    if advice.match:
+    if not advice.terms.money:
         lines += ["", "Equity: 2 x the mover's chance", "of winning the match, less 1."]
     else:
         lines += ["", "Equity: what each play is worth", "to the mover, in points a game."]

@@ -61,8 +61,8 @@ class Screen(Protocol):
 # What the computer's choosers answer, named where the model's types are known (a layer up):
 # Chooser[rules.Play], CubePolicy[evaluator.CubeDecision | None]
 Answer = TypeVar("Answer")
-# (position with the mover on roll, dice, match context or None) -> rules.Play
+# (position with the mover on roll, dice, terms: the mover's MatchTerms) -> rules.Play
 Chooser = Callable[..., Answer]
-# (position with the doubler on roll, match, doubler) -> an evaluator.CubeDecision (double,
+# (position with the doubler on roll, the Match, doubler) -> an evaluator.CubeDecision (double,
 # take, too_good, ...), or None for no answer (no double, a take)
 CubePolicy = Callable[..., Answer]

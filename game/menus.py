@@ -10,6 +10,7 @@ from game.board import screen as S
 from game.board.lines import wrap
 from game.files.settings import MENU_KEYS, OPTIONS, Settings, SettingsError
 from game.model.match import BadMatchLength, Match, parse_match_length
+from game.model.match_terms import MONEY, MatchTerms
 from game.words import DEFAULT_NAMES, SCREEN_NAMES, WHO_WORDS, kind_column
 from game.zx.basic import CODE_ENTER, Basic
 
@@ -360,17 +361,17 @@ def text_screen(basic: Basic, title: str, lines, foot: str = "Press ENTER", ink=
 
 
 def advice_screen(basic: Basic, position, dice, candidates=None, mover_is_human: bool = True,
-                  match=None, names: tuple[str, str] = DEFAULT_NAMES,
+                  terms: MatchTerms = MONEY, names: tuple[str, str] = DEFAULT_NAMES,
                   foot: str = "Press ENTER", keys=()):
     """The A command: "Thinking..." for a frame, then level 5's best plays (game/commands.py
     advice_lines) with each side's chances (`names`: the mover's first) on a page until ENTER
     or one of `keys` (returned). `candidates` (Candidates or (play, equity) pairs) skip the
-    evaluator; `match` (evaluator.ranked_plays' match=) ranks them for the match score."""
+    evaluator; `terms` (the mover's MatchTerms) ranks them for the match score."""
     from game import commands
     basic.print_at(S.MESSAGE_ROW, 0, "Thinking...".ljust(S.COLS), S.MESSAGE)
     yield
     lines = commands.advice_lines(position, dice, candidates=candidates,
-                                  mover_is_human=mover_is_human, match=match, names=names)
+                                  mover_is_human=mover_is_human, terms=terms, names=names)
     return (yield from text_screen(basic, "ADVICE", lines, foot, ink=chances.ink_of, keys=keys))
 
 

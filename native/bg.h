@@ -3,6 +3,18 @@
  * so it may hold only #define integer constants, typedefs and prototypes, no other
  * preprocessor lines. Functions take plain arrays and return plain values; Python owns memory.
  *
+ * Errors, one convention: every function that can fail returns an int (bg_bench_generate an
+ * int64_t), 0 or more on success (0, a count, a previous setting or the bits it documents)
+ * and a negative named code on failure: -BG_POS_*, -BG_BAD_DICE, -BG_NO_ROOM, -BG_STEP_* or
+ * -BG_ERR_*. Answers that are not a status come back through out pointers. Every setter
+ * checks its value and refuses a bad one with -BG_ERR_BAD_ARG, the setting unchanged. The
+ * exceptions, each for its reason: functions that cannot fail return void or their value
+ * (bg_start, bg_swap, bg_pips, bg_abi_version, bg_weights_games, bg_weights_expected_size,
+ * bg_last_work, bg_eval_cache_counts, bg_rollout_busy, bg_rollout_stop, bg_rollout_free);
+ * bg_game_result's negative values are a result (the opponent won), and it checks nothing
+ * (bg_validate first); bg_equity is arithmetic on the caller's numbers; bg_usr returns the
+ * status the USR call gives BASIC in BC, so it is the positive code (the usr door section).
+ *
  * Board layout used everywhere: int8_t board[50] = two rows of 25.
  *   board[0..24]  the side on roll, board[25..49] its opponent;
  *   in each row index 0..23 is that side's own 1..24-point, index 24 is its bar.
@@ -12,7 +24,7 @@
 #include <stdint.h>
 
 /* cffi-cdef begin */
-#define BG_ABI_VERSION 1
+#define BG_ABI_VERSION 2
 int bg_abi_version(void);
 
 /* ---- rules section (native/src/rules*.c) ---- */
@@ -24,8 +36,8 @@ int bg_abi_version(void);
 #define BG_MAX_STEPS 4
 #define BG_STEP_FIELDS 4
 
-/* Position checks (bg_validate); as negative numbers they are also the errors of the
- * functions below that take a board. */
+/* Position checks (bg_validate): as negative numbers the errors of every function that
+ * takes a board. */
 #define BG_POS_OK 0
 #define BG_POS_NEGATIVE 21       /* a point, bar or row holds a negative count */
 #define BG_POS_TOO_MANY_MEN 22   /* one side has more than fifteen men */
@@ -34,7 +46,8 @@ int bg_abi_version(void);
 #define BG_BAD_DICE 25           /* a die outside 1..6 */
 #define BG_NO_ROOM 26            /* the caller's arrays are too small (max_plays) */
 
-/* Typed single steps (bg_step_check): why a step cannot start or continue a legal play. */
+/* Typed single steps (bg_step_check): why a step cannot start or continue a legal play, as
+ * negative numbers. */
 #define BG_STEP_OK 0
 #define BG_STEP_NO_SUCH_DIE 1    /* that number was not thrown, or is already used */
 #define BG_STEP_BAR_FIRST 2      /* a man on the bar must enter first (rule 7) */
@@ -47,7 +60,7 @@ int bg_abi_version(void);
 #define BG_STEP_TURN_OVER 9      /* the play is already complete */
 #define BG_STEP_BAD_INPUT 10     /* from outside 0..24, die outside 1..6, or a bad history */
 
-/* 0 when the board is a possible position, else a BG_POS_* code. */
+/* 0 when the board is a possible position, else -BG_POS_*. */
 int bg_validate(const int8_t *board);
 /* The standard starting position. */
 void bg_start(int8_t *out_board);
@@ -56,7 +69,7 @@ void bg_swap(const int8_t *board, int8_t *out_board);
 /* Pip count of row 0 (out_pips[0]) and row 1 (out_pips[1]). */
 void bg_pips(const int8_t *board, int *out_pips);
 /* 0 = not over; 1/2/3 = row 0 has borne off all and wins single/gammon/backgammon;
- * -1/-2/-3 = row 1 has. */
+ * -1/-2/-3 = row 1 has (a result, not an error: the board is not checked). */
 int bg_game_result(const int8_t *board);
 /* Every legal complete play of the roll, one per distinct resulting position: count (>= 1; a
  * forfeited turn is one play of 0 steps) or a negative BG_POS_* / BG_BAD_DICE / BG_NO_ROOM.
@@ -66,8 +79,8 @@ int bg_legal_plays(const int8_t *board, int die1, int die2, int8_t *out_boards,
                    int8_t *out_steps, int8_t *out_nsteps, int max_plays);
 /* Can the step (from, die) follow the n_made steps already typed this turn, made[2*i] = from
  * and made[2*i+1] = die, and still be part of a legal complete play of (die1, die2), in any
- * order of the dice? BG_STEP_OK (out_board = the board after all of them) or a BG_STEP_* /
- * negative BG_POS_* reason; out_board is untouched unless BG_STEP_OK. */
+ * order of the dice? BG_STEP_OK (out_board = the board after all of them) or the reason,
+ * -BG_STEP_* or -BG_POS_*; out_board is untouched unless BG_STEP_OK. */
 int bg_step_check(const int8_t *turn_start, int die1, int die2, const int8_t *made, int n_made,
                   int from, int die, int8_t *out_board);
 /* After n_made typed steps (as above): 1 = they form a complete legal play, 0 = more must be
@@ -75,7 +88,8 @@ int bg_step_check(const int8_t *turn_start, int die1, int die2, const int8_t *ma
 int bg_turn_complete(const int8_t *turn_start, int die1, int die2, const int8_t *made,
                      int n_made);
 /* Benchmark door: generate plays for n positions (boards n * BG_BOARD_LEN, dice n * 2),
- * `repeats` times over, inside C; returns the plays generated in total. */
+ * `repeats` times over, inside C; returns the plays generated in total, or -BG_POS_* /
+ * -BG_BAD_DICE for a board or dice it refuses (all checked first), -BG_ERR_BAD_ARG. */
 int64_t bg_bench_generate(const int8_t *boards, const int8_t *dice, int n, int repeats);
 
 
@@ -110,6 +124,24 @@ int64_t bg_bench_generate(const int8_t *boards, const int8_t *dice, int n, int r
 #define BG_MET_MAX 25            /* longest match the match equity table covers */
 #define BG_CUBE_MAX 4096         /* the highest cube value the engine takes ... */
 #define BG_CUBE_MAX_LOG2 12      /* ... which is 2 to this power */
+#define BG_BUDGET_MIN 1000       /* the work and deep budgets' range, positions */
+#define BG_BUDGET_MAX 100000000
+
+/* The cube and the score as ONE side sees them (the side on roll, or a ranked play's mover),
+ * the one shape of the match terms: every function that needs them takes `const bg_match *`,
+ * NULL meaning money play at a centred cube of 1. */
+typedef struct bg_match {
+    int cube_value;   /* 1, 2, 4 .. BG_CUBE_MAX */
+    int cube_owner;   /* 0 centred, 1 this side, 2 its opponent */
+    int match_to;     /* 0 = money play, else the match length 1..BG_MET_MAX */
+    int away_me;      /* match play: the points this side still needs, 1..match_to */
+    int away_opp;     /* ... and the points its opponent still needs, 1..match_to */
+    int crawford;     /* 0 before the Crawford game, 1 in it (cube 1), 2 after it; 1 and 2
+                         need a side 1-away */
+} bg_match;
+/* 0 when the terms are acceptable (NULL: money play), else -BG_ERR_BAD_ARG. Money play
+ * (match_to 0) looks only at the cube value and owner. */
+int bg_check_match(const bg_match *match);
 
 /* Load the weights file image (bytes, len): 0 or -BG_ERR_WTS_*. */
 int bg_load_weights(const uint8_t *data, int len);
@@ -121,42 +153,37 @@ int bg_weights_expected_size(void);
 int bg_evaluate(const int8_t *board, int ply, float *out_probs);
 /* 0-ply evaluation of n boards (n * BG_BOARD_LEN) into n * BG_N_PROBS; n or an error. */
 int bg_evaluate_many(const int8_t *boards, int n, float *out_probs);
-/* Cubeless money equity of probabilities (points per game for the side on roll). */
+/* Cubeless money equity of probabilities (points per game for the side on roll): arithmetic
+ * on the caller's numbers, no status (NULL gives 0). */
 float bg_equity(const float *probs);
 /* Every legal play of the roll ranked best first by the given level: count or a negative
  * error. out_boards: max_plays * BG_BOARD_LEN (mover still row 0), out_steps: max_plays *
  * BG_MAX_STEPS * BG_STEP_FIELDS, out_nsteps: max_plays, out_equity: max_plays (the mover's
  * cubeless equity after the play as the level judged it; level 1 gives its heuristic score).
- * When there are more plays than max_plays, the best max_plays are returned. */
-int bg_rank_plays(const int8_t *board, int die1, int die2, int level, int8_t *out_boards,
-                  int8_t *out_steps, int8_t *out_nsteps, float *out_equity, int max_plays);
-/* As bg_rank_plays, in match play: match_to 0 = money play (then exactly bg_rank_plays and
- * the other match arguments are not looked at); else 1..BG_MET_MAX, away_me/away_opp
- * 1..match_to the points the mover/opponent still need, crawford 0 before the Crawford
- * game, 1 in it (cube 1), 2 after it (1 and 2 need a side 1-away), cube_value 1, 2, 4 ..
- * BG_CUBE_MAX. Plays are ranked by the mover's match winning chance after the play from the match
- * equity table (each outcome single/gammon/backgammon at this cube value, dead cube), and
- * out_equity is 2*mwc-1; level 1 keeps its heuristic. Bad match arguments: -BG_ERR_BAD_ARG. */
-int bg_rank_plays_match(const int8_t *board, int die1, int die2, int level, int match_to,
-                        int away_me, int away_opp, int crawford, int cube_value,
-                        int8_t *out_boards, int8_t *out_steps, int8_t *out_nsteps,
-                        float *out_equity, int max_plays);
-/* How deeply the last bg_rank_plays(_match) call judged its index-th returned play: 0, 1, 2
- * or 3 plies, 4 rolled out (bg_set_rollouts); level 1's heuristic: -1; -BG_ERR_BAD_ARG for an
- * index it did not return. The ranking puts deeper judgements first, so a later play may show
- * a higher shallower value. */
-int bg_last_ply(int index);
-/* The mover's probabilities after each of the first n plays the last bg_rank_plays(_match)
+ * When there are more plays than max_plays, the best max_plays are returned.
+ * match: the mover's terms; NULL or match_to 0 is money play (cubeless equity). In match
+ * play the plays are ranked by the mover's match winning chance after the play from the
+ * match equity table (each outcome single/gammon/backgammon at the cube value, dead cube)
+ * and out_equity is 2*mwc-1; level 1 keeps its heuristic. Terms bg_check_match refuses:
+ * -BG_ERR_BAD_ARG. */
+int bg_rank_plays(const int8_t *board, int die1, int die2, int level, const bg_match *match,
+                  int8_t *out_boards, int8_t *out_steps, int8_t *out_nsteps,
+                  float *out_equity, int max_plays);
+/* How deeply the last bg_rank_plays call judged its index-th returned play, into *out_ply:
+ * 0, 1, 2 or 3 plies, 4 rolled out (bg_set_rollouts); level 1's heuristic: -1. Returns 0, or
+ * -BG_ERR_BAD_ARG for an index it did not return. The ranking puts deeper judgements first,
+ * so a later play may show a higher shallower value. */
+int bg_last_ply(int index, int *out_ply);
+/* The mover's probabilities after each of the first n plays the last bg_rank_plays
  * call returned (win, win gammon, win backgammon, lose gammon, lose backgammon, as
  * bg_evaluate's), from the very judgement that ranked it: the net's outputs averaged through
  * the search at the play's depth (bg_last_ply), the rollout's mean for a rolled-out play.
  * out_probs: n * BG_N_PROBS. Level 1's heuristic judges no probabilities: zeros. Returns n,
  * or -BG_ERR_BAD_ARG when the last ranking returned fewer. */
 int bg_last_probs(float *out_probs, int n);
-/* 0 when the match arguments of bg_rank_plays_match are acceptable, else -BG_ERR_BAD_ARG. */
-int bg_check_match(int match_to, int away_me, int away_opp, int crawford, int cube_value);
 /* Work budget of level 5: after this many positions evaluated in one ranking it starts no
- * further 2-ply candidate (1000..100000000, else unchanged); returns the previous value. */
+ * further 2-ply candidate (BG_BUDGET_MIN..BG_BUDGET_MAX); returns the previous value, or
+ * -BG_ERR_BAD_ARG for another, unchanged. */
 int bg_set_work_budget(int positions);
 /* Level 5's deepest ply: 2 (the default: filtered 2-ply) or 3 (then its closest 2-ply
  * candidates, at most 3 within 0.04 of the leader, are judged one roll deeper when two of
@@ -171,7 +198,8 @@ int bg_set_search_plies(int plies);
  * values: -BG_ERR_BAD_ARG, unchanged. */
 int bg_set_rollouts(int trials, int horizon);
 /* Deep budget of level 5: the most positions a ranking with its 3-ply pass may evaluate, by
- * the pass's own estimate (1000..100000000, else unchanged); returns the previous value. */
+ * the pass's own estimate (BG_BUDGET_MIN..BG_BUDGET_MAX); returns the previous value, or
+ * -BG_ERR_BAD_ARG for another, unchanged. */
 int bg_set_deep_budget(int positions);
 /* The search's cache of 0-ply judgements (one per thread, freed when the thread ends): 1 on
  * (the state once weights are loaded), 0 off, for every thread; switched on from off each
@@ -180,40 +208,39 @@ int bg_set_deep_budget(int positions);
 int bg_eval_cache(int on);
 /* The calling thread's cache lookups (looks[0]) and hits (hits[0]) so far. */
 void bg_eval_cache_counts(double *looks, double *hits);
-/* Positions the calling thread's last bg_rank_plays(_match) call evaluated at 0-ply. */
+/* Positions the calling thread's last bg_rank_plays call evaluated at 0-ply. */
 int bg_last_work(void);
 /* Test hook of the network's forward pass (native/src/nn.c): allow 0 makes it take its
  * generic path even where the CPU has AVX2, 1 (the default) lets it take its AVX2 path
  * there. Both paths give the same bits. Returns 1 when the AVX2 path is now in use, else 0
- * (a CPU or build without it). */
+ * (a CPU or build without it); another value: -BG_ERR_BAD_ARG, unchanged. */
 int bg_nn_avx2(int allow);
-/* Cube decision for the side on roll (before it rolls). cube_value 1,2,4..; cube_owner 0 =
- * centred, 1 = the side on roll, 2 = the opponent; match_to 0 = money play, else the match
- * length with away_me/away_opp points still needed; crawford 0 = before the Crawford game,
- * 1 = this is the Crawford game (no doubling), 2 = after it.
+/* Cube decision for the side on roll (before it rolls) at its terms `match` (NULL: money
+ * play, centred cube of 1; the Crawford game allows no double).
  * out[BG_CUBE_OUT_LEN]: equity no double, equity double/take, equity double/pass (all for
  * the side on roll, in money points or in match winning chance as 2*mwc-1), then
  * P(win), P(win gammon), P(lose gammon) used. Returns the BG_CUBE_* bits or an error. */
-int bg_cube_decision(const int8_t *board, int level, int cube_value, int cube_owner,
-                     int match_to, int away_me, int away_opp, int crawford, float *out);
+int bg_cube_decision(const int8_t *board, int level, const bg_match *match, float *out);
 /* The same decision from given probabilities (P(win), P(win gammon), P(win backgammon),
  * P(lose gammon), P(lose backgammon) for the side on roll), without a position: the cube
  * theory on its own. Probabilities out of 0..1 or inconsistent (a gammon share above the
  * wins, backgammons above gammons): -BG_ERR_BAD_ARG. */
-int bg_cube_from_probs(const float *probs, int cube_value, int cube_owner, int match_to,
-                       int away_me, int away_opp, int crawford, float *out);
+int bg_cube_from_probs(const float *probs, const bg_match *match, float *out);
 /* The match equity table our code computes: out[(i-1)*BG_MET_MAX + (j-1)] = chance to win
  * the match for a player needing i points against one needing j (i, j in 1..BG_MET_MAX),
  * before the Crawford game. Returns 0. */
 int bg_met_table(float *out);
-/* One entry of that table at any score: the chance to win the match for a player needing
- * away_me against one needing away_opp (0 or less: that side has won), `crawford` as
- * bg_rank_plays_match takes it (not 0: the Crawford game is this one or past, so a 1-away
- * score is read from the post-Crawford table). For the review's equivalent money game. */
-float bg_match_equity(int away_me, int away_opp, int crawford);
-/* 2*mwc-1 of the side holding `probs` (as bg_cube_from_probs) when the game ends at this
- * cube with no more doubling: the score a play is ranked by in match play. */
-float bg_match_value(const float *probs, int cube, int away_me, int away_opp, int crawford);
+/* One entry of that table at any score, into out[0] (a score, not a bg_match: a side 0 or
+ * less away has won): the chance to win the match for a player needing away_me against one
+ * needing away_opp, crawford as bg_match's (not 0: the Crawford game is this one or past, so
+ * a 1-away score is read from the post-Crawford table). For the review's equivalent money
+ * game. 0, or -BG_ERR_BAD_ARG for crawford outside 0..2. */
+int bg_match_equity(int away_me, int away_opp, int crawford, float *out);
+/* 2*mwc-1 into out[0] of the side holding `probs` (as bg_cube_from_probs) at its terms
+ * `match` when the game ends at that cube value with no more doubling: the score a play is
+ * ranked by in match play. 0, or -BG_ERR_BAD_ARG for money play or terms bg_check_match
+ * refuses. */
+int bg_match_value(const float *probs, const bg_match *match, float *out);
 /* Build the one-sided bear-off database now (otherwise at first use); returns positions. */
 int bg_bearoff_init(void);
 /* Distribution of rolls to bear off a home board (home6 = men on points 1..6): fills
@@ -238,8 +265,9 @@ int bg_ids_of_boards(const int8_t *boards, int n, char *out_text);
  * -BG_ERR_BAD_ID, -BG_BAD_DICE, or -BG_NO_ROOM when more than max_ids. */
 int bg_legal_result_ids(const char *id, int die1, int die2, char *out_text, int max_ids);
 /* The same IDs as one NUL-terminated text in the calling thread's own buffer (valid until
- * its next call), so the caller passes none; NULL when the ID or the dice are refused. */
-const char *bg_legal_result_text(const char *id, int die1, int die2);
+ * its next call), so the caller passes none: *out_text points at it. The count, or an error
+ * as bg_legal_result_ids' (then *out_text is NULL). */
+int bg_legal_result_text(const char *id, int die1, int die2, const char **out_text);
 /* bg_last_ply of the first n plays the last ranking returned, into out_plies[n]; returns
  * n, or -BG_ERR_BAD_ARG when it returned fewer. */
 int bg_last_plies(int8_t *out_plies, int n);
@@ -248,8 +276,8 @@ int bg_last_plies(int8_t *out_plies, int n);
 /* Rollouts on threads of their own. bg_rollout_start copies the boards, starts `threads`
  * threads and returns at once; the caller polls, may stop it, and must free it. Every trial
  * plays the game to its end (or `truncate` half-moves, then the 0-ply net judges), each side
- * choosing at the level (3: 0-ply, 4: 1-ply, 5: filtered 2-ply; money play, or with
- * bg_rollout_start_match by its match winning chance at the score), and counts the result
+ * choosing at the level (3: 0-ply, 4: 1-ply, 5: filtered 2-ply; money play, or at a match
+ * score by its match winning chance), and counts the result
  * less the luck of every roll (the value of the roll's best 0-ply play, judged at 0-ply,
  * or at 1-ply for level 5, less its mean over the 21 rolls). Trial t meets the same dice for
  * every candidate (unless BG_ROLLOUT_APART); any 36 trials from a multiple of 36 meet each
@@ -278,20 +306,14 @@ int bg_last_plies(int8_t *out_plies, int n);
 typedef struct bg_rollout bg_rollout;
 /* n_boards 1..BG_ROLLOUT_MAX_CANDS boards (1 for CUBE), trials 1..BG_ROLLOUT_MAX_TRIALS,
  * level BG_ROLLOUT_LEVEL_MIN..BG_LEVEL_MAX, truncate 0 (none) ..BG_ROLLOUT_MAX_TRUNCATE,
- * threads 1..BG_ROLLOUT_MAX_THREADS. The handle, or NULL with *out_error a negative
- * BG_POS_* / BG_ERR_* code (0 on success). */
-bg_rollout *bg_rollout_start(const int8_t *boards, int n_boards, int kind, int trials,
-                             int level, int truncate, uint64_t seed, int threads,
-                             int *out_error);
-/* bg_rollout_start at a match score, for a PLAYS rollout (with APART / NO_LUCK as above):
- * match_to 0 is money play, exactly bg_rollout_start; else the terms as bg_check_match takes
- * them (away_me: the points the candidates' mover needs; crawford 0 before, 1 in, 2 after the
- * Crawford game; the cube value of the game, a dead cube). -BG_ERR_BAD_ARG for terms
- * bg_check_match refuses or a match with a CUBE rollout (bg_rollout_cube takes its terms). */
-bg_rollout *bg_rollout_start_match(const int8_t *boards, int n_boards, int kind, int trials,
-                                   int level, int truncate, uint64_t seed, int threads,
-                                   int match_to, int away_me, int away_opp, int crawford,
-                                   int cube_value, int *out_error);
+ * threads 1..BG_ROLLOUT_MAX_THREADS. match: a PLAYS rollout's terms, the candidates'
+ * mover's (the cube value of the game, a dead cube); NULL or match_to 0 is money play. A
+ * CUBE rollout's games are money play (NULL or money; bg_rollout_cube takes its terms).
+ * 0 with the handle in *out_rollout, or a negative BG_POS_* / BG_ERR_* code (-BG_ERR_BAD_ARG
+ * for terms bg_check_match refuses) with *out_rollout NULL. */
+int bg_rollout_start(const int8_t *boards, int n_boards, int kind, int trials, int level,
+                     int truncate, uint64_t seed, int threads, const bg_match *match,
+                     bg_rollout **out_rollout);
 /* The answer so far, without waiting: out_mean and out_se (n_boards * BG_ROLLOUT_FIGURES
  * each) get each figure's mean and standard error (NaN before 1, resp. 2, trials); returns
  * the trials done. */
@@ -302,9 +324,8 @@ int bg_rollout_diff(bg_rollout *ro, int a, int b, double *out);
 /* CUBE rollouts: the cube decision (as bg_cube_from_probs, out[BG_CUBE_OUT_LEN]) from the
  * chances rolled out so far, and in out_se[3] the standard errors of its three equities (no
  * double, double/take, double/pass; by the chances' covariance). Returns the BG_CUBE_* bits,
- * or -BG_ERR_BAD_ARG (no trial done yet, another kind, or bad cube or match arguments). */
-int bg_rollout_cube(bg_rollout *ro, int cube_value, int cube_owner, int match_to, int away_me,
-                    int away_opp, int crawford, float *out, double *out_se);
+ * or -BG_ERR_BAD_ARG (no trial done yet, another kind, or terms bg_check_match refuses). */
+int bg_rollout_cube(bg_rollout *ro, const bg_match *match, float *out, double *out_se);
 /* 1 while any of its threads still runs (a finished or stopped rollout: 0). */
 int bg_rollout_busy(bg_rollout *ro);
 /* Asks the threads to stop (each leaves its trial unfinished and uncounted); returns at once. */
@@ -315,7 +336,8 @@ void bg_rollout_free(bg_rollout *ro);
 /* ---- usr door section (native/src/usr.c) ---- */
 /* The program POKEs a request block into the machine's RAM at PARAMS and calls USR; the trap
  * calls bg_usr(memory, PARAMS), which writes the answer into the same block and returns the
- * status (0 = done, else a BG_POS_* / BG_BAD_DICE / BG_ERR_* code), the USR value in BC.
+ * status (0 = done, else a BG_POS_* / BG_BAD_DICE / BG_ERR_* code, positive: the header's one
+ * exception, as it is the USR value BASIC gets in BC, an unsigned number).
  * All offsets are from PARAMS; the block never exceeds BG_USR_BLOCK_LEN bytes. Signed bytes
  * (board counts, a step's `to` = -1 for borne off) are two's complement; 16-bit values are
  * little-endian; equities are signed 16-bit thousandths of a point (of 2*mwc-1 in match
@@ -325,9 +347,13 @@ void bg_rollout_free(bg_rollout *ro);
  * Request:
  *   +0 job (BG_USR_JOB_*)   +1 level 1..5   +2 die1   +3 die2
  *   +6..+55  the position, 50 signed bytes in the board layout (side on roll = row 0)
+ *   +56..+61 the side on roll's terms (a bg_match) for every job that needs them:
  *   +56 cube value, log2 (0 = 1, 1 = 2, ...)   +57 cube owner (0 centred, 1 on roll, 2 other)
  *   +58 match length (0 = money)   +59 points the side on roll still needs
  *   +60 points the opponent still needs   +61 Crawford state (0 before, 1 this game, 2 after)
+ *   BEST/RANK rank by them as bg_rank_plays does (cubeless equity in money play, else by
+ *   match winning chance at that cube value, equities 2*mwc-1); CUBE decides at them; bad
+ *   terms give BG_ERR_BAD_ARG.
  *   +62 most candidates wanted (RANK; at most BG_USR_MAX_CANDS)
  * Answer:
  *   +4 status (as returned)   +5 count (plays returned by BEST/RANK; plays legal is +63)
@@ -341,13 +367,7 @@ void bg_rollout_free(bg_rollout *ro);
  *          +72 P(win), +74 P(win gammon), +76 P(lose gammon) (BG_USR_CUBE_*)
  *   EVAL:  +64.. five probabilities (as BG_N_PROBS) at 2-byte steps, +74 equity; the ply is
  *          the level's (levels 1-3: 0, 4: 1, 5: 2)
- *   PING:  +64 1 when weights are loaded; returns BG_ABI_VERSION
- * Match context of BEST/RANK (beyond the answer area; the door reads it and then zeroes it,
- * so a request that does not write it is money play, as before):
- *   +496 match length (0 = money play: rank by cubeless equity)   +497 points the side on
- *   roll still needs   +498 points the opponent still needs   +499 Crawford state (0 before,
- *   1 this game, 2 after)   +500 cube value, log2. Plays are then ranked as by
- *   bg_rank_plays_match and the equities are 2*mwc-1; bad values give BG_ERR_BAD_ARG. */
+ *   PING:  +64 1 when weights are loaded; returns BG_ABI_VERSION */
 #define BG_USR_BLOCK_LEN 512
 #define BG_USR_MEMORY_LEN 65536   /* the memory bg_usr is given: the machine's 64 KiB */
 #define BG_USR_EQUITY_SCALE 1000  /* an equity in the block: its value times this, rounded */
@@ -388,12 +408,6 @@ void bg_rollout_free(bg_rollout *ro);
 #define BG_USR_CAND_STEPS 1       /* a candidate's steps; its step count is at +0 */
 #define BG_USR_CAND_EQUITY 17
 #define BG_USR_MAX_CANDS 19
-#define BG_USR_PLAY_MATCH_TO 496
-#define BG_USR_PLAY_AWAY_ME 497
-#define BG_USR_PLAY_AWAY_OPP 498
-#define BG_USR_PLAY_CRAWFORD 499
-#define BG_USR_PLAY_CUBE_LOG2 500
-#define BG_USR_PLAY_MATCH_LEN 5
 #define BG_ERR_USR_ADDR 120      /* the block would run past the end of memory */
 #define BG_ERR_USR_JOB 121       /* unknown job code */
 /* memory: the machine's BG_USR_MEMORY_LEN bytes; params_addr: PARAMS. Returns the status

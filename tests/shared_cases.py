@@ -5,6 +5,7 @@ import random
 from types import SimpleNamespace
 
 from game.model import evaluator as E
+from game.model.match_terms import MatchTerms
 from game.model.position import Position
 from game.model.rules import legal_plays
 from native import lib
@@ -26,7 +27,7 @@ def positions_from_play(n, seed=5):
     return out
 
 
-DMP = (1, 1, 1, 2, 1)          # 1-away/1-away, post-Crawford, cube 1
+DMP = MatchTerms(length=1, away_me=1, away_opp=1, crawford=2)   # 1-away/1-away, post-Crawford
 
 
 def find_dmp_case(seed: int = 2026, decisions: int = 5000):
@@ -41,7 +42,7 @@ def find_dmp_case(seed: int = 2026, decisions: int = 5000):
         plays = list(legal_plays(position, dice))
         if len(plays) > 1:
             money = E.best_play(position.position_id, dice, 3)
-            dmp = E.best_play(position.position_id, dice, 3, match=DMP)
+            dmp = E.best_play(position.position_id, dice, 3, terms=DMP)
             if money != dmp:
                 # seen from the opponent, on roll next
                 m = E.evaluate(Position.from_id(money).swapped())

@@ -10,8 +10,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import native
-from game.errors import BackgammonError, DiceError, MatchError, PositionError
-from game.model.position import Position, position_message
+from game.errors import BackgammonError, DiceError, PositionError
+from game.model.match_terms import MONEY, MatchTerms
+from game.model.position import POSITION_CODES, Position, position_message
 from game.model.rules import (
     LazySequence,
     Play,
@@ -95,10 +96,6 @@ def _position(position) -> Position:
     return Position.from_id(position)
 
 
-_POSITION_CODES = (lib.BG_POS_NEGATIVE, lib.BG_POS_TOO_MANY_MEN, lib.BG_POS_SHARED_POINT,
-                   lib.BG_POS_NO_MEN)
-
-
 def c_error(code: int, refused: type[BackgammonError] = EvaluatorError, *,
             who: str = "the evaluator", task: str = "the request",
             level: str = "the level is 1 to 5",
@@ -111,7 +108,7 @@ def c_error(code: int, refused: type[BackgammonError] = EvaluatorError, *,
     code = -code
     if code == lib.BG_BAD_DICE:
         return DiceError("a die shows 1 to 6")
-    if code in _POSITION_CODES:
+    if code in POSITION_CODES:
         return position(position_message(code))
     if code == lib.BG_ERR_BAD_LEVEL:
         return LevelError(level)
@@ -161,57 +158,6 @@ class _Buffers(PlayBuffers):
 _mine = per_thread(_Buffers)
 
 
-def check_match(match) -> tuple[int, int, int, int, int]:
-    """(length, away_me, away_opp, crawford, cube) as the C side takes it; None or a length
-    of 0 is money play, (0, 0, 0, 0, 1). Raises MatchError for anything else it refuses."""
-    if match is None:
-        return (0, 0, 0, 0, 1)
-    try:
-        terms = tuple(match)
-    except TypeError:
-        raise MatchError(f"the match is (length, away_me, away_opp, crawford, cube), "
-                         f"not {match!r}") from None
-    if len(terms) != 5 or any(not isinstance(v, int) or isinstance(v, bool) for v in terms):
-        raise MatchError(f"the match is five whole numbers (length, away_me, away_opp, "
-                         f"crawford, cube), not {match!r}")
-    if terms[0] == 0:
-        return (0, 0, 0, 0, 1)
-    if lib.bg_check_match(*terms) != 0:
-        raise MatchError(f"the match {terms!r} is not possible: length 1..{lib.BG_MET_MAX}, "
-                         f"each side 1..length away, crawford 0/1/2 with a side 1-away "
-                         f"(cube 1 in the Crawford game), cube a power of two")
-    return terms
-
-
-def match_table_takes(length: int) -> bool:
-    """Whether the match table covers a match of `length` points (0, money play: False); a
-    longer one is judged as money play (playable_match)."""
-    return 0 < length <= lib.BG_MET_MAX
-
-
-def playable_match(match):
-    """`match` when the evaluator can rank plays for it, else None (money play): the game's
-    fallback for a score the match table cannot take (e.g. a match longer than 25)."""
-    try:
-        check_match(match)
-    except MatchError:
-        return None
-    return match
-
-
-def judged_match(match) -> tuple[tuple[int, int, int, int, int] | None, bool]:
-    """(the match terms a decision at `match` is judged at, past_table): `match` when the
-    table takes it; None (money play) for money play (None or length 0; past_table False)
-    and for a match it cannot take, as playable_match falls back (past_table True, which the
-    pages say)."""
-    if match is None:
-        return None, False
-    playable = playable_match(match)
-    if playable is None:
-        return None, True
-    return (playable if playable[0] else None), False
-
-
 class Candidates(LazySequence):
     """ranked_plays' answer: Candidate objects, best first, each made from the engine's
     answer only when asked for."""
@@ -235,33 +181,30 @@ class Candidates(LazySequence):
         return Candidate(self._plays[i], self._equity[i], ply, chances)
 
 
-def _rank(position_id, dice, level, limit, match) -> tuple[int, _Buffers]:
-    """bg_rank_plays_match into this thread's buffers: (the number of plays returned, the
+def _rank(position_id, dice, level, limit, terms: MatchTerms) -> tuple[int, _Buffers]:
+    """bg_rank_plays into this thread's buffers: (the number of plays returned, the
     buffers), or the error raised."""
     level = check_level(level)
     die1, die2 = check_dice(dice)
-    terms = check_match(match)
     board = c_board(position_id)
     if level > 1:
         ensure_loaded()
     want = lib.BG_MAX_PLAYS if limit is None else max(1, min(int(limit), lib.BG_MAX_PLAYS))
     out = _mine()
-    count = lib.bg_rank_plays_match(board, die1, die2, level, *terms, out.boards, out.steps,
-                                    out.nsteps, out.equity, want)
-    if count == -lib.BG_ERR_BAD_ARG and terms[0]:
-        raise MatchError(f"the match {terms!r} is not possible")
+    count = lib.bg_rank_plays(board, die1, die2, level, terms.as_c(), out.boards, out.steps,
+                              out.nsteps, out.equity, want)
     if count < 0:
         _raise_for(count)
     return count, out
 
 
 def ranked_plays(position_id, dice: Sequence[int], level: int, limit: int | None = None,
-                 match=None) -> Candidates:
+                 terms: MatchTerms = MONEY) -> Candidates:
     """The legal plays of the roll, best first, with the level's equities (for ADVICE) and
     the chances each was judged by (Candidate.chances, cubeless, the mover's).
-    match: None (money play) or (length, away_me, away_opp, crawford, cube) for the mover;
-    in match play the plays are ranked by match winning chance and equity is 2*mwc-1."""
-    count, out = _rank(position_id, dice, level, limit, match)
+    terms: the mover's (MONEY: money play); in match play the plays are ranked by match
+    winning chance and equity is 2*mwc-1 (a match past the table: money, terms.judged)."""
+    count, out = _rank(position_id, dice, level, limit, terms)
     lib.bg_last_plies(out.plies, count)
     lib.bg_last_probs(out.chances, count)
     return Candidates(Plays.from_buffers(count, out),
@@ -269,10 +212,10 @@ def ranked_plays(position_id, dice: Sequence[int], level: int, limit: int | None
                       ffi.unpack(out.chances, count * lib.BG_N_PROBS))
 
 
-def best_play(position_id, dice: Sequence[int], level: int, match=None) -> str:
+def best_play(position_id, dice: Sequence[int], level: int, terms: MatchTerms = MONEY) -> str:
     """The gnubg position ID after the level's chosen play, the mover still on roll (one of
-    game.model.rules.legal_results(position_id, dice)). match as in ranked_plays."""
-    _, out = _rank(position_id, dice, level, 1, match)
+    game.model.rules.legal_results(position_id, dice)). terms as in ranked_plays."""
+    _, out = _rank(position_id, dice, level, 1, terms)
     return ids_text(out.boards, 1)[:lib.BG_ID_LEN]
 
 
@@ -324,46 +267,26 @@ class CubeDecision:
     lose_gammon: float
 
 
-_CUBE_TERMS = ("cube_value", "cube_owner", "match_to", "away_me", "away_opp", "crawford")
-
-
-def _cube_terms(**terms) -> tuple[int, ...]:
-    for name in _CUBE_TERMS:
-        value = terms[name]
-        if not isinstance(value, int) or isinstance(value, bool):
-            raise ValueError(f"{name} must be a whole number, not {value!r}")
-    return tuple(terms[name] for name in _CUBE_TERMS)
-
-
 def _cube_answer(bits: int, out) -> CubeDecision:
-    if bits == -lib.BG_ERR_BAD_ARG:
-        raise ValueError("the cube value must be a power of two and the match score must fit "
-                         "the match length")
     if bits < 0:
         _raise_for(bits)
     return CubeDecision(bool(bits & lib.BG_CUBE_DOUBLE), bool(bits & lib.BG_CUBE_TAKE),
                         bool(bits & lib.BG_CUBE_TOO_GOOD), *(float(out[i]) for i in range(6)))
 
 
-def cube_decision(position_id, level: int = 5, cube_value: int = 1, cube_owner: int = 0,
-                  match_to: int = 0, away_me: int = 0, away_opp: int = 0,
-                  crawford: int = 0) -> CubeDecision:
-    """Double/no double for the side on roll and take/pass for its opponent. cube_owner: 0
-    centred, 1 the side on roll, 2 the opponent. match_to 0 = money play; else away_me and
-    away_opp are the points each side still needs and crawford is 0 before the Crawford game,
-    1 during it, 2 after it."""
+def cube_decision(position_id, level: int = 5, terms: MatchTerms = MONEY) -> CubeDecision:
+    """Double/no double for the side on roll and take/pass for its opponent, at the side on
+    roll's terms (the cube and the score as it sees them; MONEY: money play, centred cube
+    of 1; a match past the table: money, terms.judged)."""
     level = check_level(level)
     position = _position(position_id)
-    terms = _cube_terms(cube_value=cube_value, cube_owner=cube_owner, match_to=match_to,
-                        away_me=away_me, away_opp=away_opp, crawford=crawford)
     ensure_loaded()
     out = _mine().probs
-    return _cube_answer(lib.bg_cube_decision(position.as_c(), level, *terms, out), out)
+    return _cube_answer(lib.bg_cube_decision(position.as_c(), level, terms.as_c(), out), out)
 
 
-def cube_decision_for(chances: Probabilities | Sequence[float], cube_value: int = 1,
-                      cube_owner: int = 0, match_to: int = 0, away_me: int = 0,
-                      away_opp: int = 0, crawford: int = 0) -> CubeDecision:
+def cube_decision_for(chances: Probabilities | Sequence[float],
+                      terms: MatchTerms = MONEY) -> CubeDecision:
     """The same decision from given chances (win, win gammon, win backgammon, lose gammon,
     lose backgammon for the side on roll) instead of a position: the cube theory alone."""
     if isinstance(chances, Probabilities):
@@ -381,10 +304,9 @@ def cube_decision_for(chances: Probabilities | Sequence[float], cube_value: int 
             and lose_bg <= lose_g <= 1.0 - win + 1e-6):
         raise ValueError(f"chances must lie in 0..1 with gammons within the wins or losses "
                          f"and backgammons within the gammons: {chances!r}")
-    terms = _cube_terms(cube_value=cube_value, cube_owner=cube_owner, match_to=match_to,
-                        away_me=away_me, away_opp=away_opp, crawford=crawford)
     out = ffi.new("float[]", lib.BG_CUBE_OUT_LEN)
-    bits = lib.bg_cube_from_probs(ffi.new("float[]", [float(c) for c in chances]), *terms, out)
+    bits = lib.bg_cube_from_probs(ffi.new("float[]", [float(c) for c in chances]),
+                                  terms.as_c(), out)
     return _cube_answer(bits, out)
 
 

@@ -8,6 +8,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from game.errors import MatchError
+from game.model.match_terms import MatchTerms
 from game.model.record import MatchRecord
 
 HUMAN, COMPUTER = "human", "computer"
@@ -171,6 +172,16 @@ class Match:
         if self.length is None:
             return None
         return max(0, self.length - self.score[side])
+
+    def terms(self, side: str) -> MatchTerms:
+        """The cube and the score as `side` sees them (the one place they are made from a
+        match): what the evaluator ranks `side`'s plays and decides its cube at."""
+        owner = 0 if self.cube_owner is None else (1 if self.cube_owner == side else 2)
+        if self.length is None:
+            return MatchTerms(self.cube_value, owner)
+        crawford = 1 if self.crawford_game else (2 if self.post_crawford else 0)
+        return MatchTerms(self.cube_value, owner, self.length, self.away(side) or 0,
+                          self.away(self.other(side)) or 0, crawford)
 
     @property
     def score_capped(self) -> bool:

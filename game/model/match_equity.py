@@ -6,23 +6,30 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from game.errors import MatchError
+from game.model.match_terms import MatchTerms
 from native import ffi, lib
 
 
 def match_equity(away_me: int, away_opp: int, crawford: int = 0) -> float:
     """The chance to win the match needing `away_me` against `away_opp` (0 or less: won),
-    `crawford` as evaluator.ranked_plays' match takes it (0 before the Crawford game)."""
-    return float(lib.bg_match_equity(int(away_me), int(away_opp), int(crawford)))
+    `crawford` as MatchTerms' (0 before the Crawford game)."""
+    out = ffi.new("float[1]")
+    if lib.bg_match_equity(int(away_me), int(away_opp), int(crawford), out) != 0:
+        raise MatchError(f"crawford is 0, 1 or 2, not {crawford!r}")
+    return float(out[0])
 
 
-def match_value(chances, match) -> float:
+def match_value(chances, terms: MatchTerms) -> float:
     """2 x match winning chance - 1 of the side holding `chances` (evaluator.Probabilities)
-    when the game ends at `match`'s cube with no more doubling: the score the play search
-    ranks a play by at `match` ((length, away_me, away_opp, crawford, cube), the side's)."""
+    when the game ends at its terms' cube with no more doubling: the score the play search
+    ranks a play by at `terms` (a match the table takes; MatchError for money play)."""
     probs = ffi.new("float[]", [chances.win, chances.win_gammon, chances.win_backgammon,
                                 chances.lose_gammon, chances.lose_backgammon])
-    _, away_me, away_opp, crawford, cube = match
-    return float(lib.bg_match_value(probs, cube, away_me, away_opp, crawford))
+    out = ffi.new("float[1]")
+    if lib.bg_match_value(probs, terms.as_c(), out) != 0:
+        raise MatchError(f"a match value needs a match the table takes, not {terms}")
+    return float(out[0])
 
 
 @dataclass(frozen=True)
@@ -35,14 +42,15 @@ class Emg:
     lose_mwc: float
 
     @classmethod
-    def at(cls, match) -> Emg | None:
-        """The EMG of the side at `match` ((length, away_me, away_opp, crawford, cube), as
-        evaluator.judged_match gives it); None: money play (None or length 0)."""
-        if not match or not match[0]:
+    def at(cls, terms: MatchTerms) -> Emg | None:
+        """The EMG of the side at its terms as judged (MatchTerms.judged); None: money play
+        (or a match past the table, judged as money)."""
+        terms = terms.judged
+        if terms.money:
             return None
-        _, away_me, away_opp, crawford, cube = match
-        return cls(match_equity(away_me - cube, away_opp, crawford),
-                   match_equity(away_me, away_opp - cube, crawford))
+        me, opp, cube = terms.away_me, terms.away_opp, terms.cube_value
+        return cls(match_equity(me - cube, opp, terms.crawford),
+                   match_equity(me, opp - cube, terms.crawford))
 
     @property
     def span(self) -> float:

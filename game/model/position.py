@@ -30,6 +30,7 @@ _POSITION_MESSAGES = {
     lib.BG_POS_SHARED_POINT: "white and black men cannot share a point",
     lib.BG_POS_NO_MEN: "at least one side must still have men on the board",
 }
+POSITION_CODES = frozenset(_POSITION_MESSAGES)   # bg.h's BG_POS_* refusals (negated in C)
 
 
 def position_message(code: int) -> str:
@@ -65,7 +66,7 @@ class Position:
                 raise PositionError(position_message(lib.BG_POS_TOO_MANY_MEN))
         code = lib.bg_validate(self.as_c())
         if code != lib.BG_POS_OK:
-            raise PositionError(position_message(code))
+            raise PositionError(position_message(-code))
 
     # ---- construction -----------------------------------------------------------------
 

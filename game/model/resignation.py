@@ -4,9 +4,8 @@ evaluator's cube theory and met.c: a certain result is a decision with certain c
 when a side can no longer win with its result settled. Not the questions (game/scenes/resign.py)."""
 from __future__ import annotations
 
-from collections.abc import Mapping
-
 from game.model import evaluator, rules
+from game.model.match_terms import MatchTerms
 from game.model.position import Position
 
 JUDGE_LEVEL = 5                  # the cubeful judgement a resignation is weighed by
@@ -14,14 +13,14 @@ CERTAIN_PLY = 2                  # the evaluator's ply for "no chance left"
 EPSILON = 1e-6                   # equities this close are equal (float32 from the C side)
 
 
-def certain_equity(kind: int, terms: Mapping[str, int]) -> float:
+def certain_equity(kind: int, terms: MatchTerms) -> float:
     """The winner's equity of a game won as `kind` (1 single, 2 gammon, 3 backgammon) at the
-    cube and score of `terms` (usr.cube_terms for the winner): kind x cube in money play, or
+    cube and score of `terms` (the winner's, Match.terms): kind x cube in money play, or
     2 x the match winning chance after those points - 1 (post-Crawford included)."""
     if kind not in (1, 2, 3):
         raise ValueError(f"a resignation is 1, 2 or 3 times the cube, not {kind!r}")
     chances = (1.0, float(kind >= 2), float(kind >= 3), 0.0, 0.0)
-    return evaluator.cube_decision_for(chances, **terms).no_double_equity
+    return evaluator.cube_decision_for(chances, terms).no_double_equity
 
 
 def proper_equity(decision: evaluator.CubeDecision) -> float:
@@ -32,24 +31,23 @@ def proper_equity(decision: evaluator.CubeDecision) -> float:
     return decision.no_double_equity
 
 
-def on_roll_equity(on_roll: Position, dice: tuple[int, int] | None,
-                   mover_terms: Mapping[str, int], other_terms: Mapping[str, int],
-                   play_match=None, level: int = JUDGE_LEVEL) -> float:
+def on_roll_equity(on_roll: Position, dice: tuple[int, int] | None, terms: MatchTerms,
+                   level: int = JUDGE_LEVEL) -> float:
     """The cubeful equity of playing on for the side on roll in `on_roll`: before its
     throw (dice None) its own cube decision; with its dice thrown, its best play of them,
-    then the opponent's cube decision on roll. `mover_terms`, `other_terms`: the cube and
-    score as each side sees them (usr.cube_terms); `play_match` as ranked_plays takes it."""
+    then the opponent's cube decision on roll. `terms`: the cube and score as the side on
+    roll sees them (Match.terms; its opponent's are terms.for_opponent())."""
     if dice is None:
-        return proper_equity(evaluator.cube_decision(on_roll, level, **mover_terms))
-    best = evaluator.ranked_plays(on_roll, dice, level, limit=1, match=play_match)[0]
+        return proper_equity(evaluator.cube_decision(on_roll, level, terms))
+    best = evaluator.ranked_plays(on_roll, dice, level, limit=1, terms=terms)[0]
     won = rules.game_result(best.play.after)
     if won:                                      # its best play ends the game
-        return certain_equity(abs(won), mover_terms)
-    theirs = evaluator.cube_decision(best.play.after.swapped(), level, **other_terms)
+        return certain_equity(abs(won), terms)
+    theirs = evaluator.cube_decision(best.play.after.swapped(), level, terms.for_opponent())
     return -proper_equity(theirs)
 
 
-def accepts(kind: int, accepter_terms: Mapping[str, int], on: float) -> bool:
+def accepts(kind: int, accepter_terms: MatchTerms, on: float) -> bool:
     """Take a resignation of `kind` when it is worth at least `on`, the accepter's equity of
     playing on."""
     return certain_equity(kind, accepter_terms) >= on - EPSILON

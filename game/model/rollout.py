@@ -18,9 +18,9 @@ from game.model.evaluator import (
     Candidate,
     LevelError,
     c_error,
-    check_match,
     ensure_loaded,
 )
+from game.model.match_terms import MONEY, MatchTerms
 from game.model.position import Position
 from game.model.rules import Play, game_result, legal_results
 from native import ffi, lib
@@ -189,20 +189,20 @@ class Rollout:
         self._lock = threading.Lock()
         self._count = 0
         self._trials = 0
-        self._cube_terms: tuple[int, ...] | None = None
+        self._cube_terms: MatchTerms | None = None
 
     def start(self, position, candidates, trials: int = DEFAULT_TRIALS,
               level: int = DEFAULT_LEVEL, truncate: int = 0, seed: int = 1,
               threads: int | None = None, *, same_dice: bool = True, luck: bool = True,
-              cube_value: int = 1, cube_owner: int = 0, match=None) -> Rollout:
+              terms: MatchTerms = MONEY) -> Rollout:
         """Start rolling out `candidates` (plays from `position`, or CUBE_ACTIONS) `trials`
         times, both sides playing at `level` (3, 4 or 5), each game cut after `truncate`
         half-moves (0: played out). same_dice=False and luck=False exist to measure what
         the same dice and the luck adjustment gain. A rollout already running is stopped.
-        `match` (length, away_me, away_opp, crawford, cube; evaluator.check_match, None:
-        money play): plays roll out at that score, each side playing by its match winning
-        chance and each equity 2*mwc-1 (away_me the plays' mover's); the cube actions take it
-        for their cube theory (their games are played as money play)."""
+        `terms` (MONEY: money play; a match past the table: money, terms.judged): plays
+        roll out at that score and cube, each side playing by its match winning chance and
+        each equity 2*mwc-1 (the terms the plays' mover's); the cube actions, the side on
+        roll's, take them for their cube theory (their games are played as money play)."""
         kind, boards = candidate_boards(position, candidates)
         trials = _whole("trials", trials, 1, MAX_TRIALS, f"are 1 to {MAX_TRIALS:,}")
         truncate = _whole("truncation", truncate, 0, MAX_TRUNCATE,
@@ -213,11 +213,9 @@ class Rollout:
         threads = _whole("threads", default_threads() if threads is None else threads, 1,
                          lib.BG_ROLLOUT_MAX_THREADS, f"are 1 to {lib.BG_ROLLOUT_MAX_THREADS}")
         seed = _whole("the seed", seed, 0, 2 ** 64 - 1, "is a whole number from 0")
-        terms = check_match(match)      # MatchError for a score the engine cannot take
-        play_terms = (0, 0, 0, 0, 1)
+        play_terms = MONEY
         if kind == lib.BG_ROLLOUT_CUBE:
-            length, away_me, away_opp, crawford, _ = terms
-            self._cube_terms = (cube_value, cube_owner, length, away_me, away_opp, crawford)
+            self._cube_terms = terms
         else:
             self._cube_terms, play_terms = None, terms
         if not same_dice:
@@ -227,13 +225,13 @@ class Rollout:
         ensure_loaded()
         self.close()
         c_boards = ffi.new("int8_t[]", [c for board in boards for c in board.board])
-        error = ffi.new("int *")
-        handle = lib.bg_rollout_start_match(c_boards, len(boards), kind, trials, level,
-                                            truncate, seed, threads, *play_terms, error)
-        if handle == ffi.NULL:
-            raise _start_error(error[0])
+        handle = ffi.new("bg_rollout **")
+        code = lib.bg_rollout_start(c_boards, len(boards), kind, trials, level, truncate, seed,
+                                    threads, play_terms.as_c(), handle)
+        if code != 0:
+            raise _start_error(code)
         with self._lock:
-            self._handle = ffi.gc(handle, lib.bg_rollout_free)
+            self._handle = ffi.gc(handle[0], lib.bg_rollout_free)
             self._count, self._trials = len(boards), trials
         _live.add(self)
         return self
@@ -274,10 +272,9 @@ class Rollout:
         if done < 1 or terms is None:
             return None
         out, se = ffi.new("float[]", lib.BG_CUBE_OUT_LEN), ffi.new("double[]", 3)
-        bits = lib.bg_rollout_cube(self._handle, *terms, out, se)
+        bits = lib.bg_rollout_cube(self._handle, terms.as_c(), out, se)
         if bits < 0:
-            raise RolloutError("the cube value must be a power of two, the owner 0, 1 or 2, "
-                               "and the match score must fit the match length")
+            raise _start_error(bits)
         return CubeFigures(Estimate.of(out[0], se[0]), Estimate.of(out[1], se[1]),
                            Estimate.of(out[2], se[2]), bool(bits & lib.BG_CUBE_DOUBLE),
                            bool(bits & lib.BG_CUBE_TAKE), bool(bits & lib.BG_CUBE_TOO_GOOD))

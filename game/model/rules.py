@@ -9,7 +9,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from game.errors import DiceError, IllegalMoveError, PositionError
-from game.model.position import BAR, BOARD_LEN, Position, parse_entry, position_message
+from game.model.position import (
+    BAR,
+    BOARD_LEN,
+    POSITION_CODES,
+    Position,
+    parse_entry,
+    position_message,
+)
 from native import ffi, lib
 
 OFF = -1                      # a step's `to` when the man is borne off
@@ -80,7 +87,7 @@ class PlayBuffers:
     """Output arrays for the calls that write plays (bg_legal_plays, the rankings; the C side
     writes, Python reads), one set per thread (_mine), so that threads never write into one
     another's; game/model/evaluator.py's add the rankings' own."""
-    __slots__ = ("boards", "steps", "nsteps", "board", "ids")
+    __slots__ = ("boards", "steps", "nsteps", "board", "ids", "text")
 
     def __init__(self):
         self.boards = ffi.new("int8_t[]", lib.BG_MAX_PLAYS * lib.BG_BOARD_LEN)
@@ -88,6 +95,7 @@ class PlayBuffers:
         self.nsteps = ffi.new("int8_t[]", lib.BG_MAX_PLAYS)
         self.board = ffi.new("int8_t[]", lib.BG_BOARD_LEN)
         self.ids = ffi.new("char[]", lib.BG_MAX_PLAYS * (lib.BG_ID_LEN + 1))
+        self.text = ffi.new("const char **")       # bg_legal_result_text's answer
 
 
 def per_thread(make):
@@ -110,7 +118,7 @@ _mine = per_thread(PlayBuffers)
 
 # legal_results' fast path, looked up once
 _ID_LEN = lib.BG_ID_LEN
-_result_text, _string, _NULL = lib.bg_legal_result_text, ffi.string, ffi.NULL
+_result_text, _string = lib.bg_legal_result_text, ffi.string
 
 
 def c_board(position):
@@ -233,9 +241,9 @@ def legal_results(position_id: str, dice: Sequence[int]) -> set[str]:
             and type(dice) in (tuple, list) and len(dice) == 2):
         die1, die2 = dice                     # one C call; it checks the ID and the dice
         if type(die1) is int and type(die2) is int and 0 < die1 < 7 and 0 < die2 < 7:
-            text = _result_text(position_id.encode(), die1, die2)   # a buffer of C's
-            if text != _NULL:
-                return set(_string(text).decode().split())
+            text = _mine().text                    # set to a buffer of C's
+            if _result_text(position_id.encode(), die1, die2, text) >= 0:
+                return set(_string(text[0]).decode().split())
     count, out = _generate(position_id, dice)   # the errors, worded; IDs with spaces around
     return set(ids_text(out.boards, count).split())
 
@@ -331,10 +339,10 @@ class Turn:
         out = ffi.new("int8_t[]", BOARD_LEN)
         code = lib.bg_step_check(self._start_c, *self.dice, self._made_c(), len(self.made),
                                  from_index, die, out)
-        if code < 0:                                  # the start position itself is bad
+        if -code in POSITION_CODES:                   # the start position itself is bad
             raise PositionError(position_message(-code))
         if code != lib.BG_STEP_OK:
-            raise IllegalMoveError(self._why(code, from_index, die), code)
+            raise IllegalMoveError(self._why(-code, from_index, die), -code)
         return Position.from_c(out)
 
     def step(self, from_index: int, die: int) -> Position:

@@ -1,72 +1,26 @@
 """How a cube decision is judged, for the review (game/review/judge.py) and the tutor
-(game/scenes/tutor.py) alike: the terms it is judged at (CubeTerms: the match score, or money
-play per unit of cube), what each action gives away (in EMG at a match score: in_emg), and
+(game/scenes/tutor.py) alike, at the doubler's MatchTerms (the match score, or money play per
+unit of cube: scale): what each action gives away (in EMG at a match score: in_emg), and
 the screen that looks at a roll without a double closely only when it is close. Pure logic:
 no replay, no screen."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import asdict, dataclass
 
 from game.model import evaluator
 from game.model.match_equity import Emg
+from game.model.match_terms import MatchTerms
 
 CUBE_SCREEN_LEVEL = 4            # a cube left alone is looked at by 1-ply first ...
 CLOSE_CUBE = 0.16                # ... and by the judging level when doubling gives away less
                                  # than this, in EMG (GNU Backgammon's "close" cube decision)
 
 
-@dataclass(frozen=True)
-class CubeTerms:
-    """What a cube decision is judged at, for the doubler on roll: evaluator.cube_decision's
-    keywords (owner 0 centred, 1 the doubler, 2 the other; match_to 0 in money play).
-    `past_table`: a match score the match table cannot take (evaluator.playable_match),
-    judged as money play instead."""
-    cube_value: int
-    cube_owner: int
-    match_to: int = 0
-    away_me: int = 0
-    away_opp: int = 0
-    crawford: int = 0
-    past_table: bool = False
-
-    @classmethod
-    def at(cls, cube_value: int, cube_owner: int, match) -> CubeTerms:
-        """The terms for the doubler at `match` ((length, away_me, away_opp, crawford, cube)
-        as evaluator.ranked_plays takes it, the doubler's; None: money play): the match
-        score when the table takes it, else money play (past_table for a match it cannot)."""
-        judged, past_table = evaluator.judged_match(match)
-        if judged is None:
-            return cls(cube_value, cube_owner, past_table=past_table)
-        return cls(cube_value, cube_owner, *judged[:4])
-
-    @property
-    def scale(self) -> int:
-        """What money equities are divided by to be per unit of cube (normalized)."""
-        return 1 if self.match_to else self.cube_value
-
-    def keywords(self, per_unit: bool = False) -> dict:
-        """evaluator.cube_decision's keywords; `per_unit`: a money cube counted as 1, the
-        terms of the page's figures (the decision at them is normalized(decision, scale))."""
-        terms = {k: v for k, v in asdict(self).items() if k != "past_table"}
-        if per_unit:
-            terms["cube_value"] //= self.scale
-        return terms
-
-    @property
-    def emg(self) -> Emg | None:
-        """The doubler's equivalent money game at these terms (None: money play)."""
-        if not self.match_to:
-            return None
-        return Emg.at((self.match_to, self.away_me, self.away_opp, self.crawford,
-                       self.cube_value))
-
-
-def in_emg(decision, terms: CubeTerms):
+def in_emg(decision, terms: MatchTerms):
     """A decision at `terms` (money: normalized per unit of cube, returned as it is; match:
     2 x mwc - 1) with its equities in EMG, as GNU Backgammon judges a cube (the losses and
     the close cut-off are taken in these units)."""
-    emg = terms.emg
+    emg = Emg.at(terms)
     if emg is None:
         return decision
     return evaluator.CubeDecision(
@@ -111,7 +65,7 @@ def cube_loss(kind: str, decision) -> float:
     return max(0.0, loss)
 
 
-def judge_no_double(decide: Callable[[int], evaluator.CubeDecision], terms: CubeTerms,
+def judge_no_double(decide: Callable[[int], evaluator.CubeDecision], terms: MatchTerms,
                     level: int):
     """A side that could double and rolled instead, judged as the review and the tutor
     (game/scenes/tutor.py) both judge it: `decide(level)` is the doubler's
@@ -121,7 +75,7 @@ def judge_no_double(decide: Callable[[int], evaluator.CubeDecision], terms: Cube
     raw = decide(CUBE_SCREEN_LEVEL)
     quick = normalized(raw, terms.scale)
     # money play screens the cube's own equities, as it always has (its summaries unchanged)
-    if not close_cube(in_emg(quick, terms) if terms.match_to else raw):
+    if not close_cube(raw if terms.judged.money else in_emg(quick, terms)):
         return quick, 0.0
     decision = normalized(decide(level), terms.scale)
     return decision, cube_loss("no double", in_emg(decision, terms))

@@ -16,12 +16,13 @@ from collections import deque
 from concurrent.futures import ThreadPoolExecutor
 
 from game.commands import cube_verdict
-from game.errors import BackgammonError
+from game.errors import BackgammonError, MatchError
 from game.model import evaluator, rules
 from game.model.match_equity import Emg, match_value
+from game.model.match_terms import MONEY, MatchTerms
 from game.model.position import Position
 from game.model.record import MatchRecord, format_play
-from game.review.cube_judgement import CubeTerms, cube_loss, in_emg, judge_no_double, normalized
+from game.review.cube_judgement import cube_loss, in_emg, judge_no_double, normalized
 from game.review.replay import ReplayedTurn, ReviewError, apply_play, other_side, replay
 from game.review.verdicts import (  # noqa: F401 (the review's names, read from here too)
     BAD,
@@ -82,7 +83,7 @@ class Reviewer:
         self.workers = review_workers() if workers is None else max(1, int(workers))
         self.turns = replay(record, game)
         self.review = Review(game, record.sides, dict(record.names),
-                             match_play=evaluator.match_table_takes(record.length))
+                             match_play=MatchTerms.table_takes(record.length))
         self.stopped = False
         self.done = 0
         self._decisions: dict = {}        # index of a double's answer -> (decision, terms)
@@ -178,20 +179,23 @@ class Reviewer:
             return 1
         return 2 if any(self._away(s) == 1 for s in self.record.sides) else 0
 
-    def _match_of(self, side: str, cube_value: int):
-        """`side`'s match as evaluator.ranked_plays takes it (None: money play), before
-        evaluator.judged_match decides whether the table takes it."""
-        if not self.record.length:
-            return None
-        return (self.record.length, self._away(side),
-                self._away(other_side(self.record.sides, side)), self._crawford(), cube_value)
+    def _terms(self, turn: ReplayedTurn, side: str) -> MatchTerms:
+        """The cube and score as `side` saw them at `turn` (the item keeps them for its page
+        and its rollout; MatchTerms.judged decides whether the table takes the match). A
+        record whose score and cube make no possible terms is judged as money play."""
+        owner = 0 if turn.cube_owner is None else (1 if turn.cube_owner == side else 2)
+        try:
+            if not self.record.length:
+                return MatchTerms(turn.cube_value, owner)
+            return MatchTerms(turn.cube_value, owner, self.record.length, self._away(side),
+                              self._away(other_side(self.record.sides, side)),
+                              self._crawford())
+        except MatchError:
+            return MONEY
 
-    def _cube_terms(self, turn: ReplayedTurn) -> CubeTerms:
-        """The terms `turn`'s cube decision is judged at, for its doubler (the item keeps
-        them for its page and its rollout): the match score, else money play."""
-        doubler = turn.doubler or turn.action.side
-        owner = 0 if turn.cube_owner is None else (1 if turn.cube_owner == doubler else 2)
-        return CubeTerms.at(turn.cube_value, owner, self._match_of(doubler, turn.cube_value))
+    def _cube_terms(self, turn: ReplayedTurn) -> MatchTerms:
+        """The terms `turn`'s cube decision is judged at, its doubler's."""
+        return self._terms(turn, turn.doubler or turn.action.side)
 
     def _may_double(self, turn: ReplayedTurn) -> bool:
         side = turn.action.side
@@ -200,8 +204,8 @@ class Reviewer:
                 and turn is not self.turns[0]             # the opening roll: no cube
                 and not (self.record.length and self._away(side) == 1))   # no use at 1-away
 
-    def _decision(self, turn: ReplayedTurn, level: int, terms: CubeTerms):
-        return evaluator.cube_decision(turn.before, level, **terms.keywords())
+    def _decision(self, turn: ReplayedTurn, level: int, terms: MatchTerms):
+        return evaluator.cube_decision(turn.before, level, terms)
 
     def _judge(self, turn: ReplayedTurn) -> list:
         kind = turn.action.kind
@@ -244,50 +248,51 @@ class Reviewer:
         action, before = turn.action, turn.before
         if action.dice is None:                     # replay() checked every move has its dice
             raise ReviewError(f"move {turn.index + 1} has no dice")
-        match, past_table = evaluator.judged_match(self._match_of(action.side, turn.cube_value))
-        ranked = evaluator.ranked_plays(before, action.dice, self.level, match=match)
-        played, loss = judged_play(ranked, apply_play(before, action.play), match,
+        terms = self._terms(turn, action.side)
+        ranked = evaluator.ranked_plays(before, action.dice, self.level, terms=terms)
+        played, loss = judged_play(ranked, apply_play(before, action.play), terms,
                                    action.play)
-        choices = tuple(_choice(c, ranked[0], match) for c in ranked[:CANDIDATES_SHOWN])
+        choices = tuple(_choice(c, ranked[0], terms) for c in ranked[:CANDIDATES_SHOWN])
         forced = len({p.after for p in turn.legal}) <= 1
         return MoveReview(turn.index + 1, action.side, tuple(action.dice), before, played,
                           choices[0], choices, loss, luck_of(before, action.dice), forced,
                           cube_value=turn.cube_value, cube_owner=turn.cube_owner,
-                          match=match, past_table=past_table,
-                          emg=Emg.at(match) if ranked[0].ply >= 0 else None)
+                          terms=terms, emg=Emg.at(terms) if ranked[0].ply >= 0 else None)
 
 
-def _choice(candidate, best, match) -> Choice:
+def _choice(candidate, best, terms: MatchTerms) -> Choice:
     """A shown play, at the best's depth (as_deep)."""
     return Choice(format_play(candidate.play.steps), candidate.play,
-                  *as_deep(candidate, best, match))
+                  *as_deep(candidate, best, terms))
 
 
-def as_deep(candidate, best, match) -> tuple:
+def as_deep(candidate, best, terms: MatchTerms) -> tuple:
     """(equity, ply, chances) of a ranked play judged as deeply as the best: the search's
     own when it looked as deeply (or the game is over), else its position after judged again
-    at the best's ply (money equity, or the match value of its chances at `match`)."""
+    at the best's ply (money equity, or the match value of its chances at `terms`, as
+    judged)."""
     if candidate.ply >= best.ply or rules.game_result(candidate.play.after):
         return candidate.equity, candidate.ply, candidate.chances
     theirs = evaluator.evaluate(candidate.play.after.swapped(), best.ply)
     chances = theirs.flipped()
-    equity = -theirs.equity if match is None else match_value(chances, match)
+    judged = terms.judged
+    equity = -theirs.equity if judged.money else match_value(chances, judged)
     return equity, best.ply, chances
 
 
-def judged_play(ranked, after: Position, match=None, words: str | None = None):
+def judged_play(ranked, after: Position, terms: MatchTerms = MONEY, words: str | None = None):
     """The play reaching `after` as level 5 judges it, among `ranked` (evaluator.ranked_plays
-    of the roll at REVIEW_LEVEL, all of them, best first): (its Choice, the error against the
-    best: money points, or EMG at `match`, evaluator.judged_match's terms). A play the search
+    of the roll at REVIEW_LEVEL at the mover's `terms`, all of them, best first): (its Choice,
+    the error against the best: money points, or EMG at `terms` as judged). A play the search
     looked at less deeply than its best is judged again as deeply (in match play by the
     match value of its chances, as the search scores a play). `words`: the play as recorded
     (default: its steps written out). The tutor (game/scenes/tutor.py) judges a play just
     made with this, so its marks are the review's."""
     mine = next(c for c in ranked if c.play.after == after)
     best = ranked[0]
-    equity, ply, chances = as_deep(mine, best, match)
+    equity, ply, chances = as_deep(mine, best, terms)
     loss = max(0.0, best.equity - equity) if mine is not best else 0.0
-    emg = Emg.at(match) if best.ply >= 0 else None       # level 1's heuristic: its own units
+    emg = Emg.at(terms) if best.ply >= 0 else None       # level 1's heuristic: its own units
     if emg is not None:
         loss = emg.error(loss)
     words = format_play(mine.play.steps) if words is None else words

@@ -124,12 +124,12 @@ def summary_lines(review: R.Review, total: int | None = None) -> list[str]:
     if review.match_play:
         lines[8:8] = [row("MWC lost", lambda s: f"{s.mwc_error:.1f}%")]
         lines += ["", "Errors in EMG (GNU Backgammon's", "equivalent money game units)."]
-    elif any(i.past_table if i.kind == "move" else i.terms.past_table for i in review.items):
+    elif any(i.terms.past_table for i in review.items):
         lines += ["", "The match is past the match", "table: judged as money play."]
     return lines
 
 
-def figures_lines(item, bottom: str, sides, match_play: bool) -> list[str]:
+def figures_lines(item, bottom: str, sides) -> list[str]:
     """A on a move page: level 5's best plays with their equities and each side's chances
     (commands.advice_lines), then the play made, if it is not among them, with its own; on
     a cube page, the cube advice for the decision (commands.cube_advice_lines) in the units
@@ -139,13 +139,13 @@ def figures_lines(item, bottom: str, sides, match_play: bool) -> list[str]:
         doubler = item.side if item.kind in ("double", "no double") else other
         lines = cube_advice_lines(item.decision, say("who", doubler),
                                   offered=item.kind in ("take", "drop"),
-                                  match=bool(item.terms.match_to),
+                                  match=not item.terms.judged.money,
                                   per_unit=item.terms.scale > 1)
         past = ["", "The score is past the match", "table: judged as money play."]
         return lines + past if item.terms.past_table else lines
     mine = item.side == bottom
     lines = advice_lines(item.before, item.dice, candidates=item.candidates,
-                         count=len(item.candidates), mover_is_human=mine, match=match_play,
+                         count=len(item.candidates), mover_is_human=mine, terms=item.terms,
                          names=(side_word(item.side), side_word(other)))
     listed = [c.play.after for c in item.candidates]
     if item.played.play.after in listed:
@@ -362,8 +362,8 @@ def browse(basic: Basic, screen: S.Screen, reviewer: R.Reviewer, bottom: str, si
         elif key in FIGURES_KEYS:
             basic.beep(*CLICK)
             yield from text_screen(basic, f"REVIEW: TURN {items[at].number}",
-                                   figures_lines(items[at], bottom, reviewer.record.sides,
-                                                 reviewer.review.match_play), ink=ink_of)
+                                   figures_lines(items[at], bottom, reviewer.record.sides),
+                                   ink=ink_of)
             continue
         elif key in rollout_pages.ROLL_KEYS:
             basic.beep(*CLICK)

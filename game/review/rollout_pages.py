@@ -23,6 +23,7 @@ from game.commands import play_text
 from game.errors import BackgammonError
 from game.menus import BAD_KEY, CLICK, PAGE, advice_screen, footer, text_screen, title_bar
 from game.model import evaluator
+from game.model.match_terms import MONEY, MatchTerms
 from game.model.position import Position
 from game.model.rollout import (
     CUBE_ACTIONS,
@@ -74,18 +75,25 @@ HELP_LINES = ("R on the advice page (A) or on",
 @dataclass(frozen=True)
 class RolloutJob:
     """What to roll out: plays from a position (their labels as the screen writes them), or
-    CUBE_ACTIONS for the side on roll with cube_terms (value, owner, match=...: None in money
-    play); `names`: the two sides over the chances, the one on roll in `position` first.
-    `past_table`: a match score the match table cannot take, rolled out as money play."""
+    CUBE_ACTIONS, at `terms` (the plays' mover's, or the side on roll's for the cube; a
+    match score the match table cannot take is rolled out as money play, past_table);
+    `names`: the two sides over the chances, the one on roll in `position` first."""
     position: Position
     candidates: tuple[Any, ...] | str        # the plays, or CUBE_ACTIONS
     labels: tuple[str, ...] = ()
-    cube_value: int = 1
-    cube_owner: int = 0
-    match: tuple[int, int, int, int, int] | None = None   # length, aways, crawford, cube
+    terms: MatchTerms = MONEY
     trials: int = DEFAULT_TRIALS
     names: tuple[str, str] = DEFAULT_NAMES
-    past_table: bool = False
+
+    @property
+    def past_table(self) -> bool:
+        return self.terms.past_table
+
+    @property
+    def match(self) -> MatchTerms | None:
+        """The terms as rolled out when they are a match's (None: money play)."""
+        judged = self.terms.judged
+        return None if judged.money else judged
 
     @property
     def cube(self) -> bool:
@@ -97,49 +105,25 @@ class RolloutJob:
         return zlib.crc32(self.position.position_id.encode("ascii"))
 
 
-def table_match(match) -> tuple[tuple[int, int, int, int, int] | None, bool]:
-    """(the match terms to roll out at, past_table): None for money play; a score past the
-    match table is rolled out as money play (True: the page says so), as
-    evaluator.playable_match falls back elsewhere. MatchError for terms that are wrong."""
-    if match is not None and evaluator.playable_match(match) is None:
-        length = match[0] if isinstance(match, tuple) and match else 0
-        if isinstance(length, int) and length > 0 and not evaluator.match_table_takes(length):
-            return None, True
-    terms = evaluator.check_match(match)
-    return (terms if terms[0] else None), False
-
-
 def plays_job(position, plays, mover_is_human: bool = True, trials: int = DEFAULT_TRIALS,
-              names: tuple[str, str] = DEFAULT_NAMES, match=None,
-              past_table: bool = False) -> RolloutJob:
-    """Plays from `position` (their mover on roll, first of `names`), rolled out at `match`
-    (length, away_me, away_opp, crawford, cube as evaluator.ranked_plays takes it, away_me
-    the mover's; None: money play), the terms the page ranked them at (`past_table`: the
-    caller fell back to money play already, as cube_job's)."""
-    match, past = table_match(match)
-    past_table = past_table or past
+              names: tuple[str, str] = DEFAULT_NAMES, terms: MatchTerms = MONEY) -> RolloutJob:
+    """Plays from `position` (their mover on roll, first of `names`), rolled out at the
+    mover's `terms`, the terms the page ranked them at."""
     labels = []
     for play in plays:
         words = play_text(play, mover_is_human)
         labels.append(words if len(words) <= NOTATION_WIDTH
                       else words[:NOTATION_WIDTH - 1] + "+")
-    return RolloutJob(position, tuple(plays), tuple(labels), match=match, trials=trials,
-                      names=names, past_table=past_table)
+    return RolloutJob(position, tuple(plays), tuple(labels), terms=terms, trials=trials,
+                      names=names)
 
 
-def cube_job(position, cube_value: int = 1, cube_owner: int = 0, match_to: int = 0,
-             away_me: int = 0, away_opp: int = 0, crawford: int = 0,
-             trials: int = DEFAULT_TRIALS, names: tuple[str, str] = DEFAULT_NAMES,
-             past_table: bool = False) -> RolloutJob:
-    """The cube actions of the side on roll in `position`; the terms as game/zx/usr.py
-    cube_terms gives them (the evaluator's cube_decision keywords). A match score the match
-    table cannot take is rolled out as money play, as evaluator.playable_match falls back
-    elsewhere, and the result page says so (`past_table`: the caller fell back already)."""
-    match, past = evaluator.judged_match(
-        (match_to, away_me, away_opp, crawford, cube_value) if match_to else None)
-    past_table = past_table or past
-    return RolloutJob(position, CUBE_ACTIONS, cube_value=cube_value, cube_owner=cube_owner,
-                      match=match, trials=trials, names=names, past_table=past_table)
+def cube_job(position, terms: MatchTerms = MONEY, trials: int = DEFAULT_TRIALS,
+             names: tuple[str, str] = DEFAULT_NAMES) -> RolloutJob:
+    """The cube actions of the side on roll in `position` at its `terms` (Match.terms); a
+    match score the match table cannot take is rolled out as money play, and the result
+    page says so."""
+    return RolloutJob(position, CUBE_ACTIONS, terms=terms, trials=trials, names=names)
 
 
 def review_job(item, bottom: str, names: tuple[str, str] = DEFAULT_NAMES,
@@ -149,20 +133,17 @@ def review_job(item, bottom: str, names: tuple[str, str] = DEFAULT_NAMES,
     review judged them (item.terms: the match score, or money play for a cube of 1, the
     page's units); None for a forced move. `names`: the side on roll in item.before first."""
     if item.kind != "move":   # double or no double by item.side; take or drop by its opponent
-        return cube_job(item.before, **item.terms.keywords(per_unit=True), trials=trials,
-                        names=names, past_table=item.terms.past_table)
+        return cube_job(item.before, item.terms.per_unit(), trials=trials, names=names)
     if item.forced:
         return None
-    match = item.match          # the score the review judged the move at (None: money)
     # the plays A lists on the page, and the play made (listed under them if not among them)
     plays = [c.play for c in item.candidates][:MAX_CANDIDATES] or \
         [c.play for c in evaluator.ranked_plays(item.before, item.dice, commands.ADVICE_LEVEL,
-                                                limit=MAX_CANDIDATES, match=match)]
+                                                limit=MAX_CANDIDATES, terms=item.terms)]
     made = item.played.play
     if all(p.after != made.after for p in plays):
         plays = [*plays[:MAX_CANDIDATES - 1], made]   # the play made is always rolled out
-    return plays_job(item.before, plays, item.side == bottom, trials, names, match,
-                     item.past_table)
+    return plays_job(item.before, plays, item.side == bottom, trials, names, item.terms)
 
 
 def depth_words(level: int, truncate: int) -> str:
@@ -284,9 +265,9 @@ def score_lines(job: RolloutJob) -> list[str]:
         return ["The score is past the match", "table: money play instead."]
     if job.match is None:
         return []
-    length, away_me, away_opp, crawford, _ = job.match
-    return [f"Match to {length}{', post-Crawford' if crawford == 2 else ''}:",
-            aways_line(job.names, away_me, away_opp)]
+    terms = job.match
+    return [f"Match to {terms.length}{', post-Crawford' if terms.crawford == 2 else ''}:",
+            aways_line(job.names, terms.away_me, terms.away_opp)]
 
 
 def aways_line(names: tuple[str, str], away_me: int, away_opp: int) -> str:
@@ -309,9 +290,9 @@ def plays_units(job: RolloutJob) -> list[str]:
         return [*score_lines(job), "Equity: points a game, no cube."]
     if job.match is None:
         return ["", "Equity +- its 95% interval, in", "points a game, no cube."]
-    _, away_me, away_opp, crawford, _ = job.match
-    return [f"Equity +-95%{', post-Crawford,' if crawford == 2 else ''} at",
-            f"{aways_line(job.names, away_me, away_opp)}:", MATCH_UNITS]
+    terms = job.match
+    return [f"Equity +-95%{', post-Crawford,' if terms.crawford == 2 else ''} at",
+            f"{aways_line(job.names, terms.away_me, terms.away_opp)}:", MATCH_UNITS]
 
 
 def units_lines(job: RolloutJob) -> list[str]:
@@ -368,8 +349,7 @@ def run(basic: Basic, job: RolloutJob, level: int, truncate: int, threads: int |
     basic.take_key()                                    # a key from before does not stop it
     try:
         rollout.start(job.position, job.candidates, job.trials, level, truncate, job.seed,
-                      threads, cube_value=job.cube_value, cube_owner=job.cube_owner,
-                      match=job.match)
+                      threads, terms=job.terms)
         frames, started = 0, time.monotonic()
         while True:
             if frames % REDRAW_FRAMES == 0:
@@ -408,23 +388,22 @@ def roll_out(basic: Basic, job: RolloutJob, threads: int | None = None):
 
 # ---- the advice page with R --------------------------------------------------------------
 
-def advice_with_rollout(basic: Basic, position, dice, mover_is_human: bool = True, match=None,
-                        names: tuple[str, str] = DEFAULT_NAMES):
+def advice_with_rollout(basic: Basic, position, dice, mover_is_human: bool = True,
+                        terms: MatchTerms = MONEY, names: tuple[str, str] = DEFAULT_NAMES):
     """A at "Your move?": the ranked plays and the chances on the advice page (game/menus.py
     advice_screen, `names` the mover's first), where R rolls the shown plays out (when there
     are two or more). The caller redraws."""
     basic.print_at(S.MESSAGE_ROW, 0, "Thinking...".ljust(S.COLS), S.MESSAGE)
     yield
-    asked, match = match, evaluator.playable_match(match)   # past the table: money
     try:
-        ranked = commands.ranked_candidates(position, dice, match=match)
+        ranked = commands.ranked_candidates(position, dice, terms=terms)
     except BackgammonError:
         ranked = None                              # the page words the refusal
     more = ranked is not None and len(ranked) > 1
-    key = yield from advice_screen(basic, position, dice, ranked, mover_is_human, match, names,
+    key = yield from advice_screen(basic, position, dice, ranked, mover_is_human, terms, names,
                                    "ENTER back  R roll them out" if more else "Press ENTER",
                                    ROLL_KEYS if more else ())
     if key in ROLL_KEYS:   # at the score the plays were ranked at (past the table: money)
         yield from roll_out(basic, plays_job(position, [c.play for c in ranked],
-                                             mover_is_human, names=names, match=asked))
+                                             mover_is_human, names=names, terms=terms))
 

@@ -106,7 +106,7 @@ def analysis_of(item) -> str:
     for match winning chances."""
     if item.terms.past_table:
         return ""
-    return cube_analysis(item.decision, bool(item.terms.match_to))
+    return cube_analysis(item.decision, not item.terms.judged.money)
 
 
 def _skill(loss: float, cube: bool = False) -> str:

@@ -9,9 +9,10 @@ from dataclasses import dataclass, field
 
 from game.model import evaluator, rules
 from game.model.match_equity import Emg
+from game.model.match_terms import MONEY, MatchTerms
 from game.model.position import Position
 from game.model.record import GameRecord
-from game.review.cube_judgement import CubeTerms, close_cube, in_emg
+from game.review.cube_judgement import close_cube, in_emg
 
 DOUBTFUL = 0.04                  # error above this (money points, or EMG): "?"
 BAD = 0.08                       # ... above this: "??"
@@ -70,13 +71,17 @@ class MoveReview:
     kind: str = "move"
     cube_value: int = 1              # the cube as it stood (for drawing the board)
     cube_owner: str | None = None
-    match: tuple | None = None       # the terms it was judged at (judged_match; None: money)
-    past_table: bool = False         # a match the table cannot take, judged as money play
-    emg: Emg | None = None           # the mover's EMG at `match` (None: money play)
+    terms: MatchTerms = MONEY        # the mover's cube and score (judged: terms.judged)
+    emg: Emg | None = None           # the mover's EMG at `terms` (None: money play)
 
     @property
     def mark(self) -> str:
         return "" if self.forced else mark_for(self.loss)
+
+    @property
+    def past_table(self) -> bool:
+        """A match the table cannot take, judged as money play."""
+        return self.terms.past_table
 
     @property
     def mwc_loss(self) -> float | None:
@@ -87,9 +92,9 @@ class MoveReview:
 @dataclass(frozen=True)
 class CubeReview:
     """A cube decision: "double" / "no double" by the side on roll, "take" / "drop" by its
-    opponent; `side` made it. `decision` is level 5's view for the doubler at `terms`
-    (equities normalized to a cube of 1 in money play, 2 x mwc - 1 at a match score); `loss`
-    what the choice gave away (money points per unit of cube, or EMG).
+    opponent; `side` made it. `decision` is level 5's view for the doubler at `terms` (its
+    MatchTerms, as judged; equities normalized to a cube of 1 in money play, 2 x mwc - 1 at a
+    match score); `loss` what the choice gave away (money points per unit of cube, or EMG).
     R on its page rolls it out at the same terms (rollout_pages.review_job)."""
     number: int
     side: str
@@ -98,7 +103,7 @@ class CubeReview:
     decision: evaluator.CubeDecision
     proper: str                      # what level 5 would have done, in words
     loss: float
-    terms: CubeTerms
+    terms: MatchTerms
     cube_value: int                  # the cube before the double
     cube_owner: str | None = None
 
@@ -109,7 +114,7 @@ class CubeReview:
     @property
     def mwc_loss(self) -> float | None:
         """The match winning chance the error gave away, in percent (None: money play)."""
-        emg = self.terms.emg
+        emg = Emg.at(self.terms)
         return None if emg is None else emg.mwc_percent(self.loss)
 
     @property

@@ -17,7 +17,6 @@ from game.scenes.timing import (
     SPEED_READ,
 )
 from game.words import play_words, say
-from game.zx.usr import play_match
 
 
 def play(board_game: Game, dice: tuple[int, int], side: str) -> Frames:
@@ -25,7 +24,7 @@ def play(board_game: Game, dice: tuple[int, int], side: str) -> Frames:
     table, state = board_game.table, board_game.state
     bottom = side == state.bottom
     mover = state.held_for(side)                    # the computer on roll
-    choice = table.chooser(mover, dice, match=play_match(state.match, side))
+    choice = table.chooser(mover, dice, terms=state.match.terms(side))
     legal = rules.legal_plays(mover, dice)
     if choice.after not in {other.after for other in legal}:
         choice = legal[0]                           # never show a play the rules refuse

@@ -22,7 +22,6 @@ from game.scenes.timing import (
     ROLL_KEYS,
 )
 from game.words import say
-from game.zx.usr import cube_terms
 
 
 def may_double(board_game: Game, side: str) -> bool:
@@ -57,9 +56,9 @@ def stop_wanted(board_game: Game, side: str):
     if board_game.table.settings.cube_stop == "always":
         return True
     state = board_game.state
-    position, terms = state.held_for(side), tutor.cube_view(state.match, side)
+    position, terms = state.held_for(side), state.match.terms(side)
     quick = yield from tutor.finished(tutor.Job(lambda: evaluator.cube_decision(
-        position, CUBE_SCREEN_LEVEL, **terms.keywords())))
+        position, CUBE_SCREEN_LEVEL, terms)))
     return quick is None or close_cube(quick)
 
 
@@ -142,9 +141,9 @@ def cube_advice(board_game: Game, doubler: str, offered: bool):
     board_game.message("Thinking...")
     yield
     basic, m = board_game.table.basic, board_game.state.match
-    position, terms = board_game.state.held_for(doubler), cube_terms(m, doubler)
+    position, terms = board_game.state.held_for(doubler), m.terms(doubler)
     try:
-        decision = evaluator.cube_decision(position, commands.ADVICE_LEVEL, **terms)
+        decision = evaluator.cube_decision(position, commands.ADVICE_LEVEL, terms)
         lines = commands.cube_advice_lines(decision, say("who", doubler), offered,
                                            bool(m.length))
     except (BackgammonError, ValueError) as exc:
@@ -154,7 +153,7 @@ def cube_advice(board_game: Game, doubler: str, offered: bool):
         key = yield from menus.cube_advice_screen(basic, lines, "ENTER back  R roll out",
                                                   rollout_pages.ROLL_KEYS)
         if key in rollout_pages.ROLL_KEYS:
-            job = rollout_pages.cube_job(position, **terms, names=chance_names(board_game, doubler))
+            job = rollout_pages.cube_job(position, terms, names=chance_names(board_game, doubler))
             yield from rollout_pages.roll_out(basic, job)
     board_game.redraw()
 

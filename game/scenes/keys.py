@@ -18,7 +18,6 @@ from game.review import matfile, rollout_pages
 from game.scenes.state import Game
 from game.scenes.timing import INFO_FRAMES
 from game.words import DEFAULT_NAMES, DEFAULT_WORDS, PRESS_ENTER
-from game.zx.usr import play_match
 
 
 @dataclass(frozen=True)
@@ -64,7 +63,7 @@ def advice(board_game: Game, side: str) -> Frames:
     turn = board_game.state.typed_turn()
     yield from rollout_pages.advice_with_rollout(board_game.table.basic, turn.start, turn.dice,
                                                   mover_is_human=turn.mover_is_human,
-                                                  match=play_match(board_game.state.match, side),
+                                                  terms=board_game.state.match.terms(side),
                                                   names=chance_names(board_game, side))
     board_game.redraw()
     board_game.mark_dice(turn)

@@ -15,7 +15,6 @@ from game.scenes.game_over import take_turns
 from game.scenes.state import Game
 from game.scenes.timing import OPENING_READ_FRAMES, WARNING_FRAMES
 from game.words import say
-from game.zx.usr import cube_terms, play_match
 
 KIND_KEYS = {"1": 1, "2": 2, "3": 3}
 PLAY_ON_KEY = "N"
@@ -128,11 +127,9 @@ def computer_accepts(board_game: Game, resigner: str, kind: int,
     turn = state.turn if dice is not None and state.turn is not None else None
     position = turn.start if turn is not None else state.held_for(on_roll)
     equity = resignation.on_roll_equity(
-        position, turn.dice if turn is not None else None,
-        cube_terms(match, on_roll), cube_terms(match, match.other(on_roll)),
-        play_match(match, on_roll))
+        position, turn.dice if turn is not None else None, match.terms(on_roll))
     mine = equity if on_roll == accepter else -equity
-    return resignation.accepts(kind, cube_terms(match, accepter), mine)
+    return resignation.accepts(kind, match.terms(accepter), mine)
 
 
 def computer_offer(board_game: Game, side: str) -> Frames:

@@ -41,9 +41,10 @@ DiceShown = tuple[int | None, int | None, bool, bool]
 @dataclass(slots=True)
 class Table:
     """What a game is played at, the same all game long: the BASIC layer and the screen, the
-    dice, the computer's plays (`chooser`: position with the mover on roll, dice, match ->
-    Play) and its cube decisions (`cube_policy`: position, match, doubler -> CubeDecision;
-    None: it never doubles and always takes), and the options in force."""
+    dice, the computer's plays (`chooser`: position with the mover on roll, dice, the
+    mover's MatchTerms -> Play) and its cube decisions (`cube_policy`: position, match,
+    doubler -> CubeDecision; None: it never doubles and always takes), and the options in
+    force."""
     basic: Basic
     screen: S.Screen
     dice: Dice

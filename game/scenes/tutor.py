@@ -18,12 +18,12 @@ from game.commands import play_text
 from game.errors import BackgammonError
 from game.menus import BAD_KEY, CLICK, key_char
 from game.model import evaluator, rules
+from game.model.match_terms import MatchTerms
 from game.review import judge as review
-from game.review.cube_judgement import CubeTerms, cube_loss, in_emg, judge_no_double, normalized
+from game.review.cube_judgement import cube_loss, in_emg, judge_no_double, normalized
 from game.scenes.keys import undo_all
 from game.scenes.state import Game
 from game.zx.basic import CODE_ENTER
-from game.zx.usr import cube_terms, play_match
 
 WARNED = {"off": (), "?": ("?", "??"), "??": ("??",)}   # the marks each option warns of
 TAKE_BACK_KEYS = ("T", "U")
@@ -100,17 +100,17 @@ def finished(job: Job):
 
 class PlayCoach:
     """One typed turn under the tutor: level 5 ranks every play of the roll in a thread from
-    the turn's start (`match` as evaluator.ranked_plays takes it); judge(after) then finds the
-    play made among them as the review would (review.judged_play)."""
+    the turn's start (at the mover's `terms`); judge(after) then finds the play made among
+    them as the review would (review.judged_play)."""
 
-    def __init__(self, position, dice, match, mover_is_human: bool, option: str):
+    def __init__(self, position, dice, terms: MatchTerms, mover_is_human: bool, option: str):
         self.position, self.dice, self.option = position, tuple(dice), option
-        self.match = evaluator.playable_match(match)
+        self.terms = terms.judged
         self.mover_is_human = mover_is_human
         self.warned: set = set()            # plays already warned of this turn
         self.ranking = Job(lambda: evaluator.ranked_plays(position, self.dice,
                                                           review.REVIEW_LEVEL,
-                                                          match=self.match))
+                                                          terms=self.terms))
 
     def verdict(self, after) -> Verdict | None:
         """The warning a finished play reaching `after` (the mover still on roll) earns, or
@@ -119,7 +119,7 @@ class PlayCoach:
         if not ranked or after in self.warned or len({c.play.after for c in ranked}) < 2:
             return None
         try:
-            _, loss = review.judged_play(ranked, after, self.match)
+            _, loss = review.judged_play(ranked, after, self.terms)
         except (BackgammonError, ValueError, StopIteration):   # no judgement: say nothing
             return None
         mark = warning_mark(self.option, loss)
@@ -134,7 +134,7 @@ def start_play(board_game: Game, turn: rules.Turn, side: str) -> PlayCoach | Non
     option = board_game.table.settings.tutor
     if option == "off" or not board_game.state.typed[side]:
         return None
-    return PlayCoach(turn.start, turn.dice, play_match(board_game.state.match, side),
+    return PlayCoach(turn.start, turn.dice, board_game.state.match.terms(side),
                      turn.mover_is_human, option)
 
 
@@ -162,15 +162,15 @@ def check_play(board_game: Game, turn: rules.Turn, coach: PlayCoach | None):
 
 class CubeCoach:
     """One cube question under the tutor: level 5's decision for the doubler on roll in
-    `position` at `terms` (cube_view), in a thread from the moment it is asked, in the
+    `position` at `terms` (the doubler's), in a thread from the moment it is asked, in the
     review's units (money equities per unit of cube; EMG at a match score, in_emg), and the
     answers already warned of."""
 
-    def __init__(self, position, terms: CubeTerms, option: str):
+    def __init__(self, position, terms: MatchTerms, option: str):
         self.option = option
         self.warned: set = set()
         self.decision = Job(lambda: in_emg(normalized(
-            evaluator.cube_decision(position, review.REVIEW_LEVEL, **terms.keywords()),
+            evaluator.cube_decision(position, review.REVIEW_LEVEL, terms),
             terms.scale), terms))
 
     def verdict(self, kind: str) -> Verdict | None:
@@ -188,19 +188,12 @@ class CubeCoach:
         return Verdict(mark, loss, better)
 
 
-def cube_view(match, doubler: str) -> CubeTerms:
-    """The terms `doubler`'s cube is judged at, as the review judges them: the match score
-    (cube_terms), or money play for a score the match table cannot take."""
-    terms = cube_terms(match, doubler)
-    return CubeTerms.at(terms["cube_value"], terms["cube_owner"], play_match(match, doubler))
-
-
 def cube_judge(board_game: Game, doubler: str) -> CubeCoach | None:
     """The coach of a typed cube action by or against `doubler`; None when the tutor is off."""
     option, state = board_game.table.settings.tutor, board_game.state
     if option == "off":
         return None
-    return CubeCoach(state.held_for(doubler), cube_view(state.match, doubler), option)
+    return CubeCoach(state.held_for(doubler), state.match.terms(doubler), option)
 
 
 def check_cube(board_game: Game, coach: CubeCoach | None, kind: str):
@@ -226,10 +219,10 @@ class NoDoubleCoach:
     review judges it (judge_no_double: the cheap screen, level 5 only when close), in a
     thread from the moment the roll is near (`terms` as CubeCoach's)."""
 
-    def __init__(self, position, terms: CubeTerms, option: str):
+    def __init__(self, position, terms: MatchTerms, option: str):
         self.option = option
         self.judgement = Job(lambda: judge_no_double(
-            lambda level: evaluator.cube_decision(position, level, **terms.keywords()),
+            lambda level: evaluator.cube_decision(position, level, terms),
             terms, review.REVIEW_LEVEL))
 
     def verdict(self) -> Verdict | None:
@@ -251,7 +244,7 @@ def no_double_judge(board_game: Game, side: str) -> NoDoubleCoach | None:
     if option == "off" or not state.typed[side] or not m.can_double(side) \
             or (m.length and m.away(side) == 1):
         return None
-    return NoDoubleCoach(state.held_for(side), cube_view(m, side), option)
+    return NoDoubleCoach(state.held_for(side), m.terms(side), option)
 
 
 def check_no_double(board_game: Game, coach: NoDoubleCoach | None):

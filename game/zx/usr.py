@@ -5,35 +5,15 @@ from __future__ import annotations
 
 from game.model import evaluator, rules
 from game.model.match import Match
+from game.model.match_terms import MONEY, MatchTerms
 from game.model.position import Position
 from game.zx import usr_layout
 from game.zx.basic import Basic
 
 
-def first_legal_play(position: Position, dice, match=None) -> rules.Play:
+def first_legal_play(position: Position, dice, terms: MatchTerms = MONEY) -> rules.Play:
     """The computer's choice until the evaluator answers: the engine's first legal play."""
     return rules.legal_plays(position, dice)[0]
-
-
-def cube_terms(match: Match, doubler: str) -> dict:
-    """The cube and match score as the evaluator takes them, for `doubler` on roll."""
-    owner = 0 if match.cube_owner is None else (1 if match.cube_owner == doubler else 2)
-    terms: dict[str, int | None] = {"cube_value": match.cube_value, "cube_owner": owner}
-    if match.length:
-        terms.update(match_to=match.length, away_me=match.away(doubler),
-                     away_opp=match.away(match.other(doubler)),
-                     crawford=1 if match.crawford_game else (2 if match.post_crawford else 0))
-    return terms
-
-
-def play_match(match: Match, mover: str):
-    """The match context of `mover`'s play as the evaluator takes it (ranked_plays' match=):
-    None in money play, else (length, away_me, away_opp, crawford, cube)."""
-    if not match.length:
-        return None
-    terms = cube_terms(match, mover)
-    return (terms["match_to"], terms["away_me"], terms["away_opp"], terms["crawford"],
-            terms["cube_value"])
 
 
 class UsrDoor:
@@ -52,16 +32,13 @@ class UsrDoor:
         for i, value in enumerate(data):
             self.basic.poke(self.params + offset + i, value)
 
-    def request(self, job: int, position: Position, dice=(0, 0), match=None, **terms):
-        """POKE the request (and a BEST job's match context), USR, PEEK the answer: a
+    def request(self, job: int, position: Position, dice=(0, 0), terms: MatchTerms = MONEY):
+        """POKE the request with the side on roll's terms, USR, PEEK the answer: a
         rules.Play for BEST, an evaluator.CubeDecision for CUBE, None when the door refused."""
         if self.warm_up is not None:
             self.warm_up.join()
         level = self.level() if callable(self.level) else self.level
-        self.poke(0, usr_layout.encode_request(job, position, dice, level, **terms))
-        if job == usr_layout.JOB_BEST:   # a score the table cannot take is played as money
-            self.poke(usr_layout.PLAY_MATCH_AT,
-                      usr_layout.encode_play_match(evaluator.playable_match(match)))
+        self.poke(0, usr_layout.encode_request(job, position, dice, level, terms))
         status = self.basic.usr(self.entry)
         answer = usr_layout.decode_answer(self.basic.memory, self.params)
         if status != 0 or answer.get("status"):
@@ -79,8 +56,8 @@ def usr_chooser(basic: Basic, level, warm_up=None):
     except KeyError:
         return None
 
-    def choose(position: Position, dice, match=None) -> rules.Play:
-        play = door.request(usr_layout.JOB_BEST, position, dice, match)
+    def choose(position: Position, dice, terms: MatchTerms = MONEY) -> rules.Play:
+        play = door.request(usr_layout.JOB_BEST, position, dice, terms)
         return play or first_legal_play(position, dice)   # the door refused: play on
     return choose
 
@@ -95,7 +72,7 @@ def usr_cube(basic: Basic, level, warm_up=None):
         return None
 
     def decide(position: Position, match: Match, doubler: str):
-        return door.request(usr_layout.JOB_CUBE, position, **cube_terms(match, doubler))
+        return door.request(usr_layout.JOB_CUBE, position, terms=match.terms(doubler))
     return decide
 
 
@@ -103,5 +80,5 @@ def evaluator_cube(settings):
     """The computer's cube decisions straight from the evaluator (no machine code) at the
     level in the options. Returns decide(position, match, doubler) -> CubeDecision."""
     def decide(position: Position, match: Match, doubler: str):
-        return evaluator.cube_decision(position, settings.level, **cube_terms(match, doubler))
+        return evaluator.cube_decision(position, settings.level, match.terms(doubler))
     return decide

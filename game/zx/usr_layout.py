@@ -9,9 +9,9 @@ from game.model.evaluator import (
     CubeDecision,
     Probabilities,
     _position,
-    check_match,
     ensure_loaded,
 )
+from game.model.match_terms import MONEY, MatchTerms
 from game.model.position import BOARD_LEN, Position
 from game.model.rules import signed_byte, steps_from
 from native import ffi, lib
@@ -21,15 +21,14 @@ JOB_PING, JOB_BEST, JOB_RANK, JOB_CUBE, JOB_EVAL = (
     lib.BG_USR_JOB_PING, lib.BG_USR_JOB_BEST, lib.BG_USR_JOB_RANK, lib.BG_USR_JOB_CUBE,
     lib.BG_USR_JOB_EVAL)
 REQUEST_LEN = lib.BG_USR_NLEGAL      # bytes of a request: the answer starts beyond them
-PLAY_MATCH_AT = lib.BG_USR_PLAY_MATCH_TO   # a BEST/RANK request's match context (5 bytes)
 BLOCK_LEN = lib.BG_USR_BLOCK_LEN
 
 
 def encode_request(job: int, position, dice: Sequence[int] = (0, 0), level: int = 5,
-                   cube_value: int = 1, cube_owner: int = 0, match_to: int = 0,
-                   away_me: int = 0, away_opp: int = 0, crawford: int = 0,
-                   want: int = lib.BG_USR_MAX_CANDS) -> bytes:
-    """The request block's first REQUEST_LEN bytes, to be POKEd at PARAMS."""
+                   terms: MatchTerms = MONEY, want: int = lib.BG_USR_MAX_CANDS) -> bytes:
+    """The request block's first REQUEST_LEN bytes, to be POKEd at PARAMS: `terms` the side
+    on roll's, for every job (as judged: a match past the table goes as money play)."""
+    terms = terms.judged
     position = _position(position)
     block = bytearray(REQUEST_LEN)
     block[lib.BG_USR_JOB] = job & 0xFF
@@ -37,21 +36,14 @@ def encode_request(job: int, position, dice: Sequence[int] = (0, 0), level: int 
     block[lib.BG_USR_DIE1] = dice[0] & 0xFF
     block[lib.BG_USR_DIE2] = dice[1] & 0xFF
     block[lib.BG_USR_BOARD:lib.BG_USR_BOARD + BOARD_LEN] = bytes(c & 0xFF for c in position.board)
-    block[lib.BG_USR_CUBE_LOG2] = cube_log2(cube_value)
-    block[lib.BG_USR_CUBE_OWNER] = cube_owner & 0xFF
-    block[lib.BG_USR_MATCH_TO] = match_to & 0xFF
-    block[lib.BG_USR_AWAY_ME] = away_me & 0xFF
-    block[lib.BG_USR_AWAY_OPP] = away_opp & 0xFF
-    block[lib.BG_USR_CRAWFORD] = crawford & 0xFF
+    block[lib.BG_USR_CUBE_LOG2] = cube_log2(terms.cube_value)
+    block[lib.BG_USR_CUBE_OWNER] = terms.cube_owner
+    block[lib.BG_USR_MATCH_TO] = terms.length
+    block[lib.BG_USR_AWAY_ME] = terms.away_me
+    block[lib.BG_USR_AWAY_OPP] = terms.away_opp
+    block[lib.BG_USR_CRAWFORD] = terms.crawford
     block[lib.BG_USR_WANT] = max(1, min(want, lib.BG_USR_MAX_CANDS))
     return bytes(block)
-
-
-def encode_play_match(match=None) -> bytes:
-    """The match context of a BEST/RANK request, BG_USR_PLAY_MATCH_LEN bytes to POKE at
-    PARAMS + BG_USR_PLAY_MATCH_TO (zeros = money play). match as in ranked_plays."""
-    length, away_me, away_opp, crawford, cube = check_match(match)
-    return bytes((length, away_me, away_opp, crawford, cube_log2(cube)))
 
 
 def cube_log2(cube_value: int) -> int:

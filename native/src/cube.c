@@ -43,8 +43,9 @@ static void match_decide(const float p[NN_OUT], int c, int owner, int away_me, i
     out->dp = 2.0f * met_equity(away_me - c, away_opp, g.post) - 1.0f;
 }
 
-void cube_decide(const float p[NN_OUT], int cube_value, int cube_owner, int match_to,
-                 int away_me, int away_opp, int crawford, cube_result *out) {
+void cube_decide(const float p[NN_OUT], const bg_match *m, cube_result *out) {
+    const int cube_value = m->cube_value, cube_owner = m->cube_owner, match_to = m->match_to;
+    const int away_me = m->away_me, crawford = m->crawford;
     float win = p[EV_WIN], lose = 1.0f - win;
     float dead = ev_equity(p);
     out->bits = 0;
@@ -58,7 +59,7 @@ void cube_decide(const float p[NN_OUT], int cube_value, int cube_owner, int matc
         out->dt = dt * cube_value;
         out->dp = 1.0f * cube_value;
     } else {
-        match_decide(p, cube_value, cube_owner, away_me, away_opp, crawford, out);
+        match_decide(p, cube_value, cube_owner, away_me, m->away_opp, crawford, out);
     }
     if (out->dt <= out->dp) out->bits |= BG_CUBE_TAKE;
     int may_double = cube_owner != 2 && !(match_to && crawford == 1)

@@ -3,6 +3,7 @@
  * Not the probabilities themselves (eval.h, search.h). */
 #ifndef SPECTRUM_CUBE_H
 #define SPECTRUM_CUBE_H
+#include "../bg.h"
 #include "eval.h"
 
 #define MET_MAX 25
@@ -33,8 +34,6 @@ typedef struct {
     int bits;           /* BG_CUBE_* */
 } cube_result;
 
-/* cube_owner: 0 centred, 1 side on roll, 2 opponent. match_to 0 = money. crawford: 1 in the
- * Crawford game (no doubling), 2 after it, 0 before it. */
-void cube_decide(const float p[NN_OUT], int cube_value, int cube_owner, int match_to,
-                 int away_me, int away_opp, int crawford, cube_result *out);
+/* The decision at the side on roll's terms m (bg.h's bg_match, checked by the caller). */
+void cube_decide(const float p[NN_OUT], const bg_match *m, cube_result *out);
 #endif

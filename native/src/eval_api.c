@@ -14,11 +14,12 @@ static _Thread_local sr_cand ranked[MG_MAX_PLAYS];
 static _Thread_local int last_total;
 
 int sr_last_total(void) { return last_total; }
-static _Thread_local int last_returned;   /* plays returned by the last bg_rank_plays_match */
+static _Thread_local int last_returned;   /* plays returned by the last bg_rank_plays */
 
-int bg_last_ply(int index) {
-    if (index < 0 || index >= last_returned) return -BG_ERR_BAD_ARG;
-    return ranked[index].ply;
+int bg_last_ply(int index, int *out_ply) {
+    if (!out_ply || index < 0 || index >= last_returned) return -BG_ERR_BAD_ARG;
+    *out_ply = ranked[index].ply;
+    return 0;
 }
 
 int bg_last_probs(float *out_probs, int n) {
@@ -40,7 +41,10 @@ int bg_load_weights(const uint8_t *data, int len) {
     return 0;
 }
 
-int bg_nn_avx2(int allow) { return nn_use_avx2(allow); }
+int bg_nn_avx2(int allow) {
+    if (allow != 0 && allow != 1) return -BG_ERR_BAD_ARG;
+    return nn_use_avx2(allow);
+}
 
 int bg_weights_games(void) { return ev_w.loaded ? (int)ev_w.games_trained : 0; }
 
@@ -51,8 +55,7 @@ int bg_weights_expected_size(void) {
 
 static int check_board(const int8_t *board) {
     if (!board) return -BG_ERR_BAD_ARG;
-    int v = bg_validate(board);
-    return v ? -v : 0;
+    return bg_validate(board);
 }
 
 int bg_evaluate(const int8_t *board, int ply, float *out_probs) {
@@ -77,27 +80,24 @@ int bg_evaluate_many(const int8_t *boards, int n, float *out_probs) {
 
 float bg_equity(const float *probs) { return probs ? ev_equity(probs) : 0.0f; }
 
-int bg_rank_plays(const int8_t *board, int die1, int die2, int level, int8_t *out_boards,
-                  int8_t *out_steps, int8_t *out_nsteps, float *out_equity, int max_plays) {
-    return bg_rank_plays_match(board, die1, die2, level, 0, 0, 0, 0, 1, out_boards, out_steps,
-                               out_nsteps, out_equity, max_plays);
-}
-
-int bg_check_match(int match_to, int away_me, int away_opp, int crawford, int cube_value) {
-    if (match_to == 0) return 0;
-    if (match_to < 1 || match_to > BG_MET_MAX || away_me < 1 || away_opp < 1 ||
-        away_me > match_to || away_opp > match_to || crawford < 0 || crawford > 2 ||
-        cube_value < 1 || cube_value > BG_CUBE_MAX || (cube_value & (cube_value - 1)))
+int bg_check_match(const bg_match *m) {
+    if (!m) return 0;
+    const int c = m->cube_value;
+    if (c < 1 || c > BG_CUBE_MAX || (c & (c - 1)) || m->cube_owner < 0 || m->cube_owner > 2 ||
+        m->match_to < 0 || m->match_to > BG_MET_MAX)
         return -BG_ERR_BAD_ARG;
-    if (crawford && away_me != 1 && away_opp != 1) return -BG_ERR_BAD_ARG;
-    if (crawford == 1 && cube_value != 1) return -BG_ERR_BAD_ARG;
+    if (m->match_to == 0) return 0;
+    if (m->away_me < 1 || m->away_opp < 1 || m->away_me > m->match_to ||
+        m->away_opp > m->match_to || m->crawford < 0 || m->crawford > 2)
+        return -BG_ERR_BAD_ARG;
+    if (m->crawford && m->away_me != 1 && m->away_opp != 1) return -BG_ERR_BAD_ARG;
+    if (m->crawford == 1 && c != 1) return -BG_ERR_BAD_ARG;
     return 0;
 }
 
-int bg_rank_plays_match(const int8_t *board, int die1, int die2, int level, int match_to,
-                        int away_me, int away_opp, int crawford, int cube_value,
-                        int8_t *out_boards, int8_t *out_steps, int8_t *out_nsteps,
-                        float *out_equity, int max_plays) {
+int bg_rank_plays(const int8_t *board, int die1, int die2, int level, const bg_match *match,
+                  int8_t *out_boards, int8_t *out_steps, int8_t *out_nsteps, float *out_equity,
+                  int max_plays) {
     last_returned = 0;
     int rc = check_board(board);
     if (rc) return rc;
@@ -108,11 +108,11 @@ int bg_rank_plays_match(const int8_t *board, int die1, int die2, int level, int 
     const mg_board *b = (const mg_board *)board;
     if (mg_result(b) != 0) return -BG_ERR_GAME_OVER;
     if (level > 1 && !bo_ready()) bo_init();
-    rc = bg_check_match(match_to, away_me, away_opp, crawford, cube_value);
+    rc = bg_check_match(match);
     if (rc) return rc;
-    sr_set_match(match_to, away_me, away_opp, crawford, cube_value);
+    sr_set_match(match);
     int n = sr_rank(b, die1, die2, level, ranked, MG_MAX_PLAYS);
-    sr_set_match(0, 0, 0, 0, 1);   /* other callers of the search (cube, evaluate) stay money */
+    sr_set_match(NULL);   /* other callers of the search (cube, evaluate) stay money */
     last_total = n;
     int m = n < max_plays ? n : max_plays;
     last_returned = m;
@@ -127,8 +127,9 @@ int bg_rank_plays_match(const int8_t *board, int die1, int die2, int level, int 
 }
 
 int bg_set_work_budget(int positions) {
+    if (positions < BG_BUDGET_MIN || positions > BG_BUDGET_MAX) return -BG_ERR_BAD_ARG;
     int old = (int)sr_work_budget;
-    if (positions >= 1000 && positions <= 100000000) sr_work_budget = positions;
+    sr_work_budget = positions;
     return old;
 }
 
@@ -148,8 +149,9 @@ int bg_set_rollouts(int trials, int horizon) {
 }
 
 int bg_set_deep_budget(int positions) {
+    if (positions < BG_BUDGET_MIN || positions > BG_BUDGET_MAX) return -BG_ERR_BAD_ARG;
     int old = (int)sr_deep_budget;
-    if (positions >= 1000 && positions <= 100000000) sr_deep_budget = positions;
+    sr_deep_budget = positions;
     return old;
 }
 
@@ -167,33 +169,22 @@ void bg_eval_cache_counts(double *looks, double *hits) {
     if (hits) *hits = (double)h;
 }
 
-static int check_cube_args(int cube_value, int cube_owner, int match_to, int away_me,
-                           int away_opp, int crawford) {
-    if (cube_value < 1 || cube_value > BG_CUBE_MAX || (cube_value & (cube_value - 1)) ||
-        cube_owner < 0 || cube_owner > 2 || match_to < 0 || match_to > BG_MET_MAX ||
-        crawford < 0 || crawford > 2)
-        return -BG_ERR_BAD_ARG;
-    if (match_to && (away_me < 1 || away_opp < 1 || away_me > match_to || away_opp > match_to))
-        return -BG_ERR_BAD_ARG;
-    return 0;
-}
+static const bg_match money = {1, 0, 0, 0, 0, 0};
 
-static int decide_into(const float *p, int cube_value, int cube_owner, int match_to,
-                       int away_me, int away_opp, int crawford, float *out) {
+static int decide_into(const float *p, const bg_match *m, float *out) {
     cube_result r;
-    cube_decide(p, cube_value, cube_owner, match_to, away_me, away_opp, crawford, &r);
+    cube_decide(p, m ? m : &money, &r);
     out[0] = r.nd; out[1] = r.dt; out[2] = r.dp;
     out[3] = p[EV_WIN]; out[4] = p[EV_WIN_G]; out[5] = p[EV_LOSE_G];
     return r.bits;
 }
 
-int bg_cube_decision(const int8_t *board, int level, int cube_value, int cube_owner,
-                     int match_to, int away_me, int away_opp, int crawford, float *out) {
+int bg_cube_decision(const int8_t *board, int level, const bg_match *match, float *out) {
     int rc = check_board(board);
     if (rc) return rc;
     if (level < BG_LEVEL_MIN || level > BG_LEVEL_MAX) return -BG_ERR_BAD_LEVEL;
     if (!out) return -BG_ERR_BAD_ARG;
-    rc = check_cube_args(cube_value, cube_owner, match_to, away_me, away_opp, crawford);
+    rc = bg_check_match(match);
     if (rc) return rc;
     const mg_board *b = (const mg_board *)board;
     if (mg_result(b) != 0) return -BG_ERR_GAME_OVER;
@@ -202,13 +193,12 @@ int bg_cube_decision(const int8_t *board, int level, int cube_value, int cube_ow
     float p[NN_OUT];
     int ply = level <= 3 ? 0 : (level == 4 ? 1 : 2);
     sr_eval_ply(b, ply, p);
-    return decide_into(p, cube_value, cube_owner, match_to, away_me, away_opp, crawford, out);
+    return decide_into(p, match, out);
 }
 
-int bg_cube_from_probs(const float *probs, int cube_value, int cube_owner, int match_to,
-                       int away_me, int away_opp, int crawford, float *out) {
+int bg_cube_from_probs(const float *probs, const bg_match *match, float *out) {
     if (!probs || !out) return -BG_ERR_BAD_ARG;
-    int rc = check_cube_args(cube_value, cube_owner, match_to, away_me, away_opp, crawford);
+    int rc = bg_check_match(match);
     if (rc) return rc;
     const float eps = 1e-5f;
     float win = probs[EV_WIN];
@@ -217,7 +207,7 @@ int bg_cube_from_probs(const float *probs, int cube_value, int cube_owner, int m
     if (probs[EV_WIN_G] > win + eps || probs[EV_WIN_BG] > probs[EV_WIN_G] + eps ||
         probs[EV_LOSE_G] > 1.0f - win + eps || probs[EV_LOSE_BG] > probs[EV_LOSE_G] + eps)
         return -BG_ERR_BAD_ARG;
-    return decide_into(probs, cube_value, cube_owner, match_to, away_me, away_opp, crawford, out);
+    return decide_into(probs, match, out);
 }
 
 int bg_met_table(float *out) {
@@ -228,12 +218,16 @@ int bg_met_table(float *out) {
     return 0;
 }
 
-float bg_match_equity(int away_me, int away_opp, int crawford) {
-    return met_equity(away_me, away_opp, crawford != 0);
+int bg_match_equity(int away_me, int away_opp, int crawford, float *out) {
+    if (!out || crawford < 0 || crawford > 2) return -BG_ERR_BAD_ARG;
+    out[0] = met_equity(away_me, away_opp, crawford != 0);
+    return 0;
 }
 
-float bg_match_value(const float *probs, int cube, int away_me, int away_opp, int crawford) {
-    return met_match_value(probs, cube, away_me, away_opp, crawford != 0);
+int bg_match_value(const float *probs, const bg_match *m, float *out) {
+    if (!probs || !out || !m || m->match_to == 0 || bg_check_match(m)) return -BG_ERR_BAD_ARG;
+    out[0] = met_match_value(probs, m->cube_value, m->away_me, m->away_opp, m->crawford != 0);
+    return 0;
 }
 
 int bg_bearoff_init(void) {

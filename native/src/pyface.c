@@ -126,8 +126,8 @@ int bg_ids_of_boards(const int8_t *boards, int n, char *out_text) {
 int bg_last_plies(int8_t *out_plies, int n) {
     if (!out_plies || n < 0) return -BG_ERR_BAD_ARG;
     for (int i = 0; i < n; i++) {
-        int ply = bg_last_ply(i);
-        if (ply < -1) return -BG_ERR_BAD_ARG;
+        int ply = 0;
+        if (bg_last_ply(i, &ply)) return -BG_ERR_BAD_ARG;
         out_plies[i] = (int8_t)ply;
     }
     return n;
@@ -157,9 +157,12 @@ int bg_legal_result_ids(const char *id, int die1, int die2, char *out_text, int 
 
 static _Thread_local char result_text[MG_MAX_PLAYS * (BG_ID_LEN + 1) + 1];
 
-const char *bg_legal_result_text(const char *id, int die1, int die2) {
+int bg_legal_result_text(const char *id, int die1, int die2, const char **out_text) {
+    if (!out_text) return -BG_ERR_BAD_ARG;
+    *out_text = NULL;
     const int n = bg_legal_result_ids(id, die1, die2, result_text, MG_MAX_PLAYS);
-    if (n < 0) return NULL;
+    if (n < 0) return n;
     result_text[(size_t)n * (BG_ID_LEN + 1)] = '\0';
-    return result_text;
+    *out_text = result_text;
+    return n;
 }

@@ -28,7 +28,7 @@
 
 struct bg_rollout {
     int n, kind, apart, no_luck, trials, level, truncate, threads_started;
-    int match[5];                       /* length (0: money), aways, crawford, cube: figures' side */
+    bg_match match;                     /* the figures' side's terms (match_to 0: money) */
     double met[6];                      /* its match winning chance after each result (match) */
     mg_board start[MAX_CANDS];          /* the side on roll at each rollout's start */
     uint8_t perm[MAX_CANDS][2][36];     /* each dice set's orders of the first two rolls */
@@ -93,10 +93,10 @@ static int luck_ply(int level) { return level >= 5 ? 1 : 0; }
 /* The search's match context for the side on roll at half-move h (money play: none). The
  * match terms are the plays' mover's, who is off roll at h = 0 and on roll at odd h. */
 static void set_mover_match(const bg_rollout *ro, int h) {
-    const int *m = ro->match;
-    if (!m[0]) return;
-    if (h % 2) sr_set_match(m[0], m[1], m[2], m[3], m[4]);
-    else sr_set_match(m[0], m[2], m[1], m[3], m[4]);
+    if (!ro->match.match_to) return;
+    bg_match m = ro->match;
+    if (h % 2 == 0) { m.away_me = ro->match.away_opp; m.away_opp = ro->match.away_me; }
+    sr_set_match(&m);
 }
 
 /* Half-move h from pos with roll r: the mover's luck measure (the value of the roll's best
@@ -177,7 +177,7 @@ static void *worker(void *arg) {
         atomic_store_explicit(&ro->done[t], 1, memory_order_release);
     }
     free(fp);
-    sr_set_match(0, 0, 0, 0, 1);
+    sr_set_match(NULL);
     atomic_fetch_sub(&ro->live, 1);
     return NULL;
 }
@@ -185,14 +185,13 @@ static void *worker(void *arg) {
 /* ---- starting, stopping ---------------------------------------------------------------- */
 
 static int check_start(const int8_t *boards, int n, int kind, int trials, int level,
-                       int truncate, int threads, const int match[5]) {
+                       int truncate, int threads, const bg_match *match) {
     if (!boards) return -BG_ERR_BAD_ARG;
     const int base = kind & ~(BG_ROLLOUT_APART | BG_ROLLOUT_NO_LUCK);
     if (kind < 0 || (base != BG_ROLLOUT_PLAYS && base != BG_ROLLOUT_CUBE) ||
         (base == BG_ROLLOUT_CUBE && (kind & BG_ROLLOUT_APART)))
         return -BG_ERR_BAD_ARG;
-    if (bg_check_match(match[0], match[1], match[2], match[3], match[4]) ||
-        (match[0] && base != BG_ROLLOUT_PLAYS))
+    if (bg_check_match(match) || (match && match->match_to && base != BG_ROLLOUT_PLAYS))
         return -BG_ERR_BAD_ARG;
     kind = base;
     if (n < 1 || n > MAX_CANDS || (kind == BG_ROLLOUT_CUBE && n != 1)) return -BG_ERR_BAD_ARG;
@@ -203,7 +202,7 @@ static int check_start(const int8_t *boards, int n, int kind, int trials, int le
     for (int c = 0; c < n; c++) {
         const int8_t *b = boards + (size_t)c * BG_BOARD_LEN;
         int v = bg_validate(b);
-        if (v) return -v;
+        if (v) return v;
         if (kind == BG_ROLLOUT_CUBE && mg_result((const mg_board *)b) != 0)
             return -BG_ERR_GAME_OVER;
     }
@@ -213,10 +212,12 @@ static int check_start(const int8_t *boards, int n, int kind, int trials, int le
 
 /* The figures' side's match winning chance after each result, in the order of the chances'
  * differences (single, gammon, backgammon won; then lost), as met_match_value takes them. */
-static void set_met(bg_rollout *ro, const int match[5]) {
-    memcpy(ro->match, match, sizeof ro->match);
-    if (!match[0]) return;
-    const int me = match[1], opp = match[2], post = match[3] != 0, cube = match[4];
+static void set_met(bg_rollout *ro, const bg_match *match) {
+    static const bg_match money = {1, 0, 0, 0, 0, 0};
+    ro->match = match ? *match : money;
+    if (!ro->match.match_to) return;
+    const int me = match->away_me, opp = match->away_opp, post = match->crawford != 0;
+    const int cube = match->cube_value;
     for (int k = 0; k < 3; k++) {
         ro->met[k] = (double)met_equity(me - (k + 1) * cube, opp, post);
         ro->met[3 + k] = (double)met_equity(me, opp - (k + 1) * cube, post);
@@ -224,7 +225,7 @@ static void set_met(bg_rollout *ro, const int match[5]) {
 }
 
 static bg_rollout *make_rollout(const int8_t *boards, int n, int kind, int trials, int level,
-                                int truncate, uint64_t seed, const int match[5]) {
+                                int truncate, uint64_t seed, const bg_match *match) {
     bg_rollout *ro = calloc(1, sizeof *ro);
     if (!ro) return NULL;
     ro->results = calloc((size_t)trials * n * NN_OUT, sizeof(double));
@@ -248,18 +249,11 @@ static bg_rollout *make_rollout(const int8_t *boards, int n, int kind, int trial
     return ro;
 }
 
-bg_rollout *bg_rollout_start(const int8_t *boards, int n_boards, int kind, int trials,
-                             int level, int truncate, uint64_t seed, int threads,
-                             int *out_error) {
-    return bg_rollout_start_match(boards, n_boards, kind, trials, level, truncate, seed,
-                                  threads, 0, 0, 0, 0, 1, out_error);
-}
-
-bg_rollout *bg_rollout_start_match(const int8_t *boards, int n_boards, int kind, int trials,
-                                   int level, int truncate, uint64_t seed, int threads,
-                                   int match_to, int away_me, int away_opp, int crawford,
-                                   int cube_value, int *out_error) {
-    const int match[5] = {match_to, away_me, away_opp, crawford, cube_value};
+int bg_rollout_start(const int8_t *boards, int n_boards, int kind, int trials, int level,
+                     int truncate, uint64_t seed, int threads, const bg_match *match,
+                     bg_rollout **out_rollout) {
+    if (out_rollout) *out_rollout = NULL;
+    if (!out_rollout) return -BG_ERR_BAD_ARG;
     int rc = check_start(boards, n_boards, kind, trials, level, truncate, threads, match);
     bg_rollout *ro = NULL;
     if (rc == 0) {
@@ -280,8 +274,8 @@ bg_rollout *bg_rollout_start_match(const int8_t *boards, int n_boards, int kind,
         ro = NULL;
         rc = -BG_ERR_RESOURCES;
     }
-    if (out_error) *out_error = rc;
-    return ro;
+    *out_rollout = ro;
+    return rc;
 }
 
 void bg_rollout_stop(bg_rollout *ro) {
@@ -307,7 +301,7 @@ void bg_rollout_free(bg_rollout *ro) {
 /* A trial's equity from its chances: cubeless money points, or in a match 2*mwc-1 of them at
  * the score (met_match_value's sum in double: the chances less the luck may leave 0..1). */
 static double equity_of(const bg_rollout *ro, const double p[NN_OUT]) {
-    if (!ro->match[0])
+    if (!ro->match.match_to)
         return 2.0 * p[EV_WIN] - 1.0 + p[EV_WIN_G] - p[EV_LOSE_G] + p[EV_WIN_BG] - p[EV_LOSE_BG];
     const double *m = ro->met;
     const double mwc = (p[EV_WIN] - p[EV_WIN_G]) * m[0] + (p[EV_WIN_G] - p[EV_WIN_BG]) * m[1]
@@ -380,8 +374,7 @@ int bg_rollout_diff(bg_rollout *ro, int a, int b, double *out) {
 
 /* d(action's equity)/d(chance k) at p, for the three actions, by a small step each way (one
  * way at the ends of 0..1) */
-static void cube_gradient(const float p[NN_OUT], int cube_value, int cube_owner, int match_to,
-                          int away_me, int away_opp, int crawford, double g[3][NN_OUT]) {
+static void cube_gradient(const float p[NN_OUT], const bg_match *m, double g[3][NN_OUT]) {
     const float step = 1e-3f;
     for (int k = 0; k < NN_OUT; k++) {
         float lo[NN_OUT], hi[NN_OUT];
@@ -390,8 +383,8 @@ static void cube_gradient(const float p[NN_OUT], int cube_value, int cube_owner,
         lo[k] = p[k] - step < 0.0f ? 0.0f : p[k] - step;
         hi[k] = p[k] + step > 1.0f ? 1.0f : p[k] + step;
         cube_result a, b;
-        cube_decide(lo, cube_value, cube_owner, match_to, away_me, away_opp, crawford, &a);
-        cube_decide(hi, cube_value, cube_owner, match_to, away_me, away_opp, crawford, &b);
+        cube_decide(lo, m, &a);
+        cube_decide(hi, m, &b);
         const double width = (double)hi[k] - (double)lo[k];
         g[0][k] = (b.nd - a.nd) / width;
         g[1][k] = (b.dt - a.dt) / width;
@@ -399,8 +392,8 @@ static void cube_gradient(const float p[NN_OUT], int cube_value, int cube_owner,
     }
 }
 
-int bg_rollout_cube(bg_rollout *ro, int cube_value, int cube_owner, int match_to, int away_me,
-                    int away_opp, int crawford, float *out, double *out_se) {
+int bg_rollout_cube(bg_rollout *ro, const bg_match *match, float *out, double *out_se) {
+    static const bg_match money = {1, 0, 0, 0, 0, 0};
     if (!ro || !out || !out_se || ro->kind != BG_ROLLOUT_CUBE) return -BG_ERR_BAD_ARG;
     bg_mutex_lock(&ro->lock);
     fold(ro);
@@ -408,11 +401,10 @@ int bg_rollout_cube(bg_rollout *ro, int cube_value, int cube_owner, int match_to
     float p[NN_OUT];
     for (int k = 0; k < NN_OUT; k++) p[k] = n ? (float)(ro->sum[0][k] / n) : 0.0f;
     ev_sanitize(p);
-    int bits = n ? bg_cube_from_probs(p, cube_value, cube_owner, match_to, away_me, away_opp,
-                                      crawford, out) : -BG_ERR_BAD_ARG;
+    int bits = n ? bg_cube_from_probs(p, match, out) : -BG_ERR_BAD_ARG;
     if (bits >= 0) {
         double g[3][NN_OUT];
-        cube_gradient(p, cube_value, cube_owner, match_to, away_me, away_opp, crawford, g);
+        cube_gradient(p, match ? match : &money, g);
         for (int a = 0; a < 3; a++) {   /* the delta method over the chances' covariance */
             double var = 0.0;
             for (int k = 0; k < NN_OUT; k++)

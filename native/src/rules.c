@@ -25,16 +25,16 @@ int bg_validate(const int8_t *board)
         for (int i = 0; i < 25; i++) {
             int n = board[r * 25 + i];
             if (n < 0)
-                return BG_POS_NEGATIVE;
+                return -BG_POS_NEGATIVE;
             men[r] += n;
         }
     if (men[0] > 15 || men[1] > 15)
-        return BG_POS_TOO_MANY_MEN;
+        return -BG_POS_TOO_MANY_MEN;
     for (int i = 0; i < 24; i++)
         if (board[i] && board[25 + 23 - i])
-            return BG_POS_SHARED_POINT;
+            return -BG_POS_SHARED_POINT;
     if (men[0] == 0 && men[1] == 0)
-        return BG_POS_NO_MEN;
+        return -BG_POS_NO_MEN;
     return BG_POS_OK;
 }
 
@@ -63,7 +63,7 @@ int bg_legal_plays(const int8_t *board, int die1, int die2, int8_t *out_boards,
 {
     int bad = bg_validate(board);
     if (bad)
-        return -bad;
+        return bad;
     if (!dice_ok(die1, die2))
         return -BG_BAD_DICE;
     int n = mg_generate(as_board(board), die1, die2, play_buf);
@@ -131,13 +131,14 @@ static int next_step(mg_board *cur, int8_t *dice, int *ndice, int done, int need
     return BG_STEP_OK;
 }
 
-/* Replay the typed history; BG_STEP_OK with the state after it, or the first failure. */
+/* Replay the typed history; BG_STEP_OK with the state after it, or the first failure (a
+ * positive BG_STEP_* reason, or a negative BG_POS_* code for the start). */
 static int replay(const int8_t *turn_start, int die1, int die2, const int8_t *made, int n_made,
                   mg_board *cur, int8_t *dice, int *ndice, int *needed)
 {
     int bad = bg_validate(turn_start);
     if (bad)
-        return -bad;
+        return bad;
     if (!dice_ok(die1, die2) || n_made < 0 || n_made > 4)
         return BG_STEP_BAD_INPUT;
     const mg_board *start = as_board(turn_start);
@@ -159,14 +160,16 @@ int bg_step_check(const int8_t *turn_start, int die1, int die2, const int8_t *ma
     mg_board cur;
     int8_t dice[4];
     int ndice, needed;
+    if (!out_board)
+        return -BG_STEP_BAD_INPUT;
     int why = replay(turn_start, die1, die2, made, n_made, &cur, dice, &ndice, &needed);
     if (why != BG_STEP_OK)
-        return why;
+        return why < 0 ? why : -why;
     why = next_step(&cur, dice, &ndice, n_made, needed, die1, die2, as_board(turn_start),
                     from, die);
     if (why == BG_STEP_OK)
         memcpy(out_board, &cur, BG_BOARD_LEN);
-    return why;
+    return -why;
 }
 
 int bg_turn_complete(const int8_t *turn_start, int die1, int die2, const int8_t *made,
@@ -185,6 +188,15 @@ int bg_turn_complete(const int8_t *turn_start, int die1, int die2, const int8_t 
 
 int64_t bg_bench_generate(const int8_t *boards, const int8_t *dice, int n, int repeats)
 {
+    if (!boards || !dice || n < 0 || repeats < 0)
+        return -BG_ERR_BAD_ARG;
+    for (int i = 0; i < n; i++) {
+        int bad = bg_validate(boards + (size_t)i * BG_BOARD_LEN);
+        if (bad)
+            return bad;
+        if (!dice_ok(dice[2 * i], dice[2 * i + 1]))
+            return -BG_BAD_DICE;
+    }
     int64_t plays = 0;
     for (int r = 0; r < repeats; r++)
         for (int i = 0; i < n; i++)

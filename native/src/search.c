@@ -52,12 +52,12 @@ static _Thread_local int flip;
 static _Thread_local int lean, over;
 static _Thread_local long deep_limit;
 
-void sr_set_match(int match_to, int away_me, int away_opp, int crawford, int cube) {
-    mctx.on = match_to > 0;
-    mctx.away_me = away_me;
-    mctx.away_opp = away_opp;
-    mctx.post = crawford != 0;   /* after this game the Crawford game has been played */
-    mctx.cube = cube;
+void sr_set_match(const bg_match *m) {
+    mctx.on = m && m->match_to > 0;
+    mctx.away_me = mctx.on ? m->away_me : 0;
+    mctx.away_opp = mctx.on ? m->away_opp : 0;
+    mctx.post = mctx.on && m->crawford != 0;   /* after this game the Crawford game is past */
+    mctx.cube = mctx.on ? m->cube_value : 1;
 }
 
 /* the score of probabilities q for the side choosing: money equity, or 2*mwc-1 */

@@ -3,6 +3,7 @@
  * (eval.h) and not the cube. */
 #ifndef SPECTRUM_SEARCH_H
 #define SPECTRUM_SEARCH_H
+#include "../bg.h"
 #include "eval.h"
 
 typedef struct {
@@ -64,11 +65,11 @@ void sr_eval_ply(const mg_board *pos, int ply, float p[NN_OUT]);
 /* All plays of the roll ranked best first by the level; fills up to max_out, returns the
  * number of plays (which may exceed max_out). Net levels need ev_w loaded. */
 int sr_rank(const mg_board *pos, int d1, int d2, int level, sr_cand *out, int max_out);
-/* Match context for the following sr_rank calls: match_to 0 = money play (cubeless equity,
- * the default); else candidates are scored by match winning chance as 2*mwc-1 from the
- * match equity table, away_me/away_opp the points the mover/opponent still need, crawford 0
- * before the Crawford game, 1 in it, 2 after it, cube the cube value (dead cube). */
-void sr_set_match(int match_to, int away_me, int away_opp, int crawford, int cube);
+/* Match context for the following sr_rank calls, the mover's terms (bg.h's bg_match,
+ * checked by the caller): NULL or match_to 0 = money play (cubeless equity, the default);
+ * else candidates are scored by match winning chance as 2*mwc-1 from the match equity
+ * table at the cube value (dead cube). */
+void sr_set_match(const bg_match *m);
 /* plays of the roll in the last bg_rank_plays call (eval_api.c) */
 int sr_last_total(void);
 #endif

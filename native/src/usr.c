@@ -8,9 +8,6 @@
 
 _Static_assert(BG_USR_CANDS + BG_USR_MAX_CANDS * BG_USR_CAND_LEN <= BG_USR_BLOCK_LEN,
                "candidate list fits the block");
-_Static_assert(BG_USR_CANDS + BG_USR_MAX_CANDS * BG_USR_CAND_LEN <= BG_USR_PLAY_MATCH_TO &&
-               BG_USR_PLAY_MATCH_TO + BG_USR_PLAY_MATCH_LEN <= BG_USR_BLOCK_LEN,
-               "the play's match context lies beyond the answer, inside the block");
 _Static_assert(BG_USR_CAND_STEPS + BG_MAX_STEPS * BG_STEP_FIELDS <= BG_USR_CAND_EQUITY &&
                BG_USR_CAND_EQUITY + 2 <= BG_USR_CAND_LEN, "a candidate's fields fit its entry");
 _Static_assert(BG_CUBE_MAX == 1 << BG_CUBE_MAX_LOG2, "the cube's largest value and its log2");
@@ -40,20 +37,27 @@ static int8_t steps[BG_USR_MAX_CANDS * BG_MAX_STEPS * BG_STEP_FIELDS];
 static int8_t nsteps[BG_USR_MAX_CANDS];
 static float equity[BG_USR_MAX_CANDS];
 
-static int job_plays(uint8_t *blk, int job) {
+/* The side on roll's terms at +56..+61 into *m: 0, or BG_ERR_BAD_ARG for a cube past
+ * BG_CUBE_MAX (bg_check_match, in the job's call, refuses the rest). */
+static int read_terms(const uint8_t *blk, bg_match *m) {
+    if (blk[BG_USR_CUBE_LOG2] > BG_CUBE_MAX_LOG2) return BG_ERR_BAD_ARG;
+    m->cube_value = 1 << blk[BG_USR_CUBE_LOG2];
+    m->cube_owner = blk[BG_USR_CUBE_OWNER];
+    m->match_to = blk[BG_USR_MATCH_TO];
+    m->away_me = blk[BG_USR_AWAY_ME];
+    m->away_opp = blk[BG_USR_AWAY_OPP];
+    m->crawford = blk[BG_USR_CRAWFORD];
+    return 0;
+}
+
+static int job_plays(uint8_t *blk, int job, const bg_match *terms) {
     int8_t board[BG_BOARD_LEN];
     memcpy(board, blk + BG_USR_BOARD, BG_BOARD_LEN);
     int want = job == BG_USR_JOB_BEST ? 1 : blk[BG_USR_WANT];
     if (want < 1) want = 1;
     if (want > BG_USR_MAX_CANDS) want = BG_USR_MAX_CANDS;
-    int match_to = blk[BG_USR_PLAY_MATCH_TO], away_me = blk[BG_USR_PLAY_AWAY_ME];
-    int away_opp = blk[BG_USR_PLAY_AWAY_OPP], crawford = blk[BG_USR_PLAY_CRAWFORD];
-    int log2 = blk[BG_USR_PLAY_CUBE_LOG2];
-    memset(blk + BG_USR_PLAY_MATCH_TO, 0, BG_USR_PLAY_MATCH_LEN);   /* used once */
-    if (match_to && log2 > BG_CUBE_MAX_LOG2) return BG_ERR_BAD_ARG;
-    int n = bg_rank_plays_match(board, blk[BG_USR_DIE1], blk[BG_USR_DIE2], blk[BG_USR_LEVEL],
-                                match_to, away_me, away_opp, crawford,
-                                match_to ? 1 << log2 : 1, boards, steps, nsteps, equity, want);
+    int n = bg_rank_plays(board, blk[BG_USR_DIE1], blk[BG_USR_DIE2], blk[BG_USR_LEVEL], terms,
+                          boards, steps, nsteps, equity, want);
     if (n < 0) return -n;
     int legal = sr_last_total();
     blk[BG_USR_NLEGAL] = (uint8_t)(legal > 255 ? 255 : (legal < 0 ? 0 : legal));
@@ -80,6 +84,7 @@ int bg_usr(uint8_t *memory, int params_addr) {
         return BG_ERR_USR_ADDR;
     uint8_t *blk = memory + params_addr;
     int job = blk[BG_USR_JOB], status = 0;
+    bg_match terms;
     int8_t board[BG_BOARD_LEN];
     memcpy(board, blk + BG_USR_BOARD, BG_BOARD_LEN);
     switch (job) {
@@ -89,15 +94,14 @@ int bg_usr(uint8_t *memory, int params_addr) {
         return BG_ABI_VERSION;
     case BG_USR_JOB_BEST:
     case BG_USR_JOB_RANK:
-        status = job_plays(blk, job);
+        status = read_terms(blk, &terms);
+        if (status == 0) status = job_plays(blk, job, &terms);
         break;
     case BG_USR_JOB_CUBE: {
         float out[BG_CUBE_OUT_LEN];
-        int log2 = blk[BG_USR_CUBE_LOG2];
-        if (log2 > BG_CUBE_MAX_LOG2) { status = BG_ERR_BAD_ARG; break; }
-        int bits = bg_cube_decision(board, blk[BG_USR_LEVEL], 1 << log2, blk[BG_USR_CUBE_OWNER],
-                                    blk[BG_USR_MATCH_TO], blk[BG_USR_AWAY_ME], blk[BG_USR_AWAY_OPP],
-                                    blk[BG_USR_CRAWFORD], out);
+        status = read_terms(blk, &terms);
+        if (status) break;
+        int bits = bg_cube_decision(board, blk[BG_USR_LEVEL], &terms, out);
         if (bits < 0) { status = -bits; break; }
         blk[BG_USR_OUT] = (uint8_t)bits;
         put16(blk + BG_USR_CUBE_NO_DOUBLE, to_milli(out[0]));

@@ -55,27 +55,30 @@ int main(int argc, char **argv) {
             for (int k = 0; k < BG_N_PROBS; k++) if (!(probs[k] >= 0.0f && probs[k] <= 1.0f)) bad_answers++;
         } else errors++;
         int want = rint_(0, 40);
-        int m = bg_rank_plays(work, d1, d2, level, boards, steps, nsteps, eqs, want);
+        int m = bg_rank_plays(work, d1, d2, level, NULL, boards, steps, nsteps, eqs, want);
         if (m > want) bad_answers++;
         if (i % 10 == 0) {   /* match-aware ranking, mostly with a possible score */
             int len = rnd() % 8 ? rint_(1, 7) : rint_(-1, 27);
-            m = bg_rank_plays_match(work, d1, d2, level, len, rint_(0, 8), rint_(0, 8),
-                                    rint_(0, 2), 1 << rint_(0, 3), boards, steps, nsteps, eqs,
-                                    want);
+            bg_match terms = {1 << rint_(0, 3), rint_(-1, 3), len, rint_(0, 8), rint_(0, 8),
+                              rint_(0, 2)};
+            m = bg_rank_plays(work, d1, d2, level, &terms, boards, steps, nsteps, eqs, want);
             if (m > want) bad_answers++;
             for (int k = 0; k < m; k++) if (level > 2 && len > 0 && !(eqs[k] >= -1.001f && eqs[k] <= 1.001f)) bad_answers++;
         }
-        if (i % 50 == 0)
-            bg_cube_decision(work, rint_(0, 6), 1 << rint_(0, 13), rint_(-1, 3), rint_(-1, 27),
-                             rint_(-1, 26), rint_(-1, 26), rint_(-1, 3), probs);
+        if (i % 50 == 0) {
+            bg_match terms = {1 << rint_(0, 13), rint_(-1, 3), rint_(-1, 27), rint_(-1, 26),
+                              rint_(-1, 26), rint_(-1, 3)};
+            bg_cube_decision(work, rint_(0, 6), &terms, probs);
+        }
         {   /* the cube theory alone: real or random chances, every score and cube value */
             float ch[BG_N_PROBS], cout[BG_CUBE_OUT_LEN];
             if (rc == 0 && rnd() % 2) memcpy(ch, probs, sizeof ch);
             else for (int k = 0; k < BG_N_PROBS; k++) ch[k] = (float)rint_(-100, 1100) / 1000.0f;
             int len = rnd() % 4 ? rint_(1, BG_MET_MAX) : rint_(-1, 27), cube = 1 << rint_(0, 12);
             int owner = rint_(0, 2), craw = rint_(0, 2);
-            int bits = bg_cube_from_probs(ch, cube, owner, len, rint_(1, len > 0 ? len : 1),
-                                          rint_(1, len > 0 ? len : 1), craw, cout);
+            bg_match terms = {cube, owner, len, rint_(1, len > 0 ? len : 1),
+                              rint_(1, len > 0 ? len : 1), craw};
+            int bits = bg_cube_from_probs(ch, &terms, cout);
             if (bits >= 0)
                 for (int k = 0; k < 3; k++) {
                     float lim = len > 0 ? 1.001f : 6.001f * cube;
@@ -91,12 +94,13 @@ int main(int argc, char **argv) {
             if (blk[BG_USR_JOB] == BG_USR_JOB_RANK || blk[BG_USR_JOB] == BG_USR_JOB_BEST)
                 blk[BG_USR_LEVEL] = (uint8_t)(rnd() % 10 ? (uint64_t)rint_(1, 3) : rnd());
             if (rnd() % 4) memcpy(blk + BG_USR_BOARD, work, BG_BOARD_LEN);
-            if (rnd() % 2) {   /* a possible match context for BEST/RANK */
-                blk[BG_USR_PLAY_MATCH_TO] = (uint8_t)rint_(0, 7);
-                blk[BG_USR_PLAY_AWAY_ME] = (uint8_t)rint_(1, 7);
-                blk[BG_USR_PLAY_AWAY_OPP] = (uint8_t)rint_(1, 7);
-                blk[BG_USR_PLAY_CRAWFORD] = (uint8_t)rint_(0, 2);
-                blk[BG_USR_PLAY_CUBE_LOG2] = (uint8_t)rint_(0, 3);
+            if (rnd() % 2) {   /* possible terms (+56..+61) for every job */
+                blk[BG_USR_CUBE_LOG2] = (uint8_t)rint_(0, 3);
+                blk[BG_USR_CUBE_OWNER] = (uint8_t)rint_(0, 2);
+                blk[BG_USR_MATCH_TO] = (uint8_t)rint_(0, 7);
+                blk[BG_USR_AWAY_ME] = (uint8_t)rint_(1, 7);
+                blk[BG_USR_AWAY_OPP] = (uint8_t)rint_(1, 7);
+                blk[BG_USR_CRAWFORD] = (uint8_t)rint_(0, 2);
             }
             if (rnd() % 4) { blk[BG_USR_DIE1] = (uint8_t)rint_(1, 6); blk[BG_USR_DIE2] = (uint8_t)rint_(1, 6); }
         }

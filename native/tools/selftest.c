@@ -103,10 +103,10 @@ static int rollout_hash(int8_t boards[POSITIONS][BG_BOARD_LEN], fnv *f) {
     int8_t cands[2 * BG_BOARD_LEN];
     bg_swap(boards[1], cands);   /* two positions as the results of plays: the mover in row 0 */
     bg_swap(boards[2], cands + BG_BOARD_LEN);
-    int err = 0;
-    bg_rollout *ro = bg_rollout_start(cands, 2, BG_ROLLOUT_PLAYS, ROLLOUT_TRIALS, 3,
-                                      ROLLOUT_TRUNCATE, ROLLOUT_SEED, ROLLOUT_THREADS, &err);
-    if (!ro) return err ? err : -BG_ERR_RESOURCES;
+    bg_rollout *ro = NULL;
+    int err = bg_rollout_start(cands, 2, BG_ROLLOUT_PLAYS, ROLLOUT_TRIALS, 3, ROLLOUT_TRUNCATE,
+                               ROLLOUT_SEED, ROLLOUT_THREADS, NULL, &ro);
+    if (err) return err;
     while (bg_rollout_busy(ro)) bg_thread_yield();
     double mean[2 * BG_ROLLOUT_FIGURES], se[2 * BG_ROLLOUT_FIGURES];
     const int trials = bg_rollout_poll(ro, mean, se);

@@ -28,12 +28,11 @@ static int n_cases;
 static void judge(answer *a) {
     static _Thread_local int8_t steps[BG_MAX_PLAYS * BG_MAX_STEPS * BG_STEP_FIELDS];
     static _Thread_local int8_t nsteps[BG_MAX_PLAYS];
-    a->n = bg_rank_plays_match(a->board, a->die1, a->die2, a->level, 0, 0, 0, 0, 1, a->best,
-                               steps, nsteps, a->eq, BG_MAX_PLAYS);
+    a->n = bg_rank_plays(a->board, a->die1, a->die2, a->level, NULL, a->best, steps, nsteps,
+                         a->eq, BG_MAX_PLAYS);
     a->work = bg_last_work();
     if (bg_evaluate(a->board, a->ply, a->probs) != 0) a->probs[0] = -1.0f;
-    a->cube_bits = bg_cube_decision(a->board, a->level == 5 ? 4 : a->level, 1, 0, 0, 0, 0, 0,
-                                    a->cube);
+    a->cube_bits = bg_cube_decision(a->board, a->level == 5 ? 4 : a->level, NULL, a->cube);
 }
 
 static int same(const answer *x, const answer *y) {
@@ -70,11 +69,12 @@ static int rollout_on(int threads, int trials, int stop_early, int match, double
                       double *se) {
     int8_t start[BG_BOARD_LEN], boards[2 * BG_BOARD_LEN];
     bg_start(start);
-    bg_rank_plays(start, 3, 1, 3, boards, NULL, NULL, NULL, 2);
-    int error = 0, done = 0;
-    bg_rollout *ro = bg_rollout_start_match(boards, 2, BG_ROLLOUT_PLAYS, trials, 3, 6, 99,
-                                            threads, match ? 5 : 0, 2, 4, 0, 1, &error);
-    if (!ro) return -1;
+    bg_rank_plays(start, 3, 1, 3, NULL, boards, NULL, NULL, NULL, 2);
+    int done = 0;
+    const bg_match terms = {1, 0, match ? 5 : 0, 2, 4, 0};
+    bg_rollout *ro = NULL;
+    if (bg_rollout_start(boards, 2, BG_ROLLOUT_PLAYS, trials, 3, 6, 99, threads, &terms, &ro))
+        return -1;
     while (bg_rollout_busy(ro)) {
         done = bg_rollout_poll(ro, mean, se);
         if (stop_early && done > 0) bg_rollout_stop(ro);

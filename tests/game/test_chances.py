@@ -10,6 +10,7 @@ import pytest
 from game import commands
 from game.chances import chances_header, chances_line, percents
 from game.model import evaluator
+from game.model.match_terms import MatchTerms
 from game.model.position import Position
 from game.model.record import MatchRecord
 from game.review import judge as review
@@ -52,8 +53,8 @@ def test_each_candidates_chances_are_the_c_evaluation_at_its_depth(position, dic
 
 
 def test_match_play_ranks_by_match_equity_and_still_carries_the_chances():
-    match = (7, 3, 5, 0, 1)
-    ranked = evaluator.ranked_plays(START, (6, 4), 5, match=match)
+    match = MatchTerms(length=7, away_me=3, away_opp=5)
+    ranked = evaluator.ranked_plays(START, (6, 4), 5, terms=match)
     for candidate in ranked:
         assert candidate.chances is not None and consistent(candidate.chances)
         if candidate.ply == 0:                    # no choice inside: the net's own output
@@ -115,7 +116,7 @@ def test_the_reviews_move_page_shows_the_best_plays_and_the_play_made_with_chanc
     record.move("human", (2, 1), "24/22 24/23")
     items = [i for i in review.review_game(record).items if i.kind == "move"]
     last = items[-1]
-    lines = figures_lines(last, "human", record.sides, False)
+    lines = figures_lines(last, "human", record.sides)
     assert lines[1] == chances_header(("You", "Me"))
     for n, choice in enumerate(last.candidates):
         assert lines[3 + 2 * n] == chances_line(choice.chances)

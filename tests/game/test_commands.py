@@ -7,6 +7,7 @@ import subprocess
 
 from game import commands as C
 from game.model.match import Match
+from game.model.match_terms import MatchTerms
 from game.model.position import Position
 from game.model.rules import legal_plays
 from gnubg_tools import gnubg_binary
@@ -101,7 +102,7 @@ def test_the_advice_ranking_is_data_and_the_page_is_made_from_it_alone():
     fake = [Candidate(by_text["h3 f1"], 0.150, 2), Candidate(by_text["m3 j1"], 0.020, 2),
             Candidate(by_text["x3 u1"], 0.090, 1)]
     advice = C.rank_advice(position, (3, 1), candidates=fake, count=2)
-    assert advice.dice == (3, 1) and advice.deepest == 2 and advice.match is None
+    assert advice.dice == (3, 1) and advice.deepest == 2 and advice.terms.money
     assert [(C.play_text(r.play), r.equity, r.ply, r.shallower) for r in advice.rows] == \
         [("h3 f1", 0.150, 2, False), ("m3 j1", 0.020, 2, False)]         # the count asked for
     assert C.advice_page(advice) == C.advice_lines(position, (3, 1), candidates=fake, count=2)
@@ -124,7 +125,7 @@ def test_advice_in_a_match_ranks_for_the_match_score():
     DMP_POSITION, DMP_DICE, _, DMP_CHOICE = find_dmp_case()
     position = Position.from_id(DMP_POSITION)
     safe = next(p for p in legal_plays(position, DMP_DICE) if p.after.position_id == DMP_CHOICE)
-    lines = C.advice_lines(position, DMP_DICE, level=3, match=DMP)
+    lines = C.advice_lines(position, DMP_DICE, level=3, terms=DMP)
     roll = "{}{}".format(*DMP_DICE)
     assert lines[0] == f"Best plays for {roll}, match equity:"
     assert lines[2].startswith("1. " + C.play_text(safe))
@@ -134,7 +135,8 @@ def test_advice_in_a_match_ranks_for_the_match_score():
 
 
 def test_advice_at_a_score_the_table_cannot_take_falls_back_to_money_ranking():
-    lines = C.advice_lines(Position.from_id(START_ID), (3, 1), level=3, match=(40, 30, 30, 0, 1))
+    lines = C.advice_lines(Position.from_id(START_ID), (3, 1), level=3,
+                           terms=MatchTerms(length=40, away_me=30, away_opp=30))
     assert lines[0] == "Best plays for 31, equity:" and lines[2].startswith("1. ")
 
 

@@ -4,8 +4,13 @@ bits pinned below for the shipped weights. A change to the encoder (native/src/e
 net or the bear-off database that was meant to change nothing must leave them as they are."""
 import hashlib
 import struct
+import time
+
+import pytest
 
 from game.model import evaluator as ev
+from game.model.match_terms import MatchTerms
+from game.model.rules import legal_plays
 from native import ffi, lib
 from shared_cases import positions_from_play as _positions_from_play
 
@@ -60,3 +65,177 @@ def test_the_pinned_set_holds_every_kind_of_position():
             kinds["race"] += 1
         kinds["bar"] += bool(p.mover[24] or p.opponent[24])
     assert all(kinds.values()), kinds
+
+
+# ---- the search, the cube and the rollouts at money play and at match scores (issue 49) ----
+# Digests of what the engine answered before the match terms became one struct (bg_match):
+# a change of how the terms travel must leave every answer the same bits. Each digest is the
+# sha256 of the raw float / byte outputs of the calls named, over the cases made here.
+MONEY = (0, 0, 0, 0, 1)
+# (length, away_me, away_opp, crawford, cube): before Crawford at cube 2, the Crawford game,
+# post-Crawford at cube 2
+SCORES = ((7, 5, 3, 0, 2), (5, 1, 3, 1, 1), (5, 3, 1, 2, 2))
+RANK_POSITIONS, RANK_SEED = 200, 49
+PINNED_RANK = {
+    (3, MONEY): "ec0f45817613d9a31e539d3e90f60b589534080aad827f0c18a499bc22340d75",
+    (3, SCORES[0]): "dd963dd1384fc471f99274b08fd4d684150e452669216db504b2a0d18011eef1",
+    (3, SCORES[1]): "efae6a868a2063b718dfcaf974e0c481c0e69ef2dc0cfc571f3cf8a6ce1c029a",
+    (3, SCORES[2]): "b65277ce5921582e91ebc66362ef736f64edcb7925cecf15f5564670926307b1",
+    (4, MONEY): "08ec6865cfe84c2cc405355575ff2b0a0f9a1d2e7c9c42feb4002cd23e7e0371",
+    (4, SCORES[0]): "a3f682a1133b3c860ed2b9e7e0a9f05917d072fc6d923f159e114de92c481e99",
+    (4, SCORES[1]): "7dfc62a32f4e644f7d9c8480603328a42c3f30679f73053cd3c706ec1f71be93",
+    (4, SCORES[2]): "792827482dab986d317068677a7407287c781d5c776587f0baf3bf0bf75a5666",
+}
+PINNED_CUBE = "f3b85d2181e1213c7459501a93205e0b211660ec184fcec97626ded68a1eacf2"
+PINNED_CUBE_FROM_PROBS = "cce496f1c08bacbf71db54daaf6ffc3a692044fc15dca953f1f2ac79bd4377f9"
+PINNED_ROLLOUT = "f40445486952a851aba202811d7abe28dc2d67bf872477cf940637ce3e78bff8"
+PINNED_USR = "33f7533db6727d5b7f67f54624ae2afaea77fd81d037d2696b3706c13d5e7a9f"
+
+
+def c_terms(terms, cube_value=None, cube_owner=0):
+    """The terms (length, away_me, away_opp, crawford, cube) as the C calls below take them,
+    a bg_match filled by MatchTerms.as_c (a cube decision's own cube value and owner, when
+    given)."""
+    length, away_me, away_opp, crawford, cube = terms
+    return MatchTerms(cube_value or cube, cube_owner, length, away_me, away_opp,
+                      crawford).as_c()
+
+
+def rank_digest(positions, level: int, terms) -> str:
+    """bg_rank_plays at `terms` over the positions, each with a die pair from its index: the
+    plays' boards, steps and equities and bg_last_probs' chances of the best five."""
+    h = hashlib.sha256()
+    boards = ffi.new("int8_t[]", lib.BG_MAX_PLAYS * lib.BG_BOARD_LEN)
+    steps = ffi.new("int8_t[]", lib.BG_MAX_PLAYS * lib.BG_MAX_STEPS * lib.BG_STEP_FIELDS)
+    nsteps = ffi.new("int8_t[]", lib.BG_MAX_PLAYS)
+    equity = ffi.new("float[]", lib.BG_MAX_PLAYS)
+    probs = ffi.new("float[]", 5 * lib.BG_N_PROBS)
+    for i, p in enumerate(positions):
+        d1, d2 = 1 + i % 6, 1 + (i * 7 // 6) % 6
+        n = lib.bg_rank_plays(p.as_c(), d1, d2, level, c_terms(terms), boards, steps, nsteps,
+                              equity, 5)
+        assert n > 0, (p.position_id, n)
+        lib.bg_last_probs(probs, n)
+        h.update(ffi.buffer(boards, n * lib.BG_BOARD_LEN)[:])
+        h.update(ffi.buffer(steps, n * lib.BG_MAX_STEPS * lib.BG_STEP_FIELDS)[:])
+        h.update(ffi.buffer(nsteps, n)[:] + ffi.buffer(equity, 4 * n)[:])
+        h.update(ffi.buffer(probs, 4 * n * lib.BG_N_PROBS)[:])
+    return h.hexdigest()
+
+
+@pytest.mark.parametrize("level", [3, 4])
+@pytest.mark.parametrize("terms", (MONEY,) + SCORES)
+def test_rankings_at_money_and_match_scores_are_the_pinned_bits(level, terms):
+    ev.ensure_loaded()
+    positions = _positions_from_play(RANK_POSITIONS, seed=RANK_SEED)
+    assert rank_digest(positions, level, terms) == PINNED_RANK[level, terms]
+
+
+def cube_cases():
+    """(cube value, owner, terms) the cube calls are asked at."""
+    return [(1, 0, MONEY), (2, 1, MONEY), (4, 2, MONEY), (1, 0, (7, 4, 2, 0, 1)),
+            (2, 2, (7, 5, 3, 0, 2)), (1, 0, (5, 3, 1, 2, 1)), (1, 0, (5, 1, 3, 1, 1))]
+
+
+def cube_call(board, cube, owner, terms, out) -> int:
+    return lib.bg_cube_decision(board, 3, c_terms(terms, cube, owner), out)
+
+
+def test_cube_decisions_at_money_and_match_scores_are_the_pinned_bits():
+    ev.ensure_loaded()
+    h, out = hashlib.sha256(), ffi.new("float[]", lib.BG_CUBE_OUT_LEN)
+    for p in _positions_from_play(60, seed=RANK_SEED):
+        for cube, owner, terms in cube_cases():
+            bits = cube_call(p.as_c(), cube, owner, terms, out)
+            h.update(struct.pack("<i", bits) + ffi.buffer(out)[:])
+    assert h.hexdigest() == PINNED_CUBE
+
+
+def cube_from_probs_call(probs, cube, owner, terms, out) -> int:
+    return lib.bg_cube_from_probs(probs, c_terms(terms, cube, owner), out)
+
+
+def test_the_cube_theory_on_fixed_chances_is_the_pinned_bits():
+    h, out = hashlib.sha256(), ffi.new("float[]", lib.BG_CUBE_OUT_LEN)
+    for win in (0.1, 0.35, 0.5, 0.62, 0.7, 0.78, 0.85, 0.95):
+        for gammon_share in (0.0, 0.15, 0.3):
+            chances = (win, win * gammon_share, win * gammon_share / 10,
+                       (1 - win) * gammon_share, (1 - win) * gammon_share / 8)
+            probs = ffi.new("float[]", chances)
+            for cube, owner, terms in cube_cases():
+                bits = cube_from_probs_call(probs, cube, owner, terms, out)
+                h.update(struct.pack("<i", bits) + ffi.buffer(out)[:])
+    assert h.hexdigest() == PINNED_CUBE_FROM_PROBS
+
+
+def rollout_start(boards, kind, terms):
+    c_boards = ffi.new("int8_t[]", [c for b in boards for c in b.board])
+    handle = ffi.new("bg_rollout **")
+    code = lib.bg_rollout_start(c_boards, len(boards), kind, 36, 3, 8, 2026, 2, c_terms(terms),
+                                handle)
+    assert code == 0, code
+    return handle[0]
+
+
+def rollout_cube_call(handle, cube, owner, terms, out, se) -> int:
+    return lib.bg_rollout_cube(handle, c_terms(terms, cube, owner), out, se)
+
+
+def rolled_out(boards, kind, terms) -> bytes:
+    """The figures (means and standard errors) of a short seeded rollout, as bytes."""
+    handle = ffi.gc(rollout_start(boards, kind, terms), lib.bg_rollout_free)
+    while lib.bg_rollout_busy(handle):
+        time.sleep(0.005)
+    n = len(boards) * lib.BG_ROLLOUT_FIGURES
+    mean, se = ffi.new("double[]", n), ffi.new("double[]", n)
+    assert lib.bg_rollout_poll(handle, mean, se) == 36
+    answer = ffi.buffer(mean)[:] + ffi.buffer(se)[:]
+    if kind == lib.BG_ROLLOUT_CUBE:
+        out, cube_se = ffi.new("float[]", lib.BG_CUBE_OUT_LEN), ffi.new("double[]", 3)
+        for cube, owner, cube_terms in cube_cases():
+            bits = rollout_cube_call(handle, cube, owner, cube_terms, out, cube_se)
+            answer += struct.pack("<i", bits) + ffi.buffer(out)[:] + ffi.buffer(cube_se)[:]
+    ffi.release(handle)
+    return answer
+
+
+def test_seeded_rollouts_at_money_and_match_scores_are_the_pinned_bits():
+    ev.ensure_loaded()
+    position = _positions_from_play(12, seed=RANK_SEED)[11]
+    plays = legal_plays(position, (6, 4))[:3]
+    h = hashlib.sha256()
+    for terms in (MONEY,) + SCORES:
+        h.update(rolled_out([play.after for play in plays], lib.BG_ROLLOUT_PLAYS, terms))
+    h.update(rolled_out([position], lib.BG_ROLLOUT_CUBE, MONEY))
+    assert h.hexdigest() == PINNED_ROLLOUT
+
+
+def usr_block(job: int, position, dice, level: int, cube_owner: int, terms) -> bytes:
+    """A request block with the terms where the door reads them."""
+    length, away_me, away_opp, crawford, cube = terms
+    block = bytearray(lib.BG_USR_BLOCK_LEN)
+    block[0:4] = bytes((job, level, dice[0], dice[1]))
+    block[6:56] = bytes(c & 0xFF for c in position.board)
+    block[56:62] = bytes((cube.bit_length() - 1, cube_owner, length, away_me, away_opp,
+                          crawford))
+    block[62] = lib.BG_USR_MAX_CANDS
+    return bytes(block)
+
+
+def test_the_usr_doors_best_rank_and_cube_answers_are_the_pinned_bits():
+    ev.ensure_loaded()
+    h, at = hashlib.sha256(), 0x9000
+    for i, p in enumerate(_positions_from_play(40, seed=RANK_SEED)):
+        dice = (1 + i % 6, 1 + (i * 5 // 6) % 6)
+        for terms in (MONEY,) + SCORES:
+            for job, level, owner in ((lib.BG_USR_JOB_BEST, 4, 0), (lib.BG_USR_JOB_RANK, 3, 0),
+                                      (lib.BG_USR_JOB_CUBE, 3, 1 + i % 2)):
+                if job == lib.BG_USR_JOB_CUBE and terms[3] == 1:
+                    owner = 0                       # the Crawford game: a centred cube of 1
+                memory = bytearray(lib.BG_USR_MEMORY_LEN)
+                memory[at:at + lib.BG_USR_BLOCK_LEN] = usr_block(job, p, dice, level, owner,
+                                                                 terms)
+                status = lib.bg_usr(ffi.from_buffer("uint8_t[]", memory), at)
+                h.update(bytes((status & 0xFF,)) + memory[at + 4:at + 6]
+                         + memory[at + 63:at + 495])
+    assert h.hexdigest() == PINNED_USR

@@ -231,7 +231,7 @@ def test_gen_from_a_file_writes_each_decisions_best_plays_as_level3_ranks_them(s
     want = []   # per decision: the swapped results of level 3's best plays (none in bear-off)
     for c in chunks:
         board[0:50] = list(struct.unpack("<50b", c[:50]))
-        n = lib.bg_rank_plays(board, c[50], c[51], 3, outs, ffi.NULL, ffi.NULL, eqs,
+        n = lib.bg_rank_plays(board, c[50], c[51], 3, ffi.NULL, outs, ffi.NULL, ffi.NULL, eqs,
                               lib.BG_MAX_PLAYS)
         got = []
         for k in range(min(n, 3)):
@@ -319,8 +319,8 @@ def test_two_ply_rollouts_average_the_one_ply_values_after_each_first_rolls_best
         want = [0.0] * 5
         for d1 in range(1, 7):
             for d2 in range(1, 7):
-                assert lib.bg_rank_plays(board, d1, d2, 3, outs, ffi.NULL, ffi.NULL, ffi.NULL,
-                                         lib.BG_MAX_PLAYS) >= 1
+                assert lib.bg_rank_plays(board, d1, d2, 3, ffi.NULL, outs, ffi.NULL,
+                                         ffi.NULL, ffi.NULL, lib.BG_MAX_PLAYS) >= 1
                 lib.bg_swap(outs, swapped)
                 if lib.bg_game_result(swapped):
                     assert lib.bg_evaluate(swapped, 0, probs) == 0

@@ -102,10 +102,10 @@ def test_c_engine_refuses_impossible_boards_without_crashing():
     assert lib.bg_legal_plays(start, 0, 1, out, steps, nsteps, lib.BG_MAX_PLAYS) == -lib.BG_BAD_DICE
     assert lib.bg_legal_plays(start, 2, 1, out, steps, nsteps, 3) == -lib.BG_NO_ROOM
     made = ffi.new("int8_t[]", [0])
-    assert lib.bg_step_check(start, 3, 1, made, 0, 99, 3, out) == lib.BG_STEP_BAD_INPUT
-    assert lib.bg_step_check(start, 3, 1, made, 0, 12, 0, out) == lib.BG_STEP_BAD_INPUT
+    assert lib.bg_step_check(start, 3, 1, made, 0, 99, 3, out) == -lib.BG_STEP_BAD_INPUT
+    assert lib.bg_step_check(start, 3, 1, made, 0, 12, 0, out) == -lib.BG_STEP_BAD_INPUT
     bad_history = ffi.new("int8_t[]", [0, 3])              # no man on the 1-point
-    assert lib.bg_step_check(start, 3, 1, bad_history, 1, 12, 1, out) == lib.BG_STEP_BAD_INPUT
+    assert lib.bg_step_check(start, 3, 1, bad_history, 1, 12, 1, out) == -lib.BG_STEP_BAD_INPUT
     assert lib.bg_turn_complete(start, 3, 1, bad_history, 1) < 0
 
 

@@ -4,6 +4,7 @@ and pass when far ahead, too good when a gammon is likely); match play respects 
 import pytest
 
 from game.model import evaluator as ev
+from game.model.match_terms import MatchTerms
 from game.model.position import Position
 
 
@@ -60,15 +61,15 @@ def test_a_gammonish_blitz_is_too_good_to_double():
 
 def test_nobody_doubles_in_the_crawford_game_or_when_the_opponent_owns_the_cube():
     pos = Position.from_points({1: 2, 2: 2}, {6: 5, 5: 5, 4: 5})
-    assert not ev.cube_decision(pos.position_id, 3, match_to=5, away_me=3, away_opp=1,
-                                crawford=1).double
-    assert not ev.cube_decision(pos.position_id, 3, cube_value=2, cube_owner=2).double
+    assert not ev.cube_decision(pos.position_id, 3, MatchTerms(length=5, away_me=3, away_opp=1,
+                                                               crawford=1)).double
+    assert not ev.cube_decision(pos.position_id, 3, MatchTerms(2, 2)).double
 
 
 def test_bad_cube_arguments_are_value_errors():
     start = Position.start().position_id
     for kwargs in ({"cube_value": 3}, {"cube_owner": 5},
-                   {"match_to": 5, "away_me": 7, "away_opp": 1},
+                   {"length": 5, "away_me": 7, "away_opp": 1},
                    {"crawford": 4}, {"cube_value": "2"}):
         with pytest.raises(ValueError):
-            ev.cube_decision(start, 3, **kwargs)
+            ev.cube_decision(start, 3, MatchTerms(**kwargs))

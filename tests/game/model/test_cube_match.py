@@ -5,6 +5,7 @@ chances directly (evaluator.cube_decision_for), so they test the cube theory alo
 import pytest
 
 from game.model import evaluator as ev
+from game.model.match_terms import MatchTerms
 
 MATCH = 25   # a match long enough to hold every score below
 
@@ -19,7 +20,7 @@ def take_point(gammon_share=0.0, **terms):
     lo, hi = 0.0, 1.0      # the doubler's chance: a take at lo, a pass at hi
     for _ in range(30):
         mid = (lo + hi) / 2
-        if ev.cube_decision_for(chances(mid, gammon_share), **terms).take:
+        if ev.cube_decision_for(chances(mid, gammon_share), MatchTerms(**terms)).take:
             lo = mid
         else:
             hi = mid
@@ -40,7 +41,7 @@ def dead_take_point(away_me, away_opp):
 @pytest.mark.parametrize("away", [5, 7, 9])
 def test_a_live_cube_lowers_the_take_point_below_the_dead_cube_one(away):
     # the taker owns the cube afterwards and can redouble: that is worth a few percent
-    live = take_point(match_to=MATCH, away_me=away, away_opp=away)
+    live = take_point(length=MATCH, away_me=away, away_opp=away)
     dead = dead_take_point(away, away)
     assert live < dead - 0.02
 
@@ -51,19 +52,19 @@ def test_at_two_away_two_away_the_cube_is_dead_after_the_double():
     met = ev.match_equity_table()
     expected = 1 - met[0][1]
     for share in (0.0, 0.3):
-        assert (take_point(share, match_to=MATCH, away_me=2, away_opp=2)
+        assert (take_point(share, length=MATCH, away_me=2, away_opp=2)
                 == pytest.approx(expected, abs=0.002))
 
 
 def test_a_long_even_match_decides_the_cube_much_as_money_play_does():
     money = take_point()
     assert 0.20 < money < 0.235        # the live-cube money take point, a bit over 21%
-    assert take_point(match_to=MATCH, away_me=25, away_opp=25) == pytest.approx(money, abs=0.01)
+    assert take_point(length=MATCH, away_me=25, away_opp=25) == pytest.approx(money, abs=0.01)
 
 
 def test_gammons_raise_the_take_point():
-    assert take_point(0.25, match_to=MATCH, away_me=7, away_opp=7) > \
-        take_point(0.0, match_to=MATCH, away_me=7, away_opp=7) + 0.02
+    assert take_point(0.25, length=MATCH, away_me=7, away_opp=7) > \
+        take_point(0.0, length=MATCH, away_me=7, away_opp=7) + 0.02
 
 
 def test_the_taker_never_does_worse_than_with_a_dead_cube():
@@ -71,7 +72,7 @@ def test_the_taker_never_does_worse_than_with_a_dead_cube():
     # point is at or below the dead-cube one from the table (no gammons)
     for away_me in range(2, 10):
         for away_opp in range(2, 10):
-            live = take_point(match_to=MATCH, away_me=away_me, away_opp=away_opp)
+            live = take_point(length=MATCH, away_me=away_me, away_opp=away_opp)
             assert live <= dead_take_point(away_me, away_opp) + 0.002, (away_me, away_opp)
 
 
@@ -80,31 +81,33 @@ def test_at_3_away_5_away_the_leader_may_take_wider_than_the_trailer():
     # to about 21%, 3-away doubling 5-away the trailer one of about 29%; the live model keeps
     # the order
     assert dead_take_point(5, 3) < dead_take_point(3, 5)
-    assert take_point(match_to=MATCH, away_me=5, away_opp=3) < \
-        take_point(match_to=MATCH, away_me=3, away_opp=5)
+    assert take_point(length=MATCH, away_me=5, away_opp=3) < \
+        take_point(length=MATCH, away_me=3, away_opp=5)
 
 
 def test_after_crawford_the_trailer_doubles_at_once_and_the_leader_takes():
-    decision = ev.cube_decision_for(chances(0.35), match_to=MATCH, away_me=4, away_opp=1,
-                                    crawford=2)
+    decision = ev.cube_decision_for(chances(0.35), MatchTerms(length=MATCH, away_me=4,
+                                                              away_opp=1, crawford=2))
     assert decision.double and decision.take
 
 
 def test_no_double_in_the_crawford_game_even_far_ahead():
-    decision = ev.cube_decision_for(chances(0.9), match_to=MATCH, away_me=3, away_opp=1, crawford=1)
+    decision = ev.cube_decision_for(chances(0.9), MatchTerms(length=MATCH, away_me=3,
+                                                             away_opp=1, crawford=1))
     assert not decision.double
 
 
 def test_no_double_when_a_single_win_already_wins_the_match():
     # needing 1 (post-Crawford leader) or 2 with the cube on 2: doubling gains nothing
-    assert not ev.cube_decision_for(chances(0.8), match_to=MATCH, away_me=1, away_opp=4,
-                                    crawford=2).double
-    assert not ev.cube_decision_for(chances(0.8), cube_value=2, cube_owner=1, match_to=MATCH,
-                                    away_me=2, away_opp=5).double
+    assert not ev.cube_decision_for(chances(0.8), MatchTerms(length=MATCH, away_me=1, away_opp=4,
+                                    crawford=2)).double
+    assert not ev.cube_decision_for(chances(0.8), MatchTerms(cube_value=2, cube_owner=1,
+                                                             length=MATCH, away_me=2,
+                                                             away_opp=5)).double
 
 
 def test_a_race_far_ahead_in_a_match_is_double_and_pass():
-    decision = ev.cube_decision_for(chances(0.9), match_to=MATCH, away_me=7, away_opp=7)
+    decision = ev.cube_decision_for(chances(0.9), MatchTerms(length=MATCH, away_me=7, away_opp=7))
     assert decision.double and not decision.take
 
 
@@ -113,8 +116,9 @@ def test_cube_decision_for_agrees_with_the_position_form():
     ev.load_weights()
     pos = Position.from_points({1: 2, 2: 2, 3: 3}, {6: 3, 5: 3, 4: 3})
     p = ev.evaluate(pos.position_id, 0)
-    for terms in ({}, {"match_to": 7, "away_me": 3, "away_opp": 5}):
-        assert ev.cube_decision_for(p, **terms) == ev.cube_decision(pos.position_id, 3, **terms)
+    for terms in ({}, {"length": 7, "away_me": 3, "away_opp": 5}):
+        assert ev.cube_decision_for(p, MatchTerms(**terms)) == \
+            ev.cube_decision(pos.position_id, 3, MatchTerms(**terms))
 
 
 @pytest.mark.parametrize("bad", [
@@ -133,9 +137,8 @@ def test_bad_chances_are_value_errors(bad):
 
 
 @pytest.mark.parametrize("terms", [{"cube_value": 3}, {"cube_owner": 3}, {"crawford": 3},
-                                   {"match_to": 5, "away_me": 6, "away_opp": 1},
-                                   {"match_to": 5, "away_me": 0, "away_opp": 2},
-                                   {"match_to": 26, "away_me": 3, "away_opp": 3}])
-def test_bad_cube_terms_with_good_chances_are_value_errors(terms):
+                                   {"length": 5, "away_me": 6, "away_opp": 1},
+                                   {"length": 5, "away_me": 0, "away_opp": 2}])
+def test_bad_cube_terms_are_value_errors_when_made(terms):
     with pytest.raises(ValueError):
-        ev.cube_decision_for(chances(0.6), **terms)
+        ev.cube_decision_for(chances(0.6), MatchTerms(**terms))

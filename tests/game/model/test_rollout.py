@@ -9,6 +9,7 @@ import pytest
 
 from game.errors import PositionError
 from game.model import evaluator as ev
+from game.model.match_terms import MatchTerms
 from game.model.position import Position
 from game.model.rollout import CUBE_ACTIONS, LevelError, Rollout, RolloutError, stop_all
 from game.model.rules import legal_plays
@@ -158,11 +159,11 @@ def test_a_rollout_restarted_or_closed_midway_leaves_no_thread_behind():
 def test_the_cube_actions_come_from_the_rolled_out_chances():
     position = Position.from_points({6: 4, 5: 4, 4: 3, 3: 2, 2: 2}, {6: 2, 5: 3, 4: 3, 8: 4,
                                                                    9: 3})
-    answer = rolled(position, CUBE_ACTIONS, 72, cube_value=2, cube_owner=1)
+    answer = rolled(position, CUBE_ACTIONS, 72, terms=MatchTerms(2, 1))
     chances = answer.candidates[0]
     expected = ev.cube_decision_for([f.mean / 100 for f in (
         chances.win_pct, chances.win_gammon_pct, chances.win_backgammon_pct,
-        chances.lose_gammon_pct, chances.lose_backgammon_pct)], cube_value=2, cube_owner=1)
+        chances.lose_gammon_pct, chances.lose_backgammon_pct)], MatchTerms(2, 1))
     cube = answer.cube
     assert cube.no_double.mean == pytest.approx(expected.no_double_equity, abs=1e-6)
     assert cube.double_take.mean == pytest.approx(expected.double_take_equity, abs=1e-6)
@@ -214,7 +215,7 @@ def test_too_many_candidates_an_unreachable_one_or_a_bad_level_are_refused():
 
 
 def test_the_engine_refuses_bad_boards_and_arguments_without_crashing():
-    error = ffi.new("int *")
+    handle = ffi.new("bg_rollout **")
     start = ffi.new("int8_t[]", lib.BG_BOARD_LEN)
     lib.bg_start(start)
     bad = ffi.new("int8_t[]", list(start))
@@ -223,18 +224,21 @@ def test_the_engine_refuses_bad_boards_and_arguments_without_crashing():
              (start, 1, 9, 1, 3), (start, 2, lib.BG_ROLLOUT_CUBE, 1, 3), (start, 1, 0, 0, 3),
              (start, 1, 0, 1, 2), (bad, 1, 0, 1, 3)]
     for boards, n, kind, trials, level in cases:
-        error[0] = 0
-        assert lib.bg_rollout_start(boards, n, kind, trials, level, 0, 1, 1, error) == ffi.NULL
-        assert error[0] < 0
-    assert error[0] == -lib.BG_POS_SHARED_POINT
+        handle[0] = ffi.cast("bg_rollout *", 1)
+        error = lib.bg_rollout_start(boards, n, kind, trials, level, 0, 1, 1, ffi.NULL, handle)
+        assert error < 0 and handle[0] == ffi.NULL
+    assert error == -lib.BG_POS_SHARED_POINT
+    assert lib.bg_rollout_start(start, 1, 0, 1, 3, 0, 1, 1, ffi.NULL, ffi.NULL) == \
+        -lib.BG_ERR_BAD_ARG                     # nowhere to put the handle
     assert lib.bg_rollout_poll(ffi.NULL, ffi.NULL, ffi.NULL) == -lib.BG_ERR_BAD_ARG
     lib.bg_rollout_stop(ffi.NULL)
     lib.bg_rollout_free(ffi.NULL)
     assert lib.bg_rollout_busy(ffi.NULL) == 0
-    handle = lib.bg_rollout_start(start, 1, lib.BG_ROLLOUT_PLAYS, 1, 3, 0, 1, 1, error)
+    assert lib.bg_rollout_start(start, 1, lib.BG_ROLLOUT_PLAYS, 1, 3, 0, 1, 1, ffi.NULL,
+                                handle) == 0
     out, se = ffi.new("float[]", lib.BG_CUBE_OUT_LEN), ffi.new("double[]", 3)
-    assert lib.bg_rollout_cube(handle, 1, 0, 0, 0, 0, 0, out, se) == -lib.BG_ERR_BAD_ARG
-    lib.bg_rollout_free(handle)
+    assert lib.bg_rollout_cube(handle[0], ffi.NULL, out, se) == -lib.BG_ERR_BAD_ARG
+    lib.bg_rollout_free(handle[0])
 
 
 @pytest.mark.parametrize("code, kind, words", [

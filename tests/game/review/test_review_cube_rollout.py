@@ -1,5 +1,5 @@
 """R on a review page of a cube decision (game/review/pages.py roll_out, rollout_pages.review_job)
-rolls the cube actions out at the terms the review judged the decision with (CubeTerms,
+rolls the cube actions out at the terms the review judged the decision with (MatchTerms,
 kept on the CubeReview): the match length, each side's away score, the Crawford flag, the cube
 and its owner; money play per unit of cube, as before; a match longer than the match table as
 money play, said on the page (and in the summary and the .sgf). The same for a match read from a
@@ -17,6 +17,7 @@ from game.commands import cube_verdict
 from game.model import evaluator as ev
 from game.model import rollout
 from game.model.match import COMPUTER, HUMAN
+from game.model.match_terms import MONEY, MatchTerms
 from game.model.record import MatchRecord
 from game.review import rollout_pages as RS
 from game.review.judge import REVIEW_LEVEL, Reviewer
@@ -26,7 +27,7 @@ from game.review.replay import other_side
 TRIALS = 36                       # games a test rollout plays: seconds, not minutes
 QUICK = 3                         # the review's level where the judging is not under test
 LENGTH, SCORE = 5, 3              # 2-away each: a match score where doubling comes early
-MATCH_TERMS = {"match_to": LENGTH, "away_me": LENGTH - SCORE, "away_opp": LENGTH - SCORE}
+MATCH_TERMS = MatchTerms(length=LENGTH, away_me=LENGTH - SCORE, away_opp=LENGTH - SCORE)
 
 
 @pytest.fixture(autouse=True)
@@ -71,17 +72,16 @@ def chances_of(answer):
 
 def test_review_cube_rollout_uses_the_match_score_the_review_judged():
     money = ev.cube_decision(RACE_EVEN, REVIEW_LEVEL)
-    match = ev.cube_decision(RACE_EVEN, REVIEW_LEVEL, **MATCH_TERMS)
+    match = ev.cube_decision(RACE_EVEN, REVIEW_LEVEL, MATCH_TERMS)
     assert cube_verdict(money) != cube_verdict(match)      # the score changes the action
     double, take = cube_items(Reviewer(doubled_race()).run())
     assert double.proper == take.proper == cube_verdict(match)
     for item in (double, take):
         job = RS.review_job(item, HUMAN, ("You", "Me"), trials=TRIALS)
-        assert job.cube and job.match == (LENGTH, 2, 2, 0, 1) and not job.past_table
-        assert (job.cube_value, job.cube_owner) == (1, 0)
+        assert job.cube and job.terms == MATCH_TERMS and not job.past_table
     answer, choice, page = rolled_out(RS.review_job(double, HUMAN, trials=TRIALS))
     chances = chances_of(answer)
-    at_match = ev.cube_decision_for(chances, **MATCH_TERMS)
+    at_match = ev.cube_decision_for(chances, MATCH_TERMS)
     at_money = ev.cube_decision_for(chances)
     assert cube_verdict(answer.cube) == cube_verdict(at_match) != cube_verdict(at_money)
     assert answer.cube.no_double.mean == pytest.approx(at_match.no_double_equity, abs=1e-5)
@@ -120,13 +120,12 @@ def test_review_cube_rollout_in_money_play_is_unchanged():
             other_side(record.sides, item.side)
         owner = 0 if item.cube_owner is None else (1 if item.cube_owner == doubler else 2)
         job = RS.review_job(item, HUMAN, trials=TRIALS)
-        assert (job.match, job.cube_value, job.cube_owner, job.past_table) == \
-            (None, 1, owner, False)
+        assert job.terms == MatchTerms(1, owner) and not job.past_table
     owned = next(item for item in items if item.cube_value == 2)
     answer, choice, page = rolled_out(RS.review_job(owned, HUMAN, trials=TRIALS))
     assert answer.cube.double_pass.mean == 1.0               # points for a cube of 1
     assert cube_verdict(answer.cube) == cube_verdict(ev.cube_decision_for(
-        chances_of(answer), cube_owner=1))
+        chances_of(answer), MatchTerms(1, 1)))
     assert "Match to" not in choice + page and "points a game." in page
 
 
@@ -142,12 +141,12 @@ def test_an_imported_match_review_cube_rollout_uses_its_score():
         doubler = item.side if item.kind in ("double", "no double") else \
             other_side(record.sides, item.side)
         job = RS.review_job(item, "white", trials=TRIALS)
-        length, away_me, away_opp, crawford, cube = job.match
-        assert (length, away_me, away_opp, crawford, cube) == \
-            (7, away[doubler], away[other_side(record.sides, doubler)], 0, item.cube_value)
+        terms = job.terms
+        assert (terms.length, terms.away_me, terms.away_opp, terms.crawford,
+                terms.cube_value) == (7, away[doubler], away[other_side(record.sides, doubler)],
+                                      0, item.cube_value)
         if item.kind == "double":
-            decision = ev.cube_decision(item.before, QUICK, job.cube_value, job.cube_owner,
-                                        length, away_me, away_opp, crawford)
+            decision = ev.cube_decision(item.before, QUICK, terms)
             assert cube_verdict(decision) == item.proper
     double = next(item for item in items if item.kind == "double")
     taker = other_side(record.sides, double.side)
@@ -179,7 +178,7 @@ def test_an_imported_match_review_cube_rollout_uses_its_score():
 def test_a_match_past_the_match_table_rolls_its_cube_out_as_money_and_says_so():
     record = doubled_race(length=31, score=29)
     double = cube_items(Reviewer(record, level=QUICK).run())[0]
-    assert double.terms.past_table and not double.terms.match_to
+    assert double.terms.past_table and double.terms.judged.money
     job = RS.review_job(double, HUMAN, trials=TRIALS)
     assert (job.match, job.past_table) == (None, True)
     answer, choice, page = rolled_out(job)
@@ -188,8 +187,9 @@ def test_a_match_past_the_match_table_rolls_its_cube_out_as_money_and_says_so():
     assert "points a game." in page and cube_verdict(answer.cube) == cube_verdict(
         ev.cube_decision_for(chances_of(answer)))
     # the in-play path (cube_job with a match's terms) falls back the same way
-    fallback = RS.cube_job(job.position, match_to=31, away_me=2, away_opp=2)
+    fallback = RS.cube_job(job.position, MatchTerms(length=31, away_me=2, away_opp=2))
     assert (fallback.match, fallback.past_table) == (None, True)
+    assert MONEY.judged is MONEY
 
 
 def test_a_match_past_the_match_table_is_labelled_and_exported_as_the_money_play_it_was_judged():
@@ -211,12 +211,12 @@ def test_a_match_past_the_match_table_is_labelled_and_exported_as_the_money_play
 
 
 def test_a_money_cube_page_above_a_cube_of_1_says_its_equities_are_per_unit_of_cube():
-    """The review divides money equities by the cube (CubeTerms.scale) so that they compare
+    """The review divides money equities by the cube (MatchTerms.scale) so that they compare
     with the plays'; A on a cube page at a cube of 2 says so, at a cube of 1 it need not."""
     from game.review.pages import figures_lines
     record = with_a_double(21, 30)
     items = cube_items(Reviewer(record, level=QUICK).run())
     for item in items:
-        page = "\n".join(figures_lines(item, HUMAN, record.sides, False))
+        page = "\n".join(figures_lines(item, HUMAN, record.sides))
         assert ("per unit of cube" in page) == (item.terms.scale > 1), page
     assert {item.terms.scale for item in items} == {1, 2}      # both kinds were looked at

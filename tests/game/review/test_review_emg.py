@@ -9,10 +9,11 @@ from test_review import QUICK, one_game, played_out, with_a_double
 from game.model import evaluator
 from game.model.match import COMPUTER, HUMAN
 from game.model.match_equity import Emg, match_equity, match_value
+from game.model.match_terms import MONEY, MatchTerms
 from game.model.position import Position
 from game.model.record import MatchRecord
 from game.review import judge
-from game.review.cube_judgement import CubeTerms, close_cube, in_emg, judge_no_double
+from game.review.cube_judgement import close_cube, in_emg, judge_no_double
 from game.review.judge import Reviewer, judged_play, review_game
 from game.review.pages import detail, headline, summary_lines
 from game.scenes.tutor import warning_mark
@@ -21,18 +22,18 @@ DEPTHS_DIFFER = ("4HPwATDgc/ABMA", (2, 5))   # level 5 at 7-away all: 2-ply best
 
 
 def test_emg_is_the_match_chance_between_losing_and_winning_one_game_at_the_cube():
-    emg = Emg.at((7, 5, 3, 0, 2))
+    emg = Emg.at(MatchTerms(cube_value=2, length=7, away_me=5, away_opp=3))
     assert emg.win_mwc == match_equity(3, 3) and emg.lose_mwc == match_equity(5, 1)
     assert emg.of(2 * emg.win_mwc - 1) == pytest.approx(1.0)      # gnubg's mwc2eq
     assert emg.of(2 * emg.lose_mwc - 1) == pytest.approx(-1.0)
     assert emg.error(0.01) == pytest.approx(0.01 / (emg.win_mwc - emg.lose_mwc))
     assert emg.mwc_percent(emg.error(0.01)) == pytest.approx(0.5)  # 0.01 of 2 x mwc - 1
-    assert Emg.at(None) is None and Emg.at((0, 0, 0, 0, 1)) is None
+    assert Emg.at(MONEY) is None and Emg.at(MatchTerms(8, 1)) is None
     assert match_equity(0, 4) == 1.0 and match_equity(4, 0) == 0.0
 
 
 def test_a_one_point_match_has_one_emg_equal_to_two_match_chances():
-    emg = Emg.at((1, 1, 1, 0, 1))
+    emg = Emg.at(MatchTerms(length=1, away_me=1, away_opp=1))
     assert (emg.win_mwc, emg.lose_mwc) == (1.0, 0.0)
     assert emg.error(0.3) == pytest.approx(0.3)
 
@@ -44,7 +45,7 @@ def test_match_errors_are_emg_and_marked_by_it_with_the_match_chance_beside():
     assert moves
     for item in moves:
         raw = item.best.equity - item.played.equity             # 2 x mwc - 1
-        assert item.emg == Emg.at(item.match)
+        assert item.emg == Emg.at(item.terms)
         assert item.loss == pytest.approx(raw / (item.emg.win_mwc - item.emg.lose_mwc),
                                           abs=1e-6)
         assert item.mark == judge.mark_for(item.loss)
@@ -57,8 +58,8 @@ def test_match_errors_are_emg_and_marked_by_it_with_the_match_chance_beside():
 
 def test_a_play_the_search_looked_at_less_deeply_is_judged_at_the_bests_depth_in_a_match():
     position, dice = DEPTHS_DIFFER
-    match = (7, 7, 7, 0, 1)
-    ranked = evaluator.ranked_plays(position, dice, judge.REVIEW_LEVEL, match=match)
+    match = MatchTerms(length=7, away_me=7, away_opp=7)
+    ranked = evaluator.ranked_plays(position, dice, judge.REVIEW_LEVEL, terms=match)
     shallow = next(c for c in ranked if c.ply < ranked[0].ply)
     choice, loss = judged_play(ranked, shallow.play.after, match)
     assert choice.ply == ranked[0].ply
@@ -78,8 +79,8 @@ def test_each_move_page_says_the_depth_its_plays_were_judged_at():
 
 def test_the_tutor_warns_of_a_match_play_by_its_emg():
     position, dice = DEPTHS_DIFFER
-    match = (7, 7, 7, 0, 1)
-    ranked = evaluator.ranked_plays(position, dice, judge.REVIEW_LEVEL, match=match)
+    match = MatchTerms(length=7, away_me=7, away_opp=7)
+    ranked = evaluator.ranked_plays(position, dice, judge.REVIEW_LEVEL, terms=match)
     worst = ranked[-1]
     _, loss = judged_play(ranked, worst.play.after, match)
     raw = ranked[0].equity - worst.equity
@@ -91,14 +92,14 @@ def test_the_close_cut_off_is_taken_in_emg():
     """At 7-away each, the opening position's no double is about 0.05 of 2 x mwc - 1 from
     doubling (under the old 0.16 cut-off), which is over 0.16 in EMG: not close, not counted."""
     start = Position.start()
-    terms = CubeTerms.at(1, 0, (7, 7, 7, 0, 1))
-    decision = evaluator.cube_decision(start, 4, **terms.keywords())
+    terms = MatchTerms(length=7, away_me=7, away_opp=7)
+    decision = evaluator.cube_decision(start, 4, terms)
     raw_gap = decision.no_double_equity - min(decision.double_take_equity,
                                               decision.double_pass_equity)
     assert 0 < raw_gap < 0.16 and close_cube(decision)          # the old units: close
     assert not close_cube(in_emg(decision, terms))              # EMG: not close
     judged, loss = judge_no_double(
-        lambda level: evaluator.cube_decision(start, level, **terms.keywords()), terms, 5)
+        lambda level: evaluator.cube_decision(start, level, terms), terms, 5)
     assert loss == 0.0 and judged == decision
 
 
@@ -148,9 +149,9 @@ def test_post_crawford_and_match_point_doubles_are_judged_in_emg():
     cube = [i for i in r.items if i.kind in ("double", "take")]
     assert [i.kind for i in cube] == ["double", "take"]
     for item in cube:
-        assert item.terms.crawford == 2 and item.terms.emg is not None
+        assert item.terms.crawford == 2 and Emg.at(item.terms) is not None
         assert item.loss >= 0.0 and item.counted
-    assert item.terms.emg.win_mwc == 1.0                # the doubler wins the match
+    assert Emg.at(item.terms).win_mwc == 1.0                # the doubler wins the match
 
 
 def test_a_game_without_a_final_play_reviews():

@@ -1,10 +1,11 @@
-"""Plays rolled out at a match score (native/src/rollout.c bg_rollout_start_match, Rollout.start
-match=..., rollout_pages.plays_job): money rollouts the same bits as before the match mode came;
-at a match each trial's equity is 2 x match winning chance - 1 of its result by the match table
-(at double match point 2 x win - 1), the same bits on one thread or two, a stop the rollout of
-the trials finished, the match ranking of a gammon-sensitive play found again by the rollout;
-the advice page and a review move page roll their plays out at their score and say the units;
-bad match terms refused in words. Rollouts are 0-ply, few trials, seeded."""
+"""Plays rolled out at a match score (native/src/rollout.c bg_rollout_start with a bg_match,
+Rollout.start(terms=...), rollout_pages.plays_job): money rollouts the same bits as before the
+match mode came; at a match each trial's equity is 2 x match winning chance - 1 of its result
+by the match table (at double match point 2 x win - 1), the same bits on one thread or two, a
+stop the rollout of the trials finished, the match ranking of a gammon-sensitive play found
+again by the rollout; the advice page and a review move page roll their plays out at their
+score and say the units; bad match terms refused in words. Rollouts are 0-ply, few trials,
+seeded."""
 from dataclasses import replace
 
 import pytest
@@ -15,6 +16,7 @@ from game.errors import MatchError
 from game.model import evaluator as ev
 from game.model import rollout
 from game.model.match import COMPUTER, HUMAN
+from game.model.match_terms import MONEY, MatchTerms
 from game.model.position import Position
 from game.model.record import MatchRecord
 from game.model.rollout import CUBE_ACTIONS, Rollout
@@ -76,9 +78,9 @@ def test_money_rollouts_are_the_same_bits_as_before_the_match_mode(options, tria
                                                                      win, equity_se):
     start, plays = opening_plays()
     eq = lib.BG_ROLLOUT_EQUITY
-    for match in (None, (0, 0, 0, 0, 1)):
+    for terms in (MONEY, MatchTerms(8, 2)):      # money play at any cube: cubeless
         with Rollout() as r:
-            r.start(start, plays, threads=2, match=match, **options).result()
+            r.start(start, plays, threads=2, terms=terms, **options).result()
             done, mean, se = raw_figures(r._handle, 3)
         assert done == trials
         assert [mean[c * 6 + eq] for c in range(3)] == equity
@@ -86,10 +88,11 @@ def test_money_rollouts_are_the_same_bits_as_before_the_match_mode(options, tria
         assert [se[c * 6 + eq] for c in range(3)] == equity_se
 
 
-@pytest.mark.parametrize("match", [(1, 1, 1, 0, 1), (7, 1, 1, 2, 1)])
+@pytest.mark.parametrize("match", [MatchTerms(length=1, away_me=1, away_opp=1),
+                                   MatchTerms(length=7, away_me=1, away_opp=1, crawford=2)])
 def test_at_double_match_point_the_equity_is_2_x_win_less_1_of_the_same_rollout(match):
     start, plays = opening_plays()
-    answer = rolled(start, plays, 72, seed=7, threads=2, match=match)
+    answer = rolled(start, plays, 72, seed=7, threads=2, terms=match)
     for figures in answer.candidates:
         assert figures.equity.mean == pytest.approx(2 * figures.win_pct.mean / 100 - 1,
                                                     abs=1e-6)
@@ -102,7 +105,7 @@ def met_value(match, chances):
     """2 x match winning chance - 1 of chances (win, wg, wbg, lg, lbg) at a pre-Crawford
     score, from the engine's match equity table."""
     table = ev.match_equity_table()
-    _, me, opp, _, cube = match
+    me, opp, cube = match.away_me, match.away_opp, match.cube_value
 
     def mwc(a, b):
         return 1.0 if a <= 0 else 0.0 if b <= 0 else table[a - 1][b - 1]
@@ -113,10 +116,11 @@ def met_value(match, chances):
     return 2 * sum(share * value for share, value in shares) - 1
 
 
-@pytest.mark.parametrize("match", [(5, 2, 4, 0, 1), (9, 5, 3, 0, 2)])
+@pytest.mark.parametrize("match", [MatchTerms(length=5, away_me=2, away_opp=4),
+                                   MatchTerms(cube_value=2, length=9, away_me=5, away_opp=3)])
 def test_a_match_rollouts_equity_is_the_match_table_value_of_its_own_chances(match):
     start, plays = opening_plays()
-    answer = rolled(start, plays, 72, seed=11, threads=2, match=match, luck=False)
+    answer = rolled(start, plays, 72, seed=11, threads=2, terms=match, luck=False)
     for figures in answer.candidates:
         chances = tuple(getattr(figures, f"{name}_pct").mean / 100   # the fields by name
                         for name in ("win", "win_gammon", "win_backgammon", "lose_gammon",
@@ -126,61 +130,65 @@ def test_a_match_rollouts_equity_is_the_match_table_value_of_its_own_chances(mat
 
 def test_a_match_rollout_is_the_same_bits_on_one_thread_and_on_two_and_a_stop_keeps_them():
     start, plays = opening_plays(2)
-    match = (5, 2, 4, 0, 1)
-    one = rolled(start, plays, 48, seed=5, threads=1, match=match)
-    two = rolled(start, plays, 48, seed=5, threads=2, match=match)
+    match = MatchTerms(length=5, away_me=2, away_opp=4)
+    one = rolled(start, plays, 48, seed=5, threads=1, terms=match)
+    two = rolled(start, plays, 48, seed=5, threads=2, terms=match)
     assert one.candidates == two.candidates and one.trials_done == 48
-    r = Rollout().start(start, plays, 1296, seed=5, threads=2, match=match)
+    r = Rollout().start(start, plays, 1296, seed=5, threads=2, terms=match)
     while r.progress().trials_done < 4:
         pass
     stopped = r.stop()
     r.close()
     assert 4 <= stopped.trials_done < 1296
-    again = rolled(start, plays, stopped.trials_done, seed=5, threads=1, match=match)
+    again = rolled(start, plays, stopped.trials_done, seed=5, threads=1, terms=match)
     assert again.candidates == stopped.candidates
 
 
 # A race where the side on roll is 3-away against 1-away, post-Crawford, to play 3-2: a score
 # where gammons count differently from money (the ranking test asks the evaluator which plays)
-POST_CRAWFORD = ("2Xk7AABmnoWAEQ", (3, 2), (5, 3, 1, 2, 1))
+POST_CRAWFORD = ("2Xk7AABmnoWAEQ", (3, 2),
+                 MatchTerms(length=5, away_me=3, away_opp=1, crawford=2))
 
 
 def test_a_match_rollout_ranks_as_level_5_at_the_score_where_money_ranks_otherwise():
     position_id, dice, match = POST_CRAWFORD
     position = Position.from_id(position_id)
     money_best = ev.ranked_plays(position, dice, 5, limit=1)[0]
-    match_best = ev.ranked_plays(position, dice, 5, limit=1, match=match)[0]
+    match_best = ev.ranked_plays(position, dice, 5, limit=1, terms=match)[0]
     assert money_best.play.after != match_best.play.after       # the score changes the play
     answer = rolled(position, [match_best.play, money_best.play], 144, seed=1, threads=2,
-                    match=match)
+                    terms=match)
     behind = answer.candidates[1].versus_first
     assert behind.mean + behind.interval < 0                    # level 5's match play first
     money = rolled(position, [match_best.play, money_best.play], 144, seed=1, threads=2)
     assert money.candidates[1].versus_first.mean > behind.mean   # money sees it otherwise
 
 
-@pytest.mark.parametrize("match", [(5, 6, 1, 0, 1), (5, 2, 4, 1, 1), (5, 2, 4, 0, 3),
-                                   (5, 2, 4), "5-point", (26, 2, 4, 0, 1)])
-def test_a_bad_match_is_refused_with_a_clear_error(match):
-    start, plays = opening_plays(2)
-    with pytest.raises(MatchError, match="match"):
-        Rollout().start(start, plays, 4, match=match)
+@pytest.mark.parametrize("fields", [dict(length=5, away_me=6, away_opp=1),
+                                    dict(length=5, away_me=2, away_opp=4, crawford=1),
+                                    dict(cube_value=3, length=5, away_me=2, away_opp=4),
+                                    dict(length="5-point")])
+def test_a_bad_match_cannot_even_be_asked_for(fields):
+    with pytest.raises(MatchError):
+        MatchTerms(**fields)
 
 
 def test_the_engine_refuses_a_bad_match_or_a_match_for_the_cube_kind():
     start, plays = opening_plays(1)
     board = ffi.new("int8_t[]", list(plays[0].after.board))
-    error = ffi.new("int *")
-    for kind, terms in ((lib.BG_ROLLOUT_PLAYS, (5, 6, 1, 0, 1)),
-                        (lib.BG_ROLLOUT_PLAYS, (5, 2, 2, 1, 1)),
-                        (lib.BG_ROLLOUT_CUBE, (5, 2, 4, 0, 1))):
-        handle = lib.bg_rollout_start_match(board, 1, kind, 4, 3, 0, 1, 1, *terms, error)
-        assert handle == ffi.NULL and error[0] == -lib.BG_ERR_BAD_ARG
-    with pytest.raises(MatchError):
-        RS.plays_job(start, plays, match=(5, 6, 1, 0, 1))
-    past = RS.plays_job(start, plays, match=(30, 2, 4, 0, 1))
+    handle = ffi.new("bg_rollout **")
+    fields = ("cube_value", "cube_owner", "match_to", "away_me", "away_opp", "crawford")
+    for kind, terms in ((lib.BG_ROLLOUT_PLAYS, (1, 0, 5, 6, 1, 0)),
+                        (lib.BG_ROLLOUT_PLAYS, (1, 0, 5, 2, 2, 1)),
+                        (lib.BG_ROLLOUT_PLAYS, (1, 0, 26, 2, 4, 0)),
+                        (lib.BG_ROLLOUT_CUBE, (1, 0, 5, 2, 4, 0))):
+        match = ffi.new("bg_match *", dict(zip(fields, terms, strict=True)))
+        code = lib.bg_rollout_start(board, 1, kind, 4, 3, 0, 1, 1, match, handle)
+        assert code == -lib.BG_ERR_BAD_ARG and handle[0] == ffi.NULL
+    past = RS.plays_job(start, plays, terms=MatchTerms(length=30, away_me=2, away_opp=4))
     assert past.match is None and past.past_table
-    assert rolled(Position.start(), CUBE_ACTIONS, 2, threads=1, match=(5, 2, 4, 0, 1)).cube
+    at_five = MatchTerms(length=5, away_me=2, away_opp=4)
+    assert rolled(Position.start(), CUBE_ACTIONS, 2, threads=1, terms=at_five).cube
 
 
 def spy_on_roll_out(monkeypatch):
@@ -207,8 +215,8 @@ def test_r_on_the_advice_page_in_a_match_rolls_out_at_the_score_and_says_the_uni
         monkeypatch):
     jobs = spy_on_roll_out(monkeypatch)
     start, _ = opening_plays()
-    match = (5, 2, 4, 0, 1)
-    driver = Driver(lambda basic: RS.advice_with_rollout(basic, start, (4, 2), match=match))
+    match = MatchTerms(length=5, away_me=2, away_opp=4)
+    driver = Driver(lambda basic: RS.advice_with_rollout(basic, start, (4, 2), terms=match))
     wait_for(driver, "ADVICE", row=0)
     driver.type("r")
     choice, page = through_the_pages(driver)
@@ -223,7 +231,8 @@ def test_r_on_the_advice_page_past_the_match_table_rolls_out_money_and_says_so(m
     jobs = spy_on_roll_out(monkeypatch)
     start, _ = opening_plays()
     driver = Driver(lambda basic: RS.advice_with_rollout(basic, start, (4, 2),
-                                                         match=(30, 2, 4, 0, 1)))
+                                                         terms=MatchTerms(length=30, away_me=2,
+                                                                          away_opp=4)))
     wait_for(driver, "ADVICE", row=0)
     driver.type("r")
     choice, page = through_the_pages(driver)
@@ -244,9 +253,11 @@ def match_game():
 
 def test_a_review_move_in_a_match_rolls_out_at_the_terms_the_review_judged_it(monkeypatch):
     items = [i for i in Reviewer(match_game(), level=3).run().items if i.kind == "move"]
-    assert [i.match for i in items] == [(5, 2, 4, 0, 1), (5, 4, 2, 0, 1), (5, 2, 4, 0, 1)]
+    mine, yours = MatchTerms(length=5, away_me=2, away_opp=4), \
+        MatchTerms(length=5, away_me=4, away_opp=2)
+    assert [i.terms for i in items] == [mine, yours, mine]
     job = RS.review_job(items[1], HUMAN, ("Me", "You"), trials=4)
-    assert job.match == items[1].match
+    assert job.match == items[1].terms
     jobs = spy_on_roll_out(monkeypatch)
     driver = ReviewDriver(match_game())
     driver.until("REVIEW OF GAME 1", row=0)
@@ -254,7 +265,7 @@ def test_a_review_move_in_a_match_rolls_out_at_the_terms_the_review_judged_it(mo
     driver.until("You 42", row=11)
     driver.type("r")
     choice, page = through_the_pages(driver)
-    assert jobs[0].match == (5, 2, 4, 0, 1)
+    assert jobs[0].match == MatchTerms(length=5, away_me=2, away_opp=4)
     assert "You 2-away, Me 4-away" in choice and "2 x match winning chance - 1." in page
     driver.type("\n")
     wait_for(driver, "You 42", row=11)                 # back on the same move page
@@ -265,7 +276,7 @@ def test_a_review_move_past_the_match_table_rolls_out_as_money_play_and_says_so(
     record.start_game({HUMAN: 29, COMPUTER: 29})
     record.move(HUMAN, (4, 2), "8/4 6/4")
     item = next(i for i in Reviewer(record, level=3).run().items if i.kind == "move")
-    assert item.match is None and item.past_table
+    assert item.terms.length == 31 and item.past_table and item.emg is None
     job = RS.review_job(item, HUMAN, trials=4)
     assert (job.match, job.past_table) == (None, True)
     assert RS.plays_units(job) == ["The score is past the match", "table: money play instead.",

@@ -27,7 +27,7 @@ def weights():
 def stopped_at_once(job):
     with Rollout() as running:
         running.start(job.position, job.candidates, job.trials, LEVEL, 0, job.seed, 1,
-                      cube_value=job.cube_value, cube_owner=job.cube_owner, match=job.match)
+                      terms=job.terms)
         answer = running.stop()
     assert answer.trials_done == 0
     return answer

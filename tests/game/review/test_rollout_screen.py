@@ -13,6 +13,7 @@ from game.board import screen as S
 from game.model import evaluator as ev
 from game.model import rollout
 from game.model.dice import Dice
+from game.model.match_terms import MONEY, MatchTerms
 from game.model.position import Position
 from game.review import rollout_pages as RS
 from gamedriver import GameDriver, RoutineDriver
@@ -119,7 +120,7 @@ def test_t_cuts_the_games_and_q_goes_back():
 def test_the_cube_actions_are_rolled_out_for_the_side_on_roll():
     position = Position.from_points({6: 4, 5: 4, 4: 3, 3: 2, 2: 2},
                                     {6: 2, 5: 3, 4: 3, 8: 4, 9: 3})
-    job = RS.cube_job(position, cube_value=2, cube_owner=1, trials=6)
+    job = RS.cube_job(position, MatchTerms(2, 1), trials=6)
     driver = Driver(lambda basic: RS.roll_out(basic, job, threads=2))
     wait_for(driver, "Rolls out the cube actions:", row=2)
     driver.type("\n")
@@ -179,7 +180,7 @@ def test_r_on_the_cube_advice_page_rolls_the_cube_actions_out():
 def five_plays_answer(job, stop: bool):
     """`job` rolled out at 0-ply: to its end, or stopped once a few games are done."""
     with rollout.Rollout() as ro:
-        ro.start(job.position, job.candidates, job.trials, 3, 0, job.seed, 2, match=job.match)
+        ro.start(job.position, job.candidates, job.trials, 3, 0, job.seed, 2, terms=job.terms)
         if not stop:
             return ro.result()
         deadline = time.monotonic() + 30
@@ -188,7 +189,8 @@ def five_plays_answer(job, stop: bool):
         return ro.stop()
 
 
-@pytest.mark.parametrize("match", [None, (5, 3, 1, 2, 1)])
+@pytest.mark.parametrize("match", [MONEY, MatchTerms(length=5, away_me=3, away_opp=1,
+                                                      crawford=2)])
 def test_a_five_play_result_page_keeps_its_units_within_the_page_also_when_stopped(match):
     """Five plays with their chances and differences fill the page: a stopped rollout's extra
     line makes the column note give way, never the units or the last play."""
@@ -196,7 +198,7 @@ def test_a_five_play_result_page_keeps_its_units_within_the_page_also_when_stopp
     plays = [c.play for c in ev.ranked_plays(start, (3, 1), 3, limit=5)]
     assert len(plays) == 5
     for stop in (False, True):
-        job = RS.plays_job(start, plays, trials=1296 if stop else 6, match=match)
+        job = RS.plays_job(start, plays, trials=1296 if stop else 6, terms=match)
         answer = five_plays_answer(job, stop)
         assert answer.finished != stop
         lines = RS.result_lines(job, answer, 3, 0)

@@ -255,7 +255,7 @@ def test_seeded_dice_replay_the_same_game():
 
 
 def test_a_play_the_rules_refuse_is_never_shown_for_the_computer():
-    def bogus(position, dice, match=None):
+    def bogus(position, dice, terms=None):
         return rules.Play(position, ())            # "no move" although moves exist
     driver = GameDriver(dice=Dice.scripted([6, 1]), chooser=bogus)
     driver.until("I play")

@@ -72,7 +72,7 @@ def test_level_change_takes_effect_at_the_next_computer_decision():
     settings = Settings(level=5)
     levels = []
 
-    def chooser(position, dice, match=None):
+    def chooser(position, dice, terms=None):
         levels.append(settings.level)
         return usr.first_legal_play(position, dice)
     driver = GameDriver(dice=Dice.scripted(HUMAN_STARTS + [2, 1, 5, 4]), settings=settings,
@@ -105,9 +105,9 @@ def test_usr_chooser_asks_the_machine_code_at_the_level_of_the_moment(monkeypatc
     asked = []
     real = usr_layout.encode_request
 
-    def spy(job, position, dice, level):
+    def spy(job, position, dice, level, terms):
         asked.append(level)
-        return real(job, position, dice, level)
+        return real(job, position, dice, level, terms)
     monkeypatch.setattr(usr_layout, "encode_request", spy)
     monkeypatch.setattr(usr_layout, "usr_call", lambda memory, params: 1)   # refused: fallback
     settings = Settings(level=3)

@@ -9,6 +9,7 @@ from game.files.settings import Settings
 from game.model import evaluator, resignation
 from game.model.dice import Dice
 from game.model.match import COMPUTER, HUMAN, RESIGN, Match
+from game.model.match_terms import MatchTerms
 from game.model.position import Position
 from game.review import sgf
 from game.review.imports import read_match_file
@@ -207,10 +208,10 @@ def test_every_line_of_the_question_fits_32_columns(cube):
 
 def test_a_resignation_is_worth_the_match_table_after_its_points():
     met = evaluator.match_equity_table()
-    terms = dict(cube_value=1, cube_owner=0, match_to=5, away_me=5, away_opp=5, crawford=0)
+    terms = MatchTerms(length=5, away_me=5, away_opp=5)
     gammon = resignation.certain_equity(2, terms)
     assert gammon == pytest.approx(2 * met[2][4] - 1, abs=1e-5)     # 3-away against 5
-    money = dict(cube_value=4, cube_owner=2, match_to=0, away_me=0, away_opp=0, crawford=0)
+    money = MatchTerms(cube_value=4, cube_owner=2)
     assert resignation.certain_equity(3, money) == 12
 
 

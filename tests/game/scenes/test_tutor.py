@@ -14,10 +14,11 @@ from game.files.settings import Settings, SettingsError
 from game.model import evaluator, rules
 from game.model.dice import Dice
 from game.model.match import COMPUTER, HUMAN, Match
+from game.model.match_terms import MONEY, MatchTerms
 from game.model.position import Position
 from game.model.record import MatchRecord
 from game.review import judge as review
-from game.review.cube_judgement import CubeTerms, judge_no_double
+from game.review.cube_judgement import judge_no_double
 from game.review.judge import BAD, DOUBTFUL
 from game.scenes import tutor
 from gamedriver import CUBE_STOP, GameDriver
@@ -123,7 +124,7 @@ def test_the_option_warns_of_the_reviews_marks_from_their_thresholds_up():
 
 def test_the_tutors_loss_is_the_reviews_for_the_same_play(marked):
     play, loss = marked["??"][0]
-    coach = tutor.PlayCoach(Position.start(), (5, 3), None, True, "?")
+    coach = tutor.PlayCoach(Position.start(), (5, 3), MONEY, True, "?")
     verdict = coach.verdict(play.after)
     record = MatchRecord(0)
     record.start_game({HUMAN: 0, COMPUTER: 0})
@@ -272,7 +273,7 @@ def test_a_forced_play_is_never_warned_of():
                                           {1: 2, 2: 2, 3: 2, 4: 2, 5: 2, 13: 5})
     plays = rules.legal_plays(two_on_the_bar, (6, 1))     # one man enters with the 6: all
     assert len({p.after for p in plays}) == 1
-    coach = tutor.PlayCoach(two_on_the_bar, (6, 1), None, True, "?")
+    coach = tutor.PlayCoach(two_on_the_bar, (6, 1), MONEY, True, "?")
     assert coach.verdict(plays[0].after) is None
 
 
@@ -292,8 +293,7 @@ def test_without_a_judgement_the_tutor_says_nothing_and_the_turn_ends(marked, mo
 TRAILER = {12: 2, 10: 2, 8: 3, 6: 3, 5: 2, 4: 2, 3: 1}           # 107 pips, all past
 LEADERS = ({8: 3, 6: 5, 5: 3, 4: 3, 3: 1}, {10: 1, 8: 3, 6: 4, 5: 3, 4: 3, 3: 1},
            {10: 2, 8: 3, 6: 4, 5: 3, 4: 2, 3: 1}, {12: 1, 10: 2, 8: 3, 6: 4, 5: 2, 4: 2, 3: 1})
-MONEY: dict = {}
-ONE_ALL_OF_3 = {"match_to": 3, "away_me": 2, "away_opp": 2, "crawford": 0}
+ONE_ALL_OF_3 = MatchTerms(length=3, away_me=2, away_opp=2)
 
 
 class Thrown(Dice):
@@ -318,7 +318,7 @@ def computers_21(start: Position) -> Position:
     return rules.legal_plays(start.swapped(), (2, 1))[0].after.swapped()
 
 
-def missed_double(terms: dict, marks=("??",), computer_first=False):
+def missed_double(terms: MatchTerms, marks=("??",), computer_first=False):
     """A race the human leads where rolling without a double earns one of `marks` by the
     review's own judgement at `terms`, asked of the evaluator here: (the start, the human's
     position on roll, the loss). `computer_first`: the computer plays a 2-1 first."""
@@ -326,8 +326,8 @@ def missed_double(terms: dict, marks=("??",), computer_first=False):
         start = Position.from_points(leader, TRAILER)
         position = computers_21(start) if computer_first else start
         _, loss = judge_no_double(
-            lambda level, p=position: evaluator.cube_decision(p, level, **terms),
-            CubeTerms(1, 0, **terms), review.REVIEW_LEVEL)
+            lambda level, p=position: evaluator.cube_decision(p, level, terms),
+            terms, review.REVIEW_LEVEL)
         if review.mark_for(loss) in marks:
             return start, position, loss
     raise AssertionError(f"no race of LEADERS earns {marks} at {terms}")
@@ -487,7 +487,7 @@ def test_no_missed_double_warning_for_the_computer_nor_for_a_position_too_good()
     assert not any("better" in line for screen in shown for line in screen)
     too_good = Position.from_points({6: 4, 5: 4, 4: 3, 3: 2, 2: 2},
                                     {6: 2, 5: 2, 4: 2, 3: 2, 2: 2, 1: 2, 24: 3})
-    coach = tutor.NoDoubleCoach(too_good, CubeTerms(1, 0), "?")
+    coach = tutor.NoDoubleCoach(too_good, MONEY, "?")
     decision, loss = coach.judgement.result()
     assert decision.too_good and loss == 0.0 and coach.verdict() is None
 
@@ -516,7 +516,7 @@ def test_missed_double_warning_uses_the_reviews_judgement(length, terms):
     item = next(i for i in review.review_game(record).items
                 if i.kind == "no double" and i.side == HUMAN)
     match = scored(3, 1, 1) if length else Match(None)
-    coach = tutor.NoDoubleCoach(position, tutor.cube_view(match, HUMAN), "?")
+    coach = tutor.NoDoubleCoach(position, match.terms(HUMAN), "?")
     verdict = coach.verdict()
     assert verdict.loss == item.loss and verdict.mark == item.mark
     assert verdict.better == "Doubling" and item.proper.startswith("Double")
