@@ -164,7 +164,7 @@ def cube_differences(gnubg_games: list[dict], reviews: list) -> list[str]:
     lines = []
     for found, review in zip(gnubg_games, reviews, strict=False):
         for item in review.items:
-            if item.kind == "move" or item.number not in found or item.terms.match_to:
+            if item.kind == "move" or item.number not in found or not item.terms.money:
                 continue
             g_nd, g_dt = found[item.number]
             d = in_emg(item.decision, item.terms)
