@@ -762,14 +762,15 @@ def tutor_missed_double():
     the first of a few whose missed double the review would mark ?? (level 5 asked here),
     and the warning comes before the dice are thrown."""
     from game.model import evaluator
+    from game.model.match_terms import MONEY
     from game.review import judge as review
-    from game.review.cube_judgement import CubeTerms, judge_no_double
+    from game.review.cube_judgement import judge_no_double
     trailer = {12: 2, 10: 2, 8: 3, 6: 3, 5: 2, 4: 2, 3: 1}
     for leader in ({8: 3, 6: 5, 5: 3, 4: 3, 3: 1}, {10: 1, 8: 3, 6: 4, 5: 3, 4: 3, 3: 1},
                    {10: 2, 8: 3, 6: 4, 5: 3, 4: 2, 3: 1}):
         start = Position.from_points(leader, trailer)
         _, loss = judge_no_double(lambda level, p=start: evaluator.cube_decision(p, level),
-                                  CubeTerms(1, 0), review.REVIEW_LEVEL)
+                                  MONEY, review.REVIEW_LEVEL)
         if review.mark_for(loss) == "??":
             break
     scene = Scene([2, 1], start=start, settings=Settings(tutor="?", who_starts="human"))
