@@ -226,13 +226,19 @@ def draw_options(basic: Basic, settings: Settings, offer_setup: bool) -> None:
     title_bar(basic, "OPTIONS")
     for index in range(len(OPTIONS)):
         draw_option(basic, settings, index)
+    draw_hints(basic, offer_setup)
+    footer(basic, "ENTER to play on")
+
+
+def draw_hints(basic: Basic, offer_setup: bool) -> None:
+    """The lines under the options (and S, R, T between games), drawn again after a refused
+    match length: its reason's red box (REASON_ROW, two rows) lies over the last two."""
     basic.print_at(HINT_ROW, 0, f"Press 1-9 or A-{MENU_KEYS[-1]} to change one.", PAGE)
     basic.print_at(HINT_ROW + 1, 0, "Match length (5) is typed.", PAGE)
     if offer_setup:
         for row, (key, words) in enumerate(BETWEEN_GAMES_KEYS, start=HINT_ROW + 2):
             basic.print_at(row, 0, key, KEY_CELL)
-            basic.print_at(row, 1, f" {words}", PAGE)
-    footer(basic, "ENTER to play on")
+            basic.print_at(row, 1, f" {words}".ljust(S.COLS - 1), PAGE)
 
 
 def options_menu(basic: Basic, settings: Settings, path=None, offer_setup: bool = False):
@@ -263,6 +269,7 @@ def options_menu(basic: Basic, settings: Settings, path=None, offer_setup: bool 
         if name == "match_length":
             length = yield from ask_match_length(basic)
             settings.set(name, length)
+            draw_hints(basic, offer_setup)
             basic.print_at(PROMPT_ROW, 0, "ENTER to play on".center(S.COLS), FOOTER)
         else:
             try:

@@ -111,6 +111,27 @@ def test_match_length_out_of_range_or_not_a_number_is_asked_again(config_dir, ty
     assert settings.match_length == 3
 
 
+def test_a_refused_match_length_between_games_leaves_the_s_r_t_rows_whole(config_dir):
+    settings = Settings()
+    driver = RoutineDriver(lambda b: menus.options_menu(b, settings, offer_setup=True))
+    driver.run(3)
+    before = driver.text()[menus.HINT_ROW:menus.HINT_ROW + 5]
+    assert "R Review a game of this match" in before[3]
+    driver.type("5")
+    driver.until("Match length (1-25, U)?", max_frames=20)
+    driver.type("abc\n")
+    driver.run(2)
+    assert "a number from 1 to 25" in driver.words()          # the reason over rows 20-21
+    driver.type("7\n")
+    driver.run(2)
+    assert driver.text()[menus.HINT_ROW:menus.HINT_ROW + 5] == before
+    for row in range(menus.REASON_ROW, menus.REASON_ROW + 2):
+        assert driver.attr_at(row, 0) == menus.KEY_CELL
+        assert {driver.attr_at(row, col) for col in range(1, S.COLS)} == {menus.PAGE}
+    driver.type("r")
+    assert driver.finish().review and settings.match_length == 7
+
+
 def test_match_length_26_is_asked_again(config_dir):
     driver = RoutineDriver(lambda b: menus.ask_match_length(b))
     driver.type("26\n")
