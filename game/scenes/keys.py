@@ -8,7 +8,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from game import commands, menus
+from game import commands, menus, options_page
 from game.board.lines import fit
 from game.files.settings import export_folder
 from game.interfaces import Frames
@@ -34,7 +34,7 @@ def show_help(board_game: Game, side: str) -> Frames:
 
 def options(board_game: Game, side: str) -> Frames:
     table, m = board_game.table, board_game.state.match
-    out = yield from menus.options_menu(table.basic, table.settings)
+    out = yield from options_page.options_menu(table.basic, table.settings)
     board_game.apply_style()
     if "cube" in out.changed and not m.results and m.cube_value == 1 and m.cube_owner is None:
         m.cube_enabled = table.settings.cube      # nothing turned on it yet

@@ -3,7 +3,7 @@ stopped by a key, the match-over page with its .mat export, the options between 
 sets up a board, R reviews a finished game), and a new match when the options no longer fit
 the one in progress."""
 
-from game import menus
+from game import menus, options_page
 from game.board import screen as S
 from game.files.settings import Settings
 from game.interfaces import Frames, Screen
@@ -62,7 +62,7 @@ def between_games(basic: Basic, screen: S.Screen, settings: Settings,
     game of `board_game`'s match and T for the dice on trial (then the options again); returns the
     set-up position (human on roll) or None."""
     while True:
-        out = yield from menus.options_menu(basic, settings, offer_setup=True)
+        out = yield from options_page.options_menu(basic, settings, offer_setup=True)
         if out.setup_board:
             position = yield from setup_board.setup_board(basic, screen)
             return position

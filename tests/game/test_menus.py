@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from game import menus
+from game import menus, options_page
 from game.board import screen as S
 from game.files.settings import Settings, load_settings
 from game.model.match import Match
@@ -23,7 +23,7 @@ def config_dir(tmp_path, monkeypatch):
 # the options menu
 
 def test_options_menu_shows_every_option_with_its_value(config_dir):
-    driver = RoutineDriver(lambda b: menus.options_menu(b, Settings()))
+    driver = RoutineDriver(lambda b: options_page.options_menu(b, Settings()))
     driver.run(3)
     screen = driver.screen()
     for words in ("OPTIONS", "1 Level        5", "2 Cube         ON", "3 Sound        ON",
@@ -36,7 +36,7 @@ def test_options_menu_shows_every_option_with_its_value(config_dir):
 
 def test_options_key_steps_the_option_and_the_screen_updates(config_dir):
     settings = Settings()
-    driver = RoutineDriver(lambda b: menus.options_menu(b, settings))
+    driver = RoutineDriver(lambda b: options_page.options_menu(b, settings))
     driver.type("1")                      # level 5 -> 1
     assert "1 Level        1" in driver.screen()
     driver.type("2")                      # cube off
@@ -55,7 +55,7 @@ def test_options_key_steps_the_option_and_the_screen_updates(config_dir):
 
 def test_options_every_choice_cycles_back_to_where_it_started(config_dir):
     settings = Settings()
-    driver = RoutineDriver(lambda b: menus.options_menu(b, settings))
+    driver = RoutineDriver(lambda b: options_page.options_menu(b, settings))
     counts = {"1": 5, "2": 2, "3": 2, "4": 3, "6": 3, "7": 2, "8": 5, "9": 2, "A": 2,
               "B": 2, "C": 3}
     for key, n in counts.items():
@@ -67,7 +67,7 @@ def test_options_every_choice_cycles_back_to_where_it_started(config_dir):
 
 def test_options_persist_across_restart(config_dir):
     settings = Settings()
-    driver = RoutineDriver(lambda b: menus.options_menu(b, settings))
+    driver = RoutineDriver(lambda b: options_page.options_menu(b, settings))
     driver.type("11")                     # level 5 -> 1 -> 2
     driver.type("3")                      # sound off
     driver.type("8")                      # board style: tournament
@@ -83,7 +83,7 @@ def test_options_persist_across_restart(config_dir):
         (2, False, "tournament", 7)
     data = json.loads((config_dir / "settings.json").read_text())
     assert data["level"] == 2
-    driver = RoutineDriver(lambda b: menus.options_menu(b, again))
+    driver = RoutineDriver(lambda b: options_page.options_menu(b, again))
     driver.run(3)
     screen = driver.screen()
     assert "1 Level        2" in screen and "5 Match length 7" in screen
@@ -94,7 +94,7 @@ def test_options_persist_across_restart(config_dir):
                                            ("abc", "a number from 1 to 25")])
 def test_match_length_out_of_range_or_not_a_number_is_asked_again(config_dir, typed, reason):
     settings = Settings()
-    driver = RoutineDriver(lambda b: menus.options_menu(b, settings))
+    driver = RoutineDriver(lambda b: options_page.options_menu(b, settings))
     driver.type("5")
     driver.until("Match length (1-25, U)?", max_frames=20)
     driver.type(typed + "\n")
@@ -113,9 +113,9 @@ def test_match_length_out_of_range_or_not_a_number_is_asked_again(config_dir, ty
 
 def test_a_refused_match_length_between_games_leaves_the_s_r_t_rows_whole(config_dir):
     settings = Settings()
-    driver = RoutineDriver(lambda b: menus.options_menu(b, settings, offer_setup=True))
+    driver = RoutineDriver(lambda b: options_page.options_menu(b, settings, offer_setup=True))
     driver.run(3)
-    before = driver.text()[menus.HINT_ROW:menus.HINT_ROW + 5]
+    before = driver.text()[options_page.HINT_ROW:options_page.HINT_ROW + 5]
     assert "R Review a game of this match" in before[3]
     driver.type("5")
     driver.until("Match length (1-25, U)?", max_frames=20)
@@ -124,7 +124,7 @@ def test_a_refused_match_length_between_games_leaves_the_s_r_t_rows_whole(config
     assert "a number from 1 to 25" in driver.words()          # the reason over rows 20-21
     driver.type("7\n")
     driver.run(2)
-    assert driver.text()[menus.HINT_ROW:menus.HINT_ROW + 5] == before
+    assert driver.text()[options_page.HINT_ROW:options_page.HINT_ROW + 5] == before
     for row in range(menus.REASON_ROW, menus.REASON_ROW + 2):
         assert driver.attr_at(row, 0) == menus.KEY_CELL
         assert {driver.attr_at(row, col) for col in range(1, S.COLS)} == {menus.PAGE}
@@ -154,7 +154,7 @@ def test_match_length_empty_line_is_asked_again_and_25_is_taken(config_dir):
 
 def test_options_other_keys_change_nothing(config_dir):
     settings = Settings()
-    driver = RoutineDriver(lambda b: menus.options_menu(b, settings))
+    driver = RoutineDriver(lambda b: options_page.options_menu(b, settings))
     driver.type("zq!Y")                  # no option has Y (E Rules, F Score & pips, G Cube stop)
     driver.type("\n")
     outcome = driver.finish()
@@ -162,7 +162,7 @@ def test_options_other_keys_change_nothing(config_dir):
 
 
 def test_options_s_leaves_for_set_up_when_offered(config_dir):
-    driver = RoutineDriver(lambda b: menus.options_menu(b, Settings(), offer_setup=True))
+    driver = RoutineDriver(lambda b: options_page.options_menu(b, Settings(), offer_setup=True))
     driver.run(3)
     assert "S Set up your own board" in driver.screen()
     driver.type("s")
@@ -174,7 +174,7 @@ def test_options_unwritable_config_says_so_and_still_returns(tmp_path, monkeypat
     blocker.write_text("not a directory")
     monkeypatch.setenv("SPECTRUM_BACKGAMMON_CONFIG_DIR", str(blocker / "sub"))
     settings = Settings()
-    driver = RoutineDriver(lambda b: menus.options_menu(b, settings))
+    driver = RoutineDriver(lambda b: options_page.options_menu(b, settings))
     driver.type("1\n")
     driver.run(3)
     assert "could not be saved" in driver.words()
@@ -185,16 +185,16 @@ def test_options_unwritable_config_says_so_and_still_returns(tmp_path, monkeypat
 
 def test_options_menu_fits_the_screen_with_colours_on_the_grid(config_dir):
     settings = Settings(players="human-computer", board_style="tournament")
-    driver = RoutineDriver(lambda b: menus.options_menu(b, settings, offer_setup=True))
+    driver = RoutineDriver(lambda b: options_page.options_menu(b, settings, offer_setup=True))
     driver.run(3)
     for _, _, line in settings.menu_lines():
         assert len(line) <= S.COLS
-    row = menus.OPTION_FIRST_ROW
+    row = options_page.OPTION_FIRST_ROW
     assert driver.attr_at(row, 0) == menus.KEY_CELL              # the key, inverse
-    assert driver.attr_at(row, menus.VALUE_COL) == menus.VALUE
+    assert driver.attr_at(row, options_page.VALUE_COL) == menus.VALUE
     assert driver.attr_at(0, 5) == menus.TITLE
-    style_row = menus.OPTION_FIRST_ROW + 7
-    swatch = [(driver.attr_at(style_row, menus.SWATCH_COL + i) >> 3) & 7 for i in range(5)]
+    style_row = options_page.OPTION_FIRST_ROW + 7
+    swatch = [(driver.attr_at(style_row, options_page.SWATCH_COL + i) >> 3) & 7 for i in range(5)]
     style = settings.style
     assert swatch == [style.frame, style.board, *style.points, style.bar]
 
@@ -316,7 +316,7 @@ def test_yes_no_enter_may_stand_for_an_answer_when_asked_to():
 
 def test_options_sound_off_silences_the_machine_at_once(config_dir):
     settings = Settings()
-    driver = RoutineDriver(lambda b: menus.options_menu(b, settings))
+    driver = RoutineDriver(lambda b: options_page.options_menu(b, settings))
     driver.type("3")
     assert driver.basic.silent and settings.sound is False
     driver.type("3")

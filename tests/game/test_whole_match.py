@@ -289,7 +289,7 @@ def test_the_options_rows_and_key_line_answer_clicks(config):
     to WHEN CLOSE, back, and to WHEN CLOSE again; the footer's "ENTER to play on" leaves,
     and the settings file has WHEN CLOSE."""
     from game.files.settings import MENU_KEYS
-    from game.menus import HINT_ROW, OPTION_FIRST_ROW
+    from game.options_page import HINT_ROW, OPTION_FIRST_ROW
     player = Player(seed=SEED, frames=3000)
     hands = Hands(player, mouse=True)
     state = {"asked": False, "clicked": 0, "seen": []}

@@ -20,7 +20,7 @@ LAYERS = [
     ("the board on the screen", ["game.board.*"]),
     ("the BASIC layer on the machine", ["game.zx.*"]),
     ("the words and pages", ["game.words", "game.instructions", "game.commands", "game.menus",
-                             "game.chances"]),
+                             "game.options_page", "game.chances"]),
     ("the review", ["game.review.*"]),
     ("the scenes", ["game.scenes.*"]),
     ("the match loop", ["game.program"]),

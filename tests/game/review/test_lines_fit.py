@@ -10,7 +10,7 @@ from test_review_screen import Driver as ReviewDriver
 from test_review_screen import blunder_game
 from test_rollout_screen import five_plays_answer
 
-from game import menus
+from game import menus, options_page
 from game.board import lines
 from game.board import screen as S
 from game.files.settings import OPTIONS, Settings
@@ -67,7 +67,7 @@ def test_the_options_page_fits_with_every_choice_of_every_option(cuts):
             settings.set(name, choice)
 
             def draw(basic, settings=settings):
-                menus.draw_options(basic, settings, offer_setup=True)
+                options_page.draw_options(basic, settings, offer_setup=True)
                 yield
             page_driver(draw)
     assert cuts == []
