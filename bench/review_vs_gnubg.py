@@ -74,7 +74,7 @@ class Player:
     marked: tuple = (0, 0, 0)          # doubtful, bad, very bad (ours: ?, ??, -)
     cube_close: int = 0
     rating: str = "N/A"
-    luck: float = 0.0                  # EMG (gnubg); ours: cubeless money points
+    luck: float = 0.0                  # EMG (gnubg); ours: EMG in a match, money: cubeless points
     per_move: list = field(default_factory=list)   # (error EMG, luck) per move, in order
 
 
@@ -291,6 +291,7 @@ def report(o: Outcome) -> list[str]:
     for name in NAMES:
         g, us = o.gnubg[name], o.ours[name]
         unit = "EMG" if "match" in o.label else "points per unit of cube"
+        luck_unit = "EMG" if "match" in o.label else "cubeless money points"
         lines += [
             f"{name} error total: ours {us.error:.3f} {unit} | gnubg {g.error:.3f} {unit}",
             f"{name} unforced moves: ours {us.moves} moves | gnubg {g.moves} moves",
@@ -300,7 +301,7 @@ def report(o: Outcome) -> list[str]:
             f"{name} cube decisions counted: ours {us.cube_close} decisions | "
             f"gnubg {g.cube_close} decisions (close or actual)",
             f"{name} rating: ours {us.rating} | gnubg {g.rating}",
-            f"{name} luck: ours {us.luck:+.3f} cubeless money points | gnubg {g.luck:+.3f} EMG"]
+            f"{name} luck: ours {us.luck:+.3f} {luck_unit} | gnubg {g.luck:+.3f} EMG"]
     lines += [f"per-move error correlation: {correlation(o.errors):.3f} (Pearson r, "
               f"{len(o.errors)} moves)",
               f"per-move luck correlation: {correlation(o.lucks):.3f} (Pearson r, "

@@ -255,7 +255,7 @@ class Reviewer:
         choices = tuple(_choice(c, ranked[0], terms) for c in ranked[:CANDIDATES_SHOWN])
         forced = len({p.after for p in turn.legal}) <= 1
         return MoveReview(turn.index + 1, action.side, tuple(action.dice), before, played,
-                          choices[0], choices, loss, luck_of(before, action.dice), forced,
+                          choices[0], choices, loss, luck_of(before, action.dice, terms), forced,
                           cube_value=turn.cube_value, cube_owner=turn.cube_owner,
                           terms=terms, emg=Emg.at(terms) if ranked[0].ply >= 0 else None)
 
@@ -299,12 +299,23 @@ def judged_play(ranked, after: Position, terms: MatchTerms = MONEY, words: str |
     return Choice(words, mine.play, equity, ply, chances), loss
 
 
-def luck_of(before: Position, dice) -> float:
+def luck_of(before: Position, dice, terms: MatchTerms = MONEY) -> float:
     """How much the roll gave its roller: the equity after the roll's best 0-ply play less
-    the average over all 36 rolls (cubeless money, the roller's side)."""
-    average = evaluator.evaluate(before, LUCK_PLY).equity
-    best = evaluator.ranked_plays(before, tuple(dice), LUCK_LEVEL, limit=1)[0].equity
-    return best - average
+    the average over all 36 rolls, the roller's side. Money play: cubeless money points. At
+    a match score (the roller's `terms`, as judged): each roll's best play ranked and valued
+    by the match table at the score, the difference in EMG, as GNU Backgammon counts luck."""
+    emg = Emg.at(terms)
+    if emg is None:
+        average = evaluator.evaluate(before, LUCK_PLY).equity
+        return _best_value(before, dice, MONEY) - average
+    average = sum((1 if d1 == d2 else 2) * _best_value(before, (d1, d2), terms)
+                  for d1 in range(1, 7) for d2 in range(d1, 7)) / 36.0
+    return emg.error(_best_value(before, dice, terms) - average)
+
+
+def _best_value(before: Position, dice, terms: MatchTerms) -> float:
+    """The value of the roll's best play at LUCK_LEVEL (cubeless money, or 2 x mwc - 1)."""
+    return evaluator.ranked_plays(before, tuple(dice), LUCK_LEVEL, limit=1, terms=terms)[0].equity
 
 
 def review_game(record: MatchRecord, game_number: int | None = None,

@@ -123,7 +123,8 @@ def summary_lines(review: R.Review, total: int | None = None) -> list[str]:
                   "looked at. R carries on."]
     if review.match_play:
         lines[8:8] = [row("MWC lost", lambda s: f"{s.mwc_error:.1f}%")]
-        lines += ["", "Errors in EMG (GNU Backgammon's", "equivalent money game units)."]
+        lines += ["", "Errors and luck in EMG (GNU",
+                  "Backgammon's equivalent money", "game units)."]
     elif any(i.terms.past_table for i in review.items):
         lines += ["", "The match is past the match", "table: judged as money play."]
     return lines

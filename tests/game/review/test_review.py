@@ -11,6 +11,8 @@ import pytest
 from game.files import savegame
 from game.model import evaluator, rules
 from game.model.match import COMPUTER, HUMAN, Match
+from game.model.match_equity import Emg
+from game.model.match_terms import MatchTerms
 from game.model.position import Position
 from game.model.record import MatchRecord, format_play
 from game.review import judge as review
@@ -172,6 +174,21 @@ def test_the_luck_of_all_36_rolls_averages_to_nothing():
             total += luck_of(position, (d1, d2))
     assert abs(total / 36) < 1e-4
     assert luck_of(position, (6, 6)) > 0 > luck_of(position, (2, 1))
+
+
+@pytest.mark.parametrize("terms", [MatchTerms(1, 0, 5, 2, 4), MatchTerms(2, 2, 7, 3, 3),
+                                   MatchTerms(1, 0, 3, 1, 2, crawford=1)])
+def test_match_luck_is_in_emg_and_all_36_rolls_average_to_nothing(terms):
+    position = Position.from_id("4HPwATDgc/ABMA")
+    lucks = {(d1, d2): luck_of(position, (d1, d2), terms)
+             for d1 in range(1, 7) for d2 in range(1, 7)}
+    assert abs(sum(lucks.values()) / 36) < 1e-4
+    assert lucks[(6, 6)] > 0 > lucks[(2, 1)]
+    best_66 = evaluator.ranked_plays(position, (6, 6), 3, limit=1, terms=terms)[0].equity
+    mean = sum(evaluator.ranked_plays(position, roll, 3, limit=1, terms=terms)[0].equity
+               for roll in lucks) / 36
+    assert lucks[(6, 6)] == pytest.approx(Emg.at(terms).error(best_66 - mean), abs=1e-6)
+    assert lucks[(6, 6)] != pytest.approx(luck_of(position, (6, 6)), abs=1e-3)   # not money
 
 
 def test_summary_adds_each_sides_errors_and_luck():

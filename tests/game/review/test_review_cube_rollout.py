@@ -203,7 +203,7 @@ def test_a_match_past_the_match_table_is_labelled_and_exported_as_the_money_play
         review = Reviewer(record, level=QUICK).run()
         assert review.match_play == in_match_units
         lines = summary_lines(review)
-        assert ("Errors in EMG (GNU Backgammon's" in lines) == in_match_units
+        assert ("Errors and luck in EMG (GNU" in lines) == in_match_units
         assert ("table: judged as money play." in lines) != in_match_units
         text = format_sgf(record, {record.games[-1].number: review})
         assert ("DA[" in text) == in_match_units

@@ -53,7 +53,7 @@ def test_match_errors_are_emg_and_marked_by_it_with_the_match_chance_beside():
         assert f"{-item.mwc_loss:.1f}%" in headline(item, HUMAN)
     assert r.summary()[HUMAN].mwc_error > 0
     text = "\n".join(summary_lines(r))
-    assert "Errors in EMG" in text and "MWC lost" in text
+    assert "Errors and luck in EMG" in text and "MWC lost" in text
 
 
 def test_a_play_the_search_looked_at_less_deeply_is_judged_at_the_bests_depth_in_a_match():
