@@ -61,10 +61,11 @@ def trials_lines(record, counts: dict) -> list[str]:
 
 
 def luck_lines(record, lucks: list) -> list[str]:
-    """Page 3: each side's luck per game (review.luck_of summed) and the total."""
+    """Page 3: each side's luck per game (review.luck_of summed, in money play's units at
+    any score: a measure of the dice alone) and the total."""
     a, b = record.sides
-    lines = ["Each side's luck, game by game:", "what its rolls gave it (points,",
-             "as the review measures luck).", "",
+    lines = ["Each side's luck, game by game:", "what its rolls gave it (cubeless",
+             "money points, at any score).", "",
              f"{'Game':<6}{side_word(record, a)[:8]:>9}{side_word(record, b)[:8]:>9}"
              .ljust(S.COLS)]
     if not lucks:
