@@ -308,9 +308,10 @@ def luck_of(before: Position, dice, terms: MatchTerms = MONEY) -> float:
     if emg is None:
         average = evaluator.evaluate(before, LUCK_PLY).equity
         return _best_value(before, dice, MONEY) - average
-    average = sum((1 if d1 == d2 else 2) * _best_value(before, (d1, d2), terms)
-                  for d1 in range(1, 7) for d2 in range(d1, 7)) / 36.0
-    return emg.error(_best_value(before, dice, terms) - average)
+    values = {(d1, d2): _best_value(before, (d1, d2), terms)
+              for d1 in range(1, 7) for d2 in range(d1, 7)}      # the 21 rolls, each once
+    average = sum((1 if d1 == d2 else 2) * v for (d1, d2), v in values.items()) / 36.0
+    return emg.error(values[min(dice), max(dice)] - average)
 
 
 def _best_value(before: Position, dice, terms: MatchTerms) -> float:
