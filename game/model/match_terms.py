@@ -5,6 +5,7 @@ the match itself (game/model/match.py) nor the match equity table (match_equity.
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, replace
+from functools import cached_property
 
 from game.errors import MatchError
 from native import ffi, lib
@@ -101,7 +102,12 @@ class MatchTerms:
     def as_c(self):
         """The C struct (a cffi `bg_match *`) every bg.h call that needs the terms takes: the
         one place it is filled, with the terms judged (money play for a match past the
-        table, as everywhere)."""
+        table, as everywhere). Made once for these terms (they never change; C only reads
+        it), as every ranking of a review or a luck figure passes it again."""
+        return self._c
+
+    @cached_property
+    def _c(self):
         terms = self.judged
         return ffi.new("bg_match *", {
             "cube_value": terms.cube_value, "cube_owner": terms.cube_owner,
