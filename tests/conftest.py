@@ -36,6 +36,16 @@ REQUIRE_SHARED = os.environ.get("SPECTRUM_REQUIRE_SHARED") == "1"
 IN_CI = REQUIRE_SHARED or os.environ.get("CI") == "true"
 
 
+@pytest.fixture
+def config(tmp_path, monkeypatch):
+    """The test's own options and save folder, `tmp_path/cfg`, not made yet (the program makes
+    it when it first writes there). A test module may define its own `config` instead."""
+    from game.files.folders import CONFIG_ENV
+    folder = tmp_path / "cfg"
+    monkeypatch.setenv(CONFIG_ENV, str(folder))
+    return folder
+
+
 def missing_tool(message: str) -> NoReturn:
     """A system tool or an outside package a test needs is not there: a skip on a developer's
     machine, a failure in CI (where .ci/run and the test extra install it). Never for our own

@@ -101,8 +101,9 @@ class Player:
 
 def window_config(tmp_path, monkeypatch, settings: dict):
     """A test's own options folder (tmp_path) holding `settings` as the player's options file,
-    and SDL's dummy window: what each window test sets up before its Player starts."""
+    and SDL's dummy window and sound: what each window test sets up before its Player starts."""
     monkeypatch.setenv("SPECTRUM_BACKGAMMON_CONFIG_DIR", str(tmp_path))
     monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+    monkeypatch.setenv("SDL_AUDIODRIVER", "dummy")
     (tmp_path / "settings.json").write_text(json.dumps(settings))
     return tmp_path

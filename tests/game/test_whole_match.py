@@ -20,7 +20,7 @@ from game.model.match import COMPUTER, HUMAN
 from game.model.position import Position
 from game.scenes import cube
 from spectrum.screen_text import line_text, screen_text
-from windowdriver import Player
+from windowdriver import Player, window_config
 
 SEED = 3
 LEVEL = 1                     # the computer's, through USR
@@ -226,12 +226,8 @@ def play_match(config, mouse: bool, acting=act, frames: int = MAX_FRAMES,
 
 @pytest.fixture
 def config(tmp_path, monkeypatch):
-    monkeypatch.setenv("SPECTRUM_BACKGAMMON_CONFIG_DIR", str(tmp_path))
-    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
-    monkeypatch.setenv("SDL_AUDIODRIVER", "dummy")
-    monkeypatch.chdir(tmp_path)
-    (tmp_path / "settings.json").write_text(json.dumps(SETTINGS))
-    return tmp_path
+    monkeypatch.chdir(tmp_path)                  # the .mat is exported where the game runs
+    return window_config(tmp_path, monkeypatch, SETTINGS)
 
 
 def gnubg_final_score(tmp_path, mat_path) -> dict:

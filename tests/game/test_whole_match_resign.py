@@ -3,7 +3,6 @@
 speed with keys held in host time, and a money session of three games with resignations;
 the score each time as GNU Backgammon reads the exported .mat. The window, the hands and
 the person's choices are test_whole_match.py's; this file adds only what differs."""
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -26,6 +25,7 @@ from game.board import screen as S
 from game.model import evaluator, rules
 from game.model.match import COMPUTER, HUMAN
 from spectrum.screen_text import line_text
+from windowdriver import window_config
 
 QUESTION = ("Resign: 1 single", "3 backgammon; N plays on")
 ROM_REPEAT_FRAMES = 35          # the 48K's REPDEL: a key held this many frames types again
@@ -103,14 +103,10 @@ def quitting(quits: Quits):
 def configure(tmp_path, monkeypatch):
     """The settings file written with `changes` to test_whole_match's SETTINGS; returns the
     folder the program runs and exports in."""
-    monkeypatch.setenv("SPECTRUM_BACKGAMMON_CONFIG_DIR", str(tmp_path))
-    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
-    monkeypatch.setenv("SDL_AUDIODRIVER", "dummy")
     monkeypatch.chdir(tmp_path)
 
     def write(**changes):
-        (tmp_path / "settings.json").write_text(json.dumps({**SETTINGS, **changes}))
-        return tmp_path
+        return window_config(tmp_path, monkeypatch, {**SETTINGS, **changes})
     return write
 
 

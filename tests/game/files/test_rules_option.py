@@ -6,15 +6,8 @@ import json
 import pytest
 
 from game.files import rules1983, savegame
-from game.files import settings as st
 from game.files.settings import Settings, SettingsError, load_settings, short_words
 from game.model.match import Match
-
-
-@pytest.fixture
-def config(tmp_path, monkeypatch):
-    monkeypatch.setenv(st.CONFIG_ENV, str(tmp_path / "cfg"))
-    return tmp_path / "cfg"
 
 
 def test_rules_default_is_full_and_the_switch_is_off():

@@ -3,18 +3,11 @@ import json
 
 import pytest
 
-from game.files import settings as st
 from game.files.savegame import SavedGame, discard_save, has_save, load_game, save_game
 from game.files.settings import Settings
 from game.model.match import COMPUTER, HUMAN, Match
 
 START_ID = "4HPwATDgc/ABMA"        # gnubg's ID of the starting position
-
-
-@pytest.fixture
-def config(tmp_path, monkeypatch):
-    monkeypatch.setenv(st.CONFIG_ENV, str(tmp_path / "cfg"))
-    return tmp_path / "cfg"
 
 
 def match_in_progress():

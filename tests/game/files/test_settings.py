@@ -7,12 +7,6 @@ from game.files import settings as st
 from game.files.settings import BOARD_STYLES, Settings, SettingsError, load_settings
 
 
-@pytest.fixture
-def config(tmp_path, monkeypatch):
-    monkeypatch.setenv(st.CONFIG_ENV, str(tmp_path / "cfg"))
-    return tmp_path / "cfg"
-
-
 def test_defaults_match_the_1987_presets_and_the_1983_look():
     s = Settings()
     assert (s.level, s.cube, s.sound, s.speed) == (5, True, True, "steps")
