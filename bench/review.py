@@ -1,5 +1,5 @@
 """Game review speed benchmark (not a test): seeded games of 60 moves (level 3 with a slip
-now and then, so there are errors to find) reviewed at level 5 by game/review/judge.py, cube
+now and then, so there are errors to find) reviewed at level 5 by game/analysis/judge.py, cube
 decisions and luck included, with the threads the review takes by itself and with one.
 One figure a line. Run: python3 bench/review.py [--games N]"""
 from __future__ import annotations
@@ -13,10 +13,10 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
+from game.analysis import judge as review  # noqa: E402
 from game.model import evaluator, rules  # noqa: E402
 from game.model.position import Position  # noqa: E402
 from game.model.record import MatchRecord  # noqa: E402
-from game.review import judge as review  # noqa: E402
 
 MOVES = 60
 

@@ -1,8 +1,8 @@
-"""Benchmark (not a test): our review (game/review/judge.py, level 5) against GNU Backgammon's
+"""Benchmark (not a test): our review (game/analysis/judge.py, level 5) against GNU Backgammon's
 analysis of the same games. `gnubg -t` plays N 7-point matches against itself at 0-ply (one
 player with evaluation noise drawn between 0.04 and 0.06) and a money session, analyses them
 (`analyse match`, `show statistics match`, at --plies), and we review the same .sgf through
-game/review/imports.py. Prints, per player side by side, one figure a line with its unit:
+game/matchfiles/imports.py. Prints, per player side by side, one figure a line with its unit:
 error totals (EMG), marks, rating bands, cube decisions counted, luck, and the per-move
 correlation of the errors and the luck; then whether the goals of issue 48 hold:
     every player's rating within one band of gnubg's;
@@ -24,10 +24,10 @@ from dataclasses import dataclass, field
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from game.review.cube_judgement import in_emg  # noqa: E402
-from game.review.imports import read_match_file  # noqa: E402
-from game.review.judge import RATINGS, Reviewer  # noqa: E402
-from game.review.verdicts import SideSummary  # noqa: E402
+from game.analysis.cube_judgement import in_emg  # noqa: E402
+from game.analysis.judge import RATINGS, Reviewer  # noqa: E402
+from game.analysis.verdicts import SideSummary  # noqa: E402
+from game.matchfiles.imports import read_match_file  # noqa: E402
 
 NAMES = ("Alice", "Bob")               # Bob is the noisy one
 NOISE = (0.04, 0.06)

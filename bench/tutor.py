@@ -22,11 +22,11 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
+from game.analysis import judge as review  # noqa: E402
+from game.analysis.cube_judgement import CUBE_SCREEN_LEVEL, close_cube  # noqa: E402
 from game.model import evaluator, rules  # noqa: E402
 from game.model.match_terms import MONEY  # noqa: E402
 from game.model.position import Position  # noqa: E402
-from game.review import judge as review  # noqa: E402
-from game.review.cube_judgement import CUBE_SCREEN_LEVEL, close_cube  # noqa: E402
 from game.scenes import tutor  # noqa: E402
 
 OPTION = "?"                      # the strictest option: warns of anything over DOUBTFUL

@@ -500,7 +500,7 @@ def review_move():
 SCENES.update({"review-summary": reviewed_game, "review": review_move})
 
 
-# --- rollouts: R on the advice page (game/review/rollout_pages.py)
+# --- rollouts: R on the advice page (game/pages/rollout_pages.py)
 
 # A short race, you to play 6-2 (91 pips against 82): the five best plays are close
 SHORT_RACE = Position.from_points({9: 2, 8: 2, 7: 1, 6: 3, 5: 2, 4: 2, 3: 1, 11: 1},
@@ -576,7 +576,7 @@ def rollout_running():
     same bits on every machine."""
     from unittest import mock
 
-    from game.review import rollout_pages
+    from game.pages import rollout_pages
     with mock.patch.object(rollout_pages, "Rollout", _PausedRollout), \
             mock.patch.object(rollout_pages, "default_threads", lambda: 2), \
             mock.patch.object(rollout_pages, "time", _ShotClock()):
@@ -604,7 +604,7 @@ def post_crawford_match():
 
 
 def rollout_match():
-    """A race at that score (tests/game/review/test_rollout_match.py's, where level 5's play for the
+    """A race at that score (tests/game/pages/test_rollout_match.py's, where level 5's play for the
     match is not its money play), your 3-2 plays rolled out at the match score to the end:
     1,296 games each, the result page with the score and the units."""
     scene = rolled_to_your_move([3, 2], Position.from_id("2Xk7AABmnoWAEQ").swapped(),
@@ -622,13 +622,13 @@ SCENES.update({"rollout-running": rollout_running, "rollout-done": rollout_done,
                "rollout-match": rollout_match})
 
 
-# --- --review FILE: a match GNU Backgammon played against itself (game/review/import_pages.py)
+# --- --review FILE: a match GNU Backgammon played against itself (game/pages/import_pages.py)
 
 def review_import():
     """`gnubg -t` plays a 7-point match against itself (tests/gnubg_selfplay.py) and exports
     it as .mat; --review's list of its games, on the machine as the console runs it."""
-    from game.review.import_pages import review_program
-    from game.review.imports import read_match_file
+    from game.matchfiles.imports import read_match_file
+    from game.pages.import_pages import review_program
     from gnubg_selfplay import self_play
     folder = tempfile.mkdtemp(prefix="sbg-docs-gnubg-")
     imported = read_match_file(self_play(folder, length=7, seed=14).mat)
@@ -678,8 +678,8 @@ NOISY_SEED, NOISY_GAME = 5, 1
 def review_match_emg():
     """A 7-point match gnubg played against itself, Bob with noise NOISY: game NOISY_GAME
     reviewed by level 5, its summary in EMG with the match chance lost."""
-    from game.review.import_pages import review_program
-    from game.review.imports import read_match_file
+    from game.matchfiles.imports import read_match_file
+    from game.pages.import_pages import review_program
     from gnubg_selfplay import self_play
     folder = tempfile.mkdtemp(prefix="sbg-docs-emg-")
     imported = read_match_file(self_play(folder, length=7, seed=NOISY_SEED, noise=NOISY).mat)
@@ -705,7 +705,7 @@ SCENES.update({"review-match-emg": review_match_emg,
 # --- R on a review cube page in a match: rolled out at the score the review judged it at
 
 # A race of 60 pips each, the side on roll ahead by its roll
-# (tests/game/review/test_review.py's RACE_EVEN)
+# (tests/game/analysis/test_review.py's RACE_EVEN)
 EVEN_RACE = "7u4OAADu7g4AAA"
 
 
@@ -715,7 +715,7 @@ def review_cube_rollout():
     0-ply at the match score, to the end (1,296 games)."""
     from game.board import screen as S
     from game.model.record import MatchRecord
-    from game.review.pages import review_screen
+    from game.pages.review_pages import review_screen
     record = MatchRecord(5)
     record.start_game({HUMAN: 3, COMPUTER: 3}, start=EVEN_RACE)
     record.double(HUMAN, 2)
@@ -741,8 +741,8 @@ def tutor_warning():
     """Tutor at ?: the opening 5-3 played as the review would mark ?? (its least error that
     does not round to 0.080, found by the review's own judgement), the warning before the
     turn ends."""
+    from game.analysis import judge as review
     from game.model import evaluator
-    from game.review import judge as review
     ranked = evaluator.ranked_plays(Position.start(), (5, 3), review.REVIEW_LEVEL)
     blunders = sorted((review.judged_play(ranked, c.play.after)[1], n)
                       for n, c in enumerate(ranked))
@@ -761,10 +761,10 @@ def tutor_missed_double():
     """Tutor at ?: you lead a race and press ENTER at "ENTER rolls, D doubles"; the race is
     the first of a few whose missed double the review would mark ?? (level 5 asked here),
     and the warning comes before the dice are thrown."""
+    from game.analysis import judge as review
+    from game.analysis.cube_judgement import judge_no_double
     from game.model import evaluator
     from game.model.match_terms import MONEY
-    from game.review import judge as review
-    from game.review.cube_judgement import judge_no_double
     trailer = {12: 2, 10: 2, 8: 3, 6: 3, 5: 2, 4: 2, 3: 1}
     for leader in ({8: 3, 6: 5, 5: 3, 4: 3, 3: 1}, {10: 1, 8: 3, 6: 4, 5: 3, 4: 3, 3: 1},
                    {10: 2, 8: 3, 6: 4, 5: 3, 4: 2, 3: 1}):

@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from game import __version__
+from game.analysis.cube_judgement import cube_verdict
 from game.board import screen as S
 from game.board.lines import fit, wrap
 from game.chances import chances_header, chances_line, chances_note
@@ -187,15 +188,6 @@ def advice_page(advice: Advice, mover_is_human: bool = True,
     if with_chances:
         lines += [""] + chances_note()
     return lines
-
-
-def cube_verdict(decision) -> str:
-    """The proper cube action in words, e.g. "Double, take" or "Too good to double"."""
-    if decision.too_good:
-        return "Too good to double: play on"
-    if decision.double:
-        return "Double, take" if decision.take else "Double, pass"
-    return "No double, take" if decision.take else "No double, pass"
 
 
 def cube_advice_lines(decision, doubler: str = "You", offered: bool = False,

@@ -290,7 +290,7 @@ def main(argv=None) -> int:
     try:
         if not rules_fit(args, runner):
             return 2
-        from game.review.import_pages import review_instead
+        from game.pages.import_pages import review_instead
         if args.review and not review_instead(runner, args.review, lambda words: print(
                 f"{TITLE}: {words}", file=sys.stderr)):
             return 2

@@ -8,7 +8,6 @@ from collections.abc import Callable, Generator
 from dataclasses import dataclass, field
 from typing import Any
 
-from game import instructions
 from game.board import screen as S
 from game.files import rules1983, savegame
 from game.files.session import Session
@@ -19,6 +18,7 @@ from game.model.dice import Dice
 from game.model.evaluator import CubeDecision
 from game.model.match import Match
 from game.model.position import Position
+from game.pages import instructions
 from game.scenes import match_end, turn_loop
 from game.scenes.game_over import game_over
 from game.scenes.resume import offer_resume, short_warning

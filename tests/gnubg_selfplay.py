@@ -2,7 +2,7 @@
 set to the computer at 0-ply, seeded dice, named by `set defaultnames`, the match exported as
 .mat (`export match mat`) and saved as .sgf (`save match`). gnubg's own words on what happened
 (who won what, the Crawford game) come back too, to check the files against. For the tests of
-game/review/imports.py and for docs/make_docs.py; not a test itself."""
+game/matchfiles/imports.py and for docs/make_docs.py; not a test itself."""
 import os
 import re
 import shutil

@@ -1,5 +1,5 @@
 """The options menu's settings, the board styles as colour data, and their small JSON file
-in the user's config directory. Not the menu itself (game/menus.py) and not the drawing
+in the user's config directory. Not the menu itself (game/pages/menus.py) and not the drawing
 (game/board/palette.py reads a style's colours from here)."""
 from __future__ import annotations
 

@@ -3,13 +3,13 @@ shown play, at the cube stop "ENTER rolls, D doubles" before every throw where a
 live, or after the tutor's missed-double warning), the take or drop, the cube advice on A.
 Not the cube's rules (game/model/match.py) nor its maths."""
 
-from game import commands, menus
+from game import commands
+from game.analysis.cube_judgement import CUBE_SCREEN_LEVEL, close_cube
 from game.board.lines import wrap
 from game.errors import BackgammonError
 from game.interfaces import Frames
 from game.model import evaluator
-from game.review import rollout_pages
-from game.review.cube_judgement import CUBE_SCREEN_LEVEL, close_cube
+from game.pages import menus, rollout_pages
 from game.scenes import tutor
 from game.scenes.keys import chance_names
 from game.scenes.state import Game

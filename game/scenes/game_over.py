@@ -1,7 +1,7 @@
 """The end of a game: the winner and the kind of win in a banner on the board, a tune,
 then a key for a new game, or one of BANNER_KEYS (R reviews the game, O the options first);
 after a demo game the demo runs on unless a key stops it. Not the score keeping
-(game/model/match.py) nor the review itself (game/review/pages.py)."""
+(game/model/match.py) nor the review itself (game/pages/review_pages.py)."""
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -11,9 +11,9 @@ from typing import Any
 from game.board import screen as S
 from game.board.lines import fit
 from game.interfaces import Frames, Screen
-from game.menus import key_char
 from game.model.match import COMPUTER, DROP, HUMAN, RESIGN
-from game.review.pages import review_screen
+from game.pages.menus import key_char
+from game.pages.review_pages import review_screen
 from game.scenes.state import Game
 from game.scenes.timing import BANNER_LINE_FRAMES, DEMO_NEXT_GAME_FRAMES, LOSE_TUNE, WIN_TUNE
 from game.words import SCORE_CAPPED, result_words, say

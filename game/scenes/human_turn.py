@@ -2,12 +2,12 @@
 each step checked by the engine and shown at once, the refusal in a few words, the
 commands of the keys table (game/scenes/keys.py), READY? with Confirm turn on."""
 
-from game import menus
 from game.errors import BackgammonError, EntryError, IllegalMoveError
 from game.interfaces import Frames
 from game.model import rules
 from game.model.match import HUMAN
 from game.model.position import BAR, POINT_LETTERS, Position, parse_entry
+from game.pages import menus
 from game.scenes import keys, resign, tutor
 from game.scenes.state import Game
 from game.scenes.timing import STEP_BEEP

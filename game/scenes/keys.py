@@ -8,13 +8,14 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from game import commands, menus, options_page
+from game import commands
 from game.board.lines import fit
 from game.files.settings import export_folder
 from game.interfaces import Frames
+from game.matchfiles import matfile
 from game.model import rules
 from game.model.match import HUMAN
-from game.review import matfile, rollout_pages
+from game.pages import menus, options_page, rollout_pages
 from game.scenes.state import Game
 from game.scenes.timing import INFO_FRAMES
 from game.words import DEFAULT_NAMES, DEFAULT_WORDS, PRESS_ENTER

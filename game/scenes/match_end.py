@@ -3,13 +3,13 @@ stopped by a key, the match-over page with its .mat export, the options between 
 sets up a board, R reviews a finished game), and a new match when the options no longer fit
 the one in progress."""
 
-from game import menus, options_page
 from game.board import screen as S
 from game.files.settings import Settings
 from game.interfaces import Frames, Screen
 from game.model.match import Match, sides_for
-from game.review.dice_pages import dice_pages
-from game.review.pages import choose_game
+from game.pages import menus, options_page
+from game.pages.dice_pages import dice_pages
+from game.pages.review_pages import choose_game
 from game.scenes import setup_board
 from game.scenes.game_over import review_game
 from game.scenes.keys import export

@@ -1,10 +1,10 @@
 """The opening throw (rule 1): one die each, a tie throws again, the higher die starts
 and plays both; or the side the options name starts with its own throw. Not the turns."""
 
-from game import menus
 from game.interfaces import Frames
 from game.model.match import COMPUTER, opening_throw
 from game.model.position import Position
+from game.pages import menus
 from game.scenes.state import Game
 from game.scenes.timing import OPENING_READ_FRAMES
 from game.words import say

@@ -7,10 +7,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from game import menus
 from game.interfaces import Frames
 from game.model import resignation
 from game.model.match import GameResult
+from game.pages import menus
 from game.scenes.game_over import take_turns
 from game.scenes.state import Game
 from game.scenes.timing import OPENING_READ_FRAMES, WARNING_FRAMES

@@ -1,11 +1,11 @@
 """The offer of a saved match at start-up (Y resumes it, a damaged save set aside with a
 warning), and a long warning's short form for the message line. What a save holds is
 game/files/session.py's; the file itself game/files/savegame.py's."""
-from game import menus
 from game.board import screen as S
 from game.files import savegame
 from game.files.session import Session, facts, typed_steps
 from game.model.position import Position
+from game.pages import menus
 from game.scenes.timing import WARNING_FRAMES
 from game.zx.basic import Basic
 

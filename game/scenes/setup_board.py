@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import re
 
-from game import menus
 from game.board import screen as S
 from game.errors import PositionError
 from game.model.position import (
@@ -17,6 +16,7 @@ from game.model.position import (
     ROW_LEN,
     Position,
 )
+from game.pages import menus
 
 PROMPT = "Set up?"
 WHITE_COUNT_ROW = S.BOTTOM_DIE_ROW + 1        # the men on the board, beside it

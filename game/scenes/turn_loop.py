@@ -4,10 +4,10 @@ play. What the scenes share is scenes/state.py's Game; the scenes themselves are
 modules, and what follows a game is game/program.py's."""
 from __future__ import annotations
 
-from game import menus
 from game.board import screen as S
 from game.interfaces import Frames
 from game.model import rules
+from game.pages import menus
 from game.scenes import computer_turn, cube, human_turn, opening, resign
 from game.scenes.state import Game, ThrownDice
 from game.words import say

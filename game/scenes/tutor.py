@@ -1,6 +1,6 @@
 """Tutor mode (the Tutor option): a typed play, double, take or drop, and a roll without the
 double level 5 would make, judged at once with the review's own judgement and marks
-(game/review/judge.py: ? over DOUBTFUL, ?? over BAD, in EMG at a match score). An error of
+(game/analysis/judge.py: ? over DOUBTFUL, ?? over BAD, in EMG at a match score). An error of
 the size the option names is said on the message line before the turn goes on, with the better
 play or action and the error made: T or U takes it back (D doubles instead of a missed
 double), ENTER keeps it. The judging runs in a thread from the turn's start. Not the review
@@ -12,15 +12,15 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from game.analysis import judge as review
+from game.analysis.cube_judgement import cube_loss, in_emg, judge_no_double, normalized
 from game.board import screen as S
 from game.board.lines import fit
 from game.commands import play_text
 from game.errors import BackgammonError
-from game.menus import BAD_KEY, CLICK, key_char
 from game.model import evaluator, rules
 from game.model.match_terms import MatchTerms
-from game.review import judge as review
-from game.review.cube_judgement import cube_loss, in_emg, judge_no_double, normalized
+from game.pages.menus import BAD_KEY, CLICK, key_char
 from game.scenes.keys import undo_all
 from game.scenes.state import Game
 from game.zx.basic import CODE_ENTER

@@ -8,13 +8,13 @@ import re
 import pytest
 
 from game import commands
+from game.analysis import judge as review
 from game.chances import chances_header, chances_line, percents
 from game.model import evaluator
 from game.model.match_terms import MatchTerms
 from game.model.position import Position
 from game.model.record import MatchRecord
-from game.review import judge as review
-from game.review.pages import figures_lines
+from game.pages.review_pages import figures_lines
 from native import ffi, lib
 
 START = Position.start()

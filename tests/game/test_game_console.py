@@ -2,8 +2,8 @@
 shown page by page in our own words, the headless screenshot, the window's close button."""
 
 
-from game import instructions
 from game import main as console
+from game.pages import instructions
 from gamedriver import GameDriver
 
 

@@ -233,7 +233,7 @@ def config(tmp_path, monkeypatch):
 def gnubg_final_score(tmp_path, mat_path) -> dict:
     """The match's final score by player name as `gnubg -t` reads the .mat: its own export
     of what it read, the last game's scores plus that game's points."""
-    from game.review.matfile import parse_mat
+    from game.matchfiles.matfile import parse_mat
     from gnubg_tools import gnubg_binary, gnubg_round_trip
     gnubg_binary()                                  # skips (fails in CI) without it
     theirs = tmp_path / "gnubg.mat"
@@ -285,7 +285,7 @@ def test_the_options_rows_and_key_line_answer_clicks(config):
     to WHEN CLOSE, back, and to WHEN CLOSE again; the footer's "ENTER to play on" leaves,
     and the settings file has WHEN CLOSE."""
     from game.files.settings import MENU_KEYS
-    from game.options_page import HINT_ROW, OPTION_FIRST_ROW
+    from game.pages.options_page import HINT_ROW, OPTION_FIRST_ROW
     player = Player(seed=SEED, frames=3000)
     hands = Hands(player, mouse=True)
     state = {"asked": False, "clicked": 0, "seen": []}

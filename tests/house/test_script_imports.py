@@ -43,7 +43,7 @@ def test_every_name_a_script_imports_from_our_packages_exists(path):
 
 def test_the_check_finds_a_name_that_is_gone(tmp_path):
     script = tmp_path / "old_script.py"
-    script.write_text("def shot():\n    from game.review.cube_judgement import CubeTerms\n"
+    script.write_text("def shot():\n    from game.analysis.cube_judgement import CubeTerms\n"
                       "    from game.model.match_terms import MONEY\n")
-    assert missing_names(script) == ["old_script.py:2: game.review.cube_judgement has no "
+    assert missing_names(script) == ["old_script.py:2: game.analysis.cube_judgement has no "
                                      "CubeTerms"]

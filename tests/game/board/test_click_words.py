@@ -59,7 +59,7 @@ def screen_with(lines: dict) -> bytearray:
 
 
 def test_a_long_question_keeps_its_answers_on_the_line():
-    from game import menus
+    from game.pages import menus
     from gamedriver import RoutineDriver
     driver = RoutineDriver(lambda b: menus.ask_yes_no(b, "Resume the saved game " * 3))
     driver.run(2)

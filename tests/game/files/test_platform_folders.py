@@ -15,8 +15,8 @@ from game.files import folders, safe_write, shutdown
 from game.files import settings as st
 from game.files.savegame import SavedGame, load_game, save_game, save_path
 from game.files.settings import Settings, load_settings
+from game.matchfiles.imports import read_match_file
 from game.model.match import COMPUTER, HUMAN, Match
-from game.review.imports import read_match_file
 
 START_ID = "4HPwATDgc/ABMA"        # gnubg's ID of the starting position
 PLATFORMS = ["win32", "darwin", "linux"]

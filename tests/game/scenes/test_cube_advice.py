@@ -6,6 +6,7 @@ from types import SimpleNamespace
 import pytest
 
 from game import commands
+from game.analysis.cube_judgement import cube_verdict
 from game.board import screen as S
 from game.files.settings import Settings
 from game.model.dice import Dice
@@ -25,7 +26,7 @@ def decision(double, take, too_good=False):
     (True, False, False, "Double, pass"), (False, False, True, "Too good to double: play on"),
 ])
 def test_the_verdict_names_the_proper_action(double, take, too_good, verdict):
-    assert commands.cube_verdict(decision(double, take, too_good)) == verdict
+    assert cube_verdict(decision(double, take, too_good)) == verdict
 
 
 def test_the_page_shows_chances_three_equities_and_fits_the_screen():

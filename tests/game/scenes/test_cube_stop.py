@@ -8,12 +8,12 @@ from types import SimpleNamespace
 
 import pytest
 
+from game.analysis.cube_judgement import CUBE_SCREEN_LEVEL, close_cube
 from game.files.settings import Settings
 from game.model import evaluator
 from game.model.dice import Dice
 from game.model.match import COMPUTER, HUMAN, MAX_CUBE, Match
 from game.model.position import Position
-from game.review.cube_judgement import CUBE_SCREEN_LEVEL, close_cube
 from game.scenes import cube, tutor
 from game.scenes.timing import SPEED_READ
 from gamedriver import CUBE_STOP, GameDriver

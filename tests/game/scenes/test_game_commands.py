@@ -2,10 +2,10 @@
 A (advice), P (pip count), I (position + match ID), T (take back a step), U (undo the
 turn), READY? (Y keeps, N puts the men back), set the dice yourself, X (export)."""
 from game.files.settings import Settings
+from game.matchfiles.matfile import parse_mat
 from game.model.dice import Dice
 from game.model.match import Match
 from game.model.position import Position
-from game.review.matfile import parse_mat
 from gamedriver import GameDriver
 
 HUMAN_STARTS = [1, 3]             # the human wins the opening throw with 3-1

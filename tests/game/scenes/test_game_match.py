@@ -5,10 +5,10 @@ import os
 from types import SimpleNamespace
 
 from game.files.settings import Settings
+from game.matchfiles.matfile import parse_mat
 from game.model.dice import Dice
 from game.model.match import COMPUTER, HUMAN, Match
 from game.model.position import Position
-from game.review.matfile import parse_mat
 from game.zx.usr import evaluator_cube
 from gamedriver import GameDriver, board
 

@@ -207,7 +207,7 @@ def test_demo_throws_again_after_a_tied_opening_without_a_key():
 
 
 def test_instructions_tell_a_new_player_that_h_lists_the_other_keys():
-    from game import instructions
+    from game.pages import instructions
     last = " ".join(instructions.page_lines(len(instructions.PAGES) - 1))
     assert "H to see every other key" in last
     for page in range(len(instructions.PAGES)):          # still clear of the footer row

@@ -5,16 +5,16 @@ by level 5 with the typed step kept, then a gammon accepted in money play; the c
 offer in a lost race; two people; the cube at 64; a wrong answer to the question."""
 import pytest
 
+from game.analysis.judge import Reviewer
 from game.files.settings import Settings
+from game.matchfiles import sgf
+from game.matchfiles.imports import read_match_file
+from game.matchfiles.matfile import parse_mat, write_mat
 from game.model import evaluator, resignation
 from game.model.dice import Dice
 from game.model.match import COMPUTER, HUMAN, RESIGN, Match
 from game.model.match_terms import MatchTerms
 from game.model.position import Position
-from game.review import sgf
-from game.review.imports import read_match_file
-from game.review.judge import Reviewer
-from game.review.matfile import parse_mat, write_mat
 from game.scenes.resign import BAD_ANSWER, question_lines
 from gamedriver import GameDriver, board
 from gnubg_tools import run_gnubg_commands

@@ -10,8 +10,8 @@ from test_game_flow import play_human_turn
 
 from game.board import screen as S
 from game.files.settings import Settings
+from game.matchfiles.matfile import parse_mat, write_mat
 from game.model.position import Position
-from game.review.matfile import parse_mat, write_mat
 from gamedriver import GameDriver
 from gnubg_tools import comparable, run_gnubg
 

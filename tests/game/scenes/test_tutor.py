@@ -9,6 +9,9 @@ from types import SimpleNamespace
 
 import pytest
 
+from game.analysis import judge as review
+from game.analysis.cube_judgement import judge_no_double
+from game.analysis.judge import BAD, DOUBTFUL
 from game.commands import play_text
 from game.files.settings import Settings, SettingsError
 from game.model import evaluator, rules
@@ -17,9 +20,6 @@ from game.model.match import COMPUTER, HUMAN, Match
 from game.model.match_terms import MONEY, MatchTerms
 from game.model.position import Position
 from game.model.record import MatchRecord
-from game.review import judge as review
-from game.review.cube_judgement import judge_no_double
-from game.review.judge import BAD, DOUBTFUL
 from game.scenes import tutor
 from gamedriver import CUBE_STOP, GameDriver
 

@@ -1,0 +1,330 @@
+"""The review of a recorded game: every play and cube action replayed from game/model/record.py,
+judged by level 5 (the error made, marked ? and ??), the luck of each roll; what it finds is
+game/analysis/verdicts.py's. Pure logic: no screen, no keys, no files.
+
+Units: every equity is the mover's, in points a game for one unit of cube (money play), or
+2 x match winning chance - 1 at a match score the match table takes; every error is in money
+points per unit of cube, or in EMG at a match score (game/model/match_equity.py), as GNU
+Backgammon states them. Luck is cubeless money equity at 0-ply (each roll's best play judged
+by the net alone; the average of the 36 rolls is the evaluator's 1-ply value), which keeps it
+to about a millisecond a roll. A play the search looked at less deeply than its best is
+judged again as deeply, in money and match play alike (judged_play)."""
+from __future__ import annotations
+
+import os
+from collections import deque
+from concurrent.futures import ThreadPoolExecutor
+
+from game.analysis.cube_judgement import (
+    cube_loss,
+    cube_verdict,
+    in_emg,
+    judge_no_double,
+    normalized,
+)
+from game.analysis.replay import ReplayedTurn, ReviewError, apply_play, other_side, replay
+from game.analysis.verdicts import (  # noqa: F401 (the review's names, read from here too)
+    BAD,
+    DOUBTFUL,
+    RATINGS,
+    Choice,
+    CubeReview,
+    MoveReview,
+    Review,
+    SideSummary,
+    mark_for,
+    rating_for,
+)
+from game.errors import BackgammonError, MatchError
+from game.model import evaluator, rules
+from game.model.match_equity import Emg, match_value
+from game.model.match_terms import MONEY, MatchTerms
+from game.model.position import Position
+from game.model.record import MatchRecord, format_play
+
+REVIEW_LEVEL = 5                 # the strongest level judges
+LUCK_LEVEL = 3                   # net 0-ply: the best play of each roll, for the luck
+LUCK_PLY = 1                     # evaluate(ply=1): the 0-ply best plays averaged over 36 rolls
+MAX_CUBE = 64
+CANDIDATES_SHOWN = 3             # best plays kept per move for the screen and the export
+MAX_WORKERS = 4                  # threads judging turns side by side, at most
+
+# ---- judging ---------------------------------------------------------------------------
+
+def review_workers() -> int:
+    """Threads a review judges turns with: the cores this process may run on, at most
+    MAX_WORKERS (the search runs in C with Python's lock let go, so they run at once)."""
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except AttributeError:                              # not on every system
+        cores = os.cpu_count() or 1
+    return max(1, min(MAX_WORKERS, cores))
+
+
+class Reviewer:
+    """Reviews one game of a record step by step: `steps()` is a generator that yields
+    (done, total) after each turn, in order, so a 50 Hz caller can show progress and stop
+    between two turns (stop(), or simply stop iterating). `review` holds what is done so far
+    (review.complete once every turn is). The record is replayed and checked first, in the
+    constructor: a damaged or empty game raises ReviewError before any analysis.
+    `cube`: whether the cube was in play (a turn without a double is then judged too).
+    `workers`: threads judging turns side by side (None: review_workers()); the turns are
+    independent, so the review is the same whatever the number, only sooner."""
+
+    def __init__(self, record: MatchRecord, game_number: int | None = None,
+                 level: int = REVIEW_LEVEL, cube: bool = True, workers: int | None = None):
+        if not record.games:
+            raise ReviewError("There is no game to review yet")
+        if game_number is None:
+            game = record.games[-1]
+        else:
+            found = [g for g in record.games if g.number == game_number]
+            if not found:
+                raise ReviewError(f"There is no game {game_number} in this record")
+            game = found[0]
+        self.record, self.game = record, game
+        self.level = evaluator.check_level(level)
+        self.cube = cube
+        self.workers = review_workers() if workers is None else max(1, int(workers))
+        self.turns = replay(record, game)
+        self.review = Review(game, record.sides, dict(record.names),
+                             match_play=MatchTerms.table_takes(record.length))
+        self.stopped = False
+        self.done = 0
+        self._decisions: dict = {}        # index of a double's answer -> (decision, terms)
+        self._ahead: dict[int, list] = {}  # turn number -> its items, judged before a stop
+
+    @property
+    def total(self) -> int:
+        return len(self.turns)
+
+    def stop(self) -> None:
+        self.stopped = True
+
+    def _units(self, start: int) -> list:
+        """The turns from `start` in units judged by one thread each: a turn alone, or a
+        double with its answer (the answer reads the double's decision)."""
+        units, at = [], start
+        while at < len(self.turns):
+            size = 2 if (self.turns[at].action.kind == "double" and at + 1 < len(self.turns)
+                         and self.turns[at + 1].action.kind in ("take", "drop")) else 1
+            units.append(list(range(at, at + size)))
+            at += size
+        return units
+
+    def _judge_unit(self, unit: list) -> list:
+        """The items of each turn of the unit (those judged before a stop kept as they were)."""
+        out = []
+        for n in unit:
+            items = self._ahead.pop(n, None)
+            out.append(items if items is not None else self._judge(self.turns[n]))
+        return out
+
+    def steps(self):
+        """Analyse the turns, yielding (done, total) after each in order; after a stop(), a
+        new steps() carries on from the next turn (keeping what was judged ahead)."""
+        self.stopped = False
+        units = self._units(self.done)
+        if self.workers == 1:
+            for unit in units:
+                if self.stopped:
+                    return
+                for n, items in zip(unit, self._judge_unit(unit), strict=True):
+                    if self.stopped:
+                        self._ahead[n] = items
+                        return
+                    yield from self._record(items)
+            self.review.complete = True
+            return
+        # a few units in flight at a time, so that a stop leaves little running
+        pool = ThreadPoolExecutor(self.workers, thread_name_prefix="review")
+        window = 2 * self.workers
+        flight = deque((unit, pool.submit(self._judge_unit, unit)) for unit in units[:window])
+        queued = deque(units[window:])
+        try:
+            while flight:
+                unit, job = flight.popleft()
+                results = job.result()
+                if queued:
+                    more = queued.popleft()
+                    flight.append((more, pool.submit(self._judge_unit, more)))
+                for n, items in zip(unit, results, strict=True):
+                    if self.stopped:
+                        self._ahead[n] = items
+                    else:
+                        yield from self._record(items)
+                if self.stopped:
+                    return
+            self.review.complete = True
+        finally:
+            for _, job in flight:
+                job.cancel()
+            pool.shutdown(wait=True)        # a unit already running finishes (under a second)
+            for unit, job in flight:
+                if job.done() and not job.cancelled() and job.exception() is None:
+                    self._ahead.update(zip(unit, job.result(), strict=True))
+
+    def _record(self, items: list):
+        self.review.items.extend(items)
+        self.done += 1
+        yield self.done, self.total
+
+    def run(self) -> Review:
+        """The whole review at once (tests, the export)."""
+        for _ in self.steps():
+            pass
+        return self.review
+
+    # ---- the match context ----
+    def _away(self, side: str) -> int:
+        return self.record.length - self.game.scores[side]
+
+    def _crawford(self) -> int:
+        if self.game.crawford:
+            return 1
+        return 2 if any(self._away(s) == 1 for s in self.record.sides) else 0
+
+    def _terms(self, turn: ReplayedTurn, side: str) -> MatchTerms:
+        """The cube and score as `side` saw them at `turn` (the item keeps them for its page
+        and its rollout; MatchTerms.judged decides whether the table takes the match). A
+        record whose score and cube make no possible terms is judged as money play."""
+        owner = 0 if turn.cube_owner is None else (1 if turn.cube_owner == side else 2)
+        try:
+            if not self.record.length:
+                return MatchTerms(turn.cube_value, owner)
+            return MatchTerms(turn.cube_value, owner, self.record.length, self._away(side),
+                              self._away(other_side(self.record.sides, side)),
+                              self._crawford())
+        except MatchError:
+            return MONEY
+
+    def _cube_terms(self, turn: ReplayedTurn) -> MatchTerms:
+        """The terms `turn`'s cube decision is judged at, its doubler's."""
+        return self._terms(turn, turn.doubler or turn.action.side)
+
+    def _may_double(self, turn: ReplayedTurn) -> bool:
+        side = turn.action.side
+        return (self.cube and not self.game.crawford and turn.cube_owner in (None, side)
+                and turn.cube_value < MAX_CUBE
+                and turn is not self.turns[0]             # the opening roll: no cube
+                and not (self.record.length and self._away(side) == 1))   # no use at 1-away
+
+    def _decision(self, turn: ReplayedTurn, level: int, terms: MatchTerms):
+        return evaluator.cube_decision(turn.before, level, terms)
+
+    def _judge(self, turn: ReplayedTurn) -> list:
+        kind = turn.action.kind
+        if kind == "move":
+            out: list[CubeReview | MoveReview] = []
+            prior = self.turns.index(turn) - 1
+            doubled = prior >= 0 and self.turns[prior].action.kind in ("take", "double")
+            if not doubled and self._may_double(turn):
+                cube = self._no_double(turn)
+                if cube is not None:
+                    out.append(cube)
+            out.append(self._move(turn))
+            return out
+        return [self._cube_action(turn)]
+
+    def _no_double(self, turn: ReplayedTurn) -> CubeReview | None:
+        terms = self._cube_terms(turn)
+        try:
+            decision, loss = judge_no_double(lambda level: self._decision(turn, level, terms),
+                                             terms, self.level)
+        except (BackgammonError, ValueError):
+            return None
+        return CubeReview(turn.index + 1, turn.action.side, "no double", turn.before, decision,
+                          cube_verdict(decision), loss, terms, turn.cube_value,
+                          turn.cube_owner)
+
+    def _cube_action(self, turn: ReplayedTurn) -> CubeReview:
+        kind = turn.action.kind
+        if kind == "double" or turn.index not in self._decisions:
+            terms = self._cube_terms(turn)
+            decision = normalized(self._decision(turn, self.level, terms), terms.scale)
+            self._decisions[turn.index + 1] = decision, terms    # the answer's, next entry
+        else:
+            decision, terms = self._decisions[turn.index]
+        return CubeReview(turn.index + 1, turn.action.side, kind, turn.before, decision,
+                          cube_verdict(decision), cube_loss(kind, in_emg(decision, terms)),
+                          terms, turn.cube_value, turn.cube_owner)
+
+    def _move(self, turn: ReplayedTurn) -> MoveReview:
+        action, before = turn.action, turn.before
+        if action.dice is None:                     # replay() checked every move has its dice
+            raise ReviewError(f"move {turn.index + 1} has no dice")
+        terms = self._terms(turn, action.side)
+        ranked = evaluator.ranked_plays(before, action.dice, self.level, terms=terms)
+        played, loss = judged_play(ranked, apply_play(before, action.play), terms,
+                                   action.play)
+        choices = tuple(_choice(c, ranked[0], terms) for c in ranked[:CANDIDATES_SHOWN])
+        forced = len({p.after for p in turn.legal}) <= 1
+        return MoveReview(turn.index + 1, action.side, tuple(action.dice), before, played,
+                          choices[0], choices, loss, luck_of(before, action.dice, terms), forced,
+                          cube_value=turn.cube_value, cube_owner=turn.cube_owner,
+                          terms=terms, emg=Emg.at(terms) if ranked[0].ply >= 0 else None)
+
+
+def _choice(candidate, best, terms: MatchTerms) -> Choice:
+    """A shown play, at the best's depth (as_deep)."""
+    return Choice(format_play(candidate.play.steps), candidate.play,
+                  *as_deep(candidate, best, terms))
+
+
+def as_deep(candidate, best, terms: MatchTerms) -> tuple:
+    """(equity, ply, chances) of a ranked play judged as deeply as the best: the search's
+    own when it looked as deeply (or the game is over), else its position after judged again
+    at the best's ply (money equity, or the match value of its chances at `terms`, as
+    judged)."""
+    if candidate.ply >= best.ply or rules.game_result(candidate.play.after):
+        return candidate.equity, candidate.ply, candidate.chances
+    theirs = evaluator.evaluate(candidate.play.after.swapped(), best.ply)
+    chances = theirs.flipped()
+    judged = terms.judged
+    equity = -theirs.equity if judged.money else match_value(chances, judged)
+    return equity, best.ply, chances
+
+
+def judged_play(ranked, after: Position, terms: MatchTerms = MONEY, words: str | None = None):
+    """The play reaching `after` as level 5 judges it, among `ranked` (evaluator.ranked_plays
+    of the roll at REVIEW_LEVEL at the mover's `terms`, all of them, best first): (its Choice,
+    the error against the best: money points, or EMG at `terms` as judged). A play the search
+    looked at less deeply than its best is judged again as deeply (in match play by the
+    match value of its chances, as the search scores a play). `words`: the play as recorded
+    (default: its steps written out). The tutor (game/scenes/tutor.py) judges a play just
+    made with this, so its marks are the review's."""
+    mine = next(c for c in ranked if c.play.after == after)
+    best = ranked[0]
+    equity, ply, chances = as_deep(mine, best, terms)
+    loss = max(0.0, best.equity - equity) if mine is not best else 0.0
+    emg = Emg.at(terms) if best.ply >= 0 else None       # level 1's heuristic: its own units
+    if emg is not None:
+        loss = emg.error(loss)
+    words = format_play(mine.play.steps) if words is None else words
+    return Choice(words, mine.play, equity, ply, chances), loss
+
+
+def luck_of(before: Position, dice, terms: MatchTerms = MONEY) -> float:
+    """How much the roll gave its roller: the equity after the roll's best 0-ply play less
+    the average over all 36 rolls, the roller's side. Money play: cubeless money points. At
+    a match score (the roller's `terms`, as judged): each roll's best play ranked and valued
+    by the match table at the score, the difference in EMG, as GNU Backgammon counts luck."""
+    emg = Emg.at(terms)
+    if emg is None:
+        average = evaluator.evaluate(before, LUCK_PLY).equity
+        return _best_value(before, dice, MONEY) - average
+    values = {(d1, d2): _best_value(before, (d1, d2), terms)
+              for d1 in range(1, 7) for d2 in range(d1, 7)}      # the 21 rolls, each once
+    average = sum((1 if d1 == d2 else 2) * v for (d1, d2), v in values.items()) / 36.0
+    return emg.error(values[min(dice), max(dice)] - average)
+
+
+def _best_value(before: Position, dice, terms: MatchTerms) -> float:
+    """The value of the roll's best play at LUCK_LEVEL (cubeless money, or 2 x mwc - 1)."""
+    return evaluator.ranked_plays(before, tuple(dice), LUCK_LEVEL, limit=1, terms=terms)[0].equity
+
+
+def review_game(record: MatchRecord, game_number: int | None = None,
+                level: int = REVIEW_LEVEL, cube: bool = True) -> Review:
+    """The whole review of one game (the last one by default)."""
+    return Reviewer(record, game_number, level, cube).run()

@@ -1,0 +1,415 @@
+"""The game review on the Spectrum screen: progress while level 5 looks at the game (any key
+stops it, keeping what is done), a summary page (errors, luck, rating per side; X writes the
+game's .sgf), then each decision on the board: the position and dice, the play made, level
+5's best, the loss and its mark. Generators (one yield = one frame) for the game flow; the
+judging is game/analysis/judge.py, the file game/matchfiles/sgf.py."""
+from __future__ import annotations
+
+import os
+
+from game.analysis import judge as R
+from game.board import screen as S
+from game.board.lines import fit, rom_text, wrap
+from game.chances import chances_line, ink_of
+from game.commands import advice_lines, cube_advice_lines, play_text
+from game.errors import BackgammonError
+from game.files.settings import export_folder
+from game.matchfiles import matfile, sgf
+from game.model.position import Position
+from game.model.record import MatchRecord
+from game.pages import rollout_pages
+from game.pages.menus import (
+    BAD_KEY,
+    CLICK,
+    PAGE,
+    clear_rows,
+    footer,
+    show_reason,
+    text_screen,
+    title_bar,
+)
+from game.words import SIDE_NAMES, say
+from game.zx.basic import CODE_ENTER, Basic
+
+BAR_ROW, BAR_COL, BAR_CELLS = 10, 1, 30          # the progress bar: 30 cells on row 10
+HEADLINE_ROW = S.BOTTOM_FIRST_ROW - 1             # across the board between its halves
+NEXT_KEYS = (CODE_ENTER, ord(" "), ord("n"), ord("N"))
+BACK_KEYS = (ord("b"), ord("B"), ord("p"), ord("P"))
+SUMMARY_KEYS = (ord("s"), ord("S"))
+SIDES_KEYS = (ord("c"), ord("C"))
+QUIT_KEYS = (ord("q"), ord("Q"), ord("0"))
+RESUME_KEYS = (ord("r"), ord("R"))
+EXPORT_KEYS = (ord("x"), ord("X"))
+EXPORT_ROW = S.ROWS - 3                         # the summary page's line for the file's name
+BAR_FULL = S.attr(S.WHITE, S.BLUE, bright=True)
+BAR_EMPTY = S.attr(S.BLACK, S.WHITE)
+MARK_ATTR = {"": S.attr(S.BLACK, S.WHITE, bright=True),
+             "?": S.attr(S.BLACK, S.YELLOW, bright=True),
+             "??": S.attr(S.WHITE, S.RED, bright=True)}
+KEYS_HELP = ("ENTER next  B back  Q end", "S summary  C one side or both")
+NAME_CHARS = 8                                  # of a player's name on the pages
+FIGURES_KEYS = (ord("a"), ord("A"))
+FIGURES_HELP = "A: the plays with their chances"
+ROLLOUT_HELP = "R rolls this decision out"
+
+
+def side_word(side: str, names: dict | None = None) -> str:
+    """You / Me for our own games; else the player's name from `names` (an imported
+    match's), cut to NAME_CHARS."""
+    return SIDE_NAMES.get(side) or rom_text((names or {}).get(side, side.capitalize()))[:NAME_CHARS]
+
+
+def board_view(position: Position, bottom_on_roll: bool) -> S.BoardView:
+    """What the screen shows of a position (its mover on roll): the bottom side is white."""
+    return S.view_of(position if bottom_on_roll else position.swapped())
+
+
+# ---- the words of a page -------------------------------------------------------------
+
+def _fit(left: str, right: str) -> str:
+    """`left` and `right` on one 32-column line, the right part kept whole."""
+    room = S.COLS - len(right) - 1
+    return fit(left[:room].ljust(room) + " " + right)
+
+
+def headline(item, bottom: str, names: dict | None = None) -> str:
+    """The line across the board: who did what, the mark and the equity given away. A name
+    too long for the play beside it is cut, not the play."""
+    if item.kind == "move":
+        made = play_text(item.played.play, item.side == bottom)
+        words = f" {item.dice[0]}{item.dice[1]}: {made}"
+    else:
+        words = f": {item.kind}"
+    if item.kind == "move" and item.forced:
+        right = "forced"
+    elif item.loss == 0:
+        right = "best" if item.kind == "move" else "right"
+    else:
+        right = f"{item.mark} -{item.loss:.3f}".strip()
+        if item.mwc_loss is not None:                  # match play: EMG, the MWC beside
+            right += f" {-item.mwc_loss:.1f}%"
+    room = S.COLS - len(right) - 1 - len(f"{item.number} {words}")
+    who = side_word(item.side, names)[:max(1, room)]
+    return _fit(f"{item.number} {who}{words}", right)
+
+
+def detail(item, bottom: str) -> str:
+    """The message line: level 5's best play (or proper cube action), the depth every play
+    of the roll was judged at, and the luck."""
+    if item.kind == "move":
+        ply, luck = item.best.ply, f"luck {item.luck:+.2f}"
+        left = "The best play." if item.loss == 0 else \
+            f"Best {play_text(item.best.play, item.side == bottom)}"
+        right = f"{ply}-ply {luck}"
+        if len(left) + len(right) >= S.COLS:          # a long play kept whole: "2p"
+            right = f"{ply}p {luck}"
+        return _fit(left, right)
+    return fit(f"Proper: {item.proper}")
+
+
+def summary_lines(review: R.Review, total: int | None = None) -> list[str]:
+    """The summary page: per side, unforced moves, marks, errors, luck and rating."""
+    sums = review.summary()
+    a, b = review.sides
+    head = f"{'':13}{side_word(a, review.names):>9}{side_word(b, review.names):>9}"
+
+    def row(label, fmt):
+        return f"{label:<13}{fmt(sums[a]):>9}{fmt(sums[b]):>9}"
+    lines = [head, "",
+             row("Moves", lambda s: str(s.moves)),
+             row("Marked ?", lambda s: str(s.doubtful)),
+             row("Marked ??", lambda s: str(s.bad)),
+             row("Error/move", lambda s: f"{s.error_per_move:.3f}"),
+             row("Move errors", lambda s: f"{s.move_error:.3f}"),
+             row("Cube errors", lambda s: f"{s.cube_error:.3f}"),
+             row("Luck", lambda s: f"{s.luck:+.3f}"),
+             "",
+             "Rating (GNU Backgammon's):",
+             f" {side_word(a, review.names)}: {sums[a].rating}",
+             f" {side_word(b, review.names)}: {sums[b].rating}"]
+    if not review.complete:
+        done = sum(1 for i in review.items if i.kind == "move")
+        lines += ["", f"Stopped: {done} of {total} turns" if total else "Stopped early",
+                  "looked at. R carries on."]
+    if review.match_play:
+        lines[8:8] = [row("MWC lost", lambda s: f"{s.mwc_error:.1f}%")]
+        lines += ["", "Errors and luck in EMG (GNU",
+                  "Backgammon's equivalent money", "game units)."]
+    elif any(i.terms.past_table for i in review.items):
+        lines += ["", "The match is past the match", "table: judged as money play."]
+    return lines
+
+
+def figures_lines(item, bottom: str, sides) -> list[str]:
+    """A on a move page: level 5's best plays with their equities and each side's chances
+    (commands.advice_lines), then the play made, if it is not among them, with its own; on
+    a cube page, the cube advice for the decision (commands.cube_advice_lines) in the units
+    of the terms it was judged at (a score past the match table: money play, said)."""
+    other = sides[1] if item.side == sides[0] else sides[0]
+    if item.kind != "move":
+        doubler = item.side if item.kind in ("double", "no double") else other
+        lines = cube_advice_lines(item.decision, say("who", doubler),
+                                  offered=item.kind in ("take", "drop"),
+                                  match=not item.terms.judged.money,
+                                  per_unit=item.terms.scale > 1)
+        past = ["", "The score is past the match", "table: judged as money play."]
+        return lines + past if item.terms.past_table else lines
+    mine = item.side == bottom
+    lines = advice_lines(item.before, item.dice, candidates=item.candidates,
+                         count=len(item.candidates), mover_is_human=mine, terms=item.terms,
+                         names=(side_word(item.side), side_word(other)))
+    listed = [c.play.after for c in item.candidates]
+    if item.played.play.after in listed:
+        return lines + ["", f"Played: {listed.index(item.played.play.after) + 1}."]
+    played = item.played
+    words = play_text(played.play, mine)[:11]
+    with_chances = all(c.chances is not None for c in item.candidates)
+    end = 2 + 2 * len(item.candidates) if with_chances else \
+        2 + len(item.candidates)
+    behind = played.equity - item.best.equity if item.loss else 0.0  # the list's units
+    made = [f"Played{' (' + item.mark + ')' if item.mark else ''}:",
+            f"   {words:<11} {played.equity:+.3f} ({behind:+.3f})"]
+    if played.chances is not None:
+        made.append(chances_line(played.chances))
+    return lines[:end] + made + lines[end:]
+
+
+def shown_items(review: R.Review, sides) -> list:
+    """The decisions worth a page: the moves and cube actions of `sides`; a turn without a
+    double only when it was a mistake."""
+    return [i for i in review.items if i.side in sides
+            and not (i.kind == "no double" and i.loss == 0)]
+
+
+# ---- drawing ------------------------------------------------------------------------
+
+def draw_progress(basic: Basic, game_number: int, done: int, total: int) -> None:
+    filled = BAR_CELLS * done // total if total else 0
+    basic.print_at(BAR_ROW, BAR_COL, " " * filled, BAR_FULL)
+    basic.print_at(BAR_ROW, BAR_COL + filled, " " * (BAR_CELLS - filled), BAR_EMPTY)
+    basic.print_at(BAR_ROW + 2, 0, f"Turn {done} of {total}".center(S.COLS), PAGE)
+
+
+def progress_page(basic: Basic, game_number: int, total: int) -> None:
+    basic.cls(PAGE)
+    title_bar(basic, "REVIEW")
+    basic.print_at(4, 0, f"Looking at game {game_number}".center(S.COLS), PAGE)
+    basic.print_at(5, 0, "move by move.".center(S.COLS), PAGE)
+    draw_progress(basic, game_number, 0, total)
+    footer(basic, "Any key stops")
+
+
+def draw_item(screen: S.Screen, item, bottom: str, names: dict | None = None) -> None:
+    """The board before the decision, the dice thrown (for a move), the cube, the words."""
+    screen.draw_board(board_view(item.before, item.side == bottom
+                                 if item.kind in ("move", "no double", "double")
+                                 else item.side != bottom))
+    if item.kind == "move":
+        black = item.side != bottom
+        screen.draw_dice(item.dice[0], item.dice[1], black, black)
+    if item.cube_owner is not None:      # a centred cube would sit under the headline
+        screen.draw_cube(item.cube_value, "human" if item.cube_owner == bottom else "computer")
+    screen.text(HEADLINE_ROW, 0, headline(item, bottom, names).ljust(S.COLS),
+                MARK_ATTR[item.mark])
+    screen.message(detail(item, bottom))
+
+
+# ---- the whole review --------------------------------------------------------------
+
+def compute(basic: Basic, reviewer: R.Reviewer):
+    """Run the reviewer one turn a frame with the progress bar; a key stops it (kept).
+    Returns None when done or stopped, or the words of an evaluator's refusal."""
+    progress_page(basic, reviewer.game.number, reviewer.total)
+    basic.take_key()                                  # a key from before does not stop it
+    steps = reviewer.steps()
+    while True:
+        yield
+        if basic.take_key() is not None:
+            reviewer.stop()
+            steps.close()                             # the threads end; judged turns kept
+            basic.beep(*CLICK)
+            return None
+        try:
+            done, total = next(steps)
+        except StopIteration:
+            return None
+        except BackgammonError as exc:
+            return str(exc)
+        draw_progress(basic, reviewer.game.number, done, total)
+
+
+def refuse(basic: Basic, words: str):
+    """A review that cannot be made: the reason on a page, then ENTER."""
+    basic.beep(*BAD_KEY)
+    yield from text_screen(basic, "REVIEW", [""] + wrap(words))
+
+
+def review_screen(basic: Basic, screen: S.Screen, record: MatchRecord,
+                  game_number: int | None = None, cube: bool = True,
+                  show_all: bool = False, level: int = R.REVIEW_LEVEL, export_dir=None):
+    """R: review a game of `record` (the last by default) and show it; Q (or 0) ends. The
+    review shows the first side's decisions (the human's), or both with `show_all`; C turns
+    the other side's on and off. X on the summary writes the .sgf into `export_dir` (None:
+    where the .mat export goes). Returns the Review (complete or as far as it went), or
+    None when the game cannot be reviewed (the reason was shown). The caller redraws."""
+    try:
+        reviewer = R.Reviewer(record, game_number, level=level, cube=cube)
+    except (BackgammonError, ValueError) as exc:
+        yield from refuse(basic, str(exc))
+        return None
+    bottom = record.sides[0]
+    sides = record.sides if show_all else (bottom,)
+    while True:
+        trouble = yield from compute(basic, reviewer)
+        if trouble:
+            yield from refuse(basic, f"The review stopped: {trouble}")
+        key = yield from summary_page(basic, reviewer, export_dir)
+        if key in RESUME_KEYS and not reviewer.review.complete and not trouble:
+            continue
+        if key in QUIT_KEYS:
+            return reviewer.review
+        result = yield from browse(basic, screen, reviewer, bottom, sides)
+        if result == "quit":
+            return reviewer.review
+        if result == "sides":
+            sides = record.sides if len(sides) == 1 else (bottom,)
+
+
+def choose_game(basic: Basic, record: MatchRecord, row: int = S.MESSAGE_ROW):
+    """Between games, R: which finished game of the match to review. One finished game is
+    taken at once; of several, the number is typed (ENTER: the last, Q: none). With none
+    finished yet the reason is shown (ENTER). Returns the game's number or None."""
+    finished = [g.number for g in record.games if g.finished]
+    if not finished:
+        yield from refuse(basic, "No game of this match has been finished yet. Play one to "
+                                 "the end; then R reviews it.")
+        return None
+    if len(finished) == 1:
+        return finished[0]
+    prompt = f"Review game {finished[0]}-{finished[-1]} (ENTER {finished[-1]})?"
+    while True:
+        text = (yield from basic.input(prompt, row=row)).strip().upper()
+        if not text:
+            return finished[-1]
+        if text == "Q":
+            return None
+        if text.isdigit() and int(text) in finished:
+            return int(text)
+        basic.beep(*BAD_KEY)
+        show_reason(basic, f"There is no finished game {text[:8]}. Type {finished[0]} to "
+                           f"{finished[-1]}; ENTER for the last, Q for none.", row - 3)
+
+
+def summary_page(basic: Basic, reviewer: R.Reviewer, export_dir=None):
+    """The summary; returns the key that leaves it (ENTER: the moves, Q: the end, R: carry
+    on when stopped). X writes the game's .sgf and .mat (export) and stays."""
+    basic.cls(PAGE)
+    title_bar(basic, f"REVIEW OF GAME {reviewer.game.number}")
+    for row, line in enumerate(summary_lines(reviewer.review, reviewer.total), start=2):
+        if row < S.ROWS - 1:
+            basic.print_at(row, 0, fit(line), PAGE)
+    footer(basic, "ENTER: moves  X: save  Q: end")
+    while True:
+        key = yield from basic.inkey()
+        if key in NEXT_KEYS + QUIT_KEYS + RESUME_KEYS:
+            basic.beep(*CLICK)
+            return key
+        if key in EXPORT_KEYS:
+            basic.beep(*CLICK)
+            yield from export(basic, reviewer, export_dir)
+            continue
+        basic.beep(*BAD_KEY)
+
+
+def export(basic: Basic, reviewer: R.Reviewer, export_dir=None):
+    """X: the game with its analysis so far as GNU Backgammon's .sgf, and the game alone as a
+    Jellyfish .mat of the same name (not for a game from a set-up board: a .mat cannot hold
+    its start), in the folder the match's .mat export uses; the name and the folder (or why
+    not) on the summary page. Returns the paths written, or None."""
+    basic.print_at(EXPORT_ROW, 0, "Writing the .sgf and .mat...".center(S.COLS), PAGE)
+    yield
+    try:
+        folder = export_folder(export_dir)
+        path = sgf.export_review(reviewer.record, reviewer.review, folder)
+        mat = None if reviewer.game.start else matfile.write_mat(
+            reviewer.record, os.path.splitext(path)[0] + ".mat", games=[reviewer.game.number])
+    except OSError as exc:
+        show_reason(basic, f"Not saved: {exc.strerror or exc}", EXPORT_ROW, 2)
+        return None
+    clear_rows(basic, EXPORT_ROW, 2)
+    folder = os.path.dirname(os.path.abspath(path))
+    where = folder if len(folder) < S.COLS - 3 else "..." + folder[-(S.COLS - 7):]
+    kinds = ".sgf/.mat" if mat else ".sgf only"
+    basic.print_at(EXPORT_ROW, 0, fit(f"{os.path.splitext(os.path.basename(path))[0]}"
+                                      f"{kinds}").center(S.COLS), PAGE)
+    basic.print_at(EXPORT_ROW + 1, 0, fit(f"in {where}").center(S.COLS), PAGE)
+    return (path, mat) if mat else (path,)
+
+
+def browse(basic: Basic, screen: S.Screen, reviewer: R.Reviewer, bottom: str, sides):
+    """Decision by decision on the board; returns "quit", "summary" or "sides"."""
+    items = shown_items(reviewer.review, sides)
+    if not items:
+        clear_rows(basic, S.ROWS - 3, 2)
+        basic.print_at(S.ROWS - 3, 0, "Nothing to show for this side.", PAGE)
+        yield from basic.pause(100)
+        return "summary"
+    at = 0
+    while True:
+        draw_item(screen, items[at], bottom, reviewer.review.names)
+        key = yield from basic.inkey()
+        if key in NEXT_KEYS:
+            if at == len(items) - 1:
+                return "summary"
+            at += 1
+        elif key in BACK_KEYS:
+            at = max(0, at - 1)
+        elif key in SUMMARY_KEYS:
+            return "summary"
+        elif key in SIDES_KEYS:
+            return "sides"
+        elif key in QUIT_KEYS:
+            return "quit"
+        elif key in FIGURES_KEYS:
+            basic.beep(*CLICK)
+            yield from text_screen(basic, f"REVIEW: TURN {items[at].number}",
+                                   figures_lines(items[at], bottom, reviewer.record.sides),
+                                   ink=ink_of)
+            continue
+        elif key in rollout_pages.ROLL_KEYS:
+            basic.beep(*CLICK)
+            yield from roll_out(basic, screen, items[at], bottom, reviewer.record.sides,
+                                reviewer.review.names)
+            continue
+        else:
+            basic.beep(*BAD_KEY)
+            for words in (*KEYS_HELP, FIGURES_HELP, ROLLOUT_HELP):
+                screen.message(words)
+                if (yield from basic.pause(100)) is not None:
+                    break
+            continue
+        basic.beep(*CLICK)
+
+
+def roll_out(basic: Basic, screen: S.Screen, item, bottom: str, sides,
+             names: dict | None = None):
+    """R on a move page: the decision rolled out (game/pages/rollout_pages.py), a cube
+    decision at the terms the review judged it; a forced move has nothing to roll out.
+    `names`: an imported match's players (side_word)."""
+    screen.message("Thinking...")
+    yield
+    other = sides[1] if item.side == sides[0] else sides[0]
+    on_roll = item.side if item.kind in ("move", "double", "no double") else other
+    off_roll = other if on_roll == item.side else item.side
+    words = (side_word(on_roll, names), side_word(off_roll, names))
+    try:
+        job = rollout_pages.review_job(item, bottom, words)
+    except BackgammonError as exc:
+        job, why = None, str(exc)
+    else:
+        why = "A forced move: nothing to roll out"
+    if job is None:
+        screen.message(fit(why))
+        yield from basic.pause(100)
+        return
+    yield from rollout_pages.roll_out(basic, job)
