@@ -81,7 +81,7 @@ def replay(record: MatchRecord, game: GameRecord) -> list:
         where = _describe(game, index, action)
         if action.side not in sides:
             raise ReviewError(f"The record is damaged at {where}: no such side")
-        if action.kind == "win":
+        if action.kind in ("win", "roll"):      # a roll never played ends the game too
             break
         if on_roll is None:
             on_roll = action.side if action.kind in ("move", "double") else None
