@@ -35,15 +35,16 @@ def roll_in_hand(record: MatchRecord, added: GameRecord, turns: list,
     """Put the game's last roll into the record: as a roll never played (True) when the
     roller had a legal play, else as the turn with no play it was (False). FileProblem
     when it is not that side's turn to roll."""
-    side = record.sides[action.player]
+    side, dice = record.sides[action.player], action.dice
+    assert dice is not None                      # a roll's entry always has its dice
     on_roll, position = _on_roll_after(record, added, turns, action)
     if side != on_roll:
         raise FileProblem(action.line, f"{escaped(record.names[side])} rolls "
-                                       f"{action.dice[0]}{action.dice[1]} out of turn")
-    if any(play.steps for play in rules.legal_plays(position, action.dice)):
-        record.roll(side, action.dice)
+                                       f"{dice[0]}{dice[1]} out of turn")
+    if any(play.steps for play in rules.legal_plays(position, dice)):
+        record.roll(side, dice)
         return True
-    record.move(side, action.dice, "")
+    record.move(side, dice, "")
     return False
 
 
