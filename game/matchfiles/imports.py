@@ -205,10 +205,9 @@ def _fill(record: MatchRecord, game: RawGame, crawford: bool) -> None:
     last = endings.unplayed(game)
     for action in game.actions[:-1] if last is not None else game.actions:
         side = SIDES[action.player]
+        if action.kind == "roll":
+            raise FileProblem(action.line, "dice thrown and not played, and the game goes on")
         try:
-            if action.kind == "roll":
-                raise FileProblem(action.line, "dice thrown and not played, and the game "
-                                               "goes on")
             if action.kind == "move":
                 record.move(side, action.dice, action.play)
             elif action.kind == "double":

@@ -3,6 +3,7 @@
 in the winner's) and our .sgf as gnubg saves it (PL[B]DI[21] after the root's RE[W+1R]); our
 reader and `gnubg -t` read both with the point kept. Games resigned or dropped before any roll
 too, and gnubg's own files of each case, made on the spot with `gnubg -t`."""
+import json
 import re
 
 import pytest
@@ -203,3 +204,31 @@ def test_gnubgs_own_files_of_a_resigned_turn_read_with_gnubgs_result(tmp_path, c
         assert imported.problem is None, imported.problem
         game = imported.games[0]
         assert (game.winner, game.points, game.how) == (winner, points, RESIGN), name
+
+
+def test_the_roll_in_hand_survives_the_match_state_a_save_holds():
+    match = Match(3)
+    match.start_game()
+    match.start_turn(HUMAN)
+    match.dice_rolled()
+    match.resign(HUMAN, 2, (6, 5))
+    again = Match.from_dict(json.loads(json.dumps(match.to_dict())))
+    assert [a.to_dict() for a in again.record.games[0].actions] == [
+        a.to_dict() for a in match.record.games[0].actions]
+    assert again.record.games[0].actions[0].kind == "roll"
+
+
+SGF_ROOT = "(;FF[4]GM[6]MI[length:3][game:0][ws:0][bs:0]PW[A]PB[B]RE[W+1R]"
+
+
+@pytest.mark.parametrize("nodes, fault", [
+    (";W[32mjxv];W[61]", "line 1: A rolls 61 out of turn"),
+    (";W[32mjxv];PL[W]DI[61]", "line 1: A rolls 61 out of turn"),
+    (";PL[W]DI[61];B[31hemi]", "line 1: dice thrown and not played, and the game goes on"),
+    (";W[32mjxv];B[double];PL[W]DI[61]", "line 1: a roll while a double waits for its answer"),
+    (";W[32mjxv];DI[6]", "line 1: cannot read the dice '6'"),
+])
+def test_a_roll_not_played_where_none_can_be_is_refused_at_its_line(nodes, fault):
+    imported = import_text(SGF_ROOT + nodes + ")\n", "x.sgf")
+    assert imported.games == [] and imported.problem.startswith(f"x.sgf, {fault}"), \
+        imported.problem
