@@ -1,7 +1,8 @@
 """Reading a Jellyfish .mat match file (GNU Backgammon's export, the files online servers such
 as FIBS write, and our own matfile.py's) into the raw games imports.py checks: the "N point
 match" line, then per game "Game N", the players' names and scores, and numbered lines of two
-columns (the left player's entry, then the right's). Reading only: whether the plays are legal
+columns (the left player's entry, then the right's; "Resigns" in the loser's column, as some
+programs write it, comes before the winner's "Wins"). Reading only: whether the plays are legal
 is imports.py's business, writing is matfile.py's."""
 from __future__ import annotations
 

@@ -1,9 +1,10 @@
 """Reading GNU Backgammon's .sgf match files (SGF FF[4], backgammon GM[6]; ours from sgf.py
 too) into the raw games imports.py checks: one game tree a game, its root
 naming the match (MI length, game, ws, bs), the players (PW, PB), the rules (RU Crawford,
-CrawfordGame) and the result (RE W+2, B+4R for a resignation); then a node per roll and play
-(W[52mhxv]: the dice and pairs of point letters, a = White's 1-point, y the bar, z off), per
-double, take and drop, and setup nodes (AE, AW, AB, PL). Only the main line of a tree is
+CrawfordGame) and the result (RE W+2, B+4R for a resignation, W+R without its points); then a
+node per roll and play (W[52mhxv]: the dice and pairs of point letters, a = White's 1-point, y
+the bar, z off), per double, take and drop, a roll not played (PL[B]DI[21]: the turn resigned
+with it), and setup nodes (AE, AW, AB, PL). Only the main line of a tree is
 read (the first variation at each branch); analysis properties are skipped. Reading only:
 writing is sgf.py's, legality imports.py's."""
 from __future__ import annotations
