@@ -117,7 +117,8 @@ def replay(record: MatchRecord, game: GameRecord) -> list:
                 break
             cube_value, cube_owner, offered = cube_value * 2, action.side, None
     if not turns:
-        raise ReviewError(f"Game {game.number} has no moves to review yet")
+        ended = ": it ended before any play" if game.finished else " yet"
+        raise ReviewError(f"Game {game.number} has no moves to review{ended}")
     return turns
 
 

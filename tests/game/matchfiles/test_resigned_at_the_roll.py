@@ -8,6 +8,7 @@ import re
 
 import pytest
 
+from game.analysis.replay import ReviewError, replay
 from game.matchfiles.imports import SIDES, import_text, read_match_file
 from game.matchfiles.matfile import format_mat, write_mat
 from game.matchfiles.sgf import format_sgf, write_sgf
@@ -232,3 +233,10 @@ def test_a_roll_not_played_where_none_can_be_is_refused_at_its_line(nodes, fault
     imported = import_text(SGF_ROOT + nodes + ")\n", "x.sgf")
     assert imported.games == [] and imported.problem.startswith(f"x.sgf, {fault}"), \
         imported.problem
+
+
+def test_the_review_of_a_game_resigned_before_a_play_says_it_ended_so():
+    record = resigned_record(HUMAN, COMPUTER)
+    with pytest.raises(ReviewError, match="Game 1 has no moves to review: it ended before "
+                                          "any play"):
+        replay(record, record.games[0])
