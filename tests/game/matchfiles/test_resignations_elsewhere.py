@@ -138,6 +138,10 @@ MAT_MIDDLES = {   # game 2's lines, the points it gives (Alice, Bob), game 2 as 
                                    ("black", 1, "drop")),
     "dropped-before-any-roll": (["  1)  Doubles => 2                Drops",
                                  "      Wins 1 point"], (1, 0), ("white", 1, "drop")),
+    "the-left-player-resigns": (["  1) 32: 13/10 24/22              61: 13/7 8/7",
+                                 "  2)  Resigns",
+                                 "                                  Wins 1 point"], (0, 1),
+                                ("black", 1, "resign")),
     "resigns-at-the-opening-roll": (["  1) 32:                         Wins 1 point"], (0, 1),
                                     ("black", 1, "resign")),
 }

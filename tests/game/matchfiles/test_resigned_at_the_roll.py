@@ -128,7 +128,8 @@ def test_a_roll_with_no_legal_play_before_a_resignation_is_the_turn_it_was():
     assert [a.kind for a in imported.games[0].actions] == ["move", "roll", "win"]
 
 
-@pytest.mark.parametrize("roller, winner", [(HUMAN, COMPUTER), (COMPUTER, HUMAN)])
+@pytest.mark.parametrize("roller, winner", [(HUMAN, COMPUTER), (COMPUTER, HUMAN),
+                                            (HUMAN, HUMAN), (COMPUTER, COMPUTER)])
 def test_gnubg_reads_our_resigned_roll_from_the_mat_and_the_sgf_with_the_point(
         tmp_path, roller, winner):
     record = resigned_record(roller, winner)
