@@ -7,6 +7,8 @@ import os
 import re
 
 import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
 
 from game.files.settings import Settings
 from game.matchfiles import writing
@@ -137,3 +139,16 @@ def test_text_that_cannot_be_encoded_leaves_no_temporary_file(tmp_path):
     with pytest.raises(UnicodeError):
         writing.write_text(tmp_path / "x.mat", "\ud800")
     assert os.listdir(tmp_path) == []
+
+
+@settings(deadline=None)
+@given(st.text(st.characters(blacklist_categories=())))
+@example("Bad\ud800Name")
+@example("Line\u2028break\u2029para\x85next\x1cfile")
+def test_any_name_at_all_writes_and_reads_back_as_the_writer_made_it(name):
+    record = one_game(name)
+    mat = import_text(format_mat(record), "x.mat")
+    sgf = import_text(format_sgf(record), "x.sgf")
+    assert mat.problem is None and sgf.problem is None
+    assert mat.record.names["white"] == mat_name(name)
+    assert sgf.record.names["white"] == (writing.writable_name(name) or "Player")
