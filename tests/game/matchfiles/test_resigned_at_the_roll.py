@@ -9,6 +9,7 @@ import re
 import pytest
 
 from game.analysis.replay import ReviewError, replay
+from game.files.settings import Settings
 from game.matchfiles.imports import SIDES, import_text, read_match_file
 from game.matchfiles.matfile import format_mat, write_mat
 from game.matchfiles.sgf import format_sgf, write_sgf
@@ -241,3 +242,20 @@ def test_the_review_of_a_game_resigned_before_a_play_says_it_ended_so():
     with pytest.raises(ReviewError, match="Game 1 has no moves to review: it ended before "
                                           "any play"):
         replay(record, record.games[0])
+
+
+def test_quit_before_the_first_throw_when_the_person_starts_records_the_result_alone():
+    """Who starts: You. The cube stop comes before any roll, and QUIT there resigns a game
+    in which nothing was thrown: the record holds the result alone, as written above."""
+    match = Match(3)
+    match.start_game()
+    driver = GameDriver(dice=Dice.scripted([3, 1]), match=match,
+                        settings=Settings(match_length=3, who_starts=HUMAN))
+    driver.until("You: ENTER rolls, D doubles")
+    driver.type("QUIT\n")
+    driver.until("Resign: 1 single, 2 gammon,")
+    driver.type("1")
+    driver.until("you resign (1 point")
+    assert [(a.kind, a.side) for a in match.record.games[0].actions] == [("win", COMPUTER)]
+    imported = import_text(format_sgf(match.record), "x.sgf")
+    assert [(g.winner, g.points, g.how) for g in imported.games] == [("black", 1, RESIGN)]
