@@ -268,14 +268,17 @@ class Match:
         self.record.win(result.winner, result.points, result.kind)
         return result
 
-    def resign(self, loser: str, kind) -> GameResult:
+    def resign(self, loser: str, kind, dice=None) -> GameResult:
         """`loser` resigned a single, gammon or backgammon (1/2/3) and it was accepted: the
-        other side scores that many times the cube."""
+        other side scores that many times the cube. `dice`: the roll in hand, thrown by the
+        side on roll and not played, which the record keeps (as GNU Backgammon does)."""
         winner = self.other(loser)
         if not self.in_game:
             raise MatchError("No game is in progress")
         points = self.points_for(kind)
         self.offered_by = None
+        if dice is not None and self.rolled and self.on_roll is not None:
+            self.record.roll(self.on_roll, dice)
         return self._finish(GameResult(winner, RESIGN, self.cube_value, points))
 
     # ---- the cube --------------------------------------------------------------------

@@ -77,13 +77,14 @@ def _dice(dice) -> tuple[int, int]:
     return a, b
 
 
-ACTIONS = ("move", "double", "take", "drop", "win")     # the kinds of an Action
+ACTIONS = ("move", "roll", "double", "take", "drop", "win")     # the kinds of an Action
 
 
 @dataclass
 class Action:
-    """One entry of a game: kind is one of ACTIONS, "move", "double", "take", "drop", "win".
-    move: dice and play; double: value (the cube offered); win: points and how."""
+    """One entry of a game: kind is one of ACTIONS, "move", "roll", "double", "take", "drop",
+    "win". move: dice and play; roll: dice thrown but never played (the game ended on them,
+    by a resignation); double: value (the cube offered); win: points and how."""
     kind: str
     side: str
     dice: tuple[int, int] | None = None
@@ -179,6 +180,11 @@ class MatchRecord:
         play = parse_play(steps) if isinstance(steps, str) else [format_step(s) for s in steps]
         self.current.actions.append(Action("move", self._side(side), _dice(dice),
                                            " ".join(play)))
+
+    def roll(self, side: str, dice) -> None:
+        """Dice thrown and not played: the game ends on them (a resignation with the roll in
+        hand, which GNU Backgammon's files keep as the roll alone)."""
+        self.current.actions.append(Action("roll", self._side(side), _dice(dice)))
 
     def double(self, side: str, value: int) -> None:
         self.current.actions.append(Action("double", self._side(side), value=int(value)))
