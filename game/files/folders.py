@@ -11,7 +11,8 @@ import shutil
 import sys
 
 from game.files.safe_write import keep_aside, make_folder
-from spectrum.quoting import os_words, short_path, terminal_line
+from spectrum.quoting import os_words, short_path
+from spectrum.quoting import say as quoting_say
 
 CONFIG_ENV = "SPECTRUM_BACKGAMMON_CONFIG_DIR"   # overrides the directory (tests, portable use)
 APP_DIR = "spectrum-backgammon"
@@ -63,7 +64,7 @@ def move_old_files(old: pathlib.Path, folder: pathlib.Path, say=None) -> bool:
     (its files cannot be used either: the defaults). False when files stay behind in `old`
     after an error: then it is used, and what moved this time is moved back, so the newest
     save is never hidden in one place while the other is used. Tried once a run."""
-    say = say or (lambda text: print(terminal_line(text), file=sys.stderr))
+    say = say or quoting_say
     if str(old) in _said:                        # it failed earlier in this run
         return not _holds_files(old)
     try:

@@ -31,6 +31,7 @@ from game.files.validate import (
 from game.model.match import (
     ENDINGS,
     MAX_CUBE,
+    MAX_GAMES,
     MAX_LENGTH,
     MAX_SCORE,
     Match,
@@ -46,7 +47,6 @@ SAVE_FILE = "savegame.json"
 BACKUP_SUFFIX = ".bak"              # the previous good save, beside the save
 FORMAT = "spectrum-backgammon-save"
 VERSION = 1
-MAX_GAMES = 100_000
 MAX_POINTS = 3 * MAX_CUBE           # a backgammon at the highest cube
 
 
@@ -205,6 +205,9 @@ def _check_playable(saved: SavedGame) -> None:
     if m.sides != sides_for(players):
         raise SaveError(f"match.sides: {list(m.sides)} are not the sides of {players} play "
                         f"({list(sides_for(players))})")
+    if m.series_full:
+        raise SaveError(f"match.game_number: the series is over at game {m.game_number} "
+                        f"({m.record.entries:,} entries): it holds as much as a save can")
     if m.is_over:
         a, b = (m.score[side] for side in m.sides)
         raise SaveError(f"match.score: {a}-{b} has already won the match to {m.length}")
@@ -257,7 +260,7 @@ def encode_save(saved: SavedGame) -> bytes:
 def read_back(saved: SavedGame) -> tuple[bytes, SavedGame]:
     """encode_save's bytes and the save read back from them: what the file will hold, apart
     from the live match that goes on changing (SaveError as encode_save)."""
-    raw = (json.dumps(saved.to_dict(), indent=1) + "\n").encode("utf-8")
+    raw = (json.dumps(saved.to_dict(), separators=(",", ":")) + "\n").encode("utf-8")
     return raw, SavedGame.from_dict(parse_json(raw, SaveError))
 
 

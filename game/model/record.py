@@ -154,6 +154,11 @@ class MatchRecord:
         self.games: list[GameRecord] = []
 
     @property
+    def entries(self) -> int:
+        """How many entries (moves, doubles, takes, drops, wins) the games hold."""
+        return sum(len(game.actions) for game in self.games)
+
+    @property
     def current(self) -> GameRecord:
         if not self.games or self.games[-1].finished:
             raise RecordError("no game in progress")
