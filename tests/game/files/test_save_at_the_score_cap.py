@@ -90,7 +90,8 @@ def test_a_state_the_save_refuses_is_never_called_saved_on_closing(tmp_path, mon
     assert savegame.read_save().to_dict() == before.to_dict()
 
 
-def test_a_write_that_fails_on_closing_claims_only_what_the_file_from_before_holds(tmp_path, monkeypatch, capsys):
+def test_a_write_that_fails_on_closing_claims_only_what_the_file_from_before_holds(
+        tmp_path, monkeypatch, capsys):
     said = []
     driver, session = backgammon_to_bear_off(tmp_path, monkeypatch, said)
     session.say = lambda text: print(text, file=sys.stderr)
