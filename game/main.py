@@ -34,14 +34,14 @@ class Parser(argparse.ArgumentParser):
     """argparse, every error one line in the terminal's form (spectrum/quoting.py): a value
     quoted short by its check, an argument it does not know quoted short here."""
 
-    def parse_args(self, args=None, namespace=None):      # type: ignore[override]
+    def parse_args(self, args=None, namespace=None):
         known, extras = self.parse_known_args(args, namespace)
         if extras:
             shown = " ".join(quoted(extra) for extra in extras[:3])
             self.error(f"unrecognized arguments: {shown}{' ...' if len(extras) > 3 else ''}")
         return known
 
-    def error(self, message):                              # type: ignore[override]
+    def error(self, message):
         self.print_usage(sys.stderr)
         self.exit(2, f"{self.prog}: error: {terminal_line(message)}\n")
 
