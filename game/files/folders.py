@@ -72,7 +72,7 @@ def move_old_files(old: pathlib.Path, folder: pathlib.Path, say=None) -> bool:
     except OSError as exc:
         _said.add(str(old))
         say(f"Your old options and saves in {short_path(old)} could not be read "
-            f"({os_words(exc)}), so nothing was moved from there to {short_path(folder)}; "
+            f"({_why(exc, old)}), so nothing was moved from there to {short_path(folder)}; "
             f"this run uses that folder, with the default options if it has none.")
         return True
     moved: list[str] = []
@@ -88,7 +88,7 @@ def move_old_files(old: pathlib.Path, folder: pathlib.Path, say=None) -> bool:
         _said.add(str(old))
         back = [name for name in moved if _moved_back(folder / name, old / name)]
         say(f"Your options and saves in {short_path(old)} could not be moved to "
-            f"{short_path(folder)} ({os_words(exc)}); they are used where they are"
+            f"{short_path(folder)} ({_why(exc, old)}); they are used where they are"
             f"{' (' + ', '.join(back) + ' moved back)' if back else ''}.")
         return not _holds_files(old)
     if moved:
@@ -135,6 +135,13 @@ def _moved_back(entry: pathlib.Path, target: pathlib.Path) -> bool:
         return True
     except OSError:
         return False
+
+
+def _why(exc: OSError, old: pathlib.Path) -> str:
+    """An OSError in words, its file named unless it is `old` itself (named already)."""
+    if exc.strerror and exc.filename in (None, str(old), old):
+        return exc.strerror
+    return os_words(exc)
 
 
 def _holds_files(folder: pathlib.Path) -> bool:
