@@ -6,7 +6,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from game.errors import BackgammonError
+from game.model.position import ID_FORM
 from game.model.rules import Step
+from spectrum.quoting import quoted
 
 BAR, OFF = 25, 0            # standard numbering from the mover's side: 25 = bar, 0 = off
 
@@ -22,7 +24,7 @@ def format_point(point) -> str:
         if word in ("bar", "off"):
             return word
         if not word.isdigit():
-            raise RecordError(f"not a point: {point!r}")
+            raise RecordError(f"not a point: {quoted(point)}")
         point = int(word)
     if point == BAR:
         return "bar"
@@ -44,7 +46,7 @@ def format_step(step) -> str:
         hit = text.endswith("*")
         parts = text.rstrip("*").split("/")
         if len(parts) != 2:
-            raise RecordError(f"a step is from/to, not {step!r}")
+            raise RecordError(f"a step is from/to, not {quoted(step)}")
         frm, to = parts
     else:
         if len(step) not in (2, 3):
@@ -102,7 +104,8 @@ class Action:
         if kind not in ACTIONS:
             raise RecordError(f"unknown action {kind!r}")
         dice = _dice(d["dice"]) if d.get("dice") is not None else None
-        return cls(kind, str(d["side"]), dice, str(d.get("play", "")), int(d.get("value", 0)))
+        play = " ".join(parse_play(d.get("play", "")))     # a play from outside: steps only
+        return cls(kind, str(d["side"]), dice, play, int(d.get("value", 0)))
 
 
 @dataclass
@@ -131,8 +134,8 @@ class GameRecord:
     @classmethod
     def from_dict(cls, d: dict) -> GameRecord:
         start = d.get("start")
-        if start is not None and not isinstance(start, str):
-            raise RecordError(f"a game's start is a position ID, not {start!r}")
+        if start is not None and (not isinstance(start, str) or not ID_FORM.fullmatch(start)):
+            raise RecordError(f"a game's start is a position ID, not {quoted(start)}")
         return cls(int(d["number"]), {str(k): int(v) for k, v in d["scores"].items()},
                    bool(d.get("crawford", False)),
                    [Action.from_dict(a) for a in d["actions"]],
@@ -150,6 +153,11 @@ class MatchRecord:
         self.sides = tuple(sides)
         self.names = dict(names or {s: s.capitalize() for s in self.sides})
         self.games: list[GameRecord] = []
+
+    @property
+    def entries(self) -> int:
+        """How many entries (moves, doubles, takes, drops, wins) the games hold."""
+        return sum(len(game.actions) for game in self.games)
 
     @property
     def current(self) -> GameRecord:

@@ -16,7 +16,7 @@ from game.pages.menus import key_char
 from game.pages.review_pages import review_screen
 from game.scenes.state import Game
 from game.scenes.timing import BANNER_LINE_FRAMES, DEMO_NEXT_GAME_FRAMES, LOSE_TUNE, WIN_TUNE
-from game.words import SCORE_CAPPED, result_words, say
+from game.words import SCORE_CAPPED, SERIES_FULL, result_words, say
 from game.zx.basic import Basic
 
 
@@ -109,6 +109,8 @@ def game_over(basic: Basic, screen: Screen, result: Any, board_game: Game | None
     lines, keys = banner_lines(match is not None and match.is_over)
     if match is not None and match.score_capped:
         lines = [SCORE_CAPPED, *lines]
+    if match is not None and match.series_full:
+        lines = [SERIES_FULL, *lines]
     if board_game is None or card:                   # nothing to review or change in 1983
         lines, keys = lines[:1], ()
     while True:
