@@ -5,10 +5,14 @@ plan. It decides nothing and reads no code back."""
 from .hw import SCREEN_ADDR, SCREEN_BYTES
 from .z80_passes import LAST, NESTED, SIDE_EXIT, LoopBack
 from .z80_records import BRANCH, HALT, JUMP, NEXT, REGS, FlagLine, MemptrLine, Store, cpu_name
+from .z80_state import BlockExit
 from .z80_timing import Flag, Mark, PortWait, Wait, Within
 
 SCREEN_END = SCREEN_ADDR + SCREEN_BYTES
 TRANSFER = 0x10000      # added to an op function's next pc when the instruction may have jumped
+# what blocks and op functions return instead of a pc, as written in their code (-1, -2, -3)
+LIMIT, CHANGED, HALTED = (f"{code:d}" for code in (BlockExit.LIMIT, BlockExit.CHANGED,
+                                                   BlockExit.HALT))
 
 
 def t_plus(start, offset=0):
@@ -103,7 +107,7 @@ class Emitter:
 
     # ---- an op function for the interpreter
     def op_function(self, ins, timing, operands):
-        """Source of `op(S, M, pc) -> next pc` (+ TRANSFER when it may have jumped; -3 for HALT)
+        """Source of `op(S, M, pc) -> next pc` (+ TRANSFER when it may have jumped; BlockExit.HALT)
         running one instruction template; operands: the byte offsets read as o1, o2 ..."""
         fields = self.fields(timing, 0, str(ins.m1), "~S.q")
         body = self.waits(timing.before, 0) + self.lines(ins.body, timing, 0, fields)
@@ -130,17 +134,18 @@ class Emitter:
         out += [f"    S.{cpu_name(r)} = {r}" for r in REGS if r in ins.writes]
         if ins.post:
             out.append(f"    S.{ins.post} = S._rc")
-        ret = "-3" if ins.flow == HALT else "npc" if ins.flow == NEXT else f"npc + {TRANSFER}"
+        ret = HALTED if ins.flow == HALT else "npc" if ins.flow == NEXT else f"npc + {TRANSFER}"
         out.append(f"    return {ret}")
         return "\n".join(out) + "\n"
 
     # ---- a compiled block
     def block(self, block, memory):
-        """Source of `blk(limit) -> next pc`, or -1 (too close to limit: nothing run), -2 (its code
-        changed: nothing run), -3 (HALT), for a Block plan compiled from memory."""
+        """Source of `blk(limit) -> next pc`, or a BlockExit: LIMIT (too close to limit: nothing
+        run), CHANGED (its code changed: nothing run) or HALT, for a Block plan compiled from
+        memory."""
         scaffold = block.loop or _leaves_early(block.steps)
         out = ["def blk(limit):", "    t = S.tstates",
-               f"    if t + {block.room} >= limit: S.pc = {block.start}; return -1"]
+               f"    if t + {block.room} >= limit: S.pc = {block.start}; return {LIMIT}"]
         out += self.code_checks(block, memory)
         out += [f"    {r} = S.{cpu_name(r)}" for r in block.loads]
         if block.bulk_copy:
@@ -156,9 +161,9 @@ class Emitter:
         return "\n".join(out + ["    S.pc = npc", "    return npc"]) + "\n"
 
     def code_checks(self, block, memory):
-        """Lines that leave (-2) when memory no longer holds the bytes the block was compiled from
-        (code below ROM's top cannot change)."""
-        out, leave = [], f"S.pc = {block.start}; return -2"
+        """Lines that leave (BlockExit.CHANGED) when memory no longer holds the bytes the block was
+        compiled from (code below ROM's top cannot change)."""
+        out, leave = [], f"S.pc = {block.start}; return {CHANGED}"
         for lo, hi in block.ranges:
             if hi <= self.rom_top:
                 continue
@@ -203,7 +208,7 @@ class Emitter:
         if ins.flow == HALT:
             return ([f"S.tstates = {t_plus(step.at, ins.tstates)}; S._rc += {m1}; S.q = 0"]
                     + [f"S.{cpu_name(r)} = {r}" for r in block.stores]
-                    + [f"S.pc = {ins.addr}; return -3"])
+                    + [f"S.pc = {ins.addr}; return {HALTED}"])
         if ins.flow == BRANCH:
             taken, on = step.end
             taken_side = self.taken(step, fields) + self.leave(taken, block)

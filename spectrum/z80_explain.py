@@ -3,6 +3,7 @@ decided, and the code emitted, as plain text (the CPU's explain_block and dump_b
 walks one). It reads the plan the passes made; it decides nothing."""
 from .z80_passes import LAST, NESTED, Exit, walk
 from .z80_records import BRANCH, HALT, JUMP, NEXT, REGS
+from .z80_state import BlockExit
 from .z80_tables import flag_letters
 from .z80_timing import Flag, Mark, PortWait, Wait, Within
 
@@ -86,7 +87,7 @@ def _passes(block):
         ways = ([s.taken_exit] if s.taken_exit else []) + ([s.after_exit] if s.after_exit else [])
         ways += s.end if s.then == LAST else []
         if ways or (s.then == LAST and s.ins.flow == HALT):
-            texts = [exit_text(w) for w in ways] or ["returns -3 (HALT)"]
+            texts = [exit_text(w) for w in ways] or [f"returns {BlockExit.HALT:d} (HALT)"]
             out.append(f"    {s.ins.addr:04x} {s.ins.mn:<16} " + "; ".join(texts))
     out.append(f"  registers kept in locals: {' '.join(block.loads) or '-'}; written back: "
                f"{' '.join(block.stores) or '-'}")

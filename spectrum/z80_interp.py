@@ -4,9 +4,9 @@ it runs. It runs code that is cold, run once or rewritten as it runs; it is not 
 and keeps no per-address state.
 
 An op function is `op(S, M, pc) -> next pc`, plus 0x10000 when the instruction may have jumped (the
-CPU counts those arrivals to find hot code), or -3 for HALT; it leaves S.pc to the caller. Each is
-made once per process (per rom_top and contention, and with or without the tests on its own bytes)
-and shared by every CPU."""
+CPU counts those arrivals to find hot code), or BlockExit.HALT; it leaves S.pc to the caller. Each
+is made once per process (per rom_top and contention, and with or without the tests on its own
+bytes) and shared by every CPU."""
 from .z80_decode import Decoder
 from .z80_emit import TRANSFER, Emitter
 from .z80_operands import Expr, Template

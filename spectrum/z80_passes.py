@@ -276,7 +276,7 @@ def _leave(step, taken, loop):
         taken = LoopBack(taken.tstates, m1, q, " or ".join(step.guard))
     on = Exit(ins.next_addr, start_t + ins.tstates, m1, q)
     if ins.flow == HALT:
-        return []                                   # (the block returns -3 there)
+        return []                                   # (the block returns BlockExit.HALT there)
     if ins.flow == BRANCH:
         return [taken, on]
     return [taken] if ins.flow == JUMP else [on]
