@@ -144,7 +144,7 @@ class Z80State:
 
     def snapshot(self) -> Z80Snapshot:
         """Every slot now, frozen: what `restore` puts back, bit for bit."""
-        return Z80Snapshot(*(getattr(self, name) for name in STATE_SLOTS))
+        return Z80Snapshot(*(getattr(self, name) for name in STATE_SLOTS))   # every slot, by name
 
     def restore(self, snap: Z80Snapshot) -> None:
         """Put back a snapshot's every slot (I through its setter, so a runner that tracks I's
