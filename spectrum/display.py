@@ -6,7 +6,8 @@ import dataclasses
 import os
 import sys
 import time
-from typing import TYPE_CHECKING
+from types import ModuleType
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -35,10 +36,11 @@ WINDOW_HELP = ("F1   this box",
                "Backspace = DELETE, Esc = BREAK")
 
 
-def pc_key_map(pygame) -> dict:
+def pc_key_map(pygame: ModuleType) -> dict[int, tuple[str, ...]]:
     """pygame key code -> the Spectrum keys it holds down."""
     # pygame names a key's code K_a .. K_z, K_0 .. K_9, K_KP0 .. K_KP9: looked up by that name
-    keys = {getattr(pygame, f"K_{c}"): (c.upper(),) for c in "abcdefghijklmnopqrstuvwxyz"}
+    keys: dict[int, tuple[str, ...]] = {getattr(pygame, f"K_{c}"): (c.upper(),)
+                                        for c in "abcdefghijklmnopqrstuvwxyz"}
     keys.update({getattr(pygame, f"K_{d}"): (d,) for d in "0123456789"})     # K_0 .. K_9 by name
     keys.update({getattr(pygame, f"K_KP{d}"): (d,) for d in "0123456789"})   # the keypad's too
     keys.update({
@@ -59,7 +61,7 @@ def pc_key_map(pygame) -> dict:
     return keys
 
 
-def symbol_keys(char: str):
+def symbol_keys(char: str) -> tuple[str, str] | None:
     """A PC key that typed a symbol ("?" is Shift+/ on a PC) is SYMBOL SHIFT + the Spectrum
     key that has that symbol; None for letters, digits and keys that type nothing."""
     from spectrum.keyboard import SYMBOL_KEYS
@@ -68,13 +70,13 @@ def symbol_keys(char: str):
     return None
 
 
-def _pygame():
+def _pygame() -> ModuleType:
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     import pygame
     return pygame
 
 
-def frame_surface(frame: np.ndarray, scale: int = 1):
+def frame_surface(frame: np.ndarray, scale: int = 1) -> Any:
     """A pygame Surface of the (240, 320, 3) frame, enlarged `scale` times (whole pixels)."""
     pygame = _pygame()
     frame = np.ascontiguousarray(frame, dtype=np.uint8)
@@ -85,7 +87,8 @@ def frame_surface(frame: np.ndarray, scale: int = 1):
     return pygame.image.frombuffer(frame.tobytes(), (width, height), "RGB").copy()
 
 
-def save_screenshot(frame: np.ndarray, path, scale: int = DEFAULT_SCALE) -> str:
+def save_screenshot(frame: np.ndarray, path: str | os.PathLike[str],
+                    scale: int = DEFAULT_SCALE) -> str:
     """Write the frame as a (320*scale) x (240*scale) PNG; returns the path."""
     pygame = _pygame()
     path = os.fspath(path)
@@ -143,7 +146,8 @@ class DisplayLoop:
             self.beeper.push(ear_frames.popleft(), play=not self.fast)
         return True
 
-    def run_headless(self, frames: int, screenshot_path=None) -> int:
+    def run_headless(self, frames: int,
+                     screenshot_path: str | os.PathLike[str] | None = None) -> int:
         """No window: run `frames` frames flat out, then write the screenshot if asked."""
         for _ in range(frames):
             if not self.step():
@@ -182,7 +186,7 @@ class DisplayLoop:
             pygame.display.quit()
         return 0
 
-    def _open(self, pygame) -> None:
+    def _open(self, pygame: ModuleType) -> None:
         from spectrum.audio import _quiet_stderr
         with _quiet_stderr():           # SDL's probing of X11/Wayland chatters on fd 2
             pygame.display.init()
@@ -207,7 +211,7 @@ class DisplayLoop:
             deadline = time.perf_counter()
         return deadline
 
-    def _events(self, pygame, keymap: dict) -> bool:
+    def _events(self, pygame: ModuleType, keymap: dict[int, tuple[str, ...]]) -> bool:
         """Every waiting event handled; False once the window is closed."""
         for event in pygame.event.get():
             if event.type == pygame.QUIT:
@@ -225,7 +229,8 @@ class DisplayLoop:
                     self.typist.release_all()
         return True
 
-    def _key_down(self, pygame, event, keymap: dict) -> None:
+    def _key_down(self, pygame: ModuleType, event: Any,
+                  keymap: dict[int, tuple[str, ...]]) -> None:
         if self._window_key(pygame, event.key):            # F1, F9-F12: the window's own
             return
         if self.showing_help:                              # any other key takes the box away
@@ -236,7 +241,7 @@ class DisplayLoop:
         if names:
             self.typist.press(event.key, names)
 
-    def _click(self, pos) -> None:
+    def _click(self, pos: tuple[int, int]) -> None:
         """A click on the Spectrum's screen types what the caller says it stands for; a
         click under the F1 box closes it; a click on the border types nothing."""
         if self.showing_help:
@@ -246,7 +251,7 @@ class DisplayLoop:
         if at is not None and self.options.on_click is not None:
             self.typist.type(self.options.on_click(*at) or "")
 
-    def _screen_point(self, pos):
+    def _screen_point(self, pos: tuple[int, int]) -> tuple[int, int] | None:
         """Window pixel -> (x, y) on the 256 x 192 screen, or None off it."""
         scale, (left, top) = self._layout(self.window.get_size())
         x_px = (pos[0] - left) // scale - hw.BORDER_LEFT_PX
@@ -259,7 +264,7 @@ class DisplayLoop:
         self.showing_help = not self.showing_help
         self._shown = None
 
-    def _window_key(self, pygame, key) -> bool:
+    def _window_key(self, pygame: ModuleType, key: int) -> bool:
         if key == pygame.K_F1:
             self._toggle_help()
         elif key == pygame.K_F11:
@@ -306,7 +311,7 @@ class DisplayLoop:
         print(f"screenshot: {path}")
         return f"Screenshot: {path}"
 
-    def _set_mode(self, pygame) -> None:
+    def _set_mode(self, pygame: ModuleType) -> None:
         if self.fullscreen:
             self.window = pygame.display.set_mode((0, 0), pygame.FULLSCREEN)
         else:
@@ -321,13 +326,13 @@ class DisplayLoop:
         self._shown = None
 
     @staticmethod
-    def _layout(size) -> tuple:
+    def _layout(size: tuple[int, int]) -> tuple[int, tuple[int, int]]:
         """(whole-number scale, top-left corner) of the picture centred in a window."""
         width, height = size
         scale = max(1, min(width // hw.FRAME_W, height // hw.FRAME_H))
         return scale, ((width - hw.FRAME_W * scale) // 2, (height - hw.FRAME_H * scale) // 2)
 
-    def _show(self, pygame) -> None:
+    def _show(self, pygame: ModuleType) -> None:
         """Put the picture in the window: whole after a change of size or exposure, else
         only the rectangle that differs from what the window shows, and nothing at all
         (no conversion, scaling or flip) when the frame is the one already there."""
@@ -342,13 +347,13 @@ class DisplayLoop:
         self._marks_shown = marks
         self.window = pygame.display.get_surface()
         scale, (left, top) = self._layout(self.window.get_size())
+        box: tuple[int, int, int, int] | None = (0, hw.FRAME_H, 0, hw.FRAME_W)
         if self._shown is None:
             self.window.fill((0, 0, 0))
-            box = (0, hw.FRAME_H, 0, hw.FRAME_W)
         else:
             box = changed_box(self._shown, picture)
-            if box is None:
-                return
+        if box is None:
+            return
         y0, y1, x0, x1 = box
         part = np.ascontiguousarray(picture[y0:y1, x0:x1])
         small = pygame.image.frombuffer(part, (x1 - x0, y1 - y0), "RGB")
@@ -374,7 +379,7 @@ class DisplayLoop:
             self.beeper.save_wav(self.options.wav_path)
 
 
-def changed_box(old: np.ndarray, new: np.ndarray):
+def changed_box(old: np.ndarray, new: np.ndarray) -> tuple[int, int, int, int] | None:
     """(top, bottom, left, right) bounding the pixels where two frames differ, or None.
     The rows are found 8 bytes at a time (a row is 320 x 3 bytes), then the columns only
     within them: a FLASHing cursor costs a small part of a whole-frame compare."""
@@ -388,7 +393,7 @@ def changed_box(old: np.ndarray, new: np.ndarray):
     return top, bottom, int(columns[0]), int(columns[-1]) + 1
 
 
-def _window_events(pygame) -> tuple:
+def _window_events(pygame: ModuleType) -> tuple[int, ...]:
     """The events after which the window must be drawn whole (or keys let go)."""
     names = ("VIDEOEXPOSE", "VIDEORESIZE", "WINDOWEXPOSED", "WINDOWRESIZED",
              "WINDOWSIZECHANGED", "WINDOWMAXIMIZED", "WINDOWRESTORED", "WINDOWFOCUSLOST")

@@ -5,7 +5,7 @@ SHOWN_CHARS characters, so a huge input never makes a huge message. Not the mess
 SHOWN_CHARS = 40                 # the most of a quoted part a message shows, quotes included
 
 
-def quoted(value, limit: int = SHOWN_CHARS) -> str:
+def quoted(value: object, limit: int = SHOWN_CHARS) -> str:
     """value's repr on one line, at most `limit` characters (a longer one ends in "...").
     Text and bytes are cut before repr sees them, so a 15 MB line costs no more than 40
     characters; any other object's repr is escaped onto one line as text's is."""

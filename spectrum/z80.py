@@ -23,41 +23,41 @@ Trap = Callable[["Z80"], object]                # runs with the CPU when pc reac
 LIMIT, CHANGED, HALT = BlockExit.LIMIT, BlockExit.CHANGED, BlockExit.HALT
 
 
-class _Traps(dict):
+class _Traps(dict[int, Trap]):
     """The traps dict: any change drops the compiled blocks (they stop before trapped addresses)."""
     __slots__ = ("_cpu",)
     _cpu: "Z80"
 
-    def _changed(self):
+    def _changed(self) -> None:
         self._cpu._flush()
 
-    def __setitem__(self, k, v):
+    def __setitem__(self, k: int, v: Trap) -> None:
         super().__setitem__(k, v)
         self._changed()
 
-    def __delitem__(self, k):
+    def __delitem__(self, k: int) -> None:
         super().__delitem__(k)
         self._changed()
 
-    def pop(self, *a):
+    def pop(self, *a: Any) -> Any:
         r = super().pop(*a)
         self._changed()
         return r
 
-    def popitem(self):
+    def popitem(self) -> tuple[int, Trap]:
         r = super().popitem()
         self._changed()
         return r
 
-    def clear(self):
+    def clear(self) -> None:
         super().clear()
         self._changed()
 
-    def update(self, *a, **k):
+    def update(self, *a: Any, **k: Any) -> None:
         super().update(*a, **k)
         self._changed()
 
-    def setdefault(self, k, v=None):
+    def setdefault(self, k: int, v: Any = None) -> Any:
         r = super().setdefault(k, v)
         self._changed()
         return r
@@ -165,7 +165,7 @@ class Z80(Z80State):
     def _flush(self) -> None:
         self.blocks.flush(self._traps)
 
-    def flush(self):
+    def flush(self) -> None:
         """Forget every compiled block. Blocks in RAM re-check their bytes before each run, but
         blocks wholly below rom_top do not (the CPU cannot write there): call this after rewriting
         the ROM area from outside."""
@@ -193,7 +193,7 @@ class Z80(Z80State):
         else:
             self._run(limit)
 
-    def _run(self, limit):
+    def _run(self, limit: int) -> None:
         """The two tiers up to limit (see run). pc lives in a local meanwhile: op functions and
         blocks return the next pc and leave S.pc alone (a block leaving early sets it)."""
         blocks = self.blocks
@@ -248,13 +248,13 @@ class Z80(Z80State):
                     return
             boundary = True
 
-    def _trap_moves(self, pc):
+    def _trap_moves(self, pc: int) -> bool:
         """Run the trap at pc; True when it moved pc (the CPU carries on from there)."""
         self.pc = pc
         self._traps[pc](self)
         return self.pc != pc
 
-    def _idle(self, limit):
+    def _idle(self, limit: int) -> None:
         """HALT: 4-T fetches of the HALT itself until limit (each waits like any fetch when the HALT
         is in contended memory, which moves the T-state the interrupt finds)."""
         t = self.tstates
@@ -288,13 +288,13 @@ class Z80(Z80State):
         self.pc = pc if r < 0 else r & 0xFFFF
         return self.tstates - t0
 
-    def _screen_write(self, addr, value, tstates):
+    def _screen_write(self, addr: int, value: int, tstates: int) -> None:
         """A write to the screen by contended code: logged with its T-state, then stored."""
         m = self.memory
         self.screen_writes.append((tstates, addr, m[addr]))
         m[addr] = value
 
-    def _push(self, v):
+    def _push(self, v: int) -> None:
         m = self.memory
         sp = self.sp
         for byte in (v >> 8, v & 255):

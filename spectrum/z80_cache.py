@@ -60,7 +60,7 @@ class BlockCache:
         they); None when its first instruction keeps changing (pc is then interpreted for good)."""
         fn, block = self.compiler.compile(pc, traps, self.volatile, self.g,
                                           self.dump_blocks.get(pc) if self.dump_blocks else None)
-        if fn is None:
+        if fn is None or block is None:
             self.heat[pc] = NEVER
             return None
         m = self.memory
