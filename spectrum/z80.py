@@ -15,7 +15,8 @@ from .z80_interp import TRANSFER, OpTable
 from .z80_state import BlockExit, Z80Snapshot, Z80State
 from .z80_tables import TABLES
 
-__all__ = ["COMPILE_AFTER", "NEVER", "BlockExit", "Z80", "Z80Snapshot", "Z80State"]
+__all__ = ["COMPILE_AFTER", "NEVER", "BlockExit", "PortIn", "PortOut", "Trap", "Z80", "Z80Snapshot",
+           "Z80State"]
 
 PortIn = Callable[[int, int], int]              # (port, T-state) -> the byte read
 PortOut = Callable[[int, int, int], object]     # (port, byte, T-state)
