@@ -117,7 +117,7 @@ class PrefixedOps:
         src = R8[y] if y != 6 else 0
         body = [f"POUT(b << 8 | c, {src}, {{io_t}})", W("wz = ((b << 8 | c) + 1) & 65535")]
         return make(addr, 2, f"OUT (C),{R8N[y] if y != 6 else '0'}", body,
-                    reads=("b", "c", src) if y != 6 else "b c", writes="wz")
+                    reads=("b", "c", R8[y]) if y != 6 else "b c", writes="wz")
 
     def _ed_sbc_adc(self, addr, op, y, nn):
         p, adc = y >> 1, y & 1

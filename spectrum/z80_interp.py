@@ -66,7 +66,7 @@ class OpTable:
         self.rom_top = rom_top
         self.contention = contention
         self.own_bytes = own_bytes
-        self.g = dict(TABLES)                           # the op functions' globals: the flag tables
+        self.g: dict[str, Any] = dict(TABLES)    # the op functions' globals: the flag tables
         if contention is not None:
             self.g["D"] = contention.delays             # ... and the waits by T-state
         self.sub: dict[tuple, list] = {}                # prefix key -> its 256-slot table
