@@ -106,7 +106,7 @@ class Where:
 @dataclass(frozen=True, slots=True)
 class Cycle:
     kind: str          # F R W N IO
-    addr: object       # an int (known when decoding) or a Where
+    addr: int | Where  # an int (known when decoding) or a Where
 
 
 _REG_ADDR = {
@@ -128,7 +128,7 @@ def resolve(pat: Pattern, mem: Any, pc: Any, op: int = 0, px: str | None = None)
     interpreter's templates: pc is `pc`, operands `o1`...). op: the offset of the byte after a
     prefix (0 without one); px: 'ix' or 'iy' for `xy`. Register addresses are those of the
     registers as the instruction starts."""
-    seen: dict[str, object] = {}
+    seen: dict[str, int | Where] = {}
     out = []
     for kind, where in pat.steps:
         addr = seen.get(where)

@@ -64,7 +64,7 @@ class BlockCache:
             self.heat[pc] = NEVER
             return None
         m = self.memory
-        self.block_code[pc] = [(s.ins.addr, bytes(m[s.ins.addr:s.ins.addr + s.ins.length]))
+        self.block_code[pc] = [(s.ins.at, bytes(m[s.ins.at:s.ins.at + s.ins.length]))
                                for s in walk(block.steps)]
         self.heat.pop(pc, None)
         self.by_addr[pc] = fn

@@ -46,7 +46,7 @@ class BlockCompiler:
         loop = passes.loops(path, start, traps)
         sides = {}
         if loop:
-            def side_path(p: int, calls: tuple[int, ...]) -> list[Instr]:
+            def side_path(p: int, calls: list[object]) -> list[Instr]:
                 return passes.trace(self.decode, p, start, MAX_BLOCK // 2, traps, volatile, calls)
             sides = passes.nested_sides(path, start, side_path, traps)
         steps = passes.place(path, self.timing, sides)

@@ -88,6 +88,14 @@ class Instr:
         return (self.addr + self.length) & 0xFFFF
 
     @property
+    def at(self) -> int:
+        """Its address as a number: a record decoded from real bytes (the block compiler's) has
+        one; a template's (the interpreter's) has only the expression `pc`."""
+        if not isinstance(self.addr, int):
+            raise TypeError(f"a template's record has no address in memory: {self.addr}")
+        return self.addr
+
+    @property
     def q_after(self) -> str:
         """What the Q latch holds after it: the flags if it computed them, else 0."""
         return "f" if self.flags_computed else "0"
