@@ -64,7 +64,7 @@ def _records(block: Block, memory: bytearray) -> list[str]:
     out = ["records (the decoder: address, bytes, what it reads and writes, T-states, cycles):"]
     for step in walk(block.steps):
         ins = step.ins
-        code = " ".join(f"{memory[(ins.addr + k) & 0xFFFF]:02x}" for k in range(ins.length))
+        code = " ".join(f"{memory[(ins.at + k) & 0xFFFF]:02x}" for k in range(ins.length))
         first, second = record_text(ins)
         out += [f"  {ins.addr:04x}  {code:<11}  {first}", f"  {'':17}  {second}"]
     return out

@@ -50,7 +50,7 @@ class Store:
     address). How it is done (ROM dropped, screen writes logged) is the emitter's: it knows the
     machine's memory map."""
     addr: object
-    value: str
+    value: int | str      # a number, or the expression of it
     name: str = ""
 
 
