@@ -76,7 +76,8 @@ def main(argv=None):
         import pygame
 
         from spectrum.display import DisplayLoop
-        loop = DisplayLoop(machine, scale=3, audio=False)
+        from spectrum.window_options import WindowOptions
+        loop = DisplayLoop(machine, options=WindowOptions(scale=3, audio=False))
         pygame.display.init()
         loop._set_mode(pygame)
         loop.step()

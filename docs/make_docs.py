@@ -346,8 +346,8 @@ def save_rgb(rgb, path, scale=SCALE):
 
 
 def test_pattern():
-    from spectrum.display import test_pattern_machine
-    machine = test_pattern_machine()
+    from spectrum.pattern_rom import pattern_machine
+    machine = pattern_machine()
     for _ in range(20):                 # past the beep; the FLASH row in its swapped phase
         machine.run_frame()
     return Frame(machine.render().copy())

@@ -333,6 +333,7 @@ def main(argv=None) -> int:
         tell(str(exc))
         return 2
     from spectrum import display
+    from spectrum.window_options import SoundSwitch, WindowOptions
     headless = None
     if args.screenshot:
         headless = args.frames if args.frames is not None else 500
@@ -355,13 +356,11 @@ def main(argv=None) -> int:
         from game.pages.import_pages import review_instead
         if args.review and not review_instead(runner, args.review, tell):
             return 2
-        return display.run(machine, runner, scale=args.scale, fullscreen=args.fullscreen,
-                           fast=bool(args.keys_from),
-                           mute=args.mute, headless_frames=headless,
-                           screenshot_path=args.screenshot, wav_path=args.wav,
-                           title=runner.title,
-                           on_click=runner.click, help_lines=MOUSE_HELP, headless_hint=HEADLESS,
-                           sound_on=runner.sound_on, set_sound=runner.set_sound)
+        return display.run(machine, runner, WindowOptions(
+            scale=args.scale, fullscreen=args.fullscreen, fast=bool(args.keys_from),
+            mute=args.mute, headless_frames=headless, screenshot_path=args.screenshot,
+            wav_path=args.wav, title=runner.title, on_click=runner.click, help_lines=MOUSE_HELP,
+            headless_hint=HEADLESS, sound=SoundSwitch(runner.sound_on, runner.set_sound)))
     finally:
         rollouts = sys.modules.get("game.model.rollout")   # imported once a rollout was started
         if rollouts is not None:

@@ -7,11 +7,16 @@ import os
 import sys
 import time
 import wave
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 import numpy as np
 
 from spectrum import hw
+
+# one frame of a level: (level at T-state 0, [(T-state, new level), ...] in order)
+Changes = Sequence[tuple[float, float]]
+Levels = tuple[float, Changes]
 
 DC_CUTOFF_HZ = 20.0            # the speaker is AC-coupled: a held level decays to silence
 PREBUFFER_FRAMES = 2           # queued before playback starts (about 40 ms)
@@ -37,7 +42,7 @@ class BeeperRenderer:
         self.pending_area = 0.0            # its level x T-states so far
         self.lowpass = 0.0                 # DC blocker state (the slowly moving average level)
 
-    def render_frame(self, start_level: int, changes,
+    def render_frame(self, start_level: float, changes: Changes,
                      frame_tstates: int = hw.TSTATES_PER_FRAME) -> np.ndarray:
         """int16 samples for one frame; `changes` = [(tstates, level 0/1), ...] sorted."""
         period = self.tstates_per_sample
@@ -55,7 +60,7 @@ class BeeperRenderer:
             np.clip(times, 0, frame_tstates, out=times)
             area_at_times = np.zeros(len(times))
             area_at_times[1:] = np.cumsum(levels[:-1] * np.diff(times))
-            def area(t):
+            def area(t: np.ndarray) -> np.ndarray:
                 i = np.searchsorted(times, t, side="right") - 1
                 return area_at_times[i] + levels[i] * (t - times[i])
             area_bounds = area(bounds)
@@ -97,7 +102,7 @@ class BeeperRenderer:
         self.lowpass = float(level)
         return np.zeros(count, np.int16)
 
-    def _dc_block(self, x: np.ndarray, end_level: float, changes) -> np.ndarray:
+    def _dc_block(self, x: np.ndarray, end_level: float, changes: Changes) -> np.ndarray:
         n = len(x)
         a = self.pole
         if not changes and self._settled(end_level):
@@ -120,7 +125,8 @@ class BeeperRenderer:
 TAPE_WEIGHT = 0.3             # how loud the tape's signal is next to the beeper
 
 
-def mix_speaker(frame_ear, frame_tape, tape_weight: float = TAPE_WEIGHT):
+def mix_speaker(frame_ear: Levels, frame_tape: Levels,
+                tape_weight: float = TAPE_WEIGHT) -> Levels:
     """One frame's speaker level from the beeper (OUT bit 4) and the tape's EAR input, which
     on the 48K share the ULA's EAR pin, so a loading tape is heard. Both are
     (start_level, [(tstates, 0/1), ...]); so is the result, with levels in 0..1."""
@@ -130,7 +136,7 @@ def mix_speaker(frame_ear, frame_tape, tape_weight: float = TAPE_WEIGHT):
     keep = 1.0 - tape_weight
     start = keep * ear + tape_weight * tape
     events = sorted([(t, 0, v) for t, v in ear_changes] + [(t, 1, v) for t, v in tape_changes])
-    changes = []
+    changes: list[tuple[float, float]] = []
     for t, source, value in events:
         if source:
             tape = value
@@ -140,7 +146,8 @@ def mix_speaker(frame_ear, frame_tape, tape_weight: float = TAPE_WEIGHT):
     return start, changes
 
 
-def write_wav(path, samples: np.ndarray, sample_rate_hz: int = hw.AUDIO_RATE_HZ) -> None:
+def write_wav(path: str | os.PathLike[str], samples: np.ndarray,
+              sample_rate_hz: int = hw.AUDIO_RATE_HZ) -> None:
     """Mono 16-bit WAV."""
     with wave.open(str(path), "wb") as out:
         out.setnchannels(1)
@@ -149,7 +156,8 @@ def write_wav(path, samples: np.ndarray, sample_rate_hz: int = hw.AUDIO_RATE_HZ)
         out.writeframes(np.asarray(samples, dtype="<i2").tobytes())
 
 
-def render_wav(path, frames, sample_rate_hz: int = hw.AUDIO_RATE_HZ,
+def render_wav(path: str | os.PathLike[str], frames: Iterable[Levels],
+               sample_rate_hz: int = hw.AUDIO_RATE_HZ,
                dc_cutoff_hz: float = 0.0) -> np.ndarray:
     """Write the beeper of several frames -- an iterable of (start_level, changes) -- to a WAV;
     by default without the DC blocker, so the file shows the square wave as the ULA drove it."""
@@ -161,7 +169,7 @@ def render_wav(path, frames, sample_rate_hz: int = hw.AUDIO_RATE_HZ,
 
 
 @contextlib.contextmanager
-def _quiet_stderr():
+def _quiet_stderr() -> Iterator[None]:
     """Silence C libraries writing to file descriptor 2 for the duration."""
     try:
         sys.stderr.flush()
@@ -226,7 +234,7 @@ class Beeper:
             self.samples_per_frame = sample_rate_hz / hw.FRAME_HZ
         return True
 
-    def push(self, frame_ear, play: bool = True) -> np.ndarray:
+    def push(self, frame_ear: Levels, play: bool = True) -> np.ndarray:
         """Render one finished frame's (start_level, changes) and queue it for playing
         (play=False: render and record only, e.g. while running faster than real time)."""
         start_level, changes = frame_ear
@@ -260,7 +268,7 @@ class Beeper:
         elif channel.get_queue() is None:
             channel.queue(self._take())
 
-    def _take(self):
+    def _take(self) -> Any:
         block = np.concatenate(self._pending)
         self._pending, self._pending_samples = [], 0
         now_s = time.perf_counter()
@@ -276,6 +284,6 @@ class Beeper:
             self._channel.stop()
             self._pending, self._pending_samples = [], 0
 
-    def save_wav(self, path) -> None:
+    def save_wav(self, path: str | os.PathLike[str]) -> None:
         samples = np.concatenate(self.recording) if self.recording else np.zeros(0, np.int16)
         write_wav(path, samples, self.renderer.sample_rate_hz)

@@ -1,20 +1,26 @@
 """The pygame window around a Spectrum48: integer scaling, fullscreen, screenshots, PC keys
--> the Spectrum key matrix, 50.08 Hz pacing (or flat out), the beeper; also a headless mode
-and the test pattern. Not the emulation itself (machine.py, ula.py) and not the game."""
-import argparse
+-> the Spectrum key matrix, 50.08 Hz pacing (or flat out), the beeper; also a headless mode.
+What the caller asks of it is one WindowOptions (window_options.py). Not the emulation itself
+(machine.py, ula.py), not the test pattern (pattern_rom.py), not a command line (show.py)."""
+import dataclasses
 import os
 import sys
 import time
+from types import ModuleType
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from spectrum import hw
 from spectrum.quoting import say, short_path
 from spectrum.typist import Typist
+from spectrum.window_options import DEFAULT_SCALE, OnFrame, WindowOptions
+
+if TYPE_CHECKING:
+    from spectrum.machine import Spectrum48
 
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
-TITLE = "ZX Spectrum 48K"         # the window's title unless the caller names one
-DEFAULT_SCALE = 3
+DEFAULTS = WindowOptions()     # a plain window: scale 3, paced, the beeper on
 MAX_CATCH_UP_FRAMES = 5        # further behind than this, pacing starts afresh instead of rushing
 
 NOTE_S = 2.0                   # a window key's note stays this long (host seconds)
@@ -29,15 +35,13 @@ WINDOW_HELP = ("F1   this box",
                "Shift = CAPS SHIFT",
                "Ctrl, Alt = SYMBOL SHIFT",
                "Backspace = DELETE, Esc = BREAK")
-HELP = ("F1 the window's keys, F11 fullscreen, F12 screenshot, F10 fast/paced, F9 mute; "
-        "Backspace = CAPS SHIFT+0, Shift = CAPS SHIFT, Ctrl/Alt = SYMBOL SHIFT, Esc = BREAK")
-HEADLESS = "run without a window with --headless N --screenshot FILE.png"
 
 
-def pc_key_map(pygame) -> dict:
+def pc_key_map(pygame: ModuleType) -> dict[int, tuple[str, ...]]:
     """pygame key code -> the Spectrum keys it holds down."""
     # pygame names a key's code K_a .. K_z, K_0 .. K_9, K_KP0 .. K_KP9: looked up by that name
-    keys = {getattr(pygame, f"K_{c}"): (c.upper(),) for c in "abcdefghijklmnopqrstuvwxyz"}
+    keys: dict[int, tuple[str, ...]] = {getattr(pygame, f"K_{c}"): (c.upper(),)
+                                        for c in "abcdefghijklmnopqrstuvwxyz"}
     keys.update({getattr(pygame, f"K_{d}"): (d,) for d in "0123456789"})     # K_0 .. K_9 by name
     keys.update({getattr(pygame, f"K_KP{d}"): (d,) for d in "0123456789"})   # the keypad's too
     keys.update({
@@ -58,7 +62,7 @@ def pc_key_map(pygame) -> dict:
     return keys
 
 
-def symbol_keys(char: str):
+def symbol_keys(char: str) -> tuple[str, str] | None:
     """A PC key that typed a symbol ("?" is Shift+/ on a PC) is SYMBOL SHIFT + the Spectrum
     key that has that symbol; None for letters, digits and keys that type nothing."""
     from spectrum.keyboard import SYMBOL_KEYS
@@ -67,13 +71,13 @@ def symbol_keys(char: str):
     return None
 
 
-def _pygame():
+def _pygame() -> ModuleType:
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     import pygame
     return pygame
 
 
-def frame_surface(frame: np.ndarray, scale: int = 1):
+def frame_surface(frame: np.ndarray, scale: int = 1) -> Any:
     """A pygame Surface of the (240, 320, 3) frame, enlarged `scale` times (whole pixels)."""
     pygame = _pygame()
     frame = np.ascontiguousarray(frame, dtype=np.uint8)
@@ -84,7 +88,8 @@ def frame_surface(frame: np.ndarray, scale: int = 1):
     return pygame.image.frombuffer(frame.tobytes(), (width, height), "RGB").copy()
 
 
-def save_screenshot(frame: np.ndarray, path, scale: int = DEFAULT_SCALE) -> str:
+def save_screenshot(frame: np.ndarray, path: str | os.PathLike[str],
+                    scale: int = DEFAULT_SCALE) -> str:
     """Write the frame as a (320*scale) x (240*scale) PNG; returns the path."""
     pygame = _pygame()
     path = os.fspath(path)
@@ -93,40 +98,27 @@ def save_screenshot(frame: np.ndarray, path, scale: int = DEFAULT_SCALE) -> str:
 
 
 class DisplayLoop:
-    """Runs a machine frame by frame. `on_frame(machine)` (optional) is called before each
-    frame and may return False to stop. Attributes `fast` and `beeper.muted` can be changed
-    while it runs (e.g. fast while a tape loads).
-    `on_click(x_px, y_px)` (optional) turns a click on the 256 x 192 screen into the text it
-    types (the mouse types what keys would); `help_lines` are the caller's lines under the
-    window's own keys in the F1 box; `headless_hint` says, when no window can open, how to
-    run without one. `sound_on()` and `set_sound(on)` (optional, together) make F9 the
-    caller's own sound switch, which the beeper then follows; without them F9 mutes the
-    beeper. Each window key leaves a note over the screen's last row for NOTE_S seconds
-    (`note`), and "FAST" shows in the border while the machine runs flat out."""
+    """Runs a machine frame by frame, shown as `options` (a WindowOptions) ask. `on_frame(machine)`
+    (optional) is called before each frame and may return False to stop. Attributes `fast` and
+    `beeper.muted` can be changed while it runs (e.g. fast while a tape loads). Each window key
+    leaves a note over the screen's last row for NOTE_S seconds (`note`), and "FAST" shows in
+    the border while the machine runs flat out."""
 
-    def __init__(self, machine, on_frame=None, scale: int = DEFAULT_SCALE, fullscreen: bool = False,
-                 fast: bool = False, mute: bool = False, audio: bool = True, wav_path=None,
-                 title: str = TITLE, on_click=None, help_lines=(), headless_hint: str = HEADLESS,
-                 sound_on=None, set_sound=None):
+    def __init__(self, machine: "Spectrum48", on_frame: OnFrame | None = None,
+                 options: WindowOptions = DEFAULTS) -> None:
         from spectrum.audio import Beeper
         self.machine = machine
-        self.title = title
         self.on_frame = on_frame
-        self.scale = max(1, int(scale))
-        self.fullscreen = fullscreen
-        self.fast = fast
-        self.audio = audio          # the mixer opens once a window is up (run_window)
-        self.beeper = Beeper(enabled=False, muted=mute, record=wav_path is not None)
-        self.wav_path = wav_path
+        self.options = options
+        self.fast = options.fast                # F10 turns it
+        self.fullscreen = options.fullscreen    # F11 turns it
+        self.beeper = Beeper(enabled=False, muted=options.mute,
+                             record=options.wav_path is not None)
         self.frame = np.zeros((hw.FRAME_H, hw.FRAME_W, 3), np.uint8)
         self.screenshots: list[str] = []
-        self.on_click = on_click
-        self.help_lines = tuple(help_lines)
-        self.headless_hint = headless_hint
         self.showing_help = False   # F1's box is up: the machine waits under it
         self.typist = Typist()
         self._shown: np.ndarray | None = None   # the picture in the window (None: draw it whole)
-        self.sound_on, self.set_sound = sound_on, set_sound
         self.window_size = None     # the size the player gave the window (F11 goes back to it)
         self._note = ("", 0.0)      # (words, host s until which they show)
         self._marks_shown = ("", False)
@@ -145,7 +137,8 @@ class DisplayLoop:
         """One frame: the program's turn, the CPU's 69,888 T, render, beeper."""
         if self.on_frame is not None and self.on_frame(self.machine) is False:
             return False
-        if self.sound_on is not None and self.beeper.muted == self.sound_on():
+        sound = self.options.sound
+        if sound is not None and self.beeper.muted == sound.is_on():
             self.beeper.set_muted(not self.beeper.muted)   # the caller's switch changed (options)
         self.machine.run_frame()
         self.machine.render(out=self.frame)
@@ -154,13 +147,14 @@ class DisplayLoop:
             self.beeper.push(ear_frames.popleft(), play=not self.fast)
         return True
 
-    def run_headless(self, frames: int, screenshot_path=None) -> int:
+    def run_headless(self, frames: int,
+                     screenshot_path: str | os.PathLike[str] | None = None) -> int:
         """No window: run `frames` frames flat out, then write the screenshot if asked."""
         for _ in range(frames):
             if not self.step():
                 break
         if screenshot_path:
-            save_screenshot(self.frame, screenshot_path, self.scale)
+            save_screenshot(self.frame, screenshot_path, self.options.scale)
         self._finish()
         return 0
 
@@ -172,7 +166,8 @@ class DisplayLoop:
             self._open(pygame)
         except pygame.error as exc:
             message = str(exc) or "SDL could not open a window"
-            say(f"{self.title}: no display available ({message}); {self.headless_hint}")
+            say(f"{self.options.title}: no display available ({message}); "
+                f"{self.options.headless_hint}")
             self._finish()
             return 1
         keymap = pc_key_map(pygame)
@@ -192,7 +187,7 @@ class DisplayLoop:
             pygame.display.quit()
         return 0
 
-    def _open(self, pygame) -> None:
+    def _open(self, pygame: ModuleType) -> None:
         from spectrum.audio import _quiet_stderr
         with _quiet_stderr():           # SDL's probing of X11/Wayland chatters on fd 2
             pygame.display.init()
@@ -201,7 +196,7 @@ class DisplayLoop:
             # SDL fell back to drawing nowhere: to the user that is no display at all
             raise pygame.error(f"SDL found no screen and fell back to its {driver} driver")
         self._set_mode(pygame)
-        if self.audio:
+        if self.options.audio:           # the mixer opens once a window is up
             self.beeper.open()
 
     @staticmethod
@@ -217,7 +212,7 @@ class DisplayLoop:
             deadline = time.perf_counter()
         return deadline
 
-    def _events(self, pygame, keymap: dict) -> bool:
+    def _events(self, pygame: ModuleType, keymap: dict[int, tuple[str, ...]]) -> bool:
         """Every waiting event handled; False once the window is closed."""
         for event in pygame.event.get():
             if event.type == pygame.QUIT:
@@ -235,7 +230,8 @@ class DisplayLoop:
                     self.typist.release_all()
         return True
 
-    def _key_down(self, pygame, event, keymap: dict) -> None:
+    def _key_down(self, pygame: ModuleType, event: Any,
+                  keymap: dict[int, tuple[str, ...]]) -> None:
         if self._window_key(pygame, event.key):            # F1, F9-F12: the window's own
             return
         if self.showing_help:                              # any other key takes the box away
@@ -246,17 +242,17 @@ class DisplayLoop:
         if names:
             self.typist.press(event.key, names)
 
-    def _click(self, pos) -> None:
+    def _click(self, pos: tuple[int, int]) -> None:
         """A click on the Spectrum's screen types what the caller says it stands for; a
         click under the F1 box closes it; a click on the border types nothing."""
         if self.showing_help:
             self._toggle_help()
             return
         at = self._screen_point(pos)
-        if at is not None and self.on_click is not None:
-            self.typist.type(self.on_click(*at) or "")
+        if at is not None and self.options.on_click is not None:
+            self.typist.type(self.options.on_click(*at) or "")
 
-    def _screen_point(self, pos):
+    def _screen_point(self, pos: tuple[int, int]) -> tuple[int, int] | None:
         """Window pixel -> (x, y) on the 256 x 192 screen, or None off it."""
         scale, (left, top) = self._layout(self.window.get_size())
         x_px = (pos[0] - left) // scale - hw.BORDER_LEFT_PX
@@ -269,7 +265,7 @@ class DisplayLoop:
         self.showing_help = not self.showing_help
         self._shown = None
 
-    def _window_key(self, pygame, key) -> bool:
+    def _window_key(self, pygame: ModuleType, key: int) -> bool:
         if key == pygame.K_F1:
             self._toggle_help()
         elif key == pygame.K_F11:
@@ -291,9 +287,10 @@ class DisplayLoop:
 
     def _switch_sound(self) -> None:
         """F9: the caller's sound switch if it gave one, else the beeper's mute."""
-        if self.set_sound is not None and self.sound_on is not None:
-            self.set_sound(not self.sound_on())
-            muted = not self.sound_on()
+        sound = self.options.sound
+        if sound is not None:
+            sound.turn(not sound.is_on())
+            muted = not sound.is_on()
         else:
             muted = not self.beeper.muted
         self.beeper.set_muted(muted)
@@ -304,39 +301,39 @@ class DisplayLoop:
         path = time.strftime("spectrum-%Y%m%d-%H%M%S.png")
         try:
             path = os.path.abspath(path)          # OSError if the working folder is gone
-            save_screenshot(self.frame, path, self.scale)
+            save_screenshot(self.frame, path, self.options.scale)
         except (OSError, _pygame().error) as exc:
             folder = os.path.dirname(path) or "the working folder"
             reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
             words = f"No screenshot: {reason} in {short_path(folder)}"
-            say(f"{self.title}: {words}")
+            say(f"{self.options.title}: {words}")
             return words
         self.screenshots.append(path)
         say(f"screenshot: {short_path(path)}", sys.stdout)
         return f"Screenshot: {path}"
 
-    def _set_mode(self, pygame) -> None:
+    def _set_mode(self, pygame: ModuleType) -> None:
         if self.fullscreen:
             self.window = pygame.display.set_mode((0, 0), pygame.FULLSCREEN)
         else:
-            width, height = self.window_size or (hw.FRAME_W * self.scale,
-                                                 hw.FRAME_H * self.scale)
+            scale = self.options.scale
+            width, height = self.window_size or (hw.FRAME_W * scale, hw.FRAME_H * scale)
             # the size the player had, but never less than the picture at scale 1
             size = (max(width, hw.FRAME_W), max(height, hw.FRAME_H))
             self.window = pygame.display.set_mode(size, pygame.RESIZABLE)
             if self.window.get_size() != size:     # SDL 2 keeps the full screen's size the
                 self.window = pygame.display.set_mode(size, pygame.RESIZABLE)   # first time
-        pygame.display.set_caption(self.title)
+        pygame.display.set_caption(self.options.title)
         self._shown = None
 
     @staticmethod
-    def _layout(size) -> tuple:
+    def _layout(size: tuple[int, int]) -> tuple[int, tuple[int, int]]:
         """(whole-number scale, top-left corner) of the picture centred in a window."""
         width, height = size
         scale = max(1, min(width // hw.FRAME_W, height // hw.FRAME_H))
         return scale, ((width - hw.FRAME_W * scale) // 2, (height - hw.FRAME_H * scale) // 2)
 
-    def _show(self, pygame) -> None:
+    def _show(self, pygame: ModuleType) -> None:
         """Put the picture in the window: whole after a change of size or exposure, else
         only the rectangle that differs from what the window shows, and nothing at all
         (no conversion, scaling or flip) when the frame is the one already there."""
@@ -351,13 +348,13 @@ class DisplayLoop:
         self._marks_shown = marks
         self.window = pygame.display.get_surface()
         scale, (left, top) = self._layout(self.window.get_size())
+        box: tuple[int, int, int, int] | None = (0, hw.FRAME_H, 0, hw.FRAME_W)
         if self._shown is None:
             self.window.fill((0, 0, 0))
-            box = (0, hw.FRAME_H, 0, hw.FRAME_W)
         else:
             box = changed_box(self._shown, picture)
-            if box is None:
-                return
+        if box is None:
+            return
         y0, y1, x0, x1 = box
         part = np.ascontiguousarray(picture[y0:y1, x0:x1])
         small = pygame.image.frombuffer(part, (x1 - x0, y1 - y0), "RGB")
@@ -372,17 +369,18 @@ class DisplayLoop:
 
     def _help_picture(self) -> np.ndarray:
         from spectrum import overlay
-        lines = [*WINDOW_HELP, *([""] + list(self.help_lines) if self.help_lines else []),
+        help_lines = self.options.help_lines
+        lines = [*WINDOW_HELP, *([""] + list(help_lines) if help_lines else []),
                  "", "F1 or any key: back"]
         return overlay.with_box(self.frame, overlay.rom_font(self.machine.memory),
                                 "THE WINDOW'S KEYS", lines)
 
     def _finish(self) -> None:
-        if self.wav_path:
-            self.beeper.save_wav(self.wav_path)
+        if self.options.wav_path:
+            self.beeper.save_wav(self.options.wav_path)
 
 
-def changed_box(old: np.ndarray, new: np.ndarray):
+def changed_box(old: np.ndarray, new: np.ndarray) -> tuple[int, int, int, int] | None:
     """(top, bottom, left, right) bounding the pixels where two frames differ, or None.
     The rows are found 8 bytes at a time (a row is 320 x 3 bytes), then the columns only
     within them: a FLASHing cursor costs a small part of a whole-frame compare."""
@@ -396,7 +394,7 @@ def changed_box(old: np.ndarray, new: np.ndarray):
     return top, bottom, int(columns[0]), int(columns[-1]) + 1
 
 
-def _window_events(pygame) -> tuple:
+def _window_events(pygame: ModuleType) -> tuple[int, ...]:
     """The events after which the window must be drawn whole (or keys let go)."""
     names = ("VIDEOEXPOSE", "VIDEORESIZE", "WINDOWEXPOSED", "WINDOWRESIZED",
              "WINDOWSIZECHANGED", "WINDOWMAXIMIZED", "WINDOWRESTORED", "WINDOWFOCUSLOST")
@@ -404,131 +402,13 @@ def _window_events(pygame) -> tuple:
     return tuple(getattr(pygame, name) for name in names if hasattr(pygame, name))
 
 
-def run(machine, on_frame=None, *, scale: int = DEFAULT_SCALE, fullscreen: bool = False,
-        fast: bool = False, mute: bool = False, headless_frames=None, screenshot_path=None,
-        wav_path=None, title: str = TITLE, on_click=None, help_lines=(),
-        headless_hint: str = HEADLESS, sound_on=None, set_sound=None) -> int:
-    """Show the machine in a window titled `title` until it is closed (or on_frame returns
-    False); with `headless_frames` run that many frames without a window instead. Returns
-    an exit code (1: no display). `on_click`, `help_lines`, `headless_hint`, `sound_on`,
-    `set_sound`: DisplayLoop's."""
-    loop = DisplayLoop(machine, on_frame, scale=scale, fullscreen=fullscreen, fast=fast,
-                       mute=mute or headless_frames is not None, audio=headless_frames is None,
-                       wav_path=wav_path, title=title, on_click=on_click,
-                       help_lines=help_lines, headless_hint=headless_hint,
-                       sound_on=None if headless_frames is not None else sound_on,
-                       set_sound=set_sound)
-    if headless_frames is not None:
-        return loop.run_headless(headless_frames, screenshot_path)
-    return loop.run_window()
-
-
-def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """The window's command-line options, for any entry point that shows a machine."""
-    parser.add_argument("--scale", type=int, default=DEFAULT_SCALE,
-                        help=f"whole-number window scale (default {DEFAULT_SCALE})")
-    parser.add_argument("--fullscreen", action="store_true", help="start fullscreen (F11 toggles)")
-    parser.add_argument("--fast", action="store_true", help="run as fast as possible (F10 toggles)")
-    parser.add_argument("--mute", action="store_true", help="no sound (F9 toggles)")
-    parser.add_argument("--headless", type=int, metavar="N", default=None,
-                        help="no window: run N frames, then write --screenshot and exit")
-    parser.add_argument("--screenshot", metavar="FILE.png", default=None,
-                        help="with --headless: where to write the last frame")
-    parser.add_argument("--wav", metavar="FILE.wav", default=None,
-                        help="also record the beeper to this WAV file")
-
-
-def run_from_args(machine, args, on_frame=None) -> int:
-    if args.scale < 1:
-        print(f"{TITLE}: --scale must be a whole number of at least 1", file=sys.stderr)
-        return 2
-    if args.headless is not None and args.screenshot is None:
-        args.screenshot = "spectrum-headless.png"
-    return run(machine, on_frame, scale=args.scale, fullscreen=args.fullscreen, fast=args.fast,
-               mute=args.mute, headless_frames=args.headless, screenshot_path=args.screenshot,
-               wav_path=args.wav)
-
-
-# --- The test pattern: what the user sees until the game exists ---
-
-# Hand-checked with pasmo. At reset: DI; IM 1; SP = 0; a 0.1 s beep of about 1 kHz (200
-# OUTs toggling bit 4); EI; then each frame: HALT, wait 341 passes (to about T 8,920, the
-# first shown border line), then eight border bands of about 30 lines, colours 0..7, each
-# an OUT and a 256-pass delay loop, so the bands fill the 240 shown lines. At 0x38: EI; RET.
-TEST_PATTERN_ROM_CODE = bytes.fromhex(
-    "f3ed56310000" "21c800" "af" "ee10" "d3fe" "0682" "10fe" "2b" "4f" "7c" "b5" "79" "20f1"
-    "fb" "76" "115501" "1b" "7a" "b3" "20fb" "0e00" "79" "d3fe" "110001" "1b" "7a" "b3" "20fb"
-    "0c" "79" "fe08" "20ef" "18e2")
-TEST_PATTERN_ROM = (TEST_PATTERN_ROM_CODE.ljust(hw.IM1_VECTOR, b"\0") + b"\xfb\xc9").ljust(
-    hw.ROM_BYTES, b"\0")
-
-
-def draw_test_pattern(machine) -> None:
-    """Fill the screen: 8 normal and 8 BRIGHT colour bars (15 colours), a row of FLASHing
-    cells, and line art that shows the bitmap's row order is right."""
-    from spectrum.ula import bitmap_offset
-    bitmap = bytearray(hw.SCREEN_BITMAP_BYTES)
-    attrs = bytearray(hw.ATTR_BYTES)
-    for row in range(24):
-        for col in range(32):
-            colour = col // 4
-            if row < 6:                                  # normal colours as paper
-                attr = colour << 3 | (7 if colour < 4 else 0)
-            elif row < 12:                               # BRIGHT
-                attr = 0x40 | colour << 3 | (7 if colour < 4 else 0)
-            elif row < 16:                               # FLASH: half ink, half paper
-                attr = 0x80 | (0x40 if row & 1 else 0) | colour << 3 | (7 - colour)
-            else:                                        # line art, black on white
-                attr = 0x38
-            attrs[row * 32 + col] = attr
-    for y in range(96, 128):                             # FLASH rows: left half of each cell ink
-        for x_byte in range(32):
-            bitmap[bitmap_offset(x_byte, y)] = 0xF0
-    def plot(x, y):
-        bitmap[bitmap_offset(x >> 3, y)] |= 0x80 >> (x & 7)
-    for x in range(256):                                 # frame round the line-art area
-        plot(x, 128), plot(x, 191)
-    for y in range(128, 192):
-        plot(0, y), plot(255, y)
-        plot(64 + (y - 128) * 2, y)                      # a slope crossing character rows
-        plot(255 - 64 - (y - 128) * 2, y)
-    for k in range(0, 64, 8):                            # steps: one per pixel row in a cell
-        for x in range(8 + k * 2, 8 + k * 2 + 16):
-            plot(x, 136 + k // 8 * 6)
-    machine.load(hw.SCREEN_ADDR, bytes(bitmap) + bytes(attrs))
-
-
-def test_pattern_machine():
-    """A Spectrum48 running the test-pattern ROM with the pattern on its screen."""
-    from spectrum.machine import Spectrum48
-    machine = Spectrum48(TEST_PATTERN_ROM)
-    draw_test_pattern(machine)
-    return machine
-
-
-def main(argv=None) -> int:
-    """`python -m spectrum.display --test-pattern [options]`, or a machine on a ROM file."""
-    parser = argparse.ArgumentParser(prog="python -m spectrum.display", description=HELP)
-    parser.add_argument("--test-pattern", action="store_true",
-                        help="show the colour/FLASH/border test pattern")
-    parser.add_argument("--rom", default=None, help="ROM image (16,384 bytes)")
-    add_arguments(parser)
-    args = parser.parse_args(argv)
-    from spectrum.machine import RomImageError, Spectrum48
-    try:
-        if not (args.test_pattern or args.rom):
-            raise RomImageError("give a ROM image with --rom, or --test-pattern")
-        machine = test_pattern_machine() if args.test_pattern else Spectrum48(args.rom)
-    except RomImageError as exc:
-        say(f"{TITLE}: {exc}")
-        return 2
-    return run_from_args(machine, args)
-
-
-def run_test_pattern(argv=None) -> int:
-    """For the console script: the test pattern with the window options in argv."""
-    return main(["--test-pattern", *(argv or [])])
-
-
-if __name__ == "__main__":
-    sys.exit(main())
+def run(machine: "Spectrum48", on_frame: OnFrame | None = None,
+        options: WindowOptions = DEFAULTS) -> int:
+    """Show the machine in a window until it is closed (or on_frame returns False); with
+    `options.headless_frames` run that many frames without a window (and without sound)
+    instead. Returns an exit code (1: no display)."""
+    if options.headless:
+        options = dataclasses.replace(options, mute=True, audio=False, sound=None)
+        loop = DisplayLoop(machine, on_frame, options)
+        return loop.run_headless(options.headless_frames or 0, options.screenshot_path)
+    return DisplayLoop(machine, on_frame, options).run_window()

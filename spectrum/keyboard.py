@@ -1,5 +1,7 @@
 """The Spectrum's 40-key matrix: eight half-rows of five keys, read through port 0xFE.
 Knows key names and how the ULA reads them; not pygame, not PC keys (see display.py)."""
+from collections.abc import Iterable
+
 from spectrum import hw
 
 # name -> (half-row index 0..7, bit 0..4); row i is selected by address line A(8+i) low
@@ -36,7 +38,7 @@ def keys_for_char(ch: str) -> tuple[str, ...]:
 class KeyMatrix:
     """Which keys are held. `read(high_byte)` is what the ULA puts on bits 0-4 (0 = pressed)."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.rows = [0x1F] * 8          # one byte per half-row, active-low like the hardware
 
     def press(self, name: str) -> None:
@@ -50,7 +52,7 @@ class KeyMatrix:
     def release_all(self) -> None:
         self.rows = [0x1F] * 8
 
-    def set_pressed(self, names) -> None:
+    def set_pressed(self, names: Iterable[str]) -> None:
         """Make exactly these keys held (any iterable of key names)."""
         rows = [0x1F] * 8
         for name in names:
@@ -73,7 +75,7 @@ class KeyMatrix:
         return value
 
     @staticmethod
-    def _position(name: str):
+    def _position(name: str) -> tuple[int, int]:
         try:
             return KEY_POSITIONS[name.upper()]
         except KeyError:

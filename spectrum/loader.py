@@ -12,15 +12,27 @@ without a window, for tests and screenshots.
 Speed: while LD_EDGE waits for an edge, a trap at its loop moves B and the T-state count on
 by the whole loop passes that cannot see an edge (63 T each): the same result as running
 them, and the border still changes at the right T-states, so the stripes are exact."""
+import os
 import time
+from collections.abc import Callable, Generator, Sequence
+from typing import TYPE_CHECKING, Any
 
 from spectrum import hw
 from spectrum.quoting import quoted
 from spectrum.tape import read_tape
-from spectrum.tape_blocks import Tape
+from spectrum.tape_blocks import Block, Tape
 from spectrum.tape_modes import TAPE_MODES
 from spectrum.tape_player import TapePlayer
 from spectrum.tape_trap import instant_ld_bytes
+
+if TYPE_CHECKING:
+    from spectrum.machine import Spectrum48
+    from spectrum.z80 import Z80
+
+Frames = Generator[None, None, None]     # one yield a frame
+TapeSource = Tape | list[Block] | tuple[Block, ...] | str | os.PathLike[str] | bytes  # or its file
+# a BASIC item: ('kw', NAME), ('num', int), ('str', text) or ('chr', one character)
+Item = tuple[str, Any]
 
 FAST_BUDGET_S = 0.018             # wall time a fast-mode display frame may spend emulating
 MAX_CALL_FRAMES = 20_000          # a routine out this long (~6.7 min) with the tape still: hung
@@ -48,7 +60,7 @@ def encode_number(value: int) -> bytes:
     return str(value).encode() + bytes([NUMBER_MARK, 0, 0, value & 0xFF, value >> 8 & 0xFF, 0])
 
 
-def encode_line(number: int, items) -> bytes:
+def encode_line(number: int, items: Sequence[str | int]) -> bytes:
     """One BASIC line: items are keywords (BASIC_TOKENS), ints (numbers) or literal text."""
     body = bytearray()
     for item in items:
@@ -62,17 +74,18 @@ def encode_line(number: int, items) -> bytes:
     return number.to_bytes(2, "big") + len(body).to_bytes(2, "little") + bytes(body)
 
 
-def decode_program(program: bytes):
+def decode_program(program: bytes) -> list[tuple[int, list[list[Item]]]]:
     """[(line number, [statements])], a statement being a list of items: ('kw', NAME),
     ('num', value), ('str', text) or ('chr', c)."""
-    lines, pos = [], 0
+    lines: list[tuple[int, list[list[Item]]]] = []
+    pos = 0
     while pos + 4 <= len(program):
         number = program[pos] << 8 | program[pos + 1]
         length = program[pos + 2] | program[pos + 3] << 8
         body = program[pos + 4:pos + 4 + length]
         pos += 4 + length
-        statements: list[list[tuple[str, object]]] = []
-        items: list[tuple[str, object]] = []
+        statements: list[list[Item]] = []
+        items: list[Item] = []
         i = 0
         while i < len(body) and body[i] != 0x0D:
             c = body[i]
@@ -115,7 +128,7 @@ class EdgeSkipper:
         self.player = player
         self.pass_tstates, self.sample_tstates = pass_tstates, sample_tstates
 
-    def __call__(self, cpu) -> None:
+    def __call__(self, cpu: "Z80") -> None:
         room = 255 - cpu.b
         if room <= 1:
             return
@@ -128,7 +141,8 @@ class EdgeSkipper:
             cpu.tstates += step * passes
 
 
-def install_tape(machine, player: TapePlayer, sym: dict, instant: bool = False) -> None:
+def install_tape(machine: "Spectrum48", player: TapePlayer, sym: dict[str, int],
+                 instant: bool = False) -> None:
     """Put a tape in the machine with the edge skipper on LD_EDGE, and on LD_BYTES either
     (instant) the trap that loads at once or one that plays on a tape stopped by a TZX
     "stop the tape" block. For tests and tools that call LD_BYTES themselves. `sym`: the
@@ -146,7 +160,8 @@ class TapeLoader:
     """One loading sequence on one machine. `state` is "loading", "error" (waiting for a key
     to retry) or "done"; `headers` lists the "Program: NAME" lines the ROM printed."""
 
-    def __init__(self, machine, tape, mode: str, sym: dict):
+    def __init__(self, machine: "Spectrum48", tape: TapeSource | None, mode: str,
+                 sym: dict[str, int]) -> None:
         if mode not in TAPE_MODES:
             raise ValueError(f"tape mode {quoted(mode)}: choose one of {', '.join(TAPE_MODES)}")
         if tape is None:
@@ -180,7 +195,7 @@ class TapeLoader:
         return self.machine.frame_count - self._first_frame
 
     # --- traps ---
-    def _on_ld_bytes(self, cpu) -> None:
+    def _on_ld_bytes(self, cpu: "Z80") -> None:
         self._ld_entry = (cpu.sp, cpu.ix, cpu.de, cpu.a)
         self.player.resume(cpu.tstates)         # "stop the tape" blocks: play on for a load
         if self.instant:
@@ -192,7 +207,7 @@ class TapeLoader:
             traps.pop(self.sym[name], None)
 
     # --- the per-frame generator ---
-    def frames(self):
+    def frames(self) -> Frames:
         m, sym = self.machine, self.sym
         while not self._at_idle():             # the ROM's reset
             yield
@@ -238,7 +253,7 @@ class TapeLoader:
         pc = self.machine.cpu.pc
         return self.sym["IDLE"] <= pc < self.sym["IDLE_END"]
 
-    def _start(self, name: str, **registers) -> None:
+    def _start(self, name: str, **registers: int) -> None:
         cpu, m = self.machine.cpu, self.machine
         cpu.halted = False
         for reg, value in registers.items():
@@ -250,7 +265,7 @@ class TapeLoader:
     def _any_key(self) -> bool:
         return any(row != 0x1F for row in self.machine.keyboard.rows)
 
-    def _wait_return(self):
+    def _wait_return(self) -> Frames:
         """Yield frames until the routine started by _start is back at IDLE. However long
         the tape plays (minutes of pauses before a file), the wait goes on, as LD_BYTES
         waits on a real 48K; only a routine still out after MAX_CALL_FRAMES frames of a
@@ -301,7 +316,7 @@ class TapeLoader:
             cpu.halted = False
             instant_ld_bytes(cpu, m.memory, self.player)
 
-    def _load(self, file_type: int, dest: int):
+    def _load(self, file_type: int, dest: int) -> Frames:
         """LOAD_FILE until it succeeds; a failure shows the report and waits for a key."""
         m, sym = self.machine, self.sym
         while True:
@@ -343,7 +358,7 @@ class TapeLoader:
         m.call(sym["PR_STRING"], hl=sym["HOST_BUF"], bc=len(data))
 
     # --- the BASIC loader program ---
-    def _run_basic(self, program: bytes, autostart: int):
+    def _run_basic(self, program: bytes, autostart: int) -> Frames:
         m, sym = self.machine, self.sym
         for number, statements in decode_program(program):
             if autostart < 32768 and number < autostart:
@@ -394,7 +409,7 @@ class TapeLoader:
         m.poke(sym["ATTR_P"], (attr & ~mask) | ((value << shift) & mask))
         m.call(sym["TEMPS"])
 
-    def _print_items(self, args) -> None:
+    def _print_items(self, args: list[Item]) -> None:
         m, sym = self.machine, self.sym
         out, i, lower, newline = bytearray(), 0, False, True
         if args[:2] == [("chr", "#"), ("num", 0)]:
@@ -422,14 +437,16 @@ class TapeLoader:
         self._print_bytes(bytes(out))
 
 
-def loading_sequence(machine, mode: str, tape, sym: dict):
+def loading_sequence(machine: "Spectrum48", mode: str, tape: TapeSource,
+                     sym: dict[str, int]) -> Frames:
     """The per-frame generator for the window loop (see the module docstring). `tape`: a
     path, a Tape or blocks; `sym`: the ROM's symbols. Both are the caller's."""
     return TapeLoader(machine, tape, mode, sym).frames()
 
 
-def load_headless(machine, mode: str, tape, sym: dict, max_frames: int = 10_000,
-                  on_frame=None) -> TapeLoader:
+def load_headless(machine: "Spectrum48", mode: str, tape: TapeSource, sym: dict[str, int],
+                  max_frames: int = 10_000,
+                  on_frame: Callable[[TapeLoader], Any] | None = None) -> TapeLoader:
     """Run the whole sequence without a window: next() then one frame, as the window does.
     on_frame(loader) (optional) is called after each frame (screenshots, key presses)."""
     loader = TapeLoader(machine, tape, mode, sym)

@@ -41,13 +41,21 @@ With no tape, bit 6 of port 0xFE reads back the last EAR bit written (Issue 3 bo
 """
 import collections
 import os
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from spectrum import hw
-from spectrum.audio import mix_speaker
+from spectrum.audio import Levels, mix_speaker
+from spectrum.keyboard import KeyMatrix
 from spectrum.ula import Ula
-from spectrum.z80 import Z80
+from spectrum.z80 import Z80, Trap
+
+if TYPE_CHECKING:
+    from spectrum.tape_player import TapePlayer
+
+RomImage = bytes | bytearray | memoryview | str | os.PathLike[str]   # the image, or its path
 
 # Registers saved around call(): everything a routine may change except R and MEMPTR.
 _CONTEXT_REGISTERS = ("af", "bc", "de", "hl", "af_", "bc_", "de_", "hl_", "ix", "iy",
@@ -71,12 +79,12 @@ class CallTimeout(RuntimeError):
 class _CallReturned(Exception):
     """Raised by the sentinel trap to end cpu.run() the moment a call()'s RET lands."""
 
-    def __init__(self, sp):
+    def __init__(self, sp: int) -> None:
         super().__init__(sp)
         self.sp = sp
 
 
-def load_rom_image(rom) -> bytes:
+def load_rom_image(rom: RomImage | None) -> bytes:
     """The 16,384-byte ROM image from bytes or a path (the caller's: the machine knows no
     default ROM)."""
     if rom is None:
@@ -105,7 +113,7 @@ class Spectrum48:
     """A 48K ZX Spectrum: `Spectrum48(rom)` where rom is the ROM image as bytes or a path
     (the caller's; the game's is game/zx/media.py ROM_PATH)."""
 
-    def __init__(self, rom=None):
+    def __init__(self, rom: RomImage | None = None) -> None:
         self.memory = bytearray(hw.MEMORY_BYTES)
         self.mem = np.frombuffer(self.memory, dtype=np.uint8)    # a view, not a copy
         self.rom = load_rom_image(rom)
@@ -116,25 +124,25 @@ class Spectrum48:
         self.frame_count = 0            # frames completed since reset
         # (start_level, changes) of every finished frame's beeper, oldest first, for audio
         # to drain; frames that pass inside a call() (a BEEP in ROM) land here too
-        self.ear_frames: collections.deque[tuple[float, list]] = \
+        self.ear_frames: collections.deque[Levels] = \
             collections.deque(maxlen=EAR_FRAMES_KEPT)
         # SP after the RET of each call() in progress, innermost last
-        self._call_return_sps = []
-        self._on_sentinel = None
+        self._call_return_sps: list[int] = []
+        self._on_sentinel: Trap | None = None
         self._install_sentinel_trap()
         self.reset()
 
     # --- the parts ---
     @property
-    def keyboard(self):
+    def keyboard(self) -> KeyMatrix:
         return self.ula.keyboard
 
     @property
-    def tape(self):
+    def tape(self) -> "TapePlayer | None":
         return self.ula.tape
 
     @tape.setter
-    def tape(self, player):
+    def tape(self, player: "TapePlayer | None") -> None:
         self.ula.tape = player
 
     @property
@@ -158,7 +166,7 @@ class Spectrum48:
         self.poke(addr, value & 0xFF)
         self.poke(addr + 1, (value >> 8) & 0xFF)
 
-    def load(self, addr: int, data) -> None:
+    def load(self, addr: int, data: bytes | bytearray) -> None:
         """Copy bytes into RAM at addr (the part that would fall in ROM is dropped)."""
         data = bytes(data)
         end = min(addr + len(data), hw.MEMORY_BYTES)
@@ -187,14 +195,14 @@ class Spectrum48:
         self.cpu.run(hw.TSTATES_PER_FRAME)
         self._end_frame()
 
-    def render(self, out=None) -> np.ndarray:
+    def render(self, out: np.ndarray | None = None) -> np.ndarray:
         """The frame just completed as a (240, 320, 3) RGB array, as the beam drew it: each
         screen byte as the ULA fetched it (see ula.screen_as_fetched); screen writes made
         since that frame ended do not show until the next frame."""
         return self.ula.render(self.mem, max(self.frame_count - 1, 0), out,
                                self.cpu.screen_writes)
 
-    def call(self, addr: int, max_frames: int = 500, **registers) -> dict:
+    def call(self, addr: int, max_frames: int = 500, **registers: int) -> dict[str, int]:
         """Run the routine at addr until it returns, like a CALL from the interrupted
         program; frames go on meanwhile (the interrupt is still offered every 69,888 T).
         Keyword arguments set registers first (e.g. a=65, hl=0x4000). Returns the
@@ -249,7 +257,7 @@ class Spectrum48:
         previous = self.cpu.traps.get(CALL_SENTINEL)
         return_sps = self._call_return_sps
 
-        def on_sentinel(cpu):
+        def on_sentinel(cpu: Z80) -> None:
             if return_sps and cpu.sp == return_sps[-1]:
                 raise _CallReturned(cpu.sp)
             if previous is not None:
@@ -257,10 +265,10 @@ class Spectrum48:
         self._on_sentinel = on_sentinel
         self.cpu.traps[CALL_SENTINEL] = on_sentinel
 
-    def set_usr_trap(self, addr: int, handler) -> None:
+    def set_usr_trap(self, addr: int, handler: Callable[[], int]) -> None:
         """A host routine at `addr` (a machine-code door): when the CPU reaches it,
         handler() runs and BC takes its value, so the stub's RET returns that to USR."""
-        def on_trap(cpu):
+        def on_trap(cpu: Z80) -> None:
             cpu.bc = handler() & 0xFFFF
         self.cpu.traps[addr] = on_trap
 

@@ -2,6 +2,8 @@
 a copy of the frame in the running ROM's character set, as a 1983 program would have boxed a
 message: a title bar and lines of text on paper, 8 x 8 pixels a character. Not the
 Spectrum's screen (memory is never touched) and not the game's words: the caller gives them."""
+from collections.abc import Sequence
+
 import numpy as np
 
 from spectrum import hw
@@ -13,7 +15,7 @@ CHAR_PX = 8
 MAX_COLUMNS = hw.FRAME_W // CHAR_PX - 2                  # a character of margin each side
 
 
-def rom_font(memory) -> np.ndarray:
+def rom_font(memory: bytearray) -> np.ndarray:
     """The ROM's 96 printable characters as a (96, 8, 8) bool array of pixels."""
     rows = np.frombuffer(bytes(memory[hw.ROM_FONT_ADDR:hw.ROM_FONT_ADDR + 96 * 8]), np.uint8)
     return np.unpackbits(rows).reshape(96, 8, 8).astype(bool)
@@ -30,7 +32,7 @@ def draw_text(picture: np.ndarray, font: np.ndarray, text: str, x_px: int, y_px:
         picture[y_px:y_px + CHAR_PX, left:left + CHAR_PX] = cell
 
 
-def with_box(frame: np.ndarray, font: np.ndarray, title: str, lines) -> np.ndarray:
+def with_box(frame: np.ndarray, font: np.ndarray, title: str, lines: Sequence[str]) -> np.ndarray:
     """A copy of the frame with a box in the middle: the title in a bar, then the lines
     (each cut at MAX_COLUMNS characters)."""
     lines = [line[:MAX_COLUMNS] for line in lines]

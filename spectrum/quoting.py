@@ -6,13 +6,14 @@ from __future__ import annotations
 
 import os
 import sys
+from typing import TextIO
 
 SHOWN_CHARS = 40                 # the most of a quoted part a message shows, quotes included
 PATH_CHARS = 160                 # the most of a path a message shows (its start and its end)
 LINE_CHARS = 400                 # the most of a whole line `say` prints
 
 
-def quoted(value, limit: int = SHOWN_CHARS) -> str:
+def quoted(value: object, limit: int = SHOWN_CHARS) -> str:
     """value's repr on one line, at most `limit` characters (a longer one ends in "...").
     Text and bytes are cut before repr sees them, so a 15 MB line costs no more than 40
     characters; any other object's repr is escaped onto one line as text's is."""
@@ -33,7 +34,7 @@ def escaped(text: str, limit: int | None = SHOWN_CHARS) -> str:
     return text if limit is None else _cut(text, limit)
 
 
-def short_path(path, limit: int = PATH_CHARS) -> str:
+def short_path(path: str | bytes | os.PathLike, limit: int = PATH_CHARS) -> str:
     """A path as a message names it: escaped as `escaped` does, and when longer than `limit`
     its start and its end (the file's own name) kept with "..." between."""
     text = escaped(os.fsdecode(path) if isinstance(path, bytes) else str(path), None)
@@ -58,7 +59,7 @@ def terminal_line(text: str, limit: int = LINE_CHARS) -> str:
     return escaped(text, limit)
 
 
-def say(text: str, out=None) -> None:
+def say(text: str, out: TextIO | None = None) -> None:
     """Print one line to `out` (stderr by default) in its terminal form."""
     print(terminal_line(text), file=out or sys.stderr)
 

@@ -10,7 +10,7 @@ class FileRefused(OSError):
     message says which, in words."""
 
 
-def read_regular(path, max_bytes: int) -> bytes:
+def read_regular(path: str | os.PathLike[str], max_bytes: int) -> bytes:
     """The whole of a regular file of at most max_bytes bytes. FileNotFoundError when
     there is none; FileRefused for a FIFO, device, socket or folder (opened without
     blocking and refused at once) or a file over the limit (refused before reading)."""

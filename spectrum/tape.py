@@ -3,8 +3,10 @@ other formats refused by name), and .TAP read and written. Damaged or foreign fi
 TapeError in words; limits bound time and memory whatever the file. The blocks are
 tape_blocks.py's, TZX tzx.py's, the pulses tape_player.py's, the instant-load trap
 tape_trap.py's; not the loading sequence on screen (spectrum/loader.py)."""
+import os
 import pathlib
 import re
+from collections.abc import Iterable
 
 from spectrum import safe_read
 from spectrum.quoting import quoted
@@ -63,7 +65,7 @@ def read_tap(raw: bytes, name: str = "TAP file") -> Tape:
     return tape
 
 
-def write_tap(blocks) -> bytes:
+def write_tap(blocks: Iterable[Block | bytes]) -> bytes:
     """A .TAP file of the data blocks (other kinds cannot be held by a TAP: TapeError)."""
     out = bytearray()
     for number, block in enumerate(blocks, 1):
@@ -81,7 +83,8 @@ def write_tap(blocks) -> bytes:
     return bytes(out)
 
 
-def read_tape(source, name: str | None = None) -> Tape:
+def read_tape(source: bytes | bytearray | memoryview | str | os.PathLike[str],
+              name: str | None = None) -> Tape:
     """A .TAP or .TZX from a path or bytes (told apart by the TZX signature; other formats
     are refused by name). A path must be a regular file of at most MAX_TAPE_BYTES."""
     if isinstance(source, (bytes, bytearray, memoryview)):

@@ -4,6 +4,7 @@ limits that bound time and memory whatever the file. Not the file formats (tape.
 tzx.py: .TZX), not the playing (tape_player.py) and not the instant-load trap (tape_trap.py)."""
 import dataclasses
 import warnings
+from collections.abc import Iterable
 
 from spectrum import hw
 
@@ -45,7 +46,7 @@ class Block:
         return self.block_id in (0x10, 0x11, 0x14) and len(self.data) > 0
 
     @property
-    def flag(self):
+    def flag(self) -> int | None:
         return self.data[0] if self.data else None
 
     def describe(self) -> str:
@@ -64,7 +65,7 @@ class Tape:
 
 
 # ---------------------------------------------------------------- building blocks
-def checksum(data) -> int:
+def checksum(data: Iterable[int]) -> int:
     value = 0
     for byte in data:
         value ^= byte
@@ -96,7 +97,7 @@ class Skips:
     """Passed-over blocks, told as one warning per run of the same kind (five million
     empty blocks are one line, not five million)."""
 
-    def __init__(self, tape, name: str):
+    def __init__(self, tape: Tape, name: str) -> None:
         self.tape, self.name = tape, name
         # the run being gathered: (first, last, first offset, last offset, (what, why))
         self.run: tuple | None = None

@@ -2,6 +2,7 @@
 T-state resolution (TapePlayer, the machine's tape hook), with the stops a TZX can ask for.
 Not the file formats (tape.py, tzx.py) and not the instant-load trap (tape_trap.py)."""
 import bisect
+from collections.abc import Iterable
 
 import numpy as np
 
@@ -36,7 +37,7 @@ class TapePlayer:
     itself there, as a person would press stop, and `resume` starts it again (the loaders
     do when LD_BYTES is next entered, as a person presses play for the next file)."""
 
-    def __init__(self, blocks, start_level: int = 0):
+    def __init__(self, blocks: Iterable[Block], start_level: int = 0) -> None:
         self.blocks = list(blocks)
         self.start_level = start_level
         edges, starts, ends, stops, t = [], [], [], [], 0
@@ -65,7 +66,7 @@ class TapePlayer:
         self._stop_i = 0                # stops before this index have been passed
 
     # --- the machine's protocol ---
-    def _next_stop(self):
+    def _next_stop(self) -> int | None:
         return self.stop_tstates[self._stop_i] if self._stop_i < len(self.stop_tstates) else None
 
     def ear_at(self, tstates: int) -> int:
@@ -113,7 +114,7 @@ class TapePlayer:
     def finished(self) -> bool:
         return self.tape_tstates >= self.length_tstates
 
-    def next_edge_tstates(self, tstates: int):
+    def next_edge_tstates(self, tstates: int) -> int | None:
         """T-states from the frame's T-state `tstates` to the first edge no ear_at call has
         seen yet (0 or less: one is already waiting to be seen; None: no more edges)."""
         if not self.playing or self._index >= len(self.edge_tstates):

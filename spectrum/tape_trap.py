@@ -1,14 +1,20 @@
 """The instant-load trap: our ROM's LD_BYTES done at once from the tape's next data block, for
 --tape instant and the tests. Not the pulses a real load reads (tape_player.py)."""
+from typing import TYPE_CHECKING
+
 from spectrum import hw
 from spectrum.tape_blocks import checksum
 from spectrum.tape_player import TapePlayer
+
+if TYPE_CHECKING:
+    from spectrum.z80 import Z80
 
 # What LD_BYTES leaves in A (our ROM's LDERR_* in roms/rom.asm; carry clear on a failure)
 LD_OK, LD_BAD_CHECKSUM, LD_RAN_OUT, LD_VERIFY_FAILED = 0, 2, 3, 4
 
 
-def instant_ld_bytes(cpu, memory, player: TapePlayer, rom_top: int = hw.ROM_BYTES) -> None:
+def instant_ld_bytes(cpu: "Z80", memory: bytearray, player: TapePlayer,
+                     rom_top: int = hw.ROM_BYTES) -> None:
     """Do what LD_BYTES does, at once: IX = destination, DE = length, A = flag wanted, carry
     set to LOAD (clear to VERIFY: the bytes are compared with memory, none written, and the
     first that differs ends it). Takes the next data block with that flag from the player's
@@ -49,7 +55,7 @@ def instant_ld_bytes(cpu, memory, player: TapePlayer, rom_top: int = hw.ROM_BYTE
     cpu.sp = (sp + 2) & 0xFFFF
 
 
-def _verified(memory, ix: int, data: bytes) -> int:
+def _verified(memory: bytearray, ix: int, data: bytes) -> int:
     """How many bytes from IX on are the same as data's, before the first that differs."""
     for k, byte in enumerate(data):
         if memory[(ix + k) & 0xFFFF] != byte:

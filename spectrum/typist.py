@@ -4,8 +4,9 @@ matrix before each frame. Not pygame (spectrum/display.py maps its keys) and not
 itself (spectrum/keyboard.py)."""
 import collections
 import time
+from collections.abc import Callable, Iterable
 
-from spectrum.keyboard import keys_for_char
+from spectrum.keyboard import KeyMatrix, keys_for_char
 
 TYPE_HOLD_FRAMES = 3           # a character the mouse types is held this long,
 TYPE_GAP_FRAMES = 5            # then let go a tenth of a second (a 48K ROM's debounce)
@@ -14,7 +15,7 @@ REPEAT_EVERY_S = 5 / 50        # then types again this often (REPPER)
 SHIFT_KEYS = frozenset(("CAPS SHIFT", "SYMBOL SHIFT"))
 
 
-def matrix_names(held) -> list:
+def matrix_names(held: Iterable[tuple[str, ...]]) -> list[str]:
     """The Spectrum keys for the PC keys held. While a symbol is held the PC's Shift is not
     CAPS SHIFT (CAPS + SYMBOL would be extended mode, and "?" would type nothing)."""
     names = [n for keys in held for n in keys]
@@ -33,12 +34,12 @@ class Typist:
     frames, never fires on a PC key. CAPS SHIFT and SYMBOL SHIFT alone are held as long as
     their PC keys are, to shift the strokes typed meanwhile."""
 
-    def __init__(self, clock=time.perf_counter):
+    def __init__(self, clock: Callable[[], float] = time.perf_counter) -> None:
         self.clock = clock              # host seconds
         self.queue: collections.deque[tuple[str, ...]] = collections.deque()   # strokes to come
         self.holding: tuple[str, ...] = ()   # the keys of the stroke being typed
         self.frames_left = 0
-        self.down: dict = {}            # PC key -> [its keys, host s of its next repeat]
+        self.down: dict[int, list] = {}            # PC key -> [its keys, host s of its next repeat]
 
     @property
     def busy(self) -> bool:
@@ -49,7 +50,7 @@ class Typist:
     def type(self, text: str) -> None:
         self.queue.extend(keys_for_char(ch) for ch in text if keys_for_char(ch))
 
-    def press(self, key, names) -> None:
+    def press(self, key: int, names: tuple[str, ...]) -> None:
         """A PC key went down: one stroke now, repeats only if it is still down later."""
         if key in self.down:            # the OS's own auto-repeat: we time repeats ourselves
             return
@@ -57,13 +58,13 @@ class Typist:
             self.queue.append((*self._shifts(), *names))
         self.down[key] = [tuple(names), self.clock() + REPEAT_DELAY_S]
 
-    def release(self, key) -> None:
+    def release(self, key: int) -> None:
         self.down.pop(key, None)
 
     def release_all(self) -> None:
         self.down.clear()
 
-    def frame(self, keyboard) -> None:
+    def frame(self, keyboard: KeyMatrix) -> None:
         """Before each frame: the matrix is the shifts held plus the stroke being typed."""
         if self.frames_left:
             self.frames_left -= 1

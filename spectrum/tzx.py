@@ -1,6 +1,8 @@
 """TZX 1.20 files read and written: blocks 10h-14h, 20h, 2Ah, 30h and 32h kept as Blocks, every
 other block passed over by its own length; on writing, every field of a block checked, a bad
 one named. Not the blocks themselves (tape_blocks.py) and not .TAP (tape.py)."""
+from collections.abc import Iterable, Sequence
+
 from spectrum import hw
 from spectrum.quoting import quoted
 from spectrum.tape_blocks import (
@@ -36,7 +38,7 @@ _TZX_EXTENSION = (4, 0, 4, 1)     # any later id starts with a DWORD: the length
 TZX_KEPT = (0x10, 0x11, 0x12, 0x13, 0x14, 0x20, 0x2A, 0x30, 0x32)
 
 
-def tzx_body_length(block_id: int, raw: bytes, pos: int):
+def tzx_body_length(block_id: int, raw: bytes, pos: int) -> tuple[int, int | None]:
     """(bytes needed to learn the length, the body's length) of the block whose id is just
     before raw[pos], by the TZX 1.20 layout; the length is None if raw ends too soon."""
     fixed, at, size, unit = _TZX_LAYOUT.get(block_id, _TZX_EXTENSION)
@@ -63,6 +65,7 @@ def read_tzx(raw: bytes, name: str = "TZX file") -> Tape:
             if count is not None and pos + count > len(raw):
                 raise TapeError(f"{name}: block {number} ({block_id:02X}h) at offset {at}: "
                                 f"{what} needs {count} bytes but only {len(raw) - pos} remain")
+        assert length is not None      # None only when raw ends in the header: refused above
         body = raw[pos:pos + length]
         pos += length
         if block_id not in TZX_KEPT:
@@ -88,10 +91,10 @@ def read_tzx(raw: bytes, name: str = "TZX file") -> Tape:
 
 def _tzx_block(block_id: int, body: bytes, where: str) -> Block:
     """One kept block from its body (the bytes after its id, already the right length)."""
-    def u16(o):
+    def u16(o: int) -> int:
         return int.from_bytes(body[o:o + 2], "little")
 
-    def used_bits(o):
+    def used_bits(o: int) -> int:
         bits = body[o] or 8                     # 0 is read as "all 8", as other readers do
         if bits > 8:
             raise TapeError(f"{where}: {bits} bits used in the last byte (1 to 8)")
@@ -125,7 +128,7 @@ def _tzx_block(block_id: int, body: bytes, where: str) -> Block:
     return Block(0x32, pause_ms=0, archive=tuple(items))
 
 
-def _u(where: str, field: str, value, bits: int, low: int = 0) -> int:
+def _u(where: str, field: str, value: object, bits: int, low: int = 0) -> int:
     """value, if it is a whole number from low to 2**bits - 1; else TapeError naming it."""
     top = (1 << bits) - 1
     if type(value) is not int or not low <= value <= top:
@@ -134,7 +137,7 @@ def _u(where: str, field: str, value, bits: int, low: int = 0) -> int:
     return value
 
 
-def _latin1(where: str, field: str, text) -> bytes:
+def _latin1(where: str, field: str, text: object) -> bytes:
     if not isinstance(text, str):
         raise TapeError(f"{where}: {field}: text, not {quoted(text)}")
     try:
@@ -206,7 +209,7 @@ def _pure_data_body(b: Block, where: str) -> bytes:
             + _used_bits(b, where) + _word(b, where, "pause_ms") + size + data)
 
 
-def _pulses(b: Block, where: str, checked: int | None = None):
+def _pulses(b: Block, where: str, checked: int | None = None) -> Sequence[int]:
     """The block's pulses_tstates, the first `checked` of them (None: all) checked as WORDs."""
     pulses = b.pulses_tstates
     if not isinstance(pulses, (tuple, list)):
@@ -292,7 +295,7 @@ def _tzx_body(b: Block, where: str) -> bytes:
     return writer(b, where)
 
 
-def write_tzx(blocks) -> bytes:
+def write_tzx(blocks: Iterable[Block]) -> bytes:
     """A TZX 1.20 file of these blocks (every kind read_tzx keeps); a field out of range or
     of the wrong type is a TapeError naming the block and the field."""
     out = bytearray(TZX_SIGNATURE + bytes([TZX_MAJOR, TZX_MINOR]))

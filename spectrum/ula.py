@@ -3,10 +3,18 @@ palette, each screen byte as it was when the beam fetched it), port 0xFE (border
 out; keyboard and EAR in) and the floating bus on odd ports. Not the window (display.py), not
 the sound output (audio.py), not the tape signal itself (tape_player.py), not contention (the
 CPU's)."""
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
 import numpy as np
 
 from spectrum import hw
 from spectrum.keyboard import KeyMatrix
+
+if TYPE_CHECKING:
+    from spectrum.tape_player import TapePlayer
+
+ScreenWrite = tuple[int, int, int]     # (T-state of the write, address, the byte it replaced)
 
 
 # --- The palette: index = BRIGHT * 8 + colour, colour = G*4 + R*2 + B (docs/HARDWARE.md §3) ---
@@ -62,7 +70,7 @@ _TSTATE_BITS = 20                  # a write's sort key: screen offset << 20 | T
 _TSTATE_MASK = (1 << _TSTATE_BITS) - 1
 
 
-def bus_address(tstates: int):
+def bus_address(tstates: int) -> int | None:
     """The screen address the ULA is reading at `tstates` T-states after the interrupt, or None
     while it leaves the bus idle (border lines, the 96 T of each line outside its screen part,
     the last 4 T of every 8)."""
@@ -81,7 +89,7 @@ def bus_address(tstates: int):
     return hw.SCREEN_ADDR + bitmap_offset(x_byte, y)
 
 
-def _writes_array(writes):
+def _writes_array(writes: Sequence[ScreenWrite]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """[(tstates, addr, old_byte)] -> (tstates, offset from 0x4000, old byte) arrays, screen
     addresses only."""
     table = np.array(writes, dtype=np.int64).reshape(-1, 3)
@@ -92,7 +100,8 @@ def _writes_array(writes):
     return np.clip(tstates, 0, _TSTATE_MASK), offsets, old.astype(np.uint8)
 
 
-def _seen_by_fetches(current, offsets, fetch_tstates, keys, old):
+def _seen_by_fetches(current: np.ndarray, offsets: np.ndarray, fetch_tstates: np.ndarray,
+                     keys: np.ndarray, old: np.ndarray) -> np.ndarray:
     """Each fetch sees the old byte of the first write to its address at or after its T-state
     (keys sorted: offset << 20 | T), or `current` when there is none."""
     wanted = offsets << _TSTATE_BITS | fetch_tstates
@@ -102,7 +111,8 @@ def _seen_by_fetches(current, offsets, fetch_tstates, keys, old):
     return np.where(hit, old[clipped], current)
 
 
-def screen_as_fetched(memory: np.ndarray, screen_writes=(), later_writes=()):
+def screen_as_fetched(memory: np.ndarray, screen_writes: Sequence[ScreenWrite] = (),
+                      later_writes: Sequence[ScreenWrite] = ()) -> tuple[np.ndarray, np.ndarray]:
     """(bitmap, attrs): two (192, 32) uint8 arrays, the bitmap and attribute byte of each display
     row and column as the ULA fetched them in the frame whose screen-write log is
     `screen_writes` [(tstates, addr, old_byte)] in the order they happened (the CPU logs them
@@ -176,8 +186,9 @@ _BORDER_SPLITS = np.cumsum([part.size for part in _BORDER_PARTS])[:-1]
 
 
 def render(memory: np.ndarray, frame_number: int = 0, border_start: int = 7,
-           border_changes=(), out: np.ndarray | None = None, screen_writes=(),
-           later_writes=()) -> np.ndarray:
+           border_changes: Sequence[tuple[int, int]] = (), out: np.ndarray | None = None,
+           screen_writes: Sequence[ScreenWrite] = (),
+           later_writes: Sequence[ScreenWrite] = ()) -> np.ndarray:
     """Draw one frame. `memory` is the 64 KiB as a uint8 array; `border_changes` is the
     frame's [(tstates, colour)] OUT log and `border_start` the colour it began with;
     `screen_writes` and `later_writes` are the frame's screen-write log and the writes since
@@ -197,7 +208,8 @@ def render(memory: np.ndarray, frame_number: int = 0, border_start: int = 7,
     return out
 
 
-def _paint_border(out, border_start, border_changes) -> None:
+def _paint_border(out: np.ndarray, border_start: int,
+                  border_changes: Sequence[tuple[int, int]]) -> None:
     bottom = SCREEN_Y + 192
     right = SCREEN_X + 256
     if not border_changes:
@@ -244,25 +256,28 @@ class Ula:
                      (taken from its log by end_frame; render() draws from it)
     T-states count from that frame's interrupt and are < 69,888."""
 
-    def __init__(self, memory=None):
+    def __init__(self, memory: bytearray | None = None) -> None:
         self.memory = memory
         self.keyboard = KeyMatrix()
-        self.tape = None            # see spectrum/machine.py for the protocol
+        self.tape: TapePlayer | None = None     # see spectrum/machine.py for the protocol
         self.border = 0
         self.ear = 0
         self.mic = 0
-        self._border_start, self._border_changes = 0, []
-        self._ear_start, self._ear_changes = 0, []
-        self._mic_start, self._mic_changes = 0, []
+        # each level's start this frame and its [(T-state, new level), ...] so far
+        self._border_start, self._ear_start, self._mic_start, self._tape_start = 0, 0, 0, 0
+        self._border_changes: list[tuple[int, int]] = []
+        self._ear_changes: list[tuple[int, int]] = []
+        self._mic_changes: list[tuple[int, int]] = []
+        self._tape_changes: list[tuple[int, int]] = []
         self.tape_level = 0
-        self._tape_start, self._tape_changes = 0, []
         self.frame_tape: FrameLog = (0, [])
         self.frame_border: FrameLog = (0, [])
         self.frame_ear: FrameLog = (0, [])
         self.frame_mic: FrameLog = (0, [])
-        self.frame_screen_writes = []
+        self.frame_screen_writes: list[ScreenWrite] = []
         self.frame_changed = True   # the last render() drew something new into its `out`
-        self._drawn = None          # (out, what it shows) when no write fell in its frame
+        # (out, what it shows) when no write fell in its frame
+        self._drawn: tuple[np.ndarray | None, tuple[Any, ...]] | None = None
 
     def reset(self) -> None:
         keyboard, tape = self.keyboard, self.tape
@@ -309,7 +324,8 @@ class Ula:
             return 0xFF
         return int(self.memory[addr])
 
-    def end_frame(self, frame_tstates: int = hw.TSTATES_PER_FRAME, screen_writes=None) -> None:
+    def end_frame(self, frame_tstates: int = hw.TSTATES_PER_FRAME,
+                  screen_writes: list[ScreenWrite] | None = None) -> None:
         """Close the frame's logs (changes at or past its end move to the next frame) and
         tell the tape a frame has passed. `screen_writes` is the CPU's own log list: its
         entries move to frame_screen_writes and it is emptied in place (compiled code may hold
@@ -333,7 +349,7 @@ class Ula:
             self.tape.end_frame(frame_tstates)
 
     def render(self, memory: np.ndarray, frame_number: int, out: np.ndarray | None = None,
-               later_writes=()) -> np.ndarray:
+               later_writes: Sequence[ScreenWrite] = ()) -> np.ndarray:
         """The last finished frame, each screen byte as the beam fetched it (its
         frame_screen_writes; `later_writes` are the CPU's writes since, undone).
         A frame with no screen write and no border change, whose screen memory, border and
@@ -352,7 +368,7 @@ class Ula:
                       later_writes)
 
     @staticmethod
-    def _still_picture(memory, frame_number: int, border: int) -> tuple:
+    def _still_picture(memory: np.ndarray, frame_number: int, border: int) -> tuple[Any, ...]:
         """What a frame without writes or border changes shows: the screen bytes, the border
         colour and, only when some attribute has FLASH set, the flash phase."""
         screen = bytes(memory[hw.SCREEN_ADDR:hw.SCREEN_ADDR + hw.SCREEN_BYTES])
@@ -363,7 +379,7 @@ class Ula:
 _FLASH_BIT = bytes(attr >> 7 for attr in range(256))   # attribute -> 1 where FLASH is set
 
 
-def _cut(entries, frame_tstates):
+def _cut(entries: list[Any], frame_tstates: int) -> tuple[list[Any], list[Any]]:
     """Time-ordered (tstates, ...) entries -> (those before frame_tstates, the rest with
     frame_tstates taken off their T-state)."""
     if not entries or entries[-1][0] < frame_tstates:
@@ -372,7 +388,8 @@ def _cut(entries, frame_tstates):
             [(e[0] - frame_tstates, *e[1:]) for e in entries if e[0] >= frame_tstates])
 
 
-def _split(start, changes, frame_tstates):
+def _split(start: int, changes: list[tuple[int, int]],
+           frame_tstates: int) -> tuple[FrameLog, int, list[tuple[int, int]]]:
     """-> (finished frame's (start, changes), next frame's start, next frame's changes)."""
     changes, late = _cut(changes, frame_tstates)
     next_start = changes[-1][1] if changes else start

@@ -1,91 +1,88 @@
 """The 48K Spectrum's Z80 in pure Python: all documented and undocumented instructions, MEMPTR, Q,
 R, IFF/IM/HALT/EI/NMI, the T-state of every bus cycle (FUSE and z80test exact) and, with
-contended=True, the 48K's memory and I/O contention (z80_bus). Cold code runs in the interpreter
-(z80_interp); code reached often is compiled to Python blocks (z80_compile), cached by address
-(docs/Z80.md). It is not the machine: the ULA, ports and frames are spectrum/machine.py."""
+contended=True, the 48K's memory and I/O contention (z80_bus). This is the runner: the state it
+runs is z80_state.Z80State (its base), the blocks it runs z80_cache.BlockCache's. Cold code runs in
+the interpreter (z80_interp); code reached often is compiled to Python blocks (docs/Z80.md). It is
+not the machine: the ULA, ports and frames are spectrum/machine.py."""
+from collections.abc import Callable
+from typing import Any
+
 from . import hw
 from .hw import IM1_VECTOR, NMI_VECTOR
 from .z80_bus import CONTENTION_48K, Contention
-from .z80_compile import BlockCompiler
-from .z80_explain import explain
+from .z80_cache import COMPILE_AFTER, NEVER, BlockCache
 from .z80_interp import TRANSFER, OpTable
-from .z80_passes import walk
+from .z80_state import BlockExit, Z80Snapshot, Z80State
 from .z80_tables import TABLES
 
-COMPILE_AFTER = 48      # arrivals at an address before its block is compiled (1: compile at once)
-NEVER = -(1 << 62)      # heat of an address whose first instruction keeps changing (interpreted)
+__all__ = ["COMPILE_AFTER", "NEVER", "BlockExit", "PortIn", "PortOut", "Trap", "Z80", "Z80Snapshot",
+           "Z80State"]
+
+PortIn = Callable[[int, int], int]              # (port, T-state) -> the byte read
+PortOut = Callable[[int, int, int], object]     # (port, byte, T-state)
+Trap = Callable[["Z80"], object]                # runs with the CPU when pc reaches its address
+LIMIT, CHANGED, HALT = BlockExit.LIMIT, BlockExit.CHANGED, BlockExit.HALT
 
 
-class _Traps(dict):
+class _Traps(dict[int, Trap]):
     """The traps dict: any change drops the compiled blocks (they stop before trapped addresses)."""
     __slots__ = ("_cpu",)
     _cpu: "Z80"
 
-    def _changed(self):
+    def _changed(self) -> None:
         self._cpu._flush()
 
-    def __setitem__(self, k, v):
+    def __setitem__(self, k: int, v: Trap) -> None:
         super().__setitem__(k, v)
         self._changed()
 
-    def __delitem__(self, k):
+    def __delitem__(self, k: int) -> None:
         super().__delitem__(k)
         self._changed()
 
-    def pop(self, *a):
+    def pop(self, *a: Any) -> Any:
         r = super().pop(*a)
         self._changed()
         return r
 
-    def popitem(self):
+    def popitem(self) -> tuple[int, Trap]:
         r = super().popitem()
         self._changed()
         return r
 
-    def clear(self):
+    def clear(self) -> None:
         super().clear()
         self._changed()
 
-    def update(self, *a, **k):
+    def update(self, *a: Any, **k: Any) -> None:
         super().update(*a, **k)
         self._changed()
 
-    def setdefault(self, k, v=None):
+    def setdefault(self, k: int, v: Any = None) -> Any:
         r = super().setdefault(k, v)
         self._changed()
         return r
 
 
-def _default_in(port, tstates):
+def _default_in(port: int, tstates: int) -> int:
     return port >> 8
 
 
-def _default_out(port, value, tstates):
+def _default_out(port: int, value: int, tstates: int) -> None:
     return None
 
 
-def _register_pair(hi: str, lo: str) -> property:
-    """A 16-bit register pair read and written through its two 8-bit registers."""
-    def get(self):
-        return getattr(self, hi) << 8 | getattr(self, lo)     # the pair's two registers
+class Z80(Z80State):
+    """Runs a Z80State on a 64K memory: the bus wiring (ports, contention, the screen-write log),
+    the traps, and the two tiers (op functions; blocks from its BlockCache, `blocks`)."""
+    __slots__ = ("memory", "rom_top", "contended", "screen_writes", "_contention", "_ic",
+                 "_traps", "_port_in", "_port_out", "_g", "_ops", "_ops_away", "_near", "blocks")
 
-    def put(self, v):
-        setattr(self, hi, (v >> 8) & 255)
-        setattr(self, lo, v & 255)
-    return property(get, put)
-
-
-class Z80:
-    __slots__ = ("a", "f", "b", "c", "d", "e", "h", "l", "a_", "f_", "b_", "c_", "d_", "e_",
-                 "h_", "l_", "ix", "iy", "sp", "pc", "_i", "_ic", "_r7", "_rc", "_eir", "_pvr", "q",
-                 "iff1", "iff2", "im", "halted", "memptr", "tstates", "memory", "rom_top", "_traps",
-                 "_port_in", "_port_out", "_cache", "_g", "_compiler", "_ops", "_heat",
-                 "_recompiles", "compile_after", "_volatile", "dump_blocks", "_after_volatile",
-                 "_stops", "_block_code", "contended", "screen_writes", "_contention", "_ops_away",
-                 "_near")
-
-    def __init__(self, memory: bytearray, port_in=None, port_out=None, rom_top: int = 0,
-                 compile_after: int = COMPILE_AFTER, contended=False, dump_blocks=None):
+    def __init__(self, memory: bytearray, port_in: PortIn | None = None,
+                 port_out: PortOut | None = None, rom_top: int = 0,
+                 compile_after: int = COMPILE_AFTER, contended: bool | Contention = False,
+                 dump_blocks: dict[int, Any] | None = None) -> None:
+        super().__init__()
         self.memory = memory
         # contended: True for the 48K's memory and I/O contention (z80_bus.CONTENTION_48K; or a
         # z80_bus.Contention of one's own) and the screen-write log: every write to the screen
@@ -99,38 +96,13 @@ class Z80:
         self.contended = self._contention is not None
         self.screen_writes: list[tuple[int, int, int]] = []
         self.rom_top = rom_top
-        self.a = self.f = self.b = self.c = self.d = self.e = self.h = self.l = 0
-        self.a_ = self.f_ = self.b_ = self.c_ = self.d_ = self.e_ = self.h_ = self.l_ = 0
-        self.ix = self.iy = self.sp = self.pc = self.memptr = 0
-        self._i = self._r7 = self._rc = 0
         self._ic = False         # I holds a contended page: IR cycles wait (contention only)
-        self._eir = -1           # R counter right after an EI (or a lone prefix): no interrupt then
-        self._pvr = -1           # R counter right after LD A,I / LD A,R: an interrupt resets P/V
-        self.q = 0               # the Q latch: F if the last instruction computed the flags, else 0
-        self.iff1 = self.iff2 = self.im = self.halted = 0
-        self.tstates = 0
-        self._cache: dict = {}          # address -> compiled block
-        # address -> arrivals by a jump so far (negative: cooling down)
-        self._heat: dict[int, int] = {}
-        # address -> times its block was dropped because its code changed
-        self._recompiles: dict[int, int] = {}
-        self.compile_after = compile_after
-        # bytes seen to change under a compiled block: blocks stop before
-        self._volatile: set[int] = set()
-        # the addresses right after the instructions holding them
-        self._after_volatile: set[int] = set()
-        # where the interpreter looks for blocks: traps, _after_volatile
-        self._stops: set[int] = set()
-        # address -> [(instruction address, its bytes)] of its block
-        self._block_code: dict[int, list] = {}
-        self._compiler = BlockCompiler(memory, rom_top, self._contention)
-        # debugging: {address: file} -- each block compiled at such an address has its account
-        # (bytes, records, passes, code: z80_explain) appended to the file
-        self.dump_blocks = dict(dump_blocks or {})
-        self._g = dict(TABLES)
+        self._g: dict[str, Any] = dict(TABLES)    # the blocks' namespace
         self._g.update(S=self, M=memory)
         if self._contention is not None:
             self._g["D"] = self._contention.delays
+        self.blocks = BlockCache(memory, rom_top, self._contention, self._g, compile_after,
+                                 dump_blocks)
         self._ops = OpTable.for_rom_top(rom_top, self._contention)
         # code outside contended memory runs op functions that skip the tests on their own bytes;
         # the interpreter picks the table where a run of code starts, and stops just before
@@ -138,7 +110,6 @@ class Z80:
         self._ops_away = OpTable.for_rom_top(rom_top, self._contention, own_bytes=False)
         cont = self._contention
         self._near = (cont.lo - 4, cont.hi) if cont is not None else (0, 0)
-        self._port_in = self._port_out = None
         self.port_in = port_in or _default_in
         self.port_out = port_out or _default_out
         self._traps = _Traps()
@@ -147,11 +118,11 @@ class Z80:
 
     # ---------------------------------------------------------------- properties
     @property
-    def i(self):
+    def i(self) -> int:
         return self._i
 
     @i.setter
-    def i(self, v):
+    def i(self, v: int) -> None:
         """Compiled blocks take I's contention as known (no test at run time): they are dropped when
         it changes (LD I,A into or out of 0x40-0x7F; the rest of a block running then keeps the old
         rule)."""
@@ -160,68 +131,42 @@ class Z80:
         ic = cont is not None and cont.lo <= v << 8 < cont.hi
         if ic != self._ic:
             self._ic = ic
-            self._compiler.ir_contended = ic
+            self.blocks.compiler.ir_contended = ic
             self._flush()
 
     @property
-    def port_in(self):
+    def port_in(self) -> PortIn:
         return self._port_in
 
     @port_in.setter
-    def port_in(self, fn):
+    def port_in(self, fn: PortIn) -> None:
         self._port_in = fn
         self._g["PIN"] = fn
 
     @property
-    def port_out(self):
+    def port_out(self) -> PortOut:
         return self._port_out
 
     @port_out.setter
-    def port_out(self, fn):
+    def port_out(self, fn: PortOut) -> None:
         self._port_out = fn
         self._g["POUT"] = fn
 
     @property
-    def traps(self):
+    def traps(self) -> "_Traps":
         return self._traps
 
     @traps.setter
-    def traps(self, d):
+    def traps(self, d: dict[int, Trap]) -> None:
         self._traps = _Traps(d)
         self._traps._cpu = self
         self._flush()
 
-    @property
-    def r(self):
-        return self._r7 | (self._rc & 127)
-
-    @r.setter
-    def r(self, v):
-        self._r7 = v & 128
-        self._rc = v & 127
-        self._eir = -1
-
-
-    af = _register_pair("a", "f")
-    bc = _register_pair("b", "c")
-    de = _register_pair("d", "e")
-    hl = _register_pair("h", "l")
-    af_ = _register_pair("a_", "f_")
-    bc_ = _register_pair("b_", "c_")
-    de_ = _register_pair("d_", "e_")
-    hl_ = _register_pair("h_", "l_")
-
     # ---------------------------------------------------------------- execution
-    def _flush(self):
-        self._cache.clear()
-        self._block_code.clear()
-        self._stops.clear()
-        self._stops.update(self._traps)
-        self._stops.update(self._after_volatile)
-        if self._contention is not None:     # where code running on reaches contended memory
-            self._stops.update(range(self._contention.lo - 4, self._contention.lo + 1))
+    def _flush(self) -> None:
+        self.blocks.flush(self._traps)
 
-    def flush(self):
+    def flush(self) -> None:
         """Forget every compiled block. Blocks in RAM re-check their bytes before each run, but
         blocks wholly below rom_top do not (the CPU cannot write there): call this after rewriting
         the ROM area from outside."""
@@ -249,13 +194,14 @@ class Z80:
         else:
             self._run(limit)
 
-    def _run(self, limit):
+    def _run(self, limit: int) -> None:
         """The two tiers up to limit (see run). pc lives in a local meanwhile: op functions and
         blocks return the next pc and leave S.pc alone (a block leaving early sets it)."""
-        cache, heat, traps, stops = self._cache, self._heat, self._traps, self._stops
+        blocks = self.blocks
+        cache, heat, traps, stops = blocks.by_addr, blocks.heat, self._traps, blocks.stops
         ops_near, ops_away, m = self._ops.table, self._ops_away.table, self.memory
         near_lo, near_hi = self._near
-        compile_after = self.compile_after
+        compile_after = blocks.compile_after
         pc = self.pc
         near_limit = False      # a block said it cannot finish before limit: interpret to it
         boundary = True         # pc starts a run of code (a jump landed here, a block ended...)
@@ -263,22 +209,22 @@ class Z80:
             if not near_limit:
                 fn = cache.get(pc)
                 if fn is not None:
-                    pc = fn(limit)          # a block returns the next pc, or a negative code
+                    pc = fn(limit)          # a block returns the next pc, or a BlockExit
                     if pc >= 0:
                         boundary = True
                         continue
                     pc, code = self.pc, pc
-                    if code == -3:          # HALT
+                    if code == HALT:
                         return self._idle(limit)
-                    near_limit = code == -1     # it would start an instruction at/after limit
-                    if not near_limit:      # -2: its code changed
-                        self._code_changed(pc)
+                    near_limit = code == LIMIT  # it would start an instruction at/after limit
+                    if code == CHANGED:
+                        blocks.code_changed(pc)
                     continue
                 if boundary:                # count arrivals; compile when hot
                     h = heat.get(pc, 0) + 1
                     if h < compile_after or (traps and pc in traps):
                         heat[pc] = h
-                    elif self._compile(pc) is not None:
+                    elif blocks.compile(pc, traps) is not None:
                         continue
             if self.tstates >= limit:
                 self.pc = pc
@@ -292,7 +238,7 @@ class Z80:
                 if r >= TRANSFER:
                     pc = r & 0xFFFF
                     break
-                if r < 0:                   # HALT
+                if r < 0:                   # BlockExit.HALT
                     self.pc = pc
                     return self._idle(limit)
                 pc = r
@@ -303,28 +249,13 @@ class Z80:
                     return
             boundary = True
 
-    def _trap_moves(self, pc):
+    def _trap_moves(self, pc: int) -> bool:
         """Run the trap at pc; True when it moved pc (the CPU carries on from there)."""
         self.pc = pc
         self._traps[pc](self)
         return self.pc != pc
 
-    def _code_changed(self, pc):
-        """The block at pc found its bytes changed: drop it, note which instructions changed (later
-        blocks stop before them, leaving them to the interpreter) and make pc cool down before it is
-        compiled again."""
-        m = self.memory
-        for addr, old in self._block_code.pop(pc, ()):
-            for k, byte in enumerate(old):
-                if m[(addr + k) & 0xFFFF] != byte:
-                    self._volatile.add((addr + k) & 0xFFFF)
-                    self._stops.add((addr + len(old)) & 0xFFFF)
-                    self._after_volatile.add((addr + len(old)) & 0xFFFF)
-        del self._cache[pc]
-        self._recompiles[pc] = n = self._recompiles.get(pc, 0) + 1
-        self._heat[pc] = 0 if n == 1 else -(self.compile_after << min(n, 40))
-
-    def _idle(self, limit):
+    def _idle(self, limit: int) -> None:
         """HALT: 4-T fetches of the HALT itself until limit (each waits like any fetch when the HALT
         is in contended memory, which moves the T-state the interrupt finds)."""
         t = self.tstates
@@ -358,13 +289,13 @@ class Z80:
         self.pc = pc if r < 0 else r & 0xFFFF
         return self.tstates - t0
 
-    def _screen_write(self, addr, value, tstates):
+    def _screen_write(self, addr: int, value: int, tstates: int) -> None:
         """A write to the screen by contended code: logged with its T-state, then stored."""
         m = self.memory
         self.screen_writes.append((tstates, addr, m[addr]))
         m[addr] = value
 
-    def _push(self, v):
+    def _push(self, v: int) -> None:
         m = self.memory
         sp = self.sp
         for byte in (v >> 8, v & 255):
@@ -413,26 +344,7 @@ class Z80:
         self.memptr = NMI_VECTOR
         self.tstates += 11
 
-    # ---------------------------------------------------------------- compiling blocks
-    def _compile(self, pc):
-        """Compile the block at pc and cache it (its code bytes kept to tell which changed, should
-        they); None when its first instruction keeps changing (pc is then interpreted for good)."""
-        fn, block = self._compiler.compile(pc, self._traps, self._volatile, self._g,
-                                           self.dump_blocks.get(pc) if self.dump_blocks else None)
-        if fn is None:
-            self._heat[pc] = NEVER
-            return None
-        m = self.memory
-        self._block_code[pc] = [(s.ins.addr, bytes(m[s.ins.addr:s.ins.addr + s.ins.length]))
-                                for s in walk(block.steps)]
-        self._heat.pop(pc, None)
-        self._cache[pc] = fn
-        return fn
-
-    def explain_block(self, pc):
+    def explain_block(self, pc: int) -> str:
         """The account of the block that would be compiled at pc now (records, passes, code:
         docs/Z80.md)."""
-        block = self._compiler.plan(pc, self._traps, self._volatile)
-        if block is None:
-            return f"{pc:04x}: its first instruction is interpreted (seen to change)"
-        return explain(block, self._compiler.emitter.block(block, self.memory), self.memory)
+        return self.blocks.explain(pc, self._traps)

@@ -16,7 +16,9 @@ and R on the address bus), `nn` / `nn+1` (the 16-bit operand after op), `xy` (IX
 op), `an` (A and the operand: IN A,(n)) or `bc-` (B-1 and C: OUTI's port). Sources: the
 comp.sys.sinclair FAQ's contention tables and Fuse's z80 core comments (facts only)."""
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any
 
 from . import hw
 
@@ -60,13 +62,14 @@ class Row:
     xy: Pattern
 
 
-def row(ops, mn, handler, cycles, taken="", xy=""):
+def row(ops: int | Iterable[int], mn: str, handler: str, cycles: str, taken: str = "",
+        xy: str = "") -> tuple[int | Iterable[int], "Row"]:
     """(opcodes, Row) for a table: ops is one opcode or several sharing mnemonic, handler and
     cycles; xy, when given, is the (IX+d) form's pattern."""
     return ops, Row(mn, handler, pattern(cycles), pattern(taken), pattern(xy or "F.pc " + cycles))
 
 
-def table(*rows, fill=None):
+def table(*rows: tuple[int | Iterable[int], "Row"], fill: "Row | None" = None) -> list["Row"]:
     """A 256-slot list of Rows from (opcodes, Row) pairs, the slots no pair names holding `fill`;
     ValueError for a slot named twice, or left empty without a fill."""
     out: list[Row | None] = [None] * 256
@@ -96,14 +99,14 @@ class Where:
     high: str = ""
     regs: tuple = ()       # the registers it is computed from
 
-    def __str__(self):
+    def __str__(self) -> str:
         return self.expr
 
 
 @dataclass(frozen=True, slots=True)
 class Cycle:
     kind: str          # F R W N IO
-    addr: object       # an int (known when decoding) or a Where
+    addr: int | Where  # an int (known when decoding) or a Where
 
 
 _REG_ADDR = {
@@ -119,13 +122,13 @@ _REG_ADDR = {
 }
 
 
-def resolve(pat, mem, pc, op=0, px=None):
+def resolve(pat: Pattern, mem: Any, pc: Any, op: int = 0, px: str | None = None) -> list[Cycle]:
     """[Cycle] of pattern pat for the instruction at pc, each address resolved: an int when mem
     holds real bytes and pc is an int (the block compiler), a Where when they are expressions (the
     interpreter's templates: pc is `pc`, operands `o1`...). op: the offset of the byte after a
     prefix (0 without one); px: 'ix' or 'iy' for `xy`. Register addresses are those of the
     registers as the instruction starts."""
-    seen: dict[str, object] = {}
+    seen: dict[str, int | Where] = {}
     out = []
     for kind, where in pat.steps:
         addr = seen.get(where)
@@ -135,9 +138,9 @@ def resolve(pat, mem, pc, op=0, px=None):
     return out
 
 
-def _address(where, mem, pc, op, px):
+def _address(where: str, mem: Any, pc: Any, op: int, px: str | None) -> int | Where:
     """The address `where` names for the instruction at pc (see resolve)."""
-    def byte(k):
+    def byte(k: int) -> Any:              # an int, or an operand read at run time
         return mem[(pc + k) & 65535]
 
     if where.startswith(("op", "pc")):
@@ -168,7 +171,7 @@ class Contention:
     hi: int = hw.CONTENDED_HI
 
     @property
-    def longest(self):
+    def longest(self) -> int:
         """The longest single wait (blocks keep room for it before their limit)."""
         if self.delays not in _LONGEST:
             _LONGEST[self.delays] = max(self.delays)
@@ -178,7 +181,7 @@ class Contention:
 _LONGEST: dict[bytes, int] = {}
 
 
-def delays_48k():
+def delays_48k() -> bytes:
     """The 48K's delay for an access starting at each T-state of a frame (plus room for overrun)."""
     out = bytearray(hw.TSTATES_PER_FRAME + 256)
     for line in range(hw.SCREEN_H):
@@ -191,7 +194,7 @@ def delays_48k():
 CONTENTION_48K = Contention(delays_48k())
 
 
-def io_steps(port_contended, ula_port):
+def io_steps(port_contended: bool, ula_port: bool) -> tuple[tuple[bool, int], ...]:
     """The 48K's I/O cycle as (contended?, T-states) steps: the access comes after the first."""
     if ula_port:
         return ((port_contended, 1), (True, 3))        # C:1,C:3 or N:1,C:3

@@ -4,11 +4,14 @@ lines. Table-driven: each opcode is one row of BASE (here), ED or CB (z80_decode
 its mnemonic, the small handler that makes its record, and its bus cycles, whose sums are its
 T-states and M1 cycles. It serves both back ends (real operands for blocks, Expr operands for the
 interpreter); it knows neither the machine's memory map nor its contention."""
+from collections.abc import Collection, Iterable
+from typing import Any
+
 from . import z80_bus
-from .z80_bus import row, table
+from .z80_bus import Row, row, table
 from .z80_decode_ed import CB, ED, POP, PrefixedOps
-from .z80_operands import CC, CC_FLAG, CCN, R8, R8N, RP2N, Fields
-from .z80_records import BRANCH, HALT, JUMP, STOP, Store, make
+from .z80_operands import CC, CC_FLAG, CCN, R8, R8N, RP2N, Fields, Val
+from .z80_records import BRANCH, HALT, JUMP, STOP, Instr, Store, make
 from .z80_records import FlagLine as F
 from .z80_records import MemptrLine as W
 from .z80_tables import ALL_FLAGS, FLAG_3, FLAG_5, FLAG_C, FLAG_H, FLAG_N
@@ -63,10 +66,10 @@ ACC = {row[0]: row[1:] for row in ACC_OPS}
 class Decoder(PrefixedOps):
     """Decodes one instruction at an address of mem (a bytearray, or a Template) into an Instr."""
 
-    def __init__(self, mem):
+    def __init__(self, mem: Any) -> None:       # a bytearray, or a z80_operands.Template
         self.mem = mem
 
-    def decode(self, addr):
+    def decode(self, addr: Val) -> Instr:
         """The Instr at addr: the record its row's handler makes, with the row's bus cycles (their
         sums are its T-states and M1 cycles) and its memory writes named in cycle order."""
         m = self.mem
@@ -102,45 +105,46 @@ class Decoder(PrefixedOps):
         return ins
 
     @staticmethod
-    def push(hi, lo):
+    def push(hi: Val | str, lo: Val | str) -> list[str | Store]:
         return ["sp = (sp - 1) & 65535", Store("sp", hi), "sp = (sp - 1) & 65535", Store("sp", lo)]
 
     # ---- unprefixed and DD/FD-prefixed instructions: each row of BASE (below the class) names one
     # of these handlers; c holds the decoded fields, operands and the DD/FD index register
-    def base(self, entry, c):
+    def base(self, entry: Row, c: Fields) -> Instr:
         return getattr(self, entry.handler)(c)     # the handler the opcode's row in BASE names
 
-    def ins(self, c, n, mn, body, reads=(), writes=(), fr=0, fw=0, **kw):
+    def ins(self, c: Fields, n: int, mn: str, body: Iterable[Any], reads: str | Iterable[str] = (),
+            writes: str | Iterable[str] = (), fr: int = 0, fw: int = 0, **kw: Any) -> Instr:
         """An Instr of n bytes (plus the prefix) at c's address: reads / writes are the registers,
         fr / fw the flag bits it reads / writes; kw says how it leaves (z80_records.Instr)."""
         return make(c.addr, c.length(n), mn, body, reads, writes, fr, fw, **kw)
 
-    def _nop(self, c):
+    def _nop(self, c: Fields) -> Instr:
         return self.ins(c, 1, "NOP", [])
 
-    def _ex_af(self, c):
+    def _ex_af(self, c: Fields) -> Instr:
         return self.ins(c, 1, "EX AF,AF'", ["a, f, a_, f_ = a_, f_, a, f"],
                         reads="a a_ f_", writes="a a_ f_", fr=ALL_FLAGS, fw=ALL_FLAGS,
                         computed=False)
 
-    def _djnz(self, c):
+    def _djnz(self, c: Fields) -> Instr:
         dst = c.rel()
         return self.ins(c, 2, f"DJNZ {dst:#06x}", ["b = (b - 1) & 255"],
                         reads="b wz", writes="b wz",
                         flow=BRANCH, cond="b", taken=[W(f"wz = {dst}")], target=dst)
 
-    def _jr(self, c):
+    def _jr(self, c: Fields) -> Instr:
         dst = c.rel()
         return self.ins(c, 2, f"JR {dst:#06x}", [W(f"wz = {dst}")], writes="wz",
                         flow=JUMP, target=dst)
 
-    def _jr_cc(self, c):
+    def _jr_cc(self, c: Fields) -> Instr:
         dst, cc = c.rel(), c.y - 4
         return self.ins(c, 2, f"JR {CCN[cc]},{dst:#06x}", [],
                         reads="wz", writes="wz", fr=CC_FLAG[cc],
                         flow=BRANCH, cond=CC[cc], taken=[W(f"wz = {dst}")], target=dst)
 
-    def _ld_rr_nn(self, c):
+    def _ld_rr_nn(self, c: Fields) -> Instr:
         nn, regs = c.nn, c.pair_regs(c.p)
         if len(regs) == 2:
             body = [f"{regs[0]} = {c.b2}", f"{regs[1]} = {c.b1}"]
@@ -148,7 +152,7 @@ class Decoder(PrefixedOps):
             body = [f"{regs[0]} = {nn}"]
         return self.ins(c, 3, f"LD {c.rpn(c.p)},{nn:#06x}", body, writes=regs)
 
-    def _add_hl_rr(self, c):
+    def _add_hl_rr(self, c: Fields) -> Instr:
         hl, src = c.pair_regs(2), c.pair_regs(c.p)
         body = [f"v = {c.hl}", f"w = {self.rd16(src)}", "r = v + w", W("wz = (v + 1) & 65535"),
                 F("f = (f & 196) | ((r >> 16) & 1) | ((r >> 8) & 40) | (((v ^ w ^ r) >> 8) & 16)")]
@@ -156,40 +160,40 @@ class Decoder(PrefixedOps):
         return self.ins(c, 1, f"ADD {c.PX},{c.rpn(c.p)}", body,
                         reads=hl + src, writes=hl + ("wz",), fw=ROT_FLAGS)
 
-    def _ld_ind_a(self, c):          # LD (BC),A / LD (DE),A
+    def _ld_ind_a(self, c: Fields) -> Instr:          # LD (BC),A / LD (DE),A
         rp = ("b", "c") if c.y == 0 else ("d", "e")
         body = [f"v = {self.rd16(rp)}", Store("v", "a"), W("wz = ((v + 1) & 255) | (a << 8)")]
         return self.ins(c, 1, f"LD ({''.join(rp).upper()}),A", body,
                         reads=rp + ("a",), writes="wz")
 
-    def _ld_a_ind(self, c):          # LD A,(BC) / LD A,(DE)
+    def _ld_a_ind(self, c: Fields) -> Instr:          # LD A,(BC) / LD A,(DE)
         rp = ("b", "c") if c.y == 1 else ("d", "e")
         body = [f"v = {self.rd16(rp)}", "a = M[v]", W("wz = (v + 1) & 65535")]
         return self.ins(c, 1, f"LD A,({''.join(rp).upper()})", body,
                         reads=rp, writes="a wz")
 
-    def _ld_nn_hl(self, c):
+    def _ld_nn_hl(self, c: Fields) -> Instr:
         nn, n1 = c.nn, (c.nn + 1) & 65535
         body = [Store(nn, c.r8(5)[0]), Store(n1, c.r8(4)[0]), W(f"wz = {n1}")]
         return self.ins(c, 3, f"LD ({nn:#06x}),{c.PX}", body,
                         reads=c.pair_regs(2), writes="wz")
 
-    def _ld_hl_nn(self, c):
+    def _ld_hl_nn(self, c: Fields) -> Instr:
         nn, n1, hl = c.nn, (c.nn + 1) & 65535, c.pair_regs(2)
         body = self.wr16(hl, f"M[{nn}] | M[{n1}] << 8") + [W(f"wz = {n1}")]
         return self.ins(c, 3, f"LD {c.PX},({nn:#06x})", body, writes=hl + ("wz",))
 
-    def _ld_nn_a(self, c):
+    def _ld_nn_a(self, c: Fields) -> Instr:
         nn = c.nn
         body = [Store(nn, "a"), W(f"wz = {(nn + 1) & 255} | (a << 8)")]
         return self.ins(c, 3, f"LD ({nn:#06x}),A", body, reads="a", writes="wz")
 
-    def _ld_a_nn(self, c):
+    def _ld_a_nn(self, c: Fields) -> Instr:
         nn = c.nn
         body = [f"a = M[{nn}]", W(f"wz = {(nn + 1) & 65535}")]
         return self.ins(c, 3, f"LD A,({nn:#06x})", body, writes="a wz")
 
-    def _inc_dec_rr(self, c):
+    def _inc_dec_rr(self, c: Fields) -> Instr:
         regs, inc = c.pair_regs(c.p), not c.op & 8      # INC rr: 03 13 23 33, DEC rr: 0B ...
         if len(regs) == 1:
             body = [f"{regs[0]} = ({regs[0]} {'+' if inc else '-'} 1) & 65535"]
@@ -202,18 +206,18 @@ class Decoder(PrefixedOps):
                         reads=regs, writes=regs)
 
     @staticmethod
-    def _inc_dec(c):
+    def _inc_dec(c: Fields) -> tuple[str, str, str]:
         """(flag table, mnemonic, sign) of INC (z = 4) or DEC (z = 5)."""
         return ("INCF", "INC", "+") if c.z == 4 else ("DECF", "DEC", "-")
 
-    def _inc_dec_hl(self, c):        # INC (HL) / DEC (HL), INC (IX+d) / DEC (IX+d)
+    def _inc_dec_hl(self, c: Fields) -> Instr:        # INC (HL) / DEC (HL), INC (IX+d) / DEC (IX+d)
         tab, mn, sign = self._inc_dec(c)
         body = [f"wa = {c.iaddr}", "v = M[wa]", F(f"f = (f & 1) | {tab}[v]"),
                 Store("wa", f"(v {sign} 1) & 255")] + ([W("wz = wa")] if c.px else [])
         return self.ins(c, 2 if c.px else 1, f"{mn} {c.mref}", body,
                         reads=c.pair_regs(2), writes="wz" if c.px else "", fw=NOT_C)
 
-    def _inc_dec_r(self, c):
+    def _inc_dec_r(self, c: Fields) -> Instr:
         y = c.y
         tab, mn, sign = self._inc_dec(c)
         r, rregs = c.r8(y)
@@ -221,25 +225,26 @@ class Decoder(PrefixedOps):
         return self.ins(c, 1, f"{mn} {c.rn(y)}", [F(f"f = (f & 1) | {tab}[{r}]")] + lines,
                         reads=rregs + kept, writes=wregs, fw=NOT_C)
 
-    def _ld_hl_n(self, c):           # LD (HL),n / LD (IX+d),n
+    def _ld_hl_n(self, c: Fields) -> Instr:           # LD (HL),n / LD (IX+d),n
         body = [Store(c.iaddr, str(c.imm1))] + ([W("wz = wa")] if c.px else [])
         return self.ins(c, 3 if c.px else 2, f"LD {c.mref},{c.imm1:#04x}", body,
                         reads=c.pair_regs(2), writes="wz" if c.px else "")
 
-    def _ld_r_n(self, c):
+    def _ld_r_n(self, c: Fields) -> Instr:
         y = c.y
         lines, wregs, kept = c.set8(y, str(c.b1))
         return self.ins(c, 2, f"LD {c.rn(y)},{c.b1:#04x}", lines, reads=kept, writes=wregs)
 
-    def _acc(self, c):               # RLCA RRCA RLA RRA DAA CPL SCF CCF
+    def _acc(self, c: Fields) -> Instr:               # RLCA RRCA RLA RRA DAA CPL SCF CCF
         mn, lines, fr, fw, regs, *reads_q = ACC[c.op]
         return self.ins(c, 1, mn, lines, reads="a", writes=regs, fr=fr, fw=fw,
                         reads_q=bool(reads_q))
 
-    def _halt(self, c):
+    def _halt(self, c: Fields) -> Instr:
         return self.ins(c, 1, "HALT", ["S.halted = 1"], flow=HALT)
 
-    def _ld_r_hl(self, c):           # LD r,(HL) / LD r,(IX+d): H and L stay H and L
+    # LD r,(HL) / LD r,(IX+d): H and L stay H and L
+    def _ld_r_hl(self, c: Fields) -> Instr:
         y, px = c.y, c.px
         if px:
             body = [f"wa = {c.iaddr}", f"{R8[y]} = M[wa]", W("wz = wa")]
@@ -248,13 +253,14 @@ class Decoder(PrefixedOps):
         return self.ins(c, 2 if px else 1, f"LD {R8N[y]},{c.mref}", body,
                         reads=c.pair_regs(2), writes=(R8[y], "wz") if px else (R8[y],))
 
-    def _ld_hl_r(self, c):           # LD (HL),r / LD (IX+d),r: H and L stay H and L
+    # LD (HL),r / LD (IX+d),r: H and L stay H and L
+    def _ld_hl_r(self, c: Fields) -> Instr:
         z, px = c.z, c.px
         body = [Store(c.iaddr, R8[z])] + ([W("wz = wa")] if px else [])
         return self.ins(c, 2 if px else 1, f"LD {c.mref},{R8N[z]}", body,
                         reads=c.pair_regs(2) + (R8[z],), writes="wz" if px else "")
 
-    def _ld_r_r(self, c):
+    def _ld_r_r(self, c: Fields) -> Instr:
         y, z = c.y, c.z
         if y == z:
             return self.ins(c, 1, f"LD {c.rn(y)},{c.rn(z)}", [])
@@ -264,12 +270,12 @@ class Decoder(PrefixedOps):
                         reads=rregs + kept, writes=wregs)
 
     @staticmethod
-    def _alu(y, v):
+    def _alu(y: int, v: str) -> tuple[list[str], int, tuple[str, ...]]:
         """(lines, flags read, registers written) of ALU operation y on value v."""
         return ([type(s)(s.format(v=v)) for s in ALU[y]], FLAG_C if y in ALU_READS_C else 0,
                 () if y == ALU_KEEPS_A else ("a",))
 
-    def _alu_hl(self, c):            # ALU A,(HL) / ALU A,(IX+d)
+    def _alu_hl(self, c: Fields) -> Instr:            # ALU A,(HL) / ALU A,(IX+d)
         y, px = c.y, c.px
         lines, fr, writes = self._alu(y, "v")
         load = [f"wa = {c.iaddr}", "v = M[wa]", W("wz = wa")] if px else [f"v = M[{c.iaddr}]"]
@@ -277,114 +283,114 @@ class Decoder(PrefixedOps):
                         reads=c.pair_regs(2) + ("a",), writes=writes + (("wz",) if px else ()),
                         fr=fr, fw=ALL_FLAGS)
 
-    def _alu_r(self, c):
+    def _alu_r(self, c: Fields) -> Instr:
         y, z = c.y, c.z
         src, rregs = c.r8(z)
         lines, fr, writes = self._alu(y, src)
         return self.ins(c, 1, f"{ALUN[y]}{c.rn(z)}", lines,
                         reads=rregs + ("a",), writes=writes, fr=fr, fw=ALL_FLAGS)
 
-    def _alu_n(self, c):
+    def _alu_n(self, c: Fields) -> Instr:
         lines, fr, writes = self._alu(c.y, c.b1)
         return self.ins(c, 2, f"{ALUN[c.y]}{c.b1:#04x}", lines,
                         reads="a", writes=writes, fr=fr, fw=ALL_FLAGS)
 
-    def _ret_cc(self, c):
+    def _ret_cc(self, c: Fields) -> Instr:
         y = c.y
         return self.ins(c, 1, f"RET {CCN[y]}", [], reads="sp wz", writes="sp wz", fr=CC_FLAG[y],
                         flow=BRANCH, cond=CC[y], taken=POP + [W("wz = v")], target="v")
 
-    def _pop_af(self, c):
+    def _pop_af(self, c: Fields) -> Instr:
         body = [F("f = M[sp]"), "a = M[(sp + 1) & 65535]", "sp = (sp + 2) & 65535"]
         return self.ins(c, 1, "POP AF", body, reads="sp", writes="sp a", fw=ALL_FLAGS,
                         computed=False)
 
-    def _pop(self, c):
+    def _pop(self, c: Fields) -> Instr:
         p = c.p
         regs = c.pair_regs(p)
         return self.ins(c, 1, f"POP {RP2N[p] if p != 2 else c.PX}",
                         POP + self.wr16(regs, "v"), reads="sp", writes=("sp",) + regs)
 
-    def _ret(self, c):
+    def _ret(self, c: Fields) -> Instr:
         return self.ins(c, 1, "RET", POP + [W("wz = v")], reads="sp", writes="sp wz",
                         flow=JUMP, target="v", ret=True)
 
-    def _exx(self, c):
+    def _exx(self, c: Fields) -> Instr:
         regs = "b c d e h l b_ c_ d_ e_ h_ l_"
         body = ["b, c, d, e, h, l, b_, c_, d_, e_, h_, l_ = "
                 "b_, c_, d_, e_, h_, l_, b, c, d, e, h, l"]
         return self.ins(c, 1, "EXX", body, reads=regs, writes=regs)
 
-    def _jp_hl(self, c):
+    def _jp_hl(self, c: Fields) -> Instr:
         return self.ins(c, 1, f"JP ({c.PX})", [], reads=c.pair_regs(2),
                         flow=JUMP, target=c.hl)
 
-    def _ld_sp_hl(self, c):
+    def _ld_sp_hl(self, c: Fields) -> Instr:
         return self.ins(c, 1, f"LD SP,{c.PX}", [f"sp = {c.hl}"], reads=c.pair_regs(2),
                         writes="sp")
 
-    def _jp_cc(self, c):
+    def _jp_cc(self, c: Fields) -> Instr:
         y, nn = c.y, c.nn
         return self.ins(c, 3, f"JP {CCN[y]},{nn:#06x}", [W(f"wz = {nn}")], writes="wz",
                         fr=CC_FLAG[y], flow=BRANCH, cond=CC[y], target=nn)
 
-    def _jp(self, c):
+    def _jp(self, c: Fields) -> Instr:
         nn = c.nn
         return self.ins(c, 3, f"JP {nn:#06x}", [W(f"wz = {nn}")], writes="wz",
                         flow=JUMP, target=nn)
 
-    def _out_n_a(self, c):
+    def _out_n_a(self, c: Fields) -> Instr:
         b1 = c.b1
         body = [f"POUT(a << 8 | {b1}, a, {{io_t}})", W(f"wz = (a << 8) | {(b1 + 1) & 255}")]
         return self.ins(c, 2, f"OUT ({b1:#04x}),A", body, reads="a", writes="wz")
 
-    def _in_a_n(self, c):
+    def _in_a_n(self, c: Fields) -> Instr:
         b1 = c.b1
         body = [f"v = a << 8 | {b1}", "a = PIN(v, {io_t}) & 255", W("wz = (v + 1) & 65535")]
         return self.ins(c, 2, f"IN A,({b1:#04x})", body, reads="a", writes="a wz")
 
-    def _ex_sp_hl(self, c):
+    def _ex_sp_hl(self, c: Fields) -> Instr:
         hl = c.pair_regs(2)
         body = ["v = M[sp] | M[(sp + 1) & 65535] << 8", Store("(sp + 1) & 65535", c.r8(4)[0]),
                 Store("sp", c.r8(5)[0])] + self.wr16(hl, "v") + [W("wz = v")]
         return self.ins(c, 1, f"EX (SP),{c.PX}", body,
                         reads=("sp",) + hl, writes=hl + ("wz",))
 
-    def _ex_de_hl(self, c):
+    def _ex_de_hl(self, c: Fields) -> Instr:
         body = ["x = d", "d = h", "h = x", "x = e", "e = l", "l = x"]
         return self.ins(c, 1, "EX DE,HL", body, reads="d e h l", writes="d e h l")
 
-    def _di(self, c):
+    def _di(self, c: Fields) -> Instr:
         return self.ins(c, 1, "DI", ["S.iff1 = 0", "S.iff2 = 0"])
 
-    def _ei(self, c):
+    def _ei(self, c: Fields) -> Instr:
         return self.ins(c, 1, "EI", ["S.iff1 = 1", "S.iff2 = 1"], flow=STOP, post="_eir")
 
-    def _call_cc(self, c):
+    def _call_cc(self, c: Fields) -> Instr:
         y, nn, ret = c.y, c.nn, c.target(3)
         return self.ins(c, 3, f"CALL {CCN[y]},{nn:#06x}", [W(f"wz = {nn}")],
                         reads="sp", writes="sp wz", fr=CC_FLAG[y],
                         flow=BRANCH, cond=CC[y], taken=self.push(ret >> 8, ret & 255), target=nn,
                         call_return=ret)
 
-    def _push_af(self, c):
+    def _push_af(self, c: Fields) -> Instr:
         return self.ins(c, 1, "PUSH AF", self.push("a", "f"), reads="sp a", writes="sp",
                         fr=ALL_FLAGS)
 
-    def _push(self, c):
+    def _push(self, c: Fields) -> Instr:
         p = c.p
         regs = c.pair_regs(p)
         hi, lo = (f"{regs[0]} >> 8", f"{regs[0]} & 255") if len(regs) == 1 else regs
         return self.ins(c, 1, f"PUSH {RP2N[p] if p != 2 else c.PX}", self.push(hi, lo),
                         reads=("sp",) + regs, writes="sp")
 
-    def _call(self, c):
+    def _call(self, c: Fields) -> Instr:
         nn, ret = c.nn, c.target(3)
         return self.ins(c, 3, f"CALL {nn:#06x}",
                         self.push(ret >> 8, ret & 255) + [W(f"wz = {nn}")], reads="sp",
                         writes="sp wz", flow=JUMP, target=nn, call_return=ret)
 
-    def _rst(self, c):
+    def _rst(self, c: Fields) -> Instr:
         dst, ret = c.y * 8, c.target(1)
         return self.ins(c, 1, f"RST {dst:#04x}",
                         self.push(ret >> 8, ret & 255) + [W(f"wz = {dst}")], reads="sp",
@@ -396,7 +402,7 @@ XY = "F.pc F.op R.op+1 N.op+1*5"
 _R = range
 
 
-def _ops(first, last, step=1, but=()):
+def _ops(first: int, last: int, step: int = 1, but: Collection[int] = ()) -> list[int]:
     return [op for op in _R(first, last, step) if op not in but]
 
 
@@ -469,7 +475,7 @@ BASE = table(
 assert [op for op in range(256) if BASE[op] is PREFIX] == [0xCB, 0xDD, 0xED, 0xFD]
 
 
-def prefix_changes(op):
+def prefix_changes(op: int) -> bool:
     """True when a DD/FD prefix changes the meaning of this unprefixed opcode (it has HL, H, L or
     (HL) in it)."""
     if op in (0x09, 0x19, 0x29, 0x39, 0x21, 0x22, 0x2A, 0x23, 0x2B, 0x24, 0x25, 0x26, 0x2C, 0x2D,

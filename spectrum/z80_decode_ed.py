@@ -5,8 +5,8 @@ effect as lines. The CB and ED tables give each second byte its row: mnemonic, h
 from typing import Any
 
 from .z80_bus import row, table
-from .z80_operands import R8, R8N, RPN, index_ref, s8
-from .z80_records import BRANCH, JUMP, STOP, Store, make
+from .z80_operands import R8, R8N, RPN, Val, index_ref, s8
+from .z80_records import BRANCH, JUMP, STOP, Instr, Store, make
 from .z80_records import FlagLine as F
 from .z80_records import MemptrLine as W
 from .z80_tables import ALL_FLAGS, FLAG_3, FLAG_5, FLAG_C, FLAG_H, FLAG_N, FLAG_PV, ROT_NAMES
@@ -22,12 +22,12 @@ REPEATING = {"LDI": "LDIR", "LDD": "LDDR", "CPI": "CPIR", "CPD": "CPDR", "INI": 
 LD_A_IR_FLAGS = F("f = (f & 1) | SZ53[a] | (4 if S.iff2 else 0)")   # LD A,I / LD A,R
 
 
-def rd16(regs):
+def rd16(regs: tuple[str, ...]) -> str:
     """The value of a register pair given by its locals."""
     return regs[0] if len(regs) == 1 else f"({regs[0]} << 8 | {regs[1]})"
 
 
-def wr16(regs, expr):
+def wr16(regs: tuple[str, ...], expr: str) -> list[str]:
     """Lines that set a register pair given by its locals."""
     if len(regs) == 1:
         return [f"{regs[0]} = {expr}"]
@@ -36,7 +36,7 @@ def wr16(regs, expr):
     return [f"x = {expr}", f"{regs[0]} = x >> 8", f"{regs[1]} = x & 255"]
 
 
-def cb_op(x, y, r):
+def cb_op(x: int, y: int, r: str) -> tuple[list[Any], int, int]:
     """(lines, flags read, flags written) of CB group x (rotate y / BIT y / RES y / SET y) on r."""
     if x == 0:
         idx = f"(f & 1) << 8 | {r}" if y in (2, 3) else r
@@ -49,7 +49,7 @@ def cb_op(x, y, r):
     return [f"{r} |= {1 << y}"], 0, 0
 
 
-def cb_mn(x, y, opnd):
+def cb_mn(x: int, y: int, opnd: str) -> str:
     if x == 0:
         return f"{ROT_NAMES[y]} {opnd}"
     return f"{('BIT', 'RES', 'SET')[x - 1]} {y},{opnd}"
@@ -64,7 +64,7 @@ class PrefixedOps:
     #   00-3F  RLC RRC RL RR SLA SRA SLL SRL r  (DDCB: the result also to r if z != 6)
     #   40-7F  BIT y,r                          (flags 5/3: MEMPTR / the high byte of IX+d)
     #   80-BF  RES y,r,  C0-FF  SET y,r
-    def cb(self, addr):
+    def cb(self, addr: Val) -> Instr:
         op = self.mem[(addr + 1) & 65535]
         x, y, z = op >> 6, (op >> 3) & 7, op & 7
         if z == 6:
@@ -81,7 +81,7 @@ class PrefixedOps:
                     fr=fr, fw=fw)
 
     # ---- DD CB d op / FD CB d op
-    def xycb(self, addr, px):
+    def xycb(self, addr: Val, px: str) -> Instr:
         m = self.mem
         d = s8(m[(addr + 2) & 65535])
         op = m[(addr + 3) & 65535]
@@ -100,26 +100,26 @@ class PrefixedOps:
         return make(addr, 4, mn, body, reads=px, writes=writes, fr=fr, fw=fw)
 
     # ---- ED prefix
-    def ed(self, addr, handler):
+    def ed(self, addr: Val, handler: str) -> Instr:
         """An ED-prefixed opcode, by the handler its row in ED names."""
         m = self.mem
         op = m[(addr + 1) & 65535]
         nn = m[(addr + 2) & 65535] | m[(addr + 3) & 65535] << 8
         return getattr(self, handler)(addr, op, (op >> 3) & 7, nn)    # the handler its row names
 
-    def _ed_in(self, addr, op, y, nn):
+    def _ed_in(self, addr: Val, op: int, y: int, nn: Val) -> Instr:
         body = ["v = b << 8 | c", "x = PIN(v, {io_t}) & 255", F("f = (f & 1) | SZ53P[x]"),
                 W("wz = (v + 1) & 65535")] + ([f"{R8[y]} = x"] if y != 6 else [])
         return make(addr, 2, f"IN {R8N[y] if y != 6 else 'F'},(C)", body, reads="b c",
                     writes=("wz", R8[y]) if y != 6 else "wz", fw=NOT_C)
 
-    def _ed_out(self, addr, op, y, nn):
+    def _ed_out(self, addr: Val, op: int, y: int, nn: Val) -> Instr:
         src = R8[y] if y != 6 else 0
         body = [f"POUT(b << 8 | c, {src}, {{io_t}})", W("wz = ((b << 8 | c) + 1) & 65535")]
         return make(addr, 2, f"OUT (C),{R8N[y] if y != 6 else '0'}", body,
-                    reads=("b", "c", src) if y != 6 else "b c", writes="wz")
+                    reads=("b", "c", R8[y]) if y != 6 else "b c", writes="wz")
 
-    def _ed_sbc_adc(self, addr, op, y, nn):
+    def _ed_sbc_adc(self, addr: Val, op: int, y: int, nn: Val) -> Instr:
         p, adc = y >> 1, y & 1
         body = ["v = h << 8 | l", f"w = {rd16(RP_REGS[p])}"]
         if not adc:
@@ -135,62 +135,64 @@ class PrefixedOps:
         return make(addr, 2, f"{'ADC' if adc else 'SBC'} HL,{RPN[p]}", body,
                     reads=("h", "l") + RP_REGS[p], writes="h l wz", fr=FLAG_C, fw=ALL_FLAGS)
 
-    def _ed_ld_nn_rr(self, addr, op, y, nn):
+    def _ed_ld_nn_rr(self, addr: Val, op: int, y: int, nn: Val) -> Instr:
         regs, n1 = RP_REGS[y >> 1], (nn + 1) & 65535
         lo, hi = ("sp & 255", "sp >> 8") if regs == ("sp",) else (regs[1], regs[0])
         body = [Store(nn, lo), Store(n1, hi), W(f"wz = {n1}")]
         return make(addr, 4, f"LD ({nn:#06x}),{RPN[y >> 1]}", body, reads=regs, writes="wz")
 
-    def _ed_ld_rr_nn(self, addr, op, y, nn):
+    def _ed_ld_rr_nn(self, addr: Val, op: int, y: int, nn: Val) -> Instr:
         regs, n1 = RP_REGS[y >> 1], (nn + 1) & 65535
         body = wr16(regs, f"M[{nn}] | M[{n1}] << 8") + [W(f"wz = {n1}")]
         return make(addr, 4, f"LD {RPN[y >> 1]},({nn:#06x})", body, writes=regs + ("wz",))
 
-    def _ed_neg(self, addr, op, y, nn):
+    def _ed_neg(self, addr: Val, op: int, y: int, nn: Val) -> Instr:
         return make(addr, 2, "NEG", [F("f = SUBF[a]"), "a = (-a) & 255"], reads="a",
                     writes="a", fw=ALL_FLAGS)
 
-    def _ed_retn(self, addr, op, y, nn):     # RETN and RETI both copy IFF2 to IFF1
+    # RETN and RETI both copy IFF2 to IFF1
+    def _ed_retn(self, addr: Val, op: int, y: int, nn: Val) -> Instr:
         return make(addr, 2, "RETI" if y == 1 else "RETN",
                     POP + ["S.iff1 = S.iff2", W("wz = v")], reads="sp", writes="sp wz",
                     flow=JUMP, target="v")
 
-    def _ed_im(self, addr, op, y, nn):
+    def _ed_im(self, addr: Val, op: int, y: int, nn: Val) -> Instr:
         return make(addr, 2, f"IM {IM_MODE[y]}", [f"S.im = {IM_MODE[y]}"])
 
-    def _ed_ld_i_a(self, addr, op, y, nn):
+    def _ed_ld_i_a(self, addr: Val, op: int, y: int, nn: Val) -> Instr:
         return make(addr, 2, "LD I,A", ["S.i = a"], reads="a")
 
-    def _ed_ld_r_a(self, addr, op, y, nn):
+    def _ed_ld_r_a(self, addr: Val, op: int, y: int, nn: Val) -> Instr:
         body = ["S._r7 = a & 128", "S._rc = (a & 127) - {m1}", "S._eir = -1"]
         return make(addr, 2, "LD R,A", body, reads="a")
 
-    def _ed_ld_a_i(self, addr, op, y, nn):   # an interrupt accepted right after it resets P/V: post
+    # an interrupt accepted right after it resets P/V: post
+    def _ed_ld_a_i(self, addr: Val, op: int, y: int, nn: Val) -> Instr:
         return make(addr, 2, "LD A,I", ["a = S.i", LD_A_IR_FLAGS], writes="a", fw=NOT_C,
                     flow=STOP, post="_pvr")
 
-    def _ed_ld_a_r(self, addr, op, y, nn):
+    def _ed_ld_a_r(self, addr: Val, op: int, y: int, nn: Val) -> Instr:
         body = ["a = S._r7 | ((S._rc + {m1}) & 127)", LD_A_IR_FLAGS]
         return make(addr, 2, "LD A,R", body, writes="a", fw=NOT_C, flow=STOP, post="_pvr")
 
-    def _ed_rrd(self, addr, op, y, nn):
+    def _ed_rrd(self, addr: Val, op: int, y: int, nn: Val) -> Instr:
         body = ["wa = h << 8 | l", "v = M[wa]", Store("wa", "((a << 4) | (v >> 4)) & 255"),
                 "a = (a & 240) | (v & 15)", F("f = (f & 1) | SZ53P[a]"), W("wz = (wa + 1) & 65535")]
         return make(addr, 2, "RRD", body, reads="a h l", writes="a wz", fw=NOT_C)
 
-    def _ed_rld(self, addr, op, y, nn):
+    def _ed_rld(self, addr: Val, op: int, y: int, nn: Val) -> Instr:
         body = ["wa = h << 8 | l", "v = M[wa]", Store("wa", "((v << 4) | (a & 15)) & 255"),
                 "a = (a & 240) | (v >> 4)", F("f = (f & 1) | SZ53P[a]"), W("wz = (wa + 1) & 65535")]
         return make(addr, 2, "RLD", body, reads="a h l", writes="a wz", fw=NOT_C)
 
-    def _ed_nop(self, addr, op, y, nn):
+    def _ed_nop(self, addr: Val, op: int, y: int, nn: Val) -> Instr:
         return make(addr, 2, f"NOP (ED {op:02X})", [])
 
-    def _ed_block(self, addr, op, y, nn):
+    def _ed_block(self, addr: Val, op: int, y: int, nn: Val) -> Instr:
         return block_op(addr, y, op & 7)
 
 
-def _block_body(z, inc):
+def _block_body(z: int, inc: bool) -> tuple[list[Any], str, str, str, int]:
     """(lines, condition to repeat, reads, writes, flags written) of LDI/CPI/INI/OUTI (inc) or
     LDD/CPD/IND/OUTD."""
     sgn, end = ("+", 0) if inc else ("-", 255)
@@ -222,7 +224,7 @@ def _block_body(z, inc):
     return body, "b", "b c h l", "b h l wz", ALL_FLAGS
 
 
-def block_op(addr, y, z):
+def block_op(addr: Val, y: int, z: int) -> Instr:
     """LDI CPI INI OUTI LDD CPD IND OUTD and their repeating forms (y >= 6)."""
     inc, rep = y & 1 == 0, y >= 6
     name = BLOCK_NAMES[(z, not inc)]

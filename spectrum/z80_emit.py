@@ -2,22 +2,41 @@
 the interpreter, written as Python source from templates. Waits come from the record's Timing
 (z80_timing.py), memory writes from its Store lines and the machine's memory map, exits from the
 plan. It decides nothing and reads no code back."""
+from collections.abc import Iterable
+from typing import Any
+
 from .hw import SCREEN_ADDR, SCREEN_BYTES
-from .z80_passes import LAST, NESTED, SIDE_EXIT, LoopBack
-from .z80_records import BRANCH, HALT, JUMP, NEXT, REGS, FlagLine, MemptrLine, Store, cpu_name
-from .z80_timing import Flag, Mark, PortWait, Wait, Within
+from .z80_bus import Contention
+from .z80_passes import LAST, NESTED, SIDE_EXIT, Block, Exit, LoopBack, Step
+from .z80_records import (
+    BRANCH,
+    HALT,
+    JUMP,
+    NEXT,
+    REGS,
+    FlagLine,
+    Instr,
+    MemptrLine,
+    Store,
+    cpu_name,
+)
+from .z80_state import BlockExit
+from .z80_timing import Flag, Mark, PortWait, Timing, Wait, Within
 
 SCREEN_END = SCREEN_ADDR + SCREEN_BYTES
 TRANSFER = 0x10000      # added to an op function's next pc when the instruction may have jumped
+# what blocks and op functions return instead of a pc, as written in their code (-1, -2, -3)
+LIMIT, CHANGED, HALTED = (f"{code:d}" for code in (BlockExit.LIMIT, BlockExit.CHANGED,
+                                                   BlockExit.HALT))
 
 
-def t_plus(start, offset=0):
+def t_plus(start: int, offset: int = 0) -> str:
     """The code for the T-state `start + offset` T-states into the block (the local t holds the
     block's start plus every wait so far)."""
     return f"t + {start + offset}" if start + offset else "t"
 
 
-def indent(lines):
+def indent(lines: Iterable[str]) -> list[str]:
     return ["    " + x for x in lines]
 
 
@@ -25,14 +44,14 @@ class Emitter:
     """Writes code for one machine: where ROM ends (writes below are dropped) and its contention
     (None, or a z80_bus.Contention: waits, and writes to the screen logged with their T-state)."""
 
-    def __init__(self, rom_top, contention):
+    def __init__(self, rom_top: int, contention: Contention | None) -> None:
         self.rom_top = rom_top
         self.cont = contention
 
     # ---- one instruction's parts
-    def waits(self, steps, start):
+    def waits(self, steps: list[Any], start: int) -> list[str]:
         """Lines of a Timing's steps, for an instruction starting t T-states into the block."""
-        out = []
+        out: list[str] = []
         for item in steps:
             if isinstance(item, Wait):
                 waits = [f"t += D[{t_plus(start, o)}]" for o in item.offsets]
@@ -47,16 +66,18 @@ class Emitter:
                 out += self.port_wait(item, start)
         return out
 
-    def port_wait(self, item, start):
+    def port_wait(self, item: PortWait, start: int) -> list[str]:
         """An I/O cycle to a port known at run time, by the 48K's port rule (z80_bus.io_steps): its
         first T waits when the port's high byte is contended; then the ULA (even ports) holds 3 T
         at once, other contended ports wait at each of 3 single T."""
-        hc, o = f"{self.cont.lo} <= pt < {self.cont.hi}", item.offset
+        cont = self.cont
+        assert cont is not None             # a PortWait comes only from a contention pass
+        hc, o = f"{cont.lo} <= pt < {cont.hi}", item.offset
         wait = [f"t += D[{t_plus(start, o + k)}]" for k in range(4)]
         return [f"pt = {item.port}", f"if {hc}: {wait[0]}", f"tio = {t_plus(start, o + 1)}",
                 f"if not pt & 1: {wait[1]}", f"elif {hc}: " + "; ".join(wait[1:])]
 
-    def store(self, st, when, start):
+    def store(self, st: Store, when: dict[str, int | str], start: int) -> list[str]:
         """A memory write: dropped below ROM's top; with contention, screen writes are logged with
         their T-state (when: the Timing's)."""
         wt = when.get("t" + st.name)
@@ -83,9 +104,10 @@ class Emitter:
             out.append(f"M[{var}] = {val}")
         return out
 
-    def lines(self, lines, timing, start, fields, keep_flags=True, keep_memptr=True):
+    def lines(self, lines: list[Any], timing: Timing, start: int, fields: dict[str, object],
+              keep_flags: bool = True, keep_memptr: bool = True) -> list[str]:
         """Body (or taken) lines with their template fields filled in; dead ones left out."""
-        out = []
+        out: list[str] = []
         for ln in lines:
             if isinstance(ln, Store):
                 out += self.store(ln, timing.when, start)
@@ -95,19 +117,19 @@ class Emitter:
         return out
 
     @staticmethod
-    def fields(timing, start, m1, qmask):
+    def fields(timing: Timing, start: int, m1: str, qmask: str) -> dict[str, object]:
         """The template fields: {io_t} the I/O access's T-state, {m1} the M1 cycles so far (R),
         {qmask} what the Q latch lets through of F."""
         io = timing.when.get("tio")
         return {"io_t": t_plus(start, io) if isinstance(io, int) else io, "m1": m1, "qmask": qmask}
 
     # ---- an op function for the interpreter
-    def op_function(self, ins, timing, operands):
-        """Source of `op(S, M, pc) -> next pc` (+ TRANSFER when it may have jumped; -3 for HALT)
+    def op_function(self, ins: Instr, timing: Timing, operands: list[int]) -> str:
+        """Source of `op(S, M, pc) -> next pc` (+ TRANSFER when it may have jumped; BlockExit.HALT)
         running one instruction template; operands: the byte offsets read as o1, o2 ..."""
         fields = self.fields(timing, 0, str(ins.m1), "~S.q")
         body = self.waits(timing.before, 0) + self.lines(ins.body, timing, 0, fields)
-        end_t = ins.taken_tstates if ins.flow == JUMP else ins.tstates
+        end_t: int | str = ins.taken_tstates if ins.flow == JUMP else ins.tstates
         if ins.flow == BRANCH:
             taken = self.waits(timing.taken, 0) + self.lines(ins.taken, timing, 0, fields)
             body += ([f"if {ins.cond}:"] + indent(taken)
@@ -130,17 +152,18 @@ class Emitter:
         out += [f"    S.{cpu_name(r)} = {r}" for r in REGS if r in ins.writes]
         if ins.post:
             out.append(f"    S.{ins.post} = S._rc")
-        ret = "-3" if ins.flow == HALT else "npc" if ins.flow == NEXT else f"npc + {TRANSFER}"
+        ret = HALTED if ins.flow == HALT else "npc" if ins.flow == NEXT else f"npc + {TRANSFER}"
         out.append(f"    return {ret}")
         return "\n".join(out) + "\n"
 
     # ---- a compiled block
-    def block(self, block, memory):
-        """Source of `blk(limit) -> next pc`, or -1 (too close to limit: nothing run), -2 (its code
-        changed: nothing run), -3 (HALT), for a Block plan compiled from memory."""
+    def block(self, block: Block, memory: bytearray) -> str:
+        """Source of `blk(limit) -> next pc`, or a BlockExit: LIMIT (too close to limit: nothing
+        run), CHANGED (its code changed: nothing run) or HALT, for a Block plan compiled from
+        memory."""
         scaffold = block.loop or _leaves_early(block.steps)
         out = ["def blk(limit):", "    t = S.tstates",
-               f"    if t + {block.room} >= limit: S.pc = {block.start}; return -1"]
+               f"    if t + {block.room} >= limit: S.pc = {block.start}; return {LIMIT}"]
         out += self.code_checks(block, memory)
         out += [f"    {r} = S.{cpu_name(r)}" for r in block.loads]
         if block.bulk_copy:
@@ -155,10 +178,10 @@ class Emitter:
         out += [f"    S.{cpu_name(r)} = {r}" for r in block.stores]
         return "\n".join(out + ["    S.pc = npc", "    return npc"]) + "\n"
 
-    def code_checks(self, block, memory):
-        """Lines that leave (-2) when memory no longer holds the bytes the block was compiled from
-        (code below ROM's top cannot change)."""
-        out, leave = [], f"S.pc = {block.start}; return -2"
+    def code_checks(self, block: Block, memory: bytearray) -> list[str]:
+        """Lines that leave (BlockExit.CHANGED) when memory no longer holds the bytes the block was
+        compiled from (code below ROM's top cannot change)."""
+        out, leave = [], f"S.pc = {block.start}; return {CHANGED}"
         for lo, hi in block.ranges:
             if hi <= self.rom_top:
                 continue
@@ -171,7 +194,7 @@ class Emitter:
                 out.append(f"    if M[{lo}:{hi}] != {bytes(memory[lo:hi])!r}: {leave}")
         return out
 
-    def step(self, step, block, scaffold):
+    def step(self, step: Step, block: Block, scaffold: bool) -> list[str]:
         """The lines of one step: its waits, its lines, and its exits (a nested side's inside)."""
         ins, start = step.ins, step.at
         m1 = f"(m1_done + {step.m1})" if block.loop else str(step.m1)
@@ -191,19 +214,20 @@ class Emitter:
             out += self.exit(step.after_exit, block)
         return out
 
-    def taken(self, step, fields):
+    def taken(self, step: Step, fields: dict[str, object]) -> list[str]:
         """A branch's taken side: its waits, then its lines."""
         start = step.at
         return (self.waits(step.timing.taken, start)
                 + self.lines(step.ins.taken, step.timing, start, fields))
 
-    def end(self, step, block, fields, scaffold):
+    def end(self, step: Step, block: Block, fields: dict[str, object],
+            scaffold: bool) -> list[str]:
         """The last instruction's ways out: loop back, leave, or (the only way) return directly."""
         ins, m1 = step.ins, step.m1
         if ins.flow == HALT:
             return ([f"S.tstates = {t_plus(step.at, ins.tstates)}; S._rc += {m1}; S.q = 0"]
                     + [f"S.{cpu_name(r)} = {r}" for r in block.stores]
-                    + [f"S.pc = {ins.addr}; return -3"])
+                    + [f"S.pc = {ins.addr}; return {HALTED}"])
         if ins.flow == BRANCH:
             taken, on = step.end
             taken_side = self.taken(step, fields) + self.leave(taken, block)
@@ -215,25 +239,25 @@ class Emitter:
                 + [f"S.{cpu_name(r)} = {r}" for r in block.stores] + [f"S.pc = {way.target}"]
                 + ([f"S.{ins.post} = S._rc"] if ins.post else []) + [f"return {way.target}"])
 
-    def leave(self, way, block):
+    def leave(self, way: Exit | LoopBack, block: Block) -> list[str]:
         return self.loop_back(way, block) if isinstance(way, LoopBack) else self.exit(way, block)
 
     @staticmethod
-    def exit(way, block):
+    def exit(way: Exit, block: Block) -> list[str]:
         """Lines that leave the block by an Exit (under its condition, if any)."""
         m1 = f"m1_done + {way.m1}" if block.loop else way.m1
         line = f"S.q = {way.q}; npc = {way.target}; exit_t = {way.tstates}; exit_m1 = {m1}; break"
         return [f"if {way.when}:", "    " + line] if way.when else [line]
 
     @staticmethod
-    def loop_back(way, block):
+    def loop_back(way: LoopBack, block: Block) -> list[str]:
         """Lines that go back to the block's start by a LoopBack, or leave when the limit is near
         (or its writes hit the block's code)."""
         stay = f"t + {block.room} < limit" + (f" and not ({way.unless})" if way.unless else "")
         return [f"t += {way.tstates}", f"m1_done += {way.m1}", f"if {stay}: continue",
                 f"S.q = {way.q}; npc = {block.start}; exit_t = 0; exit_m1 = m1_done; break"]
 
-    def bulk_copy(self, block):
+    def bulk_copy(self, block: Block) -> list[str]:
         """LDIR's fast path: copy as many bytes as fit before limit with one slice move, when that
         is exactly what the byte loop would do (no wrap, no forward overlap, no ROM, not over the
         block's own code; with contention, only where nothing waits)."""
@@ -270,6 +294,6 @@ class Emitter:
         ]
 
 
-def _leaves_early(steps):
+def _leaves_early(steps: list[Step]) -> bool:
     """Whether a block that does not loop can leave before its last instruction, or two ways."""
     return len(steps[-1].end) > 1 or any(step.taken_exit or step.after_exit for step in steps[:-1])

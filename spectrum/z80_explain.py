@@ -1,17 +1,20 @@
 """A compiled block's account, for people: its bytes and the decoder's records, what each pass
 decided, and the code emitted, as plain text (the CPU's explain_block and dump_blocks; docs/Z80.md
 walks one). It reads the plan the passes made; it decides nothing."""
-from .z80_passes import LAST, NESTED, Exit, walk
-from .z80_records import BRANCH, HALT, JUMP, NEXT, REGS
+from typing import Any
+
+from .z80_passes import LAST, NESTED, Block, Exit, LoopBack, walk
+from .z80_records import BRANCH, HALT, JUMP, NEXT, REGS, Instr
+from .z80_state import BlockExit
 from .z80_tables import flag_letters
 from .z80_timing import Flag, Mark, PortWait, Wait, Within
 
 
-def where(addr):
+def where(addr: object) -> str:
     return f"{addr:04x}" if isinstance(addr, int) else str(addr)
 
 
-def record_text(ins):
+def record_text(ins: Instr) -> list[str]:
     """Two lines of what the decoder's record says about one instruction."""
     regs = f"reads {' '.join(r for r in REGS if r in ins.reads) or '-'}, " \
            f"writes {' '.join(r for r in REGS if r in ins.writes) or '-'}"
@@ -31,7 +34,7 @@ def record_text(ins):
     return [f"{ins.mn}: {regs}; {flags}", f"{leave}; cycles {cycles}"]
 
 
-def timing_text(steps):
+def timing_text(steps: list[Any]) -> str:
     """A Timing's steps in a few words: 'wait +4 if 64 <= h < 128; twa = +7'."""
     out = []
     for s in steps:
@@ -49,7 +52,7 @@ def timing_text(steps):
     return "; ".join(out)
 
 
-def exit_text(way):
+def exit_text(way: Exit | LoopBack) -> str:
     if isinstance(way, Exit):
         return f"leaves for {where(way.target)} at +{way.tstates} T, M1 {way.m1}" \
             + (f", if {way.when}" if way.when else "")
@@ -57,17 +60,17 @@ def exit_text(way):
         + (f", unless {way.unless}" if way.unless else "")
 
 
-def _records(block, memory):
+def _records(block: Block, memory: bytearray) -> list[str]:
     out = ["records (the decoder: address, bytes, what it reads and writes, T-states, cycles):"]
     for step in walk(block.steps):
         ins = step.ins
-        code = " ".join(f"{memory[(ins.addr + k) & 0xFFFF]:02x}" for k in range(ins.length))
+        code = " ".join(f"{memory[(ins.at + k) & 0xFFFF]:02x}" for k in range(ins.length))
         first, second = record_text(ins)
         out += [f"  {ins.addr:04x}  {code:<11}  {first}", f"  {'':17}  {second}"]
     return out
 
 
-def _passes(block):
+def _passes(block: Block) -> list[str]:
     steps = list(walk(block.steps))
     out = ["passes:", "  placed (T-states and M1 cycles into the block; how it goes on):"]
     out += [f"    {s.ins.addr:04x} {s.ins.mn:<16} +{s.at} T, M1 {s.m1}, then {s.then}"
@@ -86,7 +89,7 @@ def _passes(block):
         ways = ([s.taken_exit] if s.taken_exit else []) + ([s.after_exit] if s.after_exit else [])
         ways += s.end if s.then == LAST else []
         if ways or (s.then == LAST and s.ins.flow == HALT):
-            texts = [exit_text(w) for w in ways] or ["returns -3 (HALT)"]
+            texts = [exit_text(w) for w in ways] or [f"returns {BlockExit.HALT:d} (HALT)"]
             out.append(f"    {s.ins.addr:04x} {s.ins.mn:<16} " + "; ".join(texts))
     out.append(f"  registers kept in locals: {' '.join(block.loads) or '-'}; written back: "
                f"{' '.join(block.stores) or '-'}")
@@ -97,7 +100,7 @@ def _passes(block):
     return out
 
 
-def explain(block, source, memory):
+def explain(block: Block, source: str, memory: bytearray) -> str:
     """The account of one block: its records, the passes' decisions, its code."""
     spans = ", ".join(f"{lo:04x}-{hi - 1:04x}" for lo, hi in block.ranges)
     n = sum(1 for _ in walk(block.steps))

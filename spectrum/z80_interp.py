@@ -4,9 +4,13 @@ it runs. It runs code that is cold, run once or rewritten as it runs; it is not 
 and keeps no per-address state.
 
 An op function is `op(S, M, pc) -> next pc`, plus 0x10000 when the instruction may have jumped (the
-CPU counts those arrivals to find hot code), or -3 for HALT; it leaves S.pc to the caller. Each is
-made once per process (per rom_top and contention, and with or without the tests on its own bytes)
-and shared by every CPU."""
+CPU counts those arrivals to find hot code), or BlockExit.HALT; it leaves S.pc to the caller. Each
+is made once per process (per rom_top and contention, and with or without the tests on its own
+bytes) and shared by every CPU."""
+from collections.abc import Callable
+from typing import Any
+
+from .z80_bus import Contention
 from .z80_decode import Decoder
 from .z80_emit import TRANSFER, Emitter
 from .z80_operands import Expr, Template
@@ -15,8 +19,10 @@ from .z80_timing import timing
 
 __all__ = ["TRANSFER", "OpTable", "op_source", "opcode_bytes"]
 
+Op = Callable[[Any, bytearray, int], int]     # op(S, M, pc) -> next pc (+ TRANSFER), or HALT
 
-def opcode_bytes(memory, pc):
+
+def opcode_bytes(memory: bytearray, pc: int) -> dict[int, int]:
     """The bytes that select the instruction at pc, as {offset: value} (operands left out)."""
     b0 = memory[pc]
     if b0 in (0xCB, 0xED):
@@ -29,7 +35,8 @@ def opcode_bytes(memory, pc):
     return {0: b0}
 
 
-def op_source(key_bytes, rom_top, contention=None, own_bytes=True):
+def op_source(key_bytes: dict[int, int], rom_top: int, contention: Contention | None = None,
+              own_bytes: bool = True) -> str:
     """Python source of the op function for one opcode (see the module docstring). own_bytes=False:
     for code outside contended memory (no tests on the instruction's own bytes)."""
     ins = Decoder(Template(key_bytes)).decode(Expr("pc", 0))
@@ -45,7 +52,8 @@ class OpTable:
     _shared: dict[tuple, "OpTable"] = {}
 
     @classmethod
-    def for_rom_top(cls, rom_top, contention=None, own_bytes=True):
+    def for_rom_top(cls, rom_top: int, contention: Contention | None = None,
+                    own_bytes: bool = True) -> "OpTable":
         own_bytes = own_bytes or contention is None
         table = cls._shared.get((rom_top, contention, own_bytes))
         if table is None:
@@ -53,11 +61,12 @@ class OpTable:
             cls._shared[(rom_top, contention, own_bytes)] = table
         return table
 
-    def __init__(self, rom_top, contention=None, own_bytes=True):
+    def __init__(self, rom_top: int, contention: Contention | None = None,
+                 own_bytes: bool = True) -> None:
         self.rom_top = rom_top
         self.contention = contention
         self.own_bytes = own_bytes
-        self.g = dict(TABLES)                           # the op functions' globals: the flag tables
+        self.g: dict[str, Any] = dict(TABLES)    # the op functions' globals: the flag tables
         if contention is not None:
             self.g["D"] = contention.delays             # ... and the waits by T-state
         self.sub: dict[tuple, list] = {}                # prefix key -> its 256-slot table
@@ -67,15 +76,15 @@ class OpTable:
         for prefix in (0xDD, 0xFD):                     # DD CB d op: the opcode is the fourth byte
             self.sub[(prefix,)][0xCB] = self._dispatcher((prefix, 0xCB), 3)
 
-    def _dispatcher(self, key, offset):
+    def _dispatcher(self, key: tuple[int, ...], offset: int) -> Op:
         slots = self.sub[key] = [self._stub(key + (op,)) for op in range(256)]
 
-        def dispatch(S, M, pc):
+        def dispatch(S: Any, M: bytearray, pc: int) -> int:
             return slots[M[(pc + offset) & 0xFFFF]](S, M, pc)
         return dispatch
 
-    def _stub(self, key):
-        def build(S, M, pc):
+    def _stub(self, key: tuple[int, ...]) -> Op:
+        def build(S: Any, M: bytearray, pc: int) -> int:
             kb = opcode_bytes(M, pc)
             code = compile(op_source(kb, self.rom_top, self.contention, self.own_bytes),
                            f"<z80 op {bytes(kb.values()).hex()}>", "exec")

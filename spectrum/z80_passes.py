@@ -3,10 +3,13 @@ trace a path, nest the taken sides of a loop, place each instruction (its T-stat
 the block, how the block goes on after it), find dead flags and MEMPTR, the writes that may hit the
 block's own code, the registers to load and store, and the room a block keeps before its limit. The
 result is a Block plan; z80_emit.py writes it as Python. Nothing here makes or reads code."""
+from collections.abc import Callable, Collection, Iterable, Iterator
 from dataclasses import dataclass, field
+from typing import Any
 
-from .z80_records import BRANCH, HALT, JUMP, NEXT, REGS, STOP, Store
+from .z80_records import BRANCH, HALT, JUMP, NEXT, REGS, STOP, Instr, Store
 from .z80_tables import ALL_FLAGS
+from .z80_timing import Timing
 
 MEMPTR_BIT = 0x100      # liveness: the bits of F, and MEMPTR above them
 ALL_LIVE = ALL_FLAGS | MEMPTR_BIT
@@ -23,8 +26,8 @@ LAST = "last"           # the block's last instruction
 @dataclass(slots=True, eq=False)
 class Step:
     """One instruction record placed in a block."""
-    ins: object
-    timing: object              # z80_timing.Timing
+    ins: Instr
+    timing: Timing
     at: int                     # T-states into the iteration when it starts (before its waits)
     m1: int                     # M1 cycles into the iteration, its own included
     qmask: str                  # what the Q latch lets through of F for it: '0', '255' or '~S.q'
@@ -32,8 +35,9 @@ class Step:
     side: list = field(default_factory=list)    # NESTED: the taken side's steps
     guard: list = field(default_factory=list)   # when its writes hit the block's code (conditions)
     side_guard: list = field(default_factory=list)   # NESTED: the same for its taken side's writes
-    taken_exit: object = None   # an Exit ending its taken side (SIDE_EXIT), or guarding it (NESTED)
-    after_exit: object = None   # an Exit right after it: its writes hit the code / RET elsewhere
+    # an Exit ending its taken side (SIDE_EXIT), or guarding it (NESTED)
+    taken_exit: "Exit | None" = None
+    after_exit: "Exit | None" = None    # an Exit right after it: writes hit the code, RET elsewhere
     end: list = field(default_factory=list)     # LAST: its ways out (Exit/LoopBack; taken first)
     keep_flags: bool = True     # False: the flags it computes are dead (its FlagLines are left out)
     keep_memptr: bool = True    # False: the MEMPTR it sets is dead
@@ -74,13 +78,16 @@ class Block:
 
 
 # ---------------------------------------------------------------- tracing
-def trace(decode, p, start, budget, stops, volatile, calls=()):
+def trace(decode: Callable[[int], Instr], p: int, start: int, budget: int,
+          stops: Collection[int], volatile: Collection[int],
+          calls: Iterable[object] = ()) -> list[Instr]:
     """A linear run of instruction records from p: follows unconditional jumps, calls and predicted
     returns, and the fall-through side of branches; stops at a jump back to start, at an address in
     stops (traps), before an instruction holding a volatile byte, at HALT / EI-like instructions, or
     after budget."""
-    path: list = []
-    seen, calls = set(), list(calls)
+    path: list[Instr] = []
+    seen: set[int] = set()
+    stack = list(calls)
     while True:
         ins = decode(p)
         if path and p + ins.length > 0x10000:
@@ -89,7 +96,7 @@ def trace(decode, p, start, budget, stops, volatile, calls=()):
             break                                   # code seen to change: the interpreter runs it
         path.append(ins)
         seen.add(p)
-        nxt = _next_in_path(ins, start, calls)
+        nxt = _next_in_path(ins, start, stack)
         if nxt is None or len(path) >= budget or nxt >= 0x10000 or nxt in seen or nxt in stops \
                 or nxt == start:
             break
@@ -97,7 +104,7 @@ def trace(decode, p, start, budget, stops, volatile, calls=()):
     return path
 
 
-def _next_in_path(ins, start, calls):
+def _next_in_path(ins: Instr, start: int, calls: list[object]) -> Any:
     """Where a path goes on after ins, or None (it ends the path)."""
     fall = ins.addr + ins.length
     if ins.flow == NEXT:
@@ -115,7 +122,7 @@ def _next_in_path(ins, start, calls):
     return None
 
 
-def loops(path, start, stops):
+def loops(path: list[Instr], start: int, stops: Collection[int]) -> bool:
     """Whether the path's last instruction jumps back to its start, so the block loops in place (not
     when the start is trapped, nor when its first instruction reads the Q latch, which the loop
     would carry)."""
@@ -124,11 +131,13 @@ def loops(path, start, stops):
         and not path[0].reads_q
 
 
-def nested_sides(path, start, trace_from, stops):
+def nested_sides(path: list[Instr], start: int,
+                 trace_from: Callable[[int, list[object]], list[Instr]],
+                 stops: Collection[int]) -> dict[int, list[Instr]]:
     """{index: side path} for the branches of a looping path whose taken side also comes back to
     start (an if/else inside a loop then runs without leaving the block). trace_from(p, calls)
     traces a side."""
-    sides = {}
+    sides: dict[int, list[Instr]] = {}
     for n, ins in enumerate(path[:-1]):
         if ins.flow == BRANCH and isinstance(ins.target, int) and ins.target != ins.next_addr \
                 and ins.target not in stops:
@@ -138,10 +147,10 @@ def nested_sides(path, start, trace_from, stops):
     return sides
 
 
-def code_ranges(paths):
+def code_ranges(paths: list[list[Instr]]) -> list[list[int]]:
     """The [lo, hi) spans of memory the instructions of these paths occupy, merged."""
     ranges: list[list[int]] = []
-    for lo, hi in sorted((i.addr, i.addr + i.length) for p in paths for i in p):
+    for lo, hi in sorted((i.at, i.at + i.length) for p in paths for i in p):
         if ranges and lo <= ranges[-1][1]:
             ranges[-1][1] = max(ranges[-1][1], hi)
         else:
@@ -150,11 +159,13 @@ def code_ranges(paths):
 
 
 # ---------------------------------------------------------------- placing
-def place(path, timings, sides=None, at=0, m1=0, before=None):
+def place(path: list[Instr], timings: Callable[[Instr], Timing],
+          sides: dict[int, list[Instr]] | None = None, at: int = 0, m1: int = 0,
+          before: Instr | None = None) -> list["Step"]:
     """Steps for a path starting `at` T-states and `m1` M1 cycles into the iteration, after
     instruction `before` (None: the block's start); sides are the nested taken sides by index."""
     sides = sides or {}
-    steps = []
+    steps: list[Step] = []
     for n, ins in enumerate(path):
         m1 += ins.m1
         qmask = "~S.q" if before is None else ("0" if before.flags_computed else "255")
@@ -167,7 +178,7 @@ def place(path, timings, sides=None, at=0, m1=0, before=None):
     return steps
 
 
-def _then(ins, last, nested):
+def _then(ins: Instr, last: bool, nested: bool) -> str:
     if last:
         return LAST
     if ins.flow == NEXT:
@@ -180,7 +191,7 @@ def _then(ins, last, nested):
 
 
 # ---------------------------------------------------------------- dead flags and MEMPTR
-def kills_and_uses(ins):
+def kills_and_uses(ins: Instr) -> tuple[int, int]:
     """(bits it always overwrites, bits whose value as it starts it uses): flags, and MEMPTR_BIT."""
     kills, uses = ins.flags_written, ins.flags_read
     if "wz" in ins.reads:
@@ -190,12 +201,12 @@ def kills_and_uses(ins):
     return kills, uses
 
 
-def leaves_after(step):
+def leaves_after(step: Step) -> bool:
     """Whether the block may be left right after this step (everything is live there)."""
     return step.then == LAST or step.taken_exit is not None or step.after_exit is not None
 
 
-def dead_values(steps, live=ALL_LIVE):
+def dead_values(steps: list[Step], live: int = ALL_LIVE) -> int:
     """Backwards over steps (live: what is read after the last one): marks each step's flags and
     MEMPTR as dead when nothing reads them before they are written again or the block is left;
     returns what is live before the first step."""
@@ -212,10 +223,10 @@ def dead_values(steps, live=ALL_LIVE):
 
 
 # ---------------------------------------------------------------- writes into the block's own code
-def write_guard(stores, ranges, rom_top):
+def write_guard(stores: list[Store], ranges: list[list[int]], rom_top: int) -> list[str]:
     """Conditions under which these stores write into the block's code (the block must leave then):
     a static address is decided now, a run-time one tested with one cheap range test first."""
-    conds = []
+    conds: list[str] = []
     for st in stores:
         if isinstance(st.addr, int):
             if st.addr >= rom_top and any(lo <= st.addr < hi for lo, hi in ranges):
@@ -228,7 +239,7 @@ def write_guard(stores, ranges, rom_top):
     return conds
 
 
-def guard_writes(steps, ranges, rom_top):
+def guard_writes(steps: list[Step], ranges: list[list[int]], rom_top: int) -> None:
     """Sets each step's guards: for the writes of its body, tested where the block goes on after it;
     for a nested side's writes, at the start of the side; for the last instruction of a loop, all
     its writes (tested before it loops)."""
@@ -242,7 +253,7 @@ def guard_writes(steps, ranges, rom_top):
 
 
 # ---------------------------------------------------------------- how exits are made
-def make_exits(steps, loop):
+def make_exits(steps: list[Step], loop: bool) -> None:
     """Sets each step's exits: a branch's taken side leaving, a guard after writes that may hit the
     code, a predicted RET that went elsewhere, and how the last instruction leaves (or, in a loop,
     goes back to the start)."""
@@ -268,38 +279,40 @@ def make_exits(steps, loop):
             step.after_exit = Exit(nxt, next_t, step.m1, ins.q_after, " or ".join(step.guard))
 
 
-def _leave(step, taken, loop):
+def _leave(step: Step, taken: Exit, loop: bool) -> list[Exit | LoopBack]:
     """[taken way (BRANCH/JUMP), way on] of a block's last instruction (loops: back to start if it
     jumps)."""
     ins, start_t, m1, q = step.ins, step.at, step.m1, step.ins.q_after
+    way: Exit | LoopBack = taken
     if loop:
-        taken = LoopBack(taken.tstates, m1, q, " or ".join(step.guard))
+        way = LoopBack(taken.tstates, m1, q, " or ".join(step.guard))
     on = Exit(ins.next_addr, start_t + ins.tstates, m1, q)
     if ins.flow == HALT:
-        return []                                   # (the block returns -3 there)
+        return []                                   # (the block returns BlockExit.HALT there)
     if ins.flow == BRANCH:
-        return [taken, on]
-    return [taken] if ins.flow == JUMP else [on]
+        return [way, on]
+    return [way] if ins.flow == JUMP else [on]
 
 
 # ---------------------------------------------------------------- registers and room
-def registers(steps):
+def registers(steps: list[Step]) -> tuple[list[str], list[str]]:
     """(loads, stores): every register the block's instructions use, and those they may change."""
-    used, written = set(), set()
+    used: set[str] = set()
+    written: set[str] = set()
     for step in walk(steps):
         used |= step.ins.reads | step.ins.writes
         written |= step.ins.writes
     return [r for r in REGS if r in used], [r for r in REGS if r in written]
 
 
-def walk(steps):
+def walk(steps: list[Step]) -> Iterator[Step]:
     """Every step, nested sides included."""
     for step in steps:
         yield step
         yield from walk(step.side)
 
 
-def room(steps, longest_wait):
+def room(steps: list[Step], longest_wait: int) -> int:
     """T-states a block needs before its limit so that no instruction starts at or after it: the
     latest start of a last instruction over all paths, plus the longest wait for every wait it may
     meet."""

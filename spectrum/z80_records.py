@@ -3,7 +3,9 @@ mnemonic, what it reads and writes (registers, flag bits, memory), its bus cycle
 and M1 cycles they add up to (from its opcode's row), how it can leave a block, and its effect as a
 few template lines on locals named after the registers. The passes (z80_passes.py) and the emitter
 (z80_emit.py) read these records; nothing reads the code they make."""
+from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import Any
 
 from .z80_operands import Expr
 from .z80_tables import ALL_FLAGS
@@ -24,7 +26,7 @@ REGS = ("a", "f", "b", "c", "d", "e", "h", "l", "ix", "iy", "sp", "wz",
         "a_", "f_", "b_", "c_", "d_", "e_", "h_", "l_")
 
 
-def cpu_name(reg):
+def cpu_name(reg: str) -> str:
     """The CPU attribute behind a local (wz is MEMPTR)."""
     return "memptr" if reg == "wz" else reg
 
@@ -48,7 +50,7 @@ class Store:
     address). How it is done (ROM dropped, screen writes logged) is the emitter's: it knows the
     machine's memory map."""
     addr: object
-    value: str
+    value: int | str      # a number, or the expression of it
     name: str = ""
 
 
@@ -82,30 +84,40 @@ class Instr:
     taken_tstates: int = 0       # ... and when it jumps (its cycles and its taken cycles)
 
     @property
-    def next_addr(self):
+    def next_addr(self) -> int | Expr:
         return (self.addr + self.length) & 0xFFFF
 
     @property
-    def q_after(self):
+    def at(self) -> int:
+        """Its address as a number: a record decoded from real bytes (the block compiler's) has
+        one; a template's (the interpreter's) has only the expression `pc`."""
+        if not isinstance(self.addr, int):
+            raise TypeError(f"a template's record has no address in memory: {self.addr}")
+        return self.addr
+
+    @property
+    def q_after(self) -> str:
         """What the Q latch holds after it: the flags if it computed them, else 0."""
         return "f" if self.flags_computed else "0"
 
     @property
-    def stores(self):
+    def stores(self) -> list[Store]:
         """Its memory writes, body then taken side."""
         return [x for x in self.body + self.taken if isinstance(x, Store)]
 
     @property
-    def followable(self):
+    def followable(self) -> bool:
         """An unconditional jump to a known address (a block can go on there)."""
         return self.flow == JUMP and isinstance(self.target, int)
 
 
-def _regs(spec):
+def _regs(spec: str | Iterable[str]) -> frozenset[str]:
     return frozenset(spec.split()) if isinstance(spec, str) else frozenset(spec)
 
 
-def make(addr, length, mn, body, reads=(), writes=(), fr=0, fw=0, computed=None, **flow):
+def make(addr: int | Expr, length: int, mn: str, body: Iterable[Any],
+         reads: str | Iterable[str] = (), writes: str | Iterable[str] = (), fr: int = 0,
+         fw: int = 0, computed: bool | None = None, **flow: Any) -> Instr:
     """An Instr, untimed (the decoder times it from its row: Decoder.decode); reads/writes as 'a b'
     or an iterable of locals; F counts as a register read when bits of it are read or kept, written
     when any is written; by default an instruction that writes flags computes them (the Q latch)."""

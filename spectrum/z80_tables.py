@@ -9,7 +9,7 @@ ALL_FLAGS = 0xFF
 FLAG_NAMES = "CNP3H5ZS"            # bit 0 first: the letters a record's flags are printed with
 
 
-def flag_letters(mask):
+def flag_letters(mask: int) -> str:
     """'SZ5H3PNC'-style letters of the bits in mask (S first, as the Z80 manuals print F)."""
     return "".join(FLAG_NAMES[k] for k in range(7, -1, -1) if mask >> k & 1) or "-"
 
@@ -23,7 +23,7 @@ SZ53P = bytes((_SZ53 | _par).astype(np.uint8))            # ... plus parity (log
 ANDF = bytes((_SZ53 | _par | 0x10).astype(np.uint8))      # AND sets H
 
 
-def _addsub_tables():
+def _addsub_tables() -> tuple[bytes, bytes, bytes]:
     c = np.arange(2)[:, None, None]
     a = np.arange(256)[None, :, None]
     v = np.arange(256)[None, None, :]
@@ -47,7 +47,7 @@ DECF = bytes(SZ53[(x - 1) & 255] | 2 | (0x10 if x & 15 == 0 else 0) | (4 if x ==
 ROT_NAMES = ("RLC", "RRC", "RL", "RR", "SLA", "SRA", "SLL", "SRL")
 
 
-def _rotated(kind, x, carry_in):
+def _rotated(kind: str, x: int, carry_in: int) -> tuple[int, int]:
     """(result, carry out) of one CB rotate or shift."""
     return {
         "RLC": (((x << 1) | (x >> 7)) & 255, x >> 7),
@@ -61,7 +61,7 @@ def _rotated(kind, x, carry_in):
     }[kind]
 
 
-def _rot(kind):
+def _rot(kind: str) -> list[int]:
     """CB rotate/shift table: index carry_in<<8 | value -> result<<8 | flags."""
     out = []
     for carry_in in range(2):
@@ -77,7 +77,7 @@ BITF = [bytes(0x10 | (x & 0x28) | (0 if x & (1 << b) else 0x44) | (x & 0x80 if b
               for x in range(256)) for b in range(8)]
 
 
-def _daa_entry(flags, a):
+def _daa_entry(flags: int, a: int) -> int:
     """result << 8 | flags of DAA with A = a and F's C, N, H given as flags = C | N | H >> 2."""
     cf, nf, hf = flags & 1, flags & 2, flags & 4
     d, c = 0, cf

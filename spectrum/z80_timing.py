@@ -4,9 +4,11 @@ T-states its I/O access and screen writes happen at. The result is data (Timing:
 z80_emit.py writes it as code. Offsets count T-states from the instruction's start; `t` in the code
 has every earlier wait in it."""
 from dataclasses import dataclass, field
+from typing import Any
 
 from .hw import SCREEN_ADDR, SCREEN_BYTES
-from .z80_bus import TLEN
+from .z80_bus import TLEN, Contention, Cycle, Where
+from .z80_records import Instr
 
 
 @dataclass(slots=True)
@@ -58,12 +60,12 @@ class Timing:
     taken: list = field(default_factory=list)
     when: dict = field(default_factory=dict)
 
-    def waits(self):
+    def waits(self) -> int:
         """How many of its cycles may wait on one run (room a block keeps before its limit)."""
         return _count(self.before) + _count(self.taken)
 
 
-def _count(steps):
+def _count(steps: list[Any]) -> int:
     n = 0
     for s in steps:
         if isinstance(s, Wait):
@@ -75,7 +77,8 @@ def _count(steps):
     return n
 
 
-def wait_condition(addr, cont, ir, own_bytes=True):
+def wait_condition(addr: int | Where, cont: Contention, ir: bool | str,
+                   own_bytes: bool = True) -> bool | str:
     """True / False when known while decoding, else the condition as a cheap expression (a register
     pair by its high byte, SP's neighbours and pc+k by shifting the range: lo and hi are multiples
     of 256). own_bytes=False: the instruction's own bytes are known to lie outside contention."""
@@ -97,30 +100,34 @@ def wait_condition(addr, cont, ir, own_bytes=True):
     return f"{cont.lo} <= {addr.expr} < {cont.hi}"
 
 
-def _may_hit_screen(addr):
+def _may_hit_screen(addr: int | Where) -> bool:
     return not isinstance(addr, int) or SCREEN_ADDR <= addr < SCREEN_ADDR + SCREEN_BYTES
 
 
 class _Pass:
     """One instruction's timing, built cycle by cycle."""
 
-    def __init__(self, cont, ir, own_bytes, changed):
+    def __init__(self, cont: Contention, ir: bool | str, own_bytes: bool,
+                 changed: frozenset[str]) -> None:
         self.cont, self.ir, self.own_bytes = cont, ir, own_bytes
         self.changed = changed          # registers the instruction writes (taken tests see them)
-        self.when = {}                  # tio / twa / twb -> a Mark's local or an offset
-        self.flags = []                 # Flags the taken side's tests need
+        self.when: dict[str, int | str] = {}     # tio / twa / twb -> a Mark's local or an offset
+        self.flags: list[Flag] = []     # Flags the taken side's tests need
         self.writes = 0                 # write cycles named so far (twa, twb)
 
-    def cond(self, addr, taken):
+    def cond(self, addr: int | Where, taken: bool) -> bool | str:
         cond = wait_condition(addr, self.cont, self.ir, self.own_bytes)
-        if taken and isinstance(cond, str) and set(addr.regs) & self.changed:
+        if taken and isinstance(cond, str) and isinstance(addr, Where) \
+                and set(addr.regs) & self.changed:
             self.flags.append(Flag(f"ck{len(self.flags)}", cond))
             return self.flags[-1].name
         return cond
 
-    def cycles(self, cycles, offset, taken=False):
+    def cycles(self, cycles: list[Cycle], offset: int,
+               taken: bool = False) -> tuple[list[Any], int]:
         """The steps of a run of cycles starting at offset; returns (steps, offset after them)."""
-        steps, k = [], 0
+        steps: list[Any] = []
+        k = 0
         while k < len(cycles):
             c = cycles[k]
             if c.kind == "IO":
@@ -133,7 +140,7 @@ class _Pass:
                     and cycles[k + len(run)].kind != "IO" and run[-1].kind != "W":
                 run.append(cycles[k + len(run)])
             cond = self.cond(c.addr, taken)
-            offsets = []
+            offsets: list[int] = []
             for cy in run:
                 offsets.append(offset)
                 offset += TLEN[cy.kind]
@@ -144,7 +151,7 @@ class _Pass:
                 steps += self.write(c.addr, offset, cycles[k:])
         return steps, offset
 
-    def write(self, addr, offset, rest):
+    def write(self, addr: int | Where, offset: int, rest: list[Cycle]) -> list[Mark]:
         """The T-state of a write ending at offset: a Mark if a later cycle may still wait."""
         name = ("twa", "twb")[self.writes]
         self.writes += 1
@@ -155,13 +162,13 @@ class _Pass:
         self.when[name] = offset
         return []
 
-    def io(self, port, offset):
+    def io(self, port: int | Where, offset: int) -> list[PortWait]:
         """An I/O cycle (its port is always known only at run time): the port rule; access: tio."""
         self.when["tio"] = "tio"
-        return [PortWait(port.expr, offset)]
+        return [PortWait(port.expr if isinstance(port, Where) else str(port), offset)]
 
 
-def io_offset(ins):
+def io_offset(ins: Instr) -> int | None:
     """The T-state offset of an instruction's I/O access (after the first T of its I/O cycle), or
     None."""
     offset = 0
@@ -172,7 +179,8 @@ def io_offset(ins):
     return None
 
 
-def timing(ins, cont, ir=False, own_bytes=True):
+def timing(ins: Instr, cont: Contention | None, ir: bool | str = False,
+           own_bytes: bool = True) -> Timing:
     """The Timing of instruction record ins under contention cont (None: no contention). ir says
     whether I is contended (True/False, or the expression that tells at run time). When ins.addr is
     not a number (an interpreter template), the cycles on its own bytes are tested together first,

@@ -8,6 +8,7 @@ import pygame
 
 from game import main as console
 from spectrum import display, hw
+from spectrum.window_options import SoundSwitch, WindowOptions
 
 SCALE = 2
 
@@ -28,11 +29,10 @@ class Player:
         self.count = 0
         self.typing = ""                 # keys to post, one KEYDOWN/KEYUP pair at a time
         self.held = None
-        self.loop = display.DisplayLoop(self.machine, self.on_frame, scale=SCALE, fast=True,
-                                        mute=True, audio=False, on_click=self.runner.click,
-                                        help_lines=console.MOUSE_HELP,
-                                        sound_on=self.runner.sound_on,
-                                        set_sound=self.runner.set_sound)
+        self.loop = display.DisplayLoop(self.machine, self.on_frame, WindowOptions(
+            scale=SCALE, fast=True, mute=True, audio=False, on_click=self.runner.click,
+            help_lines=console.MOUSE_HELP,
+            sound=SoundSwitch(self.runner.sound_on, self.runner.set_sound)))
 
     def play_with(self, seed, cube_policy, level, export_dir):
         """The program run again from its start with the computer's cube decisions from

@@ -1,6 +1,8 @@
 """The window and its headless twin: the screenshot option writes a 320x240 x scale PNG whose
 pixels are the rendered frame; keys reach the matrix; closing is clean; no display is one
-line on stderr; the test pattern shows 15 colours, FLASH and a striped border."""
+line on stderr; the test pattern shows 15 colours, FLASH and a striped border; the options
+are one frozen WindowOptions."""
+import dataclasses
 import os
 import subprocess
 import sys
@@ -10,13 +12,15 @@ import pygame
 import pytest
 
 from repo import REPO, TESTS
-from spectrum import display, hw, ula
+from spectrum import display, hw, show, ula
+from spectrum.pattern_rom import pattern_machine
 from spectrum.typist import TYPE_GAP_FRAMES, TYPE_HOLD_FRAMES
+from spectrum.window_options import SoundSwitch, WindowOptions
 
 
 @pytest.fixture
 def test_pattern():
-    return display.test_pattern_machine()
+    return pattern_machine()
 
 
 def load_png(path):
@@ -28,7 +32,8 @@ def load_png(path):
 def test_headless_screenshot_is_320x240_times_scale_and_matches_the_frame(tmp_path, test_pattern,
                                                                           scale):
     path = tmp_path / "shot.png"
-    assert display.run(test_pattern, headless_frames=3, screenshot_path=path, scale=scale) == 0
+    options = WindowOptions(headless_frames=3, screenshot_path=path, scale=scale)
+    assert display.run(test_pattern, None, options) == 0
     pixels, size = load_png(path)
     assert size == (320 * scale, 240 * scale)
     frame = test_pattern.render()
@@ -37,7 +42,7 @@ def test_headless_screenshot_is_320x240_times_scale_and_matches_the_frame(tmp_pa
 
 def test_command_line_headless_test_pattern_writes_the_png(tmp_path, test_pattern):
     path = tmp_path / "tp.png"
-    rc = display.main(["--test-pattern", "--headless", "2", "--screenshot", str(path),
+    rc = show.main(["--test-pattern", "--headless", "2", "--screenshot", str(path),
                        "--scale", "1"])
     assert rc == 0
     _pixels, size = load_png(path)
@@ -73,8 +78,8 @@ def test_window_title_keys_and_clean_close(test_pattern):
                      m.keyboard.is_pressed("0"), pygame.display.get_caption()[0]))
         return len(seen) < 50
 
-    loop = display.DisplayLoop(test_pattern, on_frame, scale=1, fast=True,
-                               title="Spectrum Backgammon")     # the caller's title
+    loop = display.DisplayLoop(test_pattern, on_frame, WindowOptions(
+        scale=1, fast=True, title="Spectrum Backgammon"))         # the caller's title
     assert loop.run_window() == 0
     hold, gap = TYPE_HOLD_FRAMES, TYPE_GAP_FRAMES
     # two keys pressed together are two strokes, one after the other, each held `hold` frames
@@ -96,7 +101,7 @@ def test_screenshot_key_saves_a_png(tmp_path, test_pattern, monkeypatch):
             pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_F12, mod=0))
         return len(count) < 4
 
-    loop = display.DisplayLoop(test_pattern, on_frame, scale=2, fast=True)
+    loop = display.DisplayLoop(test_pattern, on_frame, WindowOptions(scale=2, fast=True))
     assert loop.run_window() == 0
     assert len(loop.screenshots) == 1
     _pixels, size = load_png(tmp_path / loop.screenshots[0])
@@ -111,7 +116,7 @@ def test_paced_mode_runs_at_50_hz(test_pattern):
         frames.append(time.perf_counter())
         return len(frames) < 12
 
-    display.DisplayLoop(test_pattern, on_frame, scale=1, mute=True).run_window()
+    display.DisplayLoop(test_pattern, on_frame, WindowOptions(scale=1, mute=True)).run_window()
     # paced: never ahead of the 48K's 50.08 Hz clock, counted from the first frame (a frame
     # a busy host made late is caught up at once, so two frames may come closer than 20 ms,
     # but none comes before its time; how fast a busy machine keeps up is bench/frame.py's)
@@ -123,8 +128,8 @@ def test_paced_mode_runs_at_50_hz(test_pattern):
 def test_no_display_is_one_line_not_a_traceback_and_exit_code_1(tmp_path):
     """No video driver: one line saying so and how to run headless, exit code 1."""
     code = (f"import sys; sys.path.insert(0, {str(TESTS)!r}); "
-            "from spectrum import display; "
-            "sys.exit(display.run(display.test_pattern_machine()))")
+            "from spectrum import display, pattern_rom; "
+            "sys.exit(display.run(pattern_rom.pattern_machine()))")
     env = dict(os.environ, SDL_VIDEODRIVER="nosuchdriver")
     result = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
                             timeout=60, cwd=str(REPO))
@@ -136,9 +141,10 @@ def test_no_display_is_one_line_not_a_traceback_and_exit_code_1(tmp_path):
 
 def test_headless_works_without_any_display(tmp_path):
     code = (f"import sys; sys.path.insert(0, {str(TESTS)!r}); "
-            "from spectrum import display; "
-            "sys.exit(display.run(display.test_pattern_machine(), headless_frames=2, "
-            f"screenshot_path={str(tmp_path / 'h.png')!r}, scale=1))")
+            "from spectrum import display, pattern_rom, window_options; "
+            "sys.exit(display.run(pattern_rom.pattern_machine(), None, "
+            "window_options.WindowOptions(headless_frames=2, "
+            f"screenshot_path={str(tmp_path / 'h.png')!r}, scale=1)))")
     env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
     env["SDL_VIDEODRIVER"] = "nosuchdriver"
     result = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
@@ -148,5 +154,29 @@ def test_headless_works_without_any_display(tmp_path):
 
 
 def test_scale_must_be_positive(capsys, test_pattern):
-    assert display.main(["--test-pattern", "--scale", "0", "--headless", "1"]) == 2
+    assert show.main(["--test-pattern", "--scale", "0", "--headless", "1"]) == 2
     assert "--scale" in capsys.readouterr().err
+
+
+def test_window_options_are_frozen_and_refuse_a_scale_under_1():
+    options = WindowOptions(help_lines=["a", "b"])
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        options.fast = True                                  # type: ignore[misc]
+    assert options.help_lines == ("a", "b")
+    with pytest.raises(ValueError, match="at least 1"):
+        WindowOptions(scale=0)
+
+
+def test_headless_runs_mute_and_never_touches_the_callers_sound_switch(tmp_path, test_pattern):
+    """The sound switch is the window's F9: with no window it is neither read nor turned, and
+    the beeper stays quiet whatever the options said."""
+    asked = []
+    switch = SoundSwitch(is_on=lambda: asked.append("is_on") or True,
+                         turn=lambda on: asked.append(("turn", on)))
+    seen = []
+
+    def on_frame(m):
+        seen.append(m.frame_count)
+    options = WindowOptions(headless_frames=3, screenshot_path=tmp_path / "s.png", sound=switch)
+    assert display.run(test_pattern, on_frame, options) == 0
+    assert len(seen) == 3 and asked == [] and (tmp_path / "s.png").exists()

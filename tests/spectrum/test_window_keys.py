@@ -159,12 +159,14 @@ def test_a_folder_that_refuses_the_png_is_named_with_the_reason(tmp_path, monkey
     """A folder the PNG cannot be written in (as root no mode bit refuses it, so the refusal
     is the OS's answer to the save): the reason and the folder in the note and on stderr."""
     from spectrum import display
+    from spectrum.pattern_rom import pattern_machine
+    from spectrum.window_options import WindowOptions
 
     def refuse(frame, path, scale):
         raise PermissionError(13, "Permission denied", path)
     monkeypatch.setattr(display, "save_screenshot", refuse)
     monkeypatch.chdir(tmp_path)
-    loop = display.DisplayLoop(display.test_pattern_machine(), audio=False)
+    loop = display.DisplayLoop(pattern_machine(), options=WindowOptions(audio=False))
     words = loop._screenshot()
     assert words == f"No screenshot: Permission denied in {tmp_path}"
     assert words in capsys.readouterr().err and loop.screenshots == []

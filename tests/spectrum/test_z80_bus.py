@@ -126,7 +126,7 @@ def run_contended(name, contention, tier, limit):
     cpu.traps[end_pc] = stop
     with pytest.raises(_End):
         cpu.run(limit + 2000)
-    assert cpu._cache, "no block was compiled"
+    assert cpu.blocks.by_addr, "no block was compiled"
     return cpu.tstates
 
 

@@ -439,4 +439,4 @@ def test_explain_block_shows_records_passes_and_code_without_compiling():
     cpu, _ = cpu_with([0xE6, 0x07, 0xFE, 0x20, 0xC9])   # AND 7; CP 20h; RET
     text = cpu.explain_block(0x8000)
     assert "AND 0x07: reads a, writes a f" in text and "dead, left out: 8000 flags\n" in text
-    assert "def blk(limit):" in text and not cpu._cache
+    assert "def blk(limit):" in text and not cpu.blocks.by_addr

@@ -169,8 +169,9 @@ def test_window_shift_slash_types_a_question_mark_and_shift_equals_a_plus():
     import pygame
 
     from spectrum import display
-    from spectrum.display import test_pattern_machine
-    machine = test_pattern_machine()
+    from spectrum.pattern_rom import pattern_machine
+    from spectrum.window_options import WindowOptions
+    machine = pattern_machine()
     seen = []
     presses = [(pygame.K_SLASH, "?"), (pygame.K_EQUALS, "+"), (pygame.K_a, "A")]
 
@@ -192,7 +193,7 @@ def test_window_shift_slash_types_a_question_mark_and_shift_equals_a_plus():
                      if m.keyboard.is_pressed(name)})
         return len(seen) < 40
 
-    loop = display.DisplayLoop(machine, on_frame, scale=1, fast=True)
+    loop = display.DisplayLoop(machine, on_frame, WindowOptions(scale=1, fast=True))
     assert loop.run_window() == 0
     assert seen[1] == {"SYMBOL SHIFT", "C"}          # ? = SYMBOL SHIFT + C
     assert seen[every + 1] == {"SYMBOL SHIFT", "K"}  # + = SYMBOL SHIFT + K
