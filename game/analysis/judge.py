@@ -38,14 +38,13 @@ from game.analysis.verdicts import (  # noqa: F401 (the review's names, read fro
 from game.errors import BackgammonError, MatchError
 from game.model import evaluator, rules
 from game.model.match_equity import Emg, match_value
-from game.model.match_terms import MONEY, MatchTerms
+from game.model.match_terms import MAX_CUBE, MONEY, MatchTerms  # noqa: F401 (imports.py)
 from game.model.position import Position
 from game.model.record import MatchRecord, format_play
 
 REVIEW_LEVEL = 5                 # the strongest level judges
 LUCK_LEVEL = 3                   # net 0-ply: the best play of each roll, for the luck
 LUCK_PLY = 1                     # evaluate(ply=1): the 0-ply best plays averaged over 36 rolls
-MAX_CUBE = 64
 CANDIDATES_SHOWN = 3             # best plays kept per move for the screen and the export
 MAX_WORKERS = 4                  # threads judging turns side by side, at most
 
@@ -203,11 +202,11 @@ class Reviewer:
         return self._terms(turn, turn.doubler or turn.action.side)
 
     def _may_double(self, turn: ReplayedTurn) -> bool:
-        side = turn.action.side
-        return (self.cube and not self.game.crawford and turn.cube_owner in (None, side)
-                and turn.cube_value < MAX_CUBE
-                and turn is not self.turns[0]             # the opening roll: no cube
-                and not (self.record.length and self._away(side) == 1))   # no use at 1-away
+        """A cube decision before `turn`'s throw: the cube in play, not the opening roll, and
+        the one rule of the cube and the score (MatchTerms.double_refused: no Crawford game,
+        the cube its own or centred, under 64, not dead)."""
+        return (self.cube and turn is not self.turns[0]
+                and not self._terms(turn, turn.action.side).double_refused())
 
     def _decision(self, turn: ReplayedTurn, level: int, terms: MatchTerms):
         return evaluator.cube_decision(turn.before, level, terms)

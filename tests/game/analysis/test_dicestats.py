@@ -53,7 +53,7 @@ def test_known_counts_give_the_statistic_and_p_value_by_hand():
     fair = D.numbers_trial(D.SideRolls(rolls=30, numbers=np.full(6, 10)))
     assert fair.statistic == 0.0 and fair.p == 1.0
     few = D.numbers_trial(D.SideRolls(rolls=5, numbers=np.array([2, 2, 2, 2, 1, 1])))
-    assert not few.enough and D.trial_words(few) == ["Too few rolls to judge yet."]
+    assert not few.enough and D.trial_words(few) == "Too few rolls to judge yet."
 
 
 def test_plain_words_follow_the_p_value():
