@@ -136,8 +136,7 @@ def cube_advice(board_game: Game, doubler: str, offered: bool):
     position, terms = board_game.state.held_for(doubler), m.terms(doubler)
     try:
         decision = evaluator.cube_decision(position, commands.ADVICE_LEVEL, terms)
-        lines = commands.cube_advice_lines(decision, say("who", doubler), offered,
-                                           bool(m.length))
+        lines = commands.cube_advice_lines(decision, say("who", doubler), offered, terms)
     except (BackgammonError, ValueError) as exc:
         lines = ["No advice this time:"] + wrap(str(exc))
         yield from menus.cube_advice_screen(basic, lines)
