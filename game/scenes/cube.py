@@ -4,7 +4,7 @@ possible (may_double), or after the tutor's missed-double warning), the take or 
 cube advice on A. Not the cube's rules (game/model/match.py) nor its maths."""
 
 from game import commands
-from game.analysis.cube_judgement import CUBE_SCREEN_LEVEL, close_cube
+from game.analysis.cube_judgement import CUBE_SCREEN_LEVEL, worth_a_look
 from game.board.lines import wrap
 from game.errors import BackgammonError
 from game.interfaces import Frames
@@ -51,7 +51,7 @@ def stop_wanted(board_game: Game, side: str):
     position, terms = state.held_for(side), state.match.terms(side)
     quick = yield from tutor.finished(tutor.Job(lambda: evaluator.cube_decision(
         position, CUBE_SCREEN_LEVEL, terms)))
-    return quick is None or close_cube(quick)
+    return quick is None or worth_a_look(quick, terms)      # the review's and tutor's screen
 
 
 def refuse(board_game: Game, why: str):
