@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from game import __version__
-from game.analysis.cube_judgement import cube_verdict
+from game.analysis.cube_judgement import cube_verdict, in_emg
 from game.board import screen as S
 from game.board.lines import fit, wrap
 from game.chances import chances_header, chances_line, chances_note
@@ -191,24 +191,22 @@ def advice_page(advice: Advice, mover_is_human: bool = True,
 
 
 def cube_advice_lines(decision, doubler: str = "You", offered: bool = False,
-                      match: bool = False, per_unit: bool = False) -> list[str]:
-    """The cube advice page (A at a cube question): the doubler's chances and the three
-    equities from the evaluator's game.model.evaluator.CubeDecision, then the proper action.
-    `doubler` names the side on roll ("You", "I", "White"); `offered` True when the double
-    has been made and the question is take or pass; `per_unit` when money equities have been
-    divided by a cube above 1 (the review's units). Every line fits 32 columns, e.g.
-        "Chances for you: win 64.2%"
-        "No double      +0.412"  ..."""
+                      terms: MatchTerms = MONEY, per_unit: bool = False) -> list[str]:
+    """The cube advice page (A at a cube question, and a review cube page's A): the doubler's
+    chances and the three equities from the evaluator's game.model.evaluator.CubeDecision at
+    the doubler's `terms`, then the proper action. `doubler` names the side on roll ("You",
+    "I", "White"); `offered` True when the double has been made and the question is take or
+    pass. Money play: the equities in points a game, cube included (`per_unit` when they have
+    been divided by a cube above 1, the review's units). At a match score (terms as judged)
+    the equities in EMG with the doubler's match winning chance beside, as the review's
+    headlines and summary say them. Every line fits 32 columns, e.g.
+        "Chances for you:"  ...  "No double     +0.412"  ..."""
     possessive = {"You": "your", "I": "my"}.get(doubler, f"{doubler}'s")
     object_ = {"You": "you", "I": "me"}.get(doubler, doubler)
     lines = [f"Chances for {object_}:",
              f"  win {100 * decision.win:.1f}%, gammons {100 * decision.win_gammon:.1f}%",
              f"  lose gammons {100 * decision.lose_gammon:.1f}%",
-             "",
-             f"No double     {decision.no_double_equity:+.3f}",
-             f"Double, take  {decision.double_take_equity:+.3f}",
-             f"Double, pass  {decision.double_pass_equity:+.3f}",
-             "",
+             "", *cube_equity_lines(decision, terms), "",
              f"Proper: {cube_verdict(decision)}."]
     if offered:
         answer = "a take" if decision.take else "a pass"
@@ -218,13 +216,30 @@ def cube_advice_lines(decision, doubler: str = "You", offered: bool = False,
             lines.append("Too good to double: too late;" if decision.too_good
                          else "The double is too early;")
             lines.append(f"still, it is {answer}.")
-    if match:
-        lines += ["", f"Equity: 2 x {possessive} chance of", "winning the match, less 1."]
+    if not terms.judged.money:
+        lines += ["", "EMG: GNU Backgammon's units, the", "equivalent money game; MWC:",
+                  fit(f"{possessive} match winning chance.")]
     elif per_unit:
         lines += ["", f"Equity: {possessive} points a game", "per unit of cube, cube included."]
     else:
         lines += ["", f"Equity: {possessive} points a game,", "cube included."]
     return lines
+
+
+def cube_equity_lines(decision, terms: MatchTerms = MONEY) -> list[str]:
+    """The three cube actions' equities: money points as they are; at a match score (the
+    doubler's terms, as judged) in EMG (cube_judgement.in_emg) with the match winning chance
+    of each beside (from the decision's 2 x MWC - 1), under a header."""
+    actions = ("No double", "Double, take", "Double, pass")
+    raw = (decision.no_double_equity, decision.double_take_equity,
+           decision.double_pass_equity)
+    if terms.judged.money:
+        return [f"{label:<14}{equity:+.3f}" for label, equity in zip(actions, raw, strict=True)]
+    emg = in_emg(decision, terms)
+    shown = (emg.no_double_equity, emg.double_take_equity, emg.double_pass_equity)
+    return [f"{'':14}{'EMG':>6}{'MWC':>8}"] + [
+        f"{label:<14}{equity:+.3f}  {50.0 * (match + 1.0):5.1f}%"
+        for label, equity, match in zip(actions, shown, raw, strict=True)]
 
 
 def score_line(match) -> str:

@@ -74,6 +74,15 @@ def cube_loss(kind: str, decision) -> float:
     return max(0.0, loss)
 
 
+def worth_a_look(raw, terms: MatchTerms) -> bool:
+    """The cheap screen: is the doubler's decision at CUBE_SCREEN_LEVEL (`raw`, as the
+    evaluator gave it at `terms`) close (close_cube)? In EMG at a match score; money play
+    screens the cube's own equities, as it always has (its summaries unchanged). The review,
+    the tutor and the cube stop's WHEN CLOSE all screen by this."""
+    return close_cube(raw if terms.judged.money else in_emg(normalized(raw, terms.scale),
+                                                            terms))
+
+
 def judge_no_double(decide: Callable[[int], evaluator.CubeDecision], terms: MatchTerms,
                     level: int):
     """A side that could double and rolled instead, judged as the review and the tutor
@@ -83,8 +92,7 @@ def judge_no_double(decide: Callable[[int], evaluator.CubeDecision], terms: Matc
     normalized by the terms' scale, cube_loss "no double" of it in EMG, 0.0 when not close)."""
     raw = decide(CUBE_SCREEN_LEVEL)
     quick = normalized(raw, terms.scale)
-    # money play screens the cube's own equities, as it always has (its summaries unchanged)
-    if not close_cube(raw if terms.judged.money else in_emg(quick, terms)):
+    if not worth_a_look(raw, terms):
         return quick, 0.0
     decision = normalized(decide(level), terms.scale)
     return decision, cube_loss("no double", in_emg(decision, terms))

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from game.analysis import judge as review
-from game.analysis.replay import replay
+from game.analysis.replay import replay, terms_at
 from game.errors import BackgammonError
 from game.model.record import MatchRecord
 
@@ -192,14 +192,18 @@ def source_words(dice, set_dice: bool = False) -> str:
 
 
 def luck_by_game(record: MatchRecord, game) -> dict[str, float] | None:
-    """Each side's luck in one game, by the review's measure (the sum of review.luck_of over
-    its rolls, cubeless money equity); None when the game cannot be replayed."""
+    """Each side's luck in one game, by the review's measure and in its units (the sum of
+    review.luck_of over its rolls at the roller's terms: cubeless money points in money
+    play, EMG at the game's score in a match the table takes), so a game's figure is its
+    review summary's; None when the game cannot be replayed."""
     try:
         turns = replay(record, game)
         out = {side: 0.0 for side in record.sides}
         for turn in turns:
             if turn.action.kind == "move":
-                out[turn.action.side] += review.luck_of(turn.before, turn.action.dice)
+                side = turn.action.side
+                out[side] += review.luck_of(turn.before, turn.action.dice,
+                                            terms_at(record, game, turn, side))
         return out
     except (BackgammonError, ValueError):
         return None

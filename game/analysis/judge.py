@@ -22,7 +22,7 @@ from game.analysis.cube_judgement import (
     judge_no_double,
     normalized,
 )
-from game.analysis.replay import ReplayedTurn, ReviewError, apply_play, other_side, replay
+from game.analysis.replay import ReplayedTurn, ReviewError, apply_play, replay, terms_at
 from game.analysis.verdicts import (  # noqa: F401 (the review's names, read from here too)
     BAD,
     DOUBTFUL,
@@ -35,17 +35,16 @@ from game.analysis.verdicts import (  # noqa: F401 (the review's names, read fro
     mark_for,
     rating_for,
 )
-from game.errors import BackgammonError, MatchError
+from game.errors import BackgammonError
 from game.model import evaluator, rules
 from game.model.match_equity import Emg, match_value
-from game.model.match_terms import MONEY, MatchTerms
+from game.model.match_terms import MAX_CUBE, MONEY, MatchTerms  # noqa: F401 (imports.py)
 from game.model.position import Position
 from game.model.record import MatchRecord, format_play
 
 REVIEW_LEVEL = 5                 # the strongest level judges
 LUCK_LEVEL = 3                   # net 0-ply: the best play of each roll, for the luck
 LUCK_PLY = 1                     # evaluate(ply=1): the 0-ply best plays averaged over 36 rolls
-MAX_CUBE = 64
 CANDIDATES_SHOWN = 3             # best plays kept per move for the screen and the export
 MAX_WORKERS = 4                  # threads judging turns side by side, at most
 
@@ -176,38 +175,22 @@ class Reviewer:
         return self.review
 
     # ---- the match context ----
-    def _away(self, side: str) -> int:
-        return self.record.length - self.game.scores[side]
-
-    def _crawford(self) -> int:
-        if self.game.crawford:
-            return 1
-        return 2 if any(self._away(s) == 1 for s in self.record.sides) else 0
-
     def _terms(self, turn: ReplayedTurn, side: str) -> MatchTerms:
-        """The cube and score as `side` saw them at `turn` (the item keeps them for its page
-        and its rollout; MatchTerms.judged decides whether the table takes the match). A
-        record whose score and cube make no possible terms is judged as money play."""
-        owner = 0 if turn.cube_owner is None else (1 if turn.cube_owner == side else 2)
-        try:
-            if not self.record.length:
-                return MatchTerms(turn.cube_value, owner)
-            return MatchTerms(turn.cube_value, owner, self.record.length, self._away(side),
-                              self._away(other_side(self.record.sides, side)),
-                              self._crawford())
-        except MatchError:
-            return MONEY
+        """The cube and score as `side` saw them at `turn` (replay.terms_at; the item keeps
+        them for its page and its rollout; MatchTerms.judged decides whether the table takes
+        the match)."""
+        return terms_at(self.record, self.game, turn, side)
 
     def _cube_terms(self, turn: ReplayedTurn) -> MatchTerms:
         """The terms `turn`'s cube decision is judged at, its doubler's."""
         return self._terms(turn, turn.doubler or turn.action.side)
 
     def _may_double(self, turn: ReplayedTurn) -> bool:
-        side = turn.action.side
-        return (self.cube and not self.game.crawford and turn.cube_owner in (None, side)
-                and turn.cube_value < MAX_CUBE
-                and turn is not self.turns[0]             # the opening roll: no cube
-                and not (self.record.length and self._away(side) == 1))   # no use at 1-away
+        """A cube decision before `turn`'s throw: the cube in play, not the opening roll, and
+        the one rule of the cube and the score (MatchTerms.double_refused: no Crawford game,
+        the cube its own or centred, under 64, not dead)."""
+        return (self.cube and turn is not self.turns[0]
+                and not self._terms(turn, turn.action.side).double_refused())
 
     def _decision(self, turn: ReplayedTurn, level: int, terms: MatchTerms):
         return evaluator.cube_decision(turn.before, level, terms)

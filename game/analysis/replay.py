@@ -6,8 +6,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from game.errors import BackgammonError
+from game.errors import BackgammonError, MatchError
 from game.model import rules
+from game.model.match_terms import MONEY, MatchTerms
 from game.model.position import BAR, Position
 from game.model.record import Action, GameRecord, MatchRecord
 
@@ -124,3 +125,19 @@ def replay(record: MatchRecord, game: GameRecord) -> list:
 
 def other_side(sides, side):
     return sides[1] if side == sides[0] else sides[0]
+
+
+def terms_at(record: MatchRecord, game: GameRecord, turn: ReplayedTurn, side: str) -> MatchTerms:
+    """The cube and the score as `side` saw them at `turn` of `game` (what the review judges
+    its play or cube at, and the luck of its roll is weighed at). A record whose score and
+    cube make no possible terms is judged as money play."""
+    owner = 0 if turn.cube_owner is None else (1 if turn.cube_owner == side else 2)
+    away = {s: record.length - game.scores[s] for s in record.sides}
+    crawford = 1 if game.crawford else (2 if 1 in away.values() else 0)
+    try:
+        if not record.length:
+            return MatchTerms(turn.cube_value, owner)
+        return MatchTerms(turn.cube_value, owner, record.length, away[side],
+                          away[other_side(record.sides, side)], crawford)
+    except MatchError:
+        return MONEY

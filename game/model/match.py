@@ -8,7 +8,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from game.errors import MatchError
-from game.model.match_terms import MatchTerms
+from game.model.match_terms import MAX_CUBE, MatchTerms
 from game.model.record import MatchRecord
 
 HUMAN, COMPUTER = "human", "computer"
@@ -20,7 +20,6 @@ def sides_for(players: str) -> tuple[str, str]:
     computer, or White and Black when two people (or the demo's two computers) play."""
     return (HUMAN, COMPUTER) if players == "human-computer" else (WHITE, BLACK)
 MAX_LENGTH = 25
-MAX_CUBE = 64               # the cube's highest face
 MAX_SCORE = (1 << 15) - 1    # a side's score stops here: gnubg's match ID holds 15 bits of it
 # A money series stops at the most a save holds (game/files/savegame.py, at most 1 MiB): its
 # games, and its record's entries (a move is at most about 100 bytes of the save, so 8,000 of
@@ -298,7 +297,10 @@ class Match:
 
     # ---- the cube --------------------------------------------------------------------
     def can_double(self, side: str) -> Decision:
-        """May `side` offer a double now? Decision(False, reason) says why not."""
+        """May `side` offer a double now? Decision(False, reason) says why not: the cube
+        switched off, no game, a double waiting, not `side`'s turn or already rolled, then
+        the cube and the score (MatchTerms.double_refused: the Crawford game, the
+        opponent's cube, the cube at MAX_CUBE, a dead cube)."""
         self._check_side(side)
         if not self.cube_enabled:
             return Decision(False, "The doubling cube is switched off")
@@ -310,13 +312,8 @@ class Match:
             return Decision(False, "You may only double on your own turn")
         if self.rolled:
             return Decision(False, "You may only double before you roll")
-        if self.crawford_game:
-            return Decision(False, "No doubling in the Crawford game")
-        if self.cube_owner is not None and self.cube_owner != side:
-            return Decision(False, "Only the owner of the cube may double")
-        if self.cube_value >= MAX_CUBE:
-            return Decision(False, f"The cube is already at {MAX_CUBE}")
-        return Decision(True)
+        why = self.terms(side).double_refused()      # the cube and the score: the one rule
+        return Decision(not why, why)
 
     def double(self, side: str) -> int:
         """`side` offers the cube; returns the value offered. Raises DoubleRefused."""

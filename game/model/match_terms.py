@@ -10,6 +10,8 @@ from functools import cached_property
 from game.errors import MatchError
 from native import ffi, lib
 
+MAX_CUBE = 64                    # the game's highest cube face (the engine takes more)
+
 
 @dataclass(frozen=True)
 class MatchTerms:
@@ -66,6 +68,24 @@ class MatchTerms:
     @property
     def money(self) -> bool:
         return self.length == 0
+
+    def double_refused(self) -> str:
+        """Why the side of these terms cannot turn the cube before its throw, in words for
+        the player, or "" when it can: THE rule of where a cube decision exists, which the
+        cube stop, "D doubles", D itself, the computer's double, the tutor and the review's
+        counts all ask (Match.can_double adds the moment: the side on roll, not yet rolled).
+        Not the Crawford game; the cube centred or its own; under MAX_CUBE; and not dead: in
+        a match, a win at the cube's present value must not already win it (2-away holding
+        a cube of 2, the leader 1-away after the Crawford game), as GNU Backgammon rules."""
+        if self.crawford == 1:
+            return "No doubling in the Crawford game"
+        if self.cube_owner == 2:
+            return "Only the owner of the cube may double"
+        if self.cube_value >= MAX_CUBE:
+            return f"The cube is already at {MAX_CUBE}"
+        if self.length and self.away_me <= self.cube_value:
+            return f"The cube is dead: a win at {self.cube_value} wins the match"
+        return ""
 
     @staticmethod
     def table_takes(length: int | None) -> bool:

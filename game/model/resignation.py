@@ -23,10 +23,11 @@ def certain_equity(kind: int, terms: MatchTerms) -> float:
     return evaluator.cube_decision_for(chances, terms).no_double_equity
 
 
-def proper_equity(decision: evaluator.CubeDecision) -> float:
-    """The side on roll's cubeful equity with both sides acting right: double when it should,
-    the answer the opponent should give; otherwise no double."""
-    if decision.double:
+def proper_equity(decision: evaluator.CubeDecision, terms: MatchTerms) -> float:
+    """The side on roll's cubeful equity with both sides acting right: double when it should
+    and may (`terms`, its own: MatchTerms.double_refused, the rule every cube decision
+    follows), the answer the opponent should give; otherwise no double."""
+    if decision.double and not terms.double_refused():
         return min(decision.double_take_equity, decision.double_pass_equity)
     return decision.no_double_equity
 
@@ -38,13 +39,14 @@ def on_roll_equity(on_roll: Position, dice: tuple[int, int] | None, terms: Match
     then the opponent's cube decision on roll. `terms`: the cube and score as the side on
     roll sees them (Match.terms; its opponent's are terms.for_opponent())."""
     if dice is None:
-        return proper_equity(evaluator.cube_decision(on_roll, level, terms))
+        return proper_equity(evaluator.cube_decision(on_roll, level, terms), terms)
     best = evaluator.ranked_plays(on_roll, dice, level, limit=1, terms=terms)[0]
     won = rules.game_result(best.play.after)
     if won:                                      # its best play ends the game
         return certain_equity(abs(won), terms)
-    theirs = evaluator.cube_decision(best.play.after.swapped(), level, terms.for_opponent())
-    return -proper_equity(theirs)
+    theirs = terms.for_opponent()
+    return -proper_equity(evaluator.cube_decision(best.play.after.swapped(), level, theirs),
+                          theirs)
 
 
 def accepts(kind: int, accepter_terms: MatchTerms, on: float) -> bool:

@@ -7,6 +7,7 @@ from __future__ import annotations
 from game.analysis import dicestats as D
 from game.board import screen as S
 from game.board.lines import fit, rom_text, wrap
+from game.model.match_terms import MatchTerms
 from game.pages import menus
 from game.pages.review_pages import NAME_CHARS
 from game.words import SIDE_NAMES
@@ -61,11 +62,17 @@ def trials_lines(record, counts: dict) -> list[str]:
 
 
 def luck_lines(record, lucks: list) -> list[str]:
-    """Page 3: each side's luck per game (review.luck_of summed, in money play's units at
-    any score: a measure of the dice alone) and the total."""
+    """Page 3: each side's luck per game and the total, in the review's units (review.luck_of
+    summed: EMG at each game's score in a match the table takes, else points a game per
+    unit of cube), so a game's figure is the one its review's summary gives beside the
+    errors; the page says which."""
     a, b = record.sides
-    lines = ["Each side's luck, game by game:", "what its rolls gave it (cubeless",
-             "money points, at any score).", "",
+    units = ["what its rolls gave it, in EMG", "at each game's score (GNU",
+             "Backgammon's units), as the", "review's summary says it."] \
+        if MatchTerms.table_takes(record.length) else \
+        ["what its rolls gave it, in", "points a game per unit of cube,",
+         "as the review's summary says it."]
+    lines = ["Each side's luck, game by game:", *units, "",
              f"{'Game':<6}{side_word(record, a)[:8]:>9}{side_word(record, b)[:8]:>9}"
              .ljust(S.COLS)]
     if not lucks:

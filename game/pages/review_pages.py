@@ -150,8 +150,7 @@ def figures_lines(item, bottom: str, sides) -> list[str]:
         doubler = item.side if item.kind in ("double", "no double") else other
         lines = cube_advice_lines(item.decision, say("who", doubler),
                                   offered=item.kind in ("take", "drop"),
-                                  match=not item.terms.judged.money,
-                                  per_unit=item.terms.scale > 1)
+                                  terms=item.terms, per_unit=item.terms.scale > 1)
         past = ["", "The score is past the match", "table: judged as money play."]
         return lines + past if item.terms.past_table else lines
     mine = item.side == bottom

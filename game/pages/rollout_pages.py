@@ -23,6 +23,7 @@ from game.board.lines import fit, wrap
 from game.commands import play_text
 from game.errors import BackgammonError
 from game.model import evaluator
+from game.model.match_equity import Emg
 from game.model.match_terms import MONEY, MatchTerms
 from game.model.position import Position
 from game.model.rollout import (
@@ -50,6 +51,7 @@ BAR_FULL = S.attr(S.WHITE, S.BLUE, bright=True)
 BAR_EMPTY = S.attr(S.BLACK, S.CYAN)
 CUBE_LABELS = ("No double", "Double, take", "Double, pass")
 CUBE_HEADER = f"{'Action':<13}Equity +-95%"
+CUBE_MATCH_HEADER = f"{'Action':<13}{'EMG':>6}{'+-95%':>6}{'MWC':>7}"   # at a match score
 MATCH_UNITS = "2 x match winning chance - 1."   # a match's equities, as the advice says them
 NO_GAMES = "no games yet"             # in place of a figure before the first game ends
 HELP_LINES = ("R on the advice page (A) or on",
@@ -99,6 +101,11 @@ class RolloutJob:
     @property
     def cube(self) -> bool:
         return isinstance(self.candidates, str) and self.candidates == CUBE_ACTIONS
+
+    @property
+    def emg(self) -> Emg | None:
+        """The EMG the cube actions are shown in at a match score (None: money play)."""
+        return Emg.at(self.terms)
 
     @property
     def seed(self) -> int:
@@ -199,6 +206,29 @@ def estimate_text(estimate, width: int = 6) -> str:
     return text
 
 
+def interval_text(interval: float) -> str:
+    """A 95% interval in a narrow column: ".021", under 0.01 with four places ".0012";
+    nothing when it is not known (nan)."""
+    if interval != interval:
+        return ""
+    text = f"{interval:.{3 if interval >= 0.00995 else 4}f}"
+    return text[1:] if text.startswith("0") else text
+
+
+def cube_row(label: str, estimate, emg: Emg | None) -> str:
+    """A cube action's line under its header: money play its equity +- its interval
+    (estimate_text); at a match score (`emg`: the side on roll's) its EMG, the interval in
+    EMG and the match winning chance beside, as CUBE_MATCH_HEADER heads them (the rolled-out
+    equities are 2 x MWC - 1)."""
+    if emg is None:
+        return f"{label:<13}{estimate_text(estimate)}"
+    if estimate.mean != estimate.mean:                  # nan: no game has ended
+        return f"{label:<13}{NO_GAMES:>12}"
+    mwc = 50.0 * (estimate.mean + 1.0)
+    return (f"{label:<13}{emg.of(estimate.mean):+6.3f}"
+            f"{interval_text(emg.error(estimate.interval)):>6}{mwc:6.1f}%")
+
+
 def chances_text(figures) -> str:
     """The rolled-out chances as game/chances.py prints a play's, under chances_header."""
     # each chance's field by its name, as CandidateFigures spells them (win_pct, ...)
@@ -214,7 +244,7 @@ def progress_lines(job: RolloutJob, answer) -> list[str]:
         if answer.cube is None:
             return [f"{label:<13}" for label in CUBE_LABELS]
         actions = (answer.cube.no_double, answer.cube.double_take, answer.cube.double_pass)
-        return [f"{label:<13}{estimate_text(e)}"
+        return [cube_row(label, e, job.emg)
                 for label, e in zip(CUBE_LABELS, actions, strict=True)]
     lines = []
     for rank, (label, figures) in enumerate(zip(job.labels, answer.candidates, strict=True),
@@ -240,7 +270,7 @@ def result_lines(job: RolloutJob, answer, level: int, truncate: int) -> list[str
     if not answer.finished:
         head.append("Stopped early: the games done.")
     if job.cube:
-        return head + cube_result_lines(job, answer)
+        return head + cube_result_lines(job, answer, S.PAGE_LINES - len(head))
     lines = head + [chances.chances_header(job.names)]
     for rank, (line, figures) in enumerate(zip(progress_lines(job, answer),
                                                answer.candidates, strict=True), start=1):
@@ -255,7 +285,7 @@ def result_lines(job: RolloutJob, answer, level: int, truncate: int) -> list[str
 def header(job: RolloutJob) -> str:
     """The columns' heads over progress_lines."""
     if job.cube:
-        return CUBE_HEADER
+        return CUBE_HEADER if job.emg is None else CUBE_MATCH_HEADER
     return f"   {'Play':<{NOTATION_WIDTH}} Equity +-95%"
 
 
@@ -297,25 +327,35 @@ def plays_units(job: RolloutJob) -> list[str]:
 
 
 def units_lines(job: RolloutJob) -> list[str]:
-    """What a cube rollout's equities are: money points (cube included), or 2 x the match
-    winning chance - 1 at the match score, as the cube advice and the review say them."""
-    lines = ["Cube theory on the rolled-out", "chances (games played with no"]
-    if job.match is None:
-        return lines + ["cube); equity in points a game."]
-    return lines + ["cube) at the match score:", MATCH_UNITS]
+    """What a cube rollout's equities are: money points (cube included), or at the match
+    score EMG with the match winning chance beside, as the cube advice and the review say
+    them."""
+    if job.emg is None:
+        return ["Cube theory on the rolled-out", "chances (games played with no",
+                "cube); equity in points a game."]
+    return ["Cube theory on the rolled-out", "chances, no cube in the games.",
+            "EMG: GNU Backgammon's units;", "MWC: the match winning chance."]
 
 
-def cube_result_lines(job: RolloutJob, answer) -> list[str]:
+def cube_result_lines(job: RolloutJob, answer, room: int = S.PAGE_LINES) -> list[str]:
+    """A cube rollout's result under its head: the score, the chances, each action's equity
+    (cube_row), the proper action and the units, in `room` lines (the chances' column note
+    gives way first, as on a plays page)."""
     figures = answer.candidates[0]
+    note = chances.chances_note()
     lines = [*score_lines(job), "", chances.chances_header(job.names), chances_text(figures),
-             *chances.chances_note(), "", CUBE_HEADER]
+             *note, "", header(job)]
     cube = answer.cube
     if cube is None:
         return lines + [NO_GAMES.capitalize()]
-    lines += [f"{label:<13}{estimate_text(e)}" for label, e in
+    lines += [cube_row(label, e, job.emg) for label, e in
               zip(CUBE_LABELS, (cube.no_double, cube.double_take, cube.double_pass),
                   strict=True)]
-    return lines + ["", f"Proper: {cube_verdict(cube)}.", "", *units_lines(job)]
+    lines += ["", f"Proper: {cube_verdict(cube)}.", "", *units_lines(job)]
+    if len(lines) > room:
+        at = lines.index(note[0])
+        del lines[at:at + len(note)]
+    return lines
 
 
 # ---- running ----------------------------------------------------------------------------

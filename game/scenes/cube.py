@@ -1,10 +1,10 @@
 """The doubling cube before a throw: the computer's own double, a person's D (during the last
 shown play, at the cube stop "ENTER rolls, D doubles" before every throw where a double is
-live, or after the tutor's missed-double warning), the take or drop, the cube advice on A.
-Not the cube's rules (game/model/match.py) nor its maths."""
+possible (may_double), or after the tutor's missed-double warning), the take or drop, the
+cube advice on A. Not the cube's rules (game/model/match.py) nor its maths."""
 
 from game import commands
-from game.analysis.cube_judgement import CUBE_SCREEN_LEVEL, close_cube
+from game.analysis.cube_judgement import CUBE_SCREEN_LEVEL, worth_a_look
 from game.board.lines import wrap
 from game.errors import BackgammonError
 from game.interfaces import Frames
@@ -25,7 +25,10 @@ from game.words import say
 
 
 def may_double(board_game: Game, side: str) -> bool:
-    """Could `side` double at the start of its next turn (before its throw)?"""
+    """Could `side` double at the start of its next turn (before its throw)? Match.can_double
+    at that moment: the cube on and the one rule of the cube and the score
+    (MatchTerms.double_refused: not the Crawford game, the cube centred or its own, under
+    64, not dead). Where it cannot there is no decision: no stop, no "D doubles"."""
     m = board_game.state.match
     was = (m.on_roll, m.rolled)
     m.on_roll, m.rolled = side, False
@@ -35,23 +38,12 @@ def may_double(board_game: Game, side: str) -> bool:
         m.on_roll, m.rolled = was
 
 
-def cube_is_live(board_game: Game, side: str) -> bool:
-    """Would a double by `side` before its throw change anything? It may double (the cube
-    on, centred or its own, under 64, not the Crawford game; Match.can_double) and the cube
-    is not dead: in a match, winning at the cube's present value must not already win it
-    (a side 2 away holding a cube of 2, any side 1 away after the Crawford game)."""
-    m = board_game.state.match
-    if not may_double(board_game, side):
-        return False
-    away = m.away(side)
-    return away is None or away > m.cube_value
-
-
 def stop_wanted(board_game: Game, side: str):
-    """Stop at "ENTER rolls, D doubles" before `side`'s throw? Where the cube is live; with
-    the Cube stop option WHEN CLOSE only when the quick judgement the tutor screens with
-    (CUBE_SCREEN_LEVEL, in a thread while frames run) does not call no double clearly right."""
-    if not cube_is_live(board_game, side):
+    """Stop at "ENTER rolls, D doubles" before `side`'s throw? Where it may double
+    (may_double); with the Cube stop option WHEN CLOSE only when the quick judgement the
+    tutor screens with (CUBE_SCREEN_LEVEL, in a thread while frames run) does not call no
+    double clearly right."""
+    if not may_double(board_game, side):
         return False
     if board_game.table.settings.cube_stop == "always":
         return True
@@ -59,7 +51,7 @@ def stop_wanted(board_game: Game, side: str):
     position, terms = state.held_for(side), state.match.terms(side)
     quick = yield from tutor.finished(tutor.Job(lambda: evaluator.cube_decision(
         position, CUBE_SCREEN_LEVEL, terms)))
-    return quick is None or close_cube(quick)
+    return quick is None or worth_a_look(quick, terms)      # the review's and tutor's screen
 
 
 def refuse(board_game: Game, why: str):
@@ -144,8 +136,7 @@ def cube_advice(board_game: Game, doubler: str, offered: bool):
     position, terms = board_game.state.held_for(doubler), m.terms(doubler)
     try:
         decision = evaluator.cube_decision(position, commands.ADVICE_LEVEL, terms)
-        lines = commands.cube_advice_lines(decision, say("who", doubler), offered,
-                                           bool(m.length))
+        lines = commands.cube_advice_lines(decision, say("who", doubler), offered, terms)
     except (BackgammonError, ValueError) as exc:
         lines = ["No advice this time:"] + wrap(str(exc))
         yield from menus.cube_advice_screen(basic, lines)

@@ -238,11 +238,11 @@ class NoDoubleCoach:
 
 def no_double_judge(board_game: Game, side: str) -> NoDoubleCoach | None:
     """The coach of `side`'s roll, its judgement started, when the tutor is on, the side is
-    typed and may double (and, as the review rules, is not one point away); else None."""
+    typed and may double (Match.can_double: the one rule the review counts by too, so a
+    dead cube is never judged); else None."""
     option, state = board_game.table.settings.tutor, board_game.state
     m = state.match
-    if option == "off" or not state.typed[side] or not m.can_double(side) \
-            or (m.length and m.away(side) == 1):
+    if option == "off" or not state.typed[side] or not m.can_double(side):
         return None
     return NoDoubleCoach(state.held_for(side), m.terms(side), option)
 

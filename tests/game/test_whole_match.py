@@ -168,7 +168,7 @@ def act(hands: Hands, p: Player) -> bool:
         hands.enter_step(board_game.table.screen, *planned_step(seen, board_game))
     elif STOP in message:
         m = board_game.state.match
-        assert cube.cube_is_live(board_game, HUMAN), "a stop where no double counts"
+        assert cube.may_double(board_game, HUMAN), "a stop where no double counts"
         seen.stops.append((m.game_number, m.crawford_game))
         if not seen.doubled and m.cube_owner is None:
             seen.doubled = True

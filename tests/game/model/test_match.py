@@ -217,8 +217,8 @@ def test_crawford_game_happens_only_once():
     new_game(m)
     assert m.crawford_game
     m.end_game(H, "gammon")                    # 2-2: the trailer reaching 2 is no new Crawford
-    new_game(m)
-    assert not m.crawford_game and m.can_double(H).allowed
+    new_game(m)                                # (and at 1-away each the cube is dead)
+    assert not m.crawford_game and m.can_double(H).reason.startswith("The cube is dead")
 
 
 def test_no_crawford_when_the_leader_jumps_straight_past_match_point():
@@ -408,8 +408,8 @@ def test_match_ids_read_back_identically_by_gnubg(tmp_path):
 
 
 def test_one_point_match_has_no_crawford_game():
-    m = new_game(Match(1))
-    assert not m.crawford_game and m.can_double(H).allowed
+    m = new_game(Match(1))                     # (the cube is dead at 1-away each)
+    assert not m.crawford_game and m.can_double(H).reason.startswith("The cube is dead")
     m.end_game(C)
     assert m.is_over and m.winner == C
 

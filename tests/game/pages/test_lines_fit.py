@@ -6,10 +6,12 @@ match-over pages; F1's mouse lines agree with help page 3."""
 import re
 
 import pytest
+from test_review import RACE_EVEN
 from test_review_screen import Driver as ReviewDriver
 from test_review_screen import blunder_game
 from test_rollout_screen import five_plays_answer
 
+from game import commands
 from game.board import lines
 from game.board import screen as S
 from game.files.settings import OPTIONS, Settings
@@ -17,6 +19,7 @@ from game.main import MOUSE_HELP
 from game.model import evaluator as ev
 from game.model.dice import Dice
 from game.model.match import COMPUTER, HUMAN, Match
+from game.model.match_terms import MONEY, MatchTerms
 from game.model.position import Position
 from game.pages import dice_pages, menus, options_page, review_pages
 from game.pages import rollout_pages as RS
@@ -148,4 +151,30 @@ def test_the_dice_and_match_over_pages_fit(cuts):
     for _ in range(60):
         dice.type("\n")
     assert dice.finished
+    assert cuts == []
+
+
+@pytest.mark.parametrize("terms", [MatchTerms(2, 1, 5, 3, 2), MatchTerms(1, 0, 3, 1, 2, 2),
+                                   MatchTerms(4, 1), MONEY])
+def test_the_cube_pages_fit_in_a_match_with_emg_and_mwc_beside(cuts, terms):
+    """The cube advice page (A at a cube question, a review cube page's A) for every doubler's
+    name and question, a double/pass that wins the match (MWC 100.0%) included, and a cube
+    rollout's result, run to its end or stopped, at every depth and cut: every line within
+    its 32 columns and the page within its rows, the units' last line kept."""
+    position = Position.from_id(RACE_EVEN)
+    decision = ev.cube_decision(position, 3, terms)
+    for doubler in ("You", "I", "White", "Black"):
+        for offered in (False, True):
+            lines = commands.cube_advice_lines(decision, doubler, offered, terms)
+            assert len(lines) <= S.PAGE_LINES
+            page_driver(lambda basic, lines=lines: menus.cube_advice_screen(basic, lines)).run(2)
+    job = RS.cube_job(position, terms, trials=1296)
+    for stop in (False, True):
+        answer = five_plays_answer(RS.cube_job(position, terms, trials=1296 if stop else 6),
+                                   stop)
+        for truncate in (0, 10):
+            for level in (3, 4, 5):
+                result = RS.result_lines(job, answer, level, truncate)
+                assert len(result) <= S.PAGE_LINES and result[-1] == RS.units_lines(job)[-1]
+                page_driver(lambda basic, r=result: menus.text_screen(basic, "R", r)).run(2)
     assert cuts == []

@@ -19,6 +19,7 @@ from game.analysis.replay import other_side
 from game.model import evaluator as ev
 from game.model import rollout
 from game.model.match import COMPUTER, HUMAN
+from game.model.match_equity import Emg
 from game.model.match_terms import MONEY, MatchTerms
 from game.model.record import MatchRecord
 from game.pages import rollout_pages as RS
@@ -89,7 +90,11 @@ def test_review_cube_rollout_uses_the_match_score_the_review_judged():
     assert f"Proper: {double.proper}." in page
     for words in ("Match to 5:", "You 2-away, Me 2-away"):
         assert words in choice and words in page
-    assert "2 x match winning chance - 1." in page and "points a game" not in page
+    assert "MWC: the match winning chance." in page and "points a game" not in page
+    emg, nd = Emg.at(MATCH_TERMS), answer.cube.no_double     # EMG, the MWC beside
+    assert "Action          EMG +-95%    MWC" in page
+    assert (f"No double    {emg.of(nd.mean):+6.3f}{RS.interval_text(emg.error(nd.interval)):>6}"
+            f"{50 * (nd.mean + 1):6.1f}%") in page
 
 
 def test_r_on_a_match_review_cube_page_rolls_out_at_the_match_score():
@@ -105,7 +110,7 @@ def test_r_on_a_match_review_cube_page_rolls_out_at_the_match_score():
     driver.type("\n")
     wait_for(driver, "ROLLOUT RESULT", row=0)
     page = "\n".join(driver.text())
-    assert f"Proper: {double.proper}." in page and "2 x match winning chance - 1." in page
+    assert f"Proper: {double.proper}." in page and "MWC: the match winning chance." in page
     driver.type("\n")
     wait_for(driver, "You: double", row=11)              # back on the same page
 
@@ -172,7 +177,7 @@ def test_an_imported_match_review_cube_rollout_uses_its_score():
     wait_for_games(d)
     d.type("x")
     wait_for(d, "ROLLOUT RESULT", row=0)
-    assert "2 x match winning chance - 1." in "\n".join(d.text())
+    assert "MWC: the match winning chance." in "\n".join(d.text())
 
 
 def test_a_match_past_the_match_table_rolls_its_cube_out_as_money_and_says_so():

@@ -11,8 +11,12 @@ from game.board import screen as S
 from game.files.settings import Settings
 from game.model.dice import Dice
 from game.model.match import BLACK, COMPUTER, HUMAN
+from game.model.match_equity import Emg
+from game.model.match_terms import MONEY, MatchTerms
 from gamedriver import GameDriver
 from shared_cases import HUMAN_STARTS, Policy, open_with_31
+
+SEVEN_AWAY = MatchTerms(length=7, away_me=7, away_opp=7)
 
 
 def decision(double, take, too_good=False):
@@ -32,8 +36,8 @@ def test_the_verdict_names_the_proper_action(double, take, too_good, verdict):
 def test_the_page_shows_chances_three_equities_and_fits_the_screen():
     for doubler in ("You", "I", "White", "Black"):
         for offered in (False, True):
-            for match in (False, True):
-                lines = commands.cube_advice_lines(decision(False, True), doubler, offered, match)
+            for terms in (MONEY, SEVEN_AWAY):
+                lines = commands.cube_advice_lines(decision(False, True), doubler, offered, terms)
                 assert all(len(line) <= S.COLS for line in lines)
                 assert len(lines) <= S.ROWS - 3
     lines = commands.cube_advice_lines(decision(False, True), "I", offered=True)
@@ -44,10 +48,30 @@ def test_the_page_shows_chances_three_equities_and_fits_the_screen():
     assert "Proper: No double, take." in page
     assert "The double is too early;" in page and "still, it is a take." in page
     assert "points a game" in page
-    lines = commands.cube_advice_lines(decision(True, False), offered=True, match=True)
-    assert "Right to double; it is a pass." in lines and "winning the match, less 1." in lines
+    lines = commands.cube_advice_lines(decision(True, False), offered=True, terms=SEVEN_AWAY)
+    assert "Right to double; it is a pass." in lines and "your match winning chance." in lines
     lines = commands.cube_advice_lines(decision(False, False, too_good=True), offered=True)
     assert "Too good to double: too late;" in lines and "still, it is a pass." in lines
+
+
+def test_cube_advice_in_a_match_shows_emg_with_the_mwc_beside():
+    """At 3-away/2-away holding 2 the page's equities are EMG at the cube (double, pass is
+    +1.000), each with the doubler's match winning chance (2 x MWC - 1 turned back)."""
+    terms = MatchTerms(2, 1, 5, 3, 2)
+    emg = Emg.at(terms)
+    dp = 2 * emg.win_mwc - 1                        # the doubler's cash: +1 EMG
+    d = SimpleNamespace(double=True, take=False, too_good=False, win=0.8, win_gammon=0.1,
+                        lose_gammon=0.02, no_double_equity=0.1, double_take_equity=0.5,
+                        double_pass_equity=dp)
+    page = commands.cube_advice_lines(d, "I", terms=terms)
+    assert page[4] == "                 EMG     MWC"
+    assert page[5] == f"No double     {emg.of(0.1):+.3f}   55.0%"
+    assert page[6] == f"Double, take  {emg.of(0.5):+.3f}   75.0%"
+    assert page[7] == f"Double, pass  +1.000  {100 * emg.win_mwc:5.1f}%"
+    assert page[-3:] == ["EMG: GNU Backgammon's units, the", "equivalent money game; MWC:",
+                         "my match winning chance."]
+    money = commands.cube_advice_lines(d, "I")
+    assert "No double     +0.100" in money and not any("MWC" in line for line in money)
 
 
 def test_a_at_take_shows_the_cube_page_then_asks_again():

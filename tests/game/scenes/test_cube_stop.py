@@ -166,12 +166,12 @@ def test_the_tutor_waits_until_the_computers_play_has_been_read(monkeypatch):
     assert frames_before_the_double_is_judged("?", monkeypatch) >= SPEED_READ["instant"]
 
 
-def test_cube_is_live_follows_the_match_rules():
+def test_may_double_follows_the_match_rules_a_dead_cube_included():
     match = match_at(7, human=3, value=4, owner=HUMAN)
     board_game = SimpleNamespace(state=SimpleNamespace(match=match))
-    assert not cube.cube_is_live(board_game, HUMAN)           # 4 away holding 4: dead
+    assert not cube.may_double(board_game, HUMAN)             # 4 away holding 4: dead
     match.cube_value = 2
-    assert cube.cube_is_live(board_game, HUMAN) and not cube.cube_is_live(board_game, COMPUTER)
+    assert cube.may_double(board_game, HUMAN) and not cube.may_double(board_game, COMPUTER)
 
 
 def test_d_after_the_play_was_read_is_not_typed_into_your_move():

@@ -1,6 +1,7 @@
 """Match play in the running program (issue 8): a 3-point match reaching the Crawford game
-(doubling refused there, allowed after it), the score screen, the match-over screen with a
-.mat export and a new match; and the computer's cube decisions from the evaluator."""
+(doubling refused there, and after it the leader's cube dead), the score screen, the
+match-over screen with a .mat export and a new match; and the computer's cube decisions from
+the evaluator."""
 import os
 from types import SimpleNamespace
 
@@ -17,7 +18,7 @@ def takes(position, match, doubler):
     return SimpleNamespace(double=False, take=True, too_good=False)
 
 
-def test_three_point_match_reaches_crawford_refuses_doubling_then_allows_it():
+def test_three_point_match_reaches_crawford_refuses_doubling_then_the_leaders_cube_is_dead():
     match = Match(3)
     match.score[HUMAN] = 1
     match.start_game()                                   # game 1: 1-0, human to bear off
@@ -26,7 +27,12 @@ def test_three_point_match_reaches_crawford_refuses_doubling_then_allows_it():
     dice = Dice.scripted([1, 3,        # game 1: the human starts with 3-1 and bears off
                           3, 1, 2, 1, 6, 6,   # game 2: I start, you throw 2-1, my 6-6
                           3, 1])       # game 3: I start again
-    driver = GameDriver(dice=dice, match=match, start=[game1, game2], cube_policy=takes,
+    asked = []
+
+    def policy(position, match, doubler):
+        asked.append((match.game_number, doubler, match.offered_by))
+        return takes(position, match, doubler)
+    driver = GameDriver(dice=dice, match=match, start=[game1, game2], cube_policy=policy,
                         settings=Settings(match_length=3))
     driver.until("Your move?")
     driver.type("a3\n")
@@ -55,11 +61,14 @@ def test_three_point_match_reaches_crawford_refuses_doubling_then_allows_it():
     assert match.score == {HUMAN: 2, COMPUTER: 1}
     driver.until("Press any key for a new game")
     driver.type(" ")
-    driver.until("D doubles")                             # post-Crawford: doubling again
-    assert match.post_crawford and not match.crawford_game
+    driver.until("I play")                                # post-Crawford: you (1-away)
+    assert match.post_crawford and not match.crawford_game      # may not double (I may)
+    assert not any(game == 2 for game, _, _ in asked)    # never asked in the Crawford game
+    assert match.terms(COMPUTER).double_refused() == ""   # the trailer, 2-away: live
+    assert "D doubles" not in driver.message()           # a dead cube, no decision
     driver.type("d")
-    driver.until("You double to 2: I take")
-    assert (match.cube_value, match.cube_owner) == (2, COMPUTER)
+    driver.until("The cube is dead: a win at 1")
+    assert (match.cube_value, match.cube_owner, match.offered_by) == (1, None, None)
 
 
 def test_a_match_length_changed_in_options_starts_a_new_match_after_the_game():
