@@ -87,7 +87,12 @@ PINNED_RANK = {
     (4, SCORES[2]): "792827482dab986d317068677a7407287c781d5c776587f0baf3bf0bf75a5666",
 }
 PINNED_CUBE = "f3b85d2181e1213c7459501a93205e0b211660ec184fcec97626ded68a1eacf2"
-PINNED_CUBE_FROM_PROBS = "cce496f1c08bacbf71db54daaf6ffc3a692044fc15dca953f1f2ac79bd4377f9"
+# issue 57: a "too good" verdict also when the double would be taken (no double, playing on
+# beats the cash: GNU Backgammon's "too good to double, take"), and a double/take worth the
+# same as no double (the post-Crawford trailer's, within 1e-5) a double
+PINNED_CUBE_FROM_PROBS = "4c6498cb23454e181229539ca8230fa5606dbf10380edeb146d886cdcf37c854"
+# issue 57: level 5's cube decision is a 2-ply cubeful search (native/src/cubeful.c)
+PINNED_CUBE_LEVEL5 = "99547ded8b34578581f7cd724ecc62f5c2b0cb28b7d46a06ce5d857bd938563b"
 PINNED_ROLLOUT = "f40445486952a851aba202811d7abe28dc2d67bf872477cf940637ce3e78bff8"
 PINNED_USR = "33f7533db6727d5b7f67f54624ae2afaea77fd81d037d2696b3706c13d5e7a9f"
 
@@ -137,18 +142,28 @@ def cube_cases():
             (2, 2, (7, 5, 3, 0, 2)), (1, 0, (5, 3, 1, 2, 1)), (1, 0, (5, 1, 3, 1, 1))]
 
 
-def cube_call(board, cube, owner, terms, out) -> int:
-    return lib.bg_cube_decision(board, 3, c_terms(terms, cube, owner), out)
+def cube_call(board, cube, owner, terms, out, level=3) -> int:
+    return lib.bg_cube_decision(board, level, c_terms(terms, cube, owner), out)
+
+
+def cube_digest(positions, level: int) -> str:
+    h, out = hashlib.sha256(), ffi.new("float[]", lib.BG_CUBE_OUT_LEN)
+    for p in positions:
+        for cube, owner, terms in cube_cases():
+            bits = cube_call(p.as_c(), cube, owner, terms, out, level)
+            h.update(struct.pack("<i", bits) + ffi.buffer(out)[:])
+    return h.hexdigest()
 
 
 def test_cube_decisions_at_money_and_match_scores_are_the_pinned_bits():
     ev.ensure_loaded()
-    h, out = hashlib.sha256(), ffi.new("float[]", lib.BG_CUBE_OUT_LEN)
-    for p in _positions_from_play(60, seed=RANK_SEED):
-        for cube, owner, terms in cube_cases():
-            bits = cube_call(p.as_c(), cube, owner, terms, out)
-            h.update(struct.pack("<i", bits) + ffi.buffer(out)[:])
-    assert h.hexdigest() == PINNED_CUBE
+    assert cube_digest(_positions_from_play(60, seed=RANK_SEED), 3) == PINNED_CUBE
+
+
+def test_level5_cubeful_search_decisions_are_the_pinned_bits():
+    ev.ensure_loaded()
+    positions = _positions_from_play(60, seed=RANK_SEED)[::6]
+    assert cube_digest(positions, 5) == PINNED_CUBE_LEVEL5
 
 
 def cube_from_probs_call(probs, cube, owner, terms, out) -> int:
