@@ -35,11 +35,12 @@ static met_game game_of(const float p[NN_OUT], int away_me, int away_opp, int po
 }
 
 /* match play: the live-cube model of met.c for this position's gammon shares, mixed with
- * the dead cube at efficiency x */
+ * the dead cube at efficiency x. The game's outcomes are scored post-Crawford from the
+ * Crawford game on (after it the Crawford game is past). */
 static void match_decide(const float p[NN_OUT], float x_live, int c, int owner, int away_me,
                          int away_opp, int crawford, cube_result *out) {
     float win = p[EV_WIN], lose = 1.0f - win;
-    met_game g = game_of(p, away_me, away_opp, crawford >= 2);
+    met_game g = game_of(p, away_me, away_opp, crawford != 0);
     float x = crawford == 1 ? 0.0f : x_live;         /* the Crawford game has no cube */
     float nd = x * met_live(&g, win, c, owner)
                + (1.0f - x) * (win * met_win(&g, c) + lose * met_lose(&g, c));

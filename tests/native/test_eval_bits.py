@@ -86,15 +86,18 @@ PINNED_RANK = {
     (4, SCORES[1]): "7dfc62a32f4e644f7d9c8480603328a42c3f30679f73053cd3c706ec1f71be93",
     (4, SCORES[2]): "792827482dab986d317068677a7407287c781d5c776587f0baf3bf0bf75a5666",
 }
-PINNED_CUBE = "f3b85d2181e1213c7459501a93205e0b211660ec184fcec97626ded68a1eacf2"
+# issue 57: the cube's equities in the Crawford game score its outcomes post-Crawford (they
+# were scored as if the Crawford game were still to come); so do the cube rollouts' and the
+# USR door's cube answers below. The ranking digests above stay the same bits.
+PINNED_CUBE = "94b9882cf3e43a46a8600aaeceef62c9e448112ca4954082f0dcfee0d3ecb826"
 # issue 57: a "too good" verdict also when the double would be taken (no double, playing on
 # beats the cash: GNU Backgammon's "too good to double, take"), and a double/take worth the
 # same as no double (the post-Crawford trailer's, within 1e-5) a double
-PINNED_CUBE_FROM_PROBS = "4c6498cb23454e181229539ca8230fa5606dbf10380edeb146d886cdcf37c854"
+PINNED_CUBE_FROM_PROBS = "4a48dca47afb35471e04354964858ae85ca6d7f849301ede8281b9bf68427e01"
 # issue 57: level 5's cube decision is a 2-ply cubeful search (native/src/cubeful.c)
-PINNED_CUBE_LEVEL5 = "99547ded8b34578581f7cd724ecc62f5c2b0cb28b7d46a06ce5d857bd938563b"
-PINNED_ROLLOUT = "f40445486952a851aba202811d7abe28dc2d67bf872477cf940637ce3e78bff8"
-PINNED_USR = "33f7533db6727d5b7f67f54624ae2afaea77fd81d037d2696b3706c13d5e7a9f"
+PINNED_CUBE_LEVEL5 = "2588c69f60e0ad41d961d88573a4eaf0e224eaf1b5f5cd05f3fb7686cbc499ab"
+PINNED_ROLLOUT = "6f2c64763185be09bb3c0ad56990941d33fd804917725698e5c2396c89ba0d0f"
+PINNED_USR = "f74baeefd5b00d3354fc5bcc67f414c96b3b97143cdd6ae821d491d0b22a6644"
 
 
 def c_terms(terms, cube_value=None, cube_owner=0):
