@@ -246,7 +246,8 @@ def summary(label: str, rows: list[Row], gnubg_s: float) -> list[str]:
 def goals(rows: list[Row], gnubg_s: float) -> list[str]:
     n = len(rows)
     checks = [
-        ("same verdict >= 95%", sum(r.ours.verdict == r.two.verdict for r in rows) >= GOAL_SAME * n),
+        ("same verdict >= 95%",
+         sum(r.ours.verdict == r.two.verdict for r in rows) >= GOAL_SAME * n),
         ("mean |ND gap| <= 0.035 EMG",
          statistics.mean(abs(r.ours.nd - r.two.nd) for r in rows) <= GOAL_ND),
         ("mean |DT gap| <= 0.05 EMG",
