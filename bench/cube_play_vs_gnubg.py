@@ -159,6 +159,9 @@ def main(argv=None) -> int:
             run_gnubg(gnubg_selfplay_lines(seed, sgf, args.length), folder)
             said, _ = run_gnubg(analysis_lines(sgf, args.plies), folder)
             add(theirs, statistics(said))
+            print(f"after {k + 1} matches: " + "; ".join(
+                rates(f"level {args.level}", ours)[:1] + rates("gnubg 0-ply", theirs)[:1]),
+                flush=True)
     print(f"== {args.matches} {args.length}-point matches each, analysed by gnubg "
           f"{args.plies}-ply")
     print("\n".join(rates(f"level {args.level}", ours)))

@@ -131,11 +131,14 @@ class Judged:
     nd: float
     dt: float
     dp: float
+    cubeless: float = 0.0   # money equity of the chances it judged by (the cube aside)
 
 
 CUBEFUL = re.compile(r"^\s*\d\. (No double|No redouble|Double, take|Redouble, take|"
                      r"Double, pass|Redouble, pass)\s+([+-]\d+\.\d+)", re.M)
 PROPER = re.compile(r"Proper cube action: (.*)")
+CHANCES = re.compile(r"^\s+(\d\.\d+) (\d\.\d+) (\d\.\d+) - (\d\.\d+) (\d\.\d+) (\d\.\d+)",
+                     re.M)
 
 
 def gnubg_verdict(words: str) -> str:
@@ -155,7 +158,9 @@ def parse_hints(said: str) -> list[Judged]:
             key = "nd" if name.startswith("No") else ("dt" if "take" in name else "dp")
             eq[key] = float(value)
         proper = PROPER.search(block)
-        out.append(Judged(gnubg_verdict(proper.group(1).strip()), eq["nd"], eq["dt"], eq["dp"]))
+        w, wg, wbg, lose, lg, lbg = (float(x) for x in CHANCES.search(block).groups())
+        out.append(Judged(gnubg_verdict(proper.group(1).strip()), eq["nd"], eq["dt"], eq["dp"],
+                          w - lose + wg - lg + wbg - lbg))
     return out
 
 
@@ -193,9 +198,10 @@ def ours_judged(pid: str, terms: MatchTerms, level: int) -> tuple[Judged, float]
     start = time.perf_counter()
     d = evaluator.cube_decision(pid, level, terms)
     seconds = time.perf_counter() - start
+    cubeless = 2 * d.win - 1 + d.win_gammon - d.lose_gammon   # backgammons left out
     d = in_emg(normalized(d, terms.cube_value) if terms.money else d, terms)
     return Judged(our_verdict(d), d.no_double_equity, d.double_take_equity,
-                  d.double_pass_equity), seconds
+                  d.double_pass_equity, cubeless), seconds
 
 
 def verdict_cost(verdict: str, ref: Judged) -> float:
@@ -237,6 +243,10 @@ def summary(label: str, rows: list[Row], gnubg_s: float) -> list[str]:
             f" | gnubg 0-ply mean {statistics.mean(nd0):.3f} EMG",
             f"{label} |DT gap|: mean {statistics.mean(dt):.3f} EMG, max {max(dt):.3f} EMG"
             f" | gnubg 0-ply mean {statistics.mean(dt0):.3f} EMG",
+            f"{label} |cubeless gap| (the chances' money equity, the cube aside): mean "
+            f"{statistics.mean(abs(r.ours.cubeless - r.two.cubeless) for r in rows):.3f} points"
+            f" | gnubg 0-ply mean "
+            f"{statistics.mean(abs(r.zero.cubeless - r.two.cubeless) for r in rows):.3f} points",
             f"{label} time per decision: ours median "
             f"{1000 * statistics.median(r.seconds for r in rows):.1f} ms, mean "
             f"{1000 * statistics.mean(r.seconds for r in rows):.1f} ms | gnubg 2-ply mean "

@@ -13,7 +13,7 @@
 #define CF_MAX_STATES 8       /* a 2-ply root's one state doubles at each of two levels */
 #define CF_SECOND_MARGIN 0.08f   /* the play search's filter: a close second is re-judged */
 
-static _Thread_local mg_play cf_buf[CF_MAX_PLY + 1][MG_MAX_PLAYS];
+static _Thread_local mg_play cf_buf[CF_MAX_PLY][MG_MAX_PLAYS];   /* one a ply, 1..CF_MAX_PLY */
 
 /* the terms as the other side sees them */
 static bg_match turned(const bg_match *m) {
@@ -78,7 +78,7 @@ static void child_values(const mg_board *child, int ply, const float q0[NN_OUT],
  * are (1 or 2) and their values' gap in *gap. */
 static int best_two(const mg_board *pos, int d1, int d2, int ply, const bg_match *c,
                     mg_board kids[2], float qs[2][NN_OUT], float *gap) {
-    mg_play *plays = cf_buf[ply];
+    mg_play *plays = cf_buf[ply - 1];
     int np = mg_generate(pos, d1, d2, plays), have = 0;
     float best[2] = {-1e9f, -1e9f}, tie[2] = {-1e9f, -1e9f};
     for (int i = 0; i < np; i++) {
