@@ -116,6 +116,11 @@ int64_t bg_bench_generate(const int8_t *boards, const int8_t *dice, int n, int r
 #define BG_ERR_BAD_LEVEL 106     /* level outside BG_LEVEL_MIN..BG_LEVEL_MAX */
 #define BG_ERR_BAD_ARG 107       /* another argument out of range (ply, sizes, cube, score) */
 #define BG_ERR_GAME_OVER 108     /* the position is already decided */
+#define BG_ERR_BAD_CUBE 111      /* an impossible cube: a value not 1, 2, 4 .. BG_CUBE_MAX, an
+                                    owner not 0..2, or a turned cube in the Crawford game */
+#define BG_ERR_BAD_SCORE 112     /* an impossible score: a match past BG_MET_MAX, a side's
+                                    points needed outside 1..the length, a Crawford state
+                                    outside 0..2 or with neither side 1-away */
 /* Cube decision bits (bg_cube_decision) */
 #define BG_CUBE_DOUBLE 1         /* the side on roll should double */
 #define BG_CUBE_TAKE 2           /* the opponent should take a double */
@@ -139,8 +144,9 @@ typedef struct bg_match {
     int crawford;     /* 0 before the Crawford game, 1 in it (cube 1), 2 after it; 1 and 2
                          need a side 1-away */
 } bg_match;
-/* 0 when the terms are acceptable (NULL: money play), else -BG_ERR_BAD_ARG. Money play
- * (match_to 0) looks only at the cube value and owner. */
+/* 0 when the terms are acceptable (NULL: money play), else -BG_ERR_BAD_CUBE or
+ * -BG_ERR_BAD_SCORE (every function taking terms returns these for terms refused here, unless
+ * it says otherwise). Money play (match_to 0) looks only at the cube value and owner. */
 int bg_check_match(const bg_match *match);
 
 /* Load the weights file image (bytes, len): 0 or -BG_ERR_WTS_*. */
@@ -219,7 +225,12 @@ int bg_nn_avx2(int allow);
  * play, centred cube of 1; the Crawford game allows no double).
  * out[BG_CUBE_OUT_LEN]: equity no double, equity double/take, equity double/pass (all for
  * the side on roll, in money points or in match winning chance as 2*mwc-1), then
- * P(win), P(win gammon), P(lose gammon) used. Returns the BG_CUBE_* bits or an error. */
+ * P(win), P(win gammon), P(lose gammon) used. Returns the BG_CUBE_* bits or an error.
+ * The equities are cubeful (native/src/cubeful.c): levels 1-3 the live/dead cube formula at
+ * the position's cube efficiency (by its class), level 4 a 1-ply and level 5 a 2-ply cubeful
+ * search (each roll answered by its best cubeful play, the play search's filter re-judging
+ * a close second; the cube weighed at every node). A cube decision is a function of the
+ * position and the terms alone. */
 int bg_cube_decision(const int8_t *board, int level, const bg_match *match, float *out);
 /* The same decision from given probabilities (P(win), P(win gammon), P(win backgammon),
  * P(lose gammon), P(lose backgammon) for the side on roll), without a position: the cube
@@ -353,7 +364,7 @@ void bg_rollout_free(bg_rollout *ro);
  *   +60 points the opponent still needs   +61 Crawford state (0 before, 1 this game, 2 after)
  *   BEST/RANK rank by them as bg_rank_plays does (cubeless equity in money play, else by
  *   match winning chance at that cube value, equities 2*mwc-1); CUBE decides at them; bad
- *   terms give BG_ERR_BAD_ARG.
+ *   terms give BG_ERR_BAD_CUBE or BG_ERR_BAD_SCORE (as bg_check_match).
  *   +62 most candidates wanted (RANK; at most BG_USR_MAX_CANDS)
  * Answer:
  *   +4 status (as returned)   +5 count (plays returned by BEST/RANK; plays legal is +63)

@@ -118,6 +118,14 @@ def c_error(code: int, refused: type[BackgammonError] = EvaluatorError, *,
         return refused(game_over)
     if code == lib.BG_ERR_RESOURCES:
         return EvaluatorError(f"no memory or no thread could be had for {task}")
+    if code == lib.BG_ERR_BAD_CUBE:
+        return refused(f"{who} refused {task}: the cube is impossible (a value of 1, 2, 4 .. "
+                       f"{lib.BG_CUBE_MAX}, centred or owned by a side, and 1 and centred in "
+                       f"the Crawford game)")
+    if code == lib.BG_ERR_BAD_SCORE:
+        return refused(f"{who} refused {task}: the score is impossible (a match of 1 to "
+                       f"{lib.BG_MET_MAX} points, each side needing 1 to its length, a "
+                       f"Crawford state only with a side 1-away)")
     return refused(f"{who} refused {task} (code {code})")
 
 

@@ -25,15 +25,23 @@ static float live_equity(float p, float W, float L, int owner) {
     return 1.0f + (W - 1.0f) * (p - cash_me) / (1.0f - cash_me);
 }
 
-/* match play: the live-cube model of met.c for this position's gammon shares, mixed with
- * the dead cube at the same efficiency as money play */
-static void match_decide(const float p[NN_OUT], int c, int owner, int away_me, int away_opp,
-                         int crawford, cube_result *out) {
+/* the game at the score as the side of p sees it, with p's gammon shares */
+static met_game game_of(const float p[NN_OUT], int away_me, int away_opp, int post) {
     float win = p[EV_WIN], lose = 1.0f - win;
-    met_game g = {away_me, away_opp, crawford >= 2, 0, 0, 0, 0};
+    met_game g = {away_me, away_opp, post, 0, 0, 0, 0};
     if (win > 1e-6f) { g.wg = (p[EV_WIN_G] - p[EV_WIN_BG]) / win; g.wbg = p[EV_WIN_BG] / win; }
     if (lose > 1e-6f) { g.lg = (p[EV_LOSE_G] - p[EV_LOSE_BG]) / lose; g.lbg = p[EV_LOSE_BG] / lose; }
-    float x = crawford == 1 ? 0.0f : CUBE_LIVE;      /* the Crawford game has no cube */
+    return g;
+}
+
+/* match play: the live-cube model of met.c for this position's gammon shares, mixed with
+ * the dead cube at efficiency x. The game's outcomes are scored post-Crawford from the
+ * Crawford game on (after it the Crawford game is past). */
+static void match_decide(const float p[NN_OUT], float x_live, int c, int owner, int away_me,
+                         int away_opp, int crawford, cube_result *out) {
+    float win = p[EV_WIN], lose = 1.0f - win;
+    met_game g = game_of(p, away_me, away_opp, crawford != 0);
+    float x = crawford == 1 ? 0.0f : x_live;         /* the Crawford game has no cube */
     float nd = x * met_live(&g, win, c, owner)
                + (1.0f - x) * (win * met_win(&g, c) + lose * met_lose(&g, c));
     float dt = x * met_live(&g, win, 2 * c, 2)
@@ -44,6 +52,10 @@ static void match_decide(const float p[NN_OUT], int c, int owner, int away_me, i
 }
 
 void cube_decide(const float p[NN_OUT], const bg_match *m, cube_result *out) {
+    cube_decide_x(p, CUBE_LIVE, m, out);
+}
+
+void cube_decide_x(const float p[NN_OUT], float x, const bg_match *m, cube_result *out) {
     const int cube_value = m->cube_value, cube_owner = m->cube_owner, match_to = m->match_to;
     const int away_me = m->away_me, crawford = m->crawford;
     float win = p[EV_WIN], lose = 1.0f - win;
@@ -53,23 +65,44 @@ void cube_decide(const float p[NN_OUT], const bg_match *m, cube_result *out) {
         float W = win > 1e-6f ? (win + p[EV_WIN_G] + p[EV_WIN_BG]) / win : 1.0f;
         float L = lose > 1e-6f ? (lose + p[EV_LOSE_G] + p[EV_LOSE_BG]) / lose : 1.0f;
         float own = cube_owner;   /* 0 centred, 1 me, 2 opponent */
-        float nd = CUBE_LIVE * live_equity(win, W, L, (int)own) + (1.0f - CUBE_LIVE) * dead;
-        float dt = 2.0f * (CUBE_LIVE * live_equity(win, W, L, 2) + (1.0f - CUBE_LIVE) * dead);
+        float nd = x * live_equity(win, W, L, (int)own) + (1.0f - x) * dead;
+        float dt = 2.0f * (x * live_equity(win, W, L, 2) + (1.0f - x) * dead);
         out->nd = nd * cube_value;
         out->dt = dt * cube_value;
         out->dp = 1.0f * cube_value;
     } else {
-        match_decide(p, cube_value, cube_owner, away_me, m->away_opp, crawford, out);
+        match_decide(p, x, cube_value, cube_owner, away_me, m->away_opp, crawford, out);
     }
-    if (out->dt <= out->dp) out->bits |= BG_CUBE_TAKE;
-    int may_double = cube_owner != 2 && !(match_to && crawford == 1)
-                     && !(match_to && away_me <= cube_value);
-    if (may_double) {
-        if (out->dt > out->dp) {   /* the double would be passed: cash unless playing on wins more */
-            if (out->nd > out->dp + 1e-4f) out->bits |= BG_CUBE_TOO_GOOD;
-            else out->bits |= BG_CUBE_DOUBLE;
-        } else if (out->dt > out->nd) {
-            out->bits |= BG_CUBE_DOUBLE;
-        }
+    out->bits = cube_bits(m, out->nd, out->dt, out->dp);
+}
+
+int cube_may_double(const bg_match *m) {
+    if (m->cube_owner == 2 || m->cube_value >= BG_CUBE_MAX) return 0;
+    return !(m->match_to && (m->crawford == 1 || m->away_me <= m->cube_value));
+}
+
+/* Ties within CUBE_TIE go to the double (it loses nothing: the post-Crawford trailer's
+ * double at an even score, a double whose take and whose no double are worth the same);
+ * no double when playing on beats the cash is "too good", taken or passed. */
+#define CUBE_TIE 1e-5f
+#define CUBE_TOO_GOOD_BY 1e-4f
+
+int cube_bits(const bg_match *m, float nd, float dt, float dp) {
+    int bits = dt <= dp ? BG_CUBE_TAKE : 0;
+    if (!cube_may_double(m)) return bits;
+    if (nd > dp + CUBE_TOO_GOOD_BY) return bits | BG_CUBE_TOO_GOOD;
+    if (dt > dp || dt >= nd - CUBE_TIE) bits |= BG_CUBE_DOUBLE;
+    return bits;
+}
+
+float cube_efficiency(const mg_board *b) {
+    switch (ev_class(b)) {
+    case EV_OVER: return 0.0f;
+    case EV_BEAROFF: return 0.6f;
+    case EV_RACE: {
+        float x = 0.55f + 0.00125f * (float)mg_pips(b, 0);
+        return x < 0.6f ? 0.6f : (x > 0.7f ? 0.7f : x);
+    }
+    default: return CUBE_LIVE;
     }
 }

@@ -34,6 +34,26 @@ typedef struct {
     int bits;           /* BG_CUBE_* */
 } cube_result;
 
-/* The decision at the side on roll's terms m (bg.h's bg_match, checked by the caller). */
+/* The decision at the side on roll's terms m (bg.h's bg_match, checked by the caller), its
+ * live cube at the efficiency of a contact position (CUBE_LIVE): the theory without a board. */
 void cube_decide(const float p[NN_OUT], const bg_match *m, cube_result *out);
+/* The same with the live cube at efficiency x (0: a dead cube, 1: a fully live one). */
+void cube_decide_x(const float p[NN_OUT], float x, const bg_match *m, cube_result *out);
+/* 1 when the side of m may double now (it does not hold the cube against it, not the
+ * Crawford game, and a win at the present cube does not already win it the match) */
+int cube_may_double(const bg_match *m);
+/* BG_CUBE_* bits of the three equities at terms m */
+int cube_bits(const bg_match *m, float nd, float dt, float dp);
+/* The cube's efficiency in a position (side on roll = row 0), by its class as GNU Backgammon
+ * sets it: contact and crashed 0.68; a race 0.55 + 0.00125 a pip of the side on roll, within
+ * 0.6..0.7; both sides in the bear-off database 0.6; a finished game 0. */
+float cube_efficiency(const mg_board *b);
+
+/* Cubeful equities by search (cubeful.c): the side on roll's no double and double/take at
+ * ply 0 (the formula at its position's efficiency), 1 or 2 (each of the 21 rolls answered
+ * by the play of the best cubeful equity one ply down, the cube passed on and weighed at
+ * every node by the side then on roll). out as cube_decide's; p: the cubeless chances of the
+ * same search. m checked by the caller. */
+void cf_decide(const mg_board *pos, int ply, const bg_match *m, cube_result *out,
+               float p[NN_OUT]);
 #endif

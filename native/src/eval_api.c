@@ -83,15 +83,15 @@ float bg_equity(const float *probs) { return probs ? ev_equity(probs) : 0.0f; }
 int bg_check_match(const bg_match *m) {
     if (!m) return 0;
     const int c = m->cube_value;
-    if (c < 1 || c > BG_CUBE_MAX || (c & (c - 1)) || m->cube_owner < 0 || m->cube_owner > 2 ||
-        m->match_to < 0 || m->match_to > BG_MET_MAX)
-        return -BG_ERR_BAD_ARG;
+    if (c < 1 || c > BG_CUBE_MAX || (c & (c - 1)) || m->cube_owner < 0 || m->cube_owner > 2)
+        return -BG_ERR_BAD_CUBE;
+    if (m->match_to < 0 || m->match_to > BG_MET_MAX) return -BG_ERR_BAD_SCORE;
     if (m->match_to == 0) return 0;
     if (m->away_me < 1 || m->away_opp < 1 || m->away_me > m->match_to ||
         m->away_opp > m->match_to || m->crawford < 0 || m->crawford > 2)
-        return -BG_ERR_BAD_ARG;
-    if (m->crawford && m->away_me != 1 && m->away_opp != 1) return -BG_ERR_BAD_ARG;
-    if (m->crawford == 1 && c != 1) return -BG_ERR_BAD_ARG;
+        return -BG_ERR_BAD_SCORE;
+    if (m->crawford && m->away_me != 1 && m->away_opp != 1) return -BG_ERR_BAD_SCORE;
+    if (m->crawford == 1 && (c != 1 || m->cube_owner != 0)) return -BG_ERR_BAD_CUBE;
     return 0;
 }
 
@@ -191,9 +191,11 @@ int bg_cube_decision(const int8_t *board, int level, const bg_match *match, floa
     if (!ev_w.loaded) return -BG_ERR_NO_WEIGHTS;
     if (!bo_ready()) bo_init();
     float p[NN_OUT];
-    int ply = level <= 3 ? 0 : (level == 4 ? 1 : 2);
-    sr_eval_ply(b, ply, p);
-    return decide_into(p, match, out);
+    cube_result r;
+    cf_decide(b, level <= 3 ? 0 : level - 3, match ? match : &money, &r, p);
+    out[0] = r.nd; out[1] = r.dt; out[2] = r.dp;
+    out[3] = p[EV_WIN]; out[4] = p[EV_WIN_G]; out[5] = p[EV_LOSE_G];
+    return r.bits;
 }
 
 int bg_cube_from_probs(const float *probs, const bg_match *match, float *out) {

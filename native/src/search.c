@@ -181,6 +181,8 @@ static void evaluate0(const mg_board *b, float p[NN_OUT]) {
     memcpy(e->p, p, sizeof e->p);
 }
 
+void sr_eval0(const mg_board *b, float p[NN_OUT]) { evaluate0(b, p); }
+
 static void after_value(const mg_board *after, int ply, float q[NN_OUT]) {
     mg_board sw;
     float p[NN_OUT];

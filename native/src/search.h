@@ -60,6 +60,9 @@ long sr_last_work(void);
 typedef struct { int keep1; float margin1; int keep2; float margin2; int keep3; float margin3; } sr_filter;
 extern const sr_filter sr_filters[6];   /* per level; rows 4 and 5 are used */
 
+/* 0-ply probabilities of the side on roll through this thread's cache, counted as work
+ * (the cubeful search's evaluations, cubeful.c). */
+void sr_eval0(const mg_board *b, float p[NN_OUT]);
 /* Probabilities of the side on roll (before its roll) at ply 0, 1 or 2. */
 void sr_eval_ply(const mg_board *pos, int ply, float p[NN_OUT]);
 /* All plays of the roll ranked best first by the level; fills up to max_out, returns the

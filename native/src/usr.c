@@ -37,10 +37,10 @@ static int8_t steps[BG_USR_MAX_CANDS * BG_MAX_STEPS * BG_STEP_FIELDS];
 static int8_t nsteps[BG_USR_MAX_CANDS];
 static float equity[BG_USR_MAX_CANDS];
 
-/* The side on roll's terms at +56..+61 into *m: 0, or BG_ERR_BAD_ARG for a cube past
+/* The side on roll's terms at +56..+61 into *m: 0, or BG_ERR_BAD_CUBE for a cube past
  * BG_CUBE_MAX (bg_check_match, in the job's call, refuses the rest). */
 static int read_terms(const uint8_t *blk, bg_match *m) {
-    if (blk[BG_USR_CUBE_LOG2] > BG_CUBE_MAX_LOG2) return BG_ERR_BAD_ARG;
+    if (blk[BG_USR_CUBE_LOG2] > BG_CUBE_MAX_LOG2) return BG_ERR_BAD_CUBE;
     m->cube_value = 1 << blk[BG_USR_CUBE_LOG2];
     m->cube_owner = blk[BG_USR_CUBE_OWNER];
     m->match_to = blk[BG_USR_MATCH_TO];

@@ -86,10 +86,18 @@ PINNED_RANK = {
     (4, SCORES[1]): "7dfc62a32f4e644f7d9c8480603328a42c3f30679f73053cd3c706ec1f71be93",
     (4, SCORES[2]): "792827482dab986d317068677a7407287c781d5c776587f0baf3bf0bf75a5666",
 }
-PINNED_CUBE = "f3b85d2181e1213c7459501a93205e0b211660ec184fcec97626ded68a1eacf2"
-PINNED_CUBE_FROM_PROBS = "cce496f1c08bacbf71db54daaf6ffc3a692044fc15dca953f1f2ac79bd4377f9"
-PINNED_ROLLOUT = "f40445486952a851aba202811d7abe28dc2d67bf872477cf940637ce3e78bff8"
-PINNED_USR = "33f7533db6727d5b7f67f54624ae2afaea77fd81d037d2696b3706c13d5e7a9f"
+# issue 57: the cube's equities in the Crawford game score its outcomes post-Crawford (they
+# were scored as if the Crawford game were still to come); so do the cube rollouts' and the
+# USR door's cube answers below. The ranking digests above stay the same bits.
+PINNED_CUBE = "94b9882cf3e43a46a8600aaeceef62c9e448112ca4954082f0dcfee0d3ecb826"
+# issue 57: a "too good" verdict also when the double would be taken (no double, playing on
+# beats the cash: GNU Backgammon's "too good to double, take"), and a double/take worth the
+# same as no double (the post-Crawford trailer's, within 1e-5) a double
+PINNED_CUBE_FROM_PROBS = "4a48dca47afb35471e04354964858ae85ca6d7f849301ede8281b9bf68427e01"
+# issue 57: level 5's cube decision is a 2-ply cubeful search (native/src/cubeful.c)
+PINNED_CUBE_LEVEL5 = "2588c69f60e0ad41d961d88573a4eaf0e224eaf1b5f5cd05f3fb7686cbc499ab"
+PINNED_ROLLOUT = "6f2c64763185be09bb3c0ad56990941d33fd804917725698e5c2396c89ba0d0f"
+PINNED_USR = "f74baeefd5b00d3354fc5bcc67f414c96b3b97143cdd6ae821d491d0b22a6644"
 
 
 def c_terms(terms, cube_value=None, cube_owner=0):
@@ -137,18 +145,28 @@ def cube_cases():
             (2, 2, (7, 5, 3, 0, 2)), (1, 0, (5, 3, 1, 2, 1)), (1, 0, (5, 1, 3, 1, 1))]
 
 
-def cube_call(board, cube, owner, terms, out) -> int:
-    return lib.bg_cube_decision(board, 3, c_terms(terms, cube, owner), out)
+def cube_call(board, cube, owner, terms, out, level=3) -> int:
+    return lib.bg_cube_decision(board, level, c_terms(terms, cube, owner), out)
+
+
+def cube_digest(positions, level: int) -> str:
+    h, out = hashlib.sha256(), ffi.new("float[]", lib.BG_CUBE_OUT_LEN)
+    for p in positions:
+        for cube, owner, terms in cube_cases():
+            bits = cube_call(p.as_c(), cube, owner, terms, out, level)
+            h.update(struct.pack("<i", bits) + ffi.buffer(out)[:])
+    return h.hexdigest()
 
 
 def test_cube_decisions_at_money_and_match_scores_are_the_pinned_bits():
     ev.ensure_loaded()
-    h, out = hashlib.sha256(), ffi.new("float[]", lib.BG_CUBE_OUT_LEN)
-    for p in _positions_from_play(60, seed=RANK_SEED):
-        for cube, owner, terms in cube_cases():
-            bits = cube_call(p.as_c(), cube, owner, terms, out)
-            h.update(struct.pack("<i", bits) + ffi.buffer(out)[:])
-    assert h.hexdigest() == PINNED_CUBE
+    assert cube_digest(_positions_from_play(60, seed=RANK_SEED), 3) == PINNED_CUBE
+
+
+def test_level5_cubeful_search_decisions_are_the_pinned_bits():
+    ev.ensure_loaded()
+    positions = _positions_from_play(60, seed=RANK_SEED)[::6]
+    assert cube_digest(positions, 5) == PINNED_CUBE_LEVEL5
 
 
 def cube_from_probs_call(probs, cube, owner, terms, out) -> int:

@@ -111,10 +111,12 @@ def test_a_race_far_ahead_in_a_match_is_double_and_pass():
     assert decision.double and not decision.take
 
 
-def test_cube_decision_for_agrees_with_the_position_form():
+def test_cube_decision_for_agrees_with_the_position_form_in_a_contact_position():
+    """Levels 1-3 use the formula at the position's cube efficiency: a contact position's is
+    the one cube_decision_for takes without a board (0.68)."""
     from game.model.position import Position
     ev.load_weights()
-    pos = Position.from_points({1: 2, 2: 2, 3: 3}, {6: 3, 5: 3, 4: 3})
+    pos = Position.from_id("4HPwATDgc/ABMA")
     p = ev.evaluate(pos.position_id, 0)
     for terms in ({}, {"length": 7, "away_me": 3, "away_opp": 5}):
         assert ev.cube_decision_for(p, MatchTerms(**terms)) == \

@@ -62,9 +62,12 @@ def c_rank(terms) -> int:
 
 
 def test_the_c_function_refuses_a_bad_score_and_takes_null_as_money():
-    assert c_rank((1, 0, 5, 6, 1, 0)) == -lib.BG_ERR_BAD_ARG
-    assert c_rank((3, 0, 5, 3, 1, 0)) == -lib.BG_ERR_BAD_ARG          # cube not a power of 2
-    assert c_rank((1, 3, 5, 3, 1, 0)) == -lib.BG_ERR_BAD_ARG          # no such owner
+    assert c_rank((1, 0, 5, 6, 1, 0)) == -lib.BG_ERR_BAD_SCORE        # 6-away in a 5-point match
+    assert c_rank((1, 0, 26, 3, 1, 0)) == -lib.BG_ERR_BAD_SCORE       # past the table
+    assert c_rank((3, 0, 5, 3, 1, 0)) == -lib.BG_ERR_BAD_CUBE         # cube not a power of 2
+    assert c_rank((0, 0, 5, 3, 1, 0)) == -lib.BG_ERR_BAD_CUBE         # no cube of 0
+    assert c_rank((1, 3, 5, 3, 1, 0)) == -lib.BG_ERR_BAD_CUBE         # no such owner
+    assert c_rank((2, 1, 5, 3, 1, 1)) == -lib.BG_ERR_BAD_CUBE         # turned in the Crawford game
     assert c_rank((1, 0, 0, 99, -4, 7)) > 0       # money: the score is not looked at
     assert lib.bg_check_match(ffi.NULL) == 0
     board = Position.from_id(DMP_POSITION).as_c()
@@ -98,15 +101,16 @@ def test_usr_door_round_trip_with_the_terms():
 
 
 @pytest.mark.parametrize("job", [U.JOB_BEST, U.JOB_RANK, U.JOB_CUBE])
-@pytest.mark.parametrize("at, value", [(lib.BG_USR_AWAY_ME, 9), (lib.BG_USR_CUBE_LOG2, 13),
-                                       (lib.BG_USR_CUBE_OWNER, 3), (lib.BG_USR_CRAWFORD, 3),
-                                       (lib.BG_USR_MATCH_TO, 26)])
-def test_usr_door_refuses_bad_terms_for_every_job(job, at, value):
+@pytest.mark.parametrize("at, value, code", [
+    (lib.BG_USR_AWAY_ME, 9, lib.BG_ERR_BAD_SCORE), (lib.BG_USR_CUBE_LOG2, 13, lib.BG_ERR_BAD_CUBE),
+    (lib.BG_USR_CUBE_OWNER, 3, lib.BG_ERR_BAD_CUBE), (lib.BG_USR_CRAWFORD, 3, lib.BG_ERR_BAD_SCORE),
+    (lib.BG_USR_MATCH_TO, 26, lib.BG_ERR_BAD_SCORE)])
+def test_usr_door_refuses_bad_terms_for_every_job(job, at, value, code):
     memory = bytearray(65536)
     memory[0x6000:0x6000 + U.REQUEST_LEN] = U.encode_request(
         job, DMP_POSITION, DMP_DICE, 3, MatchTerms(length=5, away_me=3, away_opp=1))
     memory[0x6000 + at] = value
-    assert U.usr_call(memory, 0x6000) == lib.BG_ERR_BAD_ARG
+    assert U.usr_call(memory, 0x6000) == code
 
 
 def test_the_program_sends_the_match_score_with_the_computers_move():

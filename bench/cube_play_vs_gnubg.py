@@ -1,0 +1,179 @@
+"""Benchmark (not a test): our level 5's cube play as GNU Backgammon rates it. Level 5 plays
+itself N 7-point matches with the cube (seeded dice; its doubles, takes and passes from
+evaluator.cube_decision, its plays from evaluator.ranked_plays, both at the doubler's or
+mover's terms), each written as gnubg's .sgf (game/matchfiles/sgf.py); gnubg -t analyses them
+at --plies (2) and its `show statistics match` gives the cube error rate (mEMG per close or
+actual cube decision) and the chequer error rate (mEMG per unforced move), both players
+together. Beside it, gnubg 0-ply's own self-play, N 7-point matches analysed the same way.
+Goal (issue 57): our cube error rate no higher than gnubg 0-ply's.
+Seeds, chosen before any tuning: matches k = 0..N-1 use dice seed 5700 + k (ours) and gnubg
+seed 5700 + k (its self-play).
+Measured at issue 57's end (10 matches each, gnubg 2-ply analysis): level 5's cube error rate
+3.7 mEMG per decision (0.730 EMG over 198), chequer 3.2 mEMG per move; gnubg 0-ply's 1.8 and
+2.5. Most of ours is missed doubles where our net's chances are far from gnubg's (match 1:
+0.344 EMG, a containment position that gnubg gives 84% and our net 71%).
+Run from the repo root: python bench/cube_play_vs_gnubg.py --matches 10"""
+
+import argparse
+import os
+import random
+import re
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+from cube_vs_gnubg import run_gnubg  # noqa: E402
+from game.matchfiles.sgf import write_sgf  # noqa: E402
+from game.model import evaluator, rules  # noqa: E402
+from game.model.match import Match  # noqa: E402
+from game.model.position import Position  # noqa: E402
+
+SIDES = ("white", "black")
+SEED_BASE = 5700
+KIND_OF = {1: "single", 2: "gammon", 3: "backgammon"}
+
+
+def cube_action(match: Match, side: str, position: Position, level: int) -> bool:
+    """The side on roll's doubling, before its roll, and the answer: True when the game ended
+    (a pass)."""
+    if not match.can_double(side):
+        return False
+    decision = evaluator.cube_decision(position, level, match.terms(side))
+    if not decision.double:
+        return False
+    match.double(side)
+    if decision.take:
+        match.take()
+        return False
+    match.drop()
+    return True
+
+
+def play_game(match: Match, rng: random.Random, level: int) -> None:
+    match.start_game()
+    d1, d2 = rng.randint(1, 6), rng.randint(1, 6)
+    while d1 == d2:
+        d1, d2 = rng.randint(1, 6), rng.randint(1, 6)
+    side = SIDES[0] if d1 > d2 else SIDES[1]
+    position, dice, first = Position.start(), (d1, d2), True
+    while True:
+        match.start_turn(side)
+        if not first and cube_action(match, side, position, level):
+            return
+        if not first:
+            dice = (rng.randint(1, 6), rng.randint(1, 6))
+        first = False
+        match.dice_rolled()
+        best = evaluator.ranked_plays(position, dice, level, 1, terms=match.terms(side))[0]
+        match.record_move(side, dice, best.play.steps)
+        result = rules.game_result(best.play.after)
+        if result:
+            match.end_game(side, KIND_OF[abs(result)])
+            return
+        position = best.play.after.swapped()
+        side = match.other(side)
+
+
+def our_match(seed: int, level: int, length: int = 7) -> Match:
+    match = Match(length, sides=SIDES, names={"white": "Alice", "black": "Bob"})
+    rng = random.Random(seed)
+    while not match.is_over:
+        play_game(match, rng, level)
+    return match
+
+
+def analysis_lines(sgf: str, plies: int) -> list[str]:
+    return ["set jacoby off", "set beavers 0", f"load match {sgf}",
+            f"set analysis chequerplay evaluation plies {plies}",
+            f"set analysis cubedecision evaluation plies {plies}",
+            "analyse match", "show statistics match"]
+
+
+def gnubg_selfplay_lines(seed: int, sgf: str, length: int = 7) -> list[str]:
+    lines = ["set jacoby off", "set beavers 0", f"set seed {seed}", "set automatic game on"]
+    for player in (0, 1):
+        lines += [f"set player {player} gnubg",
+                  f"set player {player} chequerplay evaluation plies 0",
+                  f"set player {player} cubedecision evaluation plies 0"]
+    return lines + ["set display off", f"new match {length}", f"save match {sgf}"]
+
+
+def _row(text: str, label: str) -> list[float]:
+    for line in text.splitlines():
+        if line.strip().startswith(label):
+            return [float(x) for x in re.findall(r"[-+]?\d+\.\d+|[-+]?\d+", line[len(label):])]
+    raise ValueError(f"gnubg printed no '{label}' row")
+
+
+def statistics(said: str) -> dict:
+    """Both players' sums from `show statistics match`: close or actual cube decisions, cube
+    error total (EMG), unforced moves and chequer error total (EMG)."""
+    chequer = said[said.index("Chequerplay statistics"):]
+    cube = said[said.index("Cube statistics"):]
+    moves = _row(chequer, "Unforced moves")
+    close = _row(cube, "Close or actual cube decisions")
+    cube_err = _row(cube, "Error total EMG (MWC)")
+    chequer_err = _row(chequer, "Error total EMG (MWC)")
+    return {"close": close[0] + close[1], "cube_emg": abs(cube_err[0]) + abs(cube_err[2]),
+            "moves": moves[0] + moves[1],
+            "chequer_emg": abs(chequer_err[0]) + abs(chequer_err[2])}
+
+
+def add(total: dict, part: dict) -> None:
+    for key, value in part.items():
+        total[key] = total.get(key, 0.0) + value
+
+
+def rates(label: str, total: dict) -> list[str]:
+    cube = 1000 * total["cube_emg"] / max(total["close"], 1)
+    chequer = 1000 * total["chequer_emg"] / max(total["moves"], 1)
+    return [f"{label} cube error rate: {cube:.1f} mEMG per close or actual decision "
+            f"({total['cube_emg']:.3f} EMG over {total['close']:.0f} decisions)",
+            f"{label} chequer error rate: {chequer:.1f} mEMG per unforced move "
+            f"({total['chequer_emg']:.3f} EMG over {total['moves']:.0f} moves)"]
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--matches", type=int, default=10)
+    ap.add_argument("--length", type=int, default=7)
+    ap.add_argument("--level", type=int, default=5)
+    ap.add_argument("--plies", type=int, default=2, help="gnubg's analysis plies")
+    args = ap.parse_args(argv)
+    evaluator.ensure_loaded()
+    ours, theirs = {}, {}
+    with tempfile.TemporaryDirectory() as folder:
+        for k in range(args.matches):
+            seed = SEED_BASE + k
+            start = time.perf_counter()
+            match = our_match(seed, args.level, args.length)
+            played_s = time.perf_counter() - start
+            sgf = os.path.join(folder, f"ours{seed}.sgf")
+            write_sgf(match.record, sgf)
+            said, _ = run_gnubg(analysis_lines(sgf, args.plies), folder)
+            part = statistics(said)
+            add(ours, part)
+            print(f"match {k + 1} (seed {seed}): ours {len(match.record.games)} games, played in "
+                  f"{played_s:.0f} s; cube {part['cube_emg']:.3f} EMG over "
+                  f"{part['close']:.0f} decisions", flush=True)
+            sgf = os.path.join(folder, f"gnubg{seed}.sgf")
+            run_gnubg(gnubg_selfplay_lines(seed, sgf, args.length), folder)
+            said, _ = run_gnubg(analysis_lines(sgf, args.plies), folder)
+            add(theirs, statistics(said))
+            print(f"after {k + 1} matches: " + "; ".join(
+                rates(f"level {args.level}", ours)[:1] + rates("gnubg 0-ply", theirs)[:1]),
+                flush=True)
+    print(f"== {args.matches} {args.length}-point matches each, analysed by gnubg "
+          f"{args.plies}-ply")
+    print("\n".join(rates(f"level {args.level}", ours)))
+    print("\n".join(rates("gnubg 0-ply", theirs)))
+    ok = ours["cube_emg"] / max(ours["close"], 1) <= theirs["cube_emg"] / max(theirs["close"], 1)
+    print(f"goal our cube error rate no higher than gnubg 0-ply's: {'holds' if ok else 'MISSED'}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,159 @@
+/* cubeful.c: cubeful equities by search, the method of GNU Backgammon's cubeful evaluation
+ * in our own code. At ply 0 the formula of cube.c at the position's cube efficiency; deeper,
+ * each of the 21 rolls is answered by the play of the best cubeful equity, and at every node
+ * the side on roll weighs its own options (no double, double/take, double/pass) on its
+ * children's values. Several cube states share one pass over the tree: each node carries
+ * them all, each with its doubled twin. Not the formula itself (cube.c, met.c) nor play choice
+ * for the levels (search.c). */
+#include <string.h>
+#include "cube.h"
+#include "search.h"
+
+#define CF_MAX_PLY 2
+#define CF_MAX_STATES 8       /* a 2-ply root's one state doubles at each of two levels */
+#define CF_SECOND_MARGIN 0.08f   /* the play search's filter: a close second is re-judged */
+
+static _Thread_local mg_play cf_buf[CF_MAX_PLY][MG_MAX_PLAYS];   /* one a ply, 1..CF_MAX_PLY */
+
+/* the terms as the other side sees them */
+static bg_match turned(const bg_match *m) {
+    bg_match t = *m;
+    t.cube_owner = m->cube_owner == 0 ? 0 : 3 - m->cube_owner;
+    t.away_me = m->away_opp;
+    t.away_opp = m->away_me;
+    return t;
+}
+
+static bg_match doubled(const bg_match *m) {
+    bg_match t = *m;
+    t.cube_value = 2 * m->cube_value;
+    t.cube_owner = 2;
+    return t;
+}
+
+static float double_pass(const bg_match *m) {
+    if (m->match_to == 0) return (float)m->cube_value;
+    return 2.0f * met_equity(m->away_me - m->cube_value, m->away_opp, m->crawford != 0) - 1.0f;
+}
+
+/* the value at terms m for the side on roll, its options weighed (it doubles when the
+ * double, taken or passed, is worth more than playing on) */
+static float weighed(const bg_match *m, float nd, float dt) {
+    if (!cube_may_double(m)) return nd;
+    float dp = double_pass(m);
+    if (dt >= nd && dp >= nd) return dt < dp ? dt : dp;
+    return nd;
+}
+
+/* A node: the side on roll at pos with its states s[0..n-1]; for each, the value of no
+ * double in nd[i] and of double/take in dt[i] (when it may double), the cubeless chances in
+ * p. Values are money points (cube included) or 2*mwc-1, for the side on roll. */
+static void node(const mg_board *pos, int ply, const bg_match *s, int n, float *nd, float *dt,
+                 float p[NN_OUT]);
+
+/* A child: the opponent on roll at child (its states c[0..c_n-1]); its weighed value for
+ * each state, turned to the parent's side, into v; its chances (the parent's side) into q. */
+static void child_values(const mg_board *child, int ply, const float q0[NN_OUT],
+                         const bg_match *c, int c_n, float *v, float q[NN_OUT]) {
+    float cnd[CF_MAX_STATES], cdt[CF_MAX_STATES], cp[NN_OUT];
+    if (ply == 0 || mg_result(child) != 0) {
+        float x = cube_efficiency(child);
+        memcpy(cp, q0, sizeof cp);
+        for (int k = 0; k < c_n; k++) {
+            cube_result r;
+            cube_decide_x(cp, x, &c[k], &r);
+            cnd[k] = r.nd;
+            cdt[k] = r.dt;
+        }
+    } else {
+        node(child, ply, c, c_n, cnd, cdt, cp);
+    }
+    for (int k = 0; k < c_n; k++) v[k] = -weighed(&c[k], cnd[k], cdt[k]);
+    ev_invert(cp, q);
+}
+
+/* The best play of one roll at 0-ply by its cubeful value at the first state (c[0], the
+ * child's view), ties (a cash is a cash whatever the play) broken by the cubeless equity;
+ * and the runner-up: their results (the child on roll) and chances. Returns how many there
+ * are (1 or 2) and their values' gap in *gap. */
+static int best_two(const mg_board *pos, int d1, int d2, int ply, const bg_match *c,
+                    mg_board kids[2], float qs[2][NN_OUT], float *gap) {
+    mg_play *plays = cf_buf[ply - 1];
+    int np = mg_generate(pos, d1, d2, plays), have = 0;
+    float best[2] = {-1e9f, -1e9f}, tie[2] = {-1e9f, -1e9f};
+    for (int i = 0; i < np; i++) {
+        mg_board kid;
+        float q0[NN_OUT];
+        cube_result r;
+        mg_swap(&plays[i].after, &kid);
+        sr_eval0(&kid, q0);
+        cube_decide_x(q0, cube_efficiency(&kid), &c[0], &r);
+        float v0 = -weighed(&c[0], r.nd, r.dt), t0 = -ev_equity(q0);
+        if (v0 > best[0] || (v0 == best[0] && t0 > tie[0])) {
+            best[1] = best[0]; tie[1] = tie[0]; kids[1] = kids[0];
+            memcpy(qs[1], qs[0], sizeof qs[0]);
+            best[0] = v0; tie[0] = t0; kids[0] = kid; memcpy(qs[0], q0, sizeof q0);
+        } else if (v0 > best[1] || (v0 == best[1] && t0 > tie[1])) {
+            best[1] = v0; tie[1] = t0; kids[1] = kid; memcpy(qs[1], q0, sizeof q0);
+        }
+        if (have < 2) have++;
+    }
+    *gap = best[0] - best[1];
+    return have;
+}
+
+static void node(const mg_board *pos, int ply, const bg_match *s, int n, float *nd, float *dt,
+                 float p[NN_OUT]) {
+    bg_match c[2 * CF_MAX_STATES];   /* each state, and its doubled twin when it may double,
+                                        as the child sees them */
+    int slot_nd[CF_MAX_STATES], slot_dt[CF_MAX_STATES], m = 0;
+    for (int i = 0; i < n; i++) {
+        slot_nd[i] = m;
+        c[m++] = turned(&s[i]);
+        slot_dt[i] = -1;
+        if (cube_may_double(&s[i])) {
+            bg_match twin = doubled(&s[i]);
+            slot_dt[i] = m;
+            c[m++] = turned(&twin);
+        }
+    }
+    double sum[2 * CF_MAX_STATES] = {0}, psum[NN_OUT] = {0};
+    for (int d1 = 1; d1 <= 6; d1++)
+        for (int d2 = d1; d2 <= 6; d2++) {
+            mg_board kids[2];
+            float qs[2][NN_OUT], v[2 * CF_MAX_STATES], q[NN_OUT], gap;
+            int have = best_two(pos, d1, d2, ply, c, kids, qs, &gap);
+            child_values(&kids[0], ply - 1, qs[0], c, m, v, q);
+            if (ply >= 2 && have > 1 && gap < CF_SECOND_MARGIN) {
+                float v2[2 * CF_MAX_STATES], q2[NN_OUT];
+                child_values(&kids[1], ply - 1, qs[1], c, m, v2, q2);
+                if (v2[0] > v[0]) { memcpy(v, v2, sizeof v); memcpy(q, q2, sizeof q); }
+            }
+            const double w = d1 == d2 ? 1.0 : 2.0;
+            for (int k = 0; k < m; k++) sum[k] += w * v[k];
+            for (int k = 0; k < NN_OUT; k++) psum[k] += w * q[k];
+        }
+    for (int i = 0; i < n; i++) {
+        nd[i] = (float)(sum[slot_nd[i]] / 36.0);
+        dt[i] = slot_dt[i] >= 0 ? (float)(sum[slot_dt[i]] / 36.0) : nd[i];
+    }
+    for (int k = 0; k < NN_OUT; k++) p[k] = (float)(psum[k] / 36.0);
+}
+
+void cf_decide(const mg_board *pos, int ply, const bg_match *m, cube_result *out,
+               float p[NN_OUT]) {
+    if (ply > CF_MAX_PLY) ply = CF_MAX_PLY;
+    if (ply <= 0 || mg_result(pos) != 0) {
+        sr_eval0(pos, p);
+        cube_decide_x(p, cube_efficiency(pos), m, out);
+        return;
+    }
+    float nd, dt;
+    node(pos, ply, m, 1, &nd, &dt, p);
+    cube_result at0;   /* the double/take when no double is possible: the formula's, shown */
+    cube_decide_x(p, cube_efficiency(pos), m, &at0);
+    out->nd = nd;
+    out->dt = cube_may_double(m) ? dt : at0.dt;
+    out->dp = double_pass(m);
+    out->bits = cube_bits(m, out->nd, out->dt, out->dp);
+}

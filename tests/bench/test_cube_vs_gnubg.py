@@ -1,0 +1,96 @@
+"""bench/cube_vs_gnubg.py and bench/cube_play_vs_gnubg.py on tiny inputs: gnubg's match ID
+for the six kinds of terms, its cube analysis and statistics read, a verdict's cost, and a
+small real run of each (gnubg at 0-ply and our level 3, to keep CI cheap: the benches' own
+figures use 2-ply and level 5). They check the benches' logic, not their figures."""
+import contextlib
+import io
+
+import pytest
+
+from conftest import bench_module
+from game.model.match_terms import MatchTerms
+from gnubg_tools import gnubg_binary
+
+bench = bench_module("cube_vs_gnubg")
+play_bench = bench_module("cube_play_vs_gnubg")
+
+# what gnubg 1.07 printed for `hint` before a roll (money, set output mwc off)
+HINT = """
+Cube analysis
+2-ply cubeless equity +0.438
+  0.719 0.000 0.000 - 0.281 0.000 0.000
+Cubeful equities:
+1. Double, take        +0.765
+2. Double, pass        +1.000  (+0.235)
+3. No double           +0.465  (-0.299)
+Proper cube action: Double, take
+"""
+STATISTICS = """Chequerplay statistics
+Unforced moves                            24                      16
+Error total EMG (MWC)                         -0.120 ( -1.000%)       -0.030 ( -0.500%)
+Luck statistics
+Cube statistics
+Close or actual cube decisions             2                       3
+Error total EMG (MWC)                         -0.050 ( -0.400%)       -0.010 ( -0.100%)
+Overall statistics
+"""
+
+
+def test_gnubgs_match_id_for_money_with_the_roller_on_roll_is_the_one_gnubg_writes():
+    # gnubg -t after `set jacoby off`, `new session`, player 1 on roll, no dice rolled
+    assert bench.match_id(MatchTerms()) == "cAkAAAAAAAAE"
+
+
+def test_each_kind_of_terms_has_its_own_match_id():
+    ids = {bench.match_id(terms) for _, terms in bench.KINDS}
+    assert len(ids) == len(bench.KINDS) and all(len(i) == 12 for i in ids)
+
+
+def test_gnubgs_cube_analysis_is_read_as_equities_and_a_verdict():
+    (judged,) = bench.parse_hints(HINT)
+    assert (judged.verdict, judged.nd, judged.dt, judged.dp) == ("double/take", 0.465, 0.765, 1.0)
+    assert bench.gnubg_verdict("Too good to redouble, pass") == "too good"
+    assert bench.gnubg_verdict("No redouble, take (23.1%)") == "no double"
+
+
+def test_a_verdict_costs_what_gnubgs_equities_say_it_loses():
+    ref = bench.Judged("double/take", nd=0.465, dt=0.765, dp=1.0)
+    assert bench.verdict_cost("double/take", ref) == 0.0
+    assert bench.verdict_cost("no double", ref) == pytest.approx(0.3)
+    assert bench.verdict_cost("double/pass", ref) == pytest.approx(0.235)   # the wrong pass
+
+
+def test_gnubgs_statistics_give_both_players_sums():
+    s = play_bench.statistics(STATISTICS)
+    assert s == pytest.approx({"close": 5, "cube_emg": 0.06, "moves": 40, "chequer_emg": 0.15})
+
+
+def _printed(main, argv) -> list[str]:
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        assert main(argv) == 0
+    return out.getvalue().splitlines()
+
+
+def test_a_small_real_run_prints_every_figure_by_kind_and_in_all():
+    gnubg_binary()                          # a skip without gnubg, a failure in CI
+    printed = _printed(bench.main, ["--seeds", "5701", "--positions", "2", "--plies", "0",
+                                    "--level", "3"])
+    labels = [kind for kind, _ in bench.KINDS] + ["all"]
+    for label in labels:
+        for figure in ("same verdict", "verdict cost", "|ND gap|", "|DT gap|",
+                       "time per decision"):
+            assert any(line.startswith(f"{label} {figure}") for line in printed), (label, figure)
+    assert any(line == "-- all: 12 decisions" for line in printed)
+    assert printed[-1] in ("all goals: hold", "all goals: MISSED")
+
+
+def test_a_small_real_self_play_run_prints_both_error_rates_for_both():
+    gnubg_binary()
+    printed = _printed(play_bench.main, ["--matches", "1", "--length", "3", "--plies", "0",
+                                         "--level", "3"])
+    for who in ("level 3", "gnubg 0-ply"):
+        assert any(line.startswith(f"{who} cube error rate:") and "mEMG" in line
+                   for line in printed)
+        assert any(line.startswith(f"{who} chequer error rate:") for line in printed)
+    assert printed[-1].startswith("goal ")
