@@ -6,9 +6,6 @@ match-over pages; F1's mouse lines agree with help page 3."""
 import re
 
 import pytest
-from test_review_screen import Driver as ReviewDriver
-from test_review_screen import blunder_game
-from test_rollout_screen import five_plays_answer
 
 from game.board import lines
 from game.board import screen as S
@@ -23,6 +20,9 @@ from game.pages import rollout_pages as RS
 from game.scenes.keys import HELP_PAGES
 from game.zx.basic import Basic
 from gamedriver import RoutineDriver
+from page_drivers import ReviewDriver
+from review_records import blunder_game
+from rollout_jobs import five_plays_answer
 from spectrum import overlay
 
 
