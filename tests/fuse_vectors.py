@@ -1,7 +1,10 @@
-"""Parser for the FUSE Z80 test vectors (tests.in / tests.expected, format in
-shared/z80-tests/README.md).
-Our own code; the data files stay in ../shared (GPL) and are never copied into this repo."""
+"""The FUSE Z80 test vectors (tests.in / tests.expected, format in shared/z80-tests/README.md):
+their parser, the cases' names, and a Z80 set up at one case's start state. Our own code; the
+data files stay in ../shared (GPL) and are never copied into this repo. Not a test."""
 from dataclasses import dataclass, field
+
+from conftest import SHARED, shared_path
+from spectrum.z80 import Z80
 
 REG_NAMES = ("af", "bc", "de", "hl", "af_", "bc_", "de_", "hl_", "ix", "iy", "sp", "pc", "memptr")
 
@@ -105,3 +108,32 @@ def changed_runs(before, after):
             runs.append((k, bytes([after[k]])))
     return runs
 
+
+_IN = SHARED / "z80-tests" / "tests.in"
+# the cases by name, in file order (a stand-in name when ../shared is missing, so the
+# parametrized tests still collect and then skip, or fail in CI, in shared_path)
+CASE_NAMES = list(parse_in(_IN.read_text())) if _IN.exists() else ["(tests.in missing)"]
+_cache: dict = {}
+
+
+def vectors():
+    """(tests.in, tests.expected) parsed, once: {name: State} each."""
+    if not _cache:
+        _cache["in"] = parse_in(shared_path("z80-tests", "tests.in").read_text())
+        _cache["exp"] = parse_expected(shared_path("z80-tests", "tests.expected").read_text())
+    return _cache["in"], _cache["exp"]
+
+
+def make_cpu(name, **options):
+    """(cpu, its memory, the case's start state, its expected end state) for one FUSE case, ready to
+    run."""
+    tin, texp = vectors()
+    st, ex = tin[name], texp[name]
+    mem = initial_memory(st)
+    cpu = Z80(mem, **options)
+    for k, v in st.regs.items():
+        setattr(cpu, k, v)
+    cpu.i, cpu.r, cpu.iff1, cpu.iff2 = st.i, st.r, st.iff1, st.iff2
+    cpu.im, cpu.halted = st.im, st.halted
+    cpu.tstates = 0
+    return cpu, mem, st, ex

@@ -1,6 +1,6 @@
 """Cases several test folders share, made in code: positions reached by seeded random play,
 the first decision where double match point changes level 3's play, the computer's scripted
-cube policy and the human's 3-1 opening. Not a test."""
+cube policy, a closed board to enter against and the human's 3-1 opening. Not a test."""
 import random
 from types import SimpleNamespace
 
@@ -55,6 +55,10 @@ def find_dmp_case(seed: int = 2026, decisions: int = 5000):
             position = Position.start()
     raise AssertionError(f"no decision in {decisions} of random play where DMP changes the play")
 
+
+# The human with two men on the bar against a closed board (the computer holds its 1 to 6 points).
+CLOSED_BOARD = Position.from_points({"bar": 2, 6: 4, 5: 3, 4: 3, 3: 3},
+                                    {1: 2, 2: 2, 3: 2, 4: 2, 5: 2, 6: 2, 8: 3})
 
 HUMAN_STARTS = [1, 3]             # opening throw: top (computer) 1, bottom (human) 3
 

@@ -2,13 +2,20 @@
 3-point match (a single declined and played on, a gammon accepted), a game typed at F10
 speed with keys held in host time, and a money session of three games with resignations;
 the score each time as GNU Backgammon reads the exported .mat. The window, the hands and
-the person's choices are test_whole_match.py's; this file adds only what differs."""
+the person's choices are whole_match_player.py's; this file adds only what differs."""
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import pygame
 import pytest
-from test_whole_match import (
+
+from game import words
+from game.board import clicks
+from game.board import screen as S
+from game.model import evaluator, rules
+from game.model.match import COMPUTER, HUMAN
+from spectrum.screen_text import line_text
+from whole_match_player import (
     SETTINGS,
     Hands,
     Seen,
@@ -18,13 +25,6 @@ from test_whole_match import (
     planned_step,
     play_match,
 )
-
-from game import words
-from game.board import clicks
-from game.board import screen as S
-from game.model import evaluator, rules
-from game.model.match import COMPUTER, HUMAN
-from spectrum.screen_text import line_text
 from windowdriver import window_config
 
 QUESTION = ("Resign: 1 single", "3 backgammon; N plays on")
@@ -101,7 +101,7 @@ def quitting(quits: Quits):
 
 @pytest.fixture
 def configure(tmp_path, monkeypatch):
-    """The settings file written with `changes` to test_whole_match's SETTINGS; returns the
+    """The settings file written with `changes` to whole_match_player's SETTINGS; returns the
     folder the program runs and exports in."""
     monkeypatch.chdir(tmp_path)
 
@@ -131,7 +131,8 @@ def resigned_match(configure, mouse: bool):
 
 
 def test_quit_a_single_declined_and_played_on_then_a_gammon_accepted_by_keys(configure):
-    resigned_match(configure, mouse=False)
+    seen, _player = resigned_match(configure, mouse=False)
+    assert seen.keys_pressed > len("quit\n") * len(RESIGNING)   # the answers typed too
 
 
 def test_the_resignations_answered_by_clicking_the_question_words(configure):

@@ -7,6 +7,8 @@ import time
 import pytest
 
 from conftest import at_once
+from deeper_stages import rejudged_closest
+from deeper_stages import search_cases as _cases
 from game.model import evaluator as ev
 from native import lib
 from shared_cases import positions_from_play as _positions
@@ -97,30 +99,6 @@ def two_and_three_ply():
         finally:
             lib.bg_set_search_plies(old)
     return rank
-
-
-def _cases(n, seed):
-    return [(pos, (6, 5) if i % 2 else (3, 1)) for i, pos in enumerate(_positions(n, seed=seed))]
-
-
-def rejudged_closest(before, after, new_ply, keep, margin) -> bool:
-    """Checks a deeper stage of level 5 (rankings of (position ID, equity, ply) before and
-    after it): either it judged nothing and changed nothing, or it judged at least two (never
-    one alone: nothing to compare), all among the `keep` best of the deepest judged before
-    within `margin` of the leader, ranked them first and left the rest as they were. True
-    when it judged some."""
-    deep = {pid for pid, _, ply in after if ply == new_ply}
-    if not deep:
-        assert after == before
-        return False
-    assert 2 <= len(deep) <= keep
-    deepest, leader_eq = before[0][2], before[0][1]
-    closest = {pid for pid, eq, ply in before[:keep]
-               if ply == deepest and leader_eq - eq <= margin + 1e-6}
-    assert deep <= closest
-    assert [c[2] for c in after[:len(deep)]] == [new_ply] * len(deep)
-    assert [c for c in after if c[0] not in deep] == [c for c in before if c[0] not in deep]
-    return True
 
 
 def test_the_three_ply_pass_rejudges_only_the_closest_two_ply_candidates(two_and_three_ply):

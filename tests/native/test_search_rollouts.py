@@ -2,8 +2,9 @@
 that a one-ply rollout with the luck taken out is the one-ply value exactly, and that the play
 still depends only on the position and dice (the rollouts' dice are drawn from them)."""
 import pytest
-from test_search_determinism import _cases, rejudged_closest
 
+from deeper_stages import rejudged_closest
+from deeper_stages import search_cases as _cases
 from game.model import evaluator as ev
 from game.model.position import Position
 from native import lib

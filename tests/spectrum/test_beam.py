@@ -362,7 +362,7 @@ wait:   dec bc
 
 
 def test_a_program_that_changes_an_attribute_mid_row_shows_two_colours_in_the_cell():
-    from test_machine import assemble
+    from pasmo_rom import assemble
     m = Spectrum48(assemble(RACING_ROM))
     for _ in range(3):
         m.run_frame()

@@ -11,7 +11,8 @@ import pytest
 import roms
 from game.zx import make_tape, media
 from game.zx.media import load_headless
-from screentext import cell_bytes, find_text, screen_text  # noqa: E402
+from loading_picture import MESSAGE, PICTURE_LINES_KEPT, picture_lines_shown
+from screentext import find_text, screen_text  # noqa: E402
 from spectrum import hw
 from spectrum import tape as T
 from spectrum.loader import TapeLoader, decode_program, install_tape
@@ -19,11 +20,10 @@ from spectrum.machine import Spectrum48
 from spectrum.tape_blocks import Block, make_tap_block, standard_block
 from spectrum.tape_player import TapePlayer
 from spectrum.tzx import read_tzx, write_tzx
+from tzx_cases import every_supported_tzx_block
 
 SYM = roms.rom_symbols()
 MC = media.mcode_symbols()
-MESSAGE = "Wait until machine code loaded"
-PICTURE_LINES_KEPT = 20       # lines 0-19 of the picture; the message has line 20 on every ROM
 
 
 def loaded_bytes(m) -> dict:
@@ -79,29 +79,6 @@ def test_instant_mode_loads_the_whole_tape_in_a_few_frames(instant_run):
     assert m.memory[MC["USR_ENTRY"]] == 0xC9
 
 
-def screen_lines(memory) -> list:
-    """The 24 character lines of the screen in a 64K image: each line's cell bitmaps, then
-    its attributes."""
-    mem = getattr(memory, "memory", memory)
-    return [b"".join(cell_bytes(mem, line, col) for col in range(32))
-            + bytes(mem[hw.ATTR_ADDR + 32 * line:hw.ATTR_ADDR + 32 * (line + 1)])
-            for line in range(24)]
-
-
-def picture_lines_shown(memory) -> list:
-    """For each screen line, the line of make_tape's loading picture it shows (its own
-    number when that matches), else None: [0, 1, 2, ...] in place, [2, 3, 4, ...] after
-    two scrolls."""
-    picture = bytearray(65536)
-    picture[hw.SCREEN_ADDR:hw.SCREEN_ADDR + hw.SCREEN_BYTES] = make_tape.loading_picture()
-    wanted = screen_lines(picture)
-    shown = []
-    for line, seen in enumerate(screen_lines(memory)):
-        matches = [n for n, lines in enumerate(wanted) if lines == seen]
-        shown.append(line if line in matches else next(iter(matches), None))
-    return shown
-
-
 @pytest.mark.parametrize("mode", ["instant", "real"])
 def test_wait_message_leaves_the_pictures_top_20_lines_unscrolled_on_our_rom(mode):
     m = Spectrum48(roms.ROM_PATH)
@@ -137,7 +114,6 @@ def test_backgammon_tap_through_the_z80_loader_gives_the_trap_bytes(instant_run)
 
 
 def test_hand_built_tzx_loads_through_the_z80_loader_like_the_trap():
-    from test_tape import every_supported_tzx_block
     raw = write_tzx(every_supported_tzx_block())
     requests = [(0x00, 17, 0x9000), (0xFF, 4, 0x9100), (0xFF, 9, 0x9200)]
     results = []

@@ -1,32 +1,14 @@
 """Spectrum48: shared memory and ROM protection, the ROM-image errors, frames with their
 32-T interrupt, call()/usr() into routines, HALT fast-forward, and the tape hook.
 On the real core, spectrum.z80."""
-import os
-import pathlib
-import shutil
-import subprocess
-import tempfile
 
 import numpy as np
 import pytest
 
-from conftest import missing_tool
+from pasmo_rom import assemble
 from spectrum import hw
 from spectrum.machine import CallTimeout, RomImageError, Spectrum48
 from spectrum.z80 import Z80
-
-
-def assemble(source: str) -> bytes:
-    """A 16 KiB ROM from Z80 source (org 0), through pasmo."""
-    if shutil.which("pasmo") is None:
-        missing_tool("pasmo is not installed (apt-get install pasmo)")
-    with tempfile.TemporaryDirectory() as tmp:
-        asm, out = os.path.join(tmp, "rom.asm"), os.path.join(tmp, "rom.bin")
-        pathlib.Path(asm).write_text("        org 0\n" + source)
-        subprocess.run(["pasmo", asm, out], check=True, capture_output=True)
-        code = pathlib.Path(out).read_bytes()
-    return code.ljust(hw.ROM_BYTES, b"\0")
-
 
 # A ROM whose IM 1 handler counts frames at 0x8000 and whose main loop halts.
 COUNTING_ROM = """

@@ -13,13 +13,13 @@ import sys
 from itertools import pairwise
 
 import pytest
-from test_loader import MESSAGE, PICTURE_LINES_KEPT, picture_lines_shown
 
 import roms
 from conftest import missing_tool
 from game.model.dice import Dice
 from game.zx import media, rom48, romcheck
 from gamedriver import MachineDriver
+from loading_picture import MESSAGE, PICTURE_LINES_KEPT, picture_lines_shown
 from screentext import find_text, screen_text
 from spectrum import hw
 from spectrum.machine import Spectrum48

@@ -20,6 +20,7 @@ from spectrum.tape_blocks import (
 from spectrum.tape_player import TapePlayer, block_pulses
 from spectrum.tape_trap import instant_ld_bytes
 from spectrum.tzx import read_tzx, write_tzx
+from tzx_cases import every_supported_tzx_block
 
 
 def header_block(name="TEST", length=5, file_type=3, start=32768):
@@ -29,21 +30,6 @@ def header_block(name="TEST", length=5, file_type=3, start=32768):
 
 def data_block(payload=b"hello"):
     return standard_block(make_tap_block(0xFF, payload))
-
-
-def every_supported_tzx_block():
-    """A TZX made in code with each block kind read_tzx keeps."""
-    return [
-        Block(0x30, pause_ms=0, text="Made by test_tape"),
-        Block(0x32, pause_ms=0, archive=((0x00, "A title"), (0x02, "Spectrum Backgammon"))),
-        Block(0x10, make_tap_block(0x00, header_payload(3, "tzxbytes", 4, 0x8000, 32768)),
-                500),
-        Block(0x11, make_tap_block(0xFF, b"\x01\x02\x03\x04"), 200, pilot_pulses=3223),
-        Block(0x20, pause_ms=300),
-        Block(0x12, pause_ms=0, pulses_tstates=(hw.PILOT_PULSE_TSTATES,) * 3223),
-        Block(0x13, pause_ms=0, pulses_tstates=(hw.SYNC1_TSTATES, hw.SYNC2_TSTATES)),
-        Block(0x14, make_tap_block(0xFF, b"pure data"), 400, pilot_pulses=0),
-    ]
 
 
 def test_tap_written_and_read_back_gives_the_same_blocks():

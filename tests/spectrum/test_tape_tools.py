@@ -2,37 +2,12 @@
 (fuse-emulator-utils) and SkoolKit's tapinfo.py list the right names, types, lengths and
 checksums. Skipped where a tool is missing, except in CI (.ci/run installs both)."""
 import re
-import shutil
-import subprocess
-import sys
 
-from test_tape import every_supported_tzx_block  # noqa: E402
-
-from conftest import missing_tool
 from game.zx import media
 from spectrum import tape as T
 from spectrum.tzx import write_tzx
-
-
-def require(found: bool, what: str) -> None:
-    if not found:
-        missing_tool(f"{what} is not installed (.ci/run installs it)")
-
-
-def tzxlist(path) -> str:
-    require(shutil.which("tzxlist") is not None, "tzxlist (fuse-emulator-utils)")
-    return subprocess.run(["tzxlist", str(path)], check=True, capture_output=True,
-                          text=True).stdout
-
-
-def tapinfo(path) -> str:
-    try:
-        import skoolkit  # noqa: F401 - imported only to learn whether it is installed
-    except ImportError:
-        require(False, "SkoolKit (pip install skoolkit)")
-    code = "import sys; from skoolkit.tapinfo import main; main(sys.argv[1:])"
-    return subprocess.run([sys.executable, "-c", code, str(path)], check=True,
-                          capture_output=True, text=True).stdout
+from tape_listers import tapinfo, tzxlist
+from tzx_cases import every_supported_tzx_block
 
 
 def test_tzxlist_lists_backgammon_tap_with_names_lengths_and_passing_checksums():

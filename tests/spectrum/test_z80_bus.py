@@ -3,8 +3,8 @@ FUSE's event lists: for each of the 1,356 cases, the T-state, kind and address o
 contention check (MC), read (MR), write (MW), port contention check (PC), port read (PR) and write
 (PW), and the values read and written. Data from ../shared."""
 import pytest
-from test_z80_fuse import _NAMES, _vectors, make_cpu
 
+from fuse_vectors import CASE_NAMES, make_cpu, vectors
 from spectrum import z80_bus
 from spectrum.z80_bus import TLEN
 from spectrum.z80_decode import Decoder
@@ -78,10 +78,10 @@ def predicted_events(name, lo=0x4000, hi=0x8000):
             elif c.kind == "W":
                 events.append((t, "MW", a, mem[a]))
         assert t == cpu.tstates, (name, hex(pc), t, cpu.tstates)
-    return events, _vectors()[1][name].events
+    return events, vectors()[1][name].events
 
 
-@pytest.mark.parametrize("name", _NAMES)
+@pytest.mark.parametrize("name", CASE_NAMES)
 def test_fuse_bus_events_match_instruction_by_instruction(name):
     ours, fuse = predicted_events(name)
     def text(events):
@@ -131,22 +131,22 @@ def run_contended(name, contention, tier, limit):
 
 
 @pytest.mark.parametrize("tier", ["interpreted", "compiled"])
-@pytest.mark.parametrize("name", _NAMES)
+@pytest.mark.parametrize("name", CASE_NAMES)
 def test_contention_waits_where_fuse_events_say_on_both_tiers(name, tier):
     """The 48K's rule (0x4000-0x7FFF, the port rule) with a wait at every T-state: the run ends
     where FUSE's own event list, replayed with those waits, says."""
     contention = z80_bus.Contention(WAITS)
-    texp = _vectors()[1]
+    texp = vectors()[1]
     want = replay(texp[name].events, texp[name].tstates, contention)
     assert run_contended(name, contention, tier, want) == want
 
 
 @pytest.mark.parametrize("tier", ["interpreted", "compiled"])
-@pytest.mark.parametrize("name", _NAMES)
+@pytest.mark.parametrize("name", CASE_NAMES)
 def test_contention_of_every_cycle_when_all_memory_is_contended(name, tier):
     """Every address contended (so the code's own fetches and operands wait too): the run ends where
     our cycles (proved equal to FUSE's events above), replayed with the waits, say."""
     contention = z80_bus.Contention(WAITS, 0, 0x10000)
     ours, _ = predicted_events(name, 0, 0x10000)
-    want = replay(ours, _vectors()[1][name].tstates, contention)
+    want = replay(ours, vectors()[1][name].tstates, contention)
     assert run_contended(name, contention, tier, want) == want

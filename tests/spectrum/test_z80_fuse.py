@@ -3,14 +3,7 @@ flags, I/R/IFF/IM/HALT, final T-states and memory changes. Data read from ../sha
 not copied)."""
 import pytest
 
-from conftest import SHARED, shared_path
-from fuse_vectors import changed_runs, initial_memory, parse_expected, parse_in
-from spectrum.z80 import Z80
-
-_IN = SHARED / "z80-tests" / "tests.in"
-_EXP = SHARED / "z80-tests" / "tests.expected"
-_NAMES = list(parse_in(_IN.read_text())) if _IN.exists() else ["(tests.in missing)"]
-_cache = {}
+from fuse_vectors import CASE_NAMES, changed_runs, initial_memory, make_cpu, vectors
 
 # Five vectors stop a repeating block instruction after one pass (BC or B still non-zero). Their
 # FUSE expectations predate what was measured later on Zilog silicon and what z80test 1.2 checks
@@ -26,28 +19,6 @@ HARDWARE_OVER_FUSE = {
     "edba_1": {"memptr": 0x0001},                   # INDR at 0000 (F happens to agree)
     "edbb_1": {"af": 0x0903, "memptr": 0x0001},     # OTDR at 0000
 }
-
-
-def _vectors():
-    if not _cache:
-        _cache["in"] = parse_in(shared_path("z80-tests", "tests.in").read_text())
-        _cache["exp"] = parse_expected(shared_path("z80-tests", "tests.expected").read_text())
-    return _cache["in"], _cache["exp"]
-
-
-def make_cpu(name, **options):
-    """(cpu, its memory, the case's start state, its expected end state) for one FUSE case, ready to
-    run."""
-    tin, texp = _vectors()
-    st, ex = tin[name], texp[name]
-    mem = initial_memory(st)
-    cpu = Z80(mem, **options)
-    for k, v in st.regs.items():
-        setattr(cpu, k, v)
-    cpu.i, cpu.r, cpu.iff1, cpu.iff2 = st.i, st.r, st.iff1, st.iff2
-    cpu.im, cpu.halted = st.im, st.halted
-    cpu.tstates = 0
-    return cpu, mem, st, ex
 
 
 def run_case(name, compile_after=None):
@@ -69,7 +40,7 @@ def run_case(name, compile_after=None):
 
 
 @pytest.mark.parametrize("tier", ["interpreted", "compiled"])
-@pytest.mark.parametrize("name", _NAMES)
+@pytest.mark.parametrize("name", CASE_NAMES)
 def test_fuse(name, tier):
     got, want = run_case(name, None if tier == "interpreted" else 1)
     diff = {k: (f"{got[k]:#x}" if isinstance(got[k], int) else got[k],
@@ -79,5 +50,5 @@ def test_fuse(name, tier):
 
 
 def test_suite_size():
-    tin, texp = _vectors()
+    tin, texp = vectors()
     assert len(tin) == len(texp) == 1356

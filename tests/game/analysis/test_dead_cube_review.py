@@ -7,7 +7,6 @@ import random
 import re
 
 import pytest
-from test_review import QUICK
 
 from game.analysis.judge import review_game
 from game.matchfiles.matfile import write_mat
@@ -17,6 +16,7 @@ from game.model.position import Position
 from game.model.record import MatchRecord
 from game.pages.review_pages import shown_items
 from gnubg_tools import run_gnubg_commands
+from review_records import QUICK
 
 GAMES = {   # the score (human, computer) of a match, the turn the human doubles at
     "2-away/2-away": (3, {HUMAN: 1, COMPUTER: 1}, 3),

@@ -4,7 +4,6 @@ per unit of cube in money play), so the figure a player reads on the dice page i
 review's summary gives beside the errors, and the page names the unit. Records are played in
 code (test_review's played_out)."""
 import pytest
-from test_review import QUICK, played_out
 
 from game.analysis import dicestats as D
 from game.analysis.judge import luck_of, review_game
@@ -12,6 +11,7 @@ from game.analysis.replay import replay
 from game.model.match import COMPUTER, HUMAN
 from game.model.record import MatchRecord
 from game.pages.dice_pages import luck_lines
+from review_records import QUICK, played_out
 
 
 def money_luck(record: MatchRecord) -> dict:

@@ -3,7 +3,6 @@ and ?? marks, the luck of each roll, GNU Backgammon's rating bands, and bad inpu
 damaged record or save, a key during the computation) refused with words and nothing lost. Games
 are built in code from positions and seeded dice."""
 import json
-import random
 import time
 
 import pytest
@@ -19,45 +18,13 @@ from game.analysis.judge import (
     review_game,
 )
 from game.files import savegame
-from game.model import evaluator, rules
+from game.model import evaluator
 from game.model.match import COMPUTER, HUMAN, Match
 from game.model.match_equity import Emg
 from game.model.match_terms import MatchTerms
 from game.model.position import Position
 from game.model.record import MatchRecord, format_play
-
-RACE_PASS = "trsbAAC2uwMAAA"     # a race, 55 pips against 69: double, pass (level 5)
-RACE_EVEN = "7u4OAADu7g4AAA"     # 60 pips each, on roll: no double, take
-QUICK = 3                        # where only the bookkeeping is under test: the fast level
-
-
-def one_game(start=None, length=0):
-    record = MatchRecord(length)
-    record.start_game({HUMAN: 0, COMPUTER: 0}, start=start)
-    return record
-
-
-def played_out(seed, level=3, error_rate=0.3, length=0):
-    """A game to the end: each turn the level's best play, or now and then one of its next
-    three (so the review has errors to find), seeded dice."""
-    rng = random.Random(seed)
-    record = one_game(length=length)
-    position, side, first = Position.start(), HUMAN, True
-    while True:
-        dice = (rng.randint(1, 6), rng.randint(1, 6))
-        while first and dice[0] == dice[1]:
-            dice = (rng.randint(1, 6), rng.randint(1, 6))
-        first = False
-        ranked = evaluator.ranked_plays(position, dice, level)
-        pick = ranked[0] if rng.random() > error_rate else ranked[min(len(ranked) - 1,
-                                                                      rng.randint(1, 3))]
-        record.move(side, dice, pick.play.steps)
-        result = rules.game_result(pick.play.after)
-        if result:
-            record.win(side, result)
-            return record
-        position, side = pick.play.after.swapped(), COMPUTER if side == HUMAN else HUMAN
-
+from review_records import QUICK, RACE_EVEN, RACE_PASS, one_game, played_out, with_a_double
 
 # ---- marks and ratings ----------------------------------------------------------------
 
@@ -228,28 +195,6 @@ def test_progress_counts_every_turn_and_a_key_stops_between_turns_losing_nothing
     assert len([i for i in reviewer.review.items if i.kind == "move"]) == \
         len([a for a in record.games[0].actions if a.kind == "move"])
     assert json.dumps(record.to_dict()) == before  # the record is untouched
-
-
-def with_a_double(seed, moves, level=3):
-    """A game of `moves` turns (level 3's plays, seeded dice) where the side on roll at turn
-    6 doubles and is taken, so the turns include a double, its answer and a cube owned."""
-    rng = random.Random(seed)
-    record = one_game()
-    position, side = Position.start(), HUMAN
-    for turn in range(moves):
-        dice = (rng.randint(1, 6), rng.randint(1, 6))
-        while turn == 0 and dice[0] == dice[1]:
-            dice = (rng.randint(1, 6), rng.randint(1, 6))
-        other = COMPUTER if side == HUMAN else HUMAN
-        if turn == 6:
-            record.double(side, 2)
-            record.take(other)
-        pick = evaluator.ranked_plays(position, dice, level)[0]
-        record.move(side, dice, pick.play.steps)
-        if rules.game_result(pick.play.after):
-            break
-        position, side = pick.play.after.swapped(), other
-    return record
 
 
 @pytest.mark.parametrize("level,moves,counts", [(4, 40, (2, 3)), (5, 10, (2,))])

@@ -2,9 +2,8 @@
 money game: an error in match winning chance divided by half the swing of one game at the
 cube, game/model/match_equity.py), with the match chance beside; marks, ratings, the tutor and
 the cube's "close" cut-off in the same units; every play judged at the best's depth; money play
-exactly as before. Records are built in code (test_review's helpers)."""
+exactly as before. Records are built in code (tests/review_records.py)."""
 import pytest
-from test_review import QUICK, one_game, played_out, with_a_double
 
 from game.analysis import judge
 from game.analysis.cube_judgement import close_cube, in_emg, judge_no_double
@@ -17,6 +16,7 @@ from game.model.position import Position
 from game.model.record import MatchRecord
 from game.pages.review_pages import detail, headline, summary_lines
 from game.scenes.tutor import warning_mark
+from review_records import QUICK, one_game, played_out, with_a_double
 
 DEPTHS_DIFFER = ("4HPwATDgc/ABMA", (2, 5))   # level 5 at 7-away all: 2-ply best, 1-ply others
 

@@ -4,15 +4,15 @@ with doubles, takes, drops, gammons and the Crawford game), and the ways other p
 formats: gnubg's 25 and 0, repeated and chained steps, names with spaces, resignations, the
 Crawford rule off, set-up boards, variations and escapes. Files are written in code."""
 import pytest
-from test_matfile import scripted_match
 
 from game.analysis.judge import Reviewer
-from game.analysis.replay import replay
 from game.matchfiles.imports import SIDES, import_text
 from game.matchfiles.matfile import format_mat
 from game.matchfiles.sgf import format_sgf
 from game.model.position import Position
 from game.model.record import MatchRecord
+from import_checks import match_keys
+from scripted_matches import scripted_match
 
 MATCHES = [pytest.param(3, 4, 0.5, id="3-point-crawford-then-post-crawford-doubles"),
            pytest.param(7, 5, 0.2, id="7-point-cube-to-16"),
@@ -21,23 +21,6 @@ MATCHES = [pytest.param(3, 4, 0.5, id="3-point-crawford-then-post-crawford-doubl
            pytest.param(None, 6, 0.03, id="money-gammons"),
            pytest.param(None, 4, 0.03, id="money-backgammon"),
            pytest.param(None, 3, 0.1, id="money-drops")]
-
-
-def game_key(record, game):
-    """A game as a comparable value, the sides by their order in the record: its number,
-    scores, Crawford flag, result and entries (dice in either order; the hit marks, which
-    SGF does not keep, left out), and every position the replay passes through."""
-    side_of = dict(zip(record.sides, SIDES, strict=True))
-    entries = [(a.kind, side_of[a.side], tuple(sorted(a.dice)) if a.dice else None,
-                a.play.replace("*", ""), a.value if a.kind == "double" else 0)
-               for a in game.actions if a.kind != "win"]
-    positions = [t.before.position_id for t in replay(record, game)]
-    return (game.number, tuple(game.scores[s] for s in record.sides), game.crawford,
-            side_of.get(game.winner), game.points, game.how, entries, positions)
-
-
-def match_keys(record):
-    return [game_key(record, g) for g in record.games]
 
 
 @pytest.mark.parametrize("length,seed,double_rate", MATCHES)

@@ -12,14 +12,13 @@ import sys
 import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
-from test_matfile import scripted_match
 
 from game.analysis.replay import replay
 from game.matchfiles.imports import MAX_FILE_BYTES, import_bytes, import_text, read_match_file
 from game.matchfiles.matfile import format_mat
 from game.matchfiles.sgf import format_sgf
-
-LINE = re.compile(r"^(?P<name>\S+), line (?P<line>\d+): (?P<what>[^\n]+)$")
+from import_checks import fault
+from scripted_matches import scripted_match
 
 
 @pytest.fixture(scope="module")
@@ -28,13 +27,6 @@ def three_games():
     m = scripted_match(7, 5, double_rate=0.2, max_games=3)
     assert len(m.record.games) == 3
     return m.record
-
-
-def fault(imported, name):
-    """The problem's line number and words, checked to be one line naming the file."""
-    found = LINE.match(imported.problem or "")
-    assert found and found.group("name") == name, imported.problem
-    return int(found.group("line")), found.group("what")
 
 
 def lines_of_game(text, number):

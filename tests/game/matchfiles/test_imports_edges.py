@@ -9,14 +9,13 @@ import subprocess
 import sys
 
 import pytest
-from test_imports import match_keys
-from test_imports_bad import fault
-from test_matfile import scripted_match
 
 from game.matchfiles.imports import import_text
 from game.matchfiles.matfile import format_mat, parse_mat
 from game.matchfiles.sgf import format_sgf
 from gnubg_tools import comparable, run_gnubg_commands
+from import_checks import fault, match_keys
+from scripted_matches import scripted_match
 from spectrum.quoting import SHOWN_CHARS
 
 NO_PLAY_SEED = 0                 # a seeded match in which rolls cannot be played (checked)

@@ -5,7 +5,6 @@ results gnubg announced, its Crawford game, its resignations, doubles, takes, dr
 gammons and both names; a game of each is reviewed, and the analysed .sgf that X writes
 loads back into gnubg with the same moves."""
 import pytest
-from test_imports import match_keys
 
 from game.analysis.judge import Reviewer
 from game.matchfiles import sgf
@@ -13,6 +12,7 @@ from game.matchfiles.imports import SIDES, read_match_file
 from game.matchfiles.matfile import parse_mat
 from gnubg_selfplay import self_play
 from gnubg_tools import comparable, gnubg_binary, run_gnubg_commands
+from import_checks import match_keys
 
 QUICK = 3                 # the files are under test here, not the judge
 

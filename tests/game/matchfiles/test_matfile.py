@@ -1,52 +1,16 @@
 """The Jellyfish .mat export (game/matchfiles/matfile.py), checked against the format game by game
 and imported by GNU Backgammon (`gnubg -t`) with the same moves. The matches are played in code:
 random legal plays from game/model/rules.py with seeded dice, random doubles, takes and drops."""
-import random
 import re
 
 import pytest
 
 from game.matchfiles.matfile import format_mat, parse_mat, write_mat
 from game.model import rules
-from game.model.match import COMPUTER, HUMAN, Match, opening_throw
-from game.model.position import Position
+from game.model.match import HUMAN, Match
 from game.model.record import MatchRecord, format_step
 from gnubg_tools import comparable, gnubg_round_trip
-
-NAMES = {HUMAN: "Human", COMPUTER: "Spectrum"}
-
-
-def scripted_match(length, seed, *, double_rate=0.06, take_rate=0.6, max_games=12,
-                   cube=True):
-    """A whole match (or `max_games` money games) of random legal plays, seeded."""
-    rng = random.Random(seed)
-    m = Match(length, names=NAMES, cube=cube)
-    while not m.is_over and m.game_number < max_games:
-        m.start_game()
-        throw = opening_throw("roll", m.sides, lambda: rng.randint(1, 6))
-        side, dice = throw.first, throw.dice
-        position = Position.start()                # always from the side on roll
-        while True:
-            m.start_turn(side)
-            if dice is None:                       # every turn but the opening one
-                if rng.random() < double_rate and m.can_double(side):
-                    m.double(side)
-                    if rng.random() >= take_rate:
-                        m.drop()
-                        break
-                    m.take()
-                dice = (rng.randint(1, 6), rng.randint(1, 6))
-            m.dice_rolled()
-            play = rng.choice(rules.legal_plays(position, dice))
-            m.record_move(side, dice, play.steps)
-            result = rules.game_result(play.after)
-            if result:
-                assert result > 0                  # only the mover can have finished
-                m.end_game(side, result)
-                break
-            position, side, dice = play.after.swapped(), m.other(side), None
-    return m
-
+from scripted_matches import NAMES, scripted_match
 
 # ---- the format, game by game --------------------------------------------------------
 

@@ -4,7 +4,6 @@ same analysis (its text export lists our equities and losses). Matches are playe
 import re
 
 import pytest
-from test_matfile import scripted_match
 
 from game.analysis.judge import review_game
 from game.matchfiles import sgf
@@ -14,6 +13,7 @@ from game.model.position import Position
 from game.model.record import MatchRecord
 from game.model.rules import Step
 from gnubg_tools import comparable, run_gnubg, run_gnubg_commands
+from scripted_matches import scripted_match
 
 REVIEW_LEVEL = 3          # the round trip tests the file, not the judge: the fast level
 STARRED = re.compile(r"^\*\s+\d+\. Cubeless (\d)-ply\s+(.*?)\s+Eq\.: ([+-]\d\.\d{3})"

@@ -6,10 +6,6 @@ match-over pages; F1's mouse lines agree with help page 3."""
 import re
 
 import pytest
-from test_review import RACE_EVEN
-from test_review_screen import Driver as ReviewDriver
-from test_review_screen import blunder_game
-from test_rollout_screen import five_plays_answer
 
 from game import commands
 from game.board import lines
@@ -26,6 +22,9 @@ from game.pages import rollout_pages as RS
 from game.scenes.keys import HELP_PAGES
 from game.zx.basic import Basic
 from gamedriver import RoutineDriver
+from page_drivers import ReviewDriver
+from review_records import RACE_EVEN, blunder_game
+from rollout_jobs import five_plays_answer
 from spectrum import overlay
 
 

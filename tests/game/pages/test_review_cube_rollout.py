@@ -6,12 +6,6 @@ than the match table as money play, said on the page (and in the summary and the
 for a match read from a .mat file. Records are built in code; rollouts are short (0-ply, few
 games) and seeded, so their answers are the same each run."""
 import pytest
-from test_review import RACE_EVEN, with_a_double
-from test_review_import import Driver as ImportDriver
-from test_review_import import imported_match
-from test_review_screen import LEVEL as SCREEN_LEVEL
-from test_review_screen import Driver as ReviewDriver
-from test_rollout_screen import Driver, wait_for, wait_for_games
 
 from game.analysis.cube_judgement import cube_verdict
 from game.analysis.judge import REVIEW_LEVEL, Reviewer
@@ -24,6 +18,10 @@ from game.model.match_terms import MONEY, MatchTerms
 from game.model.record import MatchRecord
 from game.pages import rollout_pages as RS
 from game.pages.review_pages import side_word
+from gamedriver import RoutineDriver as Driver
+from page_drivers import SCREEN_LEVEL, ImportDriver, ReviewDriver, wait_for, wait_for_games
+from review_records import RACE_EVEN, with_a_double
+from scripted_matches import imported_match
 
 TRIALS = 36                       # games a test rollout plays: seconds, not minutes
 QUICK = 3                         # the review's level where the judging is not under test

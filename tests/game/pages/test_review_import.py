@@ -8,8 +8,6 @@ import os
 import subprocess
 import sys
 
-from test_matfile import scripted_match
-
 from game.board import screen as S
 from game.matchfiles.imports import import_text
 from game.matchfiles.matfile import format_mat
@@ -19,28 +17,10 @@ from game.pages.import_pages import (
     PROBLEM_ROWS,
     game_line,
     problem_words,
-    review_program,
 )
-from gamedriver import RoutineDriver
-
-LEVEL = 1                      # the pages are under test here, not the judge
-NAMES = {"human": "Alexandrina", "computer": "Bo"}     # .mat names have no spaces
-
-
-class Driver(RoutineDriver):
-    """RoutineDriver on the --review program of `imported`."""
-
-    def __init__(self, imported, export_dir=None):
-        super().__init__(lambda basic: review_program(basic, imported, export_dir, level=LEVEL))
-
-    def screen_words(self) -> str:
-        return "\n".join(self.text())
-
-
-def imported_match(length=7, seed=5, rate=0.2, games=3, text=None):
-    m = scripted_match(length, seed, double_rate=rate, max_games=games)
-    m.record.names.update(NAMES)
-    return import_text(text(m.record) if text else format_mat(m.record), "club.mat")
+from page_drivers import ImportDriver as Driver
+from scripted_matches import CLUB_NAMES as NAMES
+from scripted_matches import imported_match, scripted_match
 
 
 def test_the_list_shows_the_file_the_players_and_each_game_with_its_result():
@@ -84,10 +64,12 @@ def test_a_number_not_in_the_list_is_refused_in_words():
     d.until("Game (1-")
     d.type("9\n")
     d.until("No game 9 here: type one listed", row=S.MESSAGE_ROW - 1)
+    assert d.text()[0].strip() == "REVIEW A MATCH" and not d.finished   # the list asks again
     d.type("\n")
     d.until("Type a game's number, then ENTER", row=S.MESSAGE_ROW - 1)
     d.type("1\n")
     d.until("REVIEW", row=0)
+    assert "Looking at game 1" in d.screen_words()                      # a listed one is taken
 
 
 def test_more_games_than_a_page_are_paged_with_enter():

@@ -4,7 +4,6 @@ them (the list, the summary, the move pages, the dice pages), and the .sgf that 
 keeps the real names. Bad names: 200 characters, control characters, right-to-left
 letters: drawn cut and in '?', never as control codes, and no line runs past its row."""
 import pytest
-from test_matfile import scripted_match
 
 from game.board import lines
 from game.board import screen as S
@@ -13,6 +12,7 @@ from game.matchfiles.sgf import format_sgf
 from game.pages.import_pages import review_program
 from game.zx.basic import Basic
 from gamedriver import RoutineDriver
+from scripted_matches import scripted_match
 
 LEVEL = 1
 

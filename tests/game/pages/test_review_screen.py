@@ -2,38 +2,15 @@
 stand-in machine: progress, a key stopping the computation (what is done is kept, R carries
 on), the summary page, each decision on the board with its mark, the computer's moves on C,
 and games that cannot be reviewed shown with their reason. Records are built in code."""
-from test_review import one_game, played_out
-
 from game.board import screen as S
 from game.matchfiles.matfile import parse_mat
-from game.model.match import COMPUTER, HUMAN
-from game.pages.review_pages import headline, review_screen
-from gamedriver import RoutineDriver, key_code
+from game.model.match import HUMAN
+from game.pages.review_pages import headline
+from gamedriver import key_code
 from gnubg_tools import comparable, gnubg_round_trip
-
-LEVEL = 3                         # the screen is under test here, not the judge
-
-
-class Driver(RoutineDriver):
-    """RoutineDriver on the review screen of `record` (its Screen kept as `screen`)."""
-
-    def __init__(self, record, **options):
-        def review(basic):
-            self.screen = S.Screen(basic.memory, basic.print_at)
-            return review_screen(basic, self.screen, record, level=LEVEL, **options)
-        super().__init__(review)
-
-    def until(self, words, max_frames=2000, row=None):      # the review's own frame limit
-        super().until(words, max_frames, row)
-
-
-def blunder_game():
-    record = one_game()
-    record.move(HUMAN, (3, 1), "8/5 6/5")
-    record.move(COMPUTER, (6, 4), "24/18 13/9")
-    record.move(HUMAN, (2, 1), "6/4 4/3")          # a blot-leaving slip
-    record.move(COMPUTER, (3, 1), "8/5 8/7")       # the blunder
-    return record
+from page_drivers import SCREEN_LEVEL as LEVEL
+from page_drivers import ReviewDriver as Driver
+from review_records import blunder_game, one_game, played_out
 
 
 def test_progress_then_the_summary_with_both_sides_ratings():

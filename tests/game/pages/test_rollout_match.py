@@ -9,8 +9,6 @@ seeded."""
 from dataclasses import replace
 
 import pytest
-from test_review_screen import Driver as ReviewDriver
-from test_rollout_screen import Driver, wait_for
 
 from game.analysis.judge import Reviewer
 from game.errors import MatchError
@@ -22,7 +20,9 @@ from game.model.position import Position
 from game.model.record import MatchRecord
 from game.model.rollout import CUBE_ACTIONS, Rollout
 from game.pages import rollout_pages as RS
+from gamedriver import RoutineDriver as Driver
 from native import ffi, lib
+from page_drivers import ReviewDriver, wait_for
 
 OPENING_42 = "4HPwATDgc/ABMA"      # the opening position, 4-2 to play
 FLOAT_SLACK = 1e-9                 # sums of the same doubles in another order

@@ -5,7 +5,6 @@ rollout stopped at once (a trial takes seconds there)."""
 import math
 
 import pytest
-from test_rollout_screen import opening_job, wait_for
 
 from game.model import evaluator as ev
 from game.model import rollout
@@ -13,6 +12,8 @@ from game.model.position import Position
 from game.model.rollout import Estimate, Rollout
 from game.pages import rollout_pages as RP
 from gamedriver import RoutineDriver
+from page_drivers import wait_for
+from rollout_jobs import opening_job
 
 LEVEL = 5                        # 2-ply: seconds a trial
 

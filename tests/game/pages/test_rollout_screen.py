@@ -4,7 +4,6 @@ stopping it with the answer so far, the result page (plays with their chances, o
 actions), R from the advice page, the cube advice page and a review move page, and a
 rollout whose page is closed midway (the window shut) leaving no thread behind. The
 rollout's threads run in real time, so the drivers wait in real time too."""
-import time
 
 import pytest
 
@@ -17,8 +16,8 @@ from game.model.match_terms import MONEY, MatchTerms
 from game.model.position import Position
 from game.pages import rollout_pages as RS
 from gamedriver import GameDriver, RoutineDriver
-
-SECONDS = 120                     # the longest a page may take to come on a busy machine
+from page_drivers import wait_for, wait_for_games
+from rollout_jobs import five_plays_answer, opening_job
 
 
 @pytest.fixture(autouse=True)
@@ -26,30 +25,6 @@ def weights():
     ev.ensure_loaded()
     yield
     rollout.stop_all()
-
-
-def wait_for(driver, words, row=None, seconds=SECONDS):
-    """Frames, a few milliseconds apart, until `words` show (on `row` if given)."""
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        lines = driver.text()
-        if any(words in line for line in (lines if row is None else [lines[row]])):
-            return
-        driver.frame()
-        time.sleep(0.005)
-    raise AssertionError(f"{words!r} never came; screen:\n" + "\n".join(driver.text()))
-
-
-def wait_for_games(driver, seconds=SECONDS):
-    """Frames until the progress page counts a game done; returns the count shown."""
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        words = driver.text()[2].split()
-        if words[:1] == ["Games"] and int(words[1].replace(",", "")) > 0:
-            return int(words[1].replace(",", ""))
-        driver.frame()
-        time.sleep(0.005)
-    raise AssertionError("no game was counted; screen:\n" + "\n".join(driver.text()))
 
 
 def roll_out_and_stop(driver, asks: str) -> str:
@@ -65,12 +40,6 @@ def roll_out_and_stop(driver, asks: str) -> str:
 
 
 Driver = RoutineDriver            # one rollout_pages routine, `make(basic)`, on the stand-in
-
-
-def opening_job(trials):
-    start = Position.start()
-    plays = [c.play for c in ev.ranked_plays(start, (3, 1), 3, limit=3)]
-    return RS.plays_job(start, plays, trials=trials)
 
 
 def test_enter_rolls_the_plays_out_at_0_ply_and_shows_equities_and_chances():
@@ -152,13 +121,14 @@ def test_r_on_the_advice_page_rolls_the_shown_plays_out_then_the_board_is_back()
 
 
 def test_a_review_move_page_rolls_its_decision_out():
-    from test_review_screen import Driver as ReviewDriver
-    from test_review_screen import blunder_game
+    from page_drivers import ReviewDriver
+    from review_records import blunder_game
     driver = ReviewDriver(blunder_game())
     driver.until("REVIEW OF GAME 1", row=0)
     driver.type("\n")
     driver.until("You 31", row=11)
-    roll_out_and_stop(driver, "Rolls out the 3 plays shown:")
+    page = roll_out_and_stop(driver, "Rolls out the 3 plays shown:")
+    assert "h3 f1" in page and page.count("vs 1st") == 2   # the play made and two more
     driver.type("\n")
     wait_for(driver, "You 31", row=11)                # back on the same move page
 
@@ -175,18 +145,6 @@ def test_r_on_the_cube_advice_page_rolls_the_cube_actions_out():
     assert "Double, pass +1.000" in roll_out_and_stop(driver, "Rolls out the cube actions:")
     driver.type("\n")
     wait_for(driver, "I double to 2. Take? (Y/N)")
-
-
-def five_plays_answer(job, stop: bool):
-    """`job` rolled out at 0-ply: to its end, or stopped once a few games are done."""
-    with rollout.Rollout() as ro:
-        ro.start(job.position, job.candidates, job.trials, 3, 0, job.seed, 2, terms=job.terms)
-        if not stop:
-            return ro.result()
-        deadline = time.monotonic() + 30
-        while ro.progress().trials_done < 3 and time.monotonic() < deadline:
-            time.sleep(0.01)
-        return ro.stop()
 
 
 @pytest.mark.parametrize("match", [MONEY, MatchTerms(length=5, away_me=3, away_opp=1,

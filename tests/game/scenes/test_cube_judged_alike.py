@@ -4,8 +4,8 @@ and the tutor screen a roll without a double (cube_judgement.worth_a_look: in EM
 score, where it used to take the 0.16 cut-off in 2 x MWC - 1), and the computer's answer to a
 resignation counts a double only where the one rule lets the side double (a cube of 64)."""
 import pytest
-from test_cube_stop import LEADER, TRAILER, StopDriver, match_at, until_move_or_stop
 
+from cube_scenes import LEADER, TRAILER, StopDriver, match_at, until_move_or_stop
 from game.analysis.cube_judgement import (
     CUBE_SCREEN_LEVEL,
     close_cube,

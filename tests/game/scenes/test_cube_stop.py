@@ -8,6 +8,7 @@ from types import SimpleNamespace
 
 import pytest
 
+from cube_scenes import LEADER, TRAILER, StopDriver, match_at, until_move_or_stop
 from game.analysis.cube_judgement import CUBE_SCREEN_LEVEL, close_cube
 from game.files.settings import Settings
 from game.model import evaluator
@@ -16,41 +17,13 @@ from game.model.match import COMPUTER, HUMAN, MAX_CUBE, Match
 from game.model.position import Position
 from game.scenes import cube, tutor
 from game.scenes.timing import SPEED_READ
-from gamedriver import CUBE_STOP, GameDriver
 
 OPENING_21 = [1, 2]            # the computer's die first: it starts with 2-1
 GAMMON = Position.from_points({13: 5, 8: 5, 6: 5}, {1: 1})   # the computer one roll from a win
-LEADER = {8: 3, 6: 5, 5: 3, 4: 3, 3: 1}                     # a race the human leads well
-TRAILER = {12: 2, 10: 2, 8: 3, 6: 3, 5: 2, 4: 2, 3: 1}
 
 
 def takes(position, match, doubler):
     return SimpleNamespace(double=False, take=True, too_good=False)
-
-
-class StopDriver(GameDriver):
-    roll_at_stops = False                    # these tests answer the stops themselves
-
-
-def until_move_or_stop(driver, max_frames=3000) -> str:
-    """Frames until the stop or "Your move?"; returns which came."""
-    for _ in range(max_frames):
-        message = driver.message()
-        if CUBE_STOP in message:
-            return "stop"
-        if "Your move?" in message:
-            return "move"
-        driver.frame()
-    raise AssertionError("neither came:\n" + "\n".join(driver.text()))
-
-
-def match_at(length, human=0, computer=0, value=1, owner=None, crawford=False) -> Match:
-    match = Match(length)
-    match.score[HUMAN], match.score[COMPUTER] = human, computer
-    match.start_game()
-    match.cube_value, match.cube_owner = value, owner
-    match.crawford_game = crawford
-    return match
 
 
 def test_the_stop_comes_before_every_throw_with_a_live_cube_and_enter_or_space_rolls():

@@ -4,9 +4,14 @@ reason, no tutor warning of a missed double, and the computer neither doubles no
 whether to: all by the one rule (MatchTerms.double_refused through Match.can_double)."""
 import time
 
-from test_cube_stop import StopDriver, match_at, until_move_or_stop
-from test_tutor import Thrown, missed_double, screens_until_your_move
-
+from cube_scenes import (
+    StopDriver,
+    Thrown,
+    match_at,
+    missed_double,
+    screens_until_your_move,
+    until_move_or_stop,
+)
 from game.files.settings import Settings
 from game.model.dice import Dice
 from game.model.match import COMPUTER, HUMAN

@@ -20,11 +20,14 @@ def test_p_shows_both_pip_counts():
     at_your_move(driver)
     driver.type("P\n")
     driver.until("Pips: you 167  me 167")
+    assert driver.message().startswith("Pips: you {}  me {}".format(*Position.start().pips()))
     at_your_move(driver)
     driver.type("h3\n")
     at_your_move(driver)
     driver.type("p\n")
     driver.until("Pips: you 164  me 167")
+    assert driver.message().startswith("Pips: you {}  me {}".format(   # 3 pips moved
+        *driver.game.state.position.pips()))
 
 
 def test_i_shows_the_gnubg_position_and_match_ids():

@@ -6,35 +6,14 @@ import pytest
 from game import words
 from game.model import rules
 from game.model.dice import Dice
+from game.model.match import HUMAN
 from game.model.position import Position
 from game.scenes import timing
 from gamedriver import GameDriver
+from human_player import play_to_end
+from shared_cases import CLOSED_BOARD
 
 MESSAGE = 23
-
-
-def play_human_turn(driver: GameDriver) -> None:
-    """Type one legal play for the turn in progress (the engine's first), step by step."""
-    turn = driver.game.state.turn
-    play = rules.legal_plays(turn.start, turn.dice)[0]
-    for step in play.steps:
-        letter = Position.letter_of_index(step.from_index)
-        driver.type(f"{letter}{step.die}\n")
-
-
-def play_to_end(driver: GameDriver, max_loops: int = 20000) -> str:
-    for _ in range(max_loops):
-        lines = driver.text()
-        if any("WIN" in line for line in lines):
-            return next(line for line in lines if "WIN" in line).strip()
-        if "Your move?" in lines[MESSAGE]:
-            play_human_turn(driver)
-            driver.run(2)
-        elif "ENTER" in lines[MESSAGE]:
-            driver.type("\n")
-        else:
-            driver.run(5)
-    raise AssertionError("the game did not end")
 
 
 def test_complete_game_human_against_computer_reaches_a_winner():
@@ -114,10 +93,6 @@ def test_quit_at_your_move_resigns_and_the_next_game_starts():
     assert len(driver.games) == 2 and driver.games[0].state.match.results[-1].kind == "resign"
 
 
-CLOSED_BOARD = Position.from_points({"bar": 2, 6: 4, 5: 3, 4: 3, 3: 3},
-                                    {1: 2, 2: 2, 3: 2, 4: 2, 5: 2, 6: 2, 8: 3})
-
-
 def test_the_bar_blocked_entry_forfeits_the_turn_with_a_message():
     driver = GameDriver(dice=Dice.scripted([1, 5]), start=CLOSED_BOARD)
     driver.until("You start with 5 and 1")
@@ -166,6 +141,8 @@ def test_the_end_of_a_game_names_the_winner_and_a_gammon():
     driver.type("a6\n")
     driver.until("YOU WIN a gammon (2 points)")
     driver.until("Press any key for a new game")
+    result = driver.game.state.match.results[-1]
+    assert (result.winner, result.kind, result.points) == (HUMAN, "gammon", 2)
 
 
 def test_the_end_of_a_game_backgammon_counts_three():
@@ -174,6 +151,8 @@ def test_the_end_of_a_game_backgammon_counts_three():
     driver.until("Your move?")
     driver.type("a6\n")
     driver.until("YOU WIN a backgammon (3 points)")
+    result = driver.game.state.match.results[-1]
+    assert (result.winner, result.kind, result.points) == (HUMAN, "backgammon", 3)
 
 
 def test_no_possible_play_forfeits_the_turn_with_a_message():

@@ -30,10 +30,12 @@ def test_machine_opening_throw_then_your_move_k4_and_4k():
 def test_machine_illegal_move_message_then_enter_recovers():
     driver = MachineDriver(dice=Dice.scripted([1, 4]))
     driver.until("Your move?", max_frames=900)
+    before = driver.game.state.position
     driver.type("k4\n")
     driver.until("No man on k. Press ENTER", max_frames=100)
     driver.type("\n")
     driver.until("Your move?", max_frames=100)
+    assert driver.game.state.position == before and driver.game.state.turn.made == []
 
 
 def test_machine_quit_resigns_and_starts_another_game():
@@ -87,7 +89,7 @@ def test_machine_fuzz_typed_through_the_keyboard_matrix():
 
 
 def test_machine_complete_game_against_the_evaluator_through_usr():
-    from test_game_flow import play_to_end
+    from human_player import play_to_end
     driver = MachineDriver(seed=21, level=3)
     verdict = play_to_end(driver, max_loops=100_000)
     assert verdict.startswith(("YOU WIN", "I WIN")) and "point" in verdict

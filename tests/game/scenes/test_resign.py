@@ -182,6 +182,8 @@ def test_between_two_people_the_other_player_answers():
     driver.until("White resigns 1 pt. OK? (Y/N)")
     driver.type("y")
     driver.until("BLACK WINS: White resigns (1 pt)")       # fit to the row
+    assert driver.log[-2:] == ["white resigns 2 pts, declined", "white resigns 1 pt, accepted"]
+    assert driver.game.state.match.score == {"white": 0, "black": 1}
 
 
 def test_a_backgammon_resigned_with_the_cube_at_64_scores_192_and_the_score_page_says_so():

@@ -6,14 +6,13 @@ loaded by `gnubg -t` with the same moves, and R with no finished game refused in
 Each time the match goes on afterwards as before."""
 import re
 
-from test_game_flow import play_human_turn
-
 from game.board import screen as S
 from game.files.settings import Settings
 from game.matchfiles.matfile import parse_mat, write_mat
 from game.model.position import Position
 from gamedriver import GameDriver
 from gnubg_tools import comparable, run_gnubg
+from human_player import play_human_turn
 
 MESSAGE, FOOTER, HEADLINE = S.MESSAGE_ROW, S.ROWS - 1, S.BOTTOM_FIRST_ROW - 1
 # a short race from a set-up board: eight men each, the human's a little ahead
@@ -189,9 +188,8 @@ def test_r_with_no_finished_game_says_so_and_loses_nothing():
 
 
 def test_on_the_machine_r_at_the_banner_shows_the_review_read_back_from_the_screen():
-    from test_game_flow import play_to_end
-
     from gamedriver import MachineDriver
+    from human_player import play_to_end
     driver = MachineDriver(seed=5, start=RACE, level=3, settings=Settings(speed="instant"))
     assert "WIN" in play_to_end(driver, max_loops=100_000)
     driver.until(NEW_GAME, row=MESSAGE)

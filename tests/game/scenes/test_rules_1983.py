@@ -5,7 +5,6 @@ real window is tests/game/test_game_1983.py; the rules themselves test_inlay_rul
 from types import SimpleNamespace
 
 import pytest
-from test_game_flow import CLOSED_BOARD, play_human_turn
 
 from game.files import savegame
 from game.files.session import Session
@@ -14,6 +13,8 @@ from game.model.dice import Dice
 from game.model.position import Position
 from game.scenes import keys
 from gamedriver import GameDriver
+from human_player import play_human_turn
+from shared_cases import CLOSED_BOARD
 
 # every option the card has no word for, set the other way: the 1983 rules must hold them
 EVERYTHING_ON = dict(cube=True, match_length=5, who_starts="human", confirm_turn=True,

@@ -9,8 +9,13 @@ from types import SimpleNamespace
 
 import pytest
 
+from cube_scenes import (
+    WAIT_SECONDS,
+    Thrown,
+    missed_double,
+    screens_until_your_move,
+)
 from game.analysis import judge as review
-from game.analysis.cube_judgement import judge_no_double
 from game.analysis.judge import BAD, DOUBTFUL
 from game.commands import play_text
 from game.files.settings import Settings, SettingsError
@@ -26,7 +31,6 @@ from gamedriver import CUBE_STOP, GameDriver
 HUMAN_53 = [3, 5]                 # the opening throw: the human's 5 beats the computer's 3
 RACE_EVEN = "7u4OAADu7g4AAA"      # 60 pips each, on roll: no double (test_review.py)
 RACE_PASS = "trsbAAC2uwMAAA"      # 55 pips against 69: double, pass (test_review.py)
-WAIT_SECONDS = 60                 # the judging runs in a thread: wait in wall time
 
 
 def opening_53_by_mark() -> dict:
@@ -290,47 +294,7 @@ def test_without_a_judgement_the_tutor_says_nothing_and_the_turn_ends(marked, mo
 
 # ---- the missed double -------------------------------------------------------------
 
-TRAILER = {12: 2, 10: 2, 8: 3, 6: 3, 5: 2, 4: 2, 3: 1}           # 107 pips, all past
-LEADERS = ({8: 3, 6: 5, 5: 3, 4: 3, 3: 1}, {10: 1, 8: 3, 6: 4, 5: 3, 4: 3, 3: 1},
-           {10: 2, 8: 3, 6: 4, 5: 3, 4: 2, 3: 1}, {12: 1, 10: 2, 8: 3, 6: 4, 5: 2, 4: 2, 3: 1})
 ONE_ALL_OF_3 = MatchTerms(length=3, away_me=2, away_opp=2)
-
-
-class Thrown(Dice):
-    """The test's dice: each pair thrown for a turn is written down as it is thrown; the
-    tumbling shows the same face every time (so two runs draw the same pictures)."""
-
-    def __init__(self, faces, seed=0):
-        super().__init__(seed=seed, faces=faces)
-        self.pairs: list = []
-
-    def pair(self):
-        self.pairs.append(super().pair())
-        return self.pairs[-1]
-
-    def flicker(self):
-        return 3
-
-
-def computers_21(start: Position) -> Position:
-    """`start` (held for the human) after the computer, on roll first, plays 2-1 as the
-    driver's chooser does (the first legal play): the human on roll."""
-    return rules.legal_plays(start.swapped(), (2, 1))[0].after.swapped()
-
-
-def missed_double(terms: MatchTerms, marks=("??",), computer_first=False):
-    """A race the human leads where rolling without a double earns one of `marks` by the
-    review's own judgement at `terms`, asked of the evaluator here: (the start, the human's
-    position on roll, the loss). `computer_first`: the computer plays a 2-1 first."""
-    for leader in LEADERS:
-        start = Position.from_points(leader, TRAILER)
-        position = computers_21(start) if computer_first else start
-        _, loss = judge_no_double(
-            lambda level, p=position: evaluator.cube_decision(p, level, terms),
-            terms, review.REVIEW_LEVEL)
-        if review.mark_for(loss) in marks:
-            return start, position, loss
-    raise AssertionError(f"no race of LEADERS earns {marks} at {terms}")
 
 
 def roll_with(option: str, start, dice=None, **options):
@@ -340,23 +304,6 @@ def roll_with(option: str, start, dice=None, **options):
                         **options)
     until(driver, "ENTER rolls", row=23)
     return driver
-
-
-def screens_until_your_move(driver, picture=False):
-    """Every frame's screen text (`picture`: with the screen's bytes, attributes included)
-    until "Your move?", ENTER typed at "ENTER rolls" and at a warning (the roll kept)."""
-    seen: list = []
-    deadline = time.monotonic() + WAIT_SECONDS
-    while "Your move?" not in driver.message():
-        assert time.monotonic() < deadline, "\n".join(driver.text())
-        seen.append((driver.text(), bytes(driver.machine.memory[0x4000:0x5B00]))
-                    if picture else driver.text())
-        if "ENTER rolls" in driver.message() or "better by" in driver.message():
-            driver.type("\n")
-        else:
-            driver.run(1)
-            time.sleep(0.001)
-    return seen
 
 
 def test_missed_double_is_warned_before_the_dice_are_thrown():

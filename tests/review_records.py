@@ -1,0 +1,75 @@
+"""Match records for the review, built in code: an empty game to add entries to, a game
+played to its end or one with a double taken (level 3's plays, seeded dice), the 3-1 opening
+with a blunder, and the race positions of the cube's cases. Used by the analysis and the pages'
+tests. Not a test."""
+import random
+
+from game.model import evaluator, rules
+from game.model.match import COMPUTER, HUMAN
+from game.model.position import Position
+from game.model.record import MatchRecord
+
+RACE_PASS = "trsbAAC2uwMAAA"     # a race, 55 pips against 69: double, pass (level 5)
+RACE_EVEN = "7u4OAADu7g4AAA"     # 60 pips each, on roll: no double, take
+QUICK = 3                        # where only the bookkeeping is under test: the fast level
+
+
+def one_game(start=None, length=0):
+    record = MatchRecord(length)
+    record.start_game({HUMAN: 0, COMPUTER: 0}, start=start)
+    return record
+
+
+def played_out(seed, level=3, error_rate=0.3, length=0):
+    """A game to the end: each turn the level's best play, or now and then one of its next
+    three (so the review has errors to find), seeded dice."""
+    rng = random.Random(seed)
+    record = one_game(length=length)
+    position, side, first = Position.start(), HUMAN, True
+    while True:
+        dice = (rng.randint(1, 6), rng.randint(1, 6))
+        while first and dice[0] == dice[1]:
+            dice = (rng.randint(1, 6), rng.randint(1, 6))
+        first = False
+        ranked = evaluator.ranked_plays(position, dice, level)
+        pick = ranked[0] if rng.random() > error_rate else ranked[min(len(ranked) - 1,
+                                                                      rng.randint(1, 3))]
+        record.move(side, dice, pick.play.steps)
+        result = rules.game_result(pick.play.after)
+        if result:
+            record.win(side, result)
+            return record
+        position, side = pick.play.after.swapped(), COMPUTER if side == HUMAN else HUMAN
+
+
+def with_a_double(seed, moves, level=3):
+    """A game of `moves` turns (level 3's plays, seeded dice) where the side on roll at turn
+    6 doubles and is taken, so the turns include a double, its answer and a cube owned."""
+    rng = random.Random(seed)
+    record = one_game()
+    position, side = Position.start(), HUMAN
+    for turn in range(moves):
+        dice = (rng.randint(1, 6), rng.randint(1, 6))
+        while turn == 0 and dice[0] == dice[1]:
+            dice = (rng.randint(1, 6), rng.randint(1, 6))
+        other = COMPUTER if side == HUMAN else HUMAN
+        if turn == 6:
+            record.double(side, 2)
+            record.take(other)
+        pick = evaluator.ranked_plays(position, dice, level)[0]
+        record.move(side, dice, pick.play.steps)
+        if rules.game_result(pick.play.after):
+            break
+        position, side = pick.play.after.swapped(), other
+    return record
+
+
+def blunder_game():
+    """Four turns from the start: 3-1 made properly, the computer's 6-4, a 2-1 that leaves a
+    blot, and the computer's 3-1 played 8/5 8/7 (the blunder)."""
+    record = one_game()
+    record.move(HUMAN, (3, 1), "8/5 6/5")
+    record.move(COMPUTER, (6, 4), "24/18 13/9")
+    record.move(HUMAN, (2, 1), "6/4 4/3")          # a blot-leaving slip
+    record.move(COMPUTER, (3, 1), "8/5 8/7")       # the blunder
+    return record
