@@ -1,6 +1,6 @@
 """Reading a small file the program is given (a tape, the settings, a save) safely: only a
 regular file is opened (a FIFO or a device never blocks the program) and its size limit is
-checked before anything is read. Not the writing (game/files/safe_write.py), not the formats."""
+checked before anything is read. Not the writing (spectrum/safe_write.py), not the formats."""
 import os
 import stat
 

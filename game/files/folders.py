@@ -10,9 +10,9 @@ import pathlib
 import shutil
 import sys
 
-from game.files.safe_write import keep_aside, make_folder
 from spectrum.quoting import os_words, short_path
 from spectrum.quoting import say as quoting_say
+from spectrum.safe_write import keep_aside, make_folder
 
 CONFIG_ENV = "SPECTRUM_BACKGAMMON_CONFIG_DIR"   # overrides the directory (tests, portable use)
 APP_DIR = "spectrum-backgammon"

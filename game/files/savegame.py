@@ -12,7 +12,6 @@ import time
 from dataclasses import dataclass, field
 
 from game.errors import BackgammonError
-from game.files import safe_write
 from game.files.settings import Settings, SettingsError, config_dir
 from game.files.validate import (
     Invalid,
@@ -41,6 +40,7 @@ from game.model.match import (
 from game.model.names import MAX_NAME_CHARS, clean_name, name_note, name_problem
 from game.model.position import ID_FORM
 from game.model.record import ACTIONS, RecordError
+from spectrum import safe_write
 from spectrum.quoting import escaped, say, short_path
 
 SAVE_FILE = "savegame.json"
@@ -265,7 +265,7 @@ def read_back(saved: SavedGame) -> tuple[bytes, SavedGame]:
 
 
 def write_save(path, saved: SavedGame) -> pathlib.Path:
-    """Write a save atomically (game/files/safe_write.py write_atomic: a temporary file in the same
+    """Write a save atomically (spectrum/safe_write.py write_atomic: a temporary file in the same
     folder, flushed, fsynced, renamed over). If the save already there reads back whole,
     it becomes the backup (NAME.bak) as the new one goes in; a damaged one is not kept
     over a good backup. SaveError (nothing written) if `saved` is not a valid save."""

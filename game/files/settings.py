@@ -8,7 +8,6 @@ import pathlib
 from dataclasses import asdict, dataclass, fields
 
 from game.errors import BackgammonError
-from game.files import safe_write
 from game.files.folders import CONFIG_ENV as CONFIG_ENV  # (re-exported: the tests set it)
 from game.files.folders import config_dir
 from game.files.validate import (
@@ -24,6 +23,7 @@ from game.files.validate import (
     whole,
 )
 from game.model.match import MAX_LENGTH, BadMatchLength, parse_match_length
+from spectrum import safe_write
 from spectrum.hw import BLACK, BLUE, CYAN, GREEN, MAGENTA, RED, WHITE, YELLOW
 from spectrum.quoting import quoted, say, short_path
 

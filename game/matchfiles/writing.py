@@ -1,12 +1,13 @@
 """What the .mat and .sgf writers share: a player's name made writable (UTF-8 text gnubg and
 our readers take back: no control characters, no lone surrogates, no bidi overrides, 31
-characters at most), and the text put in
-place through a temporary file that is removed whatever goes wrong. Not the formats themselves
-(matfile.py, sgf.py); game/files/safe_write.py, a layer above, keeps the player's own files."""
+characters at most), and the text put in place as every file is (spectrum/safe_write.py).
+Not the formats themselves (matfile.py, sgf.py)."""
 from __future__ import annotations
 
 import os
 import unicodedata
+
+from spectrum import safe_write
 
 UNWRITABLE = "?"                 # what stands for a character no file can hold
 MAX_NAME_CHARS = 31              # of a name GNU Backgammon 1.07 keeps (it cuts the rest off)
@@ -32,21 +33,9 @@ def writable_name(name) -> str:
 
 
 def write_text(path, text: str) -> str:
-    """Write text (UTF-8, "\\n" line ends) to a temporary file beside path, then rename it
-    over path; on any failure the temporary file is removed and the error raised (OSError
-    for the disk; text that cannot be encoded is the caller's fault, a UnicodeError).
-    Returns the path."""
-    path = os.fspath(path)
+    """Write text (UTF-8, "\\n" line ends) as every file is written (spectrum/safe_write.py:
+    a temporary file, fsynced, renamed over path; nothing left behind on a failure, the error
+    raised: OSError for the disk, a UnicodeError for text that cannot be encoded, before any
+    file is opened). Returns the path."""
     data = text.encode("utf-8")
-    tmp = path + ".tmp"
-    try:
-        with open(tmp, "wb") as fh:
-            fh.write(data)
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.remove(tmp)
-        except OSError:
-            pass
-        raise
-    return path
+    return os.fspath(safe_write.write_atomic(path, data))

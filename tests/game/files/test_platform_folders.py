@@ -1,6 +1,6 @@
 """Each platform's logic for the player's files, run here with sys.platform set as there
 (issue 51): the options and save folder (game/files/folders.py), the old Linux place moved
-once, a save Windows will not let us replace (game/files/safe_write.py), the stop signals a
+once, a save Windows will not let us replace (spectrum/safe_write.py), the stop signals a
 platform has (game/files/shutdown.py), and names with spaces and accents. The code asks
 sys.platform, never os.name: os.name set to "nt" on Linux makes pathlib build Windows paths,
 which cannot be made here, so the platform logic keys on the one name a test can set."""
@@ -11,12 +11,13 @@ import types
 
 import pytest
 
-from game.files import folders, safe_write, shutdown
+from game.files import folders, shutdown
 from game.files import settings as st
 from game.files.savegame import SavedGame, load_game, save_game, save_path
 from game.files.settings import Settings, load_settings
 from game.matchfiles.imports import read_match_file
 from game.model.match import COMPUTER, HUMAN, Match
+from spectrum import safe_write
 
 START_ID = "4HPwATDgc/ABMA"        # gnubg's ID of the starting position
 PLATFORMS = ["win32", "darwin", "linux"]

@@ -129,10 +129,16 @@ def test_a_write_that_fails_leaves_no_temporary_file_and_the_old_file_whole(
         assert target.read_text() == "the old file\n"
 
 
-def test_a_write_into_a_missing_folder_is_an_oserror_and_leaves_nothing(tmp_path):
-    with pytest.raises(OSError):
+def test_a_write_where_a_file_stands_for_the_folder_is_an_oserror_and_leaves_nothing(tmp_path):
+    (tmp_path / "gone").write_text("a file, not a folder\n")
+    with pytest.raises(OSError, match="not a folder"):
         write_mat(one_game("You"), tmp_path / "gone" / "match.mat")
-    assert os.listdir(tmp_path) == []
+    assert os.listdir(tmp_path) == ["gone"]
+
+
+def test_an_export_into_a_folder_not_there_yet_makes_it(tmp_path):
+    write_mat(one_game("You"), tmp_path / "new" / "match.mat")
+    assert os.listdir(tmp_path / "new") == ["match.mat"]
 
 
 def test_text_that_cannot_be_encoded_leaves_no_temporary_file(tmp_path):

@@ -1,6 +1,7 @@
-"""Writing the player's files (settings, saves) safely: to a temporary file in the same
-folder, flushed and fsynced, then renamed over the old file; a damaged file kept aside,
-never deleted. Not what the files mean, and not the reading (spectrum/safe_read.py)."""
+"""Writing a file safely, for every file the program writes (the player's settings and saves,
+an exported .mat or .sgf): to a temporary file in the same folder, flushed and fsynced, then
+renamed over the old file; a damaged file kept aside, never deleted. No part of the machine:
+it sits here, beside spectrum/safe_read.py, so every layer reaches it. Not what the files mean."""
 import errno
 import glob
 import os
@@ -13,6 +14,7 @@ import time
 from spectrum.quoting import short_path
 from spectrum.safe_read import read_regular
 
+PathLike = str | os.PathLike[str]     # a file or folder as the callers name it
 COPY_BYTES = 1 << 20                # keep_aside copies files up to this size, renames others
 # Windows refuses to replace a file another program holds open (a virus scanner or a sync tool
 # reading the save just written) or one marked read-only: such a refusal is tried again, with
@@ -25,7 +27,7 @@ class NotAFolder(NotADirectoryError):
     folder above it); filename is that file's path."""
 
 
-def make_folder(folder) -> pathlib.Path:
+def make_folder(folder: PathLike) -> pathlib.Path:
     """The folder, made with its parents if need be; NotAFolder when a file stands where
     it or a folder above it should be (not Python's "[Errno 17] File exists")."""
     folder = pathlib.Path(folder)
@@ -43,7 +45,7 @@ class ReplaceRefused(PermissionError):
     message, one line, names the file and what to do."""
 
 
-def replace_retrying(source, target) -> None:
+def replace_retrying(source: PathLike, target: PathLike) -> None:
     """os.replace, tried again after each of REPLACE_PAUSES_S on Windows while the system
     refuses it; then ReplaceRefused. Elsewhere a refusal is final at once (a rename there is
     never blocked by a reader)."""
@@ -61,7 +63,7 @@ def replace_retrying(source, target) -> None:
             time.sleep(pause_s)
 
 
-def write_atomic(path, data: bytes, backup=None) -> pathlib.Path:
+def write_atomic(path: PathLike, data: bytes, backup: PathLike | None = None) -> pathlib.Path:
     """Write data to path so that a crash at any moment leaves either the old file or the
     new one, never half of one: a temporary file in the same folder, flushed and fsynced,
     then renamed over. With `backup` (a path), the old file is first renamed to it, so the
@@ -87,7 +89,7 @@ def write_atomic(path, data: bytes, backup=None) -> pathlib.Path:
     return path
 
 
-def sweep_temporary(path) -> int:
+def sweep_temporary(path: PathLike) -> int:
     """Remove the temporary files write_atomic(path) leaves when its process is killed in
     mid-write (NAME.*.tmp beside it); call at start-up, when no write is under way.
     Returns how many went."""
@@ -116,7 +118,7 @@ def _sync_folder(folder: pathlib.Path) -> None:
         os.close(fd)
 
 
-def keep_aside(path, label: str = "damaged", copy: bool = False) -> pathlib.Path:
+def keep_aside(path: PathLike, label: str = "damaged", copy: bool = False) -> pathlib.Path:
     """Keep a file out of the way: renamed NAME.damaged-YYYYmmdd-HHMMSS (numbered -2, -3...
     if that exists). With `copy`, a regular file of at most COPY_BYTES stays where it is
     and a copy goes aside instead, unless a copy kept before holds the same bytes (then
