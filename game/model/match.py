@@ -288,16 +288,18 @@ class Match:
             return Decision(False, "No game is in progress")
         if self.offered_by is not None:
             return Decision(False, "A double is already waiting for an answer")
-        if self.on_roll is not None and side != self.on_roll:
-            return Decision(False, "You may only double on your own turn")
-        if self.rolled:
-            return Decision(False, "You may only double before you roll")
+        # the reasons that hold for the whole game come before this turn's (a D after the
+        # throw in the Crawford game says the Crawford game, not "before you roll")
         if self.crawford_game:
             return Decision(False, "No doubling in the Crawford game")
         if self.cube_owner is not None and self.cube_owner != side:
             return Decision(False, "Only the owner of the cube may double")
         if self.cube_value >= MAX_CUBE:
             return Decision(False, f"The cube is already at {MAX_CUBE}")
+        if self.on_roll is not None and side != self.on_roll:
+            return Decision(False, "You may only double on your own turn")
+        if self.rolled:
+            return Decision(False, "You may only double before you roll")
         return Decision(True)
 
     def double(self, side: str) -> int:
