@@ -7,8 +7,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from game.interfaces import Frames
 from game.board import message_rows
+from game.interfaces import Frames
 from game.model import resignation
 from game.model.match import GameResult
 from game.pages import menus
