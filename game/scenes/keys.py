@@ -35,7 +35,7 @@ def show_help(board_game: Game, side: str) -> Frames:
 
 def options(board_game: Game, side: str) -> Frames:
     table, m = board_game.table, board_game.state.match
-    out = yield from options_page.options_menu(table.basic, table.settings)
+    out = yield from options_page.options_menu(table.basic, table.settings, match=m)
     board_game.apply_style()
     if "cube" in out.changed and not m.results and m.cube_value == 1 and m.cube_owner is None:
         m.cube_enabled = table.settings.cube      # nothing turned on it yet

@@ -62,7 +62,8 @@ def between_games(basic: Basic, screen: S.Screen, settings: Settings,
     game of `board_game`'s match and T for the dice on trial (then the options again); returns the
     set-up position (human on roll) or None."""
     while True:
-        out = yield from options_page.options_menu(basic, settings, offer_setup=True)
+        out = yield from options_page.options_menu(basic, settings, offer_setup=True,
+                                                   match=board_game.state.match)
         if out.setup_board:
             position = yield from setup_board.setup_board(basic, screen)
             return position
