@@ -86,8 +86,8 @@ class Runner:
         from game.files.settings import load_settings
         from game.model.dice import Dice
         from game.program import Run, program
-        from game.zx.basic import Basic
         from game.zx import media
+        from game.zx.basic import Basic
         from game.zx.usr import evaluator_cube, usr_cube
         self.machine = machine
         self.feed = open(keys_from, encoding="ascii", errors="replace", newline="") \

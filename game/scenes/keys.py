@@ -9,7 +9,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from game import commands
-from game.board.lines import fit
+from game.board.lines import COLUMNS
 from game.files.settings import export_folder
 from game.interfaces import Frames
 from game.matchfiles import matfile
@@ -114,7 +114,11 @@ def version(board_game: Game, side: str) -> Frames:
 
 def export_now(board_game: Game, side: str) -> Frames:
     name = yield from export(board_game)
-    board_game.message(fit(name))
+    if len(name) > COLUMNS:                        # a reason too long for the line: whole
+        yield from menus.tell(board_game.table.basic, name, redraw=board_game.redraw)
+        board_game.mark_dice(board_game.state.typed_turn())
+        return
+    board_game.message(name)
     yield from info_pause(board_game)
 
 
