@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 
 from game.analysis import judge as R
+from game.board import message_rows
 from game.board import screen as S
 from game.board.lines import fit, rom_text, wrap
 from game.chances import chances_line, ink_of
@@ -46,11 +47,11 @@ BAR_EMPTY = S.attr(S.BLACK, S.WHITE)
 MARK_ATTR = {"": S.attr(S.BLACK, S.WHITE, bright=True),
              "?": S.attr(S.BLACK, S.YELLOW, bright=True),
              "??": S.attr(S.WHITE, S.RED, bright=True)}
-KEYS_HELP = ("ENTER next  B back  Q end", "S summary  C one side or both")
+# a wrong key shows the keys, all at once (message_rows) until the next key
+KEYS_HELP = ("ENTER next  B back  Q end", "S summary  C one side/both",
+             "A the plays' chances  R roll out")
 NAME_CHARS = 8                                  # of a player's name on the pages
 FIGURES_KEYS = (ord("a"), ord("A"))
-FIGURES_HELP = "A: the plays with their chances"
-ROLLOUT_HELP = "R rolls this decision out"
 
 
 def side_word(side: str, names: dict | None = None) -> str:
@@ -386,10 +387,11 @@ def browse(basic: Basic, screen: S.Screen, reviewer: R.Reviewer, bottom: str, si
         basic.print_at(S.ROWS - 3, 0, "Nothing to show for this side.", PAGE)
         yield from basic.pause(100)
         return "summary"
-    at = 0
+    at, pending = 0, None
     while True:
         draw_item(screen, items[at], bottom, reviewer.review.names)
-        key = yield from basic.inkey()
+        key = pending if pending is not None else (yield from basic.inkey())
+        pending = None
         if key in NEXT_KEYS:
             if at == len(items) - 1:
                 return "summary"
@@ -413,12 +415,10 @@ def browse(basic: Basic, screen: S.Screen, reviewer: R.Reviewer, bottom: str, si
             yield from roll_out(basic, screen, items[at], bottom, reviewer.record.sides,
                                 reviewer.review.names)
             continue
-        else:
+        else:                           # the keys, over the board's foot, till a key
             basic.beep(*BAD_KEY)
-            for words in (*KEYS_HELP, FIGURES_HELP, ROLLOUT_HELP):
-                screen.message(words)
-                if (yield from basic.pause(100)) is not None:
-                    break
+            message_rows.show(screen, list(KEYS_HELP))
+            pending = yield from basic.inkey()      # acted on as if typed on the page
             continue
         basic.beep(*CLICK)
 
