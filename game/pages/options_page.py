@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from game.board import screen as S
 from game.files.settings import MENU_KEYS, OPTIONS, Settings, SettingsError
-from game.model.match import Match
+from game.model.match import Match, sides_for
 from game.pages.menus import (
     BAD_KEY,
     CLICK,
@@ -88,14 +88,18 @@ def draw_options(basic: Basic, settings: Settings, offer_setup: bool) -> None:
 
 
 def length_note(settings: Settings, match: Match | None) -> str:
-    """When the match length set is not the length of the match in progress: from when it
-    applies (the game in progress plays on as it began; the next game begins a new match
-    at the new length, game/scenes/match_end.py fits). Else ""."""
-    if match is None or settings.match_length == match.length:
+    """When the match length (or the players) set is not the match in progress's: from when
+    it applies (the game in progress plays on as it began; the next game begins a new match,
+    game/scenes/match_end.py fits). Else ""."""
+    if match is None:
         return ""
-    if settings.match_length is None:
-        return "Money play from the next game"
-    return f"A new match to {settings.match_length} from next game"
+    if settings.match_length != match.length:
+        if settings.match_length is None:
+            return "Money play from the next game"
+        return f"A new match to {settings.match_length} from next game"
+    if sides_for(settings.players) != match.sides:
+        return "A new match from the next game"
+    return ""
 
 
 def draw_hints(basic: Basic, offer_setup: bool, note: str = "") -> None:
@@ -153,6 +157,8 @@ def options_menu(basic: Basic, settings: Settings, path=None, offer_setup: bool 
         basic.silent = not settings.sound          # the sound option acts at once
         basic.beep(*CLICK)
         draw_option(basic, settings, index)
+        if name == "players":
+            draw_hints(basic, offer_setup, length_note(settings, match))
         if getattr(settings, name) != before and name not in changed:   # (by name, as above)
             changed.append(name)
     saved = True

@@ -53,3 +53,13 @@ def test_the_note_fits_its_row_at_every_length():
             note = length_note(Settings(match_length=length), Match(playing))
             assert len(note) <= 32 and (note == "") == (length == playing)
     assert length_note(Settings(match_length=3), None) == ""     # no match in progress
+
+
+def test_other_players_set_during_a_match_say_a_new_match_begins_with_the_next_game(config):
+    match = Match(5)
+    settings = Settings(match_length=5)
+    driver = RoutineDriver(lambda b: options_page.options_menu(b, settings, match=match))
+    driver.type("c")                            # Players: human v human
+    assert driver.text()[HINT_ROW + 1].strip() == "A new match from the next game"
+    driver.type("cc")                           # the demo, then back to human v computer
+    assert driver.text()[HINT_ROW + 1].strip() == HINT
