@@ -28,7 +28,8 @@ class EntryError(BackgammonError, ValueError):
 
 class MatchError(BackgammonError, ValueError):
     """Something a match does not allow: a double that may not be offered, a bad length or
-    score, a match context (length, away_me, away_opp, crawford, cube) the evaluator refuses."""
+    score, or MatchTerms that cannot be (game/model/match_terms.py: checked when made, the
+    message naming the bad value), which the C engine would refuse too."""
 
 
 class IllegalMoveError(EntryError):

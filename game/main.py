@@ -8,6 +8,7 @@ import os
 import sys
 import time
 
+from spectrum.quoting import os_words, quoted, say, terminal_line
 from spectrum.tape_modes import TAPE_MODES
 
 TITLE = "Spectrum Backgammon"
@@ -24,22 +25,87 @@ INSTANT_BUDGET_S = 0.015         # wall time a displayed frame may spend loading
 WARM_UPS: list = []              # weight-loading threads, joined before main() returns
 
 
+MAX_SCALE = 10                   # --scale: 3,200 x 2,400 pixels, more than a 4K screen
+MAX_FRAMES = 10_000_000          # --frames: over two days of the 48K's time
+MAX_SEED = (1 << 64) - 1         # --seed: any 64-bit number
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse, every error one line in the terminal's form (spectrum/quoting.py): a value
+    quoted short by its check, an argument it does not know quoted short here."""
+
+    def parse_args(self, args=None, namespace=None):
+        known, extras = self.parse_known_args(args, namespace)
+        if extras:
+            shown = " ".join(quoted(extra) for extra in extras[:3])
+            self.error(f"unrecognized arguments: {shown}{' ...' if len(extras) > 3 else ''}")
+        return known
+
+    def error(self, message):
+        self.print_usage(sys.stderr)
+        self.exit(2, f"{self.prog}: error: {terminal_line(message)}\n")
+
+
+def whole_number(low: int, high: int):
+    """argparse's type for a whole number from low to high: the one-line error names the
+    range and quotes what was typed (short)."""
+    def parse(text: str) -> int:
+        digits = text.strip().lstrip("+-")
+        if not (digits.isascii() and digits.isdigit() and len(digits) <= len(str(high)) + 1
+                and low <= int(text) <= high):
+            raise argparse.ArgumentTypeError(
+                f"{quoted(text)} is not a whole number from {low} to {high}")
+        return int(text)
+    return parse
+
+
+def one_of(*choices: str):
+    """argparse's type for one of `choices` (what was typed quoted short if it is not)."""
+    def parse(text: str) -> str:
+        if text not in choices:
+            raise argparse.ArgumentTypeError(f"{quoted(text)} is not one of {', '.join(choices)}")
+        return text
+    return parse
+
+
+def setting(name: str):
+    """argparse's type for an option the settings also hold (--level): the settings' own
+    check (game/files/settings.py parse_option), imported only when the option is given."""
+    def parse(text: str):
+        from game.files.settings import SettingsError, parse_option
+        try:
+            return parse_option(name, text)
+        except SettingsError as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
+    return parse
+
+
+def tell(text: str) -> None:
+    """One line on stderr, "Spectrum Backgammon: ...", in the terminal's form (quoting.say)."""
+    say(f"{TITLE}: {text}")
+
+
 def parse_args(argv):
     from game import __version__
-    parser = argparse.ArgumentParser(prog="spectrum-backgammon",
-                                     description="CP Software's 1983 Backgammon on a 48K.")
+    parser = Parser(prog="spectrum-backgammon",
+                    description="CP Software's 1983 Backgammon on a 48K.")
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
-    parser.add_argument("--scale", type=int, default=3, help="whole-number window scale (3)")
+    parser.add_argument("--scale", type=whole_number(1, MAX_SCALE), default=3,
+                        help=f"whole-number window scale, 1 to {MAX_SCALE} (3)")
     parser.add_argument("--fullscreen", action="store_true", help="start fullscreen (F11)")
-    parser.add_argument("--tape", choices=tuple(TAPE_MODES), default="fast",
+    parser.add_argument("--tape", type=one_of(*TAPE_MODES), default="fast",
+                        metavar="{" + ",".join(TAPE_MODES) + "}",
                         help="how the tape loads: " + ", ".join(
                             f"{mode} ({means})" for mode, means in TAPE_MODES.items()))
     parser.add_argument("--screenshot", metavar="PATH", default=None,
                         help="no window: run --frames frames, write the screen to PATH, exit")
-    parser.add_argument("--frames", type=int, default=None, metavar="N",
-                        help="frames to run headless (default 500 with --screenshot)")
-    parser.add_argument("--seed", type=int, default=None, help="seed the dice (replay a game)")
-    parser.add_argument("--level", type=int, default=None, help="the computer's level")
+    parser.add_argument("--frames", type=whole_number(1, MAX_FRAMES), default=None, metavar="N",
+                        help="frames to run headless, 1 to 10,000,000 (default 500 with "
+                             "--screenshot); a headless run saves nothing")
+    parser.add_argument("--seed", type=whole_number(0, MAX_SEED), default=None,
+                        help="seed the dice, 0 to 2**64-1 (replay a game)")
+    parser.add_argument("--level", type=setting("level"), default=None,
+                        help="the computer's level, 1 to 5, for this run")
     parser.add_argument("--mute", action="store_true", help="no sound (F9 toggles)")
     parser.add_argument("--wav", metavar="PATH", default=None, help="record the beeper")
     parser.add_argument("--rom", metavar="PATH", default=None,
@@ -58,7 +124,7 @@ def parse_args(argv):
     rules.add_argument("--1983", dest="rules", action="store_const", const="1983",
                        help="the game as the 1983 inlay card has it: no cube, no score, no "
                             "commands (docs/INLAY.md); same as --rules 1983")
-    rules.add_argument("--rules", choices=("1983", "full"), default=None,
+    rules.add_argument("--rules", type=setting("rules"), default=None, metavar="{1983,full}",
                        help="this run's rules, whatever the options say (the Rules option)")
     parser.add_argument("--trace", metavar="PATH", default=None,
                         help="for tests: a line appended to PATH at each save and at the "
@@ -96,19 +162,19 @@ class Runner:
         self.basic = Basic(machine)
         settings, warning = load_settings(warn=None)
         if level is not None:
-            settings.level = level               # --level: this run (saved if options are)
+            settings.set("level", level)         # --level: this run (saved if options are)
         if rules is not None:
-            settings.rules = rules               # --1983, --rules: the same
+            settings.set("rules", rules)         # --1983, --rules: the same
         # the 1983 rules load a tape whose picture shows no cube (the card has none)
         self.loading = loading_sequence(machine, mode, media.tape_for(settings.rules_1983))
         if warning and settings.rules_1983:      # the 1983 screen has no word for it
-            print(f"{TITLE}: {warning}", file=sys.stderr)
+            tell(warning)
             warning = None
         if mute:
             settings.sound = False               # --mute: the same, as F9 is the same switch
         self.session = Session(settings, savegame.Autosave() if resume else None,
                                trace=trace_to(trace),
-                               say=lambda text: print(f"{TITLE}: {text}", file=sys.stderr))
+                               say=tell)
         chooser = computer_chooser(machine, self.basic, lambda: settings.level)
         cube = usr_cube(self.basic, lambda: settings.level) or evaluator_cube(settings)
 
@@ -215,8 +281,7 @@ class Runner:
         try:
             settings.save(settings_path())
         except OSError as exc:
-            print(f"{TITLE}: the options could not be saved ({exc.strerror or exc})",
-                  file=sys.stderr)
+            tell(f"the options could not be saved ({os_words(exc)})")
 
     def type_key(self, ch: str) -> None:
         """Headless typing: hold the key in the matrix (the ROM scans it)."""
@@ -258,9 +323,6 @@ def trace_to(path):
 
 def main(argv=None) -> int:
     args = parse_args(sys.argv[1:] if argv is None else argv)
-    if args.scale < 1:
-        print(f"{TITLE}: --scale must be a whole number of at least 1", file=sys.stderr)
-        return 2
     try:
         from game.zx.romcheck import machine_for
         from spectrum.machine import RomImageError
@@ -268,10 +330,10 @@ def main(argv=None) -> int:
         if machine is None:
             return 2
     except (ImportError, OSError) as exc:
-        print(f"{TITLE}: the machine cannot start: {exc}", file=sys.stderr)
+        tell(f"the machine cannot start: {os_words(exc) if isinstance(exc, OSError) else exc}")
         return 2
     except RomImageError as exc:
-        print(f"{TITLE}: {exc}", file=sys.stderr)
+        tell(str(exc))
         return 2
     from spectrum import display
     headless = None
@@ -286,16 +348,15 @@ def main(argv=None) -> int:
                         hurry=args.tape == "instant" and args.rom is None, rules=args.rules,
                         mute=args.mute)
     except OSError as exc:                       # --keys-from or --trace cannot be opened
-        print(f"{TITLE}: {exc}", file=sys.stderr)
+        tell(os_words(exc))
         return 2
     from game.files import shutdown
-    shutdown.save_and_exit_on_signals(runner.session.save_again)   # SIGTERM, SIGHUP
+    shutdown.save_and_exit_on_signals(lambda: save_on_close(runner))   # SIGTERM, SIGHUP
     try:
         if not rules_fit(args, runner):
             return 2
         from game.pages.import_pages import review_instead
-        if args.review and not review_instead(runner, args.review, lambda words: print(
-                f"{TITLE}: {words}", file=sys.stderr)):
+        if args.review and not review_instead(runner, args.review, tell):
             return 2
         return display.run(machine, runner, scale=args.scale, fullscreen=args.fullscreen,
                            fast=bool(args.keys_from),
@@ -320,23 +381,24 @@ def rules_fit(args, runner) -> bool:
     if not runner.session.settings.rules_1983:
         return True
     if args.review:
-        print(f"{TITLE}: --review is not part of the 1983 rules (the card has no review); "
-              f"leave out --1983, or give --rules full", file=sys.stderr)
+        tell("--review is not part of the 1983 rules (the card has no review); leave out "
+             "--1983, or give --rules full")
         return False
     from game.files import rules1983
     words = rules1983.kept_save_words() if runner.session.slot is not None else None
     if words:
-        print(f"{TITLE}: {words}", file=sys.stderr)
+        tell(words)
     return True
 
 
 def save_on_close(runner) -> None:
     """The last autosave written once more for the next start (game/files/session.py), and
     what that file really holds said; a failure to write is reported (OSError, SaveError),
-    never raised, and never called a save."""
-    words = runner.session.closing_words(runner.session.save_again())
+    never raised, and never called a save; said once, though a stop signal's close and the
+    window's both come here."""
+    words = runner.session.close()
     if words:
-        print(f"{TITLE}: {words}", file=sys.stderr)
+        tell(words)
 
 
 if __name__ == "__main__":

@@ -9,6 +9,7 @@ import time
 import numpy as np
 
 from spectrum import hw
+from spectrum.quoting import say, short_path
 from spectrum.typist import Typist
 
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
@@ -171,8 +172,7 @@ class DisplayLoop:
             self._open(pygame)
         except pygame.error as exc:
             message = str(exc) or "SDL could not open a window"
-            print(f"{self.title}: no display available ({message}); {self.headless_hint}",
-                  file=sys.stderr)
+            say(f"{self.title}: no display available ({message}); {self.headless_hint}")
             self._finish()
             return 1
         keymap = pc_key_map(pygame)
@@ -308,11 +308,11 @@ class DisplayLoop:
         except (OSError, _pygame().error) as exc:
             folder = os.path.dirname(path) or "the working folder"
             reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
-            words = f"No screenshot: {reason} in {folder}"
-            print(f"{self.title}: {words}", file=sys.stderr)
+            words = f"No screenshot: {reason} in {short_path(folder)}"
+            say(f"{self.title}: {words}")
             return words
         self.screenshots.append(path)
-        print(f"screenshot: {path}")
+        say(f"screenshot: {short_path(path)}", sys.stdout)
         return f"Screenshot: {path}"
 
     def _set_mode(self, pygame) -> None:
@@ -520,7 +520,7 @@ def main(argv=None) -> int:
             raise RomImageError("give a ROM image with --rom, or --test-pattern")
         machine = test_pattern_machine() if args.test_pattern else Spectrum48(args.rom)
     except RomImageError as exc:
-        print(f"{TITLE}: {exc}", file=sys.stderr)
+        say(f"{TITLE}: {exc}")
         return 2
     return run_from_args(machine, args)
 

@@ -81,7 +81,7 @@ def replay(record: MatchRecord, game: GameRecord) -> list:
         where = _describe(game, index, action)
         if action.side not in sides:
             raise ReviewError(f"The record is damaged at {where}: no such side")
-        if action.kind == "win":
+        if action.kind in ("win", "roll"):      # a roll never played ends the game too
             break
         if on_roll is None:
             on_roll = action.side if action.kind in ("move", "double") else None
@@ -117,7 +117,8 @@ def replay(record: MatchRecord, game: GameRecord) -> list:
                 break
             cube_value, cube_owner, offered = cube_value * 2, action.side, None
     if not turns:
-        raise ReviewError(f"Game {game.number} has no moves to review yet")
+        ended = ": it ended before any play" if game.finished else " yet"
+        raise ReviewError(f"Game {game.number} has no moves to review{ended}")
     return turns
 
 

@@ -1,4 +1,4 @@
-"""The message line grown upwards: words that need two or three rows are shown all at once
+"""The message line grown upwards: words that need two to four rows are shown all at once
 (never taking turns on one line), the last on the message line and the others on the rows
 just above it, over the board but not the panel beside it (the cube may sit there); what
 they covered is kept and put back. Not the words (game/scenes say them)."""
@@ -7,7 +7,7 @@ from game.board.lines import COLUMNS, fit
 from game.interfaces import Screen
 
 ROW_COLS = S.PANEL_COL            # a row above the message line: the board's width
-MAX_ROWS = 3                      # the message line and two rows of the board
+MAX_ROWS = 4                      # the message line and three rows of the board
 
 
 class TooManyRows(ValueError):

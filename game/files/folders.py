@@ -4,10 +4,15 @@ $SPECTRUM_BACKGAMMON_CONFIG_DIR everywhere. Files left in the old place (~/.conf
 every system before) are moved once. Not what the files hold (settings.py, savegame.py)."""
 from __future__ import annotations
 
+import errno
 import os
 import pathlib
 import shutil
 import sys
+
+from game.files.safe_write import keep_aside, make_folder
+from spectrum.quoting import os_words, short_path
+from spectrum.quoting import say as quoting_say
 
 CONFIG_ENV = "SPECTRUM_BACKGAMMON_CONFIG_DIR"   # overrides the directory (tests, portable use)
 APP_DIR = "spectrum-backgammon"
@@ -52,26 +57,96 @@ def config_dir(say=None) -> pathlib.Path:
 
 
 def move_old_files(old: pathlib.Path, folder: pathlib.Path, say=None) -> bool:
-    """Move each file of `old` that `folder` does not have yet (one already there wins), then
-    remove `old` if it is empty; one line to `say` (stderr) when anything moved or could not.
-    True when `folder` is to be used, False when files stay behind in `old` after an error."""
-    say = say or (lambda text: print(text, file=sys.stderr))
-    moved = []
+    """Move each file of `old` to `folder`, where a file of the same name already there wins
+    unless the old one is newer (then the new place's is kept aside as NAME.older-DATE), and
+    remove `old` once it is empty; one line to `say` (stderr) when anything moved or could
+    not. True when `folder` is to be used: everything moved, or `old` cannot even be read
+    (its files cannot be used either: the defaults). False when files stay behind in `old`
+    after an error: then it is used, and what moved this time is moved back, so the newest
+    save is never hidden in one place while the other is used. Tried once a run."""
+    say = say or quoting_say
+    if str(old) in _said:                        # it failed earlier in this run
+        return not _holds_files(old)
     try:
-        folder.mkdir(parents=True, exist_ok=True)
-        for entry in sorted(old.iterdir()):
-            target = folder / entry.name
-            if not target.exists():
-                shutil.move(str(entry), str(target))
-                moved.append(entry.name)
+        names = sorted(entry.name for entry in old.iterdir())
+    except OSError as exc:
+        _said.add(str(old))
+        say(f"Your old options and saves in {short_path(old)} could not be read "
+            f"({_why(exc, old)}), so nothing was moved from there to {short_path(folder)}; "
+            f"this run uses that folder, with the default options if it has none.")
+        return True
+    moved: list[str] = []
+    notes: list[str] = []
+    try:
+        make_folder(folder)
+        for name in names:
+            if _move_newer(old / name, folder / name, notes):
+                moved.append(name)
         if not any(old.iterdir()):
             old.rmdir()
     except OSError as exc:
-        if str(old) not in _said:
-            _said.add(str(old))
-            say(f"Your options and saves in {old} could not be moved to {folder} ({exc}); "
-                f"they are used where they are.")
-        return not any(p.is_file() for p in old.iterdir()) if old.is_dir() else True
+        _said.add(str(old))
+        back = [name for name in moved if _moved_back(folder / name, old / name)]
+        say(f"Your options and saves in {short_path(old)} could not be moved to "
+            f"{short_path(folder)} ({_why(exc, old)}); they are used where they are"
+            f"{' (' + ', '.join(back) + ' moved back)' if back else ''}.")
+        return not _holds_files(old)
     if moved:
-        say(f"Moved {', '.join(moved)} from {old} to {folder}, this system's place for them.")
+        say(f"Moved {', '.join(moved)} from {short_path(old)} to {short_path(folder)}, this "
+            f"system's place for them{''.join(notes)}.")
     return True
+
+
+def _move_newer(entry: pathlib.Path, target: pathlib.Path, notes: list) -> bool:
+    """Move one entry of the old place unless the new place has one as new (False: left).
+    A newer old file replaces the new place's, which is kept aside first (said in notes)."""
+    if os.path.lexists(target):
+        if entry.lstat().st_mtime_ns <= target.lstat().st_mtime_ns:
+            return False
+        aside = keep_aside(target, label="older")
+        notes.append(f"; {entry.name} was newer than the one there, kept as {aside.name}")
+    _move(entry, target)
+    return True
+
+
+def _move(entry: pathlib.Path, target: pathlib.Path) -> None:
+    """Rename; across drives, copy and delete the original, and if it cannot be deleted,
+    delete the copy (OSError either way), so a file is never in both places at once."""
+    try:
+        os.rename(entry, target)
+        return
+    except OSError as exc:
+        if exc.errno != errno.EXDEV:
+            raise
+    if entry.is_dir():
+        shutil.copytree(entry, target, symlinks=True)
+    else:
+        shutil.copy2(entry, target, follow_symlinks=False)
+    try:
+        shutil.rmtree(entry) if entry.is_dir() else entry.unlink()
+    except OSError:
+        shutil.rmtree(target, ignore_errors=True) if target.is_dir() else target.unlink()
+        raise
+
+
+def _moved_back(entry: pathlib.Path, target: pathlib.Path) -> bool:
+    try:
+        _move(entry, target)
+        return True
+    except OSError:
+        return False
+
+
+def _why(exc: OSError, old: pathlib.Path) -> str:
+    """An OSError in words, its file named unless it is `old` itself (named already)."""
+    if exc.strerror and exc.filename in (None, str(old), old):
+        return exc.strerror
+    return os_words(exc)
+
+
+def _holds_files(folder: pathlib.Path) -> bool:
+    """Any regular file in `folder` (False when it cannot be read)."""
+    try:
+        return any(p.is_file() for p in folder.iterdir())
+    except OSError:
+        return False

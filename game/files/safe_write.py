@@ -1,6 +1,7 @@
 """Writing the player's files (settings, saves) safely: to a temporary file in the same
 folder, flushed and fsynced, then renamed over the old file; a damaged file kept aside,
 never deleted. Not what the files mean, and not the reading (spectrum/safe_read.py)."""
+import errno
 import glob
 import os
 import pathlib
@@ -9,6 +10,7 @@ import sys
 import tempfile
 import time
 
+from spectrum.quoting import short_path
 from spectrum.safe_read import read_regular
 
 COPY_BYTES = 1 << 20                # keep_aside copies files up to this size, renames others
@@ -16,6 +18,24 @@ COPY_BYTES = 1 << 20                # keep_aside copies files up to this size, r
 # reading the save just written) or one marked read-only: such a refusal is tried again, with
 # these pauses between, then reported.
 REPLACE_PAUSES_S = (0.05, 0.1, 0.2, 0.4, 0.8)
+
+
+class NotAFolder(NotADirectoryError):
+    """A folder for the player's files cannot be made: a file has its name (or the name of a
+    folder above it); filename is that file's path."""
+
+
+def make_folder(folder) -> pathlib.Path:
+    """The folder, made with its parents if need be; NotAFolder when a file stands where
+    it or a folder above it should be (not Python's "[Errno 17] File exists")."""
+    folder = pathlib.Path(folder)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except (FileExistsError, NotADirectoryError):
+        blocking = next((each for each in (folder, *folder.parents)
+                         if os.path.lexists(each) and not each.is_dir()), folder)
+        raise NotAFolder(errno.ENOTDIR, "a file, not a folder", str(blocking)) from None
+    return folder
 
 
 class ReplaceRefused(PermissionError):
@@ -35,9 +55,9 @@ def replace_retrying(source, target) -> None:
         except PermissionError as exc:
             if pause_s is None:
                 raise ReplaceRefused(
-                    f"{target} could not be replaced ({exc.strerror or exc}): it is read-only "
-                    f"or another program has it open; close that program or clear the "
-                    f"read-only mark, and it is saved again at the next turn") from exc
+                    f"{short_path(target)} could not be replaced ({exc.strerror or exc}): it is "
+                    f"read-only or another program has it open; close that program or clear "
+                    f"the read-only mark, and it is saved again at the next turn") from exc
             time.sleep(pause_s)
 
 
@@ -47,7 +67,7 @@ def write_atomic(path, data: bytes, backup=None) -> pathlib.Path:
     then renamed over. With `backup` (a path), the old file is first renamed to it, so the
     previous version is kept until the new one is in place (and after)."""
     path = pathlib.Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
+    make_folder(path.parent)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name + ".", suffix=".tmp")
     try:
         with os.fdopen(fd, "wb") as out:

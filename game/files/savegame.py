@@ -8,7 +8,6 @@ from __future__ import annotations
 import json
 import os
 import pathlib
-import sys
 import time
 from dataclasses import dataclass, field
 
@@ -32,21 +31,22 @@ from game.files.validate import (
 from game.model.match import (
     ENDINGS,
     MAX_CUBE,
+    MAX_GAMES,
     MAX_LENGTH,
     MAX_SCORE,
     Match,
     MatchError,
     sides_for,
 )
+from game.model.names import MAX_NAME_CHARS, clean_name, name_note, name_problem
 from game.model.position import ID_FORM
 from game.model.record import ACTIONS, RecordError
-from spectrum.quoting import escaped
+from spectrum.quoting import escaped, say, short_path
 
 SAVE_FILE = "savegame.json"
 BACKUP_SUFFIX = ".bak"              # the previous good save, beside the save
 FORMAT = "spectrum-backgammon-save"
 VERSION = 1
-MAX_GAMES = 100_000
 MAX_POINTS = 3 * MAX_CUBE           # a backgammon at the highest cube
 
 
@@ -78,7 +78,7 @@ def _names(value, field):
     if type(value) is not dict:
         raise Invalid(field, value, "is not a table")
     for key, name in value.items():
-        text(40)(name, f"{field}.{key}")
+        text(MAX_NAME_CHARS)(name, f"{field}.{key}")
     return value
 
 
@@ -155,6 +155,7 @@ class SavedGame:
     dice: tuple | None = None
     settings: Settings = field(default_factory=Settings)
     extra: dict = field(default_factory=dict)
+    notes: list = field(default_factory=list, compare=False)   # what reading it cleaned
 
     def to_dict(self) -> dict:
         return {"format": FORMAT, "version": VERSION,
@@ -177,9 +178,22 @@ class SavedGame:
         _check_position(data["position_id"])
         dice = tuple(data["dice"]) if data["dice"] is not None else None
         saved = cls(match, data["position_id"], data["turn"], dice, settings,
-                    data.get("extra", {}))
+                    data.get("extra", {}), clean_names(match))
         _check_playable(saved)
         return saved
+
+
+def clean_names(match: Match) -> list[str]:
+    """The players' names of a save held to the one rule for names (game/model/names.py):
+    a name with a character that does not print (ESC, a right-to-left override, a lone
+    surrogate) is cleaned in `match`, never refused; one line for each name cleaned."""
+    names, notes = match.record.names, []
+    for side in match.sides:
+        if name_problem(names[side]) is not None:
+            cleaned = clean_name(names[side], side.capitalize())
+            notes.append(name_note(f"match.record.names.{side}", names[side], cleaned))
+            names[side] = cleaned
+    return notes
 
 
 def _check_playable(saved: SavedGame) -> None:
@@ -191,6 +205,9 @@ def _check_playable(saved: SavedGame) -> None:
     if m.sides != sides_for(players):
         raise SaveError(f"match.sides: {list(m.sides)} are not the sides of {players} play "
                         f"({list(sides_for(players))})")
+    if m.series_full:
+        raise SaveError(f"match.game_number: the series is over at game {m.game_number} "
+                        f"({m.record.entries:,} entries): it holds as much as a save can")
     if m.is_over:
         a, b = (m.score[side] for side in m.sides)
         raise SaveError(f"match.score: {a}-{b} has already won the match to {m.length}")
@@ -231,7 +248,7 @@ def backup_path(path=None) -> pathlib.Path:
 
 
 def _stderr(message: str) -> None:
-    print(message, file=sys.stderr)
+    say(message)
 
 
 def encode_save(saved: SavedGame) -> bytes:
@@ -243,7 +260,7 @@ def encode_save(saved: SavedGame) -> bytes:
 def read_back(saved: SavedGame) -> tuple[bytes, SavedGame]:
     """encode_save's bytes and the save read back from them: what the file will hold, apart
     from the live match that goes on changing (SaveError as encode_save)."""
-    raw = (json.dumps(saved.to_dict(), indent=1) + "\n").encode("utf-8")
+    raw = (json.dumps(saved.to_dict(), separators=(",", ":")) + "\n").encode("utf-8")
     return raw, SavedGame.from_dict(parse_json(raw, SaveError))
 
 
@@ -329,6 +346,12 @@ def _aside(path) -> str:
         return f"could not be renamed ({exc.__class__.__name__})"
 
 
+def _say_notes(path, saved: SavedGame, warn) -> None:
+    """What reading the save cleaned (a name), one line each to `warn`."""
+    for note in saved.notes if warn else ():
+        warn(f"Saved game {short_path(path)}: {note}")
+
+
 def load_game(path=None, warn=_stderr) -> tuple[SavedGame | None, str | None]:
     """The save to offer at start-up, never an exception:
     (saved, None) from the save, or from its backup when the save itself is missing (a
@@ -347,17 +370,20 @@ def load_game(path=None, warn=_stderr) -> tuple[SavedGame | None, str | None]:
     except SaveError as exc:
         saved, problem = None, str(exc)
     if saved is not None:
+        _say_notes(path, saved, warn)
         return saved, None
     if problem is None and not os.path.lexists(backup):
         return None, None
-    notes = [] if problem is None else [f"Saved game {path} is damaged ({problem}); "
-                                        f"{_aside(path)}"]
+    notes = [] if problem is None else [f"Saved game {short_path(path)} is damaged "
+                                        f"({problem}); {_aside(path)}"]
     try:
         saved = read_save(backup)
     except SaveError as exc:
-        notes.append(f"{'its' if notes else 'Saved game'} backup {backup} is damaged "
+        notes.append(f"{'its' if notes else 'Saved game'} backup {short_path(backup)} is damaged "
                      f"{'too ' if notes else ''}({exc}); {_aside(backup)}")
         saved = None
+    if saved is not None:
+        _say_notes(backup, saved, warn)
     if not notes:
         return saved, None
     warning = "; ".join(notes) + ("; resuming the previous save." if saved else

@@ -5,7 +5,6 @@ game/files/savegame.py's, the offer at start-up game/scenes/resume.py's; this mo
 decides what goes in."""
 from __future__ import annotations
 
-import sys
 from typing import Any
 
 from game.files import savegame
@@ -13,6 +12,8 @@ from game.files.settings import Settings
 from game.files.validate import Invalid, list_of, whole
 from game.model.match import Match
 from game.model.position import BAR, Position
+from spectrum.quoting import os_words, short_path
+from spectrum.quoting import say as quoting_say
 
 HELD = "bottom"                  # a save's position is held with the bottom side on roll
 MAX_TYPED = 4                    # steps in a turn: a double's four
@@ -35,10 +36,12 @@ class Session:
         self.game: Any = None
         self.slot = slot
         self.trace = trace
-        self.say = say or (lambda text: print(text, file=sys.stderr))
+        self.say = say or quoting_say
         self.failed = False              # a save failed: said once until one works again
         self.refused: str | None = None  # why the latest state could not be saved at all
+        self.problem: str | None = None  # why the latest write failed (a full disk, ...)
         self.unsaid: str | None = None   # that failure in a few words, for the message line
+        self.closed = False              # close() has run: a second call does nothing
 
     def snapshot(self, between_games: bool = False) -> savegame.SavedGame | None:
         """The match at the start of the turn being played (with the steps typed so far),
@@ -71,14 +74,17 @@ class Session:
             self.refused = None
             slot.write(saved)
         except (OSError, savegame.SaveError) as exc:
+            why = os_words(exc) if isinstance(exc, OSError) else str(exc)
             if isinstance(exc, savegame.SaveError):   # not in the slot: never written again
-                self.refused = str(exc)
+                self.refused = why
+            else:
+                self.problem = why
             if not self.failed:
-                self.say(f"the game could not be saved (play goes on): {exc}")
+                self.say(f"the game could not be saved (play goes on): {why}")
                 self.unsaid = SAVE_FAILED_WORDS
             self.failed = True
             return
-        self.failed = False
+        self.failed, self.problem = False, None
         if self.trace:
             self.tell("saved", facts(saved))
 
@@ -101,26 +107,40 @@ class Session:
     def save_again(self):
         """The last save written once more (closing the window, SIGTERM, SIGHUP): a state
         taken at a turn's start or step, never a match caught half-way through a change.
-        Returns the path, or None (nothing saved yet, or the write failed: said)."""
+        Returns the path, or None (nothing saved yet, or the write failed: kept in
+        `problem` for closing_words to say)."""
         if self.slot is None:
             return None
         try:
             return self.slot.write_again()
         except (OSError, savegame.SaveError) as exc:
-            self.say(f"the game could not be saved: {exc}")
+            self.problem = os_words(exc) if isinstance(exc, OSError) else str(exc)
             return None
 
-    def closing_words(self, path) -> str | None:
-        """What the window's closing says of save_again()'s `path`: the state that file
-        really holds, and the latest state when it could not be saved; None when nothing
-        was written (a failure to write is said by save_again)."""
-        kept = self.slot.last_saved if self.slot is not None else None
-        if not path or kept is None:
+    def close(self) -> str | None:
+        """The close (the window, a stop signal): save_again() and the one line that says
+        what the next start finds (closing_words). Once: a second call (the stop signal's
+        close, then the window's) writes nothing and says nothing."""
+        if self.closed:
             return None
-        held = f"{path} holds {saved_words(kept)}; it is offered at the next start"
-        if self.refused:
-            return f"the latest state could not be saved ({self.refused}): {held}"
-        return f"game saved: {held}"
+        self.closed = True
+        return self.closing_words(self.save_again())
+
+    def closing_words(self, path) -> str | None:
+        """What the close says of save_again()'s `path`: the state that file really holds,
+        and the latest state when it could not be saved; when nothing could be written,
+        why, and what the next start offers instead. None when there was nothing to save
+        and nothing went wrong."""
+        kept = self.slot.last_saved if self.slot is not None else None
+        if path and kept is not None:
+            held = f"{short_path(path)} holds {saved_words(kept)}; it is offered at the next start"
+            if self.refused:
+                return f"the latest state could not be saved ({self.refused}): {held}"
+            return f"game saved: {held}"
+        why = self.problem or self.refused
+        if why is None or self.slot is None:
+            return None
+        return f"the game could not be saved ({why}); {offered_words(self.slot.path)}"
 
     def forget(self) -> None:
         """The match is over, or the player started afresh: no save to offer any more."""
@@ -128,7 +148,21 @@ class Session:
             try:
                 self.keeping.forget()
             except OSError as exc:
-                self.say(f"the old save could not be removed: {exc}")
+                self.say(f"the old save could not be removed: {os_words(exc)}")
+
+
+def offered_words(path) -> str:
+    """What the next start offers from the save at `path` (or its backup), in words: what
+    was saved before, or that there is none."""
+    for each in (path, savegame.backup_path(path)):
+        try:
+            saved = savegame.read_save(each)
+        except savegame.SaveError:
+            continue
+        if saved is not None:
+            return (f"{short_path(each)} holds {saved_words(saved)}, saved before; it is "
+                    f"offered at the next start")
+    return "no saved game is offered at the next start"
 
 
 def save_session(session: Session, path=None):

@@ -4,18 +4,28 @@ in the user's config directory. Not the menu itself (game/pages/menus.py) and no
 from __future__ import annotations
 
 import json
-import os
 import pathlib
-import sys
 from dataclasses import asdict, dataclass, fields
 
 from game.errors import BackgammonError
 from game.files import safe_write
 from game.files.folders import CONFIG_ENV as CONFIG_ENV  # (re-exported: the tests set it)
 from game.files.folders import config_dir
-from game.files.validate import checked, flag, maybe, one_of, read_json_file, show, table, whole
+from game.files.validate import (
+    MAX_INT_DIGITS,
+    Invalid,
+    checked,
+    flag,
+    maybe,
+    one_of,
+    read_json_file,
+    show,
+    table,
+    whole,
+)
 from game.model.match import MAX_LENGTH, BadMatchLength, parse_match_length
 from spectrum.hw import BLACK, BLUE, CYAN, GREEN, MAGENTA, RED, WHITE, YELLOW
+from spectrum.quoting import quoted, say, short_path
 
 SETTINGS_FILE = "settings.json"
 
@@ -110,8 +120,9 @@ def known_rules(data, path) -> tuple[object, str | None]:
             and data["rules"] in RULES:
         return data, None
     rest = {key: value for key, value in data.items() if key != "rules"}
-    return rest, (f"Settings file {path}: rules {show(data['rules'])} {UNKNOWN_RULES} "
-                  f"({', '.join(RULES)}); the {Settings.rules.upper()} rules are used.")
+    return rest, (f"Settings file {short_path(path)}: rules {show(data['rules'])} "
+                  f"{UNKNOWN_RULES} ({', '.join(RULES)}); the {Settings.rules.upper()} rules "
+                  f"are used.")
 
 
 # Each option's exact type and range (game/files/validate.py): a level is an int, not 3.0 or true.
@@ -125,6 +136,20 @@ CHECKS = {
     "score_pips": flag,
     "cube_stop": one_of(*CUBE_STOPS),
 }
+
+
+def parse_option(name: str, text: str):
+    """An option's value typed as text (the command line's `--level 3`, `--rules 1983`), held
+    to the option's own check (CHECKS): the value, or SettingsError, one line quoting the
+    text short and saying what is allowed ("'9' is not a whole number from 1 to 5")."""
+    value: object = text
+    digits = text.strip().lstrip("+-")
+    if digits.isascii() and digits.isdigit() and len(digits) <= MAX_INT_DIGITS:
+        value = int(text)                     # a number, for the options that are numbers
+    try:
+        return CHECKS[name](value, name)
+    except Invalid as exc:
+        raise SettingsError(f"{quoted(text)} {exc.why}") from None
 
 
 @dataclass
@@ -241,9 +266,7 @@ def export_folder(export_dir=None) -> str:
     its working directory), else the config directory, made if need be (OSError if not)."""
     if export_dir:
         return str(export_dir)
-    directory = str(config_dir())
-    os.makedirs(directory, exist_ok=True)
-    return directory
+    return str(safe_write.make_folder(config_dir()))
 
 
 def settings_path() -> pathlib.Path:
@@ -251,7 +274,7 @@ def settings_path() -> pathlib.Path:
 
 
 def _stderr(message: str) -> None:
-    print(message, file=sys.stderr)
+    say(message)
 
 
 def load_settings(path=None, warn=_stderr) -> tuple[Settings, str | None]:
@@ -271,7 +294,8 @@ def load_settings(path=None, warn=_stderr) -> tuple[Settings, str | None]:
             warn(note)
         return settings, note
     except SettingsUnreadable as exc:     # the folder or file cannot be read: nothing to keep
-        warning = f"Settings file {path} {UNREADABLE} ({exc}); using the default options."
+        warning = (f"Settings file {short_path(path)} {UNREADABLE} ({exc}); using the default "
+                   f"options.")
         if warn:
             warn(warning)
         return Settings(), warning
@@ -281,7 +305,8 @@ def load_settings(path=None, warn=_stderr) -> tuple[Settings, str | None]:
         where = f"kept as {safe_write.keep_aside(path, copy=True).name}"
     except OSError as exc:
         where = f"could not be renamed ({exc.__class__.__name__})"
-    warning = f"Settings file {path} is damaged ({problem}); {where}; using the default options."
+    warning = (f"Settings file {short_path(path)} is damaged ({problem}); {where}; using the "
+               f"default options.")
     if warn:
         warn(warning)
     return Settings(), warning

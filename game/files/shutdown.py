@@ -5,7 +5,9 @@ run. Not the save itself (savegame.Autosave) and not the window loop."""
 from __future__ import annotations
 
 import signal
-import sys
+
+from spectrum.quoting import os_words
+from spectrum.quoting import say as quoting_say
 
 # Each where the platform has it, hence the look-up by name: SIGHUP is POSIX only, SIGBREAK
 # (Ctrl+Break in a console) Windows only; SIGTERM is on both.
@@ -27,7 +29,7 @@ def save_and_exit_on_signals(save, signals=None, exit_status: int = EXIT_STATUS,
     (once, even if more signals come while it runs; an OSError from it is reported, never
     raised) and then raises SystemExit(exit_status). Call from the main thread. Returns
     restore(), which puts the previous handlers back."""
-    say = say or (lambda text: print(text, file=sys.stderr))
+    say = say or quoting_say
     signals = stop_signals() if signals is None else signals
     previous = {number: signal.getsignal(number) for number in signals}
     state = {"stopping": False}
@@ -39,7 +41,8 @@ def save_and_exit_on_signals(save, signals=None, exit_status: int = EXIT_STATUS,
         try:
             save()
         except OSError as exc:
-            say(f"the game could not be saved on {signal.Signals(number).name}: {exc}")
+            say(f"the game could not be saved on {signal.Signals(number).name}: "
+                f"{os_words(exc)}")
         raise SystemExit(exit_status)
 
     for number in signals:

@@ -13,18 +13,16 @@ import os
 from dataclasses import dataclass
 
 from game.analysis.judge import MAX_CUBE
-from game.analysis.replay import ReviewError, apply_play, replay
+from game.analysis.replay import ReviewError, replay
 from game.errors import BackgammonError
-from game.matchfiles import matread, sgfread
+from game.matchfiles import endings, matread, sgfread
 from game.matchfiles.rawmatch import (
     FileProblem,
     RawAction,
     RawGame,
     RawMatch,
-    RawResult,
     junk_problem,
 )
-from game.model import rules
 from game.model.record import MatchRecord
 from spectrum.quoting import escaped, quoted
 from spectrum.safe_read import FileRefused, read_regular
@@ -33,7 +31,6 @@ MAX_FILE_BYTES = 16 << 20        # a long match analysed by gnubg is a few MB: 1
 MAX_MONEY_SCORE = 99999          # points a money session's score may reach
 MAX_GAMES = 500                  # games read from one file (each is replayed: ~20 ms)
 SIDES = ("white", "black")       # the .mat's left column / the .sgf's White, then the other
-RESULT_WORDS = {1: "single", 2: "gammon", 3: "backgammon"}
 
 
 @dataclass
@@ -134,7 +131,7 @@ def check_scores(length: int, scores: tuple, line: int) -> None:
 def add_game(record: MatchRecord, raw: RawMatch, game: RawGame) -> None:
     """Check one game and add it to the record (FileProblem at the first fault)."""
     check_scores(record.length, game.scores, game.line)
-    _check_follows(record, game)
+    _check_follows(record, raw, game)
     crawford = _crawford(record, raw, game)
     scores = dict(zip(SIDES, game.scores, strict=True))
     record.start_game(scores, crawford, start=_start_id(game))
@@ -161,14 +158,16 @@ def _start_id(game: RawGame) -> str | None:
     return (game.setup if first == 0 else game.setup.swapped()).position_id
 
 
-def _check_follows(record: MatchRecord, game: RawGame) -> None:
-    """The scores at a game's start are those after the game before it."""
+def _check_follows(record: MatchRecord, raw: RawMatch, game: RawGame) -> None:
+    """The scores at a game's start are those after the game before it (which, left not
+    over, may be scored from them: endings.follows)."""
     if not record.games:
         return
     before = record.games[-1]
     if not before.finished:
-        raise FileProblem(game.line, f"game {before.number} has no result, yet another "
-                                     f"game follows it")
+        endings.follows(record, raw.games[raw.games.index(game) - 1], game)
+        if not before.finished:
+            return
     expected = [before.scores[s] + (before.points if s == before.winner else 0)
                 for s in SIDES]
     if record.length and max(expected) >= record.length:
@@ -197,11 +196,17 @@ def _crawford(record: MatchRecord, raw: RawMatch, game: RawGame) -> bool:
 
 
 def _fill(record: MatchRecord, game: RawGame, crawford: bool) -> None:
-    """The game's entries into the record, replayed and checked; then its result."""
-    if not game.actions:
-        raise FileProblem(game.line, f"game {record.games[-1].number} has no moves")
-    for action in game.actions:
+    """The game's entries into the record, replayed and checked; the roll in hand at a
+    resignation; then its result (a game may be no more than its result: resigned before a
+    roll, which gnubg's .sgf keeps and its .mat cannot)."""
+    added = record.games[-1]
+    if not game.actions and game.result is None:
+        raise FileProblem(game.line, f"game {added.number} has no moves")
+    last = endings.unplayed(game)
+    for action in game.actions[:-1] if last is not None else game.actions:
         side = SIDES[action.player]
+        if action.kind == "roll":
+            raise FileProblem(action.line, "dice thrown and not played, and the game goes on")
         try:
             if action.kind == "move":
                 record.move(side, action.dice, action.play)
@@ -213,9 +218,20 @@ def _fill(record: MatchRecord, game: RawGame, crawford: bool) -> None:
                 record.drop(side)
         except (BackgammonError, ValueError) as exc:
             raise FileProblem(action.line, str(exc)) from None
-    turns = replayed(record, record.games[-1], game)
+    turns = replayed(record, added, game) if endings.has_turns(added) else []
+    entries = len(game.actions)
+    if last is not None:
+        try:
+            if endings.roll_in_hand(record, added, turns, last):
+                entries -= 1
+            else:
+                turns = replayed(record, added, game)
+        except (BackgammonError, ValueError) as exc:
+            if isinstance(exc, FileProblem):
+                raise
+            raise FileProblem(last.line, str(exc)) from None
     _check_cube(record, game, turns, crawford)
-    _settle(record, game, turns)
+    endings.settle(record, game, turns, entries)
 
 
 def replayed(record: MatchRecord, added, game: RawGame) -> list:
@@ -265,58 +281,3 @@ def _check_cube(record: MatchRecord, game: RawGame, turns: list, crawford: bool)
             raise FileProblem(raw.line, f"a double to {raw.value} with the cube on "
                                         f"{turn.cube_value}")
         turn.action.value = value
-
-
-def _ending(turns: list):
-    """How the replayed game ended: (winner, result 1-3, cube) on the board, (doubler,
-    "drop", cube) for a dropped double, or None while it goes on."""
-    last = turns[-1]
-    if last.action.kind == "drop":
-        return last.doubler, "drop", last.cube_value
-    if last.action.kind == "move":
-        result = rules.game_result(apply_play(last.before, last.action.play))
-        if result:
-            return last.action.side, result, last.cube_value
-    return None
-
-
-def _settle(record: MatchRecord, game: RawGame, turns: list) -> None:
-    """No entry after the game is over; the result agrees with the board and the cube."""
-    added = record.games[-1]
-    after = turns[-1].index + 1
-    if after < len(game.actions):
-        raise FileProblem(game.actions[after].line, f"game {added.number} was already over")
-    ending, result = _ending(turns), game.result
-    if result is None:
-        if ending is not None:
-            winner, how, cube = ending
-            units = 1 if how == "drop" else how
-            record.win(winner, units * cube, RESULT_WORDS.get(how, "drop"))
-        return
-    winner = SIDES[result.player]
-    if ending is None:
-        if result.resigned is False:
-            raise FileProblem(result.line, "a result, but the game is not over and no one "
-                                           "resigned")
-        cube = turns[-1].cube_value * (2 if turns[-1].action.kind == "take" else 1)
-        _check_points(record, added, winner, result, (cube, 2 * cube, 3 * cube))
-        record.win(winner, result.points, "resign")
-        return
-    won_by, how, cube = ending
-    if winner != won_by:
-        raise FileProblem(result.line, "the result gives the game to the other side")
-    allowed: tuple[int, ...] = (cube,) if how == "drop" else (how * cube,)
-    if not record.length and cube == 1:
-        allowed += (1,)                                 # the Jacoby rule: no gammons
-    _check_points(record, added, winner, result, allowed)
-    record.win(winner, result.points, RESULT_WORDS.get(how, "drop"))
-
-
-def _check_points(record: MatchRecord, added, winner: str, result: RawResult,
-                  allowed: tuple) -> None:
-    """The points won are one of `allowed` (or, in a match, as many as it took to win)."""
-    needed = record.length - added.scores[winner] if record.length else 0
-    if result.points in allowed or (needed and needed <= result.points <= max(allowed)):
-        return
-    raise FileProblem(result.line, f"{result.points} points cannot be won here (the cube "
-                                   f"and the board give {' or '.join(map(str, allowed))})")

@@ -3,11 +3,11 @@ analysers can import it, and reading one back (ours or gnubg's export) for check
 Not a general importer of every .mat dialect (no beavers, no illegal-play lines)."""
 from __future__ import annotations
 
-import os
 import re
 from dataclasses import dataclass, field
 
 from game.errors import BackgammonError
+from game.matchfiles.writing import writable_name, write_text
 from game.model.record import MatchRecord, parse_play
 
 LEFT_WIDTH = 28          # the left column's width after the "NNN) " move number
@@ -16,14 +16,15 @@ SITE = "Spectrum Backgammon"
 
 
 def mat_name(name: str) -> str:
-    """A player name as the format allows: no colons, no spaces (gnubg uses "_")."""
-    cleaned = "_".join(str(name).replace(":", "").split())
+    """A player name as the format allows: writable (writing.py), no colons, no spaces
+    (gnubg uses "_"), not starting with the ";" or "#" of a comment line."""
+    cleaned = "_".join(writable_name(name).replace(":", "").split()).lstrip(";#")
     return cleaned or "Player"
 
 
 def _cell(action) -> str:
-    if action.kind == "move":
-        hi, lo = max(action.dice), min(action.dice)
+    if action.kind in ("move", "roll"):         # a roll never played: its dice alone,
+        hi, lo = max(action.dice), min(action.dice)      # as gnubg writes a resigned turn
         return f"{hi}{lo}: {action.play}".rstrip() if action.play else f"{hi}{lo}:"
     if action.kind == "double":
         return f" Doubles => {action.value}"
@@ -49,8 +50,9 @@ def format_game(record: MatchRecord, game) -> list[str]:
     """The lines of one game: its heading, the score line, numbered move lines."""
     s0, s1 = record.sides
     left_head = f" {mat_name(record.names[s0])} : {game.scores[s0]}"
-    lines = [f" Game {game.number}",
-             left_head.ljust(NAME_WIDTH) + f"{mat_name(record.names[s1])} : {game.scores[s1]}"]
+    lines = [f" Game {game.number}",                        # a space at least between them
+             left_head.ljust(NAME_WIDTH - 1) + f" {mat_name(record.names[s1])} : "
+                                               f"{game.scores[s1]}"]
     number = 0
     row: list[str | None] = [None, None]     # the cells of the line being built
 
@@ -86,13 +88,9 @@ def format_mat(record: MatchRecord, games=None) -> str:
 
 
 def write_mat(record: MatchRecord, path, games=None) -> str:
-    """Write the .mat file (atomically: a temporary file, then a rename); returns path."""
-    path = os.fspath(path)
-    tmp = path + ".tmp"
-    with open(tmp, "w", encoding="utf-8", newline="\n") as fh:
-        fh.write(format_mat(record, games))
-    os.replace(tmp, path)
-    return path
+    """Write the .mat file (a temporary file, then a rename; none left on a failure);
+    returns path. OSError when the disk refuses it."""
+    return write_text(path, format_mat(record, games))
 
 
 # ---- reading ------------------------------------------------------------------------
@@ -142,13 +140,19 @@ def _parse_cell(text: str, where: str):
 
 
 _CELL_START = re.compile(r"(?<!\S)(?:[1-6][1-6]:|Doubles\b|Takes\b|Drops\b|Wins\b|"
-                         r"Beavers\b)", re.I)
+                         r"Beavers\b|Resigns\b)", re.I)
+
+
+_ROLL_ALONE = re.compile(r"[1-6][1-6]:")
 
 
 def split_cells(line: str) -> list[tuple[int, str]]:
     """A move line's cells as (player 0/1, text). A cell begins with a roll "NN:" or a
     cube or result word; the first cell is the right player's only if it starts far
-    right (gnubg leaves a single space after a long left cell, so no fixed column)."""
+    right (gnubg leaves a single space after a long left cell, so no fixed column). A roll
+    alone with "Wins" soon after it ("  1) 21:       Wins 1 point", which gnubg writes when
+    the right player resigns holding the opening roll) is the right player's roll and the
+    left player's win."""
     body = _NUMBER.sub(lambda mm: " " * len(mm.group(0)), line, count=1)
     starts = [m.start() for m in _CELL_START.finditer(body)]
     out = []
@@ -156,6 +160,10 @@ def split_cells(line: str) -> list[tuple[int, str]]:
         end = starts[i + 1] if i + 1 < len(starts) else len(body)
         player = 1 if i > 0 or start >= 20 else 0
         out.append((player, body[start:end].strip()))
+    if (len(out) == 2 and starts[1] < 20 and _ROLL_ALONE.fullmatch(out[0][1])
+            and out[1][1].lower().startswith("wins")):
+        out = [(1, out[0][1]), (0, out[1][1])]      # gnubg 1.07's own line for the right
+                                                    # player resigning at the opening roll
     if body[:starts[0] if starts else len(body)].strip():
         raise MatFormatError(f"cannot read {line.strip()!r}")
     return out

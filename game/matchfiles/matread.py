@@ -1,7 +1,8 @@
 """Reading a Jellyfish .mat match file (GNU Backgammon's export, the files online servers such
 as FIBS write, and our own matfile.py's) into the raw games imports.py checks: the "N point
 match" line, then per game "Game N", the players' names and scores, and numbered lines of two
-columns (the left player's entry, then the right's). Reading only: whether the plays are legal
+columns (the left player's entry, then the right's; "Resigns" in the loser's column, as some
+programs write it, comes before the winner's "Wins"). Reading only: whether the plays are legal
 is imports.py's business, writing is matfile.py's."""
 from __future__ import annotations
 
@@ -31,6 +32,7 @@ _DOUBLE = re.compile(r"^Doubles\s*=>\s*(\d{1,6})$", re.I)
 _WINS = re.compile(r"^Wins\s+(\d{1,6})\s+points?(?:\s+and\s+the\s+match)?$", re.I)
 NO_PLAY = "????"                         # a roll that could not be played, as some servers write it
 _ANSWER = {"takes": "take", "drops": "drop", "passes": "drop"}
+_RESIGNS = re.compile(r"Resigns", re.I)  # the loser's column, as some programs write it
 _STEP = re.compile(r"((?:bar|\d{1,2})\*?(?:/(?:off|bar|\d{1,2})\*?)+)(?:\(([1-4])\))?", re.I)
 
 
@@ -119,17 +121,35 @@ class _Reader:
             cells = split_cells(line)
         except MatFormatError:
             raise FileProblem(number, f"cannot read {quoted(line.strip())}") from None
-        if len(cells) > 2 or (len(cells) == 2 and cells[0][0] != 0):
+        entries = [(player, cell) for player, cell in cells if not _RESIGNS.fullmatch(cell)]
+        if len(entries) > 2 or (len(entries) == 2 and entries[0][0] == entries[1][0]):
             raise FileProblem(number, f"more than one entry a column in "
                                       f"{quoted(line.strip())}")
         for player, cell in cells:
-            if game.result is not None:
+            if game.result is not None and game.result.points is not None:
                 raise FileProblem(number, f"{quoted(cell)} after the game's result")
+            if _RESIGNS.fullmatch(cell):
+                if game.result is not None:
+                    raise FileProblem(number, "'Resigns' twice")
+                game.result = RawResult(number, 1 - player, None, resigned=True)
+                continue
             entry = read_cell(cell, player, number)
             if isinstance(entry, RawResult):
-                game.result = entry
+                _won(game, entry)
+            elif game.result is not None:
+                raise FileProblem(number, f"{quoted(cell)} after the resignation")
             else:
                 game.actions.append(entry)
+
+
+def _won(game: RawGame, result: RawResult) -> None:
+    """"Wins N points": the result, or the points of a resignation said before it ("Resigns"
+    in the loser's column, as other programs write it; gnubg reads the "Wins" alone)."""
+    said = game.result
+    if said is not None and said.player != result.player:
+        raise FileProblem(result.line, "'Wins' in the column of the side that resigned")
+    game.result = RawResult(result.line, result.player, result.points,
+                            resigned=True if said is not None else None)
 
 
 def read_cell(cell: str, player: int, number: int):

@@ -25,8 +25,9 @@ class FileProblem(BackgammonError, ValueError):
 @dataclass
 class RawAction:
     """One entry as the file gives it: `player` 0 (White, the left column) or 1; kind move,
-    double, take or drop; a move's dice and play in standard numbers from the mover's side
-    ("24/18 13/11*", bar and off as words or as 25 and 0); a double's value (0: not given)."""
+    roll (dice thrown and never played, as an .sgf's DI says), double, take or drop; a
+    move's dice and play in standard numbers from the mover's side ("24/18 13/11*", bar and
+    off as words or as 25 and 0; "" no play); a double's value (0: not given)."""
     line: int
     player: int
     kind: str
@@ -37,11 +38,12 @@ class RawAction:
 
 @dataclass
 class RawResult:
-    """Who won, how many points, and whether the file says the loser resigned (None: the
-    format cannot say, as in .mat)."""
+    """Who won, how many points (None: the file does not say, as in an .sgf's RE[W+R] or a
+    .mat's "Resigns" with no "Wins" after it), and whether the file says the loser resigned
+    (None: it cannot say, as a .mat without "Resigns")."""
     line: int
     player: int
-    points: int
+    points: int | None
     resigned: bool | None = None
 
 

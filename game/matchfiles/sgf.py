@@ -11,6 +11,7 @@ import time
 
 from game.analysis.judge import BAD, DOUBTFUL, Review, Reviewer
 from game.analysis.replay import apply_play, replay
+from game.matchfiles.writing import writable_name, write_text
 from game.model import evaluator, rules
 from game.model.position import BAR, Position
 from game.model.record import MatchRecord
@@ -40,6 +41,11 @@ def play_letters(steps, white: bool) -> str:
 
 def _escape(text: str) -> str:
     return str(text).replace("\\", "\\\\").replace("]", "\\]")
+
+
+def _name(name) -> str:
+    """A player's name as PW/PB hold it: writable (writing.py), escaped; "Player" if empty."""
+    return _escape(writable_name(name) or "Player")
 
 
 def _f(value: float) -> str:
@@ -133,7 +139,7 @@ def _root(record: MatchRecord, game) -> str:
         resigned = "R" if game.how == "resign" else ""          # an imported game's
         result = f"RE[{'W' if game.winner == white else 'B'}+{game.points}{resigned}]"
     return (f"(;FF[4]GM[6]CA[UTF-8]AP[{APPLICATION}]{info}"
-            f"PW[{_escape(record.names[white])}]PB[{_escape(record.names[black])}]"
+            f"PW[{_name(record.names[white])}]PB[{_name(record.names[black])}]"
             f"DT[{time.strftime('%Y-%m-%d')}]{rules_text}{result}")
 
 
@@ -165,6 +171,9 @@ def format_game(record: MatchRecord, game, review: Review | None = None) -> str:
         colour = "W" if action.side == white else "B"
         items = by_number.get(number, [])
         if action.kind == "win":
+            continue
+        if action.kind == "roll":             # thrown, never played: gnubg's own form
+            nodes.append(f";PL[{colour}]DI[{action.dice[0]}{action.dice[1]}]")
             continue
         if action.kind == "move":
             move = next((i for i in items if i.kind == "move"), None)
@@ -217,14 +226,9 @@ def analyse(record: MatchRecord, games=None, cube: bool = True, level: int = 5) 
 
 
 def write_sgf(record: MatchRecord, path, reviews: dict | None = None, games=None) -> str:
-    """Write the .sgf (a temporary file, then a rename); returns the path."""
-    path = os.fspath(path)
-    text = format_sgf(record, reviews, games)
-    tmp = path + ".tmp"
-    with open(tmp, "w", encoding="utf-8", newline="\n") as fh:
-        fh.write(text)
-    os.replace(tmp, path)
-    return path
+    """Write the .sgf (a temporary file, then a rename; none left on a failure); returns
+    the path. OSError when the disk refuses it."""
+    return write_text(path, format_sgf(record, reviews, games))
 
 
 def export_review(record: MatchRecord, review: Review, folder) -> str:

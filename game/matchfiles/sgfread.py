@@ -1,9 +1,10 @@
 """Reading GNU Backgammon's .sgf match files (SGF FF[4], backgammon GM[6]; ours from sgf.py
 too) into the raw games imports.py checks: one game tree a game, its root
 naming the match (MI length, game, ws, bs), the players (PW, PB), the rules (RU Crawford,
-CrawfordGame) and the result (RE W+2, B+4R for a resignation); then a node per roll and play
-(W[52mhxv]: the dice and pairs of point letters, a = White's 1-point, y the bar, z off), per
-double, take and drop, and setup nodes (AE, AW, AB, PL). Only the main line of a tree is
+CrawfordGame) and the result (RE W+2, B+4R for a resignation, W+R without its points); then a
+node per roll and play (W[52mhxv]: the dice and pairs of point letters, a = White's 1-point, y
+the bar, z off), per double, take and drop, a roll not played (PL[B]DI[21]: the turn resigned
+with it), and setup nodes (AE, AW, AB, PL). Only the main line of a tree is
 read (the first variation at each branch); analysis properties are skipped. Reading only:
 writing is sgf.py's, legality imports.py's."""
 from __future__ import annotations
@@ -33,7 +34,7 @@ _IDENT = re.compile(r"[A-Za-z]+")
 _VALUE = re.compile(r"\[([^\]\\]*(?:\\.[^\]\\]*)*)\]", re.S)
 _ESCAPE = re.compile(r"\\(\r\n|\n\r|.)", re.S)
 _ROLL = re.compile(r"([1-6])([1-6])((?:[a-z][a-z]){0,4})")
-_RESULT = re.compile(r"([WB])\+(\d{1,6})(R?)", re.I)
+_RESULT = re.compile(r"([WB])\+(\d{0,6})(R|Resign)?(?:T|Time|F|Forfeit)?", re.I)
 _NUMBER = re.compile(r"\d{1,6}")
 
 
@@ -238,12 +239,17 @@ def _crawford(root: dict, line: int, length: int) -> bool:
 
 
 def _result(root: dict, line: int):
-    """RE[W+2] / RE[B+4R] (R: the loser resigned); another result is not used."""
+    """RE[W+2] / RE[B+4R] (R or Resign: the loser resigned); RE[W+R], RE[W+Resign] name the
+    winner of a resignation without its points, RE[W+T] / RE[W+F] (time, forfeit) the winner
+    alone (points None: the board or the next game's score says how many). RE[Void], RE[?],
+    RE[0], RE[] and any other text give no result: the game is read as not over, as gnubg
+    reads it, and the games after it are still read."""
     for value in root.get("RE", []):
         result = _RESULT.fullmatch(value.strip())
         if result:
             player = "WB".index(result.group(1).upper())
-            return RawResult(line, player, int(result.group(2)), bool(result.group(3)))
+            points = int(result.group(2)) if result.group(2) else None
+            return RawResult(line, player, points, bool(result.group(3)))
     return None
 
 
@@ -263,6 +269,23 @@ def _read_nodes(tree: Tree, game: RawGame) -> None:
         if movers:
             player = "WB".index(movers[0])
             game.actions.append(_entry(props[movers[0]][0], player, line))
+        elif "DI" in props:
+            game.actions.append(_roll(props, game, line))
+
+
+def _roll(props: dict, game: RawGame, line: int) -> RawAction:
+    """PL[B]DI[21]: dice thrown and not played (gnubg's node for a turn resigned with the
+    roll in hand). Without PL, the side after the last move (or the doubler after a take)."""
+    dice = props["DI"][0].strip()
+    if not re.fullmatch("[1-6][1-6]", dice):
+        raise FileProblem(line, f"cannot read the dice {quoted(props['DI'][0])}")
+    if "PL" in props and props["PL"][0].strip().upper() in ("W", "B"):
+        player = "WB".index(props["PL"][0].strip().upper())
+    elif game.actions and game.actions[-1].kind in ("move", "take"):
+        player = 1 - game.actions[-1].player
+    else:
+        raise FileProblem(line, "dice (DI) with no side on roll (PL)")
+    return RawAction(line, player, "roll", (int(dice[0]), int(dice[1])))
 
 
 def _entry(value: str, player: int, line: int) -> RawAction:

@@ -22,6 +22,11 @@ def sides_for(players: str) -> tuple[str, str]:
 MAX_LENGTH = 25
 MAX_CUBE = 64               # the cube's highest face
 MAX_SCORE = (1 << 15) - 1    # a side's score stops here: gnubg's match ID holds 15 bits of it
+# A money series stops at the most a save holds (game/files/savegame.py, at most 1 MiB): its
+# games, and its record's entries (a move is at most about 100 bytes of the save, so 8,000 of
+# them leave room for the game in progress). The match-over page then offers its export.
+MAX_GAMES = 100_000
+MAX_RECORD_ENTRIES = 8_000
 KINDS = {"single": 1, "gammon": 2, "backgammon": 3}   # a game played out, by its multiple
 KIND_NAMES = {points: kind for kind, points in KINDS.items()}
 DROP = "drop"                # a game ended by a double dropped
@@ -153,7 +158,17 @@ class Match:
 
     @property
     def is_over(self) -> bool:
-        return self.length is not None and max(self.score.values()) >= self.length
+        if self.length is None:
+            return self.series_full
+        return max(self.score.values()) >= self.length
+
+    @property
+    def series_full(self) -> bool:
+        """Money play between games whose record holds the most a save can (MAX_GAMES
+        games, or MAX_RECORD_ENTRIES entries): the series is over, as a match is at its
+        length."""
+        return (self.length is None and not self.in_game
+                and (self.game_number >= MAX_GAMES or self.record.entries >= MAX_RECORD_ENTRIES))
 
     @property
     def winner(self) -> str | None:
@@ -268,14 +283,17 @@ class Match:
         self.record.win(result.winner, result.points, result.kind)
         return result
 
-    def resign(self, loser: str, kind) -> GameResult:
+    def resign(self, loser: str, kind, dice=None) -> GameResult:
         """`loser` resigned a single, gammon or backgammon (1/2/3) and it was accepted: the
-        other side scores that many times the cube."""
+        other side scores that many times the cube. `dice`: the roll in hand, thrown by the
+        side on roll and not played, which the record keeps (as GNU Backgammon does)."""
         winner = self.other(loser)
         if not self.in_game:
             raise MatchError("No game is in progress")
         points = self.points_for(kind)
         self.offered_by = None
+        if dice is not None and self.rolled and self.on_roll is not None:
+            self.record.roll(self.on_roll, dice)
         return self._finish(GameResult(winner, RESIGN, self.cube_value, points))
 
     # ---- the cube --------------------------------------------------------------------

@@ -6,7 +6,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from game.errors import BackgammonError
+from game.model.position import ID_FORM
 from game.model.rules import Step
+from spectrum.quoting import quoted
 
 BAR, OFF = 25, 0            # standard numbering from the mover's side: 25 = bar, 0 = off
 
@@ -22,7 +24,7 @@ def format_point(point) -> str:
         if word in ("bar", "off"):
             return word
         if not word.isdigit():
-            raise RecordError(f"not a point: {point!r}")
+            raise RecordError(f"not a point: {quoted(point)}")
         point = int(word)
     if point == BAR:
         return "bar"
@@ -44,7 +46,7 @@ def format_step(step) -> str:
         hit = text.endswith("*")
         parts = text.rstrip("*").split("/")
         if len(parts) != 2:
-            raise RecordError(f"a step is from/to, not {step!r}")
+            raise RecordError(f"a step is from/to, not {quoted(step)}")
         frm, to = parts
     else:
         if len(step) not in (2, 3):
@@ -77,13 +79,14 @@ def _dice(dice) -> tuple[int, int]:
     return a, b
 
 
-ACTIONS = ("move", "double", "take", "drop", "win")     # the kinds of an Action
+ACTIONS = ("move", "roll", "double", "take", "drop", "win")     # the kinds of an Action
 
 
 @dataclass
 class Action:
-    """One entry of a game: kind is one of ACTIONS, "move", "double", "take", "drop", "win".
-    move: dice and play; double: value (the cube offered); win: points and how."""
+    """One entry of a game: kind is one of ACTIONS, "move", "roll", "double", "take", "drop",
+    "win". move: dice and play; roll: dice thrown but never played (the game ended on them,
+    by a resignation); double: value (the cube offered); win: points and how."""
     kind: str
     side: str
     dice: tuple[int, int] | None = None
@@ -101,7 +104,8 @@ class Action:
         if kind not in ACTIONS:
             raise RecordError(f"unknown action {kind!r}")
         dice = _dice(d["dice"]) if d.get("dice") is not None else None
-        return cls(kind, str(d["side"]), dice, str(d.get("play", "")), int(d.get("value", 0)))
+        play = " ".join(parse_play(d.get("play", "")))     # a play from outside: steps only
+        return cls(kind, str(d["side"]), dice, play, int(d.get("value", 0)))
 
 
 @dataclass
@@ -130,8 +134,8 @@ class GameRecord:
     @classmethod
     def from_dict(cls, d: dict) -> GameRecord:
         start = d.get("start")
-        if start is not None and not isinstance(start, str):
-            raise RecordError(f"a game's start is a position ID, not {start!r}")
+        if start is not None and (not isinstance(start, str) or not ID_FORM.fullmatch(start)):
+            raise RecordError(f"a game's start is a position ID, not {quoted(start)}")
         return cls(int(d["number"]), {str(k): int(v) for k, v in d["scores"].items()},
                    bool(d.get("crawford", False)),
                    [Action.from_dict(a) for a in d["actions"]],
@@ -149,6 +153,11 @@ class MatchRecord:
         self.sides = tuple(sides)
         self.names = dict(names or {s: s.capitalize() for s in self.sides})
         self.games: list[GameRecord] = []
+
+    @property
+    def entries(self) -> int:
+        """How many entries (moves, doubles, takes, drops, wins) the games hold."""
+        return sum(len(game.actions) for game in self.games)
 
     @property
     def current(self) -> GameRecord:
@@ -179,6 +188,11 @@ class MatchRecord:
         play = parse_play(steps) if isinstance(steps, str) else [format_step(s) for s in steps]
         self.current.actions.append(Action("move", self._side(side), _dice(dice),
                                            " ".join(play)))
+
+    def roll(self, side: str, dice) -> None:
+        """Dice thrown and not played: the game ends on them (a resignation with the roll in
+        hand, which GNU Backgammon's files keep as the roll alone)."""
+        self.current.actions.append(Action("roll", self._side(side), _dice(dice)))
 
     def double(self, side: str, value: int) -> None:
         self.current.actions.append(Action("double", self._side(side), value=int(value)))

@@ -347,7 +347,9 @@ def match_over_screen(basic: Basic, match: Match, dice_pages=None, tune: bool = 
     (without the tune). Returns the winning side."""
     winner = match.winner or max(match.sides, key=lambda s: match.score[s])
     loser = match.other(winner)
-    if winner == "human":
+    if match.is_money:                          # a series at the most a save holds
+        verdict = "THE SERIES IS OVER"
+    elif winner == "human":
         verdict = "YOU WIN THE MATCH"
     elif winner == "computer":
         verdict = "I WIN THE MATCH"

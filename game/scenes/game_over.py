@@ -17,7 +17,7 @@ from game.pages.menus import key_char
 from game.pages.review_pages import review_screen
 from game.scenes.state import Game
 from game.scenes.timing import DEMO_NEXT_GAME_FRAMES, LOSE_TUNE, WIN_TUNE
-from game.words import SCORE_CAPPED, result_words, say
+from game.words import SCORE_CAPPED, SERIES_FULL, result_words, say
 from game.zx.basic import Basic
 
 
@@ -112,8 +112,9 @@ def game_over(basic: Basic, screen: Screen, result: Any, board_game: Game | None
     lines, keys = banner_lines(match is not None and match.is_over)
     if board_game is None or card:                   # nothing to review or change in 1983
         lines, keys = lines[-1:], ()
-    if match is not None and match.score_capped:
-        lines = [*lines, SCORE_CAPPED]
+    if match is not None:                            # what ended or stops the series, above
+        notes = [SERIES_FULL] * match.series_full + [SCORE_CAPPED] * match.score_capped
+        lines = [*notes, *lines]
     while True:
         key = yield from shown_at_once(basic, screen, lines)
         chosen = next((k for k in keys if key_char(key) == k.key), None)

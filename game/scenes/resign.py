@@ -125,7 +125,7 @@ def quit_typed(board_game: Game, prompt_side: str, dice: tuple[int, int] | None 
         board_game.happened(f"{resigner} resigns {points}, declined")
         return None
     board_game.happened(f"{resigner} resigns {points}, accepted")
-    return match.resign(resigner, kind)
+    return match.resign(resigner, kind, dice)
 
 
 def computer_accepts(board_game: Game, resigner: str, kind: int,

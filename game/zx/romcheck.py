@@ -3,7 +3,6 @@ prompt and prints through RST 10h, and the loading sequence on such a ROM -- its
 its own LOAD "" typed on the keyboard, its own loader reading the tape's edges -- up to where
 the game takes over. Not our ROM's loader (spectrum/loader.py), not the game (program.py)."""
 import os
-import sys
 import time
 import weakref
 
@@ -11,6 +10,7 @@ from game.zx import media, rom48
 from spectrum import hw
 from spectrum.loader import BASIC_TOKENS, FAST_BUDGET_S, EdgeSkipper
 from spectrum.machine import CallTimeout, RomImageError, Spectrum48, load_rom_image
+from spectrum.quoting import say
 from spectrum.tape import read_tape
 from spectrum.tape_player import TapePlayer
 from spectrum.tape_trap import instant_ld_bytes
@@ -145,7 +145,7 @@ def machine_for(rom_path=None, autoload: bool = False, ask=None, out=None):
     try:
         machine = checked_machine(rom_path)
     except RomProblem as problem:
-        print(f"Spectrum Backgammon: {problem}", file=out or sys.stderr)
+        say(f"Spectrum Backgammon: {problem}", out)
         ask = ask or input
         try:
             answer = ask("Go on with Spectrum Backgammon's own ROM? (Y/n) ")

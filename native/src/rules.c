@@ -100,30 +100,31 @@ static int use_die(int8_t *dice, int *ndice, int die)
 }
 
 /* Make one more step of the turn and check that a legal complete play can still follow.
- * `needed` is the number of dice a complete play of this roll uses. */
+ * `needed` is the number of dice a complete play of this roll uses. BG_STEP_OK (0), or the
+ * reason as bg.h gives it, -BG_STEP_*: every code in this file is negative, as at the door. */
 static int next_step(mg_board *cur, int8_t *dice, int *ndice, int done, int needed,
                      int die1, int die2, const mg_board *start, int from, int die)
 {
     if (done >= needed)
-        return BG_STEP_TURN_OVER;
+        return -BG_STEP_TURN_OVER;
     if (die < 1 || die > 6 || from < 0 || from > BG_BAR)
-        return BG_STEP_BAD_INPUT;
+        return -BG_STEP_BAD_INPUT;
     int8_t rest[4];
     int nrest = *ndice;
     memcpy(rest, dice, sizeof rest);
     if (!use_die(rest, &nrest, die))
-        return BG_STEP_NO_SUCH_DIE;
+        return -BG_STEP_NO_SUCH_DIE;
     mg_board next = *cur;
     int why = mg_step_apply(&next, from, die, NULL);
     if (why != MG_STEP_OK)
-        return why;
+        return -why;                          /* movegen's reasons are bg.h's numbers */
     if (done + 1 + mg_most_steps(&next, rest, nrest) < needed)
-        return BG_STEP_WASTES_DICE;
+        return -BG_STEP_WASTES_DICE;
     if (needed == 1 && die1 != die2) {        /* rule 4: the higher die when only one plays */
         int high = die1 > die2 ? die1 : die2;
         int8_t only_high[1] = {(int8_t)high};
         if (die != high && mg_most_steps(start, only_high, 1) == 1)
-            return BG_STEP_HIGHER_DIE;
+            return -BG_STEP_HIGHER_DIE;
     }
     *cur = next;
     memcpy(dice, rest, sizeof rest);
@@ -131,8 +132,8 @@ static int next_step(mg_board *cur, int8_t *dice, int *ndice, int done, int need
     return BG_STEP_OK;
 }
 
-/* Replay the typed history; BG_STEP_OK with the state after it, or the first failure (a
- * positive BG_STEP_* reason, or a negative BG_POS_* code for the start). */
+/* Replay the typed history; BG_STEP_OK with the state after it, or the first failure:
+ * -BG_POS_* for the start, -BG_STEP_BAD_INPUT for bad dice or a history that breaks a rule. */
 static int replay(const int8_t *turn_start, int die1, int die2, const int8_t *made, int n_made,
                   mg_board *cur, int8_t *dice, int *ndice, int *needed)
 {
@@ -140,7 +141,7 @@ static int replay(const int8_t *turn_start, int die1, int die2, const int8_t *ma
     if (bad)
         return bad;
     if (!dice_ok(die1, die2) || n_made < 0 || n_made > 4)
-        return BG_STEP_BAD_INPUT;
+        return -BG_STEP_BAD_INPUT;
     const mg_board *start = as_board(turn_start);
     *cur = *start;
     *ndice = roll_dice(die1, die2, dice);
@@ -149,7 +150,7 @@ static int replay(const int8_t *turn_start, int die1, int die2, const int8_t *ma
         int why = next_step(cur, dice, ndice, k, *needed, die1, die2, start,
                             made[2 * k], made[2 * k + 1]);
         if (why != BG_STEP_OK)
-            return BG_STEP_BAD_INPUT;
+            return -BG_STEP_BAD_INPUT;
     }
     return BG_STEP_OK;
 }
@@ -164,12 +165,12 @@ int bg_step_check(const int8_t *turn_start, int die1, int die2, const int8_t *ma
         return -BG_STEP_BAD_INPUT;
     int why = replay(turn_start, die1, die2, made, n_made, &cur, dice, &ndice, &needed);
     if (why != BG_STEP_OK)
-        return why < 0 ? why : -why;
+        return why;
     why = next_step(&cur, dice, &ndice, n_made, needed, die1, die2, as_board(turn_start),
                     from, die);
     if (why == BG_STEP_OK)
         memcpy(out_board, &cur, BG_BOARD_LEN);
-    return -why;
+    return why;
 }
 
 int bg_turn_complete(const int8_t *turn_start, int die1, int die2, const int8_t *made,
@@ -179,10 +180,8 @@ int bg_turn_complete(const int8_t *turn_start, int die1, int die2, const int8_t 
     int8_t dice[4];
     int ndice, needed;
     int why = replay(turn_start, die1, die2, made, n_made, &cur, dice, &ndice, &needed);
-    if (why < 0)
-        return why;
     if (why != BG_STEP_OK)
-        return -why;
+        return why;
     return n_made == needed;
 }
 

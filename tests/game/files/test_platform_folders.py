@@ -225,3 +225,74 @@ def test_a_review_file_named_with_spaces_and_accents_is_read(tmp_path):
     assert imported.problem is None and len(imported.games) == 1
     missing = read_match_file(pathlib.Path(folder, "nicht da ü.mat"))
     assert "nicht da ü.mat" in missing.problem and "no such file" in missing.problem
+
+
+# ---------------------------------------------------------------- issue 59 item 13
+def refuse_for(monkeypatch, owner, name, folder, error):
+    """`owner.name` raises `error` for anything inside `folder` (no read or delete rights
+    there, as root cannot be refused them by chmod)."""
+    real = getattr(owner, name)
+
+    def refused(*args, **kwargs):
+        if str(args[0]).startswith(str(folder)):
+            raise error
+        return real(*args, **kwargs)
+    monkeypatch.setattr(owner, name, refused)
+
+
+@pytest.mark.parametrize("platform", ["win32", "darwin"])
+def test_an_unreadable_old_folder_starts_with_the_defaults_and_says_what_it_could_not_move(
+        home, monkeypatch, capsys, platform):
+    on(monkeypatch, platform)
+    monkeypatch.setenv("APPDATA", str(home / "AppData" / "Roaming"))
+    old = home / ".config" / "spectrum-backgammon"
+    Settings(level=2).save(old / "settings.json")
+    refuse_for(monkeypatch, os, "listdir", old, PermissionError(13, "Permission denied"))
+    refuse_for(monkeypatch, os, "scandir", old, PermissionError(13, "Permission denied"))
+    folder = st.config_dir()
+    assert folder != old
+    assert load_settings()[0] == Settings() and load_game()[0] is None
+    save_game(a_match())                          # and the game saves in the new place
+    assert (folder / "savegame.json").is_file() and (old / "settings.json").is_file()
+    said = capsys.readouterr().err
+    assert said.count("\n") == 1 and "could not be read (" in said and "Permission denied" in said
+    assert "default options" in said and str(old) in said
+
+
+def test_a_copy_that_cannot_delete_its_original_is_taken_back_and_the_old_place_stays_used(
+        home, monkeypatch, capsys):
+    on(monkeypatch, "darwin")
+    old = home / ".config" / "spectrum-backgammon"
+    new = home / "Library" / "Application Support" / "spectrum-backgammon"
+    Settings(level=4).save(old / "settings.json")
+    save_game(a_match(), old / "savegame.json")
+    across_drives = OSError(18, "Invalid cross-device link")
+    refuse_for(monkeypatch, os, "rename", home, across_drives)
+    refuse_for(monkeypatch, os, "unlink", old, PermissionError(13, "Permission denied"))
+    assert st.config_dir() == old
+    assert not (new / "savegame.json").exists() and not (new / "settings.json").exists()
+    said = capsys.readouterr().err
+    assert said.count("\n") == 1 and "used where they are" in said
+    later = a_match()
+    later.match.score[HUMAN] = 3
+    save_game(later)                               # the next save goes to the old place
+    folders._said.clear()                          # a later start, still not deletable
+    assert st.config_dir() == old and load_game()[0].match.score[HUMAN] == 3
+
+
+def test_a_newer_save_in_the_old_place_wins_over_a_stale_copy_in_the_new_one_and_is_said(
+        home, monkeypatch, capsys):
+    on(monkeypatch, "darwin")
+    old = home / ".config" / "spectrum-backgammon"
+    new = home / "Library" / "Application Support" / "spectrum-backgammon"
+    save_game(a_match(), new / "savegame.json")    # the copy an older version left
+    os.utime(new / "savegame.json", (1_000_000_000, 1_000_000_000))
+    later = a_match()
+    later.match.score[HUMAN] = 3
+    save_game(later, old / "savegame.json")         # the newer save
+    assert st.config_dir() == new
+    assert load_game()[0].match.score[HUMAN] == 3 and not old.exists()
+    stale = list(new.glob("savegame.json.older-*"))
+    assert len(stale) == 1 and load_game(stale[0])[0].match.score[HUMAN] == 0
+    said = capsys.readouterr().err
+    assert said.count("\n") == 1 and f"newer than the one there, kept as {stale[0].name}" in said

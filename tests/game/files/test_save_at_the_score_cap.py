@@ -7,7 +7,7 @@ from types import SimpleNamespace
 
 from game import main
 from game.files import savegame
-from game.files.session import Session
+from game.files.session import Session, saved_words
 from game.files.settings import Settings
 from game.model.dice import Dice
 from game.model.match import COMPUTER, HUMAN, MAX_SCORE
@@ -90,7 +90,8 @@ def test_a_state_the_save_refuses_is_never_called_saved_on_closing(tmp_path, mon
     assert savegame.read_save().to_dict() == before.to_dict()
 
 
-def test_a_write_that_fails_on_closing_claims_nothing(tmp_path, monkeypatch, capsys):
+def test_a_write_that_fails_on_closing_claims_only_what_the_file_from_before_holds(
+        tmp_path, monkeypatch, capsys):
     said = []
     driver, session = backgammon_to_bear_off(tmp_path, monkeypatch, said)
     session.say = lambda text: print(text, file=sys.stderr)
@@ -98,6 +99,8 @@ def test_a_write_that_fails_on_closing_claims_nothing(tmp_path, monkeypatch, cap
     def disk_full(*args):
         raise OSError(28, "No space left on device")
     monkeypatch.setattr(savegame, "_write_raw", disk_full)
+    before = savegame.read_save()                    # the turn's start, written before
     err = closing_words(session, capsys)
-    assert "could not be saved" in err and "game saved" not in err
-    assert "offered at the next start" not in err
+    assert "could not be saved (No space left on device)" in err and "game saved" not in err
+    assert f"holds {saved_words(before)}, saved before; it is offered at the next start" in err
+    assert err.count("\n") == 1                      # said once

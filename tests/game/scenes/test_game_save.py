@@ -115,7 +115,8 @@ def test_a_save_that_fails_on_closing_is_reported_never_raised(tmp_path, monkeyp
     monkeypatch.setattr(savegame, "_write_raw", refuse)
     main.save_on_close(SimpleNamespace(session=session))
     err = capsys.readouterr().err
-    assert "could not be saved" in err and str(failure) in err
+    why = failure.strerror if isinstance(failure, OSError) else str(failure)
+    assert "could not be saved" in err and why in err and err.count("\n") == 1
 
 
 # ---------------------------------------------------------------- issue 16: autosave

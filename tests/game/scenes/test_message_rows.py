@@ -57,7 +57,7 @@ def test_the_board_rows_the_question_covered_are_put_back_after_n():
 @pytest.mark.parametrize("lines", [
     ["x" * 29, "fits"],                         # a row over the board: 28 columns, the panel
     ["fits", "x" * 33],                         # the message line: 32
-    ["a", "b", "c", "d"],                       # more rows than the message rows hold
+    ["a", "b", "c", "d", "e"],                  # more rows than the message rows hold
     [],
 ])
 def test_lines_shown_together_that_break_the_rule_are_refused_by_name(lines):

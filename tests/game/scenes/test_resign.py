@@ -101,7 +101,9 @@ def test_gnubg_reads_the_resigned_match_from_our_mat_and_sgf_with_the_same_score
     for games in gnubg_reads_back(match.record, tmp_path, games=[2]):   # game 1: set up
         assert [g.scores for g in games] == [(1, 0)]
         assert games[0].actions[-1] == (1, "win", 4)          # Wins 4 points, my column
-        assert [kind for _, kind, _ in games[0].actions][-3:-1] == ["double", "take"]
+        kinds = [kind for _, kind, _ in games[0].actions]
+        assert kinds[-4:-1] == ["double", "take", "move"]    # the roll in hand (issue 59
+        assert games[0].actions[-2][2][1] == ()              # item 9): thrown, not played
     for name in ("from_mat.mat", "from_sgf.mat", "ours.sgf"):     # and our import reads them
         game = read_match_file(str(tmp_path / name)).games[-1]
         assert (game.winner, game.points, game.how) == ("black", 4, RESIGN)
