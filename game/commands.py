@@ -10,7 +10,6 @@ from dataclasses import dataclass
 
 from game import __version__
 from game.analysis.cube_judgement import cube_verdict, in_emg
-from game.board import screen as S
 from game.board.lines import fit, wrap
 from game.chances import chances_header, chances_line, chances_note
 from game.errors import BackgammonError
@@ -64,7 +63,7 @@ def version_text() -> str:
             weights.seek(-4, os.SEEK_END)
             checksum = int.from_bytes(weights.read(4), "little")
     except (BackgammonError, OSError) as exc:
-        return f"Version {__version__}: {exc}"[:S.COLS]
+        return fit(f"Version {__version__}: {exc}")
     return f"Version {__version__}, weights {checksum:08x}"
 
 

@@ -34,6 +34,7 @@ class Screen(Protocol):
     """What the scenes draw with: the board, men, dice, cube and the message line."""
     cube: tuple[int, str | None] | None
     numbers: tuple[Any, ...]   # (bottom side's name, top side's, (their match score) or None)
+    mem: Any                   # the machine's memory, the screen's bytes in it (a bytearray)
 
     @property
     def panel_attr(self) -> int: ...   # the board style's panel colours (read only)

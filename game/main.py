@@ -132,11 +132,12 @@ def parse_args(argv):
     return parser.parse_args(argv)
 
 
-def loading_sequence(machine, mode: str):
+def loading_sequence(machine, mode: str, tape=None):
     """The tape loading (spectrum/loader.py) as a per-frame generator: LOAD "" through our
-    ROM, the loader program, the machine code at its ORG. Yields once per frame."""
+    ROM, the loader program, the machine code at its ORG. Yields once per frame. `tape`:
+    media.tape_for the rules (None: the full game's)."""
     from game.zx import romcheck
-    return romcheck.loading_sequence(machine, mode)
+    return romcheck.loading_sequence(machine, mode, tape)
 
 
 class Runner:
@@ -151,12 +152,12 @@ class Runner:
         from game.files.settings import load_settings
         from game.model.dice import Dice
         from game.program import Run, program
+        from game.zx import media
         from game.zx.basic import Basic
         from game.zx.usr import evaluator_cube, usr_cube
         self.machine = machine
         self.feed = open(keys_from, encoding="ascii", errors="replace", newline="") \
             if keys_from else None
-        self.loading = loading_sequence(machine, mode)
         self.hurry = hurry
         self.basic = Basic(machine)
         settings, warning = load_settings(warn=None)
@@ -164,6 +165,8 @@ class Runner:
             settings.set("level", level)         # --level: this run (saved if options are)
         if rules is not None:
             settings.set("rules", rules)         # --1983, --rules: the same
+        # the 1983 rules load a tape whose picture shows no cube (the card has none)
+        self.loading = loading_sequence(machine, mode, media.tape_for(settings.rules_1983))
         if warning and settings.rules_1983:      # the 1983 screen has no word for it
             tell(warning)
             warning = None

@@ -44,7 +44,7 @@ DEFAULT_WORDS = (SIDE_WORDS["human"], SIDE_WORDS["computer"])   # the same insid
 WHO_WORDS = {**SIDE_WORDS, "white": "White", "black": "Black"}
 PRESS_ENTER = ". Press ENTER"
 # under the banner when a money score reached match.MAX_SCORE (what a gnubg match ID holds)
-SCORE_CAPPED = f"Scores go no higher than {MAX_SCORE}"
+SCORE_CAPPED = f"Scores stop at {MAX_SCORE}"         # a row over the board: 28 columns
 # under the banner when a money series holds the most a save can (match.series_full)
 SERIES_FULL = "Series over: a save is full"
 

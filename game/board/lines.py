@@ -12,9 +12,16 @@ def fit(text: str, width: int = COLUMNS) -> str:
     """`text` cut to `width` columns; when that loses more than spaces, the listeners hear
     the whole line (the player only sees it cut)."""
     if len(text) > width and text[width:].strip():
-        for listener in CUT_LISTENERS:
-            listener(text)
+        lost(text)
     return text[:width]
+
+
+def lost(text: str) -> None:
+    """Words a page had no room for (a line cut, rows past the last): the listeners hear
+    them. The one rule: a line holds what its columns hold, and whatever does not fit is
+    laid out again (wrapped, moved to another row), never dropped unheard."""
+    for listener in CUT_LISTENERS:
+        listener(text)
 
 
 def wrap(paragraph: str, width: int = COLUMNS) -> list[str]:

@@ -298,9 +298,9 @@ class Match:
     # ---- the cube --------------------------------------------------------------------
     def can_double(self, side: str) -> Decision:
         """May `side` offer a double now? Decision(False, reason) says why not: the cube
-        switched off, no game, a double waiting, not `side`'s turn or already rolled, then
-        the cube and the score (MatchTerms.double_refused: the Crawford game, the
-        opponent's cube, the cube at MAX_CUBE, a dead cube)."""
+        switched off, no game, a double waiting, then the cube and the score, which hold for
+        the whole game (MatchTerms.double_refused: the Crawford game, the opponent's cube, the
+        cube at MAX_CUBE, a dead cube), then not `side`'s turn or already rolled."""
         self._check_side(side)
         if not self.cube_enabled:
             return Decision(False, "The doubling cube is switched off")
@@ -308,12 +308,16 @@ class Match:
             return Decision(False, "No game is in progress")
         if self.offered_by is not None:
             return Decision(False, "A double is already waiting for an answer")
+        # the reasons that hold for the whole game (the cube and the score: the one rule) come
+        # before this turn's, so a D after the throw in the Crawford game names the Crawford game
+        why = self.terms(side).double_refused()
+        if why:
+            return Decision(False, why)
         if self.on_roll is not None and side != self.on_roll:
             return Decision(False, "You may only double on your own turn")
         if self.rolled:
             return Decision(False, "You may only double before you roll")
-        why = self.terms(side).double_refused()      # the cube and the score: the one rule
-        return Decision(not why, why)
+        return Decision(True)
 
     def double(self, side: str) -> int:
         """`side` offers the cube; returns the value offered. Raises DoubleRefused."""

@@ -32,8 +32,8 @@ def counts_lines(record, counts: dict, source: str) -> list[str]:
 
     def row(label, seen_a, exp_a, seen_b, exp_b):
         return f"{label:<6}{seen_a:>6}{exp_a:>7.1f}{seen_b:>6}{exp_b:>7.1f}"
-    lines = [source, f"Rolls: {names[0].lower()} {sa.rolls}, {names[1].lower()} {sb.rolls}"
-             [:S.COLS], "", "Number" + head[6:]]
+    lines = [source, fit(f"Rolls: {names[0].lower()} {sa.rolls}, {names[1].lower()} {sb.rolls}"),
+             "", "Number" + head[6:]]
     for face in range(D.FACES):
         lines.append(row(f"  {face + 1}", int(sa.numbers[face]), sa.dice / D.FACES,
                          int(sb.numbers[face]), sb.dice / D.FACES))

@@ -51,7 +51,7 @@ def heading_lines(imported: Imported) -> list[str]:
     first, second = (short(record.names[s], 14) for s in record.sides)
     match = f"{record.length}-point match" if record.length else "Money play"
     count = len(record.games)
-    return [os.path.basename(imported.path)[:S.COLS], f"{first} v {second}",
+    return [fit(os.path.basename(imported.path)), f"{first} v {second}",
             f"{match}, {count} game{'s' if count != 1 else ''}", ""]
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from game import chances
 from game.board import screen as S
-from game.board.lines import wrap
+from game.board.lines import fit, lost, wrap
 from game.model.match import BadMatchLength, Match, parse_match_length
 from game.model.match_terms import MONEY, MatchTerms
 from game.words import DEFAULT_NAMES, SCREEN_NAMES, WHO_WORDS, kind_column
@@ -59,7 +59,10 @@ def tell(basic: Basic, words: str, redraw=None, max_rows: int = 4):
     """Words too long for the message line (a refusal's reason): wrapped in red over the
     rows just above it (up to `max_rows`), "Press ENTER" on it, then `redraw()` (e.g. the
     board's draw_board) to put back what they covered."""
-    lines = wrap(words[:1].upper() + words[1:])[:max_rows]
+    lines = wrap(words[:1].upper() + words[1:])
+    if len(lines) > max_rows:
+        lost(" ".join(lines[max_rows:]))
+        lines = lines[:max_rows]
     first = S.MESSAGE_ROW - len(lines)
     for i, line in enumerate(lines):
         basic.print_at(first + i, 0, line.ljust(S.COLS), WARNING)
@@ -84,8 +87,8 @@ def ask_yes_no(basic: Basic, question: str, row: int = S.MESSAGE_ROW,
     other key asks again, saying so. No ENTER is needed. `enter_means` True/False lets ENTER
     or SPACE answer too (READY?, as the 1987 program allowed); None: they are asked again.
     A letter in `other_keys` (capitals, e.g. "A") answers with itself."""
-    prompt = f"{question[:S.COLS - 6]} (Y/N)"      # the answers always show (and click)
-    basic.print_at(row, 0, prompt[:S.COLS].ljust(S.COLS), attr_byte)
+    prompt = f"{fit(question, S.COLS - 6)} (Y/N)"   # the answers always show (and click)
+    basic.print_at(row, 0, prompt.ljust(S.COLS), attr_byte)
     while True:
         key = yield from basic.inkey()
         answer = key_char(key)
@@ -102,7 +105,7 @@ def ask_yes_no(basic: Basic, question: str, row: int = S.MESSAGE_ROW,
         again = f"Y or N? {question}"
         if len(again) > S.COLS:                  # the question whole beats the reminder
             again = prompt
-        basic.print_at(row, 0, again[:S.COLS].ljust(S.COLS), attr_byte)
+        basic.print_at(row, 0, fit(again).ljust(S.COLS), attr_byte)
 
 
 # ---------------------------------------------------------------------------------------
@@ -139,7 +142,7 @@ def ask_dice(basic: Basic, who: str, row: int = S.MESSAGE_ROW, prompt: str | Non
             return parse_dice(text)
         except ValueError as exc:
             basic.beep(*BAD_KEY)
-            basic.print_at(row, 0, f"{exc}. Press ENTER"[:S.COLS].ljust(S.COLS), S.MESSAGE)
+            basic.print_at(row, 0, fit(f"{exc}. Press ENTER").ljust(S.COLS), S.MESSAGE)
             yield from basic.wait_enter()
 
 
@@ -227,9 +230,12 @@ def text_screen(basic: Basic, title: str, lines, foot: str = "Press ENTER", ink=
     (returned); `ink(line)` gives a line its own colour (None: the page's); the caller redraws."""
     basic.cls(PAGE)
     title_bar(basic, title)
-    for row, line in enumerate(list(lines)[:S.PAGE_LINES], start=2):
+    lines = list(lines)
+    if lines[S.PAGE_LINES:]:
+        lost("\n".join(lines[S.PAGE_LINES:]))
+    for row, line in enumerate(lines[:S.PAGE_LINES], start=2):
         if line:
-            basic.print_at(row, 0, line[:S.COLS], (ink and ink(line)) or PAGE)
+            basic.print_at(row, 0, fit(line), (ink and ink(line)) or PAGE)
     footer(basic, foot)
     while True:
         key = yield from basic.inkey()
@@ -315,8 +321,8 @@ def score_lines(match: Match) -> list[str]:
         first = max(0, len(match.results) - GAMES_SHOWN)
         for n, result in enumerate(match.results[first:], start=first + 1):
             how = kind_column(result.kind)
-            lines.append(f"{n:>3}   {_name(match, result.winner):<11} "
-                         f"{how:<10}{result.points:>3}"[:S.COLS])
+            lines.append(fit(f"{n:>3}   {_name(match, result.winner):<11} "
+                             f"{how:<10}{result.points:>3}"))
     return lines
 
 

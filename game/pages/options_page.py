@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from game.board import screen as S
 from game.files.settings import MENU_KEYS, OPTIONS, Settings, SettingsError
+from game.model.match import Match, sides_for
 from game.pages.menus import (
     BAD_KEY,
     CLICK,
@@ -86,25 +87,45 @@ def draw_options(basic: Basic, settings: Settings, offer_setup: bool) -> None:
     footer(basic, "ENTER to play on")
 
 
-def draw_hints(basic: Basic, offer_setup: bool) -> None:
+def length_note(settings: Settings, match: Match | None) -> str:
+    """When the match length (or the players) set is not the match in progress's: from when
+    it applies (the game in progress plays on as it began; the next game begins a new match,
+    game/scenes/match_end.py fits). Else ""."""
+    if match is None:
+        return ""
+    if settings.match_length != match.length:
+        if settings.match_length is None:
+            return "Money play from the next game"
+        return f"A new match to {settings.match_length} from next game"
+    if sides_for(settings.players) != match.sides:
+        return "A new match from the next game"
+    return ""
+
+
+def draw_hints(basic: Basic, offer_setup: bool, note: str = "") -> None:
     """The lines under the options (and S, R, T between games; a refused length's red box
-    lies over the last two of them, so they are drawn again once a length is taken)."""
+    lies over the last two of them, so they are drawn again once a length is taken); `note`
+    (length_note) in place of the match length's hint."""
     basic.print_at(HINT_ROW, 0, f"Press 1-9 or A-{MENU_KEYS[-1]} to change one.", PAGE)
-    basic.print_at(HINT_ROW + 1, 0, "Match length (5) is typed.", PAGE)
+    basic.print_at(HINT_ROW + 1, 0, (note or "Match length (5) is typed.").ljust(S.COLS),
+                   VALUE if note else PAGE)
     if offer_setup:
         for row, (key, words) in enumerate(BETWEEN_GAMES_KEYS, start=HINT_ROW + 2):
             basic.print_at(row, 0, key, KEY_CELL)
             basic.print_at(row, 1, f" {words}".ljust(S.COLS - 1), PAGE)
 
 
-def options_menu(basic: Basic, settings: Settings, path=None, offer_setup: bool = False):
+def options_menu(basic: Basic, settings: Settings, path=None, offer_setup: bool = False,
+                 match: Match | None = None):
     """The options on one screen. A key of MENU_KEYS (1-9, then A on) steps its option to
     the next choice (the match length is typed, and asked again with the reason until it is
     1-25 or U); the line shows the new value at once (and Sound sets basic.silent). ENTER
     (or 0) returns, as does a key of BETWEEN_GAMES_KEYS (S, R, T) when `offer_setup`
     (between games). The settings are saved on the way out (to `path`, else the user's
-    config directory). `settings` is changed in place; returns an OptionsOutcome."""
+    config directory). `settings` is changed in place; returns an OptionsOutcome. With the
+    `match` in progress, a length that is not its own says from when it applies."""
     draw_options(basic, settings, offer_setup)
+    draw_hints(basic, offer_setup, length_note(settings, match))
     names = [name for name, _, _ in OPTIONS]
     changed: list[str] = []
     left_with = ""
@@ -125,7 +146,7 @@ def options_menu(basic: Basic, settings: Settings, path=None, offer_setup: bool 
         if name == "match_length":
             length = yield from ask_match_length(basic)
             settings.set(name, length)
-            draw_hints(basic, offer_setup)
+            draw_hints(basic, offer_setup, length_note(settings, match))
             basic.print_at(PROMPT_ROW, 0, "ENTER to play on".center(S.COLS), FOOTER)
         else:
             try:
@@ -136,6 +157,8 @@ def options_menu(basic: Basic, settings: Settings, path=None, offer_setup: bool 
         basic.silent = not settings.sound          # the sound option acts at once
         basic.beep(*CLICK)
         draw_option(basic, settings, index)
+        if name == "players":
+            draw_hints(basic, offer_setup, length_note(settings, match))
         if getattr(settings, name) != before and name not in changed:   # (by name, as above)
             changed.append(name)
     saved = True

@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 
 from game.analysis import judge as R
+from game.board import message_rows
 from game.board import screen as S
 from game.board.lines import fit, rom_text, wrap
 from game.chances import chances_line, ink_of
@@ -46,11 +47,11 @@ BAR_EMPTY = S.attr(S.BLACK, S.WHITE)
 MARK_ATTR = {"": S.attr(S.BLACK, S.WHITE, bright=True),
              "?": S.attr(S.BLACK, S.YELLOW, bright=True),
              "??": S.attr(S.WHITE, S.RED, bright=True)}
-KEYS_HELP = ("ENTER next  B back  Q end", "S summary  C one side or both")
+# a wrong key shows the keys, all at once (message_rows) until the next key
+KEYS_HELP = ("ENTER next  B back  Q end", "S summary  C one side/both",
+             "A the plays' chances  R roll out")
 NAME_CHARS = 8                                  # of a player's name on the pages
 FIGURES_KEYS = (ord("a"), ord("A"))
-FIGURES_HELP = "A: the plays with their chances"
-ROLLOUT_HELP = "R rolls this decision out"
 
 
 def side_word(side: str, names: dict | None = None) -> str:
@@ -72,14 +73,15 @@ def _fit(left: str, right: str) -> str:
     return fit(left[:room].ljust(room) + " " + right)
 
 
-def headline(item, bottom: str, names: dict | None = None) -> str:
-    """The line across the board: who did what, the mark and the equity given away. A name
-    too long for the play beside it is cut, not the play."""
+def _judged(item, bottom: str, names: dict | None) -> tuple[str, str]:
+    """(who did what, the mark and the equity given away): "5 You 55: m5 m5 h5 h5" and
+    "?? -0.163 -4.1%". The name is side_word's (NAME_CHARS at most), the play every step."""
+    who = side_word(item.side, names)
     if item.kind == "move":
         made = play_text(item.played.play, item.side == bottom)
-        words = f" {item.dice[0]}{item.dice[1]}: {made}"
+        left = f"{item.number} {who} {item.dice[0]}{item.dice[1]}: {made}"
     else:
-        words = f": {item.kind}"
+        left = f"{item.number} {who}: {item.kind}"
     if item.kind == "move" and item.forced:
         right = "forced"
     elif item.loss == 0:
@@ -88,23 +90,54 @@ def headline(item, bottom: str, names: dict | None = None) -> str:
         right = f"{item.mark} -{item.loss:.3f}".strip()
         if item.mwc_loss is not None:                  # match play: EMG, the MWC beside
             right += f" {-item.mwc_loss:.1f}%"
-    room = S.COLS - len(right) - 1 - len(f"{item.number} {words}")
-    who = side_word(item.side, names)[:max(1, room)]
-    return _fit(f"{item.number} {who}{words}", right)
+    return left, right
 
 
-def detail(item, bottom: str) -> str:
-    """The message line: level 5's best play (or proper cube action), the depth every play
-    of the roll was judged at, and the luck."""
-    if item.kind == "move":
-        ply, luck = item.best.ply, f"luck {item.luck:+.2f}"
-        left = "The best play." if item.loss == 0 else \
-            f"Best {play_text(item.best.play, item.side == bottom)}"
-        right = f"{ply}-ply {luck}"
-        if len(left) + len(right) >= S.COLS:          # a long play kept whole: "2p"
-            right = f"{ply}p {luck}"
-        return _fit(left, right)
-    return fit(f"Proper: {item.proper}")
+def _best_words(item, bottom: str) -> tuple[str, list[str]]:
+    """The message line's parts: level 5's best play (or the proper cube action), then the
+    depth and the luck, longest form first."""
+    if item.kind != "move":
+        return f"Proper: {item.proper}", []
+    best = "The best play." if item.loss == 0 else \
+        f"Best {play_text(item.best.play, item.side == bottom)}"
+    return best, [f"{item.best.ply}-ply luck {item.luck:+.2f}",
+                  f"{item.best.ply}p luck {item.luck:+.2f}", f"{item.best.ply}p"]
+
+
+def page_lines(item, bottom: str, names: dict | None = None) -> tuple[str, str]:
+    """(the headline across the board, the message line) of a decision's page, each whole
+    in its 32 columns. The headline says who did what, the mark and the equity given away;
+    the message line level 5's best play (or proper cube action), the depth every play of
+    the roll was judged at, and the luck. When the headline cannot hold the play whole
+    beside its figures (a double's four steps, a long name, match play's MWC), the figures
+    move to the front of the message line, and the depth and the luck follow there as far
+    as they fit (the summary keeps the luck, the A page the depths)."""
+    left, right = _judged(item, bottom, names)
+    best, extras = _best_words(item, bottom)
+    if len(left) + 1 + len(right) <= S.COLS:
+        head, message = _fit(left, right), best
+        if extras:
+            tail = next((e for e in extras if len(best) + 1 + len(e) <= S.COLS), "")
+            message = _fit(best, tail) if tail else best
+        return head, message
+    mark, figures = (right.split(" ", 1) + [""])[:2] if item.mark else ("", right)
+    head = _fit(left, mark) if mark else left
+    message = f"{figures} {best}".strip()
+    for extra in extras:
+        if len(message) + 1 + len(extra) <= S.COLS:
+            message = _fit(message, extra)
+            break
+    return fit(head), fit(message)
+
+
+def headline(item, bottom: str, names: dict | None = None) -> str:
+    """The line across the board (page_lines)."""
+    return page_lines(item, bottom, names)[0]
+
+
+def detail(item, bottom: str, names: dict | None = None) -> str:
+    """The message line (page_lines)."""
+    return page_lines(item, bottom, names)[1]
 
 
 def summary_lines(review: R.Review, total: int | None = None) -> list[str]:
@@ -208,9 +241,9 @@ def draw_item(screen: S.Screen, item, bottom: str, names: dict | None = None) ->
         screen.draw_dice(item.dice[0], item.dice[1], black, black)
     if item.cube_owner is not None:      # a centred cube would sit under the headline
         screen.draw_cube(item.cube_value, "human" if item.cube_owner == bottom else "computer")
-    screen.text(HEADLINE_ROW, 0, headline(item, bottom, names).ljust(S.COLS),
-                MARK_ATTR[item.mark])
-    screen.message(detail(item, bottom))
+    head, message = page_lines(item, bottom, names)
+    screen.text(HEADLINE_ROW, 0, head.ljust(S.COLS), MARK_ATTR[item.mark])
+    screen.message(message)
 
 
 # ---- the whole review --------------------------------------------------------------
@@ -353,10 +386,11 @@ def browse(basic: Basic, screen: S.Screen, reviewer: R.Reviewer, bottom: str, si
         basic.print_at(S.ROWS - 3, 0, "Nothing to show for this side.", PAGE)
         yield from basic.pause(100)
         return "summary"
-    at = 0
+    at, pending = 0, None
     while True:
         draw_item(screen, items[at], bottom, reviewer.review.names)
-        key = yield from basic.inkey()
+        key = pending if pending is not None else (yield from basic.inkey())
+        pending = None
         if key in NEXT_KEYS:
             if at == len(items) - 1:
                 return "summary"
@@ -380,12 +414,10 @@ def browse(basic: Basic, screen: S.Screen, reviewer: R.Reviewer, bottom: str, si
             yield from roll_out(basic, screen, items[at], bottom, reviewer.record.sides,
                                 reviewer.review.names)
             continue
-        else:
+        else:                           # the keys, over the board's foot, till a key
             basic.beep(*BAD_KEY)
-            for words in (*KEYS_HELP, FIGURES_HELP, ROLLOUT_HELP):
-                screen.message(words)
-                if (yield from basic.pause(100)) is not None:
-                    break
+            message_rows.show(screen, list(KEYS_HELP))
+            pending = yield from basic.inkey()      # acted on as if typed on the page
             continue
         basic.beep(*CLICK)
 

@@ -8,6 +8,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from game.board import message_rows
 from game.board import screen as S
 from game.board.lines import fit
 from game.interfaces import Frames, Screen
@@ -15,7 +16,7 @@ from game.model.match import COMPUTER, DROP, HUMAN, RESIGN
 from game.pages.menus import key_char
 from game.pages.review_pages import review_screen
 from game.scenes.state import Game
-from game.scenes.timing import BANNER_LINE_FRAMES, DEMO_NEXT_GAME_FRAMES, LOSE_TUNE, WIN_TUNE
+from game.scenes.timing import DEMO_NEXT_GAME_FRAMES, LOSE_TUNE, WIN_TUNE
 from game.words import SCORE_CAPPED, SERIES_FULL, result_words, say
 from game.zx.basic import Basic
 
@@ -82,10 +83,12 @@ def draw_banner(screen, banner: str) -> None:
 
 
 def banner_lines(match_over: bool) -> tuple[list[str], tuple]:
-    """The message lines that take turns under the banner, and the keys they list."""
+    """The message rows under the banner, shown at once (the keys above, "Press any key"
+    on the message line), and the keys they list."""
     keys = tuple(k for k in BANNER_KEYS if k.at_match_end or not match_over)
     first = "Press any key" if match_over else "Press any key for a new game"
-    return [first, fit("  ".join(f"{k.key} {k.words}" for k in keys))], keys
+    return [fit("  ".join(f"{k.key} {k.words}" for k in keys), message_rows.ROW_COLS),
+            first], keys
 
 
 def game_over(basic: Basic, screen: Screen, result: Any, board_game: Game | None = None) -> Frames:
@@ -107,14 +110,13 @@ def game_over(basic: Basic, screen: Screen, result: Any, board_game: Game | None
         key = yield from basic.pause(DEMO_NEXT_GAME_FRAMES)
         return None if key is None else "stop"
     lines, keys = banner_lines(match is not None and match.is_over)
-    if match is not None and match.score_capped:
-        lines = [SCORE_CAPPED, *lines]
-    if match is not None and match.series_full:
-        lines = [SERIES_FULL, *lines]
     if board_game is None or card:                   # nothing to review or change in 1983
-        lines, keys = lines[:1], ()
+        lines, keys = lines[-1:], ()
+    if match is not None:                            # what ended or stops the series, above
+        notes = [SERIES_FULL] * match.series_full + [SCORE_CAPPED] * match.score_capped
+        lines = [*notes, *lines]
     while True:
-        key = yield from take_turns(basic, screen, lines)
+        key = yield from shown_at_once(basic, screen, lines)
         chosen = next((k for k in keys if key_char(key) == k.key), None)
         if chosen is None or chosen.handler is None or board_game is None:
             return key                         # (no keys are offered without a game)
@@ -123,15 +125,8 @@ def game_over(basic: Basic, screen: Screen, result: Any, board_game: Game | None
         draw_banner(screen, banner)
 
 
-def take_turns(basic, screen, lines: list[str]):
-    """The message line shows each of `lines` in turn (BANNER_LINE_FRAMES each) until a
-    key; returns it."""
-    if len(lines) == 1:
-        screen.message(lines[0])
-        return (yield from basic.inkey())
-    while True:
-        for line in lines:
-            screen.message(line)
-            key = yield from basic.pause(BANNER_LINE_FRAMES)
-            if key is not None:
-                return key
+def shown_at_once(basic, screen, lines: list[str]):
+    """`lines` on the message line and the rows above it, all at once and still
+    (game/board/message_rows.py), until a key; returns it."""
+    message_rows.show(screen, lines)
+    return (yield from basic.inkey())

@@ -9,7 +9,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from game import commands
-from game.board.lines import fit
+from game.board.lines import COLUMNS
 from game.files.settings import export_folder
 from game.interfaces import Frames
 from game.matchfiles import matfile
@@ -35,7 +35,7 @@ def show_help(board_game: Game, side: str) -> Frames:
 
 def options(board_game: Game, side: str) -> Frames:
     table, m = board_game.table, board_game.state.match
-    out = yield from options_page.options_menu(table.basic, table.settings)
+    out = yield from options_page.options_menu(table.basic, table.settings, match=m)
     board_game.apply_style()
     if "cube" in out.changed and not m.results and m.cube_value == 1 and m.cube_owner is None:
         m.cube_enabled = table.settings.cube      # nothing turned on it yet
@@ -114,7 +114,11 @@ def version(board_game: Game, side: str) -> Frames:
 
 def export_now(board_game: Game, side: str) -> Frames:
     name = yield from export(board_game)
-    board_game.message(fit(name))
+    if len(name) > COLUMNS:                        # a reason too long for the line: whole
+        yield from menus.tell(board_game.table.basic, name, redraw=board_game.redraw)
+        board_game.mark_dice(board_game.state.typed_turn())
+        return
+    board_game.message(name)
     yield from info_pause(board_game)
 
 

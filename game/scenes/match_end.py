@@ -62,7 +62,8 @@ def between_games(basic: Basic, screen: S.Screen, settings: Settings,
     game of `board_game`'s match and T for the dice on trial (then the options again); returns the
     set-up position (human on roll) or None."""
     while True:
-        out = yield from options_page.options_menu(basic, settings, offer_setup=True)
+        out = yield from options_page.options_menu(basic, settings, offer_setup=True,
+                                                   match=board_game.state.match)
         if out.setup_board:
             position = yield from setup_board.setup_board(basic, screen)
             return position
@@ -83,11 +84,21 @@ def dice_trial(board_game: Game):
                           table.settings.set_dice)
 
 
+def said_whole(basic: Basic, screen: Screen, words: str) -> Frames:
+    """`words` on the message line for a while when they fit it, else wrapped over the rows
+    above it until ENTER (menus.tell): a file's name or the reason it was not written is
+    never cut."""
+    if len(words) <= S.COLS:
+        screen.message(words)
+        yield from basic.wait(OPENING_READ_FRAMES)
+    else:
+        yield from menus.tell(basic, words)
+
+
 def match_over(basic: Basic, screen: Screen, board_game: Game) -> Frames:
     """The match-over page (T: the dice on trial), then the offer of its .mat export."""
     yield from menus.match_over_screen(basic, board_game.state.match,
                                        lambda: dice_trial(board_game))
     if (yield from menus.ask_yes_no(basic, "Export the match (.mat)?")):
         words = yield from export(board_game)
-        screen.message(words[:S.COLS])
-        yield from basic.wait(OPENING_READ_FRAMES)
+        yield from said_whole(basic, screen, words)

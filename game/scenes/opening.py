@@ -9,6 +9,8 @@ from game.scenes.state import Game
 from game.scenes.timing import OPENING_READ_FRAMES
 from game.words import say
 
+CRAWFORD_WORDS = "The Crawford game: no doubling"
+
 
 def first_turn(board_game: Game) -> Frames:
     """Who moves first and with which dice (None: that side rolls its own); ('quit',
@@ -24,8 +26,13 @@ def first_turn(board_game: Game) -> Frames:
 
 
 def first_side(board_game: Game):
-    """first_turn's choice: the opening throw, or the side the options name."""
+    """first_turn's choice: the opening throw, or the side the options name. The Crawford
+    game is named first (no double in it: the cube stays still)."""
     who, state = board_game.table.settings.who_starts, board_game.state
+    if state.match.crawford_game:
+        board_game.message(CRAWFORD_WORDS)
+        board_game.heard((yield from board_game.table.basic.pause(OPENING_READ_FRAMES)),
+                         state.top)
     if who == "roll":
         opened = yield from opening(board_game)
         if opened == "quit":

@@ -7,11 +7,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from game.board import message_rows
 from game.interfaces import Frames
 from game.model import resignation
 from game.model.match import GameResult
 from game.pages import menus
-from game.scenes.game_over import take_turns
+from game.scenes.game_over import shown_at_once
 from game.scenes.state import Game
 from game.scenes.timing import OPENING_READ_FRAMES, WARNING_FRAMES
 from game.words import say
@@ -23,8 +24,9 @@ TYPED_ON = "UIT\r"               # the rest of QUIT begun with Q during the comp
 
 
 def question_lines(cube_value: int) -> list[str]:
-    """The question on the message line, its lines taking turns (32 columns each); with
-    the cube turned, the points each answer gives."""
+    """The question, shown all at once on the message line and the rows above it
+    (message_rows: 28 columns above, 32 on the message line); with the cube turned, the
+    points each answer gives last."""
     lines = ["Resign: 1 single, 2 gammon,", "3 backgammon; N plays on"]
     if cube_value > 1:
         c = cube_value
@@ -38,14 +40,24 @@ def points_said(points: int) -> str:
 
 def ask_kind(board_game: Game, ignored: str = "") -> Frames:
     """1, 2 or 3 (the resignation chosen), or None for N (play on). Any other key says
-    BAD_ANSWER and asks again, but for the keys in `ignored` (capitals; \\r is ENTER)."""
-    basic, screen = board_game.table.basic, board_game.table.screen
+    BAD_ANSWER and asks again, but for the keys in `ignored` (capitals; \\r is ENTER). The
+    board's rows the question covered are put back after the answer."""
+    screen = board_game.table.screen
     lines = question_lines(board_game.state.match.cube_value)
-    key = yield from take_turns(basic, screen, lines)
+    kept = message_rows.keep(screen, len(lines))
+    try:
+        return (yield from _kind_asked(board_game, lines, ignored))
+    finally:
+        message_rows.put_back(screen, kept)
+
+
+def _kind_asked(board_game: Game, lines: list[str], ignored: str) -> Frames:
+    basic, screen = board_game.table.basic, board_game.table.screen
+    key = yield from shown_at_once(basic, screen, lines)
     while True:
         char = menus.key_char(key) if key is not None else ""
         if key is not None and (char or chr(key)) in ignored:
-            key = yield from take_turns(basic, screen, lines)
+            key = yield from shown_at_once(basic, screen, lines)
             continue
         if char in KIND_KEYS:
             basic.beep(*menus.CLICK)
@@ -59,7 +71,7 @@ def ask_kind(board_game: Game, ignored: str = "") -> Frames:
             key = yield from basic.pause(WARNING_FRAMES)
             if key is not None:
                 continue
-        key = yield from take_turns(basic, screen, lines)
+        key = yield from shown_at_once(basic, screen, lines)
 
 
 def resigner_for(board_game: Game, prompt_side: str) -> str:

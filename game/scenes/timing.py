@@ -18,6 +18,5 @@ SPEED_PAUSE = {"steps": STEP_PAUSE_FRAMES, "quick": 2, "instant": 0}
 SPEED_READ = {"steps": READ_FRAMES, "quick": 50, "instant": 25}
 WARNING_FRAMES = 150             # a damaged options or save file's warning stays 3 s
 DEMO_NEXT_GAME_FRAMES = 150      # the demo's pause between games (3 s), any key stops it
-BANNER_LINE_FRAMES = 150         # the game-over message and its keys take turns, 3 s each
 WIN_TUNE = ((120, 523), (120, 659), (120, 784), (300, 1047))
 LOSE_TUNE = ((200, 392), (200, 330), (400, 262))

@@ -1,6 +1,7 @@
-"""Builds the game's tape, roms/backgammon.tap (game/zx/media.py TAPE_PATH), from sources: the
-BASIC loader program, the loading picture drawn here by code (a real 6,912-byte SCREEN$),
-and game/zx/mcode.bin. Run: python -m game.zx.make_tape (after pasmo has assembled
+"""Builds the game's tapes, roms/backgammon.tap and roms/backgammon-1983.tap (game/zx/media.py
+tape_for: the 1983 rules' loading picture has no cube), from sources: the BASIC loader
+program, the loading picture drawn here by code (a real 6,912-byte SCREEN$), and
+game/zx/mcode.bin. Run: python -m game.zx.make_tape (after pasmo has assembled
 game/zx/mcode.asm). Not a tape reader."""
 import pathlib
 import sys
@@ -121,9 +122,10 @@ PICTURE_MEN = [(1, 2, WHITE), (6, 3, BLACK), (8, 3, BLACK), (12, 2, BLACK), (13,
                (17, 3, WHITE), (19, 3, WHITE), (24, 2, BLACK), (5, 1, WHITE), (20, 2, BLACK)]
 
 
-def loading_picture() -> bytes:
+def loading_picture(cube: bool = True) -> bytes:
     """The SCREEN$: the title, and a board in its frame on lines 2-19, so that the loader's
-    message (line 20) and the ROM's "Bytes:" line (21) sit below the frame on every ROM."""
+    message (line 20) and the ROM's "Bytes:" line (21) sit below the frame on every ROM;
+    the doubling cube on the bar unless `cube` is False (the 1983 card has no cube)."""
     felt, frame = GREEN, YELLOW
     c = Canvas(attr(WHITE, BLACK))
     c.cells(0, 0, 2, 32, attr(YELLOW, BLUE, True))
@@ -149,17 +151,20 @@ def loading_picture() -> bytes:
             draw_man(c, col, row, colour, felt, colour == WHITE)
     draw_die(c, 20, 10, 6)
     draw_die(c, 24, 10, 3)
-    c.cells(10, 15, 2, 2, attr(BLACK, WHITE, True))            # the doubling cube on the bar
-    c.text(10, 15, "64", attr(BLACK, WHITE, True))
+    if cube:
+        c.cells(10, 15, 2, 2, attr(BLACK, WHITE, True))        # the doubling cube on the bar
+        c.text(10, 15, "64", attr(BLACK, WHITE, True))
     return c.screen()
 
 
 # ---------------------------------------------------------------- the tape
-def tape_blocks():
+def tape_blocks(rules_1983: bool = False):
+    """The blocks of the tape: the loader, the SCREEN$ (no cube in it for the 1983 rules'
+    tape, media.tape_for), the machine code."""
     mcode = media.load_mcode()
     code_start = media.mcode_symbols()["USR_ENTRY"]
     program = basic_program(code_start)
-    screen = loading_picture()
+    screen = loading_picture(cube=not rules_1983)
     assert len(screen) == hw.SCREEN_BYTES
     return [
         standard_block(make_tap_block(HEADER_FLAG, header_payload(
@@ -174,14 +179,17 @@ def tape_blocks():
     ]
 
 
-def build_tape() -> bytes:
-    return write_tap(tape_blocks())
+def build_tape(rules_1983: bool = False) -> bytes:
+    return write_tap(tape_blocks(rules_1983))
 
 
 def main(argv=None) -> int:
-    out = pathlib.Path(argv[0]) if argv else pathlib.Path(media.TAPE_PATH)
-    out.write_bytes(build_tape())
-    print(f"{out}: {out.stat().st_size} bytes")
+    """Both tapes (the full game's and the 1983 rules'), or the full game's to the path given."""
+    outs = [(pathlib.Path(argv[0]), False)] if argv else \
+        [(pathlib.Path(media.tape_for(card)), card) for card in (False, True)]
+    for out, card in outs:
+        out.write_bytes(build_tape(card))
+        print(f"{out}: {out.stat().st_size} bytes")
     return 0
 
 

@@ -12,9 +12,16 @@ MCODE_SOURCE = os.path.join(GAME_DIR, "mcode.asm")
 MCODE_PATH = os.path.join(GAME_DIR, "mcode.bin")
 MCODE_SYMBOLS = os.path.join(GAME_DIR, "mcode.sym")
 TAPE_PATH = os.path.join(roms.ROM_DIR, "backgammon.tap")
+TAPE_1983_PATH = os.path.join(roms.ROM_DIR, "backgammon-1983.tap")   # no cube in its picture
 ROM_PATH = roms.ROM_PATH
 
 _symbols: dict[str, dict] = {}
+
+
+def tape_for(rules_1983: bool) -> str:
+    """The tape a run loads: the 1983 rules' (its loading picture shows no doubling cube,
+    as the card has none) or the full game's."""
+    return TAPE_1983_PATH if rules_1983 else TAPE_PATH
 
 
 def mcode_symbols() -> dict:

@@ -27,7 +27,7 @@ from whole_match_player import (
 )
 from windowdriver import window_config
 
-QUESTION = ("Resign: 1 single", "3 backgammon; N plays on")
+QUESTION = "3 backgammon; N plays on"   # "Resign: 1 single, 2 gammon," on the row above
 ROM_REPEAT_FRAMES = 35          # the 48K's REPDEL: a key held this many frames types again
 
 
@@ -67,12 +67,15 @@ def quitting(quits: Quits):
     def acting(hands: Hands, p) -> bool:
         hands.seen.doubled = True                  # no double of the person's: the cube at 1
         board_game, message = p.game, line_text(p.machine.memory, S.MESSAGE_ROW)
-        if quits.asked and any(words in message for words in QUESTION):
-            offered = [key for *_cols, key in clicks.hot_keys(message)]
-            if quits.asked in offered or not hands.mouse:     # its line of the two shown
-                hands.answer(quits.asked, message)
-                quits.asked = None
-            return True
+        rows = range(S.MESSAGE_ROW - 2, S.MESSAGE_ROW + 1)  # the question's rows, at once
+        lines = {row: line_text(p.machine.memory, row) for row in rows}
+        if quits.asked and any(QUESTION in line for line in lines.values()):
+            for row, line in lines.items():
+                if quits.asked in [key for *_cols, key in clicks.hot_keys(line)]:
+                    hands.answer(quits.asked, line, row)      # its row of the two shown
+                    quits.asked = None
+                    return True
+            raise AssertionError(f"no {quits.asked!r} on the question's rows")
         said = "accept" if "I accept" in message else "play on" if "I play on" in message else ""
         if said and quits.asked is None:
             quits.answers.append((*quits.when.pop(0), said))

@@ -14,7 +14,7 @@ from game.model.match_equity import Emg, match_equity, match_value
 from game.model.match_terms import MONEY, MatchTerms
 from game.model.position import Position
 from game.model.record import MatchRecord
-from game.pages.review_pages import detail, headline, summary_lines
+from game.pages.review_pages import detail, page_lines, summary_lines
 from game.scenes.tutor import warning_mark
 from review_records import QUICK, one_game, played_out, with_a_double
 
@@ -50,7 +50,7 @@ def test_match_errors_are_emg_and_marked_by_it_with_the_match_chance_beside():
                                           abs=1e-6)
         assert item.mark == judge.mark_for(item.loss)
         assert item.mwc_loss == pytest.approx(50 * raw, abs=1e-4)
-        assert f"{-item.mwc_loss:.1f}%" in headline(item, HUMAN)
+        assert f"{-item.mwc_loss:.1f}%" in " ".join(page_lines(item, HUMAN))
     assert r.summary()[HUMAN].mwc_error > 0
     text = "\n".join(summary_lines(r))
     assert "Errors and luck in EMG" in text and "MWC lost" in text

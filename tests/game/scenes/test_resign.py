@@ -6,6 +6,8 @@ offer in a lost race; two people; the cube at 64; a wrong answer to the question
 import pytest
 
 from game.analysis.judge import Reviewer
+from game.board import message_rows
+from game.board import screen as S
 from game.files.settings import Settings
 from game.matchfiles import sgf
 from game.matchfiles.imports import read_match_file
@@ -206,8 +208,11 @@ def test_a_backgammon_resigned_with_the_cube_at_64_scores_192_and_the_score_page
 
 
 @pytest.mark.parametrize("cube", [1, 2, 64])
-def test_every_line_of_the_question_fits_32_columns(cube):
-    assert all(len(line) <= 32 for line in question_lines(cube))
+def test_every_line_of_the_question_fits_its_message_row(cube):
+    lines = question_lines(cube)
+    message_rows.check(lines)                        # raises past 28 columns above, 32 below
+    assert all(len(line) <= message_rows.ROW_COLS for line in lines[:-1])
+    assert len(lines[-1]) <= 32 and 2 <= len(lines) <= message_rows.MAX_ROWS
 
 
 def test_a_resignation_is_worth_the_match_table_after_its_points():
@@ -233,7 +238,8 @@ def test_quit_typed_while_the_computer_plays_asks_before_the_next_throw():
     driver.until("Resign: 1 single")
     assert not driver.game.state.match.rolled       # before the throw
     driver.run(10)
-    assert driver.message().startswith("Resign")       # the rest of QUIT is no answer
+    assert driver.text()[S.MESSAGE_ROW - 1].startswith("Resign")   # the rest of QUIT is
+    assert driver.message() == "3 backgammon; N plays on"           # no answer
     driver.type("n")
     driver.until("Your move?")
     assert driver.game.state.turn.dice == (5, 4) and driver.game.state.match.in_game
@@ -268,11 +274,11 @@ def test_a_resignation_through_the_real_window_with_key_down_and_key_up(tmp_path
         for item in [q for q in queue if q[0] <= p.count]:
             queue.remove(item)
             pygame.event.post(pygame.event.Event(item[1], key=item[2], mod=0, unicode=""))
-        message = screen_text(p.machine)[23]
+        question = screen_text(p.machine)[22]
         if p.at_move_prompt() and not seen["typed"]:
             seen["typed"] = True
             press("quit\r", p.count + 4)
-        elif message.startswith("Resign:") and not seen["asked"]:
+        elif question.startswith("Resign:") and not seen["asked"]:
             seen["asked"] = True
             press("2", p.count + 4)
         elif p.game is not None and p.game.state.match.results:
@@ -290,7 +296,8 @@ def test_quit_at_enter_rolls_d_doubles_asks_before_the_dice_and_n_comes_back_to_
     driver.type("QUIT\n")
     driver.until("Resign: 1 single")
     driver.run(10)
-    assert driver.message().startswith("Resign") and not driver.game.state.match.rolled
+    assert driver.text()[S.MESSAGE_ROW - 1].startswith("Resign")
+    assert not driver.game.state.match.rolled
     driver.type("n")
     driver.until("You: ENTER rolls, D doubles")
     driver.type("\n")

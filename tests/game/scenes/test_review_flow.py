@@ -48,11 +48,16 @@ def record_moves(driver, side):
     return [(a.dice, a.play) for a in game.actions if a.kind == "move" and a.side == side]
 
 
-def test_the_banner_takes_turns_with_its_keys_r_and_o():
+def test_the_banner_shows_its_keys_r_and_o_above_the_message_line_and_stays_still():
+    """Issue 59 item 3: the two lines no longer take turns on the message line (half of
+    them easy to miss); both stay on screen as long as the banner waits."""
     driver = played_to_the_banner()
     assert "WIN" in driver.text()[HEADLINE]
-    driver.until("R review the game  O options", row=MESSAGE)
     driver.until(NEW_GAME, row=MESSAGE)
+    for _ in range(4):
+        assert driver.text()[MESSAGE - 1].strip() == "R review the game  O options"
+        assert driver.text()[MESSAGE].strip() == NEW_GAME
+        driver.run(100)
 
 
 def test_a_set_up_board_is_recorded_from_the_first_movers_side():

@@ -1,0 +1,83 @@
+"""A review move page shows every step of the play and the player's name whole (issue 59 item
+1): 55 played as m5 m5 h5 h5 in a match, marked ??, showed as "5 Y 55: m5 m5 h5 ?? -0.163
+-4.1%", the fourth step gone and "You" cut to "Y". When the headline cannot hold the play
+beside its figures, the figures go to the front of the message line. Records are played in
+code and judged at level 3 (the screen is under test, not the judge)."""
+import pytest
+
+from game.analysis.judge import review_game
+from game.board import lines
+from game.board import screen as S
+from game.model.match import COMPUTER, HUMAN
+from game.model.record import MatchRecord
+from game.pages.review_pages import page_lines
+from page_drivers import ReviewDriver as Driver
+from review_records import one_game
+
+LEVEL = 3
+
+
+@pytest.fixture
+def cuts(monkeypatch):
+    lost: list[str] = []
+    monkeypatch.setattr(lines, "CUT_LISTENERS", [lost.append])
+    return lost
+
+
+def doubles_game(record):
+    """The opening 31, the computer's 64, then your 55 as 13/8(2) 8/3(2): m5 m5 h5 h5."""
+    first, second = record.sides
+    record.move(first, (3, 1), "8/5 6/5")
+    record.move(second, (6, 4), "24/18 13/9")
+    record.move(first, (5, 5), "13/8 13/8 8/3 8/3")
+    return record
+
+
+def the_55(record, names=None):
+    review = review_game(record, level=LEVEL)
+    item = next(i for i in review.items if i.kind == "move" and i.dice == (5, 5))
+    return item, page_lines(item, record.sides[0], names or review.names)
+
+
+def test_a_55_in_four_steps_in_a_match_shows_every_step_the_name_and_its_figures(cuts):
+    item, (head, message) = the_55(doubles_game(one_game(length=5)))
+    assert item.mark == "??" and item.mwc_loss is not None
+    assert head.startswith("3 You 55: m5 m5 h5 h5") and head.rstrip().endswith("??")
+    assert message.startswith(f"-{item.loss:.3f} {-item.mwc_loss:.1f}% Best ")
+    assert len(head) <= S.COLS and len(message) <= S.COLS and cuts == []
+
+
+def test_a_long_imported_name_is_shown_whole_to_its_eight_letters_beside_four_steps(cuts):
+    record = doubles_game(one_game_named("Mochizuki", "Ochs"))
+    item, (head, message) = the_55(record)
+    assert head.startswith("3 Mochizuk 55: m5 m5 h5 h5")
+    assert f"-{item.loss:.3f}" in message and f"{-item.mwc_loss:.1f}%" in message
+    assert cuts == []
+
+
+def one_game_named(first: str, second: str) -> MatchRecord:
+    record = MatchRecord(5, names={"white": first, "black": second}, sides=("white", "black"))
+    record.start_game({"white": 0, "black": 0})
+    return record
+
+
+def test_a_headline_that_fits_keeps_its_figures_and_the_message_its_depth_and_luck(cuts):
+    item, (head, message) = the_55(doubles_game(one_game(length=0)))   # money: no MWC
+    assert head.startswith("3 You 55: m5 m5 h5 h5") and \
+        head.rstrip().endswith(f"?? -{item.loss:.3f}")
+    assert message.startswith("Best ") and f"luck {item.luck:+.2f}" in message
+    assert cuts == []
+
+
+def test_the_review_page_on_the_screen_shows_the_four_steps_and_the_figures(cuts):
+    driver = Driver(doubles_game(one_game(length=5)))
+    driver.until("ENTER: moves", row=S.ROWS - 1)
+    driver.type("\n")
+    while "55:" not in driver.text()[11]:
+        driver.type("\n")
+        driver.run(2)
+    assert driver.text()[11].startswith("3 You 55: m5 m5 h5 h5")
+    assert "??" in driver.text()[11]
+    assert "% Best " in driver.text()[S.MESSAGE_ROW]
+    assert cuts == []
+    assert COMPUTER and HUMAN
