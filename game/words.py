@@ -1,7 +1,8 @@
 """Every word the program says about a player, in one table keyed by codes: who is who
-(I/You, White/Black), the short messages of a turn, the results of a game and the few words
-for each BG_STEP_* reason the C engine gives. Not screen layout (game/board/screen.py)."""
-from game.model.match import COMPUTER, DROP, HUMAN, KIND_NAMES, MAX_SCORE, RESIGN
+(I/You, White/Black, the two sides a chances column names), the short messages of a turn, the
+results of a game and the few words for each BG_STEP_* reason the C engine gives. Not screen
+layout (game/board/screen.py)."""
+from game.model.match import COMPUTER, DROP, HUMAN, KIND_NAMES, MAX_SCORE, RESIGN, Match
 from game.model.position import BAR, Position
 from game.model.rules import StepCode
 
@@ -73,6 +74,15 @@ def say(code: str, side: str, **values) -> str:
     human, computer, other = SAY[code].split("|")
     form = human if side == HUMAN else computer if side == COMPUTER else other
     return form.format(Side=side.capitalize(), SIDE=side.upper(), **values)
+
+
+def chance_names(match: Match, side: str) -> tuple[str, str]:
+    """The two sides as the chances columns name them, `side` (the mover) first: DEFAULT_NAMES
+    for the human, else the names the match record holds."""
+    if side == HUMAN:
+        return DEFAULT_NAMES
+    names = match.record.names
+    return (names.get(side, side.capitalize()), names.get(match.other(side), ""))
 
 
 def step_words(code: int | None, from_index: int, die: int) -> str:

@@ -11,7 +11,7 @@ import pathlib
 import time
 from dataclasses import dataclass, field
 
-from game.errors import BackgammonError
+from game.errors import BackgammonError, PositionError
 from game.files.settings import Settings, SettingsError, config_dir
 from game.files.validate import (
     Invalid,
@@ -38,7 +38,7 @@ from game.model.match import (
     sides_for,
 )
 from game.model.names import MAX_NAME_CHARS, clean_name, name_note, name_problem
-from game.model.position import ID_FORM
+from game.model.position import ID_FORM, MEN_PER_SIDE, Position
 from game.model.record import ACTIONS, RecordError
 from spectrum import safe_write
 from spectrum.quoting import escaped, say, short_path
@@ -215,10 +215,6 @@ def _check_playable(saved: SavedGame) -> None:
         return
     if m.on_roll is not None and saved.turn != m.on_roll:
         raise SaveError(f"turn: {saved.turn} is not the side on roll ({m.on_roll})")
-    try:
-        from game.model.position import MEN_PER_SIDE, Position
-    except ImportError:          # the engine is not built: the format checks must do
-        return
     if MEN_PER_SIDE in Position.from_id(saved.position_id).borne_off():
         raise SaveError(f"position_id: {saved.position_id}: a side has no men left, so that "
                         "game is over")
@@ -226,11 +222,6 @@ def _check_playable(saved: SavedGame) -> None:
 
 def _check_position(position_id: str) -> None:
     """A position ID must also decode to a possible board (game/model/position.py says why not)."""
-    try:
-        from game.errors import PositionError
-        from game.model.position import Position
-    except ImportError:          # the engine is not built: the format check above must do
-        return
     try:
         Position.from_id(position_id)
     except (PositionError, ValueError) as exc:

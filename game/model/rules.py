@@ -363,6 +363,14 @@ class Turn:
             self.position = self.steps and self._replayed() or self.start
         return self.position
 
+    def undo_all(self) -> Position:
+        """Take back every step made: the turn as it began (U, or N at READY?); returns the
+        start."""
+        self.made.clear()
+        self.steps.clear()
+        self.position = self.start
+        return self.position
+
     def _replayed(self) -> Position:
         made, self.made = self.made, []
         position = self.start

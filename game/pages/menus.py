@@ -25,9 +25,11 @@ BIG = S.attr(S.BLACK, S.CYAN, bright=True)
 REASON_ROW = 20                                  # two rows for a refusal
 PROMPT_ROW = S.MESSAGE_ROW
 
-# --- sounds (ms, Hz) ---
+# --- sounds (ms, Hz), and every tune: a game won or lost (the banner), a match (its page) ---
 CLICK = (8, 1200)
 BAD_KEY = (60, 180)
+WIN_TUNE = ((120, 523), (120, 659), (120, 784), (300, 1047))
+LOSE_TUNE = ((200, 392), (200, 330), (400, 262))
 FANFARE = ((110, 523), (110, 659), (110, 784), (160, 1047), (110, 784), (400, 1047))
 LAMENT = ((220, 392), (220, 349), (220, 311), (500, 262))
 

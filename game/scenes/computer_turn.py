@@ -8,14 +8,8 @@ from game.interfaces import Frames
 from game.model import rules
 from game.model.match import COMPUTER
 from game.scenes import cube
-from game.scenes.state import Game
-from game.scenes.timing import (
-    ADVICE_KEYS,
-    COMPUTER_BEEP,
-    DOUBLE_KEYS,
-    SPEED_PAUSE,
-    SPEED_READ,
-)
+from game.scenes.state import ADVICE_KEYS, DOUBLE_KEYS, Game
+from game.scenes.timing import COMPUTER_BEEP, SPEED_PAUSE, SPEED_READ
 from game.words import play_words, say
 
 

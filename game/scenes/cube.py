@@ -11,17 +11,9 @@ from game.interfaces import Frames
 from game.model import evaluator
 from game.pages import menus, rollout_pages
 from game.scenes import tutor
-from game.scenes.keys import chance_names
-from game.scenes.state import Game
-from game.scenes.timing import (
-    ADVICE_KEYS,
-    COMPUTER_BEEP,
-    DOUBLE_KEYS,
-    OPENING_READ_FRAMES,
-    QUIT_KEYS,
-    ROLL_KEYS,
-)
-from game.words import say
+from game.scenes.state import ADVICE_KEYS, DOUBLE_KEYS, QUIT_KEYS, ROLL_KEYS, Game
+from game.scenes.timing import COMPUTER_BEEP, OPENING_READ_FRAMES
+from game.words import chance_names, say
 
 
 def may_double(board_game: Game, side: str) -> bool:
@@ -144,7 +136,7 @@ def cube_advice(board_game: Game, doubler: str, offered: bool):
         key = yield from menus.cube_advice_screen(basic, lines, "ENTER back  R roll out",
                                                   rollout_pages.ROLL_KEYS)
         if key in rollout_pages.ROLL_KEYS:
-            job = rollout_pages.cube_job(position, terms, names=chance_names(board_game, doubler))
+            job = rollout_pages.cube_job(position, terms, names=chance_names(m, doubler))
             yield from rollout_pages.roll_out(basic, job)
     board_game.redraw()
 

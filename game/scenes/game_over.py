@@ -13,10 +13,10 @@ from game.board import screen as S
 from game.board.lines import fit
 from game.interfaces import Frames, Screen
 from game.model.match import COMPUTER, DROP, HUMAN, RESIGN
-from game.pages.menus import key_char
+from game.pages.menus import LOSE_TUNE, WIN_TUNE, key_char
 from game.pages.review_pages import review_screen
 from game.scenes.state import Game
-from game.scenes.timing import DEMO_NEXT_GAME_FRAMES, LOSE_TUNE, WIN_TUNE
+from game.scenes.timing import DEMO_NEXT_GAME_FRAMES
 from game.words import SCORE_CAPPED, SERIES_FULL, result_words, say
 from game.zx.basic import Basic
 

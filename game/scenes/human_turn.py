@@ -63,7 +63,8 @@ def play(board_game: Game, dice: tuple[int, int], side: str) -> Frames:
         if table.settings.confirm_turn:
             ready = yield from menus.ask_yes_no(basic, "READY?", enter_means=True)
             if not ready:
-                keys.undo_all(board_game, turn)
+                turn.undo_all()
+                board_game.show_turn(turn)
                 continue
         break
     board_game.happened(f"{tag} {dice[0]}{dice[1]} {play_words(turn.steps)}")

@@ -3,22 +3,18 @@ and the help line. A new command is a row here and its handler below. Not the mo
 themselves (game/scenes/human_turn.py)."""
 from __future__ import annotations
 
-import os
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from game import commands
 from game.board.lines import COLUMNS
-from game.files.settings import export_folder
+from game.files.export import export_match
 from game.interfaces import Frames
-from game.matchfiles import matfile
-from game.model import rules
 from game.model.match import HUMAN
 from game.pages import menus, options_page, rollout_pages
 from game.scenes.state import Game
 from game.scenes.timing import INFO_FRAMES
-from game.words import DEFAULT_NAMES, DEFAULT_WORDS, PRESS_ENTER
+from game.words import DEFAULT_WORDS, PRESS_ENTER, chance_names
 
 
 @dataclass(frozen=True)
@@ -65,18 +61,9 @@ def advice(board_game: Game, side: str) -> Frames:
     yield from rollout_pages.advice_with_rollout(board_game.table.basic, turn.start, turn.dice,
                                                   mover_is_human=turn.mover_is_human,
                                                   terms=board_game.state.match.terms(side),
-                                                  names=chance_names(board_game, side))
+                                                  names=chance_names(board_game.state.match, side))
     board_game.redraw()
     board_game.mark_dice(turn)
-
-
-def chance_names(board_game: Game, side: str) -> tuple[str, str]:
-    """The two sides as the chances columns name them, `side` (the mover) first."""
-    if side == HUMAN:
-        return DEFAULT_NAMES
-    match = board_game.state.match
-    names = match.record.names
-    return (names.get(side, side.capitalize()), names.get(match.other(side), ""))
 
 
 def takeback(board_game: Game, side: str) -> Frames:
@@ -90,14 +77,10 @@ def takeback(board_game: Game, side: str) -> Frames:
 
 
 def undo(board_game: Game, side: str) -> Frames:
-    undo_all(board_game, board_game.state.typed_turn())
-    yield from ()
-
-
-def undo_all(board_game: Game, turn: rules.Turn) -> None:
-    while turn.made:
-        turn.undo()
+    turn = board_game.state.typed_turn()
+    turn.undo_all()
     board_game.show_turn(turn)
+    yield from ()
 
 
 def double(board_game: Game, side: str) -> Frames:
@@ -113,12 +96,12 @@ def version(board_game: Game, side: str) -> Frames:
 
 
 def export_now(board_game: Game, side: str) -> Frames:
-    name = yield from export(board_game)
-    if len(name) > COLUMNS:                        # a reason too long for the line: whole
-        yield from menus.tell(board_game.table.basic, name, redraw=board_game.redraw)
+    words = export_match(board_game.state.match.record, board_game.saving.export_dir)
+    if len(words) > COLUMNS:                       # a reason too long for the line: whole
+        yield from menus.tell(board_game.table.basic, words, redraw=board_game.redraw)
         board_game.mark_dice(board_game.state.typed_turn())
         return
-    board_game.message(name)
+    board_game.message(words)
     yield from info_pause(board_game)
 
 
@@ -161,18 +144,3 @@ def info_pause(board_game: Game) -> Frames:
     if key is not None and 33 <= key < 128:
         board_game.prompt.typed_ahead = chr(key)
 
-
-def export(board_game: Game) -> Frames:
-    """X: the finished games of this match as a .mat file; returns the words to show."""
-    record = board_game.state.match.record
-    finished = [g.number for g in record.games if g.finished]
-    if not finished:
-        return "No finished game to export"
-    try:
-        path = os.path.join(export_folder(board_game.saving.export_dir),
-                            time.strftime("match-%Y%m%d-%H%M%S.mat"))
-        matfile.write_mat(record, path, games=finished)
-    except OSError as exc:
-        return f"Not saved: {exc.strerror or exc}"
-    yield
-    return f"Saved {os.path.basename(path)}"

@@ -4,6 +4,7 @@ sets up a board, R reviews a finished game), and a new match when the options no
 the one in progress."""
 
 from game.board import screen as S
+from game.files.export import export_match
 from game.files.settings import Settings
 from game.interfaces import Frames, Screen
 from game.model.match import Match, sides_for
@@ -12,7 +13,6 @@ from game.pages.dice_pages import dice_pages
 from game.pages.review_pages import choose_game
 from game.scenes import setup_board
 from game.scenes.game_over import review_game
-from game.scenes.keys import export
 from game.scenes.state import Game
 from game.scenes.timing import OPENING_READ_FRAMES
 from game.zx.basic import Basic
@@ -100,5 +100,5 @@ def match_over(basic: Basic, screen: Screen, board_game: Game) -> Frames:
     yield from menus.match_over_screen(basic, board_game.state.match,
                                        lambda: dice_trial(board_game))
     if (yield from menus.ask_yes_no(basic, "Export the match (.mat)?")):
-        words = yield from export(board_game)
+        words = export_match(board_game.state.match.record, board_game.saving.export_dir)
         yield from said_whole(basic, screen, words)

@@ -2,7 +2,8 @@
 machine, the dice, the computer's policies, the options), the match and game state (the
 position held with the bottom side on roll, the dice shown, the turn typed), the prompt (what
 the keys asked for while the computer played, what a click types) and the saving; with the
-board drawing every scene shares. Not the scenes, nor the turn loop (scenes/turn_loop.py)."""
+board drawing every scene shares and the single keys the scenes hear outside a typed line (D,
+A, QUIT, ENTER or SPACE to roll). Not the scenes, nor the turn loop (scenes/turn_loop.py)."""
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -17,16 +18,15 @@ from game.model.dice import Dice
 from game.model.evaluator import CubeDecision
 from game.model.match import Match
 from game.model.position import Position
-from game.scenes.timing import (
-    ADVICE_KEYS,
-    DOUBLE_KEYS,
-    QUIT_KEYS,
-    RATTLE,
-    ROLL_FLICKER_FRAMES,
-    ROLL_FRAMES,
-    WARNING_FRAMES,
-)
-from game.zx.basic import Basic
+from game.scenes.timing import RATTLE, ROLL_FLICKER_FRAMES, ROLL_FRAMES, WARNING_FRAMES
+from game.zx.basic import CODE_ENTER, Basic
+
+# the single keys the scenes hear outside a typed line, as INKEY$ gives them: while the
+# computer's play is shown (Game.heard) and at the cube stop before a throw (scenes/cube.py)
+DOUBLE_KEYS = (ord("d"), ord("D"))
+ADVICE_KEYS = (ord("a"), ord("A"))
+QUIT_KEYS = (ord("q"), ord("Q"))  # QUIT begun while the computer plays: resign before the throw
+ROLL_KEYS = (CODE_ENTER, ord(" "))  # ENTER or SPACE rolls at the cube stop
 
 ThrownDice = tuple[int, int]
 Steps = list[tuple[int, int]]           # typed steps: (from index, die)

@@ -21,7 +21,6 @@ from game.errors import BackgammonError
 from game.model import evaluator, rules
 from game.model.match_terms import MatchTerms
 from game.pages.menus import BAD_KEY, CLICK, key_char
-from game.scenes.keys import undo_all
 from game.scenes.state import Game
 from game.zx.basic import CODE_ENTER
 
@@ -154,7 +153,8 @@ def check_play(board_game: Game, turn: rules.Turn, coach: PlayCoach | None):
         turn.undo()
         board_game.show_turn(turn)
     elif key == "U":
-        undo_all(board_game, turn)
+        turn.undo_all()
+        board_game.show_turn(turn)
     return key is not None
 
 

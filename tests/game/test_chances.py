@@ -11,10 +11,12 @@ from game import commands
 from game.analysis import judge as review
 from game.chances import chances_header, chances_line, percents
 from game.model import evaluator
+from game.model.match import COMPUTER, HUMAN, Match
 from game.model.match_terms import MatchTerms
 from game.model.position import Position
 from game.model.record import MatchRecord
 from game.pages.review_pages import figures_lines
+from game.words import DEFAULT_NAMES, chance_names
 from native import ffi, lib
 
 START = Position.start()
@@ -128,3 +130,11 @@ def test_the_reviews_move_page_shows_the_best_plays_and_the_play_made_with_chanc
         assert lines[at + 2] == chances_line(last.played.chances)
         assert last.played.chances.equity == pytest.approx(last.played.equity, abs=1e-5)
     assert len(lines) <= 21 and all(len(line) <= 32 for line in lines)
+
+
+def test_chance_names_are_you_and_me_for_the_human_and_the_records_names_mover_first():
+    against_me = Match(None, sides=(HUMAN, COMPUTER), names={COMPUTER: "Spectrum"})
+    assert chance_names(against_me, HUMAN) == DEFAULT_NAMES == ("You", "Me")
+    assert chance_names(against_me, COMPUTER) == ("Spectrum", "Human")
+    two_players = Match(None, sides=("white", "black"), names={"white": "Ann", "black": "Bob"})
+    assert chance_names(two_players, "black") == ("Bob", "Ann")

@@ -413,3 +413,14 @@ def test_turn_records_hits_and_undo_restores_the_position():
     assert [s.hit for s in turn.steps] == [True, True] and turn.position.opponent[24] == 2
     assert turn.undo() == after_one and turn.made == [(12, 4)]
     assert turn.undo() == start and turn.made == [] and turn.undo() == start
+
+
+def test_undo_all_takes_every_step_back_and_the_turn_plays_again_from_its_start():
+    start = pos({13: 1, 10: 1}, {16: 1, 19: 1, 1: 2})     # blots on the mover's 9 and 6
+    turn = Turn(start, (4, 4))
+    turn.enter("M4")
+    turn.enter("J4")
+    assert turn.undo_all() == start
+    assert (turn.made, turn.steps, turn.position) == ([], [], start)
+    assert turn.dice_left == (4, 4, 4, 4) and not turn.complete
+    assert turn.enter("M4") == turn.position and turn.steps[0].hit   # the same step again
