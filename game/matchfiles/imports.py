@@ -23,6 +23,7 @@ from game.matchfiles.rawmatch import (
     RawMatch,
     junk_problem,
 )
+from game.model.names import clean_name
 from game.model.record import MatchRecord
 from spectrum.quoting import escaped, quoted
 from spectrum.safe_read import FileRefused, read_regular
@@ -96,7 +97,11 @@ def import_text(text: str, name: str = "match") -> Imported:
 
 def build(raw: RawMatch, name: str, kind: str) -> Imported:
     """The record of every game up to the first bad one, and the line saying what is wrong."""
-    names = raw.games[0].names if raw.games else ("White", "Black")
+    read = raw.games[0].names if raw.games else ("White", "Black")
+    # a name from a file meets the one rule for names from outside (game/model/names.py), as a
+    # save's do: what does not print (a right-to-left override too) is left out
+    names = [clean_name(each, default) for each, default in zip(read, ("White", "Black"),
+                                                                strict=True)]
     record = MatchRecord(raw.length, names=dict(zip(SIDES, names, strict=True)), sides=SIDES)
     problem = None
     for index, game in enumerate(raw.games):

@@ -175,3 +175,13 @@ def test_wins_in_the_column_of_the_side_that_resigned_is_refused_at_its_line():
     imported = import_text(mat_file(lines, (0, 1)), "x.mat")
     assert len(imported.games) == 1
     assert "line 11: 'Wins' in the column of the side that resigned" in imported.problem
+
+
+def test_a_name_that_does_not_print_in_a_file_meets_the_one_rule_for_names():
+    # a right-to-left override (U+202E) passes the readers' control-byte check, as gnubg writes
+    # any UTF-8; the record keeps the name as the rule for names from outside allows it
+    text = ("(; FF[4]GM[6]CA[UTF-8]AP[GNU Backgammon:1.07]MI[length:3][game:0][ws:0][bs:0]"
+            "PW[Al\u202eice]PB[Bob]RE[W+1R];PL[W]DI[31])")
+    imported = import_text(text, "odd.sgf")
+    assert imported.record.names["white"] == "Alice"
+    assert all(name.isprintable() for name in imported.record.names.values())
