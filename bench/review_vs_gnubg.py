@@ -191,7 +191,7 @@ def our_players(path: str, level: int, checked: bool = True) -> tuple[dict, list
     totals = {side: SideSummary() for side in record.sides}
     per_game, reviews = [], []
     for game in record.games:
-        review = Reviewer(record, game.number, level=level).run()
+        review = Reviewer(record, game.number, level=level, checked=checked).run()
         reviews.append(review)
         for side, s in review.summary().items():
             t = totals[side]

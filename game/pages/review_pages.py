@@ -51,6 +51,8 @@ NAME_CHARS = 8                                  # of a player's name on the page
 FIGURES_KEYS = (ord("a"), ord("A"))
 FIGURES_HELP = "A: the plays with their chances"
 ROLLOUT_HELP = "R rolls this decision out"
+CHECK_SWAP_FRAMES = 100                         # a checked decision's message line: the
+                                                # detail, then how it was checked, 2 s each
 
 
 def side_word(side: str, names: dict | None = None) -> str:
@@ -105,6 +107,15 @@ def detail(item, bottom: str) -> str:
             right = f"{ply}p {luck}"
         return _fit(left, right)
     return fit(f"Proper: {item.proper}")
+
+
+def message_lines(item, bottom: str) -> list[str]:
+    """What the message line shows in turn: the detail, and how a checked error was checked
+    (verdicts.Check.words: "checked 3-ply: -0.082 was -0.121")."""
+    lines = [detail(item, bottom)]
+    if item.check is not None:
+        lines.append(fit(item.check.words()))
+    return lines
 
 
 def summary_lines(review: R.Review, total: int | None = None) -> list[str]:
@@ -190,11 +201,14 @@ def draw_progress(basic: Basic, game_number: int, done: int, total: int) -> None
     basic.print_at(BAR_ROW + 2, 0, f"Turn {done} of {total}".center(S.COLS), PAGE)
 
 
-def progress_page(basic: Basic, game_number: int, total: int) -> None:
+def progress_page(basic: Basic, game_number: int, total: int, checked: bool = False) -> None:
     basic.cls(PAGE)
     title_bar(basic, "REVIEW")
     basic.print_at(4, 0, f"Looking at game {game_number}".center(S.COLS), PAGE)
     basic.print_at(5, 0, "move by move.".center(S.COLS), PAGE)
+    if checked:
+        basic.print_at(7, 0, "Each error is checked at 3 plies".center(S.COLS), PAGE)
+        basic.print_at(8, 0, "before it is charged.".center(S.COLS), PAGE)
     draw_progress(basic, game_number, 0, total)
     footer(basic, "Any key stops")
 
@@ -219,7 +233,7 @@ def draw_item(screen: S.Screen, item, bottom: str, names: dict | None = None) ->
 def compute(basic: Basic, reviewer: R.Reviewer):
     """Run the reviewer one turn a frame with the progress bar; a key stops it (kept).
     Returns None when done or stopped, or the words of an evaluator's refusal."""
-    progress_page(basic, reviewer.game.number, reviewer.total)
+    progress_page(basic, reviewer.game.number, reviewer.total, reviewer.checked)
     basic.take_key()                                  # a key from before does not stop it
     steps = reviewer.steps()
     while True:
@@ -246,14 +260,16 @@ def refuse(basic: Basic, words: str):
 
 def review_screen(basic: Basic, screen: S.Screen, record: MatchRecord,
                   game_number: int | None = None, cube: bool = True,
-                  show_all: bool = False, level: int = R.REVIEW_LEVEL, export_dir=None):
+                  show_all: bool = False, level: int = R.REVIEW_LEVEL, export_dir=None,
+                  checked: bool = True):
     """R: review a game of `record` (the last by default) and show it; Q (or 0) ends. The
     review shows the first side's decisions (the human's), or both with `show_all`; C turns
     the other side's on and off. X on the summary writes the .sgf into `export_dir` (None:
-    where the .mat export goes). Returns the Review (complete or as far as it went), or
+    where the .mat export goes). `checked`: the Review option, CHECKED (each charged error
+    judged again at 3 plies) or QUICK. Returns the Review (complete or as far as it went), or
     None when the game cannot be reviewed (the reason was shown). The caller redraws."""
     try:
-        reviewer = R.Reviewer(record, game_number, level=level, cube=cube)
+        reviewer = R.Reviewer(record, game_number, level=level, cube=cube, checked=checked)
     except (BackgammonError, ValueError) as exc:
         yield from refuse(basic, str(exc))
         return None
@@ -357,7 +373,7 @@ def browse(basic: Basic, screen: S.Screen, reviewer: R.Reviewer, bottom: str, si
     at = 0
     while True:
         draw_item(screen, items[at], bottom, reviewer.review.names)
-        key = yield from basic.inkey()
+        key = yield from page_key(basic, screen, message_lines(items[at], bottom))
         if key in NEXT_KEYS:
             if at == len(items) - 1:
                 return "summary"
@@ -389,6 +405,20 @@ def browse(basic: Basic, screen: S.Screen, reviewer: R.Reviewer, bottom: str, si
                     break
             continue
         basic.beep(*CLICK)
+
+
+def page_key(basic: Basic, screen: S.Screen, lines: list[str]):
+    """The next key on a decision's page; meanwhile its message lines take turns, each for
+    CHECK_SWAP_FRAMES (one line stays)."""
+    if len(lines) < 2:
+        return (yield from basic.inkey())
+    at = 0
+    while True:
+        screen.message(lines[at])
+        key = yield from basic.pause(CHECK_SWAP_FRAMES)
+        if key is not None:
+            return key
+        at = (at + 1) % len(lines)
 
 
 def roll_out(basic: Basic, screen: S.Screen, item, bottom: str, sides,
