@@ -17,11 +17,10 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from review_vs_gnubg import _gnubg_play_and_analyse  # noqa: E402
-
 from game.analysis.judge import Reviewer  # noqa: E402
 from game.matchfiles.imports import read_match_file  # noqa: E402
 from game.model import evaluator  # noqa: E402
+from review_vs_gnubg import _gnubg_play_and_analyse  # noqa: E402
 
 NOISE = 0.05
 
