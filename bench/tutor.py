@@ -88,20 +88,23 @@ def warned_of(position, dice, ranked, coach, got: dict) -> None:
         return
     coach.deeper.result()                            # the player still typing meanwhile
     coach.warned.clear()
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     verdict = coach.verdict(marked)
     got["warned_typed"].append(ms(time.perf_counter() - start))
+    got["warned_typed_cpu"].append(ms(time.process_time() - cpu))
     got["cleared"].append(int(verdict is None))
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     tutor.PlayCoach(position, dice, MONEY, True, OPTION).verdict(marked)
     got["warned_instant"].append(ms(time.perf_counter() - start))
+    got["warned_instant_cpu"].append(ms(time.process_time() - cpu))
 
 
 def measure(count: int) -> dict:
     evaluator.ensure_loaded()
     got: dict = {"typed": [], "typed_best": [], "instant": [], "ranking": [], "cube": [],
                  "missed": [], "missed_close": [], "missed_screen": [], "warned_typed": [],
-                 "warned_instant": [], "cleared": []}
+                 "warned_instant": [], "cleared": [], "warned_typed_cpu": [],
+                 "warned_instant_cpu": []}
     for position, dice in positions(count):
         coach = tutor.PlayCoach(position, dice, MONEY, True, OPTION)
         start = time.perf_counter()
@@ -143,7 +146,10 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--positions", type=int, default=60)
     args = parser.parse_args(argv)
+    load = os.getloadavg()[0]
     got = measure(args.positions)
+    print(f"load {load:.1f} -> {os.getloadavg()[0]:.1f} (1-minute load average, before -> "
+          f"after; {os.cpu_count()} cores)")
     print(f"positions {args.positions}")
     print(f"correct plays judged {len(got['typed'])}")
     print(f"rolls judged for a missed double {len(got['missed'])}")
@@ -159,7 +165,9 @@ def main(argv=None) -> int:
                         ("missed_close", "... of those, the close ones (level 5 asked)"),
                         ("ranking", "level 5 ranking in the background"),
                         ("warned_typed", "a marked play's checked verdict, typed"),
-                        ("warned_instant", "a marked play's checked verdict, at once")):
+                        ("warned_instant", "a marked play's checked verdict, at once"),
+                        ("warned_typed_cpu", "... typed, CPU time of all the threads"),
+                        ("warned_instant_cpu", "... at once, CPU time of all the threads")):
         values = got[name]
         if not values:
             continue
