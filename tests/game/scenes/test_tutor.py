@@ -10,7 +10,8 @@ from types import SimpleNamespace
 import pytest
 
 from game.analysis import judge as review
-from game.analysis.cube_judgement import judge_no_double
+from game.analysis.checking import deeper_cube_decision
+from game.analysis.cube_judgement import cube_loss, in_emg, judge_no_double
 from game.analysis.judge import BAD, DOUBTFUL
 from game.commands import play_text
 from game.files.settings import Settings, SettingsError
@@ -31,11 +32,15 @@ WAIT_SECONDS = 60                 # the judging runs in a thread: wait in wall t
 
 def opening_53_by_mark() -> dict:
     """The opening 5-3's plays by the review's mark: {"": [...], "?": [...], "??": [...]},
-    each (play, loss), smallest loss first, the best play first of all."""
-    ranked = evaluator.ranked_plays(Position.start(), (5, 3), review.REVIEW_LEVEL)
+    each (play, loss), smallest loss first, the best play first of all; the loss as the
+    CHECKED review and the tutor charge it (over the ? line: checked at 3 plies)."""
+    coach = tutor.PlayCoach(Position.start(), (5, 3), MONEY, True, "?")
+    ranked = coach.ranking.result()
     out = {"": [], "?": [], "??": []}
     for candidate in ranked:
         _, loss = review.judged_play(ranked, candidate.play.after)
+        if review.mark_for(loss):
+            loss = coach.checked(ranked, candidate.play.after)[1]
         out[review.mark_for(loss)].append((candidate.play, loss))
     for plays in out.values():
         plays.sort(key=lambda pair: pair[1])
@@ -320,14 +325,18 @@ def computers_21(start: Position) -> Position:
 
 def missed_double(terms: MatchTerms, marks=("??",), computer_first=False):
     """A race the human leads where rolling without a double earns one of `marks` by the
-    review's own judgement at `terms`, asked of the evaluator here: (the start, the human's
-    position on roll, the loss). `computer_first`: the computer plays a 2-1 first."""
+    review's own judgement at `terms`, asked of the evaluator here (a loss over the ? line
+    checked at 3 plies, as the CHECKED review and the tutor charge it): (the start, the
+    human's position on roll, the loss). `computer_first`: the computer plays a 2-1 first."""
     for leader in LEADERS:
         start = Position.from_points(leader, TRAILER)
         position = computers_21(start) if computer_first else start
         _, loss = judge_no_double(
             lambda level, p=position: evaluator.cube_decision(p, level, terms),
             terms, review.REVIEW_LEVEL)
+        if review.mark_for(loss):
+            loss = cube_loss("no double", in_emg(deeper_cube_decision(position, terms),
+                                                 terms))
         if review.mark_for(loss) in marks:
             return start, position, loss
     raise AssertionError(f"no race of LEADERS earns {marks} at {terms}")
