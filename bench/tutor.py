@@ -6,6 +6,10 @@ search looked at less deeply than its best, one deeper judgement). Measured thre
   typed    the ranking done before the last step (a player takes seconds to type a play)
   instant  the play finished the moment the turn starts (the worst case: the whole ranking)
   cube     a correct double, take or drop (the decision is asked when it is made)
+  warned   a play the quick judgement marks (the first such of the ranking): the wait for
+           the verdict checked at 3 plies (issue 58: under 1 s), typed (the ranking and the
+           listed plays' 3-ply judgement done while the player types) and instant (the play
+           finished at the turn's start: all of it waited for)
   missed   a roll with the cube centred, judged for a missed double: the wait from the
            judgement's start (before_roll) to its verdict, the roll made at once as after
            the computer's shown play (the worst case); the cheap screen alone for most
@@ -73,10 +77,34 @@ def correct_plays(ranked, option: str) -> list:
     return out
 
 
+def warned_of(position, dice, ranked, coach, got: dict) -> None:
+    """The first play of the ranking the quick judgement marks: its checked verdict's wait,
+    typed and instant (got's warned_typed, warned_instant; cleared: 1 when the check
+    cleared it)."""
+    marked = next((c.play.after for c in ranked
+                   if tutor.warning_mark(OPTION, review.judged_play(ranked, c.play.after)[1])),
+                  None)
+    if marked is None:
+        return
+    coach.deeper.result()                            # the player still typing meanwhile
+    coach.warned.clear()
+    start, cpu = time.perf_counter(), time.process_time()
+    verdict = coach.verdict(marked)
+    got["warned_typed"].append(ms(time.perf_counter() - start))
+    got["warned_typed_cpu"].append(ms(time.process_time() - cpu))
+    got["cleared"].append(int(verdict is None))
+    start, cpu = time.perf_counter(), time.process_time()
+    tutor.PlayCoach(position, dice, MONEY, True, OPTION).verdict(marked)
+    got["warned_instant"].append(ms(time.perf_counter() - start))
+    got["warned_instant_cpu"].append(ms(time.process_time() - cpu))
+
+
 def measure(count: int) -> dict:
     evaluator.ensure_loaded()
     got: dict = {"typed": [], "typed_best": [], "instant": [], "ranking": [], "cube": [],
-                 "missed": [], "missed_close": [], "missed_screen": []}
+                 "missed": [], "missed_close": [], "missed_screen": [], "warned_typed": [],
+                 "warned_instant": [], "cleared": [], "warned_typed_cpu": [],
+                 "warned_instant_cpu": []}
     for position, dice in positions(count):
         coach = tutor.PlayCoach(position, dice, MONEY, True, OPTION)
         start = time.perf_counter()
@@ -91,6 +119,7 @@ def measure(count: int) -> dict:
             got["typed"].append(spent)
             if n == 0:
                 got["typed_best"].append(spent)
+        warned_of(position, dice, ranked, coach, got)
         best = ranked[0].play.after
         start = time.perf_counter()                  # the play finished at the turn's start
         instant = tutor.PlayCoach(position, dice, MONEY, True, OPTION)
@@ -117,11 +146,16 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--positions", type=int, default=60)
     args = parser.parse_args(argv)
+    load = os.getloadavg()[0]
     got = measure(args.positions)
+    print(f"load {load:.1f} -> {os.getloadavg()[0]:.1f} (1-minute load average, before -> "
+          f"after; {os.cpu_count()} cores)")
     print(f"positions {args.positions}")
     print(f"correct plays judged {len(got['typed'])}")
     print(f"rolls judged for a missed double {len(got['missed'])}")
     print(f"of them close (level 5 asked) {len(got['missed_close'])}")
+    print(f"marked plays judged {len(got['warned_typed'])}, of them cleared by the 3-ply check "
+          f"{sum(got['cleared'])}")
     for name, label in (("typed", "added by the tutor, play typed (ranking done)"),
                         ("typed_best", "added by the tutor, the best play typed"),
                         ("instant", "added by the tutor, play finished at once"),
@@ -129,8 +163,14 @@ def main(argv=None) -> int:
                         ("missed", "a roll waits for the missed-double judgement"),
                         ("missed_screen", "... of those, the screen alone (not close)"),
                         ("missed_close", "... of those, the close ones (level 5 asked)"),
-                        ("ranking", "level 5 ranking in the background")):
+                        ("ranking", "level 5 ranking in the background"),
+                        ("warned_typed", "a marked play's checked verdict, typed"),
+                        ("warned_instant", "a marked play's checked verdict, at once"),
+                        ("warned_typed_cpu", "... typed, CPU time of all the threads"),
+                        ("warned_instant_cpu", "... at once, CPU time of all the threads")):
         values = got[name]
+        if not values:
+            continue
         print(f"{name}_median_ms {statistics.median(values):.3f} ms  ({label})")
         print(f"{name}_max_ms {max(values):.3f} ms")
     return 0

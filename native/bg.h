@@ -155,7 +155,8 @@ int bg_load_weights(const uint8_t *data, int len);
 int bg_weights_games(void);
 /* Length in bytes of a weights file of the shape this build expects. */
 int bg_weights_expected_size(void);
-/* Evaluate at ply 0, 1 or 2 (cubeless, side on roll): 0 or a negative error. */
+/* Evaluate at ply 0 to BG_JUDGE_MAX_PLY (cubeless, side on roll; 3 as level 5's 3-ply pass
+ * judges, each reply re-judged alone): 0 or a negative error. */
 int bg_evaluate(const int8_t *board, int ply, float *out_probs);
 /* 0-ply evaluation of n boards (n * BG_BOARD_LEN) into n * BG_N_PROBS; n or an error. */
 int bg_evaluate_many(const int8_t *boards, int n, float *out_probs);
@@ -187,6 +188,15 @@ int bg_last_ply(int index, int *out_ply);
  * out_probs: n * BG_N_PROBS. Level 1's heuristic judges no probabilities: zeros. Returns n,
  * or -BG_ERR_BAD_ARG when the last ranking returned fewer. */
 int bg_last_probs(float *out_probs, int n);
+/* The plays reaching n boards `afters` (n * BG_BOARD_LEN, each the result of a play, its mover
+ * still row 0; a finished game is allowed) judged at `ply` 0..BG_JUDGE_MAX_PLY as a ranking
+ * judges a candidate at that depth (3: as level 5's 3-ply pass, never given up; no budget),
+ * at the mover's terms `match` as bg_rank_plays scores them: out_probs n * BG_N_PROBS (the
+ * mover's chances), out_equity n (cubeless equity, or 2*mwc-1). The review checks an error
+ * with it (game/analysis/checking.py). n, or a negative BG_POS_* / BG_ERR_* code. */
+#define BG_JUDGE_MAX_PLY 3
+int bg_judge_plays(const int8_t *afters, int n, int ply, const bg_match *match,
+                   float *out_probs, float *out_equity);
 /* Work budget of level 5: after this many positions evaluated in one ranking it starts no
  * further 2-ply candidate (BG_BUDGET_MIN..BG_BUDGET_MAX); returns the previous value, or
  * -BG_ERR_BAD_ARG for another, unchanged. */

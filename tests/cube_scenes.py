@@ -5,7 +5,8 @@ score, dice written down as thrown, and a missed double found by the review's ow
 import time
 
 from game.analysis import judge as review
-from game.analysis.cube_judgement import judge_no_double
+from game.analysis.checking import deeper_cube_decision
+from game.analysis.cube_judgement import cube_loss, in_emg, judge_no_double
 from game.model import evaluator, rules
 from game.model.dice import Dice
 from game.model.match import COMPUTER, HUMAN, Match
@@ -69,14 +70,18 @@ def computers_21(start: Position) -> Position:
 
 def missed_double(terms: MatchTerms, marks=("??",), computer_first=False):
     """A race the human leads where rolling without a double earns one of `marks` by the
-    review's own judgement at `terms`, asked of the evaluator here: (the start, the human's
-    position on roll, the loss). `computer_first`: the computer plays a 2-1 first."""
+    review's own judgement at `terms`, asked of the evaluator here (a loss over the ? line
+    checked at 3 plies, as the CHECKED review and the tutor charge it): (the start, the
+    human's position on roll, the loss). `computer_first`: the computer plays a 2-1 first."""
     for leader in LEADERS:
         start = Position.from_points(leader, TRAILER)
         position = computers_21(start) if computer_first else start
         _, loss = judge_no_double(
             lambda level, p=position: evaluator.cube_decision(p, level, terms),
             terms, review.REVIEW_LEVEL)
+        if review.mark_for(loss):
+            loss = cube_loss("no double", in_emg(deeper_cube_decision(position, terms),
+                                                 terms))
         if review.mark_for(loss) in marks:
             return start, position, loss
     raise AssertionError(f"no race of LEADERS earns {marks} at {terms}")

@@ -8,13 +8,16 @@ points per unit of cube, or in EMG at a match score (game/model/match_equity.py)
 Backgammon states them. Luck is cubeless money equity at 0-ply (each roll's best play judged
 by the net alone; the average of the 36 rolls is the evaluator's 1-ply value), which keeps it
 to about a millisecond a roll. A play the search looked at less deeply than its best is
-judged again as deeply, in money and match play alike (judged_play)."""
+judged again as deeply, in money and match play alike (judged_play). A CHECKED review (the
+default) judges every error over the ? line again at 3 plies before it charges it
+(game/analysis/checking.py); a QUICK one charges the first judgement."""
 from __future__ import annotations
 
 import os
 from collections import deque
 from concurrent.futures import ThreadPoolExecutor
 
+from game.analysis.checking import check_cube, check_move, wants_check
 from game.analysis.cube_judgement import (
     cube_loss,
     cube_verdict,
@@ -68,10 +71,13 @@ class Reviewer:
     constructor: a damaged or empty game raises ReviewError before any analysis.
     `cube`: whether the cube was in play (a turn without a double is then judged too).
     `workers`: threads judging turns side by side (None: review_workers()); the turns are
-    independent, so the review is the same whatever the number, only sooner."""
+    independent, so the review is the same whatever the number, only sooner. `checked`:
+    each error over the ? line judged again at 3 plies before it is charged (checking.py);
+    False: the QUICK review, the first judgement charged."""
 
     def __init__(self, record: MatchRecord, game_number: int | None = None,
-                 level: int = REVIEW_LEVEL, cube: bool = True, workers: int | None = None):
+                 level: int = REVIEW_LEVEL, cube: bool = True, workers: int | None = None,
+                 checked: bool = True):
         if not record.games:
             raise ReviewError("There is no game to review yet")
         if game_number is None:
@@ -84,13 +90,15 @@ class Reviewer:
         self.record, self.game = record, game
         self.level = evaluator.check_level(level)
         self.cube = cube
+        self.checked = checked
         self.workers = review_workers() if workers is None else max(1, int(workers))
         self.turns = replay(record, game)
         self.review = Review(game, record.sides, dict(record.names),
                              match_play=MatchTerms.table_takes(record.length))
         self.stopped = False
         self.done = 0
-        self._decisions: dict = {}        # index of a double's answer -> (decision, terms)
+        self._decisions: dict = {}        # index of a double's answer -> (decision, terms,
+                                          # whether the decision is a checked one)
         self._ahead: dict[int, list] = {}  # turn number -> its items, judged before a stop
 
     @property
@@ -216,21 +224,36 @@ class Reviewer:
                                              terms, self.level)
         except (BackgammonError, ValueError):
             return None
-        return CubeReview(turn.index + 1, turn.action.side, "no double", turn.before, decision,
-                          cube_verdict(decision), loss, terms, turn.cube_value,
-                          turn.cube_owner)
+        return self._checked(CubeReview(turn.index + 1, turn.action.side, "no double",
+                                        turn.before, decision, cube_verdict(decision), loss,
+                                        terms, turn.cube_value, turn.cube_owner))
+
+    def _checked(self, item, decision=None):
+        """The item as charged: checked at 3 plies when it is charged over the ? line and
+        the review is CHECKED (a cube action by `decision`, a checked one already made)."""
+        if not (self.checked and wants_check(item)):
+            return item
+        if item.kind == "move":
+            return check_move(item)
+        return check_cube(item, decision)
 
     def _cube_action(self, turn: ReplayedTurn) -> CubeReview:
-        kind = turn.action.kind
+        """A double, or its answer judged by the double's decision (the checked one when the
+        double was checked)."""
+        kind, deeper = turn.action.kind, None
         if kind == "double" or turn.index not in self._decisions:
             terms = self._cube_terms(turn)
             decision = normalized(self._decision(turn, self.level, terms), terms.scale)
-            self._decisions[turn.index + 1] = decision, terms    # the answer's, next entry
         else:
-            decision, terms = self._decisions[turn.index]
-        return CubeReview(turn.index + 1, turn.action.side, kind, turn.before, decision,
-                          cube_verdict(decision), cube_loss(kind, in_emg(decision, terms)),
-                          terms, turn.cube_value, turn.cube_owner)
+            decision, terms, was_checked = self._decisions[turn.index]
+            deeper = decision if was_checked else None
+        item = self._checked(CubeReview(
+            turn.index + 1, turn.action.side, kind, turn.before, decision,
+            cube_verdict(decision), cube_loss(kind, in_emg(decision, terms)), terms,
+            turn.cube_value, turn.cube_owner), deeper)
+        if kind == "double":                                     # the answer's, next entry
+            self._decisions[turn.index + 1] = item.decision, terms, item.check is not None
+        return item
 
     def _move(self, turn: ReplayedTurn) -> MoveReview:
         action, before = turn.action, turn.before
@@ -242,10 +265,11 @@ class Reviewer:
                                    action.play)
         choices = tuple(_choice(c, ranked[0], terms) for c in ranked[:CANDIDATES_SHOWN])
         forced = len({p.after for p in turn.legal}) <= 1
-        return MoveReview(turn.index + 1, action.side, tuple(action.dice), before, played,
-                          choices[0], choices, loss, luck_of(before, action.dice, terms), forced,
-                          cube_value=turn.cube_value, cube_owner=turn.cube_owner,
-                          terms=terms, emg=Emg.at(terms) if ranked[0].ply >= 0 else None)
+        return self._checked(MoveReview(
+            turn.index + 1, action.side, tuple(action.dice), before, played, choices[0],
+            choices, loss, luck_of(before, action.dice, terms), forced,
+            cube_value=turn.cube_value, cube_owner=turn.cube_owner, terms=terms,
+            emg=Emg.at(terms) if ranked[0].ply >= 0 else None))
 
 
 def _choice(candidate, best, terms: MatchTerms) -> Choice:
@@ -308,6 +332,6 @@ def _best_value(before: Position, dice, terms: MatchTerms) -> float:
 
 
 def review_game(record: MatchRecord, game_number: int | None = None,
-                level: int = REVIEW_LEVEL, cube: bool = True) -> Review:
+                level: int = REVIEW_LEVEL, cube: bool = True, checked: bool = True) -> Review:
     """The whole review of one game (the last one by default)."""
-    return Reviewer(record, game_number, level, cube).run()
+    return Reviewer(record, game_number, level, cube, checked=checked).run()

@@ -54,6 +54,27 @@ class Choice:
 
 
 @dataclass(frozen=True)
+class Check:
+    """How a charged error was checked (game/analysis/checking.py): judged again at `ply`
+    plies; `error` the action's equity less the best's as checked (0 or below, money points
+    per unit of cube or EMG, as the item's loss), `quick` the loss charged before it."""
+    ply: int
+    error: float
+    quick: float
+
+    @property
+    def cleared(self) -> bool:
+        """The check finds no error worth a mark where the quick judgement did."""
+        return -self.error <= DOUBTFUL < self.quick
+
+    def words(self) -> str:
+        """The page's row above its message line (at most 28 columns, beside the panel): the
+        checked error and the quick one, e.g. "checked -0.082 (was -0.121)"; the depth is
+        said by the review's progress page and the .sgf."""
+        return f"checked {self.error:+.3f} (was {-self.quick:+.3f})"
+
+
+@dataclass(frozen=True)
 class MoveReview:
     """A turn: the position before it (mover on roll), the roll, the play made, level 5's best
     and the next few, the equity given away and its mark, the luck of the roll. R on its
@@ -73,6 +94,7 @@ class MoveReview:
     cube_owner: str | None = None
     terms: MatchTerms = MONEY        # the mover's cube and score (judged: terms.judged)
     emg: Emg | None = None           # the mover's EMG at `terms` (None: money play)
+    check: Check | None = None       # how the error charged was checked (None: not checked)
 
     @property
     def mark(self) -> str:
@@ -106,6 +128,7 @@ class CubeReview:
     terms: MatchTerms
     cube_value: int                  # the cube before the double
     cube_owner: str | None = None
+    check: Check | None = None       # how the error charged was checked (None: not checked)
 
     @property
     def mark(self) -> str:

@@ -61,6 +61,7 @@ LEVELS = range(1, 6)
 TUTOR = ("off", "?", "??")      # warn of no error / errors marked ? or worse / ?? only
 RULES = ("full", "1983")        # today's game / the 1983 inlay card's (game/files/rules1983.py)
 CUBE_STOPS = ("always", "close")  # stop before every live cube's throw / only when close
+REVIEWS = ("checked", "quick")  # each charged error judged again at 3 plies / charged at once
 
 
 # The options menu, in order: (field, label, choices to cycle through; None = typed).
@@ -81,13 +82,15 @@ OPTIONS = (
     ("rules", "Rules", RULES),                            # 1983: the card's game only
     ("score_pips", "Score & pips", (True, False)),        # game/board/numbers.py
     ("cube_stop", "Cube stop", CUBE_STOPS),               # game/scenes/cube.py stop_wanted
+    ("review", "Review", REVIEWS),                        # game/analysis/checking.py
 )
-MENU_KEYS = "123456789ABCDEFG"
+MENU_KEYS = "123456789ABCDEFGH"
 _WORDS = {True: "ON", False: "OFF", None: "UNLIMITED", "steps": "EACH STEP",
           "quick": "QUICK", "instant": "INSTANT", "roll": "ROLL", "human": "HUMAN",
           "computer": "COMPUTER", "human-computer": "HUMAN V COMPUTER",
           "human-human": "HUMAN V HUMAN", "computer-computer": "DEMO", "off": "OFF",
-          "?": "WARNS AT ?", "??": "WARNS AT ??", "always": "ALWAYS", "close": "WHEN CLOSE"}
+          "?": "WARNS AT ?", "??": "WARNS AT ??", "always": "ALWAYS", "close": "WHEN CLOSE",
+          "checked": "CHECKED"}
 
 
 class SettingsError(BackgammonError, ValueError):
@@ -135,6 +138,7 @@ CHECKS = {
     "rules": one_of(*RULES),
     "score_pips": flag,
     "cube_stop": one_of(*CUBE_STOPS),
+    "review": one_of(*REVIEWS),
 }
 
 
@@ -171,6 +175,12 @@ class Settings:
     rules: str = "full"                # "1983": the inlay card's game, nothing more
     score_pips: bool = True            # on the board (1983: neither; OFF for that look)
     cube_stop: str = "always"          # "ENTER rolls, D doubles" before each live cube's throw
+    review: str = "checked"            # "quick": errors charged without the 3-ply check
+
+    @property
+    def checked_review(self) -> bool:
+        """The review judges each charged error again at 3 plies (game/analysis/checking.py)."""
+        return self.review == "checked"
 
     @property
     def rules_1983(self) -> bool:

@@ -2,7 +2,8 @@
 (GM[6]), each roll, play, double, take and drop a node, with the review's analysis in gnubg's
 own properties (A: the plays judged, DA: the cube, LU: the luck, DO/BM: the marks). Writing
 only; not a reader, and not the .mat export (game/matchfiles/matfile.py), which stays as it is.
-Each play's equity is level 5's; the five chances beside it are the evaluator's 1-ply view
+Each play's equity is level 5's (a checked error's plays at the depth of the check, 3 plies,
+and the check in a C[] comment); the five chances beside it are the evaluator's 1-ply view
 (about a millisecond each, where 2-ply would take seconds for a game)."""
 from __future__ import annotations
 
@@ -112,7 +113,14 @@ def analysis_of(item) -> str:
     for match winning chances."""
     if item.terms.past_table:
         return ""
-    return cube_analysis(item.decision, not item.terms.judged.money)
+    ply = 2 if item.check is None else item.check.ply
+    return cube_analysis(item.decision, not item.terms.judged.money, ply)
+
+
+def check_comment(items) -> str:
+    """C[...] saying how the node's checked errors were checked (none unchecked: "")."""
+    said = [item.check.words() for item in items if item.check is not None]
+    return f"C[{_escape('; '.join(said))}]" if said else ""
 
 
 def _skill(loss: float, cube: bool = False) -> str:
@@ -192,11 +200,12 @@ def format_game(record: MatchRecord, game, review: Review | None = None) -> str:
                 node += move_analysis(move, action.side == white)
                 node += _skill(move.loss) if not move.forced else ""
                 node += f"LU[{move.luck:.5f}]"
+            node += check_comment(i for i in (cube, move) if i is not None)
         else:
             node = f";{colour}[{action.kind}]"
             judged = next((i for i in items if i.kind == action.kind), None)
             if judged is not None:
-                node += analysis_of(judged) + _skill(judged.loss)
+                node += analysis_of(judged) + _skill(judged.loss) + check_comment([judged])
         nodes.append(node)
     return "\n".join(nodes) + ")\n"
 
@@ -219,10 +228,13 @@ def format_sgf(record: MatchRecord, reviews: dict | None = None, games=None) -> 
     return "".join(format_game(record, g, reviews.get(g.number)) for g in chosen)
 
 
-def analyse(record: MatchRecord, games=None, cube: bool = True, level: int = 5) -> dict:
-    """{game number: Review} for the chosen games, each reviewed whole (at level 5)."""
+def analyse(record: MatchRecord, games=None, cube: bool = True, level: int = 5,
+            checked: bool = True) -> dict:
+    """{game number: Review} for the chosen games, each reviewed whole (at level 5; checked:
+    each charged error checked at 3 plies, as the Review option CHECKED)."""
     chosen = [g.number for g in record.games if games is None or g.number in set(games)]
-    return {n: Reviewer(record, n, level=level, cube=cube).run() for n in chosen}
+    return {n: Reviewer(record, n, level=level, cube=cube, checked=checked).run()
+            for n in chosen}
 
 
 def write_sgf(record: MatchRecord, path, reviews: dict | None = None, games=None) -> str:

@@ -27,6 +27,7 @@ from game.model.rules import (
 from native import ffi, lib
 
 LEVELS = range(lib.BG_LEVEL_MIN, lib.BG_LEVEL_MAX + 1)
+MAX_PLY = lib.BG_JUDGE_MAX_PLY    # the deepest evaluate and judge_plays look: 3 plies
 WEIGHTS_PATH = os.path.join(os.path.dirname(os.path.abspath(native.__file__)), "evaluator.wts")
 
 
@@ -247,10 +248,16 @@ class Probabilities:
                 + self.win_backgammon - self.lose_backgammon)
 
 
+def _check_ply(ply) -> int:
+    if not isinstance(ply, int) or isinstance(ply, bool) or not 0 <= ply <= MAX_PLY:
+        raise ValueError(f"ply is 0 to {MAX_PLY}, not {ply!r}")
+    return ply
+
+
 def evaluate(position_id, ply: int = 0) -> Probabilities:
-    """The side on roll's chances (before its roll) at ply 0, 1 or 2."""
-    if not isinstance(ply, int) or isinstance(ply, bool) or not 0 <= ply <= 2:
-        raise ValueError(f"ply is 0, 1 or 2, not {ply!r}")
+    """The side on roll's chances (before its roll) at ply 0 to MAX_PLY (3: as level 5's
+    3-ply pass judges, a second or so)."""
+    _check_ply(ply)
     position = _position(position_id)
     ensure_loaded()
     out = ffi.new("float[]", lib.BG_N_PROBS)
@@ -258,6 +265,27 @@ def evaluate(position_id, ply: int = 0) -> Probabilities:
     if code < 0:
         _raise_for(code)
     return Probabilities(*ffi.unpack(out, lib.BG_N_PROBS))
+
+
+def judge_plays(afters: Sequence, ply: int, terms: MatchTerms = MONEY) -> list[tuple]:
+    """The plays reaching `afters` (Positions or IDs, each the result of a play, its mover
+    still on roll) judged at `ply` 0..MAX_PLY as a ranking judges a candidate at that depth
+    (3: as level 5's 3-ply pass), by the mover at `terms` as ranked_plays scores them: a list
+    of (equity: cubeless money, or 2*mwc-1; the mover's Probabilities), one a play. The
+    review checks an error with it (game/analysis/checking.py)."""
+    _check_ply(ply)
+    boards = [_position(a) for a in afters]
+    if not boards:
+        return []
+    ensure_loaded()
+    n = len(boards)
+    c_boards = ffi.new("int8_t[]", [c for b in boards for c in b.board])
+    probs, equity = ffi.new("float[]", n * lib.BG_N_PROBS), ffi.new("float[]", n)
+    code = lib.bg_judge_plays(c_boards, n, ply, terms.as_c(), probs, equity)
+    if code < 0:
+        _raise_for(code)
+    k = lib.BG_N_PROBS
+    return [(float(equity[i]), Probabilities(*probs[k * i:k * i + k])) for i in range(n)]
 
 
 @dataclass(frozen=True)

@@ -64,6 +64,9 @@ class MatchTerms:
         if self.crawford == 1 and self.cube_value != 1:
             raise MatchError(f"the Crawford game is played at a cube of 1, not "
                              f"{self.cube_value}")
+        if self.crawford == 1 and self.cube_owner != 0:
+            raise MatchError(f"the Crawford game's cube is centred (owner 0), not owned by "
+                             f"{self.cube_owner}")
 
     @property
     def money(self) -> bool:

@@ -104,9 +104,11 @@ def pick_game(basic, imported: Imported, page: int = 0):
                     "Type a game's number, then ENTER", HELP_ROW, 1)
 
 
-def review_program(basic, imported: Imported, export_dir=None, level: int = REVIEW_LEVEL):
+def review_program(basic, imported: Imported, export_dir=None, level: int = REVIEW_LEVEL,
+                   checked: bool = True):
     """The program of a --review run: the list, a game's review, the list again, until Q.
-    A generator, one yield a frame, like game/program.py's program."""
+    A generator, one yield a frame, like game/program.py's program. `checked`: the Review
+    option (each charged error checked at 3 plies)."""
     screen = S.Screen(basic.memory, basic.print_at)
     page = 0
     while True:
@@ -114,7 +116,7 @@ def review_program(basic, imported: Imported, export_dir=None, level: int = REVI
         if number is None:
             return
         yield from review_screen(basic, screen, imported.record, number, show_all=True,
-                                 level=level, export_dir=export_dir)
+                                 level=level, export_dir=export_dir, checked=checked)
 
 
 def review_instead(runner, path, say) -> bool:
@@ -126,5 +128,6 @@ def review_instead(runner, path, say) -> bool:
         say(imported.problem)
     if not imported.games:
         return False
-    runner.program = review_program(runner.basic, imported, export_dir=os.getcwd())
+    runner.program = review_program(runner.basic, imported, export_dir=os.getcwd(),
+                                    checked=runner.session.settings.checked_review)
     return True

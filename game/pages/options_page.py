@@ -1,4 +1,4 @@
-"""The options page: one row an option (game/files/settings.py's OPTIONS, a key 1-9/A-G
+"""The options page: one row an option (game/files/settings.py's OPTIONS, a key 1-9/A-H
 steps it), the match length typed, and between games the keys that leave it for the board
 set-up, the review or the dice on trial. Not the settings themselves, nor their file."""
 from __future__ import annotations

@@ -140,6 +140,16 @@ def detail(item, bottom: str, names: dict | None = None) -> str:
     return page_lines(item, bottom, names)[1]
 
 
+def message_lines(item, bottom: str, names: dict | None = None) -> list[str]:
+    """The message rows of a decision's page, shown at once: how a checked error was checked
+    (verdicts.Check.words: "checked -0.082 (was -0.121)"), on the row above, then the detail
+    on the message line."""
+    lines = [detail(item, bottom, names)]
+    if item.check is not None:
+        lines.insert(0, fit(item.check.words(), message_rows.ROW_COLS))
+    return lines
+
+
 def summary_lines(review: R.Review, total: int | None = None) -> list[str]:
     """The summary page: per side, unforced moves, marks, errors, luck and rating."""
     sums = review.summary()
@@ -222,11 +232,14 @@ def draw_progress(basic: Basic, game_number: int, done: int, total: int) -> None
     basic.print_at(BAR_ROW + 2, 0, f"Turn {done} of {total}".center(S.COLS), PAGE)
 
 
-def progress_page(basic: Basic, game_number: int, total: int) -> None:
+def progress_page(basic: Basic, game_number: int, total: int, checked: bool = False) -> None:
     basic.cls(PAGE)
     title_bar(basic, "REVIEW")
     basic.print_at(4, 0, f"Looking at game {game_number}".center(S.COLS), PAGE)
     basic.print_at(5, 0, "move by move.".center(S.COLS), PAGE)
+    if checked:
+        basic.print_at(7, 0, "Each error is checked at 3 plies".center(S.COLS), PAGE)
+        basic.print_at(8, 0, "before it is charged.".center(S.COLS), PAGE)
     draw_progress(basic, game_number, 0, total)
     footer(basic, "Any key stops")
 
@@ -251,7 +264,7 @@ def draw_item(screen: S.Screen, item, bottom: str, names: dict | None = None) ->
 def compute(basic: Basic, reviewer: R.Reviewer):
     """Run the reviewer one turn a frame with the progress bar; a key stops it (kept).
     Returns None when done or stopped, or the words of an evaluator's refusal."""
-    progress_page(basic, reviewer.game.number, reviewer.total)
+    progress_page(basic, reviewer.game.number, reviewer.total, reviewer.checked)
     basic.take_key()                                  # a key from before does not stop it
     steps = reviewer.steps()
     while True:
@@ -278,14 +291,16 @@ def refuse(basic: Basic, words: str):
 
 def review_screen(basic: Basic, screen: S.Screen, record: MatchRecord,
                   game_number: int | None = None, cube: bool = True,
-                  show_all: bool = False, level: int = R.REVIEW_LEVEL, export_dir=None):
+                  show_all: bool = False, level: int = R.REVIEW_LEVEL, export_dir=None,
+                  checked: bool = True):
     """R: review a game of `record` (the last by default) and show it; Q (or 0) ends. The
     review shows the first side's decisions (the human's), or both with `show_all`; C turns
     the other side's on and off. X on the summary writes the .sgf into `export_dir` (None:
-    where the .mat export goes). Returns the Review (complete or as far as it went), or
+    where the .mat export goes). `checked`: the Review option, CHECKED (each charged error
+    judged again at 3 plies) or QUICK. Returns the Review (complete or as far as it went), or
     None when the game cannot be reviewed (the reason was shown). The caller redraws."""
     try:
-        reviewer = R.Reviewer(record, game_number, level=level, cube=cube)
+        reviewer = R.Reviewer(record, game_number, level=level, cube=cube, checked=checked)
     except (BackgammonError, ValueError) as exc:
         yield from refuse(basic, str(exc))
         return None
@@ -389,6 +404,9 @@ def browse(basic: Basic, screen: S.Screen, reviewer: R.Reviewer, bottom: str, si
     at, pending = 0, None
     while True:
         draw_item(screen, items[at], bottom, reviewer.review.names)
+        lines = message_lines(items[at], bottom, reviewer.review.names)
+        if len(lines) > 1:              # how it was checked, on the row above, at once
+            message_rows.show(screen, lines)
         key = pending if pending is not None else (yield from basic.inkey())
         pending = None
         if key in NEXT_KEYS:

@@ -54,7 +54,8 @@ def review_game(board_game: Game, number: int | None = None):
     m = state.match
     yield from review_screen(table.basic, table.screen, m.record, number, cube=m.cube_enabled,
                              show_all=state.typed[state.bottom] == state.typed[state.top],
-                             export_dir=board_game.saving.export_dir)
+                             export_dir=board_game.saving.export_dir,
+                             checked=table.settings.checked_review)
 
 
 @dataclass(frozen=True)

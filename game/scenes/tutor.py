@@ -3,7 +3,9 @@ double level 5 would make, judged at once with the review's own judgement and ma
 (game/analysis/judge.py: ? over DOUBTFUL, ?? over BAD, in EMG at a match score). An error of
 the size the option names is said on the message line before the turn goes on, with the better
 play or action and the error made: T or U takes it back (D doubles instead of a missed
-double), ENTER keeps it. The judging runs in a thread from the turn's start. Not the review
+double), ENTER keeps it. A warning is checked at 3 plies before it is said, as the CHECKED
+review charges (game/analysis/checking.py): one the check clears is not said. The judging
+runs in a thread from the turn's start, the listed plays' 3-ply judgement too. Not the review
 after the game, not the turn's keys (game/scenes/), and silent when the option is OFF: the
 1983 game is then unchanged."""
 from __future__ import annotations
@@ -12,6 +14,7 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from game.analysis import checking
 from game.analysis import judge as review
 from game.analysis.cube_judgement import cube_loss, in_emg, judge_no_double, normalized
 from game.board import screen as S
@@ -19,6 +22,7 @@ from game.board.lines import fit
 from game.commands import play_text
 from game.errors import BackgammonError
 from game.model import evaluator, rules
+from game.model.match_equity import Emg
 from game.model.match_terms import MatchTerms
 from game.pages.menus import BAD_KEY, CLICK, key_char
 from game.scenes.state import Game
@@ -99,8 +103,9 @@ def finished(job: Job):
 
 class PlayCoach:
     """One typed turn under the tutor: level 5 ranks every play of the roll in a thread from
-    the turn's start (at the mover's `terms`); judge(after) then finds the play made among
-    them as the review would (review.judged_play)."""
+    the turn's start (at the mover's `terms`), and the plays the review lists are judged at
+    3 plies after it (`deeper`); verdict(after) finds the play made among them as the review
+    would (review.judged_play) and checks an error at 3 plies before it warns."""
 
     def __init__(self, position, dice, terms: MatchTerms, mover_is_human: bool, option: str):
         self.position, self.dice, self.option = position, tuple(dice), option
@@ -110,6 +115,28 @@ class PlayCoach:
         self.ranking = Job(lambda: evaluator.ranked_plays(position, self.dice,
                                                           review.REVIEW_LEVEL,
                                                           terms=self.terms))
+        self.deeper = Job(self._listed_deeper)
+
+    def _listed_deeper(self) -> dict:
+        """{position after: (equity, chances)} of the plays the review lists, at 3 plies."""
+        ranked = self.ranking.result()
+        if not ranked or len(ranked) < 2:
+            return {}
+        listed = [c.play for c in list(ranked)[:review.CANDIDATES_SHOWN]]
+        return dict(zip((p.after for p in listed), checking.judged_deeper(listed, self.terms),
+                        strict=True))
+
+    def checked(self, ranked, after) -> tuple:
+        """(the best play by the check, the error of the play reaching `after` against it)
+        at 3 plies: the listed plays above it (or all listed) and it (checking.py)."""
+        listed = list(ranked)[:review.CANDIDATES_SHOWN]
+        mine = next(c for c in ranked if c.play.after == after)
+        plays = [c.play for c in (*checking.listed_to_played(listed, after), mine)]
+        judged = checking.judged_deeper(plays, self.terms, self.deeper.result())
+        best = max(range(len(plays)), key=lambda i: judged[i][0])
+        loss = max(0.0, judged[best][0] - judged[-1][0])
+        emg = Emg.at(self.terms)
+        return plays[best], (loss if emg is None else emg.error(loss))
 
     def verdict(self, after) -> Verdict | None:
         """The warning a finished play reaching `after` (the mover still on roll) earns, or
@@ -121,11 +148,17 @@ class PlayCoach:
             _, loss = review.judged_play(ranked, after, self.terms)
         except (BackgammonError, ValueError, StopIteration):   # no judgement: say nothing
             return None
+        if not warning_mark(self.option, loss):
+            return None
+        try:
+            best, loss = self.checked(ranked, after)
+        except (BackgammonError, ValueError):   # no deeper judgement: say nothing
+            return None
         mark = warning_mark(self.option, loss)
         if not mark:
-            return None
+            return None                        # the check cleared it
         self.warned.add(after)
-        return Verdict(mark, loss, play_text(ranked[0].play, self.mover_is_human))
+        return Verdict(mark, loss, play_text(best, self.mover_is_human))
 
 
 def start_play(board_game: Game, turn: rules.Turn, side: str) -> PlayCoach | None:
@@ -172,11 +205,19 @@ class CubeCoach:
         self.decision = Job(lambda: in_emg(normalized(
             evaluator.cube_decision(position, review.REVIEW_LEVEL, terms),
             terms.scale), terms))
+        self.deeper = Job(lambda: in_emg(checking.deeper_cube_decision(position, terms),
+                                         terms))     # the check, ahead of time
 
     def verdict(self, kind: str) -> Verdict | None:
-        """The warning the action `kind` ("double", "take", "drop") earns, or None."""
+        """The warning the action `kind` ("double", "take", "drop") earns, checked at 3
+        plies (a warning the check clears is not said), or None."""
         decision = self.decision.result()
         if decision is None or kind in self.warned:
+            return None
+        if not warning_mark(self.option, cube_loss(kind, decision)):
+            return None
+        decision = self.deeper.result()
+        if decision is None:
             return None
         loss = cube_loss(kind, decision)
         mark = warning_mark(self.option, loss)
@@ -221,13 +262,24 @@ class NoDoubleCoach:
 
     def __init__(self, position, terms: MatchTerms, option: str):
         self.option = option
-        self.judgement = Job(lambda: judge_no_double(
+        self.judgement = Job(lambda: self._judged(position, terms))
+
+    def _judged(self, position, terms: MatchTerms) -> tuple:
+        """judge_no_double's (decision, loss), a loss the review would mark checked at 3
+        plies (checking.deeper_cube_decision) at once, in the same thread, as the review
+        charges it (so a quick ? that checks to ?? is warned of at the ?? option)."""
+        decision, loss = judge_no_double(
             lambda level: evaluator.cube_decision(position, level, terms),
-            terms, review.REVIEW_LEVEL))
+            terms, review.REVIEW_LEVEL)
+        if not review.mark_for(loss):
+            return decision, loss
+        decision = checking.deeper_cube_decision(position, terms)
+        return decision, cube_loss("no double", in_emg(decision, terms))
 
     def verdict(self) -> Verdict | None:
-        """The warning rolling without a double earns, or None: not doubling is right
-        (too good to double included: "Playing on" is never the better action here)."""
+        """The warning rolling without a double earns, checked at 3 plies, or None: not
+        doubling is right (too good to double included: "Playing on" is never the better
+        action here)."""
         judged = self.judgement.result()
         if judged is None:
             return None

@@ -61,12 +61,32 @@ static int check_board(const int8_t *board) {
 int bg_evaluate(const int8_t *board, int ply, float *out_probs) {
     int rc = check_board(board);
     if (rc) return rc;
-    if (!out_probs || ply < 0 || ply > 2) return -BG_ERR_BAD_ARG;
+    if (!out_probs || ply < 0 || ply > BG_JUDGE_MAX_PLY) return -BG_ERR_BAD_ARG;
     const mg_board *b = (const mg_board *)board;
     if (!ev_w.loaded && ev_class(b) >= EV_RACE) return -BG_ERR_NO_WEIGHTS;
     if (!ev_w.loaded && ply > 0 && mg_result(b) == 0) return -BG_ERR_NO_WEIGHTS;
     sr_eval_ply(b, ply, out_probs);
     return 0;
+}
+
+int bg_judge_plays(const int8_t *afters, int n, int ply, const bg_match *match,
+                   float *out_probs, float *out_equity) {
+    if (!afters || !out_probs || !out_equity || n < 0 || ply < 0 || ply > BG_JUDGE_MAX_PLY)
+        return -BG_ERR_BAD_ARG;
+    int rc = bg_check_match(match);
+    if (rc) return rc;
+    for (int i = 0; i < n; i++) {
+        rc = check_board(afters + (size_t)i * BG_BOARD_LEN);
+        if (rc) return rc;
+    }
+    if (n > 0 && !ev_w.loaded) return -BG_ERR_NO_WEIGHTS;
+    if (!bo_ready()) bo_init();
+    sr_set_match(match);
+    for (int i = 0; i < n; i++)
+        out_equity[i] = sr_judge_after((const mg_board *)(afters + (size_t)i * BG_BOARD_LEN),
+                                       ply, out_probs + (size_t)i * BG_N_PROBS);
+    sr_set_match(NULL);   /* other callers of the search stay money, as bg_rank_plays */
+    return n;
 }
 
 int bg_evaluate_many(const int8_t *boards, int n, float *out_probs) {

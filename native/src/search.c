@@ -13,6 +13,7 @@
 #endif
 #include "search.h"
 #include "cube.h"
+#include <limits.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -192,10 +193,31 @@ static void after_value(const mg_board *after, int ply, float q[NN_OUT]) {
     ev_invert(p, q);
 }
 
+/* A whole 3-ply judgement outside a ranking is judged as level 5's 3-ply pass judges (each
+ * reply the best at 0-ply, re-judged alone), and never given up. */
+static void lean_pass(int on) {
+    lean = on;
+    over = 0;
+    deep_limit = LONG_MAX;
+}
+
 void sr_eval_ply(const mg_board *pos, int ply, float p[NN_OUT]) {
     if (ply <= 0 || mg_result(pos) != 0) { ev_evaluate(pos, p); return; }
-    if (ply > 2) ply = 2;
+    if (ply > 3) ply = 3;
+    flip = 0;
+    lean_pass(ply >= 3);
     eval_rolls(pos, ply, 4, p);   /* buf[4] for the root rolls; deeper passes use 1..3 */
+    lean_pass(0);
+}
+
+float sr_judge_after(const mg_board *after, int ply, float p[NN_OUT]) {
+    if (ply < 0) ply = 0;
+    if (ply > 3) ply = 3;
+    flip = 0;
+    lean_pass(ply >= 3);
+    after_value(after, ply, p);
+    lean_pass(0);
+    return score(p);
 }
 
 static int cmp_cand(const void *a, const void *b) {

@@ -63,7 +63,8 @@ extern const sr_filter sr_filters[6];   /* per level; rows 4 and 5 are used */
 /* 0-ply probabilities of the side on roll through this thread's cache, counted as work
  * (the cubeful search's evaluations, cubeful.c). */
 void sr_eval0(const mg_board *b, float p[NN_OUT]);
-/* Probabilities of the side on roll (before its roll) at ply 0, 1 or 2. */
+/* Probabilities of the side on roll (before its roll) at ply 0 to 3 (3: as level 5's 3-ply
+ * pass, each reply re-judged alone). */
 void sr_eval_ply(const mg_board *pos, int ply, float p[NN_OUT]);
 /* All plays of the roll ranked best first by the level; fills up to max_out, returns the
  * number of plays (which may exceed max_out). Net levels need ev_w loaded. */
@@ -73,6 +74,10 @@ int sr_rank(const mg_board *pos, int d1, int d2, int level, sr_cand *out, int ma
  * else candidates are scored by match winning chance as 2*mwc-1 from the match equity
  * table at the cube value (dead cube). */
 void sr_set_match(const bg_match *m);
+/* The mover's probabilities after the play reaching `after` (mover still row 0) judged at
+ * `ply` 0..3 as a ranking judges a candidate (3: as level 5's 3-ply pass, never given up),
+ * into p; returns its score at the match context set (sr_set_match). */
+float sr_judge_after(const mg_board *after, int ply, float p[NN_OUT]);
 /* plays of the roll in the last bg_rank_plays call (eval_api.c) */
 int sr_last_total(void);
 #endif

@@ -35,11 +35,15 @@ RACE_PASS = "trsbAAC2uwMAAA"      # 55 pips against 69: double, pass (test_revie
 
 def opening_53_by_mark() -> dict:
     """The opening 5-3's plays by the review's mark: {"": [...], "?": [...], "??": [...]},
-    each (play, loss), smallest loss first, the best play first of all."""
-    ranked = evaluator.ranked_plays(Position.start(), (5, 3), review.REVIEW_LEVEL)
+    each (play, loss), smallest loss first, the best play first of all; the loss as the
+    CHECKED review and the tutor charge it (over the ? line: checked at 3 plies)."""
+    coach = tutor.PlayCoach(Position.start(), (5, 3), MONEY, True, "?")
+    ranked = coach.ranking.result()
     out = {"": [], "?": [], "??": []}
     for candidate in ranked:
         _, loss = review.judged_play(ranked, candidate.play.after)
+        if review.mark_for(loss):
+            loss = coach.checked(ranked, candidate.play.after)[1]
         out[review.mark_for(loss)].append((candidate.play, loss))
     for plays in out.values():
         plays.sort(key=lambda pair: pair[1])

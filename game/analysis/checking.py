@@ -1,0 +1,97 @@
+"""Checked errors: before the review (game/analysis/judge.py) or the tutor charges an error, it
+judges again more deeply, level 5 at 3 plies: a play marked ? or ?? is judged again with the
+best and every play listed between them, a cube action over the ? line by the position's
+chances at 3 plies, and the mark and error charged are the checked ones. Not the quick
+judgement itself (judge.py), and not rollouts: a 324-game rollout of the same plays costs
+about ten times a 3-ply check (bench/review.py), too long for a review of a match."""
+from __future__ import annotations
+
+from dataclasses import replace
+
+from game.analysis.cube_judgement import cube_loss, cube_verdict, in_emg, normalized
+from game.analysis.verdicts import DOUBTFUL, Check, Choice
+from game.model import evaluator
+from game.model.match_terms import MONEY, MatchTerms
+
+CHECK_PLY = 3                    # level 5 at 3 plies (bg.h's BG_JUDGE_MAX_PLY)
+CHECKED, QUICK = "checked", "quick"   # the review option (game/files/settings.py)
+
+
+def judge_afters(plays, terms: MatchTerms = MONEY, ply: int = CHECK_PLY) -> list[tuple]:
+    """(equity, chances) of each play (rules.Play) judged at `ply` by the mover at its `terms`
+    (as judged: a match past the table is money play), as a ranking would judge it there."""
+    judged = terms.judged
+    return evaluator.judge_plays([p.after for p in plays], ply, judged)
+
+
+def judged_deeper(plays, terms: MatchTerms = MONEY, known: dict | None = None,
+                  ply: int = CHECK_PLY) -> list[tuple]:
+    """(equity, chances) of each play at `ply` (judge_afters), those in `known` (position
+    after the play -> (equity, chances), judged so ahead of time) not judged again."""
+    found = dict(known or {})
+    missing = [p for p in plays if p.after not in found]
+    found.update(zip((p.after for p in missing), judge_afters(missing, terms, ply),
+                     strict=True))
+    return [found[p.after] for p in plays]
+
+
+def listed_to_played(listed: list, after) -> list:
+    """Of the listed plays (best first), those a check judges with the play reaching `after`:
+    the ones above it, or all of them when it is not listed."""
+    at = next((i for i, c in enumerate(listed) if c.play.after == after), None)
+    return listed if at is None else listed[:at]
+
+
+def checked_plays(item) -> list[Choice]:
+    """What a move's check judges: the best, every play listed between it and the play made,
+    and the play made (the listed ones above it, or all listed when it is not among them)."""
+    return [*listed_to_played(list(item.candidates), item.played.play.after), item.played]
+
+
+def check_move(item, ply: int = CHECK_PLY):
+    """The MoveReview `item` checked: its listed plays from the best to the one made judged
+    again at `ply`; the best of them by that judgement is the best, the loss and mark are the
+    play made's against it (none when it is the best), and item.check says how. The listed
+    plays carry their checked equities, deeper ones first, as the search lists them."""
+    plays = checked_plays(item)
+    judged = judged_deeper([c.play for c in plays], item.terms, ply=ply)
+    deeper = [Choice(c.words, c.play, equity, ply, chances)
+              for c, (equity, chances) in zip(plays, judged, strict=True)]
+    deeper.sort(key=lambda c: -c.equity)
+    best, played = deeper[0], next(c for c in deeper if c.play.after == item.played.play.after)
+    loss = max(0.0, best.equity - played.equity)
+    if item.emg is not None:                     # match play: the error in EMG
+        loss = item.emg.error(loss)
+    checked_after = {c.play.after for c in deeper}
+    candidates = (*deeper, *(c for c in item.candidates if c.play.after not in checked_after))
+    return replace(item, played=played, best=best,
+                   candidates=candidates[:max(len(item.candidates), len(deeper))], loss=loss,
+                   check=Check(ply, -loss, item.loss))
+
+
+def deeper_cube_decision(position, terms: MatchTerms,
+                         ply: int = CHECK_PLY) -> evaluator.CubeDecision:
+    """The decision of the doubler on roll in `position` at its `terms`, from the position's
+    chances at `ply` plies (the cube theory of evaluator.cube_decision_for), normalized per
+    unit of cube as the review's; a cubeful search behind evaluator.cube_decision would take
+    its place here."""
+    chances = evaluator.evaluate(position, ply)
+    return normalized(evaluator.cube_decision_for(chances, terms), terms.scale)
+
+
+def check_cube(item, decision: evaluator.CubeDecision | None = None, ply: int = CHECK_PLY):
+    """The CubeReview `item` checked: its action's loss against the deeper decision (given,
+    when the double before an answer was checked already, or deeper_cube_decision)."""
+    if decision is None:
+        decision = deeper_cube_decision(item.before, item.terms, ply)
+    loss = cube_loss(item.kind, in_emg(decision, item.terms))
+    return replace(item, decision=decision, proper=cube_verdict(decision), loss=loss,
+                   check=Check(ply, -loss, item.loss))
+
+
+def wants_check(item) -> bool:
+    """An item the quick judgement charges with an error over the ? line, judged by the net
+    (a forced move never; level 1's heuristic has no deeper judgement)."""
+    if item.kind == "move":
+        return item.loss > DOUBTFUL and not item.forced and item.best.ply >= 0
+    return item.loss > DOUBTFUL

@@ -1,0 +1,194 @@
+"""Checked errors (game/analysis/checking.py, issue 58): the CHECKED review judges every error
+over the ? line again at 3 plies before it charges it, the QUICK review charges as before, the
+page says how each was checked, the .sgf carries the checked values, and the tutor checks its
+warning the same way. Positions are gnubg position IDs from a match GNU Backgammon played
+against itself (bench/review_vs_gnubg.py seed 48), with the play and the terms they had."""
+import random
+
+import pytest
+
+from game.analysis import checking
+from game.analysis import judge as review
+from game.analysis.cube_judgement import judge_no_double
+from game.analysis.judge import DOUBTFUL, Reviewer, judged_play
+from game.analysis.verdicts import Check, CubeReview, MoveReview
+from game.files.settings import Settings, load_settings
+from game.matchfiles import sgf
+from game.model import evaluator, rules
+from game.model.match import COMPUTER, HUMAN
+from game.model.match_equity import Emg
+from game.model.match_terms import MatchTerms
+from game.model.position import Position
+from game.model.record import MatchRecord, format_play
+from game.pages.review_pages import message_lines
+from game.scenes import tutor
+
+# 7-point match, 3-away against 7-away, the cube on 2 and the opponent's: bar/21 6/4 with 42
+# is charged 0.046 EMG by level 5 and 0.028 at 3 plies (the best: bar/21 21/19*)
+CLEARED = ("tykAgDvc2w0AQA", (4, 2), "bar/21 6/4", MatchTerms(2, 2, 7, 3, 7, 0))
+# 7-away against 3-away, the cube on 2 and the mover's: 6/2 2/1 with 41, 0.276 EMG, kept
+CONFIRMED = ("vLcdAAB3YwAEOg", (4, 1), "6/2 2/1", MatchTerms(2, 1, 7, 7, 3, 0))
+
+
+def played_out(seed, error_rate):
+    """A money game to the end: level 3's best play, or now and then one of its next three
+    (errors for the review to charge), seeded dice."""
+    rng = random.Random(seed)
+    record = MatchRecord(0)
+    record.start_game({HUMAN: 0, COMPUTER: 0})
+    position, side, first = Position.start(), HUMAN, True
+    while True:
+        dice = (rng.randint(1, 6), rng.randint(1, 6))
+        while first and dice[0] == dice[1]:
+            dice = (rng.randint(1, 6), rng.randint(1, 6))
+        first = False
+        ranked = evaluator.ranked_plays(position, dice, 3)
+        pick = ranked[0] if rng.random() > error_rate else \
+            ranked[min(len(ranked) - 1, rng.randint(1, 3))]
+        record.move(side, dice, pick.play.steps)
+        result = rules.game_result(pick.play.after)
+        if result:
+            record.win(side, result)
+            return record
+        position, side = pick.play.after.swapped(), COMPUTER if side == HUMAN else HUMAN
+
+
+def play_named(position_id, dice, words):
+    return next(p for p in rules.legal_plays(Position.from_id(position_id), dice)
+                if format_play(p.steps) == words)
+
+
+def quick_item(position_id, dice, words, terms) -> MoveReview:
+    """The MoveReview the QUICK review makes of the play (judge.Reviewer._move's way)."""
+    before = Position.from_id(position_id)
+    ranked = evaluator.ranked_plays(before, dice, review.REVIEW_LEVEL, terms=terms)
+    play = play_named(position_id, dice, words)
+    played, loss = judged_play(ranked, play.after, terms, words)
+    choices = tuple(review._choice(c, ranked[0], terms)
+                    for c in ranked[:review.CANDIDATES_SHOWN])
+    return MoveReview(1, "human", dice, before, played, choices[0], choices, loss, 0.0, False,
+                      terms=terms, emg=Emg.at(terms))
+
+
+@pytest.fixture(scope="module")
+def cleared():
+    return quick_item(*CLEARED)
+
+
+@pytest.fixture(scope="module")
+def confirmed():
+    return quick_item(*CONFIRMED)
+
+
+def test_a_play_the_check_clears_is_not_marked(cleared):
+    assert cleared.mark == "?" and checking.wants_check(cleared)
+    checked = checking.check_move(cleared)
+    assert checked.mark == "" and checked.loss <= DOUBTFUL
+    assert checked.check == Check(3, -checked.loss, cleared.loss) and checked.check.cleared
+
+
+def test_the_checked_error_is_the_3_ply_judgement_of_the_best_and_the_play_made(confirmed):
+    checked = checking.check_move(confirmed)
+    plays = [c.play for c in checking.checked_plays(confirmed)]
+    assert plays[0].after == confirmed.best.play.after
+    assert plays[-1].after == confirmed.played.play.after
+    judged = evaluator.judge_plays([p.after for p in plays], 3, confirmed.terms)
+    best = max(e for e, _ in judged)
+    assert checked.loss == pytest.approx(Emg.at(confirmed.terms).error(best - judged[-1][0]))
+    assert checked.mark == "??" and checked.best.ply == 3 and checked.played.ply == 3
+    assert checked.best.equity == pytest.approx(best)
+
+
+def test_judge_plays_at_2_plies_is_the_rankings_own_judgement():
+    position_id, dice, _, terms = CONFIRMED
+    ranked = evaluator.ranked_plays(position_id, dice, review.REVIEW_LEVEL, terms=terms)
+    deep = [c for c in ranked if c.ply == 2]
+    assert len(deep) >= 2
+    judged = evaluator.judge_plays([c.play.after for c in deep], 2, terms)
+    assert [e for e, _ in judged] == pytest.approx([c.equity for c in deep], abs=1e-6)
+
+
+def test_the_move_page_says_how_each_was_checked(cleared, confirmed):
+    for item in (checking.check_move(cleared), checking.check_move(confirmed)):
+        lines = message_lines(item, "human")
+        assert len(lines) == 2 and len(lines[0]) <= 28 and len(lines[1]) <= 32
+        assert lines[0] == f"checked {-item.loss:+.3f} (was {-item.check.quick:+.3f})"
+    assert len(message_lines(cleared, "human")) == 1          # not checked: the detail alone
+
+
+def test_quick_review_charges_as_before():
+    """A whole game: QUICK checks nothing; CHECKED checks exactly the items QUICK charges
+    over the ? line, and charges each its check's error."""
+    record = played_out(5, error_rate=0.4)
+    quick = Reviewer(record, checked=False).run()
+    checked = Reviewer(record).run()
+    assert all(i.check is None for i in quick.items)
+    assert len(quick.items) == len(checked.items)
+    charged = 0
+    for q, c in zip(quick.items, checked.items, strict=True):
+        assert (q.number, q.kind) == (c.number, c.kind)
+        if checking.wants_check(q):
+            charged += 1
+            assert c.check is not None and c.check.quick == q.loss
+            assert c.loss == pytest.approx(-c.check.error)
+        else:
+            assert c == q
+    assert charged > 0
+
+
+def test_checked_values_travel_in_the_sgf(confirmed, cleared):
+    checked = checking.check_move(confirmed)
+    text = sgf.move_analysis(checked, True)
+    assert text.startswith("A[")
+    entries = text.split("][")                        # A[index of the play made], plays
+    assert " 3 0 1 0.000000 1" in entries[1]           # the checked best first, at 3 plies
+    assert f"{checked.emg.of(checked.best.equity):.6f}" in entries[1]
+    made = entries[1 + int(entries[0][2:])]
+    assert f"{checked.emg.of(checked.played.equity):.6f} 3 0 1" in made
+    assert sgf.check_comment([checked]) == f"C[{checked.check.words()}]"
+    assert sgf.check_comment([cleared]) == ""
+
+
+def test_the_review_option_is_checked_by_default_and_saved(tmp_path):
+    settings = Settings()
+    assert settings.review == "checked" and settings.checked_review
+    assert settings.cycle("review") == "quick" and not settings.checked_review
+    settings.save(tmp_path / "settings.json")
+    again, warning = load_settings(tmp_path / "settings.json", warn=None)
+    assert warning is None and again.review == "quick"
+    assert ("H", "review", "H Review       QUICK") in again.menu_lines()
+
+
+def test_the_tutor_says_nothing_of_a_warning_the_check_clears():
+    position_id, dice, words, terms = CLEARED
+    coach = tutor.PlayCoach(Position.from_id(position_id), dice, terms, True, "?")
+    after = play_named(position_id, dice, words).after
+    _, quick = judged_play(coach.ranking.result(), after, terms)
+    assert tutor.warning_mark("?", quick) == "?"
+    assert coach.verdict(after) is None
+
+
+def test_the_tutor_warns_by_the_checked_error():
+    position_id, dice, words, terms = CONFIRMED
+    coach = tutor.PlayCoach(Position.from_id(position_id), dice, terms, False, "?")
+    verdict = coach.verdict(play_named(position_id, dice, words).after)
+    checked = checking.check_move(quick_item(*CONFIRMED))
+    assert verdict is not None and verdict.mark == "??"
+    assert verdict.loss == pytest.approx(checked.loss)
+
+
+def test_a_cube_action_the_check_clears_is_not_marked():
+    """7-point match at 0-0, cube centred: not doubling is charged 0.071 EMG by level 5 (its
+    2-ply cubeful search), 0.017 by the 3-ply check (a position from seeded play,
+    shared_cases.positions_from_play(300, seed=11)[4])."""
+    terms, position_id = MatchTerms(1, 0, 7, 7, 7, 0), "qubgASHI58FBIA"
+    decision, loss = judge_no_double(
+        lambda level: evaluator.cube_decision(position_id, level, terms), terms,
+        review.REVIEW_LEVEL)
+    item = CubeReview(1, "human", "no double", Position.from_id(position_id), decision, "",
+                      loss, terms, 1)
+    assert item.mark == "?"
+    checked = checking.check_cube(item)
+    assert checked.mark == "" and checked.check.cleared and checked.check.ply == 3
+
+
