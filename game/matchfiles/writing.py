@@ -11,24 +11,25 @@ from spectrum import safe_write
 
 UNWRITABLE = "?"                 # what stands for a character no file can hold
 MAX_NAME_CHARS = 31              # of a name GNU Backgammon 1.07 keeps (it cuts the rest off)
-BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+SPACES = frozenset(("Cc", "Zs", "Zl", "Zp"))   # what stands between words: made a space
 
 
 def writable_name(name) -> str:
-    """The name as a match file can hold it: control characters (tabs, line breaks, ESC)
-    become spaces, lone surrogates (which UTF-8 cannot encode) and the bidi embedding,
-    override and isolate marks (which reorder what a viewer shows) become UNWRITABLE, the
-    spaces are collapsed, and the name is cut to the MAX_NAME_CHARS gnubg reads. Empty stays
-    empty: each format says what then."""
+    """The name as a match file can hold it, by the one rule for names (game/model/names.py:
+    every character prints): line and other separators and control characters (tabs, line
+    breaks, ESC, a no-break space) become spaces, every other character that does not print
+    (a lone surrogate, which UTF-8 cannot encode; a bidi embedding, override or isolate mark,
+    which reorders what a viewer shows; a private-use or unassigned code) becomes UNWRITABLE,
+    the spaces are collapsed, and the name is cut to the MAX_NAME_CHARS gnubg reads. Empty
+    stays empty: each format says what then."""
     out = []
     for char in str(name):
-        category = unicodedata.category(char)
-        if category == "Cc":
-            out.append(" ")
-        elif category == "Cs" or char in BIDI_CONTROLS:
-            out.append(UNWRITABLE)
-        else:
+        if char.isprintable():
             out.append(char)
+        elif unicodedata.category(char) in SPACES:
+            out.append(" ")
+        else:
+            out.append(UNWRITABLE)
     return " ".join("".join(out).split())[:MAX_NAME_CHARS].rstrip()
 
 
