@@ -8,7 +8,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from game.board import message_rows
+from game.board import message_rows, numbers
 from game.board import screen as S
 from game.board.lines import fit
 from game.interfaces import Frames, Screen
@@ -83,6 +83,17 @@ def draw_banner(screen, banner: str) -> None:
                 S.attr(S.BLACK, S.YELLOW, bright=True))
 
 
+def show_new_score(screen, match) -> None:
+    """The panel's match score with the game just ended counted in (it showed the score the
+    game began at, a point or more behind the banner beside it). Money play shows none."""
+    bottom_name, top_name, score = screen.numbers
+    if match is None or score is None or not match.length:
+        return
+    bottom, top = match.sides
+    screen.numbers = (bottom_name, top_name, (match.score[bottom], match.score[top]))
+    numbers.draw(screen)
+
+
 def banner_lines(match_over: bool) -> tuple[list[str], tuple]:
     """The message rows under the banner, shown at once (the keys above, "Press any key"
     on the message line), and the keys they list."""
@@ -101,7 +112,8 @@ def game_over(basic: Basic, screen: Screen, result: Any, board_game: Game | None
     card = board_game is not None and board_game.table.settings.rules_1983
     if card:                                   # the 1983 rules: a winner, no points
         banner = say("wins", winner_side)
-    draw_banner(screen, banner)
+    show_new_score(screen, board_game.state.match if board_game is not None else None)
+    draw_banner(screen, banner)                # over the pips' row numbers.draw wrote
     for ms, hz in (WIN_TUNE if winner_side != COMPUTER else LOSE_TUNE):
         basic.beep(ms, hz)
     state = board_game.state if board_game is not None else None

@@ -5,6 +5,7 @@ the evaluator."""
 import os
 from types import SimpleNamespace
 
+from game.board import numbers
 from game.files.settings import Settings
 from game.matchfiles.matfile import parse_mat
 from game.model.dice import Dice
@@ -38,6 +39,8 @@ def test_three_point_match_reaches_crawford_refuses_doubling_then_the_leaders_cu
     driver.type("a3\n")
     driver.until("YOU WIN a single game (1 point)")
     assert match.score == {HUMAN: 2, COMPUTER: 1 - 1}
+    # the panel beside the banner counts the game just won (it showed 1-0 before)
+    assert driver.text()[numbers.SCORE_ROW][numbers.SCORE_COL:].strip() == "2-0"
     driver.until("Press any key for a new game")
     driver.type(" ")
     driver.until("I play")
