@@ -227,8 +227,8 @@ typedef struct bg_ranking {
  * match: the mover's terms; NULL or match_to 0 is money play (cubeless equity). In match
  * play the plays are ranked by the mover's match winning chance after the play from the
  * match equity table (each outcome single/gammon/backgammon at the cube value, dead cube)
- * and equity is 2*mwc-1; level 1 keeps its heuristic. Terms bg_check_match refuses:
- * -BG_ERR_BAD_ARG; settings bg_check_search refuses: -BG_ERR_BAD_SEARCH. */
+ * and equity is 2*mwc-1; level 1 keeps its heuristic. Terms and settings refused: the code
+ * bg_check_match or bg_check_search gives. */
 int bg_rank_plays(const int8_t *board, int die1, int die2, int level, const bg_match *match,
                   const bg_search *search, bg_ranking *out);
 /* The calling thread's cache lookups (looks[0]) and hits (hits[0]) so far. */
