@@ -25,9 +25,11 @@ class SearchSettings:
     cache: bool = True
 
     def __post_init__(self) -> None:
-        for name in ("plies", "work_budget_positions", "deep_budget_positions", "roll_trials",
-                     "roll_horizon_plies"):
-            value = getattr(self, name)
+        for name, value in (("plies", self.plies),
+                            ("work_budget_positions", self.work_budget_positions),
+                            ("deep_budget_positions", self.deep_budget_positions),
+                            ("roll_trials", self.roll_trials),
+                            ("roll_horizon_plies", self.roll_horizon_plies)):
             if not isinstance(value, int) or isinstance(value, bool):
                 raise SearchSettingsError(f"{name} is a whole number, not {value!r}")
         if lib.bg_check_search(self._fill()) < 0:

@@ -1,8 +1,8 @@
 """Win chances beside the equity (game/chances.py): each ranked candidate carries the
-probabilities that ranked it (each bg_play of the ranking, filled by the same search), which agree with the C
-evaluation of the play's result at the depth it was judged, hold together (win + lose = 100%,
-gammons within the wins, backgammons within the gammons), and show on the advice page and on
-the review's move pages."""
+probabilities that ranked it (each bg_play of the ranking, filled by the same search), which
+agree with the C evaluation of the play's result at the depth it was judged, hold together
+(win + lose = 100%, gammons within the wins, backgammons within the gammons), and show on the
+advice page and on the review's move pages."""
 import re
 
 import pytest

@@ -10,6 +10,7 @@ import pytest
 from game.model import evaluator as ev
 from native import build, ffi, lib
 
+
 @pytest.fixture(autouse=True)
 def weights():
     ev.ensure_loaded()

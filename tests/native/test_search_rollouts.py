@@ -1,6 +1,7 @@
-"""Level 5's rollouts of its closest candidates (bg_search's roll_trials): which candidates they judge,
-that a one-ply rollout with the luck taken out is the one-ply value exactly, and that the play
-still depends only on the position and dice (the rollouts' dice are drawn from them)."""
+"""Level 5's rollouts of its closest candidates (bg_search's roll_trials): which candidates
+they judge, that a one-ply rollout with the luck taken out is the one-ply value exactly, and
+that the play still depends only on the position and dice (the rollouts' dice are drawn from
+them)."""
 import pytest
 from test_search_determinism import _cases, rejudged_closest
 
