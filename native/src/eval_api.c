@@ -127,7 +127,8 @@ int bg_rank_plays(const int8_t *board, int die1, int die2, int level, const bg_m
     sr_set_search(search);
     sr_set_match(match);
     long work = 0;
-    int n = sr_rank(b, die1, die2, level, ranked, MG_MAX_PLAYS, &work);
+    const int room = out->max_plays < MG_MAX_PLAYS ? out->max_plays : MG_MAX_PLAYS;
+    int n = sr_rank(b, die1, die2, level, ranked, room, &work);
     sr_set_match(NULL);   /* other callers of the search (cube, evaluate) stay money */
     out->legal = n;
     out->work = (int)work;
