@@ -9,6 +9,7 @@ import os
 import random
 import statistics
 import sys
+import threading
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -22,14 +23,16 @@ BOARD_LEN = 50
 def sample_positions(n: int, seed: int) -> list[tuple[list[int], int, int]]:
     """(board, die1, die2) for n positions reached by level-3 self-play, mid-game included."""
     rng = random.Random(seed)
-    board, out = ffi.new("int8_t[]", BOARD_LEN), ffi.new("int8_t[]", BOARD_LEN)
+    board, plays = ffi.new("int8_t[]", BOARD_LEN), ffi.new("bg_play[]", 1)
+    ranking = ffi.new("bg_ranking *", {"plays": plays, "max_plays": 1})
+    out = plays[0].board
     found = []
     lib.bg_start(board)
     while len(found) < n:
         d1, d2 = rng.randint(1, 6), rng.randint(1, 6)
         found.append((list(board[0:BOARD_LEN]), d1, d2))
-        lib.bg_rank_plays(board, d1, d2, 3 if rng.random() < 0.8 else 1, ffi.NULL, out,
-                          ffi.NULL, ffi.NULL, ffi.NULL, 1)
+        lib.bg_rank_plays(board, d1, d2, 3 if rng.random() < 0.8 else 1, ffi.NULL, ffi.NULL,
+                          ranking)
         if lib.bg_game_result(out):
             lib.bg_start(board)
         else:
@@ -58,33 +61,47 @@ def main():
         time_moves(f"level{level}", level, sample)
     # level 5 as shipped, then searching 2 and 3 plies deep, on the same positions
     level5 = sample[: max(30, len(sample) // 5)]
-    lib.bg_eval_cache(0)
-    time_moves("level5_nocache", 5, level5)        # the cache off: every board through the net
-    lib.bg_eval_cache(1)                           # on again, empty
+    # the cache off: every board through the net
+    time_moves("level5_nocache", 5, level5, settings(cache=0))
+    # the cache on, in a new thread (whose cache starts empty), with its lookups and hits
+    cache_run = threading.Thread(target=time_moves_counted, args=("level5", 5, level5))
+    cache_run.start()
+    cache_run.join()
+    for plies in (2, 3):
+        time_moves(f"level5_{plies}ply", 5, level5, settings(plies=plies))
+
+
+def settings(**fields):
+    """A bg_search of the defaults with `fields` changed."""
+    search = ffi.new("bg_search *")
+    lib.bg_search_defaults(search)
+    for name, value in fields.items():
+        setattr(search, name, value)
+    return search
+
+
+def time_moves_counted(name: str, level: int, todo) -> None:
+    """time_moves with the calling thread's cache hits."""
     looks, hits = ffi.new("double *"), ffi.new("double *")
     lib.bg_eval_cache_counts(looks, hits)
     looks0, hits0 = looks[0], hits[0]
-    time_moves("level5", 5, level5)
+    time_moves(name, level, todo)
     lib.bg_eval_cache_counts(looks, hits)
-    print(f"level5_cache_hits: {100 * (hits[0] - hits0) / max(1.0, looks[0] - looks0):.1f} %")
-    for plies in (2, 3):
-        old = lib.bg_set_search_plies(plies)
-        try:
-            time_moves(f"level5_{plies}ply", 5, level5)
-        finally:
-            lib.bg_set_search_plies(old)
+    print(f"{name}_cache_hits: {100 * (hits[0] - hits0) / max(1.0, looks[0] - looks0):.1f} %")
 
 
-def time_moves(name: str, level: int, todo) -> None:
-    """Move times and work (positions evaluated) of one level over the sample."""
-    board, out = ffi.new("int8_t[]", BOARD_LEN), ffi.new("int8_t[]", BOARD_LEN)
+def time_moves(name: str, level: int, todo, search=ffi.NULL) -> None:
+    """Move times and work (positions evaluated) of one level over the sample, searched
+    with `search` (a bg_search; NULL: the defaults)."""
+    board, plays = ffi.new("int8_t[]", BOARD_LEN), ffi.new("bg_play[]", 1)
+    ranking = ffi.new("bg_ranking *", {"plays": plays, "max_plays": 1})
     times, works = [], []
     for b, d1, d2 in todo:
         board[0:BOARD_LEN] = b
         t = time.perf_counter()
-        lib.bg_rank_plays(board, d1, d2, level, ffi.NULL, out, ffi.NULL, ffi.NULL, ffi.NULL, 1)
+        lib.bg_rank_plays(board, d1, d2, level, ffi.NULL, search, ranking)
         times.append(time.perf_counter() - t)
-        works.append(lib.bg_last_work())
+        works.append(ranking.work)
     print(f"moves_per_s_{name}: {len(times) / sum(times):,.1f} moves/s")
     print(f"move_time_{name}_median: {statistics.median(times) * 1000:.2f} ms")
     print(f"move_time_{name}_max: {max(times) * 1000:.2f} ms")

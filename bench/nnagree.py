@@ -19,6 +19,19 @@ N_PROBS = 5
 OUTPUTS = ("win", "win_gammon", "win_backgammon", "lose_gammon", "lose_backgammon")
 
 
+def best_play(ffi, lib, board, d1: int, d2: int, level: int, out) -> None:
+    """The level's play of the roll into out (BOARD_LEN bytes), through whichever bg_rank_plays
+    the engine has: since ABI 3 with its settings and a bg_ranking, before it with out-arrays
+    (an older revision's engine runs this file's worker too)."""
+    if hasattr(lib, "bg_check_search"):
+        plays = ffi.new("bg_play[]", 1)
+        ranking = ffi.new("bg_ranking *", {"plays": plays, "max_plays": 1})
+        lib.bg_rank_plays(board, d1, d2, level, ffi.NULL, ffi.NULL, ranking)
+        ffi.memmove(out, plays[0].board, BOARD_LEN)
+    else:
+        lib.bg_rank_plays(board, d1, d2, level, ffi.NULL, out, ffi.NULL, ffi.NULL, ffi.NULL, 1)
+
+
 def sample(n: int, seed: int):
     """(boards bytes, dice bytes) of n positions of seeded self-play with this checkout."""
     import random
@@ -32,8 +45,7 @@ def sample(n: int, seed: int):
         d1, d2 = rng.randint(1, 6), rng.randint(1, 6)
         boards += bytes(ffi.buffer(board))
         dice += bytes((d1, d2))
-        lib.bg_rank_plays(board, d1, d2, 3 if rng.random() < 0.8 else 1, ffi.NULL, out, ffi.NULL,
-                          ffi.NULL, ffi.NULL, 1)
+        best_play(ffi, lib, board, d1, d2, 3 if rng.random() < 0.8 else 1, out)
         if lib.bg_game_result(out):
             lib.bg_start(board)
         else:
@@ -57,8 +69,7 @@ def work(data_path: str, out_path: str) -> None:
     played = bytearray()
     out = ffi.new("int8_t[]", BOARD_LEN)
     for i in range(n):
-        lib.bg_rank_plays(c_boards + i * BOARD_LEN, dice[2 * i], dice[2 * i + 1], 3, ffi.NULL, out,
-                          ffi.NULL, ffi.NULL, ffi.NULL, 1)
+        best_play(ffi, lib, c_boards + i * BOARD_LEN, dice[2 * i], dice[2 * i + 1], 3, out)
         played += bytes(ffi.buffer(out))
     with open(out_path, "wb") as fh:
         fh.write(bytes(ffi.buffer(probs)) + bytes(played))

@@ -22,15 +22,16 @@ BOARD_LEN = 50
 def positions(n: int, seed: int):
     """(board, die1, die2) for n positions of level-3 self-play (a slip now and then)."""
     rng = random.Random(seed)
-    board, out = ffi.new("int8_t[]", BOARD_LEN), ffi.new("int8_t[]", BOARD_LEN * 3)
+    board, out = ffi.new("int8_t[]", BOARD_LEN), ffi.new("bg_play[]", 3)
+    ranking = ffi.new("bg_ranking *", {"plays": out, "max_plays": 3})
     lib.bg_start(board)
     found = []
     while len(found) < n:
         d1, d2 = rng.randint(1, 6), rng.randint(1, 6)
         found.append((list(board[0:BOARD_LEN]), d1, d2))
-        count = lib.bg_rank_plays(board, d1, d2, 3, ffi.NULL, out, ffi.NULL, ffi.NULL, ffi.NULL, 3)
+        count = lib.bg_rank_plays(board, d1, d2, 3, ffi.NULL, ffi.NULL, ranking)
         pick = 0 if rng.random() < 0.9 else rng.randrange(count)
-        after = list(out[pick * BOARD_LEN:(pick + 1) * BOARD_LEN])
+        after = list(out[pick].board)
         if lib.bg_game_result(ffi.new("int8_t[]", after)):
             lib.bg_start(board)
         else:
@@ -39,13 +40,14 @@ def positions(n: int, seed: int):
 
 
 def choice(board, d1, d2, plies: int) -> list[int]:
-    old = lib.bg_set_search_plies(plies)
-    try:
-        c_board, out = ffi.new("int8_t[]", board), ffi.new("int8_t[]", BOARD_LEN)
-        lib.bg_rank_plays(c_board, d1, d2, 5, ffi.NULL, out, ffi.NULL, ffi.NULL, ffi.NULL, 1)
-        return list(out[0:BOARD_LEN])
-    finally:
-        lib.bg_set_search_plies(old)
+    """Level 5's play searching `plies` deep (its settings go with the call)."""
+    c_board, out = ffi.new("int8_t[]", board), ffi.new("bg_play[]", 1)
+    ranking = ffi.new("bg_ranking *", {"plays": out, "max_plays": 1})
+    search = ffi.new("bg_search *")
+    lib.bg_search_defaults(search)
+    search.plies = plies
+    lib.bg_rank_plays(c_board, d1, d2, 5, ffi.NULL, search, ranking)
+    return list(out[0].board)
 
 
 def gnubg_equity(gnubg, after: list[int], ply: int) -> float:

@@ -23,6 +23,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
+from game.model.search_settings import SearchSettings  # noqa: E402
 from native import ffi, lib  # noqa: E402
 
 BOARD_LEN = 50
@@ -30,10 +31,10 @@ MAX_MOVES = 2000   # a game that long is stuck: scored as unfinished (0)
 
 
 class OurLevel:
-    """One of our levels; plies 2 or 3 sets level 5's deepest ply before each of its moves (so
-    level5p2 and level5p3 can meet in one process), 0 leaves the built-in default; rollouts
-    (trials, horizon) sets level 5's rollouts of its closest candidates the same way (None
-    leaves the default, (0, 1) turns them off)."""
+    """One of our levels; plies 2 or 3 is level 5's deepest ply in its own search settings
+    (so level5p2 and level5p3 can meet in one process), 0 the default; rollouts (trials,
+    horizon) its rollouts of its closest candidates (None: the default, none); work_budget
+    (positions, 0: the default) its work budget. Each player's settings go with its calls."""
     def __init__(self, level: int, plies: int = 0, rollouts: tuple[int, int] | None = None):
         self.level = level
         self.plies = plies
@@ -42,19 +43,29 @@ class OurLevel:
         if rollouts:
             self.name += f"r{rollouts[0]}x{rollouts[1]}"
         self.board = ffi.new("int8_t[]", BOARD_LEN)
-        self.out = ffi.new("int8_t[]", BOARD_LEN)
+        self.plays = ffi.new("bg_play[]", 1)
+        self.ranking = ffi.new("bg_ranking *", {"plays": self.plays, "max_plays": 1})
+        self.set_work_budget(0)
+
+    def set_work_budget(self, positions: int) -> None:
+        """The work budget of this player's search (0: the default)."""
+        fields: dict[str, int] = {}
+        if self.plies:
+            fields["plies"] = self.plies
+        if self.rollouts:
+            fields["roll_trials"], fields["roll_horizon_plies"] = self.rollouts
+        if positions:
+            fields["work_budget_positions"] = positions
+        self.search = SearchSettings(**fields)
+        self.c_search = self.search.as_c()
 
     def choose(self, board: list[int], die1: int, die2: int) -> list[int]:
         self.board[0:BOARD_LEN] = board
-        if self.plies:
-            lib.bg_set_search_plies(self.plies)
-        if self.rollouts:
-            lib.bg_set_rollouts(*self.rollouts)
-        n = lib.bg_rank_plays(self.board, die1, die2, self.level, ffi.NULL, self.out,
-                              ffi.NULL, ffi.NULL, ffi.NULL, 1)
+        n = lib.bg_rank_plays(self.board, die1, die2, self.level, ffi.NULL, self.c_search,
+                              self.ranking)
         if n < 1:
             raise RuntimeError(f"bg_rank_plays failed with {n} on {board} {die1}{die2}")
-        return list(self.out[0:BOARD_LEN])
+        return list(self.plays[0].board)
 
 
 class PubEval:
@@ -198,8 +209,8 @@ class Luck:
 
     def __init__(self):
         self.board = ffi.new("int8_t[]", BOARD_LEN)
-        self.out = ffi.new("int8_t[]", BOARD_LEN)
-        self.equity = ffi.new("float[]", 1)
+        self.plays = ffi.new("bg_play[]", 1)
+        self.ranking = ffi.new("bg_ranking *", {"plays": self.plays, "max_plays": 1})
         self.probs = ffi.new("float[]", lib.BG_N_PROBS)
         self.new_game()
         lib.bg_start(self.board)
@@ -210,11 +221,10 @@ class Luck:
 
     def _best(self, board: list[int], die1: int, die2: int) -> float:
         self.board[0:BOARD_LEN] = board
-        n = lib.bg_rank_plays(self.board, die1, die2, 3, ffi.NULL, self.out, ffi.NULL, ffi.NULL,
-                              self.equity, 1)
+        n = lib.bg_rank_plays(self.board, die1, die2, 3, ffi.NULL, ffi.NULL, self.ranking)
         if n < 1:
             raise RuntimeError(f"bg_rank_plays failed with {n} judging the luck of {die1}{die2}")
-        return self.equity[0]
+        return self.plays[0].equity
 
     def new_game(self) -> None:
         """Both sides' luck back to zero, for a game starting."""
@@ -226,7 +236,7 @@ class Luck:
             self.sums[side] += self.opening[(die1, die2)] - self.opening_mean
             return
         self.board[0:BOARD_LEN] = board
-        code = lib.bg_evaluate(self.board, 1, self.probs)
+        code = lib.bg_evaluate(self.board, 1, ffi.NULL, self.probs)
         if code < 0:
             raise RuntimeError(f"bg_evaluate failed with {code} judging the luck")
         mean = lib.bg_equity(self.probs)
@@ -276,9 +286,10 @@ def run_pairs(args):
     """Plays the pairs of these seeds: (pairs, luck-adjusted pairs or None, move times, the
     error that stopped the run or None)."""
     names, seeds, work_budget, deadline, weights, with_luck = args
-    if work_budget:
-        lib.bg_set_work_budget(work_budget)
     players = make_players(names, weights, net=with_luck)
+    for player in players:
+        if work_budget and isinstance(player, OurLevel):
+            player.set_work_budget(work_budget)
     luck = Luck() if with_luck else None
     times = ([], [])
     results, adjusted = [], [] if luck else None

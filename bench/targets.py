@@ -78,7 +78,7 @@ def main(argv=None) -> int:
             board[0:50] = b
             vals = {}
             for ply, name in ((0, "ours_0ply"), (1, "ours_1ply")):
-                rc = lib.bg_evaluate(board, ply, probs)
+                rc = lib.bg_evaluate(board, ply, ffi.NULL, probs)
                 if rc != 0:
                     raise SystemExit(f"bg_evaluate refused a record's board ({rc})")
                 vals[name] = lib.bg_equity(probs)

@@ -4,13 +4,14 @@
  * preprocessor lines. Functions take plain arrays and return plain values; Python owns memory.
  *
  * Errors, one convention: every function that can fail returns an int (bg_bench_generate an
- * int64_t), 0 or more on success (0, a count, a previous setting or the bits it documents)
+ * int64_t), 0 or more on success (0, a count or the bits it documents)
  * and a negative named code on failure: -BG_POS_*, -BG_BAD_DICE, -BG_NO_ROOM, -BG_STEP_* or
- * -BG_ERR_*. Answers that are not a status come back through out pointers. Every setter
- * checks its value and refuses a bad one with -BG_ERR_BAD_ARG, the setting unchanged. The
+ * -BG_ERR_*. Answers that are not a status come back through out pointers. There is no
+ * process-global setting: a call that searches takes its settings (a bg_search) with it. The
  * exceptions, each for its reason: functions that cannot fail return void or their value
  * (bg_start, bg_swap, bg_pips, bg_abi_version, bg_weights_games, bg_weights_expected_size,
- * bg_last_work, bg_eval_cache_counts, bg_rollout_busy, bg_rollout_stop, bg_rollout_free);
+ * bg_search_defaults, bg_eval_cache_counts, bg_rollout_busy, bg_rollout_stop,
+ * bg_rollout_free);
  * bg_game_result's negative values are a result (the opponent won), and it checks nothing
  * (bg_validate first); bg_equity is arithmetic on the caller's numbers; bg_usr returns the
  * status the USR call gives BASIC in BC, so it is the positive code (the usr door section).
@@ -24,7 +25,7 @@
 #include <stdint.h>
 
 /* cffi-cdef begin */
-#define BG_ABI_VERSION 2
+#define BG_ABI_VERSION 3
 int bg_abi_version(void);
 
 /* ---- rules section (native/src/rules*.c) ---- */
@@ -99,12 +100,12 @@ int64_t bg_bench_generate(const int8_t *boards, const int8_t *dice, int n, int r
  * Errors come back as negative numbers: -BG_POS_* / -BG_BAD_DICE from the rules section, or
  * -BG_ERR_* below. Levels: 1 = the 1983-style heuristic, 2 = net 0-ply with a deliberate
  * small error, 3 = net 0-ply, 4 = net 1-ply, 5 = net filtered 2-ply (3-ply on its closest
- * candidates with bg_set_search_plies(3)) under work budgets (positions evaluated, never the
- * clock: a level's play depends only on position and dice).
+ * candidates with a bg_search of plies 3) under work budgets (positions evaluated, never the
+ * clock: a level's play depends only on position, dice and the call's settings).
  * Threads: the evaluation, ranking and cube calls may run in several threads at once, each
- * with its own search state ("the last ranking" means the calling thread's); loading the
- * weights and changing the settings (budgets, plies, cache switch) must wait until no other
- * call runs. The USR door (bg_usr) belongs to the emulated machine's one thread. */
+ * with its own search state and its own settings (the bg_search it was given); only loading
+ * the weights must wait until no other call runs. The USR door (bg_usr) belongs to the
+ * emulated machine's one thread and searches at the defaults. */
 #define BG_N_PROBS 5
 #define BG_LEVEL_MIN 1
 #define BG_LEVEL_MAX 5
@@ -129,8 +130,11 @@ int64_t bg_bench_generate(const int8_t *boards, const int8_t *dice, int n, int r
 #define BG_MET_MAX 25            /* longest match the match equity table covers */
 #define BG_CUBE_MAX 4096         /* the highest cube value the engine takes ... */
 #define BG_CUBE_MAX_LOG2 12      /* ... which is 2 to this power */
+#define BG_ERR_BAD_SEARCH 113    /* search settings out of range (bg_check_search) */
 #define BG_BUDGET_MIN 1000       /* the work and deep budgets' range, positions */
 #define BG_BUDGET_MAX 100000000
+#define BG_SEARCH_TRIALS_MAX 3600   /* level 5's rollout trials per candidate, at most */
+#define BG_SEARCH_HORIZON_MAX 50    /* ... and their horizon, plies */
 
 /* The cube and the score as ONE side sees them (the side on roll, or a ranked play's mover),
  * the one shape of the match terms: every function that needs them takes `const bg_match *`,
@@ -149,6 +153,36 @@ typedef struct bg_match {
  * it says otherwise). Money play (match_to 0) looks only at the cube value and owner. */
 int bg_check_match(const bg_match *match);
 
+/* The search's settings for ONE call (as gnubg's evalcontext): every function that searches
+ * takes `const bg_search *`, NULL meaning the defaults (bg_search_defaults). They shape only
+ * levels 4 and 5 and the cache; a level's play depends on position, dice and these alone. */
+typedef struct bg_search {
+    int plies;          /* level 5's deepest ply: 2 (the default: filtered 2-ply) or 3 (then
+                           its closest 2-ply candidates, at most 3 within 0.04 of the leader,
+                           are judged one roll deeper when two of them fit in the deep budget
+                           by estimate; bench/strength.py's level5p3) */
+    int work_budget;    /* level 5 starts no further 2-ply candidate once the ranking has
+                           evaluated this many positions, BG_BUDGET_MIN..BG_BUDGET_MAX
+                           (default 300,000) */
+    int deep_budget;    /* the most positions a ranking with its 3-ply pass may evaluate, by
+                           the pass's own estimate, BG_BUDGET_MIN..BG_BUDGET_MAX (800,000) */
+    int roll_trials;    /* level 5's rollouts: 0 (the default) none; else 1..
+                           BG_SEARCH_TRIALS_MAX trials for each of its closest candidates (at
+                           most 3 within 0.06 of the leader at the deepest ply judged), on the
+                           same dice (drawn from the position and roll), the luck of every roll
+                           taken out; those then rank first, by the rollouts' values, at
+                           depth 4 */
+    int roll_horizon;   /* ... each of 1..BG_SEARCH_HORIZON_MAX plies (default 4) */
+    int cache;          /* 1 (the default): the calling thread's cache of 0-ply judgements
+                           (freed when the thread ends) serves the call; 0: not. Plays, values
+                           and work are the same bits either way, only the time differs */
+} bg_search;
+/* The defaults into *out. */
+void bg_search_defaults(bg_search *out);
+/* 0 when the settings are acceptable (NULL: the defaults), else -BG_ERR_BAD_SEARCH (every
+ * function taking settings returns it for settings refused here). */
+int bg_check_search(const bg_search *search);
+
 /* Load the weights file image (bytes, len): 0 or -BG_ERR_WTS_*. */
 int bg_load_weights(const uint8_t *data, int len);
 /* Self-play games the loaded weights were trained on (0 when none are loaded). */
@@ -156,83 +190,68 @@ int bg_weights_games(void);
 /* Length in bytes of a weights file of the shape this build expects. */
 int bg_weights_expected_size(void);
 /* Evaluate at ply 0 to BG_JUDGE_MAX_PLY (cubeless, side on roll; 3 as level 5's 3-ply pass
- * judges, each reply re-judged alone): 0 or a negative error. */
-int bg_evaluate(const int8_t *board, int ply, float *out_probs);
+ * judges, each reply re-judged alone) with the settings `search` (its cache switch): 0 or a
+ * negative error. */
+int bg_evaluate(const int8_t *board, int ply, const bg_search *search, float *out_probs);
 /* 0-ply evaluation of n boards (n * BG_BOARD_LEN) into n * BG_N_PROBS; n or an error. */
 int bg_evaluate_many(const int8_t *boards, int n, float *out_probs);
 /* Cubeless money equity of probabilities (points per game for the side on roll): arithmetic
  * on the caller's numbers, no status (NULL gives 0). */
 float bg_equity(const float *probs);
-/* Every legal play of the roll ranked best first by the given level: count or a negative
- * error. out_boards: max_plays * BG_BOARD_LEN (mover still row 0), out_steps: max_plays *
- * BG_MAX_STEPS * BG_STEP_FIELDS, out_nsteps: max_plays, out_equity: max_plays (the mover's
- * cubeless equity after the play as the level judged it; level 1 gives its heuristic score).
- * When there are more plays than max_plays, the best max_plays are returned.
+/* One ranked play, filled by bg_rank_plays: the resulting board (mover still row 0), one way
+ * of making it (nsteps steps of BG_STEP_FIELDS bytes), the depth it was judged at (0, 1, 2 or
+ * 3 plies, 4 rolled out; level 1's heuristic: -1; deeper judgements rank first, so a later
+ * play may show a higher shallower value), the mover's equity after it as the level judged it
+ * (cubeless, or 2*mwc-1 in match play; level 1 gives its heuristic score) and the mover's
+ * probabilities after it from that very judgement (as bg_evaluate's: the net's outputs
+ * averaged through the search at that depth, a rollout's mean; level 1: zeros). */
+typedef struct bg_play {
+    int8_t board[BG_BOARD_LEN];
+    int8_t steps[BG_MAX_STEPS * BG_STEP_FIELDS];
+    int8_t nsteps;
+    int8_t ply;
+    float equity;
+    float probs[BG_N_PROBS];
+} bg_play;
+/* A ranking's answer: the caller gives `plays` (room for max_plays, 1 or more); the call
+ * fills the best first, and `legal` (the plays of the roll, which may exceed max_plays) and
+ * `work` (the positions it evaluated at 0-ply, each cache hit counted). */
+typedef struct bg_ranking {
+    bg_play *plays;     /* in: the caller's array */
+    int max_plays;      /* in: its room */
+    int legal;          /* out */
+    int work;           /* out */
+} bg_ranking;
+/* Every legal play of the roll ranked best first by the given level, with the settings
+ * `search` (NULL: the defaults), into out->plays (the best out->max_plays when there are
+ * more): the count returned, or a negative error.
  * match: the mover's terms; NULL or match_to 0 is money play (cubeless equity). In match
  * play the plays are ranked by the mover's match winning chance after the play from the
  * match equity table (each outcome single/gammon/backgammon at the cube value, dead cube)
- * and out_equity is 2*mwc-1; level 1 keeps its heuristic. Terms bg_check_match refuses:
- * -BG_ERR_BAD_ARG. */
+ * and equity is 2*mwc-1; level 1 keeps its heuristic. Terms and settings refused: the code
+ * bg_check_match or bg_check_search gives. */
 int bg_rank_plays(const int8_t *board, int die1, int die2, int level, const bg_match *match,
-                  int8_t *out_boards, int8_t *out_steps, int8_t *out_nsteps,
-                  float *out_equity, int max_plays);
-/* How deeply the last bg_rank_plays call judged its index-th returned play, into *out_ply:
- * 0, 1, 2 or 3 plies, 4 rolled out (bg_set_rollouts); level 1's heuristic: -1. Returns 0, or
- * -BG_ERR_BAD_ARG for an index it did not return. The ranking puts deeper judgements first,
- * so a later play may show a higher shallower value. */
-int bg_last_ply(int index, int *out_ply);
-/* The mover's probabilities after each of the first n plays the last bg_rank_plays
- * call returned (win, win gammon, win backgammon, lose gammon, lose backgammon, as
- * bg_evaluate's), from the very judgement that ranked it: the net's outputs averaged through
- * the search at the play's depth (bg_last_ply), the rollout's mean for a rolled-out play.
- * out_probs: n * BG_N_PROBS. Level 1's heuristic judges no probabilities: zeros. Returns n,
- * or -BG_ERR_BAD_ARG when the last ranking returned fewer. */
-int bg_last_probs(float *out_probs, int n);
+                  const bg_search *search, bg_ranking *out);
 /* The plays reaching n boards `afters` (n * BG_BOARD_LEN, each the result of a play, its mover
  * still row 0; a finished game is allowed) judged at `ply` 0..BG_JUDGE_MAX_PLY as a ranking
  * judges a candidate at that depth (3: as level 5's 3-ply pass, never given up; no budget),
- * at the mover's terms `match` as bg_rank_plays scores them: out_probs n * BG_N_PROBS (the
- * mover's chances), out_equity n (cubeless equity, or 2*mwc-1). The review checks an error
- * with it (game/analysis/checking.py). n, or a negative BG_POS_* / BG_ERR_* code. */
+ * at the mover's terms `match` as bg_rank_plays scores them, with the settings `search` (its
+ * cache switch; NULL the defaults): out_probs n * BG_N_PROBS (the mover's chances),
+ * out_equity n (cubeless equity, or 2*mwc-1). The review checks an error with it
+ * (game/analysis/checking.py). n, or a negative BG_POS_* / BG_ERR_* code. */
 #define BG_JUDGE_MAX_PLY 3
 int bg_judge_plays(const int8_t *afters, int n, int ply, const bg_match *match,
-                   float *out_probs, float *out_equity);
-/* Work budget of level 5: after this many positions evaluated in one ranking it starts no
- * further 2-ply candidate (BG_BUDGET_MIN..BG_BUDGET_MAX); returns the previous value, or
- * -BG_ERR_BAD_ARG for another, unchanged. */
-int bg_set_work_budget(int positions);
-/* Level 5's deepest ply: 2 (the default: filtered 2-ply) or 3 (then its closest 2-ply
- * candidates, at most 3 within 0.04 of the leader, are judged one roll deeper when two of
- * them fit in the deep budget by estimate; bench/strength.py's level5p3). Returns the
- * previous value; another value: -BG_ERR_BAD_ARG, unchanged. */
-int bg_set_search_plies(int plies);
-/* Level 5's rollouts: trials 0 (the default) none; else 1..3600 trials of horizon 1..50 plies
- * for each of its closest candidates (at most 3 within 0.06 of the leader at the deepest ply
- * judged), on the same dice (drawn from the position and roll, so the play still depends on
- * nothing else), with the luck of every roll taken out; those candidates then rank first, by
- * the rollouts' values, and bg_last_ply gives 4 for them. Returns the previous trials; other
- * values: -BG_ERR_BAD_ARG, unchanged. */
-int bg_set_rollouts(int trials, int horizon);
-/* Deep budget of level 5: the most positions a ranking with its 3-ply pass may evaluate, by
- * the pass's own estimate (BG_BUDGET_MIN..BG_BUDGET_MAX); returns the previous value, or
- * -BG_ERR_BAD_ARG for another, unchanged. */
-int bg_set_deep_budget(int positions);
-/* The search's cache of 0-ply judgements (one per thread, freed when the thread ends): 1 on
- * (the state once weights are loaded), 0 off, for every thread; switched on from off each
- * thread's starts empty. Plays, values and work are the same bits either way,
- * only the time differs. Returns the previous state, or -BG_ERR_BAD_ARG. */
-int bg_eval_cache(int on);
+                   const bg_search *search, float *out_probs, float *out_equity);
 /* The calling thread's cache lookups (looks[0]) and hits (hits[0]) so far. */
 void bg_eval_cache_counts(double *looks, double *hits);
-/* Positions the calling thread's last bg_rank_plays call evaluated at 0-ply. */
-int bg_last_work(void);
 /* Test hook of the network's forward pass (native/src/nn.c): allow 0 makes it take its
  * generic path even where the CPU has AVX2, 1 (the default) lets it take its AVX2 path
  * there. Both paths give the same bits. Returns 1 when the AVX2 path is now in use, else 0
  * (a CPU or build without it); another value: -BG_ERR_BAD_ARG, unchanged. */
 int bg_nn_avx2(int allow);
 /* Cube decision for the side on roll (before it rolls) at its terms `match` (NULL: money
- * play, centred cube of 1; the Crawford game allows no double).
+ * play, centred cube of 1; the Crawford game allows no double), with the settings `search`
+ * (its cache switch; NULL: the defaults).
  * out[BG_CUBE_OUT_LEN]: equity no double, equity double/take, equity double/pass (all for
  * the side on roll, in money points or in match winning chance as 2*mwc-1), then
  * P(win), P(win gammon), P(lose gammon) used. Returns the BG_CUBE_* bits or an error.
@@ -241,7 +260,8 @@ int bg_nn_avx2(int allow);
  * search (each roll answered by its best cubeful play, the play search's filter re-judging
  * a close second; the cube weighed at every node). A cube decision is a function of the
  * position and the terms alone. */
-int bg_cube_decision(const int8_t *board, int level, const bg_match *match, float *out);
+int bg_cube_decision(const int8_t *board, int level, const bg_match *match,
+                     const bg_search *search, float *out);
 /* The same decision from given probabilities (P(win), P(win gammon), P(win backgammon),
  * P(lose gammon), P(lose backgammon) for the side on roll), without a position: the cube
  * theory on its own. Probabilities out of 0..1 or inconsistent (a gammon share above the
@@ -269,9 +289,8 @@ int bg_bearoff_init(void);
 int bg_bearoff_dist(const int8_t *home6, float *out_dist);
 
 /* ---- python face section (native/src/pyface.c) ---- */
-/* What game/model/rules.py and game/model/evaluator.py need to answer in one or two calls without a
- * Python object per candidate: gnubg position IDs read and written in C, and the depths of
- * the last ranking as one array. */
+/* What game/model/rules.py and game/model/evaluator.py need to answer in one or two calls
+ * without a Python object per candidate: gnubg position IDs read and written in C. */
 #define BG_ID_LEN 14             /* characters of a gnubg position ID */
 #define BG_ERR_BAD_ID 109        /* not a position ID of a possible position */
 /* The board (side on roll = row 0) of a position ID: its first BG_ID_LEN characters (a NUL
@@ -289,9 +308,6 @@ int bg_legal_result_ids(const char *id, int die1, int die2, char *out_text, int 
  * its next call), so the caller passes none: *out_text points at it. The count, or an error
  * as bg_legal_result_ids' (then *out_text is NULL). */
 int bg_legal_result_text(const char *id, int die1, int die2, const char **out_text);
-/* bg_last_ply of the first n plays the last ranking returned, into out_plies[n]; returns
- * n, or -BG_ERR_BAD_ARG when it returned fewer. */
-int bg_last_plies(int8_t *out_plies, int n);
 
 /* ---- rollout section (native/src/rollout.c) ---- */
 /* Rollouts on threads of their own. bg_rollout_start copies the boards, starts `threads`
@@ -325,16 +341,25 @@ int bg_last_plies(int8_t *out_plies, int n);
 #define BG_ROLLOUT_EQUITY 5       /* the figure that is the equity */
 #define BG_ERR_RESOURCES 110      /* no memory or no thread could be had for the work */
 typedef struct bg_rollout bg_rollout;
-/* n_boards 1..BG_ROLLOUT_MAX_CANDS boards (1 for CUBE), trials 1..BG_ROLLOUT_MAX_TRIALS,
- * level BG_ROLLOUT_LEVEL_MIN..BG_LEVEL_MAX, truncate 0 (none) ..BG_ROLLOUT_MAX_TRUNCATE,
- * threads 1..BG_ROLLOUT_MAX_THREADS. match: a PLAYS rollout's terms, the candidates'
- * mover's (the cube value of the game, a dead cube); NULL or match_to 0 is money play. A
- * CUBE rollout's games are money play (NULL or money; bg_rollout_cube takes its terms).
- * 0 with the handle in *out_rollout, or a negative BG_POS_* / BG_ERR_* code (-BG_ERR_BAD_ARG
- * for terms bg_check_match refuses) with *out_rollout NULL. */
-int bg_rollout_start(const int8_t *boards, int n_boards, int kind, int trials, int level,
-                     int truncate, uint64_t seed, int threads, const bg_match *match,
-                     bg_rollout **out_rollout);
+/* What a rollout does (bg_rollout_start copies it). */
+typedef struct bg_rollout_plan {
+    int kind;           /* BG_ROLLOUT_PLAYS or BG_ROLLOUT_CUBE, with the flags above or'd */
+    int trials;         /* 1..BG_ROLLOUT_MAX_TRIALS */
+    int level;          /* BG_ROLLOUT_LEVEL_MIN..BG_LEVEL_MAX, both sides' */
+    int truncate;       /* 0 (none) ..BG_ROLLOUT_MAX_TRUNCATE half-moves */
+    int threads;        /* 1..BG_ROLLOUT_MAX_THREADS */
+    uint64_t seed;      /* the dice's */
+} bg_rollout_plan;
+/* n_boards 1..BG_ROLLOUT_MAX_CANDS boards (1 for CUBE), the plan as above. match: a PLAYS
+ * rollout's terms, the candidates' mover's (the cube value of the game, a dead cube); NULL
+ * or match_to 0 is money play. A CUBE rollout's games are money play (NULL or money;
+ * bg_rollout_cube takes its terms). search: the settings every choice of the players is
+ * searched with (NULL: the defaults; copied). 0 with the handle in *out_rollout, or a
+ * negative BG_POS_* / BG_ERR_* code (-BG_ERR_BAD_ARG for a plan out of range or terms
+ * bg_check_match refuses, -BG_ERR_BAD_SEARCH for settings bg_check_search refuses) with
+ * *out_rollout NULL. */
+int bg_rollout_start(const int8_t *boards, int n_boards, const bg_rollout_plan *plan,
+                     const bg_match *match, const bg_search *search, bg_rollout **out_rollout);
 /* The answer so far, without waiting: out_mean and out_se (n_boards * BG_ROLLOUT_FIGURES
  * each) get each figure's mean and standard error (NaN before 1, resp. 2, trials); returns
  * the trials done. */

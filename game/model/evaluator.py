@@ -5,6 +5,7 @@ block's byte layout (game/zx/usr_layout.py), nor the judgement itself: that is C
 from __future__ import annotations
 
 import os
+import struct
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -16,14 +17,13 @@ from game.model.position import POSITION_CODES, Position, position_message
 from game.model.rules import (
     LazySequence,
     Play,
-    PlayBuffers,
     Plays,
     c_board,
     check_dice,
     ids_text,
     per_thread,
-    signed_byte,
 )
+from game.model.search_settings import DEFAULT_SEARCH, SearchSettings
 from native import ffi, lib
 
 LEVELS = range(lib.BG_LEVEL_MIN, lib.BG_LEVEL_MAX + 1)
@@ -149,48 +149,51 @@ class Candidate:
         return self.play.after.position_id
 
 
-class _Buffers(PlayBuffers):
-    """The C calls' output arrays, one set per thread (_mine): threads may rank and judge side
-    by side (the review does), each reading only what its own calls wrote. The plays' arrays
-    as game/model/rules.py's, with the rankings' equities, depths and chances and the cube's
-    answer."""
-    __slots__ = ("equity", "plies", "probs", "chances")
+class _Buffers:
+    """The C calls' output, one set per thread (_mine): threads may rank and judge side by
+    side (the review does), each reading only what its own calls wrote. A ranking's bg_play
+    array and its bg_ranking header, and the cube's answer."""
+    __slots__ = ("plays", "ranking", "probs")
 
     def __init__(self):
-        super().__init__()
-        self.equity = ffi.new("float[]", lib.BG_MAX_PLAYS)
-        self.plies = ffi.new("int8_t[]", lib.BG_MAX_PLAYS)
+        self.plays = ffi.new("bg_play[]", lib.BG_MAX_PLAYS)
+        self.ranking = ffi.new("bg_ranking *")
+        self.ranking.plays = self.plays
         self.probs = ffi.new("float[]", lib.BG_CUBE_OUT_LEN)
-        self.chances = ffi.new("float[]", lib.BG_MAX_PLAYS * lib.BG_N_PROBS)
 
 
 _mine = per_thread(_Buffers)
+# one bg_play as bytes: board, steps, nsteps, ply, equity, the five chances (no padding)
+_PLAY = struct.Struct(f"={lib.BG_BOARD_LEN}s{lib.BG_MAX_STEPS * lib.BG_STEP_FIELDS}sbbf"
+                      f"{lib.BG_N_PROBS}f")
+assert _PLAY.size == ffi.sizeof("bg_play"), "bg_play's layout is the one read here"
 
 
 class Candidates(LazySequence):
     """ranked_plays' answer: Candidate objects, best first, each made from the engine's
-    answer only when asked for."""
+    answer (one bg_play each) only when asked for."""
 
-    __slots__ = ("_plays", "_equity", "_plies", "_chances")
+    __slots__ = ("_plays", "_rows", "work")
 
-    def __init__(self, plays: Plays, equity: list[float], plies: bytes,
-                 chances: list[float] | None = None):
-        self._plays, self._equity, self._plies = plays, equity, plies
-        self._chances = chances            # BG_N_PROBS numbers a play, or None
+    def __init__(self, raw: bytes, work: int = 0):
+        self._rows = list(_PLAY.iter_unpack(raw))
+        self._plays = Plays(len(self._rows), b"".join(r[0] for r in self._rows),
+                            b"".join(r[1] for r in self._rows),
+                            bytes(r[2] for r in self._rows))
+        self.work = work                   # positions the ranking evaluated at 0-ply
 
     def __len__(self) -> int:
-        return len(self._plays)
+        return len(self._rows)
 
     def _item(self, i: int) -> Candidate:
-        ply = signed_byte(self._plies[i])
-        chances = None
-        if self._chances is not None and ply >= 0:       # level 1's heuristic has none
-            n = lib.BG_N_PROBS
-            chances = Probabilities(*self._chances[n * i:n * i + n])
-        return Candidate(self._plays[i], self._equity[i], ply, chances)
+        row = self._rows[i]
+        ply = row[3]
+        chances = Probabilities(*row[5:]) if ply >= 0 else None   # level 1's heuristic: none
+        return Candidate(self._plays[i], row[4], ply, chances)
 
 
-def _rank(position_id, dice, level, limit, terms: MatchTerms) -> tuple[int, _Buffers]:
+def _rank(position_id, dice, level, limit, terms: MatchTerms,
+          search: SearchSettings) -> tuple[int, _Buffers]:
     """bg_rank_plays into this thread's buffers: (the number of plays returned, the
     buffers), or the error raised."""
     level = check_level(level)
@@ -200,32 +203,34 @@ def _rank(position_id, dice, level, limit, terms: MatchTerms) -> tuple[int, _Buf
         ensure_loaded()
     want = lib.BG_MAX_PLAYS if limit is None else max(1, min(int(limit), lib.BG_MAX_PLAYS))
     out = _mine()
-    count = lib.bg_rank_plays(board, die1, die2, level, terms.as_c(), out.boards, out.steps,
-                              out.nsteps, out.equity, want)
+    out.ranking.max_plays = want
+    count = lib.bg_rank_plays(board, die1, die2, level, terms.as_c(), search.as_c(),
+                              out.ranking)
     if count < 0:
         _raise_for(count)
     return count, out
 
 
 def ranked_plays(position_id, dice: Sequence[int], level: int, limit: int | None = None,
-                 terms: MatchTerms = MONEY) -> Candidates:
+                 terms: MatchTerms = MONEY,
+                 search: SearchSettings = DEFAULT_SEARCH) -> Candidates:
     """The legal plays of the roll, best first, with the level's equities (for ADVICE) and
     the chances each was judged by (Candidate.chances, cubeless, the mover's).
     terms: the mover's (MONEY: money play); in match play the plays are ranked by match
-    winning chance and equity is 2*mwc-1 (a match past the table: money, terms.judged)."""
-    count, out = _rank(position_id, dice, level, limit, terms)
-    lib.bg_last_plies(out.plies, count)
-    lib.bg_last_probs(out.chances, count)
-    return Candidates(Plays.from_buffers(count, out),
-                      ffi.unpack(out.equity, count), ffi.buffer(out.plies, count)[:],
-                      ffi.unpack(out.chances, count * lib.BG_N_PROBS))
+    winning chance and equity is 2*mwc-1 (a match past the table: money, terms.judged).
+    search: this call's search settings (levels 4 and 5); the answer's `work` is the
+    positions it evaluated."""
+    count, out = _rank(position_id, dice, level, limit, terms, search)
+    return Candidates(ffi.buffer(out.plays, count * _PLAY.size)[:], out.ranking.work)
 
 
-def best_play(position_id, dice: Sequence[int], level: int, terms: MatchTerms = MONEY) -> str:
+def best_play(position_id, dice: Sequence[int], level: int, terms: MatchTerms = MONEY,
+              search: SearchSettings = DEFAULT_SEARCH) -> str:
     """The gnubg position ID after the level's chosen play, the mover still on roll (one of
-    game.model.rules.legal_results(position_id, dice)). terms as in ranked_plays."""
-    _, out = _rank(position_id, dice, level, 1, terms)
-    return ids_text(out.boards, 1)[:lib.BG_ID_LEN]
+    game.model.rules.legal_results(position_id, dice)). terms and search as in
+    ranked_plays."""
+    _, out = _rank(position_id, dice, level, 1, terms, search)
+    return ids_text(out.plays[0].board, 1)[:lib.BG_ID_LEN]
 
 
 @dataclass(frozen=True)
@@ -254,25 +259,27 @@ def _check_ply(ply) -> int:
     return ply
 
 
-def evaluate(position_id, ply: int = 0) -> Probabilities:
+def evaluate(position_id, ply: int = 0, search: SearchSettings = DEFAULT_SEARCH) -> Probabilities:
     """The side on roll's chances (before its roll) at ply 0 to MAX_PLY (3: as level 5's
-    3-ply pass judges, a second or so)."""
+    3-ply pass judges, a second or so; search: its cache switch)."""
     _check_ply(ply)
     position = _position(position_id)
     ensure_loaded()
     out = ffi.new("float[]", lib.BG_N_PROBS)
-    code = lib.bg_evaluate(position.as_c(), ply, out)
+    code = lib.bg_evaluate(position.as_c(), ply, search.as_c(), out)
     if code < 0:
         _raise_for(code)
     return Probabilities(*ffi.unpack(out, lib.BG_N_PROBS))
 
 
-def judge_plays(afters: Sequence, ply: int, terms: MatchTerms = MONEY) -> list[tuple]:
+def judge_plays(afters: Sequence, ply: int, terms: MatchTerms = MONEY,
+                search: SearchSettings = DEFAULT_SEARCH) -> list[tuple]:
     """The plays reaching `afters` (Positions or IDs, each the result of a play, its mover
     still on roll) judged at `ply` 0..MAX_PLY as a ranking judges a candidate at that depth
-    (3: as level 5's 3-ply pass), by the mover at `terms` as ranked_plays scores them: a list
-    of (equity: cubeless money, or 2*mwc-1; the mover's Probabilities), one a play. The
-    review checks an error with it (game/analysis/checking.py)."""
+    (3: as level 5's 3-ply pass), by the mover at `terms` as ranked_plays scores them (search:
+    its cache switch): a list of (equity: cubeless money, or 2*mwc-1; the mover's
+    Probabilities), one a play. The review checks an error with it
+    (game/analysis/checking.py)."""
     _check_ply(ply)
     boards = [_position(a) for a in afters]
     if not boards:
@@ -281,7 +288,7 @@ def judge_plays(afters: Sequence, ply: int, terms: MatchTerms = MONEY) -> list[t
     n = len(boards)
     c_boards = ffi.new("int8_t[]", [c for b in boards for c in b.board])
     probs, equity = ffi.new("float[]", n * lib.BG_N_PROBS), ffi.new("float[]", n)
-    code = lib.bg_judge_plays(c_boards, n, ply, terms.as_c(), probs, equity)
+    code = lib.bg_judge_plays(c_boards, n, ply, terms.as_c(), search.as_c(), probs, equity)
     if code < 0:
         _raise_for(code)
     k = lib.BG_N_PROBS
@@ -310,7 +317,8 @@ def _cube_answer(bits: int, out) -> CubeDecision:
                         bool(bits & lib.BG_CUBE_TOO_GOOD), *(float(out[i]) for i in range(6)))
 
 
-def cube_decision(position_id, level: int = 5, terms: MatchTerms = MONEY) -> CubeDecision:
+def cube_decision(position_id, level: int = 5, terms: MatchTerms = MONEY,
+                  search: SearchSettings = DEFAULT_SEARCH) -> CubeDecision:
     """Double/no double for the side on roll and take/pass for its opponent, at the side on
     roll's terms (the cube and the score as it sees them; MONEY: money play, centred cube
     of 1; a match past the table: money, terms.judged)."""
@@ -318,7 +326,8 @@ def cube_decision(position_id, level: int = 5, terms: MatchTerms = MONEY) -> Cub
     position = _position(position_id)
     ensure_loaded()
     out = _mine().probs
-    return _cube_answer(lib.bg_cube_decision(position.as_c(), level, terms.as_c(), out), out)
+    return _cube_answer(lib.bg_cube_decision(position.as_c(), level, terms.as_c(), search.as_c(),
+                                            out), out)
 
 
 def cube_decision_for(chances: Probabilities | Sequence[float],

@@ -23,6 +23,7 @@ from game.model.evaluator import (
 from game.model.match_terms import MONEY, MatchTerms
 from game.model.position import Position
 from game.model.rules import Play, game_result, legal_results
+from game.model.search_settings import DEFAULT_SEARCH, SearchSettings
 from native import ffi, lib
 
 CUBE_ACTIONS = "cube"              # start(..., candidates=CUBE_ACTIONS): no double, take, pass
@@ -194,7 +195,7 @@ class Rollout:
     def start(self, position, candidates, trials: int = DEFAULT_TRIALS,
               level: int = DEFAULT_LEVEL, truncate: int = 0, seed: int = 1,
               threads: int | None = None, *, same_dice: bool = True, luck: bool = True,
-              terms: MatchTerms = MONEY) -> Rollout:
+              terms: MatchTerms = MONEY, search: SearchSettings = DEFAULT_SEARCH) -> Rollout:
         """Start rolling out `candidates` (plays from `position`, or CUBE_ACTIONS) `trials`
         times, both sides playing at `level` (3, 4 or 5), each game cut after `truncate`
         half-moves (0: played out). same_dice=False and luck=False exist to measure what
@@ -202,7 +203,8 @@ class Rollout:
         `terms` (MONEY: money play; a match past the table: money, terms.judged): plays
         roll out at that score and cube, each side playing by its match winning chance and
         each equity 2*mwc-1 (the terms the plays' mover's); the cube actions, the side on
-        roll's, take them for their cube theory (their games are played as money play)."""
+        roll's, take them for their cube theory (their games are played as money play).
+        `search`: the settings every play of both sides is searched with."""
         kind, boards = candidate_boards(position, candidates)
         trials = _whole("trials", trials, 1, MAX_TRIALS, f"are 1 to {MAX_TRIALS:,}")
         truncate = _whole("truncation", truncate, 0, MAX_TRUNCATE,
@@ -226,8 +228,11 @@ class Rollout:
         self.close()
         c_boards = ffi.new("int8_t[]", [c for board in boards for c in board.board])
         handle = ffi.new("bg_rollout **")
-        code = lib.bg_rollout_start(c_boards, len(boards), kind, trials, level, truncate, seed,
-                                    threads, play_terms.as_c(), handle)
+        plan = ffi.new("bg_rollout_plan *", {"kind": kind, "trials": trials, "level": level,
+                                             "truncate": truncate, "threads": threads,
+                                             "seed": seed})
+        code = lib.bg_rollout_start(c_boards, len(boards), plan, play_terms.as_c(),
+                                    search.as_c(), handle)
         if code != 0:
             raise _start_error(code)
         with self._lock:

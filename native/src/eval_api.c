@@ -8,25 +8,26 @@
 #include "search.h"
 
 _Static_assert(NN_OUT == BG_N_PROBS, "a candidate's probabilities are bg.h's five");
+_Static_assert(sizeof(mg_step) * BG_MAX_STEPS == BG_MAX_STEPS * BG_STEP_FIELDS,
+               "a play's steps fill bg_play.steps");
 static ev_weights loading;   /* parsed here first so a damaged file never half-replaces ev_w */
-/* the last ranking of the calling thread (threads rank side by side; see bg.h) */
+/* the calling thread's scratch for a ranking's candidates (filled and read in one call) */
 static _Thread_local sr_cand ranked[MG_MAX_PLAYS];
-static _Thread_local int last_total;
 
-int sr_last_total(void) { return last_total; }
-static _Thread_local int last_returned;   /* plays returned by the last bg_rank_plays */
-
-int bg_last_ply(int index, int *out_ply) {
-    if (!out_ply || index < 0 || index >= last_returned) return -BG_ERR_BAD_ARG;
-    *out_ply = ranked[index].ply;
-    return 0;
+void bg_search_defaults(bg_search *out) {
+    if (out) *out = sr_defaults;
 }
 
-int bg_last_probs(float *out_probs, int n) {
-    if (!out_probs || n < 0 || n > last_returned) return -BG_ERR_BAD_ARG;
-    for (int i = 0; i < n; i++)
-        memcpy(out_probs + (size_t)i * BG_N_PROBS, ranked[i].p, sizeof(float) * BG_N_PROBS);
-    return n;
+int bg_check_search(const bg_search *s) {
+    if (!s) return 0;
+    if (s->plies != 2 && s->plies != 3) return -BG_ERR_BAD_SEARCH;
+    if (s->work_budget < BG_BUDGET_MIN || s->work_budget > BG_BUDGET_MAX ||
+        s->deep_budget < BG_BUDGET_MIN || s->deep_budget > BG_BUDGET_MAX)
+        return -BG_ERR_BAD_SEARCH;
+    if (s->roll_trials < 0 || s->roll_trials > BG_SEARCH_TRIALS_MAX || s->roll_horizon < 1 ||
+        s->roll_horizon > BG_SEARCH_HORIZON_MAX || (s->cache != 0 && s->cache != 1))
+        return -BG_ERR_BAD_SEARCH;
+    return 0;
 }
 
 int bg_load_weights(const uint8_t *data, int len) {
@@ -34,7 +35,6 @@ int bg_load_weights(const uint8_t *data, int len) {
     int rc = ev_wts_parse(&loading, data, len);
     if (rc != 0) return -rc;
     ev_w = loading;
-    sr_cache_use(1);
     ev_tables_init();           /* every lazily built table now, before any thread reads it */
     (void)met_equity(1, 1, 0);  /* the match equity table */
     bo_init();                  /* the bear-off database (once; a second or two) */
@@ -58,22 +58,27 @@ static int check_board(const int8_t *board) {
     return bg_validate(board);
 }
 
-int bg_evaluate(const int8_t *board, int ply, float *out_probs) {
+int bg_evaluate(const int8_t *board, int ply, const bg_search *search, float *out_probs) {
     int rc = check_board(board);
     if (rc) return rc;
     if (!out_probs || ply < 0 || ply > BG_JUDGE_MAX_PLY) return -BG_ERR_BAD_ARG;
+    rc = bg_check_search(search);
+    if (rc) return rc;
     const mg_board *b = (const mg_board *)board;
     if (!ev_w.loaded && ev_class(b) >= EV_RACE) return -BG_ERR_NO_WEIGHTS;
     if (!ev_w.loaded && ply > 0 && mg_result(b) == 0) return -BG_ERR_NO_WEIGHTS;
+    sr_set_search(search);
     sr_eval_ply(b, ply, out_probs);
     return 0;
 }
 
 int bg_judge_plays(const int8_t *afters, int n, int ply, const bg_match *match,
-                   float *out_probs, float *out_equity) {
+                   const bg_search *search, float *out_probs, float *out_equity) {
     if (!afters || !out_probs || !out_equity || n < 0 || ply < 0 || ply > BG_JUDGE_MAX_PLY)
         return -BG_ERR_BAD_ARG;
     int rc = bg_check_match(match);
+    if (rc) return rc;
+    rc = bg_check_search(search);
     if (rc) return rc;
     for (int i = 0; i < n; i++) {
         rc = check_board(afters + (size_t)i * BG_BOARD_LEN);
@@ -81,6 +86,7 @@ int bg_judge_plays(const int8_t *afters, int n, int ply, const bg_match *match,
     }
     if (n > 0 && !ev_w.loaded) return -BG_ERR_NO_WEIGHTS;
     if (!bo_ready()) bo_init();
+    sr_set_search(search);
     sr_set_match(match);
     for (int i = 0; i < n; i++)
         out_equity[i] = sr_judge_after((const mg_board *)(afters + (size_t)i * BG_BOARD_LEN),
@@ -92,7 +98,8 @@ int bg_judge_plays(const int8_t *afters, int n, int ply, const bg_match *match,
 int bg_evaluate_many(const int8_t *boards, int n, float *out_probs) {
     if (!boards || !out_probs || n < 0) return -BG_ERR_BAD_ARG;
     for (int i = 0; i < n; i++) {
-        int rc = bg_evaluate(boards + (size_t)i * BG_BOARD_LEN, 0, out_probs + (size_t)i * BG_N_PROBS);
+        int rc = bg_evaluate(boards + (size_t)i * BG_BOARD_LEN, 0, NULL,
+                             out_probs + (size_t)i * BG_N_PROBS);
         if (rc) return rc;
     }
     return n;
@@ -115,71 +122,42 @@ int bg_check_match(const bg_match *m) {
     return 0;
 }
 
+static void put_play(const sr_cand *c, bg_play *out) {
+    memcpy(out->board, &c->play.after, BG_BOARD_LEN);
+    mg_put_steps(&c->play, out->steps);
+    out->nsteps = (int8_t)c->play.nsteps;
+    out->ply = c->ply;
+    out->equity = c->eq;
+    memcpy(out->probs, c->p, sizeof out->probs);
+}
+
 int bg_rank_plays(const int8_t *board, int die1, int die2, int level, const bg_match *match,
-                  int8_t *out_boards, int8_t *out_steps, int8_t *out_nsteps, float *out_equity,
-                  int max_plays) {
-    last_returned = 0;
+                  const bg_search *search, bg_ranking *out) {
     int rc = check_board(board);
     if (rc) return rc;
     if (die1 < 1 || die1 > 6 || die2 < 1 || die2 > 6) return -BG_BAD_DICE;
     if (level < BG_LEVEL_MIN || level > BG_LEVEL_MAX) return -BG_ERR_BAD_LEVEL;
-    if (max_plays < 1) return -BG_ERR_BAD_ARG;
+    if (!out || !out->plays || out->max_plays < 1) return -BG_ERR_BAD_ARG;
+    out->legal = out->work = 0;
     if (level > 1 && !ev_w.loaded) return -BG_ERR_NO_WEIGHTS;
     const mg_board *b = (const mg_board *)board;
     if (mg_result(b) != 0) return -BG_ERR_GAME_OVER;
     if (level > 1 && !bo_ready()) bo_init();
     rc = bg_check_match(match);
     if (rc) return rc;
+    rc = bg_check_search(search);
+    if (rc) return rc;
+    sr_set_search(search);
     sr_set_match(match);
-    int n = sr_rank(b, die1, die2, level, ranked, MG_MAX_PLAYS);
+    long work = 0;
+    const int room = out->max_plays < MG_MAX_PLAYS ? out->max_plays : MG_MAX_PLAYS;
+    int n = sr_rank(b, die1, die2, level, ranked, room, &work);
     sr_set_match(NULL);   /* other callers of the search (cube, evaluate) stay money */
-    last_total = n;
-    int m = n < max_plays ? n : max_plays;
-    last_returned = m;
-    for (int i = 0; i < m; i++) {
-        const mg_play *p = &ranked[i].play;
-        if (out_boards) memcpy(out_boards + (size_t)i * BG_BOARD_LEN, &p->after, BG_BOARD_LEN);
-        if (out_nsteps) out_nsteps[i] = p->nsteps;
-        if (out_steps) mg_put_steps(p, out_steps + (size_t)i * BG_MAX_STEPS * BG_STEP_FIELDS);
-        if (out_equity) out_equity[i] = ranked[i].eq;
-    }
+    out->legal = n;
+    out->work = (int)work;
+    int m = n < out->max_plays ? n : out->max_plays;
+    for (int i = 0; i < m; i++) put_play(&ranked[i], &out->plays[i]);
     return m;
-}
-
-int bg_set_work_budget(int positions) {
-    if (positions < BG_BUDGET_MIN || positions > BG_BUDGET_MAX) return -BG_ERR_BAD_ARG;
-    int old = (int)sr_work_budget;
-    sr_work_budget = positions;
-    return old;
-}
-
-int bg_set_search_plies(int plies) {
-    if (plies != 2 && plies != 3) return -BG_ERR_BAD_ARG;
-    int old = sr_max_plies;
-    sr_max_plies = plies;
-    return old;
-}
-
-int bg_set_rollouts(int trials, int horizon) {
-    if (trials < 0 || trials > 3600 || horizon < 1 || horizon > 50) return -BG_ERR_BAD_ARG;
-    int old = sr_roll_trials;
-    sr_roll_trials = trials;
-    sr_roll_horizon = horizon;
-    return old;
-}
-
-int bg_set_deep_budget(int positions) {
-    if (positions < BG_BUDGET_MIN || positions > BG_BUDGET_MAX) return -BG_ERR_BAD_ARG;
-    int old = (int)sr_deep_budget;
-    sr_deep_budget = positions;
-    return old;
-}
-
-int bg_last_work(void) { return (int)sr_last_work(); }
-
-int bg_eval_cache(int on) {
-    if (on != 0 && on != 1) return -BG_ERR_BAD_ARG;
-    return sr_cache_use(on);
 }
 
 void bg_eval_cache_counts(double *looks, double *hits) {
@@ -199,12 +177,15 @@ static int decide_into(const float *p, const bg_match *m, float *out) {
     return r.bits;
 }
 
-int bg_cube_decision(const int8_t *board, int level, const bg_match *match, float *out) {
+int bg_cube_decision(const int8_t *board, int level, const bg_match *match,
+                     const bg_search *search, float *out) {
     int rc = check_board(board);
     if (rc) return rc;
     if (level < BG_LEVEL_MIN || level > BG_LEVEL_MAX) return -BG_ERR_BAD_LEVEL;
     if (!out) return -BG_ERR_BAD_ARG;
     rc = bg_check_match(match);
+    if (rc) return rc;
+    rc = bg_check_search(search);
     if (rc) return rc;
     const mg_board *b = (const mg_board *)board;
     if (mg_result(b) != 0) return -BG_ERR_GAME_OVER;
@@ -212,6 +193,7 @@ int bg_cube_decision(const int8_t *board, int level, const bg_match *match, floa
     if (!bo_ready()) bo_init();
     float p[NN_OUT];
     cube_result r;
+    sr_set_search(search);
     cf_decide(b, level <= 3 ? 0 : level - 3, match ? match : &money, &r, p);
     out[0] = r.nd; out[1] = r.dt; out[2] = r.dp;
     out[3] = p[EV_WIN]; out[4] = p[EV_WIN_G]; out[5] = p[EV_LOSE_G];

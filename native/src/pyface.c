@@ -123,16 +123,6 @@ int bg_ids_of_boards(const int8_t *boards, int n, char *out_text) {
     return n;
 }
 
-int bg_last_plies(int8_t *out_plies, int n) {
-    if (!out_plies || n < 0) return -BG_ERR_BAD_ARG;
-    for (int i = 0; i < n; i++) {
-        int ply = 0;
-        if (bg_last_ply(i, &ply)) return -BG_ERR_BAD_ARG;
-        out_plies[i] = (int8_t)ply;
-    }
-    return n;
-}
-
 static _Thread_local mg_play result_buf[MG_MAX_PLAYS];
 
 int bg_legal_result_ids(const char *id, int die1, int die2, char *out_text, int max_ids) {

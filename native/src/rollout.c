@@ -29,6 +29,7 @@
 struct bg_rollout {
     int n, kind, apart, no_luck, trials, level, truncate, threads_started;
     bg_match match;                     /* the figures' side's terms (match_to 0: money) */
+    bg_search search;                   /* the players' search settings */
     double met[6];                      /* its match winning chance after each result (match) */
     mg_board start[MAX_CANDS];          /* the side on roll at each rollout's start */
     uint8_t perm[MAX_CANDS][2][36];     /* each dice set's orders of the first two rolls */
@@ -126,7 +127,7 @@ static void half_move(const bg_rollout *ro, first_ply *fp, const mg_board *pos, 
     if (ro->level <= 3 && !ro->no_luck) return;   /* the 0-ply best is already found */
     if (h == 0 && fp->picked[ri]) { *next = fp->pick[ri]; return; }
     sr_cand best;
-    sr_rank(pos, d1, d2, ro->level, &best, 1);
+    sr_rank(pos, d1, d2, ro->level, &best, 1, NULL);
     mg_swap(&best.play.after, next);
     if (h == 0) { fp->pick[ri] = *next; fp->picked[ri] = 1; }
 }
@@ -167,6 +168,7 @@ static int play_trial(bg_rollout *ro, first_ply *fp, int c, int t, double out[NN
 static void *worker(void *arg) {
     bg_rollout *ro = arg;
     first_ply *fp = calloc(MAX_CANDS, sizeof *fp);
+    sr_set_search(&ro->search);
     for (;;) {
         const int t = atomic_fetch_add(&ro->next_trial, 1);
         if (t >= ro->trials || atomic_load(&ro->stop) || !fp) break;
@@ -184,9 +186,12 @@ static void *worker(void *arg) {
 
 /* ---- starting, stopping ---------------------------------------------------------------- */
 
-static int check_start(const int8_t *boards, int n, int kind, int trials, int level,
-                       int truncate, int threads, const bg_match *match) {
-    if (!boards) return -BG_ERR_BAD_ARG;
+static int check_start(const int8_t *boards, int n, const bg_rollout_plan *plan,
+                       const bg_match *match, const bg_search *search) {
+    if (!boards || !plan) return -BG_ERR_BAD_ARG;
+    int kind = plan->kind;
+    const int trials = plan->trials, level = plan->level, truncate = plan->truncate;
+    const int threads = plan->threads;
     const int base = kind & ~(BG_ROLLOUT_APART | BG_ROLLOUT_NO_LUCK);
     if (kind < 0 || (base != BG_ROLLOUT_PLAYS && base != BG_ROLLOUT_CUBE) ||
         (base == BG_ROLLOUT_CUBE && (kind & BG_ROLLOUT_APART)))
@@ -199,6 +204,7 @@ static int check_start(const int8_t *boards, int n, int kind, int trials, int le
     if (truncate < 0 || truncate > BG_ROLLOUT_MAX_TRUNCATE) return -BG_ERR_BAD_ARG;
     if (threads < 1 || threads > BG_ROLLOUT_MAX_THREADS) return -BG_ERR_BAD_ARG;
     if (level < BG_ROLLOUT_LEVEL_MIN || level > BG_LEVEL_MAX) return -BG_ERR_BAD_LEVEL;
+    if (bg_check_search(search)) return -BG_ERR_BAD_SEARCH;
     for (int c = 0; c < n; c++) {
         const int8_t *b = boards + (size_t)c * BG_BOARD_LEN;
         int v = bg_validate(b);
@@ -224,8 +230,9 @@ static void set_met(bg_rollout *ro, const bg_match *match) {
     }
 }
 
-static bg_rollout *make_rollout(const int8_t *boards, int n, int kind, int trials, int level,
-                                int truncate, uint64_t seed, const bg_match *match) {
+static bg_rollout *make_rollout(const int8_t *boards, int n, const bg_rollout_plan *plan,
+                                const bg_match *match, const bg_search *search) {
+    const int kind = plan->kind, trials = plan->trials;
     bg_rollout *ro = calloc(1, sizeof *ro);
     if (!ro) return NULL;
     ro->results = calloc((size_t)trials * n * NN_OUT, sizeof(double));
@@ -238,30 +245,31 @@ static bg_rollout *make_rollout(const int8_t *boards, int n, int kind, int trial
     ro->apart = (kind & BG_ROLLOUT_APART) != 0;
     ro->no_luck = (kind & BG_ROLLOUT_NO_LUCK) != 0;
     ro->kind = kind & ~(BG_ROLLOUT_APART | BG_ROLLOUT_NO_LUCK);
-    ro->trials = trials; ro->level = level; ro->truncate = truncate;
+    ro->trials = trials; ro->level = plan->level; ro->truncate = plan->truncate;
     set_met(ro, match);
+    if (search) ro->search = *search;
+    else bg_search_defaults(&ro->search);
     for (int c = 0; c < n; c++) {
         const mg_board *b = (const mg_board *)(boards + (size_t)c * BG_BOARD_LEN);
         if (ro->kind == BG_ROLLOUT_CUBE) ro->start[c] = *b;
         else mg_swap(b, &ro->start[c]);   /* after a play the opponent is on roll */
     }
-    for (int s = 0; s < (ro->apart ? n : 1); s++) make_dice_set(ro, s, seed);
+    for (int s = 0; s < (ro->apart ? n : 1); s++) make_dice_set(ro, s, plan->seed);
     return ro;
 }
 
-int bg_rollout_start(const int8_t *boards, int n_boards, int kind, int trials, int level,
-                     int truncate, uint64_t seed, int threads, const bg_match *match,
-                     bg_rollout **out_rollout) {
+int bg_rollout_start(const int8_t *boards, int n_boards, const bg_rollout_plan *plan,
+                     const bg_match *match, const bg_search *search, bg_rollout **out_rollout) {
     if (out_rollout) *out_rollout = NULL;
     if (!out_rollout) return -BG_ERR_BAD_ARG;
-    int rc = check_start(boards, n_boards, kind, trials, level, truncate, threads, match);
+    int rc = check_start(boards, n_boards, plan, match, search);
     bg_rollout *ro = NULL;
     if (rc == 0) {
         if (!bo_ready()) bo_init();
-        ro = make_rollout(boards, n_boards, kind, trials, level, truncate, seed, match);
+        ro = make_rollout(boards, n_boards, plan, match, search);
         if (!ro) rc = -BG_ERR_RESOURCES;
     }
-    for (int i = 0; ro && i < threads; i++) {
+    for (int i = 0; ro && i < plan->threads; i++) {
         atomic_fetch_add(&ro->live, 1);
         if (bg_thread_start(&ro->tid[i], worker, ro) != 0) {
             atomic_fetch_sub(&ro->live, 1);

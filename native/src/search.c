@@ -5,8 +5,8 @@
  * (positions evaluated, never the clock) are spent, so its play depends only on the position
  * and dice.
  * Every piece of search state is the calling thread's own, so several threads may search at
- * once (the review judges turns side by side); the settings (budgets, plies, the cache
- * switch) are shared and set only while no search runs.
+ * once (the review judges turns side by side), each with the settings its call brought
+ * (sr_set_search: the budgets, plies, rollouts and the cache switch).
  * Not the cube and not the Python face. */
 #if !defined(_WIN32)
 #define _POSIX_C_SOURCE 200809L   /* threads.h: pthread keys free a thread's cache at its end */
@@ -14,22 +14,28 @@
 #include "search.h"
 #include "cube.h"
 #include <limits.h>
-#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include "threads.h"
 
-long sr_work_budget = SR_WORK_BUDGET_DEFAULT;
-int sr_max_plies = SR_PLIES_DEFAULT;
-long sr_deep_budget = SR_DEEP_BUDGET_DEFAULT;
-int sr_roll_trials = 0;
-int sr_roll_horizon = SR_ROLL_HORIZON_DEFAULT;
+const bg_search sr_defaults = {
+    .plies = SR_PLIES_DEFAULT, .work_budget = SR_WORK_BUDGET_DEFAULT,
+    .deep_budget = SR_DEEP_BUDGET_DEFAULT, .roll_trials = 0,
+    .roll_horizon = SR_ROLL_HORIZON_DEFAULT, .cache = 1,
+};
+/* the settings of the calling thread's current call (sr_set_search) */
+static _Thread_local bg_search cfg = {
+    .plies = SR_PLIES_DEFAULT, .work_budget = SR_WORK_BUDGET_DEFAULT,
+    .deep_budget = SR_DEEP_BUDGET_DEFAULT, .roll_trials = 0,
+    .roll_horizon = SR_ROLL_HORIZON_DEFAULT, .cache = 1,
+};
 static _Thread_local long work;   /* positions this thread evaluated (0-ply) so far */
-static _Thread_local long last_work;
+
+void sr_set_search(const bg_search *s) { cfg = s ? *s : sr_defaults; }
 
 /* Move filters of the searching levels: how many of the best 0-ply candidates go on to
  * 1-ply and how far (equity) behind the leader they may be, then the same from 1-ply to
- * 2-ply (keep2 <= 1: no 2-ply), then from 2-ply to 3-ply (sr_max_plies 3 only). Level 5
+ * 2-ply (keep2 <= 1: no 2-ply), then from 2-ply to 3-ply (settings of plies 3 only). Level 5
  * looks wider than level 4 and goes one or two plies deeper. */
 const sr_filter sr_filters[6] = {
     [4] = { 8, 0.16f, 0, 0.0f, 0, 0.0f },
@@ -67,8 +73,6 @@ static float score(const float q[NN_OUT]) {
     if (flip) return met_match_value(q, mctx.cube, mctx.away_opp, mctx.away_me, mctx.post);
     return met_match_value(q, mctx.cube, mctx.away_me, mctx.away_opp, mctx.post);
 }
-
-long sr_last_work(void) { return last_work; }
 
 /* value for the mover of the play's result, the opponent then on roll, judged at `ply` */
 static void after_value(const mg_board *after, int ply, float q[NN_OUT]);
@@ -120,37 +124,19 @@ static int depth_of(int ply) { return ply; }   /* buffers: ply k uses buf[k], k 
  * so the budgets cut the search at the same places with the cache on or off. */
 #define CACHE_BITS 17
 typedef struct { mg_board b; uint8_t full; uint32_t tag; float p[NN_OUT]; } cache_entry;
-/* Each thread has its own cache, made at its first look and freed when the thread ends; the
- * switch is shared, and turning it on from off empties every thread's cache (each sees the
- * new epoch at its next look). */
-static atomic_int cache_on;
-static atomic_uint cache_epoch = 1;
+/* Each thread has its own cache, made at its first look and freed when the thread ends;
+ * a call whose settings say cache 0 neither reads nor fills it. */
 static _Thread_local cache_entry *cache;
-static _Thread_local unsigned cache_epoch_seen;
 static _Thread_local long cache_hits, cache_looks;
 
 
-/* This thread's cache, empty when the epoch moved on; NULL when there is no memory for it
- * (the search then goes on without, with the same results). */
+/* This thread's cache; NULL when there is no memory for it (the search then goes on
+ * without, with the same results). */
 static cache_entry *thread_cache(void) {
-    const unsigned epoch = atomic_load_explicit(&cache_epoch, memory_order_relaxed);
-    if (cache && cache_epoch_seen == epoch) return cache;
-    if (!cache) {
-        cache = calloc((size_t)1 << CACHE_BITS, sizeof *cache);
-        if (!cache) return NULL;
-        bg_thread_owns(cache);   /* free()d at the thread's end */
-    } else {
-        memset(cache, 0, sizeof *cache << CACHE_BITS);
-    }
-    cache_epoch_seen = epoch;
+    if (cache) return cache;
+    cache = calloc((size_t)1 << CACHE_BITS, sizeof *cache);
+    if (cache) bg_thread_owns(cache);   /* free()d at the thread's end */
     return cache;
-}
-
-int sr_cache_use(int on) {
-    int old = atomic_load(&cache_on);
-    if (on && !old) atomic_fetch_add(&cache_epoch, 1u);   /* on again: every cache empty */
-    atomic_store(&cache_on, on != 0);
-    return old;
 }
 
 void sr_cache_counts(long *looks, long *hits) { *looks = cache_looks; *hits = cache_hits; }
@@ -165,8 +151,7 @@ static uint32_t board_hash(const mg_board *b) {
 
 static void evaluate0(const mg_board *b, float p[NN_OUT]) {
     work++;
-    cache_entry *const table = atomic_load_explicit(&cache_on, memory_order_relaxed)
-                                   ? thread_cache() : NULL;
+    cache_entry *const table = cfg.cache ? thread_cache() : NULL;
     if (!table) { ev_evaluate(b, p); return; }
     cache_entry *e = &table[board_hash(b)];
     cache_looks++;
@@ -261,16 +246,16 @@ static void judge(sr_cand *c, int ply) {
 static void deepen(int n, const sr_filter *f, long work0, long cost2) {
     int keep = passing(n, 2, f->keep3, f->margin3, 1);
     long est = DEEP_COST_FACTOR * cost2;
-    if (keep < 2 || work - work0 + 2 * est > sr_deep_budget) return;
+    if (keep < 2 || work - work0 + 2 * est > (long)cfg.deep_budget) return;
     sr_cand saved[3];
     if (keep > 3) keep = 3;
     memcpy(saved, cands, sizeof(sr_cand) * (size_t)keep);
     lean = 1;
     over = 0;
-    deep_limit = work0 + sr_deep_budget;
+    deep_limit = work0 + (long)cfg.deep_budget;
     int done = 0;
     for (; done < keep && !over; done++) {
-        if (done >= 2 && work - work0 + est > sr_deep_budget) break;
+        if (done >= 2 && work - work0 + est > (long)cfg.deep_budget) break;
         long before = work;
         judge(&cands[done], 3);
         if (work - before > est) est = work - before;
@@ -409,7 +394,7 @@ void sr_rollout(const mg_board *start, int trials, int horizon, uint64_t dseed,
     rollout(start, trials, horizon, dseed, 0, p);
 }
 
-/* Level 5's last stage (sr_roll_trials > 0): the closest few of the deepest-judged candidates
+/* Level 5's last stage (roll_trials > 0): the closest few of the deepest-judged candidates
  * rolled out on the same dice, chosen among by the rollouts' values. The dice depend only on
  * the position and roll, so the play still does. */
 static void roll_out_closest(int n, const mg_board *root, int d1, int d2) {
@@ -421,7 +406,7 @@ static void roll_out_closest(int n, const mg_board *root, int d1, int d2) {
         mg_board sw;
         float p[NN_OUT];
         mg_swap(&c->play.after, &sw);
-        rollout(&sw, sr_roll_trials, sr_roll_horizon, seed, 1, p);
+        rollout(&sw, cfg.roll_trials, cfg.roll_horizon, seed, 1, p);
         ev_invert(p, c->p);
         c->eq = score(c->p);
         c->ply = SR_PLY_ROLLOUT;
@@ -440,16 +425,17 @@ static void search_deeper(int n, int level, long work0) {
     if (keep2 < 2) return;
     long cost2 = 0;
     for (int i = 0; i < keep2; i++) {
-        if (i > 0 && work - work0 > sr_work_budget) break;
+        if (i > 0 && work - work0 > (long)cfg.work_budget) break;
         long before = work;
         judge(&cands[i], 2);
         if (work - before > cost2) cost2 = work - before;
     }
     qsort(cands, n, sizeof *cands, cmp_cand);
-    if (sr_max_plies >= 3) deepen(n, f, work0, cost2);
+    if (cfg.plies >= 3) deepen(n, f, work0, cost2);
 }
 
-int sr_rank(const mg_board *pos, int d1, int d2, int level, sr_cand *out, int max_out) {
+int sr_rank(const mg_board *pos, int d1, int d2, int level, sr_cand *out, int max_out,
+            long *out_work) {
     long work0 = work;
     mg_play *plays = buf[0];
     flip = 0;
@@ -471,9 +457,9 @@ int sr_rank(const mg_board *pos, int d1, int d2, int level, sr_cand *out, int ma
     }
     qsort(cands, n, sizeof *cands, cmp_cand);
     if (level >= 4 && n > 1) search_deeper(n, level, work0);
-    if (level == 5 && n > 1 && sr_roll_trials > 0) roll_out_closest(n, pos, d1, d2);
+    if (level == 5 && n > 1 && cfg.roll_trials > 0) roll_out_closest(n, pos, d1, d2);
     int m = n < max_out ? n : max_out;
     memcpy(out, cands, sizeof(sr_cand) * (size_t)m);
-    last_work = work - work0;
+    if (out_work) *out_work = work - work0;
     return n;
 }

@@ -13,27 +13,28 @@ typedef struct {
     int8_t ply;             /* depth of the judgement: -1 heuristic, 0, 1, 2, 3, 4 rollout */
 } sr_cand;
 
-/* Level 5 stops starting 2-ply candidates (after the first) once the ranking has evaluated
- * this many positions: a budget in work, so the play never depends on the clock. */
-#define SR_WORK_BUDGET_DEFAULT 300000L
-extern long sr_work_budget;
-/* Level 5's deepest ply: 2 (the default), or 3 (the closest 2-ply candidates judged one roll
- * deeper when at least two of them fit, by estimate, in the deep budget: the whole ranking's
- * work). The default stays 2 until 3 is measured better (native/tools/rebuild_log.txt). */
+/* The settings (bg.h's bg_search) travel with each call: every entry into the search sets
+ * the calling thread's own copy (sr_set_search) before it searches, so threads searching at
+ * once each keep theirs. Level 5 stops starting 2-ply candidates (after the first) once the
+ * ranking has evaluated work_budget positions: a budget in work, so the play never depends
+ * on the clock. Its deepest ply is 2 (the default), or 3 (the closest 2-ply candidates
+ * judged one roll deeper when at least two of them fit, by estimate, in the deep budget: the
+ * whole ranking's work); the default stays 2 until 3 is measured better
+ * (native/tools/rebuild_log.txt). Its rollouts: 0 trials (the default) none; else its
+ * closest SR_ROLL_KEEP candidates (within SR_ROLL_MARGIN of the leader at the deepest ply)
+ * are each rolled out roll_trials times, roll_horizon plies deep, on the same dice, and
+ * ranked by that (ply SR_PLY_ROLLOUT); off until measured better. */
+#define SR_WORK_BUDGET_DEFAULT 300000
 #define SR_PLIES_DEFAULT 2
-#define SR_DEEP_BUDGET_DEFAULT 800000L
-extern int sr_max_plies;
-extern long sr_deep_budget;
-/* Level 5's rollouts: 0 trials (the default) none; else its closest SR_ROLL_KEEP candidates
- * (within SR_ROLL_MARGIN of the leader at the deepest ply) are each rolled out sr_roll_trials
- * times, sr_roll_horizon plies deep, on the same dice, and ranked by that (ply SR_PLY_ROLLOUT).
- * The default stays off until it is measured better (native/tools/rebuild_log.txt). */
+#define SR_DEEP_BUDGET_DEFAULT 800000
 #define SR_ROLL_HORIZON_DEFAULT 4
 #define SR_ROLL_KEEP 3
 #define SR_ROLL_MARGIN 0.06f
 #define SR_PLY_ROLLOUT 4
-extern int sr_roll_trials;
-extern int sr_roll_horizon;
+extern const bg_search sr_defaults;
+/* The calling thread's settings for the searches that follow (NULL: sr_defaults), checked
+ * by the caller (bg_check_search). */
+void sr_set_search(const bg_search *s);
 /* Probabilities of the side on roll at start from `trials` truncated rollouts of `horizon`
  * plies with the luck taken out (search.c; 0-ply choices, money play); trials with one dseed
  * meet the same dice. */
@@ -49,14 +50,9 @@ void sr_rollout(const mg_board *start, int trials, int horizon, uint64_t dseed,
 int sr_roll_index(int d1, int d2);
 void sr_roll_all(const mg_board *pos, int luck_ply, float mean[NN_OUT],
                  float q[SR_ROLLS][NN_OUT], mg_board next[SR_ROLLS]);
-/* The cache of 0-ply judgements (search.c; one per thread): on (1) or off (0) for all
- * threads; returns the previous state. Off until asked for (bg_load_weights turns it on);
- * switched on from off every thread's starts empty. Results are the same bits either way. */
-int sr_cache_use(int on);
-/* this thread's lookups and hits so far */
+/* The cache of 0-ply judgements (search.c; one per thread, used when the thread's settings
+ * say cache 1): this thread's lookups and hits so far. */
 void sr_cache_counts(long *looks, long *hits);
-/* positions evaluated (0-ply) by this thread's last sr_rank call */
-long sr_last_work(void);
 typedef struct { int keep1; float margin1; int keep2; float margin2; int keep3; float margin3; } sr_filter;
 extern const sr_filter sr_filters[6];   /* per level; rows 4 and 5 are used */
 
@@ -66,9 +62,11 @@ void sr_eval0(const mg_board *b, float p[NN_OUT]);
 /* Probabilities of the side on roll (before its roll) at ply 0 to 3 (3: as level 5's 3-ply
  * pass, each reply re-judged alone). */
 void sr_eval_ply(const mg_board *pos, int ply, float p[NN_OUT]);
-/* All plays of the roll ranked best first by the level; fills up to max_out, returns the
- * number of plays (which may exceed max_out). Net levels need ev_w loaded. */
-int sr_rank(const mg_board *pos, int d1, int d2, int level, sr_cand *out, int max_out);
+/* All plays of the roll ranked best first by the level at the thread's settings; fills up
+ * to max_out, returns the number of plays (which may exceed max_out); *out_work (unless
+ * NULL): the positions it evaluated at 0-ply. Net levels need ev_w loaded. */
+int sr_rank(const mg_board *pos, int d1, int d2, int level, sr_cand *out, int max_out,
+            long *out_work);
 /* Match context for the following sr_rank calls, the mover's terms (bg.h's bg_match,
  * checked by the caller): NULL or match_to 0 = money play (cubeless equity, the default);
  * else candidates are scored by match winning chance as 2*mwc-1 from the match equity
@@ -76,8 +74,7 @@ int sr_rank(const mg_board *pos, int d1, int d2, int level, sr_cand *out, int ma
 void sr_set_match(const bg_match *m);
 /* The mover's probabilities after the play reaching `after` (mover still row 0) judged at
  * `ply` 0..3 as a ranking judges a candidate (3: as level 5's 3-ply pass, never given up),
- * into p; returns its score at the match context set (sr_set_match). */
+ * at the thread's settings, into p; returns its score at the match context set
+ * (sr_set_match). */
 float sr_judge_after(const mg_board *after, int ply, float p[NN_OUT]);
-/* plays of the roll in the last bg_rank_plays call (eval_api.c) */
-int sr_last_total(void);
 #endif

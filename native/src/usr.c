@@ -4,7 +4,6 @@
  * block. Not the game's Z80 stub and not the Python encoder (game/model/evaluator.py). */
 #include <string.h>
 #include "../bg.h"
-#include "search.h"
 
 _Static_assert(BG_USR_CANDS + BG_USR_MAX_CANDS * BG_USR_CAND_LEN <= BG_USR_BLOCK_LEN,
                "candidate list fits the block");
@@ -32,10 +31,7 @@ static int to_tenk(float x) {
     return (int)(x * (float)BG_USR_PROB_SCALE + 0.5f);
 }
 
-static int8_t boards[BG_USR_MAX_CANDS * BG_BOARD_LEN];
-static int8_t steps[BG_USR_MAX_CANDS * BG_MAX_STEPS * BG_STEP_FIELDS];
-static int8_t nsteps[BG_USR_MAX_CANDS];
-static float equity[BG_USR_MAX_CANDS];
+static bg_play plays[BG_USR_MAX_CANDS];   /* the door belongs to the machine's one thread */
 
 /* The side on roll's terms at +56..+61 into *m: 0, or BG_ERR_BAD_CUBE for a cube past
  * BG_CUBE_MAX (bg_check_match, in the job's call, refuses the rest). */
@@ -56,23 +52,24 @@ static int job_plays(uint8_t *blk, int job, const bg_match *terms) {
     int want = job == BG_USR_JOB_BEST ? 1 : blk[BG_USR_WANT];
     if (want < 1) want = 1;
     if (want > BG_USR_MAX_CANDS) want = BG_USR_MAX_CANDS;
+    bg_ranking ranking = {plays, want, 0, 0};
     int n = bg_rank_plays(board, blk[BG_USR_DIE1], blk[BG_USR_DIE2], blk[BG_USR_LEVEL], terms,
-                          boards, steps, nsteps, equity, want);
+                          NULL, &ranking);
     if (n < 0) return -n;
-    int legal = sr_last_total();
+    int legal = ranking.legal;
     blk[BG_USR_NLEGAL] = (uint8_t)(legal > 255 ? 255 : (legal < 0 ? 0 : legal));
     blk[BG_USR_COUNT] = (uint8_t)n;
     if (job == BG_USR_JOB_BEST) {
-        memcpy(blk + BG_USR_OUT, boards, BG_BOARD_LEN);
-        blk[BG_USR_BEST_NSTEPS] = (uint8_t)nsteps[0];
-        memcpy(blk + BG_USR_BEST_STEPS, steps, BG_MAX_STEPS * BG_STEP_FIELDS);
-        put16(blk + BG_USR_BEST_EQUITY, to_milli(equity[0]));
+        memcpy(blk + BG_USR_OUT, plays[0].board, BG_BOARD_LEN);
+        blk[BG_USR_BEST_NSTEPS] = (uint8_t)plays[0].nsteps;
+        memcpy(blk + BG_USR_BEST_STEPS, plays[0].steps, BG_MAX_STEPS * BG_STEP_FIELDS);
+        put16(blk + BG_USR_BEST_EQUITY, to_milli(plays[0].equity));
     } else {
         for (int i = 0; i < n; i++) {
             uint8_t *e = blk + BG_USR_CANDS + i * BG_USR_CAND_LEN;
-            e[0] = (uint8_t)nsteps[i];
-            memcpy(e + BG_USR_CAND_STEPS, steps + i * BG_MAX_STEPS * BG_STEP_FIELDS, BG_MAX_STEPS * BG_STEP_FIELDS);
-            put16(e + BG_USR_CAND_EQUITY, to_milli(equity[i]));
+            e[0] = (uint8_t)plays[i].nsteps;
+            memcpy(e + BG_USR_CAND_STEPS, plays[i].steps, BG_MAX_STEPS * BG_STEP_FIELDS);
+            put16(e + BG_USR_CAND_EQUITY, to_milli(plays[i].equity));
         }
     }
     return 0;
@@ -101,7 +98,7 @@ int bg_usr(uint8_t *memory, int params_addr) {
         float out[BG_CUBE_OUT_LEN];
         status = read_terms(blk, &terms);
         if (status) break;
-        int bits = bg_cube_decision(board, blk[BG_USR_LEVEL], &terms, out);
+        int bits = bg_cube_decision(board, blk[BG_USR_LEVEL], &terms, NULL, out);
         if (bits < 0) { status = -bits; break; }
         blk[BG_USR_OUT] = (uint8_t)bits;
         put16(blk + BG_USR_CUBE_NO_DOUBLE, to_milli(out[0]));
@@ -116,7 +113,7 @@ int bg_usr(uint8_t *memory, int params_addr) {
         float p[BG_N_PROBS];
         int level = blk[BG_USR_LEVEL];
         if (level < BG_LEVEL_MIN || level > BG_LEVEL_MAX) { status = BG_ERR_BAD_LEVEL; break; }
-        int rc = bg_evaluate(board, level <= 3 ? 0 : level - 3, p);
+        int rc = bg_evaluate(board, level <= 3 ? 0 : level - 3, NULL, p);
         if (rc < 0) { status = -rc; break; }
         for (int k = 0; k < BG_N_PROBS; k++) put16(blk + BG_USR_OUT + 2 * k, to_tenk(p[k]));
         put16(blk + BG_USR_EVAL_EQUITY, to_milli(bg_equity(p)));

@@ -18,7 +18,7 @@ static int rint_(int lo, int hi) { return lo + (int)(rnd() % (uint64_t)(hi - lo 
 static int8_t boards[BG_MAX_PLAYS * BG_BOARD_LEN];
 static int8_t steps[BG_MAX_PLAYS * BG_MAX_STEPS * BG_STEP_FIELDS];
 static int8_t nsteps[BG_MAX_PLAYS];
-static float eqs[BG_MAX_PLAYS];
+static bg_play ranked[BG_MAX_PLAYS];
 static uint8_t memory[65536];
 
 int main(int argc, char **argv) {
@@ -50,25 +50,38 @@ int main(int argc, char **argv) {
         if (i % 400 == 0) level = 4;
         if (i % 5000 == 0) level = 5;
         float probs[BG_CUBE_OUT_LEN];
-        int rc = bg_evaluate(work, i % 500 == 0 ? 1 : 0, probs);
+        /* search settings: mostly NULL or possible ones, sometimes anything (refused) */
+        bg_search set;
+        bg_search_defaults(&set);
+        if (rnd() % 8 == 0) {
+            set.plies = rint_(1, 4); set.work_budget = rint_(0, 40000);
+            set.deep_budget = rint_(500, 80000); set.roll_trials = rint_(-1, 3);
+            set.roll_horizon = rint_(0, 3); set.cache = rint_(-1, 2);
+        }
+        const bg_search *search = rnd() % 2 ? &set : NULL;
+        if (search && bg_check_search(search) != 0 && bg_check_search(search) != -BG_ERR_BAD_SEARCH)
+            bad_answers++;
+        int rc = bg_evaluate(work, i % 500 == 0 ? 1 : 0, search, probs);
         if (rc == 0) {
             for (int k = 0; k < BG_N_PROBS; k++) if (!(probs[k] >= 0.0f && probs[k] <= 1.0f)) bad_answers++;
         } else errors++;
         int want = rint_(0, 40);
-        int m = bg_rank_plays(work, d1, d2, level, NULL, boards, steps, nsteps, eqs, want);
+        bg_ranking ranking = {ranked, want, 0, 0};
+        int m = bg_rank_plays(work, d1, d2, level, NULL, search, &ranking);
+        if (m > 0 && ranking.legal < m) bad_answers++;
         if (m > want) bad_answers++;
         if (i % 10 == 0) {   /* match-aware ranking, mostly with a possible score */
             int len = rnd() % 8 ? rint_(1, 7) : rint_(-1, 27);
             bg_match terms = {1 << rint_(0, 3), rint_(-1, 3), len, rint_(0, 8), rint_(0, 8),
                               rint_(0, 2)};
-            m = bg_rank_plays(work, d1, d2, level, &terms, boards, steps, nsteps, eqs, want);
+            m = bg_rank_plays(work, d1, d2, level, &terms, search, &ranking);
             if (m > want) bad_answers++;
-            for (int k = 0; k < m; k++) if (level > 2 && len > 0 && !(eqs[k] >= -1.001f && eqs[k] <= 1.001f)) bad_answers++;
+            for (int k = 0; k < m; k++) if (level > 2 && len > 0 && !(ranked[k].equity >= -1.001f && ranked[k].equity <= 1.001f)) bad_answers++;
         }
         if (i % 50 == 0) {
             bg_match terms = {1 << rint_(0, 13), rint_(-1, 3), rint_(-1, 27), rint_(-1, 26),
                               rint_(-1, 26), rint_(-1, 3)};
-            bg_cube_decision(work, rint_(0, 6), &terms, probs);
+            bg_cube_decision(work, rint_(0, 6), &terms, search, probs);
         }
         {   /* the cube theory alone: real or random chances, every score and cube value */
             float ch[BG_N_PROBS], cout[BG_CUBE_OUT_LEN];

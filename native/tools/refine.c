@@ -79,7 +79,7 @@ static int cmd_gen(long positions, uint64_t seed, double explore, double sample,
                     progress("positions", written, positions, t0);
                 }
             }
-            int n = sr_rank(&pos, d1, d2, 3, cands, MG_MAX_PLAYS);
+            int n = sr_rank(&pos, d1, d2, 3, cands, MG_MAX_PLAYS, NULL);
             int pick = 0;
             if (n > 1 && rng_unit(&rng) < explore) {
                 int top = n < 3 ? n : 3;
@@ -239,7 +239,7 @@ static int cmd_duel(int level_a, int level_b, long pairs, uint64_t seed) {
             for (int moves = 0; moves < 2000; moves++) {
                 int a_moves = (side == 0) == (a_first == 1);
                 ev_w = a_moves ? wa : wb;
-                sr_rank(&pos, d1, d2, a_moves ? level_a : level_b, cands, 1);
+                sr_rank(&pos, d1, d2, a_moves ? level_a : level_b, cands, 1, NULL);
                 mg_board next;
                 mg_swap(&cands[0].play.after, &next);
                 pos = next;
@@ -374,7 +374,6 @@ int main(int argc, char **argv) {
     if (!weights) { fprintf(stderr, "refine: --weights is needed\n"); return 2; }
     bo_init();
     if (wts_load(&ev_w, weights) != 0) { fprintf(stderr, "refine: cannot load %s\n", weights); return 1; }
-    sr_cache_use(1);   /* the search's cache: the same values, sooner (weights told apart by tag) */
     if (!strcmp(cmd, "gen")) {
         if (!out || ply < 0 || ply > 2) { usage(); return 2; }
         return cmd_gen(positions, seed, explore, sample, ply, only, out);

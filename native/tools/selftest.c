@@ -104,8 +104,10 @@ static int rollout_hash(int8_t boards[POSITIONS][BG_BOARD_LEN], fnv *f) {
     bg_swap(boards[1], cands);   /* two positions as the results of plays: the mover in row 0 */
     bg_swap(boards[2], cands + BG_BOARD_LEN);
     bg_rollout *ro = NULL;
-    int err = bg_rollout_start(cands, 2, BG_ROLLOUT_PLAYS, ROLLOUT_TRIALS, 3, ROLLOUT_TRUNCATE,
-                               ROLLOUT_SEED, ROLLOUT_THREADS, NULL, &ro);
+    const bg_rollout_plan plan = {.kind = BG_ROLLOUT_PLAYS, .trials = ROLLOUT_TRIALS, .level = 3,
+                                  .truncate = ROLLOUT_TRUNCATE, .threads = ROLLOUT_THREADS,
+                                  .seed = ROLLOUT_SEED};
+    int err = bg_rollout_start(cands, 2, &plan, NULL, NULL, &ro);
     if (err) return err;
     while (bg_rollout_busy(ro)) bg_thread_yield();
     double mean[2 * BG_ROLLOUT_FIGURES], se[2 * BG_ROLLOUT_FIGURES];
@@ -134,7 +136,7 @@ int main(int argc, char **argv) {
     fnv ply0 = {0xCBF29CE484222325ULL}, ply2 = ply0, roll = ply0;
     for (int n = 0; n < POSITIONS; n++) {
         float p0[BG_N_PROBS], p2[BG_N_PROBS];
-        if (bg_evaluate(boards[n], 0, p0) != 0 || bg_evaluate(boards[n], 2, p2) != 0) {
+        if (bg_evaluate(boards[n], 0, NULL, p0) != 0 || bg_evaluate(boards[n], 2, NULL, p2) != 0) {
             printf("selftest: position %d could not be evaluated\n", n);
             return 1;
         }

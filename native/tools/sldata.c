@@ -126,7 +126,7 @@ static int gen_from(const gen_opts *o, gen_out *g, FILE *fi, const char *from) {
                     "(%s)\n", seen, from, why);
             return 1;
         }
-        int n = sr_rank(&pos, d1, d2, 3, cands, MG_MAX_PLAYS);   /* >= 1: a forfeit is a play */
+        int n = sr_rank(&pos, d1, d2, 3, cands, MG_MAX_PLAYS, NULL);   /* >= 1: a forfeit is a play */
         if (n > MG_MAX_PLAYS) n = MG_MAX_PLAYS;
         if (write_decision(o, g, n)) return 1;
         progress("positions", g->written, o->positions, t0);
@@ -176,7 +176,7 @@ static int cmd_gen(const gen_opts *o, const char *out, const char *from) {
         int d1, d2;
         do { d1 = roll_die(&rng); d2 = roll_die(&rng); } while (d1 == d2);
         for (int moves = 0; moves < 2000 && g.written < o->positions; moves++) {
-            int n = sr_rank(&pos, d1, d2, 3, cands, MG_MAX_PLAYS);
+            int n = sr_rank(&pos, d1, d2, 3, cands, MG_MAX_PLAYS, NULL);
             if (n > MG_MAX_PLAYS) n = MG_MAX_PLAYS;
             if (rng_unit(&rng) < o->sample) {
                 if ((failed = write_decision(o, &g, n))) break;
@@ -370,7 +370,6 @@ int main(int argc, char **argv) {
     }
     if (!weights) { fprintf(stderr, "sldata: --weights is needed\n"); return 2; }
     if (wts_load(&ev_w, weights) != 0) { fprintf(stderr, "sldata: cannot load %s\n", weights); return 1; }
-    sr_cache_use(1);   /* the search's cache: the same values, sooner (weights told apart by tag) */
     if (!strcmp(cmd, "gen")) {
         if (!out || data || o.ply < 1 || o.ply > 2 || o.top < 1 || o.positions < 1 ||
             o.sample <= 0 || o.sample > 1 || o.explore < 0 || o.explore > 1 || !(o.margin >= 0) ||

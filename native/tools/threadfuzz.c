@@ -1,5 +1,7 @@
 /* threadfuzz.c: several threads rank, evaluate and judge the cube on the same positions at
- * once, each answer compared with the one a single thread gave first; then a rollout's own
+ * once, side by side with different search settings (bg_search: the defaults, and a narrow
+ * 3-ply search with rollouts and no cache), each answer compared with the one a single
+ * thread gave first at the same settings; then a rollout's own
  * threads (rollout.c) polled while they run, stopped midway and freed, their answer compared
  * with one thread's, in money play and at a match score. For the ThreadSanitizer build (tsan_check.sh), which reports any data
  * race between them. Positions come from seeded random play. Not a benchmark. */
@@ -13,32 +15,38 @@
 
 #define MAX_CASES 400
 #define THREADS 3
+#define KEEP 8          /* ranked plays compared per case */
 typedef struct {
     int8_t board[BG_BOARD_LEN];
-    int die1, die2, level, ply, n;
-    int8_t best[BG_MAX_PLAYS * BG_BOARD_LEN];
-    float eq[BG_MAX_PLAYS], probs[BG_N_PROBS], cube[BG_CUBE_OUT_LEN];
-    int cube_bits, work;
+    int die1, die2, level, ply, n, legal, work;
+    bg_play best[KEEP];
+    float probs[BG_N_PROBS], cube[BG_CUBE_OUT_LEN];
+    int cube_bits;
 } answer;
 
-static answer expect[MAX_CASES];
+/* The two settings threads search with side by side: the defaults, and level 5 narrowed to
+ * the least work budget, one roll deeper on its closest candidates and rolling them out,
+ * with the cache off. Thread k judges every case, from case k on, with settings[k % 2], so
+ * threads rank the same positions at once with different settings. */
+static bg_search settings[2];
+static answer expect[2][MAX_CASES];
 static int n_cases;
 
-/* One case judged by the calling thread: ranking (level 3..5), evaluation (ply 0..2), cube. */
-static void judge(answer *a) {
-    static _Thread_local int8_t steps[BG_MAX_PLAYS * BG_MAX_STEPS * BG_STEP_FIELDS];
-    static _Thread_local int8_t nsteps[BG_MAX_PLAYS];
-    a->n = bg_rank_plays(a->board, a->die1, a->die2, a->level, NULL, a->best, steps, nsteps,
-                         a->eq, BG_MAX_PLAYS);
-    a->work = bg_last_work();
-    if (bg_evaluate(a->board, a->ply, a->probs) != 0) a->probs[0] = -1.0f;
-    a->cube_bits = bg_cube_decision(a->board, a->level == 5 ? 4 : a->level, NULL, a->cube);
+/* One case judged by the calling thread with settings s: ranking (level 3..5), evaluation
+ * (ply 0..2), cube. */
+static void judge(answer *a, const bg_search *s) {
+    bg_ranking ranking = {a->best, KEEP, 0, 0};
+    memset(a->best, 0, sizeof a->best);
+    a->n = bg_rank_plays(a->board, a->die1, a->die2, a->level, NULL, s, &ranking);
+    a->legal = ranking.legal;
+    a->work = ranking.work;
+    if (bg_evaluate(a->board, a->ply, s, a->probs) != 0) a->probs[0] = -1.0f;
+    a->cube_bits = bg_cube_decision(a->board, a->level == 5 ? 4 : a->level, NULL, s, a->cube);
 }
 
 static int same(const answer *x, const answer *y) {
-    return x->n == y->n && x->work == y->work && x->cube_bits == y->cube_bits &&
-           memcmp(x->best, y->best, (size_t)x->n * BG_BOARD_LEN) == 0 &&
-           memcmp(x->eq, y->eq, sizeof(float) * (size_t)x->n) == 0 &&
+    return x->n == y->n && x->legal == y->legal && x->work == y->work &&
+           x->cube_bits == y->cube_bits && memcmp(x->best, y->best, sizeof x->best) == 0 &&
            memcmp(x->probs, y->probs, sizeof x->probs) == 0 &&
            memcmp(x->cube, y->cube, sizeof x->cube) == 0;
 }
@@ -47,12 +55,13 @@ static int mismatches;
 static bg_mutex count_lock;   /* bg_mutex_init'ed in main, before the threads */
 
 static void *worker(void *arg) {
-    const int k = (int)(long)arg;
+    const int k = (int)(long)arg, s = k % 2;
     answer *mine = malloc(sizeof *mine);
-    for (int i = k; i < n_cases; i += THREADS) {   /* every thread its share, in turn */
-        *mine = expect[i];
-        judge(mine);
-        if (!same(mine, &expect[i])) {
+    for (int j = 0; j < n_cases; j++) {   /* every thread every case, from its own start */
+        const int i = (j + k) % n_cases;
+        *mine = expect[s][i];
+        judge(mine, &settings[s]);
+        if (!same(mine, &expect[s][i])) {
             bg_mutex_lock(&count_lock);
             mismatches++;
             bg_mutex_unlock(&count_lock);
@@ -68,13 +77,18 @@ static void *worker(void *arg) {
 static int rollout_on(int threads, int trials, int stop_early, int match, double *mean,
                       double *se) {
     int8_t start[BG_BOARD_LEN], boards[2 * BG_BOARD_LEN];
+    bg_play two[2];
+    bg_ranking ranking = {two, 2, 0, 0};
     bg_start(start);
-    bg_rank_plays(start, 3, 1, 3, NULL, boards, NULL, NULL, NULL, 2);
+    if (bg_rank_plays(start, 3, 1, 3, NULL, NULL, &ranking) != 2) return -1;
+    memcpy(boards, two[0].board, BG_BOARD_LEN);
+    memcpy(boards + BG_BOARD_LEN, two[1].board, BG_BOARD_LEN);
     int done = 0;
     const bg_match terms = {1, 0, match ? 5 : 0, 2, 4, 0};
+    const bg_rollout_plan plan = {.kind = BG_ROLLOUT_PLAYS, .trials = trials, .level = 3,
+                                  .truncate = 6, .threads = threads, .seed = 99};
     bg_rollout *ro = NULL;
-    if (bg_rollout_start(boards, 2, BG_ROLLOUT_PLAYS, trials, 3, 6, 99, threads, &terms, &ro))
-        return -1;
+    if (bg_rollout_start(boards, 2, &plan, &terms, NULL, &ro)) return -1;
     while (bg_rollout_busy(ro)) {
         done = bg_rollout_poll(ro, mean, se);
         if (stop_early && done > 0) bg_rollout_stop(ro);
@@ -106,19 +120,27 @@ int main(int argc, char **argv) {
     const int len = (int)read_file(argv[1], wts, sizeof wts);
     if (len < 0) { fprintf(stderr, "cannot open %s\n", argv[1]); return 2; }
     if (bg_load_weights(wts, len) != 0) { fprintf(stderr, "weights refused\n"); return 2; }
+    bg_search_defaults(&settings[0]);
+    settings[1] = (bg_search){.plies = 3, .work_budget = BG_BUDGET_MIN, .deep_budget = 200000,
+                              .roll_trials = 6, .roll_horizon = 2, .cache = 0};
+    if (bg_check_search(&settings[1]) != 0) { fprintf(stderr, "settings refused\n"); return 2; }
     /* positions along seeded random games, the side on roll to play */
     static mg_play plays[MG_MAX_PLAYS];
     uint64_t seed = 777;
+    int unlike = 0;
     mg_board pos;
     mg_start(&pos);
     for (int i = 0; i < n_cases; i++) {
-        answer *a = &expect[i];
+        answer *a = &expect[0][i];
         memcpy(a->board, &pos, BG_BOARD_LEN);
         a->die1 = roll_die(&seed);
         a->die2 = roll_die(&seed);
         a->level = 3 + i % 3;
         a->ply = i % 3;
-        judge(a);                                  /* the single thread's answer */
+        expect[1][i] = *a;
+        judge(a, &settings[0]);                    /* the single thread's answers */
+        judge(&expect[1][i], &settings[1]);
+        if (a->level == 5 && !same(a, &expect[1][i])) unlike++;
         const int n = mg_generate(&pos, a->die1, a->die2, plays);
         const mg_board *next = &plays[rng_next(&seed) % (uint64_t)n].after;
         if (mg_result(next) != 0) mg_start(&pos);
@@ -128,8 +150,10 @@ int main(int argc, char **argv) {
     bg_mutex_init(&count_lock);
     for (long k = 0; k < THREADS; k++) bg_thread_start(&t[k], worker, (void *)k);
     for (int k = 0; k < THREADS; k++) bg_thread_join(&t[k]);
-    printf("threadfuzz: %d cases in %d threads, %d answers unlike one thread's\n", n_cases,
-           THREADS, mismatches);
+    printf("threadfuzz: %d cases in %d threads at 2 settings side by side, %d answers unlike "
+           "one thread's; %d of the level 5 cases judged apart by the settings\n", n_cases,
+           THREADS, mismatches, unlike);
+    if (unlike == 0) mismatches++;   /* the settings must reach the search to be tested */
     mismatches += rollout_mismatches(0) + rollout_mismatches(1);
     return mismatches != 0;
 }

@@ -1,7 +1,8 @@
 #!/bin/sh
 # tsan_check.sh: builds the whole C side with ThreadSanitizer and runs threadfuzz: three threads
-# rank (levels 3-5), evaluate (plies 0-2) and judge the cube at once on positions one thread
-# judged first. Exit status 0 = no race reported and every answer the same as one thread's.
+# rank (levels 3-5), evaluate (plies 0-2) and judge the cube at once on the same positions, with
+# two different search settings side by side, against one thread's answers at each. Exit status
+# 0 = no race reported and every answer the same as one thread's at its settings.
 # Usage (from anywhere): sh native/tools/tsan_check.sh [CASES]
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)

@@ -10,6 +10,7 @@ import pytest
 from conftest import bench_module, outside_module
 from game.model.position import Position
 from game.model.rules import legal_plays, legal_results
+from game.model.search_settings import SearchSettings
 from native import lib
 
 strength = bench_module("strength")
@@ -135,9 +136,8 @@ def test_level5p2_and_level5p3_each_search_at_their_own_depth_in_one_process():
         dice = (6, 5) if i % 2 else (3, 1)
         board = list(pos.as_c())
         by3, by2 = p3.choose(board, *dice), p2.choose(board, *dice)   # alternating calls
-        old = lib.bg_set_search_plies(3)
-        want3 = ev.ranked_plays(pos.position_id, dice, 5, limit=1)[0].play.after
-        lib.bg_set_search_plies(old)
+        want3 = ev.ranked_plays(pos.position_id, dice, 5, limit=1,
+                                search=SearchSettings(plies=3))[0].play.after
         assert Position(tuple(by3)) == want3
         best = ev.ranked_plays(pos.position_id, dice, 5, limit=1)[0]
         assert Position(tuple(by2)) == best.play.after

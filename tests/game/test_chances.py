@@ -1,8 +1,8 @@
 """Win chances beside the equity (game/chances.py): each ranked candidate carries the
-probabilities that ranked it (bg_last_probs, from the same search), which agree with the C
-evaluation of the play's result at the depth it was judged, hold together (win + lose = 100%,
-gammons within the wins, backgammons within the gammons), and show on the advice page and on
-the review's move pages."""
+probabilities that ranked it (each bg_play of the ranking, filled by the same search), which
+agree with the C evaluation of the play's result at the depth it was judged, hold together
+(win + lose = 100%, gammons within the wins, backgammons within the gammons), and show on the
+advice page and on the review's move pages."""
 import re
 
 import pytest
@@ -71,12 +71,17 @@ def test_level_one_judges_no_chances_and_its_page_has_none():
     assert lines[1] == "" and not any("Gam" in line for line in lines)
 
 
-def test_the_last_rankings_probabilities_are_refused_beyond_what_it_returned():
-    evaluator.ranked_plays(START, (3, 1), 3, limit=2)
-    out = ffi.new("float[]", 10 * lib.BG_N_PROBS)
-    assert lib.bg_last_probs(out, 2) == 2
-    assert lib.bg_last_probs(out, 3) == -lib.BG_ERR_BAD_ARG
-    assert lib.bg_last_probs(ffi.NULL, 1) == -lib.BG_ERR_BAD_ARG
+def test_a_ranking_fills_the_chances_of_the_plays_it_returns_and_no_more():
+    evaluator.ensure_loaded()
+    plays = ffi.new("bg_play[]", 3)
+    plays[2].probs[0] = -7.0                          # beyond the room given: untouched
+    ranking = ffi.new("bg_ranking *", {"plays": plays, "max_plays": 2})
+    board = START.as_c()
+    assert lib.bg_rank_plays(board, 3, 1, 3, ffi.NULL, ffi.NULL, ranking) == 2
+    ranked = evaluator.ranked_plays(START, (3, 1), 3, limit=2)
+    for k in range(2):
+        assert evaluator.Probabilities(*plays[k].probs) == ranked[k].chances
+    assert plays[2].probs[0] == -7.0
 
 
 def test_printed_chances_add_up_wins_to_100_and_keep_gammons_within_wins():

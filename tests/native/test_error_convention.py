@@ -1,7 +1,8 @@
 """bg.h's one error convention (written once at its top): a function that can fail returns an
-int, 0 or more on success and a negative named code on failure; every setter refuses a bad
-value with -BG_ERR_BAD_ARG and keeps its setting; the few that return something else are the
-header's named exceptions. Proved on the built engine and on the header's own text."""
+int, 0 or more on success and a negative named code on failure; there is no process-global
+setting (settings travel with each call, bad ones refused with -BG_ERR_BAD_SEARCH) and no
+read-back of a last call; the few that return something else are the header's named
+exceptions. Proved on the built engine and on the header's own text."""
 import re
 
 import pytest
@@ -9,41 +10,33 @@ import pytest
 from game.model import evaluator as ev
 from native import build, ffi, lib
 
-# (setter, a good value, another good value, bad values); each returns the previous value
-SETTERS = [
-    ("bg_set_work_budget", 20000, 30000, (0, 999, lib.BG_BUDGET_MAX + 1, -5)),
-    ("bg_set_deep_budget", 20000, 30000, (0, 999, lib.BG_BUDGET_MAX + 1, -5)),
-    ("bg_set_search_plies", 3, 2, (0, 1, 4, -2)),
-    ("bg_eval_cache", 0, 1, (2, -1, 7)),
-]
-
 
 @pytest.fixture(autouse=True)
 def weights():
     ev.ensure_loaded()
 
 
-@pytest.mark.parametrize("name, good, other, bad", SETTERS)
-def test_every_setter_refuses_a_bad_value_and_keeps_its_setting(name, good, other, bad):
-    setter = getattr(lib, name)
-    old = setter(good)
-    try:
-        for value in bad:
-            assert setter(value) == -lib.BG_ERR_BAD_ARG, (name, value)
-        assert setter(other) == good            # the refusals changed nothing
-    finally:
-        setter(old)
+def _prototypes():
+    """(name, parameter count) of every function in the cffi cdef."""
+    text = re.sub(r"/\*.*?\*/", "", build.cdef_text(), flags=re.S)
+    found = []
+    for name, params in re.findall(r"\b(bg_\w+)\s*\(([^()]*)\)\s*;", text):
+        params = params.strip()
+        found.append((name, 0 if params in ("", "void") else params.count(",") + 1))
+    return found
 
 
-def test_the_rollout_setter_refuses_bad_trials_or_horizons_and_keeps_its_setting():
-    old = lib.bg_set_rollouts(0, 1)
-    try:
-        assert lib.bg_set_rollouts(12, 5) == 0
-        for trials, horizon in ((-1, 5), (3601, 5), (12, 0), (12, 51)):
-            assert lib.bg_set_rollouts(trials, horizon) == -lib.BG_ERR_BAD_ARG
-        assert lib.bg_set_rollouts(0, 1) == 12
-    finally:
-        lib.bg_set_rollouts(old if old >= 0 else 0, 1)
+def test_no_prototype_takes_more_than_eight_parameters():
+    prototypes = _prototypes()
+    assert len(prototypes) > 40                   # the parse found the header's functions
+    assert dict(prototypes)["bg_rank_plays"] == 7
+    assert [(name, n) for name, n in prototypes if n > 8] == []
+
+
+def test_the_header_has_no_global_setter_and_no_read_back_of_a_last_call():
+    names = [name for name, _ in _prototypes()]
+    assert [n for n in names if n.startswith(("bg_set_", "bg_last_"))] == []
+    assert "bg_eval_cache" not in names
 
 
 def test_the_avx2_hook_takes_0_or_1_only():
@@ -65,15 +58,19 @@ def test_a_bad_board_is_the_same_negative_code_from_every_function_that_takes_on
     steps = ffi.new("int8_t[]", lib.BG_MAX_PLAYS * lib.BG_MAX_STEPS * lib.BG_STEP_FIELDS)
     nsteps, out = ffi.new("int8_t[]", lib.BG_MAX_PLAYS), ffi.new("float[]", 6)
     made, handle = ffi.new("int8_t[]", 2), ffi.new("bg_rollout **")
+    ranked = ffi.new("bg_play[]", 1)
+    ranking = ffi.new("bg_ranking *", {"plays": ranked, "max_plays": 1})
+    plan = ffi.new("bg_rollout_plan *", {"kind": 0, "trials": 1, "level": 3, "threads": 1,
+                                         "seed": 1})
     assert lib.bg_validate(board) == code
     assert lib.bg_legal_plays(board, 3, 1, plays, steps, nsteps, lib.BG_MAX_PLAYS) == code
-    assert lib.bg_evaluate(board, 0, out) == code
-    assert lib.bg_rank_plays(board, 3, 1, 3, ffi.NULL, plays, steps, nsteps, out, 1) == code
-    assert lib.bg_cube_decision(board, 3, ffi.NULL, out) == code
+    assert lib.bg_evaluate(board, 0, ffi.NULL, out) == code
+    assert lib.bg_rank_plays(board, 3, 1, 3, ffi.NULL, ffi.NULL, ranking) == code
+    assert lib.bg_cube_decision(board, 3, ffi.NULL, ffi.NULL, out) == code
     assert lib.bg_step_check(board, 3, 1, made, 0, 7, 3, plays) == code
     assert lib.bg_turn_complete(board, 3, 1, made, 0) == code
     assert lib.bg_bench_generate(board, ffi.new("int8_t[]", [3, 1]), 1, 1) == code
-    assert lib.bg_rollout_start(board, 1, 0, 1, 3, 0, 1, 1, ffi.NULL, handle) == code
+    assert lib.bg_rollout_start(board, 1, plan, ffi.NULL, ffi.NULL, handle) == code
     assert handle[0] == ffi.NULL
     start = ffi.new("int8_t[]", lib.BG_BOARD_LEN)
     lib.bg_start(start)
@@ -97,13 +94,15 @@ def test_answers_that_are_not_a_status_come_back_through_out_pointers():
     assert lib.bg_legal_result_text(b"4HPwATDgc/ABMA", 0, 1, text) == -lib.BG_BAD_DICE
     assert text[0] == ffi.NULL
     assert lib.bg_legal_result_text(b"not an id at all", 3, 1, text) == -lib.BG_ERR_BAD_ID
-    ply = ffi.new("int *")
     start = ffi.new("int8_t[]", lib.BG_BOARD_LEN)
     lib.bg_start(start)
-    assert lib.bg_rank_plays(start, 3, 1, 1, ffi.NULL, ffi.NULL, ffi.NULL, ffi.NULL, ffi.NULL,
-                             2) == 2
-    assert lib.bg_last_ply(0, ply) == 0 and ply[0] == -1      # level 1's heuristic: an answer
-    assert lib.bg_last_ply(2, ply) == -lib.BG_ERR_BAD_ARG
+    plays = ffi.new("bg_play[]", 2)
+    ranking = ffi.new("bg_ranking *", {"plays": plays, "max_plays": 2})
+    assert lib.bg_rank_plays(start, 3, 1, 1, ffi.NULL, ffi.NULL, ranking) == 2
+    assert plays[0].ply == -1                    # level 1's heuristic: an answer of the play
+    assert ranking.legal == 16 and ranking.work == 0
+    ranking.max_plays = 0
+    assert lib.bg_rank_plays(start, 3, 1, 1, ffi.NULL, ffi.NULL, ranking) == -lib.BG_ERR_BAD_ARG
 
 
 def test_every_function_that_returns_no_int_status_is_a_named_exception_of_the_header():

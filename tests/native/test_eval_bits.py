@@ -111,23 +111,22 @@ def c_terms(terms, cube_value=None, cube_owner=0):
 
 def rank_digest(positions, level: int, terms) -> str:
     """bg_rank_plays at `terms` over the positions, each with a die pair from its index: the
-    plays' boards, steps and equities and bg_last_probs' chances of the best five."""
+    best five plays' boards, steps and equities and the chances that ranked them, hashed in
+    the order the pins were first taken (all boards, all steps, step counts and equities,
+    all chances)."""
     h = hashlib.sha256()
-    boards = ffi.new("int8_t[]", lib.BG_MAX_PLAYS * lib.BG_BOARD_LEN)
-    steps = ffi.new("int8_t[]", lib.BG_MAX_PLAYS * lib.BG_MAX_STEPS * lib.BG_STEP_FIELDS)
-    nsteps = ffi.new("int8_t[]", lib.BG_MAX_PLAYS)
-    equity = ffi.new("float[]", lib.BG_MAX_PLAYS)
-    probs = ffi.new("float[]", 5 * lib.BG_N_PROBS)
+    plays = ffi.new("bg_play[]", 5)
+    ranking = ffi.new("bg_ranking *", {"plays": plays, "max_plays": 5})
     for i, p in enumerate(positions):
         d1, d2 = 1 + i % 6, 1 + (i * 7 // 6) % 6
-        n = lib.bg_rank_plays(p.as_c(), d1, d2, level, c_terms(terms), boards, steps, nsteps,
-                              equity, 5)
+        n = lib.bg_rank_plays(p.as_c(), d1, d2, level, c_terms(terms), ffi.NULL, ranking)
         assert n > 0, (p.position_id, n)
-        lib.bg_last_probs(probs, n)
-        h.update(ffi.buffer(boards, n * lib.BG_BOARD_LEN)[:])
-        h.update(ffi.buffer(steps, n * lib.BG_MAX_STEPS * lib.BG_STEP_FIELDS)[:])
-        h.update(ffi.buffer(nsteps, n)[:] + ffi.buffer(equity, 4 * n)[:])
-        h.update(ffi.buffer(probs, 4 * n * lib.BG_N_PROBS)[:])
+        got = [plays[k] for k in range(n)]
+        h.update(b"".join(ffi.buffer(g.board)[:] for g in got))
+        h.update(b"".join(ffi.buffer(g.steps)[:] for g in got))
+        h.update(bytes(g.nsteps & 0xFF for g in got)
+                 + b"".join(struct.pack("=f", g.equity) for g in got))
+        h.update(b"".join(ffi.buffer(g.probs)[:] for g in got))
     return h.hexdigest()
 
 
@@ -146,7 +145,7 @@ def cube_cases():
 
 
 def cube_call(board, cube, owner, terms, out, level=3) -> int:
-    return lib.bg_cube_decision(board, level, c_terms(terms, cube, owner), out)
+    return lib.bg_cube_decision(board, level, c_terms(terms, cube, owner), ffi.NULL, out)
 
 
 def cube_digest(positions, level: int) -> str:
@@ -189,8 +188,9 @@ def test_the_cube_theory_on_fixed_chances_is_the_pinned_bits():
 def rollout_start(boards, kind, terms):
     c_boards = ffi.new("int8_t[]", [c for b in boards for c in b.board])
     handle = ffi.new("bg_rollout **")
-    code = lib.bg_rollout_start(c_boards, len(boards), kind, 36, 3, 8, 2026, 2, c_terms(terms),
-                                handle)
+    plan = ffi.new("bg_rollout_plan *", {"kind": kind, "trials": 36, "level": 3, "truncate": 8,
+                                         "seed": 2026, "threads": 2})
+    code = lib.bg_rollout_start(c_boards, len(boards), plan, c_terms(terms), ffi.NULL, handle)
     assert code == 0, code
     return handle[0]
 

@@ -121,11 +121,11 @@ def test_ranked_candidates_match_one_by_one_and_the_best_play_is_the_first():
             ranked = ev.ranked_plays(pos.position_id, dice, level)
             listed = list(ranked)
             assert len(ranked) == len(listed) and ranked == listed
-            ply, plies = ffi.new("int *"), []
-            for i in range(len(listed)):
-                assert lib.bg_last_ply(i, ply) == 0
-                plies.append(ply[0])
-            assert [c.ply for c in listed] == plies
+            plays = ffi.new("bg_play[]", len(listed))
+            ranking = ffi.new("bg_ranking *", {"plays": plays, "max_plays": len(listed)})
+            assert lib.bg_rank_plays(pos.as_c(), *dice, level, ffi.NULL, ffi.NULL,
+                                     ranking) == len(listed)
+            assert [c.ply for c in listed] == [plays[i].ply for i in range(len(listed))]
             assert ev.best_play(pos.position_id, dice, level) == listed[0].position_id
 
 

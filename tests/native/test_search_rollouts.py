@@ -1,13 +1,14 @@
-"""Level 5's rollouts of its closest candidates (bg_set_rollouts): which candidates they judge,
-that a one-ply rollout with the luck taken out is the one-ply value exactly, and that the play
-still depends only on the position and dice (the rollouts' dice are drawn from them)."""
+"""Level 5's rollouts of its closest candidates (bg_search's roll_trials): which candidates
+they judge, that a one-ply rollout with the luck taken out is the one-ply value exactly, and
+that the play still depends only on the position and dice (the rollouts' dice are drawn from
+them)."""
 import pytest
 
 from deeper_stages import rejudged_closest
 from deeper_stages import search_cases as _cases
 from game.model import evaluator as ev
 from game.model.position import Position
-from native import lib
+from game.model.search_settings import SearchSettings
 
 MARGIN = 0.06   # search.h SR_ROLL_MARGIN
 KEEP = 3        # search.h SR_ROLL_KEEP
@@ -15,17 +16,15 @@ KEEP = 3        # search.h SR_ROLL_KEEP
 
 @pytest.fixture
 def rank():
-    """Level 5's ranking of (position, dice) with rollouts (trials, horizon) or None for none;
-    the shipped setting is put back."""
+    """Level 5's ranking of (position, dice) with rollouts (trials, horizon) or None for none
+    (and the cache on or off)."""
     ev.ensure_loaded()
 
-    def ranked(pos, dice, rollouts):
-        old = lib.bg_set_rollouts(*(rollouts or (0, 1)))
-        try:
-            return [(c.position_id, c.equity, c.ply) for c in
-                    ev.ranked_plays(pos.position_id, dice, 5)]
-        finally:
-            lib.bg_set_rollouts(old, 4)
+    def ranked(pos, dice, rollouts, cache=True):
+        trials, horizon = rollouts or (0, 1)
+        search = SearchSettings(roll_trials=trials, roll_horizon_plies=horizon, cache=cache)
+        return [(c.position_id, c.equity, c.ply) for c in
+                ev.ranked_plays(pos.position_id, dice, 5, search=search)]
     return ranked
 
 
@@ -56,24 +55,6 @@ def test_rollouts_give_the_same_ranking_each_time_and_with_the_cache_off(rank):
     cases = _cases(6, seed=37)
     first = [rank(pos, dice, (36, 4)) for pos, dice in cases]
     again = [rank(pos, dice, (36, 4)) for pos, dice in cases]
-    old = lib.bg_eval_cache(0)
-    try:
-        uncached = [rank(pos, dice, (36, 4)) for pos, dice in cases]
-    finally:
-        lib.bg_eval_cache(old)
+    uncached = [rank(pos, dice, (36, 4), cache=False) for pos, dice in cases]
     assert first == again == uncached
     assert any(ply == 4 for ranking in first for _, _, ply in ranking)
-
-
-def test_the_rollout_setter_refuses_out_of_range_values_and_keeps_its_setting():
-    ev.ensure_loaded()
-    old = lib.bg_set_rollouts(0, 4)
-    try:
-        assert lib.bg_set_rollouts(-1, 4) == -lib.BG_ERR_BAD_ARG
-        assert lib.bg_set_rollouts(3601, 4) == -lib.BG_ERR_BAD_ARG
-        assert lib.bg_set_rollouts(36, 0) == -lib.BG_ERR_BAD_ARG
-        assert lib.bg_set_rollouts(36, 51) == -lib.BG_ERR_BAD_ARG
-        assert lib.bg_set_rollouts(36, 4) == 0          # the refusals changed nothing
-        assert lib.bg_set_rollouts(0, 4) == 36
-    finally:
-        lib.bg_set_rollouts(old, 4)

@@ -57,7 +57,7 @@ def test_gen_targets_are_our_own_one_ply_values_with_impossible_chances_zero(gen
     for b, target in recs:
         board[0:50] = b
         assert lib.bg_validate(board) == 0 and lib.bg_game_result(board) == 0
-        assert lib.bg_evaluate(board, 1, probs) == 0
+        assert lib.bg_evaluate(board, 1, ffi.NULL, probs) == 0
         me, opp = b[:25], b[25:]
         want = list(probs)
         if sum(me) < 15:
@@ -226,18 +226,18 @@ def test_gen_from_a_file_writes_each_decisions_best_plays_as_level3_ranks_them(s
     counts = list((tmp_path / "f.rec.dec").read_bytes())
     assert sum(counts) == len(recs) > 12
     ev.load_weights()
-    board, outs = ffi.new("int8_t[]", 50), ffi.new("int8_t[]", 50 * lib.BG_MAX_PLAYS)
-    eqs, swapped = ffi.new("float[]", lib.BG_MAX_PLAYS), ffi.new("int8_t[]", 50)
+    board, swapped = ffi.new("int8_t[]", 50), ffi.new("int8_t[]", 50)
+    plays = ffi.new("bg_play[]", lib.BG_MAX_PLAYS)
+    ranking = ffi.new("bg_ranking *", {"plays": plays, "max_plays": lib.BG_MAX_PLAYS})
     want = []   # per decision: the swapped results of level 3's best plays (none in bear-off)
     for c in chunks:
         board[0:50] = list(struct.unpack("<50b", c[:50]))
-        n = lib.bg_rank_plays(board, c[50], c[51], 3, ffi.NULL, outs, ffi.NULL, ffi.NULL, eqs,
-                              lib.BG_MAX_PLAYS)
+        n = lib.bg_rank_plays(board, c[50], c[51], 3, ffi.NULL, ffi.NULL, ranking)
         got = []
         for k in range(min(n, 3)):
-            if k and eqs[0] - eqs[k] > 0.12:
+            if k and plays[0].equity - plays[k].equity > 0.12:
                 break
-            lib.bg_swap(outs + 50 * k, swapped)
+            lib.bg_swap(plays[k].board, swapped)
             top0 = max([i for i in range(25) if swapped[i]] or [-1])
             top1 = max([i for i in range(25) if swapped[25 + i]] or [-1])
             if top0 > 23 - top1 or top0 > 5 or top1 > 5:   # contact or race: written
@@ -312,20 +312,20 @@ def test_two_ply_rollouts_average_the_one_ply_values_after_each_first_rolls_best
     start's view, and the first roll's luck cancels in the mean."""
     rolled = rollout_records(sldata, tmp_path, "r2.rec", "--rollout", 36, "--horizon", 2)
     ev.load_weights()
-    board, outs = ffi.new("int8_t[]", 50), ffi.new("int8_t[]", 50 * lib.BG_MAX_PLAYS)
+    board, plays = ffi.new("int8_t[]", 50), ffi.new("bg_play[]", lib.BG_MAX_PLAYS)
+    ranking = ffi.new("bg_ranking *", {"plays": plays, "max_plays": lib.BG_MAX_PLAYS})
     swapped, probs = ffi.new("int8_t[]", 50), ffi.new("float[]", 5)
     for b, got in rolled[:6]:
         board[0:50] = b
         want = [0.0] * 5
         for d1 in range(1, 7):
             for d2 in range(1, 7):
-                assert lib.bg_rank_plays(board, d1, d2, 3, ffi.NULL, outs, ffi.NULL,
-                                         ffi.NULL, ffi.NULL, lib.BG_MAX_PLAYS) >= 1
-                lib.bg_swap(outs, swapped)
+                assert lib.bg_rank_plays(board, d1, d2, 3, ffi.NULL, ffi.NULL, ranking) >= 1
+                lib.bg_swap(plays[0].board, swapped)
                 if lib.bg_game_result(swapped):
-                    assert lib.bg_evaluate(swapped, 0, probs) == 0
+                    assert lib.bg_evaluate(swapped, 0, ffi.NULL, probs) == 0
                 else:
-                    assert lib.bg_evaluate(swapped, 1, probs) == 0
+                    assert lib.bg_evaluate(swapped, 1, ffi.NULL, probs) == 0
                 p = list(probs)   # the opponent's view: back to the start's side on roll
                 mine = [1 - p[0], p[3], p[4], p[1], p[2]]
                 want = [w + m / 36 for w, m in zip(want, mine, strict=True)]

@@ -321,7 +321,7 @@ def test_refine_gen_ply0_targets_are_each_games_outcome_for_the_side_on_roll(too
         assert win_bg <= win_g <= win and lose_bg <= lose_g <= 1 - win
         assert in_contact(b)
         board[0:50] = b
-        assert lib.bg_evaluate(board, 0, probs) == 0
+        assert lib.bg_evaluate(board, 0, ffi.NULL, probs) == 0
         ours.append(lib.bg_equity(probs))
         outcomes.append(win * 1 + win_g + win_bg - (1 - win) - lose_g - lose_bg)
     # the net's equity for the side on roll predicts that side's result: a target seen from

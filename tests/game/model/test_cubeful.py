@@ -103,7 +103,7 @@ def test_impossible_cube_terms_are_refused_with_a_named_code_in_one_line(fields,
     terms = ffi.new("bg_match *", dict(zip(names, fields, strict=True)))
     board = ev.Position.from_id(OPENING).as_c()
     out = ffi.new("float[]", lib.BG_CUBE_OUT_LEN)
-    for call in (lambda: lib.bg_cube_decision(board, 5, terms, out),
+    for call in (lambda: lib.bg_cube_decision(board, 5, terms, ffi.NULL, out),
                  lambda: lib.bg_cube_from_probs(ffi.new("float[]", [0.6, 0.1, 0, 0.05, 0]),
                                                 terms, out)):
         rc = call()

@@ -55,10 +55,20 @@ def test_match_value_weights_each_outcome_by_the_table():
 def c_rank(terms) -> int:
     """bg_rank_plays of the DMP case with a bg_match of these six fields, filled by hand."""
     board = Position.from_id(DMP_POSITION).as_c()
-    out = ffi.new("int8_t[]", 50 * 4)
     fields = ("cube_value", "cube_owner", "match_to", "away_me", "away_opp", "crawford")
     match = ffi.new("bg_match *", dict(zip(fields, terms, strict=True)))
-    return lib.bg_rank_plays(board, 6, 3, 3, match, out, ffi.NULL, ffi.NULL, ffi.NULL, 4)
+    return lib.bg_rank_plays(board, 6, 3, 3, match, ffi.NULL, _ranking(4))
+
+
+def _ranking(room: int):
+    """A bg_ranking with room for `room` plays (its array kept alive by the header)."""
+    plays = ffi.new("bg_play[]", room)
+    ranking = ffi.new("bg_ranking *", {"plays": plays, "max_plays": room})
+    _kept.append(plays)
+    return ranking
+
+
+_kept: list = []
 
 
 def test_the_c_function_refuses_a_bad_score_and_takes_null_as_money():
@@ -71,8 +81,7 @@ def test_the_c_function_refuses_a_bad_score_and_takes_null_as_money():
     assert c_rank((1, 0, 0, 99, -4, 7)) > 0       # money: the score is not looked at
     assert lib.bg_check_match(ffi.NULL) == 0
     board = Position.from_id(DMP_POSITION).as_c()
-    assert lib.bg_rank_plays(board, 6, 3, 3, ffi.NULL, ffi.NULL, ffi.NULL, ffi.NULL, ffi.NULL,
-                             4) > 0
+    assert lib.bg_rank_plays(board, 6, 3, 3, ffi.NULL, ffi.NULL, _ranking(4)) > 0
 
 
 def _door(job, terms, memory=None, at=0x6000):

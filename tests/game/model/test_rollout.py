@@ -225,17 +225,22 @@ def test_the_engine_refuses_bad_boards_and_arguments_without_crashing():
              (start, 1, 0, 1, 2), (bad, 1, 0, 1, 3)]
     for boards, n, kind, trials, level in cases:
         handle[0] = ffi.cast("bg_rollout *", 1)
-        error = lib.bg_rollout_start(boards, n, kind, trials, level, 0, 1, 1, ffi.NULL, handle)
+        plan = ffi.new("bg_rollout_plan *", {"kind": kind, "trials": trials, "level": level,
+                                             "threads": 1, "seed": 1})
+        error = lib.bg_rollout_start(boards, n, plan, ffi.NULL, ffi.NULL, handle)
         assert error < 0 and handle[0] == ffi.NULL
     assert error == -lib.BG_POS_SHARED_POINT
-    assert lib.bg_rollout_start(start, 1, 0, 1, 3, 0, 1, 1, ffi.NULL, ffi.NULL) == \
+    plan = ffi.new("bg_rollout_plan *", {"kind": lib.BG_ROLLOUT_PLAYS, "trials": 1, "level": 3,
+                                         "threads": 1, "seed": 1})
+    assert lib.bg_rollout_start(start, 1, plan, ffi.NULL, ffi.NULL, ffi.NULL) == \
         -lib.BG_ERR_BAD_ARG                     # nowhere to put the handle
+    assert lib.bg_rollout_start(start, 1, ffi.NULL, ffi.NULL, ffi.NULL, handle) == \
+        -lib.BG_ERR_BAD_ARG                     # no plan
     assert lib.bg_rollout_poll(ffi.NULL, ffi.NULL, ffi.NULL) == -lib.BG_ERR_BAD_ARG
     lib.bg_rollout_stop(ffi.NULL)
     lib.bg_rollout_free(ffi.NULL)
     assert lib.bg_rollout_busy(ffi.NULL) == 0
-    assert lib.bg_rollout_start(start, 1, lib.BG_ROLLOUT_PLAYS, 1, 3, 0, 1, 1, ffi.NULL,
-                                handle) == 0
+    assert lib.bg_rollout_start(start, 1, plan, ffi.NULL, ffi.NULL, handle) == 0
     out, se = ffi.new("float[]", lib.BG_CUBE_OUT_LEN), ffi.new("double[]", 3)
     assert lib.bg_rollout_cube(handle[0], ffi.NULL, out, se) == -lib.BG_ERR_BAD_ARG
     lib.bg_rollout_free(handle[0])

@@ -183,7 +183,9 @@ def test_the_engine_refuses_a_bad_match_or_a_match_for_the_cube_kind():
                         (lib.BG_ROLLOUT_PLAYS, (1, 0, 26, 2, 4, 0)),
                         (lib.BG_ROLLOUT_CUBE, (1, 0, 5, 2, 4, 0))):
         match = ffi.new("bg_match *", dict(zip(fields, terms, strict=True)))
-        code = lib.bg_rollout_start(board, 1, kind, 4, 3, 0, 1, 1, match, handle)
+        plan = ffi.new("bg_rollout_plan *", {"kind": kind, "trials": 4, "level": 3,
+                                             "threads": 1, "seed": 1})
+        code = lib.bg_rollout_start(board, 1, plan, match, ffi.NULL, handle)
         assert code == -lib.BG_ERR_BAD_ARG and handle[0] == ffi.NULL
     past = RS.plays_job(start, plays, terms=MatchTerms(length=30, away_me=2, away_opp=4))
     assert past.match is None and past.past_table
