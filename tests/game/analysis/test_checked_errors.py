@@ -3,7 +3,6 @@ over the ? line again at 3 plies before it charges it, the QUICK review charges 
 page says how each was checked, the .sgf carries the checked values, and the tutor checks its
 warning the same way. Positions are gnubg position IDs from a match GNU Backgammon played
 against itself (bench/review_vs_gnubg.py seed 48), with the play and the terms they had."""
-import random
 
 import pytest
 
@@ -15,42 +14,19 @@ from game.analysis.verdicts import Check, CubeReview, MoveReview
 from game.files.settings import Settings, load_settings
 from game.matchfiles import sgf
 from game.model import evaluator, rules
-from game.model.match import COMPUTER, HUMAN
 from game.model.match_equity import Emg
 from game.model.match_terms import MatchTerms
 from game.model.position import Position
-from game.model.record import MatchRecord, format_play
+from game.model.record import format_play
 from game.pages.review_pages import message_lines
 from game.scenes import tutor
+from review_records import played_out
 
 # 7-point match, 3-away against 7-away, the cube on 2 and the opponent's: bar/21 6/4 with 42
 # is charged 0.046 EMG by level 5 and 0.028 at 3 plies (the best: bar/21 21/19*)
 CLEARED = ("tykAgDvc2w0AQA", (4, 2), "bar/21 6/4", MatchTerms(2, 2, 7, 3, 7, 0))
 # 7-away against 3-away, the cube on 2 and the mover's: 6/2 2/1 with 41, 0.276 EMG, kept
 CONFIRMED = ("vLcdAAB3YwAEOg", (4, 1), "6/2 2/1", MatchTerms(2, 1, 7, 7, 3, 0))
-
-
-def played_out(seed, error_rate):
-    """A money game to the end: level 3's best play, or now and then one of its next three
-    (errors for the review to charge), seeded dice."""
-    rng = random.Random(seed)
-    record = MatchRecord(0)
-    record.start_game({HUMAN: 0, COMPUTER: 0})
-    position, side, first = Position.start(), HUMAN, True
-    while True:
-        dice = (rng.randint(1, 6), rng.randint(1, 6))
-        while first and dice[0] == dice[1]:
-            dice = (rng.randint(1, 6), rng.randint(1, 6))
-        first = False
-        ranked = evaluator.ranked_plays(position, dice, 3)
-        pick = ranked[0] if rng.random() > error_rate else \
-            ranked[min(len(ranked) - 1, rng.randint(1, 3))]
-        record.move(side, dice, pick.play.steps)
-        result = rules.game_result(pick.play.after)
-        if result:
-            record.win(side, result)
-            return record
-        position, side = pick.play.after.swapped(), COMPUTER if side == HUMAN else HUMAN
 
 
 def play_named(position_id, dice, words):
