@@ -397,7 +397,8 @@ int main(int argc, char **argv) {
     if (!strcmp(cmd, "gen")) {
         if (!out || data || o.ply < 1 || o.ply > 2 || o.top < 1 || o.positions < 1 ||
             o.sample <= 0 || o.sample > 1 || o.explore < 0 || o.explore > 1 || !(o.margin >= 0) ||
-            o.rollout < 0 || o.rollout > 100000 || o.horizon < 1 || o.horizon > 2000) {
+            o.rollout < 0 || o.rollout > 100000 || o.horizon < 1 || o.horizon > 2000 ||
+            !(o.noise >= 0) || o.noise > 2 || (from && o.noise > 0)) {   /* noise: self-play's */
             usage();
             return 2;
         }
