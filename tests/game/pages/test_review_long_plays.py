@@ -103,13 +103,13 @@ def test_a_move_page_says_its_depth_as_n_ply_never_2p(cuts, length, checked):
     unchecked, on the row above it."""
     records = [doubles_game(one_game(length=length)), played_out(7, level=LEVEL, length=length)]
     for record in records:
-        for item, lines in move_pages(record, checked):
-            assert not any(DEPTH_CUT.search(line) for line in lines), lines
+        for item, rows in move_pages(record, checked):
+            assert not any(DEPTH_CUT.search(row) for row in rows), rows
             if item.check is None:                 # the depth and the luck, every time
-                assert f"{item.best.ply}-ply" in " ".join(lines), lines
-                assert f"luck {item.luck:+.2f}" in " ".join(lines), lines
-            assert len(lines[-1]) <= S.COLS and all(len(line) <= message_rows.ROW_COLS
-                                                    for line in lines[:-1])
+                assert f"{item.best.ply}-ply" in " ".join(rows), rows
+                assert f"luck {item.luck:+.2f}" in " ".join(rows), rows
+            assert len(rows[-1]) <= S.COLS and all(len(row) <= message_rows.ROW_COLS
+                                                   for row in rows[:-1])
     assert cuts == []
 
 
