@@ -63,13 +63,14 @@ class Packer:
     """Packs finished games into chunks of CHUNK_GAMES lines, each compressed on its own, and
     reads them back, remembering what the last save packed and read so that a save costs
     about its newest games, not the whole series: a finished game's line (its record no
-    longer changes), a chunk's base64 text by its lines, a line's reading by its text. The
-    Autosave keeps one; a fresh one remembers nothing."""
+    longer changes), a chunk's base64 text by its lines and its games read back by that
+    text. The Autosave keeps one; a fresh one remembers nothing."""
 
     def __init__(self) -> None:
         self.lines: dict[int, tuple[GameRecord, GameResult, int, str]] = {}
         self.chunks: dict[str, str] = {}
-        self.readings: dict[tuple[tuple[str, str], str], tuple[GameRecord, GameResult]] = {}
+        self.readings: dict[tuple[tuple[str, str], str],
+                            list[tuple[GameRecord, GameResult]]] = {}
 
     def _line(self, game: GameRecord, result: GameResult, sides: tuple[str, str],
               known_lines: dict[int, tuple[GameRecord, GameResult, int, str]]) -> str:
@@ -107,15 +108,20 @@ class Packer:
         results: list[GameResult] = []
         known, self.readings = self.readings, {}
         for chunk in chunks:
-            for line in unsqueezed(chunk):
-                number = len(games) + 1
-                if number > MAX_GAMES:
-                    raise PackError(f"more than {MAX_GAMES:,} games")
-                reading = known.get((sides, line)) or read_line(line, number, sides)
-                self.readings[(sides, line)] = reading
-                games.append(reading[0])
-                results.append(reading[1])
+            readings = known.get((sides, chunk)) or self._read_chunk(chunk, len(games), sides)
+            self.readings[(sides, chunk)] = readings
+            games += [game for game, _result in readings]
+            results += [result for _game, result in readings]
+            if len(games) > MAX_GAMES:
+                raise PackError(f"more than {MAX_GAMES:,} games")
         return games, results
+
+    @staticmethod
+    def _read_chunk(chunk: str, before: int,
+                    sides: tuple[str, str]) -> list[tuple[GameRecord, GameResult]]:
+        """A chunk's games and results, its lines numbered on from `before`."""
+        return [read_line(line, before + at, sides)
+                for at, line in enumerate(unsqueezed(chunk), start=1)]
 
 
 def squeezed(text: str) -> str:
