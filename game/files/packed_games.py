@@ -18,7 +18,8 @@ from game.model.record import Action, GameRecord
 
 COMPRESSION_LEVEL = 6               # zlib's default: most of level 9's room, in a third the time
 CHUNK_GAMES = 100                   # games compressed together: a save recompresses one chunk
-MAX_UNPACKED_BYTES = 16 << 20       # a chunk's lines (about 100 KB) stop here when damaged
+MAX_CHUNK_BYTES = 4 << 20           # a chunk's lines (about 100 KB) stop here when damaged
+MAX_UNPACKED_BYTES = 64 << 20       # and all chunks' (a full series: about 2 MB)
 KIND_LETTERS = {"move": "m", "roll": "r", "double": "d", "take": "t", "drop": "x", "win": "w"}
 LETTER_KINDS = {letter: kind for kind, letter in KIND_LETTERS.items()}
 _POINT = r"(?:2[0-4]|1\d|[1-9])"
@@ -107,21 +108,23 @@ class Packer:
         games: list[GameRecord] = []
         results: list[GameResult] = []
         known, self.readings = self.readings, {}
+        unpacked = 0                                # bytes of lines read, known chunks apart
         for chunk in chunks:
-            readings = known.get((sides, chunk)) or self._read_chunk(chunk, len(games), sides)
+            readings = known.get((sides, chunk))
+            if readings is None:
+                lines = unsqueezed(chunk)
+                unpacked += sum(len(line) + 1 for line in lines)
+                if len(lines) > CHUNK_GAMES or unpacked > MAX_UNPACKED_BYTES:
+                    raise PackError(f"a chunk of {len(lines):,} games (at most {CHUNK_GAMES}), "
+                                    f"or more than {MAX_UNPACKED_BYTES:,} bytes of games")
+                readings = [read_line(line, len(games) + at, sides)
+                            for at, line in enumerate(lines, start=1)]
             self.readings[(sides, chunk)] = readings
             games += [game for game, _result in readings]
             results += [result for _game, result in readings]
             if len(games) > MAX_GAMES:
                 raise PackError(f"more than {MAX_GAMES:,} games")
         return games, results
-
-    @staticmethod
-    def _read_chunk(chunk: str, before: int,
-                    sides: tuple[str, str]) -> list[tuple[GameRecord, GameResult]]:
-        """A chunk's games and results, its lines numbered on from `before`."""
-        return [read_line(line, before + at, sides)
-                for at, line in enumerate(unsqueezed(chunk), start=1)]
 
 
 def squeezed(text: str) -> str:
@@ -134,9 +137,11 @@ def unsqueezed(chunk: str) -> list[str]:
     try:
         unzip = zlib.decompressobj()
         raw = unzip.decompress(base64.b64decode(chunk.encode("ascii"), validate=True),
-                               MAX_UNPACKED_BYTES)
-        if unzip.unconsumed_tail or not unzip.eof:
-            raise PackError(f"more than {MAX_UNPACKED_BYTES:,} bytes of games, or cut short")
+                               MAX_CHUNK_BYTES)
+        if unzip.unconsumed_tail:
+            raise PackError(f"a chunk of more than {MAX_CHUNK_BYTES:,} bytes")
+        if not unzip.eof:
+            raise PackError("a chunk cut short")
         return raw.decode("ascii").split("\n")
     except (binascii.Error, zlib.error, UnicodeError) as exc:
         raise PackError(f"not packed games ({exc.__class__.__name__})") from None

@@ -137,7 +137,7 @@ def check_save(data) -> None:
         raise SaveError("format: not a Spectrum Backgammon save file")
     try:
         table({"version": whole(READS[0], READS[-1]), "match": _match})(data, "")
-        maybe(list_of(text(packed_games.MAX_UNPACKED_BYTES), 0, MAX_GAMES))(
+        maybe(list_of(text(packed_games.MAX_CHUNK_BYTES), 0, MAX_GAMES))(
             data["match"]["record"].get("played"), "match.record.played")
         table({"position_id": _position_id, "turn": one_of(*data["match"]["sides"]),
                "dice": maybe(_dice), "settings": _settings, "extra": plain,

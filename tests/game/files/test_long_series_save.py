@@ -4,7 +4,9 @@ games are packed (game/files/packed_games.py), a save of 2,000 games fits with r
 a save of the old form still loads; a damaged pack, a result that is not its game's, or a
 save that would still be too big is one line and the last good save is kept. Series built in
 code (tests/long_series.py), as varied as real play."""
+import base64
 import json
+import zlib
 
 import pytest
 
@@ -87,12 +89,19 @@ def test_a_packed_game_line_is_read_back_only_when_whole(tmp_path, line, why):
     assert "\n" not in words and "\x1b" not in words
 
 
-@pytest.mark.parametrize("chunk", ["not base64!", "AAAA", "", "eJwDAAAAAAE="])
-def test_a_damaged_chunk_is_refused_in_one_line_naming_it(tmp_path, chunk):
+BOMB = base64.b64encode(zlib.compress(b"0" * (packed_games.MAX_CHUNK_BYTES + 1), 9)).decode()
+
+
+@pytest.mark.parametrize(("chunk", "why"), [
+    ("not base64!", "not packed games"), ("AAAA", "not packed games"),
+    ("", "a chunk cut short"), ("eJwDAAAAAAE=", "not a packed game"),
+    (BOMB, "a chunk of more than 4,194,304 bytes"),               # 4 MiB of zeros, 4 KB
+    (packed_games.squeezed("\n".join(["x"] * 101)), "a chunk of 101 games")])
+def test_a_damaged_chunk_is_refused_in_one_line_naming_it(tmp_path, chunk, why):
     data = packed_save(tmp_path)
     data["match"]["record"]["played"][0] = chunk
     words = refusal(data)
-    assert words.startswith("match.record.played:") and "\n" not in words
+    assert words.startswith("match.record.played:") and why in words and "\n" not in words
 
 
 def test_a_result_that_is_not_its_games_is_refused_by_name_and_nothing_written(tmp_path):
