@@ -145,11 +145,16 @@ def message_lines(item, bottom: str, names: dict | None = None) -> list[str]:
     """The message rows of a decision's page, shown at once: how a checked error was checked
     (verdicts.Check.words: "checked -0.082 (was -0.121)"), on the row above, then the detail
     on the message line. Unchecked, what of the depth and luck the message line had no room
-    for ("2-ply luck +0.35", or "luck +0.35" after its "2-ply") takes the row above."""
+    for ("2-ply luck +0.35", or "luck +0.35" after its "2-ply") takes the row above; checked,
+    with the checked error leading a message line that has no room for the depth, the row
+    says the depth in its place ("checked 3-ply (was -0.121)")."""
     lines = [detail(item, bottom, names)]
     extras = _best_words(item, bottom)[1]
     if item.check is not None:
-        lines.insert(0, fit(item.check.words(), message_rows.ROW_COLS))
+        check = item.check
+        words = check.words() if not extras or lines[0].endswith(tuple(extras)) else \
+            f"checked {check.ply}-ply (was {-check.quick:+.3f})"
+        lines.insert(0, fit(words, message_rows.ROW_COLS))
     elif extras and not lines[0].endswith(extras[0]):
         depth, both = extras[1], extras[0]
         lines.insert(0, both[len(depth) + 1:] if lines[0].endswith(depth) else both)

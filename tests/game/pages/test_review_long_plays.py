@@ -99,14 +99,14 @@ def move_pages(record, checked: bool):
 @pytest.mark.parametrize("checked", [False, True])
 def test_a_move_page_says_its_depth_as_n_ply_never_2p(cuts, length, checked):
     """The message line shortened the depth to "2p" where "2-ply" had no room (a 55 in four
-    steps, a long best play); the depth is said one way, "2-ply", on the message line or,
-    unchecked, on the row above it."""
+    steps, a long best play); the depth is said one way, "2-ply", on the message line or
+    on the row above it."""
     records = [doubles_game(one_game(length=length)), played_out(7, level=LEVEL, length=length)]
     for record in records:
         for item, rows in move_pages(record, checked):
             assert not any(DEPTH_CUT.search(row) for row in rows), rows
-            if item.check is None:                 # the depth and the luck, every time
-                assert f"{item.best.ply}-ply" in " ".join(rows), rows
+            assert f"{item.best.ply}-ply" in " ".join(rows), rows     # every time
+            if item.check is None:                 # and the luck
                 assert f"luck {item.luck:+.2f}" in " ".join(rows), rows
             assert len(rows[-1]) <= S.COLS and all(len(row) <= message_rows.ROW_COLS
                                                    for row in rows[:-1])
@@ -121,3 +121,13 @@ def test_the_55_in_a_match_unchecked_has_its_depth_and_luck_on_the_row_above(cut
     assert message.startswith(f"-{item.loss:.3f} {-item.mwc_loss:.1f}% Best ")
     assert above == f"{item.best.ply}-ply luck {item.luck:+.2f}"
     assert cuts == []
+
+
+def test_the_55_in_a_match_checked_says_its_depth_in_the_check_row(cuts):
+    record = doubles_game(one_game(length=5))
+    review = review_game(record, level=LEVEL)
+    item = next(i for i in review.items if i.kind == "move" and i.dice == (5, 5))
+    above, message = message_lines(item, record.sides[0], review.names)
+    assert message.startswith(f"-{item.loss:.3f} {-item.mwc_loss:.1f}% Best ")  # the checked
+    assert above == f"checked {item.check.ply}-ply (was {-item.check.quick:+.3f})"
+    assert item.loss == pytest.approx(-item.check.error) and cuts == []
