@@ -197,7 +197,7 @@ def resign_question():
     """QUIT at "Your move?" on a cube of 2: which resignation, or N to play on."""
     scene = cube_board()
     scene.type("QUIT\n")
-    scene.until("Resign: 1 single", row=21)    # the question's three rows at once
+    scene.until("Resign (cube 2)? N plays on", row=22)    # its two rows at once
     return scene
 
 

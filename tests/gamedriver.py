@@ -231,7 +231,7 @@ class GameDriver:
         """QUIT at a prompt of a game in progress, a single resigned (the computer accepts
         one early in a game), then a key at the banner for the next game."""
         self.type("QUIT\n")
-        self.until("Resign: 1 single", max_frames)
+        self.until("1 single, 2 gammon", max_frames)
         self.type("1")
         self.until("Press any key", max_frames)
         self.type(" ")

@@ -8,6 +8,8 @@ from game.interfaces import Screen
 
 ROW_COLS = S.PANEL_COL            # a row above the message line: the board's width
 MAX_ROWS = 4                      # the message line and three rows of the board
+PLAY_ROWS = 2                     # during play: the message line and the bottom letters'
+# row; a third would cover the bottom points and their men (a question asked in a game)
 
 
 class TooManyRows(ValueError):

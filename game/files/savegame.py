@@ -12,8 +12,10 @@ import time
 from dataclasses import dataclass, field
 
 from game.errors import BackgammonError, PositionError
+from game.files import packed_games
 from game.files.settings import Settings, SettingsError, config_dir
 from game.files.validate import (
+    MAX_FILE_BYTES,
     Invalid,
     flag,
     keyed_by,
@@ -46,7 +48,8 @@ from spectrum.quoting import escaped, say, short_path
 SAVE_FILE = "savegame.json"
 BACKUP_SUFFIX = ".bak"              # the previous good save, beside the save
 FORMAT = "spectrum-backgammon-save"
-VERSION = 1
+VERSION = 2                         # 2: the finished games packed (game/files/packed_games.py)
+READS = (1, 2)                      # 1: every game as JSON tables, still read
 MAX_POINTS = 3 * MAX_CUBE           # a backgammon at the highest cube
 
 
@@ -133,7 +136,9 @@ def check_save(data) -> None:
     if type(data) is not dict or data.get("format") != FORMAT:
         raise SaveError("format: not a Spectrum Backgammon save file")
     try:
-        table({"version": whole(VERSION, VERSION), "match": _match})(data, "")
+        table({"version": whole(READS[0], READS[-1]), "match": _match})(data, "")
+        maybe(list_of(text(packed_games.MAX_CHUNK_BYTES), 0, MAX_GAMES))(
+            data["match"]["record"].get("played"), "match.record.played")
         table({"position_id": _position_id, "turn": one_of(*data["match"]["sides"]),
                "dice": maybe(_dice), "settings": _settings, "extra": plain,
                "saved_at": text(40)}, optional=("extra", "saved_at"))(data, "")
@@ -157,17 +162,21 @@ class SavedGame:
     extra: dict = field(default_factory=dict)
     notes: list = field(default_factory=list, compare=False)   # what reading it cleaned
 
-    def to_dict(self) -> dict:
+    def to_dict(self, packer: packed_games.Packer | None = None) -> dict:
+        """The save's JSON value, its finished games packed (`packer`: what the last save
+        packed, remembered; None: nothing)."""
+        match = packed_games.packed_match(self.match, packer or packed_games.Packer())
         return {"format": FORMAT, "version": VERSION,
                 "saved_at": time.strftime("%Y-%m-%d %H:%M:%S"),
-                "match": self.match.to_dict(), "position_id": self.position_id,
+                "match": match, "position_id": self.position_id,
                 "turn": self.turn, "dice": list(self.dice) if self.dice else None,
                 "settings": self.settings.to_dict(), "extra": self.extra}
 
     @classmethod
-    def from_dict(cls, data) -> SavedGame:
+    def from_dict(cls, data, packer: packed_games.Packer | None = None) -> SavedGame:
         """Rebuild and check a save; anything wrong raises SaveError (one line naming the
-        entry and the value), never another exception."""
+        entry and the value), never another exception. `packer`: what the last save read
+        back, remembered (None: nothing)."""
         check_save(data)
         try:
             match = Match.from_dict(data["match"])
@@ -175,6 +184,11 @@ class SavedGame:
         except (MatchError, SettingsError, RecordError, ValueError, TypeError, KeyError,
                 AttributeError) as exc:
             raise SaveError(f"match: {exc}") from None
+        try:
+            packed_games.unpack_into(match, data["match"]["record"].get("played") or [],
+                                     packer or packed_games.Packer())
+        except packed_games.PackError as exc:
+            raise SaveError(f"match.record.played: {exc}") from None
         _check_position(data["position_id"])
         dice = tuple(data["dice"]) if data["dice"] is not None else None
         saved = cls(match, data["position_id"], data["turn"], dice, settings,
@@ -248,11 +262,19 @@ def encode_save(saved: SavedGame) -> bytes:
     return read_back(saved)[0]
 
 
-def read_back(saved: SavedGame) -> tuple[bytes, SavedGame]:
+def read_back(saved: SavedGame,
+              packer: packed_games.Packer | None = None) -> tuple[bytes, SavedGame]:
     """encode_save's bytes and the save read back from them: what the file will hold, apart
-    from the live match that goes on changing (SaveError as encode_save)."""
-    raw = (json.dumps(saved.to_dict(), separators=(",", ":")) + "\n").encode("utf-8")
-    return raw, SavedGame.from_dict(parse_json(raw, SaveError))
+    from the live match that goes on changing (SaveError as encode_save). `packer` remembers
+    the finished games packed and read back by the last call (the Autosave's)."""
+    try:
+        raw = (json.dumps(saved.to_dict(packer), separators=(",", ":")) + "\n").encode("utf-8")
+    except packed_games.PackError as exc:
+        raise SaveError(f"match.record.played: {exc}") from None
+    if len(raw) > MAX_FILE_BYTES:
+        raise SaveError(f"the save would be {len(raw):,} bytes, more than the "
+                        f"{MAX_FILE_BYTES:,} a save may hold; the last save is kept")
+    return raw, SavedGame.from_dict(parse_json(raw, SaveError), packer)
 
 
 def write_save(path, saved: SavedGame) -> pathlib.Path:
@@ -289,9 +311,10 @@ class Autosave:
         self.last: bytes | None = None
         self.last_saved: SavedGame | None = None     # what `last` holds (a save refused by
         # encode_save leaves both as they were: they never claim the state it could not hold)
+        self.packer = packed_games.Packer()          # the finished games of the last write
 
     def write(self, saved: SavedGame) -> pathlib.Path:
-        self.last, self.last_saved = read_back(saved)
+        self.last, self.last_saved = read_back(saved, self.packer)
         return _write_raw(self.path, self.last)
 
     def write_again(self) -> pathlib.Path | None:

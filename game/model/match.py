@@ -22,10 +22,11 @@ def sides_for(players: str) -> tuple[str, str]:
 MAX_LENGTH = 25
 MAX_SCORE = (1 << 15) - 1    # a side's score stops here: gnubg's match ID holds 15 bits of it
 # A money series stops at the most a save holds (game/files/savegame.py, at most 1 MiB): its
-# games, and its record's entries (a move is at most about 100 bytes of the save, so 8,000 of
-# them leave room for the game in progress). The match-over page then offers its export.
+# games, and its record's entries (finished games packed, game/files/packed_games.py: about
+# 7 bytes an entry at the most varied, so 120,000 of them, some 2,000 games, leave room for
+# the game in progress). The match-over page then offers its export.
 MAX_GAMES = 100_000
-MAX_RECORD_ENTRIES = 8_000
+MAX_RECORD_ENTRIES = 120_000
 KINDS = {"single": 1, "gammon": 2, "backgammon": 3}   # a game played out, by its multiple
 KIND_NAMES = {points: kind for kind, points in KINDS.items()}
 DROP = "drop"                # a game ended by a double dropped

@@ -95,13 +95,13 @@ def _judged(item, bottom: str, names: dict | None) -> tuple[str, str]:
 
 def _best_words(item, bottom: str) -> tuple[str, list[str]]:
     """The message line's parts: level 5's best play (or the proper cube action), then the
-    depth and the luck, longest form first."""
+    depth and the luck, longest form first; the depth always in words, "2-ply", as the A
+    page and the rollout pages say it."""
     if item.kind != "move":
         return f"Proper: {item.proper}", []
     best = "The best play." if item.loss == 0 else \
         f"Best {play_text(item.best.play, item.side == bottom)}"
-    return best, [f"{item.best.ply}-ply luck {item.luck:+.2f}",
-                  f"{item.best.ply}p luck {item.luck:+.2f}", f"{item.best.ply}p"]
+    return best, [f"{item.best.ply}-ply luck {item.luck:+.2f}", f"{item.best.ply}-ply"]
 
 
 def page_lines(item, bottom: str, names: dict | None = None) -> tuple[str, str]:
@@ -111,7 +111,8 @@ def page_lines(item, bottom: str, names: dict | None = None) -> tuple[str, str]:
     the roll was judged at, and the luck. When the headline cannot hold the play whole
     beside its figures (a double's four steps, a long name, match play's MWC), the figures
     move to the front of the message line, and the depth and the luck follow there as far
-    as they fit (the summary keeps the luck, the A page the depths)."""
+    as they fit (the summary keeps the luck; a depth with no room here goes on the row
+    above, message_lines)."""
     left, right = _judged(item, bottom, names)
     best, extras = _best_words(item, bottom)
     if len(left) + 1 + len(right) <= S.COLS:
@@ -143,10 +144,20 @@ def detail(item, bottom: str, names: dict | None = None) -> str:
 def message_lines(item, bottom: str, names: dict | None = None) -> list[str]:
     """The message rows of a decision's page, shown at once: how a checked error was checked
     (verdicts.Check.words: "checked -0.082 (was -0.121)"), on the row above, then the detail
-    on the message line."""
+    on the message line. Unchecked, what of the depth and luck the message line had no room
+    for ("2-ply luck +0.35", or "luck +0.35" after its "2-ply") takes the row above; checked,
+    with the checked error leading a message line that has no room for the depth, the row
+    says the depth in its place ("checked 3-ply (was -0.121)")."""
     lines = [detail(item, bottom, names)]
+    extras = _best_words(item, bottom)[1]
     if item.check is not None:
-        lines.insert(0, fit(item.check.words(), message_rows.ROW_COLS))
+        check = item.check
+        words = check.words() if not extras or lines[0].endswith(tuple(extras)) else \
+            f"checked {check.ply}-ply (was {-check.quick:+.3f})"
+        lines.insert(0, fit(words, message_rows.ROW_COLS))
+    elif extras and not lines[0].endswith(extras[0]):
+        depth, both = extras[1], extras[0]
+        lines.insert(0, both[len(depth) + 1:] if lines[0].endswith(depth) else both)
     return lines
 
 

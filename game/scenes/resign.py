@@ -24,14 +24,12 @@ TYPED_ON = "UIT\r"               # the rest of QUIT begun with Q during the comp
 
 
 def question_lines(cube_value: int) -> list[str]:
-    """The question, shown all at once on the message line and the rows above it
-    (message_rows: 28 columns above, 32 on the message line); with the cube turned, the
-    points each answer gives last."""
-    lines = ["Resign: 1 single, 2 gammon,", "3 backgammon; N plays on"]
-    if cube_value > 1:
-        c = cube_value
-        lines.append(f"Cube {c}: {c}, {2 * c} or {3 * c} points")
-    return lines
+    """The question, shown all at once in the rows the board spares during play
+    (message_rows.PLAY_ROWS: its bottom letters' row, 28 columns, and the message line, 32),
+    so no point or man is covered: the question and N above (with the cube turned, its
+    value: each answer is 1, 2 or 3 times it), the answers' keys on the message line."""
+    cube = f" (cube {cube_value})" if cube_value > 1 else ""
+    return [f"Resign{cube}? N plays on", "1 single, 2 gammon, 3 backgammon"]
 
 
 def points_said(points: int) -> str:

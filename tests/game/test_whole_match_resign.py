@@ -27,14 +27,14 @@ from whole_match_player import (
 )
 from windowdriver import window_config
 
-QUESTION = "3 backgammon; N plays on"   # "Resign: 1 single, 2 gammon," on the row above
+QUESTION = "1 single, 2 gammon, 3 backgammon"   # "Resign? N plays on" on the row above
 ROM_REPEAT_FRAMES = 35          # the 48K's REPDEL: a key held this many frames types again
 
 
 @dataclass
 class Quits:
     """The person's QUITs in order, each at (game number, its turn of the game) with the
-    answer to "Resign: 1 single, 2 gammon, 3 backgammon; N plays on", typed after
+    answer to "Resign? N plays on" / "1 single, 2 gammon, 3 backgammon", typed after
     `steps_first` steps of the turn; the computer's answers as seen, and whether the steps
     typed first were still there after each decline."""
     when: list                                  # ((game, turn), "1", "2" or "3"), in order

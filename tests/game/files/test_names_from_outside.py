@@ -31,14 +31,16 @@ def config(tmp_path, monkeypatch):
 
 
 def saved_with_name(name: str) -> dict:
-    """A save's JSON value (a finished game, then the human to play) with the human so named,
-    as a hand-made file would hold it."""
+    """A save's JSON value (a finished game, packed, then the game in progress with a move,
+    the human to play) with the human so named, as a hand-made file would hold it."""
     m = Match(None)
     m.start_game()
     m.start_turn(HUMAN)
     m.record_move(HUMAN, (3, 1), "8/5 6/5")
     m.end_game(HUMAN)
     m.start_game()
+    m.start_turn(HUMAN)
+    m.record_move(HUMAN, (3, 1), "8/5 6/5")        # the game in progress: its entries as tables
     m.start_turn(HUMAN)
     data = SavedGame(m, START_ID, HUMAN).to_dict()
     data["match"]["record"]["names"][HUMAN] = name

@@ -2,7 +2,10 @@
 MAX_GAMES and MAX_RECORD_ENTRIES), as the score stops at 32,767: the game that reaches the cap
 ends the series with its words under the banner and on the match-over page, the export is
 offered, and a new series starts; a save of a full series is refused by name;
-a record at the entry cap of the longest moves still fits a save with room for a game more."""
+a record at the entry cap of moves as varied as real ones still fits a save with room for a
+game more."""
+import random
+
 from game.files import savegame
 from game.files.session import Session
 from game.files.settings import Settings
@@ -12,6 +15,7 @@ from game.model.match import COMPUTER, HUMAN, MAX_GAMES, MAX_RECORD_ENTRIES, Mat
 from game.model.position import Position
 from game.words import SERIES_FULL
 from gamedriver import GameDriver
+from long_series import add_game, made_up_series
 
 START_ID = "4HPwATDgc/ABMA"
 LONGEST_PLAY = "bar/22* 22/18* 18/14* 14/10*"      # the most characters a move's play holds
@@ -77,25 +81,25 @@ def test_a_save_of_a_full_series_is_refused_by_name_and_nothing_else_is(tmp_path
 
 
 def full_record_match() -> Match:
-    """A money series whose record holds MAX_RECORD_ENTRIES of the longest moves, in games
-    of 100 moves, between games."""
-    m = Match(None)
+    """A money series whose record holds MAX_RECORD_ENTRIES entries of made-up turns as varied
+    as real ones (tests/long_series.py: seeded dice and points, so they pack no smaller than
+    real games), between games."""
+    m = made_up_series(0, seed=59)
+    rng = random.Random(59)
     while m.record.entries < MAX_RECORD_ENTRIES:
-        m.start_game()
-        m.start_turn(HUMAN)
-        for turn in range(99):
-            m.record_move((HUMAN, COMPUTER)[turn % 2], (6, 6), LONGEST_PLAY)
-        m.end_game(HUMAN)
+        add_game(m, rng, rng.randint(29, 87))
     return m
 
 
-def test_a_series_at_its_entry_cap_of_the_longest_moves_still_fits_a_save_with_room_to_spare():
+def test_a_series_at_its_entry_cap_of_varied_moves_still_fits_a_save_with_room_to_spare():
     m = full_record_match()
     assert m.series_full and m.is_over
-    m.game_number -= 1                           # as the save of the game before it
-    m.record.games[-1].actions = m.record.games[-1].actions[:-100]
+    last = m.record.games.pop()                  # as the save of the game before it
+    m.results.pop()
+    m.game_number -= 1
     assert not m.series_full
     raw = savegame.encode_save(savegame.SavedGame(m, START_ID, HUMAN,
                                                   extra={"between_games": True}))
-    room_for_a_game = 500 * (len(LONGEST_PLAY) + 80)      # 500 more of the longest moves
-    assert len(raw) + room_for_a_game < MAX_FILE_BYTES
+    room_for_a_game = 500 * (len(LONGEST_PLAY) + 80)      # a game of 500 of the longest moves
+    assert len(raw) + room_for_a_game < MAX_FILE_BYTES     # in progress, as JSON tables
+    assert len(last.actions) < 500

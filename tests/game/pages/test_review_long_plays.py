@@ -3,16 +3,18 @@
 -4.1%", the fourth step gone and "You" cut to "Y". When the headline cannot hold the play
 beside its figures, the figures go to the front of the message line. Records are played in
 code and judged at level 3 (the screen is under test, not the judge)."""
+import re
+
 import pytest
 
 from game.analysis.judge import review_game
-from game.board import lines
+from game.board import lines, message_rows
 from game.board import screen as S
 from game.model.match import COMPUTER, HUMAN
 from game.model.record import MatchRecord
-from game.pages.review_pages import page_lines
+from game.pages.review_pages import message_lines, page_lines
 from page_drivers import ReviewDriver as Driver
-from review_records import one_game
+from review_records import one_game, played_out
 
 LEVEL = 3
 
@@ -61,11 +63,11 @@ def one_game_named(first: str, second: str) -> MatchRecord:
     return record
 
 
-def test_a_headline_that_fits_keeps_its_figures_and_the_message_its_depth_and_luck(cuts):
+def test_a_headline_that_fits_keeps_its_figures_and_the_message_its_depth(cuts):
     item, (head, message) = the_55(doubles_game(one_game(length=0)))   # money: no MWC
     assert head.startswith("3 You 55: m5 m5 h5 h5") and \
         head.rstrip().endswith(f"?? -{item.loss:.3f}")
-    assert message.startswith("Best ") and f"luck {item.luck:+.2f}" in message
+    assert message.startswith("Best ") and message.endswith(f" {item.best.ply}-ply")
     assert cuts == []
 
 
@@ -81,3 +83,51 @@ def test_the_review_page_on_the_screen_shows_the_four_steps_and_the_figures(cuts
     assert "% Best " in driver.text()[S.MESSAGE_ROW]
     assert cuts == []
     assert COMPUTER and HUMAN
+
+
+DEPTH_CUT = re.compile(r"(^|\s)\d+p(\s|$)")          # "2p": the old shortened depth
+
+
+def move_pages(record, checked: bool):
+    """(item, its message rows) of every move page of the record's game."""
+    review = review_game(record, level=LEVEL, checked=checked)
+    return [(item, message_lines(item, record.sides[0], review.names))
+            for item in review.items if item.kind == "move"]
+
+
+@pytest.mark.parametrize("length", [0, 5])
+@pytest.mark.parametrize("checked", [False, True])
+def test_a_move_page_says_its_depth_as_n_ply_never_2p(cuts, length, checked):
+    """The message line shortened the depth to "2p" where "2-ply" had no room (a 55 in four
+    steps, a long best play); the depth is said one way, "2-ply", on the message line or
+    on the row above it."""
+    records = [doubles_game(one_game(length=length)), played_out(7, level=LEVEL, length=length)]
+    for record in records:
+        for item, rows in move_pages(record, checked):
+            assert not any(DEPTH_CUT.search(row) for row in rows), rows
+            assert f"{item.best.ply}-ply" in " ".join(rows), rows     # every time
+            if item.check is None:                 # and the luck
+                assert f"luck {item.luck:+.2f}" in " ".join(rows), rows
+            assert len(rows[-1]) <= S.COLS and all(len(row) <= message_rows.ROW_COLS
+                                                   for row in rows[:-1])
+    assert cuts == []
+
+
+def test_the_55_in_a_match_unchecked_has_its_depth_and_luck_on_the_row_above(cuts):
+    record = doubles_game(one_game(length=5))
+    review = review_game(record, level=LEVEL, checked=False)
+    item = next(i for i in review.items if i.kind == "move" and i.dice == (5, 5))
+    above, message = message_lines(item, record.sides[0], review.names)
+    assert message.startswith(f"-{item.loss:.3f} {-item.mwc_loss:.1f}% Best ")
+    assert above == f"{item.best.ply}-ply luck {item.luck:+.2f}"
+    assert cuts == []
+
+
+def test_the_55_in_a_match_checked_says_its_depth_in_the_check_row(cuts):
+    record = doubles_game(one_game(length=5))
+    review = review_game(record, level=LEVEL)
+    item = next(i for i in review.items if i.kind == "move" and i.dice == (5, 5))
+    above, message = message_lines(item, record.sides[0], review.names)
+    assert message.startswith(f"-{item.loss:.3f} {-item.mwc_loss:.1f}% Best ")  # the checked
+    assert above == f"checked {item.check.ply}-ply (was {-item.check.quick:+.3f})"
+    assert item.loss == pytest.approx(-item.check.error) and cuts == []

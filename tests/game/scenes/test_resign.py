@@ -48,8 +48,8 @@ def resigned_match(tmp_path):
     driver.until("You double to 2: I take")
     driver.until("Your move?")
     driver.type("QUIT\n")
-    driver.until("Resign: 1 single, 2 gammon,")
-    driver.until("Cube 2: 2, 4 or 6 points")
+    driver.until("Resign (cube 2)? N plays on")
+    assert driver.message() == "1 single, 2 gammon, 3 backgammon"
     driver.type("2")
     driver.until("I accept")
     driver.until("I WIN: you resign (4 points)")
@@ -125,7 +125,7 @@ def test_a_single_declined_keeps_the_typed_step_then_a_gammon_accepted_scores_mo
     driver.until("Your move?")
     made = list(driver.game.state.turn.made)
     driver.type("QUIT\n")
-    driver.until("Resign: 1 single, 2 gammon,")
+    driver.until("Resign? N plays on")
     driver.type("x")                                      # not an answer
     driver.until(BAD_ANSWER)
     driver.type("1")
@@ -134,11 +134,11 @@ def test_a_single_declined_keeps_the_typed_step_then_a_gammon_accepted_scores_mo
     assert driver.game.state.turn.made == made and match.in_game and match.score[COMPUTER] == 0
     assert "human resigns 1 pt, declined" in driver.log
     driver.type("QUIT\n")
-    driver.until("Resign:")
+    driver.until("Resign?")
     driver.type("n")                                      # N plays on: nothing asked
     driver.until("Your move?")
     driver.type("QUIT\n")
-    driver.until("Resign:")
+    driver.until("Resign?")
     driver.type("2")
     driver.until("I WIN: you resign (2 points)")
     assert match.score == {HUMAN: 0, COMPUTER: 2} and match.balance(COMPUTER) == 2
@@ -173,13 +173,13 @@ def test_between_two_people_the_other_player_answers():
                         settings=Settings(players="human-human"))
     driver.until("White's move?")
     driver.type("QUIT\n")
-    driver.until("Resign:")
+    driver.until("Resign?")
     driver.type("2")
     driver.until("White resigns 2 pts. OK? (Y/N)")
     driver.type("n")
     driver.until("White's move?")
     driver.type("QUIT\n")
-    driver.until("Resign:")
+    driver.until("Resign?")
     driver.type("1")
     driver.until("White resigns 1 pt. OK? (Y/N)")
     driver.type("y")
@@ -195,7 +195,7 @@ def test_a_backgammon_resigned_with_the_cube_at_64_scores_192_and_the_score_page
     driver = GameDriver(dice=Dice.scripted(HUMAN_STARTS * 2), match=match, start=GAMMONED)
     driver.until("Your move?")
     driver.type("QUIT\n")
-    driver.until("Cube 64: 64, 128 or 192 points")
+    driver.until("Resign (cube 64)? N plays on")
     driver.type("3")
     driver.until("I WIN: you resign (192 points)")
     assert match.score[COMPUTER] == 192
@@ -235,11 +235,11 @@ def test_quit_typed_while_the_computer_plays_asks_before_the_next_throw():
     open_with_31(driver)
     driver.until("I play")
     driver.type("QUIT\n")                     # Q heard during the play; U, I, T, ENTER after
-    driver.until("Resign: 1 single")
+    driver.until("Resign? N plays on")
     assert not driver.game.state.match.rolled       # before the throw
     driver.run(10)
     assert driver.text()[S.MESSAGE_ROW - 1].startswith("Resign")   # the rest of QUIT is
-    assert driver.message() == "3 backgammon; N plays on"           # no answer
+    assert driver.message() == "1 single, 2 gammon, 3 backgammon"   # no answer
     driver.type("n")
     driver.until("Your move?")
     assert driver.game.state.turn.dice == (5, 4) and driver.game.state.match.in_game
@@ -278,7 +278,7 @@ def test_a_resignation_through_the_real_window_with_key_down_and_key_up(tmp_path
         if p.at_move_prompt() and not seen["typed"]:
             seen["typed"] = True
             press("quit\r", p.count + 4)
-        elif question.startswith("Resign:") and not seen["asked"]:
+        elif question.startswith("Resign?") and not seen["asked"]:
             seen["asked"] = True
             press("2", p.count + 4)
         elif p.game is not None and p.game.state.match.results:
@@ -294,7 +294,7 @@ def test_quit_at_enter_rolls_d_doubles_asks_before_the_dice_and_n_comes_back_to_
     driver = GameDriver(dice=Dice.scripted([5, 3]), settings=Settings(who_starts="human"))
     driver.until("You: ENTER rolls, D doubles")
     driver.type("QUIT\n")
-    driver.until("Resign: 1 single")
+    driver.until("Resign? N plays on")
     driver.run(10)
     assert driver.text()[S.MESSAGE_ROW - 1].startswith("Resign")
     assert not driver.game.state.match.rolled
