@@ -110,7 +110,7 @@ def main():
         mine, theirs = ours.choose(board, d1, d2), gnubg0.choose(board, d1, d2)
         judged: dict[tuple[int, ...], float] = {}
 
-        def eq2(after: list[int]) -> float:
+        def eq2(after: list[int], judged: dict[tuple[int, ...], float] = judged) -> float:
             key = tuple(after)
             if key not in judged:
                 judged[key] = gnubg_equity(gnubg0.gnubg, after, 2)
