@@ -4,6 +4,7 @@ before it. Not the judging (game/analysis/judge.py) and not the record's file fo
 (game/model/record.py)."""
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from game.errors import BackgammonError, MatchError
@@ -123,7 +124,7 @@ def replay(record: MatchRecord, game: GameRecord) -> list:
     return turns
 
 
-def other_side(sides, side):
+def other_side(sides: Sequence[str], side: str) -> str:
     return sides[1] if side == sides[0] else sides[0]
 
 
