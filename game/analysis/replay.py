@@ -61,9 +61,9 @@ class ReplayedTurn:
     legal: tuple = ()                # the legal plays of a move
 
 
-def _describe(game: GameRecord, index: int, action) -> str:
-    what = f"{action.dice[0]}{action.dice[1]}: {action.play or 'no move'}" \
-        if action.kind == "move" else action.kind
+def _describe(game: GameRecord, index: int, action: Action) -> str:
+    dice = "".join(str(die) for die in action.dice) if action.dice else "no dice"
+    what = f"{dice}: {action.play or 'no move'}" if action.kind == "move" else action.kind
     return f"game {game.number}, entry {index + 1} ({action.side} {what})"
 
 
@@ -93,6 +93,8 @@ def replay(record: MatchRecord, game: GameRecord) -> list:
         if action.kind == "move":
             if offered or action.side != on_roll:
                 raise ReviewError(f"The record is damaged at {where}: not that side's turn")
+            if action.dice is None:
+                raise ReviewError(f"The record is damaged at {where}: a move with no dice")
             try:
                 legal = tuple(rules.legal_plays(position, action.dice))
                 after = apply_play(position, action.play)
