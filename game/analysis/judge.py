@@ -28,22 +28,11 @@ from game.analysis.cube_judgement import (
     normalized,
 )
 from game.analysis.replay import ReplayedTurn, ReviewError, apply_play, replay, terms_at
-from game.analysis.verdicts import (  # noqa: F401 (the review's names, read from here too)
-    BAD,
-    DOUBTFUL,
-    RATINGS,
-    Choice,
-    CubeReview,
-    MoveReview,
-    Review,
-    SideSummary,
-    mark_for,
-    rating_for,
-)
+from game.analysis.verdicts import Choice, CubeReview, MoveReview, Review
 from game.errors import BackgammonError
 from game.model import evaluator, rules
 from game.model.match_equity import Emg, match_value
-from game.model.match_terms import MAX_CUBE, MONEY, MatchTerms  # noqa: F401 (imports.py)
+from game.model.match_terms import MONEY, MatchTerms
 from game.model.position import Position
 from game.model.record import MatchRecord, format_play
 

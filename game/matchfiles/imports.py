@@ -12,7 +12,6 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
-from game.analysis.judge import MAX_CUBE
 from game.analysis.replay import ReviewError, replay
 from game.errors import BackgammonError
 from game.matchfiles import endings, matread, sgfread
@@ -23,6 +22,7 @@ from game.matchfiles.rawmatch import (
     RawMatch,
     junk_problem,
 )
+from game.model.match_terms import MAX_CUBE
 from game.model.names import clean_name
 from game.model.record import MatchRecord
 from spectrum.quoting import escaped, quoted

@@ -10,8 +10,9 @@ from __future__ import annotations
 import os
 import time
 
-from game.analysis.judge import BAD, DOUBTFUL, Review, Reviewer
+from game.analysis.judge import Reviewer
 from game.analysis.replay import apply_play, replay
+from game.analysis.verdicts import BAD, DOUBTFUL, Review
 from game.matchfiles.writing import writable_name, write_text
 from game.model import evaluator, rules
 from game.model.position import BAR, Position

@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 
 from game.analysis import judge as R
+from game.analysis.verdicts import Review
 from game.board import message_rows
 from game.board import screen as S
 from game.board.lines import fit, rom_text, wrap
@@ -150,7 +151,7 @@ def message_lines(item, bottom: str, names: dict | None = None) -> list[str]:
     return lines
 
 
-def summary_lines(review: R.Review, total: int | None = None) -> list[str]:
+def summary_lines(review: Review, total: int | None = None) -> list[str]:
     """The summary page: per side, unforced moves, marks, errors, luck and rating."""
     sums = review.summary()
     a, b = review.sides
@@ -216,7 +217,7 @@ def figures_lines(item, bottom: str, sides) -> list[str]:
     return lines[:end] + made + lines[end:]
 
 
-def shown_items(review: R.Review, sides) -> list:
+def shown_items(review: Review, sides) -> list:
     """The decisions worth a page: the moves and cube actions of `sides`; a turn without a
     double only when it was a mistake."""
     return [i for i in review.items if i.side in sides

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from game.analysis import checking
 from game.analysis import judge as review
 from game.analysis.cube_judgement import cube_loss, in_emg, judge_no_double, normalized
+from game.analysis.verdicts import mark_for
 from game.board import screen as S
 from game.board.lines import fit
 from game.commands import play_text
@@ -44,7 +45,7 @@ BETTER_ACTION = {"double": "No double", "no double": "Doubling", "take": "Droppi
 def warning_mark(option: str, loss: float) -> str:
     """The review's mark of an error giving away `loss` ("?", "??" or "") when the Tutor
     option `option` ("off", "?", "??") warns of it, else ""."""
-    mark = review.mark_for(loss)
+    mark = mark_for(loss)
     return mark if mark in WARNED[option] else ""
 
 
@@ -271,7 +272,7 @@ class NoDoubleCoach:
         decision, loss = judge_no_double(
             lambda level: evaluator.cube_decision(position, level, terms),
             terms, review.REVIEW_LEVEL)
-        if not review.mark_for(loss):
+        if not mark_for(loss):
             return decision, loss
         decision = checking.deeper_cube_decision(position, terms)
         return decision, cube_loss("no double", in_emg(decision, terms))

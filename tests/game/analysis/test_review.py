@@ -8,15 +8,8 @@ import time
 import pytest
 
 from game.analysis import judge as review
-from game.analysis.judge import (
-    RATINGS,
-    Reviewer,
-    ReviewError,
-    luck_of,
-    mark_for,
-    rating_for,
-    review_game,
-)
+from game.analysis.judge import Reviewer, ReviewError, luck_of, review_game
+from game.analysis.verdicts import BAD, RATINGS, mark_for, rating_for
 from game.files import savegame
 from game.model import evaluator
 from game.model.match import COMPUTER, HUMAN, Match
@@ -58,7 +51,7 @@ def test_opening_31_made_properly_gives_nothing_and_8_5_8_7_is_marked_a_blunder(
     assert good.played.words == good.best.words == "8/5 6/5"
     assert good.loss == 0.0 and good.mark == ""
     assert bad.best.words == "8/5 6/5"
-    assert bad.loss > review.BAD and bad.mark == "??"
+    assert bad.loss > BAD and bad.mark == "??"
     assert bad.played.ply == bad.best.ply          # judged as deeply as the best
     assert bad.loss == pytest.approx(bad.best.equity - bad.played.equity)
 
@@ -102,7 +95,7 @@ def test_taking_a_pass_is_a_blunder_and_dropping_it_costs_nothing():
         assert (double.kind, double.side, double.loss) == ("double", HUMAN, 0.0)
         assert double.proper == "Double, pass"
         assert reply.kind == answer and reply.side == COMPUTER
-        assert (reply.loss > review.BAD) == costly
+        assert (reply.loss > BAD) == costly
         assert reply.mark == ("??" if costly else "")
 
 
