@@ -110,6 +110,8 @@ class Action:
         if kind not in ACTIONS:
             raise RecordError(f"unknown action {kind!r}")
         dice = _dice(d["dice"]) if d.get("dice") is not None else None
+        if dice is None and kind in ("move", "roll"):
+            raise RecordError(f"a {kind} has its dice, not none")
         play = " ".join(parse_play(d.get("play", "")))     # a play from outside: steps only
         return cls(kind, str(d["side"]), dice, play, int(d.get("value", 0)))
 

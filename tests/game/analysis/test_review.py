@@ -306,8 +306,14 @@ def test_a_game_from_a_damaged_save_is_refused_and_the_save_kept(tmp_path):
     assert list(tmp_path.glob("save.json.damaged-*"))
 
 
-def test_a_move_saved_with_no_dice_is_refused_with_words_not_a_crash(tmp_path):
-    match = Match(None)
+def test_a_move_with_no_dice_is_refused_with_words_not_a_crash(tmp_path):
+    record = one_game()
+    record.move(HUMAN, (3, 1), "8/5 6/5")
+    record.games[0].actions[0].dice = None                  # a record damaged in memory
+    with pytest.raises(ReviewError, match=r"damaged at game 1, entry 1 \(.* no dice: 8/5 6/5\)"
+                                          r": a move with no dice"):
+        Reviewer(record)
+    match = Match(None)                                      # and a save edited by hand
     match.start_game()
     match.start_turn(HUMAN)
     match.record_move(HUMAN, (3, 1), [(8, 5), (6, 5)])
@@ -315,13 +321,12 @@ def test_a_move_saved_with_no_dice_is_refused_with_words_not_a_crash(tmp_path):
     path = savegame.save_game(savegame.SavedGame(match, Position.start().position_id,
                                                  COMPUTER), tmp_path / "save.json")
     data = json.loads(path.read_text())
-    data["match"]["record"]["games"][0]["actions"][0]["dice"] = None      # edited by hand
+    data["match"]["record"]["games"][0]["actions"][0]["dice"] = None
     path.write_text(json.dumps(data))
     loaded, warning = savegame.load_game(path, warn=None)
-    assert warning is None                           # the file itself reads
-    with pytest.raises(ReviewError, match=r"damaged at game 1, entry 1 \(.* no dice: 8/5 6/5\)"
-                                          r": a move with no dice"):
-        Reviewer(loaded.match.record)
+    assert loaded is None and "damaged" in warning and "a move has its dice" in warning
+    assert list(tmp_path.glob("save.json.damaged-*"))       # set aside, not deleted
+
 
 # ---- other starts and match play ------------------------------------------------------
 
