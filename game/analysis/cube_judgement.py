@@ -10,13 +10,14 @@ from collections.abc import Callable
 from game.model import evaluator
 from game.model.match_equity import Emg
 from game.model.match_terms import MatchTerms
+from game.model.rollout import CubeFigures
 
 CUBE_SCREEN_LEVEL = 4            # a cube left alone is looked at by 1-ply first ...
 CLOSE_CUBE = 0.16                # ... and by the judging level when doubling gives away less
                                  # than this, in EMG (GNU Backgammon's "close" cube decision)
 
 
-def cube_verdict(decision: evaluator.CubeDecision) -> str:
+def cube_verdict(decision: evaluator.CubeDecision | CubeFigures) -> str:
     """The proper cube action in words, e.g. "Double, take" or "Too good to double"."""
     if decision.too_good:
         return "Too good to double: play on"
