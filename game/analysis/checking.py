@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
+from typing import TypeVar
 
 from game.analysis.cube_judgement import cube_loss, cube_verdict, in_emg, normalized
 from game.analysis.verdicts import DOUBTFUL, Check, Choice, CubeReview, MoveReview
@@ -18,6 +19,8 @@ from game.model.rules import Play
 
 CHECK_PLY = 3                    # level 5 at 3 plies (bg.h's BG_JUDGE_MAX_PLY)
 CHECKED, QUICK = "checked", "quick"   # the review option (game/files/settings.py)
+# what listed_to_played takes: a review's listed plays, or a ranking's
+Listed = TypeVar("Listed", Choice, evaluator.Candidate)
 
 
 def judge_afters(plays: Sequence[Play], terms: MatchTerms = MONEY,
@@ -39,7 +42,7 @@ def judged_deeper(plays: Sequence[Play], terms: MatchTerms = MONEY, known: dict 
     return [found[p.after] for p in plays]
 
 
-def listed_to_played(listed: list[Choice], after: Position) -> list[Choice]:
+def listed_to_played(listed: list[Listed], after: Position) -> list[Listed]:
     """Of the listed plays (best first), those a check judges with the play reaching `after`:
     the ones above it, or all of them when it is not listed."""
     at = next((i for i, c in enumerate(listed) if c.play.after == after), None)
