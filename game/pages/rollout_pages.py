@@ -457,6 +457,7 @@ def advice_with_rollout(basic: Basic, position: Position, dice: Sequence[int],
                                    "ENTER back  R roll them out" if more else "Press ENTER",
                                    ROLL_KEYS if more else ())
     if key in ROLL_KEYS:   # at the score the plays were ranked at (past the table: money)
-        yield from roll_out(basic, plays_job(position, [c.play for c in ranked],
+        # (the type: ignore: `more` holds only when ranked is not None)
+        yield from roll_out(basic, plays_job(position, [c.play for c in ranked],  # type: ignore[union-attr]
                                              mover_is_human, names=names, terms=terms))
 
