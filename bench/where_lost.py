@@ -2,7 +2,11 @@
 come from gnubg0 self-play (so they are the positions a game against it reaches); our level
 and gnubg0 each choose; where the choices differ, gnubg-nn at 2-ply judges both results. The
 equity lost is reported by kind of position, one figure a line. gnubg only judges here; its
-outputs are never training targets. Run: python3 bench/where_lost.py --level 3"""
+outputs are never training targets. With --noise S the positions come from gnubg0 self-play
+whose every 0-ply equity is off by N(0, S) (gnubg's own "evaluation noise": a club player's
+games, the teacher's work), and --vs-gnubg2 also charges our level and gnubg0 each with what
+its choice loses against gnubg 2-ply's own choice (the issue 58 goal: level 5 losing no more
+than gnubg0 there). Run: python3 bench/where_lost.py --level 3 [--noise 0.06 --vs-gnubg2]"""
 from __future__ import annotations
 
 import argparse
@@ -47,9 +51,25 @@ def kinds(board: list[int]) -> list[str]:
     return out
 
 
-def sample(n: int, seed: int, gnubg0: Gnubg0):
-    """(board, die1, die2) of n positions from gnubg0 self-play, a game at a time."""
+def noisy_choice(board: list[int], d1: int, d2: int, gnubg0: Gnubg0, noise: float,
+                 rng: random.Random) -> list[int]:
+    """gnubg0's play when each legal play's 0-ply equity is off by N(0, noise)."""
+    c_board = ffi.new("int8_t[]", board)
+    plays = ffi.new("int8_t[]", lib.BG_MAX_PLAYS * BOARD_LEN)
+    steps = ffi.new("int8_t[]", lib.BG_MAX_PLAYS * lib.BG_MAX_STEPS * lib.BG_STEP_FIELDS)
+    nsteps = ffi.new("int8_t[]", lib.BG_MAX_PLAYS)
+    n = lib.bg_legal_plays(c_board, d1, d2, plays, steps, nsteps, lib.BG_MAX_PLAYS)
+    if n <= 1:
+        return gnubg0.choose(board, d1, d2)
+    afters = [list(plays[i * BOARD_LEN:(i + 1) * BOARD_LEN]) for i in range(n)]
+    return max(afters, key=lambda a: gnubg_equity(gnubg0.gnubg, a, 0) + rng.gauss(0.0, noise))
+
+
+def sample(n: int, seed: int, gnubg0: Gnubg0, noise: float = 0.0):
+    """(board, die1, die2) of n positions from gnubg0 self-play, a game at a time (with
+    noise > 0, a noisy gnubg0's)."""
     rng = random.Random(seed)
+    noise_rng = random.Random(seed + 1)
     start = ffi.new("int8_t[]", BOARD_LEN)
     found = []
     while len(found) < n:
@@ -60,7 +80,8 @@ def sample(n: int, seed: int, gnubg0: Gnubg0):
             d1, d2 = rng.randint(1, 6), rng.randint(1, 6)
         for _ in range(400):
             found.append((board, d1, d2))
-            after = gnubg0.choose(board, d1, d2)
+            after = (noisy_choice(board, d1, d2, gnubg0, noise, noise_rng) if noise > 0
+                     else gnubg0.choose(board, d1, d2))
             if lib.bg_game_result(ffi.new("int8_t[]", after)) or len(found) >= n:
                 break
             board = swap(after)
@@ -74,21 +95,45 @@ def main():
     ap.add_argument("--positions", type=int, default=3000)
     ap.add_argument("--seed", type=int, default=41)
     ap.add_argument("--weights", default=None, help="weights file (default: the shipped one)")
+    ap.add_argument("--noise", type=float, default=0.0,
+                    help="the position source's evaluation noise (gnubg0 self-play; 0: none)")
+    ap.add_argument("--vs-gnubg2", action="store_true",
+                    help="also each choice's loss against gnubg 2-ply's own choice")
     args = ap.parse_args()
     gnubg0 = Gnubg0()
+    gnubg2 = Gnubg0(2) if args.vs_gnubg2 else None
     load_weights(args.weights)
     ours = OurLevel(args.level)
     lost: dict[str, list[float]] = {}
-    for board, d1, d2 in sample(args.positions, args.seed, gnubg0):
+    vs2: dict[str, list[float]] = {"ours": [], "gnubg0": []}
+    for board, d1, d2 in sample(args.positions, args.seed, gnubg0, args.noise):
         mine, theirs = ours.choose(board, d1, d2), gnubg0.choose(board, d1, d2)
+        judged: dict[tuple[int, ...], float] = {}
+
+        def eq2(after: list[int]) -> float:
+            key = tuple(after)
+            if key not in judged:
+                judged[key] = gnubg_equity(gnubg0.gnubg, after, 2)
+            return judged[key]
         loss = 0.0
         if mine != theirs:
-            loss = gnubg_equity(gnubg0.gnubg, theirs, 2) - gnubg_equity(gnubg0.gnubg, mine, 2)
+            loss = eq2(theirs) - eq2(mine)
         for kind in ["all"] + kinds(board):
             lost.setdefault(kind, []).append(loss)
+        if gnubg2 is not None:
+            best = gnubg2.choose(board, d1, d2)
+            vs2["ours"].append(eq2(best) - eq2(mine) if best != mine else 0.0)
+            vs2["gnubg0"].append(eq2(best) - eq2(theirs) if best != theirs else 0.0)
     total = sum(lost["all"])
-    print(f"positions: {len(lost['all'])} (gnubg0 self-play, seed {args.seed})")
+    source = f"noisy gnubg0 self-play, noise {args.noise}" if args.noise else "gnubg0 self-play"
+    print(f"positions: {len(lost['all'])} ({source}, seed {args.seed})")
     print(f"level: {args.level}")
+    for who, losses in vs2.items():
+        if losses:
+            mean = statistics.fmean(losses)
+            half = 1.96 * statistics.stdev(losses) / math.sqrt(len(losses))
+            print(f"lost_vs_gnubg2_choice[{who}]: {mean:.4f} points a decision "
+                  f"[{mean - half:.4f}, {mean + half:.4f}]")
     for kind, losses in sorted(lost.items(), key=lambda kv: -sum(kv[1])):
         mean = statistics.fmean(losses)
         half = 1.96 * statistics.stdev(losses) / math.sqrt(len(losses)) if len(losses) > 1 else 0

@@ -9,7 +9,7 @@ Backgammon states them. Luck is cubeless money equity at 0-ply (each roll's best
 by the net alone; the average of the 36 rolls is the evaluator's 1-ply value), which keeps it
 to about a millisecond a roll. A play the search looked at less deeply than its best is
 judged again as deeply, in money and match play alike (judged_play). A CHECKED review (the
-default) judges every error over the ? line again at 3 plies before it charges it
+default) judges every error over checking.CHECK_LINE again at 3 plies before it charges it
 (game/analysis/checking.py); a QUICK one charges the first judgement."""
 from __future__ import annotations
 
@@ -63,7 +63,7 @@ class Reviewer:
     `cube`: whether the cube was in play (a turn without a double is then judged too).
     `workers`: threads judging turns side by side (None: review_workers()); the turns are
     independent, so the review is the same whatever the number, only sooner. `checked`:
-    each error over the ? line judged again at 3 plies before it is charged (checking.py);
+    each error over checking.CHECK_LINE judged again at 3 plies before it is charged (checking.py);
     False: the QUICK review, the first judgement charged."""
 
     def __init__(self, record: MatchRecord, game_number: int | None = None,
@@ -230,7 +230,7 @@ class Reviewer:
 
     def _checked(self, item: MoveReview | CubeReview,
                  decision: evaluator.CubeDecision | None = None) -> MoveReview | CubeReview:
-        """The item as charged: checked at 3 plies when it is charged over the ? line and
+        """The item as charged: checked at 3 plies when it is charged over CHECK_LINE and
         the review is CHECKED (a cube action by `decision`, a checked one already made)."""
         if not (self.checked and wants_check(item)):
             return item

@@ -34,6 +34,24 @@ static void progress(const char *what, long done, long total, double t0) {
 
 /* ---- gen ---------------------------------------------------------------------------- */
 
+/* A standard normal deviate from the stream (Box-Muller; one of the pair is enough here). */
+static double normal(uint64_t *rng) {
+    double u = rng_unit(rng), v = rng_unit(rng);
+    return sqrt(-2.0 * log(1.0 - u)) * cos(6.283185307179586 * v);
+}
+
+/* --noise: the play a player makes whose every 0-ply equity is off by N(0, sigma), as gnubg's
+ * "evaluation noise" makes a club player: the positions such games reach are the teacher's. */
+static int noisy_pick(int n, double sigma, uint64_t *rng) {
+    int pick = 0;
+    double best = -1e9;
+    for (int k = 0; k < n; k++) {
+        double v = cands[k].eq + sigma * normal(rng);
+        if (v > best) { best = v; pick = k; }
+    }
+    return pick;
+}
+
 typedef struct {
     long positions;   /* records to write */
     uint64_t seed;
@@ -45,6 +63,7 @@ typedef struct {
     int only;         /* 0, or EV_CONTACT / EV_RACE / ONLY_CRASHED: that kind alone */
     int rollout;      /* 0: the ply-N value; else the mean of this many truncated rollouts */
     int horizon;      /* plies each rollout plays (0-ply choices) before the 0-ply value */
+    double noise;     /* 0, or each game's noise drawn in [0, noise): a club player's play */
 } gen_opts;
 
 /* --only crashed: contact positions where a side is down to its last few men in play
@@ -173,6 +192,7 @@ static int cmd_gen(const gen_opts *o, const char *out, const char *from) {
     while (!from && !failed && g.written < o->positions) {
         mg_board pos;
         mg_start(&pos);
+        double sigma = o->noise > 0 ? o->noise * rng_unit(&rng) : 0.0;   /* this game's evaluation noise */
         int d1, d2;
         do { d1 = roll_die(&rng); d2 = roll_die(&rng); } while (d1 == d2);
         for (int moves = 0; moves < 2000 && g.written < o->positions; moves++) {
@@ -182,7 +202,7 @@ static int cmd_gen(const gen_opts *o, const char *out, const char *from) {
                 if ((failed = write_decision(o, &g, n))) break;
                 progress("positions", g.written, o->positions, t0);
             }
-            int pick = 0;
+            int pick = sigma > 0 ? noisy_pick(n, sigma, &rng) : 0;
             if (n > 1 && rng_unit(&rng) < o->explore) {
                 int top = n < 3 ? n : 3;
                 pick = (int)(rng_next(&rng) % (uint64_t)top);
@@ -312,8 +332,11 @@ static void usage(void) {
         "sldata: data for supervised training of the evaluator nets (sltrain.py)\n"
         "  sldata gen --weights W --positions N --seed S --out DATA [--ply 1|2] [--top 5]\n"
         "             [--margin 0.12] [--sample 0.5] [--explore 0.1] [--only contact|race|crashed]\n"
+        "             [--noise 0.08]\n"
         "      0-ply self-play with W; at sampled decisions the results of the best --top plays\n"
-        "      (within --margin of the best at 0-ply) with their ply-N values as targets\n"
+        "      (within --margin of the best at 0-ply) with their ply-N values as targets;\n"
+        "      --noise S: each game's plays chosen with N(0, s) added to every 0-ply equity,\n"
+        "      s drawn per game in [0, S), so the positions a club player reaches are in it\n"
         "  sldata gen --weights W --positions N --from DECISIONS --out DATA [--ply ...]\n"
         "      the same for the decisions in a file (52 bytes each: board, die1, die2) instead\n"
         "      of self-play: every decision, until N records or the file's end\n"
@@ -330,7 +353,7 @@ static void usage(void) {
 int main(int argc, char **argv) {
     if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) { usage(); return argc < 2 ? 2 : 0; }
     const char *cmd = argv[1], *weights = NULL, *out = NULL, *data = NULL, *from = NULL;
-    gen_opts o = { 100000, 1, 1, 5, 0.12f, 0.5, 0.1, 0, 0, 8 };
+    gen_opts o = { 100000, 1, 1, 5, 0.12f, 0.5, 0.1, 0, 0, 8, 0.0 };
     for (int i = 2; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (a[0] != '-') {
@@ -351,6 +374,7 @@ int main(int argc, char **argv) {
         else if (!strcmp(a, "--margin")) o.margin = (float)atof(v);
         else if (!strcmp(a, "--sample")) o.sample = atof(v);
         else if (!strcmp(a, "--explore")) o.explore = atof(v);
+        else if (!strcmp(a, "--noise")) o.noise = atof(v);
         else if (!strcmp(a, "--only")) {
             if (!strcmp(v, "contact")) o.only = EV_CONTACT;
             else if (!strcmp(v, "race")) o.only = EV_RACE;
@@ -373,7 +397,8 @@ int main(int argc, char **argv) {
     if (!strcmp(cmd, "gen")) {
         if (!out || data || o.ply < 1 || o.ply > 2 || o.top < 1 || o.positions < 1 ||
             o.sample <= 0 || o.sample > 1 || o.explore < 0 || o.explore > 1 || !(o.margin >= 0) ||
-            o.rollout < 0 || o.rollout > 100000 || o.horizon < 1 || o.horizon > 2000) {
+            o.rollout < 0 || o.rollout > 100000 || o.horizon < 1 || o.horizon > 2000 ||
+            !(o.noise >= 0) || o.noise > 2 || (from && o.noise > 0)) {   /* noise: self-play's */
             usage();
             return 2;
         }

@@ -187,11 +187,40 @@ def test_data_encoded_for_another_width_is_refused(sldata, gen_data, tmp_path):
 
 def test_gen_refuses_bad_options_and_writes_nothing(sldata, tmp_path):
     for args in (["--ply", "3"], ["--top", "0"], ["--sample", "0"], ["--only", "bearoff"],
-                 ["--only", "crash"]):
+                 ["--only", "crash"], ["--noise", "-0.1"], ["--noise", "nan"], ["--noise", "3"]):
         proc = subprocess.run([str(sldata), "gen", "--weights", ev.WEIGHTS_PATH, "--out",
                                str(tmp_path / "x.rec"), *args], capture_output=True, text=True)
         assert proc.returncode == 2, args
         assert not (tmp_path / "x.rec").exists()
+
+
+def test_noise_makes_club_players_games_and_none_leaves_the_clean_games_as_they_were(sldata,
+                                                                                  gen_data,
+                                                                                  tmp_path):
+    # --noise 0 is the clean self-play bit for bit (its random stream is untouched)
+    run(sldata, "gen", "--weights", ev.WEIGHTS_PATH, "--positions", 60, "--seed", 4, "--ply", 1,
+        "--top", 3, "--noise", 0, "--out", tmp_path / "clean.rec")
+    assert (tmp_path / "clean.rec").read_bytes() == gen_data.read_bytes()
+    # with noise the games go elsewhere, and each record is still a position in play
+    run(sldata, "gen", "--weights", ev.WEIGHTS_PATH, "--positions", 300, "--seed", 4, "--ply", 1,
+        "--top", 1, "--explore", 0, "--noise", 0.5, "--out", tmp_path / "noisy.rec")
+    run(sldata, "gen", "--weights", ev.WEIGHTS_PATH, "--positions", 300, "--seed", 4, "--ply", 1,
+        "--top", 1, "--explore", 0, "--out", tmp_path / "plain.rec")
+    noisy, plain = records(tmp_path / "noisy.rec"), records(tmp_path / "plain.rec")
+    board = ffi.new("int8_t[]", 50)
+    for b, _ in noisy:
+        board[0:50] = b
+        assert lib.bg_validate(board) == 0 and lib.bg_game_result(board) == 0
+    # --top 1: each record is the best 0-ply play's result, the opponent on roll; a clean
+    # player's next position was its opponent's best play, a noisy player's often not, so
+    # the noisy games' records are mostly positions the clean games never reach
+    assert len({b for b, _ in noisy} - {b for b, _ in plain}) > len(noisy) // 2
+    # noise is self-play's: decisions from a file are not played, so it is refused there
+    decisions_file(tmp_path / "d.dec", 5, 1)
+    proc = subprocess.run([str(sldata), "gen", "--weights", ev.WEIGHTS_PATH, "--from",
+                           str(tmp_path / "d.dec"), "--noise", "0.1", "--out",
+                           str(tmp_path / "x.rec")], capture_output=True, text=True)
+    assert proc.returncode == 2 and not (tmp_path / "x.rec").exists()
 
 
 def decisions_file(path, count, seed):

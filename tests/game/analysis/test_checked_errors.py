@@ -112,6 +112,23 @@ def test_quick_review_charges_as_before():
     assert charged > 0
 
 
+def test_an_error_under_the_question_mark_line_is_checked_too():
+    """Every error charged over CHECK_LINE is checked, not only the marked ones: small errors
+    add up to a player's rating, and the quick judgement finds many that a deeper look clears."""
+    assert checking.CHECK_LINE < DOUBTFUL
+    record = played_out(5, error_rate=0.4)
+    quick = Reviewer(record, checked=False).run()
+    checked = Reviewer(record).run()
+    small = [(q, c) for q, c in zip(quick.items, checked.items, strict=True)
+             if q.kind == "move" and not q.forced and checking.CHECK_LINE < q.loss <= DOUBTFUL]
+    assert small
+    for q, c in small:
+        assert c.check is not None and c.check.quick == q.loss
+    under = [c for q, c in zip(quick.items, checked.items, strict=True)
+             if q.kind == "move" and 0 < q.loss <= checking.CHECK_LINE]
+    assert all(c.check is None for c in under)
+
+
 def test_checked_values_travel_in_the_sgf(confirmed, cleared):
     checked = checking.check_move(confirmed)
     text = sgf.move_analysis(checked, True)
