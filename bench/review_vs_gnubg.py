@@ -26,8 +26,8 @@ from dataclasses import dataclass, field
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from game.analysis.cube_judgement import in_emg  # noqa: E402
-from game.analysis.judge import RATINGS, Reviewer  # noqa: E402
-from game.analysis.verdicts import SideSummary  # noqa: E402
+from game.analysis.judge import Reviewer  # noqa: E402
+from game.analysis.verdicts import RATINGS, SideSummary  # noqa: E402
 from game.matchfiles.imports import read_match_file  # noqa: E402
 
 NAMES = ("Alice", "Bob")               # Bob is the noisy one

@@ -742,11 +742,12 @@ def tutor_warning():
     does not round to 0.080, found by the review's own judgement), the warning before the
     turn ends."""
     from game.analysis import judge as review
+    from game.analysis import verdicts
     from game.model import evaluator
     ranked = evaluator.ranked_plays(Position.start(), (5, 3), review.REVIEW_LEVEL)
     blunders = sorted((review.judged_play(ranked, c.play.after)[1], n)
                       for n, c in enumerate(ranked))
-    play = ranked[next(n for loss, n in blunders if loss >= review.BAD + 0.0005)].play
+    play = ranked[next(n for loss, n in blunders if loss >= verdicts.BAD + 0.0005)].play
     scene = Scene([3, 5], settings=Settings(tutor="?"))
     for made, step in enumerate(play.steps, 1):
         scene.until("Your move?", row=23)
@@ -762,6 +763,7 @@ def tutor_missed_double():
     the first of a few whose missed double the review would mark ?? (level 5 asked here),
     and the warning comes before the dice are thrown."""
     from game.analysis import judge as review
+    from game.analysis import verdicts
     from game.analysis.cube_judgement import judge_no_double
     from game.model import evaluator
     from game.model.match_terms import MONEY
@@ -771,7 +773,7 @@ def tutor_missed_double():
         start = Position.from_points(leader, trailer)
         _, loss = judge_no_double(lambda level, p=start: evaluator.cube_decision(p, level),
                                   MONEY, review.REVIEW_LEVEL)
-        if review.mark_for(loss) == "??":
+        if verdicts.mark_for(loss) == "??":
             break
     scene = Scene([2, 1], start=start, settings=Settings(tutor="?", who_starts="human"))
     scene.until("ENTER rolls", row=23)

@@ -5,6 +5,7 @@ ranked Candidate carries the Probabilities that ranked it); no judging, no drawi
 from __future__ import annotations
 
 import re
+from typing import Protocol
 
 from game.board import screen as S
 from game.board.lines import fit
@@ -16,12 +17,31 @@ INK = S.attr(S.BLUE, S.WHITE)         # the chances and their header, apart from
 _LINE = re.compile(r"^(\s*(\d{1,2}\.\d|100)){6}$")
 
 
+class Chances(Protocol):
+    """What a line of chances is printed from: an evaluator.Probabilities, or a rollout's
+    figures as fractions (game/pages/rollout_pages.py chances_text); read only."""
+    @property
+    def win(self) -> float: ...
+
+    @property
+    def win_gammon(self) -> float: ...
+
+    @property
+    def win_backgammon(self) -> float: ...
+
+    @property
+    def lose_gammon(self) -> float: ...
+
+    @property
+    def lose_backgammon(self) -> float: ...
+
+
 def tenths(chance: float) -> int:
     """A chance (0..1) in tenths of a percent, rounded, kept within 0..1000."""
     return max(0, min(TENTHS, round(TENTHS * float(chance))))
 
 
-def percents(chances) -> tuple[tuple[int, int, int], tuple[int, int, int]]:
+def percents(chances: Chances) -> tuple[tuple[int, int, int], tuple[int, int, int]]:
     """((win, gammon, backgammon) of the mover, the same of the other side), in tenths of a
     percent. The two wins are made to add up to 100.0 as printed."""
     win = tenths(chances.win)
@@ -43,7 +63,7 @@ def chances_header(names: tuple[str, str]) -> str:
     return fit(GAP.join(parts))
 
 
-def chances_line(chances) -> str:
+def chances_line(chances: Chances) -> str:
     """A play's chances under chances_header: "  55.9 16.3  0.8  44.1 10.9  0.5"."""
     mine, theirs = percents(chances)
     return fit(GAP.join("".join(cell(v) for v in side) for side in (mine, theirs)))
@@ -60,6 +80,6 @@ def is_chances_line(text: str) -> bool:
                                        and text.split()[4:6] == ["Gam", "Bg"])
 
 
-def ink_of(text: str):
+def ink_of(text: str) -> int | None:
     """The colour a page prints a line in: INK for the chances, else None (the page's)."""
     return INK if is_chances_line(text) else None

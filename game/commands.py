@@ -5,19 +5,24 @@ a one-line score (S), the version and the weights' checksum (V), each as text th
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from game import __version__
 from game.analysis.cube_judgement import cube_verdict, in_emg
+from game.analysis.verdicts import Choice
 from game.board.lines import fit, wrap
-from game.chances import chances_header, chances_line, chances_note
+from game.chances import Chances, chances_header, chances_line, chances_note
 from game.errors import BackgammonError
 from game.model import evaluator
 from game.model.match import Match
 from game.model.match_terms import MONEY, MatchTerms
 from game.model.position import Position
+from game.model.rules import Play
 from game.words import DEFAULT_NAMES, DEFAULT_WORDS, SIDE_WORDS, play_words
+
+# a play the advice lists: a ranked Candidate, a review's Choice, or a (play, equity) pair
+Listed = evaluator.Candidate | Choice | tuple[Play | str, float]
 
 ADVICE_LEVEL = 5                 # advice always comes from the strongest level
 ADVICE_COUNT = 5                 # the best play and the next four
@@ -44,7 +49,7 @@ def position_id_text(position: Position, match: Match | None = None,
     return f"ID {pid}:{match.match_id(dice)}"
 
 
-def play_text(play, mover_is_human: bool = True) -> str:
+def play_text(play: str | Play | None, mover_is_human: bool = True) -> str:
     """A play in the letter notation the game prints ("h3 f1", "z4 x6"): a rules.Play, an
     evaluator.Candidate's play, or a string already written; "no move" for a forfeit."""
     if isinstance(play, str):
@@ -67,10 +72,11 @@ def version_text() -> str:
     return f"Version {__version__}, weights {checksum:08x}"
 
 
-def _triples(candidates) -> list[tuple[object, float, int | None, object]]:
+def _triples(candidates: Iterable[Listed]
+             ) -> list[tuple[Play | str, float, int | None, Chances | None]]:
     """(play, equity, ply, chances) of each candidate: an evaluator.Candidate (or a review
     Choice), or a (play, equity) pair whose ply and chances are not known."""
-    out: list[tuple[object, float, int | None, object]] = []
+    out: list[tuple[Play | str, float, int | None, Chances | None]] = []
     for item in candidates:
         if isinstance(item, tuple):
             play, equity = item
@@ -80,8 +86,9 @@ def _triples(candidates) -> list[tuple[object, float, int | None, object]]:
     return out
 
 
-def ranked_candidates(position: Position, dice, level: int = ADVICE_LEVEL,
-                      count: int = ADVICE_COUNT, terms: MatchTerms = MONEY):
+def ranked_candidates(position: Position, dice: Sequence[int], level: int = ADVICE_LEVEL,
+                      count: int = ADVICE_COUNT,
+                      terms: MatchTerms = MONEY) -> evaluator.Candidates:
     """The evaluator's ranked plays for the side on roll (game.model.evaluator.ranked_plays)
     at its `terms` (MONEY: money play)."""
     return evaluator.ranked_plays(position, tuple(dice), level, limit=count, terms=terms)
@@ -92,10 +99,10 @@ class AdviceRow:
     """One play of the advice: its equity, how deeply it was judged (None: not known) and
     the chances that ranked it (None: not known); `shallower` when it was judged less
     deeply than the best, so its depth is shown instead of a difference."""
-    play: object
+    play: Play | str
     equity: float
     ply: int | None
-    chances: object
+    chances: Chances | None
     shallower: bool = False
 
 
@@ -104,7 +111,7 @@ class Advice:
     """The A command's ranking before it is a page: the plays best first (at most the count
     asked for), the terms they were ranked for (as judged: money play for a match past the
     table) and the best's depth."""
-    dice: tuple[int, int]
+    dice: tuple[int, ...]                   # the two dice
     rows: tuple[AdviceRow, ...]
     terms: MatchTerms = MONEY
     deepest: int | None = None
@@ -114,7 +121,8 @@ class Advice:
         return all(row.chances is not None for row in self.rows)
 
 
-def rank_advice(position: Position, dice, candidates=None, level: int = ADVICE_LEVEL,
+def rank_advice(position: Position, dice: Sequence[int],
+                candidates: Sequence[Listed] | None = None, level: int = ADVICE_LEVEL,
                 count: int = ADVICE_COUNT, terms: MatchTerms = MONEY) -> Advice:
     """The best plays for `dice` as data (advice_lines words them): from the evaluator at
     `level`, or `candidates` as given (evaluator.Candidate objects or (play, equity) pairs).
@@ -131,7 +139,8 @@ def rank_advice(position: Position, dice, candidates=None, level: int = ADVICE_L
     return Advice(tuple(dice), rows, terms, deepest)
 
 
-def advice_lines(position: Position, dice, candidates=None, level: int = ADVICE_LEVEL,
+def advice_lines(position: Position, dice: Sequence[int],
+                 candidates: Sequence[Listed] | None = None, level: int = ADVICE_LEVEL,
                  count: int = ADVICE_COUNT, mover_is_human: bool = True,
                  terms: MatchTerms = MONEY,
                  names: tuple[str, str] = DEFAULT_NAMES) -> list[str]:
@@ -176,7 +185,7 @@ def advice_page(advice: Advice, mover_is_human: bool = True,
             line += f" ({row.ply}-ply)" if row.shallower else f" ({row.equity - best:+.3f})"
         lines.append(fit(line))
         if with_chances:
-            lines.append(chances_line(row.chances))
+            lines.append(chances_line(row.chances))  # type: ignore[arg-type]  # with_chances
     if not advice.terms.money:
         lines += ["", "Equity: 2 x the mover's chance", "of winning the match, less 1."]
     else:
@@ -189,7 +198,7 @@ def advice_page(advice: Advice, mover_is_human: bool = True,
     return lines
 
 
-def cube_advice_lines(decision, doubler: str = "You", offered: bool = False,
+def cube_advice_lines(decision: evaluator.CubeDecision, doubler: str = "You", offered: bool = False,
                       terms: MatchTerms = MONEY, per_unit: bool = False) -> list[str]:
     """The cube advice page (A at a cube question, and a review cube page's A): the doubler's
     chances and the three equities from the evaluator's game.model.evaluator.CubeDecision at
@@ -225,7 +234,7 @@ def cube_advice_lines(decision, doubler: str = "You", offered: bool = False,
     return lines
 
 
-def cube_equity_lines(decision, terms: MatchTerms = MONEY) -> list[str]:
+def cube_equity_lines(decision: evaluator.CubeDecision, terms: MatchTerms = MONEY) -> list[str]:
     """The three cube actions' equities: money points as they are; at a match score (the
     doubler's terms, as judged) in EMG (cube_judgement.in_emg) with the match winning chance
     of each beside (from the decision's 2 x MWC - 1), under a header."""
@@ -241,13 +250,15 @@ def cube_equity_lines(decision, terms: MatchTerms = MONEY) -> list[str]:
         for label, equity, match in zip(actions, shown, raw, strict=True)]
 
 
-def score_line(match) -> str:
+def score_line(match: Match) -> str:
     """The score on one message line: "Score: you 2  me 1  (to 5)"; in the Crawford game
     "Crawford: you 0  me 2  (to 3)"; money play shows the running totals."""
     a, b = match.sides
 
     def name(side: str) -> str:
-        return SIDE_WORDS.get(side, match.record.names.get(side, side))
+        # (the type: ignore: mypy reads this get as the one that may give None; the
+        # default, the record's name or the side itself, is a str)
+        return SIDE_WORDS.get(side, match.record.names.get(side, side))  # type: ignore[return-value]
     head = "Crawford" if match.crawford_game else "Score"
     text = f"{head}: {name(a)} {match.score[a]}  {name(b)} {match.score[b]}"
     if match.length:

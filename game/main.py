@@ -3,13 +3,33 @@ tape's loading sequence and then the program (game/program.py) in the window, fr
 Not the game flow (game/program.py) and not the window (spectrum/display.py).
 The game's modules are imported where they are first needed, so that --help and a bad option
 answer at once, before pygame, numpy and the C engine are loaded."""
+from __future__ import annotations
+
 import argparse
 import os
 import sys
 import time
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, NoReturn
 
 from spectrum.quoting import os_words, quoted, say, terminal_line
 from spectrum.tape_modes import TAPE_MODES
+
+if TYPE_CHECKING:     # for the annotations only: the game's modules load when they are used
+    from game.interfaces import Frames
+    from game.model.evaluator import CubeDecision
+    from game.model.match import Match
+    from game.model.match_terms import MatchTerms
+    from game.model.position import Position
+    from game.model.rules import Play
+    from game.zx.basic import Basic
+    from game.zx.romcheck import TapeFile
+    from game.zx.usr import Level
+    from spectrum.machine import Spectrum48
+    from spectrum.safe_write import PathLike
+
+    # the computer's chooser: (position, dice, the mover's terms) -> its play
+    Chooser = Callable[[Position, Sequence[int], MatchTerms], Play]
 
 TITLE = "Spectrum Backgammon"
 HEADLESS = "to run without a window: spectrum-backgammon --screenshot FILE.png --frames N"
@@ -34,19 +54,20 @@ class Parser(argparse.ArgumentParser):
     """argparse, every error one line in the terminal's form (spectrum/quoting.py): a value
     quoted short by its check, an argument it does not know quoted short here."""
 
-    def parse_args(self, args=None, namespace=None):
+    def parse_args(self, args: Sequence[str] | None = None,  # type: ignore[override]
+                   namespace: None = None) -> argparse.Namespace:   # (one form, no _N)
         known, extras = self.parse_known_args(args, namespace)
         if extras:
             shown = " ".join(quoted(extra) for extra in extras[:3])
             self.error(f"unrecognized arguments: {shown}{' ...' if len(extras) > 3 else ''}")
         return known
 
-    def error(self, message):
+    def error(self, message: str) -> NoReturn:
         self.print_usage(sys.stderr)
         self.exit(2, f"{self.prog}: error: {terminal_line(message)}\n")
 
 
-def whole_number(low: int, high: int):
+def whole_number(low: int, high: int) -> Callable[[str], int]:
     """argparse's type for a whole number from low to high: the one-line error names the
     range and quotes what was typed (short)."""
     def parse(text: str) -> int:
@@ -59,7 +80,7 @@ def whole_number(low: int, high: int):
     return parse
 
 
-def one_of(*choices: str):
+def one_of(*choices: str) -> Callable[[str], str]:
     """argparse's type for one of `choices` (what was typed quoted short if it is not)."""
     def parse(text: str) -> str:
         if text not in choices:
@@ -68,10 +89,10 @@ def one_of(*choices: str):
     return parse
 
 
-def setting(name: str):
+def setting(name: str) -> Callable[[str], object]:
     """argparse's type for an option the settings also hold (--level): the settings' own
     check (game/files/settings.py parse_option), imported only when the option is given."""
-    def parse(text: str):
+    def parse(text: str) -> object:
         from game.files.settings import SettingsError, parse_option
         try:
             return parse_option(name, text)
@@ -85,7 +106,7 @@ def tell(text: str) -> None:
     say(f"{TITLE}: {text}")
 
 
-def parse_args(argv):
+def parse_args(argv: Sequence[str]) -> argparse.Namespace:
     from game import __version__
     parser = Parser(prog="spectrum-backgammon",
                     description="CP Software's 1983 Backgammon on a 48K.")
@@ -132,7 +153,7 @@ def parse_args(argv):
     return parser.parse_args(argv)
 
 
-def loading_sequence(machine, mode: str, tape=None):
+def loading_sequence(machine: Spectrum48, mode: str, tape: TapeFile | None = None) -> Frames:
     """The tape loading (spectrum/loader.py) as a per-frame generator: LOAD "" through our
     ROM, the loader program, the machine code at its ORG. Yields once per frame. `tape`:
     media.tape_for the rules (None: the full game's)."""
@@ -144,9 +165,10 @@ class Runner:
     """on_frame for the display loop: first the loading sequence, then the program, one
     generator step per frame. Returns False to stop the window when the program ends."""
 
-    def __init__(self, machine, mode: str, seed=None, level=None, keys: str | None = None,
-                 resume: bool = True, keys_from=None, trace=None, hurry: bool = False,
-                 rules: str | None = None, mute: bool = False):
+    def __init__(self, machine: Spectrum48, mode: str, seed: int | None = None,
+                 level: int | None = None, keys: str | None = None, resume: bool = True,
+                 keys_from: PathLike | None = None, trace: PathLike | None = None,
+                 hurry: bool = False, rules: str | None = None, mute: bool = False) -> None:
         from game.files import rules1983, savegame
         from game.files.session import Session
         from game.files.settings import load_settings
@@ -166,7 +188,8 @@ class Runner:
         if rules is not None:
             settings.set("rules", rules)         # --1983, --rules: the same
         # the 1983 rules load a tape whose picture shows no cube (the card has none)
-        self.loading = loading_sequence(machine, mode, media.tape_for(settings.rules_1983))
+        self.loading: Frames | None = loading_sequence(machine, mode,
+                                                       media.tape_for(settings.rules_1983))
         if warning and settings.rules_1983:      # the 1983 screen has no word for it
             tell(warning)
             warning = None
@@ -178,7 +201,8 @@ class Runner:
         chooser = computer_chooser(machine, self.basic, lambda: settings.level)
         cube = usr_cube(self.basic, lambda: settings.level) or evaluator_cube(settings)
 
-        def cube_policy(position, match, doubler):
+        def cube_policy(position: Position, match: Match,
+                        doubler: str) -> CubeDecision | None:
             for thread in WARM_UPS:              # the weights first (one load per process)
                 thread.join()
             return cube(position, match, doubler)
@@ -191,7 +215,7 @@ class Runner:
         self.wait_frames = 0
         self.holding = False
 
-    def __call__(self, machine) -> bool:
+    def __call__(self, machine: Spectrum48) -> bool:
         if self.loading is not None:
             if self._load(machine):
                 return True
@@ -234,7 +258,7 @@ class Runner:
             if pygame is not None and pygame.display.get_init() and pygame.display.get_surface():
                 pygame.display.set_caption(title)
 
-    def _load(self, machine) -> bool:
+    def _load(self, machine: Spectrum48) -> bool:
         """One displayed frame of the loading sequence: True while it goes on. With `hurry`
         (the instant tape on our own ROM: nothing on the screen waits for a person), as
         many emulated frames as fit in INSTANT_BUDGET_S of wall time, their sound dropped,
@@ -242,7 +266,7 @@ class Runner:
         deadline = time.perf_counter() + INSTANT_BUDGET_S
         while True:
             try:
-                next(self.loading)
+                next(self.loading)      # type: ignore[arg-type]  # set: __call__ checks
             except StopIteration:
                 return False
             if not self.hurry or time.perf_counter() > deadline:
@@ -291,7 +315,7 @@ class Runner:
         self.holding = True
 
 
-def computer_chooser(machine, basic, level):
+def computer_chooser(machine: Spectrum48, basic: Basic, level: Level | None) -> Chooser:
     """The computer's play through USR into the evaluator (game/zx/usr.py usr_chooser),
     else the engine's first legal play. The weights load in a thread meanwhile (about 3 s,
     while the tape loads), so the first move is not held up; C runs without the GIL."""
@@ -307,7 +331,7 @@ def computer_chooser(machine, basic, level):
     return usr.usr_chooser(basic, level, warm_up) or usr.first_legal_play
 
 
-def trace_to(path):
+def trace_to(path: PathLike | None) -> Callable[[str, dict], None] | None:
     """--trace: trace(kind, facts) appends "KIND {json}" to path, flushed at once; None
     without a path."""
     if not path:
@@ -321,7 +345,7 @@ def trace_to(path):
     return trace
 
 
-def main(argv=None) -> int:
+def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(sys.argv[1:] if argv is None else argv)
     try:
         from game.zx.romcheck import machine_for
@@ -374,7 +398,7 @@ def main(argv=None) -> int:
             save_on_close(runner)
 
 
-def rules_fit(args, runner) -> bool:
+def rules_fit(args: argparse.Namespace, runner: Runner) -> bool:
     """The 1983 rules (--1983, or the Rules option) have no review of a match file: False,
     said, with --review. A saved FULL match is kept for the FULL rules and said so."""
     if not runner.session.settings.rules_1983:
@@ -390,7 +414,7 @@ def rules_fit(args, runner) -> bool:
     return True
 
 
-def save_on_close(runner) -> None:
+def save_on_close(runner: Runner) -> None:
     """The last autosave written once more for the next start (game/files/session.py), and
     what that file really holds said; a failure to write is reported (OSError, SaveError),
     never raised, and never called a save; said once, though a stop signal's close and the

@@ -2,9 +2,11 @@
 (I/You, White/Black, the two sides a chances column names), the short messages of a turn, the
 results of a game and the few words for each BG_STEP_* reason the C engine gives. Not screen
 layout (game/board/screen.py)."""
+from collections.abc import Iterable
+
 from game.model.match import COMPUTER, DROP, HUMAN, KIND_NAMES, MAX_SCORE, RESIGN, Match
 from game.model.position import BAR, Position
-from game.model.rules import StepCode
+from game.model.rules import Step, StepCode
 
 # code -> the human's words | the computer's | anyone else's; {Side} is the side's name
 SAY = {
@@ -69,7 +71,7 @@ STEP_WORDS: dict[int, str] = {
 }
 
 
-def say(code: str, side: str, **values) -> str:
+def say(code: str, side: str, **values: object) -> str:
     """SAY[code] for `side`: the human's form, the computer's, or another side's by name."""
     human, computer, other = SAY[code].split("|")
     form = human if side == HUMAN else computer if side == COMPUTER else other
@@ -93,7 +95,7 @@ def step_words(code: int | None, from_index: int, die: int) -> str:
     return said.format(die=die, point=point, to=to)
 
 
-def play_words(steps, mover_is_human: bool = True) -> str:
+def play_words(steps: Iterable[Step], mover_is_human: bool = True) -> str:
     """A play in the letter notation, as the message line and the log show it: 'x6 s4'."""
     return " ".join(step.notation(mover_is_human).lower() for step in steps)
 

@@ -1,5 +1,9 @@
 """The C side ("the machine code") as Python sees it: the compiled cffi module and its ffi.
 Import `lib` and `ffi` from here; nothing else in the project loads the extension."""
+from typing import Any
+
+# A cffi object (a C array, a struct pointer, ffi.NULL): cffi ships no type stubs, so Any.
+CData = Any
 try:
     from native._engine import ffi, lib  # noqa: F401 - the package's API: imported to pass on
 except ImportError as exc:  # pragma: no cover - only when the package was not built

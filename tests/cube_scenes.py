@@ -7,6 +7,7 @@ import time
 from game.analysis import judge as review
 from game.analysis.checking import deeper_cube_decision
 from game.analysis.cube_judgement import cube_loss, in_emg, judge_no_double
+from game.analysis.verdicts import mark_for
 from game.model import evaluator, rules
 from game.model.dice import Dice
 from game.model.match import COMPUTER, HUMAN, Match
@@ -79,10 +80,10 @@ def missed_double(terms: MatchTerms, marks=("??",), computer_first=False):
         _, loss = judge_no_double(
             lambda level, p=position: evaluator.cube_decision(p, level, terms),
             terms, review.REVIEW_LEVEL)
-        if review.mark_for(loss):
+        if mark_for(loss):
             loss = cube_loss("no double", in_emg(deeper_cube_decision(position, terms),
                                                  terms))
-        if review.mark_for(loss) in marks:
+        if mark_for(loss) in marks:
             return start, position, loss
     raise AssertionError(f"no race of LEADERS earns {marks} at {terms}")
 

@@ -7,12 +7,16 @@ judgement itself (judge.py), and not rollouts: a 324-game rollout of the same pl
 about ten times a 3-ply check (bench/review.py), too long for a review of a match."""
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
+from typing import TypeVar
 
 from game.analysis.cube_judgement import cube_loss, cube_verdict, in_emg, normalized
-from game.analysis.verdicts import DOUBTFUL, Check, Choice
+from game.analysis.verdicts import Check, Choice, CubeReview, MoveReview
 from game.model import evaluator
 from game.model.match_terms import MONEY, MatchTerms
+from game.model.position import Position
+from game.model.rules import Play
 
 CHECK_PLY = 3                    # level 5 at 3 plies (bg.h's BG_JUDGE_MAX_PLY)
 # every error charged over this (EMG, or money points per unit of cube) is checked, not only the
@@ -21,16 +25,19 @@ CHECK_PLY = 3                    # level 5 at 3 plies (bg.h's BG_JUDGE_MAX_PLY)
 # against gnubg's 0.291; chosen on the working seeds 48 and 501 only)
 CHECK_LINE = 0.01
 CHECKED, QUICK = "checked", "quick"   # the review option (game/files/settings.py)
+# what listed_to_played takes: a review's listed plays, or a ranking's
+Listed = TypeVar("Listed", Choice, evaluator.Candidate)
 
 
-def judge_afters(plays, terms: MatchTerms = MONEY, ply: int = CHECK_PLY) -> list[tuple]:
+def judge_afters(plays: Sequence[Play], terms: MatchTerms = MONEY,
+                 ply: int = CHECK_PLY) -> list[tuple]:
     """(equity, chances) of each play (rules.Play) judged at `ply` by the mover at its `terms`
     (as judged: a match past the table is money play), as a ranking would judge it there."""
     judged = terms.judged
     return evaluator.judge_plays([p.after for p in plays], ply, judged)
 
 
-def judged_deeper(plays, terms: MatchTerms = MONEY, known: dict | None = None,
+def judged_deeper(plays: Sequence[Play], terms: MatchTerms = MONEY, known: dict | None = None,
                   ply: int = CHECK_PLY) -> list[tuple]:
     """(equity, chances) of each play at `ply` (judge_afters), those in `known` (position
     after the play -> (equity, chances), judged so ahead of time) not judged again."""
@@ -41,20 +48,20 @@ def judged_deeper(plays, terms: MatchTerms = MONEY, known: dict | None = None,
     return [found[p.after] for p in plays]
 
 
-def listed_to_played(listed: list, after) -> list:
+def listed_to_played(listed: list[Listed], after: Position) -> list[Listed]:
     """Of the listed plays (best first), those a check judges with the play reaching `after`:
     the ones above it, or all of them when it is not listed."""
     at = next((i for i, c in enumerate(listed) if c.play.after == after), None)
     return listed if at is None else listed[:at]
 
 
-def checked_plays(item) -> list[Choice]:
+def checked_plays(item: MoveReview) -> list[Choice]:
     """What a move's check judges: the best, every play listed between it and the play made,
     and the play made (the listed ones above it, or all listed when it is not among them)."""
     return [*listed_to_played(list(item.candidates), item.played.play.after), item.played]
 
 
-def check_move(item, ply: int = CHECK_PLY):
+def check_move(item: MoveReview, ply: int = CHECK_PLY) -> MoveReview:
     """The MoveReview `item` checked: its listed plays from the best to the one made judged
     again at `ply`; the best of them by that judgement is the best, the loss and mark are the
     play made's against it (none when it is the best), and item.check says how. The listed
@@ -75,7 +82,7 @@ def check_move(item, ply: int = CHECK_PLY):
                    check=Check(ply, -loss, item.loss))
 
 
-def deeper_cube_decision(position, terms: MatchTerms,
+def deeper_cube_decision(position: Position, terms: MatchTerms,
                          ply: int = CHECK_PLY) -> evaluator.CubeDecision:
     """The decision of the doubler on roll in `position` at its `terms`, from the position's
     chances at `ply` plies (the cube theory of evaluator.cube_decision_for), normalized per
@@ -85,7 +92,8 @@ def deeper_cube_decision(position, terms: MatchTerms,
     return normalized(evaluator.cube_decision_for(chances, terms), terms.scale)
 
 
-def check_cube(item, decision: evaluator.CubeDecision | None = None, ply: int = CHECK_PLY):
+def check_cube(item: CubeReview, decision: evaluator.CubeDecision | None = None,
+               ply: int = CHECK_PLY) -> CubeReview:
     """The CubeReview `item` checked: its action's loss against the deeper decision (given,
     when the double before an answer was checked already, or deeper_cube_decision)."""
     if decision is None:
@@ -95,9 +103,9 @@ def check_cube(item, decision: evaluator.CubeDecision | None = None, ply: int = 
                    check=Check(ply, -loss, item.loss))
 
 
-def wants_check(item) -> bool:
+def wants_check(item: MoveReview | CubeReview) -> bool:
     """An item the quick judgement charges with an error over CHECK_LINE, judged by the net
     (a forced move never; level 1's heuristic has no deeper judgement)."""
-    if item.kind == "move":
+    if isinstance(item, MoveReview):            # kind "move"
         return item.loss > CHECK_LINE and not item.forced and item.best.ply >= 0
     return item.loss > CHECK_LINE

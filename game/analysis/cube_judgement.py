@@ -10,13 +10,14 @@ from collections.abc import Callable
 from game.model import evaluator
 from game.model.match_equity import Emg
 from game.model.match_terms import MatchTerms
+from game.model.rollout import CubeFigures
 
 CUBE_SCREEN_LEVEL = 4            # a cube left alone is looked at by 1-ply first ...
 CLOSE_CUBE = 0.16                # ... and by the judging level when doubling gives away less
                                  # than this, in EMG (GNU Backgammon's "close" cube decision)
 
 
-def cube_verdict(decision) -> str:
+def cube_verdict(decision: evaluator.CubeDecision | CubeFigures) -> str:
     """The proper cube action in words, e.g. "Double, take" or "Too good to double"."""
     if decision.too_good:
         return "Too good to double: play on"
@@ -25,7 +26,7 @@ def cube_verdict(decision) -> str:
     return "No double, take" if decision.take else "No double, pass"
 
 
-def in_emg(decision, terms: MatchTerms):
+def in_emg(decision: evaluator.CubeDecision, terms: MatchTerms) -> evaluator.CubeDecision:
     """A decision at `terms` (money: normalized per unit of cube, returned as it is; match:
     2 x mwc - 1) with its equities in EMG, as GNU Backgammon judges a cube (the losses and
     the close cut-off are taken in these units)."""
@@ -38,7 +39,7 @@ def in_emg(decision, terms: MatchTerms):
         decision.win, decision.win_gammon, decision.lose_gammon)
 
 
-def close_cube(decision) -> bool:
+def close_cube(decision: evaluator.CubeDecision) -> bool:
     """Worth a closer look (judge_no_double) and counted as a decision (GNU Backgammon's
     "close or actual"): the doubler should double, or doubling is within CLOSE_CUBE of not
     doubling; `decision` in EMG (in_emg)."""
@@ -46,7 +47,7 @@ def close_cube(decision) -> bool:
     return decision.double or abs(decision.no_double_equity - take_side) < CLOSE_CUBE
 
 
-def normalized(decision, scale: int):
+def normalized(decision: evaluator.CubeDecision, scale: int) -> evaluator.CubeDecision:
     """A money cube decision per unit of cube: its equities divided by `scale` (the cube's
     value), so that its losses compare with the plays'."""
     if scale == 1:
@@ -58,7 +59,7 @@ def normalized(decision, scale: int):
         decision.lose_gammon)
 
 
-def cube_loss(kind: str, decision) -> float:
+def cube_loss(kind: str, decision: evaluator.CubeDecision) -> float:
     """What a cube action ("double", "no double", "take" or "drop") gives away against level
     5's `decision` (the doubler's equities): 0 for the proper one, never negative."""
     nd, dt, dp = (decision.no_double_equity, decision.double_take_equity,
@@ -74,7 +75,7 @@ def cube_loss(kind: str, decision) -> float:
     return max(0.0, loss)
 
 
-def worth_a_look(raw, terms: MatchTerms) -> bool:
+def worth_a_look(raw: evaluator.CubeDecision, terms: MatchTerms) -> bool:
     """The cheap screen: is the doubler's decision at CUBE_SCREEN_LEVEL (`raw`, as the
     evaluator gave it at `terms`) close (close_cube)? In EMG at a match score; money play
     screens the cube's own equities, as it always has (its summaries unchanged). The review,
@@ -84,7 +85,7 @@ def worth_a_look(raw, terms: MatchTerms) -> bool:
 
 
 def judge_no_double(decide: Callable[[int], evaluator.CubeDecision], terms: MatchTerms,
-                    level: int):
+                    level: int) -> tuple[evaluator.CubeDecision, float]:
     """A side that could double and rolled instead, judged as the review and the tutor
     (game/scenes/tutor.py) both judge it: `decide(level)` is the doubler's
     evaluator.CubeDecision at a level, at `terms`. The cheap screen at CUBE_SCREEN_LEVEL

@@ -9,11 +9,13 @@ import math
 from dataclasses import dataclass, field
 
 import numpy as np
+import numpy.typing as npt
 
 from game.analysis import judge as review
 from game.analysis.replay import replay, terms_at
 from game.errors import BackgammonError
-from game.model.record import MatchRecord
+from game.model.dice import Dice
+from game.model.record import GameRecord, MatchRecord
 
 FACES = 6
 MIN_EXPECTED = 5.0             # the chi-square test wants at least this many in each cell
@@ -64,7 +66,7 @@ def count_rolls(record: MatchRecord) -> dict[str, SideRolls]:
 
 # ---- the chi-square test ---------------------------------------------------------------
 
-def chi_square(observed, expected) -> float:
+def chi_square(observed: npt.ArrayLike, expected: npt.ArrayLike) -> float:
     """Pearson's statistic: the sum of (observed - expected)^2 / expected."""
     observed = np.asarray(observed, dtype=float)
     expected = np.asarray(expected, dtype=float)
@@ -127,7 +129,7 @@ class Trial:
     enough: bool
 
 
-def trial(observed, expected) -> Trial:
+def trial(observed: npt.ArrayLike, expected: npt.ArrayLike) -> Trial:
     expected = np.asarray(expected, dtype=float)
     if expected.sum() <= 0:
         return Trial(0.0, len(expected) - 1, 1.0, False)
@@ -181,7 +183,7 @@ def trial_words(result: Trial) -> str:
 
 # ---- the dice source and the luck ------------------------------------------------------
 
-def source_words(dice, set_dice: bool = False) -> str:
+def source_words(dice: Dice, set_dice: bool = False) -> str:
     """Where the game's dice come from, in one line: game/dice.py's seeded source."""
     if set_dice:
         return "Dice: typed in (Set dice is ON)"
@@ -191,7 +193,7 @@ def source_words(dice, set_dice: bool = False) -> str:
     return f"Dice: seeded with {seed}"[:32]
 
 
-def luck_by_game(record: MatchRecord, game) -> dict[str, float] | None:
+def luck_by_game(record: MatchRecord, game: GameRecord) -> dict[str, float] | None:
     """Each side's luck in one game, by the review's measure and in its units (the sum of
     review.luck_of over its rolls at the roller's terms: cubeless money points in money
     play, EMG at the game's score in a match the table takes), so a game's figure is its

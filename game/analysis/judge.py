@@ -15,7 +15,9 @@ from __future__ import annotations
 
 import os
 from collections import deque
+from collections.abc import Generator, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from typing import overload
 
 from game.analysis.checking import check_cube, check_move, wants_check
 from game.analysis.cube_judgement import (
@@ -26,22 +28,11 @@ from game.analysis.cube_judgement import (
     normalized,
 )
 from game.analysis.replay import ReplayedTurn, ReviewError, apply_play, replay, terms_at
-from game.analysis.verdicts import (  # noqa: F401 (the review's names, read from here too)
-    BAD,
-    DOUBTFUL,
-    RATINGS,
-    Choice,
-    CubeReview,
-    MoveReview,
-    Review,
-    SideSummary,
-    mark_for,
-    rating_for,
-)
+from game.analysis.verdicts import Choice, CubeReview, MoveReview, Review
 from game.errors import BackgammonError
 from game.model import evaluator, rules
 from game.model.match_equity import Emg, match_value
-from game.model.match_terms import MAX_CUBE, MONEY, MatchTerms  # noqa: F401 (imports.py)
+from game.model.match_terms import MONEY, MatchTerms
 from game.model.position import Position
 from game.model.record import MatchRecord, format_play
 
@@ -127,7 +118,7 @@ class Reviewer:
             out.append(items if items is not None else self._judge(self.turns[n]))
         return out
 
-    def steps(self):
+    def steps(self) -> Generator[tuple[int, int], None, None]:
         """Analyse the turns, yielding (done, total) after each in order; after a stop(), a
         new steps() carries on from the next turn (keeping what was judged ahead)."""
         self.stopped = False
@@ -171,7 +162,7 @@ class Reviewer:
                 if job.done() and not job.cancelled() and job.exception() is None:
                     self._ahead.update(zip(unit, job.result(), strict=True))
 
-    def _record(self, items: list):
+    def _record(self, items: list) -> Iterator[tuple[int, int]]:
         self.review.items.extend(items)
         self.done += 1
         yield self.done, self.total
@@ -200,7 +191,8 @@ class Reviewer:
         return (self.cube and turn is not self.turns[0]
                 and not self._terms(turn, turn.action.side).double_refused())
 
-    def _decision(self, turn: ReplayedTurn, level: int, terms: MatchTerms):
+    def _decision(self, turn: ReplayedTurn, level: int,
+                  terms: MatchTerms) -> evaluator.CubeDecision:
         return evaluator.cube_decision(turn.before, level, terms)
 
     def _judge(self, turn: ReplayedTurn) -> list:
@@ -228,12 +220,21 @@ class Reviewer:
                                         turn.before, decision, cube_verdict(decision), loss,
                                         terms, turn.cube_value, turn.cube_owner))
 
-    def _checked(self, item, decision=None):
+    @overload
+    def _checked(self, item: MoveReview,
+                 decision: evaluator.CubeDecision | None = None) -> MoveReview: ...
+
+    @overload
+    def _checked(self, item: CubeReview,
+                 decision: evaluator.CubeDecision | None = None) -> CubeReview: ...
+
+    def _checked(self, item: MoveReview | CubeReview,
+                 decision: evaluator.CubeDecision | None = None) -> MoveReview | CubeReview:
         """The item as charged: checked at 3 plies when it is charged over CHECK_LINE and
         the review is CHECKED (a cube action by `decision`, a checked one already made)."""
         if not (self.checked and wants_check(item)):
             return item
-        if item.kind == "move":
+        if isinstance(item, MoveReview):            # kind "move"
             return check_move(item)
         return check_cube(item, decision)
 
@@ -272,13 +273,15 @@ class Reviewer:
             emg=Emg.at(terms) if ranked[0].ply >= 0 else None))
 
 
-def _choice(candidate, best, terms: MatchTerms) -> Choice:
+def _choice(candidate: evaluator.Candidate, best: evaluator.Candidate,
+            terms: MatchTerms) -> Choice:
     """A shown play, at the best's depth (as_deep)."""
     return Choice(format_play(candidate.play.steps), candidate.play,
                   *as_deep(candidate, best, terms))
 
 
-def as_deep(candidate, best, terms: MatchTerms) -> tuple:
+def as_deep(candidate: evaluator.Candidate, best: evaluator.Candidate,
+            terms: MatchTerms) -> tuple:
     """(equity, ply, chances) of a ranked play judged as deeply as the best: the search's
     own when it looked as deeply (or the game is over), else its position after judged again
     at the best's ply (money equity, or the match value of its chances at `terms`, as
@@ -292,7 +295,8 @@ def as_deep(candidate, best, terms: MatchTerms) -> tuple:
     return equity, best.ply, chances
 
 
-def judged_play(ranked, after: Position, terms: MatchTerms = MONEY, words: str | None = None):
+def judged_play(ranked: Sequence[evaluator.Candidate], after: Position,
+                terms: MatchTerms = MONEY, words: str | None = None) -> tuple[Choice, float]:
     """The play reaching `after` as level 5 judges it, among `ranked` (evaluator.ranked_plays
     of the roll at REVIEW_LEVEL at the mover's `terms`, all of them, best first): (its Choice,
     the error against the best: money points, or EMG at `terms` as judged). A play the search
@@ -311,7 +315,7 @@ def judged_play(ranked, after: Position, terms: MatchTerms = MONEY, words: str |
     return Choice(words, mine.play, equity, ply, chances), loss
 
 
-def luck_of(before: Position, dice, terms: MatchTerms = MONEY) -> float:
+def luck_of(before: Position, dice: Sequence[int], terms: MatchTerms = MONEY) -> float:
     """How much the roll gave its roller: the equity after the roll's best 0-ply play less
     the average over all 36 rolls, the roller's side. Money play: cubeless money points. At
     a match score (the roller's `terms`, as judged): each roll's best play ranked and valued
@@ -326,7 +330,7 @@ def luck_of(before: Position, dice, terms: MatchTerms = MONEY) -> float:
     return emg.error(values[min(dice), max(dice)] - average)
 
 
-def _best_value(before: Position, dice, terms: MatchTerms) -> float:
+def _best_value(before: Position, dice: Sequence[int], terms: MatchTerms) -> float:
     """The value of the roll's best play at LUCK_LEVEL (cubeless money, or 2 x mwc - 1)."""
     return evaluator.ranked_plays(before, tuple(dice), LUCK_LEVEL, limit=1, terms=terms)[0].equity
 

@@ -4,6 +4,7 @@ before it. Not the judging (game/analysis/judge.py) and not the record's file fo
 (game/model/record.py)."""
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from game.errors import BackgammonError, MatchError
@@ -60,9 +61,9 @@ class ReplayedTurn:
     legal: tuple = ()                # the legal plays of a move
 
 
-def _describe(game: GameRecord, index: int, action) -> str:
-    what = f"{action.dice[0]}{action.dice[1]}: {action.play or 'no move'}" \
-        if action.kind == "move" else action.kind
+def _describe(game: GameRecord, index: int, action: Action) -> str:
+    dice = "".join(str(die) for die in action.dice) if action.dice else "no dice"
+    what = f"{dice}: {action.play or 'no move'}" if action.kind == "move" else action.kind
     return f"game {game.number}, entry {index + 1} ({action.side} {what})"
 
 
@@ -92,6 +93,8 @@ def replay(record: MatchRecord, game: GameRecord) -> list:
         if action.kind == "move":
             if offered or action.side != on_roll:
                 raise ReviewError(f"The record is damaged at {where}: not that side's turn")
+            if action.dice is None:
+                raise ReviewError(f"The record is damaged at {where}: a move with no dice")
             try:
                 legal = tuple(rules.legal_plays(position, action.dice))
                 after = apply_play(position, action.play)
@@ -123,7 +126,7 @@ def replay(record: MatchRecord, game: GameRecord) -> list:
     return turns
 
 
-def other_side(sides, side):
+def other_side(sides: Sequence[str], side: str) -> str:
     return sides[1] if side == sides[0] else sides[0]
 
 

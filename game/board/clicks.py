@@ -96,7 +96,7 @@ def hot_keys(line: str) -> list[tuple[int, int, str]]:
     return spots
 
 
-def text_key_at(memory, x_px: int, y_px: int) -> str:
+def text_key_at(memory: bytearray, x_px: int, y_px: int) -> str:
     """What a click on a key word of the screen's text types ('' off every key word)."""
     col, row = x_px // 8, y_px // 8
     for first, past, key in hot_keys(line_text(memory, row)):

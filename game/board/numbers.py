@@ -1,6 +1,9 @@
 """The match score and both sides' pip counts on the board (issue 52 item 10): where they go
 in the 1983 layout's free room and how they are worded; game/board/screen.py draws them.
 Not the score itself (game/model/match.py) and not the S and P pages (game/commands.py)."""
+from collections.abc import Sequence
+from typing import Any
+
 from game.board.palette import contrast
 
 PIPS_ROW = 11                        # the empty row between the top and bottom points
@@ -11,7 +14,7 @@ SCORE_COL, SCORE_COLS = 27, 5        # from the frame's edge to the screen's: "1
 BAR_PIPS = 25                        # a man on the bar is 25 pips from home
 
 
-def pips(points, bar_white: int, bar_black: int) -> tuple[int, int]:
+def pips(points: Sequence[int], bar_white: int, bar_black: int) -> tuple[int, int]:
     """(white's, black's) pips of a BoardView's points (+ white men, - black men; white's
     home is points 1-6, black's 19-24)."""
     white = sum(p * n for p, n in enumerate(points) if n > 0) + BAR_PIPS * bar_white
@@ -32,7 +35,8 @@ def score_words(bottom: int, top: int) -> str:
     return f"{bottom}-{top}"[:SCORE_COLS].center(SCORE_COLS)
 
 
-def draw(screen) -> None:
+# screen: a game.board.screen.Screen, which imports this module (so Any: no import cycles)
+def draw(screen: Any) -> None:
     """On a game/board/screen.py Screen: the pips of both sides of what it shows in the gap
     between the halves and the match score in the panel, when `numbers_shown`; else those
     cells as the board leaves them. `screen.numbers`: (the bottom side's name, the top

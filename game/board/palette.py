@@ -2,8 +2,12 @@
 every colour of one board style of game/files/settings.py (with STYLE_EXTRAS) with the tokens
 swapped or not. Not where anything is drawn (game/board/screen.py)."""
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from spectrum.hw import BLACK, BLUE, CYAN, GREEN, WHITE
+
+if TYPE_CHECKING:       # for the annotations only: settings is read when a palette is made
+    from game.files.settings import BoardStyle
 
 
 def attr(ink: int, paper: int, bright: bool = False, flash: bool = False) -> int:
@@ -49,7 +53,8 @@ class Palette:
     cube_ink: int                     # the cube's body; its figures show the panel's paper
 
     @classmethod
-    def of(cls, style=None, tokens_swapped: bool = False) -> "Palette":
+    def of(cls, style: "str | BoardStyle | None" = None,
+           tokens_swapped: bool = False) -> "Palette":
         """`style`: a name in settings.BOARD_STYLES, a BoardStyle, or None (classic)."""
         from game.files import settings
         if style is None:

@@ -2,12 +2,14 @@
 trays, dice with pips, the doubling cube, point letters and the message line, drawn into the
 48K's screen memory (pixels and attributes POKEd, text printed through game/zx/basic.py), in any
 board style of game/files/settings.py, mirrored or not, tokens swapped or not. Not the game flow."""
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from game.board import glyphs, numbers
 from game.board.glyphs import CUBE_COLS, CUBE_ROWS, CUBE_VALUES, HOLLOW_MAN_GLYPH, MAN_GLYPH
 from game.board.lines import COLUMNS, fit
 from game.board.palette import Palette, attr, contrast
+from game.files.settings import BoardStyle, Settings
 from game.model.position import BAR as BAR_INDEX
 from game.model.position import BAR_LETTER, MEN_PER_SIDE, POINT_LETTERS, ROW_LEN, Position
 from spectrum.hw import ATTR_ADDR, BLACK, BLUE, CYAN, GREEN, RED, SCREEN_ADDR, WHITE, YELLOW
@@ -109,7 +111,7 @@ def man_slot_row(is_top: bool, slot: int) -> int:
     return BOTTOM_FIRST_ROW + HALF_ROWS - MAN_ROWS - slot * MAN_ROWS
 
 
-def cube_side(owner) -> str | None:
+def cube_side(owner: str | None) -> str | None:
     """None (centred), "human" or "computer"; "white" and "black" (two players) are the
     human's and the computer's sides of the board."""
     try:
@@ -119,13 +121,13 @@ def cube_side(owner) -> str | None:
                          "None, human, computer, white or black") from None
 
 
-def cube_cell(owner, mirrored: bool = False) -> tuple[int, int]:
+def cube_cell(owner: str | None, mirrored: bool = False) -> tuple[int, int]:
     """(first column, first row) of the cube's 3 x 2 cells for an owner (None = centred)."""
     row = CUBE_ROW[cube_side(owner)]
     return (mirror_col(CUBE_COL, CUBE_COLS) if mirrored else CUBE_COL), row
 
 
-def read_cube(mem, mirrored: bool = False):
+def read_cube(mem: bytearray, mirrored: bool = False) -> tuple[int, str | None] | None:
     """What the screen in `mem` shows of the cube: (value, owner side) with the side None
     (centred), "human" or "computer"; None when no cube is drawn. Reads the cells' pixels."""
     for side, row in CUBE_ROW.items():
@@ -154,7 +156,7 @@ def view_of(position: Position) -> BoardView:
     return view_of_counts(position.board)
 
 
-def view_of_counts(board) -> BoardView:
+def view_of_counts(board: Sequence[int]) -> BoardView:
     """The same for 50 counts in the position's layout that need not be a possible position
     yet (a board being set up): the men not on a row are borne off."""
     points = [0] * 25
@@ -174,8 +176,9 @@ class Screen:
     classic by default). Every drawing method takes the unmirrored board's cells: when the
     board is mirrored (set_mirrored) they land mirrored, text reading left to right."""
 
-    def __init__(self, mem, text, style=None, mirrored: bool = False,
-                 tokens_swapped: bool = False):
+    def __init__(self, mem: bytearray, text: Callable[[int, int, str, int], None],
+                 style: str | BoardStyle | None = None, mirrored: bool = False,
+                 tokens_swapped: bool = False) -> None:
         self.mem = mem
         self.print_at = text
         self.shown = BoardView()
@@ -193,7 +196,7 @@ class Screen:
         self.numbers_drawn: tuple | None = None     # what numbers.draw last drew
 
     # ---------- options: style, tokens, directions ----------
-    def set_style(self, style) -> None:
+    def set_style(self, style: str | BoardStyle | None) -> None:
         """Draw in another board style (a name in settings.BOARD_STYLES or a BoardStyle);
         the board on screen, if any, is redrawn in it."""
         before = self.palette
@@ -215,7 +218,7 @@ class Screen:
         self.mirrored = bool(mirrored)
         self._redraw_if_changed(self.palette, before)
 
-    def apply_settings(self, settings) -> None:
+    def apply_settings(self, settings: Settings) -> None:
         """Take board_style, switch_tokens and switch_directions from a game/files/settings.py
         Settings at once (one redraw, none when nothing changed)."""
         before = self.palette, self.mirrored
@@ -459,7 +462,7 @@ class Screen:
         self.draw_die(False, bottom_face, bottom_black)
 
     # ---------- the doubling cube ----------
-    def draw_cube(self, value: int | None, owner=None) -> None:
+    def draw_cube(self, value: int | None, owner: str | None = None) -> None:
         """The doubling cube beside the board, showing `value` (1, 2, 4 .. 64): centred
         between the dice when no one owns it (owner None), by the bottom tray when the human
         (or "white") owns it, by the top tray for the computer (or "black"). The cube is
@@ -483,7 +486,7 @@ class Screen:
             self.fill_cells(CUBE_COL, row, CUBE_COLS, CUBE_ROWS, self.palette.frame_attr)
         self.cube = None
 
-    def read_cube(self):
+    def read_cube(self) -> tuple[int, str | None] | None:
         """(value, side) of the cube as the screen shows it, read from the pixels; or None."""
         return read_cube(self.mem, self.mirrored)
 

@@ -9,9 +9,10 @@ import time
 from game.files.settings import export_folder
 from game.matchfiles import matfile
 from game.model.record import MatchRecord
+from spectrum.safe_write import PathLike
 
 
-def export_match(record: MatchRecord, export_dir=None) -> str:
+def export_match(record: MatchRecord, export_dir: PathLike | None = None) -> str:
     """The finished games of `record` written as match-YYYYMMDD-HHMMSS.mat in the export folder
     (`export_dir`, else the config directory); returns the words to show: "Saved" and the
     file's name, or why nothing was written."""

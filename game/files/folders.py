@@ -9,6 +9,7 @@ import os
 import pathlib
 import shutil
 import sys
+from collections.abc import Callable
 
 from spectrum.quoting import os_words, short_path
 from spectrum.quoting import say as quoting_say
@@ -42,7 +43,7 @@ def old_place() -> pathlib.Path:
     return (pathlib.Path(xdg) if os.path.isabs(xdg) else _home() / ".config") / APP_DIR
 
 
-def config_dir(say=None) -> pathlib.Path:
+def config_dir(say: Callable[[str], None] | None = None) -> pathlib.Path:
     """$SPECTRUM_BACKGAMMON_CONFIG_DIR, else the platform's folder for spectrum-backgammon.
     Files found in the old place are moved there first (once: the old folder goes); when
     they cannot be moved, the old place is used, so a save is never lost from view."""
@@ -56,7 +57,8 @@ def config_dir(say=None) -> pathlib.Path:
     return folder if move_old_files(old, folder, say) else old
 
 
-def move_old_files(old: pathlib.Path, folder: pathlib.Path, say=None) -> bool:
+def move_old_files(old: pathlib.Path, folder: pathlib.Path,
+                   say: Callable[[str], None] | None = None) -> bool:
     """Move each file of `old` to `folder`, where a file of the same name already there wins
     unless the old one is newer (then the new place's is kept aside as NAME.older-DATE), and
     remove `old` once it is empty; one line to `say` (stderr) when anything moved or could

@@ -8,6 +8,7 @@ from dataclasses import replace
 
 from game.files import savegame
 from game.files.settings import Settings
+from spectrum.safe_write import PathLike
 
 # What the card's program was, whatever the options say: no cube, no match (a game at a
 # time, no score), the opening throw, no READY?, the 1983 colours and directions, dice
@@ -29,7 +30,7 @@ def window_title(base: str, settings: Settings) -> str:
     return f"{base} - {'1983' if settings.rules_1983 else 'FULL'} rules"
 
 
-def kept_save_words(path=None) -> str | None:
+def kept_save_words(path: PathLike | None = None) -> str | None:
     """Under the 1983 rules a saved FULL match is neither offered nor written over: the line
     that says so (with its score and cube when it has them), or None when there is no save.
     A save that cannot be read is left as it is for FULL mode to deal with."""

@@ -9,6 +9,7 @@ import json
 import os
 import pathlib
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from game.errors import BackgammonError, PositionError
@@ -17,6 +18,7 @@ from game.files.settings import Settings, SettingsError, config_dir
 from game.files.validate import (
     MAX_FILE_BYTES,
     Invalid,
+    Json,
     flag,
     keyed_by,
     list_of,
@@ -44,6 +46,7 @@ from game.model.position import ID_FORM, MEN_PER_SIDE, Position
 from game.model.record import ACTIONS, RecordError
 from spectrum import safe_write
 from spectrum.quoting import escaped, say, short_path
+from spectrum.safe_write import PathLike
 
 SAVE_FILE = "savegame.json"
 BACKUP_SUFFIX = ".bak"              # the previous good save, beside the save
@@ -59,25 +62,25 @@ class SaveError(BackgammonError, ValueError):
 
 
 # ---------------------------------------------------------------- the checks
-def _cube(value, field):
+def _cube(value: Json, field: str) -> None:
     whole(1, MAX_CUBE)(value, field)
     if value & (value - 1):
         raise Invalid(field, value, "is not a power of two")
     return value
 
 
-def _sides(value, field):
+def _sides(value: Json, field: str) -> None:
     list_of(text(20), 2, 2)(value, field)
     if value[0] == value[1]:
         raise Invalid(field, value, "names the same side twice")
     return value
 
 
-def _dice(value, field):
+def _dice(value: Json, field: str) -> list:
     return list_of(whole(1, 6), 2, 2)(value, field)
 
 
-def _names(value, field):
+def _names(value: Json, field: str) -> Json:
     if type(value) is not dict:
         raise Invalid(field, value, "is not a table")
     for key, name in value.items():
@@ -85,7 +88,7 @@ def _names(value, field):
     return value
 
 
-def _record(value, field):
+def _record(value: Json, field: str) -> Json:
     table({"length": whole(0, MAX_LENGTH), "sides": _sides, "names": _names,
            "games": list_of(lambda v, f: v, 0, MAX_GAMES)})(value, field)
     sides = value["sides"]
@@ -104,7 +107,7 @@ def _record(value, field):
     return value
 
 
-def _match(value, field):
+def _match(value: Json, field: str) -> dict:
     table({"sides": _sides})(value, field)
     sides = value["sides"]
     side = one_of(*sides)
@@ -119,18 +122,18 @@ def _match(value, field):
         "results": list_of(result, 0, MAX_GAMES), "record": _record})(value, field)
 
 
-def _position_id(value, field):
+def _position_id(value: Json, field: str) -> str:
     if type(value) is not str or not ID_FORM.fullmatch(value):
         raise Invalid(field, value, "is not 14 Base64 characters")
     return value
 
 
-def _settings(value, field):
+def _settings(value: Json, field: str) -> Json:
     Settings.from_dict(value, field)
     return value
 
 
-def check_save(data) -> None:
+def check_save(data: Json) -> None:
     """Every entry of a save's JSON value for its exact type and range (SaveError naming
     the entry and the value); the turn must be a side of the match, never null."""
     if type(data) is not dict or data.get("format") != FORMAT:
@@ -173,7 +176,7 @@ class SavedGame:
                 "settings": self.settings.to_dict(), "extra": self.extra}
 
     @classmethod
-    def from_dict(cls, data, packer: packed_games.Packer | None = None) -> SavedGame:
+    def from_dict(cls, data: Json, packer: packed_games.Packer | None = None) -> SavedGame:
         """Rebuild and check a save; anything wrong raises SaveError (one line naming the
         entry and the value), never another exception. `packer`: what the last save read
         back, remembered (None: nothing)."""
@@ -246,7 +249,7 @@ def save_path() -> pathlib.Path:
     return config_dir() / SAVE_FILE
 
 
-def backup_path(path=None) -> pathlib.Path:
+def backup_path(path: PathLike | None = None) -> pathlib.Path:
     """Where the previous good save is kept: NAME.bak beside it."""
     path = pathlib.Path(path) if path else save_path()
     return path.with_name(path.name + BACKUP_SUFFIX)
@@ -277,7 +280,7 @@ def read_back(saved: SavedGame,
     return raw, SavedGame.from_dict(parse_json(raw, SaveError), packer)
 
 
-def write_save(path, saved: SavedGame) -> pathlib.Path:
+def write_save(path: PathLike | None, saved: SavedGame) -> pathlib.Path:
     """Write a save atomically (spectrum/safe_write.py write_atomic: a temporary file in the same
     folder, flushed, fsynced, renamed over). If the save already there reads back whole,
     it becomes the backup (NAME.bak) as the new one goes in; a damaged one is not kept
@@ -293,7 +296,7 @@ def _write_raw(path: pathlib.Path, raw: bytes) -> pathlib.Path:
     return safe_write.write_atomic(path, raw, backup=backup_path(path) if keep else None)
 
 
-def save_game(saved: SavedGame, path=None) -> pathlib.Path:
+def save_game(saved: SavedGame, path: PathLike | None = None) -> pathlib.Path:
     """write_save with the default path (the console's save on closing the window)."""
     return write_save(path, saved)
 
@@ -327,7 +330,7 @@ class Autosave:
         discard_save(self.path)
 
 
-def read_save(path=None) -> SavedGame | None:
+def read_save(path: PathLike | None = None) -> SavedGame | None:
     """The save in this one file, or None when there is no file; SaveError (one line) when
     it is damaged, unreadable, too big or not a regular file. Nothing is renamed."""
     path = pathlib.Path(path) if path else save_path()
@@ -335,13 +338,13 @@ def read_save(path=None) -> SavedGame | None:
     return None if data is None else SavedGame.from_dict(data)
 
 
-def has_save(path=None) -> bool:
+def has_save(path: PathLike | None = None) -> bool:
     """A save, or the backup of one, is there to be offered."""
     path = pathlib.Path(path) if path else save_path()
     return os.path.lexists(path) or os.path.lexists(backup_path(path))
 
 
-def discard_save(path=None) -> None:
+def discard_save(path: PathLike | None = None) -> None:
     """Remove the save and its backup once its match is finished or the player starts
     afresh."""
     path = pathlib.Path(path) if path else save_path()
@@ -352,7 +355,7 @@ def discard_save(path=None) -> None:
             pass
 
 
-def _aside(path) -> str:
+def _aside(path: pathlib.Path) -> str:
     """A damaged save kept aside (safe_write.keep_aside: renamed, never deleted), in words."""
     try:
         return f"kept as {safe_write.keep_aside(path).name}"
@@ -360,13 +363,15 @@ def _aside(path) -> str:
         return f"could not be renamed ({exc.__class__.__name__})"
 
 
-def _say_notes(path, saved: SavedGame, warn) -> None:
+def _say_notes(path: pathlib.Path, saved: SavedGame,
+               warn: Callable[[str], None] | None) -> None:
     """What reading the save cleaned (a name), one line each to `warn`."""
     for note in saved.notes if warn else ():
-        warn(f"Saved game {short_path(path)}: {note}")
+        warn(f"Saved game {short_path(path)}: {note}")  # type: ignore[misc]  # warn set: see the loop
 
 
-def load_game(path=None, warn=_stderr) -> tuple[SavedGame | None, str | None]:
+def load_game(path: PathLike | None = None, warn: Callable[[str], None] | None = _stderr
+              ) -> tuple[SavedGame | None, str | None]:
     """The save to offer at start-up, never an exception:
     (saved, None) from the save, or from its backup when the save itself is missing (a
     crash between the two renames of write_save); (None, None) when there is neither;

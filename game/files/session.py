@@ -5,6 +5,8 @@ game/files/savegame.py's, the offer at start-up game/scenes/resume.py's; this mo
 decides what goes in."""
 from __future__ import annotations
 
+import pathlib
+from collections.abc import Callable
 from typing import Any
 
 from game.files import savegame
@@ -14,6 +16,7 @@ from game.model.match import Match
 from game.model.position import BAR, Position
 from spectrum.quoting import os_words, short_path
 from spectrum.quoting import say as quoting_say
+from spectrum.safe_write import PathLike
 
 HELD = "bottom"                  # a save's position is held with the bottom side on roll
 MAX_TYPED = 4                    # steps in a turn: a double's four
@@ -29,7 +32,8 @@ class Session:
     reports a failed save (stderr)."""
 
     def __init__(self, settings: Settings, slot: savegame.Autosave | None = None,
-                 trace=None, say=None):
+                 trace: Callable[[str, dict], None] | None = None,
+                 say: Callable[[str], None] | None = None) -> None:
         self.settings = settings
         self.match: Match | None = None
         # the scenes' Game in progress (a layer above: not imported here)
@@ -104,7 +108,7 @@ class Session:
         if self.trace:
             self.trace(kind, what)
 
-    def save_again(self):
+    def save_again(self) -> pathlib.Path | None:
         """The last save written once more (closing the window, SIGTERM, SIGHUP): a state
         taken at a turn's start or step, never a match caught half-way through a change.
         Returns the path, or None (nothing saved yet, or the write failed: kept in
@@ -126,7 +130,7 @@ class Session:
         self.closed = True
         return self.closing_words(self.save_again())
 
-    def closing_words(self, path) -> str | None:
+    def closing_words(self, path: pathlib.Path | None) -> str | None:
         """What the close says of save_again()'s `path`: the state that file really holds,
         and the latest state when it could not be saved; when nothing could be written,
         why, and what the next start offers instead. None when there was nothing to save
@@ -151,7 +155,7 @@ class Session:
                 self.say(f"the old save could not be removed: {os_words(exc)}")
 
 
-def offered_words(path) -> str:
+def offered_words(path: PathLike) -> str:
     """What the next start offers from the save at `path` (or its backup), in words: what
     was saved before, or that there is none."""
     for each in (path, savegame.backup_path(path)):
@@ -165,7 +169,7 @@ def offered_words(path) -> str:
     return "no saved game is offered at the next start"
 
 
-def save_session(session: Session, path=None):
+def save_session(session: Session, path: PathLike | None = None) -> pathlib.Path | None:
     """Save the match in progress (savegame.save_game) as the autosave would; returns the
     path, or None when there is nothing to save."""
     saved = session.snapshot()

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import pathlib
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, fields
 
 from game.errors import BackgammonError
@@ -13,6 +14,7 @@ from game.files.folders import config_dir
 from game.files.validate import (
     MAX_INT_DIGITS,
     Invalid,
+    Json,
     checked,
     flag,
     maybe,
@@ -26,6 +28,7 @@ from game.model.match import MAX_LENGTH, BadMatchLength, parse_match_length
 from spectrum import safe_write
 from spectrum.hw import BLACK, BLUE, CYAN, GREEN, MAGENTA, RED, WHITE, YELLOW
 from spectrum.quoting import quoted, say, short_path
+from spectrum.safe_write import PathLike
 
 SETTINGS_FILE = "settings.json"
 
@@ -115,7 +118,7 @@ def short_words(warning: str) -> str:
             else "Options file damaged: defaults")
 
 
-def known_rules(data, path) -> tuple[object, str | None]:
+def known_rules(data: Json, path: pathlib.Path) -> tuple[object, str | None]:
     """A settings table whose rules value is none of RULES (a newer version's, a slip of the
     pen) is not damaged: (the table without it, so the default rules and every other option
     as written, a warning naming the value); anything else comes back as it is, with None."""
@@ -142,7 +145,7 @@ CHECKS = {
 }
 
 
-def parse_option(name: str, text: str):
+def parse_option(name: str, text: str) -> object:
     """An option's value typed as text (the command line's `--level 3`, `--rules 1983`), held
     to the option's own check (CHECKS): the value, or SettingsError, one line quoting the
     text short and saying what is allowed ("'9' is not a whole number from 1 to 5")."""
@@ -188,7 +191,7 @@ class Settings:
         not describe (a cube, a score, a panel, a command) asks this and stays away."""
         return self.rules == "1983"
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         self.validate()
 
     def validate(self) -> None:
@@ -205,7 +208,7 @@ class Settings:
         for name, check in CHECKS.items():
             checked(check, getattr(self, name), name, SettingsError)  # option by name
 
-    def set(self, name: str, value) -> None:
+    def set(self, name: str, value: object) -> None:
         """Change one option, refusing (SettingsError, nothing changed) a bad value."""
         if name not in {f.name for f in fields(self)}:
             raise SettingsError(f"No such option: {name}")
@@ -217,7 +220,7 @@ class Settings:
             setattr(self, name, old)
             raise
 
-    def cycle(self, name: str):
+    def cycle(self, name: str) -> object:
         """Step an option to its next choice (the menu's key press); returns the new value.
         The match length is typed instead: use set("match_length", text)."""
         table = {n: choices for n, _, choices in OPTIONS}
@@ -256,7 +259,7 @@ class Settings:
         return asdict(self)
 
     @classmethod
-    def from_dict(cls, data, field: str = "") -> Settings:
+    def from_dict(cls, data: Json, field: str = "") -> Settings:
         """Settings from their JSON table, every known option checked for its exact type
         and range (SettingsError naming `field`.option and the value); unknown keys (from
         a newer version) are ignored."""
@@ -264,14 +267,14 @@ class Settings:
         return cls(**{k: v for k, v in data.items() if k in CHECKS})
 
     # ---- the file ----------------------------------------------------------------
-    def save(self, path=None) -> pathlib.Path:
+    def save(self, path: PathLike | None = None) -> pathlib.Path:
         """Write the settings file (a temporary file, fsynced, renamed over the old one)."""
         path = pathlib.Path(path) if path else settings_path()
         text = json.dumps(self.to_dict(), indent=1, sort_keys=True) + "\n"
         return safe_write.write_atomic(path, text.encode("utf-8"))
 
 
-def export_folder(export_dir=None) -> str:
+def export_folder(export_dir: PathLike | None = None) -> str:
     """Where the exports go (the .mat export, the review's .sgf): `export_dir` (the console passes
     its working directory), else the config directory, made if need be (OSError if not)."""
     if export_dir:
@@ -287,7 +290,8 @@ def _stderr(message: str) -> None:
     say(message)
 
 
-def load_settings(path=None, warn=_stderr) -> tuple[Settings, str | None]:
+def load_settings(path: PathLike | None = None,
+                  warn: Callable[[str], None] | None = _stderr) -> tuple[Settings, str | None]:
     """Read the settings file: (settings, None) when fine or absent (defaults), or
     (defaults, warning) when it is damaged, unreadable or not a regular file. The damaged
     file is kept aside as NAME.damaged-YYYYmmdd-HHMMSS: a copy (once per content) while

@@ -5,6 +5,8 @@ run. Not the save itself (savegame.Autosave) and not the window loop."""
 from __future__ import annotations
 
 import signal
+from collections.abc import Callable, Iterable
+from types import FrameType, ModuleType
 
 from spectrum.quoting import os_words
 from spectrum.quoting import say as quoting_say
@@ -14,7 +16,7 @@ from spectrum.quoting import say as quoting_say
 STOP_SIGNAL_NAMES = ("SIGTERM", "SIGHUP", "SIGBREAK")
 
 
-def stop_signals(module=signal) -> tuple:
+def stop_signals(module: ModuleType = signal) -> tuple:
     """The stop signals this platform's signal module has."""
     # by name: a signal this platform lacks is no attribute of its signal module
     return tuple(getattr(module, name) for name in STOP_SIGNAL_NAMES if hasattr(module, name))
@@ -24,7 +26,9 @@ STOP_SIGNALS = stop_signals()
 EXIT_STATUS = 0                     # a clean stop, as when the window is closed
 
 
-def save_and_exit_on_signals(save, signals=None, exit_status: int = EXIT_STATUS, say=None):
+def save_and_exit_on_signals(save: Callable[[], object], signals: Iterable[int] | None = None,
+                             exit_status: int = EXIT_STATUS,
+                             say: Callable[[str], None] | None = None) -> Callable[[], None]:
     """From now on each of `signals` (by default this platform's stop signals) calls save()
     (once, even if more signals come while it runs; an OSError from it is reported, never
     raised) and then raises SystemExit(exit_status). Call from the main thread. Returns
@@ -34,7 +38,7 @@ def save_and_exit_on_signals(save, signals=None, exit_status: int = EXIT_STATUS,
     previous = {number: signal.getsignal(number) for number in signals}
     state = {"stopping": False}
 
-    def handler(number, frame):
+    def handler(number: int, frame: FrameType | None) -> None:
         if state["stopping"]:              # a second signal while saving: the first wins
             return
         state["stopping"] = True

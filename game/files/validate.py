@@ -7,14 +7,23 @@ from __future__ import annotations
 import json
 import math
 import re
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from spectrum import safe_read
 from spectrum.quoting import escaped, quoted
+from spectrum.safe_write import PathLike
 
 MAX_FILE_BYTES = 1 << 20            # 1 MiB: a save of a long match is a few tens of KiB
 MAX_DEPTH = 32                      # our files nest 6 deep
 MAX_INT_DIGITS = 15                 # longer integers are never a real value of ours
 _SPECIAL = re.compile(r'["\\\[\]{}]')
+
+# A value as json.loads gives it (a dict, list, str, int, float, bool, None, or an OddNumber
+# here): Any, as its type is what the checks below find out
+Json = Any
+# A check of one JSON value at a field: check(value, field) gives the value, or raises Invalid
+Check = Callable[[Json, str], Json]
 
 
 class OddNumber:
@@ -32,13 +41,13 @@ class OddNumber:
             return self.text
         return f"{self.text[:8]}...{self.text[-4:]} ({digits:,} digits)"
 
-    def __eq__(self, other):
+    def __eq__(self, other: object) -> bool:
         return isinstance(other, OddNumber) and other.text == self.text
 
     __hash__ = None     # type: ignore[assignment]  # compared by its text, never hashed
 
 
-def show(value) -> str:
+def show(value: object) -> str:
     """A value as one short line for an error message (never a huge conversion)."""
     if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 10 ** 15:
         return f"a number of {int(value.bit_length() * math.log10(2)) + 1:,} digits"
@@ -55,16 +64,16 @@ def show_field(field: str) -> str:
     return text if len(text) <= 80 else text[:77] + "..."
 
 
-def _int(text: str):
+def _int(text: str) -> int | OddNumber:
     return int(text) if len(text.lstrip("-")) <= MAX_INT_DIGITS else OddNumber(text)
 
 
-def _float(text: str):
+def _float(text: str) -> float | OddNumber:
     value = float(text)
     return value if math.isfinite(value) else OddNumber(text)
 
 
-def parse_json(raw: bytes, error) -> object:
+def parse_json(raw: bytes, error: type[Exception]) -> Json:
     """The JSON value in raw (UTF-8), or `error` (an exception class) raised with one line:
     too big, not UTF-8, nested too deep, or not JSON (with the line of the mistake)."""
     if len(raw) > MAX_FILE_BYTES:
@@ -109,28 +118,28 @@ def _nests_deeper(text: str, limit: int) -> bool:
 class Invalid(Exception):
     """One field's problem; the readers turn it into their own error type."""
 
-    def __init__(self, field: str, value, why: str):
+    def __init__(self, field: str, value: object, why: str) -> None:
         super().__init__(f"{show_field(field)}: {show(value)} {why}")
         self.field, self.value, self.why = field, value, why
 
 
-def whole(low: int, high: int):
+def whole(low: int, high: int) -> Check:
     """An int (not a bool, not a float) from low to high."""
-    def check(value, field):
+    def check(value: Json, field: str) -> int:
         if type(value) is not int or not low <= value <= high:
             raise Invalid(field, value, f"is not a whole number from {low} to {high}")
         return value
     return check
 
 
-def flag(value, field):
+def flag(value: Json, field: str) -> bool:
     if type(value) is not bool:
         raise Invalid(field, value, "is not true or false")
     return value
 
 
-def one_of(*choices):
-    def check(value, field):
+def one_of(*choices: str | None) -> Check:
+    def check(value: Json, field: str) -> str | None:
         if type(value) not in (str, type(None)) or value not in choices:
             names = ", ".join("null" if c is None else escaped(str(c)) for c in choices)
             raise Invalid(field, value, f"is not one of {names}")
@@ -138,21 +147,21 @@ def one_of(*choices):
     return check
 
 
-def text(max_length: int = 200):
-    def check(value, field):
+def text(max_length: int = 200) -> Check:
+    def check(value: Json, field: str) -> str:
         if type(value) is not str or len(value) > max_length:
             raise Invalid(field, value, f"is not a text of at most {max_length} characters")
         return value
     return check
 
 
-def maybe(inner):
+def maybe(inner: Check) -> Check:
     """null, or what inner allows."""
     return lambda value, field: None if value is None else inner(value, field)
 
 
-def list_of(inner, min_length: int = 0, max_length: int = 10_000):
-    def check(value, field):
+def list_of(inner: Check, min_length: int = 0, max_length: int = 10_000) -> Check:
+    def check(value: Json, field: str) -> list:
         if type(value) is not list or not min_length <= len(value) <= max_length:
             size = (f"{min_length}" if min_length == max_length
                     else f"{min_length} to {max_length}")
@@ -161,10 +170,11 @@ def list_of(inner, min_length: int = 0, max_length: int = 10_000):
     return check
 
 
-def table(entries: dict, optional=(), others: bool = True):
+def table(entries: dict[str, Check], optional: Sequence[str] = (),
+          others: bool = True) -> Check:
     """A JSON object with these keys (each checked by its entry); keys in `optional` may be
     missing; unknown keys are passed over if `others` (a newer version's), else refused."""
-    def check(value, field):
+    def check(value: Json, field: str) -> dict:
         if type(value) is not dict:
             raise Invalid(field, value, "is not a table")
         for key, inner in entries.items():
@@ -182,10 +192,10 @@ def table(entries: dict, optional=(), others: bool = True):
     return check
 
 
-def keyed_by(keys, inner):
+def keyed_by(keys: Sequence[str] | Callable[[], Sequence[str]], inner: Check) -> Check:
     """A JSON object whose keys are exactly `keys` (a list, or a function of nothing giving
     one), each value checked by inner."""
-    def check(value, field):
+    def check(value: Json, field: str) -> dict:
         wanted = keys() if callable(keys) else keys
         if type(value) is not dict or sorted(value) != sorted(wanted):
             raise Invalid(field, value, f"is not a table of {', '.join(map(escaped, wanted))}")
@@ -195,7 +205,7 @@ def keyed_by(keys, inner):
     return check
 
 
-def plain(value, field):
+def plain(value: Json, field: str) -> Json:
     """Any JSON value built of ordinary numbers, texts, true/false/null, lists and tables
     (free room such as a save's "extra"): no OddNumber anywhere."""
     if isinstance(value, OddNumber):
@@ -209,7 +219,8 @@ def plain(value, field):
     return value
 
 
-def read_json_file(path, error, unreadable=None):
+def read_json_file(path: PathLike, error: type[Exception],
+                   unreadable: type[Exception] | None = None) -> Json:
     """The JSON value of the file at path, or None when there is no file; `error` (an
     exception class) raised with one line for anything else: not a regular file, too big
     (refused before reading), unreadable, not JSON, nested too deep, or just null.
@@ -229,7 +240,7 @@ def read_json_file(path, error, unreadable=None):
     return value
 
 
-def checked(check, value, field: str, error):
+def checked(check: Check, value: Json, field: str, error: type[Exception]) -> Json:
     """check(value, field), an Invalid turned into `error` (one line naming the field)."""
     try:
         return check(value, field)

@@ -5,6 +5,8 @@ and the cube, and a result the file names without its points (an .sgf's RE[W+R],
 keeps those points. Not the reading of the files, nor the replay of the plays."""
 from __future__ import annotations
 
+from typing import Any
+
 from game.analysis.replay import apply_play, replay
 from game.matchfiles.rawmatch import FileProblem, RawAction, RawGame, RawResult
 from game.model import rules
@@ -48,7 +50,8 @@ def roll_in_hand(record: MatchRecord, added: GameRecord, turns: list,
     return False
 
 
-def _on_roll_after(record: MatchRecord, added: GameRecord, turns: list, action: RawAction):
+def _on_roll_after(record: MatchRecord, added: GameRecord, turns: list,
+                   action: RawAction) -> tuple[str, Position]:
     """(the side to roll, its position) after the replayed turns."""
     if not turns:                  # the opening roll: either side, from the game's start
         start = Position.from_id(added.start) if added.start else Position.start()
@@ -70,7 +73,8 @@ def _other(record: MatchRecord, side: str) -> str:
     return record.sides[1] if side == record.sides[0] else record.sides[0]
 
 
-def _ending(turns: list):
+# (winner, how, cube): how is a result 1-3 or "drop", told apart by the caller, hence Any
+def _ending(turns: list) -> tuple[str, Any, int] | None:
     """How the replayed game ended: (winner, result 1-3, cube) on the board, (doubler,
     "drop", cube) for a dropped double, or None while it goes on."""
     if not turns:
@@ -127,7 +131,7 @@ def settle(record: MatchRecord, game: RawGame, turns: list, entries: int) -> Non
     record.win(winner, points, RESULT_WORDS.get(how, "drop"))
 
 
-def check_points(record: MatchRecord, added, winner: str, points: int, line: int,
+def check_points(record: MatchRecord, added: GameRecord, winner: str, points: int, line: int,
                  allowed: tuple) -> None:
     """The points won are one of `allowed` (or, in a match, as many as it took to win)."""
     if points_fit(record, added, winner, points, allowed):
@@ -136,7 +140,8 @@ def check_points(record: MatchRecord, added, winner: str, points: int, line: int
                             f"give {' or '.join(map(str, allowed))})")
 
 
-def points_fit(record: MatchRecord, added, winner: str, points: int, allowed: tuple) -> bool:
+def points_fit(record: MatchRecord, added: GameRecord, winner: str, points: int,
+               allowed: tuple) -> bool:
     needed = record.length - added.scores[winner] if record.length else 0
     return points in allowed or bool(needed and needed <= points <= max(allowed))
 

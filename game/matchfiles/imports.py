@@ -12,7 +12,6 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
-from game.analysis.judge import MAX_CUBE
 from game.analysis.replay import ReviewError, replay
 from game.errors import BackgammonError
 from game.matchfiles import endings, matread, sgfread
@@ -23,10 +22,12 @@ from game.matchfiles.rawmatch import (
     RawMatch,
     junk_problem,
 )
+from game.model.match_terms import MAX_CUBE
 from game.model.names import clean_name
-from game.model.record import MatchRecord
+from game.model.record import GameRecord, MatchRecord
 from spectrum.quoting import escaped, quoted
 from spectrum.safe_read import FileRefused, read_regular
+from spectrum.safe_write import PathLike
 
 MAX_FILE_BYTES = 16 << 20        # a long match analysed by gnubg is a few MB: 16 MiB is ample
 MAX_MONEY_SCORE = 99999          # points a money session's score may reach
@@ -50,7 +51,7 @@ class Imported:
 
 # ---- reading the file ------------------------------------------------------------------------
 
-def read_match_file(path, max_bytes: int = MAX_FILE_BYTES) -> Imported:
+def read_match_file(path: PathLike, max_bytes: int = MAX_FILE_BYTES) -> Imported:
     """The reviewable games of a .mat or .sgf file (told apart by what is in it)."""
     name = os.fspath(path)
     try:
@@ -239,7 +240,7 @@ def _fill(record: MatchRecord, game: RawGame, crawford: bool) -> None:
     endings.settle(record, game, turns, entries)
 
 
-def replayed(record: MatchRecord, added, game: RawGame) -> list:
+def replayed(record: MatchRecord, added: GameRecord, game: RawGame) -> list:
     """replay() of the added game; at a fault, the line of the first entry that cannot have
     happened (the shortest failing start of the game, found by halving)."""
     try:

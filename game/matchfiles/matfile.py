@@ -4,11 +4,14 @@ Not a general importer of every .mat dialect (no beavers, no illegal-play lines)
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import Any
 
 from game.errors import BackgammonError
 from game.matchfiles.writing import writable_name, write_text
-from game.model.record import MatchRecord, parse_play
+from game.model.record import Action, GameRecord, MatchRecord, parse_play
+from spectrum.safe_write import PathLike
 
 LEFT_WIDTH = 28          # the left column's width after the "NNN) " move number
 NAME_WIDTH = 32          # where the second player's name starts on a score line
@@ -22,9 +25,11 @@ def mat_name(name: str) -> str:
     return cleaned or "Player"
 
 
-def _cell(action) -> str:
-    if action.kind in ("move", "roll"):         # a roll never played: its dice alone,
-        hi, lo = max(action.dice), min(action.dice)      # as gnubg writes a resigned turn
+def _cell(action: Action) -> str:
+    if action.kind in ("move", "roll"):         # a roll never played: its dice alone, as
+        # gnubg writes a resigned turn; the type: ignore as a move's or roll's dice are
+        # never None (Action.from_dict, MatchRecord.move and .roll see to it)
+        hi, lo = max(action.dice), min(action.dice)  # type: ignore[arg-type]
         return f"{hi}{lo}: {action.play}".rstrip() if action.play else f"{hi}{lo}:"
     if action.kind == "double":
         return f" Doubles => {action.value}"
@@ -38,7 +43,7 @@ def _cell(action) -> str:
     raise ValueError(f"unknown action {action.kind!r}")
 
 
-def _join(number, left: str, right: str) -> str:
+def _join(number: int | None, left: str, right: str) -> str:
     prefix = f"{number:3d}) " if number is not None else " " * 5
     if not right:
         return (prefix + left).rstrip()
@@ -46,7 +51,7 @@ def _join(number, left: str, right: str) -> str:
     return prefix + left.ljust(pad) + right
 
 
-def format_game(record: MatchRecord, game) -> list[str]:
+def format_game(record: MatchRecord, game: GameRecord) -> list[str]:
     """The lines of one game: its heading, the score line, numbered move lines."""
     s0, s1 = record.sides
     left_head = f" {mat_name(record.names[s0])} : {game.scores[s0]}"
@@ -56,7 +61,7 @@ def format_game(record: MatchRecord, game) -> list[str]:
     number = 0
     row: list[str | None] = [None, None]     # the cells of the line being built
 
-    def flush():
+    def flush() -> None:
         nonlocal row, number
         if row == [None, None]:
             return
@@ -75,7 +80,7 @@ def format_game(record: MatchRecord, game) -> list[str]:
     return lines
 
 
-def format_mat(record: MatchRecord, games=None) -> str:
+def format_mat(record: MatchRecord, games: Iterable[int] | None = None) -> str:
     """The match as .mat text (length 0 = a money session, "0 point match"): every game,
     or only the game numbers listed in `games` (e.g. [3] to export the game just won).
     A game still in progress is written as far as it has gone, without a result."""
@@ -87,7 +92,7 @@ def format_mat(record: MatchRecord, games=None) -> str:
     return "\n".join(out) + "\n"
 
 
-def write_mat(record: MatchRecord, path, games=None) -> str:
+def write_mat(record: MatchRecord, path: PathLike, games: Iterable[int] | None = None) -> str:
     """Write the .mat file (a temporary file, then a rename; none left on a failure);
     returns path. OSError when the disk refuses it."""
     return write_text(path, format_mat(record, games))
@@ -120,7 +125,8 @@ _NUMBER = re.compile(r"^\s*\d+\)")
 _MOVE = re.compile(r"^([1-6])([1-6]):\s*(.*)$")
 
 
-def _parse_cell(text: str, where: str):
+# (kind, detail): the detail by kind, ((dice), (steps)), a cube value, points or None: Any
+def _parse_cell(text: str, where: str) -> tuple[str, Any]:
     text = text.strip()
     m = _MOVE.match(text)
     if m:

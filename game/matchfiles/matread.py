@@ -152,7 +152,7 @@ def _won(game: RawGame, result: RawResult) -> None:
                             resigned=True if said is not None else None)
 
 
-def read_cell(cell: str, player: int, number: int):
+def read_cell(cell: str, player: int, number: int) -> RawAction | RawResult:
     """One column's entry: a RawAction (roll and play, double, take, drop) or a RawResult."""
     text = cell.strip()
     roll = _ROLL.match(text)

@@ -72,13 +72,13 @@ class RawMatch:
     problem: FileProblem | None = None
 
 
-def junk_at(text: str):
+def junk_at(text: str) -> int | None:
     """Where the first control character (not a tab, a line or page break) is, or None."""
     junk = _JUNK.search(text)
     return None if junk is None else junk.start()
 
 
-def junk_problem(text: str):
+def junk_problem(text: str) -> FileProblem | None:
     """The FileProblem of the text's first control character (its line counted in `text`);
     None when there is none."""
     at = junk_at(text)

@@ -9,13 +9,16 @@ from __future__ import annotations
 
 import os
 import time
+from collections.abc import Iterable
 
-from game.analysis.judge import BAD, DOUBTFUL, Review, Reviewer
+from game.analysis.judge import Reviewer
 from game.analysis.replay import apply_play, replay
+from game.analysis.verdicts import BAD, DOUBTFUL, CubeReview, MoveReview, Review
 from game.matchfiles.writing import writable_name, write_text
 from game.model import evaluator, rules
 from game.model.position import BAR, Position
-from game.model.record import MatchRecord
+from game.model.record import GameRecord, MatchRecord
+from spectrum.safe_write import PathLike
 
 APPLICATION = "Spectrum Backgammon:1"
 VERY_BAD = 0.16                 # gnubg's "very bad" (BM[2]); its "bad" and "doubtful" are
@@ -35,7 +38,7 @@ def point_letter(index: int, white: bool) -> str:
     return chr(ord("a") + (index if white else 23 - index))
 
 
-def play_letters(steps, white: bool) -> str:
+def play_letters(steps: Iterable[rules.Step], white: bool) -> str:
     return "".join(point_letter(s.from_index, white) + point_letter(s.to_index, white)
                    for s in steps)
 
@@ -44,7 +47,7 @@ def _escape(text: str) -> str:
     return str(text).replace("\\", "\\\\").replace("]", "\\]")
 
 
-def _name(name) -> str:
+def _name(name: object) -> str:
     """A player's name as PW/PB hold it: writable (writing.py), escaped; "Player" if empty."""
     return _escape(writable_name(name) or "Player")
 
@@ -53,7 +56,7 @@ def _f(value: float) -> str:
     return f"{value:.6f}"
 
 
-def _probabilities_after(play, ply: int = CHANCES_PLY) -> tuple:
+def _probabilities_after(play: rules.Play, ply: int = CHANCES_PLY) -> tuple:
     """The mover's five chances after a play (win, win g, win bg, lose g, lose bg) at `ply`."""
     result = rules.game_result(play.after)
     if result:
@@ -70,7 +73,7 @@ def _eval_tail(ply: int) -> str:
     return f"{max(0, ply)} 0 1 0.000000 1"
 
 
-def move_analysis(item, white: bool) -> str:
+def move_analysis(item: MoveReview, white: bool) -> str:
     """A[index of the play made][plays E ver 3 five chances, equity, setup]...: the best plays
     and the play made, judged by level 5; the equity in EMG at a match score, as gnubg reads
     and writes it (its errors the review's)."""
@@ -90,7 +93,7 @@ def move_analysis(item, white: bool) -> str:
     return f"A[{chosen}]" + "".join(entries)
 
 
-def cube_analysis(decision, match_play: bool, ply: int = 2) -> str:
+def cube_analysis(decision: evaluator.CubeDecision, match_play: bool, ply: int = 2) -> str:
     """DA[E ver 3 setup, then no double and double/take: five chances, cubeless equity,
     cubeful equity] (money: points for a cube of 1; match: the match winning chance, which
     gnubg turns into EMG with its own table, as the review does with ours). The backgammon
@@ -98,7 +101,7 @@ def cube_analysis(decision, match_play: bool, ply: int = 2) -> str:
     chances = (decision.win, decision.win_gammon, 0.0, decision.lose_gammon, 0.0)
     cubeless = 2 * decision.win - 1 + decision.win_gammon - decision.lose_gammon
 
-    def cubeful(equity):
+    def cubeful(equity: float) -> float:
         return (equity + 1) / 2 if match_play else equity
 
     parts = []
@@ -107,7 +110,7 @@ def cube_analysis(decision, match_play: bool, ply: int = 2) -> str:
     return f"DA[E ver {ANALYSIS_VERSION} {ply}C 1 0.000000 1 " + " ".join(parts) + "]"
 
 
-def analysis_of(item) -> str:
+def analysis_of(item: CubeReview) -> str:
     """A judged cube decision's DA[...] in the units of the terms it was judged at; none for
     a match past the match table, judged as money play, whose equities a reader would take
     for match winning chances."""
@@ -117,7 +120,7 @@ def analysis_of(item) -> str:
     return cube_analysis(item.decision, not item.terms.judged.money, ply)
 
 
-def check_comment(items) -> str:
+def check_comment(items: Iterable[MoveReview | CubeReview]) -> str:
     """C[...] saying how the node's checked errors were checked (none unchecked: "")."""
     said = [item.check.words() for item in items if item.check is not None]
     return f"C[{_escape('; '.join(said))}]" if said else ""
@@ -135,7 +138,7 @@ def _skill(loss: float, cube: bool = False) -> str:
     return ""
 
 
-def _root(record: MatchRecord, game) -> str:
+def _root(record: MatchRecord, game: GameRecord) -> str:
     white, black = record.sides
     info = (f"MI[length:{record.length}][game:{game.number - 1}]"
             f"[ws:{game.scores[white]}][bs:{game.scores[black]}]")
@@ -151,9 +154,9 @@ def _root(record: MatchRecord, game) -> str:
             f"DT[{time.strftime('%Y-%m-%d')}]{rules_text}{result}")
 
 
-def _start_node(game, white_first: bool) -> str:
+def _start_node(game: GameRecord, white_first: bool) -> str:
     """A game from a set-up board: clear it, put every man, say who is on roll."""
-    position = Position.from_id(game.start)
+    position = Position.from_id(game.start)  # type: ignore[arg-type]  # set: format_game checks
     whites, blacks = ((position.mover, position.opponent) if white_first
                       else (position.opponent, position.mover))
     aw = "".join(f"[{point_letter(i, True)}]" for i in range(25) for _ in range(whites[i]))
@@ -162,7 +165,7 @@ def _start_node(game, white_first: bool) -> str:
             + f"PL[{'W' if white_first else 'B'}]")
 
 
-def format_game(record: MatchRecord, game, review: Review | None = None) -> str:
+def format_game(record: MatchRecord, game: GameRecord, review: Review | None = None) -> str:
     """One game as an SGF game tree; the analysis of `review` (of this game) on its nodes."""
     white = record.sides[0]
     by_number: dict[int, list] = {}
@@ -210,7 +213,7 @@ def format_game(record: MatchRecord, game, review: Review | None = None) -> str:
     return "\n".join(nodes) + ")\n"
 
 
-def _steps_by_number(record: MatchRecord, game) -> dict:
+def _steps_by_number(record: MatchRecord, game: GameRecord) -> dict:
     """{entry number: steps} of every move, from the replay (the legal play each names)."""
     out = {}
     for turn in replay(record, game):
@@ -220,7 +223,8 @@ def _steps_by_number(record: MatchRecord, game) -> dict:
     return out
 
 
-def format_sgf(record: MatchRecord, reviews: dict | None = None, games=None) -> str:
+def format_sgf(record: MatchRecord, reviews: dict | None = None,
+               games: Iterable[int] | None = None) -> str:
     """The match as .sgf text: every game (or the numbers in `games`), each with the analysis
     in reviews[game number] when given."""
     reviews = reviews or {}
@@ -228,7 +232,8 @@ def format_sgf(record: MatchRecord, reviews: dict | None = None, games=None) -> 
     return "".join(format_game(record, g, reviews.get(g.number)) for g in chosen)
 
 
-def analyse(record: MatchRecord, games=None, cube: bool = True, level: int = 5,
+def analyse(record: MatchRecord, games: Iterable[int] | None = None, cube: bool = True,
+            level: int = 5,
             checked: bool = True) -> dict:
     """{game number: Review} for the chosen games, each reviewed whole (at level 5; checked:
     each charged error checked at 3 plies, as the Review option CHECKED)."""
@@ -237,13 +242,14 @@ def analyse(record: MatchRecord, games=None, cube: bool = True, level: int = 5,
             for n in chosen}
 
 
-def write_sgf(record: MatchRecord, path, reviews: dict | None = None, games=None) -> str:
+def write_sgf(record: MatchRecord, path: PathLike, reviews: dict | None = None,
+              games: Iterable[int] | None = None) -> str:
     """Write the .sgf (a temporary file, then a rename; none left on a failure); returns
     the path. OSError when the disk refuses it."""
     return write_text(path, format_sgf(record, reviews, games))
 
 
-def export_review(record: MatchRecord, review: Review, folder) -> str:
+def export_review(record: MatchRecord, review: Review, folder: PathLike) -> str:
     """The reviewed game alone, with the analysis done so far, as gameN-YYYYMMDD-HHMMSS.sgf
     in `folder`; returns the path (OSError when it cannot be written)."""
     number = review.game.number

@@ -176,7 +176,7 @@ def _unescape(escape: re.Match) -> str:
     return "" if char in ("\n", "\r\n", "\n\r") else char       # a soft line break
 
 
-def parse_collection(text: str):
+def parse_collection(text: str) -> tuple[list[Tree], FileProblem | None]:
     """(the game trees read, the FileProblem that stopped the reading or None)."""
     scanner = _Scanner(text)
     try:
@@ -238,7 +238,7 @@ def _crawford(root: dict, line: int, length: int) -> bool:
     return bool(length) and "crawfordgame" in words
 
 
-def _result(root: dict, line: int):
+def _result(root: dict, line: int) -> RawResult | None:
     """RE[W+2] / RE[B+4R] (R or Resign: the loser resigned); RE[W+R], RE[W+Resign] name the
     winner of a resignation without its points, RE[W+T] / RE[W+F] (time, forfeit) the winner
     alone (points None: the board or the next game's score says how many). RE[Void], RE[?],
@@ -327,7 +327,7 @@ def _letters(values: list, line: int) -> list:
     return out
 
 
-def _setup(before, props: dict, line: int) -> Position:
+def _setup(before: Position | None, props: dict, line: int) -> Position:
     """AE clears points, AW and AB put a man each (White's row then Black's, each from its
     own side); the result with White on roll. A board that cannot occur is refused."""
     start = before or Position.start()

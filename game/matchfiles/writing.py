@@ -8,13 +8,14 @@ import os
 import unicodedata
 
 from spectrum import safe_write
+from spectrum.safe_write import PathLike
 
 UNWRITABLE = "?"                 # what stands for a character no file can hold
 MAX_NAME_CHARS = 31              # of a name GNU Backgammon 1.07 keeps (it cuts the rest off)
 SPACES = frozenset(("Cc", "Zs", "Zl", "Zp"))   # what stands between words: made a space
 
 
-def writable_name(name) -> str:
+def writable_name(name: object) -> str:
     """The name as a match file can hold it, by the one rule for names (game/model/names.py:
     every character prints): line and other separators and control characters (tabs, line
     breaks, ESC, a no-break space) become spaces, every other character that does not print
@@ -33,7 +34,7 @@ def writable_name(name) -> str:
     return " ".join("".join(out).split())[:MAX_NAME_CHARS].rstrip()
 
 
-def write_text(path, text: str) -> str:
+def write_text(path: PathLike, text: str) -> str:
     """Write text (UTF-8, "\\n" line ends) as every file is written (spectrum/safe_write.py:
     a temporary file, fsynced, renamed over path; nothing left behind on a failure, the error
     raised: OSError for the disk, a UnicodeError for text that cannot be encoded, before any

@@ -9,6 +9,7 @@ import struct
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import NoReturn
 
 import native
 from game.errors import BackgammonError, DiceError, PositionError
@@ -24,7 +25,7 @@ from game.model.rules import (
     per_thread,
 )
 from game.model.search_settings import DEFAULT_SEARCH, SearchSettings
-from native import ffi, lib
+from native import CData, ffi, lib
 
 LEVELS = range(lib.BG_LEVEL_MIN, lib.BG_LEVEL_MAX + 1)
 MAX_PLY = lib.BG_JUDGE_MAX_PLY    # the deepest evaluate and judge_plays look: 3 plies
@@ -85,13 +86,13 @@ def ensure_loaded() -> None:
                 load_weights()
 
 
-def check_level(level) -> int:
+def check_level(level: object) -> int:
     if not isinstance(level, int) or isinstance(level, bool) or level not in LEVELS:
         raise LevelError(f"the level is 1 to 5, not {level!r}")
     return level
 
 
-def _position(position) -> Position:
+def _position(position: Position | str) -> Position:
     if isinstance(position, Position):
         return position
     return Position.from_id(position)
@@ -130,7 +131,7 @@ def c_error(code: int, refused: type[BackgammonError] = EvaluatorError, *,
     return refused(f"{who} refused {task} (code {code})")
 
 
-def _raise_for(code: int):
+def _raise_for(code: int) -> NoReturn:
     raise c_error(code)
 
 
@@ -155,7 +156,7 @@ class _Buffers:
     array and its bg_ranking header, and the cube's answer."""
     __slots__ = ("plays", "ranking", "probs")
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.plays = ffi.new("bg_play[]", lib.BG_MAX_PLAYS)
         self.ranking = ffi.new("bg_ranking *")
         self.ranking.plays = self.plays
@@ -169,7 +170,7 @@ _PLAY = struct.Struct(f"={lib.BG_BOARD_LEN}s{lib.BG_MAX_STEPS * lib.BG_STEP_FIEL
 assert _PLAY.size == ffi.sizeof("bg_play"), "bg_play's layout is the one read here"
 
 
-class Candidates(LazySequence):
+class Candidates(LazySequence[Candidate]):
     """ranked_plays' answer: Candidate objects, best first, each made from the engine's
     answer (one bg_play each) only when asked for."""
 
@@ -192,7 +193,8 @@ class Candidates(LazySequence):
         return Candidate(self._plays[i], row[4], ply, chances)
 
 
-def _rank(position_id, dice, level, limit, terms: MatchTerms,
+def _rank(position_id: Position | str, dice: Sequence[int], level: int, limit: int | None,
+          terms: MatchTerms,
           search: SearchSettings) -> tuple[int, _Buffers]:
     """bg_rank_plays into this thread's buffers: (the number of plays returned, the
     buffers), or the error raised."""
@@ -211,7 +213,8 @@ def _rank(position_id, dice, level, limit, terms: MatchTerms,
     return count, out
 
 
-def ranked_plays(position_id, dice: Sequence[int], level: int, limit: int | None = None,
+def ranked_plays(position_id: Position | str, dice: Sequence[int], level: int,
+                 limit: int | None = None,
                  terms: MatchTerms = MONEY,
                  search: SearchSettings = DEFAULT_SEARCH) -> Candidates:
     """The legal plays of the roll, best first, with the level's equities (for ADVICE) and
@@ -224,7 +227,8 @@ def ranked_plays(position_id, dice: Sequence[int], level: int, limit: int | None
     return Candidates(ffi.buffer(out.plays, count * _PLAY.size)[:], out.ranking.work)
 
 
-def best_play(position_id, dice: Sequence[int], level: int, terms: MatchTerms = MONEY,
+def best_play(position_id: Position | str, dice: Sequence[int], level: int,
+              terms: MatchTerms = MONEY,
               search: SearchSettings = DEFAULT_SEARCH) -> str:
     """The gnubg position ID after the level's chosen play, the mover still on roll (one of
     game.model.rules.legal_results(position_id, dice)). terms and search as in
@@ -253,13 +257,14 @@ class Probabilities:
                 + self.win_backgammon - self.lose_backgammon)
 
 
-def _check_ply(ply) -> int:
+def _check_ply(ply: object) -> int:
     if not isinstance(ply, int) or isinstance(ply, bool) or not 0 <= ply <= MAX_PLY:
         raise ValueError(f"ply is 0 to {MAX_PLY}, not {ply!r}")
     return ply
 
 
-def evaluate(position_id, ply: int = 0, search: SearchSettings = DEFAULT_SEARCH) -> Probabilities:
+def evaluate(position_id: Position | str, ply: int = 0,
+             search: SearchSettings = DEFAULT_SEARCH) -> Probabilities:
     """The side on roll's chances (before its roll) at ply 0 to MAX_PLY (3: as level 5's
     3-ply pass judges, a second or so; search: its cache switch)."""
     _check_ply(ply)
@@ -310,14 +315,14 @@ class CubeDecision:
     lose_gammon: float
 
 
-def _cube_answer(bits: int, out) -> CubeDecision:
+def _cube_answer(bits: int, out: CData) -> CubeDecision:
     if bits < 0:
         _raise_for(bits)
     return CubeDecision(bool(bits & lib.BG_CUBE_DOUBLE), bool(bits & lib.BG_CUBE_TAKE),
                         bool(bits & lib.BG_CUBE_TOO_GOOD), *(float(out[i]) for i in range(6)))
 
 
-def cube_decision(position_id, level: int = 5, terms: MatchTerms = MONEY,
+def cube_decision(position_id: Position | str, level: int = 5, terms: MatchTerms = MONEY,
                   search: SearchSettings = DEFAULT_SEARCH) -> CubeDecision:
     """Double/no double for the side on roll and take/pass for its opponent, at the side on
     roll's terms (the cube and the score as it sees them; MONEY: money play, centred cube

@@ -4,12 +4,13 @@ and tells it what happened; rules.py decides how a game ends (single/gammon/back
 from __future__ import annotations
 
 import base64
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from game.errors import MatchError
 from game.model.match_terms import MAX_CUBE, MatchTerms
-from game.model.record import MatchRecord
+from game.model.record import MatchRecord, StepLike
 
 HUMAN, COMPUTER = "human", "computer"
 WHITE, BLACK = "white", "black"
@@ -51,7 +52,9 @@ class Decision:
     def __bool__(self) -> bool:
         return self.allowed
 
-    def __iter__(self):  # allows `ok, why = match.can_double(side)`
+    # allows `ok, why = match.can_double(side)`: (allowed, reason), a bool then a str, which
+    # an Iterator's one item type cannot tell apart, hence Any
+    def __iter__(self) -> Iterator[Any]:
         return iter((self.allowed, self.reason))
 
 
@@ -74,7 +77,7 @@ class OpeningThrow:
     throws: tuple[tuple[int, int], ...] = ()
 
 
-def parse_match_length(value) -> int | None:
+def parse_match_length(value: object) -> int | None:
     """1..25 -> that length; None, "", "U" or "unlimited" -> None (money play).
     Anything else (0, 26, "abc", 2.5) raises BadMatchLength with the reason."""
     if value is None:
@@ -118,8 +121,9 @@ class Match:
     total across games with no end. Sides are two names, by default human/computer
     (white/black suits two-player mode). The first side named is player 0 in exports."""
 
-    def __init__(self, length=None, *, sides: tuple[str, str] = (HUMAN, COMPUTER),
-                 cube: bool = True, names: dict | None = None):
+    def __init__(self, length: int | str | None = None, *,
+                 sides: tuple[str, str] = (HUMAN, COMPUTER),
+                 cube: bool = True, names: dict | None = None) -> None:
         self.length: int | None = parse_match_length(length)
         if len(sides) != 2 or sides[0] == sides[1]:
             raise MatchError("A match needs two different sides")
@@ -247,12 +251,12 @@ class Match:
         """The side on roll has rolled: no more doubling this turn."""
         self.rolled = True
 
-    def record_move(self, side: str, dice, steps) -> None:
+    def record_move(self, side: str, dice: Sequence[int], steps: str | Iterable[StepLike]) -> None:
         """Add a turn's roll and play (steps from rules, in `side`'s point numbers)."""
         self._check_side(side)
         self.record.move(side, dice, steps)
 
-    def points_for(self, kind) -> int:
+    def points_for(self, kind: str | int) -> int:
         """What a game ended as `kind` (single/gammon/backgammon or 1/2/3) is worth now."""
         if isinstance(kind, str):
             if kind not in KINDS:
@@ -264,7 +268,7 @@ class Match:
                 raise MatchError(f"A game is worth 1, 2 or 3 times the cube, not {kind!r}")
         return mult * self.cube_value
 
-    def end_game(self, winner: str, kind="single") -> GameResult:
+    def end_game(self, winner: str, kind: str | int = "single") -> GameResult:
         """The game was played out: `winner` scores 1/2/3 x the cube."""
         self._check_side(winner)
         if not self.in_game:
@@ -283,7 +287,7 @@ class Match:
         self.record.win(result.winner, result.points, result.kind)
         return result
 
-    def resign(self, loser: str, kind, dice=None) -> GameResult:
+    def resign(self, loser: str, kind: str | int, dice: Sequence[int] | None = None) -> GameResult:
         """`loser` resigned a single, gammon or backgammon (1/2/3) and it was accepted: the
         other side scores that many times the cube. `dice`: the roll in hand, thrown by the
         side on roll and not played, which the record keeps (as GNU Backgammon does)."""
@@ -350,7 +354,7 @@ class Match:
         return self._finish(GameResult(doubler, DROP, self.cube_value, self.cube_value))
 
     # ---- gnubg's match ID ---------------------------------------------------------------
-    def match_id(self, dice=None) -> str:
+    def match_id(self, dice: Sequence[int] | None = None) -> str:
         """The gnubg match ID (12 characters) of this state: cube, owner, side on roll,
         Crawford, game state, a double waiting, the dice if rolled, length and scores.
         The first side is gnubg's player 0. Paste it beside the position ID into gnubg."""

@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from game.errors import MatchError
+from game.model.evaluator import Probabilities
 from game.model.match_terms import MatchTerms
 from native import ffi, lib
 
@@ -20,7 +21,7 @@ def match_equity(away_me: int, away_opp: int, crawford: int = 0) -> float:
     return float(out[0])
 
 
-def match_value(chances, terms: MatchTerms) -> float:
+def match_value(chances: Probabilities, terms: MatchTerms) -> float:
     """2 x match winning chance - 1 of the side holding `chances` (evaluator.Probabilities)
     when the game ends at its terms' cube with no more doubling: the score the play search
     ranks a play by at `terms` (a match the table takes; MatchError for money play)."""

@@ -8,7 +8,7 @@ from dataclasses import asdict, dataclass, replace
 from functools import cached_property
 
 from game.errors import MatchError
-from native import ffi, lib
+from native import CData, ffi, lib
 
 MAX_CUBE = 64                    # the game's highest cube face (the engine takes more)
 
@@ -28,7 +28,7 @@ class MatchTerms:
     away_opp: int = 0
     crawford: int = 0
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         for name, value in asdict(self).items():
             if not isinstance(value, int) or isinstance(value, bool):
                 raise MatchError(f"the match terms' {name} is a whole number, not {value!r}")
@@ -122,7 +122,7 @@ class MatchTerms:
         return replace(self, cube_owner=(0, 2, 1)[self.cube_owner], away_me=self.away_opp,
                        away_opp=self.away_me)
 
-    def as_c(self):
+    def as_c(self) -> CData:
         """The C struct (a cffi `bg_match *`) every bg.h call that needs the terms takes: the
         one place it is filled, with the terms judged (money play for a match past the
         table, as everywhere). Made once for these terms (they never change; C only reads
@@ -130,7 +130,7 @@ class MatchTerms:
         return self._c
 
     @cached_property
-    def _c(self):
+    def _c(self) -> CData:
         terms = self.judged
         return ffi.new("bg_match *", {
             "cube_value": terms.cube_value, "cube_owner": terms.cube_owner,

@@ -9,7 +9,7 @@ from spectrum.quoting import quoted
 MAX_NAME_CHARS = 40              # a save's names, and the longest a file's name is kept
 
 
-def name_problem(name) -> str | None:
+def name_problem(name: object) -> str | None:
     """Why `name` is not a name the rule allows, in words ("holds ESC (\\x1b), which does not
     print"), or None when it is one."""
     if type(name) is not str:
@@ -34,7 +34,7 @@ def clean_name(name: str, default: str) -> str:
     return kept or default
 
 
-def name_note(field: str, name, cleaned: str) -> str:
+def name_note(field: str, name: object, cleaned: str) -> str:
     """The one line that says a name was cleaned: what it held and what it became."""
     return (f"{field}: {quoted(name)} {name_problem(name) or 'was changed'}; "
             f"read as {quoted(cleaned)}")

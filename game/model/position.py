@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from game.errors import EntryError, PositionError, PositionIdError
-from native import ffi, lib
+from native import CData, ffi, lib
 from spectrum.quoting import quoted
 
 MEN_PER_SIDE = 15
@@ -46,7 +46,7 @@ class Position:
 
     board: tuple[int, ...]
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         board = self.board
         if not isinstance(board, tuple):
             try:
@@ -77,7 +77,7 @@ class Position:
         return cls.from_c(buf)
 
     @classmethod
-    def from_c(cls, buf) -> Position:
+    def from_c(cls, buf: CData) -> Position:
         return cls(tuple(ffi.unpack(ffi.cast("int8_t *", buf), BOARD_LEN)))
 
     @classmethod
@@ -162,7 +162,7 @@ class Position:
     def __str__(self) -> str:
         return self.position_id
 
-    def as_c(self):
+    def as_c(self) -> CData:
         """A fresh int8_t[50] copy for the C engine (the engine never keeps it)."""
         return ffi.new("int8_t[]", list(self.board))
 

@@ -3,12 +3,16 @@ play in standard point numbers ("24/18 13/11*", "bar/22", "6/off"), doubles, tak
 and results. Plain data; it neither checks legality (rules.py) nor writes files (matfile.py)."""
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from game.errors import BackgammonError
 from game.model.position import ID_FORM
 from game.model.rules import Step
 from spectrum.quoting import quoted
+
+# A step as format_step takes it: "13/8*", (13, 8) or (13, 8, hit) in standard numbers, a Step
+StepLike = str | Step | Sequence[int | str]
 
 BAR, OFF = 25, 0            # standard numbering from the mover's side: 25 = bar, 0 = off
 
@@ -17,7 +21,7 @@ class RecordError(BackgammonError, ValueError):
     """A record entry that cannot be right (a die of 7, a step to point 30, ...)."""
 
 
-def format_point(point) -> str:
+def format_point(point: int | str) -> str:
     """25 or "bar" -> "bar"; 0 or "off" -> "off"; 1..24 -> "1".."24"."""
     if isinstance(point, str):
         word = point.strip().lower()
@@ -35,12 +39,14 @@ def format_point(point) -> str:
     return str(point)
 
 
-def format_step(step) -> str:
+def format_step(step: StepLike) -> str:
     """One step as "from/to" with "*" when it hits. Accepts "13/8*", (13, 8), (13, 8, hit)
     in standard numbers from the mover's side (25 = bar, 0 = off), or a game.model.rules Step."""
     if isinstance(step, Step):           # row indices 0..23, bar 24, off -1
         step = (BAR if step.from_index == 24 else step.from_index + 1,
                 OFF if step.to_index == -1 else step.to_index + 1, step.hit)
+    frm: int | str       # the step's ends: numbers, or words ("bar", "off") when typed
+    to: int | str
     if isinstance(step, str):
         text = step.strip().lower()
         hit = text.endswith("*")
@@ -59,7 +65,7 @@ def format_step(step) -> str:
     return f"{a}/{b}{'*' if hit else ''}"
 
 
-def format_play(steps) -> str:
+def format_play(steps: Iterable[StepLike]) -> str:
     """Steps -> "24/18 18/14*"; an empty play (no legal move) -> ""."""
     return " ".join(format_step(s) for s in steps)
 
@@ -69,7 +75,7 @@ def parse_play(text: str) -> list[str]:
     return [format_step(tok) for tok in text.split()]
 
 
-def _dice(dice) -> tuple[int, int]:
+def _dice(dice: Iterable[int]) -> tuple[int, int]:
     try:
         a, b = (int(d) for d in dice)
     except (TypeError, ValueError):
@@ -104,6 +110,8 @@ class Action:
         if kind not in ACTIONS:
             raise RecordError(f"unknown action {kind!r}")
         dice = _dice(d["dice"]) if d.get("dice") is not None else None
+        if dice is None and kind in ("move", "roll"):
+            raise RecordError(f"a {kind} has its dice, not none")
         play = " ".join(parse_play(d.get("play", "")))     # a play from outside: steps only
         return cls(kind, str(d["side"]), dice, play, int(d.get("value", 0)))
 
@@ -183,13 +191,13 @@ class MatchRecord:
         on roll (known once the opening throw is over, after start_game)."""
         self.current.start = position_id
 
-    def move(self, side: str, dice, steps) -> None:
+    def move(self, side: str, dice: Iterable[int], steps: str | Iterable[StepLike]) -> None:
         """A turn: the roll and its play (steps, or a play string; empty = no move)."""
         play = parse_play(steps) if isinstance(steps, str) else [format_step(s) for s in steps]
         self.current.actions.append(Action("move", self._side(side), _dice(dice),
                                            " ".join(play)))
 
-    def roll(self, side: str, dice) -> None:
+    def roll(self, side: str, dice: Iterable[int]) -> None:
         """Dice thrown and not played: the game ends on them (a resignation with the roll in
         hand, which GNU Backgammon's files keep as the roll alone)."""
         self.current.actions.append(Action("roll", self._side(side), _dice(dice)))

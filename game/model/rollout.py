@@ -123,13 +123,13 @@ def default_threads() -> int:
         return max(1, os.cpu_count() or 1)
 
 
-def _whole(name: str, value, low: int, high: int, words: str) -> int:
+def _whole(name: str, value: object, low: int, high: int, words: str) -> int:
     if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
         raise RolloutError(f"{name} {words}, not {value!r}")
     return value
 
 
-def _after_position(candidate) -> Position:
+def _after_position(candidate: object) -> Position:
     """The position after a candidate play, its mover still on roll."""
     if isinstance(candidate, Candidate):
         candidate = candidate.play
@@ -151,7 +151,8 @@ def _reachable(position: Position) -> set[str]:
     return found
 
 
-def candidate_boards(position, candidates) -> tuple[int, list[Position]]:
+def candidate_boards(position: Position | str,
+                     candidates: object) -> tuple[int, list[Position]]:
     """(the C kind, the boards to roll out) for start(); RolloutError for what it refuses."""
     position = position if isinstance(position, Position) else Position.from_id(position)
     if isinstance(candidates, str) and candidates == CUBE_ACTIONS:
@@ -185,14 +186,14 @@ class Rollout:
     answer so far without waiting; stop() ends it early with that answer; result() waits for
     the end. The answer after n trials is the same bits whatever the threads."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self._handle = None
         self._lock = threading.Lock()
         self._count = 0
         self._trials = 0
         self._cube_terms: MatchTerms | None = None
 
-    def start(self, position, candidates, trials: int = DEFAULT_TRIALS,
+    def start(self, position: Position | str, candidates: object, trials: int = DEFAULT_TRIALS,
               level: int = DEFAULT_LEVEL, truncate: int = 0, seed: int = 1,
               threads: int | None = None, *, same_dice: bool = True, luck: bool = True,
               terms: MatchTerms = MONEY, search: SearchSettings = DEFAULT_SEARCH) -> Rollout:
@@ -314,7 +315,7 @@ class Rollout:
     def __enter__(self) -> Rollout:
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         self.close()
 
 

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import enum
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from typing import NoReturn, TypeVar, overload
 
 from game.errors import DiceError, IllegalMoveError, PositionError
 from game.model.position import (
@@ -17,8 +18,10 @@ from game.model.position import (
     parse_entry,
     position_message,
 )
-from native import ffi, lib
+from native import CData, ffi, lib
 
+Made = TypeVar("Made")    # what a per_thread function gives each thread
+Item = TypeVar("Item")    # a LazySequence's items
 OFF = -1                      # a step's `to` when the man is borne off
 SINGLE, GAMMON, BACKGAMMON = 1, 2, 3
 
@@ -76,7 +79,7 @@ def signed_byte(value: int) -> int:
     return value - 256 if value > 127 else value
 
 
-def steps_from(raw, at: int, count: int) -> tuple[Step, ...]:
+def steps_from(raw: bytes | bytearray | CData, at: int, count: int) -> tuple[Step, ...]:
     """`count` steps as the engine writes them from raw[at] on (bg.h: BG_STEP_FIELDS bytes a
     step, from, to as a signed byte, die, hit): an engine buffer's bytes or the USR block."""
     return tuple(Step(raw[k], signed_byte(raw[k + 1]), raw[k + 2], bool(raw[k + 3]))
@@ -89,7 +92,7 @@ class PlayBuffers:
     another's; game/model/evaluator.py's add the rankings' own."""
     __slots__ = ("boards", "steps", "nsteps", "board", "ids", "text")
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.boards = ffi.new("int8_t[]", lib.BG_MAX_PLAYS * lib.BG_BOARD_LEN)
         self.steps = ffi.new("int8_t[]", lib.BG_MAX_PLAYS * STEP_BYTES)
         self.nsteps = ffi.new("int8_t[]", lib.BG_MAX_PLAYS)
@@ -98,13 +101,13 @@ class PlayBuffers:
         self.text = ffi.new("const char **")       # bg_legal_result_text's answer
 
 
-def per_thread(make):
+def per_thread(make: Callable[[], Made]) -> Callable[[], Made]:
     """A function giving the calling thread its own make(), made at its first call: one look
     into the thread's storage a call, after which the object's attributes are plain ones (the
     output buffers of the C calls here and in game/model/evaluator.py)."""
     local = threading.local()
 
-    def mine():
+    def mine() -> Made:
         try:
             return local.value
         except AttributeError:
@@ -121,7 +124,7 @@ _ID_LEN = lib.BG_ID_LEN
 _result_text, _string = lib.bg_legal_result_text, ffi.string
 
 
-def c_board(position):
+def c_board(position: Position | str) -> CData:
     """The board of a Position or of a gnubg position ID as a C int8_t[50]. An ID is read in
     C (into a buffer reused by this thread's next call); one C refuses goes through
     Position.from_id, which words the reason (PositionIdError)."""
@@ -134,16 +137,22 @@ def c_board(position):
     return Position.from_id(position).as_c()
 
 
-class LazySequence(Sequence):
+class LazySequence(Sequence[Item]):
     """A read-only sequence whose items are made only when asked for (`_item(i)`), as the
     engine's answers are; it compares equal to a list of the same items."""
 
     __slots__ = ()
 
-    def _item(self, i: int):
+    def _item(self, i: int) -> Item:
         raise NotImplementedError
 
-    def __getitem__(self, index):
+    @overload
+    def __getitem__(self, index: int) -> Item: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[Item]: ...
+
+    def __getitem__(self, index: int | slice) -> Item | list[Item]:
         if isinstance(index, slice):
             return [self._item(i) for i in range(*index.indices(len(self)))]
         i = index.__index__()
@@ -153,10 +162,10 @@ class LazySequence(Sequence):
             raise IndexError(f"{type(self).__name__} index out of range")
         return self._item(i)
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[Item]:
         return (self._item(i) for i in range(len(self)))
 
-    def __eq__(self, other):
+    def __eq__(self, other: object) -> bool:
         if isinstance(other, (LazySequence, list, tuple)):
             return list(self) == list(other)
         return NotImplemented
@@ -167,7 +176,7 @@ class LazySequence(Sequence):
         return f"{type(self).__name__}({list(self)!r})"
 
 
-class Plays(LazySequence):
+class Plays(LazySequence[Play]):
     """The plays of one roll as legal_plays returns them: Play objects made from the engine's
     bytes only when asked for (no Python object per play otherwise)."""
 
@@ -202,13 +211,13 @@ def check_dice(dice: Sequence[int]) -> tuple[int, int]:
     return die1, die2
 
 
-def _raise_for(code: int):
+def _raise_for(code: int) -> NoReturn:
     if code in (-lib.BG_BAD_DICE,):
         raise DiceError("a die shows 1 to 6")
     raise PositionError(position_message(-code))
 
 
-def _generate(position, dice: Sequence[int]) -> tuple[int, PlayBuffers]:
+def _generate(position: Position | str, dice: Sequence[int]) -> tuple[int, PlayBuffers]:
     """bg_legal_plays into this thread's buffers: (the count, the buffers)."""
     die1, die2 = check_dice(dice)
     out = _mine()
@@ -227,7 +236,7 @@ def legal_plays(position: Position | str, dice: Sequence[int]) -> Plays:
     return Plays.from_buffers(count, out)
 
 
-def ids_text(boards, count: int) -> str:
+def ids_text(boards: CData, count: int) -> str:
     """The position IDs of `count` engine boards, written in C, each followed by a space."""
     ids = _mine().ids
     lib.bg_ids_of_boards(boards, count, ids)
@@ -274,7 +283,7 @@ class Turn:
         self.position = start
         self._start_c = start.as_c()
 
-    def _made_c(self):
+    def _made_c(self) -> CData:
         flat = [v for pair in self.made for v in pair]
         return ffi.new("int8_t[]", flat or [0])
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from native import ffi, lib
+from native import CData, ffi, lib
 
 
 class SearchSettingsError(ValueError):
@@ -39,13 +39,13 @@ class SearchSettings:
                 f"{lib.BG_SEARCH_TRIALS_MAX} trials of 1 to {lib.BG_SEARCH_HORIZON_MAX} plies "
                 f"({self})")
 
-    def _fill(self):
+    def _fill(self) -> CData:
         return ffi.new("bg_search *", {
             "plies": self.plies, "work_budget": self.work_budget_positions,
             "deep_budget": self.deep_budget_positions, "roll_trials": self.roll_trials,
             "roll_horizon": self.roll_horizon_plies, "cache": int(bool(self.cache))})
 
-    def as_c(self):
+    def as_c(self) -> CData:
         """The settings as a `bg_search *` for a C call (the defaults: NULL)."""
         return ffi.NULL if self == DEFAULT_SEARCH else self._fill()
 

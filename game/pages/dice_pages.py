@@ -7,7 +7,10 @@ from __future__ import annotations
 from game.analysis import dicestats as D
 from game.board import screen as S
 from game.board.lines import fit, rom_text, wrap
+from game.interfaces import Frames
+from game.model.dice import Dice
 from game.model.match_terms import MatchTerms
+from game.model.record import MatchRecord
 from game.pages import menus
 from game.pages.review_pages import NAME_CHARS
 from game.words import SIDE_NAMES
@@ -19,18 +22,18 @@ HEADERS = ("Number", "Double", "Game", "Each number")
 GAMES_SHOWN = 13                       # the last games' luck on the luck page
 
 
-def side_word(record, side: str) -> str:
+def side_word(record: MatchRecord, side: str) -> str:
     return SIDE_NAMES.get(side) or rom_text(record.names.get(side, side.capitalize()))[:NAME_CHARS]
 
 
-def counts_lines(record, counts: dict, source: str) -> list[str]:
+def counts_lines(record: MatchRecord, counts: dict, source: str) -> list[str]:
     """Page 1: the dice source, the rolls, each number and each double, seen and expected."""
     a, b = record.sides
     sa, sb = counts[a], counts[b]
     names = (side_word(record, a), side_word(record, b))
     head = f"{'':6}{names[0][:5]:>6}{'expect':>7}{names[1][:5]:>6}{'expect':>7}"
 
-    def row(label, seen_a, exp_a, seen_b, exp_b):
+    def row(label: str, seen_a: int, exp_a: float, seen_b: int, exp_b: float) -> str:
         return f"{label:<6}{seen_a:>6}{exp_a:>7.1f}{seen_b:>6}{exp_b:>7.1f}"
     lines = [source, fit(f"Rolls: {names[0].lower()} {sa.rolls}, {names[1].lower()} {sb.rolls}"),
              "", "Number" + head[6:]]
@@ -47,7 +50,7 @@ def counts_lines(record, counts: dict, source: str) -> list[str]:
     return lines
 
 
-def trials_lines(record, counts: dict) -> list[str]:
+def trials_lines(record: MatchRecord, counts: dict) -> list[str]:
     """Page 2: for each side, the chi-square test of the numbers and of the doubles."""
     lines = ["Are the dice fair? Chi-square:"]
     for title, test in (("Each number, 1 in 6 of the dice", D.numbers_trial),
@@ -61,7 +64,7 @@ def trials_lines(record, counts: dict) -> list[str]:
     return lines
 
 
-def luck_lines(record, lucks: list) -> list[str]:
+def luck_lines(record: MatchRecord, lucks: list) -> list[str]:
     """Page 3: each side's luck per game and the total, in the review's units (review.luck_of
     summed: EMG at each game's score in a match the table takes, else points a game per
     unit of cube), so a game's figure is the one its review's summary gives beside the
@@ -92,7 +95,7 @@ def luck_lines(record, lucks: list) -> list[str]:
     return lines
 
 
-def weigh_luck(basic: Basic, record):
+def weigh_luck(basic: Basic, record: MatchRecord) -> Frames:
     """Each game's luck, one game a frame, "Weighing the luck" on the message line; returns
     [(game number, {side: luck} or None)]."""
     lucks = []
@@ -104,7 +107,7 @@ def weigh_luck(basic: Basic, record):
     return lucks
 
 
-def dice_pages(basic: Basic, record, dice, set_dice: bool = False):
+def dice_pages(basic: Basic, record: MatchRecord, dice: Dice, set_dice: bool = False) -> Frames:
     """T: the three pages of the dice on trial for `record` (a MatchRecord), the source
     `dice` (game/dice.py's Dice) named; ENTER turns each page. The caller redraws."""
     counts = D.count_rolls(record)
@@ -117,6 +120,6 @@ def dice_pages(basic: Basic, record, dice, set_dice: bool = False):
         yield from menus.text_screen(basic, title, lines, foot, ink=header_ink)
 
 
-def header_ink(line: str):
+def header_ink(line: str) -> int | None:
     """A table's header row in HEADER's colours, the rest in the page's."""
     return HEADER if line.startswith(HEADERS) else None

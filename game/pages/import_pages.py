@@ -6,13 +6,19 @@ reading of the file (imports.py) and not the judging."""
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
+from typing import Any
 
 from game.analysis.judge import REVIEW_LEVEL
 from game.board import screen as S
 from game.board.lines import fit, rom_text, wrap
+from game.interfaces import Frames
 from game.matchfiles.imports import Imported, read_match_file
+from game.model.record import GameRecord
 from game.pages.menus import BAD_KEY, PAGE, WARNING, show_reason, title_bar
 from game.pages.review_pages import review_screen
+from game.zx.basic import Basic
+from spectrum.safe_write import PathLike
 
 NAME_CHARS = 10                    # of a player's name in the list
 LIST_ROW = 7                       # the first game's row
@@ -31,7 +37,7 @@ def short(name: str, chars: int = NAME_CHARS) -> str:
     return name if len(name) <= chars else name[:chars - 1] + "."
 
 
-def game_line(imported: Imported, game) -> str:
+def game_line(imported: Imported, game: GameRecord) -> str:
     """One game in the list: "  3   2-1 C Alice +2 gammon" (C: the Crawford game); the
     winner's name is cut to leave room for the points and how they were won."""
     record = imported.record
@@ -62,7 +68,7 @@ def problem_words(imported: Imported) -> str:
     return text[len(prefix):] if text.startswith(prefix) else text
 
 
-def draw_list(basic, imported: Imported, page: int) -> None:
+def draw_list(basic: Basic, imported: Imported, page: int) -> None:
     """The page of games `page` (GAMES_PER_PAGE a page), the problem, the keys."""
     basic.cls(PAGE)
     title_bar(basic, "REVIEW A MATCH")
@@ -83,7 +89,7 @@ def draw_list(basic, imported: Imported, page: int) -> None:
     basic.print_at(HELP_ROW, 0, keys.center(S.COLS), PAGE)
 
 
-def pick_game(basic, imported: Imported, page: int = 0):
+def pick_game(basic: Basic, imported: Imported, page: int = 0) -> Frames:
     """The list; returns (the game number typed, or None for Q, and the page shown)."""
     numbers = [g.number for g in imported.games]
     pages = (len(numbers) + GAMES_PER_PAGE - 1) // GAMES_PER_PAGE
@@ -104,8 +110,8 @@ def pick_game(basic, imported: Imported, page: int = 0):
                     "Type a game's number, then ENTER", HELP_ROW, 1)
 
 
-def review_program(basic, imported: Imported, export_dir=None, level: int = REVIEW_LEVEL,
-                   checked: bool = True):
+def review_program(basic: Basic, imported: Imported, export_dir: PathLike | None = None,
+                   level: int = REVIEW_LEVEL, checked: bool = True) -> Frames:
     """The program of a --review run: the list, a game's review, the list again, until Q.
     A generator, one yield a frame, like game/program.py's program. `checked`: the Review
     option (each charged error checked at 3 plies)."""
@@ -119,7 +125,8 @@ def review_program(basic, imported: Imported, export_dir=None, level: int = REVI
                                  level=level, export_dir=export_dir, checked=checked)
 
 
-def review_instead(runner, path, say) -> bool:
+# runner: game/main.py's Runner, a layer above (so Any); its program, basic and session
+def review_instead(runner: Any, path: PathLike, say: Callable[[str], None]) -> bool:
     """--review FILE: the console's runner plays the review of the file's games instead of a
     match. What is wrong with the file is said in one line (say); False when no game of it
     can be reviewed (the window then does not open)."""

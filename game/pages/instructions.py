@@ -109,7 +109,7 @@ def page_lines(page_number: int, card: bool = False) -> list[str]:
     return lines
 
 
-def show_page(basic, page_number: int, card: bool = False) -> None:
+def show_page(basic: Basic, page_number: int, card: bool = False) -> None:
     title, _ = PAGES[page_number]
     basic.cls(PAGE_ATTR)
     heading = f"{title}  ({page_number + 1}/{len(PAGES)})"

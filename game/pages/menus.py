@@ -4,11 +4,15 @@ game/pages/options_page.py). Each is
 a generator (one `yield` = one frame) for program.py's `yield from`; none plays a turn."""
 from __future__ import annotations
 
+from collections.abc import Callable, Collection, Sequence
+
 from game import chances
 from game.board import screen as S
 from game.board.lines import fit, lost, wrap
+from game.interfaces import Frames
 from game.model.match import BadMatchLength, Match, parse_match_length
 from game.model.match_terms import MONEY, MatchTerms
+from game.model.position import Position
 from game.words import DEFAULT_NAMES, SCREEN_NAMES, WHO_WORDS, kind_column
 from game.zx.basic import CODE_ENTER, Basic
 
@@ -57,7 +61,8 @@ def show_reason(basic: Basic, reason: str, row: int = REASON_ROW, rows: int = 2)
         basic.print_at(row + i, 0, text.ljust(S.COLS), WARNING)
 
 
-def tell(basic: Basic, words: str, redraw=None, max_rows: int = 4):
+def tell(basic: Basic, words: str, redraw: Callable[[], object] | None = None,
+         max_rows: int = 4) -> Frames:
     """Words too long for the message line (a refusal's reason): wrapped in red over the
     rows just above it (up to `max_rows`), "Press ENTER" on it, then `redraw()` (e.g. the
     board's draw_board) to put back what they covered."""
@@ -84,7 +89,7 @@ def key_char(code: int) -> str:
 
 def ask_yes_no(basic: Basic, question: str, row: int = S.MESSAGE_ROW,
                attr_byte: int = S.MESSAGE, enter_means: bool | None = None,
-               other_keys: str = ""):
+               other_keys: str = "") -> Frames:
     """Ask `question` (Y/N) on one line; Y or N in either case answers (True / False), any
     other key asks again, saying so. No ENTER is needed. `enter_means` True/False lets ENTER
     or SPACE answer too (READY?, as the 1987 program allowed); None: they are asked again.
@@ -130,7 +135,7 @@ def parse_dice(text: str) -> tuple[int, int]:
 
 
 def ask_dice(basic: Basic, who: str, row: int = S.MESSAGE_ROW, prompt: str | None = None,
-             allow_quit: bool = False):
+             allow_quit: bool = False) -> Frames:
     """"Set the dice yourself": ask the roll for `who` ("human", "computer", "white",
     "black" or any name) as "31" or "3 1"; anything else is refused with the reason and
     asked again. `prompt` replaces "Dice for <who>?". Returns (die1, die2), or "quit" when
@@ -151,7 +156,8 @@ def ask_dice(basic: Basic, who: str, row: int = S.MESSAGE_ROW, prompt: str | Non
 MATCH_PROMPT = "Match length (1-25, U)?"
 
 
-def ask_match_length(basic: Basic, row: int = PROMPT_ROW, reason_row: int = REASON_ROW):
+def ask_match_length(basic: Basic, row: int = PROMPT_ROW,
+                     reason_row: int = REASON_ROW) -> Frames:
     """Ask for a match length: 1..25, or U (or UNLIMITED) for money play. 0, 26, "abc" or an
     empty line are refused, the reason shown on `reason_row` (two rows), and asked again.
     Returns the length or None for unlimited."""
@@ -227,7 +233,9 @@ HELP_MOUSE = ("MOUSE AND WINDOW  (3/4)", [
 ])
 
 
-def text_screen(basic: Basic, title: str, lines, foot: str = "Press ENTER", ink=None, keys=()):
+def text_screen(basic: Basic, title: str, lines: Sequence[str], foot: str = "Press ENTER",
+                ink: Callable[[str], int | None] | None = None,
+                keys: Collection[int] = ()) -> Frames:
     """A page of up to S.PAGE_LINES lines under a title bar until ENTER or a key of `keys`
     (returned); `ink(line)` gives a line its own colour (None: the page's); the caller redraws."""
     basic.cls(PAGE)
@@ -245,9 +253,10 @@ def text_screen(basic: Basic, title: str, lines, foot: str = "Press ENTER", ink=
             return key
 
 
-def advice_screen(basic: Basic, position, dice, candidates=None, mover_is_human: bool = True,
+def advice_screen(basic: Basic, position: Position, dice: Sequence[int],
+                  candidates: Sequence | None = None, mover_is_human: bool = True,
                   terms: MatchTerms = MONEY, names: tuple[str, str] = DEFAULT_NAMES,
-                  foot: str = "Press ENTER", keys=()):
+                  foot: str = "Press ENTER", keys: Collection[int] = ()) -> Frames:
     """The A command: "Thinking..." for a frame, then level 5's best plays (game/commands.py
     advice_lines) with each side's chances (`names`: the mover's first) on a page until ENTER
     or one of `keys` (returned). `candidates` (Candidates or (play, equity) pairs) skip the
@@ -260,13 +269,14 @@ def advice_screen(basic: Basic, position, dice, candidates=None, mover_is_human:
     return (yield from text_screen(basic, "ADVICE", lines, foot, ink=chances.ink_of, keys=keys))
 
 
-def cube_advice_screen(basic: Basic, lines, foot: str = "Press ENTER", keys=()):
+def cube_advice_screen(basic: Basic, lines: Sequence[str], foot: str = "Press ENTER",
+                       keys: Collection[int] = ()) -> Frames:
     """A at a cube question ("Thinking..." shown by the caller): the evaluator's view of the
     cube (game/commands.py cube_advice_lines) on a page until ENTER or one of `keys`."""
     return (yield from text_screen(basic, "CUBE ADVICE", lines, foot, keys=keys))
 
 
-def help_screens(basic: Basic, pages):
+def help_screens(basic: Basic, pages: Sequence[tuple[str, Sequence[str]]]) -> Frames:
     """Every key and command, a page of (title, lines) at a time; ENTER turns each page.
     The caller redraws."""
     for number, (title, lines) in enumerate(pages):
@@ -328,7 +338,7 @@ def score_lines(match: Match) -> list[str]:
     return lines
 
 
-def score_screen(basic: Basic, match: Match):
+def score_screen(basic: Basic, match: Match) -> Frames:
     """The S command: the score of the match (or money play) on its own screen; ENTER
     returns. The caller redraws the board."""
     basic.cls(PAGE)
@@ -343,7 +353,8 @@ def score_screen(basic: Basic, match: Match):
 MATCH_OVER_FOOT = "ENTER: new match  T: the dice"
 
 
-def match_over_screen(basic: Basic, match: Match, dice_pages=None, tune: bool = True):
+def match_over_screen(basic: Basic, match: Match, dice_pages: Callable[[], Frames] | None = None,
+                      tune: bool = True) -> Frames:
     """The end of a match: who won and the final score, a tune, then ENTER. `dice_pages`:
     a generator function, shown on T (the dice on trial), after which the page is back
     (without the tune). Returns the winning side."""

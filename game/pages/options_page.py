@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from game.board import screen as S
 from game.files.settings import MENU_KEYS, OPTIONS, Settings, SettingsError
+from game.interfaces import Frames
 from game.model.match import Match, sides_for
 from game.pages.menus import (
     BAD_KEY,
@@ -24,6 +25,7 @@ from game.pages.menus import (
     title_bar,
 )
 from game.zx.basic import Basic
+from spectrum.safe_write import PathLike
 
 OPTION_FIRST_ROW = 1                             # under the title, one row an option
 VALUE_COL = 15                                   # settings.menu_lines(): key, label(13)
@@ -115,8 +117,8 @@ def draw_hints(basic: Basic, offer_setup: bool, note: str = "") -> None:
             basic.print_at(row, 1, f" {words}".ljust(S.COLS - 1), PAGE)
 
 
-def options_menu(basic: Basic, settings: Settings, path=None, offer_setup: bool = False,
-                 match: Match | None = None):
+def options_menu(basic: Basic, settings: Settings, path: PathLike | None = None,
+                 offer_setup: bool = False, match: Match | None = None) -> Frames:
     """The options on one screen. A key of MENU_KEYS (1-9, then A on) steps its option to
     the next choice (the match length is typed, and asked again with the reason until it is
     1-25 or U); the line shows the new value at once (and Sound sets basic.silent). ENTER

@@ -6,8 +6,11 @@ judging is game/analysis/judge.py, the file game/matchfiles/sgf.py."""
 from __future__ import annotations
 
 import os
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from game.analysis import judge as R
+from game.analysis.verdicts import Review, SideSummary
 from game.board import message_rows
 from game.board import screen as S
 from game.board.lines import fit, rom_text, wrap
@@ -15,6 +18,7 @@ from game.chances import chances_line, ink_of
 from game.commands import advice_lines, cube_advice_lines, play_text
 from game.errors import BackgammonError
 from game.files.settings import export_folder
+from game.interfaces import Frames
 from game.matchfiles import matfile, sgf
 from game.model.position import Position
 from game.model.record import MatchRecord
@@ -31,6 +35,11 @@ from game.pages.menus import (
 )
 from game.words import SIDE_NAMES, say
 from game.zx.basic import CODE_ENTER, Basic
+from spectrum.safe_write import PathLike
+
+# A review page's decision, a verdicts.MoveReview or CubeReview, told apart by its kind (a str,
+# which mypy cannot narrow the two by): Any
+Item = Any
 
 BAR_ROW, BAR_COL, BAR_CELLS = 10, 1, 30          # the progress bar: 30 cells on row 10
 HEADLINE_ROW = S.BOTTOM_FIRST_ROW - 1             # across the board between its halves
@@ -73,7 +82,7 @@ def _fit(left: str, right: str) -> str:
     return fit(left[:room].ljust(room) + " " + right)
 
 
-def _judged(item, bottom: str, names: dict | None) -> tuple[str, str]:
+def _judged(item: Item, bottom: str, names: dict | None) -> tuple[str, str]:
     """(who did what, the mark and the equity given away): "5 You 55: m5 m5 h5 h5" and
     "?? -0.163 -4.1%". The name is side_word's (NAME_CHARS at most), the play every step."""
     who = side_word(item.side, names)
@@ -93,7 +102,7 @@ def _judged(item, bottom: str, names: dict | None) -> tuple[str, str]:
     return left, right
 
 
-def _best_words(item, bottom: str) -> tuple[str, list[str]]:
+def _best_words(item: Item, bottom: str) -> tuple[str, list[str]]:
     """The message line's parts: level 5's best play (or the proper cube action), then the
     depth and the luck, longest form first; the depth always in words, "2-ply", as the A
     page and the rollout pages say it."""
@@ -104,7 +113,7 @@ def _best_words(item, bottom: str) -> tuple[str, list[str]]:
     return best, [f"{item.best.ply}-ply luck {item.luck:+.2f}", f"{item.best.ply}-ply"]
 
 
-def page_lines(item, bottom: str, names: dict | None = None) -> tuple[str, str]:
+def page_lines(item: Item, bottom: str, names: dict | None = None) -> tuple[str, str]:
     """(the headline across the board, the message line) of a decision's page, each whole
     in its 32 columns. The headline says who did what, the mark and the equity given away;
     the message line level 5's best play (or proper cube action), the depth every play of
@@ -131,17 +140,17 @@ def page_lines(item, bottom: str, names: dict | None = None) -> tuple[str, str]:
     return fit(head), fit(message)
 
 
-def headline(item, bottom: str, names: dict | None = None) -> str:
+def headline(item: Item, bottom: str, names: dict | None = None) -> str:
     """The line across the board (page_lines)."""
     return page_lines(item, bottom, names)[0]
 
 
-def detail(item, bottom: str, names: dict | None = None) -> str:
+def detail(item: Item, bottom: str, names: dict | None = None) -> str:
     """The message line (page_lines)."""
     return page_lines(item, bottom, names)[1]
 
 
-def message_lines(item, bottom: str, names: dict | None = None) -> list[str]:
+def message_lines(item: Item, bottom: str, names: dict | None = None) -> list[str]:
     """The message rows of a decision's page, shown at once: how a checked error was checked
     (verdicts.Check.words: "checked -0.082 (was -0.121)"), on the row above, then the detail
     on the message line. Unchecked, what of the depth and luck the message line had no room
@@ -161,13 +170,13 @@ def message_lines(item, bottom: str, names: dict | None = None) -> list[str]:
     return lines
 
 
-def summary_lines(review: R.Review, total: int | None = None) -> list[str]:
+def summary_lines(review: Review, total: int | None = None) -> list[str]:
     """The summary page: per side, unforced moves, marks, errors, luck and rating."""
     sums = review.summary()
     a, b = review.sides
     head = f"{'':13}{side_word(a, review.names):>9}{side_word(b, review.names):>9}"
 
-    def row(label, fmt):
+    def row(label: str, fmt: Callable[[SideSummary], str]) -> str:
         return f"{label:<13}{fmt(sums[a]):>9}{fmt(sums[b]):>9}"
     lines = [head, "",
              row("Moves", lambda s: str(s.moves)),
@@ -194,7 +203,7 @@ def summary_lines(review: R.Review, total: int | None = None) -> list[str]:
     return lines
 
 
-def figures_lines(item, bottom: str, sides) -> list[str]:
+def figures_lines(item: Item, bottom: str, sides: Sequence[str]) -> list[str]:
     """A on a move page: level 5's best plays with their equities and each side's chances
     (commands.advice_lines), then the play made, if it is not among them, with its own; on
     a cube page, the cube advice for the decision (commands.cube_advice_lines) in the units
@@ -227,7 +236,7 @@ def figures_lines(item, bottom: str, sides) -> list[str]:
     return lines[:end] + made + lines[end:]
 
 
-def shown_items(review: R.Review, sides) -> list:
+def shown_items(review: Review, sides: Sequence[str]) -> list:
     """The decisions worth a page: the moves and cube actions of `sides`; a turn without a
     double only when it was a mistake."""
     return [i for i in review.items if i.side in sides
@@ -255,7 +264,7 @@ def progress_page(basic: Basic, game_number: int, total: int, checked: bool = Fa
     footer(basic, "Any key stops")
 
 
-def draw_item(screen: S.Screen, item, bottom: str, names: dict | None = None) -> None:
+def draw_item(screen: S.Screen, item: Item, bottom: str, names: dict | None = None) -> None:
     """The board before the decision, the dice thrown (for a move), the cube, the words."""
     screen.draw_board(board_view(item.before, item.side == bottom
                                  if item.kind in ("move", "no double", "double")
@@ -272,7 +281,7 @@ def draw_item(screen: S.Screen, item, bottom: str, names: dict | None = None) ->
 
 # ---- the whole review --------------------------------------------------------------
 
-def compute(basic: Basic, reviewer: R.Reviewer):
+def compute(basic: Basic, reviewer: R.Reviewer) -> Frames:
     """Run the reviewer one turn a frame with the progress bar; a key stops it (kept).
     Returns None when done or stopped, or the words of an evaluator's refusal."""
     progress_page(basic, reviewer.game.number, reviewer.total, reviewer.checked)
@@ -294,7 +303,7 @@ def compute(basic: Basic, reviewer: R.Reviewer):
         draw_progress(basic, reviewer.game.number, done, total)
 
 
-def refuse(basic: Basic, words: str):
+def refuse(basic: Basic, words: str) -> Frames:
     """A review that cannot be made: the reason on a page, then ENTER."""
     basic.beep(*BAD_KEY)
     yield from text_screen(basic, "REVIEW", [""] + wrap(words))
@@ -302,8 +311,8 @@ def refuse(basic: Basic, words: str):
 
 def review_screen(basic: Basic, screen: S.Screen, record: MatchRecord,
                   game_number: int | None = None, cube: bool = True,
-                  show_all: bool = False, level: int = R.REVIEW_LEVEL, export_dir=None,
-                  checked: bool = True):
+                  show_all: bool = False, level: int = R.REVIEW_LEVEL,
+                  export_dir: PathLike | None = None, checked: bool = True) -> Frames:
     """R: review a game of `record` (the last by default) and show it; Q (or 0) ends. The
     review shows the first side's decisions (the human's), or both with `show_all`; C turns
     the other side's on and off. X on the summary writes the .sgf into `export_dir` (None:
@@ -333,7 +342,7 @@ def review_screen(basic: Basic, screen: S.Screen, record: MatchRecord,
             sides = record.sides if len(sides) == 1 else (bottom,)
 
 
-def choose_game(basic: Basic, record: MatchRecord, row: int = S.MESSAGE_ROW):
+def choose_game(basic: Basic, record: MatchRecord, row: int = S.MESSAGE_ROW) -> Frames:
     """Between games, R: which finished game of the match to review. One finished game is
     taken at once; of several, the number is typed (ENTER: the last, Q: none). With none
     finished yet the reason is shown (ENTER). Returns the game's number or None."""
@@ -358,7 +367,8 @@ def choose_game(basic: Basic, record: MatchRecord, row: int = S.MESSAGE_ROW):
                            f"{finished[-1]}; ENTER for the last, Q for none.", row - 3)
 
 
-def summary_page(basic: Basic, reviewer: R.Reviewer, export_dir=None):
+def summary_page(basic: Basic, reviewer: R.Reviewer,
+                 export_dir: PathLike | None = None) -> Frames:
     """The summary; returns the key that leaves it (ENTER: the moves, Q: the end, R: carry
     on when stopped). X writes the game's .sgf and .mat (export) and stays."""
     basic.cls(PAGE)
@@ -379,7 +389,7 @@ def summary_page(basic: Basic, reviewer: R.Reviewer, export_dir=None):
         basic.beep(*BAD_KEY)
 
 
-def export(basic: Basic, reviewer: R.Reviewer, export_dir=None):
+def export(basic: Basic, reviewer: R.Reviewer, export_dir: PathLike | None = None) -> Frames:
     """X: the game with its analysis so far as GNU Backgammon's .sgf, and the game alone as a
     Jellyfish .mat of the same name (not for a game from a set-up board: a .mat cannot hold
     its start), in the folder the match's .mat export uses; the name and the folder (or why
@@ -404,7 +414,8 @@ def export(basic: Basic, reviewer: R.Reviewer, export_dir=None):
     return (path, mat) if mat else (path,)
 
 
-def browse(basic: Basic, screen: S.Screen, reviewer: R.Reviewer, bottom: str, sides):
+def browse(basic: Basic, screen: S.Screen, reviewer: R.Reviewer, bottom: str,
+           sides: Sequence[str]) -> Frames:
     """Decision by decision on the board; returns "quit", "summary" or "sides"."""
     items = shown_items(reviewer.review, sides)
     if not items:
@@ -451,8 +462,8 @@ def browse(basic: Basic, screen: S.Screen, reviewer: R.Reviewer, bottom: str, si
         basic.beep(*CLICK)
 
 
-def roll_out(basic: Basic, screen: S.Screen, item, bottom: str, sides,
-             names: dict | None = None):
+def roll_out(basic: Basic, screen: S.Screen, item: Item, bottom: str, sides: Sequence[str],
+             names: dict | None = None) -> Frames:
     """R on a move page: the decision rolled out (game/pages/rollout_pages.py), a cube
     decision at the terms the review judged it; a forced move has nothing to roll out.
     `names`: an imported match's players (side_word)."""

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import time
 import zlib
+from collections.abc import Sequence
 from dataclasses import dataclass
 from types import SimpleNamespace
 from typing import Any
@@ -22,6 +23,7 @@ from game.board import screen as S
 from game.board.lines import fit, wrap
 from game.commands import play_text
 from game.errors import BackgammonError
+from game.interfaces import Frames
 from game.model import evaluator
 from game.model.match_equity import Emg
 from game.model.match_terms import MONEY, MatchTerms
@@ -31,9 +33,13 @@ from game.model.rollout import (
     DEFAULT_TRIALS,
     LEVEL_PLIES,
     MAX_CANDIDATES,
+    CandidateFigures,
+    Estimate,
     Rollout,
+    RolloutProgress,
     default_threads,
 )
+from game.model.rules import Play
 from game.pages.menus import BAD_KEY, CLICK, PAGE, advice_screen, footer, text_screen, title_bar
 from game.words import DEFAULT_NAMES
 from game.zx.basic import CODE_ENTER, Basic
@@ -113,7 +119,8 @@ class RolloutJob:
         return zlib.crc32(self.position.position_id.encode("ascii"))
 
 
-def plays_job(position, plays, mover_is_human: bool = True, trials: int = DEFAULT_TRIALS,
+def plays_job(position: Position, plays: Sequence[Play], mover_is_human: bool = True,
+              trials: int = DEFAULT_TRIALS,
               names: tuple[str, str] = DEFAULT_NAMES, terms: MatchTerms = MONEY) -> RolloutJob:
     """Plays from `position` (their mover on roll, first of `names`), rolled out at the
     mover's `terms`, the terms the page ranked them at."""
@@ -126,7 +133,7 @@ def plays_job(position, plays, mover_is_human: bool = True, trials: int = DEFAUL
                       names=names)
 
 
-def cube_job(position, terms: MatchTerms = MONEY, trials: int = DEFAULT_TRIALS,
+def cube_job(position: Position, terms: MatchTerms = MONEY, trials: int = DEFAULT_TRIALS,
              names: tuple[str, str] = DEFAULT_NAMES) -> RolloutJob:
     """The cube actions of the side on roll in `position` at its `terms` (Match.terms); a
     match score the match table cannot take is rolled out as money play, and the result
@@ -134,7 +141,8 @@ def cube_job(position, terms: MatchTerms = MONEY, trials: int = DEFAULT_TRIALS,
     return RolloutJob(position, CUBE_ACTIONS, terms=terms, trials=trials, names=names)
 
 
-def review_job(item, bottom: str, names: tuple[str, str] = DEFAULT_NAMES,
+# item: a verdicts.MoveReview or CubeReview, told apart by its kind (a str): Any
+def review_job(item: Any, bottom: str, names: tuple[str, str] = DEFAULT_NAMES,
                trials: int = DEFAULT_TRIALS) -> RolloutJob | None:
     """A review page's decision: level 5's best plays of the roll with the play made among
     them (MAX_CANDIDATES at most), or the cube actions of the doubler at the terms the
@@ -161,7 +169,7 @@ def depth_words(level: int, truncate: int) -> str:
 
 # ---- choosing ---------------------------------------------------------------------------
 
-def choose(basic: Basic, job: RolloutJob):
+def choose(basic: Basic, job: RolloutJob) -> Frames:
     """The choice page: returns (level, truncate), or None for Q."""
     what = "the cube actions" if job.cube else f"the {len(job.candidates)} plays shown"
     truncate = 0
@@ -195,7 +203,7 @@ def choose(basic: Basic, job: RolloutJob):
 
 # ---- the words of the pages -------------------------------------------------------------
 
-def estimate_text(estimate, width: int = 6) -> str:
+def estimate_text(estimate: Estimate, width: int = 6) -> str:
     """"+0.182 +-0.021" (an interval under 0.01 with four places: "+-0.0012"); the interval
     left out until it is known, and "no games yet" in place of a mean not known (nan)."""
     if estimate.mean != estimate.mean:                  # nan: no game has ended
@@ -215,7 +223,7 @@ def interval_text(interval: float) -> str:
     return text[1:] if text.startswith("0") else text
 
 
-def cube_row(label: str, estimate, emg: Emg | None) -> str:
+def cube_row(label: str, estimate: Estimate, emg: Emg | None) -> str:
     """A cube action's line under its header: money play its equity +- its interval
     (estimate_text); at a match score (`emg`: the side on roll's) its EMG, the interval in
     EMG and the match winning chance beside, as CUBE_MATCH_HEADER heads them (the rolled-out
@@ -229,7 +237,7 @@ def cube_row(label: str, estimate, emg: Emg | None) -> str:
             f"{interval_text(emg.error(estimate.interval)):>6}{mwc:6.1f}%")
 
 
-def chances_text(figures) -> str:
+def chances_text(figures: CandidateFigures) -> str:
     """The rolled-out chances as game/chances.py prints a play's, under chances_header."""
     # each chance's field by its name, as CandidateFigures spells them (win_pct, ...)
     pct = SimpleNamespace(**{name: getattr(figures, f"{name}_pct").mean / 100
@@ -238,7 +246,7 @@ def chances_text(figures) -> str:
     return chances.chances_line(pct)
 
 
-def progress_lines(job: RolloutJob, answer) -> list[str]:
+def progress_lines(job: RolloutJob, answer: RolloutProgress) -> list[str]:
     """Each candidate's equity so far (or, for the cube, each action's)."""
     if job.cube:
         if answer.cube is None:
@@ -254,13 +262,14 @@ def progress_lines(job: RolloutJob, answer) -> list[str]:
     return lines
 
 
-def games_line(answer) -> str:
+def games_line(answer: RolloutProgress) -> str:
     if answer.finished:
         return f"{answer.trials:,} games each"
     return f"Games {answer.trials_done:,} of {answer.trials:,} each"
 
 
-def result_lines(job: RolloutJob, answer, level: int, truncate: int) -> list[str]:
+def result_lines(job: RolloutJob, answer: RolloutProgress, level: int,
+                 truncate: int) -> list[str]:
     """The result page's lines (under its title)."""
     head = [f"{games_line(answer)}, {depth_words(level, truncate)}"]
     if len(head[0]) > S.COLS:                # the games, then how they were played
@@ -337,7 +346,8 @@ def units_lines(job: RolloutJob) -> list[str]:
             "EMG: GNU Backgammon's units;", "MWC: the match winning chance."]
 
 
-def cube_result_lines(job: RolloutJob, answer, room: int = S.PAGE_LINES) -> list[str]:
+def cube_result_lines(job: RolloutJob, answer: RolloutProgress,
+                      room: int = S.PAGE_LINES) -> list[str]:
     """A cube rollout's result under its head: the score, the chances, each action's equity
     (cube_row), the proper action and the units, in `room` lines (the chances' column note
     gives way first, as on a plays page)."""
@@ -360,7 +370,7 @@ def cube_result_lines(job: RolloutJob, answer, room: int = S.PAGE_LINES) -> list
 
 # ---- running ----------------------------------------------------------------------------
 
-def draw_progress(basic: Basic, job: RolloutJob, answer, rate: str) -> None:
+def draw_progress(basic: Basic, job: RolloutJob, answer: RolloutProgress, rate: str) -> None:
     filled = -(-BAR_CELLS * answer.trials_done // max(1, answer.trials))   # a game: a cell
     basic.print_at(2, 0, games_line(answer).ljust(S.COLS), PAGE)
     basic.print_at(BAR_ROW, 1, " " * filled, BAR_FULL)
@@ -380,7 +390,8 @@ def progress_page(basic: Basic, job: RolloutJob, level: int, truncate: int) -> N
     footer(basic, "Any key stops")
 
 
-def run(basic: Basic, job: RolloutJob, level: int, truncate: int, threads: int | None = None):
+def run(basic: Basic, job: RolloutJob, level: int, truncate: int,
+        threads: int | None = None) -> Frames:
     """The rollout with its progress page; any key stops it. Returns the answer (all the
     games, or those done when stopped); the rollout's threads have ended when it returns,
     also when the generator is closed midway (the window shut)."""
@@ -409,7 +420,7 @@ def run(basic: Basic, job: RolloutJob, level: int, truncate: int, threads: int |
         rollout.close()
 
 
-def roll_out(basic: Basic, job: RolloutJob, threads: int | None = None):
+def roll_out(basic: Basic, job: RolloutJob, threads: int | None = None) -> Frames:
     """R: the choice page, the rollout, the result page (ENTER leaves). The caller redraws.
     Returns the answer, or None (Q on the choice page, or the engine refused)."""
     chosen = yield from choose(basic, job)
@@ -429,8 +440,9 @@ def roll_out(basic: Basic, job: RolloutJob, threads: int | None = None):
 
 # ---- the advice page with R --------------------------------------------------------------
 
-def advice_with_rollout(basic: Basic, position, dice, mover_is_human: bool = True,
-                        terms: MatchTerms = MONEY, names: tuple[str, str] = DEFAULT_NAMES):
+def advice_with_rollout(basic: Basic, position: Position, dice: Sequence[int],
+                        mover_is_human: bool = True, terms: MatchTerms = MONEY,
+                        names: tuple[str, str] = DEFAULT_NAMES) -> Frames:
     """A at "Your move?": the ranked plays and the chances on the advice page (game/pages/menus.py
     advice_screen, `names` the mover's first), where R rolls the shown plays out (when there
     are two or more). The caller redraws."""
@@ -445,6 +457,7 @@ def advice_with_rollout(basic: Basic, position, dice, mover_is_human: bool = Tru
                                    "ENTER back  R roll them out" if more else "Press ENTER",
                                    ROLL_KEYS if more else ())
     if key in ROLL_KEYS:   # at the score the plays were ranked at (past the table: money)
-        yield from roll_out(basic, plays_job(position, [c.play for c in ranked],
+        # (the type: ignore: `more` holds only when ranked is not None)
+        yield from roll_out(basic, plays_job(position, [c.play for c in ranked],  # type: ignore[union-attr]
                                              mover_is_human, names=names, terms=terms))
 

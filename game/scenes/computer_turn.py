@@ -46,14 +46,14 @@ def play(board_game: Game, dice: tuple[int, int], side: str) -> Frames:
     return tuple(choice.steps)
 
 
-def watch(board_game: Game, frames: int, side: str):
+def watch(board_game: Game, frames: int, side: str) -> Frames:
     """Wait while the men move, hearing keys (Game.heard)."""
     for _ in range(frames):
         yield
         board_game.heard(board_game.table.basic.take_key(), side)
 
 
-def read_pause(board_game: Game, frames: int, side: str):
+def read_pause(board_game: Game, frames: int, side: str) -> Frames:
     """Time to read the play; a key cuts it short. D (the next mover may double) asks
     for a double before that side's throw, A for the cube advice then; in the demo any
     key stops it. "D doubles" (and a click on the cube) only where a double can follow:
@@ -82,7 +82,7 @@ def tutor_waits(board_game: Game, nxt: str) -> bool:
     return board_game.table.settings.tutor != "off" and board_game.state.typed[nxt]
 
 
-def watch_until_key(board_game: Game, frames: int, side: str):
+def watch_until_key(board_game: Game, frames: int, side: str) -> Frames:
     """`frames` frames hearing keys (Game.heard); a key other than D or A ends them."""
     for _ in range(frames):
         yield

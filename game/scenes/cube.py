@@ -30,7 +30,7 @@ def may_double(board_game: Game, side: str) -> bool:
         m.on_roll, m.rolled = was
 
 
-def stop_wanted(board_game: Game, side: str):
+def stop_wanted(board_game: Game, side: str) -> Frames:
     """Stop at "ENTER rolls, D doubles" before `side`'s throw? Where it may double
     (may_double); with the Cube stop option WHEN CLOSE only when the quick judgement the
     tutor screens with (CUBE_SCREEN_LEVEL, in a thread while frames run) does not call no
@@ -46,7 +46,7 @@ def stop_wanted(board_game: Game, side: str):
     return quick is None or worth_a_look(quick, terms)      # the review's and tutor's screen
 
 
-def refuse(board_game: Game, why: str):
+def refuse(board_game: Game, why: str) -> Frames:
     """A reason too long for the message line, then the board back."""
     yield from menus.tell(board_game.table.basic, why, redraw=board_game.redraw)
 
@@ -94,7 +94,7 @@ def before_roll(board_game: Game, side: str) -> Frames:
     return (yield from offer_double(board_game, side))
 
 
-def roll_or_double(board_game: Game, side: str):
+def roll_or_double(board_game: Game, side: str) -> Frames:
     """The cube stop: 'ENTER rolls, D doubles' until one of them (SPACE or a click on the
     dice rolls too, a click on the cube doubles; A shows the cube advice meanwhile)."""
     prompt = board_game.prompt
@@ -119,7 +119,7 @@ def roll_or_double(board_game: Game, side: str):
         board_game.message("")                     # answered: the stop's words go
 
 
-def cube_advice(board_game: Game, doubler: str, offered: bool):
+def cube_advice(board_game: Game, doubler: str, offered: bool) -> Frames:
     """A at a cube question: the evaluator's view of the cube for `doubler` at the
     strongest level (the match score through its table) on a page, then the board."""
     board_game.message("Thinking...")
@@ -141,7 +141,7 @@ def cube_advice(board_game: Game, doubler: str, offered: bool):
     board_game.redraw()
 
 
-def offer_double(board_game: Game, doubler: str):
+def offer_double(board_game: Game, doubler: str) -> Frames:
     """`doubler` doubles: the other side takes or drops (a person answers Y/N, A for the
     advice). Returns the match's GameResult after a drop, else None."""
     table, state = board_game.table, board_game.state

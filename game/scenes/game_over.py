@@ -12,7 +12,7 @@ from game.board import message_rows, numbers
 from game.board import screen as S
 from game.board.lines import fit
 from game.interfaces import Frames, Screen
-from game.model.match import COMPUTER, DROP, HUMAN, RESIGN
+from game.model.match import COMPUTER, DROP, HUMAN, RESIGN, GameResult, Match
 from game.pages.menus import LOSE_TUNE, WIN_TUNE, key_char
 from game.pages.review_pages import review_screen
 from game.scenes.state import Game
@@ -30,9 +30,10 @@ def fit_banner(words: str) -> str:
     return fit(short.replace(" a ", " ", 1))
 
 
-def banner_words(result, board_game: Game | None = None) -> tuple[str, str]:
+def banner_words(result: GameResult | int, board_game: Game | None = None) -> tuple[str, str]:
     """(the winner, the banner) of a match.GameResult, or of +/-1..3 from the human's side
     as in 1983."""
+    kind: int | str                      # 1..3, or a GameResult's kind ("gammon", "drop")
     if isinstance(result, int):
         winner_side = HUMAN if result > 0 else COMPUTER
         kind, points = abs(result), abs(result)
@@ -46,7 +47,7 @@ def banner_words(result, board_game: Game | None = None) -> tuple[str, str]:
     return winner_side, f"{who} {result_words(kind, points)}"
 
 
-def review_game(board_game: Game, number: int | None = None):
+def review_game(board_game: Game, number: int | None = None) -> Frames:
     """R: the review of game `number` of the match (the last by default) on its own pages,
     then back to the caller (which redraws). Both sides' decisions are shown when both are
     typed (or both the computer's); the computer's appear on C otherwise."""
@@ -74,7 +75,7 @@ BANNER_KEYS = (
 )
 
 
-def draw_banner(screen, banner: str) -> None:
+def draw_banner(screen: Screen, banner: str) -> None:
     row = S.BOTTOM_FIRST_ROW - 1
     cube = screen.cube
     if cube and S.CUBE_ROW.get(S.cube_side(cube[1])) in (row, row - S.CUBE_ROWS + 1):
@@ -83,7 +84,7 @@ def draw_banner(screen, banner: str) -> None:
                 S.attr(S.BLACK, S.YELLOW, bright=True))
 
 
-def show_new_score(screen, match) -> None:
+def show_new_score(screen: Screen, match: Match | None) -> None:
     """The panel's match score with the game just ended counted in (it showed the score the
     game began at, a point or more behind the banner beside it). Money play shows none."""
     bottom_name, top_name, score = screen.numbers
@@ -138,7 +139,7 @@ def game_over(basic: Basic, screen: Screen, result: Any, board_game: Game | None
         draw_banner(screen, banner)
 
 
-def shown_at_once(basic, screen, lines: list[str]):
+def shown_at_once(basic: Basic, screen: Screen, lines: list[str]) -> Frames:
     """`lines` on the message line and the rows above it, all at once and still
     (game/board/message_rows.py), until a key; returns it."""
     message_rows.show(screen, lines)

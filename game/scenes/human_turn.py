@@ -91,7 +91,7 @@ def replay(board_game: Game, turn: rules.Turn) -> None:
         board_game.show_turn(turn)
 
 
-def entry(board_game: Game, turn: rules.Turn, text: str):
+def entry(board_game: Game, turn: rules.Turn, text: str) -> str | None:
     """Act on one typed line: None after a legal step (shown at once), 'quit', or the
     few words saying why nothing was moved. Never raises for any text."""
     if text.strip().upper() == "QUIT":
@@ -131,7 +131,8 @@ def entry_words(text: str) -> str:
     return "Not a move, e.g. k4"
 
 
-def same_man_off_with_higher(turn: rules.Turn, from_index: int, die: int, code: int | None):
+def same_man_off_with_higher(turn: rules.Turn, from_index: int, die: int,
+                             code: int | None) -> int | None:
     """Rule 4 asks for the higher die when only one can be played; when the typed lower die
     would take the same man off the same point as the higher (the last man home, e.g. a1 with
     3-1), the player meant that: the higher die, or None when the refusal stands."""

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from game import commands
 from game.board.lines import COLUMNS
 from game.files.export import export_match
+from game.files.settings import Settings
 from game.interfaces import Frames
 from game.model.match import HUMAN
 from game.pages import menus, options_page, rollout_pages
@@ -131,7 +132,7 @@ HELP_PAGES = (("KEYS  (1/4)", [*menus.HELP_TYPING,
               ("ROLLOUTS  (4/4)", list(rollout_pages.HELP_LINES)))
 
 
-def command_for(text: str, settings) -> Command | None:
+def command_for(text: str, settings: Settings) -> Command | None:
     """The command a line typed at "Your move?" names, or None. Under the 1983 rules there
     are none: the 1983 program took a command it did not know as an illegal entry."""
     return None if settings.rules_1983 else COMMANDS.get(text.strip().upper())

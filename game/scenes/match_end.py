@@ -44,7 +44,7 @@ def abandon(match: Match) -> None:
         match.game_number -= 1
 
 
-def demo_over(basic, screen, settings: Settings):
+def demo_over(basic: Basic, screen: S.Screen, settings: Settings) -> Frames:
     """A key stopped the computer-against-computer demo: back to human against computer."""
     screen.message("Demo over")
     settings.players = "human-computer"
@@ -77,7 +77,7 @@ def between_games(basic: Basic, screen: S.Screen, settings: Settings,
             yield from review_game(board_game, number)
 
 
-def dice_trial(board_game: Game):
+def dice_trial(board_game: Game) -> Frames:
     """T: the dice on trial for the match's rolls and the game's dice source."""
     table = board_game.table
     yield from dice_pages(table.basic, board_game.state.match.record, table.dice,

@@ -25,7 +25,7 @@ def first_turn(board_game: Game) -> Frames:
     return side, dice
 
 
-def first_side(board_game: Game):
+def first_side(board_game: Game) -> Frames:
     """first_turn's choice: the opening throw, or the side the options name. The Crawford
     game is named first (no double in it: the cube stays still)."""
     who, state = board_game.table.settings.who_starts, board_game.state
@@ -44,7 +44,7 @@ def first_side(board_game: Game):
     return throw.first, None
 
 
-def opening(board_game: Game):
+def opening(board_game: Game) -> Frames:
     """One die each, the top die the computer's, the bottom the human's; a tie throws
     again after ENTER. Returns (top_starts, top, bottom), or 'quit' (QUIT for the dice)."""
     table, state = board_game.table, board_game.state

@@ -4,13 +4,16 @@ game/files/session.py's; the file itself game/files/savegame.py's."""
 from game.board import screen as S
 from game.files import savegame
 from game.files.session import Session, facts, typed_steps
+from game.interfaces import Frames
 from game.model.position import Position
 from game.pages import menus
 from game.scenes.timing import WARNING_FRAMES
 from game.zx.basic import Basic
+from spectrum.safe_write import PathLike
 
 
-def offer_resume(basic: Basic, screen: S.Screen, session: Session, path=None):
+def offer_resume(basic: Basic, screen: S.Screen, session: Session,
+                 path: PathLike | None = None) -> Frames:
     """At start-up: a saved match is offered (Y resumes it); a damaged save is set aside
     (kept) with a warning, and its backup offered if that is whole. Nothing is deleted
     here: the resumed game's first save replaces the file; N forgets it. Returns

@@ -4,9 +4,11 @@ A generator for program.py's `yield from`; not the rules (game.model.position va
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from game.board import screen as S
 from game.errors import PositionError
+from game.interfaces import Frames
 from game.model.position import (
     BAR,
     BAR_LETTER,
@@ -17,6 +19,7 @@ from game.model.position import (
     Position,
 )
 from game.pages import menus
+from game.zx.basic import Basic
 
 PROMPT = "Set up?"
 WHITE_COUNT_ROW = S.BOTTOM_DIE_ROW + 1        # the men on the board, beside it
@@ -62,7 +65,7 @@ def _place_index(white: bool, letter: str) -> int:
     return where if white else ROW_LEN + (23 - where)
 
 
-def men_on_board(board) -> tuple[int, int]:
+def men_on_board(board: Sequence[int]) -> tuple[int, int]:
     """(white men, black men) on the points and bars."""
     return sum(board[:ROW_LEN]), sum(board[ROW_LEN:])
 
@@ -120,7 +123,7 @@ def apply_entry(board: tuple[int, ...], text: str) -> tuple[str, tuple[int, ...]
     return "changed", tuple(new)
 
 
-def finished(board) -> Position:
+def finished(board: Sequence[int]) -> Position:
     """The set-up as a Position to play from, or SetupError with the reason."""
     white, black = men_on_board(board)
     if not white or not black:
@@ -131,7 +134,7 @@ def finished(board) -> Position:
         raise SetupError(str(exc)) from None
 
 
-def show(screen: S.Screen, board, redraw: bool = False) -> None:
+def show(screen: S.Screen, board: Sequence[int], redraw: bool = False) -> None:
     """The board as set up so far, with the men on it counted beside it."""
     if redraw:
         screen.draw_board(S.view_of_counts(board))
@@ -143,12 +146,13 @@ def show(screen: S.Screen, board, redraw: bool = False) -> None:
     screen.text(WHITE_COUNT_ROW, S.PANEL_COL, f"W{white:>3}", attr)
 
 
-def refuse(basic, screen: S.Screen, board, reason: str):
+def refuse(basic: Basic, screen: S.Screen, board: Sequence[int], reason: str) -> Frames:
     """The reason over the bottom rows of the board, ENTER, then the board again."""
     yield from menus.tell(basic, reason, redraw=lambda: show(screen, board, redraw=True))
 
 
-def setup_board(basic, screen: S.Screen, start: Position | None = None, explain: bool = True):
+def setup_board(basic: Basic, screen: S.Screen, start: Position | None = None,
+                explain: bool = True) -> Frames:
     """Set up a board to play from. Starts from `start` (human on roll), else the usual
     starting position; `explain` shows the page of entries first. Returns the Position with
     the human (white) on roll, or None if QUIT was typed. The screen is left showing the

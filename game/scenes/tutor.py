@@ -11,19 +11,23 @@ after the game, not the turn's keys (game/scenes/), and silent when the option i
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from game.analysis import checking
 from game.analysis import judge as review
 from game.analysis.cube_judgement import cube_loss, in_emg, judge_no_double, normalized
+from game.analysis.verdicts import mark_for
 from game.board import screen as S
 from game.board.lines import fit
 from game.commands import play_text
 from game.errors import BackgammonError
+from game.interfaces import Frames
 from game.model import evaluator, rules
 from game.model.match_equity import Emg
 from game.model.match_terms import MatchTerms
+from game.model.position import Position
 from game.pages.menus import BAD_KEY, CLICK, key_char
 from game.scenes.state import Game
 from game.zx.basic import CODE_ENTER
@@ -44,7 +48,7 @@ BETTER_ACTION = {"double": "No double", "no double": "Doubling", "take": "Droppi
 def warning_mark(option: str, loss: float) -> str:
     """The review's mark of an error giving away `loss` ("?", "??" or "") when the Tutor
     option `option` ("off", "?", "??") warns of it, else ""."""
-    mark = review.mark_for(loss)
+    mark = mark_for(loss)
     return mark if mark in WARNED[option] else ""
 
 
@@ -87,12 +91,12 @@ class Job:
     def done(self) -> bool:
         return not self._thread.is_alive()
 
-    def result(self):
+    def result(self) -> Any:      # what `work` gave (its type the caller's), or None
         self._thread.join()
         return self._answer
 
 
-def finished(job: Job):
+def finished(job: Job) -> Frames:
     """Frames (one yield each) until `job` is done (none when it is); returns its result."""
     while not job.done:
         yield
@@ -107,7 +111,8 @@ class PlayCoach:
     3 plies after it (`deeper`); verdict(after) finds the play made among them as the review
     would (review.judged_play) and checks an error at 3 plies before it warns."""
 
-    def __init__(self, position, dice, terms: MatchTerms, mover_is_human: bool, option: str):
+    def __init__(self, position: Position, dice: Sequence[int], terms: MatchTerms,
+                 mover_is_human: bool, option: str) -> None:
         self.position, self.dice, self.option = position, tuple(dice), option
         self.terms = terms.judged
         self.mover_is_human = mover_is_human
@@ -126,7 +131,7 @@ class PlayCoach:
         return dict(zip((p.after for p in listed), checking.judged_deeper(listed, self.terms),
                         strict=True))
 
-    def checked(self, ranked, after) -> tuple:
+    def checked(self, ranked: Sequence[evaluator.Candidate], after: Position) -> tuple:
         """(the best play by the check, the error of the play reaching `after` against it)
         at 3 plies: the listed plays above it (or all listed) and it (checking.py)."""
         listed = list(ranked)[:review.CANDIDATES_SHOWN]
@@ -138,7 +143,7 @@ class PlayCoach:
         emg = Emg.at(self.terms)
         return plays[best], (loss if emg is None else emg.error(loss))
 
-    def verdict(self, after) -> Verdict | None:
+    def verdict(self, after: Position) -> Verdict | None:
         """The warning a finished play reaching `after` (the mover still on roll) earns, or
         None: a good play, a forced one, one warned of already, or no judgement."""
         ranked = self.ranking.result()
@@ -170,7 +175,7 @@ def start_play(board_game: Game, turn: rules.Turn, side: str) -> PlayCoach | Non
                      turn.mover_is_human, option)
 
 
-def check_play(board_game: Game, turn: rules.Turn, coach: PlayCoach | None):
+def check_play(board_game: Game, turn: rules.Turn, coach: PlayCoach | None) -> Frames:
     """After the last step of a typed play: the warning, if the play earns one, and the
     offer; T takes the last man back, U the whole play (the keys of "Your move?"). Returns
     True when the play was taken back (the turn goes on), False to end the turn."""
@@ -199,7 +204,7 @@ class CubeCoach:
     review's units (money equities per unit of cube; EMG at a match score, in_emg), and the
     answers already warned of."""
 
-    def __init__(self, position, terms: MatchTerms, option: str):
+    def __init__(self, position: Position, terms: MatchTerms, option: str) -> None:
         self.option = option
         self.warned: set = set()
         self.decision = Job(lambda: in_emg(normalized(
@@ -237,7 +242,7 @@ def cube_judge(board_game: Game, doubler: str) -> CubeCoach | None:
     return CubeCoach(state.held_for(doubler), state.match.terms(doubler), option)
 
 
-def check_cube(board_game: Game, coach: CubeCoach | None, kind: str):
+def check_cube(board_game: Game, coach: CubeCoach | None, kind: str) -> Frames:
     """A typed cube action ("double", "take" or "drop"): the warning and the offer when it
     earns one. Returns True when it was taken back (T or U: the question stands again),
     False to keep it."""
@@ -250,7 +255,7 @@ def check_cube(board_game: Game, coach: CubeCoach | None, kind: str):
     return (yield from offer(board_game, verdict)) is not None
 
 
-def check_double(board_game: Game, doubler: str):
+def check_double(board_game: Game, doubler: str) -> Frames:
     """D typed for `doubler`: True when the tutor's warning had it taken back."""
     return (yield from check_cube(board_game, cube_judge(board_game, doubler), "double"))
 
@@ -260,18 +265,18 @@ class NoDoubleCoach:
     review judges it (judge_no_double: the cheap screen, level 5 only when close), in a
     thread from the moment the roll is near (`terms` as CubeCoach's)."""
 
-    def __init__(self, position, terms: MatchTerms, option: str):
+    def __init__(self, position: Position, terms: MatchTerms, option: str) -> None:
         self.option = option
         self.judgement = Job(lambda: self._judged(position, terms))
 
-    def _judged(self, position, terms: MatchTerms) -> tuple:
+    def _judged(self, position: Position, terms: MatchTerms) -> tuple:
         """judge_no_double's (decision, loss), a loss the review would mark checked at 3
         plies (checking.deeper_cube_decision) at once, in the same thread, as the review
         charges it (so a quick ? that checks to ?? is warned of at the ?? option)."""
         decision, loss = judge_no_double(
             lambda level: evaluator.cube_decision(position, level, terms),
             terms, review.REVIEW_LEVEL)
-        if not review.mark_for(loss):
+        if not mark_for(loss):
             return decision, loss
         decision = checking.deeper_cube_decision(position, terms)
         return decision, cube_loss("no double", in_emg(decision, terms))
@@ -299,7 +304,7 @@ def no_double_judge(board_game: Game, side: str) -> NoDoubleCoach | None:
     return NoDoubleCoach(state.held_for(side), m.terms(side), option)
 
 
-def check_no_double(board_game: Game, coach: NoDoubleCoach | None):
+def check_no_double(board_game: Game, coach: NoDoubleCoach | None) -> Frames:
     """A typed side rolls without doubling: the warning and the offer, before the dice are
     thrown, when level 5 would have doubled and the option warns of the loss. Returns True
     when D asks for the double after all, False to roll."""
@@ -321,7 +326,8 @@ def check_no_double(board_game: Game, coach: NoDoubleCoach | None):
 
 # ---- the warning on the screen -----------------------------------------------------------
 
-def offer(board_game: Game, verdict: Verdict, words: str = OFFER, keys: tuple = TAKE_BACK_KEYS):
+def offer(board_game: Game, verdict: Verdict, words: str = OFFER,
+          keys: tuple = TAKE_BACK_KEYS) -> Frames:
     """The warning on the message line, the offer (`words`) across the board; returns the
     key of `keys` pressed to take the choice back ("T" or "U"; "D" for a missed double), None
     when ENTER keeps it. The board is drawn again either way."""

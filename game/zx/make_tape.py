@@ -3,8 +3,11 @@ tape_for: the 1983 rules' loading picture has no cube), from sources: the BASIC 
 program, the loading picture drawn here by code (a real 6,912-byte SCREEN$), and
 game/zx/mcode.bin. Run: python -m game.zx.make_tape (after pasmo has assembled
 game/zx/mcode.asm). Not a tape reader."""
+from __future__ import annotations
+
 import pathlib
 import sys
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -13,7 +16,7 @@ from roms.make_font import glyph_bytes
 from spectrum import hw
 from spectrum.hw import BLACK, BLUE, GREEN, RED, WHITE, YELLOW
 from spectrum.loader import encode_line
-from spectrum.tape import write_tap
+from spectrum.tape import Block, write_tap
 from spectrum.tape_blocks import (
     DATA_FLAG,
     HEADER_FLAG,
@@ -28,7 +31,7 @@ CODE_NAME = "bgcode"
 AUTOSTART_LINE = 10
 
 # The loader program, as typed on a 48K (keywords are tokens, numbers carry their hidden form).
-def loader_listing(code_start: int):
+def loader_listing(code_start: int) -> list[tuple[int, list[str | int]]]:
     return [
         (10, ["BORDER", 0, ":", "PAPER", 0, ":", "INK", 7, ":", "CLEAR", code_start - 1]),
         (20, ["LOAD", '""', "SCREEN$"]),
@@ -58,7 +61,8 @@ class Canvas:
         self.pixels = np.zeros((192, 256), dtype=np.uint8)
         self.attrs = np.full((24, 32), fill_attr, dtype=np.uint8)
 
-    def cells(self, row: int, col: int, rows: int, cols: int, a: int, clear: bool = True):
+    def cells(self, row: int, col: int, rows: int, cols: int, a: int,
+              clear: bool = True) -> None:
         self.attrs[row:row + rows, col:col + cols] = a
         if clear:
             self.pixels[row * 8:(row + rows) * 8, col * 8:(col + cols) * 8] = 0
@@ -84,7 +88,8 @@ class Canvas:
         return bitmap.tobytes() + self.attrs.tobytes()
 
 
-def draw_point(c: Canvas, col: int, top_row: int, down: bool, colour: int, felt: int):
+def draw_point(c: Canvas, col: int, top_row: int, down: bool, colour: int,
+               felt: int) -> None:
     """A point: a triangle 16 px wide and 7 cells (56 px) tall on two columns."""
     c.cells(top_row, col, 7, 2, attr(colour, felt))
     for k in range(56):
@@ -93,7 +98,7 @@ def draw_point(c: Canvas, col: int, top_row: int, down: bool, colour: int, felt:
         c.pixels[y, col * 8 + 8 - half:col * 8 + 8 + half] = 1
 
 
-def draw_man(c: Canvas, col: int, row: int, colour: int, felt: int, bright: bool):
+def draw_man(c: Canvas, col: int, row: int, colour: int, felt: int, bright: bool) -> None:
     """A man: a 14 px disc with a ring, on a 2x2-cell square of its own colour."""
     c.cells(row, col, 2, 2, attr(colour, felt, bright))
     yy, xx = np.mgrid[0:16, 0:16]
@@ -107,7 +112,7 @@ PIPS = {1: [(1, 1)], 2: [(0, 0), (2, 2)], 3: [(0, 0), (1, 1), (2, 2)],
         6: [(0, 0), (1, 0), (2, 0), (0, 2), (1, 2), (2, 2)]}
 
 
-def draw_die(c: Canvas, col: int, row: int, value: int):
+def draw_die(c: Canvas, col: int, row: int, value: int) -> None:
     c.cells(row, col, 2, 2, attr(BLACK, WHITE, True))
     px = c.pixels[row * 8:row * 8 + 16, col * 8:col * 8 + 16]
     px[0, 1:15] = px[15, 1:15] = 1
@@ -158,7 +163,7 @@ def loading_picture(cube: bool = True) -> bytes:
 
 
 # ---------------------------------------------------------------- the tape
-def tape_blocks(rules_1983: bool = False):
+def tape_blocks(rules_1983: bool = False) -> list[Block]:
     """The blocks of the tape: the loader, the SCREEN$ (no cube in it for the 1983 rules'
     tape, media.tape_for), the machine code."""
     mcode = media.load_mcode()
@@ -183,7 +188,7 @@ def build_tape(rules_1983: bool = False) -> bytes:
     return write_tap(tape_blocks(rules_1983))
 
 
-def main(argv=None) -> int:
+def main(argv: Sequence[str] | None = None) -> int:
     """Both tapes (the full game's and the 1983 rules'), or the full game's to the path given."""
     outs = [(pathlib.Path(argv[0]), False)] if argv else \
         [(pathlib.Path(media.tape_for(card)), card) for card in (False, True)]

@@ -1,11 +1,14 @@
 """The game's media and how it puts them in the machine: our ROM (roms/), the machine-code
 block (game/zx/mcode.*), the game's tape (roms/backgammon.tap, built by game/zx/make_tape.py).
 spectrum/ is given these paths and symbols; it knows no game. Not the file formats."""
+from __future__ import annotations
+
 import os
+from typing import Any
 
 import roms
 from spectrum import loader
-from spectrum.machine import Spectrum48
+from spectrum.machine import RomImage, Spectrum48
 
 GAME_DIR = os.path.dirname(os.path.abspath(__file__))
 MCODE_SOURCE = os.path.join(GAME_DIR, "mcode.asm")
@@ -41,16 +44,18 @@ def load_mcode() -> bytes:
                                 f"({exc.strerror or exc})") from None
 
 
-def new_machine(rom=None) -> Spectrum48:
+def new_machine(rom: RomImage | None = None) -> Spectrum48:
     """A 48K on our ROM (or the ROM image given: bytes or a path)."""
     return Spectrum48(ROM_PATH if rom is None else rom)
 
 
-def loading_sequence(machine, mode: str = "fast", tape=None):
+def loading_sequence(machine: Spectrum48, mode: str = "fast",
+                     tape: loader.TapeSource | None = None) -> loader.Frames:
     """LOAD "" of the game's tape (or the one given) as a per-frame generator."""
     return loader.loading_sequence(machine, mode, tape or TAPE_PATH, roms.rom_symbols())
 
 
-def load_headless(machine, mode: str = "instant", tape=None, **options):
+def load_headless(machine: Spectrum48, mode: str = "instant",
+                  tape: loader.TapeSource | None = None, **options: Any) -> loader.TapeLoader:
     """The whole loading of the game's tape (or the one given) without a window."""
     return loader.load_headless(machine, mode, tape or TAPE_PATH, roms.rom_symbols(), **options)

@@ -2,18 +2,33 @@
 prompt and prints through RST 10h, and the loading sequence on such a ROM -- its own start-up,
 its own LOAD "" typed on the keyboard, its own loader reading the tape's edges -- up to where
 the game takes over. Not our ROM's loader (spectrum/loader.py), not the game (program.py)."""
+from __future__ import annotations
+
 import os
 import time
 import weakref
+from collections.abc import Callable, Iterable
+from typing import TextIO
 
 from game.zx import media, rom48
 from spectrum import hw
-from spectrum.loader import BASIC_TOKENS, FAST_BUDGET_S, EdgeSkipper
+from spectrum.loader import (
+    BASIC_TOKENS,
+    FAST_BUDGET_S,
+    EdgeSkipper,
+    Frames,
+    TapeLoader,
+)
 from spectrum.machine import CallTimeout, RomImageError, Spectrum48, load_rom_image
 from spectrum.quoting import say
+from spectrum.safe_write import PathLike
 from spectrum.tape import read_tape
 from spectrum.tape_player import TapePlayer
 from spectrum.tape_trap import instant_ld_bytes
+from spectrum.z80 import Z80
+
+# A tape as read_tape takes it, and so as another ROM's load plays it: its bytes or its file
+TapeFile = bytes | str | os.PathLike[str]
 
 BOOT_LIMIT_FRAMES = 250           # 5 s of emulated time to reach a prompt
 SETTLE_FRAMES = 10                # screen memory unchanged this long: the ROM waits for keys
@@ -40,7 +55,7 @@ class RomProblem(ValueError):
 
 
 # ---------------------------------------------------------------- checks
-def read_rom_image(path) -> bytes:
+def read_rom_image(path: PathLike) -> bytes:
     """The 16,384 bytes of the image at `path` (spectrum/machine.py's reader), or RomProblem."""
     try:
         return load_rom_image(os.fspath(path))
@@ -53,11 +68,11 @@ class PromptWatch:
     frame counter (FRAMES) moving, something on the screen, and the screen memory unchanged
     for SETTLE_FRAMES frames (the ROM waits for a key)."""
 
-    def __init__(self, machine):
+    def __init__(self, machine: Spectrum48) -> None:
         self.machine = machine
         self.still = 0
-        self._last = None
-        self._frames = None
+        self._last: bytes | None = None
+        self._frames: int | None = None
 
     def seen(self) -> bool:
         """Call once after each frame; True once the ROM is at its prompt."""
@@ -71,7 +86,7 @@ class PromptWatch:
         return self.still >= SETTLE_FRAMES
 
 
-def boot_to_prompt(machine, name: str, limit_frames: int = BOOT_LIMIT_FRAMES) -> int:
+def boot_to_prompt(machine: Spectrum48, name: str, limit_frames: int = BOOT_LIMIT_FRAMES) -> int:
     """Run a freshly reset machine until its ROM waits at a prompt; the frames it took."""
     watch = PromptWatch(machine)
     for frame in range(1, limit_frames + 1):
@@ -82,7 +97,7 @@ def boot_to_prompt(machine, name: str, limit_frames: int = BOOT_LIMIT_FRAMES) ->
                      f"{limit_frames / hw.FRAME_HZ:.0f} s of emulated time")
 
 
-def check_prints(machine, name: str) -> None:
+def check_prints(machine: Spectrum48, name: str) -> None:
     """The known test of the entry points: CHAN-OPEN 2, then RST 10h prints AT 0,0 and a
     character, which must land in screen memory as the glyph at CHARS + 256. The machine's
     RAM and registers are put back afterwards."""
@@ -105,7 +120,7 @@ def check_prints(machine, name: str) -> None:
                          f"memory; it does not keep the 48K's entry points")
 
 
-def checked_machine(path):
+def checked_machine(path: PathLike) -> Spectrum48:
     """A Spectrum48 with the ROM at `path`, booted to its prompt and checked (RomProblem if
     not); the machine is then reset so the window shows the ROM's own start-up."""
     name = os.fspath(path)
@@ -128,15 +143,17 @@ class RomChoice:
 
 # The machines booted on another ROM, with what they were given; a machine not in here runs
 # our own ROM. (spectrum/ knows no game, so the choice is kept here, not on the machine.)
-_CHOICES: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+_CHOICES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
-def rom_choice(machine) -> "RomChoice | None":
+def rom_choice(machine: Spectrum48) -> RomChoice | None:
     """The other ROM `machine` was booted on by machine_for, or None for our own ROM."""
     return _CHOICES.get(machine)
 
 
-def machine_for(rom_path=None, autoload: bool = False, ask=None, out=None):
+def machine_for(rom_path: PathLike | None = None, autoload: bool = False,
+                ask: Callable[[str], str] | None = None,
+                out: TextIO | None = None) -> Spectrum48 | None:
     """The machine to play on: our own ROM (no path), or the one at rom_path once it passes
     the checks. When it does not, the message goes to `out` and `ask` (default: input) is
     asked whether to go on with our ROM; None if not."""
@@ -159,7 +176,8 @@ def machine_for(rom_path=None, autoload: bool = False, ask=None, out=None):
 
 
 # ---------------------------------------------------------------- the loading sequence
-def loading_sequence(machine, mode: str = "fast", tape=None):
+def loading_sequence(machine: Spectrum48, mode: str = "fast",
+                     tape: TapeFile | None = None) -> Frames:
     """Per-frame generator of the tape loading: our ROM's (spectrum/loader.py) unless the
     machine was built by machine_for with another ROM; then ForeignLoad's."""
     choice = rom_choice(machine)
@@ -168,7 +186,8 @@ def loading_sequence(machine, mode: str = "fast", tape=None):
     return ForeignLoad(machine, mode, tape, autoload=choice.autoload).frames()
 
 
-def load_headless(machine, mode: str = "instant", tape=None, max_frames: int = 10_000):
+def load_headless(machine: Spectrum48, mode: str = "instant", tape: TapeFile | None = None,
+                  max_frames: int = 10_000) -> TapeLoader | ForeignLoad:
     """The whole loading sequence without a window (tests, screenshots): our ROM's through
     spectrum/loader.py, another ROM's through ForeignLoad. Returns the loader, whose
     `state` is "done" when the game may start (and `error` says why not)."""
@@ -194,7 +213,8 @@ class ForeignLoad:
     machine code missing (the ROM reports a tape loading error) rewinds the tape: state
     "error" until the next LOAD "" (autoload types it MAX_AUTOLOAD_TRIES times at most)."""
 
-    def __init__(self, machine, mode: str = "fast", tape=None, autoload: bool = False):
+    def __init__(self, machine: Spectrum48, mode: str = "fast", tape: TapeFile | None = None,
+                 autoload: bool = False) -> None:
         self.machine = machine
         self.mode = mode
         self.autoload = autoload
@@ -213,7 +233,7 @@ class ForeignLoad:
         m = self.machine
         m.tape = self.player
 
-        def on_ld_bytes(cpu):
+        def on_ld_bytes(cpu: Z80) -> None:
             self.loads += 1
             if not self.player.resume(cpu.tstates):
                 self.player.play()           # the player presses PLAY
@@ -243,7 +263,7 @@ class ForeignLoad:
             m.run_frame()
         m.ear_frames.clear()
 
-    def _type(self, keys):
+    def _type(self, keys: Iterable[Iterable[str]]) -> Frames:
         kb = self.machine.keyboard
         for combo in keys:
             kb.set_pressed(combo)
@@ -253,7 +273,7 @@ class ForeignLoad:
             for _ in range(KEY_UP_FRAMES):
                 yield
 
-    def _type_load(self):
+    def _type_load(self) -> Frames:
         """LOAD "" as the ROM takes it: the keyword way first; if the edited line does not
         start with the LOAD token, rub it out and spell the keyword letter by letter."""
         yield from self._type(KEYWORD_TYPING)
@@ -266,7 +286,7 @@ class ForeignLoad:
             self.typed = LETTER_TYPING
         yield from self._type((("ENTER",),))
 
-    def frames(self):
+    def frames(self) -> Frames:
         m = self.machine
         self._install()
         watch = PromptWatch(m)

@@ -24,7 +24,8 @@ REQUEST_LEN = lib.BG_USR_NLEGAL      # bytes of a request: the answer starts bey
 BLOCK_LEN = lib.BG_USR_BLOCK_LEN
 
 
-def encode_request(job: int, position, dice: Sequence[int] = (0, 0), level: int = 5,
+def encode_request(job: int, position: Position | str, dice: Sequence[int] = (0, 0),
+                   level: int = 5,
                    terms: MatchTerms = MONEY, want: int = lib.BG_USR_MAX_CANDS) -> bytes:
     """The request block's first REQUEST_LEN bytes, to be POKEd at PARAMS: `terms` the side
     on roll's, for every job (as judged: a match past the table goes as money play)."""
@@ -60,22 +61,22 @@ def usr_call(memory: bytearray, params_addr: int) -> int:
     return lib.bg_usr(ffi.from_buffer("uint8_t[]", memory), params_addr)
 
 
-def _u16(mem, addr: int) -> int:
+def _u16(mem: bytearray, addr: int) -> int:
     return mem[addr] | mem[addr + 1] << 8
 
 
-def _equity(mem, addr: int) -> float:
+def _equity(mem: bytearray, addr: int) -> float:
     """An equity the door wrote: signed 16 bits, BG_USR_EQUITY_SCALE to the point."""
     value = _u16(mem, addr)
     return (value - 0x10000 if value > 0x7FFF else value) / lib.BG_USR_EQUITY_SCALE
 
 
-def _chance(mem, addr: int) -> float:
+def _chance(mem: bytearray, addr: int) -> float:
     """A probability the door wrote: unsigned 16 bits, BG_USR_PROB_SCALE to the whole."""
     return _u16(mem, addr) / lib.BG_USR_PROB_SCALE
 
 
-def _cube_answered(mem, a: int) -> CubeDecision:
+def _cube_answered(mem: bytearray, a: int) -> CubeDecision:
     bits = mem[a + lib.BG_USR_OUT]
     return CubeDecision(bool(bits & lib.BG_CUBE_DOUBLE), bool(bits & lib.BG_CUBE_TAKE),
                         bool(bits & lib.BG_CUBE_TOO_GOOD),
@@ -87,7 +88,7 @@ def _cube_answered(mem, a: int) -> CubeDecision:
                                                           lib.BG_USR_CUBE_LOSE_GAMMON)))
 
 
-def decode_answer(memory, params_addr: int) -> dict:
+def decode_answer(memory: bytearray, params_addr: int) -> dict:
     """The answer the door wrote, by the job in the block: {"status": 0, ...}; a CUBE job's
     is a CubeDecision ("decision"), as cube_decision's."""
     a = params_addr

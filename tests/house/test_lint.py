@@ -1,6 +1,6 @@
 """The linters hold the house style (pyproject.toml configures both): ruff (pyflakes,
 pycodestyle at 100 columns, import order, bugbear, pyupgrade) over every Python file of the
-repository, and mypy over game/ and spectrum/ (every function body checked, annotated or not;
+repository, and mypy over game/ and spectrum/ (every function annotated and its body checked;
 strict on game/interfaces.py and the modules that take its Protocols), each with no finding.
 Not the sizes and the getattr rule (tests/house/test_house_rules.py) and not the C warnings
 (tests/native/test_c_warnings.py)."""

@@ -9,8 +9,8 @@ import pytest
 from game.analysis import checking
 from game.analysis import judge as review
 from game.analysis.cube_judgement import judge_no_double
-from game.analysis.judge import DOUBTFUL, Reviewer, judged_play
-from game.analysis.verdicts import Check, CubeReview, MoveReview
+from game.analysis.judge import Reviewer, judged_play
+from game.analysis.verdicts import DOUBTFUL, Check, CubeReview, MoveReview
 from game.files.settings import Settings, load_settings
 from game.matchfiles import sgf
 from game.model import evaluator, rules

@@ -8,15 +8,8 @@ import time
 import pytest
 
 from game.analysis import judge as review
-from game.analysis.judge import (
-    RATINGS,
-    Reviewer,
-    ReviewError,
-    luck_of,
-    mark_for,
-    rating_for,
-    review_game,
-)
+from game.analysis.judge import Reviewer, ReviewError, luck_of, review_game
+from game.analysis.verdicts import BAD, RATINGS, mark_for, rating_for
 from game.files import savegame
 from game.model import evaluator
 from game.model.match import COMPUTER, HUMAN, Match
@@ -58,7 +51,7 @@ def test_opening_31_made_properly_gives_nothing_and_8_5_8_7_is_marked_a_blunder(
     assert good.played.words == good.best.words == "8/5 6/5"
     assert good.loss == 0.0 and good.mark == ""
     assert bad.best.words == "8/5 6/5"
-    assert bad.loss > review.BAD and bad.mark == "??"
+    assert bad.loss > BAD and bad.mark == "??"
     assert bad.played.ply == bad.best.ply          # judged as deeply as the best
     assert bad.loss == pytest.approx(bad.best.equity - bad.played.equity)
 
@@ -102,7 +95,7 @@ def test_taking_a_pass_is_a_blunder_and_dropping_it_costs_nothing():
         assert (double.kind, double.side, double.loss) == ("double", HUMAN, 0.0)
         assert double.proper == "Double, pass"
         assert reply.kind == answer and reply.side == COMPUTER
-        assert (reply.loss > review.BAD) == costly
+        assert (reply.loss > BAD) == costly
         assert reply.mark == ("??" if costly else "")
 
 
@@ -311,6 +304,28 @@ def test_a_game_from_a_damaged_save_is_refused_and_the_save_kept(tmp_path):
     loaded, warning = savegame.load_game(path, warn=None)
     assert loaded is None and "damaged" in warning   # set aside by savegame, not deleted
     assert list(tmp_path.glob("save.json.damaged-*"))
+
+
+def test_a_move_with_no_dice_is_refused_with_words_not_a_crash(tmp_path):
+    record = one_game()
+    record.move(HUMAN, (3, 1), "8/5 6/5")
+    record.games[0].actions[0].dice = None                  # a record damaged in memory
+    with pytest.raises(ReviewError, match=r"damaged at game 1, entry 1 \(.* no dice: 8/5 6/5\)"
+                                          r": a move with no dice"):
+        Reviewer(record)
+    match = Match(None)                                      # and a save edited by hand
+    match.start_game()
+    match.start_turn(HUMAN)
+    match.record_move(HUMAN, (3, 1), [(8, 5), (6, 5)])
+    match.start_turn(COMPUTER)
+    path = savegame.save_game(savegame.SavedGame(match, Position.start().position_id,
+                                                 COMPUTER), tmp_path / "save.json")
+    data = json.loads(path.read_text())
+    data["match"]["record"]["games"][0]["actions"][0]["dice"] = None
+    path.write_text(json.dumps(data))
+    loaded, warning = savegame.load_game(path, warn=None)
+    assert loaded is None and "damaged" in warning and "a move has its dice" in warning
+    assert list(tmp_path.glob("save.json.damaged-*"))       # set aside, not deleted
 
 
 # ---- other starts and match play ------------------------------------------------------

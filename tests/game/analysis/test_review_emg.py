@@ -8,6 +8,7 @@ import pytest
 from game.analysis import judge
 from game.analysis.cube_judgement import close_cube, in_emg, judge_no_double
 from game.analysis.judge import Reviewer, judged_play, review_game
+from game.analysis.verdicts import DOUBTFUL, mark_for
 from game.model import evaluator
 from game.model.match import COMPUTER, HUMAN
 from game.model.match_equity import Emg, match_equity, match_value
@@ -48,7 +49,7 @@ def test_match_errors_are_emg_and_marked_by_it_with_the_match_chance_beside():
         assert item.emg == Emg.at(item.terms)
         assert item.loss == pytest.approx(raw / (item.emg.win_mwc - item.emg.lose_mwc),
                                           abs=1e-6)
-        assert item.mark == judge.mark_for(item.loss)
+        assert item.mark == mark_for(item.loss)
         assert item.mwc_loss == pytest.approx(50 * raw, abs=1e-4)
         assert f"{-item.mwc_loss:.1f}%" in " ".join(page_lines(item, HUMAN))
     assert r.summary()[HUMAN].mwc_error > 0
@@ -84,7 +85,7 @@ def test_the_tutor_warns_of_a_match_play_by_its_emg():
     worst = ranked[-1]
     _, loss = judged_play(ranked, worst.play.after, match)
     raw = ranked[0].equity - worst.equity
-    assert raw < judge.DOUBTFUL < loss                # hidden in 2 x mwc - 1, plain in EMG
+    assert raw < DOUBTFUL < loss                # hidden in 2 x mwc - 1, plain in EMG
     assert warning_mark("?", loss) in ("?", "??")
 
 

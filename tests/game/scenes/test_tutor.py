@@ -16,7 +16,7 @@ from cube_scenes import (
     screens_until_your_move,
 )
 from game.analysis import judge as review
-from game.analysis.judge import BAD, DOUBTFUL
+from game.analysis.verdicts import BAD, DOUBTFUL, mark_for
 from game.commands import play_text
 from game.files.settings import Settings, SettingsError
 from game.model import evaluator, rules
@@ -42,9 +42,9 @@ def opening_53_by_mark() -> dict:
     out = {"": [], "?": [], "??": []}
     for candidate in ranked:
         _, loss = review.judged_play(ranked, candidate.play.after)
-        if review.mark_for(loss):
+        if mark_for(loss):
             loss = coach.checked(ranked, candidate.play.after)[1]
-        out[review.mark_for(loss)].append((candidate.play, loss))
+        out[mark_for(loss)].append((candidate.play, loss))
     for plays in out.values():
         plays.sort(key=lambda pair: pair[1])
     return out
