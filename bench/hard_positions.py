@@ -18,8 +18,10 @@ The references: gnubg 1.07 `gnubg -t` rollouts, cubeless money, chequer play 0-p
 cubeless, variance reduction on, quasi-random dice (rotate), no truncation, no bear-off
 database truncation (bench/rollout.py's SETTINGS), in parts of --part-trials games with the
 seeds --seeds, pooled by trials. Ours: game/model/rollout.py at level 3 (0-ply) with the luck
-taken out, cubeless (as bench/rollout.py), the same trials, --seed. The SE of a difference
-is the root of the two squared SEs; z = difference / SE.
+taken out, cubeless (as bench/rollout.py), the same trials, --seed. A row is the side on
+roll's; a class's means are for the side its boards' words name (the primer, the side bearing
+in against a back game, the closed board's, the side bearing off), so that the two sides'
+errors do not cancel. SE of a difference: the root of the squared SEs; z = difference / SE.
 
 Run: python3 bench/hard_positions.py [--weights FILE] [--trials N] [--classes prime ...]
      python3 bench/hard_positions.py --refresh-gnubg [--seeds 1 2] [--part-trials 648]
@@ -53,17 +55,14 @@ MIN_POSITIONS, MIN_PER_CLASS = 40, 10
 # points 1..24 ("bar": its bar); the words speak of the first side's structure.
 BOARDS: dict[str, tuple[tuple[dict, dict, str], ...]] = {
     "prime": (
-        ({4: 2, 5: 2, 6: 3, 7: 2, 8: 2, 9: 2, 13: 2},
-         {24: 2, 13: 3, 8: 2, 6: 4, 5: 2, 4: 2},
+        ({4: 2, 5: 2, 6: 3, 7: 2, 8: 2, 9: 2, 13: 2}, {24: 2, 13: 3, 8: 2, 6: 4, 5: 2, 4: 2},
          "a full 4-to-9 prime against an anchor on its 1-point"),
         ({4: 2, 5: 2, 6: 3, 7: 2, 8: 3, 11: 1, 13: 2},
          {24: 1, 23: 1, 13: 4, 8: 3, 6: 3, 5: 1, 3: 2},
          "a 4-to-8 prime, two split men behind it"),
-        ({3: 2, 4: 2, 5: 2, 6: 2, 7: 2, 8: 2, 13: 3},
-         {24: 2, 14: 2, 13: 2, 6: 4, 5: 2, 4: 3},
+        ({3: 2, 4: 2, 5: 2, 6: 2, 7: 2, 8: 2, 13: 3}, {24: 2, 14: 2, 13: 2, 6: 4, 5: 2, 4: 3},
          "a full 3-to-8 prime, two men on its 1-point"),
-        ({2: 2, 5: 2, 6: 2, 7: 2, 8: 2, 9: 2, 13: 3},
-         {24: 2, 22: 1, 11: 2, 6: 5, 4: 3, 3: 2},
+        ({2: 2, 5: 2, 6: 2, 7: 2, 8: 2, 9: 2, 13: 3}, {24: 2, 22: 1, 11: 2, 6: 5, 4: 3, 3: 2},
          "a 5-to-9 prime and the 2-point, three men behind it"),
         ({4: 2, 5: 2, 6: 2, 7: 2, 8: 2, 9: 2, 23: 2, 13: 1},
          {4: 2, 5: 2, 6: 2, 7: 2, 8: 2, 10: 1, 24: 2, 22: 2},
@@ -73,63 +72,47 @@ BOARDS: dict[str, tuple[tuple[dict, dict, str], ...]] = {
          "a full 4-to-9 prime, a man on the bar and one on its 1-point"),
     ),
     "back_game": (
-        ({6: 4, 5: 3, 4: 3, 2: 2, 8: 2, 11: 1},
-         {24: 2, 22: 3, 13: 2, 8: 3, 6: 3, 7: 2},
+        ({6: 4, 5: 3, 4: 3, 2: 2, 8: 2, 11: 1}, {24: 2, 22: 3, 13: 2, 8: 3, 6: 3, 7: 2},
          "bearing in against a 1-3 back game"),
-        ({6: 4, 5: 3, 4: 3, 8: 2, 9: 2, 10: 1},
-         {23: 2, 22: 3, 13: 3, 11: 1, 8: 2, 6: 3, 5: 1},
+        ({6: 4, 5: 3, 4: 3, 8: 2, 9: 2, 10: 1}, {23: 2, 22: 3, 13: 3, 11: 1, 8: 2, 6: 3, 5: 1},
          "bearing in against a 2-3 back game"),
-        ({6: 4, 5: 3, 3: 2, 8: 3, 9: 1, 11: 2},
-         {23: 2, 21: 2, 13: 4, 8: 2, 6: 3, 4: 2},
+        ({6: 4, 5: 3, 3: 2, 8: 3, 9: 1, 11: 2}, {23: 2, 21: 2, 13: 4, 8: 2, 6: 3, 4: 2},
          "bearing in with a blot against a 2-4 back game"),
-        ({6: 4, 4: 3, 2: 2, 7: 2, 8: 2, 10: 2},
-         {22: 2, 20: 3, 13: 3, 8: 2, 6: 3, 3: 2},
+        ({6: 4, 4: 3, 2: 2, 7: 2, 8: 2, 10: 2}, {22: 2, 20: 3, 13: 3, 8: 2, 6: 3, 3: 2},
          "bearing in against a 3-5 back game"),
         ({6: 3, 5: 3, 4: 3, 2: 2, 7: 2, 9: 1, 10: 1},
          {"bar": 1, 24: 2, 22: 2, 17: 1, 13: 2, 8: 2, 6: 3, 4: 2},
          "two blots against a 1-3 back game with a man on the bar"),
-        ({6: 3, 5: 3, 4: 3, 8: 2, 7: 2, 11: 2},
-         {23: 3, 22: 2, 12: 2, 9: 2, 6: 3, 5: 3},
+        ({6: 3, 5: 3, 4: 3, 8: 2, 7: 2, 11: 2}, {23: 3, 22: 2, 12: 2, 9: 2, 6: 3, 5: 3},
          "bearing in against a 2-3 back game with five men back"),
     ),
     "closed_board": (
         ({1: 2, 2: 2, 3: 2, 4: 2, 5: 3, 6: 2, 8: 2},
          {"bar": 2, 13: 3, 11: 1, 8: 2, 6: 3, 4: 2, 3: 2},
          "a closed board, two men on the bar"),
-        ({2: 2, 3: 2, 4: 2, 5: 2, 6: 3, 9: 2, 10: 2},
-         {"bar": 1, 24: 1, 13: 5, 8: 3, 6: 3, 5: 2},
+        ({2: 2, 3: 2, 4: 2, 5: 2, 6: 3, 9: 2, 10: 2}, {"bar": 1, 24: 1, 13: 5, 8: 3, 6: 3, 5: 2},
          "a five-point board, a man on the bar and one on its 1-point"),
-        ({1: 2, 2: 2, 3: 3, 4: 3, 5: 2, 6: 2},
-         {"bar": 1, 18: 2, 13: 4, 8: 4, 6: 2, 4: 2},
+        ({1: 2, 2: 2, 3: 3, 4: 3, 5: 2, 6: 2}, {"bar": 1, 18: 2, 13: 4, 8: 4, 6: 2, 4: 2},
          "a closed board, one off, a man on the bar"),
-        ({1: 2, 2: 2, 3: 2, 4: 2, 5: 2, 6: 2, 7: 1, 8: 2},
-         {"bar": 3, 13: 4, 6: 4, 4: 2, 2: 2},
+        ({1: 2, 2: 2, 3: 2, 4: 2, 5: 2, 6: 2, 7: 1, 8: 2}, {"bar": 3, 13: 4, 6: 4, 4: 2, 2: 2},
          "a closed board, three men on the bar"),
-        ({1: 2, 2: 2, 3: 2, 4: 3, 5: 2, 6: 2, 11: 2},
-         {"bar": 2, 16: 2, 13: 3, 8: 3, 6: 3, 5: 2},
+        ({1: 2, 2: 2, 3: 2, 4: 3, 5: 2, 6: 2, 11: 2}, {"bar": 2, 16: 2, 13: 3, 8: 3, 6: 3, 5: 2},
          "a closed board, two men on the bar and two more back"),
-        ({1: 2, 2: 2, 3: 2, 4: 2, 5: 2, 6: 2},
-         {"bar": 2, 13: 3, 8: 4, 6: 3, 5: 3},
+        ({1: 2, 2: 2, 3: 2, 4: 2, 5: 2, 6: 2}, {"bar": 2, 13: 3, 8: 4, 6: 3, 5: 3},
          "a closed board, three off, two men on the bar"),
     ),
     "contact_bearoff": (
-        ({6: 4, 5: 3, 4: 3, 3: 2, 2: 1},
-         {24: 2, 6: 4, 5: 3, 4: 3, 3: 3},
+        ({6: 4, 5: 3, 4: 3, 3: 2, 2: 1}, {24: 2, 6: 4, 5: 3, 4: 3, 3: 3},
          "bearing off, two off, against an ace-point anchor"),
-        ({6: 3, 5: 3, 4: 2, 3: 2, 2: 2},
-         {24: 2, 13: 2, 8: 3, 6: 4, 5: 2, 4: 2},
+        ({6: 3, 5: 3, 4: 2, 3: 2, 2: 2}, {24: 2, 13: 2, 8: 3, 6: 4, 5: 2, 4: 2},
          "bearing off, three off, against an ace-point game"),
-        ({6: 5, 5: 4, 4: 2, 2: 2},
-         {22: 2, 8: 2, 6: 5, 5: 3, 4: 3},
+        ({6: 5, 5: 4, 4: 2, 2: 2}, {22: 2, 8: 2, 6: 5, 5: 3, 4: 3},
          "bearing off, two off, against an anchor on its 3-point"),
-        ({6: 3, 5: 3, 4: 3, 3: 2, 2: 2},
-         {24: 1, 6: 4, 5: 4, 4: 3, 3: 2, 2: 1},
+        ({6: 3, 5: 3, 4: 3, 3: 2, 2: 2}, {24: 1, 6: 4, 5: 4, 4: 3, 3: 2, 2: 1},
          "bearing off, two off, against one man on its 1-point"),
-        ({6: 4, 5: 4, 4: 3, 3: 2},
-         {24: 2, 23: 2, 9: 2, 6: 4, 5: 3, 4: 2},
+        ({6: 4, 5: 4, 4: 3, 3: 2}, {24: 2, 23: 2, 9: 2, 6: 4, 5: 3, 4: 2},
          "bearing off, two off, against its 1- and 2-points held"),
-        ({6: 3, 5: 3, 4: 4, 2: 2, 1: 1},
-         {22: 2, 7: 2, 6: 4, 5: 3, 4: 2, 3: 2},
+        ({6: 3, 5: 3, 4: 4, 2: 2, 1: 1}, {22: 2, 7: 2, 6: 4, 5: 3, 4: 2, 3: 2},
          "bearing off, two off, a blot on its 1-point, against a 3-point anchor"),
     ),
 }
@@ -140,6 +123,7 @@ class HardPosition(NamedTuple):
     position_id: str
     klass: str
     description: str
+    sign: int    # +1: the board's first side (the one the words describe) on roll; -1: not
 
 
 def hard_positions() -> list[HardPosition]:
@@ -148,9 +132,9 @@ def hard_positions() -> list[HardPosition]:
     for klass, boards in BOARDS.items():
         for first, second, words in boards:
             position = Position.from_points(first, second)
-            found.append(HardPosition(position.position_id, klass, f"{words}; it is on roll"))
+            found.append(HardPosition(position.position_id, klass, f"{words}; it is on roll", 1))
             found.append(HardPosition(position.swapped().position_id, klass,
-                                      f"{words}; the other side is on roll"))
+                                      f"{words}; the other side is on roll", -1))
     return found
 
 
@@ -402,26 +386,28 @@ def ours_of(hard: HardPosition, trials: int, seed: int, threads: int, digest: st
 
 
 def load_ours(path: str | None) -> dict[str, dict]:
-    if not path or not os.path.exists(path):
-        return {}
     try:
-        with open(path, encoding="utf-8") as fh:
+        with open(path or "", encoding="utf-8") as fh:
             return {e["id"]: e for e in json.load(fh)["positions"]}
+    except FileNotFoundError:
+        return {}
     except (OSError, ValueError, KeyError, TypeError) as exc:
         raise SystemExit(f"{path} is not a file of our rollouts: {exc}") from None
 
 
 def print_class(klass: str, rows: list[Compared]) -> bool:
-    """The class's figures, one a line; True when its mean difference is within GOAL_SE."""
+    """The class's figures, one a line, each difference for the side the boards' words name
+    (the primer, the side bearing in against a back game, the closed board's owner, the side
+    bearing off; on roll or not); True when its mean difference is within GOAL_SE."""
     n = len(rows)
-    mean = sum(r.diff for r in rows) / n
+    mean = sum(r.hard.sign * r.diff for r in rows) / n
     se = math.sqrt(sum(r.diff_se ** 2 for r in rows)) / n
     within = abs(mean) <= GOAL_SE * se
     print(f"{klass}_positions: {n}")
     print(f"{klass}_rollout_mean_diff: {mean:+.4f} points (SE {se:.4f}, z {z_text(mean, se)})")
     print(f"{klass}_rollout_mean_abs_diff: {sum(abs(r.diff) for r in rows) / n:.4f} points")
     for name, value in (("0ply", lambda r: r.ply0), ("2ply", lambda r: r.ply2)):
-        diffs = [value(r) - r.gnubg for r in rows]
+        diffs = [r.hard.sign * (value(r) - r.gnubg) for r in rows]
         print(f"{klass}_{name}_mean_diff: {sum(diffs) / n:+.4f} points (vs gnubg's rollout)")
         print(f"{klass}_{name}_mean_abs_diff: {sum(map(abs, diffs)) / n:.4f} points")
     print(f"class {klass} within {GOAL_SE:g} SE: {'yes' if within else 'no'}")
@@ -437,7 +423,8 @@ def run(references: dict[str, dict], hards: list[HardPosition], trials: int | No
         raise ReferencesError(f"no gnubg reference for {len(missing)} positions (first "
                               f"{missing[0]}): run --refresh-gnubg")
     digest, saved = weights_digest(weights), load_ours(ours_path)
-    print(f"{'position':14} {'class':15} {'ours':>8} {'SE':>6} {'gnubg':>8} {'SE':>6} "
+    print("each row: the side on roll's equities; side +1: the board's first side on roll")
+    print(f"{'position':14} {'class':15} {'side':>4} {'ours':>8} {'SE':>6} {'gnubg':>8} {'SE':>6} "
           f"{'diff':>8} {'SE':>6} {'z':>6} {'0-ply':>8} {'2-ply':>8}")
     rows, games, seconds = [], 0, 0.0
     for hard in hards:
@@ -449,12 +436,13 @@ def run(references: dict[str, dict], hards: list[HardPosition], trials: int | No
         row = Compared(hard, mine["equity"], mine["se"], reference["mean"]["equity"],
                        reference["se"]["equity"], mine["ply0"], mine["ply2"])
         rows.append(row)
-        print(f"{hard.position_id:14} {hard.klass:15} {row.ours:+.4f} {row.ours_se:.4f} "
-              f"{row.gnubg:+.4f} {row.gnubg_se:.4f} {row.diff:+.4f} {row.diff_se:.4f} "
-              f"{z_text(row.diff, row.diff_se)} {row.ply0:+.4f} {row.ply2:+.4f}", flush=True)
+        print(f"{hard.position_id:14} {hard.klass:15} {hard.sign:+4d} {row.ours:+.4f} "
+              f"{row.ours_se:.4f} {row.gnubg:+.4f} {row.gnubg_se:.4f} {row.diff:+.4f} "
+              f"{row.diff_se:.4f} {z_text(row.diff, row.diff_se)} {row.ply0:+.4f} "
+              f"{row.ply2:+.4f}", flush=True)
     print(f"our_rollout_games: {games} games")
-    print(f"our_rollout_speed: {games / max(seconds, 1e-9) / threads:.1f} games/s a core "
-          f"(with the 0- and 2-ply evaluations)")
+    print(f"our_rollout_wall_speed: {games / max(seconds, 1e-9) / threads:.1f} games/s a "
+          f"thread, by the wall clock on the machine as it was (the 0- and 2-ply included)")
     verdicts = [print_class(k, [r for r in rows if r.hard.klass == k])
                 for k in CLASSES if any(r.hard.klass == k for r in rows)]
     print(f"all classes within {GOAL_SE:g} SE: {'yes' if all(verdicts) else 'no'}")

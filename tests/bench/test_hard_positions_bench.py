@@ -150,3 +150,18 @@ def test_two_equal_parts_pool_to_their_mean_with_the_error_over_root_two():
     assert trials == 1296
     assert mean["equity"] == pytest.approx(0.30)
     assert se["equity"] == pytest.approx(0.01 / math.sqrt(2))
+
+
+def test_a_class_mean_is_for_the_boards_first_side_so_the_two_sides_errors_do_not_cancel(
+        capsys):
+    """Each board comes with either side on roll; an engine that overrates the primer by 0.05
+    is 0.05 off for the primer whichever side is on roll, and outside 3 SE."""
+    hards = [h for h in bench.hard_positions() if h.klass == "prime"][:2]
+    assert [h.sign for h in hards] == [1, -1]
+    rows = [bench.Compared(hards[0], 0.55, 0.005, 0.50, 0.005, 0.6, 0.6),
+            bench.Compared(hards[1], -0.55, 0.005, -0.50, 0.005, -0.6, -0.6)]
+    assert bench.print_class("prime", rows) is False
+    lines = dict(line.split(": ", 1) for line in capsys.readouterr().out.splitlines())
+    assert lines["prime_rollout_mean_diff"].startswith("+0.0500 points (SE 0.0050")
+    assert lines["prime_0ply_mean_diff"].startswith("+0.1000 points")
+    assert lines["class prime within 3 SE"] == "no"
