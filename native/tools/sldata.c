@@ -114,7 +114,9 @@ static int write_decision(const gen_opts *o, gen_out *g, int n) {
     if (g->written > before) {
         uint8_t count = (uint8_t)(g->written - before);
         g->decisions++;
-        if (fwrite(&count, 1, 1, g->fd) != 1) {
+        /* both files written through at each decision's end, so a run stopped by hand
+         * leaves records and counts that agree up to its last whole decision */
+        if (fwrite(&count, 1, 1, g->fd) != 1 || fflush(g->f) != 0 || fflush(g->fd) != 0) {
             fprintf(stderr, "sldata: write failed on %s\n", g->dec_path);
             return 1;
         }
