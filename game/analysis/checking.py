@@ -1,7 +1,7 @@
 """Checked errors: before the review (game/analysis/judge.py) or the tutor charges an error, it
 judges again more deeply, level 5 at 3 plies: a play marked ? or ?? is judged again with the
-best and every play listed between them, a cube action over the ? line by the position's
-chances at 3 plies, and the mark and error charged are the checked ones. Not the quick
+best and every play listed between them, a cube action over the ? line by a 3-ply cubeful
+search, and the mark and error charged are the checked ones. Not the quick
 judgement itself (judge.py), and not rollouts: a 324-game rollout of the same plays costs
 about ten times a 3-ply check (bench/review.py), too long for a review of a match."""
 from __future__ import annotations
@@ -12,6 +12,7 @@ from game.analysis.cube_judgement import cube_loss, cube_verdict, in_emg, normal
 from game.analysis.verdicts import DOUBTFUL, Check, Choice
 from game.model import evaluator
 from game.model.match_terms import MONEY, MatchTerms
+from game.model.search_settings import SearchSettings
 
 CHECK_PLY = 3                    # level 5 at 3 plies (bg.h's BG_JUDGE_MAX_PLY)
 CHECKED, QUICK = "checked", "quick"   # the review option (game/files/settings.py)
@@ -71,12 +72,11 @@ def check_move(item, ply: int = CHECK_PLY):
 
 def deeper_cube_decision(position, terms: MatchTerms,
                          ply: int = CHECK_PLY) -> evaluator.CubeDecision:
-    """The decision of the doubler on roll in `position` at its `terms`, from the position's
-    chances at `ply` plies (the cube theory of evaluator.cube_decision_for), normalized per
-    unit of cube as the review's; a cubeful search behind evaluator.cube_decision would take
-    its place here."""
-    chances = evaluator.evaluate(position, ply)
-    return normalized(evaluator.cube_decision_for(chances, terms), terms.scale)
+    """The decision of the doubler on roll in `position` at its `terms` by the cubeful
+    search at `ply` plies (native/src/cubeful.c: 3 is level 5 with search settings of plies
+    3; 0, 1 and 2 are levels 3, 4 and 5's own), normalized per unit of cube as the review's."""
+    level, search = 3 + min(ply, 2), SearchSettings(plies=max(ply, 2))
+    return normalized(evaluator.cube_decision(position, level, terms, search), terms.scale)
 
 
 def check_cube(item, decision: evaluator.CubeDecision | None = None, ply: int = CHECK_PLY):
