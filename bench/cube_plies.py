@@ -5,7 +5,12 @@ self-play, the roller winning 60-90%, six kinds of terms each). Each decision is
 this thread's CPU time, 2-ply and 3-ply side by side in one run, with the 0-ply cache off
 (so neither borrows the other's evaluations; the answers are the same bits either way) and
 then the 3-ply once more with the cache on, as the review runs it. One figure a line.
-Not a judgement of the answers (bench/cube_vs_gnubg.py --plies-ours 3 does that).
+Not a judgement of the answers (bench/cube_vs_gnubg.py --our-plies 3 does that).
+Measured at issue 57's last items (seeds 5701-5703, loaded machine, load 11-14): 144
+decisions, 2-ply median 19.3 ms, max 84.1 ms; 3-ply median 742.5 ms, max 2297.5 ms (cache
+off), median 350.5 ms, max 1864.0 ms (cache on); 32 x. --positions 6 (36 decisions): 2-ply
+50.3 / 88.8 ms; 3-ply 610.5 / 1992.1 ms (off), 319.6 / 1139.3 ms (on); 13.4 x; the check
+before (3-ply cubeless chances) 178.1 / 853.7 ms a position.
 Run from the repo root: python bench/cube_plies.py --seeds 5701 5702 5703"""
 
 import argparse

@@ -267,8 +267,8 @@ int bg_nn_avx2(int allow);
  * the position's cube efficiency (by its class), level 4 a 1-ply and level 5 a 2-ply cubeful
  * search, or 3-ply when search->plies is 3 (each roll answered by its best cubeful play, the
  * play search's filter re-judging a close second; the cube weighed at every node; the
- * review's check, about 25 times a 2-ply decision's work). A cube decision is a function of
- * the position, the terms and the plies alone. */
+ * review's check, 13 to 32 times a 2-ply decision's CPU: bench/cube_plies.py). A cube
+ * decision is a function of the position, the terms and the plies alone. */
 int bg_cube_decision(const int8_t *board, int level, const bg_match *match,
                      const bg_search *search, float *out);
 /* The same decision from given probabilities (P(win), P(win gammon), P(win backgammon),
