@@ -130,6 +130,7 @@ int64_t bg_bench_generate(const int8_t *boards, const int8_t *dice, int n, int r
 #define BG_MET_MAX 25            /* longest match the match equity table covers */
 #define BG_CUBE_MAX 4096         /* the highest cube value the engine takes ... */
 #define BG_CUBE_MAX_LOG2 12      /* ... which is 2 to this power */
+#define BG_CUBE_FACE_MAX 64      /* the cube's highest face: a cube at it cannot be turned */
 #define BG_ERR_BAD_SEARCH 113    /* search settings out of range (bg_check_search) */
 #define BG_BUDGET_MIN 1000       /* the work and deep budgets' range, positions */
 #define BG_BUDGET_MAX 100000000
@@ -152,6 +153,12 @@ typedef struct bg_match {
  * -BG_ERR_BAD_SCORE (every function taking terms returns these for terms refused here, unless
  * it says otherwise). Money play (match_to 0) looks only at the cube value and owner. */
 int bg_check_match(const bg_match *match);
+/* Whether the side of these terms may turn the cube before its throw: 1 yes, 0 no (the
+ * Crawford game; the opponent's cube; a cube at BG_CUBE_FACE_MAX; a dead cube: in a match, a
+ * win at the cube's present value already wins it), or the code of bg_check_match. The one
+ * rule of the cube search and the cube bits, the same as game/model/match_terms.py's
+ * MatchTerms.double_refused. NULL: money play at a centred cube of 1 (1). */
+int bg_may_double(const bg_match *match);
 
 /* The search's settings for ONE call (as gnubg's evalcontext): every function that searches
  * takes `const bg_search *`, NULL meaning the defaults (bg_search_defaults). They shape only
@@ -160,7 +167,8 @@ typedef struct bg_search {
     int plies;          /* level 5's deepest ply: 2 (the default: filtered 2-ply) or 3 (then
                            its closest 2-ply candidates, at most 3 within 0.04 of the leader,
                            are judged one roll deeper when two of them fit in the deep budget
-                           by estimate; bench/strength.py's level5p3) */
+                           by estimate; bench/strength.py's level5p3; and its cube
+                           decision is a 3-ply cubeful search, bg_cube_decision) */
     int work_budget;    /* level 5 starts no further 2-ply candidate once the ranking has
                            evaluated this many positions, BG_BUDGET_MIN..BG_BUDGET_MAX
                            (default 300,000) */
@@ -251,15 +259,16 @@ void bg_eval_cache_counts(double *looks, double *hits);
 int bg_nn_avx2(int allow);
 /* Cube decision for the side on roll (before it rolls) at its terms `match` (NULL: money
  * play, centred cube of 1; the Crawford game allows no double), with the settings `search`
- * (its cache switch; NULL: the defaults).
+ * (its cache switch, and for level 5 its plies; NULL: the defaults).
  * out[BG_CUBE_OUT_LEN]: equity no double, equity double/take, equity double/pass (all for
  * the side on roll, in money points or in match winning chance as 2*mwc-1), then
  * P(win), P(win gammon), P(lose gammon) used. Returns the BG_CUBE_* bits or an error.
  * The equities are cubeful (native/src/cubeful.c): levels 1-3 the live/dead cube formula at
  * the position's cube efficiency (by its class), level 4 a 1-ply and level 5 a 2-ply cubeful
- * search (each roll answered by its best cubeful play, the play search's filter re-judging
- * a close second; the cube weighed at every node). A cube decision is a function of the
- * position and the terms alone. */
+ * search, or 3-ply when search->plies is 3 (each roll answered by its best cubeful play, the
+ * play search's filter re-judging a close second; the cube weighed at every node; the
+ * review's check, 13 to 32 times a 2-ply decision's CPU: bench/cube_plies.py). A cube
+ * decision is a function of the position, the terms and the plies alone. */
 int bg_cube_decision(const int8_t *board, int level, const bg_match *match,
                      const bg_search *search, float *out);
 /* The same decision from given probabilities (P(win), P(win gammon), P(win backgammon),

@@ -1,8 +1,8 @@
 """Checked errors: before the review (game/analysis/judge.py) or the tutor charges an error, it
 judges again more deeply, level 5 at 3 plies: every error charged over CHECK_LINE (a play
 marked ? or ??, and the smaller errors that add up to a player's rating) is judged again with
-the best and every play listed between them, a cube action likewise by the position's
-chances at 3 plies, and the mark and error charged are the checked ones. Not the quick
+the best and every play listed between them, a cube action over the ? line by a 3-ply
+cubeful search, and the mark and error charged are the checked ones. Not the quick
 judgement itself (judge.py), and not rollouts: a 324-game rollout of the same plays costs
 about ten times a 3-ply check (bench/review.py), too long for a review of a match."""
 from __future__ import annotations
@@ -12,11 +12,12 @@ from dataclasses import replace
 from typing import TypeVar
 
 from game.analysis.cube_judgement import cube_loss, cube_verdict, in_emg, normalized
-from game.analysis.verdicts import Check, Choice, CubeReview, MoveReview
+from game.analysis.verdicts import DOUBTFUL, Check, Choice, CubeReview, MoveReview
 from game.model import evaluator
 from game.model.match_terms import MONEY, MatchTerms
 from game.model.position import Position
 from game.model.rules import Play
+from game.model.search_settings import SearchSettings
 
 CHECK_PLY = 3                    # level 5 at 3 plies (bg.h's BG_JUDGE_MAX_PLY)
 # every error charged over this (EMG, or money points per unit of cube) is checked, not only the
@@ -84,12 +85,11 @@ def check_move(item: MoveReview, ply: int = CHECK_PLY) -> MoveReview:
 
 def deeper_cube_decision(position: Position, terms: MatchTerms,
                          ply: int = CHECK_PLY) -> evaluator.CubeDecision:
-    """The decision of the doubler on roll in `position` at its `terms`, from the position's
-    chances at `ply` plies (the cube theory of evaluator.cube_decision_for), normalized per
-    unit of cube as the review's; a cubeful search behind evaluator.cube_decision would take
-    its place here."""
-    chances = evaluator.evaluate(position, ply)
-    return normalized(evaluator.cube_decision_for(chances, terms), terms.scale)
+    """The decision of the doubler on roll in `position` at its `terms` by the cubeful
+    search at `ply` plies (native/src/cubeful.c: 3 is level 5 with search settings of plies
+    3; 0, 1 and 2 are levels 3, 4 and 5's own), normalized per unit of cube as the review's."""
+    level, search = 3 + min(ply, 2), SearchSettings(plies=max(ply, 2))
+    return normalized(evaluator.cube_decision(position, level, terms, search), terms.scale)
 
 
 def check_cube(item: CubeReview, decision: evaluator.CubeDecision | None = None,
@@ -104,8 +104,10 @@ def check_cube(item: CubeReview, decision: evaluator.CubeDecision | None = None,
 
 
 def wants_check(item: MoveReview | CubeReview) -> bool:
-    """An item the quick judgement charges with an error over CHECK_LINE, judged by the net
-    (a forced move never; level 1's heuristic has no deeper judgement)."""
+    """A play the quick judgement charges with an error over CHECK_LINE, judged by the net (a
+    forced move never; level 1's heuristic has no deeper judgement), or a cube action it
+    charges over the ? line (the 3-ply cubeful search agrees with gnubg no better than the
+    quick 2-ply one on smaller cube errors: issue 57's note, bench/cube_vs_gnubg.py)."""
     if isinstance(item, MoveReview):            # kind "move"
         return item.loss > CHECK_LINE and not item.forced and item.best.ply >= 0
-    return item.loss > CHECK_LINE
+    return item.loss > DOUBTFUL

@@ -77,7 +77,7 @@ void cube_decide_x(const float p[NN_OUT], float x, const bg_match *m, cube_resul
 }
 
 int cube_may_double(const bg_match *m) {
-    if (m->cube_owner == 2 || m->cube_value >= BG_CUBE_MAX) return 0;
+    if (m->cube_owner == 2 || m->cube_value >= BG_CUBE_FACE_MAX) return 0;
     return !(m->match_to && (m->crawford == 1 || m->away_me <= m->cube_value));
 }
 

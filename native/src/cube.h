@@ -40,7 +40,8 @@ void cube_decide(const float p[NN_OUT], const bg_match *m, cube_result *out);
 /* The same with the live cube at efficiency x (0: a dead cube, 1: a fully live one). */
 void cube_decide_x(const float p[NN_OUT], float x, const bg_match *m, cube_result *out);
 /* 1 when the side of m may double now (it does not hold the cube against it, not the
- * Crawford game, and a win at the present cube does not already win it the match) */
+ * Crawford game, the cube below BG_CUBE_FACE_MAX, and a win at the present cube does not
+ * already win it the match): the rule of MatchTerms.double_refused, bg_may_double's */
 int cube_may_double(const bg_match *m);
 /* BG_CUBE_* bits of the three equities at terms m */
 int cube_bits(const bg_match *m, float nd, float dt, float dp);
@@ -50,7 +51,7 @@ int cube_bits(const bg_match *m, float nd, float dt, float dp);
 float cube_efficiency(const mg_board *b);
 
 /* Cubeful equities by search (cubeful.c): the side on roll's no double and double/take at
- * ply 0 (the formula at its position's efficiency), 1 or 2 (each of the 21 rolls answered
+ * ply 0 (the formula at its position's efficiency), 1, 2 or 3 (each of the 21 rolls answered
  * by the play of the best cubeful equity one ply down, the cube passed on and weighed at
  * every node by the side then on roll). out as cube_decide's; p: the cubeless chances of the
  * same search. m checked by the caller. */

@@ -9,8 +9,11 @@
 #include "cube.h"
 #include "search.h"
 
-#define CF_MAX_PLY 2
-#define CF_MAX_STATES 8       /* a 2-ply root's one state doubles at each of two levels */
+#define CF_MAX_PLY 3
+#define CF_MAX_STATES 4       /* a node's states: the root's one, doubled at each ply above
+                                 the deepest node (1, 2, 4 at 3 plies); its children see
+                                 twice as many */
+_Static_assert(CF_MAX_STATES >= 1 << (CF_MAX_PLY - 1), "a deepest node's states fit");
 #define CF_SECOND_MARGIN 0.08f   /* the play search's filter: a close second is re-judged */
 
 static _Thread_local mg_play cf_buf[CF_MAX_PLY][MG_MAX_PLAYS];   /* one a ply, 1..CF_MAX_PLY */
@@ -55,7 +58,7 @@ static void node(const mg_board *pos, int ply, const bg_match *s, int n, float *
  * each state, turned to the parent's side, into v; its chances (the parent's side) into q. */
 static void child_values(const mg_board *child, int ply, const float q0[NN_OUT],
                          const bg_match *c, int c_n, float *v, float q[NN_OUT]) {
-    float cnd[CF_MAX_STATES], cdt[CF_MAX_STATES], cp[NN_OUT];
+    float cnd[2 * CF_MAX_STATES], cdt[2 * CF_MAX_STATES], cp[NN_OUT];
     if (ply == 0 || mg_result(child) != 0) {
         float x = cube_efficiency(child);
         memcpy(cp, q0, sizeof cp);

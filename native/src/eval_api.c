@@ -122,6 +122,13 @@ int bg_check_match(const bg_match *m) {
     return 0;
 }
 
+int bg_may_double(const bg_match *m) {
+    static const bg_match money_1 = {1, 0, 0, 0, 0, 0};
+    int rc = bg_check_match(m);
+    if (rc) return rc;
+    return cube_may_double(m ? m : &money_1);
+}
+
 static void put_play(const sr_cand *c, bg_play *out) {
     memcpy(out->board, &c->play.after, BG_BOARD_LEN);
     mg_put_steps(&c->play, out->steps);
@@ -177,6 +184,14 @@ static int decide_into(const float *p, const bg_match *m, float *out) {
     return r.bits;
 }
 
+/* the cubeful search's depth for a level: 1-3 the formula (0), 4 one ply, 5 two plies, or
+ * three with settings of plies 3 (the review's check) */
+static int cube_plies(int level, const bg_search *search) {
+    if (level <= 3) return 0;
+    if (level == 5 && search && search->plies == 3) return 3;
+    return level - 3;
+}
+
 int bg_cube_decision(const int8_t *board, int level, const bg_match *match,
                      const bg_search *search, float *out) {
     int rc = check_board(board);
@@ -194,7 +209,7 @@ int bg_cube_decision(const int8_t *board, int level, const bg_match *match,
     float p[NN_OUT];
     cube_result r;
     sr_set_search(search);
-    cf_decide(b, level <= 3 ? 0 : level - 3, match ? match : &money, &r, p);
+    cf_decide(b, cube_plies(level, search), match ? match : &money, &r, p);
     out[0] = r.nd; out[1] = r.dt; out[2] = r.dp;
     out[3] = p[EV_WIN]; out[4] = p[EV_WIN_G]; out[5] = p[EV_LOSE_G];
     return r.bits;

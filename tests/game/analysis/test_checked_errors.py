@@ -18,6 +18,7 @@ from game.model.match_equity import Emg
 from game.model.match_terms import MatchTerms
 from game.model.position import Position
 from game.model.record import format_play
+from game.model.search_settings import SearchSettings
 from game.pages.review_pages import message_lines
 from game.scenes import tutor
 from review_records import played_out
@@ -127,6 +128,10 @@ def test_an_error_under_the_question_mark_line_is_checked_too():
     under = [c for q, c in zip(quick.items, checked.items, strict=True)
              if q.kind == "move" and 0 < q.loss <= checking.CHECK_LINE]
     assert all(c.check is None for c in under)
+    # a cube action is checked over the ? line only (issue 57: the 3-ply cubeful search is
+    # no nearer gnubg than the quick 2-ply one on small cube errors)
+    assert all(c.check is None for q, c in zip(quick.items, checked.items, strict=True)
+               if q.kind != "move" and q.loss <= DOUBTFUL)
 
 
 def test_checked_values_travel_in_the_sgf(confirmed, cleared):
@@ -171,10 +176,11 @@ def test_the_tutor_warns_by_the_checked_error():
 
 
 def test_a_cube_action_the_check_clears_is_not_marked():
-    """7-point match at 0-0, cube centred: not doubling is charged 0.071 EMG by level 5 (its
-    2-ply cubeful search), 0.017 by the 3-ply check (a position from seeded play,
-    shared_cases.positions_from_play(300, seed=11)[4])."""
-    terms, position_id = MatchTerms(1, 0, 7, 7, 7, 0), "qubgASHI58FBIA"
+    """7-point match at 0-0, cube centred: not doubling is charged 0.067 EMG by level 5 (its
+    2-ply cubeful search), nothing by the check (the 3-ply cubeful search), nor by GNU
+    Backgammon 1.07 at 2 plies (no double +0.453 EMG, double/take +0.370): a position from
+    seeded play, shared_cases.positions_from_play(300, seed=11)[172]."""
+    terms, position_id = MatchTerms(1, 0, 7, 7, 7, 0), "pwGDRQe3GCgmQQ"
     decision, loss = judge_no_double(
         lambda level: evaluator.cube_decision(position_id, level, terms), terms,
         review.REVIEW_LEVEL)
@@ -185,3 +191,19 @@ def test_a_cube_action_the_check_clears_is_not_marked():
     assert checked.mark == "" and checked.check.cleared and checked.check.ply == 3
 
 
+
+
+def test_a_cube_action_is_checked_by_the_3ply_cubeful_search_per_unit_of_cube():
+    """checking.deeper_cube_decision is level 5's cubeful search at 3 plies (search settings
+    of plies 3), money equities per unit of cube, and no longer the cube formula fed the
+    position's 3-ply chances (a volatile contact position, centred cube: the two differ by
+    over 0.01)."""
+    position_id, terms = "wneDAQPEd4MjAA", MatchTerms(2, 1)      # money, the doubler's 2
+    checked = checking.deeper_cube_decision(position_id, terms)
+    searched = evaluator.cube_decision(position_id, 5, terms, SearchSettings(plies=3))
+    assert checked.no_double_equity == pytest.approx(searched.no_double_equity / 2)
+    assert checked.double_take_equity == pytest.approx(searched.double_take_equity / 2)
+    assert (checked.double, checked.take) == (searched.double, searched.take)
+    formula = evaluator.cube_decision_for(evaluator.evaluate(position_id, 3))
+    centred = checking.deeper_cube_decision(position_id, MatchTerms())
+    assert abs(centred.no_double_equity - formula.no_double_equity) > 0.01

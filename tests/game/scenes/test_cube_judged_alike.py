@@ -46,11 +46,12 @@ def test_when_close_at_a_match_score_stops_only_where_the_review_would_look():
 @pytest.mark.parametrize("value, doubles", [(MAX_CUBE // 2, True), (MAX_CUBE, False)])
 def test_resignation_weighs_a_double_only_where_the_side_may_double(value, doubles):
     """A race the side on roll should double out (double, pass): at a cube of 32 playing on
-    is worth the opponent's pass; at 64 the cube cannot be turned (the evaluator's own rule
-    knows no 64), so playing on is worth the no double."""
+    is worth the opponent's pass; at 64 the cube cannot be turned (the evaluator's own rule,
+    C's cube_may_double, knows the 64 as the one rule does), so playing on is worth the no
+    double."""
     terms = MatchTerms(value, 1)
     decision = evaluator.cube_decision(RACE_PASS, resignation.JUDGE_LEVEL, terms)
-    assert decision.double and not decision.take
+    assert decision.double == doubles and not decision.take
     assert decision.no_double_equity < decision.double_pass_equity      # the two differ
     on = resignation.on_roll_equity(Position.from_id(RACE_PASS), None, terms)
     expected = decision.double_pass_equity if doubles else decision.no_double_equity
