@@ -99,7 +99,7 @@ def test_x_exports_a_match_whose_name_holds_a_lone_surrogate(tmp_path):
                         export_dir=str(tmp_path), settings=Settings(match_length=3))
     driver.until("Your move?")
     driver.type("QUIT\n")
-    driver.until("Resign: 1 single, 2 gammon,")
+    driver.until("1 single, 2 gammon, 3 backgammon")
     driver.type("1")
     driver.until("Press any key for a new game")
     driver.type(" ")

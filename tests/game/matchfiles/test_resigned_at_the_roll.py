@@ -71,7 +71,7 @@ def test_quit_at_the_first_your_move_keeps_the_opening_roll_in_the_record():
     driver = GameDriver(dice=Dice.scripted(HUMAN_STARTS), match=match)
     driver.until("Your move?")
     driver.type("QUIT\n")
-    driver.until("Resign: 1 single, 2 gammon,")
+    driver.until("1 single, 2 gammon, 3 backgammon")
     driver.type("1")
     driver.until("I accept")
     driver.until("you resign (1 point")
@@ -253,7 +253,7 @@ def test_quit_before_the_first_throw_when_the_person_starts_records_the_result_a
                         settings=Settings(match_length=3, who_starts=HUMAN))
     driver.until("You: ENTER rolls, D doubles")
     driver.type("QUIT\n")
-    driver.until("Resign: 1 single, 2 gammon,")
+    driver.until("1 single, 2 gammon, 3 backgammon")
     driver.type("1")
     driver.until("you resign (1 point")
     assert [(a.kind, a.side) for a in match.record.games[0].actions] == [("win", COMPUTER)]
