@@ -20,10 +20,11 @@ from game.model.rules import Play
 from game.model.search_settings import SearchSettings
 
 CHECK_PLY = 3                    # level 5 at 3 plies (bg.h's BG_JUDGE_MAX_PLY)
-# every error charged over this (EMG, or money points per unit of cube) is checked, not only the
-# marked ones over DOUBTFUL: unchecked errors of 0.01-0.04 that gnubg calls none made most of a
-# clean player's excess (issue 58, bench/review_vs_gnubg.py seed 48 match 1: 0.476 -> 0.411 EMG
-# against gnubg's 0.291; chosen on the working seeds 48 and 501 only)
+# every play error charged over this (EMG, or money points per unit of cube) is checked, not only
+# the marked ones over DOUBTFUL: unchecked errors of 0.01-0.04 that gnubg calls none made most of
+# a clean player's excess (issue 58; chosen on the working seeds 48 and 501 only, where it took
+# seed 501's clean total from 0.235 to 0.174 EMG against gnubg's 0.188; the figures of every
+# seed are in bench/results/issue58_s30_review.txt)
 CHECK_LINE = 0.01
 CHECKED, QUICK = "checked", "quick"   # the review option (game/files/settings.py)
 # what listed_to_played takes: a review's listed plays, or a ranking's
