@@ -27,7 +27,8 @@ class Session:
     """What the program is doing: the options, the match and the game in progress, and
     where it is saved. `slot` (a savegame.Autosave) is written at the start of every turn
     and after every typed step; None saves nothing (tests, the headless screenshot run).
-    `trace(kind, facts)`, if given, hears of every save, of the resume offer and of the
+    `trace(kind, facts)`, if given, hears of every save (and of every one that failed:
+    "unsaved", after the failure was said), of the resume offer and of the
     first question asked (the console's --trace, for tests and bench/startup.py); `say`
     reports a failed save (stderr)."""
 
@@ -46,6 +47,9 @@ class Session:
         self.problem: str | None = None  # why the latest write failed (a full disk, ...)
         self.unsaid: str | None = None   # that failure in a few words, for the message line
         self.closed = False              # close() has run: a second call does nothing
+        # the latest state while its write has not finished (a stop signal can come in the
+        # middle of it) or after it failed to write: what the close tries to write first
+        self.unwritten: savegame.SavedGame | None = None
 
     def snapshot(self, between_games: bool = False) -> savegame.SavedGame | None:
         """The match at the start of the turn being played (with the steps typed so far),
@@ -72,6 +76,7 @@ class Session:
         saved = self.snapshot(between_games) if slot is not None else None
         if slot is None or saved is None:
             return
+        self.unwritten = saved
         if self.trace:
             self.tell("saving", facts(saved))
         try:
@@ -80,15 +85,16 @@ class Session:
         except (OSError, savegame.SaveError) as exc:
             why = os_words(exc) if isinstance(exc, OSError) else str(exc)
             if isinstance(exc, savegame.SaveError):   # not in the slot: never written again
-                self.refused = why
+                self.refused, self.unwritten = why, None
             else:
                 self.problem = why
             if not self.failed:
                 self.say(f"the game could not be saved (play goes on): {why}")
                 self.unsaid = SAVE_FAILED_WORDS
             self.failed = True
+            self.tell("unsaved", {"why": why})
             return
-        self.failed, self.problem = False, None
+        self.failed, self.problem, self.unwritten = False, None, None
         if self.trace:
             self.tell("saved", facts(saved))
 
@@ -111,15 +117,31 @@ class Session:
     def save_again(self) -> pathlib.Path | None:
         """The last save written once more (closing the window, SIGTERM, SIGHUP): a state
         taken at a turn's start or step, never a match caught half-way through a change.
-        Returns the path, or None (nothing saved yet, or the write failed: kept in
-        `problem` for closing_words to say)."""
+        A state whose write a stop signal cut short, or whose write failed, is tried first,
+        then the last one written. Returns the path, or None (nothing saved yet, or the
+        write failed: kept in `problem` for closing_words to say)."""
         if self.slot is None:
             return None
+        if self.unwritten is not None:
+            try:
+                path = self.slot.write(self.unwritten)
+                self.unwritten, self.problem = None, None
+                return path
+            except (OSError, savegame.SaveError) as exc:
+                self.note_problem(exc)
         try:
             return self.slot.write_again()
         except (OSError, savegame.SaveError) as exc:
-            self.problem = os_words(exc) if isinstance(exc, OSError) else str(exc)
+            self.note_problem(exc)
             return None
+
+    def note_problem(self, exc: OSError | savegame.SaveError) -> None:
+        """Why a write failed, kept for closing_words: an OSError in the system's words,
+        a refusal (the save cannot hold the state) in its own."""
+        if isinstance(exc, OSError):
+            self.problem = os_words(exc)
+        else:
+            self.refused = str(exc)
 
     def close(self) -> str | None:
         """The close (the window, a stop signal): save_again() and the one line that says

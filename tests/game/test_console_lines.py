@@ -79,7 +79,7 @@ def test_a_config_folder_that_is_a_file_is_said_once_in_play_and_once_at_the_clo
     blocked.write_text("a file where the folder should be")
     run = start(tmp_path, blocked, "~~~~n")
     try:
-        play_until_a_save(run)
+        play_until_a_save(run, "unsaved")          # the failure said in play, then the stop
     finally:
         err = run.stop(signal.SIGTERM)
     lines = err.splitlines()

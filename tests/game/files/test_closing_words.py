@@ -6,6 +6,8 @@ import errno
 import sys
 from types import SimpleNamespace
 
+import pytest
+
 from game import main
 from game.files import savegame
 from game.files.session import Session, saved_words
@@ -93,6 +95,47 @@ def test_a_config_folder_that_is_a_file_is_said_to_be_not_a_folder(tmp_path, mon
     assert said == [f"the game could not be saved (play goes on): {blocked}: a file, not a "
                     f"folder"]
     session.say = lambda text: print(text, file=sys.stderr)
+    lines = closing(session, capsys)
+    assert lines == [f"Spectrum Backgammon: the game could not be saved ({blocked}: a file, not "
+                     f"a folder); no saved game is offered at the next start"]
+
+
+class StopInTheWrite(Exception):
+    """What the stop signal's handler raises (SystemExit) when it comes mid-write."""
+
+
+def test_a_stop_signal_in_the_middle_of_the_first_save_still_saves_that_state_at_the_close(
+        tmp_path, monkeypatch, capsys):
+    # the stop signal comes after "saving" is traced and before the slot has written a byte:
+    # the close writes that state (it was the latest) and says so; it is never silent
+    _driver, session = a_session_at_your_move(monkeypatch, tmp_path)
+    session.slot.forget()                        # as if no save had been written yet
+    real_write = session.slot.write
+
+    def cut_short(saved):
+        session.slot.write = real_write          # the close's write goes through
+        raise StopInTheWrite
+    session.slot.write = cut_short
+    with pytest.raises(StopInTheWrite):
+        session.autosave()
+    assert not savegame.has_save() and session.unwritten is not None
+    lines = closing(session, capsys)
+    assert len(lines) == 1 and lines[0].startswith("Spectrum Backgammon: game saved: "), lines
+    assert savegame.read_save().position_id == session.snapshot().position_id
+
+
+def test_a_stop_signal_in_the_middle_of_a_save_that_cannot_be_written_says_why_at_the_close(
+        tmp_path, monkeypatch, capsys):
+    blocked = tmp_path / "config"
+    blocked.write_text("a file")
+    said: list = []
+    _driver, session = a_session_at_your_move(monkeypatch, blocked, said)
+    session.failed, session.problem = False, None    # as if the first save were in flight
+    session.slot.last = session.slot.last_saved = None
+    session.slot.write = lambda saved: (_ for _ in ()).throw(StopInTheWrite())
+    with pytest.raises(StopInTheWrite):
+        session.autosave()
+    del session.slot.write                       # the close's write is the real one: it fails
     lines = closing(session, capsys)
     assert lines == [f"Spectrum Backgammon: the game could not be saved ({blocked}: a file, not "
                      f"a folder); no saved game is offered at the next start"]
