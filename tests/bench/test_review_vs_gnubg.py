@@ -1,6 +1,7 @@
 """bench/review_vs_gnubg.py end to end on a small run: one 3-point match and a one-game money
 session that gnubg plays, analyses at 0-ply (to keep CI cheap: the bench's own figures use
-2-ply) and we review at level 3. It checks the bench's logic (gnubg's statistics read, our
+2-ply) and we review at level 3, QUICK (the checked review is the same Reviewer with its
+3-ply checks, tested in tests/game/analysis/test_checked_errors.py). It checks the bench's logic (gnubg's statistics read, our
 review of the same file, the moves paired), not its figures."""
 import re
 
@@ -20,7 +21,7 @@ def printed():
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
         bench.main(["--matches", "1", "--length", "3", "--money-games", "1", "--plies", "0",
-                    "--level", "3", "--seed", "5"])
+                    "--level", "3", "--seed", "5", "--quick"])
     return out.getvalue().splitlines()
 
 

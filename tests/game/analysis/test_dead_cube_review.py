@@ -57,7 +57,7 @@ def reviews():
     out = {}
     for name, (length, score, at) in GAMES.items():
         record = played_with_a_double(length, score, at)
-        out[name] = record, review_game(record, level=QUICK)
+        out[name] = record, review_game(record, level=QUICK, checked=False)
     return out
 
 

@@ -41,7 +41,7 @@ def test_a_one_point_match_has_one_emg_equal_to_two_match_chances():
 
 def test_match_errors_are_emg_and_marked_by_it_with_the_match_chance_beside():
     record = played_out(8, length=7)
-    r = review_game(record, level=QUICK)
+    r = review_game(record, level=QUICK, checked=False)     # the units, not the check
     moves = [i for i in r.items if i.kind == "move" and i.loss > 0]
     assert moves
     for item in moves:
@@ -132,7 +132,7 @@ def test_money_play_reviews_exactly_as_before_issue_48():
 
 def test_a_match_past_the_table_is_judged_as_money_play_and_the_summary_says_so():
     record = played_out(8, length=31)
-    r = review_game(record, level=QUICK)
+    r = review_game(record, level=QUICK, checked=False)
     assert not r.match_play
     assert all(i.past_table and i.emg is None and i.mwc_loss is None
                for i in r.items if i.kind == "move")
@@ -168,7 +168,7 @@ def test_a_game_without_a_final_play_reviews():
 
 
 def test_a_one_point_match_reviews_in_emg_with_no_cube():
-    r = review_game(played_out(8, length=1), level=QUICK)
+    r = review_game(played_out(8, length=1), level=QUICK, checked=False)
     assert r.complete and r.match_play
     assert all(i.kind == "move" for i in r.items)              # 1-away each: no cube
     for item in r.items:

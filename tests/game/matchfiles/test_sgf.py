@@ -16,6 +16,9 @@ from gnubg_tools import comparable, run_gnubg, run_gnubg_commands
 from scripted_matches import scripted_match
 
 REVIEW_LEVEL = 3          # the round trip tests the file, not the judge: the fast level
+# and, but for one match, the QUICK review: the CHECKED one costs about 60 s of CPU a match
+# here (its 3-ply checks of a scripted player's many errors) and writes the same properties;
+# tests/game/analysis/test_checked_errors.py holds what the check writes
 STARRED = re.compile(r"^\*\s+\d+\. Cubeless (\d)-ply\s+(.*?)\s+Eq\.: ([+-]\d\.\d{3})"
                      r"(?: \(([+-]\d\.\d{3})\))?")
 
@@ -62,7 +65,7 @@ def gnubg_text_games(tmp_path, count):
 def test_gnubg_loads_the_sgf_with_the_same_moves_and_our_analysis(tmp_path, length, seed,
                                                                   double_rate):
     m = scripted_match(length, seed, double_rate=double_rate, max_games=2)
-    reviews = sgf.analyse(m.record, level=REVIEW_LEVEL)
+    reviews = sgf.analyse(m.record, level=REVIEW_LEVEL, checked=False)
     ours = sgf.write_sgf(m.record, tmp_path / "ours.sgf", reviews)
     code, output = run_gnubg(tmp_path, ours)
     assert code == 0, output
@@ -136,14 +139,14 @@ def gnubg_cube_row(said: str, label: str) -> list[float]:
     return numbers[::2] if "(" in line[len(label):] else numbers
 
 
-@pytest.mark.parametrize("length,seed", [(3, 4), (7, 2)])
+@pytest.mark.parametrize("length,seed,checked", [(3, 4, False), (7, 2, True)])
 def test_gnubg_reads_our_match_cube_analysis_as_our_emg_errors_and_counts(tmp_path, length,
-                                                                         seed):
+                                                                         seed, checked):
     """Read back by gnubg, the .sgf's cube analysis gives each player the cube error total in
     EMG and the "close or actual" decisions our summary gives (gnubg turns the written match
-    chances into EMG with its own table: within 3%)."""
+    chances into EMG with its own table: within 3%), the checked review's as the quick one's."""
     m = scripted_match(length, seed, double_rate=0.5, max_games=3)
-    reviews = sgf.analyse(m.record, level=REVIEW_LEVEL)
+    reviews = sgf.analyse(m.record, level=REVIEW_LEVEL, checked=checked)
     ours = sgf.write_sgf(m.record, tmp_path / "ours.sgf", reviews)
     code, said = run_gnubg_commands(tmp_path, [f"load match {ours}", "show statistics match"])
     assert code == 0, said

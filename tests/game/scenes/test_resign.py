@@ -111,7 +111,7 @@ def test_gnubg_reads_the_resigned_match_from_our_mat_and_sgf_with_the_same_score
 
 def test_the_review_takes_a_resigned_game(tmp_path):
     _driver, match = resigned_match(tmp_path)
-    review = Reviewer(match.record, 2, level=3, workers=1).run()
+    review = Reviewer(match.record, 2, level=3, workers=1, checked=False).run()
     assert review.complete
     assert {"double", "take"} <= {i.kind for i in review.items}
 
