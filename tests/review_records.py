@@ -14,23 +14,29 @@ RACE_EVEN = "7u4OAADu7g4AAA"     # 60 pips each, on roll: no double, take
 QUICK = 3                        # where only the bookkeeping is under test: the fast level
 
 
-def one_game(start=None, length=0):
+def one_game(start=None, length=0, score=None):
     record = MatchRecord(length)
-    record.start_game({HUMAN: 0, COMPUTER: 0}, start=start)
+    record.start_game(dict(score) if score else {HUMAN: 0, COMPUTER: 0}, start=start)
     return record
 
 
-def played_out(seed, level=3, error_rate=0.3, length=0):
+def played_out(seed, level=3, error_rate=0.3, length=0, score=None, double_at=None):
     """A game to the end: each turn the level's best play, or now and then one of its next
-    three (so the review has errors to find), seeded dice."""
+    three (so the review has errors to find), seeded dice. `score`: the match score it is
+    played at; `double_at`: the side on roll before that turn (counting both sides' turns
+    from 1) doubles and is taken."""
     rng = random.Random(seed)
-    record = one_game(length=length)
-    position, side, first = Position.start(), HUMAN, True
+    record = one_game(length=length, score=score)
+    position, side, turn = Position.start(), HUMAN, 0
     while True:
+        turn += 1
+        other = COMPUTER if side == HUMAN else HUMAN
+        if turn == double_at:
+            record.double(side, 2)
+            record.take(other)
         dice = (rng.randint(1, 6), rng.randint(1, 6))
-        while first and dice[0] == dice[1]:
+        while turn == 1 and dice[0] == dice[1]:
             dice = (rng.randint(1, 6), rng.randint(1, 6))
-        first = False
         ranked = evaluator.ranked_plays(position, dice, level)
         pick = ranked[0] if rng.random() > error_rate else ranked[min(len(ranked) - 1,
                                                                       rng.randint(1, 3))]
@@ -39,7 +45,7 @@ def played_out(seed, level=3, error_rate=0.3, length=0):
         if result:
             record.win(side, result)
             return record
-        position, side = pick.play.after.swapped(), COMPUTER if side == HUMAN else HUMAN
+        position, side = pick.play.after.swapped(), other
 
 
 def with_a_double(seed, moves, level=3):

@@ -3,20 +3,17 @@ at 2 the owner's rolls were each judged as a "no double" and counted (at level 5
 the game below, 24 cube decisions where GNU Backgammon counts 2). The review asks the one rule
 (MatchTerms.double_refused), so the dead cube's rolls make no item, no count and no page, and
 the turns with a cube decision are GNU Backgammon's. Records are played in code."""
-import random
 import re
 
 import pytest
 
 from game.analysis.judge import review_game
 from game.matchfiles.matfile import write_mat
-from game.model import evaluator, rules
 from game.model.match import COMPUTER, HUMAN
-from game.model.position import Position
 from game.model.record import MatchRecord
 from game.pages.review_pages import shown_items
 from gnubg_tools import run_gnubg_commands
-from review_records import QUICK
+from review_records import QUICK, played_out
 
 GAMES = {   # the score (human, computer) of a match, the turn the human doubles at
     "2-away/2-away": (3, {HUMAN: 1, COMPUTER: 1}, 3),
@@ -29,27 +26,8 @@ def played_with_a_double(length: int, score: dict, double_at: int, seed: int = 1
     """One game at `score`: the human doubles before its turn `double_at` (counting both
     sides' turns from 1) and the computer takes; then both play level 3's best, now and then
     one of its next three, seeded dice, to the end."""
-    rng = random.Random(seed)
-    record = MatchRecord(length)
-    record.start_game(dict(score))
-    position, side, turn = Position.start(), HUMAN, 0
-    while True:
-        turn += 1
-        if turn == double_at:
-            record.double(HUMAN, 2)
-            record.take(COMPUTER)
-        dice = (rng.randint(1, 6), rng.randint(1, 6))
-        while turn == 1 and dice[0] == dice[1]:
-            dice = (rng.randint(1, 6), rng.randint(1, 6))
-        ranked = evaluator.ranked_plays(position, dice, 3)
-        pick = ranked[0] if rng.random() > error_rate else \
-            ranked[min(len(ranked) - 1, rng.randint(1, 3))]
-        record.move(side, dice, pick.play.steps)
-        result = rules.game_result(pick.play.after)
-        if result:
-            record.win(side, result)
-            return record
-        position, side = pick.play.after.swapped(), COMPUTER if side == HUMAN else HUMAN
+    return played_out(seed, error_rate=error_rate, length=length, score=score,
+                      double_at=double_at)
 
 
 @pytest.fixture(scope="module")
