@@ -60,7 +60,7 @@ typedef struct {
     float margin;     /* ...none more than this (equity) behind the best at 0-ply */
     double sample;    /* share of decisions sampled */
     double explore;   /* share of moves played at random among the best three */
-    int only;         /* 0, or EV_CONTACT / EV_RACE / ONLY_CRASHED: that kind alone */
+    int only;         /* 0, or EV_CONTACT / EV_RACE / ONLY_CRASHED / ONLY_HARD: that kind alone */
     int rollout;      /* 0: the ply-N value; else the mean of this many truncated rollouts */
     int horizon;      /* plies each rollout plays (0-ply choices) before the 0-ply value */
     double noise;     /* 0, or each game's noise drawn in [0, noise): a club player's play */
@@ -69,10 +69,76 @@ typedef struct {
 /* --only crashed: contact positions where a side is down to its last few men in play
  * (ev_crashed, as GNU Backgammon's published classes count them). */
 #define ONLY_CRASHED 100
+/* --only hard: contact positions of the four classes bench/hard_positions.py measures (a
+ * prime, a back game, a closed board, a contact bear-off), for either side; the tests are
+ * that bench's in_class, held equal by tests/native/test_sltools.py. */
+#define ONLY_HARD 101
+
+static int row_pips(const int8_t *row) {
+    int pips = 25 * row[MG_BAR];
+    for (int j = 0; j < 24; j++) pips += (j + 1) * row[j];
+    return pips;
+}
+
+static int row_men(const int8_t *row) {
+    int men = 0;
+    for (int j = 0; j < 25; j++) men += row[j];
+    return men;
+}
+
+/* Five or more of row's points in a row within its 3..11 (indices 2..10), reaching its
+ * 7-point or higher, an opposing man behind them (on the bar or below the prime's start). */
+static int hard_prime(const int8_t *row, const int8_t *other) {
+    for (int start = 2; start < 11; start++) {
+        int length = 0;
+        while (start + length < 11 && row[start + length] >= 2) length++;
+        if (length < 5 || start + length <= 6) continue;
+        int behind = other[MG_BAR] > 0;
+        for (int p = 0; p < start && !behind; p++) behind = other[23 - p] > 0;
+        if (behind) return 1;
+    }
+    return 0;
+}
+
+/* Two or more points held in the other's home board, 50 or more pips behind. */
+static int hard_back_game(const int8_t *row, int behind_pips) {
+    int held = 0;
+    for (int p = 18; p < 24; p++) held += row[p] >= 2;
+    return held >= 2 && behind_pips >= 50;
+}
+
+/* Five or six home-board points made, an opposing man on the bar, none of theirs off. */
+static int hard_closed_board(const int8_t *row, const int8_t *other) {
+    int made = 0;
+    for (int p = 0; p < 6; p++) made += row[p] >= 2;
+    return made >= 5 && other[MG_BAR] > 0 && row_men(other) == 15;
+}
+
+/* Every man home, an opposing man still on that home board or the bar. */
+static int hard_contact_bearoff(const int8_t *row, const int8_t *other) {
+    int home = 0;
+    for (int p = 0; p < 6; p++) home += row[p];
+    if (home != row_men(row)) return 0;
+    if (other[MG_BAR] > 0) return 1;
+    for (int p = 18; p < 24; p++) if (other[p] > 0) return 1;
+    return 0;
+}
+
+static int hard_for(const int8_t *row, const int8_t *other, int behind_pips) {
+    return hard_prime(row, other) || hard_back_game(row, behind_pips) ||
+           hard_closed_board(row, other) || hard_contact_bearoff(row, other);
+}
+
+static int hard_position(const mg_board *b) {
+    int pips0 = row_pips(b->b[0]), pips1 = row_pips(b->b[1]);
+    return hard_for(b->b[0], b->b[1], pips0 - pips1) || hard_for(b->b[1], b->b[0], pips1 - pips0);
+}
 
 static int wanted_kind(const gen_opts *o, const mg_board *b, int cls) {
     if (o->only == ONLY_CRASHED)
         return ev_crashed(b);
+    if (o->only == ONLY_HARD)
+        return cls == EV_CONTACT && hard_position(b);
     return o->only ? cls == o->only : (cls == EV_CONTACT || cls == EV_RACE);
 }
 
@@ -333,12 +399,13 @@ static void usage(void) {
     fprintf(stderr,
         "sldata: data for supervised training of the evaluator nets (sltrain.py)\n"
         "  sldata gen --weights W --positions N --seed S --out DATA [--ply 1|2] [--top 5]\n"
-        "             [--margin 0.12] [--sample 0.5] [--explore 0.1] [--only contact|race|crashed]\n"
-        "             [--noise 0.08]\n"
+        "             [--margin 0.12] [--sample 0.5] [--explore 0.1]\n"
+        "             [--only contact|race|crashed|hard] [--noise 0.08]\n"
         "      0-ply self-play with W; at sampled decisions the results of the best --top plays\n"
         "      (within --margin of the best at 0-ply) with their ply-N values as targets;\n"
         "      --noise S: each game's plays chosen with N(0, s) added to every 0-ply equity,\n"
-        "      s drawn per game in [0, S), so the positions a club player reaches are in it\n"
+        "      s drawn per game in [0, S), so the positions a club player reaches are in it;\n"
+        "      --only hard: contact positions of bench/hard_positions.py's four classes\n"
         "  sldata gen --weights W --positions N --from DECISIONS --out DATA [--ply ...]\n"
         "      the same for the decisions in a file (52 bytes each: board, die1, die2) instead\n"
         "      of self-play: every decision, until N records or the file's end\n"
@@ -381,8 +448,9 @@ int main(int argc, char **argv) {
             if (!strcmp(v, "contact")) o.only = EV_CONTACT;
             else if (!strcmp(v, "race")) o.only = EV_RACE;
             else if (!strcmp(v, "crashed")) o.only = ONLY_CRASHED;
+            else if (!strcmp(v, "hard")) o.only = ONLY_HARD;
             else {
-                fprintf(stderr, "sldata: --only takes contact, race or crashed, not %s\n", v);
+                fprintf(stderr, "sldata: --only takes contact, race, crashed or hard, not %s\n", v);
                 return 2;
             }
         }

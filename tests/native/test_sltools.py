@@ -441,3 +441,26 @@ def test_crashed_training_on_data_without_crashed_positions_is_refused(sldata, t
                     "--net", "crashed")
     assert proc.returncode != 0 and "only 0 crashed positions" in proc.stdout + proc.stderr
     assert not (tmp_path / "k.wts").exists()
+
+
+def test_gen_only_hard_keeps_the_hard_position_benchs_four_classes_as_it_tests_them(sldata,
+                                                                                   tmp_path):
+    """--only hard: contact positions that pass one of bench/hard_positions.py's class tests
+    (a prime, a back game, a closed board, a contact bear-off) for either side. The same
+    self-play with every contact position kept holds the same games: filtered by Python's
+    tests, its records are the hard run's, one for one (C and Python one definition)."""
+    from game.model.position import Position
+    hard = conftest.bench_module("hard_positions")
+
+    def classes(b):
+        return {k for k in hard.CLASS_TESTS if hard.in_class(k, Position(list(b)))}
+    gen = ("gen", "--weights", ev.WEIGHTS_PATH, "--positions", 1500, "--seed", 6, "--ply", 1,
+           "--sample", 1, "--noise", 0.12)
+    run(sldata, *gen, "--only", "hard", "--out", tmp_path / "h.rec")
+    got = [b for b, _ in records(tmp_path / "h.rec")]
+    assert len(got) == 1500 and all(in_contact(b) and classes(b) for b in got)
+    assert set().union(*(classes(b) for b in got)) == set(hard.CLASS_TESTS)
+    run(sldata, *gen, "--only", "contact", "--out", tmp_path / "c.rec")
+    every = [b for b, _ in records(tmp_path / "c.rec")]
+    kept = [b for b in every if classes(b)]
+    assert 100 < len(kept) < len(every) and kept == got[:len(kept)]
