@@ -161,14 +161,17 @@ class Gnubg0:
             raise GnubgRejected(f"gnubg-nn answered {move!r} for "
                                 f"{self._where(board, die1, die2)}, which cannot be made "
                                 f"({exc})") from None
-        n = lib.bg_legal_plays(self.c_board, die1, die2, self.plays, self.steps, self.nsteps,
-                               lib.BG_MAX_PLAYS)
-        legal = bytes(ffi.buffer(self.plays, n * BOARD_LEN))
-        want = bytes(c & 0xFF for c in after)
-        if not any(legal[i * BOARD_LEN:(i + 1) * BOARD_LEN] == want for i in range(n)):
+        if list(after) not in self.legal_afters(board, die1, die2):
             raise GnubgRejected(f"gnubg-nn answered {move!r} for "
                                 f"{self._where(board, die1, die2)}, which is not a legal play")
         return after
+
+    def legal_afters(self, board: list[int], die1: int, die2: int) -> list[list[int]]:
+        """The board after each of our legal plays of the roll (this player's buffers)."""
+        self.c_board[0:BOARD_LEN] = board
+        n = lib.bg_legal_plays(self.c_board, die1, die2, self.plays, self.steps, self.nsteps,
+                               lib.BG_MAX_PLAYS)
+        return [list(self.plays[i * BOARD_LEN:(i + 1) * BOARD_LEN]) for i in range(n)]
 
 
 def make_player(name: str):

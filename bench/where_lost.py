@@ -54,14 +54,9 @@ def kinds(board: list[int]) -> list[str]:
 def noisy_choice(board: list[int], d1: int, d2: int, gnubg0: Gnubg0, noise: float,
                  rng: random.Random) -> list[int]:
     """gnubg0's play when each legal play's 0-ply equity is off by N(0, noise)."""
-    c_board = ffi.new("int8_t[]", board)
-    plays = ffi.new("int8_t[]", lib.BG_MAX_PLAYS * BOARD_LEN)
-    steps = ffi.new("int8_t[]", lib.BG_MAX_PLAYS * lib.BG_MAX_STEPS * lib.BG_STEP_FIELDS)
-    nsteps = ffi.new("int8_t[]", lib.BG_MAX_PLAYS)
-    n = lib.bg_legal_plays(c_board, d1, d2, plays, steps, nsteps, lib.BG_MAX_PLAYS)
-    if n <= 1:
+    afters = gnubg0.legal_afters(board, d1, d2)
+    if len(afters) <= 1:
         return gnubg0.choose(board, d1, d2)
-    afters = [list(plays[i * BOARD_LEN:(i + 1) * BOARD_LEN]) for i in range(n)]
     return max(afters, key=lambda a: gnubg_equity(gnubg0.gnubg, a, 0) + rng.gauss(0.0, noise))
 
 
