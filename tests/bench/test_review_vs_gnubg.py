@@ -1,8 +1,9 @@
 """bench/review_vs_gnubg.py end to end on a small run: one 3-point match and a one-game money
 session that gnubg plays, analyses at 0-ply (to keep CI cheap: the bench's own figures use
 2-ply) and we review at level 3, QUICK (the checked review is the same Reviewer with its
-3-ply checks, tested in tests/game/analysis/test_checked_errors.py). It checks the bench's logic (gnubg's statistics read, our
-review of the same file, the moves paired), not its figures."""
+3-ply checks, tested in tests/game/analysis/test_checked_errors.py). It checks the bench's
+logic (gnubg's statistics read, our review of the same file, the moves paired), not its
+figures."""
 import re
 
 import pytest
