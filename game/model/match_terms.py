@@ -10,7 +10,9 @@ from functools import cached_property
 from game.errors import MatchError
 from native import CData, ffi, lib
 
-MAX_CUBE = 64                    # the game's highest cube face (the engine takes more)
+# the game's highest cube face: a cube at it cannot be turned (bg.h, the one source; the
+# engine's evaluator takes faces up to BG_CUBE_MAX)
+MAX_CUBE: int = lib.BG_CUBE_FACE_MAX
 
 
 @dataclass(frozen=True)

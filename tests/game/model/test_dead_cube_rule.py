@@ -89,7 +89,6 @@ def test_c_may_double_is_the_python_rule_at_every_score_cube_owner_crawford_and_
     cube bits ask) says what MatchTerms.double_refused says: matches to 7 points at every
     score, cube, owner and Crawford state, and money play at every cube the engine takes
     (the cube at 64 cannot be turned, though the engine takes values to BG_CUBE_MAX)."""
-    assert MAX_CUBE == lib.BG_CUBE_FACE_MAX
     checked = 0
     for terms in itertools.chain(every_match_terms(), every_money_terms()):
         assert lib.bg_may_double(terms.as_c()) == (not terms.double_refused()), terms
