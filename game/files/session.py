@@ -160,8 +160,9 @@ class Session:
         kept = self.slot.last_saved if self.slot is not None else None
         if path and kept is not None:
             held = f"{short_path(path)} holds {saved_words(kept)}; it is offered at the next start"
-            if self.refused:
-                return f"the latest state could not be saved ({self.refused}): {held}"
+            why_not = self.refused or (self.problem if self.unwritten is not None else None)
+            if why_not:
+                return f"the latest state could not be saved ({why_not}): {held}"
             return f"game saved: {held}"
         why = self.problem or self.refused
         if why is None or self.slot is None:

@@ -139,3 +139,24 @@ def test_a_stop_signal_in_the_middle_of_a_save_that_cannot_be_written_says_why_a
     lines = closing(session, capsys)
     assert lines == [f"Spectrum Backgammon: the game could not be saved ({blocked}: a file, not "
                      f"a folder); no saved game is offered at the next start"]
+
+
+def test_a_latest_state_that_cannot_be_written_at_the_close_is_never_called_saved(
+        tmp_path, monkeypatch, capsys):
+    # the latest state's write fails (in play and again at the close) while the last state
+    # written can be written again: the close names what the file holds and says the latest
+    # could not be saved, not "game saved"
+    said: list = []
+    _driver, session = a_session_at_your_move(monkeypatch, tmp_path, said)
+    kept = session.slot.last_saved
+
+    def disk_full(saved):
+        raise OSError(28, "No space left on device")
+    session.slot.write = disk_full
+    session.autosave()
+    assert len(said) == 1 and session.unwritten is not None
+    lines = closing(session, capsys)
+    assert lines == [f"Spectrum Backgammon: the latest state could not be saved (No space left "
+                     f"on device): {tmp_path / 'savegame.json'} holds {saved_words(kept)}; it "
+                     f"is offered at the next start"]
+    assert savegame.read_save().position_id == kept.position_id
