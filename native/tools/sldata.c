@@ -74,12 +74,6 @@ typedef struct {
  * that bench's in_class, held equal by tests/native/test_sltools.py. */
 #define ONLY_HARD 101
 
-static int row_pips(const int8_t *row) {
-    int pips = 25 * row[MG_BAR];
-    for (int j = 0; j < 24; j++) pips += (j + 1) * row[j];
-    return pips;
-}
-
 static int row_men(const int8_t *row) {
     int men = 0;
     for (int j = 0; j < 25; j++) men += row[j];
@@ -130,7 +124,7 @@ static int hard_for(const int8_t *row, const int8_t *other, int behind_pips) {
 }
 
 static int hard_position(const mg_board *b) {
-    int pips0 = row_pips(b->b[0]), pips1 = row_pips(b->b[1]);
+    int pips0 = mg_pips(b, 0), pips1 = mg_pips(b, 1);
     return hard_for(b->b[0], b->b[1], pips0 - pips1) || hard_for(b->b[1], b->b[0], pips1 - pips0);
 }
 
