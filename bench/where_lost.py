@@ -10,6 +10,7 @@ than gnubg0 there). Run: python3 bench/where_lost.py --level 3 [--noise 0.06 --v
 from __future__ import annotations
 
 import argparse
+import functools
 import math
 import os
 import random
@@ -60,6 +61,15 @@ def noisy_choice(board: list[int], d1: int, d2: int, gnubg0: Gnubg0, noise: floa
     return max(afters, key=lambda a: gnubg_equity(gnubg0.gnubg, a, 0) + rng.gauss(0.0, noise))
 
 
+def equity_at_2ply(gnubg: object, judged: dict[tuple[int, ...], float], after: list[int]
+                   ) -> float:
+    """gnubg 2-ply's equity of the play reaching `after`, kept in `judged` once asked."""
+    key = tuple(after)
+    if key not in judged:
+        judged[key] = gnubg_equity(gnubg, after, 2)
+    return judged[key]
+
+
 def sample(n: int, seed: int, gnubg0: Gnubg0, noise: float = 0.0):
     """(board, die1, die2) of n positions from gnubg0 self-play, a game at a time (with
     noise > 0, a noisy gnubg0's)."""
@@ -103,13 +113,7 @@ def main():
     vs2: dict[str, list[float]] = {"ours": [], "gnubg0": []}
     for board, d1, d2 in sample(args.positions, args.seed, gnubg0, args.noise):
         mine, theirs = ours.choose(board, d1, d2), gnubg0.choose(board, d1, d2)
-        judged: dict[tuple[int, ...], float] = {}
-
-        def eq2(after: list[int], judged: dict[tuple[int, ...], float] = judged) -> float:
-            key = tuple(after)
-            if key not in judged:
-                judged[key] = gnubg_equity(gnubg0.gnubg, after, 2)
-            return judged[key]
+        eq2 = functools.partial(equity_at_2ply, gnubg0.gnubg, {})   # each play once a position
         loss = 0.0
         if mine != theirs:
             loss = eq2(theirs) - eq2(mine)
