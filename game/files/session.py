@@ -83,11 +83,9 @@ class Session:
             self.refused = None
             slot.write(saved)
         except (OSError, savegame.SaveError) as exc:
-            why = os_words(exc) if isinstance(exc, OSError) else str(exc)
+            why = self.note_problem(exc)
             if isinstance(exc, savegame.SaveError):   # not in the slot: never written again
-                self.refused, self.unwritten = why, None
-            else:
-                self.problem = why
+                self.unwritten = None
             if not self.failed:
                 self.say(f"the game could not be saved (play goes on): {why}")
                 self.unsaid = SAVE_FAILED_WORDS
@@ -135,13 +133,15 @@ class Session:
             self.note_problem(exc)
             return None
 
-    def note_problem(self, exc: OSError | savegame.SaveError) -> None:
-        """Why a write failed, kept for closing_words: an OSError in the system's words,
-        a refusal (the save cannot hold the state) in its own."""
+    def note_problem(self, exc: OSError | savegame.SaveError) -> str:
+        """Why a write failed, kept for closing_words and returned: an OSError in the
+        system's words (`problem`), a refusal (the save cannot hold the state) in its own
+        (`refused`)."""
         if isinstance(exc, OSError):
             self.problem = os_words(exc)
-        else:
-            self.refused = str(exc)
+            return self.problem
+        self.refused = str(exc)
+        return self.refused
 
     def close(self) -> str | None:
         """The close (the window, a stop signal): save_again() and the one line that says
