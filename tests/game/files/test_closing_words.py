@@ -132,7 +132,10 @@ def test_a_stop_signal_in_the_middle_of_a_save_that_cannot_be_written_says_why_a
     _driver, session = a_session_at_your_move(monkeypatch, blocked, said)
     session.failed, session.problem = False, None    # as if the first save were in flight
     session.slot.last = session.slot.last_saved = None
-    session.slot.write = lambda saved: (_ for _ in ()).throw(StopInTheWrite())
+
+    def cut_short(saved):
+        raise StopInTheWrite
+    session.slot.write = cut_short
     with pytest.raises(StopInTheWrite):
         session.autosave()
     del session.slot.write                       # the close's write is the real one: it fails
