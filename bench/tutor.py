@@ -14,7 +14,7 @@ search looked at less deeply than its best, one deeper judgement). Measured thre
            judgement's start (before_roll) to its verdict, the roll made at once as after
            the computer's shown play (the worst case); the cheap screen alone for most
            positions, level 5 too for the close ones (counted apart)
-One figure a line, with its unit. Run: python3 bench/tutor.py [--positions N]"""
+One figure a line, with its unit. Run: python3 bench/tutor.py [--positions N] [--seed S]"""
 from __future__ import annotations
 
 import argparse
@@ -86,7 +86,7 @@ def warned_of(position, dice, ranked, coach, got: dict) -> None:
                   None)
     if marked is None:
         return
-    coach.deeper.result()                            # the player still typing meanwhile
+    coach.checks.settled()                           # the player still typing meanwhile
     coach.warned.clear()
     start, cpu = time.perf_counter(), time.process_time()
     verdict = coach.verdict(marked)
@@ -99,13 +99,13 @@ def warned_of(position, dice, ranked, coach, got: dict) -> None:
     got["warned_instant_cpu"].append(ms(time.process_time() - cpu))
 
 
-def measure(count: int) -> dict:
+def measure(count: int, seed: int = 44) -> dict:
     evaluator.ensure_loaded()
     got: dict = {"typed": [], "typed_best": [], "instant": [], "ranking": [], "cube": [],
                  "missed": [], "missed_close": [], "missed_screen": [], "warned_typed": [],
                  "warned_instant": [], "cleared": [], "warned_typed_cpu": [],
                  "warned_instant_cpu": []}
-    for position, dice in positions(count):
+    for position, dice in positions(count, seed):
         coach = tutor.PlayCoach(position, dice, MONEY, True, OPTION)
         start = time.perf_counter()
         ranked = coach.ranking.result()              # the player is still typing meanwhile
@@ -145,9 +145,10 @@ def measure(count: int) -> dict:
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--positions", type=int, default=60)
+    parser.add_argument("--seed", type=int, default=44, help="the level-3 games' dice")
     args = parser.parse_args(argv)
     load = os.getloadavg()[0]
-    got = measure(args.positions)
+    got = measure(args.positions, args.seed)
     print(f"load {load:.1f} -> {os.getloadavg()[0]:.1f} (1-minute load average, before -> "
           f"after; {os.cpu_count()} cores)")
     print(f"positions {args.positions}")

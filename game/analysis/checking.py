@@ -7,6 +7,7 @@ judgement itself (judge.py), and not rollouts: a 324-game rollout of the same pl
 about ten times a 3-ply check (bench/review.py), too long for a review of a match."""
 from __future__ import annotations
 
+import threading
 from collections.abc import Sequence
 from dataclasses import replace
 from typing import TypeVar
@@ -48,6 +49,76 @@ def judged_deeper(plays: Sequence[Play], terms: MatchTerms = MONEY, known: dict 
     found.update(zip((p.after for p in missing), judge_afters(missing, terms, ply),
                      strict=True))
     return [found[p.after] for p in plays]
+
+
+class PlayChecks:
+    """One turn's plays, each named by the position after it, judged at `ply` (judge_afters) on
+    up to `workers` threads of their own, ahead of time: ahead(afters) queues plays to judge
+    while the player thinks; judged(afters) moves the ones asked for to the front and waits
+    for them alone. The tutor's 3-ply checks, two at once on two cores. Not a cache across
+    turns: one a turn."""
+
+    def __init__(self, terms: MatchTerms = MONEY, workers: int = 2, ply: int = CHECK_PLY):
+        self.terms, self.ply, self.workers = terms.judged, ply, max(1, workers)
+        self._changed = threading.Condition()
+        self._queue: list[Position] = []            # waiting to be judged, the next first
+        self._busy: set[Position] = set()           # being judged
+        self._done: dict[Position, tuple | Exception] = {}
+        self._running = 0                           # worker threads alive
+
+    def ahead(self, afters: Sequence[Position]) -> None:
+        """Queue the plays reaching `afters` (those not judged, being judged or queued)
+        behind the others."""
+        with self._changed:
+            self._queue.extend(self._new(afters))
+            self._start()
+
+    def judged(self, afters: Sequence[Position]) -> list[tuple]:
+        """(equity, chances) of the play reaching each of `afters`, as judge_afters gives
+        them, those not judged yet judged first (what a judgement raised is raised here)."""
+        with self._changed:
+            first = self._new(afters)
+            self._queue = [*first, *(a for a in self._queue if a not in first)]
+            self._start()
+            self._changed.wait_for(lambda: all(a in self._done for a in afters))
+            answers = [self._done[a] for a in afters]
+        for answer in answers:
+            if isinstance(answer, Exception):
+                raise answer
+        return answers
+
+    def settled(self) -> None:
+        """Wait until every play queued is judged (a benchmark's player who types slowly)."""
+        with self._changed:
+            self._changed.wait_for(lambda: not self._queue and not self._busy)
+
+    def _new(self, afters: Sequence[Position]) -> list[Position]:
+        """Of `afters`, once each, those neither judged nor being judged (queued or not)."""
+        return [a for a in dict.fromkeys(afters) if a not in self._done and a not in self._busy]
+
+    def _start(self) -> None:                       # (the lock held)
+        while self._running < min(self.workers, len(self._queue) + len(self._busy)):
+            self._running += 1
+            threading.Thread(target=self._work, daemon=True, name="check").start()
+
+    def _work(self) -> None:
+        while True:
+            with self._changed:
+                if not self._queue:
+                    self._running -= 1
+                    self._changed.notify_all()
+                    return
+                after = self._queue.pop(0)
+                self._busy.add(after)
+            try:
+                answer: tuple | Exception = evaluator.judge_plays([after], self.ply,
+                                                                  self.terms)[0]
+            except Exception as error:       # raised again in judged(), never lost
+                answer = error
+            with self._changed:
+                self._done[after] = answer
+                self._busy.discard(after)
+                self._changed.notify_all()
 
 
 def listed_to_played(listed: list[Listed], after: Position) -> list[Listed]:

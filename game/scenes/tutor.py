@@ -5,7 +5,8 @@ the size the option names is said on the message line before the turn goes on, w
 play or action and the error made: T or U takes it back (D doubles instead of a missed
 double), ENTER keeps it. A warning is checked at 3 plies before it is said, as the CHECKED
 review charges (game/analysis/checking.py): one the check clears is not said. The judging
-runs in a thread from the turn's start, the listed plays' 3-ply judgement too. Not the review
+runs in a thread from the turn's start, the listed plays' 3-ply checks on two more (two at
+once: checking.PlayChecks), and the frames go on while a verdict is awaited. Not the review
 after the game, not the turn's keys (game/scenes/), and silent when the option is OFF: the
 1983 game is then unchanged."""
 from __future__ import annotations
@@ -37,6 +38,7 @@ TAKE_BACK_KEYS = ("T", "U")
 OFFER = "T/U: take it back  ENTER: keep"
 DOUBLE_INSTEAD_KEYS = ("D",)                       # a missed double: double after all
 DOUBLE_OFFER = "D: double  ENTER: roll"
+CHECK_THREADS = 2                                  # plays checked at once (the cores)
 OFFER_ROW = S.BOTTOM_FIRST_ROW - 1                 # across the board between its halves
 OFFER_ATTR = S.attr(S.BLACK, S.YELLOW, bright=True)  # as the game-over banner there
 MARK_ATTR = {"?": S.attr(S.BLACK, S.YELLOW, bright=True),   # as the review's marks
@@ -117,19 +119,18 @@ class PlayCoach:
         self.terms = terms.judged
         self.mover_is_human = mover_is_human
         self.warned: set = set()            # plays already warned of this turn
-        self.ranking = Job(lambda: evaluator.ranked_plays(position, self.dice,
-                                                          review.REVIEW_LEVEL,
-                                                          terms=self.terms))
-        self.deeper = Job(self._listed_deeper)
+        self.checks = checking.PlayChecks(self.terms, min(CHECK_THREADS,
+                                                          review.review_workers()))
+        self.ranking = Job(self._rank)
 
-    def _listed_deeper(self) -> dict:
-        """{position after: (equity, chances)} of the plays the review lists, at 3 plies."""
-        ranked = self.ranking.result()
-        if not ranked or len(ranked) < 2:
-            return {}
-        listed = [c.play for c in list(ranked)[:review.CANDIDATES_SHOWN]]
-        return dict(zip((p.after for p in listed), checking.judged_deeper(listed, self.terms),
-                        strict=True))
+    def _rank(self) -> evaluator.Candidates:
+        """Level 5's ranking of the roll's plays; the plays the review lists are then queued
+        for their 3-ply check while the player types."""
+        ranked = evaluator.ranked_plays(self.position, self.dice, review.REVIEW_LEVEL,
+                                        terms=self.terms)
+        if len(ranked) >= 2:
+            self.checks.ahead([c.play.after for c in list(ranked)[:review.CANDIDATES_SHOWN]])
+        return ranked
 
     def checked(self, ranked: Sequence[evaluator.Candidate], after: Position) -> tuple:
         """(the best play by the check, the error of the play reaching `after` against it)
@@ -137,7 +138,7 @@ class PlayCoach:
         listed = list(ranked)[:review.CANDIDATES_SHOWN]
         mine = next(c for c in ranked if c.play.after == after)
         plays = [c.play for c in (*checking.listed_to_played(listed, after), mine)]
-        judged = checking.judged_deeper(plays, self.terms, self.deeper.result())
+        judged = self.checks.judged([p.after for p in plays])
         best = max(range(len(plays)), key=lambda i: judged[i][0])
         loss = max(0.0, judged[best][0] - judged[-1][0])
         emg = Emg.at(self.terms)
@@ -146,6 +147,8 @@ class PlayCoach:
     def verdict(self, after: Position) -> Verdict | None:
         """The warning a finished play reaching `after` (the mover still on roll) earns, or
         None: a good play, a forced one, one warned of already, or no judgement."""
+        if not self.ranking.done and after not in self.warned:
+            self.checks.ahead([after])      # finished at once: its check on the idle core
         ranked = self.ranking.result()
         if not ranked or after in self.warned or len({c.play.after for c in ranked}) < 2:
             return None
@@ -182,8 +185,8 @@ def check_play(board_game: Game, turn: rules.Turn, coach: PlayCoach | None) -> F
     if coach is None or board_game.table.settings.tutor == "off":     # (turned off meanwhile: O)
         return False
     coach.option = board_game.table.settings.tutor
-    yield from finished(coach.ranking)         # no frame at all once the ranking is done
-    verdict = coach.verdict(turn.position)     # a lookup (or one deeper look, money play)
+    # frames go on while the ranking and the check are awaited (none once they are done)
+    verdict = yield from finished(Job(lambda: coach.verdict(turn.position)))
     if verdict is None:
         return False
     key = yield from offer(board_game, verdict)

@@ -4,6 +4,9 @@ page says how each was checked, the .sgf carries the checked values, and the tut
 warning the same way. Positions are gnubg position IDs from a match GNU Backgammon played
 against itself (bench/review_vs_gnubg.py seed 48), with the play and the terms they had."""
 
+import threading
+import time
+
 import pytest
 
 from game.analysis import checking
@@ -11,6 +14,7 @@ from game.analysis import judge as review
 from game.analysis.cube_judgement import judge_no_double
 from game.analysis.judge import Reviewer, judged_play
 from game.analysis.verdicts import DOUBTFUL, Check, CubeReview, MoveReview
+from game.errors import BackgammonError
 from game.files.settings import Settings, load_settings
 from game.matchfiles import sgf
 from game.model import evaluator, rules
@@ -207,3 +211,82 @@ def test_a_cube_action_is_checked_by_the_3ply_cubeful_search_per_unit_of_cube():
     formula = evaluator.cube_decision_for(evaluator.evaluate(position_id, 3))
     centred = checking.deeper_cube_decision(position_id, MatchTerms())
     assert abs(centred.no_double_equity - formula.no_double_equity) > 0.01
+
+
+# ---- the tutor's checks, two at once (checking.PlayChecks) ------------------------------------
+
+def listed_afters(position_id, dice, terms, count=3):
+    ranked = evaluator.ranked_plays(Position.from_id(position_id), dice, review.REVIEW_LEVEL,
+                                    terms=terms)
+    return [c.play.after for c in list(ranked)[:count]]
+
+
+def test_plays_checked_two_at_once_are_judged_as_one_at_a_time():
+    position_id, dice, _, terms = CONFIRMED
+    afters = listed_afters(position_id, dice, terms)
+    checks = checking.PlayChecks(terms, workers=2)
+    checks.ahead(afters[:2])
+    together = checks.judged(afters)
+    alone = evaluator.judge_plays(afters, checking.CHECK_PLY, terms)
+    assert [e for e, _ in together] == [e for e, _ in alone]        # the very bits
+    assert [c for _, c in together] == [c for _, c in alone]
+
+
+def test_a_check_asked_for_goes_before_the_checks_queued_ahead(monkeypatch):
+    """One worker: while it judges the first play queued, the play asked for jumps the queue,
+    so the player waits for it, not for the listed plays behind."""
+    first_started, go_on, order = threading.Event(), threading.Event(), []
+
+    def judge_plays(afters, ply, terms):
+        order.append(afters[0])
+        if len(order) == 1:
+            first_started.set()
+            go_on.wait(10)
+        return [(0.0, None)]
+
+    monkeypatch.setattr(evaluator, "judge_plays", judge_plays)
+    a, b, c = (Position.from_id(i) for i in ("4HPwATDgc/ABMA", "tykAgDvc2w0AQA",
+                                              "vLcdAAB3YwAEOg"))
+    checks = checking.PlayChecks(workers=1)
+    checks.ahead([a, b])
+    assert first_started.wait(10)
+    asker = threading.Thread(target=checks.judged, args=([c],))
+    asker.start()
+    while c not in checks._queue:       # the asker has put it in the queue
+        time.sleep(0.001)
+    go_on.set()
+    asker.join(10)
+    checks.settled()
+    assert order == [a, c, b]
+
+
+def test_a_check_that_fails_raises_in_the_player_asking_and_the_others_stand(monkeypatch):
+    bad = Position.from_id("tykAgDvc2w0AQA")
+
+    def judge_plays(afters, ply, terms):
+        if afters[0] == bad:
+            raise BackgammonError("no weights")
+        return [(0.5, None)]
+
+    monkeypatch.setattr(evaluator, "judge_plays", judge_plays)
+    good = Position.from_id("4HPwATDgc/ABMA")
+    checks = checking.PlayChecks(workers=2)
+    checks.ahead([bad, good])
+    with pytest.raises(BackgammonError, match="no weights"):
+        checks.judged([good, bad])
+    assert checks.judged([good]) == [(0.5, None)]
+
+
+def test_a_play_finished_before_the_ranking_is_checked_beside_it():
+    """The instant case: the play's own check starts on the other core while level 5 still
+    ranks, and the verdict is the one a player who typed slowly gets."""
+    position_id, dice, words, terms = CONFIRMED
+    after = play_named(position_id, dice, words).after
+    instant = tutor.PlayCoach(Position.from_id(position_id), dice, terms, False, "?")
+    quick = instant.verdict(after)
+    slow = tutor.PlayCoach(Position.from_id(position_id), dice, terms, False, "?")
+    slow.ranking.result()
+    slow.checks.settled()
+    assert after not in slow.checks._done          # not listed: checked only when finished
+    assert quick == slow.verdict(after)
+    assert after in instant.checks._done
