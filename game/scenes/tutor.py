@@ -251,8 +251,8 @@ def check_cube(board_game: Game, coach: CubeCoach | None, kind: str) -> Frames:
     False to keep it."""
     if coach is None:
         return False
-    yield from finished(coach.decision)
-    verdict = coach.verdict(kind)
+    # frames go on while the decision and its 3-ply check are awaited
+    verdict = yield from finished(Job(lambda: coach.verdict(kind)))
     if verdict is None:
         return False
     return (yield from offer(board_game, verdict)) is not None

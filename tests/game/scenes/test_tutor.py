@@ -4,6 +4,7 @@ and the equity given away, T or U takes it back and ENTER keeps it; a roll witho
 the review would call missed is named before the dice are thrown, D doubles after all and ENTER
 rolls; below the option's mark, and with the option OFF, nothing is said. The marks are worked
 out here by the review's own judgement, not typed in."""
+import threading
 import time
 from types import SimpleNamespace
 
@@ -15,6 +16,7 @@ from cube_scenes import (
     missed_double,
     screens_until_your_move,
 )
+from game.analysis import checking
 from game.analysis import judge as review
 from game.analysis.verdicts import BAD, DOUBTFUL, mark_for
 from game.commands import play_text
@@ -476,3 +478,52 @@ def test_missed_double_warning_uses_the_reviews_judgement(length, terms):
                                                      match_length=length))
     until(driver, "better by", row=23)
     assert driver.message() == f"{item.mark} Doubling is better by {item.loss:.3f}"
+
+
+# ---- the frames go on while a warning is checked ------------------------------------------
+
+def frame_while_checking(monkeypatch, module, name, frames_of):
+    """Make `module.name` (a 3-ply judgement) wait until released, start the turn's
+    generator `frames_of()` and take its first frame: True when that frame came while the
+    judgement was still waiting (the machine runs on meanwhile)."""
+    asked, release = threading.Event(), threading.Event()
+    real = getattr(module, name)
+
+    def waiting(*args, **kwargs):
+        asked.set()
+        release.wait(10)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(module, name, waiting)
+    frames = frames_of()
+    try:
+        next(frames)                                   # a frame (or the warning at once)
+        return asked.is_set() and not release.is_set()
+    except StopIteration:
+        return False
+    finally:
+        release.set()
+        frames.close()
+
+
+def test_the_frames_go_on_while_a_marked_play_is_checked(monkeypatch, marked):
+    play = marked["??"][0][0]
+    game = SimpleNamespace(table=SimpleNamespace(settings=Settings(tutor="?")))
+
+    def frames_of():
+        coach = tutor.PlayCoach(Position.start(), (5, 3), MONEY, True, "?")
+        coach.ranking.result()                          # ranked: only the check is left
+        return tutor.check_play(game, SimpleNamespace(position=play.after), coach)
+
+    assert frame_while_checking(monkeypatch, evaluator, "judge_plays", frames_of)
+
+
+def test_the_frames_go_on_while_a_cube_action_is_checked(monkeypatch):
+    game = SimpleNamespace(table=SimpleNamespace(settings=Settings(tutor="?")))
+
+    def frames_of():
+        coach = tutor.CubeCoach(Position.from_id(RACE_PASS), MONEY, "?")
+        coach.decision.result()                         # decided: only the check is left
+        return tutor.check_cube(game, coach, "take")    # a take of a pass: marked
+
+    assert frame_while_checking(monkeypatch, checking, "deeper_cube_decision", frames_of)
