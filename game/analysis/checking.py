@@ -82,10 +82,10 @@ class PlayChecks:
             self._start()
             self._changed.wait_for(lambda: all(a in self._done for a in afters))
             answers = [self._done[a] for a in afters]
-        for answer in answers:
-            if isinstance(answer, Exception):
-                raise answer
-        return answers
+        failed = next((a for a in answers if isinstance(a, Exception)), None)
+        if failed is not None:
+            raise failed
+        return [a for a in answers if not isinstance(a, Exception)]
 
     def settled(self) -> None:
         """Wait until every play queued is judged (a benchmark's player who types slowly)."""

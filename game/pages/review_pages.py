@@ -7,10 +7,9 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Sequence
-from typing import Any
 
 from game.analysis import judge as R
-from game.analysis.verdicts import Review, SideSummary
+from game.analysis.verdicts import CubeReview, MoveReview, Review, SideSummary
 from game.board import message_rows
 from game.board import screen as S
 from game.board.lines import fit, rom_text, wrap
@@ -37,9 +36,9 @@ from game.words import SIDE_NAMES, say
 from game.zx.basic import CODE_ENTER, Basic
 from spectrum.safe_write import PathLike
 
-# A review page's decision, a verdicts.MoveReview or CubeReview, told apart by its kind (a str,
-# which mypy cannot narrow the two by): Any
-Item = Any
+# A review page's decision: a play (MoveReview, kind "move") or a cube action (CubeReview),
+# told apart by isinstance where a play's own fields are read
+Item = MoveReview | CubeReview
 
 BAR_ROW, BAR_COL, BAR_CELLS = 10, 1, 30          # the progress bar: 30 cells on row 10
 HEADLINE_ROW = S.BOTTOM_FIRST_ROW - 1             # across the board between its halves
@@ -86,12 +85,12 @@ def _judged(item: Item, bottom: str, names: dict | None) -> tuple[str, str]:
     """(who did what, the mark and the equity given away): "5 You 55: m5 m5 h5 h5" and
     "?? -0.163 -4.1%". The name is side_word's (NAME_CHARS at most), the play every step."""
     who = side_word(item.side, names)
-    if item.kind == "move":
+    if isinstance(item, MoveReview):
         made = play_text(item.played.play, item.side == bottom)
         left = f"{item.number} {who} {item.dice[0]}{item.dice[1]}: {made}"
     else:
         left = f"{item.number} {who}: {item.kind}"
-    if item.kind == "move" and item.forced:
+    if isinstance(item, MoveReview) and item.forced:
         right = "forced"
     elif item.loss == 0:
         right = "best" if item.kind == "move" else "right"
@@ -106,7 +105,7 @@ def _best_words(item: Item, bottom: str) -> tuple[str, list[str]]:
     """The message line's parts: level 5's best play (or the proper cube action), then the
     depth and the luck, longest form first; the depth always in words, "2-ply", as the A
     page and the rollout pages say it."""
-    if item.kind != "move":
+    if not isinstance(item, MoveReview):
         return f"Proper: {item.proper}", []
     best = "The best play." if item.loss == 0 else \
         f"Best {play_text(item.best.play, item.side == bottom)}"
@@ -209,7 +208,7 @@ def figures_lines(item: Item, bottom: str, sides: Sequence[str]) -> list[str]:
     a cube page, the cube advice for the decision (commands.cube_advice_lines) in the units
     of the terms it was judged at (a score past the match table: money play, said)."""
     other = sides[1] if item.side == sides[0] else sides[0]
-    if item.kind != "move":
+    if not isinstance(item, MoveReview):
         doubler = item.side if item.kind in ("double", "no double") else other
         lines = cube_advice_lines(item.decision, say("who", doubler),
                                   offered=item.kind in ("take", "drop"),
@@ -269,7 +268,7 @@ def draw_item(screen: S.Screen, item: Item, bottom: str, names: dict | None = No
     screen.draw_board(board_view(item.before, item.side == bottom
                                  if item.kind in ("move", "no double", "double")
                                  else item.side != bottom))
-    if item.kind == "move":
+    if isinstance(item, MoveReview):
         black = item.side != bottom
         screen.draw_dice(item.dice[0], item.dice[1], black, black)
     if item.cube_owner is not None:      # a centred cube would sit under the headline
