@@ -15,26 +15,19 @@ from game.pages.review_pages import shown_items
 from gnubg_tools import run_gnubg_commands
 from review_records import QUICK, played_out
 
-GAMES = {   # the score (human, computer) of a match, the turn the human doubles at
+# the score (human, computer) of a match, the turn the human doubles at (the computer takes;
+# then level 3's best, now and then one of its next three, seeded dice, to the end)
+GAMES = {
     "2-away/2-away": (3, {HUMAN: 1, COMPUTER: 1}, 3),
     "the trailer doubles after Crawford": (5, {HUMAN: 1, COMPUTER: 4}, 3),
 }
-
-
-def played_with_a_double(length: int, score: dict, double_at: int, seed: int = 1,
-                         error_rate: float = 0.3) -> MatchRecord:
-    """One game at `score`: the human doubles before its turn `double_at` (counting both
-    sides' turns from 1) and the computer takes; then both play level 3's best, now and then
-    one of its next three, seeded dice, to the end."""
-    return played_out(seed, error_rate=error_rate, length=length, score=score,
-                      double_at=double_at)
 
 
 @pytest.fixture(scope="module")
 def reviews():
     out = {}
     for name, (length, score, at) in GAMES.items():
-        record = played_with_a_double(length, score, at)
+        record = played_out(1, length=length, score=score, double_at=at)   # the human doubles
         out[name] = record, review_game(record, level=QUICK, checked=False)
     return out
 
