@@ -297,10 +297,17 @@ class DisplayLoop:
         self.note("Sound OFF (F9 for on)" if muted else "Sound ON (F9 for off)")
 
     def _screenshot(self) -> str:
-        """F12: the frame as a PNG in the working folder; the words that say where, or why not."""
-        path = time.strftime("spectrum-%Y%m%d-%H%M%S.png")
+        """F12: the frame as a PNG in the working folder; the words that say where, or why not.
+        Named by the second it was taken; another in the same second gets -2, -3, ... (none
+        is written over)."""
+        stamp = time.strftime("spectrum-%Y%m%d-%H%M%S")
+        path = f"{stamp}.png"
         try:
             path = os.path.abspath(path)          # OSError if the working folder is gone
+            taken = 1
+            while os.path.exists(path):
+                taken += 1
+                path = os.path.abspath(f"{stamp}-{taken}.png")
             save_screenshot(self.frame, path, self.options.scale)
         except (OSError, _pygame().error) as exc:
             folder = os.path.dirname(path) or "the working folder"

@@ -108,6 +108,25 @@ def test_screenshot_key_saves_a_png(tmp_path, test_pattern, monkeypatch):
     assert size == (640, 480)
 
 
+def test_two_screenshots_in_one_second_are_two_files(tmp_path, test_pattern, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(display.time, "strftime", lambda fmt: "spectrum-20261129-103952")
+    count = []
+
+    def on_frame(m):
+        count.append(1)
+        if len(count) in (2, 3):
+            pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_F12, mod=0))
+        return len(count) < 5
+
+    loop = display.DisplayLoop(test_pattern, on_frame, WindowOptions(scale=1, fast=True))
+    assert loop.run_window() == 0
+    assert [os.path.basename(p) for p in loop.screenshots] == [
+        "spectrum-20261129-103952.png", "spectrum-20261129-103952-2.png"]
+    assert sorted(os.listdir(tmp_path)) == ["spectrum-20261129-103952-2.png",
+                                            "spectrum-20261129-103952.png"]
+
+
 def test_paced_mode_runs_at_50_hz(test_pattern):
     import time
     frames = []
