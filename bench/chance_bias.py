@@ -1,0 +1,101 @@
+"""Where our chances part from GNU Backgammon's, signed, by kind of position (not a test, not a
+training set): positions from gnubg0 self-play (bench/where_lost.sample; with --noise, a noisy
+gnubg0's: the positions a club player's games reach), the side on roll before its roll. Our
+net at 0 and 2 plies, and gnubg's own 0-ply beside them, each less gnubg-nn at 2 plies: the mean
+signed difference of the win, win-gammon and lose-gammon chances and of the cubeless equity,
+and the mean |equity difference|. gnubg only judges here; its outputs are never training
+targets. The kinds are where_lost's (race; contact, a man on the bar, 3+ men back, 40+ pips
+ahead or behind, a side with men borne off) and bench/hard_positions' four classes.
+One judge of one kind a line, with units. Run: python3 bench/chance_bias.py [--noise 0.06]"""
+from __future__ import annotations
+
+import argparse
+import collections
+import os
+import statistics
+import sys
+from dataclasses import astuple
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.dirname(HERE))
+sys.path.insert(0, HERE)
+
+from game.model import evaluator  # noqa: E402
+from game.model.position import Position  # noqa: E402
+from hard_positions import CLASSES, in_class  # noqa: E402
+from native import ffi, lib  # noqa: E402
+from strength import Gnubg0  # noqa: E402
+from where_lost import kinds, sample  # noqa: E402
+
+JUDGES = ("ours 0-ply", "ours 2-ply", "gnubg 0-ply")
+
+
+def equity(win: float, win_gammon: float, win_bg: float, lose_gammon: float,
+           lose_bg: float) -> float:
+    return 2 * win - 1 + win_gammon - lose_gammon + win_bg - lose_bg
+
+
+def figures(chances) -> tuple[float, float, float, float]:
+    """(win, win gammon, lose gammon, cubeless equity) of five chances in gnubg's order."""
+    w, wg, wb, lg, lb = chances
+    return w, wg, lg, equity(w, wg, wb, lg, lb)
+
+
+def position_kinds(board: list[int], position: Position) -> list[str]:
+    found = kinds(board)
+    if found != ["race"]:
+        found += [k for k in CLASSES if in_class(k, position)]
+    return ["all", *found]
+
+
+def differences(count: int, seed: int, noise: float) -> dict[str, list[dict]]:
+    """{kind: [{judge: (win, win gammon, lose gammon, equity) less gnubg 2-ply's}, ...]}"""
+    evaluator.ensure_loaded()
+    gnubg0 = Gnubg0()
+    gnubg = gnubg0.gnubg
+    rows: dict[str, list[dict]] = collections.defaultdict(list)
+    for board, _, _ in sample(count, seed, gnubg0, noise):
+        if lib.bg_game_result(ffi.new("int8_t[]", board)):
+            continue
+        position = Position(tuple(board))
+        on_roll = [board[25:], board[:25]]          # gnubg's order: the side on roll second
+        reference = figures(gnubg.probabilities(on_roll, 2))
+        judged = {"ours 0-ply": figures(astuple(evaluator.evaluate(position, 0))),
+                  "ours 2-ply": figures(astuple(evaluator.evaluate(position, 2))),
+                  "gnubg 0-ply": figures(gnubg.probabilities(on_roll, 0))}
+        row = {name: tuple(a - b for a, b in zip(value, reference, strict=True))
+               for name, value in judged.items()}
+        for kind in position_kinds(board, position):
+            rows[kind].append(row)
+    return rows
+
+
+def report(rows: dict[str, list[dict]]) -> list[str]:
+    out = []
+    for kind, found in sorted(rows.items(), key=lambda item: -len(item[1])):
+        out.append(f"{kind}: {len(found)} positions")
+        for judge in JUDGES:
+            mean = [statistics.fmean(r[judge][i] for r in found) for i in range(4)]
+            spread = statistics.fmean(abs(r[judge][3]) for r in found)
+            out.append(f"{kind} | {judge} less gnubg 2-ply: win {mean[0]:+.3f}, win gammon "
+                       f"{mean[1]:+.3f}, lose gammon {mean[2]:+.3f} (fractions); equity "
+                       f"{mean[3]:+.3f}, mean |equity| {spread:.3f} (points)")
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--positions", type=int, default=3000)
+    ap.add_argument("--seed", type=int, default=3251)
+    ap.add_argument("--noise", type=float, default=0.0,
+                    help="gnubg0's evaluation noise in self-play (0.06: a club player)")
+    args = ap.parse_args(argv)
+    print(f"positions from gnubg0 self-play: {args.positions}, seed {args.seed}, "
+          f"noise {args.noise}")
+    for line in report(differences(args.positions, args.seed, args.noise)):
+        print(line)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
