@@ -17,7 +17,6 @@ from game.analysis.verdicts import DOUBTFUL, Check, Choice, CubeReview, MoveRevi
 from game.model import evaluator
 from game.model.match_terms import MONEY, MatchTerms
 from game.model.position import Position
-from game.model.rules import Play
 from game.model.search_settings import SearchSettings
 
 CHECK_PLY = 3                    # level 5 at 3 plies (bg.h's BG_JUDGE_MAX_PLY)
@@ -32,23 +31,12 @@ CHECKED, QUICK = "checked", "quick"   # the review option (game/files/settings.p
 Listed = TypeVar("Listed", Choice, evaluator.Candidate)
 
 
-def judge_afters(plays: Sequence[Play], terms: MatchTerms = MONEY,
+def judge_afters(afters: Sequence[Position], terms: MatchTerms = MONEY,
                  ply: int = CHECK_PLY) -> list[tuple]:
-    """(equity, chances) of each play (rules.Play) judged at `ply` by the mover at its `terms`
-    (as judged: a match past the table is money play), as a ranking would judge it there."""
-    judged = terms.judged
-    return evaluator.judge_plays([p.after for p in plays], ply, judged)
-
-
-def judged_deeper(plays: Sequence[Play], terms: MatchTerms = MONEY, known: dict | None = None,
-                  ply: int = CHECK_PLY) -> list[tuple]:
-    """(equity, chances) of each play at `ply` (judge_afters), those in `known` (position
-    after the play -> (equity, chances), judged so ahead of time) not judged again."""
-    found = dict(known or {})
-    missing = [p for p in plays if p.after not in found]
-    found.update(zip((p.after for p in missing), judge_afters(missing, terms, ply),
-                     strict=True))
-    return [found[p.after] for p in plays]
+    """(equity, chances) of each play, named by the position after it (the mover still on
+    roll), judged at `ply` by the mover at its `terms` (as judged: a match past the table is
+    money play), as a ranking would judge it there."""
+    return evaluator.judge_plays(afters, ply, terms.judged)
 
 
 class PlayChecks:
@@ -59,7 +47,7 @@ class PlayChecks:
     turns: one a turn."""
 
     def __init__(self, terms: MatchTerms = MONEY, workers: int = 2, ply: int = CHECK_PLY):
-        self.terms, self.ply, self.workers = terms.judged, ply, max(1, workers)
+        self.terms, self.ply, self.workers = terms, ply, max(1, workers)
         self._changed = threading.Condition()
         self._queue: list[Position] = []            # waiting to be judged, the next first
         self._busy: set[Position] = set()           # being judged
@@ -111,8 +99,7 @@ class PlayChecks:
                 after = self._queue.pop(0)
                 self._busy.add(after)
             try:
-                answer: tuple | Exception = evaluator.judge_plays([after], self.ply,
-                                                                  self.terms)[0]
+                answer: tuple | Exception = judge_afters([after], self.terms, self.ply)[0]
             except Exception as error:       # raised again in judged(), never lost
                 answer = error
             with self._changed:
@@ -140,7 +127,7 @@ def check_move(item: MoveReview, ply: int = CHECK_PLY) -> MoveReview:
     play made's against it (none when it is the best), and item.check says how. The listed
     plays carry their checked equities, deeper ones first, as the search lists them."""
     plays = checked_plays(item)
-    judged = judged_deeper([c.play for c in plays], item.terms, ply=ply)
+    judged = judge_afters([c.play.after for c in plays], item.terms, ply)
     deeper = [Choice(c.words, c.play, equity, ply, chances)
               for c, (equity, chances) in zip(plays, judged, strict=True)]
     deeper.sort(key=lambda c: -c.equity)
