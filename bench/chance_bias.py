@@ -14,13 +14,13 @@ import collections
 import os
 import statistics
 import sys
-from dataclasses import astuple
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
 sys.path.insert(0, HERE)
 
 from game.model import evaluator  # noqa: E402
+from game.model.evaluator import Probabilities  # noqa: E402
 from game.model.position import Position  # noqa: E402
 from hard_positions import CLASSES, in_class  # noqa: E402
 from native import ffi, lib  # noqa: E402
@@ -30,15 +30,9 @@ from where_lost import kinds, sample  # noqa: E402
 JUDGES = ("ours 0-ply", "ours 2-ply", "gnubg 0-ply")
 
 
-def equity(win: float, win_gammon: float, win_bg: float, lose_gammon: float,
-           lose_bg: float) -> float:
-    return 2 * win - 1 + win_gammon - lose_gammon + win_bg - lose_bg
-
-
-def figures(chances) -> tuple[float, float, float, float]:
-    """(win, win gammon, lose gammon, cubeless equity) of five chances in gnubg's order."""
-    w, wg, wb, lg, lb = chances
-    return w, wg, lg, equity(w, wg, wb, lg, lb)
+def figures(chances: Probabilities) -> tuple[float, float, float, float]:
+    """(win, win gammon, lose gammon, cubeless equity) of a side's chances."""
+    return chances.win, chances.win_gammon, chances.lose_gammon, chances.equity
 
 
 def position_kinds(board: list[int], position: Position) -> list[str]:
@@ -59,10 +53,10 @@ def differences(count: int, seed: int, noise: float) -> dict[str, list[dict]]:
             continue
         position = Position(tuple(board))
         on_roll = [board[25:], board[:25]]          # gnubg's order: the side on roll second
-        reference = figures(gnubg.probabilities(on_roll, 2))
-        judged = {"ours 0-ply": figures(astuple(evaluator.evaluate(position, 0))),
-                  "ours 2-ply": figures(astuple(evaluator.evaluate(position, 2))),
-                  "gnubg 0-ply": figures(gnubg.probabilities(on_roll, 0))}
+        reference = figures(Probabilities(*gnubg.probabilities(on_roll, 2)))
+        judged = {"ours 0-ply": figures(evaluator.evaluate(position, 0)),
+                  "ours 2-ply": figures(evaluator.evaluate(position, 2)),
+                  "gnubg 0-ply": figures(Probabilities(*gnubg.probabilities(on_roll, 0)))}
         row = {name: tuple(a - b for a, b in zip(value, reference, strict=True))
                for name, value in judged.items()}
         for kind in position_kinds(board, position):
