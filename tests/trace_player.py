@@ -1,8 +1,9 @@
 """A player for the real console script, outside its process: it starts the game with
 --keys-from and --trace, reads each save the game writes (gnubg position and match IDs,
 turn, dice, steps typed) and types what a player would: the next step of a legal play on
-the human's turn, ENTER between games. Used by tests/game/test_kill_resume.py and by CI's run of
-the installed game (.ci/player.py). Not a test, and no pytest here."""
+the human's turn, ENTER between games, Y to the computer's resignation. Used by
+tests/game/test_kill_resume.py and by CI's run of the installed game (.ci/player.py). Not
+a test, and no pytest here."""
 from __future__ import annotations
 
 import json
@@ -89,6 +90,8 @@ def play_until(run: Run, stop_at_s: float, until=None, between_games: str | None
             if kind == "saved" and until and until(saved):
                 return saved
             run.answered += 1
+            if kind == "prompt" and saved.get("asks") == "resignation":
+                run.type("y")                     # the computer resigns: accepted
             if kind == "saved":
                 keys = next_keys(saved)
                 if saved["between_games"] and between_games is not None:

@@ -28,8 +28,9 @@ class Session:
     where it is saved. `slot` (a savegame.Autosave) is written at the start of every turn
     and after every typed step; None saves nothing (tests, the headless screenshot run).
     `trace(kind, facts)`, if given, hears of every save (and of every one that failed:
-    "unsaved", after the failure was said), of the resume offer and of the
-    first question asked (the console's --trace, for tests and bench/startup.py); `say`
+    "unsaved", after the failure was said), of the resume offer, of the first question
+    asked and of the computer's resignation offered (the console's --trace, for tests and
+    bench/startup.py); `say`
     reports a failed save (stderr)."""
 
     def __init__(self, settings: Settings, slot: savegame.Autosave | None = None,

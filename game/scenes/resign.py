@@ -158,6 +158,7 @@ def computer_offer(board_game: Game, side: str) -> Frames:
     prompt.resign_offered = True
     points = points_said(kind * match.cube_value)
     question = say("resigns, accept?", side, points=points)
+    board_game.saving.tell("prompt", {"asks": "resignation", "by": side, "points": points})
     accepted = yield from menus.ask_yes_no(table.basic, question)
     board_game.happened(f"{side} resigns {points}, {'accepted' if accepted else 'declined'}")
     if not accepted:

@@ -129,6 +129,11 @@ class Saving:
         if self.keeper is not None:
             self.keeper.autosave(between_games)
 
+    def tell(self, kind: str, what: dict[str, object]) -> None:
+        """One line for the --trace (a question put to the person, ...), if there is one."""
+        if self.keeper is not None:
+            self.keeper.tell(kind, what)
+
     def forget(self) -> None:
         if self.keeper is not None:
             self.keeper.forget()

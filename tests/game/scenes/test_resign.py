@@ -8,6 +8,7 @@ import pytest
 from game.analysis.judge import Reviewer
 from game.board import message_rows
 from game.board import screen as S
+from game.files.session import Session
 from game.files.settings import Settings
 from game.matchfiles import sgf
 from game.matchfiles.imports import read_match_file
@@ -154,6 +155,20 @@ def test_the_computer_offers_to_resign_a_lost_race_and_the_player_accepts():
     driver.until("YOU WIN: I resign (1 point)")
     match = driver.game.state.match
     assert match.score == {HUMAN: 1, COMPUTER: 0} and match.results[-1].kind == RESIGN
+
+
+def test_the_computers_offer_is_told_to_the_trace_so_a_player_outside_can_answer_it():
+    """--trace names the question (a player reading the trace, tests/trace_player.py,
+    answered nothing and the game stood at it until that player gave up)."""
+    told: list = []
+    settings = Settings(who_starts="computer")
+    driver = GameDriver(dice=Dice.scripted([6, 6]), start=LOST_RACE, settings=settings,
+                        session=Session(settings, trace=lambda kind, facts:
+                                        told.append((kind, facts))))
+    driver.until("I resign 1 pt. Accept? (Y/N)")
+    assert told == [("prompt", {"asks": "resignation", "by": COMPUTER, "points": "1 pt"})]
+    driver.type("y")
+    driver.until("YOU WIN: I resign (1 point)")
 
 
 def test_the_computers_offer_declined_plays_on_and_is_not_made_again():
