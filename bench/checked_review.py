@@ -3,8 +3,9 @@ at most 3 minutes for about 150 plays on this machine's 2 cores), against the QU
 the same games. The match is a .sgf or .mat given with --file, or one GNU Backgammon plays
 against itself (0-ply, one player with noise 0.05) with --seed, as bench/review_vs_gnubg.py
 has it play. Every game is reviewed as the review pages do (game/analysis/judge.py's
-Reviewer, its threads); prints one figure a line with its unit: plays, checks made, wall and
-CPU seconds of each review and the load average around them (the machine is shared).
+Reviewer, its threads); prints one figure a line with its unit: plays, checks made and
+rolled out, wall and CPU seconds of each review and the load average around them (the
+machine is shared).
 Run: python3 bench/checked_review.py [--seed 48 | --file MATCH]"""
 from __future__ import annotations
 
@@ -29,15 +30,16 @@ def review_all(record, checked: bool) -> dict:
     """Every game of the record reviewed: the figures of the whole."""
     load = os.getloadavg()[0]
     wall, cpu = time.perf_counter(), time.process_time()
-    plays = checks = cleared = 0
+    plays = checks = cleared = rolled = 0
     for game in record.games:
         review = Reviewer(record, game.number, checked=checked).run()
         plays += sum(1 for i in review.items if i.kind == "move")
         made = [i for i in review.items if i.check is not None]
         checks += len(made)
         cleared += sum(1 for i in made if i.check.cleared)
+        rolled += sum(1 for i in made if i.check.games)
     return {"wall_s": time.perf_counter() - wall, "cpu_s": time.process_time() - cpu,
-            "plays": plays, "checks": checks, "cleared": cleared,
+            "plays": plays, "checks": checks, "cleared": cleared, "rolled": rolled,
             "load_before": load, "load_after": os.getloadavg()[0]}
 
 
@@ -61,6 +63,7 @@ def main(argv=None) -> int:
         got = review_all(imported.record, checked)
         print(f"{label}_plays {got['plays']} plays")
         print(f"{label}_checks {got['checks']} checks ({got['cleared']} cleared)")
+        print(f"{label}_rollouts {got['rolled']} checks rolled out")
         print(f"{label}_wall {got['wall_s']:.1f} s")
         print(f"{label}_cpu {got['cpu_s']:.1f} s")
         print(f"{label}_load {got['load_before']:.1f} -> {got['load_after']:.1f} "

@@ -70,7 +70,7 @@ def correct_plays(ranked, option: str) -> list:
     best = ranked[0].play.after
     out = [best]
     for candidate in list(ranked)[1:]:
-        _, loss = review.judged_play(ranked, candidate.play.after)
+        _, loss = review.judged_play(ranked, candidate.play.after, cubeful=True)
         if not tutor.warning_mark(option, loss):
             out.append(candidate.play.after)
             break
@@ -82,7 +82,8 @@ def warned_of(position, dice, ranked, coach, got: dict) -> None:
     typed and instant (got's warned_typed, warned_instant; cleared: 1 when the check
     cleared it)."""
     marked = next((c.play.after for c in ranked
-                   if tutor.warning_mark(OPTION, review.judged_play(ranked, c.play.after)[1])),
+                   if tutor.warning_mark(OPTION, review.judged_play(ranked, c.play.after,
+                                                                    cubeful=True)[1])),
                   None)
     if marked is None:
         return

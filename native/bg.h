@@ -250,6 +250,16 @@ int bg_rank_plays(const int8_t *board, int die1, int die2, int level, const bg_m
 #define BG_JUDGE_MAX_PLY 3
 int bg_judge_plays(const int8_t *afters, int n, int ply, const bg_match *match,
                    const bg_search *search, float *out_probs, float *out_equity);
+/* The cubeful value of each of n plays for its mover at its terms `match` (NULL: money, a
+ * centred cube of 1), as GNU Backgammon values a play with the cube in play: `afters` as
+ * bg_judge_plays takes them, `probs` n * BG_N_PROBS the mover's cubeless chances after each
+ * (from any judgement: bg_judge_plays, a ranking, a rollout); the opponent, then on roll,
+ * weighs its cube by the live/dead cube formula at its position's efficiency
+ * (bg_cube_decision's levels 1-3), and that value is turned to the mover's side. out_equity
+ * n: money points with the cube value included, or 2*mwc-1. n, or a negative code (chances
+ * as bg_cube_from_probs refuses them: -BG_ERR_BAD_ARG). */
+int bg_cubeful_plays(const int8_t *afters, int n, const float *probs, const bg_match *match,
+                     float *out_equity);
 /* The calling thread's cache lookups (looks[0]) and hits (hits[0]) so far. */
 void bg_eval_cache_counts(double *looks, double *hits);
 /* Test hook of the network's forward pass (native/src/nn.c): allow 0 makes it take its

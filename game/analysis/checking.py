@@ -2,9 +2,11 @@
 judges again more deeply, level 5 at 3 plies: every error charged over CHECK_LINE (a play
 marked ? or ??, and the smaller errors that add up to a player's rating) is judged again with
 the best and every play listed between them, a cube action over the ? line by a 3-ply
-cubeful search, and the mark and error charged are the checked ones. Not the quick
-judgement itself (judge.py), and not rollouts: a 324-game rollout of the same plays costs
-about ten times a 3-ply check (bench/review.py), too long for a review of a match."""
+cubeful search, and the mark and error charged are the checked ones. The review then rolls
+out the play made and the best of an error the 3-ply check still finds between ROLL_LINES
+(where a mark is in doubt): ROLL_GAMES games on the same dice, the luck taken out, each cut
+after ROLL_TRUNCATE half-moves (RollChecks; the tutor answers at 3 plies). Not the quick
+judgement itself (judge.py)."""
 from __future__ import annotations
 
 import threading
@@ -17,6 +19,7 @@ from game.analysis.verdicts import DOUBTFUL, Check, Choice, CubeReview, MoveRevi
 from game.model import evaluator
 from game.model.match_terms import MONEY, MatchTerms
 from game.model.position import Position
+from game.model.rollout import Rollout, RolloutError, RolloutProgress
 from game.model.search_settings import SearchSettings
 
 CHECK_PLY = 3                    # level 5 at 3 plies (bg.h's BG_JUDGE_MAX_PLY)
@@ -26,6 +29,21 @@ CHECK_PLY = 3                    # level 5 at 3 plies (bg.h's BG_JUDGE_MAX_PLY)
 # seed 501's clean total from 0.235 to 0.174 EMG against gnubg's 0.188; the figures of every
 # seed are in bench/results/issue58_s30_review.txt)
 CHECK_LINE = 0.01
+# a play error the 3-ply check still charges within these (EMG, or money points per unit of cube)
+# is rolled out before it is charged: near the ? and ?? lines, where a 3-ply judgement that
+# differs from gnubg's by 0.03-0.07 turns a good play into a marked one; above them the
+# rollouts of session 32/33 moved an error by about as much either way, and take as long.
+# (Chosen on the working seeds 48 and 501 only: their clean players' error totals went from
+# 0.486 and 0.187 EMG to 0.368 and 0.106, gnubg's 0.291 and 0.188; the noisy players' from
+# 2.242 and 2.198 to 2.139 and 2.092, gnubg's 2.076 and 2.096: bench/review_vs_gnubg.py.)
+ROLL_LINES = (0.02, 0.10)
+ROLL_GAMES = 324                 # the issue's least: games a rollout check plays
+ROLL_TRUNCATE = 20               # half-moves, then the net's 0-ply judgement (30 and played
+                                 # out: the same verdicts within 0.02 on the working seeds,
+                                 # and 15% and 40% slower)
+ROLL_LEVEL = 3                   # both sides play the net's 0-ply best play
+ROLL_SEED = 1                    # the same dice for every review of the same play
+ROLLED_PLY = 4                   # a Choice's ply when rolled out (bg.h's bg_play: 4)
 CHECKED, QUICK = "checked", "quick"   # the review option (game/files/settings.py)
 # what listed_to_played takes: a review's listed plays, or a ranking's
 Listed = TypeVar("Listed", Choice, evaluator.Candidate)
@@ -37,6 +55,20 @@ def judge_afters(afters: Sequence[Position], terms: MatchTerms = MONEY,
     roll), judged at `ply` by the mover at its `terms` (as judged: a match past the table is
     money play), as a ranking would judge it there."""
     return evaluator.judge_plays(afters, ply, terms.judged)
+
+
+def play_values(afters: Sequence[Position], judged: Sequence[tuple], terms: MatchTerms = MONEY,
+                cubeful: bool = False) -> list[float]:
+    """What the plays reaching `afters` are compared by, from their judgements `judged`
+    ((equity, chances) each, judge_afters' or a ranking's): the equity as judged; with the
+    cube in play (`cubeful`), the cubeful value of the chances at the mover's `terms` as
+    judged (evaluator.cubeful_plays: the opponent's cube weighed after the play, as GNU
+    Backgammon analyses a play), per unit of cube in money play. A judgement without chances
+    (level 1's heuristic) keeps its equity."""
+    if not cubeful or any(chances is None for _, chances in judged):
+        return [equity for equity, _ in judged]
+    values = evaluator.cubeful_plays(afters, [chances for _, chances in judged], terms.judged)
+    return [value / terms.scale for value in values]
 
 
 class PlayChecks:
@@ -127,9 +159,11 @@ def check_move(item: MoveReview, ply: int = CHECK_PLY) -> MoveReview:
     play made's against it (none when it is the best), and item.check says how. The listed
     plays carry their checked equities, deeper ones first, as the search lists them."""
     plays = checked_plays(item)
-    judged = judge_afters([c.play.after for c in plays], item.terms, ply)
-    deeper = [Choice(c.words, c.play, equity, ply, chances)
-              for c, (equity, chances) in zip(plays, judged, strict=True)]
+    afters = [c.play.after for c in plays]
+    judged = judge_afters(afters, item.terms, ply)
+    values = play_values(afters, judged, item.terms, item.cubeful)
+    deeper = [Choice(c.words, c.play, value, ply, chances)
+              for c, value, (_, chances) in zip(plays, values, judged, strict=True)]
     deeper.sort(key=lambda c: -c.equity)
     best, played = deeper[0], next(c for c in deeper if c.play.after == item.played.play.after)
     loss = max(0.0, best.equity - played.equity)
@@ -139,7 +173,98 @@ def check_move(item: MoveReview, ply: int = CHECK_PLY) -> MoveReview:
     candidates = (*deeper, *(c for c in item.candidates if c.play.after not in checked_after))
     return replace(item, played=played, best=best,
                    candidates=candidates[:max(len(item.candidates), len(deeper))], loss=loss,
-                   check=Check(ply, -loss, item.loss))
+                   check=Check(ply, 0.0 - loss, item.loss))
+
+
+class RollChecks:
+    """The rollout checks a review has running (one at a time on each thread judging turns),
+    so that a stop ends them at once: stop() cuts those running short and refuses new ones
+    until go() (the review carrying on), and a check cut short gives no answer."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._running: set[Rollout] = set()
+        self.stopped = False
+
+    def go(self) -> None:
+        with self._lock:
+            self.stopped = False
+
+    def stop(self) -> None:
+        with self._lock:
+            self.stopped = True
+            for rollout in self._running:
+                try:
+                    rollout.stop()
+                except RolloutError:           # it ended meanwhile
+                    pass
+
+    def roll(self, before: Position, plays: Sequence[Choice],
+             terms: MatchTerms) -> RolloutProgress | None:
+        """`plays` from `before` rolled out as a check rolls them out at the mover's `terms`:
+        the answer, or None when a stop cut it short (or came first)."""
+        rollout = Rollout()
+        with self._lock:
+            if self.stopped:
+                return None
+            rollout.start(before, [c.play for c in plays], ROLL_GAMES, ROLL_LEVEL,
+                          ROLL_TRUNCATE, ROLL_SEED, terms=terms)
+            self._running.add(rollout)
+        try:
+            answer = rollout.result()
+        finally:
+            with self._lock:
+                self._running.discard(rollout)
+            rollout.close()
+        return answer if answer.finished else None
+
+
+def wants_roll(item: MoveReview) -> bool:
+    """A play error the 3-ply check still charges within ROLL_LINES."""
+    return (item.check is not None and not item.forced
+            and ROLL_LINES[0] <= item.loss <= ROLL_LINES[1])
+
+
+def roll_check(quick: MoveReview, checked: MoveReview, rolls: RollChecks) -> MoveReview | None:
+    """The MoveReview `checked` (check_move of `quick`) checked again by a rollout of the play
+    made and the check's best (the plays listed between them were judged at 3 plies with
+    both; rolling them out too would take half as long again), each valued by the rollout's
+    mean chances as the review values a play (play_values: cubefully with the cube in play):
+    the better is the best, the loss and mark are the play made's against it, check says how
+    many games and the 95% interval of the rollout's own difference of the two (cubeless, or
+    2*mwc-1 turned into EMG). None when a stop cut the rollout short."""
+    plays = [checked.played, checked.best]          # the play made first: the other's
+                                                    # figures are its difference from it
+    answer = rolls.roll(quick.before, plays, quick.terms)
+    if answer is None:
+        return None
+    figures = answer.candidates
+    chances = [evaluator.Probabilities(*(f.mean / 100.0 for f in (
+        c.win_pct, c.win_gammon_pct, c.win_backgammon_pct, c.lose_gammon_pct,
+        c.lose_backgammon_pct))) for c in figures]
+    afters = [c.play.after for c in plays]
+    values = play_values(afters, [(c.equity.mean, ch) for c, ch in zip(figures, chances,
+                                                                       strict=True)],
+                         quick.terms, quick.cubeful)
+    rolled = [Choice(c.words, c.play, value, ROLLED_PLY, ch)
+              for c, value, ch in zip(plays, values, chances, strict=True)]
+    top = max(range(len(rolled)), key=lambda i: rolled[i].equity)
+    best, played = rolled[top], rolled[0]
+    loss = max(0.0, best.equity - played.equity)
+    # the noise of the difference to the best other play (the runner-up when the play made
+    # is the best)
+    other = max(range(1, len(rolled)), key=lambda i: rolled[i].equity, default=0)
+    interval = figures[other].versus_first.interval
+    if quick.emg is not None:
+        loss, interval = quick.emg.error(loss), quick.emg.error(interval)
+    listed = sorted(rolled, key=lambda c: -c.equity)
+    after_rolled = {c.play.after for c in listed}
+    candidates = (*listed, *(c for c in checked.candidates if c.play.after not in after_rolled))
+    searched = checked.check.error if checked.check is not None else -checked.loss
+    return replace(checked, played=played, best=best, loss=loss,
+                   candidates=candidates[:max(len(checked.candidates), len(listed))],
+                   check=Check(CHECK_PLY, 0.0 - loss, quick.loss, games=answer.trials_done,
+                               interval=interval, searched=searched))
 
 
 def deeper_cube_decision(position: Position, terms: MatchTerms,
@@ -159,7 +284,7 @@ def check_cube(item: CubeReview, decision: evaluator.CubeDecision | None = None,
         decision = deeper_cube_decision(item.before, item.terms, ply)
     loss = cube_loss(item.kind, in_emg(decision, item.terms))
     return replace(item, decision=decision, proper=cube_verdict(decision), loss=loss,
-                   check=Check(ply, -loss, item.loss))
+                   check=Check(ply, 0.0 - loss, item.loss))
 
 
 def wants_check(item: MoveReview | CubeReview) -> bool:

@@ -17,9 +17,18 @@ import os
 from collections import deque
 from collections.abc import Generator, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
 from typing import overload
 
-from game.analysis.checking import check_cube, check_move, wants_check
+from game.analysis.checking import (
+    RollChecks,
+    check_cube,
+    check_move,
+    play_values,
+    roll_check,
+    wants_check,
+    wants_roll,
+)
 from game.analysis.cube_judgement import (
     cube_loss,
     cube_verdict,
@@ -43,6 +52,11 @@ CANDIDATES_SHOWN = 3             # best plays kept per move for the screen and t
 MAX_WORKERS = 4                  # threads judging turns side by side, at most
 
 # ---- judging ---------------------------------------------------------------------------
+
+class ReviewStopped(Exception):
+    """A turn's judgement cut short by Reviewer.stop() (a rollout check it was waiting for):
+    the turn is not kept, and is judged again when the review carries on."""
+
 
 def review_workers() -> int:
     """Threads a review judges turns with: the cores this process may run on, at most
@@ -87,6 +101,7 @@ class Reviewer:
         self.review = Review(game, record.sides, dict(record.names),
                              match_play=MatchTerms.table_takes(record.length))
         self.stopped = False
+        self.rolls = RollChecks()           # the rollout checks running, for stop()
         self.done = 0
         self._decisions: dict = {}        # index of a double's answer -> (decision, terms,
                                           # whether the decision is a checked one)
@@ -97,7 +112,10 @@ class Reviewer:
         return len(self.turns)
 
     def stop(self) -> None:
+        """Stop between two turns; a rollout check running is cut short (its turn is judged
+        again when the review carries on)."""
         self.stopped = True
+        self.rolls.stop()
 
     def _units(self, start: int) -> list:
         """The turns from `start` in units judged by one thread each: a turn alone, or a
@@ -122,12 +140,17 @@ class Reviewer:
         """Analyse the turns, yielding (done, total) after each in order; after a stop(), a
         new steps() carries on from the next turn (keeping what was judged ahead)."""
         self.stopped = False
+        self.rolls.go()
         units = self._units(self.done)
         if self.workers == 1:
             for unit in units:
                 if self.stopped:
                     return
-                for n, items in zip(unit, self._judge_unit(unit), strict=True):
+                try:
+                    judged = self._judge_unit(unit)
+                except ReviewStopped:
+                    return
+                for n, items in zip(unit, judged, strict=True):
                     if self.stopped:
                         self._ahead[n] = items
                         return
@@ -142,7 +165,10 @@ class Reviewer:
         try:
             while flight:
                 unit, job = flight.popleft()
-                results = job.result()
+                try:
+                    results = job.result()
+                except ReviewStopped:               # its rollout cut short by stop()
+                    return
                 if queued:
                     more = queued.popleft()
                     flight.append((more, pool.submit(self._judge_unit, more)))
@@ -235,7 +261,13 @@ class Reviewer:
         if not (self.checked and wants_check(item)):
             return item
         if isinstance(item, MoveReview):            # kind "move"
-            return check_move(item)
+            checked = check_move(item)
+            if not wants_roll(checked):
+                return checked
+            rolled = roll_check(item, checked, self.rolls)
+            if rolled is None:                      # a stop cut the rollout short
+                raise ReviewStopped
+            return rolled
         return check_cube(item, decision)
 
     def _cube_action(self, turn: ReplayedTurn) -> CubeReview:
@@ -262,22 +294,15 @@ class Reviewer:
             raise ReviewError(f"move {turn.index + 1} has no dice")
         terms = self._terms(turn, action.side)
         ranked = evaluator.ranked_plays(before, action.dice, self.level, terms=terms)
-        played, loss = judged_play(ranked, apply_play(before, action.play), terms,
-                                   action.play)
-        choices = tuple(_choice(c, ranked[0], terms) for c in ranked[:CANDIDATES_SHOWN])
+        choices, played, loss = judged_turn(ranked, apply_play(before, action.play), terms,
+                                            action.play, cubeful=self.cube)
         forced = len({p.after for p in turn.legal}) <= 1
         return self._checked(MoveReview(
             turn.index + 1, action.side, tuple(action.dice), before, played, choices[0],
             choices, loss, luck_of(before, action.dice, terms), forced,
             cube_value=turn.cube_value, cube_owner=turn.cube_owner, terms=terms,
-            emg=Emg.at(terms) if ranked[0].ply >= 0 else None))
-
-
-def _choice(candidate: evaluator.Candidate, best: evaluator.Candidate,
-            terms: MatchTerms) -> Choice:
-    """A shown play, at the best's depth (as_deep)."""
-    return Choice(format_play(candidate.play.steps), candidate.play,
-                  *as_deep(candidate, best, terms))
+            emg=Emg.at(terms) if ranked[0].ply >= 0 else None,
+            cubeful=self.cube and ranked[0].ply >= 0))
 
 
 def as_deep(candidate: evaluator.Candidate, best: evaluator.Candidate,
@@ -295,24 +320,52 @@ def as_deep(candidate: evaluator.Candidate, best: evaluator.Candidate,
     return equity, best.ply, chances
 
 
-def judged_play(ranked: Sequence[evaluator.Candidate], after: Position,
-                terms: MatchTerms = MONEY, words: str | None = None) -> tuple[Choice, float]:
+def judged_turn(ranked: Sequence[evaluator.Candidate], after: Position,
+                terms: MatchTerms = MONEY, words: str | None = None,
+                cubeful: bool = False) -> tuple[tuple[Choice, ...], Choice, float]:
     """The play reaching `after` as level 5 judges it, among `ranked` (evaluator.ranked_plays
-    of the roll at REVIEW_LEVEL at the mover's `terms`, all of them, best first): (its Choice,
-    the error against the best: money points, or EMG at `terms` as judged). A play the search
+    of the roll at REVIEW_LEVEL at the mover's `terms`, all of them, best first): (the
+    listed plays, best first; its Choice; the error against the best: money points, or EMG
+    at `terms` as judged). The listed plays are the best CANDIDATES_SHOWN; a play the search
     looked at less deeply than its best is judged again as deeply (in match play by the
-    match value of its chances, as the search scores a play). `words`: the play as recorded
-    (default: its steps written out). The tutor (game/scenes/tutor.py) judges a play just
-    made with this, so its marks are the review's."""
+    match value of its chances, as the search scores a play). With the cube in play
+    (`cubeful`) each is valued by its cubeful value (checking.play_values), the best is the
+    best of them and of the play made, and the list is in that order. `words`: the play as
+    recorded (default: its steps written out). The tutor (game/scenes/tutor.py) judges a play
+    just made with this, so its marks are the review's."""
     mine = next(c for c in ranked if c.play.after == after)
     best = ranked[0]
-    equity, ply, chances = as_deep(mine, best, terms)
-    loss = max(0.0, best.equity - equity) if mine is not best else 0.0
+    listed = list(ranked[:CANDIDATES_SHOWN])
+    shown = [*listed, *([] if mine in listed else [mine])]
+    deep = [as_deep(c, best, terms) for c in shown]
+    if cubeful and best.ply >= 0:
+        afters = [c.play.after for c in shown]
+        values = play_values(afters, [(e, ch) for e, _, ch in deep], terms, cubeful=True)
+        deep = [(v, ply, ch) for v, (_, ply, ch) in zip(values, deep, strict=True)]
+    choices = [Choice(format_play(c.play.steps), c.play, *d)
+               for c, d in zip(shown, deep, strict=True)]
+    played = choices[shown.index(mine)]
+    if words is not None:
+        played = replace(played, words=words)
+    listed_choices = choices[:len(listed)]
+    if cubeful and best.ply >= 0:
+        listed_choices.sort(key=lambda c: -c.equity)       # stable: ties keep the ranking
+        top = max(listed_choices[0].equity, played.equity)
+    else:
+        top = best.equity
+    loss = max(0.0, top - played.equity) if mine is not best or cubeful else 0.0
     emg = Emg.at(terms) if best.ply >= 0 else None       # level 1's heuristic: its own units
     if emg is not None:
         loss = emg.error(loss)
-    words = format_play(mine.play.steps) if words is None else words
-    return Choice(words, mine.play, equity, ply, chances), loss
+    return tuple(listed_choices), played, loss
+
+
+def judged_play(ranked: Sequence[evaluator.Candidate], after: Position,
+                terms: MatchTerms = MONEY, words: str | None = None,
+                cubeful: bool = False) -> tuple[Choice, float]:
+    """(the Choice of the play reaching `after`, its error) as judged_turn judges them."""
+    _, played, loss = judged_turn(ranked, after, terms, words, cubeful)
+    return played, loss
 
 
 def luck_of(before: Position, dice: Sequence[int], terms: MatchTerms = MONEY) -> float:

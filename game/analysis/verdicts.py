@@ -57,10 +57,15 @@ class Choice:
 class Check:
     """How a charged error was checked (game/analysis/checking.py): judged again at `ply`
     plies; `error` the action's equity less the best's as checked (0 or below, money points
-    per unit of cube or EMG, as the item's loss), `quick` the loss charged before it."""
+    per unit of cube or EMG, as the item's loss), `quick` the loss charged before it. A play
+    rolled out after its 3-ply check: `games` the games played (0: no rollout), `interval`
+    the 95% interval of the rollout's difference, `searched` the 3-ply check's error."""
     ply: int
     error: float
     quick: float
+    games: int = 0
+    interval: float = 0.0
+    searched: float | None = None
 
     @property
     def cleared(self) -> bool:
@@ -69,9 +74,20 @@ class Check:
 
     def words(self) -> str:
         """The page's row above its message line (at most 28 columns, beside the panel): the
-        checked error and the quick one, e.g. "checked -0.082 (was -0.121)"; the depth is
-        said by the review's progress page and the .sgf."""
+        checked error and the quick one, e.g. "checked -0.082 (was -0.121)", or a rollout's
+        games and interval, "324 games -0.082 +/-0.011"; the depth is said by the review's
+        progress page and the .sgf."""
+        if self.games:
+            return f"{self.games} games {self.error:+.3f} +/-{self.interval:.3f}"
         return f"checked {self.error:+.3f} (was {-self.quick:+.3f})"
+
+    def account(self) -> str:
+        """The whole story, for the .sgf: "checked: 324 games, -0.082 +/- 0.011 (3-ply
+        -0.074, quick -0.121)", or "checked 3-ply -0.074 (was -0.121)"."""
+        if self.games:
+            return (f"checked: {self.games} games, {self.error:+.3f} +/- {self.interval:.3f} "
+                    f"({self.ply}-ply {self.searched or 0.0:+.3f}, quick {-self.quick:+.3f})")
+        return f"checked {self.ply}-ply {self.error:+.3f} (was {-self.quick:+.3f})"
 
 
 @dataclass(frozen=True)
@@ -95,6 +111,7 @@ class MoveReview:
     terms: MatchTerms = MONEY        # the mover's cube and score (judged: terms.judged)
     emg: Emg | None = None           # the mover's EMG at `terms` (None: money play)
     check: Check | None = None       # how the error charged was checked (None: not checked)
+    cubeful: bool = False            # the cube in play: plays valued cubefully (equity too)
 
     @property
     def mark(self) -> str:

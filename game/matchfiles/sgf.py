@@ -122,7 +122,7 @@ def analysis_of(item: CubeReview) -> str:
 
 def check_comment(items: Iterable[MoveReview | CubeReview]) -> str:
     """C[...] saying how the node's checked errors were checked (none unchecked: "")."""
-    said = [item.check.words() for item in items if item.check is not None]
+    said = [item.check.account() for item in items if item.check is not None]
     return f"C[{_escape('; '.join(said))}]" if said else ""
 
 

@@ -8,7 +8,7 @@ import os
 import struct
 import threading
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import astuple, dataclass
 from typing import NoReturn
 
 import native
@@ -298,6 +298,32 @@ def judge_plays(afters: Sequence, ply: int, terms: MatchTerms = MONEY,
         _raise_for(code)
     k = lib.BG_N_PROBS
     return [(float(equity[i]), Probabilities(*probs[k * i:k * i + k])) for i in range(n)]
+
+
+def cubeful_plays(afters: Sequence, chances: Sequence[Probabilities],
+                  terms: MatchTerms = MONEY) -> list[float]:
+    """The cubeful value of each play reaching `afters` (Positions or IDs, the mover still on
+    roll) for its mover at `terms`, from the mover's cubeless `chances` after it (any
+    judgement's): the opponent, then on roll, weighs its cube by the live/dead cube formula
+    at its position's efficiency (bg.h bg_cubeful_plays), as GNU Backgammon values a play
+    with the cube in play. Money points with the cube included, or 2*mwc-1."""
+    boards = [_position(a) for a in afters]
+    if len(boards) != len(chances):
+        raise ValueError(f"{len(boards)} plays and {len(chances)} chances")
+    if not boards:
+        return []
+    n = len(boards)
+    c_boards = ffi.new("int8_t[]", [c for b in boards for c in b.board])
+    c_probs = ffi.new("float[]", [x for p in chances for x in astuple(p)])
+    out = ffi.new("float[]", n)
+    code = lib.bg_cubeful_plays(c_boards, n, c_probs, terms.as_c(), out)
+    if code == -lib.BG_ERR_BAD_ARG:
+        raise EvaluatorError("the evaluator refused cubeful values of impossible chances "
+                             "(each 0 to 1, the gammons within the wins, the backgammons "
+                             "within the gammons)")
+    if code < 0:
+        _raise_for(code)
+    return [float(out[i]) for i in range(n)]
 
 
 @dataclass(frozen=True)

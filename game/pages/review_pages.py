@@ -160,8 +160,8 @@ def message_lines(item: Item, bottom: str, names: dict | None = None) -> list[st
     extras = _best_words(item, bottom)[1]
     if item.check is not None:
         check = item.check
-        words = check.words() if not extras or lines[0].endswith(tuple(extras)) else \
-            f"checked {check.ply}-ply (was {-check.quick:+.3f})"
+        roomy = check.games or not extras or lines[0].endswith(tuple(extras))
+        words = check.words() if roomy else f"checked {check.ply}-ply (was {-check.quick:+.3f})"
         lines.insert(0, fit(words, message_rows.ROW_COLS))
     elif extras and not lines[0].endswith(extras[0]):
         depth, both = extras[1], extras[0]

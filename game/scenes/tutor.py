@@ -111,12 +111,13 @@ class PlayCoach:
     """One typed turn under the tutor: level 5 ranks every play of the roll in a thread from
     the turn's start (at the mover's `terms`), and the plays the review lists are judged at
     3 plies after it (`deeper`); verdict(after) finds the play made among them as the review
-    would (review.judged_play) and checks an error at 3 plies before it warns."""
+    would (review.judged_play) and checks an error at 3 plies before it warns. `cubeful`:
+    the cube in play, so plays are valued cubefully as the review values them."""
 
     def __init__(self, position: Position, dice: Sequence[int], terms: MatchTerms,
-                 mover_is_human: bool, option: str) -> None:
+                 mover_is_human: bool, option: str, cubeful: bool = True) -> None:
         self.position, self.dice, self.option = position, tuple(dice), option
-        self.terms = terms.judged
+        self.terms, self.cubeful = terms.judged, cubeful
         self.mover_is_human = mover_is_human
         self.warned: set = set()            # plays already warned of this turn
         self.checks = checking.PlayChecks(self.terms, min(CHECK_THREADS,
@@ -138,9 +139,11 @@ class PlayCoach:
         listed = list(ranked)[:review.CANDIDATES_SHOWN]
         mine = next(c for c in ranked if c.play.after == after)
         plays = [c.play for c in (*checking.listed_to_played(listed, after), mine)]
-        judged = self.checks.judged([p.after for p in plays])
-        best = max(range(len(plays)), key=lambda i: judged[i][0])
-        loss = max(0.0, judged[best][0] - judged[-1][0])
+        afters = [p.after for p in plays]
+        values = checking.play_values(afters, self.checks.judged(afters), self.terms,
+                                      self.cubeful)
+        best = max(range(len(plays)), key=lambda i: values[i])
+        loss = max(0.0, values[best] - values[-1])
         emg = Emg.at(self.terms)
         return plays[best], (loss if emg is None else emg.error(loss))
 
@@ -153,7 +156,7 @@ class PlayCoach:
         if not ranked or after in self.warned or len({c.play.after for c in ranked}) < 2:
             return None
         try:
-            _, loss = review.judged_play(ranked, after, self.terms)
+            _, loss = review.judged_play(ranked, after, self.terms, cubeful=self.cubeful)
         except (BackgammonError, ValueError, StopIteration):   # no judgement: say nothing
             return None
         if not warning_mark(self.option, loss):
@@ -174,8 +177,9 @@ def start_play(board_game: Game, turn: rules.Turn, side: str) -> PlayCoach | Non
     option = board_game.table.settings.tutor
     if option == "off" or not board_game.state.typed[side]:
         return None
-    return PlayCoach(turn.start, turn.dice, board_game.state.match.terms(side),
-                     turn.mover_is_human, option)
+    match = board_game.state.match
+    return PlayCoach(turn.start, turn.dice, match.terms(side), turn.mover_is_human, option,
+                     cubeful=match.cube_enabled)
 
 
 def check_play(board_game: Game, turn: rules.Turn, coach: PlayCoach | None) -> Frames:

@@ -57,4 +57,10 @@ float cube_efficiency(const mg_board *b);
  * same search. m checked by the caller. */
 void cf_decide(const mg_board *pos, int ply, const bg_match *m, cube_result *out,
                float p[NN_OUT]);
+/* The cubeful value of a play for its mover at its terms m (row 0 of `after` still the
+ * mover's; `mover`: its cubeless chances after the play, from any judgement): the opponent,
+ * then on roll, weighs its cube (no double, double/take, double/pass) by the formula at the
+ * efficiency of its position; that value turned to the mover's side. Money points (cube
+ * included) or 2*mwc-1. m checked by the caller. */
+float cf_after_play(const mg_board *after, const float mover[NN_OUT], const bg_match *m);
 #endif

@@ -160,3 +160,14 @@ void cf_decide(const mg_board *pos, int ply, const bg_match *m, cube_result *out
     out->dp = double_pass(m);
     out->bits = cube_bits(m, out->nd, out->dt, out->dp);
 }
+
+float cf_after_play(const mg_board *after, const float mover[NN_OUT], const bg_match *m) {
+    bg_match theirs = turned(m);
+    mg_board opp;
+    float q[NN_OUT];
+    cube_result r;
+    mg_swap(after, &opp);
+    ev_invert(mover, q);
+    cube_decide_x(q, cube_efficiency(&opp), &theirs, &r);
+    return -weighed(&theirs, r.nd, r.dt);
+}

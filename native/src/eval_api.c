@@ -215,18 +215,38 @@ int bg_cube_decision(const int8_t *board, int level, const bg_match *match,
     return r.bits;
 }
 
+/* chances a cube formula takes: each in 0..1 (not NaN), gammons within the wins, ... */
+static int chances_ok(const float *probs) {
+    const float eps = 1e-5f;
+    float win = probs[EV_WIN];
+    for (int i = 0; i < NN_OUT; i++)
+        if (!(probs[i] >= 0.0f && probs[i] <= 1.0f)) return 0;   /* NaN too */
+    return !(probs[EV_WIN_G] > win + eps || probs[EV_WIN_BG] > probs[EV_WIN_G] + eps ||
+             probs[EV_LOSE_G] > 1.0f - win + eps || probs[EV_LOSE_BG] > probs[EV_LOSE_G] + eps);
+}
+
 int bg_cube_from_probs(const float *probs, const bg_match *match, float *out) {
     if (!probs || !out) return -BG_ERR_BAD_ARG;
     int rc = bg_check_match(match);
     if (rc) return rc;
-    const float eps = 1e-5f;
-    float win = probs[EV_WIN];
-    for (int i = 0; i < NN_OUT; i++)
-        if (!(probs[i] >= 0.0f && probs[i] <= 1.0f)) return -BG_ERR_BAD_ARG;   /* NaN too */
-    if (probs[EV_WIN_G] > win + eps || probs[EV_WIN_BG] > probs[EV_WIN_G] + eps ||
-        probs[EV_LOSE_G] > 1.0f - win + eps || probs[EV_LOSE_BG] > probs[EV_LOSE_G] + eps)
-        return -BG_ERR_BAD_ARG;
+    if (!chances_ok(probs)) return -BG_ERR_BAD_ARG;
     return decide_into(probs, match, out);
+}
+
+int bg_cubeful_plays(const int8_t *afters, int n, const float *probs, const bg_match *match,
+                     float *out_equity) {
+    if (!afters || !probs || !out_equity || n < 0) return -BG_ERR_BAD_ARG;
+    int rc = bg_check_match(match);
+    if (rc) return rc;
+    for (int i = 0; i < n; i++) {
+        rc = check_board(afters + (size_t)i * BG_BOARD_LEN);
+        if (rc) return rc;
+        if (!chances_ok(probs + (size_t)i * BG_N_PROBS)) return -BG_ERR_BAD_ARG;
+    }
+    for (int i = 0; i < n; i++)
+        out_equity[i] = cf_after_play((const mg_board *)(afters + (size_t)i * BG_BOARD_LEN),
+                                      probs + (size_t)i * BG_N_PROBS, match ? match : &money);
+    return n;
 }
 
 int bg_met_table(float *out) {

@@ -4,6 +4,7 @@ page says how each was checked, the .sgf carries the checked values, and the tut
 warning the same way. Positions are gnubg position IDs from a match GNU Backgammon played
 against itself (bench/review_vs_gnubg.py seed 48), with the play and the terms they had."""
 
+import re
 import threading
 import time
 
@@ -12,7 +13,7 @@ import pytest
 from game.analysis import checking
 from game.analysis import judge as review
 from game.analysis.cube_judgement import judge_no_double
-from game.analysis.judge import Reviewer, judged_play
+from game.analysis.judge import Reviewer, judged_play, judged_turn
 from game.analysis.verdicts import DOUBTFUL, Check, CubeReview, MoveReview
 from game.errors import BackgammonError
 from game.files.settings import Settings, load_settings
@@ -25,6 +26,7 @@ from game.model.record import format_play
 from game.model.search_settings import SearchSettings
 from game.pages.review_pages import message_lines
 from game.scenes import tutor
+from gnubg_tools import run_gnubg_commands
 from review_records import played_out
 
 # 7-point match, 3-away against 7-away, the cube on 2 and the opponent's: bar/21 6/4 with 42
@@ -39,16 +41,27 @@ def play_named(position_id, dice, words):
                 if format_play(p.steps) == words)
 
 
-def quick_item(position_id, dice, words, terms) -> MoveReview:
-    """The MoveReview the QUICK review makes of the play (judge.Reviewer._move's way)."""
+# the same match, 3-away against 7-away, the cube on 2 and the opponent's: 21/20 20/18 with 21
+# is charged 0.054 EMG by the cubeful 3-ply check (its best: 21/19* 4/3); GNU Backgammon 1.07
+# at 2 plies finds it the best play
+ROLLED = ("dyMAAjvctw0ABA", (2, 1), "21/20 20/18", MatchTerms(2, 2, 7, 3, 7, 0))
+GNUBG_ROLLED = ["set player 0 human", "set player 1 human", "new match 7", "set score 0 4",
+                "set turn 1", "set cube value 2", "set cube owner 0",
+                "set board dyMAAjvctw0ABA", "set dice 21", "set output mwc off",
+                "set evaluation chequerplay evaluation plies 2",
+                "set evaluation movefilter 2 0 20 0 2.0",
+                "set evaluation movefilter 2 1 -1 0 0.0", "hint 10"]
+
+
+def quick_item(position_id, dice, words, terms, cubeful=False) -> MoveReview:
+    """The MoveReview the QUICK review makes of the play (judge.Reviewer._move's way; the
+    cube in play: `cubeful`)."""
     before = Position.from_id(position_id)
     ranked = evaluator.ranked_plays(before, dice, review.REVIEW_LEVEL, terms=terms)
     play = play_named(position_id, dice, words)
-    played, loss = judged_play(ranked, play.after, terms, words)
-    choices = tuple(review._choice(c, ranked[0], terms)
-                    for c in ranked[:review.CANDIDATES_SHOWN])
+    choices, played, loss = judged_turn(ranked, play.after, terms, words, cubeful=cubeful)
     return MoveReview(1, "human", dice, before, played, choices[0], choices, loss, 0.0, False,
-                      terms=terms, emg=Emg.at(terms))
+                      terms=terms, emg=Emg.at(terms), cubeful=cubeful)
 
 
 @pytest.fixture(scope="module")
@@ -147,8 +160,84 @@ def test_checked_values_travel_in_the_sgf(confirmed, cleared):
     assert f"{checked.emg.of(checked.best.equity):.6f}" in entries[1]
     made = entries[1 + int(entries[0][2:])]
     assert f"{checked.emg.of(checked.played.equity):.6f} 3 0 1" in made
-    assert sgf.check_comment([checked]) == f"C[{checked.check.words()}]"
+    assert sgf.check_comment([checked]) == f"C[{checked.check.account()}]"
     assert sgf.check_comment([cleared]) == ""
+
+
+def gnubg_error_of_21_18(tmp_path) -> float:
+    """GNU Backgammon 2-ply's error of 21/18 (our 21/20 20/18) in ROLLED, EMG."""
+    code, said = run_gnubg_commands(tmp_path, GNUBG_ROLLED)
+    assert code == 0, said
+    line = next(x for x in said.splitlines() if re.match(r"\s*\d+\. Cubeful 2-ply\s+21/18 ", x))
+    found = re.search(r"Eq\.: [-+][0-9.]+(?: \(([-+][0-9.]+)\))?", line)
+    return -float(found.group(1) or 0.0)
+
+
+def test_a_3_ply_error_near_the_lines_is_rolled_out_and_the_rollout_clears_it_as_gnubg_does(
+        tmp_path):
+    """An error the 3-ply check still charges within ROLL_LINES is rolled out (324 games, the
+    luck out); the rollout's verdict is charged, nearer GNU Backgammon's, and the page and
+    the .sgf say how it was checked."""
+    quick = quick_item(*ROLLED, cubeful=True)
+    checked = checking.check_move(quick)
+    assert checking.wants_roll(checked) and checked.mark == "?"
+    rolled = checking.roll_check(quick, checked, checking.RollChecks())
+    gnubg = gnubg_error_of_21_18(tmp_path)
+    assert gnubg < checking.ROLL_LINES[0]                      # gnubg: (about) the best play
+    assert abs(rolled.loss - gnubg) < abs(checked.loss - gnubg)
+    assert rolled.mark == ""
+    check = rolled.check
+    assert check.games == checking.ROLL_GAMES and check.searched == pytest.approx(-checked.loss)
+    assert check.error == pytest.approx(-rolled.loss) and check.quick == quick.loss
+    assert rolled.played.ply == rolled.best.ply == checking.ROLLED_PLY
+    assert rolled.played.play.after == checked.played.play.after
+    assert {c.play.after for c in rolled.candidates} >= {c.play.after
+                                                         for c in checking.checked_plays(quick)}
+    row = message_lines(rolled, "human")[0]
+    assert row == f"324 games {check.error:+.3f} +/-{check.interval:.3f}" and len(row) <= 28
+    assert sgf.check_comment([rolled]).startswith("C[checked: 324 games, ")
+
+
+def test_a_stop_cuts_a_rollout_check_short_and_gives_no_answer():
+    quick = quick_item(*ROLLED, cubeful=True)
+    rolls, answers = checking.RollChecks(), []
+    worker = threading.Thread(target=lambda: answers.append(
+        rolls.roll(quick.before, checking.checked_plays(quick), quick.terms)))
+    worker.start()
+    while not rolls._running and worker.is_alive():
+        time.sleep(0.001)
+    rolls.stop()
+    worker.join()
+    assert answers == [None]
+    assert rolls.roll(quick.before, checking.checked_plays(quick), quick.terms) is None
+    rolls.go()
+    answer = rolls.roll(quick.before, checking.checked_plays(quick)[:2], quick.terms)
+    assert answer is not None and answer.trials_done == checking.ROLL_GAMES
+
+
+def test_a_review_stopped_in_a_rollout_check_carries_on_to_the_same_review():
+    """A stop while a turn's rollout check runs ends the review at once without that turn;
+    carrying on judges it again, and the whole is the review made without a stop."""
+    record = played_out(5, error_rate=0.4)
+    whole = Reviewer(record).run()
+    assert any(i.check is not None and i.check.games for i in whole.items)
+    reviewer = Reviewer(record)
+    stopped_at = []
+
+    def stop_in_a_rollout():
+        while not reviewer.rolls._running:
+            time.sleep(0.001)
+        stopped_at.append(reviewer.done)
+        reviewer.stop()
+    watcher = threading.Thread(target=stop_in_a_rollout)
+    watcher.start()
+    for _ in reviewer.steps():
+        pass
+    watcher.join()
+    assert not reviewer.review.complete and reviewer.done < reviewer.total
+    for _ in reviewer.steps():
+        pass
+    assert reviewer.review.complete and reviewer.review.items == whole.items
 
 
 def test_the_review_option_is_checked_by_default_and_saved(tmp_path):
@@ -174,7 +263,7 @@ def test_the_tutor_warns_by_the_checked_error():
     position_id, dice, words, terms = CONFIRMED
     coach = tutor.PlayCoach(Position.from_id(position_id), dice, terms, False, "?")
     verdict = coach.verdict(play_named(position_id, dice, words).after)
-    checked = checking.check_move(quick_item(*CONFIRMED))
+    checked = checking.check_move(quick_item(*CONFIRMED, cubeful=True))
     assert verdict is not None and verdict.mark == "??"
     assert verdict.loss == pytest.approx(checked.loss)
 

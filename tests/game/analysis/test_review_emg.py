@@ -111,7 +111,7 @@ Moves                4        7
 Marked ?             0        0
 Marked ??            1        0
 Error/move       0.000    0.002
-Move errors      0.000    0.015
+Move errors      0.000    0.016
 Cube errors      0.178    0.000
 Luck            -0.244   +0.023
 
@@ -124,8 +124,9 @@ def test_money_play_reviews_exactly_as_before_issue_48():
     """A money game with a double and a take, level 5, the QUICK review: the summary main
     gave before the EMG change, figure for figure (but the cube error: 0.173 before level 5's
     cube became a 2-ply cubeful search, issue 57, and with it the rating, Beginner, just over
-    its edge; the CHECKED review charges the double its 3-ply check's error:
-    tests/game/analysis/test_checked_errors.py)."""
+    its edge; and my move errors, 0.015 before plays were valued cubefully, with the
+    opponent's cube weighed after each, issue 58; the CHECKED review charges the double its
+    3-ply check's error: tests/game/analysis/test_checked_errors.py)."""
     r = review_game(with_a_double(21, 14), level=judge.REVIEW_LEVEL, checked=False)
     assert "\n".join(summary_lines(r)) == MONEY_SUMMARY
 

@@ -1,0 +1,133 @@
+"""Plays valued with the cube in play (issue 58): the review and the tutor charge a play by its
+cubeful value, the opponent's cube weighed after it by the live/dead cube formula
+(native bg_cubeful_plays, evaluator.cubeful_plays), as GNU Backgammon analyses a play; with
+the cube out of play, cubelessly as before. Checked against `gnubg -t`'s own hint, cubeful
+and cubeless, and on terms where no cube can turn."""
+import re
+
+import pytest
+
+from game.analysis import checking
+from game.analysis.judge import REVIEW_LEVEL, judged_turn
+from game.errors import BackgammonError
+from game.model import evaluator, rules
+from game.model.match_terms import MONEY, MatchTerms
+from game.model.position import Position
+from game.model.record import format_play
+from gnubg_tools import run_gnubg_commands
+
+# money, the cube centred: the opening 63 answered by a 6-5 run and a hit (seed 48's match 1,
+# where gnubg charged 22/16 8/5 0.307 EMG and our cubeless review 0.159); gnubg 2-ply
+# charges 13/4 0.278 cubefully and 0.158 cubelessly
+VOLATILE = ("YrfBATBmm8EBDA", (6, 3))
+GNUBG_LINE = re.compile(r"^\s*\d+\. Cube\w+ 2-ply\s+(.+?)\s+Eq\.: [-+][0-9.]+"
+                        r"(?: \(([-+][0-9.]+)\))?")
+
+
+def steps_of(words: str) -> str:
+    """A play's moves with each man's steps joined ("16/13 22/16" is gnubg's "22/13"), in
+    one order, the hits left out: the same words for our notation and gnubg's."""
+    moves = [[int(x) for x in step.replace("*", "").split("/")] for step in words.split()]
+    joined = True
+    while joined:
+        joined = False
+        for a in moves:
+            b = next((b for b in moves if b is not a and b[0] == a[-1]), None)
+            if b is not None:
+                a[-1:] = b[1:]
+                moves.remove(b)
+                joined = True
+                break
+    return " ".join(sorted(f"{m[0]}/{m[-1]}" for m in moves))
+
+
+def gnubg_errors(tmp_path, cubeful: bool) -> dict:
+    """gnubg 2-ply's error (money points) of each of the roll's best ten plays, by its steps."""
+    code, said = run_gnubg_commands(tmp_path, [
+        "set beavers 0", "set player 0 human", "set player 1 human", "new game",
+        f"set board {VOLATILE[0]}", "set dice {}{}".format(*VOLATILE[1]),
+        "set evaluation chequerplay evaluation plies 2",
+        f"set evaluation chequerplay evaluation cubeful {'on' if cubeful else 'off'}",
+        "set evaluation movefilter 2 0 20 0 2.0", "set evaluation movefilter 2 1 -1 0 0.0",
+        "hint 10"])
+    assert code == 0, said
+    found = {}
+    for line in said.splitlines():
+        m = GNUBG_LINE.match(line)
+        if m:
+            found[steps_of(m.group(1))] = -float(m.group(2) or 0.0)
+    assert len(found) == 10, said
+    return found
+
+
+def our_errors(cubeful: bool) -> dict:
+    """Our quick review's error of each of the same plays (judged_turn at level 5)."""
+    before = Position.from_id(VOLATILE[0])
+    ranked = evaluator.ranked_plays(before, VOLATILE[1], REVIEW_LEVEL, terms=MONEY)
+    out = {}
+    for c in list(ranked)[:10]:
+        _, _, loss = judged_turn(ranked, c.play.after, MONEY, cubeful=cubeful)
+        out[steps_of(format_play(c.play.steps))] = loss
+    return out
+
+
+def test_with_the_cube_in_play_a_volatile_play_costs_more_as_gnubg_charges_it(tmp_path):
+    """gnubg's 2-ply charges a play leaving shots more with the cube in play than without;
+    our review does the same, and its cubeful error is nearer gnubg's cubeful one."""
+    theirs_cf, theirs_cl = gnubg_errors(tmp_path, True), gnubg_errors(tmp_path, False)
+    ours_cf, ours_cl = our_errors(True), our_errors(False)
+    play = steps_of("13/4")
+    assert theirs_cf[play] - theirs_cl[play] > 0.08           # gnubg: the cube's part
+    assert ours_cf[play] - ours_cl[play] > 0.05                # ours, the same way
+    assert abs(ours_cf[play] - theirs_cf[play]) < abs(ours_cl[play] - theirs_cf[play])
+    shared = [p for p in theirs_cf if p in ours_cf]
+    assert len(shared) >= 6
+    gap_cf = sum(abs(ours_cf[p] - theirs_cf[p]) for p in shared) / len(shared)
+    gap_cl = sum(abs(ours_cl[p] - theirs_cf[p]) for p in shared) / len(shared)
+    assert gap_cf < gap_cl                  # nearer gnubg's cubeful errors over the list too
+
+
+def test_in_the_crawford_game_a_plays_cubeful_value_is_its_match_value():
+    """No cube turns in the Crawford game: the cubeful value is the cubeless match value."""
+    terms = MatchTerms(1, 0, 7, 1, 4, 1)
+    before = Position.from_id(VOLATILE[0])
+    afters = [p.after for p in rules.legal_plays(before, VOLATILE[1])][:8]
+    judged = evaluator.judge_plays(afters, 0, terms)
+    values = checking.play_values(afters, judged, terms, cubeful=True)
+    assert values == pytest.approx([equity for equity, _ in judged], abs=1e-5)
+
+
+def test_money_values_are_per_unit_of_cube_whatever_the_cube_stands_at():
+    """The review's money units: a cube of 4 the mover owns values each play as a cube of 1
+    it owns would, per unit."""
+    before = Position.from_id(VOLATILE[0])
+    afters = [p.after for p in rules.legal_plays(before, VOLATILE[1])][:8]
+    judged = evaluator.judge_plays(afters, 0)
+    at_1 = checking.play_values(afters, judged, MatchTerms(1, 1), cubeful=True)
+    at_4 = checking.play_values(afters, judged, MatchTerms(4, 1), cubeful=True)
+    assert at_4 == pytest.approx(at_1, abs=1e-5)
+    assert at_1 != pytest.approx([equity for equity, _ in judged], abs=1e-3)
+
+
+def test_the_cube_out_of_play_values_a_play_cubelessly():
+    before = Position.from_id(VOLATILE[0])
+    afters = [p.after for p in rules.legal_plays(before, VOLATILE[1])][:4]
+    judged = evaluator.judge_plays(afters, 0)
+    assert checking.play_values(afters, judged, MONEY) == [e for e, _ in judged]
+
+
+@pytest.mark.parametrize("chances", [
+    evaluator.Probabilities(1.2, 0.1, 0.0, 0.1, 0.0),           # a win chance over 1
+    evaluator.Probabilities(0.4, 0.5, 0.0, 0.1, 0.0),           # more gammons than wins
+    evaluator.Probabilities(float("nan"), 0.1, 0.0, 0.1, 0.0),
+])
+def test_impossible_chances_are_refused_with_a_named_error(chances):
+    after = Position.from_id(VOLATILE[0])
+    with pytest.raises(BackgammonError, match="impossible chances"):
+        evaluator.cubeful_plays([after], [chances])
+
+
+def test_plays_and_chances_of_unequal_lengths_are_refused():
+    with pytest.raises(ValueError, match="2 plays and 1 chances"):
+        evaluator.cubeful_plays([Position.start(), Position.start()],
+                                [evaluator.Probabilities(0.5, 0.1, 0.0, 0.1, 0.0)])
