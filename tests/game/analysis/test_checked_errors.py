@@ -110,12 +110,17 @@ def test_the_move_page_says_how_each_was_checked(cleared, confirmed):
     assert len(message_lines(cleared, "human")) == 1          # not checked: the detail alone
 
 
-def test_quick_review_charges_as_before():
+@pytest.fixture(scope="module")
+def whole_game():
+    """A whole game of errors, reviewed QUICK and CHECKED: (record, quick, checked)."""
+    record = played_out(5, error_rate=0.4)
+    return record, Reviewer(record, checked=False).run(), Reviewer(record).run()
+
+
+def test_quick_review_charges_as_before(whole_game):
     """A whole game: QUICK checks nothing; CHECKED checks exactly the items QUICK charges
     over the ? line, and charges each its check's error."""
-    record = played_out(5, error_rate=0.4)
-    quick = Reviewer(record, checked=False).run()
-    checked = Reviewer(record).run()
+    _, quick, checked = whole_game
     assert all(i.check is None for i in quick.items)
     assert len(quick.items) == len(checked.items)
     charged = 0
@@ -130,13 +135,11 @@ def test_quick_review_charges_as_before():
     assert charged > 0
 
 
-def test_an_error_under_the_question_mark_line_is_checked_too():
+def test_an_error_under_the_question_mark_line_is_checked_too(whole_game):
     """Every error charged over CHECK_LINE is checked, not only the marked ones: small errors
     add up to a player's rating, and the quick judgement finds many that a deeper look clears."""
     assert checking.CHECK_LINE < DOUBTFUL
-    record = played_out(5, error_rate=0.4)
-    quick = Reviewer(record, checked=False).run()
-    checked = Reviewer(record).run()
+    _, quick, checked = whole_game
     small = [(q, c) for q, c in zip(quick.items, checked.items, strict=True)
              if q.kind == "move" and not q.forced and checking.CHECK_LINE < q.loss <= DOUBTFUL]
     assert small
@@ -215,13 +218,12 @@ def test_a_stop_cuts_a_rollout_check_short_and_gives_no_answer():
     assert answer is not None and answer.trials_done == checking.ROLL_GAMES
 
 
-def test_a_review_stopped_in_a_rollout_check_carries_on_to_the_same_review():
+def test_a_review_stopped_in_a_rollout_check_carries_on_and_rolls_that_turn_out_whole():
     """A stop while a turn's rollout check runs ends the review at once without that turn;
-    carrying on judges it again, and the whole is the review made without a stop."""
+    carrying on judges it again, its rollout played whole (that a review carried on is the
+    review made without a stop: tests/game/analysis/test_review.py)."""
     record = played_out(5, error_rate=0.4)
-    whole = Reviewer(record).run()
-    assert any(i.check is not None and i.check.games for i in whole.items)
-    reviewer = Reviewer(record)
+    reviewer = Reviewer(record, workers=1)
     stopped_at = []
 
     def stop_in_a_rollout():
@@ -234,10 +236,14 @@ def test_a_review_stopped_in_a_rollout_check_carries_on_to_the_same_review():
     for _ in reviewer.steps():
         pass
     watcher.join()
-    assert not reviewer.review.complete and reviewer.done < reviewer.total
+    assert not reviewer.review.complete and reviewer.done == stopped_at[0] < reviewer.total
     for _ in reviewer.steps():
         pass
-    assert reviewer.review.complete and reviewer.review.items == whole.items
+    assert reviewer.review.complete and reviewer.done == reviewer.total
+    rolled = [i for i in reviewer.review.items if i.check is not None and i.check.games]
+    assert rolled and all(i.check.games == checking.ROLL_GAMES for i in rolled)
+    numbers = [i.number for i in reviewer.review.items]
+    assert numbers == sorted(numbers)                  # every turn once, in order
 
 
 def test_the_review_option_is_checked_by_default_and_saved(tmp_path):
