@@ -192,7 +192,9 @@ def advice_page(advice: Advice, mover_is_human: bool = True,
         lines += ["", "Equity: what each play is worth", "to the mover, in points a game."]
     if any(row.shallower for row in advice.rows):
         unit = "ply" if deepest == 1 else "plies"
-        lines += ["", f"The best were looked at {deepest}", f"{unit} deep, those marked less."]
+        lines += ["", "The best were rolled out,", "those marked judged less deeply."] \
+            if (deepest or 0) >= evaluator.ROLLED_OUT_PLY else \
+            ["", f"The best were looked at {deepest}", f"{unit} deep, those marked less."]
     if with_chances:
         lines += [""] + chances_note()
     return lines

@@ -43,7 +43,7 @@ ROLL_TRUNCATE = 20               # half-moves, then the net's 0-ply judgement (3
                                  # and 15% and 40% slower)
 ROLL_LEVEL = 3                   # both sides play the net's 0-ply best play
 ROLL_SEED = 1                    # the same dice for every review of the same play
-ROLLED_PLY = 4                   # a Choice's ply when rolled out (bg.h's bg_play: 4)
+ROLLED_PLY = evaluator.ROLLED_OUT_PLY   # a Choice's ply when rolled out
 CHECKED, QUICK = "checked", "quick"   # the review option (game/files/settings.py)
 # what listed_to_played takes: a review's listed plays, or a ranking's
 Listed = TypeVar("Listed", Choice, evaluator.Candidate)

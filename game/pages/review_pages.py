@@ -19,6 +19,7 @@ from game.errors import BackgammonError
 from game.files.settings import export_folder
 from game.interfaces import Frames
 from game.matchfiles import matfile, sgf
+from game.model import evaluator
 from game.model.position import Position
 from game.model.record import MatchRecord
 from game.pages import rollout_pages
@@ -109,6 +110,8 @@ def _best_words(item: Item, bottom: str) -> tuple[str, list[str]]:
         return f"Proper: {item.proper}", []
     best = "The best play." if item.loss == 0 else \
         f"Best {play_text(item.best.play, item.side == bottom)}"
+    if item.best.ply >= evaluator.ROLLED_OUT_PLY:    # rolled out: the check row says so
+        return best, [f"luck {item.luck:+.2f}"]
     return best, [f"{item.best.ply}-ply luck {item.luck:+.2f}", f"{item.best.ply}-ply"]
 
 

@@ -198,6 +198,7 @@ def test_a_3_ply_error_near_the_lines_is_rolled_out_and_the_rollout_clears_it_as
                                                          for c in checking.checked_plays(quick)}
     row = message_lines(rolled, "human")[0]
     assert row == f"324 games {check.error:+.3f} +/-{check.interval:.3f}" and len(row) <= 28
+    assert "ply" not in message_lines(rolled, "human")[1]   # no depth of 4 plies: a rollout
     assert sgf.check_comment([rolled]).startswith("C[checked: 324 games, ")
 
 

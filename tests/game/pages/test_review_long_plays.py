@@ -100,12 +100,14 @@ def move_pages(record, checked: bool):
 def test_a_move_page_says_its_depth_as_n_ply_never_2p(cuts, length, checked):
     """The message line shortened the depth to "2p" where "2-ply" had no room (a 55 in four
     steps, a long best play); the depth is said one way, "2-ply", on the message line or
-    on the row above it."""
+    on the row above it (a play rolled out by its check: "324 games" on that row)."""
     records = [doubles_game(one_game(length=length)), played_out(7, level=LEVEL, length=length)]
     for record in records:
         for item, rows in move_pages(record, checked):
             assert not any(DEPTH_CUT.search(row) for row in rows), rows
-            assert f"{item.best.ply}-ply" in " ".join(rows), rows     # every time
+            rolled = item.check is not None and item.check.games
+            depth = f"{item.check.games} games" if rolled else f"{item.best.ply}-ply"
+            assert depth in " ".join(rows), rows                       # every time
             if item.check is None:                 # and the luck
                 assert f"luck {item.luck:+.2f}" in " ".join(rows), rows
             assert len(rows[-1]) <= S.COLS and all(len(row) <= message_rows.ROW_COLS
