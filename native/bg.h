@@ -206,9 +206,11 @@ int bg_evaluate_many(const int8_t *boards, int n, float *out_probs);
 /* Cubeless money equity of probabilities (points per game for the side on roll): arithmetic
  * on the caller's numbers, no status (NULL gives 0). */
 float bg_equity(const float *probs);
+/* A play's depth when it was rolled out (bg_play's ply; the review's rollout check too). */
+#define BG_PLY_ROLLED_OUT 4
 /* One ranked play, filled by bg_rank_plays: the resulting board (mover still row 0), one way
  * of making it (nsteps steps of BG_STEP_FIELDS bytes), the depth it was judged at (0, 1, 2 or
- * 3 plies, 4 rolled out; level 1's heuristic: -1; deeper judgements rank first, so a later
+ * 3 plies, BG_PLY_ROLLED_OUT rolled out; level 1's heuristic: -1; deeper judgements rank first, so a later
  * play may show a higher shallower value), the mover's equity after it as the level judged it
  * (cubeless, or 2*mwc-1 in match play; level 1 gives its heuristic score) and the mover's
  * probabilities after it from that very judgement (as bg_evaluate's: the net's outputs

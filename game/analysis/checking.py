@@ -43,7 +43,6 @@ ROLL_TRUNCATE = 20               # half-moves, then the net's 0-ply judgement (3
                                  # and 15% and 40% slower)
 ROLL_LEVEL = 3                   # both sides play the net's 0-ply best play
 ROLL_SEED = 1                    # the same dice for every review of the same play
-ROLLED_PLY = evaluator.ROLLED_OUT_PLY   # a Choice's ply when rolled out
 CHECKED, QUICK = "checked", "quick"   # the review option (game/files/settings.py)
 # what listed_to_played takes: a review's listed plays, or a ranking's
 Listed = TypeVar("Listed", Choice, evaluator.Candidate)
@@ -233,38 +232,29 @@ def roll_check(quick: MoveReview, checked: MoveReview, rolls: RollChecks) -> Mov
     the better is the best, the loss and mark are the play made's against it, check says how
     many games and the 95% interval of the rollout's own difference of the two (cubeless, or
     2*mwc-1 turned into EMG). None when a stop cut the rollout short."""
-    plays = [checked.played, checked.best]          # the play made first: the other's
+    plays = [checked.played, checked.best]          # the play made first: the best's
                                                     # figures are its difference from it
     answer = rolls.roll(quick.before, plays, quick.terms)
     if answer is None:
         return None
     figures = answer.candidates
-    chances = [evaluator.Probabilities(*(f.mean / 100.0 for f in (
-        c.win_pct, c.win_gammon_pct, c.win_backgammon_pct, c.lose_gammon_pct,
-        c.lose_backgammon_pct))) for c in figures]
-    afters = [c.play.after for c in plays]
-    values = play_values(afters, [(c.equity.mean, ch) for c, ch in zip(figures, chances,
-                                                                       strict=True)],
-                         quick.terms, quick.cubeful)
-    rolled = [Choice(c.words, c.play, value, ROLLED_PLY, ch)
-              for c, value, ch in zip(plays, values, chances, strict=True)]
-    top = max(range(len(rolled)), key=lambda i: rolled[i].equity)
-    best, played = rolled[top], rolled[0]
-    loss = max(0.0, best.equity - played.equity)
-    # the noise of the difference to the best other play (the runner-up when the play made
-    # is the best)
-    other = max(range(1, len(rolled)), key=lambda i: rolled[i].equity, default=0)
-    interval = figures[other].versus_first.interval
+    values = play_values([c.play.after for c in plays],
+                         [(f.equity.mean, f.chances) for f in figures], quick.terms,
+                         quick.cubeful)
+    played, other = (Choice(c.words, c.play, value, evaluator.ROLLED_OUT_PLY, f.chances)
+                     for c, value, f in zip(plays, values, figures, strict=True))
+    best = other if other.equity > played.equity else played
+    loss = max(0.0, other.equity - played.equity)
+    interval = figures[1].versus_first.interval     # the noise of the two's difference
     if quick.emg is not None:
         loss, interval = quick.emg.error(loss), quick.emg.error(interval)
-    listed = sorted(rolled, key=lambda c: -c.equity)
+    listed = [best, other if best is played else played]
     after_rolled = {c.play.after for c in listed}
     candidates = (*listed, *(c for c in checked.candidates if c.play.after not in after_rolled))
-    searched = checked.check.error if checked.check is not None else -checked.loss
     return replace(checked, played=played, best=best, loss=loss,
                    candidates=candidates[:max(len(checked.candidates), len(listed))],
                    check=Check(CHECK_PLY, 0.0 - loss, quick.loss, games=answer.trials_done,
-                               interval=interval, searched=searched))
+                               interval=interval, searched=0.0 - checked.loss))
 
 
 def deeper_cube_decision(position: Position, terms: MatchTerms,

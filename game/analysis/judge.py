@@ -338,7 +338,8 @@ def judged_turn(ranked: Sequence[evaluator.Candidate], after: Position,
     listed = list(ranked[:CANDIDATES_SHOWN])
     shown = [*listed, *([] if mine in listed else [mine])]
     deep = [as_deep(c, best, terms) for c in shown]
-    if cubeful and best.ply >= 0:
+    by_cube = cubeful and best.ply >= 0                 # level 1's heuristic: no chances
+    if by_cube:
         afters = [c.play.after for c in shown]
         values = play_values(afters, [(e, ch) for e, _, ch in deep], terms, cubeful=True)
         deep = [(v, ply, ch) for v, (_, ply, ch) in zip(values, deep, strict=True)]
@@ -348,12 +349,12 @@ def judged_turn(ranked: Sequence[evaluator.Candidate], after: Position,
     if words is not None:
         played = replace(played, words=words)
     listed_choices = choices[:len(listed)]
-    if cubeful and best.ply >= 0:
+    if by_cube:
         listed_choices.sort(key=lambda c: -c.equity)       # stable: ties keep the ranking
         top = max(listed_choices[0].equity, played.equity)
     else:
         top = best.equity
-    loss = max(0.0, top - played.equity) if mine is not best or cubeful else 0.0
+    loss = max(0.0, top - played.equity) if mine is not best or by_cube else 0.0
     emg = Emg.at(terms) if best.ply >= 0 else None       # level 1's heuristic: its own units
     if emg is not None:
         loss = emg.error(loss)

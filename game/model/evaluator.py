@@ -29,7 +29,7 @@ from native import CData, ffi, lib
 
 LEVELS = range(lib.BG_LEVEL_MIN, lib.BG_LEVEL_MAX + 1)
 MAX_PLY = lib.BG_JUDGE_MAX_PLY    # the deepest evaluate and judge_plays look: 3 plies
-ROLLED_OUT_PLY = 4                 # a play's "ply" when it was rolled out (bg.h's bg_play)
+ROLLED_OUT_PLY = lib.BG_PLY_ROLLED_OUT   # a play's "ply" when it was rolled out
 WEIGHTS_PATH = os.path.join(os.path.dirname(os.path.abspath(native.__file__)), "evaluator.wts")
 
 

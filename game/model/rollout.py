@@ -17,6 +17,7 @@ from game.errors import BackgammonError
 from game.model.evaluator import (
     Candidate,
     LevelError,
+    Probabilities,
     c_error,
     ensure_loaded,
 )
@@ -67,6 +68,13 @@ class CandidateFigures:
     lose_gammon_pct: Estimate
     lose_backgammon_pct: Estimate
     versus_first: Estimate
+
+    @property
+    def chances(self) -> Probabilities:
+        """The mean chances as the evaluator gives a play's (fractions, not percent)."""
+        return Probabilities(*(e.mean / 100.0 for e in (
+            self.win_pct, self.win_gammon_pct, self.win_backgammon_pct, self.lose_gammon_pct,
+            self.lose_backgammon_pct)))
 
 
 @dataclass(frozen=True)

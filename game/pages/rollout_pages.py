@@ -14,7 +14,6 @@ import time
 import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass
-from types import SimpleNamespace
 from typing import Any
 
 from game import chances, commands
@@ -239,11 +238,7 @@ def cube_row(label: str, estimate: Estimate, emg: Emg | None) -> str:
 
 def chances_text(figures: CandidateFigures) -> str:
     """The rolled-out chances as game/chances.py prints a play's, under chances_header."""
-    # each chance's field by its name, as CandidateFigures spells them (win_pct, ...)
-    pct = SimpleNamespace(**{name: getattr(figures, f"{name}_pct").mean / 100
-                             for name in ("win", "win_gammon", "win_backgammon", "lose_gammon",
-                                          "lose_backgammon")})
-    return chances.chances_line(pct)
+    return chances.chances_line(figures.chances)
 
 
 def progress_lines(job: RolloutJob, answer: RolloutProgress) -> list[str]:

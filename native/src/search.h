@@ -30,7 +30,7 @@ typedef struct {
 #define SR_ROLL_HORIZON_DEFAULT 4
 #define SR_ROLL_KEEP 3
 #define SR_ROLL_MARGIN 0.06f
-#define SR_PLY_ROLLOUT 4
+#define SR_PLY_ROLLOUT BG_PLY_ROLLED_OUT
 extern const bg_search sr_defaults;
 /* The calling thread's settings for the searches that follow (NULL: sr_defaults), checked
  * by the caller (bg_check_search). */

@@ -192,7 +192,7 @@ def test_a_3_ply_error_near_the_lines_is_rolled_out_and_the_rollout_clears_it_as
     check = rolled.check
     assert check.games == checking.ROLL_GAMES and check.searched == pytest.approx(-checked.loss)
     assert check.error == pytest.approx(-rolled.loss) and check.quick == quick.loss
-    assert rolled.played.ply == rolled.best.ply == checking.ROLLED_PLY
+    assert rolled.played.ply == rolled.best.ply == evaluator.ROLLED_OUT_PLY
     assert rolled.played.play.after == checked.played.play.after
     assert {c.play.after for c in rolled.candidates} >= {c.play.after
                                                          for c in checking.checked_plays(quick)}
