@@ -7,6 +7,7 @@ from game.board import screen as S
 from game.pages.import_pages import review_program
 from game.pages.review_pages import review_screen
 from gamedriver import RoutineDriver
+from review_records import FEW_GAMES
 
 SCREEN_LEVEL = 3                  # the review screen's: the screen is under test, not the judge
 IMPORT_LEVEL = 1                  # the --review program's: the pages are under test, not the judge
@@ -14,9 +15,12 @@ SECONDS = 120                     # the longest a page may take to come on a bus
 
 
 class ReviewDriver(RoutineDriver):
-    """RoutineDriver on the review screen of `record` (its Screen kept as `screen`)."""
+    """RoutineDriver on the review screen of `record` (its Screen kept as `screen`); its
+    rollout checks play FEW_GAMES unless `roll_games` is given."""
 
     def __init__(self, record, **options):
+        options.setdefault("roll_games", FEW_GAMES)
+
         def review(basic):
             self.screen = S.Screen(basic.memory, basic.print_at)
             return review_screen(basic, self.screen, record, level=SCREEN_LEVEL, **options)
@@ -29,9 +33,10 @@ class ReviewDriver(RoutineDriver):
 class ImportDriver(RoutineDriver):
     """RoutineDriver on the --review program of `imported`."""
 
-    def __init__(self, imported, export_dir=None):
+    def __init__(self, imported, export_dir=None, roll_games=FEW_GAMES):
         super().__init__(lambda basic: review_program(basic, imported, export_dir,
-                                                      level=IMPORT_LEVEL))
+                                                      level=IMPORT_LEVEL,
+                                                      roll_games=roll_games))
 
     def screen_words(self) -> str:
         return "\n".join(self.text())

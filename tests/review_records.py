@@ -12,6 +12,8 @@ from game.model.record import MatchRecord
 RACE_PASS = "trsbAAC2uwMAAA"     # a race, 55 pips against 69: double, pass (level 5)
 RACE_EVEN = "7u4OAADu7g4AAA"     # 60 pips each, on roll: no double, take
 QUICK = 3                        # where only the bookkeeping is under test: the fast level
+FEW_GAMES = 36                   # a rollout check's games where only its path is under test
+                                 # (the review's own: checking.ROLL_GAMES)
 
 
 def one_game(start=None, length=0, score=None):

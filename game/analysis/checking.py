@@ -178,9 +178,14 @@ def check_move(item: MoveReview, ply: int = CHECK_PLY) -> MoveReview:
 class RollChecks:
     """The rollout checks a review has running (one at a time on each thread judging turns),
     so that a stop ends them at once: stop() cuts those running short and refuses new ones
-    until go() (the review carrying on), and a check cut short gives no answer."""
+    until go() (the review carrying on), and a check cut short gives no answer. `games`: how
+    many games each rollout plays (ROLL_GAMES; fewer where only the path is wanted, as tests
+    of the pages want it)."""
 
-    def __init__(self) -> None:
+    def __init__(self, games: int = ROLL_GAMES) -> None:
+        if not isinstance(games, int) or isinstance(games, bool) or games < 1:
+            raise ValueError(f"a rollout check plays 1 or more games, not {games!r}")
+        self.games = games
         self._lock = threading.Lock()
         self._running: set[Rollout] = set()
         self.stopped = False
@@ -206,7 +211,7 @@ class RollChecks:
         with self._lock:
             if self.stopped:
                 return None
-            rollout.start(before, [c.play for c in plays], ROLL_GAMES, ROLL_LEVEL,
+            rollout.start(before, [c.play for c in plays], self.games, ROLL_LEVEL,
                           ROLL_TRUNCATE, ROLL_SEED, terms=terms)
             self._running.add(rollout)
         try:

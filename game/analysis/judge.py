@@ -21,6 +21,7 @@ from dataclasses import replace
 from typing import overload
 
 from game.analysis.checking import (
+    ROLL_GAMES,
     RollChecks,
     check_cube,
     check_move,
@@ -78,11 +79,12 @@ class Reviewer:
     `workers`: threads judging turns side by side (None: review_workers()); the turns are
     independent, so the review is the same whatever the number, only sooner. `checked`:
     each error over checking.CHECK_LINE judged again at 3 plies before it is charged (checking.py);
-    False: the QUICK review, the first judgement charged."""
+    False: the QUICK review, the first judgement charged. `roll_games`: the games of each
+    rollout check (checking.RollChecks)."""
 
     def __init__(self, record: MatchRecord, game_number: int | None = None,
                  level: int = REVIEW_LEVEL, cube: bool = True, workers: int | None = None,
-                 checked: bool = True):
+                 checked: bool = True, roll_games: int = ROLL_GAMES):
         if not record.games:
             raise ReviewError("There is no game to review yet")
         if game_number is None:
@@ -101,7 +103,7 @@ class Reviewer:
         self.review = Review(game, record.sides, dict(record.names),
                              match_play=MatchTerms.table_takes(record.length))
         self.stopped = False
-        self.rolls = RollChecks()           # the rollout checks running, for stop()
+        self.rolls = RollChecks(roll_games)  # the rollout checks running, for stop()
         self.done = 0
         self._decisions: dict = {}        # index of a double's answer -> (decision, terms,
                                           # whether the decision is a checked one)
@@ -390,6 +392,8 @@ def _best_value(before: Position, dice: Sequence[int], terms: MatchTerms) -> flo
 
 
 def review_game(record: MatchRecord, game_number: int | None = None,
-                level: int = REVIEW_LEVEL, cube: bool = True, checked: bool = True) -> Review:
+                level: int = REVIEW_LEVEL, cube: bool = True, checked: bool = True,
+                roll_games: int = ROLL_GAMES) -> Review:
     """The whole review of one game (the last one by default)."""
-    return Reviewer(record, game_number, level, cube, checked=checked).run()
+    return Reviewer(record, game_number, level, cube, checked=checked,
+                    roll_games=roll_games).run()

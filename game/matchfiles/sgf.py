@@ -11,6 +11,7 @@ import os
 import time
 from collections.abc import Iterable
 
+from game.analysis.checking import ROLL_GAMES
 from game.analysis.judge import Reviewer
 from game.analysis.replay import apply_play, replay
 from game.analysis.verdicts import BAD, DOUBTFUL, CubeReview, MoveReview, Review
@@ -233,12 +234,12 @@ def format_sgf(record: MatchRecord, reviews: dict | None = None,
 
 
 def analyse(record: MatchRecord, games: Iterable[int] | None = None, cube: bool = True,
-            level: int = 5,
-            checked: bool = True) -> dict:
+            level: int = 5, checked: bool = True, roll_games: int = ROLL_GAMES) -> dict:
     """{game number: Review} for the chosen games, each reviewed whole (at level 5; checked:
-    each charged error checked at 3 plies, as the Review option CHECKED)."""
+    each charged error checked, as the Review option CHECKED, its rollouts of `roll_games`)."""
     chosen = [g.number for g in record.games if games is None or g.number in set(games)]
-    return {n: Reviewer(record, n, level=level, cube=cube, checked=checked).run()
+    return {n: Reviewer(record, n, level=level, cube=cube, checked=checked,
+                        roll_games=roll_games).run()
             for n in chosen}
 
 

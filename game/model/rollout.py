@@ -71,10 +71,18 @@ class CandidateFigures:
 
     @property
     def chances(self) -> Probabilities:
-        """The mean chances as the evaluator gives a play's (fractions, not percent)."""
-        return Probabilities(*(e.mean / 100.0 for e in (
+        """The mean chances as the evaluator gives a play's (fractions, not percent). Means
+        with the luck taken out can stray a little past what chances can be (a gammon rate
+        over the wins, a rate under 0, most in a short rollout); they are held within those
+        bounds, so that the cube's formulas take them as they take the evaluator's."""
+        win, win_g, win_bg, lose_g, lose_bg = (e.mean / 100.0 for e in (
             self.win_pct, self.win_gammon_pct, self.win_backgammon_pct, self.lose_gammon_pct,
-            self.lose_backgammon_pct)))
+            self.lose_backgammon_pct))
+        win = min(max(win, 0.0), 1.0)
+        win_g = min(max(win_g, 0.0), win)
+        lose_g = min(max(lose_g, 0.0), 1.0 - win)
+        return Probabilities(win, win_g, min(max(win_bg, 0.0), win_g), lose_g,
+                             min(max(lose_bg, 0.0), lose_g))
 
 
 @dataclass(frozen=True)

@@ -9,6 +9,7 @@ import os
 from collections.abc import Callable
 from typing import Any
 
+from game.analysis.checking import ROLL_GAMES
 from game.analysis.judge import REVIEW_LEVEL
 from game.board import screen as S
 from game.board.lines import fit, rom_text, wrap
@@ -111,10 +112,11 @@ def pick_game(basic: Basic, imported: Imported, page: int = 0) -> Frames:
 
 
 def review_program(basic: Basic, imported: Imported, export_dir: PathLike | None = None,
-                   level: int = REVIEW_LEVEL, checked: bool = True) -> Frames:
+                   level: int = REVIEW_LEVEL, checked: bool = True,
+                   roll_games: int = ROLL_GAMES) -> Frames:
     """The program of a --review run: the list, a game's review, the list again, until Q.
     A generator, one yield a frame, like game/program.py's program. `checked`: the Review
-    option (each charged error checked at 3 plies)."""
+    option (each charged error checked, its rollout checks of `roll_games`)."""
     screen = S.Screen(basic.memory, basic.print_at)
     page = 0
     while True:
@@ -122,7 +124,8 @@ def review_program(basic: Basic, imported: Imported, export_dir: PathLike | None
         if number is None:
             return
         yield from review_screen(basic, screen, imported.record, number, show_all=True,
-                                 level=level, export_dir=export_dir, checked=checked)
+                                 level=level, export_dir=export_dir, checked=checked,
+                                 roll_games=roll_games)
 
 
 # runner: game/main.py's Runner, a layer above (so Any); its program, basic and session

@@ -9,6 +9,7 @@ import os
 from collections.abc import Callable, Sequence
 
 from game.analysis import judge as R
+from game.analysis.checking import ROLL_GAMES
 from game.analysis.verdicts import CubeReview, MoveReview, Review, SideSummary
 from game.board import message_rows
 from game.board import screen as S
@@ -314,15 +315,18 @@ def refuse(basic: Basic, words: str) -> Frames:
 def review_screen(basic: Basic, screen: S.Screen, record: MatchRecord,
                   game_number: int | None = None, cube: bool = True,
                   show_all: bool = False, level: int = R.REVIEW_LEVEL,
-                  export_dir: PathLike | None = None, checked: bool = True) -> Frames:
+                  export_dir: PathLike | None = None, checked: bool = True,
+                  roll_games: int = ROLL_GAMES) -> Frames:
     """R: review a game of `record` (the last by default) and show it; Q (or 0) ends. The
     review shows the first side's decisions (the human's), or both with `show_all`; C turns
     the other side's on and off. X on the summary writes the .sgf into `export_dir` (None:
     where the .mat export goes). `checked`: the Review option, CHECKED (each charged error
-    judged again at 3 plies) or QUICK. Returns the Review (complete or as far as it went), or
-    None when the game cannot be reviewed (the reason was shown). The caller redraws."""
+    judged again at 3 plies, its rollout checks of `roll_games`) or QUICK. Returns the Review
+    (complete or as far as it went), or None when the game cannot be reviewed (the reason was
+    shown). The caller redraws."""
     try:
-        reviewer = R.Reviewer(record, game_number, level=level, cube=cube, checked=checked)
+        reviewer = R.Reviewer(record, game_number, level=level, cube=cube, checked=checked,
+                              roll_games=roll_games)
     except (BackgammonError, ValueError) as exc:
         yield from refuse(basic, str(exc))
         return None

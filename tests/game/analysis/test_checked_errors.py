@@ -27,7 +27,7 @@ from game.model.search_settings import SearchSettings
 from game.pages.review_pages import message_lines
 from game.scenes import tutor
 from gnubg_tools import run_gnubg_commands
-from review_records import played_out
+from review_records import FEW_GAMES, played_out
 
 # 7-point match, 3-away against 7-away, the cube on 2 and the opponent's: bar/21 6/4 with 42
 # is charged 0.046 EMG by level 5 and 0.028 at 3 plies (the best: bar/21 21/19*)
@@ -114,7 +114,8 @@ def test_the_move_page_says_how_each_was_checked(cleared, confirmed):
 def whole_game():
     """A whole game of errors, reviewed QUICK and CHECKED: (record, quick, checked)."""
     record = played_out(5, error_rate=0.4)
-    return record, Reviewer(record, checked=False).run(), Reviewer(record).run()
+    return (record, Reviewer(record, checked=False).run(),
+            Reviewer(record, roll_games=FEW_GAMES).run())
 
 
 def test_quick_review_charges_as_before(whole_game):
@@ -204,7 +205,7 @@ def test_a_3_ply_error_near_the_lines_is_rolled_out_and_the_rollout_clears_it_as
 
 def test_a_stop_cuts_a_rollout_check_short_and_gives_no_answer():
     quick = quick_item(*ROLLED, cubeful=True)
-    rolls, answers = checking.RollChecks(), []
+    rolls, answers = checking.RollChecks(FEW_GAMES), []
     worker = threading.Thread(target=lambda: answers.append(
         rolls.roll(quick.before, checking.checked_plays(quick), quick.terms)))
     worker.start()
@@ -216,7 +217,13 @@ def test_a_stop_cuts_a_rollout_check_short_and_gives_no_answer():
     assert rolls.roll(quick.before, checking.checked_plays(quick), quick.terms) is None
     rolls.go()
     answer = rolls.roll(quick.before, checking.checked_plays(quick)[:2], quick.terms)
-    assert answer is not None and answer.trials_done == checking.ROLL_GAMES
+    assert answer is not None and answer.trials_done == FEW_GAMES
+
+
+@pytest.mark.parametrize("games", [0, -36, True, 36.0, "36", None])
+def test_a_rollout_check_of_no_games_or_not_a_whole_number_is_refused(games):
+    with pytest.raises(ValueError, match="a rollout check plays 1 or more games"):
+        checking.RollChecks(games)
 
 
 def test_a_review_stopped_in_a_rollout_check_carries_on_and_rolls_that_turn_out_whole():
@@ -224,7 +231,7 @@ def test_a_review_stopped_in_a_rollout_check_carries_on_and_rolls_that_turn_out_
     carrying on judges it again, its rollout played whole (that a review carried on is the
     review made without a stop: tests/game/analysis/test_review.py)."""
     record = played_out(5, error_rate=0.4)
-    reviewer = Reviewer(record, workers=1)
+    reviewer = Reviewer(record, workers=1, roll_games=FEW_GAMES)
     stopped_at = []
 
     def stop_in_a_rollout():
@@ -242,7 +249,7 @@ def test_a_review_stopped_in_a_rollout_check_carries_on_and_rolls_that_turn_out_
         pass
     assert reviewer.review.complete and reviewer.done == reviewer.total
     rolled = [i for i in reviewer.review.items if i.check is not None and i.check.games]
-    assert rolled and all(i.check.games == checking.ROLL_GAMES for i in rolled)
+    assert rolled and all(i.check.games == FEW_GAMES for i in rolled)
     numbers = [i.number for i in reviewer.review.items]
     assert numbers == sorted(numbers)                  # every turn once, in order
 

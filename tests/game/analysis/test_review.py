@@ -17,7 +17,15 @@ from game.model.match_equity import Emg
 from game.model.match_terms import MatchTerms
 from game.model.position import Position
 from game.model.record import MatchRecord, format_play
-from review_records import QUICK, RACE_EVEN, RACE_PASS, one_game, played_out, with_a_double
+from review_records import (
+    FEW_GAMES,
+    QUICK,
+    RACE_EVEN,
+    RACE_PASS,
+    one_game,
+    played_out,
+    with_a_double,
+)
 
 # ---- marks and ratings ----------------------------------------------------------------
 
@@ -57,7 +65,7 @@ def test_opening_31_made_properly_gives_nothing_and_8_5_8_7_is_marked_a_blunder(
 
 
 def test_every_loss_is_the_best_equity_less_the_plays_and_never_negative():
-    r = review_game(played_out(5))
+    r = review_game(played_out(5), roll_games=FEW_GAMES)
     assert r.complete
     moves = [i for i in r.items if i.kind == "move"]
     assert moves and all(i.loss >= 0.0 for i in r.items)
@@ -195,11 +203,11 @@ def test_threads_judging_turns_side_by_side_review_as_one_thread_does(level, mov
     """The turns are judged by several threads at once (a double and its answer together);
     the review, its order and every figure in it are those of one thread."""
     record = with_a_double(21, moves)
-    alone = Reviewer(record, level=level, workers=1).run()
+    alone = Reviewer(record, level=level, workers=1, roll_games=FEW_GAMES).run()
     kinds = [i.kind for i in alone.items]
     assert "double" in kinds and "take" in kinds and alone.complete
     for workers in counts:
-        together = Reviewer(record, level=level, workers=workers).run()
+        together = Reviewer(record, level=level, workers=workers, roll_games=FEW_GAMES).run()
         assert together.complete and together.items == alone.items
 
 

@@ -13,6 +13,7 @@ from game.model.position import Position
 from game.model.record import MatchRecord
 from game.model.rules import Step
 from gnubg_tools import comparable, run_gnubg, run_gnubg_commands
+from review_records import FEW_GAMES
 from scripted_matches import scripted_match
 
 REVIEW_LEVEL = 3          # the round trip tests the file, not the judge: the fast level
@@ -146,7 +147,7 @@ def test_gnubg_reads_our_match_cube_analysis_as_our_emg_errors_and_counts(tmp_pa
     EMG and the "close or actual" decisions our summary gives (gnubg turns the written match
     chances into EMG with its own table: within 3%), the checked review's as the quick one's."""
     m = scripted_match(length, seed, double_rate=0.5, max_games=3)
-    reviews = sgf.analyse(m.record, level=REVIEW_LEVEL, checked=checked)
+    reviews = sgf.analyse(m.record, level=REVIEW_LEVEL, checked=checked, roll_games=FEW_GAMES)
     ours = sgf.write_sgf(m.record, tmp_path / "ours.sgf", reviews)
     code, said = run_gnubg_commands(tmp_path, [f"load match {ours}", "show statistics match"])
     assert code == 0, said

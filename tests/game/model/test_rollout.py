@@ -11,7 +11,15 @@ from game.errors import PositionError
 from game.model import evaluator as ev
 from game.model.match_terms import MatchTerms
 from game.model.position import Position
-from game.model.rollout import CUBE_ACTIONS, LevelError, Rollout, RolloutError, stop_all
+from game.model.rollout import (
+    CUBE_ACTIONS,
+    CandidateFigures,
+    Estimate,
+    LevelError,
+    Rollout,
+    RolloutError,
+    stop_all,
+)
 from game.model.rules import legal_plays
 from native import ffi, lib
 
@@ -260,3 +268,21 @@ def test_a_refused_start_is_the_evaluators_mapping_in_the_rollouts_words(code, k
     assert type(error) is kind
     with pytest.raises(kind, match=words):
         raise error
+
+
+def test_a_rollouts_means_past_the_chances_bounds_are_held_within_them_for_the_cube():
+    """With the luck taken out a short rollout's means can stray past what chances can be
+    (36 games of a review's check gave one): its chances are held within the bounds, and
+    the cubeful value of a play takes them (it refuses impossible chances)."""
+    def pct(mean):
+        return Estimate(mean, 1.0)
+    strayed = CandidateFigures(pct(0.0), pct(41.2), pct(41.5), pct(-0.3), pct(59.4), pct(0.1),
+                               pct(0.0))
+    chances = strayed.chances
+    assert (chances.win, chances.win_gammon, chances.win_backgammon) == pytest.approx(
+        (0.412, 0.412, 0.0))
+    assert (chances.lose_gammon, chances.lose_backgammon) == pytest.approx((0.588, 0.001))
+    after = legal_plays(Position.start(), (3, 1))[0].after
+    with pytest.raises(ev.EvaluatorError, match="impossible chances"):
+        ev.cubeful_plays([after], [ev.Probabilities(0.412, 0.415, -0.003, 0.594, 0.001)])
+    assert len(ev.cubeful_plays([after], [chances])) == 1

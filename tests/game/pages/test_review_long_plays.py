@@ -14,7 +14,7 @@ from game.model.match import COMPUTER, HUMAN
 from game.model.record import MatchRecord
 from game.pages.review_pages import message_lines, page_lines
 from page_drivers import ReviewDriver as Driver
-from review_records import one_game, played_out
+from review_records import FEW_GAMES, one_game, played_out
 
 LEVEL = 3
 
@@ -36,7 +36,7 @@ def doubles_game(record):
 
 
 def the_55(record, names=None):
-    review = review_game(record, level=LEVEL)
+    review = review_game(record, level=LEVEL, roll_games=FEW_GAMES)
     item = next(i for i in review.items if i.kind == "move" and i.dice == (5, 5))
     return item, page_lines(item, record.sides[0], names or review.names)
 
@@ -90,7 +90,7 @@ DEPTH_CUT = re.compile(r"(^|\s)\d+p(\s|$)")          # "2p": the old shortened d
 
 def move_pages(record, checked: bool):
     """(item, its message rows) of every move page of the record's game."""
-    review = review_game(record, level=LEVEL, checked=checked)
+    review = review_game(record, level=LEVEL, checked=checked, roll_games=FEW_GAMES)
     return [(item, message_lines(item, record.sides[0], review.names))
             for item in review.items if item.kind == "move"]
 
@@ -127,7 +127,7 @@ def test_the_55_in_a_match_unchecked_has_its_depth_and_luck_on_the_row_above(cut
 
 def test_the_55_in_a_match_checked_says_its_depth_in_the_check_row(cuts):
     record = doubles_game(one_game(length=5))
-    review = review_game(record, level=LEVEL)
+    review = review_game(record, level=LEVEL, roll_games=FEW_GAMES)
     item = next(i for i in review.items if i.kind == "move" and i.dice == (5, 5))
     above, message = message_lines(item, record.sides[0], review.names)
     assert message.startswith(f"-{item.loss:.3f} {-item.mwc_loss:.1f}% Best ")  # the checked

@@ -484,21 +484,26 @@ def test_missed_double_warning_uses_the_reviews_judgement(length, terms):
 
 def frame_while_checking(monkeypatch, module, name, frames_of):
     """Make `module.name` (a 3-ply judgement) wait until released, start the turn's
-    generator `frames_of()` and take its first frame: True when that frame came while the
-    judgement was still waiting (the machine runs on meanwhile)."""
-    asked, release = threading.Event(), threading.Event()
+    generator `frames_of()`, wait until its thread has asked for the judgement, and take a
+    frame: True when that frame came while the judgement was still waiting (the machine
+    runs on meanwhile). The thread may ask only after the first frame, so wait for it."""
+    asked, release, waited = threading.Event(), threading.Event(), threading.Event()
     real = getattr(module, name)
 
     def waiting(*args, **kwargs):
         asked.set()
         release.wait(10)
+        waited.set()
         return real(*args, **kwargs)
 
     monkeypatch.setattr(module, name, waiting)
     frames = frames_of()
     try:
         next(frames)                                   # a frame (or the warning at once)
-        return asked.is_set() and not release.is_set()
+        if not asked.wait(10):                         # the judgement never asked for
+            return False
+        next(frames)                                   # a frame while it waits
+        return not waited.is_set()
     except StopIteration:
         return False
     finally:
