@@ -288,6 +288,12 @@ int bg_cube_decision(const int8_t *board, int level, const bg_match *match,
  * theory on its own. Probabilities out of 0..1 or inconsistent (a gammon share above the
  * wins, backgammons above gammons): -BG_ERR_BAD_ARG. */
 int bg_cube_from_probs(const float *probs, const bg_match *match, float *out);
+/* The same from given probabilities for the side on roll in `board`, at that position's cube
+ * efficiency (by its class, as levels 1-3 weigh their own chances): e.g. a rollout's mean
+ * chances judged as the position's own. A bad board or terms: its negative code; chances as
+ * bg_cube_from_probs refuses them: -BG_ERR_BAD_ARG. */
+int bg_cube_from_probs_at(const int8_t *board, const float *probs, const bg_match *match,
+                          float *out);
 /* The match equity table our code computes: out[(i-1)*BG_MET_MAX + (j-1)] = chance to win
  * the match for a player needing i points against one needing j (i, j in 1..BG_MET_MAX),
  * before the Crawford game. Returns 0. */

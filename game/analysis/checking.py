@@ -4,9 +4,10 @@ marked ? or ??, and the smaller errors that add up to a player's rating) is judg
 the best and every play listed between them, a cube action over the ? line by a 3-ply
 cubeful search, and the mark and error charged are the checked ones. The review then rolls
 out the play made and the best of an error the 3-ply check still finds between ROLL_LINES
-(where a mark is in doubt): ROLL_GAMES games on the same dice, the luck taken out, each cut
-after ROLL_TRUNCATE half-moves (RollChecks; the tutor answers at 3 plies). Not the quick
-judgement itself (judge.py)."""
+(where a mark is in doubt), and the position of a cube action the 3-ply check still charges:
+ROLL_GAMES games on the same dice, the luck taken out, each cut after ROLL_TRUNCATE
+half-moves (RollChecks; the tutor answers at 3 plies). Not the quick judgement itself
+(judge.py)."""
 from __future__ import annotations
 
 import threading
@@ -17,9 +18,10 @@ from typing import TypeVar
 from game.analysis.cube_judgement import cube_loss, cube_verdict, in_emg, normalized
 from game.analysis.verdicts import DOUBTFUL, Check, Choice, CubeReview, MoveReview
 from game.model import evaluator
+from game.model.match_equity import Emg
 from game.model.match_terms import MONEY, MatchTerms
 from game.model.position import Position
-from game.model.rollout import Rollout, RolloutError, RolloutProgress
+from game.model.rollout import CUBE_ACTIONS, Rollout, RolloutError, RolloutProgress
 from game.model.search_settings import SearchSettings
 
 CHECK_PLY = 3                    # level 5 at 3 plies (bg.h's BG_JUDGE_MAX_PLY)
@@ -207,12 +209,21 @@ class RollChecks:
              terms: MatchTerms) -> RolloutProgress | None:
         """`plays` from `before` rolled out as a check rolls them out at the mover's `terms`:
         the answer, or None when a stop cut it short (or came first)."""
+        return self._rolled(before, [c.play for c in plays], terms)
+
+    def roll_cube(self, before: Position, terms: MatchTerms) -> RolloutProgress | None:
+        """The position `before` rolled out for its cube decision at the doubler's `terms`
+        (its chances, cubeless, as a play's): the answer, or None as roll's."""
+        return self._rolled(before, CUBE_ACTIONS, terms)
+
+    def _rolled(self, before: Position, candidates: object,
+                terms: MatchTerms) -> RolloutProgress | None:
         rollout = Rollout()
         with self._lock:
             if self.stopped:
                 return None
-            rollout.start(before, [c.play for c in plays], self.games, ROLL_LEVEL,
-                          ROLL_TRUNCATE, ROLL_SEED, terms=terms)
+            rollout.start(before, candidates, self.games, ROLL_LEVEL, ROLL_TRUNCATE,
+                          ROLL_SEED, terms=terms)
             self._running.add(rollout)
         try:
             answer = rollout.result()
@@ -272,14 +283,51 @@ def deeper_cube_decision(position: Position, terms: MatchTerms,
 
 
 def check_cube(item: CubeReview, decision: evaluator.CubeDecision | None = None,
-               ply: int = CHECK_PLY) -> CubeReview:
+               ply: int = CHECK_PLY, known: Check | None = None) -> CubeReview:
     """The CubeReview `item` checked: its action's loss against the deeper decision (given,
-    when the double before an answer was checked already, or deeper_cube_decision)."""
+    when the double before an answer was checked already, its check `known`, or
+    deeper_cube_decision)."""
     if decision is None:
         decision = deeper_cube_decision(item.before, item.terms, ply)
     loss = cube_loss(item.kind, in_emg(decision, item.terms))
+    check = Check(ply, 0.0 - loss, item.loss)
+    if known is not None and known.games:          # the double's decision was rolled out
+        check = replace(check, games=known.games, interval=known.interval)
     return replace(item, decision=decision, proper=cube_verdict(decision), loss=loss,
-                   check=Check(ply, 0.0 - loss, item.loss))
+                   check=check)
+
+
+def wants_cube_roll(checked: CubeReview) -> bool:
+    """A cube action the 3-ply check still charges over CHECK_LINE, its decision not rolled
+    out already: its position is rolled out (cube actions are few, so every one the check
+    keeps is; the net's chances are where a cube verdict goes wrong, e.g. a gammon rate 0.12
+    over a rollout's in a position it calls too good)."""
+    return checked.loss > CHECK_LINE and not (checked.check and checked.check.games)
+
+
+def roll_cube_check(checked: CubeReview, rolls: RollChecks) -> CubeReview | None:
+    """The CubeReview `checked` (check_cube's) checked again by a rollout of its position:
+    the decision is the cube theory on the rollout's mean chances at the position's cube
+    efficiency (evaluator.cube_decision_for, as levels 1-3 take their own chances), per unit
+    of cube as the review's; the loss and verdict are the action's against it; check says
+    the games and the 95% interval of the no double's equity (or the double/take's, the
+    wider). None when a stop cut the rollout short."""
+    terms = checked.terms
+    answer = rolls.roll_cube(checked.before, terms)
+    if answer is None:
+        return None
+    decision = normalized(evaluator.cube_decision_for(answer.candidates[0].chances, terms,
+                                                      checked.before), terms.scale)
+    loss = cube_loss(checked.kind, in_emg(decision, terms))
+    interval = 0.0
+    if answer.cube is not None:
+        interval = max(answer.cube.no_double.interval, answer.cube.double_take.interval)
+    emg = Emg.at(terms)
+    interval = emg.error(interval) if emg is not None else interval / terms.scale
+    return replace(checked, decision=decision, proper=cube_verdict(decision), loss=loss,
+                   check=Check(CHECK_PLY, 0.0 - loss, checked.check.quick if checked.check
+                               else checked.loss, games=answer.trials_done,
+                               interval=interval, searched=0.0 - checked.loss))
 
 
 def wants_check(item: MoveReview | CubeReview) -> bool:

@@ -27,7 +27,9 @@ from game.analysis.checking import (
     check_move,
     play_values,
     roll_check,
+    roll_cube_check,
     wants_check,
+    wants_cube_roll,
     wants_roll,
 )
 from game.analysis.cube_judgement import (
@@ -38,7 +40,7 @@ from game.analysis.cube_judgement import (
     normalized,
 )
 from game.analysis.replay import ReplayedTurn, ReviewError, apply_play, replay, terms_at
-from game.analysis.verdicts import Choice, CubeReview, MoveReview, Review
+from game.analysis.verdicts import Check, Choice, CubeReview, MoveReview, Review
 from game.errors import BackgammonError
 from game.model import evaluator, rules
 from game.model.match_equity import Emg, match_value
@@ -106,7 +108,7 @@ class Reviewer:
         self.rolls = RollChecks(roll_games)  # the rollout checks running, for stop()
         self.done = 0
         self._decisions: dict = {}        # index of a double's answer -> (decision, terms,
-                                          # whether the decision is a checked one)
+                                          # the double's check, None: not checked)
         self._ahead: dict[int, list] = {}  # turn number -> its items, judged before a stop
 
     @property
@@ -249,45 +251,52 @@ class Reviewer:
                                         terms, turn.cube_value, turn.cube_owner))
 
     @overload
-    def _checked(self, item: MoveReview,
-                 decision: evaluator.CubeDecision | None = None) -> MoveReview: ...
+    def _checked(self, item: MoveReview, decision: evaluator.CubeDecision | None = None,
+                 known: Check | None = None) -> MoveReview: ...
 
     @overload
-    def _checked(self, item: CubeReview,
-                 decision: evaluator.CubeDecision | None = None) -> CubeReview: ...
+    def _checked(self, item: CubeReview, decision: evaluator.CubeDecision | None = None,
+                 known: Check | None = None) -> CubeReview: ...
 
     def _checked(self, item: MoveReview | CubeReview,
-                 decision: evaluator.CubeDecision | None = None) -> MoveReview | CubeReview:
+                 decision: evaluator.CubeDecision | None = None,
+                 known: Check | None = None) -> MoveReview | CubeReview:
         """The item as charged: checked at 3 plies when it is charged over CHECK_LINE and
-        the review is CHECKED (a cube action by `decision`, a checked one already made)."""
+        the review is CHECKED, then rolled out where checking.py says (a cube action by
+        `decision`, a checked one already made, its check `known`)."""
         if not (self.checked and wants_check(item)):
             return item
+        rolled: MoveReview | CubeReview | None
         if isinstance(item, MoveReview):            # kind "move"
             checked = check_move(item)
             if not wants_roll(checked):
                 return checked
             rolled = roll_check(item, checked, self.rolls)
-            if rolled is None:                      # a stop cut the rollout short
-                raise ReviewStopped
-            return rolled
-        return check_cube(item, decision)
+        else:
+            checked_cube = check_cube(item, decision, known=known)
+            if decision is not None or not wants_cube_roll(checked_cube):
+                return checked_cube
+            rolled = roll_cube_check(checked_cube, self.rolls)
+        if rolled is None:                          # a stop cut the rollout short
+            raise ReviewStopped
+        return rolled
 
     def _cube_action(self, turn: ReplayedTurn) -> CubeReview:
         """A double, or its answer judged by the double's decision (the checked one when the
         double was checked)."""
-        kind, deeper = turn.action.kind, None
+        kind, deeper, known = turn.action.kind, None, None
         if kind == "double" or turn.index not in self._decisions:
             terms = self._cube_terms(turn)
             decision = normalized(self._decision(turn, self.level, terms), terms.scale)
         else:
-            decision, terms, was_checked = self._decisions[turn.index]
-            deeper = decision if was_checked else None
+            decision, terms, known = self._decisions[turn.index]
+            deeper = decision if known is not None else None
         item = self._checked(CubeReview(
             turn.index + 1, turn.action.side, kind, turn.before, decision,
             cube_verdict(decision), cube_loss(kind, in_emg(decision, terms)), terms,
-            turn.cube_value, turn.cube_owner), deeper)
+            turn.cube_value, turn.cube_owner), deeper, known)
         if kind == "double":                                     # the answer's, next entry
-            self._decisions[turn.index + 1] = item.decision, terms, item.check is not None
+            self._decisions[turn.index + 1] = item.decision, terms, item.check
         return item
 
     def _move(self, turn: ReplayedTurn) -> MoveReview:

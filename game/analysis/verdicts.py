@@ -84,9 +84,12 @@ class Check:
     def account(self) -> str:
         """The whole story, for the .sgf: "checked: 324 games, -0.082 +/- 0.011 (3-ply
         -0.074, quick -0.121)", or "checked 3-ply -0.074 (was -0.121)"."""
+        if self.games and self.searched is None:   # an answer judged by its double's rollout
+            return (f"checked: {self.games} games, {self.error:+.3f} +/- {self.interval:.3f} "
+                    f"(quick {-self.quick:+.3f})")
         if self.games:
             return (f"checked: {self.games} games, {self.error:+.3f} +/- {self.interval:.3f} "
-                    f"({self.ply}-ply {self.searched or 0.0:+.3f}, quick {-self.quick:+.3f})")
+                    f"({self.ply}-ply {self.searched:+.3f}, quick {-self.quick:+.3f})")
         return f"checked {self.ply}-ply {self.error:+.3f} (was {-self.quick:+.3f})"
 
 

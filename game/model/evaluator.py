@@ -363,9 +363,12 @@ def cube_decision(position_id: Position | str, level: int = 5, terms: MatchTerms
 
 
 def cube_decision_for(chances: Probabilities | Sequence[float],
-                      terms: MatchTerms = MONEY) -> CubeDecision:
+                      terms: MatchTerms = MONEY,
+                      position: Position | str | None = None) -> CubeDecision:
     """The same decision from given chances (win, win gammon, win backgammon, lose gammon,
-    lose backgammon for the side on roll) instead of a position: the cube theory alone."""
+    lose backgammon for the side on roll) instead of a position's own: the cube theory
+    alone; with `position`, at that position's cube efficiency (by its class, as levels 1-3
+    weigh their own chances), e.g. for a rollout's mean chances."""
     if isinstance(chances, Probabilities):
         chances = (chances.win, chances.win_gammon, chances.win_backgammon,
                    chances.lose_gammon, chances.lose_backgammon)
@@ -382,8 +385,11 @@ def cube_decision_for(chances: Probabilities | Sequence[float],
         raise ValueError(f"chances must lie in 0..1 with gammons within the wins or losses "
                          f"and backgammons within the gammons: {chances!r}")
     out = ffi.new("float[]", lib.BG_CUBE_OUT_LEN)
-    bits = lib.bg_cube_from_probs(ffi.new("float[]", [float(c) for c in chances]),
-                                  terms.as_c(), out)
+    probs = ffi.new("float[]", [float(c) for c in chances])
+    if position is None:
+        bits = lib.bg_cube_from_probs(probs, terms.as_c(), out)
+    else:
+        bits = lib.bg_cube_from_probs_at(_position(position).as_c(), probs, terms.as_c(), out)
     return _cube_answer(bits, out)
 
 

@@ -176,12 +176,17 @@ void bg_eval_cache_counts(double *looks, double *hits) {
 
 static const bg_match money = {1, 0, 0, 0, 0, 0};
 
+/* bg_cube_decision's out[] from a decision r on chances p; its bits */
+static int result_into(const cube_result *r, const float *p, float *out) {
+    out[0] = r->nd; out[1] = r->dt; out[2] = r->dp;
+    out[3] = p[EV_WIN]; out[4] = p[EV_WIN_G]; out[5] = p[EV_LOSE_G];
+    return r->bits;
+}
+
 static int decide_into(const float *p, const bg_match *m, float *out) {
     cube_result r;
     cube_decide(p, m ? m : &money, &r);
-    out[0] = r.nd; out[1] = r.dt; out[2] = r.dp;
-    out[3] = p[EV_WIN]; out[4] = p[EV_WIN_G]; out[5] = p[EV_LOSE_G];
-    return r.bits;
+    return result_into(&r, p, out);
 }
 
 /* the cubeful search's depth for a level: 1-3 the formula (0), 4 one ply, 5 two plies, or
@@ -231,6 +236,18 @@ int bg_cube_from_probs(const float *probs, const bg_match *match, float *out) {
     if (rc) return rc;
     if (!chances_ok(probs)) return -BG_ERR_BAD_ARG;
     return decide_into(probs, match, out);
+}
+
+int bg_cube_from_probs_at(const int8_t *board, const float *probs, const bg_match *match,
+                          float *out) {
+    if (!board || !probs || !out) return -BG_ERR_BAD_ARG;
+    int rc = check_board(board);
+    if (!rc) rc = bg_check_match(match);
+    if (rc) return rc;
+    if (!chances_ok(probs)) return -BG_ERR_BAD_ARG;
+    cube_result r;
+    cube_decide_x(probs, cube_efficiency((const mg_board *)board), match ? match : &money, &r);
+    return result_into(&r, probs, out);
 }
 
 int bg_cubeful_plays(const int8_t *afters, int n, const float *probs, const bg_match *match,

@@ -19,15 +19,16 @@ from game.errors import BackgammonError
 from game.files.settings import Settings, load_settings
 from game.matchfiles import sgf
 from game.model import evaluator, rules
+from game.model.match import COMPUTER, HUMAN
 from game.model.match_equity import Emg
-from game.model.match_terms import MatchTerms
+from game.model.match_terms import MONEY, MatchTerms
 from game.model.position import Position
 from game.model.record import format_play
 from game.model.search_settings import SearchSettings
 from game.pages.review_pages import message_lines
 from game.scenes import tutor
 from gnubg_tools import run_gnubg_commands
-from review_records import FEW_GAMES, played_out
+from review_records import FEW_GAMES, one_game, played_out
 
 # 7-point match, 3-away against 7-away, the cube on 2 and the opponent's: bar/21 6/4 with 42
 # is charged 0.046 EMG by level 5 and 0.028 at 3 plies (the best: bar/21 21/19*)
@@ -262,6 +263,61 @@ def test_the_review_option_is_checked_by_default_and_saved(tmp_path):
     again, warning = load_settings(tmp_path / "settings.json", warn=None)
     assert warning is None and again.review == "quick"
     assert ("H", "review", "H Review       QUICK") in again.menu_lines()
+
+
+# a 7-point match, the roller 5-away and its opponent 4-away, the cube centred: our net's
+# chances (0.70 wins, 0.54-0.58 gammons) call it too good, so the double is charged 0.167
+# EMG by the 3-ply check; GNU Backgammon 1.07 at 2 plies says double/pass (0.66, 0.40),
+# and rollouts, ours and its own, give 0.67 wins and 0.42 gammons (fresh seed 8803's match)
+TOO_GOOD_BY_THE_NET = "lp0I4AnvAACAAA"
+GNUBG_TOO_GOOD = ["set player 0 human", "set player 1 human", "new match 7", "set score 3 2",
+                  "set turn 1", f"set board {TOO_GOOD_BY_THE_NET}", "set output mwc off",
+                  "set evaluation cubedecision evaluation plies 2", "hint"]
+
+
+def gnubg_cube_equities(tmp_path) -> dict:
+    """GNU Backgammon 2-ply's cubeful equities of TOO_GOOD_BY_THE_NET, EMG."""
+    code, said = run_gnubg_commands(tmp_path, GNUBG_TOO_GOOD)
+    assert code == 0, said
+    found = dict(re.findall(r"\d\. (Double, pass|Double, take|No double)\s+([-+]\d+\.\d+)",
+                            said))
+    return {name: float(value) for name, value in found.items()}
+
+
+def test_a_cube_action_the_3_ply_check_still_charges_is_rolled_out_nearer_gnubg(tmp_path):
+    """A double (and its answer) the 3-ply check still charges is rolled out (ROLL_GAMES
+    games, the luck out): the decision is the cube theory on the rollout's chances, and its
+    charges are nearer GNU Backgammon's than the 3-ply check's; both items say how."""
+    record = one_game(start=TOO_GOOD_BY_THE_NET, length=7, score={HUMAN: 2, COMPUTER: 3})
+    record.double(HUMAN, 2)
+    record.take(COMPUTER)
+    quick = Reviewer(record, checked=False).run()
+    double, take = Reviewer(record).run().items
+    searched = checking.check_cube(quick.items[0])
+    assert searched.loss > 0.1 and searched.proper.startswith("Too good")   # the net says
+    gnubg = gnubg_cube_equities(tmp_path)
+    gnubg_double, gnubg_take = 0.0, gnubg["Double, take"] - gnubg["Double, pass"]
+    assert gnubg["No double"] < gnubg["Double, pass"] < gnubg["Double, take"]
+    assert (double.kind, take.kind) == ("double", "take")
+    assert double.check.games == take.check.games == checking.ROLL_GAMES
+    assert abs(double.loss - gnubg_double) < abs(searched.loss - gnubg_double)
+    searched_take = checking.check_cube(quick.items[1], searched.decision)
+    assert abs(take.loss - gnubg_take) < abs(searched_take.loss - gnubg_take)
+    assert double.check.searched == pytest.approx(-searched.loss)
+    assert double.check.quick == quick.items[0].loss and double.check.interval > 0
+    assert double.decision == take.decision
+
+
+def test_a_cube_decision_from_a_positions_own_chances_is_level_3s_decision():
+    """The cube theory on given chances at a position's cube efficiency (how a rollout's
+    chances are judged) is level 3's decision when given level 3's own chances."""
+    for position_id, terms in ((TOO_GOOD_BY_THE_NET, MatchTerms(1, 0, 7, 5, 4, 0)),
+                               ("trsbAAC2uwMAAA", MONEY), ("7u4OAADu7g4AAA", MONEY)):
+        own = evaluator.evaluate(position_id, 0)
+        assert evaluator.cube_decision_for(own, terms, position_id) == \
+            evaluator.cube_decision(position_id, 3, terms)
+    with pytest.raises(BackgammonError):
+        evaluator.cube_decision_for(own, MONEY, "not a position id")
 
 
 def test_the_tutor_says_nothing_of_a_warning_the_check_clears():
