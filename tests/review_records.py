@@ -72,6 +72,21 @@ def with_a_double(seed, moves, level=3):
     return record
 
 
+# a 7-point match, the roller 5-away and its opponent 4-away, the cube centred: our net's
+# chances (0.70 wins, 0.54-0.58 gammons) call it too good at levels 3 and 5 and at 3 plies;
+# GNU Backgammon 1.07 at 2 plies says double/pass (0.66, 0.40), and rollouts, ours and its
+# own, give 0.67 wins and 0.42 gammons (fresh seed 8803's match of session 33)
+TOO_GOOD_BY_THE_NET = "lp0I4AnvAACAAA"
+
+
+def too_good_double():
+    """The human doubles in TOO_GOOD_BY_THE_NET at 2-3 of a 7-point match; the computer takes."""
+    record = one_game(start=TOO_GOOD_BY_THE_NET, length=7, score={HUMAN: 2, COMPUTER: 3})
+    record.double(HUMAN, 2)
+    record.take(COMPUTER)
+    return record
+
+
 def blunder_game():
     """Four turns from the start: 3-1 made properly, the computer's 6-4, a 2-1 that leaves a
     blot, and the computer's 3-1 played 8/5 8/7 (the blunder)."""

@@ -310,8 +310,9 @@ def roll_cube_check(checked: CubeReview, rolls: RollChecks) -> CubeReview | None
     the decision is the cube theory on the rollout's mean chances at the position's cube
     efficiency (evaluator.cube_decision_for, as levels 1-3 take their own chances), per unit
     of cube as the review's; the loss and verdict are the action's against it; check says
-    the games and the 95% interval of the no double's equity (or the double/take's, the
-    wider). None when a stop cut the rollout short."""
+    the games and the wider 95% interval of the decision's two rolled-out equities (no
+    double, double/take; the double/pass has none), so the answer judged by the same
+    decision says the same. None when a stop cut the rollout short."""
     terms = checked.terms
     answer = rolls.roll_cube(checked.before, terms)
     if answer is None:

@@ -18,9 +18,10 @@ CLOSE_CUBE = 0.16                # ... and by the judging level when doubling gi
 
 
 def cube_verdict(decision: evaluator.CubeDecision | CubeFigures) -> str:
-    """The proper cube action in words, e.g. "Double, take" or "Too good to double"."""
+    """The proper cube action in words, e.g. "Double, take" or "Too good to double" (play on
+    for the gammon; short enough for "Proper: ...." on a 32-column page)."""
     if decision.too_good:
-        return "Too good to double: play on"
+        return "Too good to double"
     if decision.double:
         return "Double, take" if decision.take else "Double, pass"
     return "No double, take" if decision.take else "No double, pass"

@@ -19,7 +19,6 @@ from game.errors import BackgammonError
 from game.files.settings import Settings, load_settings
 from game.matchfiles import sgf
 from game.model import evaluator, rules
-from game.model.match import COMPUTER, HUMAN
 from game.model.match_equity import Emg
 from game.model.match_terms import MONEY, MatchTerms
 from game.model.position import Position
@@ -28,7 +27,7 @@ from game.model.search_settings import SearchSettings
 from game.pages.review_pages import message_lines
 from game.scenes import tutor
 from gnubg_tools import run_gnubg_commands
-from review_records import FEW_GAMES, one_game, played_out
+from review_records import FEW_GAMES, TOO_GOOD_BY_THE_NET, played_out, too_good_double
 
 # 7-point match, 3-away against 7-away, the cube on 2 and the opponent's: bar/21 6/4 with 42
 # is charged 0.046 EMG by level 5 and 0.028 at 3 plies (the best: bar/21 21/19*)
@@ -265,11 +264,7 @@ def test_the_review_option_is_checked_by_default_and_saved(tmp_path):
     assert ("H", "review", "H Review       QUICK") in again.menu_lines()
 
 
-# a 7-point match, the roller 5-away and its opponent 4-away, the cube centred: our net's
-# chances (0.70 wins, 0.54-0.58 gammons) call it too good, so the double is charged 0.167
-# EMG by the 3-ply check; GNU Backgammon 1.07 at 2 plies says double/pass (0.66, 0.40),
-# and rollouts, ours and its own, give 0.67 wins and 0.42 gammons (fresh seed 8803's match)
-TOO_GOOD_BY_THE_NET = "lp0I4AnvAACAAA"
+# review_records.TOO_GOOD_BY_THE_NET: the double is charged 0.167 EMG by the 3-ply check
 GNUBG_TOO_GOOD = ["set player 0 human", "set player 1 human", "new match 7", "set score 3 2",
                   "set turn 1", f"set board {TOO_GOOD_BY_THE_NET}", "set output mwc off",
                   "set evaluation cubedecision evaluation plies 2", "hint"]
@@ -288,9 +283,7 @@ def test_a_cube_action_the_3_ply_check_still_charges_is_rolled_out_nearer_gnubg(
     """A double (and its answer) the 3-ply check still charges is rolled out (ROLL_GAMES
     games, the luck out): the decision is the cube theory on the rollout's chances, and its
     charges are nearer GNU Backgammon's than the 3-ply check's; both items say how."""
-    record = one_game(start=TOO_GOOD_BY_THE_NET, length=7, score={HUMAN: 2, COMPUTER: 3})
-    record.double(HUMAN, 2)
-    record.take(COMPUTER)
+    record = too_good_double()
     quick = Reviewer(record, checked=False).run()
     double, take = Reviewer(record).run().items
     searched = checking.check_cube(quick.items[0])

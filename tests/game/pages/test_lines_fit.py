@@ -23,7 +23,7 @@ from game.scenes.keys import HELP_PAGES
 from game.zx.basic import Basic
 from gamedriver import RoutineDriver
 from page_drivers import ReviewDriver
-from review_records import RACE_EVEN, blunder_game
+from review_records import RACE_EVEN, blunder_game, too_good_double
 from rollout_jobs import five_plays_answer
 from spectrum import overlay
 
@@ -104,6 +104,22 @@ def test_the_review_pages_and_their_key_lines_fit(cuts):
         assert shown == list(review_pages.KEYS_HELP)
     driver.type("r")                       # the next key acts as on the page
     driver.until("ROLLOUT", row=0)
+    assert cuts == []
+
+
+def test_a_cube_page_whose_proper_action_is_too_good_fits(cuts):
+    """"Proper: Too good to double: play on" was 35 columns: the review page raised
+    TooManyRows (the program stopped) and its A page lost words; now "Too good to double"."""
+    driver = ReviewDriver(too_good_double(), show_all=True)
+    driver.until("ENTER: moves", row=S.ROWS - 1)
+    driver.type("\n")
+    driver.run(2)
+    assert "double" in driver.text()[11]
+    assert "Proper: Too good to double" in "\n".join(driver.text()[S.MESSAGE_ROW - 1:])
+    driver.type("a")
+    driver.run(4)
+    driver.type("\n")
+    driver.run(2)
     assert cuts == []
 
 

@@ -27,7 +27,7 @@ def decision(double, take, too_good=False):
 
 @pytest.mark.parametrize("double,take,too_good,verdict", [
     (False, True, False, "No double, take"), (True, True, False, "Double, take"),
-    (True, False, False, "Double, pass"), (False, False, True, "Too good to double: play on"),
+    (True, False, False, "Double, pass"), (False, False, True, "Too good to double"),
 ])
 def test_the_verdict_names_the_proper_action(double, take, too_good, verdict):
     assert cube_verdict(decision(double, take, too_good)) == verdict
@@ -37,9 +37,10 @@ def test_the_page_shows_chances_three_equities_and_fits_the_screen():
     for doubler in ("You", "I", "White", "Black"):
         for offered in (False, True):
             for terms in (MONEY, SEVEN_AWAY):
-                lines = commands.cube_advice_lines(decision(False, True), doubler, offered, terms)
-                assert all(len(line) <= S.COLS for line in lines)
-                assert len(lines) <= S.ROWS - 3
+                for asked in (decision(False, True), decision(False, False, too_good=True)):
+                    lines = commands.cube_advice_lines(asked, doubler, offered, terms)
+                    assert all(len(line) <= S.COLS for line in lines), lines
+                    assert len(lines) <= S.ROWS - 3
     lines = commands.cube_advice_lines(decision(False, True), "I", offered=True)
     page = "\n".join(lines)
     assert "Chances for me:" in page and "win 64.2%, gammons 18.1%" in page
