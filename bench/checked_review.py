@@ -30,7 +30,7 @@ def review_all(record, checked: bool) -> dict:
     """Every game of the record reviewed: the figures of the whole."""
     load = os.getloadavg()[0]
     wall, cpu = time.perf_counter(), time.process_time()
-    plays = checks = cleared = rolled = 0
+    plays = checks = cleared = rolled = rolled_cube = 0
     for game in record.games:
         review = Reviewer(record, game.number, checked=checked).run()
         plays += sum(1 for i in review.items if i.kind == "move")
@@ -38,8 +38,10 @@ def review_all(record, checked: bool) -> dict:
         checks += len(made)
         cleared += sum(1 for i in made if i.check.cleared)
         rolled += sum(1 for i in made if i.check.games)
+        rolled_cube += sum(1 for i in made if i.check.games and i.kind != "move")
     return {"wall_s": time.perf_counter() - wall, "cpu_s": time.process_time() - cpu,
             "plays": plays, "checks": checks, "cleared": cleared, "rolled": rolled,
+            "rolled_cube": rolled_cube,
             "load_before": load, "load_after": os.getloadavg()[0]}
 
 
@@ -64,6 +66,8 @@ def main(argv=None) -> int:
         print(f"{label}_plays {got['plays']} plays")
         print(f"{label}_checks {got['checks']} checks ({got['cleared']} cleared)")
         print(f"{label}_rollouts {got['rolled']} checks rolled out")
+        print(f"{label}_cube_rollouts {got['rolled_cube']} cube actions of them (an answer "
+              f"shares its double's rollout)")
         print(f"{label}_wall {got['wall_s']:.1f} s")
         print(f"{label}_cpu {got['cpu_s']:.1f} s")
         print(f"{label}_load {got['load_before']:.1f} -> {got['load_after']:.1f} "
