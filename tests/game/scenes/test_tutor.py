@@ -459,7 +459,9 @@ def test_both_players_of_a_two_player_game_are_warned_of_a_missed_double(who_sta
 
 
 @pytest.mark.parametrize("length, terms", [(None, MONEY), (3, ONE_ALL_OF_3)])
-def test_missed_double_warning_uses_the_reviews_judgement(length, terms):
+def test_missed_double_warning_is_the_reviews_3_ply_check_of_it(length, terms):
+    """The tutor warns by the review's 3-ply check (it answers at once; the review then
+    rolls the position out, and charges the rollout's figure)."""
     start, position, _ = missed_double(terms, marks=("?", "??"), computer_first=True)
     record = MatchRecord(length or 0)
     record.start_game({HUMAN: 1, COMPUTER: 1} if length else {HUMAN: 0, COMPUTER: 0},
@@ -471,13 +473,14 @@ def test_missed_double_warning_uses_the_reviews_judgement(length, terms):
     match = scored(3, 1, 1) if length else Match(None)
     coach = tutor.NoDoubleCoach(position, match.terms(HUMAN), "?")
     verdict = coach.verdict()
-    assert verdict.loss == item.loss and verdict.mark == item.mark
+    assert item.check is not None and item.check.games          # rolled out by the review
+    assert verdict.loss == pytest.approx(-item.check.searched)    # its 3-ply check's figure
     assert verdict.better == "Doubling" and item.proper.startswith("Double")
     driver = GameDriver(dice=Thrown([2, 1]), start=start, match=scored(3, 1, 1) if length
                         else None, settings=Settings(tutor="?", who_starts="computer",
                                                      match_length=length))
     until(driver, "better by", row=23)
-    assert driver.message() == f"{item.mark} Doubling is better by {item.loss:.3f}"
+    assert driver.message() == f"{verdict.mark} Doubling is better by {verdict.loss:.3f}"
 
 
 # ---- the frames go on while a warning is checked ------------------------------------------
