@@ -108,7 +108,8 @@ class Reviewer:
         self.rolls = RollChecks(roll_games)  # the rollout checks running, for stop()
         self.done = 0
         self._decisions: dict = {}        # index of a double's answer -> (decision, terms,
-                                          # the double's check, None: not checked)
+                                          # the double's check, None: not checked, and
+                                          # the double's quick decision)
         self._ahead: dict[int, list] = {}  # turn number -> its items, judged before a stop
 
     @property
@@ -287,16 +288,19 @@ class Reviewer:
         kind, deeper, known = turn.action.kind, None, None
         if kind == "double" or turn.index not in self._decisions:
             terms = self._cube_terms(turn)
-            decision = normalized(self._decision(turn, self.level, terms), terms.scale)
+            decision = quick = normalized(self._decision(turn, self.level, terms), terms.scale)
         else:
-            decision, terms, known = self._decisions[turn.index]
+            decision, terms, known, quick = self._decisions[turn.index]
             deeper = decision if known is not None else None
         item = self._checked(CubeReview(
             turn.index + 1, turn.action.side, kind, turn.before, decision,
             cube_verdict(decision), cube_loss(kind, in_emg(decision, terms)), terms,
             turn.cube_value, turn.cube_owner), deeper, known)
+        if known is not None and item.check is not None:          # its quick loss: by the
+            item = replace(item, check=replace(                   # double's quick decision
+                item.check, quick=cube_loss(kind, in_emg(quick, terms))))
         if kind == "double":                                     # the answer's, next entry
-            self._decisions[turn.index + 1] = item.decision, terms, item.check
+            self._decisions[turn.index + 1] = item.decision, terms, item.check, quick
         return item
 
     def _move(self, turn: ReplayedTurn) -> MoveReview:

@@ -299,6 +299,9 @@ def test_a_cube_action_the_3_ply_check_still_charges_is_rolled_out_nearer_gnubg(
     assert double.check.searched == pytest.approx(-searched.loss)
     assert double.check.quick == quick.items[0].loss and double.check.interval > 0
     assert double.decision == take.decision
+    assert sgf.check_comment([take]) == (f"C[checked: {checking.ROLL_GAMES} games, "
+                                         f"{-take.loss:+.3f} +/- {take.check.interval:.3f} "
+                                         f"(quick {-quick.items[1].loss:+.3f})]")
 
 
 def test_a_cube_decision_from_a_positions_own_chances_is_level_3s_decision():
