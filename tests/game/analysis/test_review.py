@@ -213,8 +213,8 @@ def test_threads_judging_turns_side_by_side_review_as_one_thread_does(level, mov
 
 def test_a_stop_keeps_the_turns_judged_ahead_and_carrying_on_ends_the_same():
     record = with_a_double(22, 30)
-    alone = Reviewer(record, level=QUICK, workers=1).run()
-    reviewer = Reviewer(record, level=QUICK, workers=3)
+    alone = Reviewer(record, level=QUICK, workers=1, roll_games=FEW_GAMES).run()
+    reviewer = Reviewer(record, level=QUICK, workers=3, roll_games=FEW_GAMES)
     judged: list[int] = []                         # first turn of each unit a thread finished
     judge_unit = reviewer._judge_unit
 
