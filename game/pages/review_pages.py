@@ -210,13 +210,16 @@ def figures_lines(item: Item, bottom: str, sides: Sequence[str]) -> list[str]:
     """A on a move page: level 5's best plays with their equities and each side's chances
     (commands.advice_lines), then the play made, if it is not among them, with its own; on
     a cube page, the cube advice for the decision (commands.cube_advice_lines) in the units
-    of the terms it was judged at (a score past the match table: money play, said)."""
+    of the terms it was judged at (a score past the match table: money play, said), and
+    whether its figures are a rollout's (the check's)."""
     other = sides[1] if item.side == sides[0] else sides[0]
     if not isinstance(item, MoveReview):
         doubler = item.side if item.kind in ("double", "no double") else other
         lines = cube_advice_lines(item.decision, say("who", doubler),
                                   offered=item.kind in ("take", "drop"),
                                   terms=item.terms, per_unit=item.terms.scale > 1)
+        if item.check is not None and item.check.games:
+            lines += ["", f"Rolled out: {item.check.games:,} games."]
         past = ["", "The score is past the match", "table: judged as money play."]
         return lines + past if item.terms.past_table else lines
     mine = item.side == bottom

@@ -24,7 +24,7 @@ from game.model.match_terms import MONEY, MatchTerms
 from game.model.position import Position
 from game.model.record import format_play
 from game.model.search_settings import SearchSettings
-from game.pages.review_pages import message_lines
+from game.pages.review_pages import figures_lines, message_lines
 from game.scenes import tutor
 from gnubg_tools import run_gnubg_commands
 from review_records import FEW_GAMES, TOO_GOOD_BY_THE_NET, played_out, too_good_double
@@ -299,6 +299,8 @@ def test_a_cube_action_the_3_ply_check_still_charges_is_rolled_out_nearer_gnubg(
     assert double.check.searched == pytest.approx(-searched.loss)
     assert double.check.quick == quick.items[0].loss and double.check.interval > 0
     assert double.decision == take.decision
+    for item in (double, take):                      # the A page says whose figures
+        assert "Rolled out: 324 games." in figures_lines(item, record.sides[0], record.sides)
     assert sgf.check_comment([take]) == (f"C[checked: {checking.ROLL_GAMES} games, "
                                          f"{-take.loss:+.3f} +/- {take.check.interval:.3f} "
                                          f"(quick {-quick.items[1].loss:+.3f})]")
