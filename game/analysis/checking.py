@@ -283,26 +283,22 @@ def deeper_cube_decision(position: Position, terms: MatchTerms,
 
 
 def check_cube(item: CubeReview, decision: evaluator.CubeDecision | None = None,
-               ply: int = CHECK_PLY, known: Check | None = None) -> CubeReview:
+               ply: int = CHECK_PLY) -> CubeReview:
     """The CubeReview `item` checked: its action's loss against the deeper decision (given,
-    when the double before an answer was checked already, its check `known`, or
-    deeper_cube_decision)."""
+    when the double before an answer was checked already, or deeper_cube_decision)."""
     if decision is None:
         decision = deeper_cube_decision(item.before, item.terms, ply)
     loss = cube_loss(item.kind, in_emg(decision, item.terms))
-    check = Check(ply, 0.0 - loss, item.loss)
-    if known is not None and known.games:          # the double's decision was rolled out
-        check = replace(check, games=known.games, interval=known.interval)
     return replace(item, decision=decision, proper=cube_verdict(decision), loss=loss,
-                   check=check)
+                   check=Check(ply, 0.0 - loss, item.loss))
 
 
 def wants_cube_roll(checked: CubeReview) -> bool:
-    """A cube action the 3-ply check still charges over CHECK_LINE, its decision not rolled
-    out already: its position is rolled out (cube actions are few, so every one the check
-    keeps is; the net's chances are where a cube verdict goes wrong, e.g. a gammon rate 0.12
-    over a rollout's in a position it calls too good)."""
-    return checked.loss > CHECK_LINE and not (checked.check and checked.check.games)
+    """A cube action the 3-ply check still charges over CHECK_LINE: its position is rolled
+    out (cube actions are few, so every one the check keeps is; the net's chances are where
+    a cube verdict goes wrong, e.g. a gammon rate 0.12 over a rollout's in a position it
+    calls too good)."""
+    return checked.loss > CHECK_LINE
 
 
 def roll_cube_check(checked: CubeReview, rolls: RollChecks) -> CubeReview | None:

@@ -40,7 +40,7 @@ from game.analysis.cube_judgement import (
     normalized,
 )
 from game.analysis.replay import ReplayedTurn, ReviewError, apply_play, replay, terms_at
-from game.analysis.verdicts import Check, Choice, CubeReview, MoveReview, Review
+from game.analysis.verdicts import Choice, CubeReview, MoveReview, Review
 from game.errors import BackgammonError
 from game.model import evaluator, rules
 from game.model.match_equity import Emg, match_value
@@ -252,19 +252,18 @@ class Reviewer:
                                         terms, turn.cube_value, turn.cube_owner))
 
     @overload
-    def _checked(self, item: MoveReview, decision: evaluator.CubeDecision | None = None,
-                 known: Check | None = None) -> MoveReview: ...
+    def _checked(self, item: MoveReview,
+                 decision: evaluator.CubeDecision | None = None) -> MoveReview: ...
 
     @overload
-    def _checked(self, item: CubeReview, decision: evaluator.CubeDecision | None = None,
-                 known: Check | None = None) -> CubeReview: ...
+    def _checked(self, item: CubeReview,
+                 decision: evaluator.CubeDecision | None = None) -> CubeReview: ...
 
     def _checked(self, item: MoveReview | CubeReview,
-                 decision: evaluator.CubeDecision | None = None,
-                 known: Check | None = None) -> MoveReview | CubeReview:
+                 decision: evaluator.CubeDecision | None = None) -> MoveReview | CubeReview:
         """The item as charged: checked at 3 plies when it is charged over CHECK_LINE and
         the review is CHECKED, then rolled out where checking.py says (a cube action by
-        `decision`, a checked one already made, its check `known`)."""
+        `decision`, a checked one already made: not rolled out again)."""
         if not (self.checked and wants_check(item)):
             return item
         rolled: MoveReview | CubeReview | None
@@ -274,7 +273,7 @@ class Reviewer:
                 return checked
             rolled = roll_check(item, checked, self.rolls)
         else:
-            checked_cube = check_cube(item, decision, known=known)
+            checked_cube = check_cube(item, decision)
             if decision is not None or not wants_cube_roll(checked_cube):
                 return checked_cube
             rolled = roll_cube_check(checked_cube, self.rolls)
@@ -284,7 +283,8 @@ class Reviewer:
 
     def _cube_action(self, turn: ReplayedTurn) -> CubeReview:
         """A double, or its answer judged by the double's decision (the checked one when the
-        double was checked)."""
+        double was checked: the answer's check then says the double's games and interval,
+        and its quick loss by the double's quick decision)."""
         kind, deeper, known = turn.action.kind, None, None
         if kind == "double" or turn.index not in self._decisions:
             terms = self._cube_terms(turn)
@@ -295,10 +295,11 @@ class Reviewer:
         item = self._checked(CubeReview(
             turn.index + 1, turn.action.side, kind, turn.before, decision,
             cube_verdict(decision), cube_loss(kind, in_emg(decision, terms)), terms,
-            turn.cube_value, turn.cube_owner), deeper, known)
-        if known is not None and item.check is not None:          # its quick loss: by the
-            item = replace(item, check=replace(                   # double's quick decision
-                item.check, quick=cube_loss(kind, in_emg(quick, terms))))
+            turn.cube_value, turn.cube_owner), deeper)
+        if known is not None and item.check is not None:
+            item = replace(item, check=replace(
+                item.check, quick=cube_loss(kind, in_emg(quick, terms)), games=known.games,
+                interval=known.interval))
         if kind == "double":                                     # the answer's, next entry
             self._decisions[turn.index + 1] = item.decision, terms, item.check, quick
         return item

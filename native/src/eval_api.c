@@ -176,19 +176,6 @@ void bg_eval_cache_counts(double *looks, double *hits) {
 
 static const bg_match money = {1, 0, 0, 0, 0, 0};
 
-/* bg_cube_decision's out[] from a decision r on chances p; its bits */
-static int result_into(const cube_result *r, const float *p, float *out) {
-    out[0] = r->nd; out[1] = r->dt; out[2] = r->dp;
-    out[3] = p[EV_WIN]; out[4] = p[EV_WIN_G]; out[5] = p[EV_LOSE_G];
-    return r->bits;
-}
-
-static int decide_into(const float *p, const bg_match *m, float *out) {
-    cube_result r;
-    cube_decide(p, m ? m : &money, &r);
-    return result_into(&r, p, out);
-}
-
 /* the cubeful search's depth for a level: 1-3 the formula (0), 4 one ply, 5 two plies, or
  * three with settings of plies 3 (the review's check) */
 static int cube_plies(int level, const bg_search *search) {
@@ -230,24 +217,33 @@ static int chances_ok(const float *probs) {
              probs[EV_LOSE_G] > 1.0f - win + eps || probs[EV_LOSE_BG] > probs[EV_LOSE_G] + eps);
 }
 
-int bg_cube_from_probs(const float *probs, const bg_match *match, float *out) {
+/* bg_cube_from_probs and bg_cube_from_probs_at: the decision from given chances, checked, at
+ * the cube efficiency of the position `at` (NULL: a contact position's, cube_decide's), into
+ * bg_cube_decision's out[]; its bits */
+static int from_probs(const float *probs, const mg_board *at, const bg_match *match,
+                      float *out) {
     if (!probs || !out) return -BG_ERR_BAD_ARG;
     int rc = bg_check_match(match);
     if (rc) return rc;
     if (!chances_ok(probs)) return -BG_ERR_BAD_ARG;
-    return decide_into(probs, match, out);
+    const bg_match *m = match ? match : &money;
+    cube_result r;
+    if (at) cube_decide_x(probs, cube_efficiency(at), m, &r);
+    else cube_decide(probs, m, &r);
+    out[0] = r.nd; out[1] = r.dt; out[2] = r.dp;
+    out[3] = probs[EV_WIN]; out[4] = probs[EV_WIN_G]; out[5] = probs[EV_LOSE_G];
+    return r.bits;
+}
+
+int bg_cube_from_probs(const float *probs, const bg_match *match, float *out) {
+    return from_probs(probs, NULL, match, out);
 }
 
 int bg_cube_from_probs_at(const int8_t *board, const float *probs, const bg_match *match,
                           float *out) {
-    if (!board || !probs || !out) return -BG_ERR_BAD_ARG;
+    if (!board) return -BG_ERR_BAD_ARG;
     int rc = check_board(board);
-    if (!rc) rc = bg_check_match(match);
-    if (rc) return rc;
-    if (!chances_ok(probs)) return -BG_ERR_BAD_ARG;
-    cube_result r;
-    cube_decide_x(probs, cube_efficiency((const mg_board *)board), match ? match : &money, &r);
-    return result_into(&r, probs, out);
+    return rc ? rc : from_probs(probs, (const mg_board *)board, match, out);
 }
 
 int bg_cubeful_plays(const int8_t *afters, int n, const float *probs, const bg_match *match,
