@@ -9,6 +9,9 @@ correlation of the errors and the luck; then whether the goals of issue 48 hold:
     the clean player's error total at most 1.3 x gnubg's + 0.05 (issue 58);
     the noisy player's error total within 15% of gnubg's;
     cube decisions counted at most 2 x gnubg's "close or actual" + 4.
+With --disputes N, the N plays a player that the two charge most differently are then rolled
+out by gnubg (bench/disputed_plays.py) and the two total goals are judged again against
+gnubg's totals with those plays' rolled-out errors; the goals as written are printed first.
 Run from the repo root: python bench/review_vs_gnubg.py --matches 3 --money-games 8"""
 
 import argparse
@@ -244,6 +247,8 @@ class Outcome:
     cube_differences: list = field(default_factory=list)
     noisy: str = NAMES[1]
     review_s: tuple = (0.0, 0.0)       # our review of all its games: wall, CPU seconds
+    reviews: list = field(default_factory=list)        # our reviews, a game each
+    gnubg_per_move: list = field(default_factory=list)  # gnubg_moves of its analysis
 
 
 def _gnubg_play_and_analyse(length: int, seed: int, noise: float, plies: int, folder: str,
@@ -283,7 +288,8 @@ def run_one(label: str, length: int, seed: int, noise: float, plies: int, level:
     if keep is None:
         shutil.rmtree(folder, ignore_errors=True)
     return Outcome(label, theirs, ours, errors, lucks, skipped,
-                   cube_differences(gnubg_cubes(text), reviews), review_s=review_s)
+                   cube_differences(gnubg_cubes(text), reviews), review_s=review_s,
+                   reviews=reviews, gnubg_per_move=gnubg_moves(text))
 
 
 def band_gap(a: str, b: str) -> int:
@@ -350,12 +356,16 @@ def main(argv=None) -> int:
                     "work found there from an earlier run is used again")
     ap.add_argument("--quick", action="store_true",
                     help="our review QUICK (no checked errors), as before issue 58")
+    ap.add_argument("--disputes", type=int, default=0, metavar="N",
+                    help="then gnubg's cubeful rollouts judge the N plays a player that "
+                    "our review and gnubg's analysis charge most differently "
+                    "(bench/disputed_plays.py); the goals as written stand beside")
     args = ap.parse_args(argv)
     rng = random.Random(args.seed)
     jobs = [(f"match {k + 1} ({args.length} points)", args.length) for k in range(args.matches)]
     if args.money_games:
         jobs.append((f"money session ({args.money_games} games)", 0))
-    held_all = True
+    held_all = held_rolled = True
     for k, (label, length) in enumerate(jobs):
         noise = rng.uniform(*NOISE)
         seed = rng.randrange(1, 10 ** 6)
@@ -366,10 +376,22 @@ def main(argv=None) -> int:
                           not args.quick)
         for line in report(outcome):
             print(line)
+        if args.disputes:
+            import disputed_plays
+            lines, rolled = disputed_plays.arbitrate(outcome.ours, outcome.gnubg, outcome.reviews,
+                                                outcome.gnubg_per_move, disputed_plays.GAP,
+                                                args.disputes, disputed_plays.TRIALS)
+            for line in lines:
+                print(line)
+            kept = {k: v for k, v in goals(outcome).items() if "total" not in k}
+            held_rolled &= all(kept.values()) and all(rolled.values())
         print(f"time: {time.perf_counter() - started:.1f} s")
         held_all &= all(goals(outcome).values())
         sys.stdout.flush()
     print(f"all goals: {'hold' if held_all else 'MISSED'}")
+    if args.disputes:
+        print(f"all goals, gnubg's disputed plays rolled out: "
+              f"{'hold' if held_rolled else 'MISSED'}")
     return 0
 
 

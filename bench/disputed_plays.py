@@ -1,0 +1,238 @@
+"""Disputed plays benchmark (not a test): where our review of a match and GNU Backgammon's 2-ply
+analysis of it charge a play differently, gnubg's own cubeful rollout decides. It reads a
+folder kept by bench/review_vs_gnubg.py --keep (played.sgf, analysed.sgf), reviews the match
+as that bench does, and for each play charged `--gap` EMG or more apart (largest first, at
+most `--most` a player) sets the position up in gnubg at the mover's score and cube, asks its
+2-ply `hint` (whose error for the play made must be the analysis's: that checks the set-up),
+and rolls out, cubefully at that score, the play made, our best and gnubg's best. Printed: each
+dispute, then each player's error total by ours, by gnubg 2-ply, and by gnubg 2-ply with the
+disputed plays' errors taken from its rollouts, and the review bench's goals against that.
+Not the review bench itself (its goals stand as written). One figure a line.
+Run from the repo root: python bench/disputed_plays.py --keep FOLDER [--gap 0.03]"""
+
+import argparse
+import os
+import re
+import sys
+import time
+from collections import Counter
+from dataclasses import dataclass
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+import review_vs_gnubg as rv  # noqa: E402
+from game.analysis.verdicts import MoveReview  # noqa: E402
+from game.model import rules  # noqa: E402
+from game.model.match_terms import MatchTerms  # noqa: E402
+from game.model.record import format_play  # noqa: E402
+from rollout import run_gnubg  # noqa: E402
+
+# a rollout's final figures: five chances, the cubeless and the cubeful equity, then their SEs
+ROLLED = re.compile(r"Rollout done\. Printing final results\.\s+Current Position:\s+"
+                    r"(?:[-+]?\d+\.\d+\s+){3}-\s+(?:[-+]?\d+\.\d+\s+){3}CL\s+[-+]?\d+\.\d+\s+"
+                    r"CF\s+([-+]?\d+\.\d+)\s+\[(?:[-+]?\d+\.\d+\s+){3}-\s+(?:[-+]?\d+\.\d+\s+){3}"
+                    r"CL\s+[-+]?\d+\.\d+\s+CF\s+([-+]?\d+\.\d+)\]")
+# one play of a 2-ply hint: its rank, its words and its cubeful equity
+GAP = 0.03          # EMG: plays charged this far apart are disputed
+MOST = 6            # disputes rolled out a player, the widest first
+TRIALS = 648        # games of each of gnubg's rollouts
+# gnubg's rollout defaults (cubeful, 0-ply plays, variance reduction, quasi-random dice), but
+# the cube turned at 0 plies inside them, not 2: a third of the time
+ROLLOUT_SETTINGS = ("set rollout cubedecision plies 0",)
+HINTED = re.compile(r"(\d+)\.\s+Cubeful \d-ply\s+(.+?)\s+Eq\.:\s+([-+]?\d+\.\d+)")
+
+
+def set_up(terms: MatchTerms, on_roll_is_mover: bool) -> list[str]:
+    """gnubg commands for a 2-player match at the mover's `terms`: gnubg's player 1 is the
+    mover, player 0 its opponent; the side on roll as asked."""
+    if terms.length == 0:
+        lines = ["new session"]
+    else:
+        lines = [f"new match {terms.length}",
+                 f"set score {terms.length - terms.away_opp} {terms.length - terms.away_me}"]
+        if 1 in (terms.away_me, terms.away_opp):
+            lines.append(f"set crawford {'on' if terms.crawford == 1 else 'off'}")
+    lines.append(f"set turn {1 if on_roll_is_mover else 0}")
+    lines.append(f"set cube value {terms.cube_value}")
+    lines.append({0: "set cube centre", 1: "set cube owner 1",
+                  2: "set cube owner 0"}[terms.cube_owner])
+    return lines
+
+
+def signature(words: str) -> tuple:
+    """A play's net movement, whatever way its words are written: the points men leave, the
+    points they reach, the points hit ("13/7 7/1*", "13/7/1*" and "13/1*" are one play)."""
+    left, reached, hits = Counter(), Counter(), Counter()
+    for part in words.split():
+        times = 1
+        found = re.fullmatch(r"(.+)\((\d)\)", part)
+        if found:
+            part, times = found.group(1), int(found.group(2))
+        points = part.split("/")
+        for point in points[1:]:
+            if point.endswith("*"):
+                hits[point.rstrip("*")] += times
+        left[points[0]] += times
+        reached[points[-1].rstrip("*")] += times
+    through = left & reached
+    return (tuple(sorted((left - through).items())), tuple(sorted((reached - through).items())),
+            tuple(sorted(hits.items())))
+
+
+def play_named(item: MoveReview, words: str):
+    """The legal play of the item's roll that gnubg's `words` name, or None."""
+    wanted = signature(words)
+    found = [p for p in rules.legal_plays(item.before, item.dice)
+             if signature(format_play(p.steps)) == wanted]
+    return found[0] if len(found) == 1 else None
+
+
+@dataclass
+class Dispute:
+    item: MoveReview
+    ours: float                   # our charge (EMG)
+    gnubg: float                  # gnubg 2-ply's, from its analysis
+    hinted: float | None = None   # gnubg 2-ply's again, from its hint in our set-up
+    rolled: float | None = None   # gnubg's cubeful rollout's (EMG)
+    rolled_se: float = 0.0        # the SE of the play made's and the best's difference
+    note: str = ""
+
+
+def gnubg_hint(item: MoveReview) -> str:
+    lines = ["set player 0 human", "set player 1 human", "set output mwc off",
+             *set_up(item.terms, True), f"set board {item.before.position_id}",
+             f"set dice {item.dice[0]} {item.dice[1]}", "hint 20"]
+    return run_gnubg(lines, 600)
+
+
+def judge(dispute: Dispute, trials: int, seed: int, threads: int) -> None:
+    """gnubg's 2-ply hint and cubeful rollouts of the dispute's plays (in place)."""
+    item = dispute.item
+    said = gnubg_hint(item)
+    hints = [(int(n), words, float(eq)) for n, words, eq in HINTED.findall(said)]
+    if not hints:
+        dispute.note = "gnubg gave no hint"
+        return
+    by_after = {}
+    for _, words, equity in hints:
+        play = play_named(item, words)
+        if play is not None:
+            by_after[play.after] = equity
+    played = item.played.play.after
+    if played in by_after:
+        dispute.hinted = max(0.0, hints[0][2] - by_after[played])
+    gnubg_best = play_named(item, hints[0][1])
+    afters = [played, item.best.play.after]
+    if gnubg_best is None:
+        dispute.note = f"gnubg's best {hints[0][1]!r} not matched"
+    else:
+        afters.append(gnubg_best.after)
+    afters = list(dict.fromkeys(afters))
+    lines = ["set player 0 human", "set player 1 human", "set output mwc off",
+             f"set rollout trials {trials}", f"set rollout seed {seed}", f"set threads {threads}",
+             *ROLLOUT_SETTINGS]
+    for after in afters:
+        lines += [*set_up(item.terms, False), f"set board {after.swapped().position_id}",
+                  "rollout"]
+    said = run_gnubg(lines, 4 * 3600)
+    rolled = ROLLED.findall(said)
+    if len(rolled) != len(afters):
+        dispute.note = f"gnubg rolled out {len(rolled)} of {len(afters)} plays"
+        return
+    values = [(-float(cf), float(se)) for cf, se in rolled]   # the mover's, not its opponent's
+    best = max(range(len(values)), key=lambda k: values[k][0])
+    dispute.rolled = values[best][0] - values[0][0]
+    dispute.rolled_se = (values[best][1] ** 2 + values[0][1] ** 2) ** 0.5 if best else 0.0
+
+
+def find(reviews: list, theirs: list, gap: float, most: int) -> list[Dispute]:
+    """The plays of our `reviews` and gnubg's analysis `theirs` (review_vs_gnubg.gnubg_moves)
+    charged `gap` or more apart, at most `most` a player, the widest first (a game whose move
+    lists differ is left out, as the review bench leaves it)."""
+    found = []
+    for g_moves, review in zip(theirs, reviews, strict=False):
+        items = [i for i in review.items if i.kind == "move"]
+        if len(items) != len(g_moves):
+            continue
+        for (_, g_err, _), item in zip(g_moves, items, strict=True):
+            if not item.forced and abs(item.loss - (g_err or 0.0)) >= gap:
+                found.append(Dispute(item, item.loss, g_err or 0.0))
+    kept = []
+    for side in reviews[0].sides if reviews else ():
+        mine = sorted((d for d in found if d.item.side == side),
+                      key=lambda d: -abs(d.ours - d.gnubg))
+        kept += mine[:most]
+    return kept
+
+
+def describe(dispute: Dispute, name: str) -> str:
+    item, check = dispute.item, dispute.item.check
+    how = ("quick" if check is None else f"{check.games} games" if check.games
+           else f"{check.ply}-ply")
+    rolled = ("none" if dispute.rolled is None
+              else f"{dispute.rolled:.3f} +/- {1.96 * dispute.rolled_se:.3f}")
+    hinted = "?" if dispute.hinted is None else f"{dispute.hinted:.3f}"
+    return (f"dispute {name} {item.before.position_id} {item.dice[0]}{item.dice[1]} "
+            f"{item.played.words!r}: ours {dispute.ours:.3f} EMG ({how}) | gnubg 2-ply "
+            f"{dispute.gnubg:.3f} EMG (hint {hinted}) | gnubg rollout {rolled} EMG "
+            f"{dispute.note}").rstrip()
+
+
+def arbitrate(ours: dict, gnubg: dict, reviews: list, theirs: list, gap: float, most: int,
+              trials: int, seed: int = 1, threads: int = 2) -> tuple[list[str], dict]:
+    """Every dispute judged by gnubg's rollouts: the lines to print and the review bench's
+    two total goals against gnubg's totals with the disputed plays rolled out."""
+    sides = dict(zip(reviews[0].sides, rv.NAMES, strict=True)) if reviews else {}
+    lines, goals = [], {}
+    found = find(reviews, theirs, gap, most)
+    for dispute in found:
+        judge(dispute, trials, seed, threads)
+        lines.append(describe(dispute, sides[dispute.item.side]))
+    for side, name in sides.items():
+        mine = [d for d in found if d.item.side == side and d.rolled is not None]
+        g = gnubg[name].error
+        judged = g - sum(d.gnubg for d in mine) + sum(d.rolled for d in mine)
+        lines.append(f"{name} error total: ours {ours[name].error:.3f} EMG | gnubg 2-ply "
+                     f"{g:.3f} EMG | gnubg with {len(mine)} disputed plays rolled out "
+                     f"{judged:.3f} EMG")
+        if name == rv.NAMES[0]:
+            limit = rv.GOAL_CLEAN_FACTOR * judged + rv.GOAL_CLEAN_EXTRA
+            key = f"{name} (clean) total <= 1.3 x gnubg's + 0.05, gnubg's disputes rolled out"
+            goals[key] = ours[name].error <= limit
+            lines.append(f"goal {key}: {'holds' if goals[key] else 'MISSED'} "
+                         f"({ours[name].error:.3f} EMG against {limit:.3f} EMG)")
+        else:
+            share = (ours[name].error - judged) / judged if judged else float("inf")
+            key = f"{name} (noisy) total within 15%, gnubg's disputes rolled out"
+            goals[key] = abs(share) <= rv.GOAL_TOTAL_SHARE
+            lines.append(f"goal {key}: {'holds' if goals[key] else 'MISSED'} ({share:+.1%})")
+    return lines, goals
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--keep", required=True, help="a folder kept by review_vs_gnubg.py --keep")
+    ap.add_argument("--gap", type=float, default=GAP, help="EMG apart to be a dispute")
+    ap.add_argument("--most", type=int, default=MOST, help="disputes rolled out a player")
+    ap.add_argument("--trials", type=int, default=TRIALS)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--quick", action="store_true", help="our QUICK review, not CHECKED")
+    args = ap.parse_args(argv)
+    start = time.perf_counter()
+    ours, _, reviews = rv.our_players(os.path.join(args.keep, "played.sgf"), 5, not args.quick)
+    with open(os.path.join(args.keep, "analysed.sgf"), encoding="utf-8") as fh:
+        theirs = rv.gnubg_moves(fh.read())
+    with open(os.path.join(args.keep, "gnubg-said.txt"), encoding="utf-8") as fh:
+        gnubg = rv.gnubg_players(fh.read())
+    lines, _ = arbitrate(ours, gnubg, reviews, theirs, args.gap, args.most, args.trials,
+                         args.seed, args.threads)
+    for line in lines:
+        print(line)
+    print(f"time: {time.perf_counter() - start:.1f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
