@@ -32,15 +32,16 @@ CHECK_PLY = 3                    # level 5 at 3 plies (bg.h's BG_JUDGE_MAX_PLY)
 # seed are in bench/results/issue58_s30_review.txt)
 CHECK_LINE = 0.01
 # a play error the 3-ply check still charges within these (EMG, or money points per unit of cube)
-# is rolled out before it is charged. Under the lower line a rollout's own noise (about 0.05 at
-# 324 games) is larger than the error. Errors of 0.10-0.30 are where the 3-ply judgement was
-# most often far off (session 35: gnubg's own cubeful rollouts of the plays our review and gnubg
-# 2-ply charge most differently, bench/disputed_plays.py, on five fresh seeds: 3-ply 0.276 where
-# gnubg's rollout says 0.064, 0.216 and 0.125 where it says 0, 0.145 where it says 0.033);
-# above the upper line a play stays a blunder whichever way, and a rollout costs as much.
-# (Session 32/33 chose (0.02, 0.10) on the working seeds 48 and 501; every seed's figures are
-# in bench/results/issue58_s35_review.txt.)
-ROLL_LINES = (0.02, 0.30)
+# is rolled out before it is charged: near the ? and ?? lines, where a 3-ply judgement that
+# differs from gnubg's by 0.03-0.07 turns a good play into a marked one; above them the
+# rollouts of session 32/33 moved an error by about as much either way, and take as long.
+# (Chosen on the working seeds 48 and 501 only: their clean players' error totals went from
+# 0.486 and 0.187 EMG to 0.368 and 0.106, gnubg's 0.291 and 0.188; the noisy players' from
+# 2.242 and 2.198 to 2.139 and 2.092, gnubg's 2.076 and 2.096: bench/review_vs_gnubg.py.)
+# Session 35 tried (0.02, 0.30) and went back: on five fresh seeds it held the same goals (3 of
+# 5), brought the noisy totals nearer gnubg's on four, and took 40-70% longer (209 s for a match
+# of 144 plays, over the 3 minutes; bench/results/issue58_s35_review.txt).
+ROLL_LINES = (0.02, 0.10)
 ROLL_GAMES = 324                 # the issue's least: games a rollout check plays
 ROLL_TRUNCATE = 20               # half-moves, then the net's 0-ply judgement (30 and played
                                  # out: the same verdicts within 0.02 on the working seeds,

@@ -203,30 +203,6 @@ def test_a_3_ply_error_near_the_lines_is_rolled_out_and_the_rollout_clears_it_as
     assert sgf.check_comment([rolled]).startswith("C[checked: 324 games, ")
 
 
-# a 7-point match at 7-away/7-away, the cube on 2 and the opponent's: 21/15 13/8 with 65 is
-# charged over 0.10 EMG by the 3-ply check; GNU Backgammon finds it its best play at 2 plies,
-# and its cubeful rollout too (648 games, bench/disputed_plays.py, session 35)
-OVERCHARGED = ("4v7gACBsuwUBBg", (6, 5), "21/15 13/8", MatchTerms(2, 2, 7, 7, 7, 0))
-GNUBG_OVERCHARGED = ["set player 0 human", "set player 1 human", "new match 7", "set turn 1",
-                     "set cube value 2", "set cube owner 0", "set board 4v7gACBsuwUBBg",
-                     "set dice 65", "set output mwc off", "hint 5"]
-
-
-def test_a_3_ply_double_question_mark_under_the_upper_line_is_rolled_out_and_cleared_as_gnubg(
-        tmp_path):
-    """An error the 3-ply check charges between the ?? line's 0.10 and ROLL_LINES' upper line
-    is rolled out too, and the rollout, as gnubg's, finds the play made the best."""
-    quick = quick_item(*OVERCHARGED, cubeful=True)
-    checked = checking.check_move(quick)
-    assert 0.10 < checked.loss <= checking.ROLL_LINES[1] and checking.wants_roll(checked)
-    rolled = checking.roll_check(quick, checked, checking.RollChecks())
-    assert rolled.loss < DOUBTFUL and rolled.check.games == checking.ROLL_GAMES
-    code, said = run_gnubg_commands(tmp_path, GNUBG_OVERCHARGED)
-    assert code == 0, said
-    first = next(x for x in said.splitlines() if re.search(r"\b1\. Cubeful 2-ply", x))
-    assert "13/8" in first and "21/15" in first           # gnubg's best is the play made
-
-
 def test_a_stop_cuts_a_rollout_check_short_and_gives_no_answer():
     quick = quick_item(*ROLLED, cubeful=True)
     rolls, answers = checking.RollChecks(FEW_GAMES), []
