@@ -1,27 +1,22 @@
-"""Disputed plays benchmark (not a test): where our review of a match and GNU Backgammon's 2-ply
-analysis of it charge a play differently, gnubg's own cubeful rollout decides. It reads a
-folder kept by bench/review_vs_gnubg.py --keep (played.sgf, analysed.sgf), reviews the match
-as that bench does, and for each play charged `--gap` EMG or more apart (largest first, at
-most `--most` a player) sets the position up in gnubg at the mover's score and cube, asks its
-2-ply `hint` (whose error for the play made must be the analysis's: that checks the set-up),
-and rolls out, cubefully at that score, the play made, our best and gnubg's best. Printed: each
-dispute, then each player's error total by ours, by gnubg 2-ply, and by gnubg 2-ply with the
-disputed plays' errors taken from its rollouts, and the review bench's goals against that.
-Not the review bench itself (its goals stand as written). One figure a line.
-Run from the repo root: python bench/disputed_plays.py --keep FOLDER [--gap 0.03]"""
+"""Disputed plays (part of a benchmark, not a test): where our review of a match and GNU
+Backgammon's 2-ply analysis of it charge a play differently, gnubg's own cubeful rollouts
+decide. For each play charged GAP EMG or more apart (the widest first, at most `most` a
+player) it sets the position up in gnubg at the mover's score and cube, asks its 2-ply `hint`
+(whose error for the play made should be the analysis's: that checks the set-up), and rolls
+out, cubefully at that score, the play made, our best and gnubg's best. Not the review bench
+itself, which runs it and judges its goals again with these rollouts:
+python bench/review_vs_gnubg.py --keep FOLDER --disputes N (a kept match's gnubg work is
+reused)."""
 
-import argparse
 import os
 import re
 import sys
-import time
 from collections import Counter
 from dataclasses import dataclass
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-import review_vs_gnubg as rv  # noqa: E402
 from game.analysis.verdicts import MoveReview  # noqa: E402
 from game.model import rules  # noqa: E402
 from game.model.match_terms import MatchTerms  # noqa: E402
@@ -179,60 +174,17 @@ def describe(dispute: Dispute, name: str) -> str:
             f"{dispute.note}").rstrip()
 
 
-def arbitrate(ours: dict, gnubg: dict, reviews: list, theirs: list, gap: float, most: int,
-              trials: int, seed: int = 1, threads: int = 2) -> tuple[list[str], dict]:
-    """Every dispute judged by gnubg's rollouts: the lines to print and the review bench's
-    two total goals against gnubg's totals with the disputed plays rolled out."""
-    sides = dict(zip(reviews[0].sides, rv.NAMES, strict=True)) if reviews else {}
-    lines, goals = [], {}
+def arbitrate(reviews: list, theirs: list, names: dict, gap: float, most: int, trials: int,
+              seed: int = 1, threads: int = 2) -> tuple[list[str], dict]:
+    """Every dispute judged by gnubg's rollouts: the lines to print, a dispute each, and per
+    player name (`names`: side -> name) how much gnubg's rollouts move its total from gnubg
+    2-ply's: {name: (disputes rolled out, the rollouts' charges less 2-ply's)}."""
+    lines, moved = [], {}
     found = find(reviews, theirs, gap, most)
     for dispute in found:
         judge(dispute, trials, seed, threads)
-        lines.append(describe(dispute, sides[dispute.item.side]))
-    for side, name in sides.items():
+        lines.append(describe(dispute, names[dispute.item.side]))
+    for side, name in names.items():
         mine = [d for d in found if d.item.side == side and d.rolled is not None]
-        g = gnubg[name].error
-        judged = g - sum(d.gnubg for d in mine) + sum(d.rolled for d in mine)
-        lines.append(f"{name} error total: ours {ours[name].error:.3f} EMG | gnubg 2-ply "
-                     f"{g:.3f} EMG | gnubg with {len(mine)} disputed plays rolled out "
-                     f"{judged:.3f} EMG")
-        if name == rv.NAMES[0]:
-            limit = rv.GOAL_CLEAN_FACTOR * judged + rv.GOAL_CLEAN_EXTRA
-            key = f"{name} (clean) total <= 1.3 x gnubg's + 0.05, gnubg's disputes rolled out"
-            goals[key] = ours[name].error <= limit
-            lines.append(f"goal {key}: {'holds' if goals[key] else 'MISSED'} "
-                         f"({ours[name].error:.3f} EMG against {limit:.3f} EMG)")
-        else:
-            share = (ours[name].error - judged) / judged if judged else float("inf")
-            key = f"{name} (noisy) total within 15%, gnubg's disputes rolled out"
-            goals[key] = abs(share) <= rv.GOAL_TOTAL_SHARE
-            lines.append(f"goal {key}: {'holds' if goals[key] else 'MISSED'} ({share:+.1%})")
-    return lines, goals
-
-
-def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--keep", required=True, help="a folder kept by review_vs_gnubg.py --keep")
-    ap.add_argument("--gap", type=float, default=GAP, help="EMG apart to be a dispute")
-    ap.add_argument("--most", type=int, default=MOST, help="disputes rolled out a player")
-    ap.add_argument("--trials", type=int, default=TRIALS)
-    ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--threads", type=int, default=2)
-    ap.add_argument("--quick", action="store_true", help="our QUICK review, not CHECKED")
-    args = ap.parse_args(argv)
-    start = time.perf_counter()
-    ours, _, reviews = rv.our_players(os.path.join(args.keep, "played.sgf"), 5, not args.quick)
-    with open(os.path.join(args.keep, "analysed.sgf"), encoding="utf-8") as fh:
-        theirs = rv.gnubg_moves(fh.read())
-    with open(os.path.join(args.keep, "gnubg-said.txt"), encoding="utf-8") as fh:
-        gnubg = rv.gnubg_players(fh.read())
-    lines, _ = arbitrate(ours, gnubg, reviews, theirs, args.gap, args.most, args.trials,
-                         args.seed, args.threads)
-    for line in lines:
-        print(line)
-    print(f"time: {time.perf_counter() - start:.1f} s")
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())
+        moved[name] = (len(mine), sum(d.rolled - d.gnubg for d in mine))
+    return lines, moved

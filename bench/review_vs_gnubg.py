@@ -27,7 +27,9 @@ import time
 from dataclasses import dataclass, field
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
+import disputed_plays  # noqa: E402
 from game.analysis.cube_judgement import in_emg  # noqa: E402
 from game.analysis.judge import Reviewer  # noqa: E402
 from game.analysis.verdicts import RATINGS, SideSummary  # noqa: E402
@@ -344,6 +346,36 @@ def report(o: Outcome) -> list[str]:
     return lines
 
 
+def judge_disputes(o: Outcome, most: int) -> dict:
+    """The plays the two reviews charge most differently rolled out by gnubg
+    (disputed_plays.py), printed; the two total goals judged again against gnubg's totals with
+    those plays' rolled-out errors, printed and returned."""
+    names = dict(zip(o.reviews[0].sides, NAMES, strict=True)) if o.reviews else {}
+    lines, moved = disputed_plays.arbitrate(o.reviews, o.gnubg_per_move, names,
+                                            disputed_plays.GAP, most, disputed_plays.TRIALS)
+    out = {}
+    for name in names.values():
+        count, shift = moved[name]
+        judged, us = o.gnubg[name].error + shift, o.ours[name].error
+        lines.append(f"{name} error total: ours {us:.3f} EMG | gnubg 2-ply "
+                     f"{o.gnubg[name].error:.3f} EMG | gnubg with {count} disputed plays "
+                     f"rolled out {judged:.3f} EMG")
+        if name == o.noisy:
+            share = (us - judged) / judged if judged else float("inf")
+            key = f"{name} (noisy) total within 15%, gnubg's disputes rolled out"
+            out[key] = abs(share) <= GOAL_TOTAL_SHARE
+            lines.append(f"goal {key}: {'holds' if out[key] else 'MISSED'} ({share:+.1%})")
+        else:
+            limit = GOAL_CLEAN_FACTOR * judged + GOAL_CLEAN_EXTRA
+            key = f"{name} (clean) total <= 1.3 x gnubg's + 0.05, gnubg's disputes rolled out"
+            out[key] = us <= limit
+            lines.append(f"goal {key}: {'holds' if out[key] else 'MISSED'} "
+                         f"({us:.3f} EMG against {limit:.3f} EMG)")
+    for line in lines:
+        print(line)
+    return out
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--matches", type=int, default=3, help="7-point matches (default 3)")
@@ -377,12 +409,7 @@ def main(argv=None) -> int:
         for line in report(outcome):
             print(line)
         if args.disputes:
-            import disputed_plays
-            lines, rolled = disputed_plays.arbitrate(outcome.ours, outcome.gnubg, outcome.reviews,
-                                                outcome.gnubg_per_move, disputed_plays.GAP,
-                                                args.disputes, disputed_plays.TRIALS)
-            for line in lines:
-                print(line)
+            rolled = judge_disputes(outcome, args.disputes)
             kept = {k: v for k, v in goals(outcome).items() if "total" not in k}
             held_rolled &= all(kept.values()) and all(rolled.values())
         print(f"time: {time.perf_counter() - started:.1f} s")
