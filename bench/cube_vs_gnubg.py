@@ -113,8 +113,9 @@ def draw_positions(seeds, folder: str, count: int) -> list[str]:
     return chosen
 
 
-def match_id(terms: MatchTerms) -> str:
-    """gnubg's match ID for these terms, the roller player 1 and on roll, no dice rolled."""
+def match_id(terms: MatchTerms, on_roll: int = 1) -> str:
+    """gnubg's match ID for these terms, the roller player 1, the player `on_roll` on roll (1:
+    the roller, 0: its opponent), no dice rolled."""
     bits: list[int] = []
 
     def put(value: int, n: int):
@@ -122,10 +123,10 @@ def match_id(terms: MatchTerms) -> str:
     owner = {0: 3, 1: 1, 2: 0}[terms.cube_owner]
     put(terms.cube_value.bit_length() - 1, 4)
     put(owner, 2)
-    put(1, 1)                               # dice owner: the roller
+    put(on_roll, 1)                         # dice owner: the side on roll
     put(1 if terms.crawford == 1 else 0, 1)
     put(1, 3)                               # game playing
-    put(1, 1)                               # turn: the roller
+    put(on_roll, 1)                         # turn: the side on roll
     put(0, 1 + 2 + 3 + 3)                   # no double offered, no resignation, no dice
     put(terms.length, 15)
     put(terms.length - terms.away_opp if terms.length else 0, 15)

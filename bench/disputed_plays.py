@@ -17,6 +17,7 @@ from dataclasses import dataclass
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
+from cube_vs_gnubg import match_id  # noqa: E402
 from game.analysis.verdicts import MoveReview  # noqa: E402
 from game.model import rules  # noqa: E402
 from game.model.match_terms import MatchTerms  # noqa: E402
@@ -39,20 +40,11 @@ HINTED = re.compile(r"(\d+)\.\s+Cubeful \d-ply\s+(.+?)\s+Eq\.:\s+([-+]?\d+\.\d+)
 
 
 def set_up(terms: MatchTerms, on_roll_is_mover: bool) -> list[str]:
-    """gnubg commands for a 2-player match at the mover's `terms`: gnubg's player 1 is the
-    mover, player 0 its opponent; the side on roll as asked."""
-    if terms.length == 0:
-        lines = ["new session"]
-    else:
-        lines = [f"new match {terms.length}",
-                 f"set score {terms.length - terms.away_opp} {terms.length - terms.away_me}"]
-        if 1 in (terms.away_me, terms.away_opp):
-            lines.append(f"set crawford {'on' if terms.crawford == 1 else 'off'}")
-    lines.append(f"set turn {1 if on_roll_is_mover else 0}")
-    lines.append(f"set cube value {terms.cube_value}")
-    lines.append({0: "set cube centre", 1: "set cube owner 1",
-                  2: "set cube owner 0"}[terms.cube_owner])
-    return lines
+    """gnubg commands for the mover's `terms` as the review bench's matches are played (no
+    Jacoby rule, no beavers): gnubg's player 1 is the mover, player 0 its opponent; the side
+    on roll as asked (cube_vs_gnubg.match_id)."""
+    return ["set jacoby off", "set beavers 0",
+            f"set matchid {match_id(terms, 1 if on_roll_is_mover else 0)}"]
 
 
 def signature(words: str) -> tuple:
@@ -109,15 +101,12 @@ def judge(dispute: Dispute, trials: int, seed: int, threads: int) -> None:
     if not hints:
         dispute.note = "gnubg gave no hint"
         return
-    by_after = {}
-    for _, words, equity in hints:
-        play = play_named(item, words)
-        if play is not None:
-            by_after[play.after] = equity
+    named = [(play_named(item, words), equity) for _, words, equity in hints]
+    by_after = {play.after: equity for play, equity in named if play is not None}
     played = item.played.play.after
     if played in by_after:
         dispute.hinted = max(0.0, hints[0][2] - by_after[played])
-    gnubg_best = play_named(item, hints[0][1])
+    gnubg_best = named[0][0]
     afters = [played, item.best.play.after]
     if gnubg_best is None:
         dispute.note = f"gnubg's best {hints[0][1]!r} not matched"

@@ -30,16 +30,27 @@ def test_one_play_written_in_either_programs_notation_has_one_signature():
     assert bench.signature("24/18 13/7") != bench.signature("24/18(2)")
 
 
+def gnubg_after_set_up(terms: MatchTerms, on_roll_is_mover: bool) -> str:
+    """What gnubg says of the score, the cube and the turn after the bench's set-up (its
+    player 0, "gnubg", is the mover's opponent; player 1, "root", the mover)."""
+    gnubg_binary()                          # a skip without gnubg, a failure in CI
+    said = bench.run_gnubg(["set player 0 human", "set player 1 human",
+                            *bench.set_up(terms, on_roll_is_mover), "show score", "show cube",
+                            "show turn"], 60)
+    return " ".join(said.split())
+
+
 def test_the_set_up_gives_gnubg_the_movers_score_cube_and_crawford_state():
-    lines = bench.set_up(TERMS, on_roll_is_mover=True)
-    assert lines[:2] == ["new match 7", "set score 1 0"]    # player 0 is the opponent
-    assert "set turn 1" in lines and "set cube value 2" in lines
-    assert "set cube owner 0" in lines                     # the opponent owns it
-    assert not any("crawford" in line for line in lines)   # nobody is 1-away
-    crawford = bench.set_up(MatchTerms(1, 0, 5, 1, 3, 1), on_roll_is_mover=False)
-    assert "set crawford on" in crawford and "set turn 0" in crawford
-    assert "set cube centre" in crawford
-    assert bench.set_up(MatchTerms(4, 1, 0, 0, 0, 0), True)[0] == "new session"
+    said = gnubg_after_set_up(TERMS, on_roll_is_mover=True)
+    assert "is: gnubg 1, root 0 (match to 7 points)" in said    # player 0 is the opponent
+    assert "The cube is at 2, and is owned by gnubg." in said  # the opponent owns it
+    assert "root in on roll." in said and "Crawford" not in said
+    crawford = gnubg_after_set_up(MatchTerms(1, 0, 5, 1, 3, 1), on_roll_is_mover=False)
+    assert "is: gnubg 2, root 4 (match to 5 points, Crawford game)" in crawford
+    assert "gnubg in on roll." in crawford
+    money = gnubg_after_set_up(MatchTerms(4, 1, 0, 0, 0, 0), True)
+    assert "(money session, without Jacoby rule)" in money        # as the bench's games
+    assert "The cube is at 4, and is owned by root." in money
 
 
 @pytest.fixture(scope="module")
