@@ -4,9 +4,10 @@ marked ? or ??, and the smaller errors that add up to a player's rating) is judg
 the best and every play listed between them, a cube action over the ? line by a 3-ply
 cubeful search, and the mark and error charged are the checked ones. The review then rolls
 out the play made and the best of an error the 3-ply check still finds between ROLL_LINES
-(where a mark is in doubt), and the position of a cube action the 3-ply check still charges:
-ROLL_GAMES games on the same dice, the luck taken out, each cut after ROLL_TRUNCATE
-half-moves (RollChecks; the tutor answers at 3 plies). Not the quick judgement itself
+(near the lines where a mark is in doubt, and above them where the size is), and the
+position of a cube action the 3-ply check still charges: ROLL_GAMES games on the same dice,
+the luck taken out, each cut after ROLL_TRUNCATE half-moves (ROLL_TRUNCATE_WIDE for an error
+over ROLL_WIDE_LINE; RollChecks; the tutor answers at 3 plies). Not the quick judgement itself
 (judge.py)."""
 from __future__ import annotations
 
@@ -32,20 +33,25 @@ CHECK_PLY = 3                    # level 5 at 3 plies (bg.h's BG_JUDGE_MAX_PLY)
 # seed are in bench/results/issue58_s30_review.txt)
 CHECK_LINE = 0.01
 # a play error the 3-ply check still charges within these (EMG, or money points per unit of cube)
-# is rolled out before it is charged: near the ? and ?? lines, where a 3-ply judgement that
-# differs from gnubg's by 0.03-0.07 turns a good play into a marked one; above them the
-# rollouts of session 32/33 moved an error by about as much either way, and take as long.
-# (Chosen on the working seeds 48 and 501 only: their clean players' error totals went from
-# 0.486 and 0.187 EMG to 0.368 and 0.106, gnubg's 0.291 and 0.188; the noisy players' from
-# 2.242 and 2.198 to 2.139 and 2.092, gnubg's 2.076 and 2.096: bench/review_vs_gnubg.py.)
-# Session 35 tried (0.02, 0.30) and went back: on five fresh seeds it held the same goals (3 of
-# 5), brought the noisy totals nearer gnubg's on four, and took 40-70% longer (209 s for a match
-# of 144 plays, over the 3 minutes; bench/results/issue58_s35_review.txt).
-ROLL_LINES = (0.02, 0.10)
+# is rolled out before it is charged. Near the ? and ?? lines (up to ROLL_WIDE_LINE) a 3-ply
+# judgement that differs from gnubg's by 0.03-0.07 turns a good play into a marked one: those
+# games are cut after ROLL_TRUNCATE half-moves. (Chosen on the working seeds 48 and 501 only:
+# their clean players' error totals went from 0.486 and 0.187 EMG to 0.368 and 0.106, gnubg's
+# 0.291 and 0.188; the noisy players' from 2.242 and 2.198 to 2.139 and 2.092, gnubg's 2.076
+# and 2.096: bench/review_vs_gnubg.py.) Over it the mark is sure and the error's size is in
+# doubt: on the 20 plays of sessions 34-35's fresh seeds where our 3-ply check and gnubg 2-ply
+# differed most, the 3-ply error was 0.100 EMG from gnubg's own rollout on average (+0.098
+# signed), our rollouts 0.041 cut after 20 half-moves, 0.055 after 12, 0.067 after 8. After 20
+# or 12 the review of a 163-play match took 193 s or more, over the issue's 3 minutes; after
+# 8, 165 s against 145 s with no rollouts over 0.10 (session 36, bench/results/
+# issue58_s36_review.txt).
+ROLL_LINES = (0.02, 0.30)
 ROLL_GAMES = 324                 # the issue's least: games a rollout check plays
 ROLL_TRUNCATE = 20               # half-moves, then the net's 0-ply judgement (30 and played
                                  # out: the same verdicts within 0.02 on the working seeds,
                                  # and 15% and 40% slower)
+ROLL_WIDE_LINE = 0.10            # an error over this is rolled out cut after ROLL_TRUNCATE_WIDE
+ROLL_TRUNCATE_WIDE = 8           # half-moves
 ROLL_LEVEL = 3                   # both sides play the net's 0-ply best play
 ROLL_SEED = 1                    # the same dice for every review of the same play
 CHECKED, QUICK = "checked", "quick"   # the review option (game/files/settings.py)
@@ -208,24 +214,25 @@ class RollChecks:
                 except RolloutError:           # it ended meanwhile
                     pass
 
-    def roll(self, before: Position, plays: Sequence[Choice],
-             terms: MatchTerms) -> RolloutProgress | None:
-        """`plays` from `before` rolled out as a check rolls them out at the mover's `terms`:
-        the answer, or None when a stop cut it short (or came first)."""
-        return self._rolled(before, [c.play for c in plays], terms)
+    def roll(self, before: Position, plays: Sequence[Choice], terms: MatchTerms,
+             truncate: int = ROLL_TRUNCATE) -> RolloutProgress | None:
+        """`plays` from `before` rolled out as a check rolls them out at the mover's `terms`,
+        each game cut after `truncate` half-moves: the answer, or None when a stop cut it
+        short (or came first)."""
+        return self._rolled(before, [c.play for c in plays], terms, truncate)
 
     def roll_cube(self, before: Position, terms: MatchTerms) -> RolloutProgress | None:
         """The position `before` rolled out for its cube decision at the doubler's `terms`
         (its chances, cubeless, as a play's): the answer, or None as roll's."""
         return self._rolled(before, CUBE_ACTIONS, terms)
 
-    def _rolled(self, before: Position, candidates: object,
-                terms: MatchTerms) -> RolloutProgress | None:
+    def _rolled(self, before: Position, candidates: object, terms: MatchTerms,
+                truncate: int = ROLL_TRUNCATE) -> RolloutProgress | None:
         rollout = Rollout()
         with self._lock:
             if self.stopped:
                 return None
-            rollout.start(before, candidates, self.games, ROLL_LEVEL, ROLL_TRUNCATE,
+            rollout.start(before, candidates, self.games, ROLL_LEVEL, truncate,
                           ROLL_SEED, terms=terms)
             self._running.add(rollout)
         try:
@@ -243,6 +250,13 @@ def wants_roll(item: MoveReview) -> bool:
             and ROLL_LINES[0] <= item.loss <= ROLL_LINES[1])
 
 
+def roll_truncate(loss: float) -> int:
+    """The half-moves after which a rollout check of an error the 3-ply check charges `loss`
+    cuts its games: ROLL_TRUNCATE near the ? and ?? lines, fewer over ROLL_WIDE_LINE, where
+    the mark is sure and the error's size is what the rollout decides."""
+    return ROLL_TRUNCATE if loss <= ROLL_WIDE_LINE else ROLL_TRUNCATE_WIDE
+
+
 def roll_check(quick: MoveReview, checked: MoveReview, rolls: RollChecks) -> MoveReview | None:
     """The MoveReview `checked` (check_move of `quick`) checked again by a rollout of the play
     made and the check's best (the plays listed between them were judged at 3 plies with
@@ -253,7 +267,7 @@ def roll_check(quick: MoveReview, checked: MoveReview, rolls: RollChecks) -> Mov
     2*mwc-1 turned into EMG). None when a stop cut the rollout short."""
     plays = [checked.played, checked.best]          # the play made first: the best's
                                                     # figures are its difference from it
-    answer = rolls.roll(quick.before, plays, quick.terms)
+    answer = rolls.roll(quick.before, plays, quick.terms, roll_truncate(checked.loss))
     if answer is None:
         return None
     figures = answer.candidates

@@ -203,6 +203,52 @@ def test_a_3_ply_error_near_the_lines_is_rolled_out_and_the_rollout_clears_it_as
     assert sgf.check_comment([rolled]).startswith("C[checked: 324 games, ")
 
 
+# a 7-point match at 0-0, the cube on 2 and the opponent's: 24/22 22/16 with 62 (not hitting
+# with 24/18*) is charged 0.276 EMG by the cubeful 3-ply check; GNU Backgammon 1.07 charges it
+# 0.036 at 2 plies and 0.064 by its own cubeful rollout (bench/review_vs_gnubg.py seed 1357)
+WIDE = ("5k4EADds20QDIA", (6, 2), "24/22 22/16", MatchTerms(2, 2, 7, 7, 7, 0))
+GNUBG_WIDE = ["set player 0 human", "set player 1 human", "new match 7", "set turn 1",
+              "set cube value 2", "set cube owner 0", "set board 5k4EADds20QDIA", "set dice 62",
+              "set output mwc off", "set evaluation chequerplay evaluation plies 2",
+              "set evaluation movefilter 2 0 20 0 2.0", "set evaluation movefilter 2 1 -1 0 0.0",
+              "hint 20"]
+
+
+def checked_best(rolled: MoveReview, checked: MoveReview):
+    """The rolled-out figures of the play the 3-ply check found best."""
+    return next(c for c in rolled.candidates if c.play.after == checked.best.play.after)
+
+
+def test_an_error_over_the_wide_line_is_rolled_out_cut_sooner_and_comes_nearer_gnubg(tmp_path):
+    """An error the 3-ply check charges over ROLL_WIDE_LINE (and within ROLL_LINES) is rolled
+    out too, its games cut after ROLL_TRUNCATE_WIDE half-moves: the mark is sure there, the
+    size is what the rollout decides, and it comes nearer GNU Backgammon's."""
+    quick = quick_item(*WIDE, cubeful=True)
+    checked = checking.check_move(quick)
+    assert checking.ROLL_WIDE_LINE < checked.loss <= checking.ROLL_LINES[1]
+    assert checking.wants_roll(checked)
+    assert checking.roll_truncate(checked.loss) == checking.ROLL_TRUNCATE_WIDE
+    assert checking.roll_truncate(checking.ROLL_WIDE_LINE) == checking.ROLL_TRUNCATE
+    assert checking.ROLL_TRUNCATE_WIDE < checking.ROLL_TRUNCATE
+    rolls = checking.RollChecks()
+    rolled = checking.roll_check(quick, checked, rolls)
+    assert rolled.check.games == checking.ROLL_GAMES
+    # the same rollout asked for directly, cut after ROLL_TRUNCATE_WIDE half-moves: the same
+    # chances (the dice are the check's own), and not those of one cut after ROLL_TRUNCATE
+    plays = [checked.played, checked.best]
+    cut = {t: [f.chances for f in rolls.roll(quick.before, plays, quick.terms, t).candidates]
+           for t in (checking.ROLL_TRUNCATE_WIDE, checking.ROLL_TRUNCATE)}
+    assert [rolled.played.chances, checked_best(rolled, checked).chances] == \
+        cut[checking.ROLL_TRUNCATE_WIDE]
+    assert cut[checking.ROLL_TRUNCATE_WIDE] != cut[checking.ROLL_TRUNCATE]
+    code, said = run_gnubg_commands(tmp_path, GNUBG_WIDE)
+    assert code == 0, said
+    line = next(x for x in said.splitlines()
+                if re.match(r"\s*\d+\. Cubeful 2-ply\s+24/16\s", x))
+    gnubg = -float(re.search(r"Eq\.: [-+][0-9.]+(?: \(([-+][0-9.]+)\))?", line).group(1) or 0.0)
+    assert abs(rolled.loss - gnubg) < abs(checked.loss - gnubg)
+
+
 def test_a_stop_cuts_a_rollout_check_short_and_gives_no_answer():
     quick = quick_item(*ROLLED, cubeful=True)
     rolls, answers = checking.RollChecks(FEW_GAMES), []
