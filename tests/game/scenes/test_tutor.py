@@ -132,7 +132,9 @@ def test_the_option_warns_of_the_reviews_marks_from_their_thresholds_up():
     assert tutor.warning_mark("off", 2.0) == ""
 
 
-def test_the_tutors_loss_is_the_reviews_for_the_same_play(marked):
+def test_the_tutors_loss_is_the_reviews_3_ply_check_for_the_same_play(marked):
+    """The tutor answers at once with the review's 3-ply check; the review then rolls out an
+    error that check charges within ROLL_LINES, and says the 3-ply figure beside."""
     play, loss = marked["??"][0]
     coach = tutor.PlayCoach(Position.start(), (5, 3), MONEY, True, "?")
     verdict = coach.verdict(play.after)
@@ -141,7 +143,9 @@ def test_the_tutors_loss_is_the_reviews_for_the_same_play(marked):
     record.move(HUMAN, (5, 3), play.steps)
     item = next(i for i in review.review_game(record).items if i.kind == "move")
     assert verdict.mark == item.mark == "??"
-    assert verdict.loss == pytest.approx(item.loss) == pytest.approx(loss)
+    assert checking.ROLL_LINES[0] <= loss <= checking.ROLL_LINES[1]
+    assert item.check.games == checking.ROLL_GAMES
+    assert verdict.loss == pytest.approx(-item.check.searched) == pytest.approx(loss)
     assert verdict.better == play_text(item.best.play)
 
 
