@@ -224,10 +224,10 @@ class RollChecks:
     def roll_cube(self, before: Position, terms: MatchTerms) -> RolloutProgress | None:
         """The position `before` rolled out for its cube decision at the doubler's `terms`
         (its chances, cubeless, as a play's): the answer, or None as roll's."""
-        return self._rolled(before, CUBE_ACTIONS, terms)
+        return self._rolled(before, CUBE_ACTIONS, terms, ROLL_TRUNCATE)
 
     def _rolled(self, before: Position, candidates: object, terms: MatchTerms,
-                truncate: int = ROLL_TRUNCATE) -> RolloutProgress | None:
+                truncate: int) -> RolloutProgress | None:
         rollout = Rollout()
         with self._lock:
             if self.stopped:
