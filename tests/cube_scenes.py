@@ -2,6 +2,7 @@
 driver that answers the cube stop itself, the stop or "Your move?" waited for, a match at a
 score, dice written down as thrown, and a missed double found by the review's own judgement
 (test_cube_stop, test_tutor, test_dead_cube_scenes, test_cube_judged_alike)."""
+import functools
 import time
 
 from game.analysis import judge as review
@@ -72,6 +73,7 @@ def computers_21(start: Position) -> Position:
     return rules.legal_plays(start.swapped(), (2, 1))[0].after.swapped()
 
 
+@functools.cache      # a pure search of a few 3-ply decisions (about a second each): once a worker
 def missed_double(terms: MatchTerms, marks=("??",), computer_first=False):
     """A race the human leads where rolling without a double earns one of `marks` by the
     review's own judgement at `terms`, asked of the evaluator here (a loss over the ? line

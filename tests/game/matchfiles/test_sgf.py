@@ -140,13 +140,15 @@ def gnubg_cube_row(said: str, label: str) -> list[float]:
     return numbers[::2] if "(" in line[len(label):] else numbers
 
 
-@pytest.mark.parametrize("length,seed,checked", [(3, 4, False), (7, 2, True)])
+# the checked review's match is one game (of 9 turns, 6 of them cube actions, 4 checked and
+# rolled out): three games of another took a minute of CI for no more cases
+@pytest.mark.parametrize("length,seed,checked,games", [(3, 4, False, 3), (7, 1, True, 1)])
 def test_gnubg_reads_our_match_cube_analysis_as_our_emg_errors_and_counts(tmp_path, length,
-                                                                         seed, checked):
+                                                                         seed, checked, games):
     """Read back by gnubg, the .sgf's cube analysis gives each player the cube error total in
     EMG and the "close or actual" decisions our summary gives (gnubg turns the written match
     chances into EMG with its own table: within 3%), the checked review's as the quick one's."""
-    m = scripted_match(length, seed, double_rate=0.5, max_games=3)
+    m = scripted_match(length, seed, double_rate=0.5, max_games=games)
     reviews = sgf.analyse(m.record, level=REVIEW_LEVEL, checked=checked, roll_games=FEW_GAMES)
     ours = sgf.write_sgf(m.record, tmp_path / "ours.sgf", reviews)
     code, said = run_gnubg_commands(tmp_path, [f"load match {ours}", "show statistics match"])
