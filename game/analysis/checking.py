@@ -1,14 +1,14 @@
 """Checked errors: before the review (game/analysis/judge.py) or the tutor charges an error, it
-judges again more deeply, level 5 at 3 plies: every error charged over CHECK_LINE (a play
-marked ? or ??, and the smaller errors that add up to a player's rating) is judged again with
-the best and every play listed between them, a cube action over the ? line by a 3-ply
-cubeful search, and the mark and error charged are the checked ones. The review then rolls
-out the play made and the best of an error the 3-ply check still finds between ROLL_LINES
-(near the lines where a mark is in doubt, and above them where the size is), and the
-position of a cube action the 3-ply check still charges: ROLL_GAMES games on the same dice,
-the luck taken out, each cut after ROLL_TRUNCATE half-moves (ROLL_TRUNCATE_WIDE for an error
-over ROLL_WIDE_LINE; RollChecks; the tutor answers at 3 plies). Not the quick judgement itself
-(judge.py)."""
+judges again more deeply. A play error charged between ROLL_LINES (near the lines where a mark
+is in doubt, and above them where the size is) is rolled out: the play made and the best,
+ROLL_GAMES games on the same dice, the luck taken out, each cut after ROLL_TRUNCATE
+half-moves (ROLL_TRUNCATE_WIDE for an error over ROLL_WIDE_LINE; RollChecks). Every other
+error charged over CHECK_LINE (the smaller errors that add up to a player's rating, and the
+largest) is judged again by level 5 at 3 plies, with the best and every play listed between
+them, and rolled out after all when that check lands between ROLL_LINES. A cube action over
+the ? line is checked by a 3-ply cubeful search and its position rolled out when the check
+still charges it. The mark and error charged are the checked ones; the tutor answers at 3
+plies. Not the quick judgement itself (judge.py)."""
 from __future__ import annotations
 
 import threading
@@ -32,19 +32,21 @@ CHECK_PLY = 3                    # level 5 at 3 plies (bg.h's BG_JUDGE_MAX_PLY)
 # seed 501's clean total from 0.235 to 0.174 EMG against gnubg's 0.188; the figures of every
 # seed are in bench/results/issue58_s30_review.txt)
 CHECK_LINE = 0.01
-# a play error the 3-ply check still charges within these (EMG, or money points per unit of cube)
-# is rolled out before it is charged. Near the ? and ?? lines (up to ROLL_WIDE_LINE) a 3-ply
-# judgement that differs from gnubg's by 0.03-0.07 turns a good play into a marked one: those
-# games are cut after ROLL_TRUNCATE half-moves. (Chosen on the working seeds 48 and 501 only:
-# their clean players' error totals went from 0.486 and 0.187 EMG to 0.368 and 0.106, gnubg's
-# 0.291 and 0.188; the noisy players' from 2.242 and 2.198 to 2.139 and 2.092, gnubg's 2.076
-# and 2.096: bench/review_vs_gnubg.py.) Over it the mark is sure and the error's size is in
-# doubt: on the 20 plays of sessions 34-35's fresh seeds where our 3-ply check and gnubg 2-ply
-# differed most, the 3-ply error was 0.100 EMG from gnubg's own rollout on average (+0.098
-# signed), our rollouts 0.041 cut after 20 half-moves, 0.055 after 12, 0.067 after 8. After 20
-# or 12 the review of a 163-play match took 193 s or more, over the issue's 3 minutes; after
-# 8, 165 s against 145 s with no rollouts over 0.10 (session 36, bench/results/
-# issue58_s36_review.txt).
+# a play error charged within these (EMG, or money points per unit of cube), by the quick judgement
+# or by the 3-ply check of one outside them, is rolled out before it is charged (the 3-ply step
+# first, as it was until session 37, judged plays no nearer gnubg's rollouts than level 5's quick
+# 2-ply did: 0.027 against 0.026 EMG on 15 plays of 0.01-0.10, 0.050 against 0.036 on 15 of
+# 0.10-0.30; bench/results/issue58_s36_review.txt). Near the ? and ?? lines (up to ROLL_WIDE_LINE) a
+# judgement that differs from gnubg's by 0.03-0.07 turns a good play into a marked one: those games
+# are cut after ROLL_TRUNCATE half-moves. (Chosen on the working seeds 48 and 501 only: their clean
+# players' error totals went from 0.486 and 0.187 EMG to 0.368 and 0.106, gnubg's 0.291 and 0.188;
+# the noisy players' from 2.242 and 2.198 to 2.139 and 2.092, gnubg's 2.076 and 2.096:
+# bench/review_vs_gnubg.py.) Over it the mark is sure and the error's size is in doubt: on the 20
+# plays of sessions 34-35's fresh seeds where our 3-ply check and gnubg 2-ply differed most, the
+# 3-ply error was 0.100 EMG from gnubg's own rollout on average (+0.098 signed), our rollouts 0.041
+# cut after 20 half-moves, 0.055 after 12, 0.067 after 8. After 20 or 12 the review of a 163-play
+# match took 193 s or more, over the issue's 3 minutes; after 8, 165 s against 145 s with no
+# rollouts over 0.10 (session 36, bench/results/issue58_s36_review.txt).
 ROLL_LINES = (0.02, 0.30)
 ROLL_GAMES = 324                 # the issue's least: games a rollout check plays
 ROLL_TRUNCATE = 20               # half-moves, then the net's 0-ply judgement (30 and played
@@ -245,8 +247,9 @@ class RollChecks:
 
 
 def wants_roll(item: MoveReview) -> bool:
-    """A play error the 3-ply check still charges within ROLL_LINES."""
-    return (item.check is not None and not item.forced
+    """A play error charged within ROLL_LINES (by the quick judgement, or by the 3-ply check of
+    one charged outside them), judged by the net (a forced move never)."""
+    return (not item.forced and item.best.ply >= 0
             and ROLL_LINES[0] <= item.loss <= ROLL_LINES[1])
 
 
@@ -258,13 +261,14 @@ def roll_truncate(loss: float) -> int:
 
 
 def roll_check(quick: MoveReview, checked: MoveReview, rolls: RollChecks) -> MoveReview | None:
-    """The MoveReview `checked` (check_move of `quick`) checked again by a rollout of the play
-    made and the check's best (the plays listed between them were judged at 3 plies with
-    both; rolling them out too would take half as long again), each valued by the rollout's
-    mean chances as the review values a play (play_values: cubefully with the cube in play):
-    the better is the best, the loss and mark are the play made's against it, check says how
-    many games and the 95% interval of the rollout's own difference of the two (cubeless, or
-    2*mwc-1 turned into EMG). None when a stop cut the rollout short."""
+    """The MoveReview `quick`, or `checked` (check_move of `quick`: its 3-ply check), checked
+    again by a rollout of the play made and the best (rolling out the plays listed between
+    them too would take half as long again), each valued by the rollout's mean chances as the
+    review values a play (play_values: cubefully with the cube in play): the better is the
+    best, the loss and mark are the play made's against it, check says how many games and
+    the 95% interval of the rollout's own difference of the two (cubeless, or 2*mwc-1 turned
+    into EMG), and the 3-ply check's error when there was one. None when a stop cut the
+    rollout short."""
     plays = [checked.played, checked.best]          # the play made first: the best's
                                                     # figures are its difference from it
     answer = rolls.roll(quick.before, plays, quick.terms, roll_truncate(checked.loss))
@@ -286,8 +290,10 @@ def roll_check(quick: MoveReview, checked: MoveReview, rolls: RollChecks) -> Mov
     candidates = (*listed, *(c for c in checked.candidates if c.play.after not in after_rolled))
     return replace(checked, played=played, best=best, loss=loss,
                    candidates=candidates[:max(len(checked.candidates), len(listed))],
-                   check=Check(CHECK_PLY, 0.0 - loss, quick.loss, games=answer.trials_done,
-                               interval=interval, searched=0.0 - checked.loss))
+                   check=Check(checked.best.ply if checked.check is None else CHECK_PLY,
+                               0.0 - loss, quick.loss, games=answer.trials_done,
+                               interval=interval,
+                               searched=None if checked.check is None else 0.0 - checked.loss))
 
 
 def deeper_cube_decision(position: Position, terms: MatchTerms,

@@ -261,14 +261,16 @@ class Reviewer:
 
     def _checked(self, item: MoveReview | CubeReview,
                  decision: evaluator.CubeDecision | None = None) -> MoveReview | CubeReview:
-        """The item as charged: checked at 3 plies when it is charged over CHECK_LINE and
-        the review is CHECKED, then rolled out where checking.py says (a cube action by
-        `decision`, a checked one already made: not rolled out again)."""
+        """The item as charged when it is charged over CHECK_LINE and the review is CHECKED:
+        a play rolled out when its error is within ROLL_LINES, else checked at 3 plies and
+        rolled out when that check is; a cube action checked at 3 plies (by `decision`, a
+        checked one already made: not rolled out again), then rolled out where checking.py
+        says."""
         if not (self.checked and wants_check(item)):
             return item
         rolled: MoveReview | CubeReview | None
         if isinstance(item, MoveReview):            # kind "move"
-            checked = check_move(item)
+            checked = item if wants_roll(item) else check_move(item)
             if not wants_roll(checked):
                 return checked
             rolled = roll_check(item, checked, self.rolls)

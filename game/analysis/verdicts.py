@@ -57,9 +57,10 @@ class Choice:
 class Check:
     """How a charged error was checked (game/analysis/checking.py): judged again at `ply`
     plies; `error` the action's equity less the best's as checked (0 or below, money points
-    per unit of cube or EMG, as the item's loss), `quick` the loss charged before it. A play
-    rolled out after its 3-ply check: `games` the games played (0: no rollout), `interval`
-    the 95% interval of the rollout's difference, `searched` the 3-ply check's error."""
+    per unit of cube or EMG, as the item's loss), `quick` the loss charged before it. Rolled
+    out: `games` the games played (0: no rollout), `interval` the 95% interval of the
+    rollout's difference, `searched` the 3-ply check's error when one came first (None: the
+    rollout checked the quick judgement, `ply` its depth, or an answer its double's)."""
     ply: int
     error: float
     quick: float
@@ -84,7 +85,7 @@ class Check:
     def account(self) -> str:
         """The whole story, for the .sgf: "checked: 324 games, -0.082 +/- 0.011 (3-ply
         -0.074, quick -0.121)", or "checked 3-ply -0.074 (was -0.121)"."""
-        if self.games and self.searched is None:   # an answer judged by its double's rollout
+        if self.games and self.searched is None:   # no 3-ply step before the rollout
             return (f"checked: {self.games} games, {self.error:+.3f} +/- {self.interval:.3f} "
                     f"(quick {-self.quick:+.3f})")
         if self.games:

@@ -19,10 +19,11 @@ from game.errors import BackgammonError
 from game.files.settings import Settings, load_settings
 from game.matchfiles import sgf
 from game.model import evaluator, rules
+from game.model.match import COMPUTER, HUMAN
 from game.model.match_equity import Emg
 from game.model.match_terms import MONEY, MatchTerms
 from game.model.position import Position
-from game.model.record import format_play
+from game.model.record import MatchRecord, format_play
 from game.model.search_settings import SearchSettings
 from game.pages.review_pages import figures_lines, message_lines
 from game.scenes import tutor
@@ -51,6 +52,12 @@ GNUBG_ROLLED = ["set player 0 human", "set player 1 human", "new match 7", "set 
                 "set evaluation chequerplay evaluation plies 2",
                 "set evaluation movefilter 2 0 20 0 2.0",
                 "set evaluation movefilter 2 1 -1 0 0.0", "hint 10"]
+
+
+# 7-away against 2-away, the cube on 2 and the opponent's: bar/22 13/10 6/3(2) with 33 is
+# charged 0.013 EMG by level 5, under ROLL_LINES, and 0.040 by the cubeful 3-ply check, within
+# them (seed 7788 of bench/review_vs_gnubg.py)
+LATE_ROLLED = ("0LeFADSYz8IBQg", (3, 3), "bar/22 13/10 6/3 6/3", MatchTerms(2, 2, 7, 7, 2, 0))
 
 
 def quick_item(position_id, dice, words, terms, cubeful=False) -> MoveReview:
@@ -219,6 +226,38 @@ GNUBG_WIDE = ["set player 0 human", "set player 1 human", "new match 7", "set tu
 def checked_best(rolled: MoveReview, checked: MoveReview):
     """The rolled-out figures of the play the 3-ply check found best."""
     return next(c for c in rolled.candidates if c.play.after == checked.best.play.after)
+
+
+def test_a_play_charged_within_the_roll_lines_is_rolled_out_with_no_3_ply_step_first(
+        monkeypatch):
+    """The review rolls out a play whose quick error is within ROLL_LINES at once (the 3-ply
+    step judged such plays no nearer gnubg's rollouts than level 5's 2-ply); one charged
+    outside them is checked at 3 plies first, and rolled out when that check lands within."""
+    asked = []
+    real_check = review.check_move
+    monkeypatch.setattr(review, "check_move",
+                        lambda item, *more: asked.append(item) or real_check(item, *more))
+    record = MatchRecord(0)
+    record.start_game({HUMAN: 0, COMPUTER: 0})
+    record.move(HUMAN, (3, 1), "8/5 6/5")
+    reviewer = Reviewer(record, roll_games=FEW_GAMES)
+    within = quick_item(*ROLLED, cubeful=True)
+    assert checking.ROLL_LINES[0] <= within.loss <= checking.ROLL_LINES[1]
+    rolled = reviewer._checked(within)
+    assert asked == [] and rolled.check.games == FEW_GAMES and rolled.check.searched is None
+    assert rolled.check.ply == within.best.ply == 2 and rolled.check.quick == within.loss
+    assert rolled.best.ply == evaluator.ROLLED_OUT_PLY
+    assert rolled.check.account().endswith(f"(quick {-within.loss:+.3f})")
+    under = quick_item(*LATE_ROLLED, cubeful=True)
+    assert checking.CHECK_LINE < under.loss < checking.ROLL_LINES[0]
+    late = reviewer._checked(under)
+    checked = real_check(under)
+    assert asked == [under] and checking.wants_roll(checked)
+    assert late.check.games == FEW_GAMES and late.check.ply == checking.CHECK_PLY
+    assert late.check.searched == pytest.approx(-checked.loss)
+    over = quick_item(*CONFIRMED, cubeful=True)     # over the lines, and so by its check
+    kept = reviewer._checked(over)
+    assert asked[-1] is over and kept.check.games == 0 and kept.loss > checking.ROLL_LINES[1]
 
 
 def test_an_error_over_the_wide_line_is_rolled_out_cut_sooner_and_comes_nearer_gnubg(tmp_path):

@@ -132,20 +132,22 @@ def test_the_option_warns_of_the_reviews_marks_from_their_thresholds_up():
     assert tutor.warning_mark("off", 2.0) == ""
 
 
-def test_the_tutors_loss_is_the_reviews_3_ply_check_for_the_same_play(marked):
-    """The tutor answers at once with the review's 3-ply check; the review then rolls out an
-    error that check charges within ROLL_LINES, and says the 3-ply figure beside."""
+def test_the_tutors_loss_is_the_3_ply_check_the_review_makes_of_the_same_play(marked):
+    """The tutor answers at once with the review's 3-ply check (checking.check_move, what the
+    review charges a play it does not roll out); the review rolls this one out, its quick
+    error being within ROLL_LINES, and charges the rollout's figure with the same mark."""
     play, loss = marked["??"][0]
     coach = tutor.PlayCoach(Position.start(), (5, 3), MONEY, True, "?")
     verdict = coach.verdict(play.after)
     record = MatchRecord(0)
     record.start_game({HUMAN: 0, COMPUTER: 0})
     record.move(HUMAN, (5, 3), play.steps)
-    item = next(i for i in review.review_game(record).items if i.kind == "move")
+    quick, item = (next(i for i in review.review_game(record, checked=checked).items
+                        if i.kind == "move") for checked in (False, True))
     assert verdict.mark == item.mark == "??"
-    assert checking.ROLL_LINES[0] <= loss <= checking.ROLL_LINES[1]
-    assert item.check.games == checking.ROLL_GAMES
-    assert verdict.loss == pytest.approx(-item.check.searched) == pytest.approx(loss)
+    assert checking.wants_roll(quick) and checking.ROLL_LINES[0] <= loss <= checking.ROLL_LINES[1]
+    assert item.check.games == checking.ROLL_GAMES and item.check.searched is None
+    assert verdict.loss == pytest.approx(checking.check_move(quick).loss) == pytest.approx(loss)
     assert verdict.better == play_text(item.best.play)
 
 
