@@ -254,9 +254,10 @@ def wants_roll(item: MoveReview) -> bool:
 
 
 def roll_truncate(loss: float) -> int:
-    """The half-moves after which a rollout check of an error the 3-ply check charges `loss`
-    cuts its games: ROLL_TRUNCATE near the ? and ?? lines, fewer over ROLL_WIDE_LINE, where
-    the mark is sure and the error's size is what the rollout decides."""
+    """The half-moves after which a rollout check of an error charged `loss` (by the judgement
+    that sent it to the rollout: the quick one, or the 3-ply check) cuts its games:
+    ROLL_TRUNCATE near the ? and ?? lines, fewer over ROLL_WIDE_LINE, where the mark is sure
+    and the error's size is what the rollout decides."""
     return ROLL_TRUNCATE if loss <= ROLL_WIDE_LINE else ROLL_TRUNCATE_WIDE
 
 
@@ -285,15 +286,17 @@ def roll_check(quick: MoveReview, checked: MoveReview, rolls: RollChecks) -> Mov
     interval = figures[1].versus_first.interval     # the noise of the two's difference
     if quick.emg is not None:
         loss, interval = quick.emg.error(loss), quick.emg.error(interval)
+    if checked.check is None:             # rolled out at once: the quick judgement's depth
+        ply, searched = checked.best.ply, None
+    else:                                  # after its 3-ply check, whose error is kept beside
+        ply, searched = CHECK_PLY, 0.0 - checked.loss
     listed = [best, other if best is played else played]
     after_rolled = {c.play.after for c in listed}
     candidates = (*listed, *(c for c in checked.candidates if c.play.after not in after_rolled))
     return replace(checked, played=played, best=best, loss=loss,
                    candidates=candidates[:max(len(checked.candidates), len(listed))],
-                   check=Check(checked.best.ply if checked.check is None else CHECK_PLY,
-                               0.0 - loss, quick.loss, games=answer.trials_done,
-                               interval=interval,
-                               searched=None if checked.check is None else 0.0 - checked.loss))
+                   check=Check(ply, 0.0 - loss, quick.loss, games=answer.trials_done,
+                               interval=interval, searched=searched))
 
 
 def deeper_cube_decision(position: Position, terms: MatchTerms,

@@ -108,7 +108,8 @@ static int rollout_mismatches(int match) {
     double m3[2 * BG_ROLLOUT_FIGURES], s3[2 * BG_ROLLOUT_FIGURES];
     const int one = rollout_on(1, ALIKE_TRIALS, 0, match, m1, s1);
     const int three = rollout_on(THREADS, ALIKE_TRIALS, 0, match, m3, s3);
-    int bad = one != ALIKE_TRIALS || three != ALIKE_TRIALS || memcmp(m1, m3, sizeof m1) || memcmp(s1, s3, sizeof s1);
+    int bad = one != ALIKE_TRIALS || three != ALIKE_TRIALS || memcmp(m1, m3, sizeof m1)
+              || memcmp(s1, s3, sizeof s1);
     const int stopped = rollout_on(THREADS, 400, 1, match, m3, s3);
     bad += stopped < 1 || stopped >= 400;
     printf("threadfuzz: %s rollouts on 1 and %d threads %s; one stopped after %d of 400 "
