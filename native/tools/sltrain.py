@@ -275,10 +275,13 @@ def batch_gradients(net: Net, xb, yb, mb, gb, pair: float):
     return loss, [g_win, g_bhid, g_wout, g_bout]
 
 
-def train(net: Net, x, y, m, g, *, epochs, batch, lr0, lr_end, seed, hold_share, pair, log):
+def train(net: Net, x, y, m, g, *, epochs, batch, lr0, lr_end, seed, hold_share, pair, log,
+          outputs_only=False):
     """Mini-batch Adam on cross-entropy, plus (pair > 0) pair times the squared error of each
     play's equity relative to its decision's mean (the differences that choose the play).
-    Decisions are kept whole: in a batch, and on one side of the held-out split."""
+    Decisions are kept whole: in a batch, and on one side of the held-out split.
+    outputs_only: the hidden layer stays as it is; only the output layer learns (recalibrating
+    the chances on features the net already has)."""
     rng = np.random.default_rng(seed)
     order = np.argsort(g, kind="stable")              # records of a decision together
     x, y, m, g = x[order], y[order], m[order], g[order]
@@ -296,7 +299,8 @@ def train(net: Net, x, y, m, g, *, epochs, batch, lr0, lr_end, seed, hold_share,
         f"epoch 0: held-out equity error {best:.5f}, choice loss {lost:.5f}, "
         f"same choice {same:.3f}")
     best_net = Net(net.w_in.copy(), net.b_hid.copy(), net.w_out.copy(), net.b_out.copy())
-    params = [net.w_in, net.b_hid, net.w_out, net.b_out]
+    learning = (2, 3) if outputs_only else (0, 1, 2, 3)   # of [w_in, b_hid, w_out, b_out]
+    params = [(net.w_in, net.b_hid, net.w_out, net.b_out)[k] for k in learning]
     opt = Adam([p.shape for p in params])
     steps = epochs * max(1, int(sizes[fit_groups].sum()) // batch)
     step, lr = 0, lr0
@@ -309,7 +313,7 @@ def train(net: Net, x, y, m, g, *, epochs, batch, lr0, lr_end, seed, hold_share,
             loss_sum += loss
             n_seen += len(idx)
             lr = lr0 * (lr_end / lr0) ** min(step / max(steps - 1, 1), 1.0)
-            opt.step(params, grads, np.float32(lr))
+            opt.step(params, [grads[k] for k in learning], np.float32(lr))
             step += 1
         err = held_out_error(net, xh, yh, mh)
         lost, same = decision_loss(net, xh, yh, mh, gh)
@@ -341,6 +345,8 @@ def main(argv=None):
     ap.add_argument("--pair", type=float, default=0.0,
                     help="weight of the squared error of each play's equity relative to its "
                          "decision's mean (0: cross-entropy alone)")
+    ap.add_argument("--outputs-only", action="store_true",
+                    help="train the output layer alone; the hidden layer stays as it is")
     args = ap.parse_args(argv)
     nets, games = read_weights(args.weights)
     n_in = data_inputs(args.data[0])
@@ -374,7 +380,7 @@ def main(argv=None):
 
     best, err = train(net, x, y, m, g, epochs=args.epochs, batch=args.batch, lr0=args.lr,
                       lr_end=args.lr_end, seed=args.seed, hold_share=args.holdout,
-                      pair=args.pair, log=log)
+                      pair=args.pair, log=log, outputs_only=args.outputs_only)
     nets[args.net] = best
     write_weights(args.out, nets, games)
     log(f"best held-out equity error {err:.5f} -> {args.out}")

@@ -161,6 +161,27 @@ def test_training_lowers_the_error_on_its_data_and_is_reproducible(sldata, tmp_p
     ev.load_weights()
 
 
+def test_outputs_only_training_lowers_the_error_and_leaves_the_hidden_layer_as_it_was(
+        sldata, tmp_path):
+    run(sldata, "gen", "--weights", ev.WEIGHTS_PATH, "--positions", 300, "--seed", 7, "--ply", 1,
+        "--only", "contact", "--out", tmp_path / "d.rec")
+    run(sldata, "encode", "--out", tmp_path / "e", tmp_path / "d.rec")
+    nets, games = sltrain.read_weights(ev.WEIGHTS_PATH)
+    nets["contact"].b_out += 0.5          # chances off, on features the net already has
+    sltrain.write_weights(str(tmp_path / "start.wts"), nets, games)
+    out = subprocess.run(
+        [sys.executable, os.path.join(TOOLS, "sltrain.py"), str(tmp_path / "e"), "--weights",
+         str(tmp_path / "start.wts"), "--out", str(tmp_path / "o.wts"), "--net", "contact",
+         "--epochs", "6", "--batch", "32", "--lr", "3e-3", "--holdout", "0.25", "--seed", "3",
+         "--outputs-only"], capture_output=True, text=True, check=True).stdout
+    first = float(out.split("epoch 0: held-out equity error ")[1].split()[0].rstrip(","))
+    best = float(out.split("best held-out equity error ")[1].split()[0])
+    assert best < first
+    start, after = nets["contact"], sltrain.read_weights(str(tmp_path / "o.wts"))[0]["contact"]
+    assert np.array_equal(start.w_in, after.w_in) and np.array_equal(start.b_hid, after.b_hid)
+    assert not np.array_equal(start.b_out, after.b_out)
+
+
 def test_widened_and_grown_nets_give_the_same_outputs(tmp_path):
     contact = sltrain.read_weights(ev.WEIGHTS_PATH)[0]["contact"]
     rng = np.random.default_rng(1)
