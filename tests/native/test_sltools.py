@@ -130,26 +130,40 @@ def test_a_damaged_weights_file_is_refused(tmp_path):
         sltrain.read_weights(str(tmp_path / "bad.wts"))
 
 
-def test_training_lowers_the_error_on_its_data_and_is_reproducible(sldata, tmp_path):
-    run(sldata, "gen", "--weights", ev.WEIGHTS_PATH, "--positions", 400, "--seed", 6, "--ply", 1,
-        "--only", "contact", "--out", tmp_path / "d.rec")
+def pushed_start(sldata, tmp_path, positions: int, seed: int) -> dict:
+    """Our 1-ply targets for `positions` contact positions (encoded as tmp_path/e) and
+    tmp_path/start.wts: the shipped file with its contact net's output biases pushed off, so
+    that there is something to learn whatever data the shipped net was itself trained on.
+    Returns the start's nets."""
+    run(sldata, "gen", "--weights", ev.WEIGHTS_PATH, "--positions", positions, "--seed", seed,
+        "--ply", 1, "--only", "contact", "--out", tmp_path / "d.rec")
     run(sldata, "encode", "--out", tmp_path / "e", tmp_path / "d.rec")
-    # start from the shipped file with its contact net's output biases pushed off, so that
-    # there is something to learn whatever data the shipped net was itself trained on
     nets, games = sltrain.read_weights(ev.WEIGHTS_PATH)
     nets["contact"].b_out += 0.5
     sltrain.write_weights(str(tmp_path / "start.wts"), nets, games)
-    files = []
-    for name in ("a.wts", "b.wts"):
-        command = [sys.executable, os.path.join(TOOLS, "sltrain.py"), str(tmp_path / "e"),
-                   "--weights", str(tmp_path / "start.wts"), "--out", str(tmp_path / name),
-                   "--net", "contact", "--epochs", "6", "--batch", "32", "--lr", "1e-3",
-                   "--holdout", "0.25", "--seed", "2"]
-        out = subprocess.run(command, capture_output=True, text=True, check=True).stdout
-        files.append((tmp_path / name).read_bytes())
-    assert files[0] == files[1]
+    return nets
+
+
+def train_contact(tmp_path, name: str, lr: str, seed: str, *more: str) -> tuple[float, float]:
+    """sltrain.py on tmp_path/e from start.wts into tmp_path/name, six small epochs: the
+    held-out equity error at epoch 0 and the best one it reports."""
+    out = subprocess.run(
+        [sys.executable, os.path.join(TOOLS, "sltrain.py"), str(tmp_path / "e"), "--weights",
+         str(tmp_path / "start.wts"), "--out", str(tmp_path / name), "--net", "contact",
+         "--epochs", "6", "--batch", "32", "--lr", lr, "--holdout", "0.25", "--seed", seed,
+         *more], capture_output=True, text=True, check=True).stdout
     first = float(out.split("epoch 0: held-out equity error ")[1].split()[0].rstrip(","))
     best = float(out.split("best held-out equity error ")[1].split()[0])
+    return first, best
+
+
+def test_training_lowers_the_error_on_its_data_and_is_reproducible(sldata, tmp_path):
+    pushed_start(sldata, tmp_path, 400, 6)
+    files = []
+    for name in ("a.wts", "b.wts"):
+        first, best = train_contact(tmp_path, name, "1e-3", "2")
+        files.append((tmp_path / name).read_bytes())
+    assert files[0] == files[1]
     assert best < first
     before, _ = sltrain.read_weights(ev.WEIGHTS_PATH)
     after, _ = sltrain.read_weights(str(tmp_path / "a.wts"))
@@ -163,21 +177,10 @@ def test_training_lowers_the_error_on_its_data_and_is_reproducible(sldata, tmp_p
 
 def test_outputs_only_training_lowers_the_error_and_leaves_the_hidden_layer_as_it_was(
         sldata, tmp_path):
-    run(sldata, "gen", "--weights", ev.WEIGHTS_PATH, "--positions", 300, "--seed", 7, "--ply", 1,
-        "--only", "contact", "--out", tmp_path / "d.rec")
-    run(sldata, "encode", "--out", tmp_path / "e", tmp_path / "d.rec")
-    nets, games = sltrain.read_weights(ev.WEIGHTS_PATH)
-    nets["contact"].b_out += 0.5          # chances off, on features the net already has
-    sltrain.write_weights(str(tmp_path / "start.wts"), nets, games)
-    out = subprocess.run(
-        [sys.executable, os.path.join(TOOLS, "sltrain.py"), str(tmp_path / "e"), "--weights",
-         str(tmp_path / "start.wts"), "--out", str(tmp_path / "o.wts"), "--net", "contact",
-         "--epochs", "6", "--batch", "32", "--lr", "3e-3", "--holdout", "0.25", "--seed", "3",
-         "--outputs-only"], capture_output=True, text=True, check=True).stdout
-    first = float(out.split("epoch 0: held-out equity error ")[1].split()[0].rstrip(","))
-    best = float(out.split("best held-out equity error ")[1].split()[0])
+    start = pushed_start(sldata, tmp_path, 300, 7)["contact"]   # chances off, features as they were
+    first, best = train_contact(tmp_path, "o.wts", "3e-3", "3", "--outputs-only")
     assert best < first
-    start, after = nets["contact"], sltrain.read_weights(str(tmp_path / "o.wts"))[0]["contact"]
+    after = sltrain.read_weights(str(tmp_path / "o.wts"))[0]["contact"]
     assert np.array_equal(start.w_in, after.w_in) and np.array_equal(start.b_hid, after.b_hid)
     assert not np.array_equal(start.b_out, after.b_out)
 
