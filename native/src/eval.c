@@ -360,7 +360,45 @@ void ev_mask(const mg_board *b, int cls, float p[NN_OUT]) {
     }
 }
 
-void ev_evaluate_w(const ev_weights *w, const mg_board *b, float p[NN_OUT]) {
+/* The game's evaluations (ev_evaluate) share the hidden units' sums over the side on roll's
+ * 24 points, its first EV_IN_BAR inputs, while that side stands still: every play of a roll,
+ * and of all 21 rolls of a half-move, leaves the side then on roll as it was, or as one of a
+ * few hits left it. SHARED_SLOTS prefixes a thread and net (contact, race, crashed), each
+ * known by the weights' tag and the side's 24 points, the oldest replaced; the answer is the
+ * same bits as without them (nn_prefix_make). */
+#define SHARED_SLOTS 4
+typedef struct {
+    uint32_t tag;
+    int8_t points[24];
+    nn_prefix pre;
+} points_prefix;
+typedef struct {
+    int used, oldest;
+    points_prefix slot[SHARED_SLOTS];
+} net_prefixes;
+static _Thread_local net_prefixes shared_points[3];
+
+static void forward_sharing(const ev_weights *w, const nn_net *net, int k, const mg_board *b,
+                            const float *in, nn_trace *tr) {
+    net_prefixes *np = &shared_points[k];
+    for (int i = 0; i < np->used; i++) {
+        const points_prefix *pp = &np->slot[i];
+        if (pp->tag == w->tag && memcmp(pp->points, b->b[0], 24) == 0) {
+            nn_forward_from(net, in, &pp->pre, tr);
+            return;
+        }
+    }
+    points_prefix *pp;
+    if (np->used < SHARED_SLOTS) pp = &np->slot[np->used++];
+    else { pp = &np->slot[np->oldest]; np->oldest = (np->oldest + 1) % SHARED_SLOTS; }
+    nn_prefix_make(net, in, EV_IN_BAR, &pp->pre);
+    memcpy(pp->points, b->b[0], 24);
+    pp->tag = w->tag;
+    nn_forward_from(net, in, &pp->pre, tr);
+}
+
+/* share: the weights are ev_w's, whose tag changes with every load (shared_points). */
+static void evaluate_with(const ev_weights *w, const mg_board *b, int share, float p[NN_OUT]) {
     int cls = ev_class(b);
     if (cls == EV_OVER) { ev_terminal(mg_result(b), p); return; }
     if (cls == EV_BEAROFF) {
@@ -373,10 +411,16 @@ void ev_evaluate_w(const ev_weights *w, const mg_board *b, float p[NN_OUT]) {
     nn_trace tr;
     ev_encode(b, in);
     const nn_net *nets[3] = { &w->contact, &w->race, &w->crashed };
-    nn_forward(nets[ev_net_index(w, b, cls)], in, &tr);
+    const int k = ev_net_index(w, b, cls);
+    if (share) forward_sharing(w, nets[k], k, b, in, &tr);
+    else nn_forward(nets[k], in, &tr);
     memcpy(p, tr.out, sizeof(float) * NN_OUT);
     ev_mask(b, cls, p);
     ev_sanitize(p);
 }
 
-void ev_evaluate(const mg_board *b, float p[NN_OUT]) { ev_evaluate_w(&ev_w, b, p); }
+void ev_evaluate_w(const ev_weights *w, const mg_board *b, float p[NN_OUT]) {
+    evaluate_with(w, b, 0, p);
+}
+
+void ev_evaluate(const mg_board *b, float p[NN_OUT]) { evaluate_with(&ev_w, b, 1, p); }

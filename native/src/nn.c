@@ -106,21 +106,22 @@ NN_INLINE uint64_t fold8(const uint8_t *flag) {
 #endif
 }
 
-/* The non-zero inputs in increasing order into tr->nz, with each one's value and row of
+/* The non-zero inputs from `start` on in increasing order into tr->nz, with each one's value and row of
  * weights: a byte flag per input (vectorized), 8 flags folded into 8 bits by one multiply,
  * and the set bits taken lowest first, so there is no branch per input (one would be
  * mispredicted at about every other non-zero). Each row's first 64 weights are asked for
  * from the cache as soon as the row is known. Returns how many. */
-NN_INLINE int nonzero_inputs(const nn_net *net, const float *in, nn_trace *tr,
+NN_INLINE int nonzero_inputs(const nn_net *net, const float *in, int start, nn_trace *tr,
                              const float **rows, float *xs) {
     const int n_in = net->n_in, nh = net->n_hid;
     uint8_t flag[NN_MAX_IN + 64];
     for (int i = 0; i < n_in; i++) flag[i] = in[i] != 0.0f;
     for (int i = n_in; i < n_in + 64; i++) flag[i] = 0;
     int nz = 0;
-    for (int base = 0; base < n_in; base += 64) {
+    for (int base = start & ~63; base < n_in; base += 64) {
         uint64_t mask = 0;
         for (int g = 0; g < 8; g++) mask |= fold8(flag + base + 8 * g) << (8 * g);
+        if (base < start) mask &= ~0ULL << (start - base);   /* those below start: a prefix */
         while (mask) {
             const int i = base + NN_CTZ64(mask);
             const float *row = net->w_in + (size_t)i * nh;
@@ -153,29 +154,32 @@ NN_INLINE void hidden_block(const float *const *rows, const float *xs, int n_nz,
     for (int h = 0; h < len; h++) pos[h] = sig_pos(acc[h]);
 }
 
-NN_INLINE void forward_body(const nn_net *net, const float *in, nn_trace *tr, const int block) {
+/* The pass over the inputs from `start` on, each unit's sum starting from init[] (the biases,
+ * or a prefix's sums over the inputs below start). */
+NN_INLINE void forward_body(const nn_net *net, const float *in, int start, const float *init,
+                            nn_trace *tr, const int block) {
     const int nh = net->n_hid;
     const float *rows[NN_MAX_IN];
     float xs[NN_MAX_IN];
-    const int nz = nonzero_inputs(net, in, tr, rows, xs);
+    const int nz = nonzero_inputs(net, in, start, tr, rows, xs);
     float *hid = tr->hid;
     int h0 = 0;
     for (; h0 + block <= nh; h0 += block)
-        hidden_block(rows, xs, nz, h0, net->b_hid + h0, hid + h0, block);
+        hidden_block(rows, xs, nz, h0, init + h0, hid + h0, block);
     /* the rest in smaller blocks, each still a compile-time constant */
     if (block > 32 && h0 + 32 <= nh) {
-        hidden_block(rows, xs, nz, h0, net->b_hid + h0, hid + h0, 32);
+        hidden_block(rows, xs, nz, h0, init + h0, hid + h0, 32);
         h0 += 32;
     }
     if (h0 + 16 <= nh) {
-        hidden_block(rows, xs, nz, h0, net->b_hid + h0, hid + h0, 16);
+        hidden_block(rows, xs, nz, h0, init + h0, hid + h0, 16);
         h0 += 16;
     }
     if (h0 + 8 <= nh) {
-        hidden_block(rows, xs, nz, h0, net->b_hid + h0, hid + h0, 8);
+        hidden_block(rows, xs, nz, h0, init + h0, hid + h0, 8);
         h0 += 8;
     }
-    if (h0 < nh) hidden_block(rows, xs, nz, h0, net->b_hid + h0, hid + h0, nh - h0);
+    if (h0 < nh) hidden_block(rows, xs, nz, h0, init + h0, hid + h0, nh - h0);
     for (int h = 0; h < nh; h++) hid[h] = sig_at(hid[h]);
     const int n16 = nh / 16;
     for (int k = 0; k < NN_OUT; k++) {
@@ -198,15 +202,17 @@ NN_INLINE void forward_body(const nn_net *net, const float *in, nn_trace *tr, co
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #define NN_HAVE_AVX2_PATH 1
 __attribute__((target("avx2"))) static void forward_avx2(const nn_net *net, const float *in,
+                                                         int start, const float *init,
                                                          nn_trace *tr) {
-    forward_body(net, in, tr, 64);
+    forward_body(net, in, start, init, tr, 64);
 }
 #else
 #define NN_HAVE_AVX2_PATH 0
 #endif
 
-static void forward_generic(const nn_net *net, const float *in, nn_trace *tr) {
-    forward_body(net, in, tr, 32);
+static void forward_generic(const nn_net *net, const float *in, int start, const float *init,
+                            nn_trace *tr) {
+    forward_body(net, in, start, init, tr, 32);
 }
 
 static int avx2_allowed = 1;
@@ -221,15 +227,38 @@ int nn_use_avx2(int allow) {
 #endif
 }
 
-void nn_forward(const nn_net *net, const float *in, nn_trace *tr) {
+static void forward_from(const nn_net *net, const float *in, int start, const float *init,
+                         nn_trace *tr) {
     if (!sig_ready) sig_init();
 #if NN_HAVE_AVX2_PATH
     if (avx2_allowed && __builtin_cpu_supports("avx2")) {
-        forward_avx2(net, in, tr);
+        forward_avx2(net, in, start, init, tr);
         return;
     }
 #endif
-    forward_generic(net, in, tr);
+    forward_generic(net, in, start, init, tr);
+}
+
+void nn_forward(const nn_net *net, const float *in, nn_trace *tr) {
+    forward_from(net, in, 0, net->b_hid, tr);
+}
+
+/* Each unit's sum is its bias plus x * w of each non-zero input in increasing order, one add
+ * after another, on every path: so the sums over the inputs below `upto`, made here one
+ * add after another in the same order, are the very bits a whole pass has there. */
+void nn_prefix_make(const nn_net *net, const float *in, int upto, nn_prefix *pre) {
+    const int nh = net->n_hid;
+    pre->upto = upto;
+    for (int h = 0; h < nh; h++) pre->acc[h] = net->b_hid[h];
+    for (int i = 0; i < upto; i++) {
+        if (in[i] == 0.0f) continue;
+        const float x = in[i], *row = net->w_in + (size_t)i * nh;
+        for (int h = 0; h < nh; h++) pre->acc[h] += x * row[h];
+    }
+}
+
+void nn_forward_from(const nn_net *net, const float *in, const nn_prefix *pre, nn_trace *tr) {
+    forward_from(net, in, pre->upto, pre->acc, tr);
 }
 
 void nn_train_step(nn_net *net, const float *in, const nn_trace *tr, const float *target,

@@ -26,10 +26,22 @@ typedef struct {
     int16_t nz[NN_MAX_IN];   /* indices of the non-zero inputs */
 } nn_trace;
 
+/* The hidden units' sums over the inputs below `upto` alone (biases included): a pass over
+ * inputs that agree with these below upto may start from them (nn_forward_from). */
+typedef struct {
+    int upto;
+    float acc[NN_MAX_HID];
+} nn_prefix;
+
 void nn_init_random(nn_net *net, int n_in, int n_hid, uint64_t seed);
 /* Forward pass; in[] has n_in entries, zero entries are skipped. Takes an AVX2 path where
  * the CPU has one, with the same bits as the generic path. */
 void nn_forward(const nn_net *net, const float *in, nn_trace *tr);
+/* The prefix of `in` below `upto` for `net`, and the forward pass of inputs that agree with it
+ * there, started from it: the same outputs and hidden values, bit for bit, as nn_forward's
+ * (the trace's nz lists only the inputs from upto on, so it is not for a training step). */
+void nn_prefix_make(const nn_net *net, const float *in, int upto, nn_prefix *pre);
+void nn_forward_from(const nn_net *net, const float *in, const nn_prefix *pre, nn_trace *tr);
 /* One gradient step moving the outputs of the traced pass toward target[NN_OUT]. */
 void nn_train_step(nn_net *net, const float *in, const nn_trace *tr, const float *target,
                    float alpha);

@@ -80,14 +80,24 @@ static int roll_of(const bg_rollout *ro, int s, int t, int h, uint64_t *stream) 
 
 /* ---- one trial ------------------------------------------------------------------------- */
 
-/* A thread's knowledge of each candidate's first half-move, which every trial starts with. */
+/* One half-move's 21 rolls from one position, as every trial that reaches it meets them: the
+ * mean and each roll's best 0-ply play with its value (the luck measure's), and for levels 4
+ * and 5 the play their search chose, each roll's once it was asked for. */
 typedef struct {
-    int ready;
+    int ready, rolled;                  /* `at` is set; the rolls below are worked out */
+    mg_board at;                        /* the position the half-move is played from */
     float mean[NN_OUT], q[SR_ROLLS][NN_OUT];
     mg_board next[SR_ROLLS];
     uint8_t picked[SR_ROLLS];
-    mg_board pick[SR_ROLLS];            /* levels 4 and 5: the play their search chose */
-} first_ply;
+    mg_board pick[SR_ROLLS];
+} ply_rolls;
+
+/* A thread's knowledge of each candidate's first two half-moves, which every trial starts
+ * with: the first from the candidate's start, the second after each of the 21 first rolls
+ * (the first two rolls are stratified, so 324 trials meet each first roll 9 or 18 times). */
+typedef struct {
+    ply_rolls first, second[SR_ROLLS];
+} opening_plies;
 
 static int luck_ply(int level) { return level >= 5 ? 1 : 0; }
 
@@ -100,53 +110,72 @@ static void set_mover_match(const bg_rollout *ro, int h) {
     sr_set_match(&m);
 }
 
-/* Half-move h from pos with roll r: the mover's luck measure (the value of the roll's best
- * 0-ply play judged at the luck ply, and the mean over the 21 rolls; both 0 with
- * BG_ROLLOUT_NO_LUCK) into came/mean, and the result of the level's play with the other side
- * on roll into *next. */
-static void half_move(const bg_rollout *ro, first_ply *fp, const mg_board *pos, int h, int r,
-                      float mean[NN_OUT], float came[NN_OUT], mg_board *next) {
+/* The knowledge of the half-move from pos, made ready for it: the opening's first or second
+ * (after the first roll first_ri) half-move, NULL for a later one. */
+static ply_rolls *known_ply(opening_plies *op, const mg_board *pos, int h, int first_ri) {
+    ply_rolls *known = h == 0 ? &op->first : h == 1 ? &op->second[first_ri] : NULL;
+    if (known && (!known->ready || memcmp(&known->at, pos, sizeof *pos) != 0)) {
+        memset(known, 0, sizeof *known);
+        known->at = *pos;
+        known->ready = 1;
+    }
+    return known;
+}
+
+/* Half-move h from pos with roll r (the first roll's index first_ri, for h >= 1): the mover's
+ * luck measure (the value of the roll's best 0-ply play judged at the luck ply, and the mean
+ * over the 21 rolls; both 0 with BG_ROLLOUT_NO_LUCK) into came/mean, and the result of the
+ * level's play with the other side on roll into *next. The first two half-moves are worked
+ * out once a thread and a position (op), and the answer is the same bits as worked out anew. */
+static void half_move(const bg_rollout *ro, opening_plies *op, const mg_board *pos, int h,
+                      int r, int first_ri, float mean[NN_OUT], float came[NN_OUT],
+                      mg_board *next) {
     static _Thread_local float q[SR_ROLLS][NN_OUT];
     static _Thread_local mg_board nx[SR_ROLLS];
     const int d1 = r / 6 + 1, d2 = r % 6 + 1, ri = sr_roll_index(d1, d2);
+    ply_rolls *known = known_ply(op, pos, h, first_ri);
     set_mover_match(ro, h);
     if (ro->no_luck) {
         memset(mean, 0, sizeof(float) * NN_OUT);
         memset(came, 0, sizeof(float) * NN_OUT);
-    } else if (h == 0) {
-        if (!fp->ready) sr_roll_all(pos, luck_ply(ro->level), fp->mean, fp->q, fp->next);
-        fp->ready = 1;
-        memcpy(mean, fp->mean, sizeof fp->mean);
-        memcpy(came, fp->q[ri], sizeof fp->q[ri]);
-        *next = fp->next[ri];
+    } else if (known) {
+        if (!known->rolled) sr_roll_all(pos, luck_ply(ro->level), known->mean, known->q,
+                                        known->next);
+        known->rolled = 1;
+        memcpy(mean, known->mean, sizeof known->mean);
+        memcpy(came, known->q[ri], sizeof known->q[ri]);
+        *next = known->next[ri];
     } else {
         sr_roll_all(pos, luck_ply(ro->level), mean, q, nx);
         memcpy(came, q[ri], sizeof q[ri]);
         *next = nx[ri];
     }
     if (ro->level <= 3 && !ro->no_luck) return;   /* the 0-ply best is already found */
-    if (h == 0 && fp->picked[ri]) { *next = fp->pick[ri]; return; }
+    if (known && known->picked[ri]) { *next = known->pick[ri]; return; }
     sr_cand best;
     sr_rank(pos, d1, d2, ro->level, &best, 1, NULL);
     mg_swap(&best.play.after, next);
-    if (h == 0) { fp->pick[ri] = *next; fp->picked[ri] = 1; }
+    if (known) { known->pick[ri] = *next; known->picked[ri] = 1; }
 }
 
 /* Trial t of candidate c: out gets the probabilities at the end of the game (or at the
  * truncation, judged by the net) less the luck of every roll, for the side the figures are
  * for (the mover of a play; the side on roll for the cube). Returns 0 when a stop came first
  * (then out is not written). */
-static int play_trial(bg_rollout *ro, first_ply *fp, int c, int t, double out[NN_OUT]) {
+static int play_trial(bg_rollout *ro, opening_plies *op, int c, int t,
+                      double out[NN_OUT]) {
     const int s = ro->apart ? c : 0;
     const int horizon = ro->truncate > 0 ? ro->truncate : SAFETY_PLIES;
     mg_board pos = ro->start[c], next;
     double luck[NN_OUT] = {0};
     uint64_t stream = 0;
-    int h = 0;
+    int h = 0, first_ri = 0;
     for (; h < horizon && mg_result(&pos) == 0; h++) {
         if (atomic_load_explicit(&ro->stop, memory_order_relaxed)) return 0;
         float mean[NN_OUT], came[NN_OUT];
-        half_move(ro, fp, &pos, h, roll_of(ro, s, t, h, &stream), mean, came, &next);
+        const int r = roll_of(ro, s, t, h, &stream);
+        if (h == 0) first_ri = sr_roll_index(r / 6 + 1, r % 6 + 1);
+        half_move(ro, op, &pos, h, r, first_ri, mean, came, &next);
         if (h % 2) { ev_invert(mean, mean); ev_invert(came, came); }   /* the start side's view */
         for (int k = 0; k < NN_OUT; k++) luck[k] += (double)came[k] - (double)mean[k];
         pos = next;
@@ -167,18 +196,18 @@ static int play_trial(bg_rollout *ro, first_ply *fp, int c, int t, double out[NN
 
 static void *worker(void *arg) {
     bg_rollout *ro = arg;
-    first_ply *fp = calloc(MAX_CANDS, sizeof *fp);
+    opening_plies *op = calloc(MAX_CANDS, sizeof *op);
     sr_set_search(&ro->search);
     for (;;) {
         const int t = atomic_fetch_add(&ro->next_trial, 1);
-        if (t >= ro->trials || atomic_load(&ro->stop) || !fp) break;
+        if (t >= ro->trials || atomic_load(&ro->stop) || !op) break;
         double *out = ro->results + (size_t)t * ro->n * NN_OUT;
         int c = 0;
-        while (c < ro->n && play_trial(ro, &fp[c], c, t, out + (size_t)c * NN_OUT)) c++;
+        while (c < ro->n && play_trial(ro, &op[c], c, t, out + (size_t)c * NN_OUT)) c++;
         if (c < ro->n) break;   /* stopped in the middle: the trial is not counted */
         atomic_store_explicit(&ro->done[t], 1, memory_order_release);
     }
-    free(fp);
+    free(op);
     sr_set_match(NULL);
     atomic_fetch_sub(&ro->live, 1);
     return NULL;

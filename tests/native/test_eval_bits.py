@@ -185,11 +185,11 @@ def test_the_cube_theory_on_fixed_chances_is_the_pinned_bits():
     assert h.hexdigest() == PINNED_CUBE_FROM_PROBS
 
 
-def rollout_start(boards, kind, terms):
+def rollout_start(boards, kind, terms, trials=36, level=3, truncate=8):
     c_boards = ffi.new("int8_t[]", [c for b in boards for c in b.board])
     handle = ffi.new("bg_rollout **")
-    plan = ffi.new("bg_rollout_plan *", {"kind": kind, "trials": 36, "level": 3, "truncate": 8,
-                                         "seed": 2026, "threads": 2})
+    plan = ffi.new("bg_rollout_plan *", {"kind": kind, "trials": trials, "level": level,
+                                         "truncate": truncate, "seed": 2026, "threads": 2})
     code = lib.bg_rollout_start(c_boards, len(boards), plan, c_terms(terms), ffi.NULL, handle)
     assert code == 0, code
     return handle[0]
@@ -199,14 +199,15 @@ def rollout_cube_call(handle, cube, owner, terms, out, se) -> int:
     return lib.bg_rollout_cube(handle, c_terms(terms, cube, owner), out, se)
 
 
-def rolled_out(boards, kind, terms) -> bytes:
+def rolled_out(boards, kind, terms, trials=36, level=3, truncate=8) -> bytes:
     """The figures (means and standard errors) of a short seeded rollout, as bytes."""
-    handle = ffi.gc(rollout_start(boards, kind, terms), lib.bg_rollout_free)
+    handle = ffi.gc(rollout_start(boards, kind, terms, trials, level, truncate),
+                    lib.bg_rollout_free)
     while lib.bg_rollout_busy(handle):
         time.sleep(0.005)
     n = len(boards) * lib.BG_ROLLOUT_FIGURES
     mean, se = ffi.new("double[]", n), ffi.new("double[]", n)
-    assert lib.bg_rollout_poll(handle, mean, se) == 36
+    assert lib.bg_rollout_poll(handle, mean, se) == trials
     answer = ffi.buffer(mean)[:] + ffi.buffer(se)[:]
     if kind == lib.BG_ROLLOUT_CUBE:
         out, cube_se = ffi.new("float[]", lib.BG_CUBE_OUT_LEN), ffi.new("double[]", 3)
@@ -226,6 +227,27 @@ def test_seeded_rollouts_at_money_and_match_scores_are_the_pinned_bits():
         h.update(rolled_out([play.after for play in plays], lib.BG_ROLLOUT_PLAYS, terms))
     h.update(rolled_out([position], lib.BG_ROLLOUT_CUBE, MONEY))
     assert h.hexdigest() == PINNED_ROLLOUT
+
+
+# Session 39: each thread works out a rollout's first two half-moves once (the second once for
+# each of the 21 first rolls) and the net starts from the sums over the side on roll's points
+# where they are the same as the last evaluation's; pinned with the engine before either, so
+# rollouts that meet each first roll many times must come out the same bits.
+PINNED_ROLLOUT_REPEATS = "fd40eab891218a860c7b8c179fec9de712e1e8238ed35cdadff6ebda16463263"
+
+
+def test_rollouts_meeting_each_first_roll_many_times_are_the_bits_pinned_before_sharing():
+    ev.ensure_loaded()
+    positions = _positions_from_play(30, seed=RANK_SEED)
+    h = hashlib.sha256()
+    for position, dice in ((positions[11], (6, 4)), (positions[23], (3, 1))):
+        plays = legal_plays(position, dice)[:2]
+        h.update(rolled_out([play.after for play in plays], lib.BG_ROLLOUT_PLAYS, MONEY,
+                            trials=324, truncate=5))
+        h.update(rolled_out([play.after for play in plays], lib.BG_ROLLOUT_PLAYS, SCORES[0],
+                            trials=108, level=4, truncate=3))
+        h.update(rolled_out([position], lib.BG_ROLLOUT_CUBE, MONEY, trials=324, truncate=5))
+    assert h.hexdigest() == PINNED_ROLLOUT_REPEATS
 
 
 def usr_block(job: int, position, dice, level: int, cube_owner: int, terms) -> bytes:
