@@ -360,44 +360,45 @@ void ev_mask(const mg_board *b, int cls, float p[NN_OUT]) {
     }
 }
 
-/* The game's evaluations (ev_evaluate) share the hidden units' sums over the side on roll's
- * 24 points, its first EV_IN_BAR inputs, while that side stands still: every play of a roll,
- * and of all 21 rolls of a half-move, leaves the side then on roll as it was, or as one of a
- * few hits left it. SHARED_SLOTS prefixes a thread and net (contact, race, crashed), each
- * known by the weights' tag and the side's 24 points, the oldest replaced; the answer is the
- * same bits as without them (nn_prefix_make). */
+/* The game's evaluations (ev_evaluate) share the hidden units' sums over the inputs that the
+ * side on roll's own men decide alone, those before EV_IN_HIT_ROLLS (its 24 points, bar, men
+ * off, pips, prime, home points and back men), while that side stands still: every play of a
+ * roll, and of all 21 rolls of a half-move, leaves the side then on roll as it was, or as one
+ * of a few hits left it. SHARED_SLOTS prefixes a thread and net (contact, race, crashed),
+ * each known by the weights' tag and the side's row (points and bar), the oldest replaced;
+ * the answer is the same bits as without them (nn_prefix_make). */
 #define SHARED_SLOTS 4
 typedef struct {
     uint32_t tag;
-    int8_t points[24];
+    int8_t row[25];
     nn_prefix pre;
-} points_prefix;
+} row_prefix;
 typedef struct {
     int used, oldest;
-    points_prefix slot[SHARED_SLOTS];
+    row_prefix slot[SHARED_SLOTS];
 } net_prefixes;
-static _Thread_local net_prefixes shared_points[3];
+static _Thread_local net_prefixes shared_rows[3];
 
 static void forward_sharing(const ev_weights *w, const nn_net *net, int k, const mg_board *b,
                             const float *in, nn_trace *tr) {
-    net_prefixes *np = &shared_points[k];
+    net_prefixes *np = &shared_rows[k];
     for (int i = 0; i < np->used; i++) {
-        const points_prefix *pp = &np->slot[i];
-        if (pp->tag == w->tag && memcmp(pp->points, b->b[0], 24) == 0) {
+        const row_prefix *pp = &np->slot[i];
+        if (pp->tag == w->tag && memcmp(pp->row, b->b[0], 25) == 0) {
             nn_forward_from(net, in, &pp->pre, tr);
             return;
         }
     }
-    points_prefix *pp;
+    row_prefix *pp;
     if (np->used < SHARED_SLOTS) pp = &np->slot[np->used++];
     else { pp = &np->slot[np->oldest]; np->oldest = (np->oldest + 1) % SHARED_SLOTS; }
-    nn_prefix_make(net, in, EV_IN_BAR, &pp->pre);
-    memcpy(pp->points, b->b[0], 24);
+    nn_prefix_make(net, in, EV_IN_HIT_ROLLS, &pp->pre);
+    memcpy(pp->row, b->b[0], 25);
     pp->tag = w->tag;
     nn_forward_from(net, in, &pp->pre, tr);
 }
 
-/* share: the weights are ev_w's, whose tag changes with every load (shared_points). */
+/* share: the weights are ev_w's, whose tag changes with every load (shared_rows). */
 static void evaluate_with(const ev_weights *w, const mg_board *b, int share, float p[NN_OUT]) {
     int cls = ev_class(b);
     if (cls == EV_OVER) { ev_terminal(mg_result(b), p); return; }
