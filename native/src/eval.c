@@ -366,7 +366,8 @@ void ev_mask(const mg_board *b, int cls, float p[NN_OUT]) {
  * roll, and of all 21 rolls of a half-move, leaves the side then on roll as it was, or as one
  * of a few hits left it. SHARED_SLOTS prefixes a thread and net (contact, race, crashed),
  * each known by the weights' tag and the side's row (points and bar), the oldest replaced;
- * the answer is the same bits as without them (nn_prefix_make). */
+ * the answer is the same bits as without them (nn_prefix_make). A prefix is made for a row
+ * met twice in a row of misses, so unrelated positions (a batch) pay one compare each. */
 #define SHARED_SLOTS 4
 typedef struct {
     uint32_t tag;
@@ -376,6 +377,8 @@ typedef struct {
 typedef struct {
     int used, oldest;
     row_prefix slot[SHARED_SLOTS];
+    uint32_t missed_tag;        /* the last miss's weights and row */
+    int8_t missed_row[25];
 } net_prefixes;
 static _Thread_local net_prefixes shared_rows[3];
 
@@ -388,6 +391,12 @@ static void forward_sharing(const ev_weights *w, const nn_net *net, int k, const
             nn_forward_from(net, in, &pp->pre, tr);
             return;
         }
+    }
+    if (np->missed_tag != w->tag || memcmp(np->missed_row, b->b[0], 25) != 0) {
+        np->missed_tag = w->tag;
+        memcpy(np->missed_row, b->b[0], 25);
+        nn_forward(net, in, tr);
+        return;
     }
     row_prefix *pp;
     if (np->used < SHARED_SLOTS) pp = &np->slot[np->used++];
