@@ -370,31 +370,39 @@ void ev_mask(const mg_board *b, int cls, float p[NN_OUT]) {
  * met twice in a row of misses, so unrelated positions (a batch) pay one compare each. */
 #define SHARED_SLOTS 4
 typedef struct {
-    uint32_t tag;
-    int8_t row[25];
+    uint32_t tag;               /* the weights' */
+    int8_t row[25];             /* the side on roll's points and bar */
+} side_key;
+typedef struct {
+    side_key key;
     nn_prefix pre;
 } row_prefix;
 typedef struct {
     int used, oldest;
     row_prefix slot[SHARED_SLOTS];
-    uint32_t missed_tag;        /* the last miss's weights and row */
-    int8_t missed_row[25];
+    side_key missed;            /* the last miss's */
 } net_prefixes;
 static _Thread_local net_prefixes shared_rows[3];
+
+static int same_side(const side_key *key, const ev_weights *w, const mg_board *b) {
+    return key->tag == w->tag && memcmp(key->row, b->b[0], sizeof key->row) == 0;
+}
+
+static void set_side(side_key *key, const ev_weights *w, const mg_board *b) {
+    key->tag = w->tag;
+    memcpy(key->row, b->b[0], sizeof key->row);
+}
 
 static void forward_sharing(const ev_weights *w, const nn_net *net, int k, const mg_board *b,
                             const float *in, nn_trace *tr) {
     net_prefixes *np = &shared_rows[k];
-    for (int i = 0; i < np->used; i++) {
-        const row_prefix *pp = &np->slot[i];
-        if (pp->tag == w->tag && memcmp(pp->row, b->b[0], 25) == 0) {
-            nn_forward_from(net, in, &pp->pre, tr);
+    for (int i = 0; i < np->used; i++)
+        if (same_side(&np->slot[i].key, w, b)) {
+            nn_forward_from(net, in, &np->slot[i].pre, tr);
             return;
         }
-    }
-    if (np->missed_tag != w->tag || memcmp(np->missed_row, b->b[0], 25) != 0) {
-        np->missed_tag = w->tag;
-        memcpy(np->missed_row, b->b[0], 25);
+    if (!same_side(&np->missed, w, b)) {
+        set_side(&np->missed, w, b);
         nn_forward(net, in, tr);
         return;
     }
@@ -402,8 +410,7 @@ static void forward_sharing(const ev_weights *w, const nn_net *net, int k, const
     if (np->used < SHARED_SLOTS) pp = &np->slot[np->used++];
     else { pp = &np->slot[np->oldest]; np->oldest = (np->oldest + 1) % SHARED_SLOTS; }
     nn_prefix_make(net, in, EV_IN_HIT_ROLLS, &pp->pre);
-    memcpy(pp->row, b->b[0], 25);
-    pp->tag = w->tag;
+    set_side(&pp->key, w, b);
     nn_forward_from(net, in, &pp->pre, tr);
 }
 

@@ -106,10 +106,10 @@ NN_INLINE uint64_t fold8(const uint8_t *flag) {
 #endif
 }
 
-/* The non-zero inputs from `start` on in increasing order into tr->nz, with each one's value and row of
- * weights: a byte flag per input (vectorized), 8 flags folded into 8 bits by one multiply,
- * and the set bits taken lowest first, so there is no branch per input (one would be
- * mispredicted at about every other non-zero). Each row's first 64 weights are asked for
+/* The non-zero inputs from `start` on in increasing order into tr->nz, with each one's value
+ * and row of weights: a byte flag per input (vectorized), 8 flags folded into 8 bits by one
+ * multiply, and the set bits taken lowest first, so there is no branch per input (one would
+ * be mispredicted at about every other non-zero). Each row's first 64 weights are asked for
  * from the cache as soon as the row is known. Returns how many. */
 NN_INLINE int nonzero_inputs(const nn_net *net, const float *in, int start, nn_trace *tr,
                              const float **rows, float *xs) {

@@ -230,9 +230,9 @@ def test_seeded_rollouts_at_money_and_match_scores_are_the_pinned_bits():
 
 
 # Session 39: each thread works out a rollout's first two half-moves once (the second once for
-# each of the 21 first rolls) and the net starts from the sums over the side on roll's points
-# where they are the same as the last evaluation's; pinned with the engine before either, so
-# rollouts that meet each first roll many times must come out the same bits.
+# each of the 21 first rolls), and the net starts from kept sums over the inputs the side on
+# roll's own men decide alone when it met that side before; pinned with the engine before
+# either, so rollouts that meet each first roll many times must come out the same bits.
 PINNED_ROLLOUT_REPEATS = "fd40eab891218a860c7b8c179fec9de712e1e8238ed35cdadff6ebda16463263"
 
 
