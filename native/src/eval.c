@@ -120,11 +120,11 @@ static int hit_rolls_bits(side_bits v, side_bits a, int a_bar, int *pips_lost,
 
 /* esc12[mask]: rolls out of 36 with which a lone man gets past the farthest of the 12 points
  * in front of it that are held (bit k-1 of mask: the point k pips ahead), landing only on
- * open points; 36 when none is held. Built once. */
+ * open points; 36 when none is held. Built once, with the tables below (tables_init). */
 static uint8_t esc12[4096];
-static int esc12_ready;
+static int tables_ready;
 
-static void esc12_init(void) {
+static void esc12_build(void) {
     for (int mask = 0; mask < 4096; mask++) {
         int far = 0;   /* pips to the farthest held point */
         for (int k = 1; k <= 12; k++) if (mask & (1 << (k - 1))) far = k;
@@ -151,7 +151,6 @@ static void esc12_init(void) {
             }
         esc12[mask] = (uint8_t)count;
     }
-    esc12_ready = 1;
 }
 
 /* The 12-bit mask of the points a blocker holds (held: its bits_of(...).held) in front of a man of
@@ -198,17 +197,69 @@ static int escape_rolls_bits(uint32_t blocked, int from, int *held_in_front) {
     return count;
 }
 
+/* A man far enough back (index 12 or more) has all 12 points in front of him on the board,
+ * so escape_rolls_bits' answer for him depends on 13 bits alone: those 12 points (held or
+ * not) and the point 15 pips ahead (held, or off the board: either stops him), where 5-5
+ * lands past a farthest point 11 or 12 pips ahead. Every other double that passes the
+ * farthest point lands within 12 pips or has already landed on it. esc_far[those bits] is
+ * that answer, worked out once by escape_rolls_bits itself; tests/native/test_encoding.py
+ * holds the two equal on every such window, with the points the table does not read at
+ * random. */
+enum { ESC_FAR_FROM = 12 };
+static uint8_t esc_far[1 << 13];
+
+static inline int blocked_at(uint32_t blocked, int index) {   /* held, or off the board */
+    return index < 0 ? 1 : (int)((blocked >> (index + 1)) & 1u);
+}
+
+static inline int esc_far_index(uint32_t blocked, int from) {   /* from >= ESC_FAR_FROM */
+    return (int)((blocked >> (from - 11)) & 0xFFFu) | blocked_at(blocked, from - 15) << 12;
+}
+
+static void esc_far_init(void) {
+    for (int k = 0; k < (1 << 13); k++) {
+        const int from = 24;   /* every index the 13 bits name is on the board */
+        uint32_t blocked = (uint32_t)(k & 0xFFF) << (from - 11);
+        blocked |= (uint32_t)((k >> 12) & 1) << (from - 15 + 1);
+        esc_far[k] = (uint8_t)escape_rolls_bits(blocked, from, NULL);
+    }
+}
+
+/* escape_rolls_bits through the table where it holds. */
+static inline int escape_rolls(uint32_t blocked, int from, int *held_in_front) {
+    if (from < ESC_FAR_FROM) return escape_rolls_bits(blocked, from, held_in_front);
+    int k = esc_far_index(blocked, from);
+    *held_in_front = bg_popcount32((uint32_t)k & 0xFFFu);
+    return esc_far[k];
+}
+
+/* unit4[n]: a point's four units with n men on it (n = 0..15), for one copy a point. */
+static float unit4[16][EV_UNITS_PER_POINT];
+
+static void unit4_init(void) {
+    for (int n = 0; n < 16; n++) {
+        unit4[n][0] = (n == 1);
+        unit4[n][1] = (n >= 2);
+        unit4[n][2] = (n >= 3);
+        unit4[n][3] = n > 3 ? (float)(n - 3) * 0.5f : 0.0f;
+    }
+}
+
+static void tables_init(void) {
+    esc12_build();
+    esc_far_init();
+    unit4_init();
+    tables_ready = 1;
+}
+
 static void encode_side(const mg_board *b, int r, const side_bits *bits, float *x) {
     const int8_t *row = b->b[r];
     const side_bits mine = bits[r], theirs = bits[1 - r];
+    if (!tables_ready) tables_init();
     int pips = 0, men = 0;
     for (int i = 0; i < 24; i++) {
         int n = row[i];
-        float *u = x + EV_UNITS_PER_POINT * i;
-        u[0] = (n == 1);
-        u[1] = (n >= 2);
-        u[2] = (n >= 3);
-        u[3] = n > 3 ? (float)(n - 3) * 0.5f : 0.0f;
+        memcpy(x + EV_UNITS_PER_POINT * i, unit4[n], sizeof unit4[n]);
         pips += n * (i + 1);
         men += n;
     }
@@ -231,14 +282,15 @@ static void encode_side(const mg_board *b, int r, const side_bits *bits, float *
     x[EV_IN_BLOTS] = (float)blots / 5.0f;
     int rear = bar ? 24 : rearmost(row), held = 0;
     x[EV_IN_ESCAPE] = rear >= 0
-        ? (float)escape_rolls_bits(rev24(theirs.held) << 1, rear, &held) / 36.0f : 1.0f;
+        ? (float)escape_rolls(rev24(theirs.held) << 1, rear, &held) / 36.0f : 1.0f;
     x[EV_IN_HELD_IN_FRONT] = (float)held / 6.0f;
     /* the way home, for races and saving gammons: pips and crossings still to make before
      * every man is in the home board, the men still outside, and the exact expected number
      * of rolls to bear off the men already home (the one-sided bear-off database) */
+    const uint32_t occupied = mine.occ | (uint32_t)(bar > 0) << 24;   /* the bar as bit 24 */
     int out_pips = 0, out_men = 0, crossings = 0;
-    for (int i = 6; i < 25; i++) {
-        if (!row[i]) continue;
+    for (uint32_t m = occupied & ~0x3Fu; m; m &= m - 1) {
+        int i = bg_ctz32(m);
         out_pips += row[i] * (i - 5);
         out_men += row[i];
         crossings += row[i] * ((i - 6) / 6 + 1);
@@ -264,7 +316,6 @@ static void encode_side(const mg_board *b, int r, const side_bits *bits, float *
     /* after gnubg's published contact inputs: double shots, staying out on the bar, the
      * forward anchor, how well this side contains the other's men, the spread of its men,
      * anchors for a back game, and how freely its outside men come home */
-    if (!esc12_ready) esc12_init();
     const int8_t *opp = b->b[1 - r];
     uint32_t mine_held = mine.held, opp_held = theirs.held;
     x[EV_IN_DOUBLE_SHOTS] = (float)doubles / 36.0f;
@@ -287,19 +338,24 @@ static void encode_side(const mg_board *b, int r, const side_bits *bits, float *
     x[EV_IN_CONTAIN2] = x[EV_IN_CONTAIN] * x[EV_IN_CONTAIN];
     x[EV_IN_CONTAIN_MEN] = (float)(36 - acontain) / 36.0f;
     int mean = men ? pips / men : 0, far_men = 0, moment = 0;   /* the men's mean pip */
-    for (int i = mean; i < 25; i++)
-        if (row[i] > 0) { far_men += row[i]; moment += row[i] * (i + 1 - mean) * (i + 1 - mean); }
+    for (uint32_t m = occupied >> mean << mean; m; m &= m - 1) {
+        int i = bg_ctz32(m);
+        far_men += row[i];
+        moment += row[i] * (i + 1 - mean) * (i + 1 - mean);
+    }
     x[EV_IN_SPREAD] = far_men ? (float)moment / far_men / 400.0f : 0.0f;
     int anchors = bg_popcount32(back_held);
     x[EV_IN_BACK_ANCHORS] = (float)anchors / 2.0f;
     int mobility = 0;
-    for (int i = 6; i < 25; i++)
-        if (row[i] > 0) mobility += (i - 5) * row[i] * esc12[held_mask(opp_held, i)];
+    for (uint32_t m = occupied & ~0x3Fu; m; m &= m - 1) {
+        int i = bg_ctz32(m);
+        mobility += (i - 5) * row[i] * esc12[held_mask(opp_held, i)];
+    }
     x[EV_IN_MOBILITY] = (float)mobility / 3600.0f;
 }
 
 void ev_tables_init(void) {
-    if (!esc12_ready) esc12_init();
+    if (!tables_ready) tables_init();
     (void)nn_sigmoid(0.0f);   /* the sigmoid table */
 }
 

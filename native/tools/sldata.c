@@ -303,17 +303,31 @@ static int cmd_gen(const gen_opts *o, const char *out, const char *from) {
  * EV_CRASHED_TAG for a contact position ev_crashed picks out, which the crashed net learns) and
  * PREFIX.g (uint32, the decision each record came from, numbered from 0; from DATA.dec, or
  * each record its own when there is none). */
+/* Removes PREFIX.x, .y, .m, .c and .g: what a failed encode had begun. */
+static void remove_outputs(const char *prefix, const char *const ext[5]) {
+    char path[4096];
+    for (int k = 0; k < 5; k++) {
+        snprintf(path, sizeof path, "%s%s", prefix, ext[k]);
+        remove(path);
+    }
+}
+
 static int cmd_encode(const char *in_path, const char *prefix) {
     FILE *f = fopen(in_path, "rb");
     if (!f) { fprintf(stderr, "sldata: cannot read %s\n", in_path); return 1; }
     char path[4096];
     snprintf(path, sizeof path, "%s.dec", in_path);
     FILE *fdec = fopen(path, "rb");   /* optional */
-    const char *ext[5] = { ".x", ".y", ".m", ".c", ".g" };
+    const char *const ext[5] = { ".x", ".y", ".m", ".c", ".g" };
     FILE *o[5];
     for (int k = 0; k < 5; k++) {
         snprintf(path, sizeof path, "%s%s", prefix, ext[k]);
-        if (!(o[k] = fopen(path, "wb"))) { fprintf(stderr, "sldata: cannot write %s\n", path); return 1; }
+        if (!(o[k] = fopen(path, "wb"))) {
+            fprintf(stderr, "sldata: cannot write %s\n", path);
+            while (k-- > 0) fclose(o[k]);
+            remove_outputs(prefix, ext);
+            return 1;
+        }
     }
     uint8_t rec[REC_BYTES];
     size_t got;
@@ -326,7 +340,7 @@ static int cmd_encode(const char *in_path, const char *prefix) {
                 int c = fgetc(fdec);
                 if (c == EOF) {
                     fprintf(stderr, "sldata: %s.dec counts fewer records than %s holds\n", in_path, in_path);
-                    return 1;
+                    goto fail;
                 }
                 left_in_group = c;
                 group = next_group;
@@ -339,6 +353,12 @@ static int cmd_encode(const char *in_path, const char *prefix) {
         read++;
         mg_board b;
         memcpy(&b, rec, 50);
+        int invalid = bg_validate((const int8_t *)rec);
+        if (invalid < 0) {   /* the encoder reads a point's men as 0..15 */
+            fprintf(stderr, "sldata: %s: record %ld is no position (bg_validate %d)\n",
+                    in_path, read, invalid);
+            goto fail;
+        }
         int cls = ev_class(&b);
         if (cls != EV_CONTACT && cls != EV_RACE) { skipped++; continue; }
         float x[EV_N_IN], y[NN_OUT], ones[NN_OUT];
@@ -352,7 +372,7 @@ static int cmd_encode(const char *in_path, const char *prefix) {
             fwrite(m, sizeof m, 1, o[2]) != 1 || fwrite(&c, 1, 1, o[3]) != 1 ||
             fwrite(&group, sizeof group, 1, o[4]) != 1) {
             fprintf(stderr, "sldata: write failed under %s\n", prefix);
-            return 1;
+            goto fail;
         }
         n++;
     }
@@ -360,11 +380,21 @@ static int cmd_encode(const char *in_path, const char *prefix) {
     if (fdec) fclose(fdec);
     int bad = 0;
     for (int k = 0; k < 5; k++) bad |= fclose(o[k]) != 0;
-    if (got != 0) { fprintf(stderr, "sldata: %s ends in a partial record\n", in_path); return 1; }
-    if (bad) { fprintf(stderr, "sldata: write failed under %s\n", prefix); return 1; }
+    if (got != 0 || bad) {
+        if (got != 0) fprintf(stderr, "sldata: %s ends in a partial record\n", in_path);
+        else fprintf(stderr, "sldata: write failed under %s\n", prefix);
+        remove_outputs(prefix, ext);
+        return 1;
+    }
     printf("encode: %ld records (%ld neither contact nor race, skipped), %d inputs -> %s.{x,y,m,c,g}\n",
            n, skipped, EV_N_IN, prefix);
     return 0;
+fail:   /* nothing half-made is left behind */
+    fclose(f);
+    if (fdec) fclose(fdec);
+    for (int k = 0; k < 5; k++) fclose(o[k]);
+    remove_outputs(prefix, ext);
+    return 1;
 }
 
 /* ---- eval: the 0-ply outputs of a weights file on records (to check the trainer) ------- */
@@ -378,6 +408,13 @@ static int cmd_eval(const char *in_path) {
     while (fread(rec, 1, REC_BYTES, f) == REC_BYTES) {
         mg_board b;
         float p[NN_OUT], y[NN_OUT];
+        int invalid = bg_validate((const int8_t *)rec);
+        if (invalid < 0) {
+            fprintf(stderr, "sldata: %s: record %ld is no position (bg_validate %d)\n",
+                    in_path, n + 1, invalid);
+            fclose(f);
+            return 1;
+        }
         memcpy(&b, rec, 50);
         memcpy(y, rec + 50, sizeof y);
         ev_evaluate(&b, p);

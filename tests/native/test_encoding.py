@@ -3,7 +3,9 @@ EV_IN_DOUBLE_SHOTS to EV_IN_MOBILITY of each side): double shots, staying out on
 forward anchor, containment, the spread of the men, anchors for a back game and the outside
 men's way home, with the hit and escape rolls, checked on boards built here through the
 encoder the training tools use (sldata encode)."""
+import os
 import re
+import shutil
 import struct
 import subprocess
 
@@ -11,7 +13,7 @@ import cffi
 import numpy as np
 import pytest
 
-from conftest import REPO, build_tools
+from conftest import REPO, build_tools, missing_tool
 
 
 def input_offsets() -> dict:
@@ -131,3 +133,61 @@ def test_the_rearmost_man_escapes_one_point_on_all_rolls_but_double_ones(encode)
     mine, _ = encode({20: 1, 0: 5}, {4: 2, 0: 5})          # they hold our 19, right in front
     assert alone[ESCAPE] == 1.0 and alone[HELD_IN_FRONT] == 0.0
     assert mine[ESCAPE] == pytest.approx(35 / 36) and mine[HELD_IN_FRONT] == pytest.approx(1 / 6)
+
+
+ESCAPE_TABLE_CHECK = r"""
+#include "eval.c"   /* its static functions: the table, and the count it was made from */
+#include <stdio.h>
+int main(void) {
+    tables_init();
+    uint64_t s = 0x2545F4914F6CDD1DULL;   /* xorshift: the points the table does not read */
+    long checked = 0, wrong = 0;
+    for (int from = ESC_FAR_FROM; from <= 24; from++) {
+        const int ahead[13] = {12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 15};
+        for (int k = 0; k < (1 << 13); k++)
+            for (int fill = 0; fill < 4; fill++) {
+                s ^= s << 13; s ^= s >> 7; s ^= s << 17;
+                uint32_t blocked = (uint32_t)s & 0x1FFFFFFu;
+                int reachable = 1;
+                for (int j = 0; j < 13; j++) {
+                    int index = from - ahead[j], on = (k >> j) & 1;
+                    if (index < 0) { reachable &= on; continue; }   /* off the board: stops */
+                    blocked = (blocked & ~(2u << index)) | (uint32_t)on << (index + 1);
+                }
+                if (!reachable) continue;
+                int h1 = -1, h2 = -2;
+                int by_table = escape_rolls(blocked, from, &h1);
+                int by_rolls = escape_rolls_bits(blocked, from, &h2);
+                checked++;
+                if (by_table != by_rolls || h1 != h2) {
+                    if (wrong++ < 5) printf("from %d blocked %07x: %d/%d held %d/%d\n", from,
+                                            (unsigned)blocked, by_table, by_rolls, h1, h2);
+                }
+            }
+    }
+    printf("checked %ld wrong %ld\n", checked, wrong);
+    return wrong != 0;
+}
+"""
+
+
+def test_the_escape_table_gives_the_roll_by_roll_count_for_every_window_it_reads(tmp_path):
+    """eval.c's esc_far table stands in for the 21-roll count for every man 12 or more pips
+    from home: for each such place and each of the 2^13 patterns of the points it reads (the
+    12 in front and the one 15 pips ahead), with the points it does not read filled at random
+    four times, the two agree."""
+    cc = os.environ.get("CC", "gcc")
+    if shutil.which(cc) is None:
+        missing_tool(f"no C compiler ({cc})")
+    src = REPO / "native" / "src"
+    (tmp_path / "check.c").write_text(ESCAPE_TABLE_CHECK, encoding="utf-8")
+    others = [str(src / f) for f in ("movegen.c", "nn.c", "eval_heur.c", "evalwts.c",
+                                     "bearoff.c")]
+    exe = tmp_path / "check"
+    subprocess.run([cc, "-O2", "-std=gnu11", "-pthread", f"-I{src}", f"-I{REPO / 'native'}",
+                    "-o", str(exe), str(tmp_path / "check.c"), *others, "-lm"], check=True,
+                   capture_output=True)
+    out = subprocess.run([str(exe)], capture_output=True, text=True)
+    assert out.returncode == 0, out.stdout
+    checked = int(re.search(r"checked (\d+) wrong 0", out.stdout).group(1))
+    assert checked > 13 * 4 * 4096   # every place from 12 to the bar, most patterns reachable

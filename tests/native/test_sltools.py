@@ -101,6 +101,34 @@ def test_encode_writes_inputs_targets_masks_and_classes(sldata, gen_data, tmp_pa
         assert (cc == 4) == crashed_position(b)
 
 
+def test_encode_and_eval_refuse_a_record_that_is_no_position_and_encode_writes_nothing(
+        sldata, gen_data, tmp_path):
+    good = gen_data.read_bytes()[:3 * REC]
+    targets = struct.pack("<5f", 0.5, 0, 0, 0, 0)
+    bad_boards = {
+        "many": bytes([16] + [0] * 49),                       # 16 men on one point
+        "negative": bytes([1, 0xFF] + [0] * 48),              # -1 men
+        "shared": bytes([2] + [0] * 47 + [2, 0]),             # both sides on one point
+    }
+    for name, board in bad_boards.items():
+        data = tmp_path / f"{name}.rec"
+        data.write_bytes(good + board + targets + good)
+        proc = subprocess.run([str(sldata), "encode", "--out", str(tmp_path / name), str(data)],
+                              capture_output=True, text=True)
+        assert proc.returncode == 1, name
+        assert "record 4 is no position" in proc.stderr, name
+        assert not list(tmp_path.glob(f"{name}.[xymcg]")), name
+        proc = subprocess.run([str(sldata), "eval", "--weights", ev.WEIGHTS_PATH, str(data)],
+                              capture_output=True, text=True)
+        assert proc.returncode == 1 and "record 4 is no position" in proc.stderr, name
+    # a partial record at the end is refused the same way, nothing written
+    (tmp_path / "cut.rec").write_bytes(good + good[:REC - 3])
+    proc = subprocess.run([str(sldata), "encode", "--out", str(tmp_path / "cut"),
+                           str(tmp_path / "cut.rec")], capture_output=True, text=True)
+    assert proc.returncode == 1 and "partial record" in proc.stderr
+    assert not list(tmp_path.glob("cut.[xymcg]"))
+
+
 def test_weights_file_round_trips_byte_for_byte(tmp_path):
     nets, games = sltrain.read_weights(ev.WEIGHTS_PATH)
     sltrain.write_weights(str(tmp_path / "w.wts"), nets, games)
