@@ -175,6 +175,25 @@ CLASS_TESTS = {"prime": _prime, "back_game": _back_game, "closed_board": _closed
                "contact_bearoff": _contact_bearoff}
 
 
+# The side each class's boards do not name: primed, playing the back game, on the bar against
+# the closed board, holding a point against the bear-off. row: that side's, behind_pips: its
+# pips less the other's (native/tools/sldata.c's --only defender is the same test).
+DEFENDER_TESTS = {
+    "prime": lambda row, other, behind_pips: _prime(other, row, -behind_pips),
+    "back_game": _back_game,
+    "closed_board": lambda row, other, behind_pips: _closed_board(other, row, -behind_pips),
+    "contact_bearoff": lambda row, other, behind_pips: _contact_bearoff(other, row, -behind_pips),
+}
+
+
+def defends(position: Position) -> set[str]:
+    """The classes whose other side is the position's opponent (the side that just moved,
+    in a position after a play)."""
+    pips, other_pips = position.pips()
+    return {klass for klass, test in DEFENDER_TESTS.items()
+            if test(position.opponent, position.mover, other_pips - pips)}
+
+
 def in_class(klass: str, position: Position) -> bool:
     """The class's test (the module's docstring), for either side of the position."""
     test, (pips, other_pips) = CLASS_TESTS[klass], position.pips()

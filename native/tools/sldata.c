@@ -60,7 +60,8 @@ typedef struct {
     float margin;     /* ...none more than this (equity) behind the best at 0-ply */
     double sample;    /* share of decisions sampled */
     double explore;   /* share of moves played at random among the best three */
-    int only;         /* 0, or EV_CONTACT / EV_RACE / ONLY_CRASHED / ONLY_HARD: that kind alone */
+    int only;         /* 0, or EV_CONTACT / EV_RACE / ONLY_CRASHED / ONLY_HARD / ONLY_DEFENDER:
+                       * that kind alone */
     int rollout;      /* 0: the ply-N value; else the mean of this many truncated rollouts */
     int horizon;      /* plies each rollout plays (0-ply choices) before the 0-ply value */
     double noise;     /* 0, or each game's noise drawn in [0, noise): a club player's play */
@@ -128,11 +129,25 @@ static int hard_position(const mg_board *b) {
     return hard_for(b->b[0], b->b[1], pips0 - pips1) || hard_for(b->b[1], b->b[0], pips1 - pips0);
 }
 
+/* --only defender: positions of those classes left by a play of the side their boards do
+ * not name: the side primed, the back-game player, the side on the bar against a closed
+ * board, the side holding a point against a bear-off (bench/mixed_players.py finds our play
+ * weakest there). The records are the positions after the play, so that side is row 1;
+ * bench/hard_positions.py's defends() is the same test, held equal by the tests. */
+#define ONLY_DEFENDER 102
+
+static int defends(const int8_t *row, const int8_t *other, int behind_pips) {
+    return hard_prime(other, row) || hard_back_game(row, behind_pips) ||
+           hard_closed_board(other, row) || hard_contact_bearoff(other, row);
+}
+
 static int wanted_kind(const gen_opts *o, const mg_board *b, int cls) {
     if (o->only == ONLY_CRASHED)
         return ev_crashed(b);
     if (o->only == ONLY_HARD)
         return cls == EV_CONTACT && hard_position(b);
+    if (o->only == ONLY_DEFENDER)
+        return cls == EV_CONTACT && defends(b->b[1], b->b[0], mg_pips(b, 1) - mg_pips(b, 0));
     return o->only ? cls == o->only : (cls == EV_CONTACT || cls == EV_RACE);
 }
 
@@ -431,12 +446,13 @@ static void usage(void) {
         "sldata: data for supervised training of the evaluator nets (sltrain.py)\n"
         "  sldata gen --weights W --positions N --seed S --out DATA [--ply 1|2] [--top 5]\n"
         "             [--margin 0.12] [--sample 0.5] [--explore 0.1]\n"
-        "             [--only contact|race|crashed|hard] [--noise 0.08]\n"
+        "             [--only contact|race|crashed|hard|defender] [--noise 0.08]\n"
         "      0-ply self-play with W; at sampled decisions the results of the best --top plays\n"
         "      (within --margin of the best at 0-ply) with their ply-N values as targets;\n"
         "      --noise S: each game's plays chosen with N(0, s) added to every 0-ply equity,\n"
         "      s drawn per game in [0, S), so the positions a club player reaches are in it;\n"
         "      --only hard: contact positions of bench/hard_positions.py's four classes\n"
+        "      --only defender: those left by a play of the side the classes' boards do not name\n"
         "  sldata gen --weights W --positions N --from DECISIONS --out DATA [--ply ...]\n"
         "      the same for the decisions in a file (52 bytes each: board, die1, die2) instead\n"
         "      of self-play: every decision, until N records or the file's end\n"
@@ -480,8 +496,9 @@ int main(int argc, char **argv) {
             else if (!strcmp(v, "race")) o.only = EV_RACE;
             else if (!strcmp(v, "crashed")) o.only = ONLY_CRASHED;
             else if (!strcmp(v, "hard")) o.only = ONLY_HARD;
+            else if (!strcmp(v, "defender")) o.only = ONLY_DEFENDER;
             else {
-                fprintf(stderr, "sldata: --only takes contact, race, crashed or hard, not %s\n", v);
+                fprintf(stderr, "sldata: --only takes contact, race, crashed, hard or defender, not %s\n", v);
                 return 2;
             }
         }

@@ -239,7 +239,8 @@ def test_data_encoded_for_another_width_is_refused(sldata, gen_data, tmp_path):
 
 def test_gen_refuses_bad_options_and_writes_nothing(sldata, tmp_path):
     for args in (["--ply", "3"], ["--top", "0"], ["--sample", "0"], ["--only", "bearoff"],
-                 ["--only", "crash"], ["--noise", "-0.1"], ["--noise", "nan"], ["--noise", "3"]):
+                 ["--only", "crash"], ["--only", "defenders"], ["--noise", "-0.1"],
+                 ["--noise", "nan"], ["--noise", "3"]):
         proc = subprocess.run([str(sldata), "gen", "--weights", ev.WEIGHTS_PATH, "--out",
                                str(tmp_path / "x.rec"), *args], capture_output=True, text=True)
         assert proc.returncode == 2, args
@@ -515,4 +516,25 @@ def test_gen_only_hard_keeps_the_hard_position_benchs_four_classes_as_it_tests_t
     run(sldata, *gen, "--only", "contact", "--out", tmp_path / "c.rec")
     every = [b for b, _ in records(tmp_path / "c.rec")]
     kept = [b for b in every if classes(b)]
+    assert 50 < len(kept) < len(every) and kept == got[:len(kept)]
+
+
+def test_gen_only_defender_keeps_positions_left_by_the_side_the_classes_boards_do_not_name(
+        sldata, tmp_path):
+    """--only defender: contact positions after a play of the side a hard class's boards do
+    not name (primed, playing the back game, on the bar, holding against a bear-off): the
+    same self-play's contact records filtered by bench/hard_positions.py's defends() are the
+    defender run's, one for one, and each class is met."""
+    from game.model.position import Position
+    hard = conftest.bench_module("hard_positions")
+    gen = ("gen", "--weights", ev.WEIGHTS_PATH, "--positions", 600, "--seed", 6, "--ply", 1,
+           "--sample", 1, "--noise", 0.12)
+    run(sldata, *gen, "--only", "defender", "--out", tmp_path / "d.rec")
+    got = [b for b, _ in records(tmp_path / "d.rec")]
+    assert len(got) == 600 and all(in_contact(b) and hard.defends(Position(list(b)))
+                                   for b in got)
+    assert set().union(*(hard.defends(Position(list(b))) for b in got)) == set(hard.CLASS_TESTS)
+    run(sldata, *gen, "--only", "contact", "--out", tmp_path / "c.rec")
+    every = [b for b, _ in records(tmp_path / "c.rec")]
+    kept = [b for b in every if hard.defends(Position(list(b)))]
     assert 50 < len(kept) < len(every) and kept == got[:len(kept)]
