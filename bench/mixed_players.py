@@ -10,8 +10,10 @@ closed board's owner, the side bearing off), or the other side. Each figure is p
 for the named side, less what it scores when gnubg plays both sides, with its SE (paired
 game by game). Not a rollout (no luck taken out) and not a judge of single plays.
 
+--level 4 or 5 plays our side at that level instead (does a deeper search mend the gap?).
+
 Run: python3 bench/mixed_players.py [--games 500] [--seed 1] [--jobs 2] [--classes back_game ...]
-     [--weights FILE]"""
+     [--weights FILE] [--level 3]"""
 from __future__ import annotations
 
 import argparse
@@ -44,8 +46,9 @@ class Players:
     row the men on its points 1..24 as indices 0..23, then its bar), the board given back
     with the mover still in row 1."""
 
-    def __init__(self, weights: str | None):
+    def __init__(self, weights: str | None, level: int = 3):
         from game.model import evaluator
+        self.level = level
         self.gnubg = _gnubg_nn()
         self.evaluator = evaluator
         if weights:
@@ -53,7 +56,7 @@ class Players:
         evaluator.ensure_loaded()
 
     def ours(self, board, die1: int, die2: int):
-        after = self.evaluator.best_play(self.gnubg.position_id(board), (die1, die2), 3)
+        after = self.evaluator.best_play(self.gnubg.position_id(board), (die1, die2), self.level)
         return self.gnubg.board_from_position_id(after)
 
     def theirs(self, board, die1: int, die2: int):
@@ -93,9 +96,9 @@ def play_game(players: Players, position_id: str, on_roll_is_named: bool, named_
 _players: Players | None = None
 
 
-def _init(weights: str | None) -> None:
+def _init(weights: str | None, level: int) -> None:
     global _players
-    _players = Players(weights)
+    _players = Players(weights, level)
 
 
 def _position_games(job: tuple[str, bool, int, int]) -> dict[str, list[int]]:
@@ -123,6 +126,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--classes", nargs="+", choices=CLASSES, default=list(CLASSES))
     ap.add_argument("--weights", help="our weights file (default: the game's)")
+    ap.add_argument("--level", type=int, default=3, choices=(3, 4, 5), help="our level")
     args = ap.parse_args(argv)
     if args.games < 2 or args.jobs < 1:
         ap.error("--games must be 2 or more and --jobs 1 or more")
@@ -130,9 +134,11 @@ def main(argv: list[str] | None = None) -> int:
     hards = [h for h in hard_positions() if h.klass in args.classes]
     started = time.perf_counter()
     jobs = [(h.position_id, h.sign > 0, args.games, args.seed) for h in hards]
-    with ProcessPoolExecutor(args.jobs, initializer=_init, initargs=(args.weights,)) as pool:
+    with ProcessPoolExecutor(args.jobs, initializer=_init,
+                             initargs=(args.weights, args.level)) as pool:
         outcomes = list(pool.map(_position_games, jobs))
-    print(f"games_per_position_and_pairing: {args.games} games (seed {args.seed})")
+    print(f"games_per_position_and_pairing: {args.games} games (seed {args.seed}, our level "
+          f"{args.level})")
     print("each figure: points a game for the named side, less gnubg playing both sides")
     for klass in args.classes:
         rows = [(h, o) for h, o in zip(hards, outcomes, strict=True) if h.klass == klass]
