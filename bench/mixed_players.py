@@ -104,11 +104,12 @@ def _init(weights: str | None, level: int) -> None:
 def _position_games(job: tuple[str, bool, int, int]) -> dict[str, list[int]]:
     position_id, on_roll_is_named, games, seed = job
     assert _players is not None
-    kinds = {"gnubg/gnubg": (False, False), "ours/ours": (True, True),
-             "ours/gnubg": (True, False), "gnubg/ours": (False, True)}
-    return {name: [play_game(_players, position_id, on_roll_is_named, a, b, seed * 1_000_003 + k)
-                   for k in range(games)]
-            for name, (a, b) in kinds.items()}
+    results = {}
+    for name in ("gnubg/gnubg", *PAIRINGS):
+        named_ours, other_ours = (player == "ours" for player in name.split("/"))
+        results[name] = [play_game(_players, position_id, on_roll_is_named, named_ours,
+                                   other_ours, seed * 1_000_003 + k) for k in range(games)]
+    return results
 
 
 def paired(results: list[int], base: list[int]) -> tuple[float, float]:

@@ -225,7 +225,7 @@ static void esc_far_init(void) {
     }
 }
 
-/* escape_rolls_bits through the table where it holds. */
+/* escape_rolls_bits through the table where it holds (held_in_front: not NULL). */
 static inline int escape_rolls(uint32_t blocked, int from, int *held_in_front) {
     if (from < ESC_FAR_FROM) return escape_rolls_bits(blocked, from, held_in_front);
     int k = esc_far_index(blocked, from);

@@ -312,12 +312,16 @@ static int cmd_gen(const gen_opts *o, const char *out, const char *from) {
 
 /* ---- encode ------------------------------------------------------------------------- */
 
-/* Records -> PREFIX.x (float32 inputs, EV_N_IN a record), PREFIX.y (float32 targets, five),
- * PREFIX.m (uint8, five: 1 where the output can be non-zero in that position, 0 where
- * ev_mask sets it to zero in play), PREFIX.c (uint8 class: EV_CONTACT or EV_RACE, or
- * EV_CRASHED_TAG for a contact position ev_crashed picks out, which the crashed net learns) and
- * PREFIX.g (uint32, the decision each record came from, numbered from 0; from DATA.dec, or
- * each record its own when there is none). */
+/* Whether record `number` (from 1) of in_path holds a position bg_validate accepts; says
+ * which record and why not when it does not (encode and eval read a point's men as 0..15). */
+static int record_is_position(const uint8_t *rec, const char *in_path, long number) {
+    int invalid = bg_validate((const int8_t *)rec);
+    if (invalid < 0)
+        fprintf(stderr, "sldata: %s: record %ld is no position (bg_validate %d)\n", in_path,
+                number, invalid);
+    return invalid >= 0;
+}
+
 /* Removes PREFIX.x, .y, .m, .c and .g: what a failed encode had begun. */
 static void remove_outputs(const char *prefix, const char *const ext[5]) {
     char path[4096];
@@ -327,6 +331,12 @@ static void remove_outputs(const char *prefix, const char *const ext[5]) {
     }
 }
 
+/* Records -> PREFIX.x (float32 inputs, EV_N_IN a record), PREFIX.y (float32 targets, five),
+ * PREFIX.m (uint8, five: 1 where the output can be non-zero in that position, 0 where
+ * ev_mask sets it to zero in play), PREFIX.c (uint8 class: EV_CONTACT or EV_RACE, or
+ * EV_CRASHED_TAG for a contact position ev_crashed picks out, which the crashed net learns) and
+ * PREFIX.g (uint32, the decision each record came from, numbered from 0; from DATA.dec, or
+ * each record its own when there is none). */
 static int cmd_encode(const char *in_path, const char *prefix) {
     FILE *f = fopen(in_path, "rb");
     if (!f) { fprintf(stderr, "sldata: cannot read %s\n", in_path); return 1; }
@@ -368,12 +378,7 @@ static int cmd_encode(const char *in_path, const char *prefix) {
         read++;
         mg_board b;
         memcpy(&b, rec, 50);
-        int invalid = bg_validate((const int8_t *)rec);
-        if (invalid < 0) {   /* the encoder reads a point's men as 0..15 */
-            fprintf(stderr, "sldata: %s: record %ld is no position (bg_validate %d)\n",
-                    in_path, read, invalid);
-            goto fail;
-        }
+        if (!record_is_position(rec, in_path, read)) goto fail;
         int cls = ev_class(&b);
         if (cls != EV_CONTACT && cls != EV_RACE) { skipped++; continue; }
         float x[EV_N_IN], y[NN_OUT], ones[NN_OUT];
@@ -423,10 +428,7 @@ static int cmd_eval(const char *in_path) {
     while (fread(rec, 1, REC_BYTES, f) == REC_BYTES) {
         mg_board b;
         float p[NN_OUT], y[NN_OUT];
-        int invalid = bg_validate((const int8_t *)rec);
-        if (invalid < 0) {
-            fprintf(stderr, "sldata: %s: record %ld is no position (bg_validate %d)\n",
-                    in_path, n + 1, invalid);
+        if (!record_is_position(rec, in_path, n + 1)) {
             fclose(f);
             return 1;
         }
