@@ -1,14 +1,12 @@
 """Checked errors: before the review (game/analysis/judge.py) or the tutor charges an error, it
-judges again more deeply. A play error charged between ROLL_LINES (near the lines where a mark
-is in doubt, and above them where the size is) is rolled out: the play made and the best,
-ROLL_GAMES games on the same dice, the luck taken out, each cut after ROLL_TRUNCATE
-half-moves (ROLL_TRUNCATE_WIDE for an error over ROLL_WIDE_LINE; RollChecks). Every other
-error charged over CHECK_LINE (the smaller errors that add up to a player's rating, and the
-largest) is judged again by level 5 at 3 plies, with the best and every play listed between
-them, and rolled out after all when that check lands between ROLL_LINES. A cube action over
-the ? line is checked by a 3-ply cubeful search and its position rolled out when the check
-still charges it. The mark and error charged are the checked ones; the tutor answers at 3
-plies. Not the quick judgement itself (judge.py)."""
+judges again more deeply. A play error charged at or over ROLL_LINE is rolled out: the play
+made and the best, ROLL_GAMES games on the same dice, the luck taken out, each cut after
+ROLL_TRUNCATE half-moves (RollChecks). A smaller one charged over CHECK_LINE (the small errors
+that add up to a player's rating) is judged again by level 5 at 3 plies, with the best and
+every play listed between them, and rolled out after all when that check charges it
+ROLL_LINE or more. A cube action over the ? line is checked by a 3-ply cubeful search and its
+position rolled out when the check still charges it. The mark and error charged are the
+checked ones; the tutor answers at 3 plies. Not the quick judgement itself (judge.py)."""
 from __future__ import annotations
 
 import threading
@@ -32,28 +30,24 @@ CHECK_PLY = 3                    # level 5 at 3 plies (bg.h's BG_JUDGE_MAX_PLY)
 # seed 501's clean total from 0.235 to 0.174 EMG against gnubg's 0.188; the figures of every
 # seed are in bench/results/issue58_s30_review.txt)
 CHECK_LINE = 0.01
-# a play error charged within these (EMG, or money points per unit of cube), by the quick judgement
-# or by the 3-ply check of one outside them, is rolled out before it is charged (the 3-ply step
-# first, as it was until session 37, judged plays no nearer gnubg's rollouts than level 5's quick
-# 2-ply did: 0.027 against 0.026 EMG on 15 plays of 0.01-0.10, 0.050 against 0.036 on 15 of
-# 0.10-0.30; bench/results/issue58_s36_review.txt). Near the ? and ?? lines (up to ROLL_WIDE_LINE) a
-# judgement that differs from gnubg's by 0.03-0.07 turns a good play into a marked one: those games
-# are cut after ROLL_TRUNCATE half-moves. (Chosen on the working seeds 48 and 501 only: their clean
-# players' error totals went from 0.486 and 0.187 EMG to 0.368 and 0.106, gnubg's 0.291 and 0.188;
-# the noisy players' from 2.242 and 2.198 to 2.139 and 2.092, gnubg's 2.076 and 2.096:
-# bench/review_vs_gnubg.py.) Over it the mark is sure and the error's size is in doubt: on the 20
-# plays of sessions 34-35's fresh seeds where our 3-ply check and gnubg 2-ply differed most, the
-# 3-ply error was 0.100 EMG from gnubg's own rollout on average (+0.098 signed), our rollouts 0.041
-# cut after 20 half-moves, 0.055 after 12, 0.067 after 8. After 20 or 12 the review of a 163-play
-# match took 193 s or more, over the issue's 3 minutes; after 8, 165 s against 145 s with no
-# rollouts over 0.10 (session 36, bench/results/issue58_s36_review.txt).
-ROLL_LINES = (0.02, 0.30)
+# a play error charged at or over this (EMG, or money points per unit of cube), by the quick
+# judgement or by the 3-ply check of a smaller one, is rolled out before it is charged; under it
+# the 3-ply check's figure is charged. A 3-ply step before the rollout, as until session 37,
+# judged plays no nearer gnubg's rollouts than level 5's quick 2-ply did: 0.027 against 0.026
+# EMG on 15 plays of 0.01-0.10, 0.050 against 0.036 on 15 of 0.10-0.30
+# (bench/results/issue58_s36_review.txt). Until session 41 only errors up to 0.30 were rolled
+# out, those over 0.10 cut after 8 half-moves, for time: on the 20 plays of sessions 34-35's
+# fresh seeds where our 3-ply check and gnubg 2-ply differed most, the 3-ply error was 0.100
+# EMG from gnubg's own rollout on average (+0.098 signed), our rollouts 0.041 cut after 20
+# half-moves and 0.067 after 8. With the engine of session 40, every error rolled out cut
+# after 20 reviews 8123's 200-play match in 169.0 s (144.4 s before), and the noisy players'
+# totals of the 15 kept bench matches come nearer gnubg's: mean |ours - gnubg| 6.5% -> 5.4%,
+# the largest +20.2% -> -14.6% (bench/results/issue58_s41_review.txt).
+ROLL_LINE = 0.02
 ROLL_GAMES = 324                 # the issue's least: games a rollout check plays
 ROLL_TRUNCATE = 20               # half-moves, then the net's 0-ply judgement (30 and played
                                  # out: the same verdicts within 0.02 on the working seeds,
                                  # and 15% and 40% slower)
-ROLL_WIDE_LINE = 0.10            # an error over this is rolled out cut after ROLL_TRUNCATE_WIDE
-ROLL_TRUNCATE_WIDE = 8           # half-moves
 ROLL_LEVEL = 3                   # both sides play the net's 0-ply best play
 ROLL_SEED = 1                    # the same dice for every review of the same play
 CHECKED, QUICK = "checked", "quick"   # the review option (game/files/settings.py)
@@ -247,18 +241,9 @@ class RollChecks:
 
 
 def wants_roll(item: MoveReview) -> bool:
-    """A play error charged within ROLL_LINES (by the quick judgement, or by the 3-ply check of
-    one charged outside them), judged by the net (a forced move never)."""
-    return (not item.forced and item.best.ply >= 0
-            and ROLL_LINES[0] <= item.loss <= ROLL_LINES[1])
-
-
-def roll_truncate(loss: float) -> int:
-    """The half-moves after which a rollout check of an error charged `loss` (by the judgement
-    that sent it to the rollout: the quick one, or the 3-ply check) cuts its games:
-    ROLL_TRUNCATE near the ? and ?? lines, fewer over ROLL_WIDE_LINE, where the mark is sure
-    and the error's size is what the rollout decides."""
-    return ROLL_TRUNCATE if loss <= ROLL_WIDE_LINE else ROLL_TRUNCATE_WIDE
+    """A play error charged at or over ROLL_LINE (by the quick judgement, or by the 3-ply check
+    of one charged under it), judged by the net (a forced move never)."""
+    return not item.forced and item.best.ply >= 0 and item.loss >= ROLL_LINE
 
 
 def roll_check(quick: MoveReview, checked: MoveReview, rolls: RollChecks) -> MoveReview | None:
@@ -272,7 +257,7 @@ def roll_check(quick: MoveReview, checked: MoveReview, rolls: RollChecks) -> Mov
     rollout short."""
     plays = [checked.played, checked.best]          # the play made first: the best's
                                                     # figures are its difference from it
-    answer = rolls.roll(quick.before, plays, quick.terms, roll_truncate(checked.loss))
+    answer = rolls.roll(quick.before, plays, quick.terms)
     if answer is None:
         return None
     figures = answer.candidates

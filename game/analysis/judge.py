@@ -262,10 +262,10 @@ class Reviewer:
     def _checked(self, item: MoveReview | CubeReview,
                  decision: evaluator.CubeDecision | None = None) -> MoveReview | CubeReview:
         """The item as charged when it is charged over CHECK_LINE and the review is CHECKED:
-        a play rolled out when its error is within ROLL_LINES, else checked at 3 plies and
-        rolled out when that check is; a cube action checked at 3 plies (by `decision`, a
-        checked one already made: not rolled out again), then rolled out where checking.py
-        says."""
+        a play rolled out when its error is ROLL_LINE or more, else checked at 3 plies and
+        rolled out when that check charges it that much; a cube action checked at 3 plies (by
+        `decision`, a checked one already made: not rolled out again), then rolled out where
+        checking.py says."""
         if not (self.checked and wants_check(item)):
             return item
         rolled: MoveReview | CubeReview | None

@@ -55,8 +55,8 @@ GNUBG_ROLLED = ["set player 0 human", "set player 1 human", "new match 7", "set 
 
 
 # 7-away against 2-away, the cube on 2 and the opponent's: bar/22 13/10 6/3(2) with 33 is
-# charged 0.013 EMG by level 5, under ROLL_LINES, and 0.040 by the cubeful 3-ply check, within
-# them (seed 7788 of bench/review_vs_gnubg.py)
+# charged 0.013 EMG by level 5, under ROLL_LINE, and 0.040 by the cubeful 3-ply check, over it
+# (seed 7788 of bench/review_vs_gnubg.py)
 LATE_ROLLED = ("0LeFADSYz8IBQg", (3, 3), "bar/22 13/10 6/3 6/3", MatchTerms(2, 2, 7, 7, 2, 0))
 
 
@@ -188,7 +188,7 @@ def gnubg_2_ply_error(tmp_path, commands: list, words: str) -> float:
 
 def test_a_3_ply_error_near_the_lines_is_rolled_out_and_the_rollout_clears_it_as_gnubg_does(
         tmp_path):
-    """An error the 3-ply check still charges within ROLL_LINES is rolled out (324 games, the
+    """An error the 3-ply check still charges ROLL_LINE or more is rolled out (324 games, the
     luck out); the rollout's verdict is charged, nearer GNU Backgammon's, and the page and
     the .sgf say how it was checked."""
     quick = quick_item(*ROLLED, cubeful=True)
@@ -196,7 +196,7 @@ def test_a_3_ply_error_near_the_lines_is_rolled_out_and_the_rollout_clears_it_as
     assert checking.wants_roll(checked) and checked.mark == "?"
     rolled = checking.roll_check(quick, checked, checking.RollChecks())
     gnubg = gnubg_2_ply_error(tmp_path, GNUBG_ROLLED, "21/18")   # our 21/20 20/18
-    assert gnubg < checking.ROLL_LINES[0]                      # gnubg: (about) the best play
+    assert gnubg < checking.ROLL_LINE                          # gnubg: (about) the best play
     assert abs(rolled.loss - gnubg) < abs(checked.loss - gnubg)
     assert rolled.mark == ""
     check = rolled.check
@@ -221,6 +221,15 @@ GNUBG_WIDE = ["set player 0 human", "set player 1 human", "new match 7", "set tu
               "set output mwc off", "set evaluation chequerplay evaluation plies 2",
               "set evaluation movefilter 2 0 20 0 2.0", "set evaluation movefilter 2 1 -1 0 0.0",
               "hint 20"]
+# a 7-point match, the mover 7-away and the opponent 3-away, the cube centred: 8/3 8/6 with 52
+# (not 8/3 22/20) is charged 0.364 EMG by level 5 and 0.424 by the cubeful 3-ply check; GNU
+# Backgammon 1.07 charges it 0.329 at 2 plies (bench/review_vs_gnubg.py seed 8425)
+HUGE = ("mNvBGQByZnBAGg", (5, 2), "8/3 8/6", MatchTerms(1, 0, 7, 7, 3, 0))
+GNUBG_HUGE = ["set player 0 human", "set player 1 human", "new match 7", "set score 4 0",
+              "set turn 1", "set board mNvBGQByZnBAGg", "set dice 52", "set output mwc off",
+              "set evaluation chequerplay evaluation plies 2",
+              "set evaluation movefilter 2 0 20 0 2.0", "set evaluation movefilter 2 1 -1 0 0.0",
+              "hint 20"]
 
 
 def checked_best(rolled: MoveReview, checked: MoveReview):
@@ -228,11 +237,12 @@ def checked_best(rolled: MoveReview, checked: MoveReview):
     return next(c for c in rolled.candidates if c.play.after == checked.best.play.after)
 
 
-def test_a_play_charged_within_the_roll_lines_is_rolled_out_with_no_3_ply_step_first(
+def test_a_play_charged_the_roll_line_or_more_is_rolled_out_with_no_3_ply_step_first(
         monkeypatch):
-    """The review rolls out a play whose quick error is within ROLL_LINES at once (the 3-ply
-    step judged such plays no nearer gnubg's rollouts than level 5's 2-ply); one charged
-    outside them is checked at 3 plies first, and rolled out when that check lands within."""
+    """The review rolls out a play whose quick error is ROLL_LINE or more at once (the 3-ply
+    step judged such plays no nearer gnubg's rollouts than level 5's 2-ply), however large;
+    one charged under it is checked at 3 plies first, and rolled out when that check charges
+    it ROLL_LINE or more."""
     asked = []
     real_check = review.check_move
     monkeypatch.setattr(review, "check_move",
@@ -242,47 +252,50 @@ def test_a_play_charged_within_the_roll_lines_is_rolled_out_with_no_3_ply_step_f
     record.move(HUMAN, (3, 1), "8/5 6/5")
     reviewer = Reviewer(record, roll_games=FEW_GAMES)
     within = quick_item(*ROLLED, cubeful=True)
-    assert checking.ROLL_LINES[0] <= within.loss <= checking.ROLL_LINES[1]
+    assert within.loss >= checking.ROLL_LINE
     rolled = reviewer._checked(within)
     assert asked == [] and rolled.check.games == FEW_GAMES and rolled.check.searched is None
     assert rolled.check.ply == within.best.ply == 2 and rolled.check.quick == within.loss
     assert rolled.best.ply == evaluator.ROLLED_OUT_PLY
     assert rolled.check.account().endswith(f"(quick {-within.loss:+.3f})")
     under = quick_item(*LATE_ROLLED, cubeful=True)
-    assert checking.CHECK_LINE < under.loss < checking.ROLL_LINES[0]
+    assert checking.CHECK_LINE < under.loss < checking.ROLL_LINE
     late = reviewer._checked(under)
     checked = real_check(under)
     assert asked == [under] and checking.wants_roll(checked)
     assert late.check.games == FEW_GAMES and late.check.ply == checking.CHECK_PLY
     assert late.check.searched == pytest.approx(-checked.loss)
-    over = quick_item(*CONFIRMED, cubeful=True)     # over the lines, and so by its check
-    kept = reviewer._checked(over)
-    assert asked[-1] is over and kept.check.games == 0 and kept.loss > checking.ROLL_LINES[1]
+    over = quick_item(*CONFIRMED, cubeful=True)     # a ?? by far
+    assert over.loss > 0.30                          # rolled out since session 41
+    big = reviewer._checked(over)
+    assert asked == [under] and big.check.games == FEW_GAMES and big.check.searched is None
+    assert big.best.ply == evaluator.ROLLED_OUT_PLY and big.mark == "??"
 
 
-def test_an_error_over_the_wide_line_is_rolled_out_cut_sooner_and_comes_nearer_gnubg(tmp_path):
-    """An error the 3-ply check charges over ROLL_WIDE_LINE (and within ROLL_LINES) is rolled
-    out too, its games cut after ROLL_TRUNCATE_WIDE half-moves: the mark is sure there, the
-    size is what the rollout decides, and it comes nearer GNU Backgammon's."""
-    quick = quick_item(*WIDE, cubeful=True)
+@pytest.mark.parametrize("case, commands, gnubg_words", [
+    (WIDE, GNUBG_WIDE, "24/16"),             # our 24/22 22/16
+    (HUGE, GNUBG_HUGE, "8/6 8/3")])           # our 8/3 8/6
+def test_a_large_error_is_rolled_out_cut_as_any_other_and_comes_nearer_gnubg(
+        tmp_path, case, commands, gnubg_words):
+    """An error of 0.10 or more, where the mark is sure and its size is in doubt, is rolled
+    out as any other (cut after ROLL_TRUNCATE half-moves: until session 41 those over 0.10 were
+    cut after 8, those over 0.30 not rolled out), and the rollout's error is nearer GNU
+    Backgammon's than the 3-ply check's."""
+    quick = quick_item(*case, cubeful=True)
     checked = checking.check_move(quick)
-    assert checking.ROLL_WIDE_LINE < checked.loss <= checking.ROLL_LINES[1]
-    assert checking.wants_roll(checked)
-    assert checking.roll_truncate(checked.loss) == checking.ROLL_TRUNCATE_WIDE
-    assert checking.roll_truncate(checking.ROLL_WIDE_LINE) == checking.ROLL_TRUNCATE
-    assert checking.ROLL_TRUNCATE_WIDE < checking.ROLL_TRUNCATE
+    assert checked.loss > 0.10 and checking.wants_roll(checked)
     rolls = checking.RollChecks()
     rolled = checking.roll_check(quick, checked, rolls)
     assert rolled.check.games == checking.ROLL_GAMES
-    # the same rollout asked for directly, cut after ROLL_TRUNCATE_WIDE half-moves: the same
-    # chances (the dice are the check's own), and not those of one cut after ROLL_TRUNCATE
+    # the same rollout asked for directly, cut after ROLL_TRUNCATE half-moves: the same
+    # chances (the dice are the check's own), and not those of one cut after 8
     plays = [checked.played, checked.best]
     cut = {t: [f.chances for f in rolls.roll(quick.before, plays, quick.terms, t).candidates]
-           for t in (checking.ROLL_TRUNCATE_WIDE, checking.ROLL_TRUNCATE)}
+           for t in (8, checking.ROLL_TRUNCATE)}
     assert [rolled.played.chances, checked_best(rolled, checked).chances] == \
-        cut[checking.ROLL_TRUNCATE_WIDE]
-    assert cut[checking.ROLL_TRUNCATE_WIDE] != cut[checking.ROLL_TRUNCATE]
-    gnubg = gnubg_2_ply_error(tmp_path, GNUBG_WIDE, "24/16")    # our 24/22 22/16
+        cut[checking.ROLL_TRUNCATE]
+    assert cut[8] != cut[checking.ROLL_TRUNCATE]
+    gnubg = gnubg_2_ply_error(tmp_path, commands, gnubg_words)
     assert abs(rolled.loss - gnubg) < abs(checked.loss - gnubg)
 
 

@@ -7,6 +7,7 @@ import re
 
 import pytest
 
+from game.analysis import checking
 from game.analysis.judge import review_game
 from game.board import lines, message_rows
 from game.board import screen as S
@@ -63,12 +64,24 @@ def one_game_named(first: str, second: str) -> MatchRecord:
     return record
 
 
+def the_55_checked_at_3_plies(record):
+    """The 55's item as the 3-ply check leaves it (checking.check_move of the QUICK review's:
+    what the review charges an error of 0.01-0.02, and the tutor says), and its page lines.
+    A CHECKED review rolls this one out (test_a_move_page_says_its_depth_as_n_ply_never_2p)."""
+    review = review_game(record, level=LEVEL, checked=False)
+    quick = next(i for i in review.items if i.kind == "move" and i.dice == (5, 5))
+    item = checking.check_move(quick)
+    return item, review.names
+
+
 def test_a_headline_that_fits_keeps_its_figures_and_the_message_its_depth(cuts):
-    item, (head, message) = the_55(doubles_game(one_game(length=0)))   # money: no MWC
+    record = doubles_game(one_game(length=0))                          # money: no MWC
+    item, names = the_55_checked_at_3_plies(record)
+    head, message = page_lines(item, record.sides[0], names)
     assert head.startswith("3 You 55: m5 m5 h5 h5") and \
         head.rstrip().endswith(f"?? -{item.loss:.3f}")
     assert message.startswith("Best ") and message.endswith(f" {item.best.ply}-ply")
-    assert cuts == []
+    assert item.best.ply == checking.CHECK_PLY and cuts == []
 
 
 def test_the_review_page_on_the_screen_shows_the_four_steps_and_the_figures(cuts):
@@ -127,9 +140,8 @@ def test_the_55_in_a_match_unchecked_has_its_depth_and_luck_on_the_row_above(cut
 
 def test_the_55_in_a_match_checked_says_its_depth_in_the_check_row(cuts):
     record = doubles_game(one_game(length=5))
-    review = review_game(record, level=LEVEL, roll_games=FEW_GAMES)
-    item = next(i for i in review.items if i.kind == "move" and i.dice == (5, 5))
-    above, message = message_lines(item, record.sides[0], review.names)
+    item, names = the_55_checked_at_3_plies(record)
+    above, message = message_lines(item, record.sides[0], names)
     assert message.startswith(f"-{item.loss:.3f} {-item.mwc_loss:.1f}% Best ")  # the checked
     assert above == f"checked {item.check.ply}-ply (was {-item.check.quick:+.3f})"
     assert item.loss == pytest.approx(-item.check.error) and cuts == []
