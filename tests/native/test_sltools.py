@@ -516,7 +516,7 @@ def test_gen_only_hard_keeps_the_hard_position_benchs_four_classes_as_it_tests_t
     run(sldata, *gen, "--only", "contact", "--out", tmp_path / "c.rec")
     every = [b for b, _ in records(tmp_path / "c.rec")]
     kept = [b for b in every if classes(b)]
-    assert 10 < len(kept) < len(every) and kept == got[:len(kept)]   # 26 of 600 (net41)
+    assert 50 < len(kept) < len(every) and kept == got[:len(kept)]
 
 
 def test_gen_only_defender_keeps_positions_left_by_the_side_the_classes_boards_do_not_name(

@@ -66,8 +66,9 @@ def one_game_named(first: str, second: str) -> MatchRecord:
 
 def the_55_checked_at_3_plies(record):
     """The 55's item as the 3-ply check leaves it (checking.check_move of the QUICK review's:
-    what the review charges an error of 0.01-0.02, and the tutor says), and its page lines.
-    A CHECKED review rolls this one out (test_a_move_page_says_its_depth_as_n_ply_never_2p)."""
+    what the review charges an error of 0.01-0.02, and the tutor says), and the review's
+    names. A CHECKED review rolls this one out
+    (test_a_move_page_says_its_depth_as_n_ply_never_2p)."""
     review = review_game(record, level=LEVEL, checked=False)
     quick = next(i for i in review.items if i.kind == "move" and i.dice == (5, 5))
     item = checking.check_move(quick)
