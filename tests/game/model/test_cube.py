@@ -1,6 +1,7 @@
 """Cube decisions and the match equity table our code computes: the table is a fair,
 monotonic chance table; money decisions follow the chances (no double when even, double
-and pass when far ahead, too good when a gammon is likely); match play respects Crawford."""
+and pass when far ahead, too good when a gammon is likely) and, fed GNU Backgammon's chances,
+give its cubeful equities; match play respects Crawford."""
 import pytest
 
 from game.model import evaluator as ev
@@ -37,6 +38,29 @@ def test_the_match_table_agrees_with_rolled_out_equities_within_half_a_percent()
     met = ev.match_equity_table()
     for (leader, trailer), equity in ROLLED_OUT.items():
         assert met[leader - 1][trailer - 1] == pytest.approx(equity, abs=0.005), (leader, trailer)
+
+
+# GNU Backgammon 1.07's 0-ply `hint` at money (Jacoby off), three contact positions of
+# bench/cube_vs_gnubg.py's seeds 6313 5458 4116: its cubeless chances (win, win gammon, win
+# backgammon, lose gammon, lose backgammon, as it prints them to 3 decimals) and its cubeful
+# no double and double/take per unit of cube, centred and with the roller owning the cube.
+GNUBG_ZERO_PLY = {
+    "4LOVAQO2mZEDQA": ((0.587, 0.132, 0.003, 0.072, 0.003), (0.327, 0.188), (0.434, 0.188)),
+    "zXYBABuPuzMAAA": ((0.603, 0.265, 0.007, 0.034, 0.000), (0.590, 0.616), (0.648, 0.616)),
+    "tu2AARhsmxsGAA": ((0.813, 0.059, 0.001, 0.016, 0.000), (0.902, 1.215), (0.902, 1.215)),
+}
+
+
+@pytest.mark.parametrize("position_id", sorted(GNUBG_ZERO_PLY))
+def test_the_money_formula_fed_gnubgs_chances_gives_gnubgs_cubeful_equities(position_id):
+    """The live/dead cube formula at a contact position's efficiency is the method of gnubg's
+    0-ply cubeful equity: fed gnubg's own chances it gives gnubg's equities to the rounding of
+    the printed chances (bench/cube_parts.py measures it on 24 positions: 0.001 EMG)."""
+    chances, centred, owned = GNUBG_ZERO_PLY[position_id]
+    for terms, (nd, dt) in ((MatchTerms(), centred), (MatchTerms(2, 1), owned)):
+        decision = ev.cube_decision_for(chances, terms, position=position_id)
+        assert decision.no_double_equity / terms.cube_value == pytest.approx(nd, abs=0.003)
+        assert decision.double_take_equity / terms.cube_value == pytest.approx(dt, abs=0.003)
 
 
 def test_no_double_at_the_start():
