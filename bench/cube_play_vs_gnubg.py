@@ -13,6 +13,9 @@ Measured at issue 57's end (10 matches each, gnubg 2-ply analysis): level 5's cu
 3.7 mEMG per decision (0.730 EMG over 198), chequer 3.2 mEMG per move; gnubg 0-ply's 1.8 and
 2.5. Most of ours is missed doubles where our net's chances are far from gnubg's (match 1:
 0.344 EMG, a containment position that gnubg gives 84% and our net 71%).
+Session 42 (net41, --seed-base 50267, a set nobody had tuned on): level 5's cube error rate 5.0
+mEMG per decision (0.932 EMG over 188), chequer 2.2 mEMG per move; gnubg 0-ply's 2.8 and 2.9
+(bench/results/issue57_s42_cubeplay.txt). Four of the ten matches hold 0.86 of the 0.93 EMG.
 Run from the repo root: python bench/cube_play_vs_gnubg.py --matches 10"""
 
 import argparse
