@@ -9,7 +9,9 @@ signed / mean absolute, EMG:
   chances, so that it carries the formula's difference too);
 - the chances: our 2-ply cubeless money equity less gnubg 2-ply's, points.
 Not a judgement of verdicts (bench/cube_vs_gnubg.py does that). gnubg prints its chances to 3
-decimals, so the formula's row cannot come nearer than about 0.001.
+decimals, so the formula's row cannot come nearer than about 0.001. In a small money bear-off
+gnubg's 0-ply reads the cube from its two-sided database, not the formula, so such a position
+parts here (0.03-0.10 EMG); level 5 reads the same exactly (native/src/bearoff2.c).
 Measured in session 42 (net41, seeds 6313 5458 4116, 24 positions): the formula 0.001 at money
 and 0.011-0.045 at match terms, where our match equity table (met.c's model) and gnubg's
 (Kazaross-XG2) part; with gnubg's table put in met.c for the run, 0.001-0.002 at every kind,

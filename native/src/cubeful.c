@@ -1,5 +1,6 @@
 /* cubeful.c: cubeful equities by search, the method of GNU Backgammon's cubeful evaluation
- * in our own code. At ply 0 the formula of cube.c at the position's cube efficiency; deeper,
+ * in our own code. At ply 0 the formula of cube.c at the position's cube efficiency (a small
+ * money bear-off exactly, bearoff2.c, at any ply); deeper,
  * each of the 21 rolls is answered by the play of the best cubeful equity, and at every node
  * the side on roll weighs its own options (no double, double/take, double/pass) on its
  * children's values. Several cube states share one pass over the tree: each node carries
@@ -48,6 +49,19 @@ static float weighed(const bg_match *m, float nd, float dt) {
     return nd;
 }
 
+/* The cube at ply 0: exact in a small money bear-off (bearoff2.c), else the formula at the
+ * position's efficiency. */
+static void cube_at0(const mg_board *b, const float p[NN_OUT], const bg_match *m,
+                     cube_result *r) {
+    if (!b2_cube(b, m, r)) cube_decide_x(p, cube_efficiency(b), m, r);
+}
+
+/* whether the cube of b at terms m is known exactly without a search */
+static int exact(const mg_board *b, const bg_match *m) {
+    cube_result scratch;
+    return b2_cube(b, m, &scratch);
+}
+
 /* A node: the side on roll at pos with its states s[0..n-1]; for each, the value of no
  * double in nd[i] and of double/take in dt[i] (when it may double), the cubeless chances in
  * p. Values are money points (cube included) or 2*mwc-1, for the side on roll. */
@@ -59,12 +73,11 @@ static void node(const mg_board *pos, int ply, const bg_match *s, int n, float *
 static void child_values(const mg_board *child, int ply, const float q0[NN_OUT],
                          const bg_match *c, int c_n, float *v, float q[NN_OUT]) {
     float cnd[2 * CF_MAX_STATES], cdt[2 * CF_MAX_STATES], cp[NN_OUT];
-    if (ply == 0 || mg_result(child) != 0) {
-        float x = cube_efficiency(child);
+    if (ply == 0 || mg_result(child) != 0 || exact(child, &c[0])) {
         memcpy(cp, q0, sizeof cp);
         for (int k = 0; k < c_n; k++) {
             cube_result r;
-            cube_decide_x(cp, x, &c[k], &r);
+            cube_at0(child, cp, &c[k], &r);
             cnd[k] = r.nd;
             cdt[k] = r.dt;
         }
@@ -90,7 +103,7 @@ static int best_two(const mg_board *pos, int d1, int d2, int ply, const bg_match
         cube_result r;
         mg_swap(&plays[i].after, &kid);
         sr_eval0(&kid, q0);
-        cube_decide_x(q0, cube_efficiency(&kid), &c[0], &r);
+        cube_at0(&kid, q0, &c[0], &r);
         float v0 = -weighed(&c[0], r.nd, r.dt), t0 = -ev_equity(q0);
         if (v0 > best[0] || (v0 == best[0] && t0 > tie[0])) {
             best[1] = best[0]; tie[1] = tie[0]; kids[1] = kids[0];
@@ -146,9 +159,9 @@ static void node(const mg_board *pos, int ply, const bg_match *s, int n, float *
 void cf_decide(const mg_board *pos, int ply, const bg_match *m, cube_result *out,
                float p[NN_OUT]) {
     if (ply > CF_MAX_PLY) ply = CF_MAX_PLY;
-    if (ply <= 0 || mg_result(pos) != 0) {
+    if (ply <= 0 || mg_result(pos) != 0 || exact(pos, m)) {
         sr_eval0(pos, p);
-        cube_decide_x(p, cube_efficiency(pos), m, out);
+        cube_at0(pos, p, m, out);
         return;
     }
     float nd, dt;
@@ -168,6 +181,6 @@ float cf_after_play(const mg_board *after, const float mover[NN_OUT], const bg_m
     cube_result r;
     mg_swap(after, &opp);
     ev_invert(mover, q);
-    cube_decide_x(q, cube_efficiency(&opp), &theirs, &r);
+    cube_at0(&opp, q, &theirs, &r);
     return -weighed(&theirs, r.nd, r.dt);
 }

@@ -38,6 +38,7 @@ int bg_load_weights(const uint8_t *data, int len) {
     ev_tables_init();           /* every lazily built table now, before any thread reads it */
     (void)met_equity(1, 1, 0);  /* the match equity table */
     bo_init();                  /* the bear-off database (once; a second or two) */
+    b2_init();                  /* the two-sided bear-off's money cube (once) */
     return 0;
 }
 

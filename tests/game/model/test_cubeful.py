@@ -1,8 +1,9 @@
 """Cubeful cube decisions (native/src/cubeful.c through evaluator.cube_decision): the 2-ply
 cubeful search of level 5, its 3-ply search (search settings of plies 3: the review's check)
 and the formula of levels 1-3 at the position's cube efficiency, at money and match terms:
-a dead cube, the Crawford and post-Crawford games, an owned cube, too good, a volatile
-position where the search corrects the formula and where 3 plies come nearer gnubg than 2,
+a dead cube, the Crawford and post-Crawford games, an owned cube, too good, a small money
+bear-off judged exactly as gnubg's database, a volatile position where the search corrects
+the formula and where 3 plies come nearer gnubg than 2,
 and bad terms refused with a named code at every depth."""
 import pytest
 
@@ -13,13 +14,20 @@ from native import ffi, lib
 
 OPENING = "4HPwATDgc/ABMA"        # an opening position: the side on roll wins about 52%
 GAMMONISH = "4PPgAULbbAVBQA"      # the side on roll wins about 80%, half of them gammons
-# A two-roll bear-off: 4 men (on the 1, 2, 3 and 5 points) against 3 men, the side on roll
-# wins 71.9% whatever the ply (both sides in the bear-off database). GNU Backgammon 1.07's
-# exact two-sided bear-off database gives its money no double as +0.465 (`hint`, money,
-# centred cube); the formula at 0-ply, blind to how every roll here swings the market, says
-# far more.
+# Small two-sided bear-offs (6 men or fewer a side, all home): GNU Backgammon 1.07 reads its
+# money cube from its exact two-sided database, and so do we (native/src/bearoff2.c). Its
+# `hint` (money, no Jacoby) gives (no double, double/take) per unit of cube, centred and with
+# the roller owning the cube. LAST_ROLLS is 4 men (on the 1, 2, 3 and 5 points) against 3.
 LAST_ROLLS = "VAAAUAkAAAAAAA"
-GNUBG_EXACT_NO_DOUBLE = 0.465
+GNUBG_EXACT = {LAST_ROLLS: ((0.465, 0.765), (0.521, 0.765)),
+               "NAMAANYAAAAAAA": ((0.366, 0.316), (0.436, 0.316)),
+               "RAAAiAQAAAAAAA": ((0.258, 0.356), (0.318, 0.356))}
+# A bear-off past that database (7 men against 3): the side on roll wins 65.9% by the
+# one-sided database at every ply. GNU Backgammon 1.07's 2-ply `hint` (money, centred cube):
+# no double +0.485, double/take +0.507, double/take; the formula at 0-ply, blind to how each
+# roll swings the market, says +0.445 and no double.
+RACE_PAST_THE_TABLE = "yAEAYDcAAAAAAA"
+GNUBG_RACE = (0.485, 0.507)
 # A volatile contact position (blots on both sides, a back man, from gnubg self-play seed
 # 5701): GNU Backgammon 1.07's `hint` at money, centred cube, says no double, its
 # (no double, double/take) +0.543 +0.479 at 2 plies and +0.537 +0.470 at 3 plies.
@@ -82,12 +90,41 @@ def test_too_good_to_double_when_playing_on_for_the_gammon_beats_the_cash():
 
 
 def test_the_2ply_cubeful_no_double_corrects_the_formula_where_gnubg_says_it_is_wrong():
-    formula = ev.cube_decision(LAST_ROLLS, 3)
-    searched = ev.cube_decision(LAST_ROLLS, 5)
+    formula = ev.cube_decision(RACE_PAST_THE_TABLE, 3)
+    searched = ev.cube_decision(RACE_PAST_THE_TABLE, 5)
     assert formula.win == pytest.approx(searched.win, abs=1e-5)   # the same cubeless chances
-    assert formula.no_double_equity - GNUBG_EXACT_NO_DOUBLE > 0.1
-    assert abs(searched.no_double_equity - GNUBG_EXACT_NO_DOUBLE) < 0.03
+    nd, dt = GNUBG_RACE
+    assert nd - formula.no_double_equity > 0.03 and not formula.double
+    assert searched.no_double_equity == pytest.approx(nd, abs=0.01)
+    assert searched.double_take_equity == pytest.approx(dt, abs=0.01)
     assert searched.double and searched.take
+
+
+@pytest.mark.parametrize("position_id", sorted(GNUBG_EXACT))
+def test_a_small_money_bear_off_is_judged_exactly_at_every_level_as_gnubgs_database(
+        position_id):
+    centred_and_owned = (MatchTerms(), MatchTerms(2, 1))
+    for terms, (nd, dt) in zip(centred_and_owned, GNUBG_EXACT[position_id], strict=True):
+        for level in (1, 3, 4, 5):
+            d = ev.cube_decision(position_id, level, terms)
+            assert d.no_double_equity / terms.cube_value == pytest.approx(nd, abs=0.0015)
+            assert d.double_take_equity / terms.cube_value == pytest.approx(dt, abs=0.0015)
+            assert d.double == (min(dt, 1.0) >= nd) and d.take == (dt <= 1.0)
+
+
+def test_the_exact_bear_off_cube_is_money_only_a_match_score_keeps_the_formula():
+    """At a match score the cube of the same bear-off is cube.c's formula at the position's
+    efficiency (bg_cube_from_probs_at), as levels 1-3 judge every other position."""
+    terms = match(3, 3)
+    d = ev.cube_decision(LAST_ROLLS, 3, terms)
+    chances = (d.win, 0.0, 0.0, 0.0, 0.0)       # no gammons: every man is in a home board
+    by_formula = ev.cube_decision_for(chances, terms, position=LAST_ROLLS)
+    assert d.no_double_equity == pytest.approx(by_formula.no_double_equity, abs=1e-6)
+    assert d.double_take_equity == pytest.approx(by_formula.double_take_equity, abs=1e-6)
+    money = ev.cube_decision(LAST_ROLLS, 3)
+    assert money.no_double_equity != pytest.approx(
+        ev.cube_decision_for(chances, MatchTerms(), position=LAST_ROLLS).no_double_equity,
+        abs=0.01)
 
 
 def test_a_cube_decision_is_the_same_bits_every_time_so_games_replay():
