@@ -45,6 +45,24 @@ int bo_index(const int8_t *home6) {
     return r;
 }
 
+int bo_next_board(int8_t *home6, int most) {
+    int i = BO_POINTS - 1, total = 0;
+    for (int j = 0; j < BO_POINTS; j++) total += home6[j];
+    while (i >= 0) {   /* an odometer with the sum bound */
+        if (total < most) { home6[i]++; return 1; }
+        total -= home6[i];
+        home6[i] = 0;
+        i--;
+    }
+    return 0;
+}
+
+int bo_pips(const int8_t *home6) {
+    int p = 0;
+    for (int i = 0; i < BO_POINTS; i++) p += home6[i] * (i + 1);
+    return p;
+}
+
 int bo_ready(void) { return bo_table != NULL; }
 
 const float *bo_dist(int index) { return bo_table + (size_t)index * BO_MAX_ROLLS; }
@@ -64,31 +82,16 @@ void bo_init(void) {
     }
     /* enumerate every home board with at most 15 men */
     int8_t c[BO_POINTS] = {0};
-    int n = 0;
-    for (;;) {
+    do {
         int idx = bo_index(c);
         memcpy(pos[idx], c, BO_POINTS);
-        int p = 0;
-        for (int i = 0; i < BO_POINTS; i++) p += c[i] * (i + 1);
-        pips[idx] = p;
-        n++;
-        /* next tuple: odometer with the sum bound */
-        int i = BO_POINTS - 1, total = 0;
-        for (int j = 0; j < BO_POINTS; j++) total += c[j];
-        while (i >= 0) {
-            if (total < 15) { c[i]++; break; }
-            total -= c[i];
-            c[i] = 0;
-            i--;
-        }
-        if (i < 0) break;
-    }
+        pips[idx] = bo_pips(c);
+    } while (bo_next_board(c, 15));
     /* process in increasing pip count: every play lowers the pips */
     int k = 0;
     for (int p = 0; p <= 15 * BO_POINTS; p++)
         for (int idx = 0; idx < BO_POSITIONS; idx++)
             if (pips[idx] == p) order[k++] = idx;
-    (void)n;
     for (int o = 0; o < BO_POSITIONS; o++) {
         int idx = order[o];
         float *d = table + (size_t)idx * BO_MAX_ROLLS;

@@ -27,12 +27,6 @@ static float *b2_nd[B2_STATES];         /* [a * B2_N + b]: no double per unit of
                                            on roll on board a, its opponent on b, before the roll */
 static int b2_ready_flag;
 
-static int men_of(const int8_t *home6) {
-    int n = 0;
-    for (int i = 0; i < BO_POINTS; i++) n += home6[i];
-    return n;
-}
-
 /* the value after the side on roll's cube action, per unit of the cube before it: it doubles
  * when the double, taken or passed, is worth at least playing on */
 static float weighed(int state, float nd, float nd_theirs) {
@@ -92,24 +86,14 @@ void b2_init(void) {
     for (int pips = 0; pips <= B2_MAX_PIPS; pips++) {
         int8_t c[BO_POINTS] = {0};
         b2_pip_start[pips] = n;
-        for (;;) {   /* every board of at most B2_MEN men, an odometer */
-            int p = 0;
-            for (int i = 0; i < BO_POINTS; i++) p += c[i] * (i + 1);
-            if (p == pips) {
+        do {   /* every board of at most B2_MEN men */
+            if (bo_pips(c) == pips) {
                 memcpy(home[n], c, BO_POINTS);
-                b2_pips[n] = p;
+                b2_pips[n] = pips;
                 b2_of_bo[bo_index(c)] = (short)n;
                 n++;
             }
-            int i = BO_POINTS - 1, total = men_of(c);
-            while (i >= 0) {
-                if (total < B2_MEN) { c[i]++; break; }
-                total -= c[i];
-                c[i] = 0;
-                i--;
-            }
-            if (i < 0) break;
-        }
+        } while (bo_next_board(c, B2_MEN));
     }
     b2_pip_start[B2_MAX_PIPS + 1] = n;
     if (n != B2_N) goto fail;
@@ -161,18 +145,19 @@ fail:
     for (int s = 0; s < B2_STATES; s++) { free(b2_nd[s]); b2_nd[s] = NULL; }
 }
 
-int b2_cube(const mg_board *pos, const bg_match *m, cube_result *out) {
-    if (!b2_ready_flag || m->match_to != 0 || m->cube_value >= BG_CUBE_FACE_MAX) return 0;
-    for (int i = BO_POINTS; i < 25; i++)
-        if (pos->b[0][i] || pos->b[1][i]) return 0;
-    if (men_of(pos->b[0]) > B2_MEN || men_of(pos->b[1]) > B2_MEN) return 0;
+long b2_pair(const mg_board *pos) {
+    if (!b2_ready_flag || ev_class(pos) != EV_BEAROFF) return -1;   /* all home, not over */
     int a = b2_of_bo[bo_index(pos->b[0])], b = b2_of_bo[bo_index(pos->b[1])];
-    if (a <= 0 || b <= 0) return 0;
-    size_t at = (size_t)a * B2_N + b;
+    if (a <= 0 || b <= 0) return -1;   /* past B2_MEN men (-1), or borne off (0) */
+    return (long)a * B2_N + b;
+}
+
+int b2_cube(long pair, const bg_match *m, cube_result *out) {
+    if (pair < 0 || m->match_to != 0 || m->cube_value >= BG_CUBE_FACE_MAX) return 0;
     int state = m->cube_owner == 0 ? B2_CENTRED : (m->cube_owner == 1 ? B2_MINE : B2_THEIRS);
     const float cube = (float)m->cube_value;
-    out->nd = cube * b2_nd[state][at];
-    out->dt = cube * 2.0f * b2_nd[B2_THEIRS][at];
+    out->nd = cube * b2_nd[state][pair];
+    out->dt = cube * 2.0f * b2_nd[B2_THEIRS][pair];
     out->dp = cube;
     out->bits = cube_bits(m, out->nd, out->dt, out->dp);
     return 1;

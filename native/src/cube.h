@@ -51,11 +51,13 @@ int cube_bits(const bg_match *m, float nd, float dt, float dp);
 float cube_efficiency(const mg_board *b);
 
 /* The exact money cube of a small two-sided bear-off (bearoff2.c): b2_init builds it once,
- * at weights load (after bo_init); b2_cube fills out as cube_decide does and returns 1 when
- * the position is one (money play, both sides 6 men or fewer, all home, the cube below
- * BG_CUBE_FACE_MAX), else 0 and out untouched. */
+ * at weights load (after bo_init); b2_pair is a board's entry in it (both sides 6 men or
+ * fewer, all home), or -1; b2_cube fills out from an entry as cube_decide does and returns 1
+ * when the terms are the table's (money play, the cube below BG_CUBE_FACE_MAX), else 0 and
+ * out untouched (as for an entry of -1). */
 void b2_init(void);
-int b2_cube(const mg_board *pos, const bg_match *m, cube_result *out);
+long b2_pair(const mg_board *pos);
+int b2_cube(long pair, const bg_match *m, cube_result *out);
 
 /* Cubeful equities by search (cubeful.c): the side on roll's no double and double/take at
  * ply 0 (the formula at its position's efficiency), 1, 2 or 3 (each of the 21 rolls answered

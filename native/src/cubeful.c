@@ -49,17 +49,11 @@ static float weighed(const bg_match *m, float nd, float dt) {
     return nd;
 }
 
-/* The cube at ply 0: exact in a small money bear-off (bearoff2.c), else the formula at the
- * position's efficiency. */
-static void cube_at0(const mg_board *b, const float p[NN_OUT], const bg_match *m,
+/* The cube at ply 0: exact in a small money bear-off (pair: b's b2_pair), else the formula
+ * at the position's efficiency. */
+static void cube_at0(const mg_board *b, long pair, const float p[NN_OUT], const bg_match *m,
                      cube_result *r) {
-    if (!b2_cube(b, m, r)) cube_decide_x(p, cube_efficiency(b), m, r);
-}
-
-/* whether the cube of b at terms m is known exactly without a search */
-static int exact(const mg_board *b, const bg_match *m) {
-    cube_result scratch;
-    return b2_cube(b, m, &scratch);
+    if (!b2_cube(pair, m, r)) cube_decide_x(p, cube_efficiency(b), m, r);
 }
 
 /* A node: the side on roll at pos with its states s[0..n-1]; for each, the value of no
@@ -73,11 +67,13 @@ static void node(const mg_board *pos, int ply, const bg_match *s, int n, float *
 static void child_values(const mg_board *child, int ply, const float q0[NN_OUT],
                          const bg_match *c, int c_n, float *v, float q[NN_OUT]) {
     float cnd[2 * CF_MAX_STATES], cdt[2 * CF_MAX_STATES], cp[NN_OUT];
-    if (ply == 0 || mg_result(child) != 0 || exact(child, &c[0])) {
+    const long pair = b2_pair(child);
+    cube_result exact;
+    if (ply == 0 || mg_result(child) != 0 || b2_cube(pair, &c[0], &exact)) {
         memcpy(cp, q0, sizeof cp);
         for (int k = 0; k < c_n; k++) {
             cube_result r;
-            cube_at0(child, cp, &c[k], &r);
+            cube_at0(child, pair, cp, &c[k], &r);
             cnd[k] = r.nd;
             cdt[k] = r.dt;
         }
@@ -103,7 +99,7 @@ static int best_two(const mg_board *pos, int d1, int d2, int ply, const bg_match
         cube_result r;
         mg_swap(&plays[i].after, &kid);
         sr_eval0(&kid, q0);
-        cube_at0(&kid, q0, &c[0], &r);
+        cube_at0(&kid, b2_pair(&kid), q0, &c[0], &r);
         float v0 = -weighed(&c[0], r.nd, r.dt), t0 = -ev_equity(q0);
         if (v0 > best[0] || (v0 == best[0] && t0 > tie[0])) {
             best[1] = best[0]; tie[1] = tie[0]; kids[1] = kids[0];
@@ -159,9 +155,10 @@ static void node(const mg_board *pos, int ply, const bg_match *s, int n, float *
 void cf_decide(const mg_board *pos, int ply, const bg_match *m, cube_result *out,
                float p[NN_OUT]) {
     if (ply > CF_MAX_PLY) ply = CF_MAX_PLY;
-    if (ply <= 0 || mg_result(pos) != 0 || exact(pos, m)) {
+    const long pair = b2_pair(pos);
+    if (ply <= 0 || mg_result(pos) != 0 || b2_cube(pair, m, out)) {
         sr_eval0(pos, p);
-        cube_at0(pos, p, m, out);
+        cube_at0(pos, pair, p, m, out);
         return;
     }
     float nd, dt;
@@ -181,6 +178,6 @@ float cf_after_play(const mg_board *after, const float mover[NN_OUT], const bg_m
     cube_result r;
     mg_swap(after, &opp);
     ev_invert(mover, q);
-    cube_at0(&opp, q, &theirs, &r);
+    cube_at0(&opp, b2_pair(&opp), q, &theirs, &r);
     return -weighed(&theirs, r.nd, r.dt);
 }

@@ -127,6 +127,11 @@ uint32_t ev_fnv1a(const uint8_t *data, long len);
 int bo_ready(void);
 void bo_init(void);
 int bo_index(const int8_t *home6);
+/* the home board after home6 with at most `most` men in all, in place, in the order of an
+ * odometer from the empty board (the last point turning fastest): 0 after the last one */
+int bo_next_board(int8_t *home6, int most);
+/* the pips of a home board */
+int bo_pips(const int8_t *home6);
 /* distribution of the number of rolls to bear off all men of the given home board */
 const float *bo_dist(int index);
 float bo_mean(int index);
