@@ -30,30 +30,15 @@ sys.path.insert(0, os.path.dirname(HERE))
 sys.path.insert(0, HERE)
 
 import cube_vs_gnubg as ref  # noqa: E402
-from game.analysis.cube_judgement import in_emg, normalized  # noqa: E402
 from game.model import evaluator  # noqa: E402
 
 
-def gnubg_chances(said: str) -> list[tuple[float, ...]]:
-    """The cubeless chances of every cube analysis gnubg printed, in order, as
-    cube_decision_for takes them (win, win gammon, win backgammon, lose gammon, lose
-    backgammon)."""
-    out = []
-    for block in said.split("Cube analysis")[1:]:
-        w, wg, wbg, _, lg, lbg = (float(x) for x in ref.CHANCES.search(block).groups())
-        out.append((w, wg, wbg, lg, lbg))
-    return out
-
-
-def emg(decision, terms):
-    return in_emg(normalized(decision, terms.cube_value) if terms.money else decision, terms)
-
-
-def parts(pid: str, terms, two, zero, chances2, chances0, ours2) -> tuple[float, ...]:
+def parts(pid: str, terms, two, zero, ours2) -> tuple[float, ...]:
     """One decision's figures: the formula's ND and DT less gnubg 0-ply's; gnubg's and our
     search's additions to ND and DT."""
-    f0 = emg(evaluator.cube_decision_for(chances0, terms, position=pid), terms)
-    f2 = emg(evaluator.cube_decision_for(chances2, terms, position=pid), terms)
+    emg = ref.emg
+    f0 = emg(evaluator.cube_decision_for(zero.chances, terms, position=pid), terms)
+    f2 = emg(evaluator.cube_decision_for(two.chances, terms, position=pid), terms)
     o2 = emg(evaluator.cube_decision(pid, 5, terms), terms)
     fo = emg(evaluator.cube_decision_for(ours2, terms, position=pid), terms)
     return (f0.no_double_equity - zero.nd, f0.double_take_equity - zero.dt,
@@ -77,8 +62,7 @@ def main(argv=None) -> int:
         said2, _ = ref.run_gnubg(ref.hint_lines(ids, 2), folder)
         said0, _ = ref.run_gnubg(ref.hint_lines(ids, 0), folder)
     two, zero = ref.parse_hints(said2), ref.parse_hints(said0)
-    chances2, chances0 = gnubg_chances(said2), gnubg_chances(said0)
-    if not len(two) == len(zero) == len(chances2) == len(chances0) == len(ids) * len(ref.KINDS):
+    if not len(two) == len(zero) == len(ids) * len(ref.KINDS):
         raise SystemExit(f"gnubg gave {len(two)} and {len(zero)} cube analyses for "
                          f"{len(ids) * len(ref.KINDS)} decisions")
     rows: dict[str, list[tuple[float, ...]]] = {kind: [] for kind, _ in ref.KINDS}
@@ -89,7 +73,7 @@ def main(argv=None) -> int:
         cubeless = 2 * ours2.win - 1 + ours2.win_gammon - ours2.lose_gammon
         chance_gaps.append(cubeless - two[j].cubeless)
         for kind, terms in ref.KINDS:
-            rows[kind].append(parts(pid, terms, two[j], zero[j], chances2[j], chances0[j], ours2))
+            rows[kind].append(parts(pid, terms, two[j], zero[j], ours2))
             j += 1
     print(f"== seeds {' '.join(map(str, args.seeds))}: {len(ids)} positions")
     for kind, found in rows.items():

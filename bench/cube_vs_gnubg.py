@@ -144,6 +144,8 @@ class Judged:
     dt: float
     dp: float
     cubeless: float = 0.0   # money equity of the chances it judged by (the cube aside)
+    chances: tuple = ()     # gnubg's: win, win gammon, win backgammon, lose gammon, lose
+    #                         backgammon, as evaluator.cube_decision_for takes them
 
 
 CUBEFUL = re.compile(r"^\s*\d\. (No double|No redouble|Double, take|Redouble, take|"
@@ -172,7 +174,7 @@ def parse_hints(said: str) -> list[Judged]:
         proper = PROPER.search(block)
         w, wg, wbg, lose, lg, lbg = (float(x) for x in CHANCES.search(block).groups())
         out.append(Judged(gnubg_verdict(proper.group(1).strip()), eq["nd"], eq["dt"], eq["dp"],
-                          w - lose + wg - lg + wbg - lbg))
+                          w - lose + wg - lg + wbg - lbg, (w, wg, wbg, lg, lbg)))
     return out
 
 
@@ -206,13 +208,18 @@ def our_verdict(d) -> str:
     return "no double"
 
 
+def emg(decision, terms: MatchTerms):
+    """A decision of ours in the bench's units: EMG at a match score, money per unit of cube."""
+    return in_emg(normalized(decision, terms.cube_value) if terms.money else decision, terms)
+
+
 def ours_judged(pid: str, terms: MatchTerms, level: int,
                 search: SearchSettings = DEFAULT_SEARCH) -> tuple[Judged, float]:
     start = time.perf_counter()
     d = evaluator.cube_decision(pid, level, terms, search)
     seconds = time.perf_counter() - start
     cubeless = 2 * d.win - 1 + d.win_gammon - d.lose_gammon   # backgammons left out
-    d = in_emg(normalized(d, terms.cube_value) if terms.money else d, terms)
+    d = emg(d, terms)
     return Judged(our_verdict(d), d.no_double_equity, d.double_take_equity,
                   d.double_pass_equity, cubeless), seconds
 
