@@ -3,8 +3,8 @@
  * and its winning chance moves continuously (a fully live cube), so it ends at 0 or 1 or at a
  * cash point worked out level by level from the table itself; the table value is that live
  * result mixed with the dead-cube one (MET_CUBE_LIVE), gammons MET_GAMMON_SHARE of the games
- * played out. The Crawford game has no cube; after it the trailer doubles at once.
- * Not the decisions themselves (cube.c) and no published table. */
+ * played out. The Crawford game has no cube; after it, the published post-Crawford column
+ * (MET_POST_PUBLISHED). Not the decisions themselves (cube.c). */
 #include "../bg.h"
 #include "cube.h"
 
@@ -13,8 +13,21 @@
 #define MET_GAMMON_SHARE 0.28f
 #define MET_CUBE_LIVE 0.80f
 
+/* After the Crawford game the trailer doubles at once, and the leader drops it for free when
+ * the trailer's game is good enough. The model cannot see that free drop: it put a 2-away
+ * trailer at 50% (the rollouts say 48.8%) and a 5-away and a 6-away trailer level, where a
+ * leader facing a 6-away trailer's double should take (passing leaves it 5-away). A leader's
+ * take at even aways turns on those differences, so this column is the published one: the
+ * trailer's chance needing n against a leader 1-away, n = 0..25, from the Kazaross-XG2
+ * 25-point table as GNU Backgammon 1.07 prints it (`show matchequitytable 25`; rollouts). */
+static const float MET_POST_PUBLISHED[MET_MAX + 1] = {
+    0.00000f, 0.50000f, 0.48803f, 0.32264f, 0.31002f, 0.19012f, 0.18072f,
+    0.11559f, 0.10906f, 0.06953f, 0.06516f, 0.04207f, 0.03906f, 0.02537f,
+    0.02343f, 0.01530f, 0.01405f, 0.00924f, 0.00842f, 0.00556f, 0.00505f,
+    0.00336f, 0.00303f, 0.00203f, 0.00182f, 0.00118f,
+};
+
 static float met_pre[MET_MAX + 1][MET_MAX + 1];   /* [a][b]: needing a vs needing b */
-static float met_post[MET_MAX + 1];               /* trailer needing n vs leader 1-away */
 static int met_ready;
 
 /* the table as built so far (every score the model asks for is built before it is asked) */
@@ -23,8 +36,8 @@ static float table(int a, int b, int post) {
     if (b <= 0) return 0.0f;
     if (a > MET_MAX) a = MET_MAX;
     if (b > MET_MAX) b = MET_MAX;
-    if (post && b == 1 && a > 1) return met_post[a];
-    if (post && a == 1 && b > 1) return 1.0f - met_post[b];
+    if (post && b == 1 && a > 1) return MET_POST_PUBLISHED[a];
+    if (post && a == 1 && b > 1) return 1.0f - MET_POST_PUBLISHED[b];
     return met_pre[a][b];
 }
 
@@ -90,7 +103,7 @@ static float g_live(const met_game *g, float p, int c, int owner) {
 
 /* ---- building the table ---------------------------------------------------------------- */
 
-static float post_trailer(int n) { return n <= 0 ? 1.0f : met_post[n]; }
+static float post_trailer(int n) { return n <= 0 ? 1.0f : MET_POST_PUBLISHED[n]; }
 
 /* chance for the side needing a (vs b) at the start of the Crawford game (one side needs 1) */
 static float crawford_game(int a, int b) {
@@ -104,9 +117,6 @@ static float crawford_game(int a, int b) {
 
 static void met_build(void) {
     float g = MET_GAMMON_SHARE;
-    met_post[1] = 0.5f;
-    for (int n = 2; n <= MET_MAX; n++)   /* the trailer's double is taken: played for 2 */
-        met_post[n] = 0.5f * ((1 - g) * post_trailer(n - 2) + g * post_trailer(n - 4));
     for (int s = 2; s <= 2 * MET_MAX; s++)   /* by total still needed: smaller totals first */
         for (int a = 1; a <= MET_MAX; a++) {
             int b = s - a;

@@ -73,6 +73,29 @@ def test_post_crawford_the_trailer_doubles_at_once_and_the_leader_never():
     assert not leader.double and not leader.too_good
 
 
+# An even game after the Crawford game, the trailer 6-away (level 5 self-play, bench/
+# cube_play_vs_gnubg.py seed 50271, game 5): GNU Backgammon 1.07's 2-ply `hint` gives the
+# cubeless chances 0.499 / 0.137 / 0.006 - 0.135 / 0.006 and no double 0.859, double/take
+# 0.916 EMG: double, take. Passing leaves the trailer 5-away (19.0% by the published table),
+# taking at most 18.2%.
+EVEN_POST_CRAWFORD = "4HPkASjgc/ABMA"
+GNUBG_EVEN_POST_CRAWFORD = (0.859, 0.916)
+
+
+def test_post_crawford_the_leader_takes_a_six_away_trailers_double_of_an_even_game():
+    """Our model's post-Crawford column had a 5-away and a 6-away trailer level (18.5%), so
+    taking and passing came out alike and level 5 passed (a 0.084 EMG error by gnubg). With
+    the published column its equities are gnubg's within 0.02 EMG and it takes."""
+    from game.analysis.cube_judgement import in_emg
+    terms = match(6, 1, crawford=2)
+    d = in_emg(ev.cube_decision(EVEN_POST_CRAWFORD, 5, terms), terms)
+    assert d.double and d.take and not d.too_good
+    nd, dt = GNUBG_EVEN_POST_CRAWFORD
+    assert d.no_double_equity == pytest.approx(nd, abs=0.02)
+    assert d.double_take_equity == pytest.approx(dt, abs=0.02)
+    assert d.double_take_equity < d.double_pass_equity == pytest.approx(1.0)
+
+
 def test_an_owned_cube_is_worth_more_to_its_owner_and_the_other_side_cannot_double():
     centred = ev.cube_decision(OPENING, 5)
     mine = ev.cube_decision(OPENING, 5, MatchTerms(cube_value=2, cube_owner=1))
