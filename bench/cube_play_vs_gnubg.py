@@ -105,6 +105,30 @@ def gnubg_selfplay_lines(seed: int, sgf: str, length: int = 7) -> list[str]:
     return lines + ["set display off", f"new match {length}", f"save match {sgf}"]
 
 
+ALERT = re.compile(r"Alert: (missed double|wrong double|wrong take|wrong pass) \(([-+]?\d+\.\d+)\)")
+
+
+def cube_alerts(folder: str, stem: str) -> list[tuple[float, str]]:
+    """gnubg's cube alerts in a match it analysed and exported as text (`export match text`
+    writes a file a game: stem.txt, stem_002.txt, ...): (EMG lost, a line naming the game,
+    the alert, and the position and match IDs of the decision), largest first."""
+    found = []
+    for name in sorted(os.listdir(folder)):
+        if not (name.startswith(stem) and name.endswith(".txt")):
+            continue
+        position = match_id = "?"
+        with open(os.path.join(folder, name), encoding="utf-8", errors="replace") as f:
+            for line in f:
+                if "Position ID" in line:
+                    position = line.split()[-1]
+                elif "Match ID" in line:
+                    match_id = line.split()[-1]
+                elif (m := ALERT.search(line)):
+                    found.append((abs(float(m.group(2))),
+                                  f"{name}: {m.group(1)} {m.group(2)} at {position} {match_id}"))
+    return sorted(found, reverse=True)
+
+
 def _row(text: str, label: str) -> list[float]:
     for line in text.splitlines():
         if line.strip().startswith(label):
@@ -148,6 +172,9 @@ def main(argv=None) -> int:
     ap.add_argument("--plies", type=int, default=2, help="gnubg's analysis plies")
     ap.add_argument("--seed-base", type=int, default=SEED_BASE,
                     help="match k's seeds are this + k")
+    ap.add_argument("--alerts", action="store_true",
+                    help="also list gnubg's cube alerts in our matches (EMG, position and "
+                         "match IDs), largest first")
     args = ap.parse_args(argv)
     evaluator.ensure_loaded()
     ours, theirs = {}, {}
@@ -159,9 +186,15 @@ def main(argv=None) -> int:
             played_s = time.perf_counter() - start
             sgf = os.path.join(folder, f"ours{seed}.sgf")
             write_sgf(match.record, sgf)
-            said, _ = run_gnubg(analysis_lines(sgf, args.plies), folder)
+            lines = analysis_lines(sgf, args.plies)
+            if args.alerts:
+                lines.append(f"export match text {os.path.join(folder, f'ours{seed}.txt')}")
+            said, _ = run_gnubg(lines, folder)
             part = statistics(said)
             add(ours, part)
+            if args.alerts:
+                for _, words in cube_alerts(folder, f"ours{seed}"):
+                    print(f"  {words}")
             print(f"match {k + 1} (seed {seed}): ours {len(match.record.games)} games, played in "
                   f"{played_s:.0f} s; cube {part['cube_emg']:.3f} EMG over "
                   f"{part['close']:.0f} decisions", flush=True)

@@ -366,15 +366,17 @@ static void roll_ply(const mg_board *pos, int d1, int d2, float mean[NN_OUT],
 }
 
 /* The probabilities of the side on roll at `start`: the mean of `trials` games of at most
- * `horizon` plies, every move the best at 0-ply, valued at 0-ply where they stop, each less
+ * `horizon` plies (with race_cut, ending too where the sides can no longer meet, since the
+ * race net and the bear-off table judge a race well), every move the best at 0-ply, valued at
+ * 0-ply where they stop, each less
  * the luck of every roll in it (the roll's best play's value less the mean over the 21 rolls,
  * which choosing works out anyway): the same mean as the plain rollout, far less spread.
  * Trial t's dice come from the stream (dseed, t), so plays rolled out with one dseed meet the
  * same dice; with a multiple of 36 trials the first roll goes through all 36 in turn.
  * start_flip: 1 when the side on roll at start is the opponent of the side the ranking
  * chooses for (match scores are then taken from its side). */
-static void rollout(const mg_board *start, int trials, int horizon, uint64_t dseed,
-                    int start_flip, float p[NN_OUT]) {
+static void rollout(const mg_board *start, int trials, int horizon, int race_cut,
+                    uint64_t dseed, int start_flip, float p[NN_OUT]) {
     const int saved_flip = flip;
     double sum[NN_OUT] = {0};
     float mean0[NN_OUT] = {0}, came[NN_OUT];
@@ -387,6 +389,7 @@ static void rollout(const mg_board *start, int trials, int horizon, uint64_t dse
         double luck[NN_OUT] = {0};
         int h = 0;
         for (; h < horizon && mg_result(&pos) == 0; h++) {
+            if (race_cut && h > 0 && ev_class(&pos) != EV_CONTACT) break;
             int d1, d2;
             if (h == 0 && trials % 36 == 0) { d1 = t % 36 / 6 + 1; d2 = t % 6 + 1; }
             else { d1 = (int)(roll_next(&rng) % 6) + 1; d2 = (int)(roll_next(&rng) % 6) + 1; }
@@ -412,9 +415,9 @@ static void rollout(const mg_board *start, int trials, int horizon, uint64_t dse
     flip = saved_flip;
 }
 
-void sr_rollout(const mg_board *start, int trials, int horizon, uint64_t dseed,
+void sr_rollout(const mg_board *start, int trials, int horizon, int race_cut, uint64_t dseed,
                 float p[NN_OUT]) {
-    rollout(start, trials, horizon, dseed, 0, p);
+    rollout(start, trials, horizon, race_cut, dseed, 0, p);
 }
 
 /* Level 5's last stage (roll_trials > 0): the closest few of the deepest-judged candidates
@@ -429,7 +432,7 @@ static void roll_out_closest(int n, const mg_board *root, int d1, int d2) {
         mg_board sw;
         float p[NN_OUT];
         mg_swap(&c->play.after, &sw);
-        rollout(&sw, cfg.roll_trials, cfg.roll_horizon, seed, 1, p);
+        rollout(&sw, cfg.roll_trials, cfg.roll_horizon, 0, seed, 1, p);
         ev_invert(p, c->p);
         c->eq = score(c->p);
         c->ply = SR_PLY_ROLLOUT;

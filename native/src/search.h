@@ -36,9 +36,9 @@ extern const bg_search sr_defaults;
  * by the caller (bg_check_search). */
 void sr_set_search(const bg_search *s);
 /* Probabilities of the side on roll at start from `trials` truncated rollouts of `horizon`
- * plies with the luck taken out (search.c; 0-ply choices, money play); trials with one dseed
- * meet the same dice. */
-void sr_rollout(const mg_board *start, int trials, int horizon, uint64_t dseed,
+ * plies with the luck taken out (search.c; 0-ply choices, money play), with race_cut also
+ * cut where contact ends; trials with one dseed meet the same dice. */
+void sr_rollout(const mg_board *start, int trials, int horizon, int race_cut, uint64_t dseed,
                 float p[NN_OUT]);
 /* The 21 different rolls of a ply, numbered by sr_roll_index (1-1 is 0, 1-2 is 1 .. 6-6 is
  * 20; either order of the dice). sr_roll_all: for each, the mover's best play at 0-ply (money

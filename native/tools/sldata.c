@@ -64,6 +64,7 @@ typedef struct {
                        * that kind alone */
     int rollout;      /* 0: the ply-N value; else the mean of this many truncated rollouts */
     int horizon;      /* plies each rollout plays (0-ply choices) before the 0-ply value */
+    int race_cut;     /* 1: each rollout also ends where contact ends (--until race) */
     double noise;     /* 0, or each game's noise drawn in [0, noise): a club player's play */
 } gen_opts;
 
@@ -136,6 +137,13 @@ static int hard_position(const mg_board *b) {
  * bench/hard_positions.py's defends() is the same test, held equal by the tests. */
 #define ONLY_DEFENDER 102
 
+/* --only favourite: contact positions whose side on roll wins FAV_LOW to FAV_HIGH at 0-ply,
+ * where a cube is turned and taken (bench/cube_vs_gnubg.py draws the same band); a cube
+ * decision stands on those chances. */
+#define ONLY_FAVOURITE 103
+#define FAV_LOW 0.55f
+#define FAV_HIGH 0.92f
+
 static int defends(const int8_t *row, const int8_t *other, int behind_pips) {
     return hard_prime(other, row) || hard_back_game(row, behind_pips) ||
            hard_closed_board(other, row) || hard_contact_bearoff(other, row);
@@ -148,6 +156,8 @@ static int wanted_kind(const gen_opts *o, const mg_board *b, int cls) {
         return cls == EV_CONTACT && hard_position(b);
     if (o->only == ONLY_DEFENDER)
         return cls == EV_CONTACT && defends(b->b[1], b->b[0], mg_pips(b, 1) - mg_pips(b, 0));
+    if (o->only == ONLY_FAVOURITE)
+        return cls == EV_CONTACT;   /* and the chances, which write_decision has */
     return o->only ? cls == o->only : (cls == EV_CONTACT || cls == EV_RACE);
 }
 
@@ -170,10 +180,14 @@ static int write_decision(const gen_opts *o, gen_out *g, int n) {
         mg_swap(&cands[k].play.after, &sw);
         int cls = ev_class(&sw);
         if (!wanted_kind(o, &sw, cls)) continue;
+        if (o->only == ONLY_FAVOURITE) {   /* cands[k].p is the mover's: sw's side lost it */
+            float win = 1.0f - cands[k].p[0];
+            if (win < FAV_LOW || win > FAV_HIGH) continue;
+        }
         float p[NN_OUT];
         uint8_t rec[REC_BYTES];
         if (o->rollout)   /* every play of the decision on the same dice */
-            sr_rollout(&sw, o->rollout, o->horizon,
+            sr_rollout(&sw, o->rollout, o->horizon, o->race_cut,
                        o->seed * 1000003ULL + (uint64_t)g->decisions, p);
         else
             sr_eval_ply(&sw, o->ply, p);
@@ -448,20 +462,22 @@ static void usage(void) {
         "sldata: data for supervised training of the evaluator nets (sltrain.py)\n"
         "  sldata gen --weights W --positions N --seed S --out DATA [--ply 1|2] [--top 5]\n"
         "             [--margin 0.12] [--sample 0.5] [--explore 0.1]\n"
-        "             [--only contact|race|crashed|hard|defender] [--noise 0.08]\n"
+        "             [--only contact|race|crashed|hard|defender|favourite] [--noise 0.08]\n"
         "      0-ply self-play with W; at sampled decisions the results of the best --top plays\n"
         "      (within --margin of the best at 0-ply) with their ply-N values as targets;\n"
         "      --noise S: each game's plays chosen with N(0, s) added to every 0-ply equity,\n"
         "      s drawn per game in [0, S), so the positions a club player reaches are in it;\n"
         "      --only hard: contact positions of bench/hard_positions.py's four classes\n"
         "      --only defender: those left by a play of the side the classes' boards do not name\n"
+        "      --only favourite: contact positions whose side on roll wins 55-92%% at 0-ply\n"
         "  sldata gen --weights W --positions N --from DECISIONS --out DATA [--ply ...]\n"
         "      the same for the decisions in a file (52 bytes each: board, die1, die2) instead\n"
         "      of self-play: every decision, until N records or the file's end\n"
-        "  sldata gen ... --rollout T [--horizon 8]\n"
+        "  sldata gen ... --rollout T [--horizon 8] [--until race]\n"
         "      targets from T truncated rollouts of each result instead (0-ply choices, the\n"
         "      0-ply value after --horizon plies, the luck of each roll taken out; a\n"
-        "      decision's plays on the same dice)\n"
+        "      decision's plays on the same dice; --until race: each game also ends where\n"
+        "      contact ends, valued there by the race net or the bear-off table)\n"
         "  sldata encode --out PREFIX DATA\n"
         "      DATA's records as the net's inputs, targets, output masks and classes\n"
         "  sldata eval --weights W DATA\n"
@@ -471,7 +487,7 @@ static void usage(void) {
 int main(int argc, char **argv) {
     if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) { usage(); return argc < 2 ? 2 : 0; }
     const char *cmd = argv[1], *weights = NULL, *out = NULL, *data = NULL, *from = NULL;
-    gen_opts o = { 100000, 1, 1, 5, 0.12f, 0.5, 0.1, 0, 0, 8, 0.0 };
+    gen_opts o = { 100000, 1, 1, 5, 0.12f, 0.5, 0.1, 0, 0, 8, 0, 0.0 };
     for (int i = 2; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (a[0] != '-') {
@@ -485,6 +501,13 @@ int main(int argc, char **argv) {
         else if (!strcmp(a, "--from")) from = v;
         else if (!strcmp(a, "--rollout")) o.rollout = atoi(v);
         else if (!strcmp(a, "--horizon")) o.horizon = atoi(v);
+        else if (!strcmp(a, "--until")) {
+            if (strcmp(v, "race")) {
+                fprintf(stderr, "sldata: --until takes race, not %s\n", v);
+                return 2;
+            }
+            o.race_cut = 1;
+        }
         else if (!strcmp(a, "--positions")) o.positions = atol(v);
         else if (!strcmp(a, "--seed")) o.seed = strtoull(v, NULL, 10);
         else if (!strcmp(a, "--ply")) o.ply = atoi(v);
@@ -499,8 +522,9 @@ int main(int argc, char **argv) {
             else if (!strcmp(v, "crashed")) o.only = ONLY_CRASHED;
             else if (!strcmp(v, "hard")) o.only = ONLY_HARD;
             else if (!strcmp(v, "defender")) o.only = ONLY_DEFENDER;
+            else if (!strcmp(v, "favourite")) o.only = ONLY_FAVOURITE;
             else {
-                fprintf(stderr, "sldata: --only takes contact, race, crashed, hard or defender, not %s\n", v);
+                fprintf(stderr, "sldata: --only takes contact, race, crashed, hard, defender or favourite, not %s\n", v);
                 return 2;
             }
         }

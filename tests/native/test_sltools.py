@@ -538,3 +538,60 @@ def test_gen_only_defender_keeps_positions_left_by_the_side_the_classes_boards_d
     every = [b for b, _ in records(tmp_path / "c.rec")]
     kept = [b for b in every if hard.defends(Position(list(b)))]
     assert 10 < len(kept) < len(every) and kept == got[:len(kept)]   # 26 of 600 (net41)
+
+
+def test_gen_only_favourite_keeps_contact_positions_whose_side_on_roll_wins_55_to_92_percent(
+        sldata, tmp_path):
+    """--only favourite: the contact positions where a cube is turned, the side on roll winning
+    55-92% by the net at 0-ply; the same self-play's contact records filtered by that test in
+    Python are the favourite run's, one for one."""
+    ev.load_weights()
+    probs = ffi.new("float[]", 5)
+
+    def win(b):
+        assert lib.bg_evaluate(ffi.new("int8_t[]", list(b)), 0, ffi.NULL, probs) == 0
+        return probs[0]
+    gen = ("gen", "--weights", ev.WEIGHTS_PATH, "--positions", 300, "--seed", 7, "--ply", 1,
+           "--sample", 1, "--noise", 0.12)
+    run(sldata, *gen, "--only", "favourite", "--out", tmp_path / "f.rec")
+    got = [b for b, _ in records(tmp_path / "f.rec")]
+    assert len(got) == 300 and all(in_contact(b) and 0.55 <= win(b) <= 0.92 for b in got)
+    run(sldata, *gen, "--only", "contact", "--out", tmp_path / "c.rec")
+    every = [b for b, _ in records(tmp_path / "c.rec")]
+    kept = [b for b in every if 0.55 <= win(b) <= 0.92]
+    assert 20 < len(kept) < len(every) and kept == got[:len(kept)]
+
+
+def deep_contact(board) -> bool:
+    """Each side has three or more men in the other's home board (or on the bar): no two
+    plies can end contact, since a ply moves at most four men."""
+    return sum(board[18:25]) >= 3 and sum(board[25 + 18:50]) >= 3
+
+
+def test_a_rollout_cut_where_contact_ends_is_the_same_game_until_then_and_near_the_played_out(
+        sldata, tmp_path):
+    """--until race: each trial also ends at its first position where the sides can no longer
+    meet, valued there by the race net (or the bear-off table). Two plies from deep contact
+    never get there, so the targets are the uncut ones to the bit; played to the end, the
+    cut ones stay near the played-out ones (the race net judges races well) and differ from
+    them (the cut happened)."""
+    common = ("--rollout", 6, "--only", "contact", "--noise", 0.12)
+    short = rollout_records(sldata, tmp_path, "s.rec", *common, "--horizon", 2)
+    short_cut = rollout_records(sldata, tmp_path, "sc.rec", *common, "--horizon", 2,
+                                "--until", "race")
+    deep = [k for k, (b, _) in enumerate(short) if deep_contact(b)]
+    assert len(deep) >= 5
+    for k in deep:
+        assert short_cut[k] == short[k]
+    full = rollout_records(sldata, tmp_path, "f.rec", *common, "--horizon", 2000)
+    full_cut = rollout_records(sldata, tmp_path, "fc.rec", *common, "--horizon", 2000,
+                               "--until", "race")
+    assert [b for b, _ in full_cut] == [b for b, _ in full]
+    gaps = [abs(c[0] - f[0]) for (_, c), (_, f) in zip(full_cut, full, strict=True)]
+    assert sum(g > 1e-6 for g in gaps) > len(gaps) // 2
+    assert max(gaps) < 0.08 and sum(gaps) / len(gaps) < 0.015   # 0.034, 0.004 (net41)
+    proc = subprocess.run([str(sldata), "gen", "--weights", ev.WEIGHTS_PATH, "--out",
+                           str(tmp_path / "x.rec"), "--rollout", "6", "--until", "bear-off"],
+                          capture_output=True, text=True)
+    assert proc.returncode == 2 and "--until takes race" in proc.stderr
+    assert not (tmp_path / "x.rec").exists()
