@@ -16,6 +16,8 @@ Measured at issue 57's end (10 matches each, gnubg 2-ply analysis): level 5's cu
 Session 42 (net41, --seed-base 50267, a set nobody had tuned on): level 5's cube error rate 5.0
 mEMG per decision (0.932 EMG over 188), chequer 2.2 mEMG per move; gnubg 0-ply's 2.8 and 2.9
 (bench/results/issue57_s42_cubeplay.txt). Four of the ten matches hold 0.86 of the 0.93 EMG.
+Session 43 (--seed-base 68534, fresh): 6.4 mEMG against gnubg 0-ply's 4.3. --alerts lists
+gnubg's cube alerts in our matches (EMG, position and match IDs): nearly all are our chances.
 Run from the repo root: python bench/cube_play_vs_gnubg.py --matches 10"""
 
 import argparse
