@@ -152,8 +152,12 @@ long b2_pair(const mg_board *pos) {
     return (long)a * B2_N + b;
 }
 
+int b2_exact(long pair, const bg_match *m) {
+    return pair >= 0 && m->match_to == 0 && m->cube_value < BG_CUBE_FACE_MAX;
+}
+
 int b2_cube(long pair, const bg_match *m, cube_result *out) {
-    if (pair < 0 || m->match_to != 0 || m->cube_value >= BG_CUBE_FACE_MAX) return 0;
+    if (!b2_exact(pair, m)) return 0;
     int state = m->cube_owner == 0 ? B2_CENTRED : (m->cube_owner == 1 ? B2_MINE : B2_THEIRS);
     const float cube = (float)m->cube_value;
     out->nd = cube * b2_nd[state][pair];

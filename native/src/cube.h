@@ -52,11 +52,12 @@ float cube_efficiency(const mg_board *b);
 
 /* The exact money cube of a small two-sided bear-off (bearoff2.c): b2_init builds it once,
  * at weights load (after bo_init); b2_pair is a board's entry in it (both sides 6 men or
- * fewer, all home), or -1; b2_cube fills out from an entry as cube_decide does and returns 1
- * when the terms are the table's (money play, the cube below BG_CUBE_FACE_MAX), else 0 and
- * out untouched (as for an entry of -1). */
+ * fewer, all home), or -1; b2_exact says whether an entry judges these terms (an entry, money
+ * play, the cube below BG_CUBE_FACE_MAX); b2_cube fills out from it as cube_decide does and
+ * returns 1 when b2_exact holds, else 0 and out untouched. */
 void b2_init(void);
 long b2_pair(const mg_board *pos);
+int b2_exact(long pair, const bg_match *m);
 int b2_cube(long pair, const bg_match *m, cube_result *out);
 
 /* Cubeful equities by search (cubeful.c): the side on roll's no double and double/take at

@@ -68,8 +68,7 @@ static void child_values(const mg_board *child, int ply, const float q0[NN_OUT],
                          const bg_match *c, int c_n, float *v, float q[NN_OUT]) {
     float cnd[2 * CF_MAX_STATES], cdt[2 * CF_MAX_STATES], cp[NN_OUT];
     const long pair = b2_pair(child);
-    cube_result exact;
-    if (ply == 0 || mg_result(child) != 0 || b2_cube(pair, &c[0], &exact)) {
+    if (ply == 0 || mg_result(child) != 0 || b2_exact(pair, &c[0])) {
         memcpy(cp, q0, sizeof cp);
         for (int k = 0; k < c_n; k++) {
             cube_result r;
@@ -156,7 +155,7 @@ void cf_decide(const mg_board *pos, int ply, const bg_match *m, cube_result *out
                float p[NN_OUT]) {
     if (ply > CF_MAX_PLY) ply = CF_MAX_PLY;
     const long pair = b2_pair(pos);
-    if (ply <= 0 || mg_result(pos) != 0 || b2_cube(pair, m, out)) {
+    if (ply <= 0 || mg_result(pos) != 0 || b2_exact(pair, m)) {
         sr_eval0(pos, p);
         cube_at0(pos, pair, p, m, out);
         return;
