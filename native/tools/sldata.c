@@ -149,7 +149,8 @@ static int defends(const int8_t *row, const int8_t *other, int behind_pips) {
            hard_closed_board(other, row) || hard_contact_bearoff(other, row);
 }
 
-static int wanted_kind(const gen_opts *o, const mg_board *b, int cls) {
+/* win: the 0-ply chance of b's side on roll to win (--only favourite asks it) */
+static int wanted_kind(const gen_opts *o, const mg_board *b, int cls, float win) {
     if (o->only == ONLY_CRASHED)
         return ev_crashed(b);
     if (o->only == ONLY_HARD)
@@ -157,7 +158,7 @@ static int wanted_kind(const gen_opts *o, const mg_board *b, int cls) {
     if (o->only == ONLY_DEFENDER)
         return cls == EV_CONTACT && defends(b->b[1], b->b[0], mg_pips(b, 1) - mg_pips(b, 0));
     if (o->only == ONLY_FAVOURITE)
-        return cls == EV_CONTACT;   /* and the chances, which write_decision has */
+        return cls == EV_CONTACT && win >= FAV_LOW && win <= FAV_HIGH;
     return o->only ? cls == o->only : (cls == EV_CONTACT || cls == EV_RACE);
 }
 
@@ -179,11 +180,8 @@ static int write_decision(const gen_opts *o, gen_out *g, int n) {
         mg_board sw;
         mg_swap(&cands[k].play.after, &sw);
         int cls = ev_class(&sw);
-        if (!wanted_kind(o, &sw, cls)) continue;
-        if (o->only == ONLY_FAVOURITE) {   /* cands[k].p is the mover's: sw's side lost it */
-            float win = 1.0f - cands[k].p[0];
-            if (win < FAV_LOW || win > FAV_HIGH) continue;
-        }
+        /* cands[k].p is the mover's at 0-ply: sw's side on roll wins what the mover loses */
+        if (!wanted_kind(o, &sw, cls, 1.0f - cands[k].p[0])) continue;
         float p[NN_OUT];
         uint8_t rec[REC_BYTES];
         if (o->rollout)   /* every play of the decision on the same dice */
