@@ -31,7 +31,7 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from cube_vs_gnubg import run_gnubg  # noqa: E402
+from cube_vs_gnubg import gnubg_selfplay_lines, run_gnubg  # noqa: E402
 from game.matchfiles.sgf import write_sgf  # noqa: E402
 from game.model import evaluator, rules  # noqa: E402
 from game.model.match import Match  # noqa: E402
@@ -96,15 +96,6 @@ def analysis_lines(sgf: str, plies: int) -> list[str]:
             f"set analysis chequerplay evaluation plies {plies}",
             f"set analysis cubedecision evaluation plies {plies}",
             "analyse match", "show statistics match"]
-
-
-def gnubg_selfplay_lines(seed: int, sgf: str, length: int = 7) -> list[str]:
-    lines = ["set jacoby off", "set beavers 0", f"set seed {seed}", "set automatic game on"]
-    for player in (0, 1):
-        lines += [f"set player {player} gnubg",
-                  f"set player {player} chequerplay evaluation plies 0",
-                  f"set player {player} cubedecision evaluation plies 0"]
-    return lines + ["set display off", f"new match {length}", f"save match {sgf}"]
 
 
 ALERT = re.compile(r"Alert: (missed double|wrong double|wrong take|wrong pass) \(([-+]?\d+\.\d+)\)")

@@ -80,16 +80,21 @@ def run_gnubg(lines: list[str], folder: str, timeout_s: int = 3600) -> tuple[str
     return proc.stdout + proc.stderr, time.perf_counter() - start
 
 
-def self_play_positions(seed: int, folder: str, length: int = 7) -> list[str]:
-    """Position IDs (side on roll, before its roll) of every turn of a gnubg self-play match."""
-    sgf = os.path.join(folder, f"selfplay{seed}.sgf")
+def gnubg_selfplay_lines(seed: int, sgf: str, length: int = 7) -> list[str]:
+    """gnubg -t's commands for a seeded self-play match of its 0-ply player (chequer and
+    cube), saved as sgf."""
     lines = ["set jacoby off", "set beavers 0", f"set seed {seed}", "set automatic game on"]
     for player in (0, 1):
         lines += [f"set player {player} gnubg",
                   f"set player {player} chequerplay evaluation plies 0",
                   f"set player {player} cubedecision evaluation plies 0"]
-    said, _ = run_gnubg(lines + ["set display off", f"new match {length}", f"save match {sgf}"],
-                        folder)
+    return lines + ["set display off", f"new match {length}", f"save match {sgf}"]
+
+
+def self_play_positions(seed: int, folder: str, length: int = 7) -> list[str]:
+    """Position IDs (side on roll, before its roll) of every turn of a gnubg self-play match."""
+    sgf = os.path.join(folder, f"selfplay{seed}.sgf")
+    said, _ = run_gnubg(gnubg_selfplay_lines(seed, sgf, length), folder)
     if not os.path.exists(sgf):
         raise RuntimeError(f"gnubg did not write the match:\n{said[-2000:]}")
     imported = read_match_file(sgf)
