@@ -24,6 +24,10 @@ four over 0.05 (max 0.121), where our 2-ply chances are 0.047 points from gnubg 
 2-ply, our 2-ply 137 same, ND 0.026, DT 0.063; our 3-ply 135, 0.031, 0.068. Against gnubg
 3-ply (--plies 3): our 2-ply 137, 0.028, 0.058; our 3-ply 137, 0.024, 0.062; the check it
 replaced (3-ply chances through the formula) 131, 0.055, 0.109.
+To compare two weights files on the same decisions, pair by pair: --weights FILE judges with
+that file while the positions are still drawn by the shipped weights' band (so every file is
+judged on one set), and --save-ids FILE / --ids FILE write the drawn position IDs and read them
+back (one a line; a bad line is refused, naming it, and nothing is judged).
 Run from the repo root: python bench/cube_vs_gnubg.py --seeds 5701 5702 5703"""
 
 import argparse
@@ -43,9 +47,11 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from game.analysis.cube_judgement import in_emg, normalized  # noqa: E402
 from game.analysis.replay import replay  # noqa: E402
+from game.errors import PositionIdError  # noqa: E402
 from game.matchfiles.imports import read_match_file  # noqa: E402
 from game.model import evaluator  # noqa: E402
 from game.model.match_terms import MatchTerms  # noqa: E402
+from game.model.position import Position  # noqa: E402
 from game.model.search_settings import DEFAULT_SEARCH, SearchSettings  # noqa: E402
 
 WORKING_SEEDS = (5701, 5702, 5703)
@@ -116,6 +122,25 @@ def draw_positions(seeds, folder: str, count: int) -> list[str]:
                        if WIN_BAND[0] <= evaluator.evaluate(pid, 0).win <= WIN_BAND[1]})
         chosen += random.Random(seed).sample(band, min(want, len(band)))
     return chosen
+
+
+def read_ids(path: str) -> list[str]:
+    """The position IDs in a --save-ids file, one a line (blank lines and # comments skipped).
+    SystemExit naming the file and line for one that is not a position ID."""
+    ids = []
+    with open(path, encoding="utf-8") as fh:
+        for n, line in enumerate(fh, 1):
+            text = line.split("#", 1)[0].strip()
+            if not text:
+                continue
+            try:
+                Position.from_id(text)
+            except PositionIdError as exc:
+                raise SystemExit(f"{path} line {n}: {exc}") from None
+            ids.append(text)
+    if not ids:
+        raise SystemExit(f"{path} holds no position IDs")
+    return ids
 
 
 def match_id(terms: MatchTerms, on_roll: int = 1) -> str:
@@ -304,10 +329,21 @@ def main(argv=None) -> int:
     ap.add_argument("--our-plies", type=int, default=2, choices=(2, 3),
                     help="level 5's cubeful search plies (3: the review's check)")
     ap.add_argument("--show", action="store_true", help="print every decision")
+    ap.add_argument("--weights", help="judge with this weights file (positions are still "
+                    "drawn by the shipped weights)")
+    ap.add_argument("--ids", help="judge these position IDs (a --save-ids file) instead of "
+                    "drawing them")
+    ap.add_argument("--save-ids", help="write the drawn position IDs to this file")
     args = ap.parse_args(argv)
     evaluator.ensure_loaded()
     with tempfile.TemporaryDirectory() as folder:
-        ids = draw_positions(args.seeds, folder, args.positions)
+        ids = read_ids(args.ids) if args.ids else draw_positions(args.seeds, folder,
+                                                                 args.positions)
+        if args.save_ids:
+            with open(args.save_ids, "w", encoding="utf-8") as fh:
+                fh.write("".join(f"{pid}\n" for pid in ids))
+        if args.weights:
+            evaluator.load_weights(args.weights)
         two, gnubg_s = gnubg_judged(ids, args.plies, folder)
         zero, _ = gnubg_judged(ids, 0, folder)
     rows = []
@@ -321,7 +357,9 @@ def main(argv=None) -> int:
                 r = rows[-1]
                 print(f"{pid} {kind}: ours {ours.verdict} {ours.nd:+.3f} {ours.dt:+.3f} | "
                       f"gnubg {r.two.verdict} {r.two.nd:+.3f} {r.two.dt:+.3f}")
-    print(f"== seeds {' '.join(map(str, args.seeds))}: {len(ids)} positions, level "
+    source = f"ids {args.ids}" if args.ids else f"seeds {' '.join(map(str, args.seeds))}"
+    judge = f", weights {args.weights}" if args.weights else ""
+    print(f"== {source}: {len(ids)} positions{judge}, level "
           f"{args.level} ({args.our_plies}-ply cubeful) against gnubg {args.plies}-ply")
     ref = f"gnubg {args.plies}-ply"
     for kind, _ in KINDS:
