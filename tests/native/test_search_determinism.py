@@ -3,6 +3,7 @@ position and dice give the same ranking, equities and depths whether the machine
 busy, and the work it reports is the same number both times. The settings (budgets, plies,
 cache) travel with each call (SearchSettings), so threads may search at once with different
 ones."""
+import math
 import multiprocessing
 import time
 
@@ -246,10 +247,14 @@ def test_a_new_thread_starts_with_an_empty_cache_of_its_own():
     again = _rank_all([(pos, dice)])[0]
     looks_after, hits_after = _looks_and_hits()
     assert again == answer
-    # here nearly every lookup of the same ranking again is a hit (two boards of one slot
-    # can take turns in it); the new thread began cold
+    # here most lookups of the same ranking again are hits; the new thread began cold. Two
+    # boards of one slot take turns in it and both miss again: the cache is direct-mapped,
+    # 2**17 slots, so of the n boards a search fills about 1 - exp(-n / 2**17) share a slot
+    # (n = 23,876 here with net44: 17%, and 0.869 of the lookups hit again)
     assert looks_after - looks_before == answer[1] == new_looks
-    assert hits_after - hits_before >= 0.95 * new_looks > new_hits
+    filled = new_looks - new_hits
+    shared = 1 - math.exp(-filled / 2 ** 17)
+    assert hits_after - hits_before >= (1 - shared - 0.03) * new_looks > new_hits
 
 
 NARROW = SearchSettings(plies=3, work_budget_positions=1000, deep_budget_positions=200_000,

@@ -372,8 +372,8 @@ def test_foreign_positions_writes_both_sides_decisions_reproducibly(tmp_path):
     assert first_moves == 4   # every decision of four games, the first of each among them
 
 
-def rollout_records(sldata, tmp_path, name, *args):
-    run(sldata, "gen", "--weights", ev.WEIGHTS_PATH, "--positions", 40, "--seed", 12,
+def rollout_records(sldata, tmp_path, name, *args, positions=40):
+    run(sldata, "gen", "--weights", ev.WEIGHTS_PATH, "--positions", positions, "--seed", 12,
         "--only", "contact", "--out", tmp_path / name, *args)
     return records(tmp_path / name)
 
@@ -576,9 +576,10 @@ def test_a_rollout_cut_where_contact_ends_is_the_same_game_until_then_and_near_t
     cut ones stay near the played-out ones (the race net judges races well) and differ from
     them (the cut happened)."""
     common = ("--rollout", 6, "--only", "contact", "--noise", 0.12)
-    short = rollout_records(sldata, tmp_path, "s.rec", *common, "--horizon", 2)
+    # two-ply rollouts are cheap: enough positions that some are deep (7 of 400, net44)
+    short = rollout_records(sldata, tmp_path, "s.rec", *common, "--horizon", 2, positions=400)
     short_cut = rollout_records(sldata, tmp_path, "sc.rec", *common, "--horizon", 2,
-                                "--until", "race")
+                                "--until", "race", positions=400)
     deep = [k for k, (b, _) in enumerate(short) if deep_contact(b)]
     assert len(deep) >= 5
     for k in deep:

@@ -56,22 +56,21 @@ def rolled(position, plays, trials, **options):
 # Made on the code before the match mode (commit 0beef7a) by /tmp/mr_pin.py: the opening 4-2's
 # three best 0-ply plays rolled out on 2 threads, Rollout.start(pos, plays, threads=2, **options)
 # then bg_rollout_poll; per options the trials done, each candidate's equity, win chance and
-# equity standard error as float.hex(). The first, played to the end, meets crashed positions:
-# it was taken again with session 41's weights (net41's crashed net; the code unchanged), the two
-# cut short are 0beef7a's bits still.
+# equity standard error as float.hex(). Taken again for each new shipped net with the code
+# unchanged, last with session 44's weights (net44, whose contact net changed every one).
 MONEY_PINS = [
     (dict(trials=72, level=3, seed=7), 72,
-     ['0x1.4a4ec3bcd0028p-3', '-0x1.9c09ff469f72bp-7', '0x1.a3acbe9c02862p-5'],
-     ['0x1.1aa1f16e7a403p-1', '0x1.f8d9c8f4f6b20p-2', '0x1.0b088676cd9eep-1'],
-     ['0x1.4e3257d8f066ep-5', '0x1.0396012d25596p-5', '0x1.15b5fdb234c9dp-5']),
+     ['0x1.5484ae98697e9p-3', '-0x1.7d0c138f106b5p-6', '0x1.5aa8e75909e54p-4'],
+     ['0x1.1dd73fe82a4d4p-1', '0x1.fcaeed56eb40cp-2', '0x1.0e1568568537fp-1'],
+     ['0x1.40a1cd355b3bap-5', '0x1.c4e0570c3343bp-6', '0x1.420ad06e87744p-5']),
     (dict(trials=40, level=3, truncate=10, seed=3, luck=False), 40,
-     ['0x1.4558a94f40000p-3', '-0x1.421247d31999ap-5', '0x1.4d3bddccccccdp-7'],
-     ['0x1.1ae941bcccccdp-1', '0x1.f35d350cccccdp-2', '0x1.036115f666666p-1'],
-     ['0x1.1cd981e1565acp-4', '0x1.209ed056eda20p-4', '0x1.2cdf246c6226dp-4']),
+     ['0x1.309eb20c80000p-3', '-0x1.65930c70ccccdp-6', '0x1.f95c14d2ccccdp-7'],
+     ['0x1.1cb3808cccccdp-1', '0x1.fab6860cccccdp-2', '0x1.05f1b8a99999ap-1'],
+     ['0x1.05ea78e51f074p-4', '0x1.1ddc3f6635b9cp-4', '0x1.3060f56afa352p-4']),
     (dict(trials=12, level=4, seed=5, truncate=8), 12,
-     ['0x1.a2a54481aaaabp-4', '0x1.26c7daa000000p-8', '-0x1.0297c56aaaaabp-6'],
-     ['0x1.1028ae9555555p-1', '0x1.018cb0c000000p-1', '0x1.f25301aaaaaabp-2'],
-     ['0x1.818c4e64c1655p-7', '0x1.1ec07ace7b6b0p-7', '0x1.0f5816b1658b7p-6']),
+     ['0x1.8e469cd3aaaabp-4', '0x1.1fba84eaaaaabp-9', '0x1.768508eaaaaabp-10'],
+     ['0x1.0feb388aaaaabp-1', '0x1.ff4861aaaaaabp-2', '0x1.f88ce78000000p-2'],
+     ['0x1.7fb03877fb48ep-7', '0x1.1c877f03b4e88p-7', '0x1.1c68cc1112b0fp-6']),
 ]
 
 
