@@ -24,6 +24,9 @@ four over 0.05 (max 0.121), where our 2-ply chances are 0.047 points from gnubg 
 2-ply, our 2-ply 137 same, ND 0.026, DT 0.063; our 3-ply 135, 0.031, 0.068. Against gnubg
 3-ply (--plies 3): our 2-ply 137, 0.028, 0.058; our 3-ply 137, 0.024, 0.062; the check it
 replaced (3-ply chances through the formula) 131, 0.055, 0.109.
+Session 44 (net44; bench/results/issue57_s44_cube.txt): fresh seeds 8858 9643 7455, 141/144
+the same verdict (gnubg 0-ply 133), none costing over 0.05, |ND gap| 0.029, |DT gap| 0.068 EMG;
+net41 on the same positions 139, 0.040, 0.089.
 To compare two weights files on the same decisions, pair by pair: --weights FILE judges with
 that file while the positions are still drawn by the shipped weights' band (so every file is
 judged on one set), and --save-ids FILE / --ids FILE write the drawn position IDs and read them
