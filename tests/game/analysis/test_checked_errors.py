@@ -2,7 +2,8 @@
 over the ? line again at 3 plies before it charges it, the QUICK review charges as before, the
 page says how each was checked, the .sgf carries the checked values, and the tutor checks its
 warning the same way. Positions are gnubg position IDs from a match GNU Backgammon played
-against itself (bench/review_vs_gnubg.py seed 48), with the play and the terms they had."""
+against itself (bench/review_vs_gnubg.py seed 48; ROLLED and LATE_ROLLED seed 1150's), with
+the play and the terms they had."""
 
 import re
 import threading
@@ -43,10 +44,10 @@ def play_named(position_id, dice, words):
 
 
 # a 7-point match at 0-0, the cube centred: 8/5 5/4 with 31 is charged 0.028 EMG by level 5
-# and 0.040 by the cubeful 3-ply check (a ?, just; its best: 8/5 6/5); GNU Backgammon 1.07 at
-# 2 plies charges it 0.013 (8/4; its best 6/5 6/3). bench/review_vs_gnubg.py seed 1150's
-# match, found again for net44 (net41's case, dyMAAjvctw0ABA 21/20 20/18 with 21 at 3-away
-# against 7-away, is charged under the ? line now)
+# and 0.040 by the cubeful 3-ply check (a ?, just; the best by both: 6/3 6/5); GNU Backgammon
+# 1.07 at 2 plies charges it 0.013 (8/4; its best 6/5 6/3 too). bench/review_vs_gnubg.py
+# seed 1150's match, found again for net44 (net41's case, dyMAAjvctw0ABA 21/20 20/18 with 21
+# at 3-away against 7-away, is charged under the ? line now)
 ROLLED = ("yM/BGQCoz+ABAw", (3, 1), "8/5 5/4", MatchTerms(1, 0, 7, 7, 7, 0))
 GNUBG_ROLLED = ["set player 0 human", "set player 1 human", "new match 7", "set turn 1",
                 "set board yM/BGQCoz+ABAw", "set dice 31", "set output mwc off",
