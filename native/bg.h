@@ -262,7 +262,10 @@ int bg_judge_plays(const int8_t *afters, int n, int ply, const bg_match *match,
  * as bg_cube_from_probs refuses them: -BG_ERR_BAD_ARG). */
 int bg_cubeful_plays(const int8_t *afters, int n, const float *probs, const bg_match *match,
                      float *out_equity);
-/* The calling thread's cache lookups (looks[0]) and hits (hits[0]) so far. */
+/* Each thread's cache of 0-ply judgements is direct-mapped, 2^BG_EVAL_CACHE_BITS slots (two
+ * boards of one slot take turns in it). The calling thread's lookups (looks[0]) and hits
+ * (hits[0]) so far. */
+#define BG_EVAL_CACHE_BITS 17
 void bg_eval_cache_counts(double *looks, double *hits);
 /* Test hook of the network's forward pass (native/src/nn.c): allow 0 makes it take its
  * generic path even where the CPU has AVX2, 1 (the default) lets it take its AVX2 path

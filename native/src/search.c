@@ -124,7 +124,7 @@ static int depth_of(int ply) { return ply; }   /* buffers: ply k uses buf[k], k 
  * so a hit gives the very bits the net would. Deeper passes meet the same boards often (plays
  * of one roll in another order, the same reply to two candidates). A hit still counts as work,
  * so the budgets cut the search at the same places with the cache on or off. */
-#define CACHE_BITS 17
+#define CACHE_BITS BG_EVAL_CACHE_BITS   /* bg.h: the tests read it there */
 typedef struct { mg_board b; uint8_t full; uint32_t tag; float p[NN_OUT]; } cache_entry;
 /* Each thread has its own cache, made at its first look and freed when the thread ends;
  * a call whose settings say cache 0 neither reads nor fills it. */

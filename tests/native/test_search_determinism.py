@@ -249,11 +249,11 @@ def test_a_new_thread_starts_with_an_empty_cache_of_its_own():
     assert again == answer
     # here most lookups of the same ranking again are hits; the new thread began cold. Two
     # boards of one slot take turns in it and both miss again: the cache is direct-mapped,
-    # 2**17 slots, so of the n boards a search fills about 1 - exp(-n / 2**17) share a slot
-    # (n = 23,876 here with net44: 17%, and 0.869 of the lookups hit again)
+    # 2**BG_EVAL_CACHE_BITS slots, so of the n boards a search fills about 1 - exp(-n / slots)
+    # share a slot (n = 23,876 here with net44: 17%, and 0.869 of the lookups hit again)
     assert looks_after - looks_before == answer[1] == new_looks
     filled = new_looks - new_hits
-    shared = 1 - math.exp(-filled / 2 ** 17)
+    shared = 1 - math.exp(-filled / 2 ** lib.BG_EVAL_CACHE_BITS)
     assert hits_after - hits_before >= (1 - shared - 0.03) * new_looks > new_hits
 
 
