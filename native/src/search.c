@@ -123,8 +123,8 @@ static int depth_of(int ply) { return ply; }   /* buffers: ply k uses buf[k], k 
 /* A cache of 0-ply judgements: direct-mapped, keyed by the whole board and the weights' tag,
  * so a hit gives the very bits the net would. Deeper passes meet the same boards often (plays
  * of one roll in another order, the same reply to two candidates). A hit still counts as work,
- * so the budgets cut the search at the same places with the cache on or off. */
-#define CACHE_BITS BG_EVAL_CACHE_BITS   /* bg.h: the tests read it there */
+ * so the budgets cut the search at the same places with the cache on or off. Its size,
+ * 2^BG_EVAL_CACHE_BITS slots, is in bg.h, where the tests read it. */
 typedef struct { mg_board b; uint8_t full; uint32_t tag; float p[NN_OUT]; } cache_entry;
 /* Each thread has its own cache, made at its first look and freed when the thread ends;
  * a call whose settings say cache 0 neither reads nor fills it. */
@@ -136,7 +136,7 @@ static _Thread_local long cache_hits, cache_looks;
  * without, with the same results). */
 static cache_entry *thread_cache(void) {
     if (cache) return cache;
-    cache = calloc((size_t)1 << CACHE_BITS, sizeof *cache);
+    cache = calloc((size_t)1 << BG_EVAL_CACHE_BITS, sizeof *cache);
     if (cache) bg_thread_owns(cache);   /* free()d at the thread's end */
     return cache;
 }
@@ -150,7 +150,7 @@ static uint32_t rows_hash(const int8_t *first, const int8_t *second) {
     memcpy((char *)w + 25, second, 25);
     uint64_t h = 0x9E3779B97F4A7C15ULL;
     for (int i = 0; i < 7; i++) { h ^= w[i]; h *= 0xBF58476D1CE4E5B9ULL; h ^= h >> 31; }
-    return (uint32_t)(h >> (64 - CACHE_BITS));
+    return (uint32_t)(h >> (64 - BG_EVAL_CACHE_BITS));
 }
 
 static uint32_t board_hash(const mg_board *b) { return rows_hash(b->b[0], b->b[1]); }
