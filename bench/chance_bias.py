@@ -5,7 +5,8 @@ net at 0 and 2 plies, and gnubg's own 0-ply beside them, each less gnubg-nn at 2
 signed difference of the win, win-gammon and lose-gammon chances and of the cubeless equity,
 and the mean |equity difference|. gnubg only judges here; its outputs are never training
 targets. The kinds are where_lost's (race; contact, a man on the bar, 3+ men back, 40+ pips
-ahead or behind, a side with men borne off) and bench/hard_positions' four classes.
+ahead or behind, a side with men borne off), bench/hard_positions' four classes, and contact
+where the side on roll wins 70-90% by gnubg 2-ply (a cube's positions) or 10-30%.
 One judge of one kind a line, with units. Run: python3 bench/chance_bias.py [--noise 0.06]"""
 from __future__ import annotations
 
@@ -35,10 +36,17 @@ def figures(chances: Probabilities) -> tuple[float, float, float, float]:
     return chances.win, chances.win_gammon, chances.lose_gammon, chances.equity
 
 
-def position_kinds(board: list[int], position: Position) -> list[str]:
+# Bands of the side on roll's win chance by the referee (gnubg 2-ply, so that no judge picks
+# the positions it is measured on): where a cube is turned, and their mirror.
+WIN_BANDS = (("the side on roll wins 70-90% (gnubg 2-ply)", 0.70, 0.90),
+             ("the side on roll wins 10-30% (gnubg 2-ply)", 0.10, 0.30))
+
+
+def position_kinds(board: list[int], position: Position, win: float) -> list[str]:
     found = kinds(board)
     if found != ["race"]:
         found += [k for k in CLASSES if in_class(k, position)]
+        found += [f"contact, {name}" for name, low, high in WIN_BANDS if low <= win < high]
     return ["all", *found]
 
 
@@ -59,7 +67,7 @@ def differences(count: int, seed: int, noise: float) -> dict[str, list[dict]]:
                   "gnubg 0-ply": figures(Probabilities(*gnubg.probabilities(on_roll, 0)))}
         row = {name: tuple(a - b for a, b in zip(value, reference, strict=True))
                for name, value in judged.items()}
-        for kind in position_kinds(board, position):
+        for kind in position_kinds(board, position, reference[0]):
             rows[kind].append(row)
     return rows
 
@@ -83,9 +91,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=3251)
     ap.add_argument("--noise", type=float, default=0.0,
                     help="gnubg0's evaluation noise in self-play (0.06: a club player)")
+    ap.add_argument("--weights", help="judge with this weights file (default: the shipped one)")
     args = ap.parse_args(argv)
+    if args.weights:
+        evaluator.load_weights(args.weights)
+    judge = f", weights {args.weights}" if args.weights else ""
     print(f"positions from gnubg0 self-play: {args.positions}, seed {args.seed}, "
-          f"noise {args.noise}")
+          f"noise {args.noise}{judge}")
     for line in report(differences(args.positions, args.seed, args.noise)):
         print(line)
     return 0

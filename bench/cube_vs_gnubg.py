@@ -7,8 +7,10 @@ cubeless chances), a seeded sample of them. Each is judged at six kinds of terms
 centred; money, the roller owning 2; 7-point 3-away/3-away, 2-away/4-away, 4-away/2-away;
 post-Crawford 3-away/1-away). Prints by kind and in all, one figure a line with its unit:
 the same verdict as gnubg 2-ply, the cost of the verdict by gnubg 2-ply's equities, the mean
-and maximum |no double gap| and |double/take gap|, and the time per decision (gnubg's from
-one process for all its hints, less the same process without them).
+and maximum |no double gap| and |double/take gap|, the gap of the chances' cubeless money
+equity to gnubg 2-ply's (mean absolute, and signed: a lean of the net for the side on roll;
+backgammons left out on both sides, since our decision does not carry them), and the time per
+decision (gnubg's from one process for all its hints, less the same process without them).
 Units: EMG, each program in its own: gnubg prints its EMG (`set output mwc off`, from its
 default table, Kazaross-XG2), ours is our 2*mwc-1 put in EMG by our own table
 (game/model/match_equity.Emg, met.c, within 0.5% of Kazaross-XG2); money equities per unit
@@ -207,7 +209,7 @@ def parse_hints(said: str) -> list[Judged]:
         proper = PROPER.search(block)
         w, wg, wbg, lose, lg, lbg = (float(x) for x in CHANCES.search(block).groups())
         out.append(Judged(gnubg_verdict(proper.group(1).strip()), eq["nd"], eq["dt"], eq["dp"],
-                          w - lose + wg - lg + wbg - lbg, (w, wg, wbg, lg, lbg)))
+                          w - lose + wg - lg, (w, wg, wbg, lg, lbg)))   # as ours: no backgammons
     return out
 
 
@@ -300,6 +302,10 @@ def summary(label: str, rows: list[Row], gnubg_s: float, ref: str = "gnubg 2-ply
             f"{statistics.mean(abs(r.ours.cubeless - r.two.cubeless) for r in rows):.3f} points"
             f" | gnubg 0-ply mean "
             f"{statistics.mean(abs(r.zero.cubeless - r.two.cubeless) for r in rows):.3f} points",
+            f"{label} cubeless gap, signed (the side on roll's chances less {ref}'s): mean "
+            f"{statistics.mean(r.ours.cubeless - r.two.cubeless for r in rows):+.3f} points"
+            f" | gnubg 0-ply mean "
+            f"{statistics.mean(r.zero.cubeless - r.two.cubeless for r in rows):+.3f} points",
             f"{label} time per decision: ours median "
             f"{1000 * statistics.median(r.seconds for r in rows):.1f} ms, mean "
             f"{1000 * statistics.mean(r.seconds for r in rows):.1f} ms | {ref} mean "

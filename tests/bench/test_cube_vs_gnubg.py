@@ -53,6 +53,15 @@ def test_gnubgs_cube_analysis_is_read_as_equities_and_a_verdict():
     assert bench.gnubg_verdict("No redouble, take (23.1%)") == "no double"
 
 
+def test_gnubgs_cubeless_money_equity_is_read_without_backgammons_as_ours_is():
+    # ours (a CubeDecision) carries no backgammon chances, so the gap compares like with like
+    said = HINT.replace("0.719 0.000 0.000 - 0.281 0.000 0.000",
+                        "0.700 0.300 0.050 - 0.300 0.100 0.010")
+    (judged,) = bench.parse_hints(said)
+    assert judged.cubeless == pytest.approx(0.700 - 0.300 + 0.300 - 0.100)
+    assert judged.chances == (0.700, 0.300, 0.050, 0.100, 0.010)
+
+
 def test_a_verdict_costs_what_gnubgs_equities_say_it_loses():
     ref = bench.Judged("double/take", nd=0.465, dt=0.765, dp=1.0)
     assert bench.verdict_cost("double/take", ref) == 0.0
@@ -79,7 +88,7 @@ def test_a_small_real_run_prints_every_figure_by_kind_and_in_all():
     labels = [kind for kind, _ in bench.KINDS] + ["all"]
     for label in labels:
         for figure in ("same verdict", "verdict cost", "|ND gap|", "|DT gap|",
-                       "time per decision"):
+                       "|cubeless gap|", "cubeless gap, signed", "time per decision"):
             assert any(line.startswith(f"{label} {figure}") for line in printed), (label, figure)
     assert any(line == "-- all: 12 decisions" for line in printed)
     assert printed[-1] in ("all goals: hold", "all goals: MISSED")
