@@ -31,9 +31,11 @@ from game.scenes import tutor
 from gnubg_tools import run_gnubg_commands
 from review_records import FEW_GAMES, TOO_GOOD_BY_THE_NET, played_out, too_good_double
 
-# 7-point match, 3-away against 7-away, the cube on 2 and the opponent's: bar/21 6/4 with 42
-# is charged 0.046 EMG by level 5 and 0.028 at 3 plies (the best: bar/21 21/19*)
-CLEARED = ("tykAgDvc2w0AQA", (4, 2), "bar/21 6/4", MatchTerms(2, 2, 7, 3, 7, 0))
+# 7-point match, 3-away against 7-away, the cube on 2 and the opponent's: 9/4 20/18 with 52 is
+# charged 0.054 EMG by level 5 and nothing at 3 plies (the best by the check: this play);
+# bench/review_vs_gnubg.py seed 48's match 1, found for net48 by native/tools/repin.py (net44's
+# case, tykAgDvc2w0AQA bar/21 6/4 with 42, no longer holds)
+CLEARED = ("NmYhADds2xYABQ", (5, 2), "9/4 20/18", MatchTerms(2, 2, 7, 3, 7, 0))
 # 7-away against 3-away, the cube on 2 and the mover's: 6/2 2/1 with 41, 0.276 EMG, kept
 CONFIRMED = ("vLcdAAB3YwAEOg", (4, 1), "6/2 2/1", MatchTerms(2, 1, 7, 7, 3, 0))
 
@@ -43,22 +45,25 @@ def play_named(position_id, dice, words):
                 if format_play(p.steps) == words)
 
 
-# a 7-point match at 0-0, the cube centred: 8/5 5/4 with 31 is charged 0.028 EMG by level 5
-# and 0.040 by the cubeful 3-ply check (a ?, just; the best by both: 6/3 6/5); GNU Backgammon
-# 1.07 at 2 plies charges it 0.013 (8/4; its best 6/5 6/3 too). bench/review_vs_gnubg.py
-# seed 1150's match, found again for net44 (net41's case, dyMAAjvctw0ABA 21/20 20/18 with 21
-# at 3-away against 7-away, is charged under the ? line now)
-ROLLED = ("yM/BGQCoz+ABAw", (3, 1), "8/5 5/4", MatchTerms(1, 0, 7, 7, 7, 0))
-GNUBG_ROLLED = ["set player 0 human", "set player 1 human", "new match 7", "set turn 1",
-                "set board yM/BGQCoz+ABAw", "set dice 31", "set output mwc off",
+# 7-point match, 5-away against 6-away, the cube on 2 and the opponent's: 8/4 8/7 with 41 is
+# charged 0.026 EMG by level 5 and 0.043 by the cubeful 3-ply check (a ?; the best by the check:
+# 7/3 3/2*); GNU Backgammon 1.07 at 2 plies charges it 0.014 (8/7 8/4). bench/review_vs_gnubg.py
+# seed 1150's match 1, found for net48 by native/tools/repin.py (net44's, yM/BGQCoz+ABAw 8/5 5/4
+# with 31 at 0-0, no longer holds)
+ROLLED = ("f28AAChsW1sAAQ", (4, 1), "8/4 8/7", MatchTerms(2, 2, 7, 5, 6, 0))
+GNUBG_ROLLED = ["set player 0 human", "set player 1 human", "new match 7", "set score 1 2",
+                "set turn 1", "set cube value 2", "set cube owner 0",
+                "set board f28AAChsW1sAAQ", "set dice 41", "set output mwc off",
                 "set evaluation chequerplay evaluation plies 2",
                 "set evaluation movefilter 2 0 20 0 2.0",
-                "set evaluation movefilter 2 1 -1 0 0.0", "hint 10"]
+                "set evaluation movefilter 2 1 -1 0 0.0", "hint 20"]
+GNUBG_ROLLED_WORDS = "8/7 8/4"          # our 8/4 8/7 as GNU Backgammon writes it
 
 
-# 6-away against 7-away, the cube centred: bar/23 24/23 with 21 is charged 0.017 EMG by level
-# 5, under ROLL_LINE, and 0.029 by the cubeful 3-ply check, over it (the same match)
-LATE_ROLLED = ("sHPwASTgOfgAWA", (2, 1), "bar/23 24/23", MatchTerms(1, 0, 7, 6, 7, 0))
+# 7-point match, 7-away against 3-away, the cube centred: 6/1 13/10 with 53 is charged 0.019
+# EMG by level 5, under ROLL_LINE, and 0.024 by the cubeful 3-ply check, over it;
+# bench/review_vs_gnubg.py seed 1150's match 2 (net48; repin.py)
+LATE_ROLLED = ("OM8dBgCaN8EBAw", (5, 3), "6/1 13/10", MatchTerms(1, 0, 7, 7, 3, 0))
 
 
 def quick_item(position_id, dice, words, terms, cubeful=False) -> MoveReview:
@@ -114,7 +119,8 @@ def test_the_move_page_says_how_each_was_checked(cleared, confirmed):
     for item in (checking.check_move(cleared), checking.check_move(confirmed)):
         lines = message_lines(item, "human")
         assert len(lines) == 2 and len(lines[0]) <= 28 and len(lines[1]) <= 32
-        assert lines[0] == f"checked {-item.loss:+.3f} (was {-item.check.quick:+.3f})"
+        # 0.0 - loss: a play the check clears entirely shows +0.000, never -0.000
+        assert lines[0] == f"checked {0.0 - item.loss:+.3f} (was {-item.check.quick:+.3f})"
     assert len(message_lines(cleared, "human")) == 1          # not checked: the detail alone
 
 
@@ -196,7 +202,7 @@ def test_a_3_ply_error_near_the_lines_is_rolled_out_and_the_rollout_clears_it_as
     checked = checking.check_move(quick)
     assert checking.wants_roll(checked) and checked.mark == "?"
     rolled = checking.roll_check(quick, checked, checking.RollChecks())
-    gnubg = gnubg_2_ply_error(tmp_path, GNUBG_ROLLED, "8/4")     # our 8/5 5/4
+    gnubg = gnubg_2_ply_error(tmp_path, GNUBG_ROLLED, GNUBG_ROLLED_WORDS)
     assert gnubg < checking.ROLL_LINE                          # gnubg: (about) the best play
     assert abs(rolled.loss - gnubg) < abs(checked.loss - gnubg)
     assert rolled.mark == ""
@@ -361,8 +367,7 @@ def test_the_review_option_is_checked_by_default_and_saved(tmp_path):
     assert ("H", "review", "H Review       QUICK") in again.menu_lines()
 
 
-# review_records.TOO_GOOD_BY_THE_NET: the double is charged 0.095 EMG by the 3-ply check (a ??;
-# 0.167 with net41)
+# review_records.TOO_GOOD_BY_THE_NET: the double is charged 0.105 EMG by the 3-ply check (a ??)
 GNUBG_TOO_GOOD = ["set player 0 human", "set player 1 human", "new match 7", "set score 3 2",
                   "set turn 1", f"set board {TOO_GOOD_BY_THE_NET}", "set output mwc off",
                   "set evaluation cubedecision evaluation plies 2", "hint"]
@@ -434,13 +439,16 @@ def test_the_tutor_warns_by_the_checked_error():
     assert verdict.loss == pytest.approx(checked.loss)
 
 
+# 7-point match, 7-away against 3-away, the cube centred: not doubling is charged 0.049 EMG by
+# level 5 (its 2-ply cubeful search), 0.004 by the check (the 3-ply cubeful search);
+# bench/review_vs_gnubg.py seed 8803's match 2, found for net48 by native/tools/repin.py
+# (net44's, 3h8AYCH+LoQQIA at 0-0, no longer holds)
+CUBE_CLEARED = ("GZ/BAQzYthGAHA", MatchTerms(1, 0, 7, 7, 3, 0))
+
+
 def test_a_cube_action_the_check_clears_is_not_marked():
-    """7-point match at 0-0, cube centred: not doubling is charged 0.057 EMG by level 5 (its
-    2-ply cubeful search), nothing by the check (the 3-ply cubeful search), nor by GNU
-    Backgammon 1.07 at 2 plies (no double +0.409 EMG, double/take +0.296): a position from
-    seeded play, shared_cases.positions_from_play(300, seed=13)[238], found again for net44
-    (net41's, seed 11's [172], is no longer charged)."""
-    terms, position_id = MatchTerms(1, 0, 7, 7, 7, 0), "3h8AYCH+LoQQIA"
+    """Not doubling CUBE_CLEARED is marked ? by level 5 and cleared by the 3-ply check."""
+    position_id, terms = CUBE_CLEARED
     decision, loss = judge_no_double(
         lambda level: evaluator.cube_decision(position_id, level, terms), terms,
         review.REVIEW_LEVEL)

@@ -107,17 +107,17 @@ def test_the_close_cut_off_is_taken_in_emg():
 MONEY_SUMMARY = """\
                    You       Me
 
-Moves                6        5
-Marked ?             0        0
-Marked ??            1        0
-Error/move       0.001    0.004
-Move errors      0.003    0.020
-Cube errors      0.184    0.000
-Luck            +0.368   -0.431
+Moves                7        6
+Marked ?             2        0
+Marked ??            0        0
+Error/move       0.006    0.012
+Move errors      0.045    0.070
+Cube errors      0.063    0.000
+Luck            -0.053   -0.410
 
 Rating (GNU Backgammon's):
- You: Beginner
- Me: World class"""
+ You: Intermediate
+ Me: Advanced"""
 
 
 def test_money_play_reviews_exactly_as_before_issue_48():

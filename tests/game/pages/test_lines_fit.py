@@ -23,7 +23,7 @@ from game.scenes.keys import HELP_PAGES
 from game.zx.basic import Basic
 from gamedriver import RoutineDriver
 from page_drivers import ReviewDriver
-from review_records import RACE_EVEN, blunder_game, too_good_double
+from review_records import RACE_EVEN, TOO_GOOD_ON_THE_PAGE, blunder_game, too_good_double
 from rollout_jobs import five_plays_answer
 from spectrum import overlay
 
@@ -110,7 +110,7 @@ def test_the_review_pages_and_their_key_lines_fit(cuts):
 def test_a_cube_page_whose_proper_action_is_too_good_fits(cuts):
     """"Proper: Too good to double: play on" was 35 columns: the review page raised
     TooManyRows (the program stopped) and its A page lost words; now "Too good to double"."""
-    driver = ReviewDriver(too_good_double(), show_all=True)
+    driver = ReviewDriver(too_good_double(TOO_GOOD_ON_THE_PAGE), show_all=True)
     driver.until("ENTER: moves", row=S.ROWS - 1)
     driver.type("\n")
     driver.run(2)
