@@ -576,10 +576,11 @@ def test_a_rollout_cut_where_contact_ends_is_the_same_game_until_then_and_near_t
     cut ones stay near the played-out ones (the race net judges races well) and differ from
     them (the cut happened)."""
     common = ("--rollout", 6, "--only", "contact", "--noise", 0.12)
-    # two-ply rollouts are cheap: enough positions that some are deep (7 of 400, net44)
-    short = rollout_records(sldata, tmp_path, "s.rec", *common, "--horizon", 2, positions=400)
+    # two-ply rollouts are cheap: enough positions that some are deep (29 of 1,000 with net48,
+    # none of the first 400; net44 had 7 of 400)
+    short = rollout_records(sldata, tmp_path, "s.rec", *common, "--horizon", 2, positions=1000)
     short_cut = rollout_records(sldata, tmp_path, "sc.rec", *common, "--horizon", 2,
-                                "--until", "race", positions=400)
+                                "--until", "race", positions=1000)
     deep = [k for k, (b, _) in enumerate(short) if deep_contact(b)]
     assert len(deep) >= 5
     for k in deep:
