@@ -75,7 +75,7 @@ def with_a_double(seed, moves, level=3):
 # a 7-point match, the roller 5-away and its opponent 4-away, the cube centred: our 3-ply check
 # calls it too good to double (the double charged 0.105 EMG); GNU Backgammon 1.07 at 2 plies
 # says double/pass (no double +0.982, double/pass +1.000, double/take +1.228 EMG).
-# bench/review_vs_gnubg.py seed 48's match 3, found for net48 by native/tools/repin.py
+# bench/review_vs_gnubg.py seed 48's match 3, found for net48 by tests/repin.py
 TOO_GOOD_BY_THE_NET = "jIMcgFtsuw1CAA"
 
 

@@ -33,7 +33,7 @@ from review_records import FEW_GAMES, TOO_GOOD_BY_THE_NET, played_out, too_good_
 
 # 7-point match, 3-away against 7-away, the cube on 2 and the opponent's: 9/4 20/18 with 52 is
 # charged 0.054 EMG by level 5 and nothing at 3 plies (the best by the check: this play);
-# bench/review_vs_gnubg.py seed 48's match 1, found for net48 by native/tools/repin.py (net44's
+# bench/review_vs_gnubg.py seed 48's match 1, found for net48 by tests/repin.py (net44's
 # case, tykAgDvc2w0AQA bar/21 6/4 with 42, no longer holds)
 CLEARED = ("NmYhADds2xYABQ", (5, 2), "9/4 20/18", MatchTerms(2, 2, 7, 3, 7, 0))
 # 7-away against 3-away, the cube on 2 and the mover's: 6/2 2/1 with 41, 0.276 EMG, kept
@@ -48,7 +48,7 @@ def play_named(position_id, dice, words):
 # 7-point match, 5-away against 6-away, the cube on 2 and the opponent's: 8/4 8/7 with 41 is
 # charged 0.026 EMG by level 5 and 0.043 by the cubeful 3-ply check (a ?; the best by the check:
 # 7/3 3/2*); GNU Backgammon 1.07 at 2 plies charges it 0.014 (8/7 8/4). bench/review_vs_gnubg.py
-# seed 1150's match 1, found for net48 by native/tools/repin.py (net44's, yM/BGQCoz+ABAw 8/5 5/4
+# seed 1150's match 1, found for net48 by tests/repin.py (net44's, yM/BGQCoz+ABAw 8/5 5/4
 # with 31 at 0-0, no longer holds)
 ROLLED = ("f28AAChsW1sAAQ", (4, 1), "8/4 8/7", MatchTerms(2, 2, 7, 5, 6, 0))
 GNUBG_ROLLED = ["set player 0 human", "set player 1 human", "new match 7", "set score 1 2",
@@ -441,7 +441,7 @@ def test_the_tutor_warns_by_the_checked_error():
 
 # 7-point match, 7-away against 3-away, the cube centred: not doubling is charged 0.049 EMG by
 # level 5 (its 2-ply cubeful search), 0.004 by the check (the 3-ply cubeful search);
-# bench/review_vs_gnubg.py seed 8803's match 2, found for net48 by native/tools/repin.py
+# bench/review_vs_gnubg.py seed 8803's match 2, found for net48 by tests/repin.py
 # (net44's, 3h8AYCH+LoQQIA at 0-0, no longer holds)
 CUBE_CLEARED = ("GZ/BAQzYthGAHA", MatchTerms(1, 0, 7, 7, 3, 0))
 

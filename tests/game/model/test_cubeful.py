@@ -31,7 +31,7 @@ GNUBG_RACE = (0.485, 0.507)
 # A volatile contact position (gnubg self-play seed 5701): GNU Backgammon 1.07's `hint` at
 # money, centred cube, says no double, its (no double, double/take) +0.499 +0.438 at 2 plies
 # and +0.506 +0.450 at 3 plies; ours with net48 +0.476 +0.403 at 2 plies, +0.498 +0.437 at 3
-# (net44's case, wneDAQPEd4MjAA, fails this test with net48; native/tools/repin.py)
+# (net44's case, wneDAQPEd4MjAA, fails this test with net48; tests/repin.py)
 VOLATILE = "0PPBASTg28HBAA"
 GNUBG_VOLATILE = {2: (0.499, 0.438), 3: (0.506, 0.450)}
 THREE_PLY = SearchSettings(plies=3)

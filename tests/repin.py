@@ -2,7 +2,7 @@
 their found cases checked, or searched for in GNU Backgammon self-play, as lines to paste. Not
 a test nor a judge of the net: it writes no file, and every verdict is the tests' own functions'.
 
-Run from the repo root: python native/tools/repin.py [--budget SECONDS] [--only STEP ...]"""
+Run from the repo root: python tests/repin.py [--budget SECONDS] [--only STEP ...]"""
 from __future__ import annotations
 
 import argparse
@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 import pytest
 
-REPO = pathlib.Path(__file__).resolve().parents[2]
+REPO = pathlib.Path(__file__).resolve().parents[1]
 for folder in ("bench", "tests", ""):                  # tests/ first: its conftest, its helpers
     sys.path.insert(0, str(REPO / folder))
 
