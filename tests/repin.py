@@ -22,6 +22,7 @@ for folder in ("bench", "tests", ""):                  # tests/ first: its conft
     sys.path.insert(0, str(REPO / folder))
 
 import cube_vs_gnubg as CV  # noqa: E402
+import disputed_plays as DP  # noqa: E402
 import review_records  # noqa: E402
 import review_vs_gnubg as RV  # noqa: E402
 from game.analysis import checking  # noqa: E402
@@ -235,22 +236,13 @@ def gnubg_play_lines(d: Decision, hint: int = 20) -> list:
 
 
 def gnubg_words(d: Decision, lines: list) -> str | None:
-    """How gnubg writes the decision's play in its hint (None: not among the plays it lists)."""
+    """How gnubg writes the decision's play in its hint (None: not among the plays it lists);
+    plays matched by their net movement (bench/disputed_plays.signature)."""
     _, said = run_gnubg_commands(scratch(), lines)
-    before = Position.from_id(d.position_id)
-    ours = apply_play(before, d.words)
+    ours = DP.signature(d.words)
     for words in re.findall(r"^\s*\d+\. Cubeful 2-ply\s+(.+?)\s+Eq\.:", said, re.M):
-        steps = []
-        for token in words.split():
-            body, times = re.fullmatch(r"(.+?)(?:\((\d)\))?", token).groups()
-            points = [p.rstrip("*") for p in body.split("/")]
-            pairs = zip(points, points[1:], strict=False)
-            steps += [f"{a}/{b}" for a, b in pairs] * int(times or 1)
-        try:
-            if apply_play(before, " ".join(steps)) == ours:
-                return words
-        except ValueError:
-            continue
+        if DP.signature(words) == ours:
+            return words
     return None
 
 
