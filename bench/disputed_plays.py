@@ -49,8 +49,9 @@ def set_up(terms: MatchTerms, on_roll_is_mover: bool) -> list[str]:
 
 def signature(words: str) -> tuple:
     """A play's net movement, whatever way its words are written: the points men leave, the
-    points they reach, the points hit ("13/7 7/1*", "13/7/1*" and "13/1*" are one play)."""
-    left, reached, hits = Counter(), Counter(), Counter()
+    points they reach, the points hit ("13/7 7/1*", "13/7/1*" and "13/1*" are one play). A
+    point is hit once a turn at most, so gnubg's "bar/21*(2)" is our "bar/21* bar/21"."""
+    left, reached, hits = Counter(), Counter(), set()
     for part in words.split():
         times = 1
         found = re.fullmatch(r"(.+)\((\d)\)", part)
@@ -59,12 +60,12 @@ def signature(words: str) -> tuple:
         points = part.split("/")
         for point in points[1:]:
             if point.endswith("*"):
-                hits[point.rstrip("*")] += times
+                hits.add(point.rstrip("*"))
         left[points[0]] += times
         reached[points[-1].rstrip("*")] += times
     through = left & reached
     return (tuple(sorted((left - through).items())), tuple(sorted((reached - through).items())),
-            tuple(sorted(hits.items())))
+            tuple(sorted(hits)))
 
 
 def play_named(item: MoveReview, words: str):
@@ -108,10 +109,10 @@ def judge(dispute: Dispute, trials: int, seed: int, threads: int) -> None:
         dispute.hinted = max(0.0, hints[0][2] - by_after[played])
     gnubg_best = named[0][0]
     afters = [played, item.best.play.after]
-    if gnubg_best is None:
-        dispute.note = f"gnubg's best {hints[0][1]!r} not matched"
-    else:
-        afters.append(gnubg_best.after)
+    if gnubg_best is None:            # its claim cannot be rolled out: the dispute stays
+        dispute.note = f"gnubg's best {hints[0][1]!r} not matched; not rolled out"   # open
+        return
+    afters.append(gnubg_best.after)
     afters = list(dict.fromkeys(afters))
     lines = ["set player 0 human", "set player 1 human", "set output mwc off",
              f"set rollout trials {trials}", f"set rollout seed {seed}", f"set threads {threads}",

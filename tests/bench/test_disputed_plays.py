@@ -22,7 +22,8 @@ TERMS = MatchTerms(cube_value=2, cube_owner=2, length=7, away_me=7, away_opp=6)
 
 def test_one_play_written_in_either_programs_notation_has_one_signature():
     same = [("13/7 7/1*", "13/7/1*"), ("13/7/1*", "13/1*"), ("24/18(2)", "24/18 24/18"),
-            ("bar/23 21/15", "21/15 bar/23"), ("8/4(2) 6/2(2)", "6/2 8/4 6/2 8/4")]
+            ("bar/23 21/15", "21/15 bar/23"), ("8/4(2) 6/2(2)", "6/2 8/4 6/2 8/4"),
+            ("bar/21* bar/21 13/9 13/9", "bar/21*(2) 13/9(2)")]   # the point is hit once
     for ours, theirs in same:
         assert bench.signature(ours) == bench.signature(theirs), (ours, theirs)
     # a man hit on the way is another play, though the men end where they would have
