@@ -1,12 +1,13 @@
 """Checked errors: before the review (game/analysis/judge.py) or the tutor charges an error, it
 judges again more deeply. A play error charged at or over ROLL_LINE is rolled out: the play
 made and the best, ROLL_GAMES games on the same dice, the luck taken out, each cut after
-ROLL_TRUNCATE half-moves (RollChecks). A smaller one charged over CHECK_LINE (the small errors
-that add up to a player's rating) is judged again by level 5 at 3 plies, with the best and
-every play listed between them, and rolled out after all when that check charges it
-ROLL_LINE or more. A cube action over the ? line is checked by a 3-ply cubeful search and its
-position rolled out when the check still charges it. The mark and error charged are the
-checked ones; the tutor answers at 3 plies. Not the quick judgement itself (judge.py)."""
+ROLL_TRUNCATE half-moves (RollChecks); a difference within the rollout's own noise is not
+charged. A smaller one charged over CHECK_LINE (the small errors that add up to a player's
+rating) is judged again by level 5 at 3 plies, with the best and every play listed between
+them, and rolled out after all when that check charges it ROLL_LINE or more. A cube action
+over the ? line is checked by a 3-ply cubeful search and its position rolled out when the
+check still charges it. The mark and error charged are the checked ones; the tutor answers
+at 3 plies. Not the quick judgement itself (judge.py)."""
 from __future__ import annotations
 
 import threading
@@ -251,10 +252,10 @@ def roll_check(quick: MoveReview, checked: MoveReview, rolls: RollChecks) -> Mov
     again by a rollout of the play made and the best (rolling out the plays listed between
     them too would take half as long again), each valued by the rollout's mean chances as the
     review values a play (play_values: cubefully with the cube in play): the better is the
-    best, the loss and mark are the play made's against it, check says how many games and
-    the 95% interval of the rollout's own difference of the two (cubeless, or 2*mwc-1 turned
-    into EMG), and the 3-ply check's error when there was one. None when a stop cut the
-    rollout short."""
+    best, the loss and mark are the play made's against it (none when the difference lies
+    within the rollout's own 95% interval: no error is proven), check says how many games,
+    the difference measured and its 95% interval (cubeless, or 2*mwc-1 turned into EMG), and
+    the 3-ply check's error when there was one. None when a stop cut the rollout short."""
     plays = [checked.played, checked.best]          # the play made first: the best's
                                                     # figures are its difference from it
     answer = rolls.roll(quick.before, plays, quick.terms)
@@ -267,10 +268,14 @@ def roll_check(quick: MoveReview, checked: MoveReview, rolls: RollChecks) -> Mov
     played, other = (Choice(c.words, c.play, value, evaluator.ROLLED_OUT_PLY, f.chances)
                      for c, value, f in zip(plays, values, figures, strict=True))
     best = other if other.equity > played.equity else played
-    loss = max(0.0, other.equity - played.equity)
+    measured = max(0.0, other.equity - played.equity)
     interval = figures[1].versus_first.interval     # the noise of the two's difference
     if quick.emg is not None:
-        loss, interval = quick.emg.error(loss), quick.emg.error(interval)
+        measured, interval = quick.emg.error(measured), quick.emg.error(interval)
+    # a difference within the rollout's own noise proves no error: nothing is charged (for a
+    # clean player most rollout checks end so, and charging each its noise added up: session
+    # 49, the working seeds 4781 and 5241 of bench/review_vs_gnubg.py, 2 and 15 such checks)
+    loss = 0.0 if measured <= interval else measured
     if checked.check is None:             # rolled out at once: the quick judgement's depth
         ply, searched = checked.best.ply, None
     else:                                  # after its 3-ply check, whose error is kept beside
@@ -280,8 +285,9 @@ def roll_check(quick: MoveReview, checked: MoveReview, rolls: RollChecks) -> Mov
     candidates = (*listed, *(c for c in checked.candidates if c.play.after not in after_rolled))
     return replace(checked, played=played, best=best, loss=loss,
                    candidates=candidates[:max(len(checked.candidates), len(listed))],
-                   check=Check(ply, 0.0 - loss, quick.loss, games=answer.trials_done,
-                               interval=interval, searched=searched))
+                   check=Check(ply, 0.0 - measured, quick.loss, games=answer.trials_done,
+                               interval=interval, searched=searched,
+                               unproven=0.0 < measured <= interval))
 
 
 def deeper_cube_decision(position: Position, terms: MatchTerms,

@@ -60,18 +60,26 @@ class Check:
     per unit of cube or EMG, as the item's loss), `quick` the loss charged before it. Rolled
     out: `games` the games played (0: no rollout), `interval` the 95% interval of the
     rollout's difference, `searched` the 3-ply check's error when one came first (None: the
-    rollout checked the quick judgement, `ply` its depth, or an answer its double's)."""
+    rollout checked the quick judgement, `ply` its depth, or an answer its double's). A
+    play's rollout whose difference lies within its own interval cannot tell the two plays
+    apart: it charges nothing (`unproven`), though `error` keeps what it measured."""
     ply: int
     error: float
     quick: float
     games: int = 0
     interval: float = 0.0
     searched: float | None = None
+    unproven: bool = False          # a play's rollout within its own interval: no error proven
+
+    @property
+    def charged(self) -> float:
+        """The error the check charges (0 or more): none when unproven."""
+        return 0.0 if self.unproven else -self.error
 
     @property
     def cleared(self) -> bool:
         """The check finds no error worth a mark where the quick judgement did."""
-        return -self.error <= DOUBTFUL < self.quick
+        return self.charged <= DOUBTFUL < self.quick
 
     def words(self) -> str:
         """The page's row above its message line (at most 28 columns, beside the panel): the
@@ -84,13 +92,15 @@ class Check:
 
     def account(self) -> str:
         """The whole story, for the .sgf: "checked: 324 games, -0.082 +/- 0.011 (3-ply
-        -0.074, quick -0.121)", or "checked 3-ply -0.074 (was -0.121)"."""
+        -0.074, quick -0.121)", or "checked 3-ply -0.074 (was -0.121)"; an unproven
+        rollout's ends "..., no error proven"."""
+        proof = ", no error proven" if self.unproven else ""
         if self.games and self.searched is None:   # no 3-ply step before the rollout
             return (f"checked: {self.games} games, {self.error:+.3f} +/- {self.interval:.3f} "
-                    f"(quick {-self.quick:+.3f})")
+                    f"(quick {-self.quick:+.3f}){proof}")
         if self.games:
             return (f"checked: {self.games} games, {self.error:+.3f} +/- {self.interval:.3f} "
-                    f"({self.ply}-ply {self.searched:+.3f}, quick {-self.quick:+.3f})")
+                    f"({self.ply}-ply {self.searched:+.3f}, quick {-self.quick:+.3f}){proof}")
         return f"checked {self.ply}-ply {self.error:+.3f} (was {-self.quick:+.3f})"
 
 

@@ -94,6 +94,8 @@ def _judged(item: Item, bottom: str, names: dict | None) -> tuple[str, str]:
         left = f"{item.number} {who}: {item.kind}"
     if isinstance(item, MoveReview) and item.forced:
         right = "forced"
+    elif item.loss == 0 and item.check is not None and item.check.unproven:
+        right = "no error"                 # a rollout that cannot tell the plays apart
     elif item.loss == 0:
         right = "best" if item.kind == "move" else "right"
     else:
@@ -109,7 +111,8 @@ def _best_words(item: Item, bottom: str) -> tuple[str, list[str]]:
     page and the rollout pages say it."""
     if not isinstance(item, MoveReview):
         return f"Proper: {item.proper}", []
-    best = "The best play." if item.loss == 0 else \
+    unproven = item.check is not None and item.check.unproven   # the rollout's best, no error
+    best = "The best play." if item.loss == 0 and not unproven else \
         f"Best {play_text(item.best.play, item.side == bottom)}"
     if item.best.ply >= evaluator.ROLLED_OUT_PLY:    # rolled out: the check row says so
         return best, [f"luck {item.luck:+.2f}"]

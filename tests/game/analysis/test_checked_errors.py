@@ -26,7 +26,7 @@ from game.model.match_terms import MONEY, MatchTerms
 from game.model.position import Position
 from game.model.record import MatchRecord, format_play
 from game.model.search_settings import SearchSettings
-from game.pages.review_pages import figures_lines, message_lines
+from game.pages.review_pages import figures_lines, headline, message_lines
 from game.scenes import tutor
 from gnubg_tools import run_gnubg_commands
 from review_records import FEW_GAMES, TOO_GOOD_BY_THE_NET, played_out, too_good_double
@@ -124,6 +124,28 @@ def test_the_move_page_says_how_each_was_checked(cleared, confirmed):
     assert len(message_lines(cleared, "human")) == 1          # not checked: the detail alone
 
 
+def test_a_rollout_whose_difference_is_within_its_own_noise_charges_nothing():
+    """A rollout check that cannot tell the play made from the best (their difference within
+    its own 95% interval) proves no error: nothing is charged and nothing marked, the page
+    says "no error" with the rolled-out best and the figures it measured; one outside its
+    interval charges what it measured."""
+    noise = Check(3, -0.046, 0.05, games=324, interval=0.052, unproven=True)
+    assert noise.charged == 0.0 and noise.cleared
+    proven = Check(3, -0.046, 0.05, games=324, interval=0.019)
+    assert proven.charged == pytest.approx(0.046) and not proven.cleared   # over the ? line
+    quick = quick_item(*ROLLED, cubeful=True)
+    best = next(c for c in quick.candidates if c.play.after != quick.played.play.after)
+    item = MoveReview(1, "human", quick.dice, quick.before, quick.played, best,
+                      quick.candidates, 0.0, 0.0, False, terms=quick.terms, emg=quick.emg,
+                      check=noise, cubeful=True)
+    row, message = message_lines(item, "human")
+    assert item.mark == "" and row == "324 games -0.046 +/-0.052"
+    assert message.startswith("Best ")
+    assert headline(item, "human").rstrip().endswith("no error")
+    assert noise.account().endswith(", no error proven")
+    assert not proven.account().endswith("proven")
+
+
 @pytest.fixture(scope="module")
 def whole_game():
     """A whole game of errors, reviewed QUICK and CHECKED: (record, quick, checked)."""
@@ -134,7 +156,8 @@ def whole_game():
 
 def test_quick_review_charges_as_before(whole_game):
     """A whole game: QUICK checks nothing; CHECKED checks exactly the items QUICK charges
-    over the ? line, and charges each its check's error."""
+    over the ? line, and charges each its check's error (none for a rollout that cannot
+    tell the plays apart)."""
     _, quick, checked = whole_game
     assert all(i.check is None for i in quick.items)
     assert len(quick.items) == len(checked.items)
@@ -144,7 +167,9 @@ def test_quick_review_charges_as_before(whole_game):
         if checking.wants_check(q):
             charged += 1
             assert c.check is not None and c.check.quick == q.loss
-            assert c.loss == pytest.approx(-c.check.error)
+            assert c.loss == pytest.approx(c.check.charged)
+            if c.kind == "move" and c.check.games:      # a play rolled out
+                assert c.check.unproven == (0.0 < -c.check.error <= c.check.interval)
         else:
             assert c == q
     assert charged > 0
@@ -208,7 +233,7 @@ def test_a_3_ply_error_near_the_lines_is_rolled_out_and_the_rollout_clears_it_as
     assert rolled.mark == ""
     check = rolled.check
     assert check.games == checking.ROLL_GAMES and check.searched == pytest.approx(-checked.loss)
-    assert check.error == pytest.approx(-rolled.loss) and check.quick == quick.loss
+    assert check.charged == pytest.approx(rolled.loss) and check.quick == quick.loss
     assert rolled.played.ply == rolled.best.ply == evaluator.ROLLED_OUT_PLY
     assert rolled.played.play.after == checked.played.play.after
     assert {c.play.after for c in rolled.candidates} >= {c.play.after
@@ -264,7 +289,7 @@ def test_a_play_charged_the_roll_line_or_more_is_rolled_out_with_no_3_ply_step_f
     assert asked == [] and rolled.check.games == FEW_GAMES and rolled.check.searched is None
     assert rolled.check.ply == within.best.ply == 2 and rolled.check.quick == within.loss
     assert rolled.best.ply == evaluator.ROLLED_OUT_PLY
-    assert rolled.check.account().endswith(f"(quick {-within.loss:+.3f})")
+    assert f"(quick {-within.loss:+.3f})" in rolled.check.account()
     under = quick_item(*LATE_ROLLED, cubeful=True)
     assert checking.CHECK_LINE < under.loss < checking.ROLL_LINE
     late = reviewer._checked(under)

@@ -73,6 +73,8 @@ def test_every_loss_is_the_best_equity_less_the_plays_and_never_negative():
         assert item.best.words == format_play(item.best.play.steps)
         if item.played.play.after == item.best.play.after:
             assert item.loss == 0.0
+        elif item.check is not None and item.check.unproven:   # within the rollout's noise
+            assert item.loss == 0.0 and item.best.equity > item.played.equity
         else:
             assert item.loss == pytest.approx(max(0.0, item.best.equity - item.played.equity))
     assert any(i.mark for i in moves)              # the seeded slips are found
