@@ -272,22 +272,21 @@ def roll_check(quick: MoveReview, checked: MoveReview, rolls: RollChecks) -> Mov
     interval = figures[1].versus_first.interval     # the noise of the two's difference
     if quick.emg is not None:
         measured, interval = quick.emg.error(measured), quick.emg.error(interval)
-    # a difference within the rollout's own noise proves no error: nothing is charged (for a
-    # clean player most rollout checks end so, and charging each its noise added up: session
-    # 49, the working seeds 4781 and 5241 of bench/review_vs_gnubg.py, 2 and 15 such checks)
-    loss = 0.0 if measured <= interval else measured
     if checked.check is None:             # rolled out at once: the quick judgement's depth
         ply, searched = checked.best.ply, None
     else:                                  # after its 3-ply check, whose error is kept beside
         ply, searched = CHECK_PLY, 0.0 - checked.loss
+    # a difference within the rollout's own noise proves no error: nothing is charged (for a
+    # clean player most rollout checks end so, and charging each its noise added up: session
+    # 49, the working seeds 4781 and 5241 of bench/review_vs_gnubg.py, 2 and 15 such checks)
+    check = Check(ply, 0.0 - measured, quick.loss, games=answer.trials_done, interval=interval,
+                  searched=searched, unproven=0.0 < measured <= interval)
     listed = [best, other if best is played else played]
     after_rolled = {c.play.after for c in listed}
     candidates = (*listed, *(c for c in checked.candidates if c.play.after not in after_rolled))
-    return replace(checked, played=played, best=best, loss=loss,
+    return replace(checked, played=played, best=best, loss=check.charged,
                    candidates=candidates[:max(len(checked.candidates), len(listed))],
-                   check=Check(ply, 0.0 - measured, quick.loss, games=answer.trials_done,
-                               interval=interval, searched=searched,
-                               unproven=0.0 < measured <= interval))
+                   check=check)
 
 
 def deeper_cube_decision(position: Position, terms: MatchTerms,

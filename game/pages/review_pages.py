@@ -83,6 +83,12 @@ def _fit(left: str, right: str) -> str:
     return fit(left[:room].ljust(room) + " " + right)
 
 
+def _unproven(item: Item) -> bool:
+    """A play whose rollout check could not tell it from the best (verdicts.Check.unproven):
+    no error charged, the rolled-out best still named."""
+    return item.check is not None and item.check.unproven
+
+
 def _judged(item: Item, bottom: str, names: dict | None) -> tuple[str, str]:
     """(who did what, the mark and the equity given away): "5 You 55: m5 m5 h5 h5" and
     "?? -0.163 -4.1%". The name is side_word's (NAME_CHARS at most), the play every step."""
@@ -94,8 +100,8 @@ def _judged(item: Item, bottom: str, names: dict | None) -> tuple[str, str]:
         left = f"{item.number} {who}: {item.kind}"
     if isinstance(item, MoveReview) and item.forced:
         right = "forced"
-    elif item.loss == 0 and item.check is not None and item.check.unproven:
-        right = "no error"                 # a rollout that cannot tell the plays apart
+    elif _unproven(item):
+        right = "no error"
     elif item.loss == 0:
         right = "best" if item.kind == "move" else "right"
     else:
@@ -111,8 +117,7 @@ def _best_words(item: Item, bottom: str) -> tuple[str, list[str]]:
     page and the rollout pages say it."""
     if not isinstance(item, MoveReview):
         return f"Proper: {item.proper}", []
-    unproven = item.check is not None and item.check.unproven   # the rollout's best, no error
-    best = "The best play." if item.loss == 0 and not unproven else \
+    best = "The best play." if item.loss == 0 and not _unproven(item) else \
         f"Best {play_text(item.best.play, item.side == bottom)}"
     if item.best.ply >= evaluator.ROLLED_OUT_PLY:    # rolled out: the check row says so
         return best, [f"luck {item.luck:+.2f}"]
