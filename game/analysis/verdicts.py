@@ -104,6 +104,12 @@ class Check:
         return f"checked {self.ply}-ply {self.error:+.3f} (was {-self.quick:+.3f})"
 
 
+def unproven(item: MoveReview | CubeReview) -> bool:
+    """A play whose rollout check could not tell it from the best (Check.unproven): no error
+    charged, the rolled-out best still named."""
+    return item.check is not None and item.check.unproven
+
+
 @dataclass(frozen=True)
 class MoveReview:
     """A turn: the position before it (mover on roll), the roll, the play made, level 5's best

@@ -10,7 +10,7 @@ from collections.abc import Callable, Sequence
 
 from game.analysis import judge as R
 from game.analysis.checking import ROLL_GAMES
-from game.analysis.verdicts import CubeReview, MoveReview, Review, SideSummary
+from game.analysis.verdicts import CubeReview, MoveReview, Review, SideSummary, unproven
 from game.board import message_rows
 from game.board import screen as S
 from game.board.lines import fit, rom_text, wrap
@@ -83,12 +83,6 @@ def _fit(left: str, right: str) -> str:
     return fit(left[:room].ljust(room) + " " + right)
 
 
-def _unproven(item: Item) -> bool:
-    """A play whose rollout check could not tell it from the best (verdicts.Check.unproven):
-    no error charged, the rolled-out best still named."""
-    return item.check is not None and item.check.unproven
-
-
 def _judged(item: Item, bottom: str, names: dict | None) -> tuple[str, str]:
     """(who did what, the mark and the equity given away): "5 You 55: m5 m5 h5 h5" and
     "?? -0.163 -4.1%". The name is side_word's (NAME_CHARS at most), the play every step."""
@@ -100,7 +94,7 @@ def _judged(item: Item, bottom: str, names: dict | None) -> tuple[str, str]:
         left = f"{item.number} {who}: {item.kind}"
     if isinstance(item, MoveReview) and item.forced:
         right = "forced"
-    elif _unproven(item):
+    elif unproven(item):
         right = "no error"
     elif item.loss == 0:
         right = "best" if item.kind == "move" else "right"
@@ -117,7 +111,7 @@ def _best_words(item: Item, bottom: str) -> tuple[str, list[str]]:
     page and the rollout pages say it."""
     if not isinstance(item, MoveReview):
         return f"Proper: {item.proper}", []
-    best = "The best play." if item.loss == 0 and not _unproven(item) else \
+    best = "The best play." if item.loss == 0 and not unproven(item) else \
         f"Best {play_text(item.best.play, item.side == bottom)}"
     if item.best.ply >= evaluator.ROLLED_OUT_PLY:    # rolled out: the check row says so
         return best, [f"luck {item.luck:+.2f}"]
