@@ -16,7 +16,7 @@
 #define MAX_CASES 400
 #define THREADS 3
 #define KEEP 8          /* ranked plays compared per case */
-#define ALIKE_TRIALS 6  /* a rollout's trials on one thread and on THREADS, compared: two a
+#define ALIKE_TRIALS 3  /* a rollout's trials on one thread and on THREADS, compared: one a
                            thread (each trial weighs 21 rolls a half-move, slow under TSan) */
 typedef struct {
     int8_t board[BG_BOARD_LEN];
@@ -88,7 +88,7 @@ static int rollout_on(int threads, int trials, int stop_early, int match, double
     int done = 0;
     const bg_match terms = {1, 0, match ? 5 : 0, 2, 4, 0};
     const bg_rollout_plan plan = {.kind = BG_ROLLOUT_PLAYS, .trials = trials, .level = 3,
-                                  .truncate = 6, .threads = threads, .seed = 99};
+                                  .truncate = 3, .threads = threads, .seed = 99};
     bg_rollout *ro = NULL;
     if (bg_rollout_start(boards, 2, &plan, &terms, NULL, &ro)) return -1;
     while (bg_rollout_busy(ro)) {       /* polled as the game polls it, a pause between

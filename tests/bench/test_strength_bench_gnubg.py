@@ -131,8 +131,9 @@ def test_level5p2_and_level5p3_each_search_at_their_own_depth_in_one_process():
     ev.ensure_loaded()
     p2, p3 = strength.make_player("level5p2"), strength.make_player("level5p3")
     differ = 0
-    # until the two depths have chosen differently once (at least 8 positions checked)
-    for i, pos in enumerate(_positions_from_play(60, seed=23)):
+    # until the two depths have chosen differently once (at least 4 positions checked; on
+    # seed 16 net48's first difference is the 4th position, on seed 23 the 41st)
+    for i, pos in enumerate(_positions_from_play(60, seed=16)):
         dice = (6, 5) if i % 2 else (3, 1)
         board = list(pos.as_c())
         by3, by2 = p3.choose(board, *dice), p2.choose(board, *dice)   # alternating calls
@@ -142,6 +143,6 @@ def test_level5p2_and_level5p3_each_search_at_their_own_depth_in_one_process():
         best = ev.ranked_plays(pos.position_id, dice, 5, limit=1)[0]
         assert Position(tuple(by2)) == best.play.after
         differ += by2 != by3
-        if differ and i >= 7:
+        if differ and i >= 3:
             break
     assert differ >= 1

@@ -9,7 +9,7 @@ import pytest
 import refmovegen as ref
 from native import ffi, lib
 
-SAMPLE_POSITIONS = 20_000
+SAMPLE_POSITIONS = 8_000
 STEP_CHECK_POSITIONS = 2_000
 SEED = 1983
 

@@ -200,7 +200,7 @@ def test_progress_counts_every_turn_and_a_key_stops_between_turns_losing_nothing
     assert json.dumps(record.to_dict()) == before  # the record is untouched
 
 
-@pytest.mark.parametrize("level,moves,counts", [(4, 40, (2, 3)), (5, 10, (2,))])
+@pytest.mark.parametrize("level,moves,counts", [(4, 24, (2, 3)), (5, 10, (2,))])
 def test_threads_judging_turns_side_by_side_review_as_one_thread_does(level, moves, counts):
     """The turns are judged by several threads at once (a double and its answer together);
     the review, its order and every figure in it are those of one thread."""

@@ -40,7 +40,7 @@ def test_each_move_node_carries_the_roll_the_play_and_its_analysis():
     record.start_game({HUMAN: 0, COMPUTER: 0})
     record.move(HUMAN, (3, 1), "8/5 6/5")
     record.move(COMPUTER, (3, 1), "8/5 8/7")
-    review = review_game(record)
+    review = review_game(record, roll_games=FEW_GAMES)    # the nodes, not the check's games
     text = sgf.format_sgf(record, {1: review})
     assert text.startswith("(;FF[4]GM[6]CA[UTF-8]")
     assert "MI[length:0][game:0][ws:0][bs:0]PW[Ann]PB[Spectrum]" in text

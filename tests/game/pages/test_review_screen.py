@@ -10,7 +10,7 @@ from gamedriver import key_code
 from gnubg_tools import comparable, gnubg_round_trip
 from page_drivers import SCREEN_LEVEL as LEVEL
 from page_drivers import ReviewDriver as Driver
-from review_records import blunder_game, one_game, played_out
+from review_records import FEW_GAMES, blunder_game, one_game, played_out
 
 
 def test_progress_then_the_summary_with_both_sides_ratings():
@@ -102,7 +102,7 @@ def test_a_game_that_cannot_be_reviewed_shows_why_and_returns_nothing():
 
 def test_the_headline_fits_one_row_with_the_mark_at_its_end():
     from game.analysis.judge import review_game
-    r = review_game(blunder_game(), level=LEVEL)
+    r = review_game(blunder_game(), level=LEVEL, roll_games=FEW_GAMES)   # the lines, not the check
     for item in r.items:
         line = headline(item, HUMAN)
         assert len(line) <= S.COLS
