@@ -60,8 +60,8 @@ typedef struct {
     float margin;     /* ...none more than this (equity) behind the best at 0-ply */
     double sample;    /* share of decisions sampled */
     double explore;   /* share of moves played at random among the best three */
-    int only;         /* 0, or EV_CONTACT / EV_RACE / ONLY_CRASHED / ONLY_HARD / ONLY_DEFENDER:
-                       * that kind alone */
+    int only;         /* 0, or EV_CONTACT / EV_RACE / ONLY_CRASHED / ONLY_HARD / ONLY_DEFENDER /
+                       * ONLY_FAVOURITE / ONLY_FEW: that kind alone */
     int rollout;      /* 0: the ply-N value; else the mean of this many truncated rollouts */
     int horizon;      /* plies each rollout plays (0-ply choices) before the 0-ply value */
     int race_cut;     /* 1: each rollout also ends where contact ends (--until race) */
@@ -143,6 +143,16 @@ static int hard_position(const mg_board *b) {
 #define ONLY_FAVOURITE 103
 #define FAV_LOW 0.55f
 #define FAV_HIGH 0.92f
+/* --only few: contact positions where a side has FEW_MEN or fewer men in play (the rest borne
+ * off), e.g. two men left behind against a full army: the crashed net's thinnest class. */
+#define ONLY_FEW 104
+#define FEW_MEN 3
+
+static int men_in_play(const int8_t *row) {
+    int n = 0;
+    for (int j = 0; j < 25; j++) n += row[j];
+    return n;
+}
 
 static int defends(const int8_t *row, const int8_t *other, int behind_pips) {
     return hard_prime(other, row) || hard_back_game(row, behind_pips) ||
@@ -159,6 +169,9 @@ static int wanted_kind(const gen_opts *o, const mg_board *b, int cls, float win)
         return cls == EV_CONTACT && defends(b->b[1], b->b[0], mg_pips(b, 1) - mg_pips(b, 0));
     if (o->only == ONLY_FAVOURITE)
         return cls == EV_CONTACT && win >= FAV_LOW && win <= FAV_HIGH;
+    if (o->only == ONLY_FEW)
+        return cls == EV_CONTACT &&
+               (men_in_play(b->b[0]) <= FEW_MEN || men_in_play(b->b[1]) <= FEW_MEN);
     return o->only ? cls == o->only : (cls == EV_CONTACT || cls == EV_RACE);
 }
 
@@ -460,7 +473,8 @@ static void usage(void) {
         "sldata: data for supervised training of the evaluator nets (sltrain.py)\n"
         "  sldata gen --weights W --positions N --seed S --out DATA [--ply 1|2] [--top 5]\n"
         "             [--margin 0.12] [--sample 0.5] [--explore 0.1]\n"
-        "             [--only contact|race|crashed|hard|defender|favourite] [--noise 0.08]\n"
+        "             [--only contact|race|crashed|hard|defender|favourite|few]\n"
+        "             [--noise 0.08]\n"
         "      0-ply self-play with W; at sampled decisions the results of the best --top plays\n"
         "      (within --margin of the best at 0-ply) with their ply-N values as targets;\n"
         "      --noise S: each game's plays chosen with N(0, s) added to every 0-ply equity,\n"
@@ -468,6 +482,7 @@ static void usage(void) {
         "      --only hard: contact positions of bench/hard_positions.py's four classes\n"
         "      --only defender: those left by a play of the side the classes' boards do not name\n"
         "      --only favourite: contact positions whose side on roll wins 55-92%% at 0-ply\n"
+        "      --only few: contact positions where a side has 3 or fewer men in play\n"
         "  sldata gen --weights W --positions N --from DECISIONS --out DATA [--ply ...]\n"
         "      the same for the decisions in a file (52 bytes each: board, die1, die2) instead\n"
         "      of self-play: every decision, until N records or the file's end\n"
@@ -521,8 +536,9 @@ int main(int argc, char **argv) {
             else if (!strcmp(v, "hard")) o.only = ONLY_HARD;
             else if (!strcmp(v, "defender")) o.only = ONLY_DEFENDER;
             else if (!strcmp(v, "favourite")) o.only = ONLY_FAVOURITE;
+            else if (!strcmp(v, "few")) o.only = ONLY_FEW;
             else {
-                fprintf(stderr, "sldata: --only takes contact, race, crashed, hard, defender or favourite, not %s\n", v);
+                fprintf(stderr, "sldata: --only takes contact, race, crashed, hard, defender, favourite or few, not %s\n", v);
                 return 2;
             }
         }

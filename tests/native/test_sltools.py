@@ -562,6 +562,24 @@ def test_gen_only_favourite_keeps_contact_positions_whose_side_on_roll_wins_55_t
     assert 20 < len(kept) < len(every) and kept == got[:len(kept)]
 
 
+def test_gen_only_few_keeps_contact_positions_where_a_side_has_3_men_or_fewer_in_play(
+        sldata, tmp_path):
+    """--only few: contact positions where a side has at most 3 men in play (the rest off);
+    the same self-play's crashed records (a side at most 6) filtered by that count in Python
+    are the few run's, one for one."""
+    def few(b):
+        return min(sum(b[:25]), sum(b[25:])) <= 3
+    gen = ("gen", "--weights", ev.WEIGHTS_PATH, "--seed", 8, "--ply", 1, "--sample", 1,
+           "--noise", 0.12)
+    run(sldata, *gen, "--positions", 20, "--only", "few", "--out", tmp_path / "f.rec")
+    got = [b for b, _ in records(tmp_path / "f.rec")]
+    assert len(got) == 20 and all(in_contact(b) and few(b) for b in got)
+    run(sldata, *gen, "--positions", 1500, "--only", "crashed", "--out", tmp_path / "c.rec")
+    every = [b for b, _ in records(tmp_path / "c.rec")]
+    kept = [b for b in every if few(b)]
+    assert 20 <= len(kept) < len(every) and kept[:20] == got
+
+
 def deep_contact(board) -> bool:
     """Each side has three or more men in the other's home board (or on the bar): no two
     plies can end contact, since a ply moves at most four men."""
