@@ -571,13 +571,13 @@ def test_gen_only_few_keeps_contact_positions_where_a_side_has_3_men_or_fewer_in
         return min(sum(b[:25]), sum(b[25:])) <= 3
     gen = ("gen", "--weights", ev.WEIGHTS_PATH, "--seed", 8, "--ply", 1, "--sample", 1,
            "--noise", 0.12)
-    run(sldata, *gen, "--positions", 20, "--only", "few", "--out", tmp_path / "f.rec")
+    run(sldata, *gen, "--positions", 10, "--only", "few", "--out", tmp_path / "f.rec")
     got = [b for b, _ in records(tmp_path / "f.rec")]
-    assert len(got) == 20 and all(in_contact(b) and few(b) for b in got)
+    assert len(got) == 10 and all(in_contact(b) and few(b) for b in got)
     run(sldata, *gen, "--positions", 1500, "--only", "crashed", "--out", tmp_path / "c.rec")
     every = [b for b, _ in records(tmp_path / "c.rec")]
     kept = [b for b in every if few(b)]
-    assert 20 <= len(kept) < len(every) and kept[:20] == got
+    assert 10 <= len(kept) < len(every) and kept[:10] == got    # 21 of 1,500 (net48)
 
 
 def deep_contact(board) -> bool:
