@@ -148,12 +148,6 @@ static int hard_position(const mg_board *b) {
 #define ONLY_FEW 104
 #define FEW_MEN 3
 
-static int men_in_play(const int8_t *row) {
-    int n = 0;
-    for (int j = 0; j < 25; j++) n += row[j];
-    return n;
-}
-
 static int defends(const int8_t *row, const int8_t *other, int behind_pips) {
     return hard_prime(other, row) || hard_back_game(row, behind_pips) ||
            hard_closed_board(other, row) || hard_contact_bearoff(other, row);
@@ -171,7 +165,7 @@ static int wanted_kind(const gen_opts *o, const mg_board *b, int cls, float win)
         return cls == EV_CONTACT && win >= FAV_LOW && win <= FAV_HIGH;
     if (o->only == ONLY_FEW)
         return cls == EV_CONTACT &&
-               (men_in_play(b->b[0]) <= FEW_MEN || men_in_play(b->b[1]) <= FEW_MEN);
+               (row_men(b->b[0]) <= FEW_MEN || row_men(b->b[1]) <= FEW_MEN);
     return o->only ? cls == o->only : (cls == EV_CONTACT || cls == EV_RACE);
 }
 
