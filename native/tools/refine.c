@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "bg.h"
 #include "search.h"
 #include "toolutil.h"
 #include "wtsio.h"
@@ -224,6 +225,50 @@ static int cmd_fit(ev_weights *w, int epochs, double alpha0, double alpha_end, u
 
 static ev_weights wa, wb;
 
+/* Starting positions for duel --from: DEC_BYTES each, the board (row 0 on roll) then the
+ * first roll's two dice, as sldata gen --from reads them (e.g. few_positions.py's). */
+#define DEC_BYTES 52
+static uint8_t *starts;
+static long n_starts;
+
+static int read_starts(const char *path) {
+    FILE *f = fopen(path, "rb");
+    if (!f) { fprintf(stderr, "refine: cannot read %s\n", path); return 1; }
+    uint8_t d[DEC_BYTES];
+    size_t got;
+    long cap = 0;
+    while ((got = fread(d, 1, DEC_BYTES, f)) == DEC_BYTES) {
+        mg_board pos;
+        memcpy(&pos, d, 50);
+        const char *why = bg_validate((const int8_t *)d) ? "bad board"
+                          : mg_result(&pos) != 0 ? "game over"
+                          : d[50] < 1 || d[50] > 6 || d[51] < 1 || d[51] > 6 ? "bad dice" : NULL;
+        if (why) {
+            fprintf(stderr, "refine: start %ld of %s is not a position in play and a roll (%s)\n",
+                    n_starts + 1, path, why);
+            fclose(f);
+            return 1;
+        }
+        if (n_starts == cap) {
+            cap = cap ? 2 * cap : 1024;
+            uint8_t *more = realloc(starts, (size_t)cap * DEC_BYTES);
+            if (!more) { fprintf(stderr, "refine: out of memory\n"); fclose(f); return 1; }
+            starts = more;
+        }
+        memcpy(starts + (size_t)n_starts * DEC_BYTES, d, DEC_BYTES);
+        n_starts++;
+    }
+    int bad = ferror(f) || got != 0;
+    fclose(f);
+    if (bad || n_starts == 0) {
+        fprintf(stderr, "refine: %s %s\n", path, n_starts == 0 && !bad ? "holds no start" : "ends in a partial start");
+        return 1;
+    }
+    return 0;
+}
+
+/* Pair g: A and B each take the side that moves first once, on the same dice; from the
+ * opening (no --from) or from start g mod n_starts with its own first roll. Cubeless points. */
 static int cmd_duel(int level_a, int level_b, long pairs, uint64_t seed) {
     double sum = 0, sumsq = 0;
     long wins_a = 0, games = 0;
@@ -233,9 +278,16 @@ static int cmd_duel(int level_a, int level_b, long pairs, uint64_t seed) {
         for (int a_first = 0; a_first < 2; a_first++) {
             uint64_t rng = seed * 1000003u + (uint64_t)g * 7919u;
             mg_board pos;
-            mg_start(&pos);
             int d1, d2, side = 0;   /* side 0 moves first; it is A when a_first */
-            do { d1 = roll_die(&rng); d2 = roll_die(&rng); } while (d1 == d2);
+            if (n_starts) {
+                const uint8_t *d = starts + (size_t)(g % n_starts) * DEC_BYTES;
+                memcpy(&pos, d, 50);
+                d1 = d[50];
+                d2 = d[51];
+            } else {
+                mg_start(&pos);
+                do { d1 = roll_die(&rng); d2 = roll_die(&rng); } while (d1 == d2);
+            }
             for (int moves = 0; moves < 2000; moves++) {
                 int a_moves = (side == 0) == (a_first == 1);
                 ev_w = a_moves ? wa : wb;
@@ -315,15 +367,17 @@ static void usage(void) {
         "             [--seed S] [--loss mse|xent] DATA...\n"
         "      trains W toward the targets in DATA (2%% held out), writes W2 after each epoch\n"
         "  refine duel --weights A --against B [--pairs 5000] [--level 3] [--level-b 3]\n"
-        "             [--seed S]\n"
-        "      duplicate-dice games, A against B; levels 3 (0-ply) or 4 (1-ply)\n"
+        "             [--seed S] [--from STARTS]\n"
+        "      duplicate-dice games, A against B; levels 3 (0-ply) or 4 (1-ply); --from:\n"
+        "      each pair from the next of STARTS' positions and first rolls (52 bytes each,\n"
+        "      as sldata gen --from) instead of the opening\n"
         "  refine average --out W W1 W2 ...\n"
         "      the element-wise mean of weights files of one shape\n");
 }
 
 int main(int argc, char **argv) {
     if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) { usage(); return argc < 2 ? 2 : 0; }
-    const char *cmd = argv[1], *weights = NULL, *against = NULL, *out = NULL;
+    const char *cmd = argv[1], *weights = NULL, *against = NULL, *out = NULL, *from = NULL;
     long positions = 100000, pairs = 5000;
     uint64_t seed = 1;
     double explore = 0.1, sample = 0.5, alpha0 = 0.01, alpha_end = 0.002;
@@ -340,6 +394,7 @@ int main(int argc, char **argv) {
         if (!v) { usage(); return 2; }
         if (!strcmp(a, "--weights")) weights = v;
         else if (!strcmp(a, "--against")) against = v;
+        else if (!strcmp(a, "--from")) from = v;
         else if (!strcmp(a, "--out")) out = v;
         else if (!strcmp(a, "--positions")) positions = atol(v);
         else if (!strcmp(a, "--pairs")) pairs = atol(v);
@@ -389,6 +444,7 @@ int main(int argc, char **argv) {
         if (!against || level_a < 3 || level_a > 5 || level_b < 3 || level_b > 5) { usage(); return 2; }
         wa = ev_w;
         if (wts_load(&wb, against) != 0) { fprintf(stderr, "refine: cannot load %s\n", against); return 1; }
+        if (from && read_starts(from) != 0) return 1;
         return cmd_duel(level_a, level_b, pairs, seed);
     }
     usage();

@@ -372,6 +372,34 @@ def test_foreign_positions_writes_both_sides_decisions_reproducibly(tmp_path):
     assert first_moves == 4   # every decision of four games, the first of each among them
 
 
+def test_few_positions_writes_seeded_decisions_of_the_few_men_class_from_both_sides(tmp_path):
+    """few_positions.py: a side with 1-3 men in play, at least one of them back (bar, or the
+    opponent's outfield or home), against 12-15 men, the two in contact; each a legal position
+    still in play with two dice; the few-men side on roll in some and not in others; the same
+    seed writes the same file, another seed another."""
+    import few_positions
+    for name, seed in (("a.dec", 5), ("b.dec", 5), ("c.dec", 6)):
+        assert few_positions.main(["--count", "300", "--seed", str(seed), "--out",
+                                   str(tmp_path / name)]) == 0
+    data = (tmp_path / "a.dec").read_bytes()
+    assert data == (tmp_path / "b.dec").read_bytes() != (tmp_path / "c.dec").read_bytes()
+    assert len(data) == 300 * 52
+    board = ffi.new("int8_t[]", 50)
+    few_on_roll = 0
+    for k in range(300):
+        d = data[52 * k:52 * k + 52]
+        b = struct.unpack("<50b", d[:50])
+        board[0:50] = list(b)
+        assert lib.bg_validate(board) == 0 and lib.bg_game_result(board) == 0
+        assert 1 <= d[50] <= 6 and 1 <= d[51] <= 6 and in_contact(b)
+        rows = (b[:25], b[25:])
+        few = min(rows, key=sum)
+        assert 1 <= sum(few) <= 3 and 12 <= sum(max(rows, key=sum)) <= 15
+        assert any(few[12:25])        # a man still back: on the bar or on its 13- to 24-point
+        few_on_roll += sum(b[:25]) <= 3
+    assert 100 < few_on_roll < 200
+
+
 def rollout_records(sldata, tmp_path, name, *args, positions=40):
     run(sldata, "gen", "--weights", ev.WEIGHTS_PATH, "--positions", positions, "--seed", 12,
         "--only", "contact", "--out", tmp_path / name, *args)

@@ -127,6 +127,39 @@ def test_refine_gen_fit_duel_and_average(tools, tmp_path):
     assert (tmp_path / "avg.wts").read_bytes() == open(shipped, "rb").read()
 
 
+def test_refine_duel_from_starts_plays_each_pair_from_its_start_and_refuses_a_bad_file(
+        tools, tmp_path):
+    """duel --from: each pair starts at the file's next position with its own first roll. From
+    a start the side on roll wins at once (its last man on its 1-point), two different nets
+    split every pair evenly; from the opening they do not."""
+    shipped = ev.WEIGHTS_PATH
+    run(tools, "refine", "gen", "--weights", shipped, "--positions", 40, "--seed", 2,
+        "--out", tmp_path / "d.dat")
+    run(tools, "refine", "fit", "--weights", shipped, "--epochs", 1, "--alpha", 0.05, "--out",
+        tmp_path / "f.wts", tmp_path / "d.dat")
+    duel = ("refine", "duel", "--weights", tmp_path / "f.wts", "--against", shipped,
+            "--pairs", 40, "--seed", 3)
+    opening = run(tools, *duel).stdout
+    assert "80 games" in opening and "+0.000 ppg" not in opening
+    board = [0] * 50
+    board[0] = 1                     # the side on roll: one man left, on its 1-point
+    board[25 + 5] = 15               # the other: all fifteen on its 6-point, none off
+    (tmp_path / "won.dec").write_bytes(bytes(board) + bytes((6, 5)))
+    won = run(tools, *duel, "--from", tmp_path / "won.dec").stdout
+    assert "80 games, A (level 3) +0.000 ppg, 95% CI [+0.000, +0.000], A wins 0.500" in won
+    over = [0] * 50
+    over[25 + 5] = 15                # the side on roll has no man left: the game is over
+    for name, data, says in (("part.dec", bytes(board) + bytes((6,)), "ends in a partial start"),
+                             ("over.dec", bytes(board) + bytes((6, 5)) + bytes(over) + bytes((1, 2)),
+                              "start 2 of"),
+                             ("dice.dec", bytes(board) + bytes((7, 5)), "(bad dice)"),
+                             ("none.dec", b"", "holds no start")):
+        (tmp_path / name).write_bytes(data)
+        proc = subprocess.run([os.path.join(tools, "refine"), *map(str, duel[1:]), "--from",
+                               str(tmp_path / name)], capture_output=True, text=True)
+        assert proc.returncode == 1 and says in proc.stderr and proc.stdout == "", name
+
+
 def test_refine_fits_each_net_on_the_positions_it_judges_and_carries_the_crashed_net(tools,
                                                                                     tmp_path):
     """With a crashed net, refine fit sends crashed positions to it and the rest to the
