@@ -149,9 +149,9 @@ def test_refine_duel_from_starts_plays_each_pair_from_its_start_and_refuses_a_ba
     assert "80 games, A (level 3) +0.000 ppg, 95% CI [+0.000, +0.000], A wins 0.500" in won
     over = [0] * 50
     over[25 + 5] = 15                # the side on roll has no man left: the game is over
-    for name, data, says in (("part.dec", bytes(board) + bytes((6,)), "ends in a partial start"),
-                             ("over.dec", bytes(board) + bytes((6, 5)) + bytes(over) + bytes((1, 2)),
-                              "start 2 of"),
+    start = bytes(board) + bytes((6, 5))
+    for name, data, says in (("part.dec", start[:-1], "ends in a partial start"),
+                             ("over.dec", start + bytes(over) + bytes((1, 2)), "start 2 of"),
                              ("dice.dec", bytes(board) + bytes((7, 5)), "(bad dice)"),
                              ("none.dec", b"", "holds no start")):
         (tmp_path / name).write_bytes(data)
