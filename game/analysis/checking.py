@@ -18,7 +18,7 @@ from typing import TypeVar
 from game.analysis.cube_judgement import cube_loss, cube_verdict, in_emg, normalized
 from game.analysis.verdicts import DOUBTFUL, Check, Choice, CubeReview, MoveReview
 from game.model import evaluator
-from game.model.match_equity import Emg
+from game.model.match_equity import Emg, match_value
 from game.model.match_terms import MONEY, MatchTerms
 from game.model.position import Position
 from game.model.rollout import CUBE_ACTIONS, Rollout, RolloutError, RolloutProgress
@@ -76,6 +76,48 @@ def play_values(afters: Sequence[Position], judged: Sequence[tuple], terms: Matc
         return [equity for equity, _ in judged]
     values = evaluator.cubeful_plays(afters, [chances for _, chances in judged], terms.judged)
     return [value / terms.scale for value in values]
+
+
+def _win_shifted(chances: evaluator.Probabilities, shift: float) -> evaluator.Probabilities:
+    """`chances` with the win moved by `shift` (kept within 0..1), the gammons and backgammons
+    of each side the same share of its wins or losses as before."""
+    win = min(1.0, max(0.0, chances.win + shift))
+    wins = win / chances.win if chances.win > 0 else 0.0
+    losses = (1.0 - win) / (1.0 - chances.win) if chances.win < 1 else 0.0
+    return evaluator.Probabilities(win, chances.win_gammon * wins, chances.win_backgammon * wins,
+                                   chances.lose_gammon * losses,
+                                   chances.lose_backgammon * losses)
+
+
+def _cubeless_value(chances: evaluator.Probabilities, terms: MatchTerms) -> float:
+    """The chances' cubeless equity in a rollout's units: money points per unit of cube, or in
+    a match 2*mwc-1 with the game ending at the cube (match_value)."""
+    if terms.judged.length == 0:
+        return (2 * chances.win - 1 + chances.win_gammon - chances.lose_gammon
+                + chances.win_backgammon - chances.lose_backgammon)
+    return match_value(chances, terms.judged)
+
+
+def cubeful_interval(afters: Sequence[Position], chances: Sequence[evaluator.Probabilities],
+                     terms: MatchTerms, cubeful: bool, interval: float) -> float:
+    """The 95% interval of a difference of play_values (cubeful with the cube in play) from
+    `interval`, that of the same plays' cubeless difference as a rollout measures it: each
+    play's cubeful value moves with its chances' noise by the slope of play_values over that
+    noise (a secant across the interval, by moving the win), so the steeper play's slope
+    scales it. Cubeless (no cube in play, or no chances): `interval` itself. Near a take or
+    cash point the cube makes a value move up to twice as fast as the chances do."""
+    if not cubeful or interval <= 0 or any(c is None for c in chances):
+        return interval
+    shift = min(0.05, max(0.002, interval / 2))
+    slope = 0.0
+    for after, c in zip(afters, chances, strict=True):
+        up, down = _win_shifted(c, shift), _win_shifted(c, -shift)
+        moved = _cubeless_value(up, terms) - _cubeless_value(down, terms)
+        if moved <= 0:
+            continue
+        high, low = play_values([after, after], [(0.0, up), (0.0, down)], terms, True)
+        slope = max(slope, abs(high - low) / moved)
+    return interval * slope if slope > 0 else interval
 
 
 class PlayChecks:
@@ -254,7 +296,8 @@ def roll_check(quick: MoveReview, checked: MoveReview, rolls: RollChecks) -> Mov
     review values a play (play_values: cubefully with the cube in play): the better is the
     best, the loss and mark are the play made's against it (none when the difference lies
     within the rollout's own 95% interval: no error is proven), check says how many games,
-    the difference measured and its 95% interval (cubeless, or 2*mwc-1 turned into EMG), and
+    the difference measured and its 95% interval (of the values compared, cubeful_interval;
+    money points per unit of cube, or 2*mwc-1 turned into EMG), and
     the 3-ply check's error when there was one. None when a stop cut the rollout short."""
     plays = [checked.played, checked.best]          # the play made first: the best's
                                                     # figures are its difference from it
@@ -269,7 +312,9 @@ def roll_check(quick: MoveReview, checked: MoveReview, rolls: RollChecks) -> Mov
                      for c, value, f in zip(plays, values, figures, strict=True))
     best = other if other.equity > played.equity else played
     measured = max(0.0, other.equity - played.equity)
-    interval = figures[1].versus_first.interval     # the noise of the two's difference
+    # the noise of the two's difference, in the units of the values compared
+    interval = cubeful_interval([c.play.after for c in plays], [f.chances for f in figures],
+                                quick.terms, quick.cubeful, figures[1].versus_first.interval)
     if quick.emg is not None:
         measured, interval = quick.emg.error(measured), quick.emg.error(interval)
     if checked.check is None:             # rolled out at once: the quick judgement's depth

@@ -146,6 +146,27 @@ def test_a_rollout_whose_difference_is_within_its_own_noise_charges_nothing():
     assert not proven.account().endswith("proven")
 
 
+def test_a_cubeful_rollout_charge_carries_the_noise_of_the_cube_not_of_the_chances_alone():
+    """A rollout measures the cubeless difference of two plays with its 95% interval; the
+    review compares their cubeful values, which near a take point move about twice as fast as
+    the chances. At 3-away/7-away (a session 52 case: 2LaRCBExtxkDEA, 32, the hit against 6/1)
+    the interval of the cubeful difference is 1.9-2.0 times the cubeless one; money play
+    with the cube centred about 1.4; with no cube in play it is the cubeless interval."""
+    hit, quiet = Position.from_id("2LaRCEixXRkDEA"), Position.from_id("2LaRCBFjthkDEA")
+    chances = [evaluator.Probabilities(0.3567, 0.1624, 0.0131, 0.2228, 0.0168),
+               evaluator.Probabilities(0.3452, 0.1061, 0.0037, 0.1487, 0.0060)]
+    match = MatchTerms(cube_value=1, cube_owner=0, length=7, away_me=3, away_opp=7)
+    cubeless = 0.0052                      # 2*mwc-1: 0.041 EMG at this score
+    wide = checking.cubeful_interval([hit, quiet], chances, match, True, cubeless)
+    assert 1.8 * cubeless < wide < 2.1 * cubeless
+    money = checking.cubeful_interval([hit, quiet], chances, MONEY, True, 0.03)
+    assert 1.3 * 0.03 < money < 1.6 * 0.03
+    assert checking.cubeful_interval([hit, quiet], chances, match, False, cubeless) == cubeless
+    # both plays far past the opponent's take point: the cube holds their values still
+    crushed = [evaluator.Probabilities(0.97, 0.6, 0.05, 0.0, 0.0)] * 2
+    assert checking.cubeful_interval([hit, quiet], crushed, MONEY, True, 0.03) < 0.03
+
+
 @pytest.fixture(scope="module")
 def whole_game():
     """A whole game of errors, reviewed QUICK and CHECKED: (record, quick, checked)."""
