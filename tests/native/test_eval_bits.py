@@ -16,8 +16,8 @@ from shared_cases import positions_from_play as _positions_from_play
 
 POSITIONS, SEED = 3000, 43
 # the weights file's FNV-1a checksum (its last four bytes) and the digest of the answers
-PINNED_WEIGHTS = 0x945B218C
-PINNED_SHA256 = "10f99a4e1dddc7b11946a6bd2592b1441678ce7baf8ef38e81d5df15c32c4f1d"
+PINNED_WEIGHTS = 0x3783B242
+PINNED_SHA256 = "66d6c4436896e9693efec12c705c6748843b5025e2480050369ef3cff4e0f77f"
 
 
 def weights_checksum() -> int:
@@ -81,25 +81,25 @@ RANK_POSITIONS, RANK_SEED = 200, 49
 # entries are built on it, so every digest here holding a pre-Crawford or Crawford-game
 # score is new bits. Money play's, and the rankings post-Crawford at cube 2, are the same.
 PINNED_RANK = {
-    (3, MONEY): "188756d6c237acb6eb9f26c21a2c6cb6a08ab4983d27f8208b2c0007643b890e",
-    (3, SCORES[0]): "cb019876a9dd8119fe7c7b51fd7747160038f5ad4fc351ed8f14903b38dd2aaf",
-    (3, SCORES[1]): "27565cd6c0152a3d4fd3850694c28ed15e71dd699a80f6d7d09c623a03f1464e",
-    (3, SCORES[2]): "2b8835bd65a435947de3c75ddcd7b17239e5a941d29b17d59119add288f60492",
-    (4, MONEY): "9d69ec71f1a8cceb256a803f31a2520cba7f04ff2150a29bf78905a7882da216",
-    (4, SCORES[0]): "52c50df8a353e554a6d50f38ea65d00b521ccc4facbd17cf53e869e06acedb9b",
-    (4, SCORES[1]): "d04e8b4ecb249e8605e6e5b3bf958524ce61b857d61342c99b4a8da315359455",
-    (4, SCORES[2]): "a3f785430787e5099c0c064156fa11d9b86946891c9658617f2898fe5e44b861",
+    (3, MONEY): "1fe534d4534d8e603bf21a8121b7fef06e3afac261bb7410955a9c47c1392ccf",
+    (3, SCORES[0]): "7d5294458e34030f518b501286c7fad8941a4f928e11a09022e7b6a99909e760",
+    (3, SCORES[1]): "1ec0cf1e292ab5fe70971123b9e18bb77222f6cffe559b68a459cf227c644c3b",
+    (3, SCORES[2]): "38877de60d9923497858e8b66b0f37ab1d25dabe607c745dce97f7e82108dec4",
+    (4, MONEY): "970c6e5a1805a3ae35d130b2bfe71b3e2908d69105c99e4a8fa5c8af659ace69",
+    (4, SCORES[0]): "2c8dbc635a6b315f16076d603b2f6cd62d843434314fa942c838e7e424a47d56",
+    (4, SCORES[1]): "f4daef135ad605f5323624b4f303e9c029828cc618262a0f37e4f98f56c0c329",
+    (4, SCORES[2]): "069f0da1914c6ddd3965fed2786dc4f5b6b29c84f8ca5010060e0285132d8c89",
 }
 # issue 57: the cube's equities in the Crawford game score its outcomes post-Crawford (they
 # were scored as if the Crawford game were still to come); so do the cube rollouts' and the
 # USR door's cube answers below. The ranking digests above stay the same bits.
-PINNED_CUBE = "ae70b13962d65a5a4b4dc53982270a7631670c1f2508178aedca99912e3d99f8"
+PINNED_CUBE = "1b0269dfa2aec55a32410b25f08ca04b72bcb4572cb7dbaf8299be8bbad5362d"
 # issue 57: a "too good" verdict also when the double would be taken (no double, playing on
 # beats the cash: GNU Backgammon's "too good to double, take"), and a double/take worth the
 # same as no double (the post-Crawford trailer's, within 1e-5) a double
 PINNED_CUBE_FROM_PROBS = "cf2982ffa0a71715dc8eb4661e186dd3fa0aa7c8c1286046a29e292310bc1f77"
 # issue 57: level 5's cube decision is a 2-ply cubeful search (native/src/cubeful.c)
-PINNED_CUBE_LEVEL5 = "37fb40f8a358dd571567430dc4f305a410bb973fe08d1c46cc898682d44cfc17"
+PINNED_CUBE_LEVEL5 = "1be92b0dd551d4f904c2acb6b3c8e4f567e0210a4bb1c81e3aa5b3cf0d24515f"
 PINNED_ROLLOUT = "cff41788e30dd78c12d6717549bfa7d077847af7ca49e9d15c542de968811628"
 PINNED_USR = "8fa5139d59a5b19c266f2f5d1caf1ba3075d20c9a3a381e484f0bd11c59a1ea4"
 

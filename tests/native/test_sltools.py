@@ -5,6 +5,7 @@ reads and writes the weights file (with or without a crashed net) byte for byte,
 reproducibly, each net from the positions it judges, widens and grows a net so that it plays
 as before, and refuses bad data with a clear message, writing nothing."""
 import os
+import pathlib
 import struct
 import subprocess
 import sys
@@ -398,6 +399,36 @@ def test_few_positions_writes_seeded_decisions_of_the_few_men_class_from_both_si
         assert any(few[12:25])        # a man still back: on the bar or on its 13- to 24-point
         few_on_roll += sum(b[:25]) <= 3
     assert 100 < few_on_roll < 200
+
+
+def test_cut_decisions_keeps_whole_decisions_of_a_run_and_a_share_and_refuses_a_bad_cut(
+        sldata, gen_data, tmp_path):
+    """cut_decisions.py: --records A:B keeps a run's records when A and B fall between
+    decisions, --share F:T then the decisions numbered [F*n, T*n) of those n, each whole, the
+    .dec beside; a cut inside a decision, or a .dec that does not count the file, is refused
+    and nothing is written."""
+    import cut_decisions
+    src = pathlib.Path(gen_data)
+    data, dec = src.read_bytes(), (src.parent / (src.name + ".dec")).read_bytes()
+    assert len(dec) >= 8 and max(dec) >= 2           # several decisions, some of 2+ plays
+    split = sum(dec[:3])                              # the first three decisions' records
+    out = tmp_path / "cut"
+    assert cut_decisions.main([str(src), str(out), "--records", f"{split}:{len(data) // 70}",
+                               "--share", "0:0.5"]) == 0
+    rest = dec[3:]
+    kept = rest[:int(0.5 * len(rest))]
+    assert out.with_suffix(".dec").read_bytes() == kept
+    assert out.read_bytes() == data[70 * split:70 * (split + sum(kept))]
+    inside = next(i for i, k in enumerate(dec) if k >= 2)
+    for args in (["--records", f"{sum(dec[:inside]) + 1}:{len(data) // 70}"],
+                 ["--share", "0.5:0.2"]):
+        with pytest.raises(SystemExit):
+            cut_decisions.main([str(src), str(tmp_path / "bad"), *args])
+        assert not (tmp_path / "bad").exists()
+    (tmp_path / "short").write_bytes(data)
+    (tmp_path / "short.dec").write_bytes(dec[:-1])
+    with pytest.raises(SystemExit, match="counts"):
+        cut_decisions.main([str(tmp_path / "short"), str(tmp_path / "bad")])
 
 
 def rollout_records(sldata, tmp_path, name, *args, positions=40):

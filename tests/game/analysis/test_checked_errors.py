@@ -45,25 +45,33 @@ def play_named(position_id, dice, words):
                 if format_play(p.steps) == words)
 
 
-# 7-point match, 5-away against 6-away, the cube on 2 and the opponent's: 8/4 8/7 with 41 is
-# charged 0.026 EMG by level 5 and 0.043 by the cubeful 3-ply check (a ?; the best by the check:
-# 7/3 3/2*); GNU Backgammon 1.07 at 2 plies charges it 0.014 (8/7 8/4). bench/review_vs_gnubg.py
-# seed 1150's match 1, found for net48 by tests/repin.py (net44's, yM/BGQCoz+ABAw 8/5 5/4
-# with 31 at 0-0, no longer holds)
-ROLLED = ("f28AAChsW1sAAQ", (4, 1), "8/4 8/7", MatchTerms(2, 2, 7, 5, 6, 0))
-GNUBG_ROLLED = ["set player 0 human", "set player 1 human", "new match 7", "set score 1 2",
-                "set turn 1", "set cube value 2", "set cube owner 0",
-                "set board f28AAChsW1sAAQ", "set dice 41", "set output mwc off",
+# 7-point match, 5-away against 7-away, the cube on 2 and the opponent's: 13/9 9/6 with 43 is
+# charged 0.034 EMG by level 5 and 0.049 by the cubeful 3-ply check (a ?; the best by the check:
+# 9/5 8/5); GNU Backgammon 1.07 at 2 plies charges it 0.018 (13/6). bench/review_vs_gnubg.py
+# seed 1150's match 3, found for net52 by tests/repin.py (net48's, f28AAChsW1sAAQ 8/4 8/7 with
+# 41, no longer holds)
+ROLLED = ("C/cSASiYZxsHAA", (4, 3), "13/9 9/6", MatchTerms(2, 2, 7, 5, 7, 0))
+GNUBG_ROLLED = ["set player 0 human",
+                "set player 1 human",
+                "new match 7",
+                "set score 0 2",
+                "set turn 1",
+                "set cube value 2",
+                "set cube owner 0",
+                "set board C/cSASiYZxsHAA",
+                "set dice 43",
+                "set output mwc off",
                 "set evaluation chequerplay evaluation plies 2",
                 "set evaluation movefilter 2 0 20 0 2.0",
-                "set evaluation movefilter 2 1 -1 0 0.0", "hint 20"]
-GNUBG_ROLLED_WORDS = "8/7 8/4"          # our 8/4 8/7 as GNU Backgammon writes it
+                "set evaluation movefilter 2 1 -1 0 0.0",
+                "hint 20"]
+GNUBG_ROLLED_WORDS = "13/6"          # our 13/9 9/6 as GNU Backgammon writes it
 
 
-# 7-point match, 7-away against 3-away, the cube centred: 6/1 13/10 with 53 is charged 0.019
-# EMG by level 5, under ROLL_LINE, and 0.024 by the cubeful 3-ply check, over it;
-# bench/review_vs_gnubg.py seed 1150's match 2 (net48; repin.py)
-LATE_ROLLED = ("OM8dBgCaN8EBAw", (5, 3), "6/1 13/10", MatchTerms(1, 0, 7, 7, 3, 0))
+# 7-point match, 5-away against 7-away, the cube on 2 and the mover's: 6/3 4/2 with 32 is charged
+# 0.019 EMG by level 5, under ROLL_LINE, and 0.028 by the cubeful 3-ply check, over it;
+# bench/review_vs_gnubg.py seed 8803's match 1 (net52; repin.py)
+LATE_ROLLED = ("s9tBCgC3OwcAEA", (3, 2), "6/3 4/2", MatchTerms(2, 1, 7, 5, 7, 0))
 
 
 def quick_item(position_id, dice, words, terms, cubeful=False) -> MoveReview:

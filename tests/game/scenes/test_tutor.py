@@ -31,9 +31,9 @@ from game.scenes import tutor
 from gamedriver import CUBE_STOP, GameDriver
 
 # the human's opening roll, whose plays the tutor must mark every way (""; "?"; "??"): 6-4's
-# opening throw, the human's 6 beating the computer's 4 (with net48 its plays' losses: unmarked
-# 0.000 to 0.017, ? 0.079, ?? 0.086 and up; 5-3, net44's roll, has no ? play now, 6-5 one
-# unmarked play; tests/repin.py finds another for a new net)
+# opening throw, the human's 6 beating the computer's 4 (with net48 and net52 its plays'
+# losses: unmarked 0.000 to 0.017, ? 0.079, ?? 0.086 and up; 5-3, net44's roll, has no ? play
+# now, 6-5 one unmarked play; tests/repin.py finds another for a new net)
 HUMAN_ROLL = (6, 4)
 HUMAN_OPENS = [HUMAN_ROLL[1], HUMAN_ROLL[0]]    # the opening throw: the computer's die first
 HUMAN_TURN = f"human {HUMAN_ROLL[0]}{HUMAN_ROLL[1]}"   # the log's line for the human's turn
