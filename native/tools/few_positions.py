@@ -17,7 +17,7 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(os.path.dirname(HERE)))
 
-from game.model.position import Position, PositionError  # noqa: E402
+from native import ffi, lib  # noqa: E402
 
 POINTS = 24
 BAR = 24          # a row's 25th place
@@ -95,9 +95,7 @@ def decisions(count: int, seed: int) -> list[bytes]:
         if many is None or not _contact(few, many):
             continue
         board = few + many if rng.random() < 0.5 else many + few
-        try:
-            Position(tuple(board))
-        except PositionError:
+        if lib.bg_validate(ffi.new("int8_t[]", board)) != lib.BG_POS_OK:
             continue
         die1, die2 = rng.randint(1, 6), rng.randint(1, 6)
         out.append(bytes(board) + bytes((die1, die2)))
@@ -116,8 +114,10 @@ def main(argv: list[str] | None = None) -> int:
     decs = decisions(a.count, a.seed)
     with open(a.out, "wb") as f:
         f.write(b"".join(decs))
+    text = ffi.new("char[]", lib.BG_ID_LEN + 1)
     for d in decs[:a.show]:
-        print(Position(tuple(d[:50])).position_id, d[50], d[51])
+        lib.bg_ids_of_boards(ffi.new("int8_t[]", list(d[:50])), 1, text)
+        print(ffi.buffer(text, lib.BG_ID_LEN)[:].decode("ascii"), d[50], d[51])
     print(f"few_positions: {len(decs)} decisions -> {a.out}")
     return 0
 
