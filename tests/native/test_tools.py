@@ -131,7 +131,7 @@ def test_refine_duel_from_starts_plays_each_pair_from_its_start_and_refuses_a_ba
         tools, tmp_path):
     """duel --from: each pair starts at the file's next position with its own first roll. From
     a start the side on roll wins at once (its last man on its 1-point), two different nets
-    split every pair evenly; from the opening they do not."""
+    split every pair evenly; from the opening their pairs differ."""
     shipped = ev.WEIGHTS_PATH
     run(tools, "refine", "gen", "--weights", shipped, "--positions", 40, "--seed", 2,
         "--out", tmp_path / "d.dat")
@@ -139,8 +139,8 @@ def test_refine_duel_from_starts_plays_each_pair_from_its_start_and_refuses_a_ba
         tmp_path / "f.wts", tmp_path / "d.dat")
     duel = ("refine", "duel", "--weights", tmp_path / "f.wts", "--against", shipped,
             "--pairs", 40, "--seed", 3)
-    opening = run(tools, *duel).stdout
-    assert "80 games" in opening and "+0.000 ppg" not in opening
+    opening = run(tools, *duel).stdout       # two nets: pairs from the opening do not all tie
+    assert "80 games" in opening and "95% CI [+0.000, +0.000]" not in opening
     board = [0] * 50
     board[0] = 1                     # the side on roll: one man left, on its 1-point
     board[25 + 5] = 15               # the other: all fifteen on its 6-point, none off
