@@ -92,10 +92,7 @@ def _win_shifted(chances: evaluator.Probabilities, shift: float) -> evaluator.Pr
 def _cubeless_value(chances: evaluator.Probabilities, terms: MatchTerms) -> float:
     """The chances' cubeless equity in a rollout's units: money points per unit of cube, or in
     a match 2*mwc-1 with the game ending at the cube (match_value)."""
-    if terms.judged.length == 0:
-        return (2 * chances.win - 1 + chances.win_gammon - chances.lose_gammon
-                + chances.win_backgammon - chances.lose_backgammon)
-    return match_value(chances, terms.judged)
+    return chances.equity if terms.judged.length == 0 else match_value(chances, terms.judged)
 
 
 def cubeful_interval(afters: Sequence[Position], chances: Sequence[evaluator.Probabilities],

@@ -9,7 +9,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "bg.h"
 #include "search.h"
 #include "toolutil.h"
 #include "wtsio.h"
@@ -225,9 +224,9 @@ static int cmd_fit(ev_weights *w, int epochs, double alpha0, double alpha_end, u
 
 static ev_weights wa, wb;
 
-/* Starting positions for duel --from: DEC_BYTES each, the board (row 0 on roll) then the
- * first roll's two dice, as sldata gen --from reads them (e.g. few_positions.py's). */
-#define DEC_BYTES 52
+/* Starting positions for duel --from: decisions of DEC_BYTES (toolutil.h), the board (row 0 on
+ * roll) then the first roll's two dice, as sldata gen --from reads them (e.g.
+ * few_positions.py's). */
 static uint8_t *starts;
 static long n_starts;
 
@@ -238,11 +237,7 @@ static int read_starts(const char *path) {
     size_t got;
     long cap = 0;
     while ((got = fread(d, 1, DEC_BYTES, f)) == DEC_BYTES) {
-        mg_board pos;
-        memcpy(&pos, d, 50);
-        const char *why = bg_validate((const int8_t *)d) ? "bad board"
-                          : mg_result(&pos) != 0 ? "game over"
-                          : d[50] < 1 || d[50] > 6 || d[51] < 1 || d[51] > 6 ? "bad dice" : NULL;
+        const char *why = dec_problem(d);
         if (why) {
             fprintf(stderr, "refine: start %ld of %s is not a position in play and a roll (%s)\n",
                     n_starts + 1, path, why);

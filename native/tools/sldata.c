@@ -218,10 +218,9 @@ static int write_decision(const gen_opts *o, gen_out *g, int n) {
     return 0;
 }
 
-/* Decisions from a file (--from): DEC_BYTES a decision, the board (row 0 on roll, as the
- * records) then its two dice; e.g. the positions met in games against another program
+/* Decisions from a file (--from): DEC_BYTES a decision (toolutil.h), the board (row 0 on roll,
+ * as the records) then its two dice; e.g. the positions met in games against another program
  * (native/tools/foreign_positions.py). Every decision is taken (no --sample). */
-#define DEC_BYTES 52
 
 static int gen_from(const gen_opts *o, gen_out *g, FILE *fi, const char *from) {
     uint8_t d[DEC_BYTES];
@@ -233,9 +232,7 @@ static int gen_from(const gen_opts *o, gen_out *g, FILE *fi, const char *from) {
         memcpy(&pos, d, 50);
         int d1 = d[50], d2 = d[51];
         seen++;
-        const char *why = bg_validate((const int8_t *)d) ? "bad board"
-                          : mg_result(&pos) != 0 ? "game over"
-                          : d1 < 1 || d1 > 6 || d2 < 1 || d2 > 6 ? "bad dice" : NULL;
+        const char *why = dec_problem(d);
         if (why) {
             fprintf(stderr, "\nsldata: decision %ld of %s is not a position in play and a roll "
                     "(%s)\n", seen, from, why);

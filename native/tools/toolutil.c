@@ -1,8 +1,10 @@
-/* toolutil.c: the offline tools' random stream, clock, --loss option and file reading (see
- * toolutil.h). */
+/* toolutil.c: the offline tools' random stream, clock, --loss option, file reading and
+ * decision check (see toolutil.h). */
 #define _POSIX_C_SOURCE 199309L
 #include "toolutil.h"
 #include <stdio.h>
+#include "bg.h"
+#include "movegen.h"
 #include <string.h>
 #include <time.h>
 
@@ -35,4 +37,12 @@ long read_file(const char *path, uint8_t *buf, long cap) {
     long len = (long)fread(buf, 1, (size_t)cap, f);
     fclose(f);
     return len;
+}
+
+const char *dec_problem(const uint8_t *d) {
+    mg_board pos;
+    memcpy(&pos, d, 50);
+    return bg_validate((const int8_t *)d) ? "bad board"
+           : mg_result(&pos) != 0 ? "game over"
+           : d[50] < 1 || d[50] > 6 || d[51] < 1 || d[51] > 6 ? "bad dice" : NULL;
 }
