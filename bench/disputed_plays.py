@@ -87,10 +87,19 @@ class Dispute:
     note: str = ""
 
 
+# gnubg 2-ply for its hint, as its analysis judges; without a move filter set, gnubg 1.07's
+# hint judged some positions at 0 plies (session 53: 23YDQAim7wEAAA 63's hint said 0.504
+# where its analysis and its rollout said 0.611)
+HINT_SETTINGS = ("set evaluation chequerplay evaluation plies 2",
+                 "set evaluation chequerplay evaluation cubeful on",
+                 "set evaluation movefilter 2 0 20 0 2.0",
+                 "set evaluation movefilter 2 1 -1 0 0.0")
+
+
 def gnubg_hint(item: MoveReview) -> str:
     lines = ["set player 0 human", "set player 1 human", "set output mwc off",
              *set_up(item.terms, True), f"set board {item.before.position_id}",
-             f"set dice {item.dice[0]} {item.dice[1]}", "hint 20"]
+             f"set dice {item.dice[0]} {item.dice[1]}", *HINT_SETTINGS, "hint 20"]
     return run_gnubg(lines, 600)
 
 

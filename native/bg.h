@@ -257,11 +257,18 @@ int bg_judge_plays(const int8_t *afters, int n, int ply, const bg_match *match,
  * bg_judge_plays takes them, `probs` n * BG_N_PROBS the mover's cubeless chances after each
  * (from any judgement: bg_judge_plays, a ranking, a rollout); the opponent, then on roll,
  * weighs its cube by the live/dead cube formula at its position's efficiency
- * (bg_cube_decision's levels 1-3), and that value is turned to the mover's side. out_equity
+ * (bg_cube_decision's levels 1-3), and that value is turned to the mover's side. With `ply`
+ * 1 or 2 the opponent's cube is also searched that deep (as bg_cube_decision's levels 4 and
+ * 5) and the formula's miss there, the search's value less the formula's at the search's own
+ * chances, is added: where one roll decides (a last shot, a blitz), the owner's cube is worth
+ * what the rolls make of it, not what one efficiency says. 0: the formula alone. out_equity
  * n: money points with the cube value included, or 2*mwc-1. n, or a negative code (chances
- * as bg_cube_from_probs refuses them: -BG_ERR_BAD_ARG). */
+ * as bg_cube_from_probs refuses them, or ply outside 0..BG_CUBE_MISS_MAX_PLY:
+ * -BG_ERR_BAD_ARG). */
+#define BG_CUBE_MISS_MAX_PLY 2   /* the deepest search of the formula's miss (a play's cube,
+                                    bg_cubeful_plays; a decision, bg_cube_from_probs_at) */
 int bg_cubeful_plays(const int8_t *afters, int n, const float *probs, const bg_match *match,
-                     float *out_equity);
+                     int ply, float *out_equity);
 /* Each thread's cache of 0-ply judgements is direct-mapped, 2^BG_EVAL_CACHE_BITS slots (two
  * boards of one slot take turns in it). The calling thread's lookups (looks[0]) and hits
  * (hits[0]) so far. */
@@ -293,10 +300,15 @@ int bg_cube_decision(const int8_t *board, int level, const bg_match *match,
 int bg_cube_from_probs(const float *probs, const bg_match *match, float *out);
 /* The same from given probabilities for the side on roll in `board`, at that position's cube
  * efficiency (by its class, as levels 1-3 weigh their own chances): e.g. a rollout's mean
- * chances judged as the position's own. A bad board or terms: its negative code; chances as
- * bg_cube_from_probs refuses them: -BG_ERR_BAD_ARG. */
+ * chances judged as the position's own. With `ply` 1 or 2 the position's cube is also
+ * searched that deep (as bg_cube_decision's levels 4 and 5) and the formula's miss there, the
+ * search's no double and double/take less the formula's at the search's own chances, is
+ * added to the formula's at `probs`: the timing of the cube that one efficiency cannot see,
+ * with the chances given. 0: the formula alone. A bad board or terms: its negative code;
+ * chances as bg_cube_from_probs refuses them, or ply outside 0..BG_CUBE_MISS_MAX_PLY:
+ * -BG_ERR_BAD_ARG. */
 int bg_cube_from_probs_at(const int8_t *board, const float *probs, const bg_match *match,
-                          float *out);
+                          int ply, float *out);
 /* The match equity table our code computes: out[(i-1)*BG_MET_MAX + (j-1)] = chance to win
  * the match for a player needing i points against one needing j (i, j in 1..BG_MET_MAX),
  * before the Crawford game. Returns 0. */

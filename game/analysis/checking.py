@@ -51,6 +51,15 @@ ROLL_TRUNCATE = 20               # half-moves, then the net's 0-ply judgement (3
                                  # and 15% and 40% slower)
 ROLL_LEVEL = 3                   # both sides play the net's 0-ply best play
 ROLL_SEED = 1                    # the same dice for every review of the same play
+# plies of the search that finds the cube formula's miss (the formula at one efficiency is
+# blind to a cube's timing): for a play's value with the cube in play, the opponent's cube
+# after it (play_values), and for a rolled-out cube decision, the position's (roll_cube_check);
+# 2, level 5's cube search. The formula alone (0) missed where one roll decides: in seed
+# 90790's match of bench/review_vs_gnubg.py (a working seed), 23YDQAim7wEAAA with 63, 6/off
+# 5/2 leaves the opponent one shot; the formula valued it 0.574 EMG, the 2-ply search 0.389,
+# gnubg 2-ply 0.389, and gnubg's cubeful rollout charges the play 0.611 +/- 0.002 where we
+# charged 0.41-0.49.
+CUBE_MISS_PLY = 2
 CHECKED, QUICK = "checked", "quick"   # the review option (game/files/settings.py)
 # what listed_to_played takes: a review's listed plays, or a ranking's
 Listed = TypeVar("Listed", Choice, evaluator.Candidate)
@@ -65,16 +74,18 @@ def judge_afters(afters: Sequence[Position], terms: MatchTerms = MONEY,
 
 
 def play_values(afters: Sequence[Position], judged: Sequence[tuple], terms: MatchTerms = MONEY,
-                cubeful: bool = False) -> list[float]:
+                cubeful: bool = False, cube_ply: int | None = None) -> list[float]:
     """What the plays reaching `afters` are compared by, from their judgements `judged`
     ((equity, chances) each, judge_afters' or a ranking's): the equity as judged; with the
     cube in play (`cubeful`), the cubeful value of the chances at the mover's `terms` as
-    judged (evaluator.cubeful_plays: the opponent's cube weighed after the play, as GNU
-    Backgammon analyses a play), per unit of cube in money play. A judgement without chances
-    (level 1's heuristic) keeps its equity."""
+    judged (evaluator.cubeful_plays: the opponent's cube weighed after the play, searched
+    `cube_ply` deep, CUBE_MISS_PLY unless given, as GNU Backgammon analyses a play), per unit
+    of cube in money play. A judgement without chances (level 1's heuristic) keeps its
+    equity."""
     if not cubeful or any(chances is None for _, chances in judged):
         return [equity for equity, _ in judged]
-    values = evaluator.cubeful_plays(afters, [chances for _, chances in judged], terms.judged)
+    values = evaluator.cubeful_plays(afters, [chances for _, chances in judged], terms.judged,
+                                     CUBE_MISS_PLY if cube_ply is None else cube_ply)
     return [value / terms.scale for value in values]
 
 
@@ -112,7 +123,8 @@ def cubeful_interval(afters: Sequence[Position], chances: Sequence[evaluator.Pro
         moved = _cubeless_value(up, terms) - _cubeless_value(down, terms)
         if moved <= 0:
             continue
-        high, low = play_values([after, after], [(0.0, up), (0.0, down)], terms, True)
+        high, low = play_values([after, after], [(0.0, up), (0.0, down)], terms, True,
+                                cube_ply=0)     # the search's correction moves neither
         slope = max(slope, abs(high - low) / moved)
     return interval * slope if slope > 0 else interval
 
@@ -362,17 +374,19 @@ def wants_cube_roll(checked: CubeReview) -> bool:
 def roll_cube_check(checked: CubeReview, rolls: RollChecks) -> CubeReview | None:
     """The CubeReview `checked` (check_cube's) checked again by a rollout of its position:
     the decision is the cube theory on the rollout's mean chances at the position's cube
-    efficiency (evaluator.cube_decision_for, as levels 1-3 take their own chances), per unit
-    of cube as the review's; the loss and verdict are the action's against it; check says
-    the games and the wider 95% interval of the decision's two rolled-out equities (no
-    double, double/take; the double/pass has none), so the answer judged by the same
-    decision says the same. None when a stop cut the rollout short."""
+    efficiency (evaluator.cube_decision_for, as levels 1-3 take their own chances) with the
+    formula's miss found by a CUBE_MISS_PLY search added, per unit of cube as the review's;
+    the loss and verdict are the action's against it; check says the games and the wider
+    95% interval of the decision's two rolled-out equities (no double, double/take; the
+    double/pass has none), so the answer judged by the same decision says the same. None
+    when a stop cut the rollout short."""
     terms = checked.terms
     answer = rolls.roll_cube(checked.before, terms)
     if answer is None:
         return None
     decision = normalized(evaluator.cube_decision_for(answer.candidates[0].chances, terms,
-                                                      checked.before), terms.scale)
+                                                      checked.before, CUBE_MISS_PLY),
+                          terms.scale)
     loss = cube_loss(checked.kind, in_emg(decision, terms))
     interval = 0.0
     if answer.cube is not None:

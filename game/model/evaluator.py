@@ -301,13 +301,23 @@ def judge_plays(afters: Sequence, ply: int, terms: MatchTerms = MONEY,
     return [(float(equity[i]), Probabilities(*probs[k * i:k * i + k])) for i in range(n)]
 
 
+def _check_miss_ply(ply: object) -> None:
+    """The plies of a search for the cube formula's miss: 0 (none) to bg.h's most."""
+    if not isinstance(ply, int) or isinstance(ply, bool) or not (
+            0 <= ply <= lib.BG_CUBE_MISS_MAX_PLY):
+        raise ValueError(f"the cube formula's miss is searched 0 to "
+                         f"{lib.BG_CUBE_MISS_MAX_PLY} plies deep, not {ply!r}")
+
+
 def cubeful_plays(afters: Sequence, chances: Sequence[Probabilities],
-                  terms: MatchTerms = MONEY) -> list[float]:
+                  terms: MatchTerms = MONEY, ply: int = 0) -> list[float]:
     """The cubeful value of each play reaching `afters` (Positions or IDs, the mover still on
     roll) for its mover at `terms`, from the mover's cubeless `chances` after it (any
     judgement's): the opponent, then on roll, weighs its cube by the live/dead cube formula
     at its position's efficiency (bg.h bg_cubeful_plays), as GNU Backgammon values a play
-    with the cube in play. Money points with the cube included, or 2*mwc-1."""
+    with the cube in play; with `ply` 1 or 2, the formula's miss found by searching the
+    opponent's cube that deep is added. Money points with the cube included, or 2*mwc-1."""
+    _check_miss_ply(ply)
     boards = [_position(a) for a in afters]
     if len(boards) != len(chances):
         raise ValueError(f"{len(boards)} plays and {len(chances)} chances")
@@ -317,7 +327,7 @@ def cubeful_plays(afters: Sequence, chances: Sequence[Probabilities],
     c_boards = ffi.new("int8_t[]", [c for b in boards for c in b.board])
     c_probs = ffi.new("float[]", [x for p in chances for x in astuple(p)])
     out = ffi.new("float[]", n)
-    code = lib.bg_cubeful_plays(c_boards, n, c_probs, terms.as_c(), out)
+    code = lib.bg_cubeful_plays(c_boards, n, c_probs, terms.as_c(), ply, out)
     if code == -lib.BG_ERR_BAD_ARG:
         raise EvaluatorError("the evaluator refused cubeful values of impossible chances "
                              "(each 0 to 1, the gammons within the wins, the backgammons "
@@ -364,11 +374,16 @@ def cube_decision(position_id: Position | str, level: int = 5, terms: MatchTerms
 
 def cube_decision_for(chances: Probabilities | Sequence[float],
                       terms: MatchTerms = MONEY,
-                      position: Position | str | None = None) -> CubeDecision:
+                      position: Position | str | None = None, ply: int = 0) -> CubeDecision:
     """The same decision from given chances (win, win gammon, win backgammon, lose gammon,
     lose backgammon for the side on roll) instead of a position's own: the cube theory
     alone; with `position`, at that position's cube efficiency (by its class, as levels 1-3
-    weigh their own chances), e.g. for a rollout's mean chances."""
+    weigh their own chances), e.g. for a rollout's mean chances, and with `ply` 1 or 2 the
+    formula's miss found by searching the position that deep added (bg.h
+    bg_cube_from_probs_at)."""
+    _check_miss_ply(ply)
+    if ply and position is None:
+        raise ValueError("the formula's miss is searched in a position: give it")
     if isinstance(chances, Probabilities):
         chances = (chances.win, chances.win_gammon, chances.win_backgammon,
                    chances.lose_gammon, chances.lose_backgammon)
@@ -389,7 +404,8 @@ def cube_decision_for(chances: Probabilities | Sequence[float],
     if position is None:
         bits = lib.bg_cube_from_probs(probs, terms.as_c(), out)
     else:
-        bits = lib.bg_cube_from_probs_at(_position(position).as_c(), probs, terms.as_c(), out)
+        bits = lib.bg_cube_from_probs_at(_position(position).as_c(), probs, terms.as_c(), ply,
+                                         out)
     return _cube_answer(bits, out)
 
 

@@ -70,7 +70,12 @@ void cf_decide(const mg_board *pos, int ply, const bg_match *m, cube_result *out
 /* The cubeful value of a play for its mover at its terms m (row 0 of `after` still the
  * mover's; `mover`: its cubeless chances after the play, from any judgement): the opponent,
  * then on roll, weighs its cube (no double, double/take, double/pass) by the formula at the
- * efficiency of its position; that value turned to the mover's side. Money points (cube
- * included) or 2*mwc-1. m checked by the caller. */
-float cf_after_play(const mg_board *after, const float mover[NN_OUT], const bg_match *m);
+ * efficiency of its position; that value turned to the mover's side. With ply 1..3 the
+ * opponent's cube is searched that deep (cf_decide) and the formula's miss there (the
+ * search's value less the formula's at the search's own chances) is added to the formula's
+ * value at `mover`: the cube's timing where one roll decides, which no single efficiency
+ * sees, with the chances of the judgement given. Money points (cube included) or 2*mwc-1.
+ * m checked by the caller. */
+float cf_after_play(const mg_board *after, const float mover[NN_OUT], const bg_match *m,
+                    int ply);
 #endif

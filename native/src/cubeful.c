@@ -135,7 +135,9 @@ static void node(const mg_board *pos, int ply, const bg_match *s, int n, float *
             float qs[2][NN_OUT], v[2 * CF_MAX_STATES], q[NN_OUT], gap;
             int have = best_two(pos, d1, d2, ply, c, kids, qs, &gap);
             child_values(&kids[0], ply - 1, qs[0], c, m, v, q);
-            if (ply >= 2 && have > 1 && gap < CF_SECOND_MARGIN) {
+            /* the margin per unit of cube: money values carry the cube */
+            const float unit = c[0].match_to == 0 ? (float)c[0].cube_value : 1.0f;
+            if (ply >= 2 && have > 1 && gap < CF_SECOND_MARGIN * unit) {
                 float v2[2 * CF_MAX_STATES], q2[NN_OUT];
                 child_values(&kids[1], ply - 1, qs[1], c, m, v2, q2);
                 if (v2[0] > v[0]) { memcpy(v, v2, sizeof v); memcpy(q, q2, sizeof q); }
@@ -170,13 +172,26 @@ void cf_decide(const mg_board *pos, int ply, const bg_match *m, cube_result *out
     out->bits = cube_bits(m, out->nd, out->dt, out->dp);
 }
 
-float cf_after_play(const mg_board *after, const float mover[NN_OUT], const bg_match *m) {
+/* the opponent's value (on roll at opp, its terms theirs) by the formula at chances q */
+static float theirs_at0(const mg_board *opp, const float q[NN_OUT], const bg_match *theirs) {
+    cube_result r;
+    cube_at0(opp, b2_pair(opp), q, theirs, &r);
+    return weighed(theirs, r.nd, r.dt);
+}
+
+float cf_after_play(const mg_board *after, const float mover[NN_OUT], const bg_match *m,
+                    int ply) {
     bg_match theirs = turned(m);
     mg_board opp;
     float q[NN_OUT];
-    cube_result r;
     mg_swap(after, &opp);
     ev_invert(mover, q);
-    cube_at0(&opp, b2_pair(&opp), q, &theirs, &r);
-    return -weighed(&theirs, r.nd, r.dt);
+    float value = theirs_at0(&opp, q, &theirs);
+    if (ply > 0 && mg_result(&opp) == 0) {
+        cube_result r;
+        float p[NN_OUT];
+        cf_decide(&opp, ply, &theirs, &r, p);
+        value += weighed(&theirs, r.nd, r.dt) - theirs_at0(&opp, p, &theirs);
+    }
+    return -value;
 }

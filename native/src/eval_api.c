@@ -220,10 +220,11 @@ static int chances_ok(const float *probs) {
 
 /* bg_cube_from_probs and bg_cube_from_probs_at: the decision from given chances, checked, at
  * the cube efficiency of the position `at` (NULL: a contact position's, cube_decide's), into
- * bg_cube_decision's out[]; its bits */
-static int from_probs(const float *probs, const mg_board *at, const bg_match *match,
+ * bg_cube_decision's out[]; with ply 1..BG_CUBE_MISS_MAX_PLY (and `at`), the formula's miss
+ * found by searching `at` that deep is added to its no double and double/take; its bits */
+static int from_probs(const float *probs, const mg_board *at, const bg_match *match, int ply,
                       float *out) {
-    if (!probs || !out) return -BG_ERR_BAD_ARG;
+    if (!probs || !out || ply < 0 || ply > BG_CUBE_MISS_MAX_PLY) return -BG_ERR_BAD_ARG;
     int rc = bg_check_match(match);
     if (rc) return rc;
     if (!chances_ok(probs)) return -BG_ERR_BAD_ARG;
@@ -231,25 +232,35 @@ static int from_probs(const float *probs, const mg_board *at, const bg_match *ma
     cube_result r;
     if (at) cube_decide_x(probs, cube_efficiency(at), m, &r);
     else cube_decide(probs, m, &r);
+    if (at && ply > 0 && mg_result(at) == 0) {
+        cube_result searched, formula;
+        float p[NN_OUT];
+        cf_decide(at, ply, m, &searched, p);
+        cube_decide_x(p, cube_efficiency(at), m, &formula);
+        r.nd += searched.nd - formula.nd;
+        r.dt += searched.dt - formula.dt;
+        r.bits = cube_bits(m, r.nd, r.dt, r.dp);
+    }
     out[0] = r.nd; out[1] = r.dt; out[2] = r.dp;
     out[3] = probs[EV_WIN]; out[4] = probs[EV_WIN_G]; out[5] = probs[EV_LOSE_G];
     return r.bits;
 }
 
 int bg_cube_from_probs(const float *probs, const bg_match *match, float *out) {
-    return from_probs(probs, NULL, match, out);
+    return from_probs(probs, NULL, match, 0, out);
 }
 
 int bg_cube_from_probs_at(const int8_t *board, const float *probs, const bg_match *match,
-                          float *out) {
+                          int ply, float *out) {
     if (!board) return -BG_ERR_BAD_ARG;
     int rc = check_board(board);
-    return rc ? rc : from_probs(probs, (const mg_board *)board, match, out);
+    return rc ? rc : from_probs(probs, (const mg_board *)board, match, ply, out);
 }
 
 int bg_cubeful_plays(const int8_t *afters, int n, const float *probs, const bg_match *match,
-                     float *out_equity) {
-    if (!afters || !probs || !out_equity || n < 0) return -BG_ERR_BAD_ARG;
+                     int ply, float *out_equity) {
+    if (!afters || !probs || !out_equity || n < 0 || ply < 0 || ply > BG_CUBE_MISS_MAX_PLY)
+        return -BG_ERR_BAD_ARG;
     int rc = bg_check_match(match);
     if (rc) return rc;
     for (int i = 0; i < n; i++) {
@@ -259,7 +270,7 @@ int bg_cubeful_plays(const int8_t *afters, int n, const float *probs, const bg_m
     }
     for (int i = 0; i < n; i++)
         out_equity[i] = cf_after_play((const mg_board *)(afters + (size_t)i * BG_BOARD_LEN),
-                                      probs + (size_t)i * BG_N_PROBS, match ? match : &money);
+                                      probs + (size_t)i * BG_N_PROBS, match ? match : &money, ply);
     return n;
 }
 

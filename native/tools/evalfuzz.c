@@ -97,6 +97,17 @@ int main(int argc, char **argv) {
                     float lim = len > 0 ? 1.001f : 6.001f * cube;
                     if (!(cout[k] >= -lim && cout[k] <= lim)) bad_answers++;
                 }
+            if (i % 25 == 0) {   /* the formula's miss searched, in this position and after a
+                                    play of it; a ply out of range now and then */
+                int ply = rnd() % 10 ? rint_(0, BG_CUBE_MISS_MAX_PLY) : rint_(-2, 5);
+                bits = bg_cube_from_probs_at(work, ch, &terms, ply, cout);
+                if (bits >= 0 && (ply < 0 || ply > BG_CUBE_MISS_MAX_PLY)) bad_answers++;
+                float value;
+                if (bg_cubeful_plays(work, 1, ch, &terms, ply, &value) == 1   /* finite, sane */
+                    && (ply < 0 || ply > BG_CUBE_MISS_MAX_PLY
+                        || !(value >= -10.0f * cube && value <= 10.0f * cube)))
+                    bad_answers++;
+            }
         }
         /* the USR door with the position, random jobs and random parameter bytes */
         int addr = rnd() % 50 == 0 ? rint_(-10, 65600) : rint_(0x4000, 0xFE00);

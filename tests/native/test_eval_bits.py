@@ -98,8 +98,10 @@ PINNED_CUBE = "1b0269dfa2aec55a32410b25f08ca04b72bcb4572cb7dbaf8299be8bbad5362d"
 # beats the cash: GNU Backgammon's "too good to double, take"), and a double/take worth the
 # same as no double (the post-Crawford trailer's, within 1e-5) a double
 PINNED_CUBE_FROM_PROBS = "cf2982ffa0a71715dc8eb4661e186dd3fa0aa7c8c1286046a29e292310bc1f77"
-# issue 57: level 5's cube decision is a 2-ply cubeful search (native/src/cubeful.c)
-PINNED_CUBE_LEVEL5 = "1be92b0dd551d4f904c2acb6b3c8e4f567e0210a4bb1c81e3aa5b3cf0d24515f"
+# issue 57: level 5's cube decision is a 2-ply cubeful search (native/src/cubeful.c); session 53:
+# its filter re-judges a close second by the gap per unit of cube in money play (the money
+# cubes of 2 and 4 here moved)
+PINNED_CUBE_LEVEL5 = "2cd033b1a44763f92ad7da98b1e7b39e8853d96f10bc177dd2faa97f7034bfd8"
 PINNED_ROLLOUT = "cff41788e30dd78c12d6717549bfa7d077847af7ca49e9d15c542de968811628"
 PINNED_USR = "8fa5139d59a5b19c266f2f5d1caf1ba3075d20c9a3a381e484f0bd11c59a1ea4"
 

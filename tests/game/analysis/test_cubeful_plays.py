@@ -1,8 +1,8 @@
 """Plays valued with the cube in play (issue 58): the review and the tutor charge a play by its
-cubeful value, the opponent's cube weighed after it by the live/dead cube formula
-(native bg_cubeful_plays, evaluator.cubeful_plays), as GNU Backgammon analyses a play; with
-the cube out of play, cubelessly as before. Checked against `gnubg -t`'s own hint, cubeful
-and cubeless, and on terms where no cube can turn."""
+cubeful value, the opponent's cube weighed after it by the live/dead cube formula and searched
+two plies deep (native bg_cubeful_plays, evaluator.cubeful_plays), as GNU Backgammon analyses
+a play; with the cube out of play, cubelessly as before. Checked against `gnubg -t`'s own
+hint, cubeful and cubeless, and on terms where no cube can turn."""
 import re
 
 import pytest
@@ -11,10 +11,12 @@ from game.analysis import checking
 from game.analysis.judge import REVIEW_LEVEL, judged_turn
 from game.errors import BackgammonError
 from game.model import evaluator, rules
+from game.model.match_equity import Emg
 from game.model.match_terms import MONEY, MatchTerms
 from game.model.position import Position
 from game.model.record import format_play
 from gnubg_tools import run_gnubg_commands
+from native import ffi, lib
 
 # money, the cube centred: the opening 63 answered by a 6-5 run and a hit (seed 48's match 1,
 # where gnubg charged 22/16 8/5 0.307 EMG and our cubeless review 0.159); gnubg 2-ply
@@ -27,7 +29,9 @@ GNUBG_LINE = re.compile(r"^\s*\d+\. Cube\w+ 2-ply\s+(.+?)\s+Eq\.: [-+][0-9.]+"
 def steps_of(words: str) -> str:
     """A play's moves with each man's steps joined ("16/13 22/16" is gnubg's "22/13"), in
     one order, the hits left out: the same words for our notation and gnubg's."""
-    moves = [[int(x) for x in step.replace("*", "").split("/")] for step in words.split()]
+    point = {"off": 0, "bar": 25}
+    moves = [[point[x] if x in point else int(x) for x in step.replace("*", "").split("/")]
+             for step in words.split()]
     joined = True
     while joined:
         joined = False
@@ -38,7 +42,7 @@ def steps_of(words: str) -> str:
                 moves.remove(b)
                 joined = True
                 break
-    return " ".join(sorted(f"{m[0]}/{m[-1]}" for m in moves))
+    return " ".join(sorted(f"{m[0]}/{m[-1]}" for m in moves))    # (0: off, 25: the bar)
 
 
 def gnubg_errors(tmp_path, cubeful: bool) -> dict:
@@ -107,6 +111,83 @@ def test_money_values_are_per_unit_of_cube_whatever_the_cube_stands_at():
     at_4 = checking.play_values(afters, judged, MatchTerms(4, 1), cubeful=True)
     assert at_4 == pytest.approx(at_1, abs=1e-5)
     assert at_1 != pytest.approx([equity for equity, _ in judged], abs=1e-3)
+
+
+# a 7-point match at 0-0, the cube centred: the mover bears off against one man on its bar
+# point's side; 6/off 5/2 leaves the opponent a shot, 6/off 4/1 none (seed 90790's match 1 of
+# bench/review_vs_gnubg.py, where gnubg charged 6/off 5/2 0.611 EMG and its cubeful rollout
+# the same, +/- 0.002; the formula at one efficiency charged 0.41-0.49)
+LAST_SHOT = ("23YDQAim7wEAAA", (6, 3), "6/off 5/2")
+
+
+def gnubg_match_errors(tmp_path, position_id: str, dice: tuple) -> dict:
+    """gnubg 2-ply's cubeful error (EMG) of each play of the roll at 0-0 in a 7-point match,
+    the cube centred, by its steps."""
+    code, said = run_gnubg_commands(tmp_path, [
+        "set beavers 0", "set jacoby off", "set player 0 human", "set player 1 human",
+        "new match 7", f"set board {position_id}", "set dice {}{}".format(*dice),
+        "set output mwc off", "set evaluation chequerplay evaluation plies 2",
+        "set evaluation chequerplay evaluation cubeful on",
+        # without a filter of its own, gnubg 1.07's hint judged these plays at 0 plies
+        "set evaluation movefilter 2 0 20 0 2.0", "set evaluation movefilter 2 1 -1 0 0.0",
+        "hint 10"])
+    assert code == 0, said
+    found = {}
+    for line in said.splitlines():
+        m = GNUBG_LINE.match(line)
+        if m:
+            found[steps_of(m.group(1))] = -float(m.group(2) or 0.0)
+    assert found, said
+    return found
+
+
+def test_a_play_leaving_a_last_shot_is_charged_by_the_searched_cube_as_gnubg_charges_it(
+        tmp_path):
+    """Where the opponent's next roll decides, the owner-to-be's cube is worth what the rolls
+    make of it: the searched value charges the play leaving the shot as gnubg 2-ply does,
+    the formula at one efficiency (ply 0) far less."""
+    position_id, dice, words = LAST_SHOT
+    terms = MatchTerms(1, 0, 7, 7, 7, 0)
+    ranked = evaluator.ranked_plays(Position.from_id(position_id), dice, REVIEW_LEVEL,
+                                    terms=terms)
+    shot = next(c for c in ranked if format_play(c.play.steps) == words)
+    _, played, loss = judged_turn(ranked, shot.play.after, terms, cubeful=True)
+    theirs = gnubg_match_errors(tmp_path, position_id, dice)[steps_of(words)]
+    assert theirs > 0.5
+    assert abs(loss - theirs) < 0.05
+    # the formula alone, on the same chances: the cube's timing unseen
+    best = next(c for c in ranked if format_play(c.play.steps) != words)
+    afters = [best.play.after, shot.play.after]
+    judged = [(best.equity, best.chances), (played.equity, shot.chances)]
+    formula = checking.play_values(afters, judged, terms, cubeful=True, cube_ply=0)
+    searched = checking.play_values(afters, judged, terms, cubeful=True)
+    emg = Emg.at(terms)
+    assert emg.error(formula[0] - formula[1]) < theirs - 0.1
+    assert abs(emg.error(searched[0] - searched[1]) - theirs) < 0.05
+
+
+def test_a_search_of_no_plies_is_the_formula_and_deeper_than_two_is_refused():
+    before = Position.from_id(LAST_SHOT[0])
+    afters = [p.after for p in rules.legal_plays(before, LAST_SHOT[1])][:4]
+    chances = [ch for _, ch in evaluator.judge_plays(afters, 0)]
+    terms = MatchTerms(1, 0, 7, 7, 7, 0)
+    assert evaluator.cubeful_plays(afters, chances, terms, ply=0) == evaluator.cubeful_plays(
+        afters, chances, terms)
+    assert evaluator.cubeful_plays(afters, chances, terms, ply=2) != evaluator.cubeful_plays(
+        afters, chances, terms, ply=0)
+    for ply in (-1, 3, True, 1.5):
+        with pytest.raises(ValueError, match="searched 0 to 2 plies deep"):
+            evaluator.cubeful_plays(afters, chances, terms, ply=ply)
+
+
+def test_the_native_search_refuses_plies_outside_its_range():
+    after = Position.from_id(LAST_SHOT[0])
+    boards = ffi.new("int8_t[]", list(after.board))
+    probs = ffi.new("float[]", [0.5, 0.1, 0.0, 0.1, 0.0])
+    out = ffi.new("float[]", 1)
+    for ply in (-1, lib.BG_CUBE_MISS_MAX_PLY + 1):
+        assert lib.bg_cubeful_plays(boards, 1, probs, ffi.NULL, ply, out) == -lib.BG_ERR_BAD_ARG
+    assert lib.bg_cubeful_plays(boards, 1, probs, ffi.NULL, 1, out) == 1
 
 
 def test_the_cube_out_of_play_values_a_play_cubelessly():

@@ -106,6 +106,19 @@ def test_an_owned_cube_is_worth_more_to_its_owner_and_the_other_side_cannot_doub
     assert mine.no_double_equity / 2 > centred.no_double_equity > theirs.no_double_equity / 2
 
 
+@pytest.mark.parametrize("plies", [2, 3])
+def test_a_money_cube_decision_per_unit_of_cube_is_the_same_at_every_cube_value(plies):
+    """Money equities carry the cube: a decision with a cube of 4 the roller owns is a cube
+    of 1 it owns, times 4 (the search's filter re-judges a close second by the gap per unit
+    of cube, not in points of whatever cube stands)."""
+    search = SearchSettings(plies=plies)
+    for position_id in (OPENING, VOLATILE, GAMMONISH):
+        one = ev.cube_decision(position_id, 5, MatchTerms(1, 1), search)
+        four = ev.cube_decision(position_id, 5, MatchTerms(4, 1), search)
+        assert four.no_double_equity == pytest.approx(4 * one.no_double_equity, abs=1e-4)
+        assert four.double_take_equity == pytest.approx(4 * one.double_take_equity, abs=1e-4)
+
+
 def test_too_good_to_double_when_playing_on_for_the_gammon_beats_the_cash():
     for level in (3, 5):
         d = ev.cube_decision(GAMMONISH, level)
@@ -122,6 +135,34 @@ def test_the_2ply_cubeful_no_double_corrects_the_formula_where_gnubg_says_it_is_
     assert searched.no_double_equity == pytest.approx(nd, abs=0.01)
     assert searched.double_take_equity == pytest.approx(dt, abs=0.01)
     assert searched.double and searched.take
+
+
+def test_a_decision_from_given_chances_takes_the_searched_cube_timing_when_asked():
+    """A rollout's chances judged with the formula's miss searched 2 plies deep: given the
+    search's own chances it is the search's decision, where the formula alone misses by
+    more than 0.03 (the race past the table)."""
+    searched = ev.cube_decision(RACE_PAST_THE_TABLE, 5)
+    chances = (searched.win, searched.win_gammon, 0.0, searched.lose_gammon, 0.0)
+    with_miss = ev.cube_decision_for(chances, MatchTerms(), RACE_PAST_THE_TABLE, ply=2)
+    formula = ev.cube_decision_for(chances, MatchTerms(), RACE_PAST_THE_TABLE)
+    assert with_miss.no_double_equity == pytest.approx(searched.no_double_equity, abs=1e-4)
+    assert with_miss.double_take_equity == pytest.approx(searched.double_take_equity, abs=1e-4)
+    assert with_miss.double and not formula.double
+    assert searched.no_double_equity - formula.no_double_equity > 0.03
+
+
+def test_a_miss_search_is_0_to_2_plies_in_a_position_else_refused():
+    chances = (0.6, 0.1, 0.0, 0.05, 0.0)
+    for ply in (-1, 3, True):
+        with pytest.raises(ValueError, match="searched 0 to 2 plies deep"):
+            ev.cube_decision_for(chances, MatchTerms(), OPENING, ply=ply)
+    with pytest.raises(ValueError, match="in a position"):
+        ev.cube_decision_for(chances, MatchTerms(), ply=1)
+    board = ev.Position.from_id(OPENING).as_c()
+    probs, out = ffi.new("float[]", list(chances)), ffi.new("float[]", lib.BG_CUBE_OUT_LEN)
+    for ply in (-1, lib.BG_CUBE_MISS_MAX_PLY + 1):
+        assert lib.bg_cube_from_probs_at(board, probs, ffi.NULL, ply, out) == -lib.BG_ERR_BAD_ARG
+    assert lib.bg_cube_from_probs_at(board, probs, ffi.NULL, 2, out) >= 0
 
 
 @pytest.mark.parametrize("position_id", sorted(GNUBG_EXACT))

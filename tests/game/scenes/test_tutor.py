@@ -30,11 +30,12 @@ from game.model.record import MatchRecord
 from game.scenes import tutor
 from gamedriver import CUBE_STOP, GameDriver
 
-# the human's opening roll, whose plays the tutor must mark every way (""; "?"; "??"): 6-4's
-# opening throw, the human's 6 beating the computer's 4 (with net48 and net52 its plays'
-# losses: unmarked 0.000 to 0.017, ? 0.079, ?? 0.086 and up; 5-3, net44's roll, has no ? play
-# now, 6-5 one unmarked play; tests/repin.py finds another for a new net)
-HUMAN_ROLL = (6, 4)
+# the human's opening roll, whose plays the tutor must mark every way (""; "?"; "??"): 6-3's
+# opening throw, the human's 6 beating the computer's 3 (net52, each play's cube searched 2
+# plies deep after it: unmarked 0.000 to 0.034, ? 0.060 and 0.079, ?? 0.081 and up; 6-4 was
+# the roll until session 53, and has no ? play with the cube searched; 5-3, net44's roll, has
+# none either, 6-5 one unmarked play; tests/repin.py finds another for a new net)
+HUMAN_ROLL = (6, 3)
 HUMAN_OPENS = [HUMAN_ROLL[1], HUMAN_ROLL[0]]    # the opening throw: the computer's die first
 HUMAN_TURN = f"human {HUMAN_ROLL[0]}{HUMAN_ROLL[1]}"   # the log's line for the human's turn
 RACE_EVEN = "7u4OAADu7g4AAA"      # 60 pips each, on roll: no double (test_review.py)
