@@ -45,13 +45,17 @@ def steps_of(words: str) -> str:
     return " ".join(sorted(f"{m[0]}/{m[-1]}" for m in moves))    # (0: off, 25: the bar)
 
 
-def gnubg_errors(tmp_path, cubeful: bool) -> dict:
-    """gnubg 2-ply's error (money points) of each of the roll's best ten plays, by its steps."""
+def gnubg_hint_errors(tmp_path, start: tuple, position_id: str, dice: tuple,
+                      cubeful: bool = True) -> tuple[dict, str]:
+    """gnubg 2-ply's error of each play of the roll its hint lists (money points, or EMG in a
+    match), by its steps, after the `start` commands begin the game or match; and what gnubg
+    said."""
     code, said = run_gnubg_commands(tmp_path, [
-        "set beavers 0", "set player 0 human", "set player 1 human", "new game",
-        f"set board {VOLATILE[0]}", "set dice {}{}".format(*VOLATILE[1]),
+        "set beavers 0", "set player 0 human", "set player 1 human", *start,
+        f"set board {position_id}", "set dice {}{}".format(*dice),
         "set evaluation chequerplay evaluation plies 2",
         f"set evaluation chequerplay evaluation cubeful {'on' if cubeful else 'off'}",
+        # without a filter of its own, gnubg 1.07's hint judged some plays at 0 plies
         "set evaluation movefilter 2 0 20 0 2.0", "set evaluation movefilter 2 1 -1 0 0.0",
         "hint 10"])
     assert code == 0, said
@@ -60,6 +64,12 @@ def gnubg_errors(tmp_path, cubeful: bool) -> dict:
         m = GNUBG_LINE.match(line)
         if m:
             found[steps_of(m.group(1))] = -float(m.group(2) or 0.0)
+    return found, said
+
+
+def gnubg_errors(tmp_path, cubeful: bool) -> dict:
+    """gnubg 2-ply's error (money points) of each of the roll's best ten plays, by its steps."""
+    found, said = gnubg_hint_errors(tmp_path, ("new game",), *VOLATILE, cubeful)
     assert len(found) == 10, said
     return found
 
@@ -123,20 +133,8 @@ LAST_SHOT = ("23YDQAim7wEAAA", (6, 3), "6/off 5/2")
 def gnubg_match_errors(tmp_path, position_id: str, dice: tuple) -> dict:
     """gnubg 2-ply's cubeful error (EMG) of each play of the roll at 0-0 in a 7-point match,
     the cube centred, by its steps."""
-    code, said = run_gnubg_commands(tmp_path, [
-        "set beavers 0", "set jacoby off", "set player 0 human", "set player 1 human",
-        "new match 7", f"set board {position_id}", "set dice {}{}".format(*dice),
-        "set output mwc off", "set evaluation chequerplay evaluation plies 2",
-        "set evaluation chequerplay evaluation cubeful on",
-        # without a filter of its own, gnubg 1.07's hint judged these plays at 0 plies
-        "set evaluation movefilter 2 0 20 0 2.0", "set evaluation movefilter 2 1 -1 0 0.0",
-        "hint 10"])
-    assert code == 0, said
-    found = {}
-    for line in said.splitlines():
-        m = GNUBG_LINE.match(line)
-        if m:
-            found[steps_of(m.group(1))] = -float(m.group(2) or 0.0)
+    found, said = gnubg_hint_errors(
+        tmp_path, ("set jacoby off", "new match 7", "set output mwc off"), position_id, dice)
     assert found, said
     return found
 
