@@ -8,7 +8,7 @@ set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 native=$(dirname "$here")
 out=${TMPDIR:-/tmp}/threadfuzz_tsan.$$
-${CC:-gcc} -O1 -g -std=gnu11 -Wall -Wextra -Werror -pthread -fsanitize=thread -fno-omit-frame-pointer \
+${CC:-gcc} -O2 -g -std=gnu11 -Wall -Wextra -Werror -pthread -fsanitize=thread -fno-omit-frame-pointer \
     -I"$native/src" -I"$native" -o "$out" "$here/threadfuzz.c" "$here/toolutil.c" "$native"/src/*.c -lm
 status=0
 TSAN_OPTIONS=halt_on_error=1:exitcode=66 "$out" "$native/evaluator.wts" "${1:-60}" || status=$?
