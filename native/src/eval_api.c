@@ -37,7 +37,7 @@ int bg_load_weights(const uint8_t *data, int len) {
     ev_w = loading;
     ev_tables_init();           /* every lazily built table now, before any thread reads it */
     (void)met_equity(1, 1, 0);  /* the match equity table */
-    bo_init();                  /* the bear-off database (once; a second or two) */
+    bo_init();                  /* the bear-off database (once; about 0.1 s) */
     b2_init();                  /* the two-sided bear-off's money cube (once) */
     return 0;
 }
