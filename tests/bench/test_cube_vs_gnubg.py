@@ -69,6 +69,19 @@ def test_a_verdict_costs_what_gnubgs_equities_say_it_loses():
     assert bench.verdict_cost("double/pass", ref) == pytest.approx(0.235)   # the wrong pass
 
 
+def test_the_played_dt_gap_leaves_out_what_gnubg_calls_too_good_and_the_goal_keeps_it():
+    def row(verdict, ours_dt, two_dt):
+        return bench.Row("money centred", bench.Judged(verdict, 0.5, ours_dt, 1.0),
+                         bench.Judged(verdict, 0.5, two_dt, 1.0),
+                         bench.Judged(verdict, 0.5, two_dt + 0.01, 1.0), 0.001)
+    rows = [row("double/take", 0.80, 0.78), row("too good", 1.90, 1.50)]
+    line = bench.played_dt("all", rows, "gnubg 2-ply")
+    assert "mean 0.020 EMG over 1 decisions" in line and "gnubg 0-ply mean 0.010" in line
+    printed = bench.summary("all", rows, 0.01)
+    assert any(x.startswith("all |DT gap|: mean 0.210 EMG") for x in printed)
+    assert "no such decision" in bench.played_dt("all", rows[1:], "gnubg 2-ply")
+
+
 def test_gnubgs_statistics_give_both_players_sums():
     s = play_bench.statistics(STATISTICS)
     assert s == pytest.approx({"close": 5, "cube_emg": 0.06, "moves": 40, "chequer_emg": 0.15})
@@ -88,7 +101,8 @@ def test_a_small_real_run_prints_every_figure_by_kind_and_in_all():
     labels = [kind for kind, _ in bench.KINDS] + ["all"]
     for label in labels:
         for figure in ("same verdict", "verdict cost", "|ND gap|", "|DT gap|",
-                       "|cubeless gap|", "cubeless gap, signed", "time per decision"):
+                       "|DT gap| where", "|cubeless gap|", "cubeless gap, signed",
+                       "time per decision"):
             assert any(line.startswith(f"{label} {figure}") for line in printed), (label, figure)
     assert any(line == "-- all: 12 decisions" for line in printed)
     assert printed[-1] in ("all goals: hold", "all goals: MISSED")
