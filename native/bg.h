@@ -269,6 +269,15 @@ int bg_judge_plays(const int8_t *afters, int n, int ply, const bg_match *match,
                                     bg_cubeful_plays; a decision, bg_cube_from_probs_at) */
 int bg_cubeful_plays(const int8_t *afters, int n, const float *probs, const bg_match *match,
                      int ply, float *out_equity);
+/* bg_cubeful_plays' miss alone: for each of n plays (`afters` as there) at the mover's terms
+ * `match` (NULL: money, a centred cube of 1), what its `ply` (0..BG_CUBE_MISS_MAX_PLY) adds
+ * to the formula's value, in its units; 0 at ply 0 or where the play ends the game. It
+ * depends on the play and the terms, not on any chances, so a caller judging one play
+ * several ways searches it once: bg_cubeful_plays at `ply` is, to the bit, its value at 0
+ * plus this, added in float. n, or a negative code (a bad board or match, ply out of range:
+ * -BG_ERR_BAD_ARG). */
+int bg_cube_misses(const int8_t *afters, int n, const bg_match *match, int ply,
+                   float *out_miss);
 /* Each thread's cache of 0-ply judgements is direct-mapped, 2^BG_EVAL_CACHE_BITS slots (two
  * boards of one slot take turns in it). The calling thread's lookups (looks[0]) and hits
  * (hits[0]) so far. */

@@ -15,6 +15,8 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import TypeVar
 
+import numpy
+
 from game.analysis.cube_judgement import cube_loss, cube_verdict, in_emg, normalized
 from game.analysis.verdicts import DOUBTFUL, Check, Choice, CubeReview, MoveReview
 from game.model import evaluator
@@ -73,19 +75,54 @@ def judge_afters(afters: Sequence[Position], terms: MatchTerms = MONEY,
     return evaluator.judge_plays(afters, ply, terms.judged)
 
 
+class CubeMisses:
+    """The cube formula's miss after each play, searched once (CUBE_MISS_PLY deep) and kept:
+    the quick judgement, the 3-ply check and the rollout check value the same positions after
+    plays at the same terms with different chances, and the miss depends on the play and the
+    terms alone (evaluator.cube_misses). A review carries one, and so does a tutor's turn,
+    which finds the listed plays' misses while the player types. Threads may share one (a
+    miss two threads search at once is the same figure, kept once)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._known: dict[tuple[Position, MatchTerms], float] = {}
+        self.searched = 0                       # plays searched so far (each once)
+
+    def of(self, afters: Sequence[Position], terms: MatchTerms) -> list[float]:
+        """The miss of each play reaching `afters` at the mover's `terms` (as judged)."""
+        judged = terms.judged
+        with self._lock:
+            todo = [a for a in dict.fromkeys(afters) if (a, judged) not in self._known]
+        if todo:
+            found = evaluator.cube_misses(todo, judged, CUBE_MISS_PLY)
+            with self._lock:
+                self._known.update(((a, judged), m) for a, m in zip(todo, found, strict=True))
+                self.searched += len(todo)
+        with self._lock:
+            return [self._known[a, judged] for a in afters]
+
+
 def play_values(afters: Sequence[Position], judged: Sequence[tuple], terms: MatchTerms = MONEY,
-                cubeful: bool = False, cube_ply: int | None = None) -> list[float]:
+                cubeful: bool = False, cube_ply: int | None = None,
+                misses: CubeMisses | None = None) -> list[float]:
     """What the plays reaching `afters` are compared by, from their judgements `judged`
     ((equity, chances) each, judge_afters' or a ranking's): the equity as judged; with the
     cube in play (`cubeful`), the cubeful value of the chances at the mover's `terms` as
     judged (evaluator.cubeful_plays: the opponent's cube weighed after the play, searched
     `cube_ply` deep, CUBE_MISS_PLY unless given, as GNU Backgammon analyses a play), per unit
-    of cube in money play. A judgement without chances (level 1's heuristic) keeps its
-    equity."""
+    of cube in money play; at CUBE_MISS_PLY with `misses` given, its kept misses are added to
+    the formula's values in float32 as the engine adds them (the same bits, one search a
+    play). A judgement without chances (level 1's heuristic) keeps its equity."""
     if not cubeful or any(chances is None for _, chances in judged):
         return [equity for equity, _ in judged]
-    values = evaluator.cubeful_plays(afters, [chances for _, chances in judged], terms.judged,
-                                     CUBE_MISS_PLY if cube_ply is None else cube_ply)
+    ply = CUBE_MISS_PLY if cube_ply is None else cube_ply
+    chances = [chances for _, chances in judged]
+    if misses is not None and ply == CUBE_MISS_PLY:
+        formula = evaluator.cubeful_plays(afters, chances, terms.judged, 0)
+        values = [float(numpy.float32(f) + numpy.float32(m))
+                  for f, m in zip(formula, misses.of(afters, terms), strict=True)]
+    else:
+        values = evaluator.cubeful_plays(afters, chances, terms.judged, ply)
     return [value / terms.scale for value in values]
 
 
@@ -211,7 +248,8 @@ def checked_plays(item: MoveReview) -> list[Choice]:
     return [*listed_to_played(list(item.candidates), item.played.play.after), item.played]
 
 
-def check_move(item: MoveReview, ply: int = CHECK_PLY) -> MoveReview:
+def check_move(item: MoveReview, ply: int = CHECK_PLY,
+               misses: CubeMisses | None = None) -> MoveReview:
     """The MoveReview `item` checked: its listed plays from the best to the one made judged
     again at `ply`; the best of them by that judgement is the best, the loss and mark are the
     play made's against it (none when it is the best), and item.check says how. The listed
@@ -219,7 +257,7 @@ def check_move(item: MoveReview, ply: int = CHECK_PLY) -> MoveReview:
     plays = checked_plays(item)
     afters = [c.play.after for c in plays]
     judged = judge_afters(afters, item.terms, ply)
-    values = play_values(afters, judged, item.terms, item.cubeful)
+    values = play_values(afters, judged, item.terms, item.cubeful, misses=misses)
     deeper = [Choice(c.words, c.play, value, ply, chances)
               for c, value, (_, chances) in zip(plays, values, judged, strict=True)]
     deeper.sort(key=lambda c: -c.equity)
@@ -298,7 +336,8 @@ def wants_roll(item: MoveReview) -> bool:
     return not item.forced and item.best.ply >= 0 and item.loss >= ROLL_LINE
 
 
-def roll_check(quick: MoveReview, checked: MoveReview, rolls: RollChecks) -> MoveReview | None:
+def roll_check(quick: MoveReview, checked: MoveReview, rolls: RollChecks,
+               misses: CubeMisses | None = None) -> MoveReview | None:
     """The MoveReview `quick`, or `checked` (check_move of `quick`: its 3-ply check), checked
     again by a rollout of the play made and the best (rolling out the plays listed between
     them too would take half as long again), each valued by the rollout's mean chances as the
@@ -316,7 +355,7 @@ def roll_check(quick: MoveReview, checked: MoveReview, rolls: RollChecks) -> Mov
     figures = answer.candidates
     values = play_values([c.play.after for c in plays],
                          [(f.equity.mean, f.chances) for f in figures], quick.terms,
-                         quick.cubeful)
+                         quick.cubeful, misses=misses)
     played, other = (Choice(c.words, c.play, value, evaluator.ROLLED_OUT_PLY, f.chances)
                      for c, value, f in zip(plays, values, figures, strict=True))
     best = other if other.equity > played.equity else played

@@ -22,6 +22,7 @@ from typing import overload
 
 from game.analysis.checking import (
     ROLL_GAMES,
+    CubeMisses,
     RollChecks,
     check_cube,
     check_move,
@@ -106,6 +107,7 @@ class Reviewer:
                              match_play=MatchTerms.table_takes(record.length))
         self.stopped = False
         self.rolls = RollChecks(roll_games)  # the rollout checks running, for stop()
+        self.misses = CubeMisses()           # each play's cube miss, searched once
         self.done = 0
         self._decisions: dict = {}        # index of a double's answer -> (decision, terms,
                                           # the double's check, None: not checked, and
@@ -270,10 +272,10 @@ class Reviewer:
             return item
         rolled: MoveReview | CubeReview | None
         if isinstance(item, MoveReview):            # kind "move"
-            checked = item if wants_roll(item) else check_move(item)
+            checked = item if wants_roll(item) else check_move(item, misses=self.misses)
             if not wants_roll(checked):
                 return checked
-            rolled = roll_check(item, checked, self.rolls)
+            rolled = roll_check(item, checked, self.rolls, self.misses)
         else:
             checked_cube = check_cube(item, decision)
             if decision is not None or not wants_cube_roll(checked_cube):
@@ -313,7 +315,8 @@ class Reviewer:
         terms = self._terms(turn, action.side)
         ranked = evaluator.ranked_plays(before, action.dice, self.level, terms=terms)
         choices, played, loss = judged_turn(ranked, apply_play(before, action.play), terms,
-                                            action.play, cubeful=self.cube)
+                                            action.play, cubeful=self.cube,
+                                            misses=self.misses)
         forced = len({p.after for p in turn.legal}) <= 1
         return self._checked(MoveReview(
             turn.index + 1, action.side, tuple(action.dice), before, played, choices[0],
@@ -340,7 +343,8 @@ def as_deep(candidate: evaluator.Candidate, best: evaluator.Candidate,
 
 def judged_turn(ranked: Sequence[evaluator.Candidate], after: Position,
                 terms: MatchTerms = MONEY, words: str | None = None,
-                cubeful: bool = False) -> tuple[tuple[Choice, ...], Choice, float]:
+                cubeful: bool = False,
+                misses: CubeMisses | None = None) -> tuple[tuple[Choice, ...], Choice, float]:
     """The play reaching `after` as level 5 judges it, among `ranked` (evaluator.ranked_plays
     of the roll at REVIEW_LEVEL at the mover's `terms`, all of them, best first): (the
     listed plays, best first; its Choice; the error against the best: money points, or EMG
@@ -349,8 +353,9 @@ def judged_turn(ranked: Sequence[evaluator.Candidate], after: Position,
     match value of its chances, as the search scores a play). With the cube in play
     (`cubeful`) each is valued by its cubeful value (checking.play_values), the best is the
     best of them and of the play made, and the list is in that order. `words`: the play as
-    recorded (default: its steps written out). The tutor (game/scenes/tutor.py) judges a play
-    just made with this, so its marks are the review's."""
+    recorded (default: its steps written out); `misses`: the cube misses kept for the turn
+    (checking.CubeMisses). The tutor (game/scenes/tutor.py) judges a play just made with
+    this, so its marks are the review's."""
     mine = next(c for c in ranked if c.play.after == after)
     best = ranked[0]
     listed = list(ranked[:CANDIDATES_SHOWN])
@@ -359,7 +364,8 @@ def judged_turn(ranked: Sequence[evaluator.Candidate], after: Position,
     by_cube = cubeful and best.ply >= 0                 # level 1's heuristic: no chances
     if by_cube:
         afters = [c.play.after for c in shown]
-        values = play_values(afters, [(e, ch) for e, _, ch in deep], terms, cubeful=True)
+        values = play_values(afters, [(e, ch) for e, _, ch in deep], terms, cubeful=True,
+                             misses=misses)
         deep = [(v, ply, ch) for v, (_, ply, ch) in zip(values, deep, strict=True)]
     choices = [Choice(format_play(c.play.steps), c.play, *d)
                for c, d in zip(shown, deep, strict=True)]
@@ -381,9 +387,9 @@ def judged_turn(ranked: Sequence[evaluator.Candidate], after: Position,
 
 def judged_play(ranked: Sequence[evaluator.Candidate], after: Position,
                 terms: MatchTerms = MONEY, words: str | None = None,
-                cubeful: bool = False) -> tuple[Choice, float]:
+                cubeful: bool = False, misses: CubeMisses | None = None) -> tuple[Choice, float]:
     """(the Choice of the play reaching `after`, its error) as judged_turn judges them."""
-    _, played, loss = judged_turn(ranked, after, terms, words, cubeful)
+    _, played, loss = judged_turn(ranked, after, terms, words, cubeful, misses)
     return played, loss
 
 

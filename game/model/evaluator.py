@@ -337,6 +337,25 @@ def cubeful_plays(afters: Sequence, chances: Sequence[Probabilities],
     return [float(out[i]) for i in range(n)]
 
 
+def cube_misses(afters: Sequence, terms: MatchTerms = MONEY, ply: int = 0) -> list[float]:
+    """What `ply` (1 or 2) adds to each play's cubeful_plays value at 0 plies: the cube
+    formula's miss after the play, found by searching the opponent's cube that deep (0 at
+    ply 0, or where the play ends the game). It depends on the play and the mover's `terms`,
+    not on the chances, so one search serves every judgement of the play: cubeful_plays at
+    `ply` is, to the bit, its value at 0 plus this, added in float32 (bg.h bg_cube_misses)."""
+    _check_miss_ply(ply)
+    boards = [_position(a) for a in afters]
+    if not boards:
+        return []
+    n = len(boards)
+    out = ffi.new("float[]", n)
+    code = lib.bg_cube_misses(ffi.new("int8_t[]", [c for b in boards for c in b.board]), n,
+                              terms.as_c(), ply, out)
+    if code < 0:
+        _raise_for(code)
+    return [float(out[i]) for i in range(n)]
+
+
 @dataclass(frozen=True)
 class CubeDecision:
     """The side on roll's doubling decision and the opponent's proper answer. Equities are

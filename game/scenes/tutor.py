@@ -122,15 +122,23 @@ class PlayCoach:
         self.warned: set = set()            # plays already warned of this turn
         self.checks = checking.PlayChecks(self.terms, min(CHECK_THREADS,
                                                           review.review_workers()))
+        self.misses = checking.CubeMisses()  # the plays' cube misses, searched once each
         self.ranking = Job(self._rank)
 
     def _rank(self) -> evaluator.Candidates:
         """Level 5's ranking of the roll's plays; the plays the review lists are then queued
-        for their 3-ply check while the player types."""
+        for their 3-ply check, and their cube misses searched (with the cube in play), while
+        the player types."""
         ranked = evaluator.ranked_plays(self.position, self.dice, review.REVIEW_LEVEL,
                                         terms=self.terms)
         if len(ranked) >= 2:
-            self.checks.ahead([c.play.after for c in list(ranked)[:review.CANDIDATES_SHOWN]])
+            listed = [c.play.after for c in list(ranked)[:review.CANDIDATES_SHOWN]]
+            self.checks.ahead(listed)
+            if self.cubeful and ranked[0].ply >= 0:
+                try:
+                    self.misses.of(listed, self.terms)
+                except (BackgammonError, ValueError):   # searched again, and said, at the
+                    pass                                # verdict
         return ranked
 
     def checked(self, ranked: Sequence[evaluator.Candidate], after: Position) -> tuple:
@@ -141,7 +149,7 @@ class PlayCoach:
         plays = [c.play for c in (*checking.listed_to_played(listed, after), mine)]
         afters = [p.after for p in plays]
         values = checking.play_values(afters, self.checks.judged(afters), self.terms,
-                                      self.cubeful)
+                                      self.cubeful, misses=self.misses)
         best = max(range(len(plays)), key=lambda i: values[i])
         loss = max(0.0, values[best] - values[-1])
         emg = Emg.at(self.terms)
@@ -156,7 +164,8 @@ class PlayCoach:
         if not ranked or after in self.warned or len({c.play.after for c in ranked}) < 2:
             return None
         try:
-            _, loss = review.judged_play(ranked, after, self.terms, cubeful=self.cubeful)
+            _, loss = review.judged_play(ranked, after, self.terms, cubeful=self.cubeful,
+                                         misses=self.misses)
         except (BackgammonError, ValueError, StopIteration):   # no judgement: say nothing
             return None
         if not warning_mark(self.option, loss):

@@ -78,4 +78,10 @@ void cf_decide(const mg_board *pos, int ply, const bg_match *m, cube_result *out
  * m checked by the caller. */
 float cf_after_play(const mg_board *after, const float mover[NN_OUT], const bg_match *m,
                     int ply);
+/* What cf_after_play adds to the formula's value at ply 1..3: the opponent's miss turned to
+ * the mover's side (0 at ply 0, or when the play ends the game). It depends on the position
+ * and the terms alone, not on the chances, so a caller may keep it for every judgement of
+ * the same play; cf_after_play(.., ply) is, to the bit, cf_after_play(.., 0) plus this in
+ * float. m checked by the caller. */
+float cf_play_miss(const mg_board *after, const bg_match *m, int ply);
 #endif

@@ -179,6 +179,17 @@ static float theirs_at0(const mg_board *opp, const float q[NN_OUT], const bg_mat
     return weighed(theirs, r.nd, r.dt);
 }
 
+/* the formula's miss for the opponent on roll at opp (its terms theirs), its cube searched
+ * ply deep: the search's weighed value less the formula's at the search's own chances (0 at
+ * ply 0, or when the game is over) */
+static float theirs_miss(const mg_board *opp, const bg_match *theirs, int ply) {
+    if (ply <= 0 || mg_result(opp) != 0) return 0.0f;
+    cube_result r;
+    float p[NN_OUT];
+    cf_decide(opp, ply, theirs, &r, p);
+    return weighed(theirs, r.nd, r.dt) - theirs_at0(opp, p, theirs);
+}
+
 float cf_after_play(const mg_board *after, const float mover[NN_OUT], const bg_match *m,
                     int ply) {
     bg_match theirs = turned(m);
@@ -187,11 +198,13 @@ float cf_after_play(const mg_board *after, const float mover[NN_OUT], const bg_m
     mg_swap(after, &opp);
     ev_invert(mover, q);
     float value = theirs_at0(&opp, q, &theirs);
-    if (ply > 0 && mg_result(&opp) == 0) {
-        cube_result r;
-        float p[NN_OUT];
-        cf_decide(&opp, ply, &theirs, &r, p);
-        value += weighed(&theirs, r.nd, r.dt) - theirs_at0(&opp, p, &theirs);
-    }
+    if (ply > 0 && mg_result(&opp) == 0) value += theirs_miss(&opp, &theirs, ply);
     return -value;
+}
+
+float cf_play_miss(const mg_board *after, const bg_match *m, int ply) {
+    bg_match theirs = turned(m);
+    mg_board opp;
+    mg_swap(after, &opp);
+    return -theirs_miss(&opp, &theirs, ply);
 }

@@ -274,6 +274,22 @@ int bg_cubeful_plays(const int8_t *afters, int n, const float *probs, const bg_m
     return n;
 }
 
+int bg_cube_misses(const int8_t *afters, int n, const bg_match *match, int ply,
+                   float *out_miss) {
+    if (!afters || !out_miss || n < 0 || ply < 0 || ply > BG_CUBE_MISS_MAX_PLY)
+        return -BG_ERR_BAD_ARG;
+    int rc = bg_check_match(match);
+    if (rc) return rc;
+    for (int i = 0; i < n; i++) {
+        rc = check_board(afters + (size_t)i * BG_BOARD_LEN);
+        if (rc) return rc;
+    }
+    for (int i = 0; i < n; i++)
+        out_miss[i] = cf_play_miss((const mg_board *)(afters + (size_t)i * BG_BOARD_LEN),
+                                   match ? match : &money, ply);
+    return n;
+}
+
 int bg_met_table(float *out) {
     if (!out) return -BG_ERR_BAD_ARG;
     for (int i = 1; i <= BG_MET_MAX; i++)

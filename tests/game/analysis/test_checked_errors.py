@@ -307,7 +307,8 @@ def test_a_play_charged_the_roll_line_or_more_is_rolled_out_with_no_3_ply_step_f
     asked = []
     real_check = review.check_move
     monkeypatch.setattr(review, "check_move",
-                        lambda item, *more: asked.append(item) or real_check(item, *more))
+                        lambda item, *more, **kw: asked.append(item) or real_check(item, *more,
+                                                                                   **kw))
     record = MatchRecord(0)
     record.start_game({HUMAN: 0, COMPUTER: 0})
     record.move(HUMAN, (3, 1), "8/5 6/5")

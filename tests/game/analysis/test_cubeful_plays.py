@@ -5,6 +5,7 @@ a play; with the cube out of play, cubelessly as before. Checked against `gnubg 
 hint, cubeful and cubeless, and on terms where no cube can turn."""
 import re
 
+import numpy
 import pytest
 
 from game.analysis import checking
@@ -186,6 +187,72 @@ def test_the_native_search_refuses_plies_outside_its_range():
     for ply in (-1, lib.BG_CUBE_MISS_MAX_PLY + 1):
         assert lib.bg_cubeful_plays(boards, 1, probs, ffi.NULL, ply, out) == -lib.BG_ERR_BAD_ARG
     assert lib.bg_cubeful_plays(boards, 1, probs, ffi.NULL, 1, out) == 1
+
+
+MISS_TERMS = [MONEY, MatchTerms(2, 1), MatchTerms(1, 0, 7, 7, 7, 0), MatchTerms(1, 0, 7, 2, 4, 0),
+              MatchTerms(1, 0, 7, 3, 1, 2)]
+
+
+def test_a_plays_value_searched_is_its_formula_value_plus_its_miss_to_the_bit():
+    """The miss depends on the play and the terms, not the chances: the formula's value at any
+    chances plus the miss, added in float32, is the searched value's very bits, so a miss
+    searched once serves every judgement of the play."""
+    for position_id, dice in (LAST_SHOT[:2], VOLATILE[:2]):
+        before = Position.from_id(position_id)
+        afters = [p.after for p in rules.legal_plays(before, dice)][:6]
+        for ply in (0, 1, 2):
+            for chances in ([ch for _, ch in evaluator.judge_plays(afters, 0)],
+                            [ch for _, ch in evaluator.judge_plays(afters, 1)]):
+                for terms in MISS_TERMS:
+                    searched = evaluator.cubeful_plays(afters, chances, terms, ply)
+                    formula = evaluator.cubeful_plays(afters, chances, terms, 0)
+                    misses = evaluator.cube_misses(afters, terms, ply)
+                    assert [float(numpy.float32(f) + numpy.float32(m))
+                            for f, m in zip(formula, misses, strict=True)] == searched
+                    if ply == 0:
+                        assert misses == [0.0] * len(afters)
+                    if ply == 2 and terms.length == 0:   # the search sees what it adds
+                        assert any(abs(m) > 1e-3 for m in misses)
+
+
+def test_a_play_that_ends_the_game_leaves_no_cube_and_no_miss():
+    board = [0] * 50
+    board[0] = 1                          # the mover's last man on its 1-point
+    board[25 + 5] = 15                    # the opponent's fifteen on its 6-point
+    before = Position.from_engine(tuple(board))
+    (play,) = {p.after: p for p in rules.legal_plays(before, (6, 5))}.values()
+    assert rules.game_result(play.after) != 0
+    assert evaluator.cube_misses([play.after], MONEY, 2) == [0.0]
+
+
+def test_a_miss_search_refuses_plies_out_of_range_in_python_and_in_c():
+    after = Position.from_id(LAST_SHOT[0])
+    for ply in (-1, 3, True, 1.5):
+        with pytest.raises(ValueError, match="searched 0 to 2 plies deep"):
+            evaluator.cube_misses([after], MONEY, ply)
+    boards = ffi.new("int8_t[]", list(after.board))
+    out = ffi.new("float[]", 1)
+    for ply in (-1, lib.BG_CUBE_MISS_MAX_PLY + 1):
+        assert lib.bg_cube_misses(boards, 1, ffi.NULL, ply, out) == -lib.BG_ERR_BAD_ARG
+    assert lib.bg_cube_misses(ffi.NULL, 1, ffi.NULL, 1, out) == -lib.BG_ERR_BAD_ARG
+    bad = ffi.new("int8_t[]", [16] + [0] * 49)            # sixteen men: no position
+    assert lib.bg_cube_misses(bad, 1, ffi.NULL, 1, out) < 0
+    assert lib.bg_cube_misses(boards, 1, ffi.NULL, 1, out) == 1
+    assert evaluator.cube_misses([], MONEY, 2) == []
+
+
+def test_kept_misses_value_plays_as_the_search_does_and_search_each_play_once():
+    before = Position.from_id(VOLATILE[0])
+    afters = [p.after for p in rules.legal_plays(before, VOLATILE[1])][:5]
+    terms = MatchTerms(1, 0, 7, 3, 3, 0)
+    misses = checking.CubeMisses()
+    for ply in (0, 2):                    # a quick judgement, then a deeper one
+        judged = evaluator.judge_plays(afters, ply, terms)
+        assert checking.play_values(afters, judged, terms, True, misses=misses) == \
+            checking.play_values(afters, judged, terms, True)
+        assert misses.searched == len(afters)
+    checking.play_values(afters[:2], judged[:2], MONEY, True, misses=misses)  # other terms
+    assert misses.searched == len(afters) + 2
 
 
 def test_the_cube_out_of_play_values_a_play_cubelessly():

@@ -158,6 +158,23 @@ def test_the_tutors_loss_is_the_3_ply_check_the_review_makes_of_the_same_play(ma
     assert verdict.better == play_text(item.best.play)
 
 
+def test_the_listed_plays_cube_is_searched_while_the_player_types_and_once(marked):
+    """With the cube in play, the ranking's thread also searches the listed plays' cube
+    misses (checking.CubeMisses), so a play made among them waits for no cube search, and its
+    3-ply check reuses them; a play not listed is searched alone."""
+    coach = tutor.PlayCoach(Position.start(), HUMAN_ROLL, MONEY, True, "?")
+    ranked = coach.ranking.result()
+    listed = {c.play.after for c in list(ranked)[:review.CANDIDATES_SHOWN]}
+    assert coach.misses.searched == len(listed)
+    for play, _ in (*marked[""], *marked["?"], *marked["??"]):
+        if play.after in listed:
+            coach.verdict(play.after)
+    assert coach.misses.searched == len(listed)
+    unlisted = next(c.play.after for c in ranked if c.play.after not in listed)
+    coach.verdict(unlisted)
+    assert coach.misses.searched == len(listed) + 1
+
+
 # ---- plays in the running program ---------------------------------------------------
 
 def test_a_doubtful_play_is_named_with_the_better_play_and_the_loss_before_the_turn_ends(
