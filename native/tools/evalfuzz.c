@@ -103,9 +103,18 @@ int main(int argc, char **argv) {
                 bits = bg_cube_from_probs_at(work, ch, &terms, ply, cout);
                 if (bits >= 0 && (ply < 0 || ply > BG_CUBE_MISS_MAX_PLY)) bad_answers++;
                 float value;
-                if (bg_cubeful_plays(work, 1, ch, &terms, ply, &value) == 1   /* finite, sane */
-                    && (ply < 0 || ply > BG_CUBE_MISS_MAX_PLY
-                        || !(value >= -10.0f * cube && value <= 10.0f * cube)))
+                const int valued = bg_cubeful_plays(work, 1, ch, &terms, ply, &value);
+                if (valued == 1 && (ply < 0 || ply > BG_CUBE_MISS_MAX_PLY   /* finite, sane */
+                                    || !(value >= -10.0f * cube && value <= 10.0f * cube)))
+                    bad_answers++;
+                /* the miss alone (chances play no part): where the value was given, the
+                   formula's value at 0 plies plus the miss is its very bits */
+                float miss, at0;
+                const int missed = bg_cube_misses(work, 1, &terms, ply, &miss);
+                if (missed == 1 && (ply < 0 || ply > BG_CUBE_MISS_MAX_PLY))
+                    bad_answers++;
+                if (missed == 1 && valued == 1
+                    && (bg_cubeful_plays(work, 1, ch, &terms, 0, &at0) != 1 || at0 + miss != value))
                     bad_answers++;
             }
         }
