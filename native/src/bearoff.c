@@ -2,7 +2,7 @@
  * the six home points): for each position, the distribution of the number of rolls to bear
  * all men off when playing to minimise the expected count. Generated in memory by our own
  * code at first use, from its own one-man moves (a roll's best play found move by move, in a
- * tenth of the time the rules engine's whole plays took; tests/native/test_bearoff.py holds
+ * fifth of the time the rules engine's whole plays took; tests/native/test_bearoff.py holds
  * it to the rules engine's plays). Not a two-sided or gammon database. */
 #include "eval.h"
 #include <stdlib.h>
