@@ -89,6 +89,11 @@ static int single_steps(const int8_t c[BO_POINTS], int die, int out[BO_POINTS]) 
     return n;
 }
 
+/* bo_init's row of after[] for k + 1 moves of die `die`: an entry a board */
+static int *moves_of(int *after, int k, int die) {
+    return after + ((size_t)k * 6 + (size_t)(die - 1)) * BO_POSITIONS;
+}
+
 /* Of the boards idx[0..n-1], the one whose best continuation then[.] (or itself, then NULL)
  * has the fewest rolls to go: that continuation's index (the first of equals). */
 static int fewest(const int *idx, int n, const int *then) {
@@ -135,18 +140,17 @@ void bo_init(void) {
         if (pips[idx] == 0) {               /* all off: no move changes it */
             d[0] = 1.0f;
             bo_means[idx] = 0.0f;
-            for (int j = 0; j < 3 * 6; j++) after[(size_t)j * BO_POSITIONS + idx] = idx;
+            for (int k = 0; k < 3; k++)
+                for (int die = 1; die <= 6; die++) moves_of(after, k, die)[idx] = idx;
             continue;
         }
         int steps[6][BO_POINTS], n_steps[6];
         for (int die = 1; die <= 6; die++) {
-            int *to = after + (size_t)(die - 1) * BO_POSITIONS;   /* k = 0 */
-            n_steps[die - 1] = single_steps(pos[idx], die, steps[die - 1]);
-            const int *s = steps[die - 1], n = n_steps[die - 1];
-            to[idx] = fewest(s, n, NULL);
-            for (int j = 1; j < 3; j++)
-                after[((size_t)j * 6 + die - 1) * BO_POSITIONS + idx] =
-                    fewest(s, n, after + ((size_t)(j - 1) * 6 + die - 1) * BO_POSITIONS);
+            const int *s = steps[die - 1];
+            const int n = n_steps[die - 1] = single_steps(pos[idx], die, steps[die - 1]);
+            for (int k = 0; k < 3; k++)   /* one move's best is the move itself */
+                moves_of(after, k, die)[idx] =
+                    fewest(s, n, k ? moves_of(after, k - 1, die) : NULL);
         }
         double mean = 1.0;
         for (int d1 = 1; d1 <= 6; d1++)
@@ -154,13 +158,10 @@ void bo_init(void) {
                 float w = (d1 == d2 ? 1.0f : 2.0f) / 36.0f;
                 int best;
                 if (d1 == d2) {
-                    best = fewest(steps[d1 - 1], n_steps[d1 - 1],
-                                  after + ((size_t)2 * 6 + d1 - 1) * BO_POSITIONS);
+                    best = fewest(steps[d1 - 1], n_steps[d1 - 1], moves_of(after, 2, d1));
                 } else {   /* either die first, then the other's best move */
-                    int a = fewest(steps[d1 - 1], n_steps[d1 - 1],
-                                   after + (size_t)(d2 - 1) * BO_POSITIONS);
-                    int b = fewest(steps[d2 - 1], n_steps[d2 - 1],
-                                   after + (size_t)(d1 - 1) * BO_POSITIONS);
+                    int a = fewest(steps[d1 - 1], n_steps[d1 - 1], moves_of(after, 0, d2));
+                    int b = fewest(steps[d2 - 1], n_steps[d2 - 1], moves_of(after, 0, d1));
                     best = bo_means[b] < bo_means[a] ? b : a;
                 }
                 float best_mean = bo_means[best];

@@ -257,17 +257,27 @@ int bg_cube_from_probs_at(const int8_t *board, const float *probs, const bg_matc
     return rc ? rc : from_probs(probs, (const mg_board *)board, match, ply, out);
 }
 
-int bg_cubeful_plays(const int8_t *afters, int n, const float *probs, const bg_match *match,
-                     int ply, float *out_equity) {
-    if (!afters || !probs || !out_equity || n < 0 || ply < 0 || ply > BG_CUBE_MISS_MAX_PLY)
-        return -BG_ERR_BAD_ARG;
+/* The arguments of bg_cubeful_plays and bg_cube_misses: n plays' boards, their terms, the
+ * plies of the miss's search, and each play's chances when there are any (probs not NULL).
+ * 0, or the first refusal's negative code. */
+static int check_plays(const int8_t *afters, int n, const float *probs, const bg_match *match,
+                       int ply) {
+    if (!afters || n < 0 || ply < 0 || ply > BG_CUBE_MISS_MAX_PLY) return -BG_ERR_BAD_ARG;
     int rc = bg_check_match(match);
     if (rc) return rc;
     for (int i = 0; i < n; i++) {
         rc = check_board(afters + (size_t)i * BG_BOARD_LEN);
         if (rc) return rc;
-        if (!chances_ok(probs + (size_t)i * BG_N_PROBS)) return -BG_ERR_BAD_ARG;
+        if (probs && !chances_ok(probs + (size_t)i * BG_N_PROBS)) return -BG_ERR_BAD_ARG;
     }
+    return 0;
+}
+
+int bg_cubeful_plays(const int8_t *afters, int n, const float *probs, const bg_match *match,
+                     int ply, float *out_equity) {
+    if (!probs || !out_equity) return -BG_ERR_BAD_ARG;
+    int rc = check_plays(afters, n, probs, match, ply);
+    if (rc) return rc;
     for (int i = 0; i < n; i++)
         out_equity[i] = cf_after_play((const mg_board *)(afters + (size_t)i * BG_BOARD_LEN),
                                       probs + (size_t)i * BG_N_PROBS, match ? match : &money, ply);
@@ -276,14 +286,9 @@ int bg_cubeful_plays(const int8_t *afters, int n, const float *probs, const bg_m
 
 int bg_cube_misses(const int8_t *afters, int n, const bg_match *match, int ply,
                    float *out_miss) {
-    if (!afters || !out_miss || n < 0 || ply < 0 || ply > BG_CUBE_MISS_MAX_PLY)
-        return -BG_ERR_BAD_ARG;
-    int rc = bg_check_match(match);
+    if (!out_miss) return -BG_ERR_BAD_ARG;
+    int rc = check_plays(afters, n, NULL, match, ply);
     if (rc) return rc;
-    for (int i = 0; i < n; i++) {
-        rc = check_board(afters + (size_t)i * BG_BOARD_LEN);
-        if (rc) return rc;
-    }
     for (int i = 0; i < n; i++)
         out_miss[i] = cf_play_miss((const mg_board *)(afters + (size_t)i * BG_BOARD_LEN),
                                    match ? match : &money, ply);
