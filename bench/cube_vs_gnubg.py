@@ -35,6 +35,10 @@ To compare two weights files on the same decisions, pair by pair: --weights FILE
 that file while the positions are still drawn by the shipped weights' band (so every file is
 judged on one set), and --save-ids FILE / --ids FILE write the drawn position IDs and read them
 back (one a line; a bad line is refused, naming it, and nothing is judged).
+--rollouts TRIALS then rolls out each position whose verdict differs at any term, cubeless, by
+us and by gnubg (bench/rollout.py's settings): which chances the verdicts stood on, ours or
+gnubg 2-ply's, are nearer gnubg's rollout (session 55's fresh set: ours on the whole, but not
+on a blitz or a crashed board, where our rollout player parts from gnubg's too).
 Run from the repo root: python bench/cube_vs_gnubg.py --seeds 5701 5702 5703"""
 
 import argparse
@@ -59,6 +63,7 @@ from game.matchfiles.imports import read_match_file  # noqa: E402
 from game.model import evaluator  # noqa: E402
 from game.model.match_terms import MatchTerms  # noqa: E402
 from game.model.position import Position  # noqa: E402
+from game.model.rollout import CUBE_ACTIONS, Rollout, default_threads  # noqa: E402
 from game.model.search_settings import DEFAULT_SEARCH, SearchSettings  # noqa: E402
 
 WORKING_SEEDS = (5701, 5702, 5703)
@@ -255,7 +260,7 @@ def ours_judged(pid: str, terms: MatchTerms, level: int,
     start = time.perf_counter()
     d = evaluator.cube_decision(pid, level, terms, search)
     seconds = time.perf_counter() - start
-    cubeless = 2 * d.win - 1 + d.win_gammon - d.lose_gammon   # backgammons left out
+    cubeless = money_points(d.win, d.win_gammon, d.lose_gammon)
     d = emg(d, terms)
     return Judged(our_verdict(d), d.no_double_equity, d.double_take_equity,
                   d.double_pass_equity, cubeless), seconds
@@ -346,6 +351,64 @@ def goals(rows: list[Row], gnubg_s: float) -> list[str]:
     return out + [f"all goals: {'hold' if all(ok for _, ok in checks) else 'MISSED'}"]
 
 
+def disputed(ids: list[str], rows: list[Row]) -> list[tuple[str, Row]]:
+    """The positions whose verdict by us and by the reference differ at one or more of the
+    six terms, each with its money-centred row (the chances a cubeless rollout judges)."""
+    per = len(KINDS)
+    out = []
+    for i, pid in enumerate(ids):
+        mine = rows[i * per:(i + 1) * per]
+        if any(r.ours.verdict != r.two.verdict for r in mine):
+            out.append((pid, mine[0]))
+    return out
+
+
+def money_points(win: float, win_gammon: float, lose_gammon: float) -> float:
+    """The cubeless money equity of chances, backgammons left out (as the rows' cubeless)."""
+    return 2 * win - 1 + win_gammon - lose_gammon
+
+
+def rollout_lines(found: list[tuple[str, Row]], trials: int, seed: int,
+                  ref: str) -> list[str]:
+    """Each disputed position rolled out, cubeless, by us (level 3, the luck taken out) and
+    by gnubg (0-ply, bench/rollout.py's settings), the same trials and seed: which chances
+    the verdicts stood on, ours or the reference's, are nearer gnubg's rollout. Money points
+    for the side on roll, backgammons left out; the +/- is the equity's 95% half-interval
+    (SE for gnubg's), backgammons in. gnubg judges here; its figures are no target."""
+    if not found:
+        return ["disputed positions rolled out: none (every verdict the same)"]
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    import rollout as bench_rollout  # bench/rollout.py
+    threads = default_threads()
+    lines, ours_off, ref_off, ro_off = [], [], [], []
+    for pid, row in found:
+        position = Position.from_id(pid)
+        with Rollout() as rollout:
+            mine = rollout.start(position, CUBE_ACTIONS, trials, seed=seed,
+                                 threads=threads).result().candidates[0]
+        c = mine.chances
+        ours_ro = money_points(c.win, c.win_gammon, c.lose_gammon)
+        match, _ = bench_rollout.gnubg_rollout_result(position, trials, seed, threads, 3600)
+        w, wg, _, lose, lg, _ = (float(x) for x in re.findall(r"[-+]?\d+\.\d+",
+                                                               match.group(1)))
+        gnubg_ro = w - lose + wg - lg
+        ours_off.append(row.ours.cubeless - gnubg_ro)
+        ref_off.append(row.two.cubeless - gnubg_ro)
+        ro_off.append(ours_ro - gnubg_ro)
+        lines.append(f"{pid} disputed: ours {row.ours.cubeless:+.3f}, {ref} "
+                     f"{row.two.cubeless:+.3f} | rollouts: ours {ours_ro:+.3f} +/- "
+                     f"{mine.equity.interval:.3f}, gnubg {gnubg_ro:+.3f} (SE "
+                     f"{float(match.group(3)):.3f}) points")
+    n = len(found)
+    return lines + [
+        f"disputed positions rolled out: {n} positions, {trials} games each, seed {seed}",
+        f"disputed |ours - gnubg rollout|: mean {statistics.mean(map(abs, ours_off)):.3f} "
+        f"points (signed {statistics.mean(ours_off):+.3f}) | {ref} mean "
+        f"{statistics.mean(map(abs, ref_off)):.3f} (signed {statistics.mean(ref_off):+.3f})",
+        f"disputed |our rollout - gnubg rollout|: mean {statistics.mean(map(abs, ro_off)):.3f}"
+        f" points (signed {statistics.mean(ro_off):+.3f})"]
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seeds", type=int, nargs="+", default=list(WORKING_SEEDS))
@@ -360,6 +423,10 @@ def main(argv=None) -> int:
     ap.add_argument("--ids", help="judge these position IDs (a --save-ids file) instead of "
                     "drawing them")
     ap.add_argument("--save-ids", help="write the drawn position IDs to this file")
+    ap.add_argument("--rollouts", type=int, default=0, metavar="TRIALS",
+                    help="then roll out (ours and gnubg's, cubeless) each position whose "
+                    "verdict differs at any term: whose chances are nearer gnubg's rollout")
+    ap.add_argument("--rollout-seed", type=int, default=1)
     args = ap.parse_args(argv)
     evaluator.ensure_loaded()
     with tempfile.TemporaryDirectory() as folder:
@@ -392,6 +459,9 @@ def main(argv=None) -> int:
         print("\n".join(summary(kind, [r for r in rows if r.kind == kind], gnubg_s, ref)))
     print("\n".join(summary("all", rows, gnubg_s, ref)))
     print("\n".join(goals(rows, gnubg_s)))
+    if args.rollouts:
+        print("\n".join(rollout_lines(disputed(ids, rows), args.rollouts, args.rollout_seed,
+                                       ref)))
     return 0
 
 

@@ -81,10 +81,11 @@ def run_gnubg(commands: list[str], timeout_s: float) -> str:
     return b"".join(chunks).decode("utf-8", "replace").replace("\r", "")
 
 
-def gnubg_rollout(position: Position, trials: int, seed: int, threads: int,
-                  timeout_s: float) -> tuple[float, float, float]:
-    """(equity, its standard error, seconds) of gnubg's rollout of the position, the side on
-    roll before its roll."""
+def gnubg_rollout_result(position: Position, trials: int, seed: int, threads: int,
+                         timeout_s: float) -> tuple[re.Match, float]:
+    """gnubg's rollout of the position, the side on roll before its roll: RESULT's match on
+    what it printed (1: its six chances, win, win gammon, win backgammon - lose, lose gammon,
+    lose backgammon; 2: the equity; 3: its standard error) and the seconds it took."""
     setup = ["set player 0 human", "set player 1 human", "new game", "set turn 1",
              f"set board {position.position_id}", f"set rollout trials {trials}",
              f"set rollout seed {seed}", f"set threads {threads}", *SETTINGS]
@@ -95,6 +96,14 @@ def gnubg_rollout(position: Position, trials: int, seed: int, threads: int,
     if not match:
         raise SystemExit(f"gnubg gave no rollout result for {position.position_id}:\n"
                          f"{text[-1500:]}")
+    return match, seconds
+
+
+def gnubg_rollout(position: Position, trials: int, seed: int, threads: int,
+                  timeout_s: float) -> tuple[float, float, float]:
+    """(equity, its standard error, seconds) of gnubg's rollout of the position, the side on
+    roll before its roll."""
+    match, seconds = gnubg_rollout_result(position, trials, seed, threads, timeout_s)
     return float(match.group(2)), float(match.group(3)), seconds
 
 

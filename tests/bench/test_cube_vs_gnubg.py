@@ -4,11 +4,13 @@ small real run of each (gnubg at 0-ply and our level 3, to keep CI cheap: the be
 figures use 2-ply and level 5). They check the benches' logic, not their figures."""
 import contextlib
 import io
+import re
 
 import pytest
 
 from conftest import bench_module
 from game.model.match_terms import MatchTerms
+from game.model.position import Position
 from gnubg_tools import gnubg_binary
 
 bench = bench_module("cube_vs_gnubg")
@@ -80,6 +82,46 @@ def test_the_played_dt_gap_leaves_out_what_gnubg_calls_too_good_and_the_goal_kee
     printed = bench.summary("all", rows, 0.01)
     assert any(x.startswith("all |DT gap|: mean 0.210 EMG") for x in printed)
     assert "no such decision" in bench.played_dt("all", rows[1:], "gnubg 2-ply")
+
+
+def _row(kind, ours_verdict, two_verdict, ours_cubeless=0.4, two_cubeless=0.5):
+    return bench.Row(kind, bench.Judged(ours_verdict, 0.5, 0.6, 1.0, ours_cubeless),
+                     bench.Judged(two_verdict, 0.5, 0.6, 1.0, two_cubeless),
+                     bench.Judged(two_verdict, 0.5, 0.6, 1.0), 0.001)
+
+
+def test_a_disputed_position_differs_at_any_term_and_carries_its_money_row():
+    kinds = [kind for kind, _ in bench.KINDS]
+    same = [_row(k, "no double", "no double") for k in kinds]
+    split = [_row(k, "no double", "double/take" if n == 4 else "no double", 0.3 + n / 100)
+             for n, k in enumerate(kinds)]
+    found = bench.disputed(["A", "B"], same + split)
+    assert [pid for pid, _ in found] == ["B"]
+    assert found[0][1].kind == "money centred" and found[0][1].ours.cubeless == 0.3
+    assert bench.disputed(["A"], same) == []
+    assert bench.rollout_lines([], 36, 1, "gnubg 2-ply") == [
+        "disputed positions rolled out: none (every verdict the same)"]
+
+
+def test_money_points_leave_backgammons_out_as_the_rows_cubeless():
+    assert bench.money_points(0.7, 0.2, 0.05) == pytest.approx(0.55)
+
+
+def test_a_disputed_race_rolled_out_by_both_programs_is_seen_from_the_side_on_roll():
+    gnubg_binary()
+    # the side on roll home with 15 men, the other 150 pips away: nearly all wins, a gammon
+    # often; a side mixed up anywhere would show it losing
+    race = Position.from_points({1: 3, 2: 3, 3: 3, 4: 2, 5: 2, 6: 2}, {12: 5, 10: 5, 8: 5})
+    lines = bench.rollout_lines([(race.position_id, _row("money centred", "too good",
+                                                          "double/pass", 1.2, 1.3))],
+                                36, 1, "gnubg 2-ply")
+    assert lines[0].startswith(f"{race.position_id} disputed: ours +1.200, gnubg 2-ply +1.300")
+    ours_ro, gnubg_ro = (float(x) for x in re.findall(
+        r"ours ([-+]\d\.\d+) \+/-.*gnubg ([-+]\d\.\d+) \(SE", lines[0])[0])
+    assert ours_ro > 0.9 and gnubg_ro > 0.9 and abs(ours_ro - gnubg_ro) < 0.1
+    assert lines[1] == "disputed positions rolled out: 1 positions, 36 games each, seed 1"
+    assert lines[2].startswith("disputed |ours - gnubg rollout|: mean ")
+    assert lines[3].startswith("disputed |our rollout - gnubg rollout|: mean ")
 
 
 def test_gnubgs_statistics_give_both_players_sums():
