@@ -66,6 +66,9 @@ from game.model.position import Position  # noqa: E402
 from game.model.rollout import CUBE_ACTIONS, Rollout, default_threads  # noqa: E402
 from game.model.search_settings import DEFAULT_SEARCH, SearchSettings  # noqa: E402
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from rollout import gnubg_rollout  # noqa: E402  (bench/rollout.py)
+
 WORKING_SEEDS = (5701, 5702, 5703)
 HELD_OUT_SEEDS = (5791, 5792, 5793)
 KINDS = (("money centred", MatchTerms()),
@@ -377,8 +380,6 @@ def rollout_lines(found: list[tuple[str, Row]], trials: int, seed: int,
     (SE for gnubg's), backgammons in. gnubg judges here; its figures are no target."""
     if not found:
         return ["disputed positions rolled out: none (every verdict the same)"]
-    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-    import rollout as bench_rollout  # bench/rollout.py
     threads = default_threads()
     lines, ours_off, ref_off, ro_off = [], [], [], []
     for pid, row in found:
@@ -388,17 +389,16 @@ def rollout_lines(found: list[tuple[str, Row]], trials: int, seed: int,
                                  threads=threads).result().candidates[0]
         c = mine.chances
         ours_ro = money_points(c.win, c.win_gammon, c.lose_gammon)
-        match, _ = bench_rollout.gnubg_rollout_result(position, trials, seed, threads, 3600)
-        w, wg, _, lose, lg, _ = (float(x) for x in re.findall(r"[-+]?\d+\.\d+",
-                                                               match.group(1)))
-        gnubg_ro = w - lose + wg - lg
+        theirs = gnubg_rollout(position, trials, seed, threads, 3600)
+        w, wg, _, lose, lg, _ = theirs.chances
+        gnubg_ro = w - lose + wg - lg                 # as parse_hints reads gnubg's chances
         ours_off.append(row.ours.cubeless - gnubg_ro)
         ref_off.append(row.two.cubeless - gnubg_ro)
         ro_off.append(ours_ro - gnubg_ro)
         lines.append(f"{pid} disputed: ours {row.ours.cubeless:+.3f}, {ref} "
                      f"{row.two.cubeless:+.3f} | rollouts: ours {ours_ro:+.3f} +/- "
                      f"{mine.equity.interval:.3f}, gnubg {gnubg_ro:+.3f} (SE "
-                     f"{float(match.group(3)):.3f}) points")
+                     f"{theirs.se:.3f}) points")
     n = len(found)
     return lines + [
         f"disputed positions rolled out: {n} positions, {trials} games each, seed {seed}",

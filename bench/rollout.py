@@ -19,6 +19,7 @@ import subprocess
 import sys
 import threading
 import time
+from dataclasses import dataclass
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -81,11 +82,20 @@ def run_gnubg(commands: list[str], timeout_s: float) -> str:
     return b"".join(chunks).decode("utf-8", "replace").replace("\r", "")
 
 
-def gnubg_rollout_result(position: Position, trials: int, seed: int, threads: int,
-                         timeout_s: float) -> tuple[re.Match, float]:
-    """gnubg's rollout of the position, the side on roll before its roll: RESULT's match on
-    what it printed (1: its six chances, win, win gammon, win backgammon - lose, lose gammon,
-    lose backgammon; 2: the equity; 3: its standard error) and the seconds it took."""
+@dataclass(frozen=True)
+class GnubgRollout:
+    """gnubg's rollout of a position for the side on roll, as it printed it: the six chances
+    (win, win gammon, win backgammon, lose, lose gammon, lose backgammon), the equity, its
+    standard error, and the seconds the run took."""
+    chances: tuple[float, ...]
+    equity: float
+    se: float
+    seconds: float
+
+
+def gnubg_rollout(position: Position, trials: int, seed: int, threads: int,
+                  timeout_s: float) -> GnubgRollout:
+    """gnubg's rollout of the position, the side on roll before its roll."""
     setup = ["set player 0 human", "set player 1 human", "new game", "set turn 1",
              f"set board {position.position_id}", f"set rollout trials {trials}",
              f"set rollout seed {seed}", f"set threads {threads}", *SETTINGS]
@@ -96,15 +106,8 @@ def gnubg_rollout_result(position: Position, trials: int, seed: int, threads: in
     if not match:
         raise SystemExit(f"gnubg gave no rollout result for {position.position_id}:\n"
                          f"{text[-1500:]}")
-    return match, seconds
-
-
-def gnubg_rollout(position: Position, trials: int, seed: int, threads: int,
-                  timeout_s: float) -> tuple[float, float, float]:
-    """(equity, its standard error, seconds) of gnubg's rollout of the position, the side on
-    roll before its roll."""
-    match, seconds = gnubg_rollout_result(position, trials, seed, threads, timeout_s)
-    return float(match.group(2)), float(match.group(3)), seconds
+    chances = tuple(float(x) for x in re.findall(r"[-+]?\d+\.\d+", match.group(1)))
+    return GnubgRollout(chances, float(match.group(2)), float(match.group(3)), seconds)
 
 
 def gnubg_overhead(threads: int) -> float:
@@ -131,7 +134,8 @@ def compare(positions, trials: int, seed: int, threads: int) -> None:
     for position in positions:
         eq, seconds = ours(position, trials, seed, threads)
         ours_s += seconds
-        g_eq, g_se, g_seconds = gnubg_rollout(position, trials, seed, threads, 3600)
+        theirs = gnubg_rollout(position, trials, seed, threads, 3600)
+        g_eq, g_se, g_seconds = theirs.equity, theirs.se, theirs.seconds
         theirs_s += max(0.01, g_seconds - overhead)
         g_ci = Z95 * g_se
         se = ((eq.interval / Z95) ** 2 + g_se ** 2) ** 0.5
