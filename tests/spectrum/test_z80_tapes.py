@@ -1,7 +1,9 @@
-"""Patrik Rak's z80test 1.2 (z80doc, z80full, z80memptr, z80ccf) loaded from its tape and run on our
+"""Patrik Rak's z80test 1.2 (z80full, z80memptr, z80ccf) loaded from its tape and run on our
 Spectrum48: each program folds every tested instruction's results into CRCs measured on a real 48K
 with a Zilog Z80 and prints "Result: all tests passed." when all match. Tapes read from
-../shared/z80-tests/z80test (MIT, not copied)."""
+../shared/z80-tests/z80test (MIT, not copied). z80doc is left out: it runs z80full's instructions
+and checks only the documented flags of what z80full checks whole, so it can find nothing z80full
+misses (and took 32 s of CI's 15 minutes)."""
 import pytest
 
 import roms
@@ -38,7 +40,7 @@ def run_tape(name: str):
     return machine, text
 
 
-@pytest.mark.parametrize("name", ["z80doc", "z80full", "z80memptr", "z80ccf"])
+@pytest.mark.parametrize("name", ["z80full", "z80memptr", "z80ccf"])
 def test_z80test_tape_prints_all_tests_passed(name):
     machine, text = run_tape(name)
     failed = [line for line in text.split("\r") if "FAILED" in line or "CRC" in line]
