@@ -36,32 +36,6 @@ REQUIRE_SHARED = os.environ.get("SPECTRUM_REQUIRE_SHARED") == "1"
 IN_CI = REQUIRE_SHARED or os.environ.get("CI") == "true"
 
 
-# The files holding the suite's longest tests (15-60 s each: sanitizers, real-time kills, the
-# z80test tapes, whole checked reviews, wine), run first: the workers (pytest-xdist's worksteal)
-# then share out the short tests at the end instead of one idling while the other finishes a
-# long one. A file's tests keep their order (module fixtures are made once). Only the order of
-# the run depends on this list, never a result.
-LONG_FILES = ("native/test_c_warnings.py", "game/test_kill_resume.py",
-              "spectrum/test_z80_tapes.py", "native/test_sltools.py",
-              "game/analysis/test_review.py", "game/analysis/test_checked_errors.py",
-              "native/test_cross_platform.py", "game/pages/test_review_long_plays.py",
-              "game/scenes/test_tutor.py", "game/pages/test_rollout_match.py",
-              "bench/test_review_vs_gnubg.py", "house/test_packaging.py")
-
-
-def pytest_collection_modifyitems(items: list) -> None:
-    here = pathlib.Path(__file__).parent
-    gone = [name for name in LONG_FILES if not (here / name).exists()]
-    if gone:
-        raise pytest.UsageError(f"tests/conftest.py LONG_FILES names no such file: {gone}")
-
-    def rank(item) -> int:
-        path = item.path.as_posix()
-        return next((i for i, name in enumerate(LONG_FILES) if path.endswith("tests/" + name)),
-                    len(LONG_FILES))
-    items.sort(key=rank)                        # stable: the rest keep their order
-
-
 @pytest.fixture
 def config(tmp_path, monkeypatch):
     """The test's own options and save folder, `tmp_path/cfg`, not made yet (the program makes
