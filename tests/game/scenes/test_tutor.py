@@ -29,6 +29,7 @@ from game.model.position import Position
 from game.model.record import MatchRecord
 from game.scenes import tutor
 from gamedriver import CUBE_STOP, GameDriver
+from review_records import FEW_GAMES
 
 # the human's opening roll, whose plays the tutor must mark every way (""; "?"; "??"): 6-3's
 # opening throw, the human's 6 beating the computer's 3 (net52, each play's cube searched 2
@@ -498,7 +499,7 @@ def test_missed_double_warning_is_the_reviews_3_ply_check_of_it(length, terms):
                       start=start.swapped().position_id)
     record.move(COMPUTER, (2, 1), rules.legal_plays(start.swapped(), (2, 1))[0].steps)
     record.move(HUMAN, (6, 5), rules.legal_plays(position, (6, 5))[0].steps)
-    item = next(i for i in review.review_game(record).items
+    item = next(i for i in review.review_game(record, roll_games=FEW_GAMES).items
                 if i.kind == "no double" and i.side == HUMAN)
     match = scored(3, 1, 1) if length else Match(None)
     coach = tutor.NoDoubleCoach(position, match.terms(HUMAN), "?")
