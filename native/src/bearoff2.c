@@ -166,3 +166,17 @@ int b2_cube(long pair, const bg_match *m, cube_result *out) {
     out->bits = cube_bits(m, out->nd, out->dt, out->dp);
     return 1;
 }
+
+/* The efficiency of a cube the opponent holds in a small bear-off, as the exact money cube
+ * shows it (GNU Backgammon reads its two-sided bear-offs' efficiency this way): how far the
+ * exact money value of playing on against the opponent's cube lies from the cubeless equity,
+ * as a share of the fully live model's distance, at least 0. */
+int b2_theirs_efficiency(long pair, float win, float *x) {
+    if (pair < 0 || !b2_ready_flag) return 0;
+    const float cubeless = 2.0f * win - 1.0f;
+    const float live = cube_money_live(win, 1.0f, 1.0f, 2);
+    if (live - cubeless > -1e-4f && live - cubeless < 1e-4f) return 0;
+    const float share = (b2_nd[B2_THEIRS][pair] - cubeless) / (live - cubeless);
+    *x = share < 0.0f ? 0.0f : share;
+    return 1;
+}

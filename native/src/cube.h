@@ -27,6 +27,9 @@ float met_lose(const met_game *g, int cube);
 /* its match winning chance with a fully live cube at game winning chance p; owner 0 centred,
  * 1 this side, 2 the opponent (cash and take points worked from the table, level by level) */
 float met_live(const met_game *g, float p, int cube, int owner);
+/* its game winning chance at which the opponent, holding a cube of `cube`, redoubles and it
+ * should pass (0 when their redouble can gain nothing) */
+float met_opp_cash(const met_game *g, int cube);
 
 typedef struct {
     float nd, dt, dp;   /* no double, double/take, double/pass: money points for the side on
@@ -39,6 +42,17 @@ typedef struct {
 void cube_decide(const float p[NN_OUT], const bg_match *m, cube_result *out);
 /* The same with the live cube at efficiency x (0: a dead cube, 1: a fully live one). */
 void cube_decide_x(const float p[NN_OUT], float x, const bg_match *m, cube_result *out);
+/* The same with the no double's live cube at efficiency x and the double/take's at x_dt. */
+void cube_decide_x2(const float p[NN_OUT], float x, float x_dt, const bg_match *m,
+                    cube_result *out);
+/* The formula's decision at board b (side on roll = row 0) with its chances p, at the
+ * efficiency cube_efficiency(b); in a small bear-off at a match score, a cube the opponent
+ * holds at an efficiency read from the exact money cube (b2_theirs_efficiency). */
+void cube_decide_at(const mg_board *b, const float p[NN_OUT], const bg_match *m,
+                    cube_result *out);
+/* Money play's live cube (Janowski): equity per unit cube at winning chance p, W and L the
+ * average values of a win and a loss; owner 0 centred, 1 the side of p, 2 its opponent. */
+float cube_money_live(float p, float W, float L, int owner);
 /* 1 when the side of m may double now (it does not hold the cube against it, not the
  * Crawford game, the cube below BG_CUBE_FACE_MAX, and a win at the present cube does not
  * already win it the match): the rule of MatchTerms.double_refused, bg_may_double's */
@@ -59,6 +73,9 @@ void b2_init(void);
 long b2_pair(const mg_board *pos);
 int b2_exact(long pair, const bg_match *m);
 int b2_cube(long pair, const bg_match *m, cube_result *out);
+/* The efficiency of a cube the opponent holds at table entry `pair`, as the exact money cube
+ * shows it, into *x (at least 0); 1, or 0 when there is no entry or no live value to measure. */
+int b2_theirs_efficiency(long pair, float win, float *x);
 
 /* Cubeful equities by search (cubeful.c): the side on roll's no double and double/take at
  * ply 0 (the formula at its position's efficiency), 1, 2 or 3 (each of the 21 rolls answered

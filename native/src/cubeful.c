@@ -49,11 +49,11 @@ static float weighed(const bg_match *m, float nd, float dt) {
     return nd;
 }
 
-/* The cube at ply 0: exact in a small money bear-off (pair: b's b2_pair), else the formula
- * at the position's efficiency. */
-static void cube_at0(const mg_board *b, long pair, const float p[NN_OUT], const bg_match *m,
+/* The cube at ply 0: exact in a small money bear-off, else the formula at the position's
+ * efficiency (cube_decide_at). */
+static void cube_at0(const mg_board *b, const float p[NN_OUT], const bg_match *m,
                      cube_result *r) {
-    if (!b2_cube(pair, m, r)) cube_decide_x(p, cube_efficiency(b), m, r);
+    if (!b2_cube(b2_pair(b), m, r)) cube_decide_at(b, p, m, r);
 }
 
 /* A node: the side on roll at pos with its states s[0..n-1]; for each, the value of no
@@ -72,7 +72,7 @@ static void child_values(const mg_board *child, int ply, const float q0[NN_OUT],
         memcpy(cp, q0, sizeof cp);
         for (int k = 0; k < c_n; k++) {
             cube_result r;
-            cube_at0(child, pair, cp, &c[k], &r);
+            cube_at0(child, cp, &c[k], &r);
             cnd[k] = r.nd;
             cdt[k] = r.dt;
         }
@@ -98,7 +98,7 @@ static int best_two(const mg_board *pos, int d1, int d2, int ply, const bg_match
         cube_result r;
         mg_swap(&plays[i].after, &kid);
         sr_eval0(&kid, q0);
-        cube_at0(&kid, b2_pair(&kid), q0, &c[0], &r);
+        cube_at0(&kid, q0, &c[0], &r);
         float v0 = -weighed(&c[0], r.nd, r.dt), t0 = -ev_equity(q0);
         if (v0 > best[0] || (v0 == best[0] && t0 > tie[0])) {
             best[1] = best[0]; tie[1] = tie[0]; kids[1] = kids[0];
@@ -159,13 +159,13 @@ void cf_decide(const mg_board *pos, int ply, const bg_match *m, cube_result *out
     const long pair = b2_pair(pos);
     if (ply <= 0 || mg_result(pos) != 0 || b2_exact(pair, m)) {
         sr_eval0(pos, p);
-        cube_at0(pos, pair, p, m, out);
+        cube_at0(pos, p, m, out);
         return;
     }
     float nd, dt;
     node(pos, ply, m, 1, &nd, &dt, p);
     cube_result at0;   /* the double/take when no double is possible: the formula's, shown */
-    cube_decide_x(p, cube_efficiency(pos), m, &at0);
+    cube_decide_at(pos, p, m, &at0);
     out->nd = nd;
     out->dt = cube_may_double(m) ? dt : at0.dt;
     out->dp = double_pass(m);
@@ -175,7 +175,7 @@ void cf_decide(const mg_board *pos, int ply, const bg_match *m, cube_result *out
 /* the opponent's value (on roll at opp, its terms theirs) by the formula at chances q */
 static float theirs_at0(const mg_board *opp, const float q[NN_OUT], const bg_match *theirs) {
     cube_result r;
-    cube_at0(opp, b2_pair(opp), q, theirs, &r);
+    cube_at0(opp, q, theirs, &r);
     return weighed(theirs, r.nd, r.dt);
 }
 

@@ -230,13 +230,13 @@ static int from_probs(const float *probs, const mg_board *at, const bg_match *ma
     if (!chances_ok(probs)) return -BG_ERR_BAD_ARG;
     const bg_match *m = match ? match : &money;
     cube_result r;
-    if (at) cube_decide_x(probs, cube_efficiency(at), m, &r);
+    if (at) cube_decide_at(at, probs, m, &r);
     else cube_decide(probs, m, &r);
     if (at && ply > 0 && mg_result(at) == 0) {
         cube_result searched, formula;
         float p[NN_OUT];
         cf_decide(at, ply, m, &searched, p);
-        cube_decide_x(p, cube_efficiency(at), m, &formula);
+        cube_decide_at(at, p, m, &formula);
         r.nd += searched.nd - formula.nd;
         r.dt += searched.dt - formula.dt;
         r.bits = cube_bits(m, r.nd, r.dt, r.dp);

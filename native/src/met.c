@@ -146,6 +146,7 @@ float met_equity(int away_me, int away_opp, int crawford_done) {
 
 float met_win(const met_game *g, int cube) { ensure_built(); return g_win(g, cube); }
 float met_lose(const met_game *g, int cube) { ensure_built(); return g_lose(g, cube); }
+float met_opp_cash(const met_game *g, int cube) { ensure_built(); return g_opp_cash(g, cube); }
 float met_live(const met_game *g, float p, int cube, int owner) {
     ensure_built();
     return g_live(g, p, cube, owner);
