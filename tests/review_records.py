@@ -22,6 +22,15 @@ def one_game(start=None, length=0, score=None):
     return record
 
 
+def first_turns(record, turns):
+    """`record`'s first game stopped after its first `turns` entries (a game stopped before its
+    end reviews as any other: test_review_emg.py's test_a_game_without_a_final_play_reviews)."""
+    game = record.games[0]
+    del game.actions[turns:]
+    game.winner, game.points, game.how = None, 0, ""
+    return record
+
+
 def played_out(seed, level=3, error_rate=0.3, length=0, score=None, double_at=None):
     """A game to the end: each turn the level's best play, or now and then one of its next
     three (so the review has errors to find), seeded dice. `score`: the match score it is

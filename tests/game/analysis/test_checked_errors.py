@@ -29,7 +29,7 @@ from game.model.search_settings import SearchSettings
 from game.pages.review_pages import figures_lines, headline, message_lines
 from game.scenes import tutor
 from gnubg_tools import run_gnubg_commands
-from review_records import FEW_GAMES, TOO_GOOD_BY_THE_NET, played_out, too_good_double
+from review_records import FEW_GAMES, TOO_GOOD_BY_THE_NET, first_turns, played_out, too_good_double
 
 # 7-point match, 3-away against 7-away, the cube on 2 and the opponent's: 9/4 20/18 with 52 is
 # charged 0.054 EMG by level 5 and nothing at 3 plies (the best by the check: this play);
@@ -176,18 +176,22 @@ def test_a_cubeful_rollout_charge_carries_the_noise_of_the_cube_not_of_the_chanc
 
 
 @pytest.fixture(scope="module")
-def whole_game():
-    """A whole game of errors, reviewed QUICK and CHECKED: (record, quick, checked)."""
-    record = played_out(5, error_rate=0.4)
+def game_of_errors():
+    """The first 15 turns of a game of errors (of its 57; they hold every case the whole game
+    does: plays equal to the best, an error under CHECK_LINE, a small one between it and the ?
+    line, errors rolled out and charged and others cleared within the rollout's noise, a
+    missed double rolled out: seven checks), reviewed QUICK and CHECKED:
+    (record, quick, checked)."""
+    record = first_turns(played_out(5, error_rate=0.4), 15)
     return (record, Reviewer(record, checked=False).run(),
             Reviewer(record, roll_games=FEW_GAMES).run())
 
 
-def test_quick_review_charges_as_before(whole_game):
-    """A whole game: QUICK checks nothing; CHECKED checks exactly the items QUICK charges
+def test_quick_review_charges_as_before(game_of_errors):
+    """A game's turns: QUICK checks nothing; CHECKED checks exactly the items QUICK charges
     over the ? line, and charges each its check's error (none for a rollout that cannot
     tell the plays apart)."""
-    _, quick, checked = whole_game
+    _, quick, checked = game_of_errors
     assert all(i.check is None for i in quick.items)
     assert len(quick.items) == len(checked.items)
     charged = 0
@@ -204,11 +208,11 @@ def test_quick_review_charges_as_before(whole_game):
     assert charged > 0
 
 
-def test_an_error_under_the_question_mark_line_is_checked_too(whole_game):
+def test_an_error_under_the_question_mark_line_is_checked_too(game_of_errors):
     """Every error charged over CHECK_LINE is checked, not only the marked ones: small errors
     add up to a player's rating, and the quick judgement finds many that a deeper look clears."""
     assert checking.CHECK_LINE < DOUBTFUL
-    _, quick, checked = whole_game
+    _, quick, checked = game_of_errors
     small = [(q, c) for q, c in zip(quick.items, checked.items, strict=True)
              if q.kind == "move" and not q.forced and checking.CHECK_LINE < q.loss <= DOUBTFUL]
     assert small
@@ -346,15 +350,18 @@ def test_a_large_error_is_rolled_out_cut_as_any_other_and_comes_nearer_gnubg(
     quick = quick_item(*case, cubeful=True)
     checked = checking.check_move(quick)
     assert checked.loss > 0.10 and checking.wants_roll(checked)
-    rolls = checking.RollChecks()
-    rolled = checking.roll_check(quick, checked, rolls)
+    rolled = checking.roll_check(quick, checked, checking.RollChecks())
     assert rolled.check.games == checking.ROLL_GAMES
-    # the same rollout asked for directly, cut after ROLL_TRUNCATE half-moves: the same
-    # chances (the dice are the check's own), and not those of one cut after 8
+    # the same check of FEW_GAMES games (the cut is each game's, whatever their number) and
+    # its rollout asked for directly, cut after ROLL_TRUNCATE half-moves: the same chances
+    # (the dice are the check's own), and not those of one cut after 8
+    rolls = checking.RollChecks(FEW_GAMES)
+    few = checking.roll_check(quick, checked, rolls)
     plays = [checked.played, checked.best]
     cut = {t: [f.chances for f in rolls.roll(quick.before, plays, quick.terms, t).candidates]
            for t in (8, checking.ROLL_TRUNCATE)}
-    assert [rolled.played.chances, checked_best(rolled, checked).chances] == \
+    assert few.check.games == FEW_GAMES
+    assert [few.played.chances, checked_best(few, checked).chances] == \
         cut[checking.ROLL_TRUNCATE]
     assert cut[8] != cut[checking.ROLL_TRUNCATE]
     gnubg = gnubg_2_ply_error(tmp_path, commands, gnubg_words)
@@ -387,8 +394,9 @@ def test_a_rollout_check_of_no_games_or_not_a_whole_number_is_refused(games):
 def test_a_review_stopped_in_a_rollout_check_carries_on_and_rolls_that_turn_out_whole():
     """A stop while a turn's rollout check runs ends the review at once without that turn;
     carrying on judges it again, its rollout played whole (that a review carried on is the
-    review made without a stop: tests/game/analysis/test_review.py)."""
-    record = played_out(5, error_rate=0.4)
+    review made without a stop: tests/game/analysis/test_review.py). The game's first 8 turns:
+    its first rollout check is the 7th turn's, another follows."""
+    record = first_turns(played_out(5, error_rate=0.4), 8)
     reviewer = Reviewer(record, workers=1, roll_games=FEW_GAMES)
     stopped_at = []
 

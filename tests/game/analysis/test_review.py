@@ -22,6 +22,7 @@ from review_records import (
     QUICK,
     RACE_EVEN,
     RACE_PASS,
+    first_turns,
     one_game,
     played_out,
     with_a_double,
@@ -54,7 +55,8 @@ def test_opening_31_made_properly_gives_nothing_and_8_5_8_7_is_marked_a_blunder(
     record = one_game()
     record.move(HUMAN, (3, 1), "8/5 6/5")
     record.move(COMPUTER, (3, 1), "8/5 8/7")
-    moves = [item for item in review_game(record).items if item.kind == "move"]
+    moves = [item for item in review_game(record, roll_games=FEW_GAMES).items
+             if item.kind == "move"]
     good, bad = moves
     assert good.played.words == good.best.words == "8/5 6/5"
     assert good.loss == 0.0 and good.mark == ""
@@ -65,7 +67,9 @@ def test_opening_31_made_properly_gives_nothing_and_8_5_8_7_is_marked_a_blunder(
 
 
 def test_every_loss_is_the_best_equity_less_the_plays_and_never_negative():
-    r = review_game(played_out(5), roll_games=FEW_GAMES)
+    """A game's first 12 turns (of 64): plays equal to the best, one rolled out and cleared
+    within the rollout's noise, errors rolled out and charged, one charged unchecked."""
+    r = review_game(first_turns(played_out(5), 12), roll_games=FEW_GAMES)
     assert r.complete
     moves = [i for i in r.items if i.kind == "move"]
     assert moves and all(i.loss >= 0.0 for i in r.items)
@@ -100,7 +104,7 @@ def test_taking_a_pass_is_a_blunder_and_dropping_it_costs_nothing():
         getattr(record, answer)(COMPUTER)
         if answer == "take":
             record.move(HUMAN, (6, 5), "6/off 5/off")
-        items = review_game(record).items
+        items = review_game(record, roll_games=FEW_GAMES).items
         double, reply = items[0], items[1]
         assert (double.kind, double.side, double.loss) == ("double", HUMAN, 0.0)
         assert double.proper == "Double, pass"
@@ -114,7 +118,7 @@ def test_doubling_an_even_race_is_marked_and_the_take_is_right():
     record.double(HUMAN, 2)
     record.take(COMPUTER)
     record.move(HUMAN, (2, 1), "6/4 6/5")
-    items = review_game(record).items
+    items = review_game(record, roll_games=FEW_GAMES).items
     double, take = items[0], items[1]
     assert double.proper.startswith("No double")
     assert double.loss == pytest.approx(double.decision.no_double_equity - min(
@@ -164,7 +168,8 @@ def test_match_luck_is_in_emg_and_all_36_rolls_average_to_nothing(terms):
 
 
 def test_summary_adds_each_sides_errors_and_luck():
-    r = review_game(played_out(11), level=QUICK, checked=False)   # the sums, not the check
+    r = review_game(first_turns(played_out(11), 20), level=QUICK,   # 10 turns a side
+                    checked=False)                                   # the sums, not the check
     summary = r.summary()
     for side in (HUMAN, COMPUTER):
         s = summary[side]
@@ -179,7 +184,7 @@ def test_summary_adds_each_sides_errors_and_luck():
 # ---- progress and stopping ------------------------------------------------------------
 
 def test_progress_counts_every_turn_and_a_key_stops_between_turns_losing_nothing():
-    record = played_out(3)
+    record = first_turns(played_out(3), 12)
     before = json.dumps(record.to_dict())
     reviewer = Reviewer(record, level=QUICK, checked=False)
     seen = []
@@ -200,10 +205,12 @@ def test_progress_counts_every_turn_and_a_key_stops_between_turns_losing_nothing
     assert json.dumps(record.to_dict()) == before  # the record is untouched
 
 
-@pytest.mark.parametrize("level,moves,counts", [(4, 24, (2, 3)), (5, 10, (2,))])
+@pytest.mark.parametrize("level,moves,counts", [(4, 9, (3,)), (5, 9, (2,))])
 def test_threads_judging_turns_side_by_side_review_as_one_thread_does(level, moves, counts):
     """The turns are judged by several threads at once (a double and its answer together);
-    the review, its order and every figure in it are those of one thread."""
+    the review, its order and every figure in it are those of one thread. 9 moves, a double
+    and its take: 10 units, more than the 2 x threads a review keeps in flight, and rollout
+    checks among them."""
     record = with_a_double(21, moves)
     alone = Reviewer(record, level=level, workers=1, roll_games=FEW_GAMES).run()
     kinds = [i.kind for i in alone.items]
@@ -214,7 +221,7 @@ def test_threads_judging_turns_side_by_side_review_as_one_thread_does(level, mov
 
 
 def test_a_stop_keeps_the_turns_judged_ahead_and_carrying_on_ends_the_same():
-    record = with_a_double(22, 30)
+    record = with_a_double(22, 11)                 # 13 turns: 12 units, 6 in flight
     alone = Reviewer(record, level=QUICK, workers=1, roll_games=FEW_GAMES).run()
     reviewer = Reviewer(record, level=QUICK, workers=3, roll_games=FEW_GAMES)
     judged: list[int] = []                         # first turn of each unit a thread finished
@@ -341,7 +348,7 @@ def test_a_move_with_no_dice_is_refused_with_words_not_a_crash(tmp_path):
 # ---- other starts and match play ------------------------------------------------------
 
 def test_a_match_game_is_reviewed_at_the_match_score():
-    record = played_out(8, length=5)
+    record = first_turns(played_out(8, length=5), 16)
     record.games[0].scores = {HUMAN: 2, COMPUTER: 4}     # the Crawford game at 3-away 1-away
     record.games[0].crawford = True
     r = review_game(record, level=QUICK, checked=False)

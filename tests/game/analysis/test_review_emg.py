@@ -17,7 +17,7 @@ from game.model.position import Position
 from game.model.record import MatchRecord
 from game.pages.review_pages import detail, page_lines, summary_lines
 from game.scenes.tutor import warning_mark
-from review_records import QUICK, one_game, played_out, with_a_double
+from review_records import FEW_GAMES, QUICK, first_turns, one_game, played_out, with_a_double
 
 DEPTHS_DIFFER = ("4HPwATDgc/ABMA", (2, 5))   # level 5 at 7-away all: 2-ply best, 1-ply others
 
@@ -40,7 +40,7 @@ def test_a_one_point_match_has_one_emg_equal_to_two_match_chances():
 
 
 def test_match_errors_are_emg_and_marked_by_it_with_the_match_chance_beside():
-    record = played_out(8, length=7)
+    record = first_turns(played_out(8, length=7), 16)
     r = review_game(record, level=QUICK, checked=False)     # the units, not the check
     moves = [i for i in r.items if i.kind == "move" and i.loss > 0]
     assert moves
@@ -73,7 +73,8 @@ def test_a_play_the_search_looked_at_less_deeply_is_judged_at_the_bests_depth_in
 
 
 def test_each_move_page_says_the_depth_its_plays_were_judged_at():
-    r = review_game(played_out(8), level=judge.REVIEW_LEVEL - 1, checked=False)
+    r = review_game(first_turns(played_out(8), 4), level=judge.REVIEW_LEVEL - 1,
+                    checked=False)
     item = next(i for i in r.items if i.kind == "move" and not i.forced)
     assert f"{item.best.ply}-ply luck" in detail(item, HUMAN)
 
@@ -134,7 +135,7 @@ def test_money_play_reviews_exactly_as_before_issue_48():
 
 
 def test_a_match_past_the_table_is_judged_as_money_play_and_the_summary_says_so():
-    record = played_out(8, length=31)
+    record = first_turns(played_out(8, length=31), 16)
     r = review_game(record, level=QUICK, checked=False)
     assert not r.match_play
     assert all(i.past_table and i.emg is None and i.mwc_loss is None
@@ -152,7 +153,7 @@ def test_post_crawford_and_match_point_doubles_are_judged_in_emg():
     record.take(HUMAN)
     record.move(COMPUTER, (6, 4), "24/14")
     record.games[0].crawford = False
-    r = review_game(record, level=QUICK)
+    r = review_game(record, level=QUICK, roll_games=FEW_GAMES)      # the units, not the count
     cube = [i for i in r.items if i.kind in ("double", "take")]
     assert [i.kind for i in cube] == ["double", "take"]
     for item in cube:
@@ -171,7 +172,7 @@ def test_a_game_without_a_final_play_reviews():
 
 
 def test_a_one_point_match_reviews_in_emg_with_no_cube():
-    r = review_game(played_out(8, length=1), level=QUICK, checked=False)
+    r = review_game(first_turns(played_out(8, length=1), 16), level=QUICK, checked=False)
     assert r.complete and r.match_play
     assert all(i.kind == "move" for i in r.items)              # 1-away each: no cube
     for item in r.items:
