@@ -15,9 +15,9 @@ from loading_picture import MESSAGE, PICTURE_LINES_KEPT, picture_lines_shown
 from screentext import find_text, screen_text  # noqa: E402
 from spectrum import hw
 from spectrum import tape as T
-from spectrum.loader import TapeLoader, decode_program, install_tape
+from spectrum.loader import TapeLoader, decode_program, encode_line, install_tape
 from spectrum.machine import Spectrum48
-from spectrum.tape_blocks import Block, make_tap_block, standard_block
+from spectrum.tape_blocks import Block, header_payload, make_tap_block, standard_block
 from spectrum.tape_player import TapePlayer
 from spectrum.tzx import read_tzx, write_tzx
 from tzx_cases import every_supported_tzx_block
@@ -40,6 +40,27 @@ def instant_run():
     m = Spectrum48(roms.ROM_PATH)
     loader = load_headless(m, "instant")
     return m, loader
+
+
+@pytest.fixture(scope="module")
+def real_run():
+    """The game's tape through the ROM's Z80 loader ("real": one emulated frame a step, every
+    frame seen): (machine, loader, what the frames showed, wall seconds)."""
+    m = Spectrum48(roms.ROM_PATH)
+    seen = {"typed": False, "program_line": False, "pilot": False, "data": False}
+
+    def watch(loader):
+        if not seen["typed"]:                       # (the screen is read only until seen)
+            seen["typed"] = find_text(m, 'LOAD ""') == (23, 0)
+        if not seen["program_line"]:
+            seen["program_line"] = find_text(m, "Program: BACKGAMMON") == (0, 0)
+        colours = {c for _, c in m.ula.frame_border[1]}
+        seen["pilot"] |= {2, 5} <= colours
+        seen["data"] |= {1, 6} <= colours
+
+    started = time.perf_counter()
+    loader = load_headless(m, "real", on_frame=watch, max_frames=20_000)
+    return m, loader, seen, time.perf_counter() - started
 
 
 def test_backgammon_tap_rebuilds_byte_for_byte():
@@ -80,9 +101,8 @@ def test_instant_mode_loads_the_whole_tape_in_a_few_frames(instant_run):
 
 
 @pytest.mark.parametrize("mode", ["instant", "real"])
-def test_wait_message_leaves_the_pictures_top_20_lines_unscrolled_on_our_rom(mode):
-    m = Spectrum48(roms.ROM_PATH)
-    loader = load_headless(m, mode)
+def test_wait_message_leaves_the_pictures_top_20_lines_unscrolled_on_our_rom(mode, request):
+    m, loader = request.getfixturevalue(f"{mode}_run")[:2]
     assert loader.state == "done", loader.error
     assert bytes(m.memory[MC["USR_ENTRY"]:MC["MCODE_END"]]) == media.load_mcode()
     assert picture_lines_shown(m)[:PICTURE_LINES_KEPT] == list(range(PICTURE_LINES_KEPT))
@@ -90,27 +110,13 @@ def test_wait_message_leaves_the_pictures_top_20_lines_unscrolled_on_our_rom(mod
     assert find_text(m, "Bytes: bgcode") == (22, 0)          # our ROM's own line, below it
 
 
-def test_backgammon_tap_through_the_z80_loader_gives_the_trap_bytes(instant_run):
-    m = Spectrum48(roms.ROM_PATH)
-    seen = {"typed": False, "program_line": False, "pilot": False, "data": False}
-
-    def watch(loader):
-        if find_text(m, 'LOAD ""') == (23, 0):
-            seen["typed"] = True
-        if find_text(m, "Program: BACKGAMMON") == (0, 0):
-            seen["program_line"] = True
-        colours = {c for _, c in m.ula.frame_border[1]}
-        seen["pilot"] |= {2, 5} <= colours
-        seen["data"] |= {1, 6} <= colours
-
-    started = time.perf_counter()
-    loader = load_headless(m, "fast", on_frame=watch, max_frames=20_000)
-    wall_s = time.perf_counter() - started
+def test_backgammon_tap_through_the_z80_loader_gives_the_trap_bytes(instant_run, real_run):
+    m, loader, seen, wall_s = real_run
     assert loader.state == "done", loader.error
     assert loaded_bytes(m) == loaded_bytes(instant_run[0])
     assert seen == {"typed": True, "program_line": True, "pilot": True, "data": True}
     assert loader.player.tape_tstates > 60 * hw.CPU_HZ             # the whole tape played
-    print(f"fast load: {wall_s:.1f} s wall for {loader.frames_run} frames")   # bench, not test
+    print(f"real load: {wall_s:.1f} s wall for {loader.frames_run} frames")   # bench, not test
 
 
 def test_hand_built_tzx_loads_through_the_z80_loader_like_the_trap():
@@ -202,10 +208,19 @@ def test_instant_loading_passes_a_stop_the_tape_block():
 
 
 def damaged_tape():
+    """The game's tape without its loading picture (the loader program without LOAD "" SCREEN$:
+    22 s of tape, not 70), one bit of the machine code flipped, checksum kept."""
     blocks = make_tape.tape_blocks()
-    screen = bytearray(blocks[3].data)
-    screen[3000] ^= 0x10                       # one bit of the picture, checksum kept
-    blocks[3] = standard_block(bytes(screen))
+    code_start = MC["USR_ENTRY"]
+    listing = [line for line in make_tape.loader_listing(code_start) if "SCREEN$" not in line[1]]
+    program = b"".join(encode_line(number, items) for number, items in listing)
+    blocks[0:4] = [
+        standard_block(make_tap_block(0x00, header_payload(
+            0, make_tape.PROGRAM_NAME, len(program), make_tape.AUTOSTART_LINE, len(program)))),
+        standard_block(make_tap_block(0xFF, program))]
+    code = bytearray(blocks[3].data)
+    code[300] ^= 0x10
+    blocks[3] = standard_block(bytes(code))
     return blocks
 
 
@@ -236,18 +251,18 @@ def test_damaged_block_shows_r_tape_loading_error_and_a_key_retries():
     loader = seen[0]
     assert events == ["error", "retry", "error"]
     assert not loader.skipped                         # the retry key did not skip the load
-    assert loader.headers == ["BACKGAMMON"]
+    assert loader.headers == ["BACKGAMMON"]           # the program loaded, the code did not
 
 
 def test_damaged_block_is_caught_by_the_z80_loader_too():
     m = Spectrum48(roms.ROM_PATH)
-    blocks = damaged_tape()[2:4]               # the screen's header and its damaged data
+    blocks = damaged_tape()[2:4]               # the code's header and its damaged data
     player = TapePlayer(blocks)
     for _ in range(20):
         m.run_frame()
     install_tape(m, player, SYM)
     player.play()
-    regs = m.call(SYM["LOAD_FILE"], max_frames=4000, a=3, hl=0x4000)
+    regs = m.call(SYM["LOAD_FILE"], max_frames=4000, a=3, hl=MC["USR_ENTRY"])
     assert not regs["f"] & 1 and m.peek(SYM["ERR_NR"]) == SYM["ERR_TAPE"]
     assert find_text(m, "R Tape loading error") == (23, 0)
 

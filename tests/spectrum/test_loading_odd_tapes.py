@@ -2,15 +2,17 @@
 and fast loaders play a TZX that starts with a 2Ah "stop the tape if 48K" block and one with
 eight minutes of pauses before its first block; a tape that stops and never gives a file
 ends in the loading-error state, never an exception; and LD_BYTES' VERIFY (carry clear) done
-by the instant trap compares, as our ROM's own edge-timed LD_BYTES does."""
+by the instant trap compares, as our ROM's own edge-timed LD_BYTES does. After the odd blocks
+comes the game's tape without its loading picture (its program and machine code: 22 s of tape
+where the whole is 70; the loading picture's own loading is tests/spectrum/test_loader.py's)."""
 import pytest
 
 import roms
-from game.zx import media
+from game.zx import make_tape, media
 from spectrum import tape as T
-from spectrum.loader import LOADING_ERROR, install_tape
+from spectrum.loader import LOADING_ERROR, encode_line, install_tape
 from spectrum.machine import Spectrum48
-from spectrum.tape_blocks import Block, Tape, make_tap_block, standard_block
+from spectrum.tape_blocks import Block, Tape, header_payload, make_tap_block, standard_block
 from spectrum.tape_player import TapePlayer
 from spectrum.tape_trap import LD_OK, LD_VERIFY_FAILED
 from spectrum.tzx import write_tzx
@@ -19,26 +21,43 @@ SYM = roms.rom_symbols()
 MINUTE_MS = 60_000
 
 
+CODE_START = media.mcode_symbols()["USR_ENTRY"]
+
+
 def game_tape_after(*first) -> Tape:
-    """The game's tape with these blocks before it, written as a TZX and read back."""
-    blocks = list(first) + T.read_tape(media.TAPE_PATH).blocks
+    """The game's tape without its loading picture (the loader program without its LOAD ""
+    SCREEN$, then the machine code's header and data) with these blocks before it, written as a
+    TZX and read back."""
+    listing = [line for line in make_tape.loader_listing(CODE_START) if "SCREEN$" not in line[1]]
+    program = b"".join(encode_line(number, items) for number, items in listing)
+    game = make_tape.tape_blocks()
+    blocks = list(first) + [
+        standard_block(make_tap_block(0x00, header_payload(
+            0, make_tape.PROGRAM_NAME, len(program), make_tape.AUTOSTART_LINE, len(program)))),
+        standard_block(make_tap_block(0xFF, program)), *game[4:]]
     return T.read_tape(write_tzx(blocks), "odd.tzx")
+
+
+def assert_game_loaded(machine, loader):
+    assert (loader.state, loader.error) == ("done", None)
+    assert loader.headers == ["BACKGAMMON", "bgcode"]
+    code = media.load_mcode()
+    assert bytes(machine.memory[CODE_START:CODE_START + len(code)]) == code
 
 
 @pytest.mark.parametrize("mode", ["real", "fast"])
 def test_a_tzx_that_starts_with_stop_if_48k_loads_through_the_z80_loader(mode):
-    loader = media.load_headless(media.new_machine(), mode,
-                                 game_tape_after(Block(0x2A, pause_ms=0)))
-    assert (loader.state, loader.error) == ("done", None)
-    assert loader.headers[0] == "BACKGAMMON"
+    machine = media.new_machine()
+    loader = media.load_headless(machine, mode, game_tape_after(Block(0x2A, pause_ms=0)))
+    assert_game_loaded(machine, loader)
 
 
 @pytest.mark.parametrize("mode", ["real", "fast"])
 def test_eight_minutes_of_pauses_before_the_first_block_are_played_through(mode):
     pauses = [Block(0x20, pause_ms=MINUTE_MS) for _ in range(8)]
-    loader = media.load_headless(media.new_machine(), mode, game_tape_after(*pauses),
-                                 max_frames=40_000)
-    assert (loader.state, loader.error) == ("done", None)
+    machine = media.new_machine()
+    loader = media.load_headless(machine, mode, game_tape_after(*pauses), max_frames=40_000)
+    assert_game_loaded(machine, loader)
     assert loader.frames_run > 8 * 60 * 50                  # the pauses were waited out
 
 

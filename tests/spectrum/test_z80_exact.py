@@ -4,7 +4,7 @@ A,R or a prefix. Each runs on both tiers: the interpreter (one op function per o
 compiled block."""
 import pytest
 
-from spectrum.z80 import Z80
+from spectrum.z80 import Z80, BlockExit
 from spectrum.z80_bus import Contention
 
 TIERS = {"interpreted": 10**9, "compiled": 1}
@@ -114,22 +114,44 @@ def test_a_trap_that_raises_stops_run_with_pc_on_the_trapped_instruction(tier):
 
 
 ALL_CONTENDED = Contention(bytes((t * 5 + 1) % 7 for t in range(4096)), 0, 0x10000)
+# T-states a run gets: room for the block at the code to run compiled (a block too near its limit
+# leaves its code to the interpreter), with a wait at every cycle when contended.
+RUN_LIMIT = {False: 300, True: 2000}
+
+
+def run_first_block_compiled(cpu, org, limit):
+    """cpu.run(limit) with the block at org compiled first; asserts that it ran compiled (did not
+    leave its code to the interpreter for being too near the limit)."""
+    block = cpu.blocks.compile(org, cpu.traps)
+    exits = []
+
+    def first(limit):
+        exits.append(block(limit))
+        return exits[-1]
+    cpu.blocks.by_addr[org] = first
+    cpu.run(limit)
+    assert exits and (exits[0] >= 0 or exits[0] == BlockExit.HALT), exits[:1]
 
 
 @pytest.mark.parametrize("contended", [False, True], ids=["uncontended", "all-contended"])
 @pytest.mark.parametrize("prefix", [(), (0xCB,), (0xED,), (0xDD,), (0xFD,), (0xDD, 0xCB, 0x05),
                                     (0xFD, 0xCB, 0xFB)])
 def test_every_encoding_runs_the_same_compiled_as_interpreted(prefix, contended):
-    """Each of the 256 opcodes after each prefix, with operands 34 12: one compiled run and one
-    interpreted run from the same state end in the same registers, memory and T-states (none
-    raises); also with every address contended and waits at every T-state."""
+    """Each of the 256 opcodes after each prefix, with operands 34 12 (then two NOPs and a HALT):
+    one compiled run (its block checked to have run compiled) and one interpreted run from the same
+    state end in the same registers, memory and T-states (none raises); also with every address
+    contended and waits at every T-state."""
+    limit = RUN_LIMIT[contended]
     for op in range(256):
-        code = list(prefix) + [op, 0x34, 0x12, 0x00, 0x00]
+        code = list(prefix) + [op, 0x34, 0x12, 0x00, 0x00, 0x76]
         ends = []
         for tier in TIERS:
             cpu, mem = cpu_with(code, tier, contended=ALL_CONTENDED if contended else False)
             cpu.hl, cpu.ix, cpu.iy, cpu.bc = 0x9000, 0x9100, 0x9200, 0x00FE
-            cpu.run(2000 if contended else 1)    # (a block keeps room for its waits: give it some)
+            if tier == "compiled":
+                run_first_block_compiled(cpu, 0x8000, limit)
+            else:
+                cpu.run(limit)
             ends.append((cpu.pc, cpu.af, cpu.bc, cpu.de, cpu.hl, cpu.ix, cpu.iy, cpu.sp, cpu.memptr,
                          cpu.r,
                          cpu.q, cpu.tstates, cpu.halted, cpu.iff1, cpu.im, bytes(mem)))
