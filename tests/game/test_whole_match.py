@@ -10,7 +10,6 @@ import json
 import pytest
 
 from game.board import screen as S
-from spectrum.screen_text import screen_text
 from whole_match_player import (
     HOLD_FRAMES,
     SEED,
@@ -19,6 +18,7 @@ from whole_match_player import (
     Seen,
     page_score_is_gnubgs,
     play_match,
+    read_screen,
 )
 from windowdriver import Player, window_config
 
@@ -66,7 +66,7 @@ def test_the_options_rows_and_key_line_answer_clicks(config):
     def script(p):
         if hands.busy():
             return True
-        lines = screen_text(p.machine.memory)
+        lines = read_screen(p.machine.memory)
         if p.at_move_prompt() and not state["asked"]:
             state["asked"] = True
             hands.press("o\n")

@@ -474,8 +474,8 @@ def test_two_ply_rollouts_average_the_one_ply_values_after_each_first_rolls_best
 
 
 def test_rollout_targets_are_reproducible_and_bad_rollout_options_refused(sldata, tmp_path):
-    a = rollout_records(sldata, tmp_path, "a.rec", "--rollout", 3, "--horizon", 6)
-    b = rollout_records(sldata, tmp_path, "b.rec", "--rollout", 3, "--horizon", 6)
+    a = rollout_records(sldata, tmp_path, "a.rec", "--rollout", 3, "--horizon", 6, positions=20)
+    b = rollout_records(sldata, tmp_path, "b.rec", "--rollout", 3, "--horizon", 6, positions=20)
     assert a == b
     for args in (["--rollout", "-1"], ["--horizon", "0"]):
         proc = subprocess.run([str(sldata), "gen", "--weights", ev.WEIGHTS_PATH, "--out",
@@ -652,19 +652,23 @@ def test_a_rollout_cut_where_contact_ends_is_the_same_game_until_then_and_near_t
     never get there, so the targets are the uncut ones to the bit; played to the end, the
     cut ones stay near the played-out ones (the race net judges races well) and differ from
     them (the cut happened)."""
-    common = ("--rollout", 6, "--only", "contact", "--noise", 0.12)
+    common = ("--only", "contact", "--noise", 0.12)
     # two-ply rollouts are cheap: enough positions that some are deep (29 of 1,000 with net48,
-    # none of the first 400; net44 had 7 of 400)
-    short = rollout_records(sldata, tmp_path, "s.rec", *common, "--horizon", 2, positions=1000)
-    short_cut = rollout_records(sldata, tmp_path, "sc.rec", *common, "--horizon", 2,
-                                "--until", "race", positions=1000)
+    # none of the first 400; net44 had 7 of 400); two trials each, as the fact is an identity
+    short = rollout_records(sldata, tmp_path, "s.rec", "--rollout", 2, *common, "--horizon", 2,
+                            positions=1000)
+    short_cut = rollout_records(sldata, tmp_path, "sc.rec", "--rollout", 2, *common,
+                                "--horizon", 2, "--until", "race", positions=1000)
     deep = [k for k, (b, _) in enumerate(short) if deep_contact(b)]
     assert len(deep) >= 5
     for k in deep:
         assert short_cut[k] == short[k]
-    full = rollout_records(sldata, tmp_path, "f.rec", *common, "--horizon", 2000)
-    full_cut = rollout_records(sldata, tmp_path, "fc.rec", *common, "--horizon", 2000,
-                               "--until", "race")
+    # played out: the first 20 positions of the 40 this once had (their figures were 0.034
+    # and 0.004 with net41; the first 20's are 0.009 and 0.002 now), 6 trials each
+    full = rollout_records(sldata, tmp_path, "f.rec", "--rollout", 6, *common, "--horizon", 2000,
+                           positions=20)
+    full_cut = rollout_records(sldata, tmp_path, "fc.rec", "--rollout", 6, *common,
+                               "--horizon", 2000, "--until", "race", positions=20)
     assert [b for b, _ in full_cut] == [b for b, _ in full]
     gaps = [abs(c[0] - f[0]) for (_, c), (_, f) in zip(full_cut, full, strict=True)]
     assert sum(g > 1e-6 for g in gaps) > len(gaps) // 2

@@ -541,9 +541,10 @@ while True:                              # a save every step, each with the next
 
 
 def test_a_process_killed_at_any_moment_of_saving_leaves_a_whole_save(config):
-    """SIGKILL at 25 random moments of a loop of atomic saves: every time, the next start
+    """SIGKILL at 12 random moments of a loop of atomic saves: every time, the next start
     finds a save (or its backup) that reads whole, never a damaged one or none, and sweeps
-    away the temporary file a kill in mid-write left."""
+    away the temporary file a kill in mid-write left (about two kills in three land
+    mid-write: 15 to 19 of 25 in three runs of the 25 this once made)."""
     import random
     import signal
     import subprocess
@@ -552,7 +553,7 @@ def test_a_process_killed_at_any_moment_of_saving_leaves_a_whole_save(config):
     root = str(REPO)
     env = dict(os.environ, SPECTRUM_BACKGAMMON_CONFIG_DIR=str(config))
     rnd, mid_write = random.Random(16), 0
-    for _ in range(25):
+    for _ in range(12):
         proc = subprocess.Popen([sys.executable, "-c", WRITING_PROGRAM, root], env=env,
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         assert proc.stdout.readline() == "ready\n"

@@ -65,30 +65,52 @@ def test_every_name_writes_and_reads_back_as_the_writer_made_it(given, in_mat, i
         assert (imported.games[0].winner, imported.games[0].points) == ("black", 1)
 
 
-def gnubg_reads_name(tmp_path, verb: str, path) -> list:
-    code, said = run_gnubg_commands(tmp_path, [f"{verb} {path}", "show score"])
+SCORE = re.compile(r"The score \(after 1 game\) is: (.*) (\d+), Me (\d+) \(match")
+APART = "set jacoby - "       # what `help set jacoby` prints: one file's reading ends there
+
+
+def gnubg_reads_names(folder, verb: str, paths: list) -> list[list]:
+    """gnubg -t reads each file of `paths` in turn, in one run: per file, the names and points
+    of the score line it shows (a new session before each file, so that one it cannot read
+    shows no match's score, not the file's before)."""
+    lines = ["set player 0 human", "set confirm new off"]
+    for path in paths:
+        lines += ["new session", f"{verb} {path}", "show score", "help set jacoby"]
+    code, said = run_gnubg_commands(folder, lines)
     assert code == 0, said
-    return re.findall(r"The score \(after 1 game\) is: (.*) (\d+), Me (\d+) \(match", said)
+    parts = said.split(APART)
+    assert len(parts) == len(paths) + 1, said
+    return [SCORE.findall(part) for part in parts[:-1]]
+
+
+@pytest.fixture(scope="module")
+def gnubg_reads(tmp_path_factory) -> dict:
+    """What gnubg -t reads from our .mat and our .sgf of each name, one run a format (a run
+    a file was most of this file's time): {("mat" or "sgf", the name given): its reading}."""
+    folder = tmp_path_factory.mktemp("names")
+    read = {}
+    for fmt, verb, write in (("mat", "import mat", write_mat), ("sgf", "load match", write_sgf)):
+        names = [given for given, _, _ in NAMES if fmt == "mat" or "\\" not in given]
+        paths = [write(one_game(given), folder / f"{k}.{fmt}") for k, given in enumerate(names)]
+        read.update({(fmt, given): found for given, found in
+                     zip(names, gnubg_reads_names(folder, verb, paths), strict=True)})
+    return read
 
 
 @pytest.mark.parametrize("given, in_mat, in_sgf", NAMES, ids=IDS)
 def test_gnubg_reads_our_mat_with_the_names_our_reader_reads_and_the_point(
-        tmp_path, given, in_mat, in_sgf):
-    write_mat(one_game(given), tmp_path / "ours.mat")
-    assert gnubg_reads_name(tmp_path, "import mat", tmp_path / "ours.mat") == [
-        (in_mat, "0", "1")]
+        gnubg_reads, given, in_mat, in_sgf):
+    assert gnubg_reads["mat", given] == [(in_mat, "0", "1")]
 
 
 @pytest.mark.parametrize("given, in_mat, in_sgf",
                          [n for n in NAMES if "\\" not in n[0]],
                          ids=[i for i, n in zip(IDS, NAMES, strict=True) if "\\" not in n[0]])
 def test_gnubg_reads_our_sgf_with_the_names_our_reader_reads_and_the_point(
-        tmp_path, given, in_mat, in_sgf):
+        gnubg_reads, given, in_mat, in_sgf):
     """(A backslash is left out: gnubg 1.07 writes it as the SGF standard asks, "\\\\", and
     reads that back as two, its own files too; ours and our reader keep to the standard.)"""
-    write_sgf(one_game(given), tmp_path / "ours.sgf")
-    assert gnubg_reads_name(tmp_path, "load match", tmp_path / "ours.sgf") == [
-        (in_sgf, "0", "1")]
+    assert gnubg_reads["sgf", given] == [(in_sgf, "0", "1")]
 
 
 def test_x_exports_a_match_whose_name_holds_a_lone_surrogate(tmp_path):

@@ -12,7 +12,6 @@ from game.matchfiles.sgf import format_sgf
 from game.model.position import Position
 from game.model.record import MatchRecord
 from import_checks import match_keys
-from review_records import FEW_GAMES
 from scripted_matches import scripted_match
 
 MATCHES = [pytest.param(3, 4, 0.5, id="3-point-crawford-then-post-crawford-doubles"),
@@ -57,7 +56,8 @@ def test_an_imported_game_exports_again_as_the_same_game():
 def test_our_analysed_sgf_reads_back_to_the_same_game():
     """X's .sgf carries the review's analysis (A, DA, LU, DO, BM): it is skipped, the game kept."""
     m = scripted_match(None, 3, double_rate=0.1, max_games=1)
-    reviews = {1: Reviewer(m.record, 1, level=1, workers=1, roll_games=FEW_GAMES).run()}
+    # the checked review (its C and DC too), its rollouts of 6 games: the file is under test
+    reviews = {1: Reviewer(m.record, 1, level=1, workers=1, roll_games=6).run()}
     text = format_sgf(m.record, reviews)
     assert "A[" in text and "DA[" in text and "LU[" in text
     imported = import_text(text, "analysed.sgf")

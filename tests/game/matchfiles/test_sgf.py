@@ -20,6 +20,8 @@ REVIEW_LEVEL = 3          # the round trip tests the file, not the judge: the fa
 # and, but for one match, the QUICK review: the CHECKED one costs about 60 s of CPU a match
 # here (its 3-ply checks of a scripted player's many errors) and writes the same properties;
 # tests/game/analysis/test_checked_errors.py holds what the check writes
+CHECK_GAMES = 6           # a checked review's rollouts: what it writes is under test, not
+                          # their precision (at 36 and 324 games: 10 s more of CPU here)
 STARRED = re.compile(r"^\*\s+\d+\. Cubeless (\d)-ply\s+(.*?)\s+Eq\.: ([+-]\d\.\d{3})"
                      r"(?: \(([+-]\d\.\d{3})\))?")
 
@@ -60,13 +62,31 @@ def gnubg_text_games(tmp_path, count):
     return [(tmp_path / name).read_text() for name in names]
 
 
-@pytest.mark.parametrize("length,seed,double_rate", [
-    pytest.param(3, 4, 0.5, id="3-point-doubles-crawford"),
-    pytest.param(None, 3, 0.1, id="money-drops")])
-def test_gnubg_loads_the_sgf_with_the_same_moves_and_our_analysis(tmp_path, length, seed,
-                                                                  double_rate):
-    m = scripted_match(length, seed, double_rate=double_rate, max_games=2)
-    reviews = sgf.analyse(m.record, level=REVIEW_LEVEL, checked=False)
+@pytest.fixture(scope="module")
+def three_point():
+    """A 3-point match of three games (a double taken and a redouble dropped, the Crawford
+    game, a post-Crawford double dropped) and its quick review: the match of both gnubg round
+    trips below, reviewed once (the review is their cost)."""
+    m = scripted_match(3, 4, double_rate=0.5, max_games=3)
+    return m, sgf.analyse(m.record, level=REVIEW_LEVEL, checked=False)
+
+
+def scripted_and_reviewed(request, length, seed, double_rate, games, checked=False):
+    """A scripted match and its review: the 3-point one of three games is three_point's."""
+    if (length, seed, double_rate, games, checked) == (3, 4, 0.5, 3, False):
+        return request.getfixturevalue("three_point")
+    m = scripted_match(length, seed, double_rate=double_rate, max_games=games)
+    return m, sgf.analyse(m.record, level=REVIEW_LEVEL, checked=checked, roll_games=CHECK_GAMES)
+
+
+# the money session: two games of 11 and 17 moves, in each doubles taken and the last one
+# dropped (seed 3's two games had 87 moves to review: three quarters of this case's time)
+@pytest.mark.parametrize("length,seed,double_rate,games", [
+    pytest.param(3, 4, 0.5, 3, id="3-point-doubles-crawford"),
+    pytest.param(None, 82, 0.1, 2, id="money-drops")])
+def test_gnubg_loads_the_sgf_with_the_same_moves_and_our_analysis(request, tmp_path, length,
+                                                                  seed, double_rate, games):
+    m, reviews = scripted_and_reviewed(request, length, seed, double_rate, games)
     ours = sgf.write_sgf(m.record, tmp_path / "ours.sgf", reviews)
     code, output = run_gnubg(tmp_path, ours)
     assert code == 0, output
@@ -99,7 +119,7 @@ def test_gnubg_sets_up_a_game_from_our_own_start_position(tmp_path):
     record.move(COMPUTER, (2, 1), "bar/24 8/6")              # the computer on roll first
     record.move(HUMAN, (6, 5), "24/18 18/13")
     ours = sgf.write_sgf(record, tmp_path / "ours.sgf",
-                         sgf.analyse(record, level=REVIEW_LEVEL))
+                         sgf.analyse(record, level=REVIEW_LEVEL, roll_games=CHECK_GAMES))
     code, output = run_gnubg(tmp_path, ours)
     assert code == 0 and "rror" not in output, output
     text = (tmp_path / "gnubg.txt").read_text()
@@ -143,13 +163,12 @@ def gnubg_cube_row(said: str, label: str) -> list[float]:
 # the checked review's match is one game (of 9 turns, 6 of them cube actions, 4 checked and
 # rolled out): three games of another took a minute of CI for no more cases
 @pytest.mark.parametrize("length,seed,checked,games", [(3, 4, False, 3), (7, 1, True, 1)])
-def test_gnubg_reads_our_match_cube_analysis_as_our_emg_errors_and_counts(tmp_path, length,
-                                                                         seed, checked, games):
+def test_gnubg_reads_our_match_cube_analysis_as_our_emg_errors_and_counts(
+        request, tmp_path, length, seed, checked, games):
     """Read back by gnubg, the .sgf's cube analysis gives each player the cube error total in
     EMG and the "close or actual" decisions our summary gives (gnubg turns the written match
     chances into EMG with its own table: within 3%), the checked review's as the quick one's."""
-    m = scripted_match(length, seed, double_rate=0.5, max_games=games)
-    reviews = sgf.analyse(m.record, level=REVIEW_LEVEL, checked=checked, roll_games=FEW_GAMES)
+    m, reviews = scripted_and_reviewed(request, length, seed, 0.5, games, checked)
     ours = sgf.write_sgf(m.record, tmp_path / "ours.sgf", reviews)
     code, said = run_gnubg_commands(tmp_path, [f"load match {ours}", "show statistics match"])
     assert code == 0, said
