@@ -31,11 +31,12 @@ class ReviewDriver(RoutineDriver):
 
 
 class ImportDriver(RoutineDriver):
-    """RoutineDriver on the --review program of `imported`."""
+    """RoutineDriver on the --review program of `imported` (`checked`: its Review option, the
+    CHECKED review unless told)."""
 
-    def __init__(self, imported, export_dir=None, roll_games=FEW_GAMES):
+    def __init__(self, imported, export_dir=None, roll_games=FEW_GAMES, checked=True):
         super().__init__(lambda basic: review_program(basic, imported, export_dir,
-                                                      level=IMPORT_LEVEL,
+                                                      level=IMPORT_LEVEL, checked=checked,
                                                       roll_games=roll_games))
 
     def screen_words(self) -> str:

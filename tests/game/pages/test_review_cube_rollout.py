@@ -19,8 +19,15 @@ from game.model.record import MatchRecord
 from game.pages import rollout_pages as RS
 from game.pages.review_pages import side_word
 from gamedriver import RoutineDriver as Driver
-from page_drivers import SCREEN_LEVEL, ImportDriver, ReviewDriver, wait_for, wait_for_games
-from review_records import RACE_EVEN, with_a_double
+from page_drivers import (
+    IMPORT_LEVEL,
+    SCREEN_LEVEL,
+    ImportDriver,
+    ReviewDriver,
+    wait_for,
+    wait_for_games,
+)
+from review_records import FEW_GAMES, RACE_EVEN, with_a_double
 from scripted_matches import imported_match
 
 TRIALS = 36                       # games a test rollout plays: seconds, not minutes
@@ -47,6 +54,16 @@ def doubled_race(length=LENGTH, score=SCORE):
 
 def cube_items(review):
     return [item for item in review.items if item.kind != "move"]
+
+
+@pytest.fixture(scope="module")
+def money_double():
+    """A money game of level 3's plays with a double taken at turn 6 (a cube of 1, then one
+    owned at 2), and its review's cube items (level 3; rollout checks of FEW_GAMES): read by
+    two tests, reviewed once."""
+    ev.ensure_loaded()
+    record = with_a_double(21, 30)
+    return record, cube_items(Reviewer(record, level=QUICK, roll_games=FEW_GAMES).run())
 
 
 def rolled_out(job):
@@ -113,9 +130,8 @@ def test_r_on_a_match_review_cube_page_rolls_out_at_the_match_score():
     wait_for(driver, "You: double", row=11)              # back on the same page
 
 
-def test_review_cube_rollout_in_money_play_is_unchanged():
-    record = with_a_double(21, 30)
-    items = cube_items(Reviewer(record, level=QUICK).run())
+def test_review_cube_rollout_in_money_play_is_unchanged(money_double):
+    record, items = money_double
     assert any(item.cube_value == 2 for item in items)      # a cube owned, at 2
     for item in items:
         # as review_job rolled a cube out before: a cube of 1, the owner as the doubler sees it
@@ -137,7 +153,9 @@ def test_an_imported_match_review_cube_rollout_uses_its_score():
     record = imported.record
     game = record.games[2]
     assert game.scores == {"white": 4, "black": 2}
-    items = cube_items(Reviewer(record, game.number, level=QUICK, checked=False).run())
+    # judged as the --review program judges it (IMPORT_LEVEL): the terms, not the level, are
+    # under test
+    items = cube_items(Reviewer(record, game.number, level=IMPORT_LEVEL, checked=False).run())
     assert any(item.kind == "double" for item in items)
     away = {side: 7 - game.scores[side] for side in record.sides}
     for item in items:
@@ -149,13 +167,13 @@ def test_an_imported_match_review_cube_rollout_uses_its_score():
                 terms.cube_value) == (7, away[doubler], away[other_side(record.sides, doubler)],
                                       0, item.cube_value)
         if item.kind == "double":
-            decision = ev.cube_decision(item.before, QUICK, terms)
+            decision = ev.cube_decision(item.before, IMPORT_LEVEL, terms)
             assert cube_verdict(decision) == item.proper
     double = next(item for item in items if item.kind == "double")
     taker = other_side(record.sides, double.side)
     score = (f"{side_word(double.side, record.names)[:7]} {away[double.side]}-away, "
              f"{side_word(taker, record.names)[:7]} {away[taker]}-away")
-    d = ImportDriver(imported)
+    d = ImportDriver(imported, checked=False)      # QUICK: the rollout's terms are under test
     d.until("Game (1-")
     d.type(f"{game.number}\n")
     d.until("ENTER: moves", row=23, max_frames=20000)
@@ -213,12 +231,12 @@ def test_a_match_past_the_match_table_is_labelled_and_exported_as_the_money_play
         assert "[double]" in text and "[take]" in text       # the actions themselves stay
 
 
-def test_a_money_cube_page_above_a_cube_of_1_says_its_equities_are_per_unit_of_cube():
+def test_a_money_cube_page_above_a_cube_of_1_says_its_equities_are_per_unit_of_cube(
+        money_double):
     """The review divides money equities by the cube (MatchTerms.scale) so that they compare
     with the plays'; A on a cube page at a cube of 2 says so, at a cube of 1 it need not."""
     from game.pages.review_pages import figures_lines
-    record = with_a_double(21, 30)
-    items = cube_items(Reviewer(record, level=QUICK).run())
+    record, items = money_double
     for item in items:
         page = "\n".join(figures_lines(item, HUMAN, record.sides))
         assert ("per unit of cube" in page) == (item.terms.scale > 1), page

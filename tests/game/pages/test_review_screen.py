@@ -1,7 +1,9 @@
 """The review on the screen (game/pages/review_pages.py), driven frame by frame with keys on the
 stand-in machine: progress, a key stopping the computation (what is done is kept, R carries
 on), the summary page, each decision on the board with its mark, the computer's moves on C,
-and games that cannot be reviewed shown with their reason. Records are built in code."""
+and games that cannot be reviewed shown with their reason. Records are built in code; where
+the pages and keys alone are under test the review is the QUICK one (a tenth of the CHECKED
+review's work; the stop keeps the CHECKED review, whose rollout checks it cuts short)."""
 from game.board import screen as S
 from game.matchfiles.matfile import parse_mat
 from game.model.match import HUMAN
@@ -14,7 +16,7 @@ from review_records import FEW_GAMES, blunder_game, one_game, played_out
 
 
 def test_progress_then_the_summary_with_both_sides_ratings():
-    d = Driver(blunder_game())
+    d = Driver(blunder_game(), checked=False)
     d.until("REVIEW", row=0)
     assert "Any key stops" in d.text()[S.ROWS - 1]
     d.until("REVIEW OF GAME 1", row=0)
@@ -25,7 +27,7 @@ def test_progress_then_the_summary_with_both_sides_ratings():
 
 
 def test_each_decision_on_the_board_with_its_mark_and_the_best_play():
-    d = Driver(blunder_game(), show_all=True)
+    d = Driver(blunder_game(), show_all=True, checked=False)
     d.until("ENTER: moves", row=S.ROWS - 1)
     d.type("\n")
     d.until("1 You 31:", row=11)
@@ -44,7 +46,7 @@ def test_each_decision_on_the_board_with_its_mark_and_the_best_play():
 
 
 def test_only_your_decisions_until_c_shows_the_computers():
-    d = Driver(blunder_game())
+    d = Driver(blunder_game(), checked=False)
     d.until("ENTER: moves", row=S.ROWS - 1)
     d.type("\n")
     seen = []
@@ -114,7 +116,7 @@ def test_x_on_the_summary_writes_the_games_sgf_and_mat_names_the_folder_or_says_
         tmp_path):
     """X: gameN-....sgf with its analysis and the game alone as gameN-....mat, their name
     and the folder on the page (a long folder keeps its end)."""
-    d = Driver(blunder_game(), export_dir=str(tmp_path))
+    d = Driver(blunder_game(), export_dir=str(tmp_path), checked=False)
     d.until("ENTER: moves", row=S.ROWS - 1)
     d.type("x")
     d.until(".sgf/.mat")
@@ -134,7 +136,7 @@ def test_x_on_the_summary_writes_the_games_sgf_and_mat_names_the_folder_or_says_
     assert "REVIEW OF GAME 1" in d.text()[0]
     blocker = tmp_path / "file"
     blocker.write_text("not a folder")
-    d = Driver(blunder_game(), export_dir=str(blocker / "sub"))
+    d = Driver(blunder_game(), export_dir=str(blocker / "sub"), checked=False)
     d.until("ENTER: moves", row=S.ROWS - 1)
     d.type("x")
     d.until("Not saved:")

@@ -123,7 +123,7 @@ def test_r_on_the_advice_page_rolls_the_shown_plays_out_then_the_board_is_back()
 def test_a_review_move_page_rolls_its_decision_out():
     from page_drivers import ReviewDriver
     from review_records import blunder_game
-    driver = ReviewDriver(blunder_game())
+    driver = ReviewDriver(blunder_game(), checked=False)     # QUICK: the rollout is under test
     driver.until("REVIEW OF GAME 1", row=0)
     driver.type("\n")
     driver.until("You 31", row=11)
