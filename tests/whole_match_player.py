@@ -15,8 +15,7 @@ from game.model.evaluator import CubeDecision
 from game.model.match import COMPUTER, HUMAN
 from game.model.position import Position
 from game.scenes import cube
-from spectrum import hw
-from spectrum.screen_text import CHARS_SYSVAR, COLS, ROWS, UNKNOWN, glyph_table, screen_text
+from spectrum.screen_text import line_text, screen_text
 from windowdriver import Player
 
 SEED = 3
@@ -32,36 +31,6 @@ GAP_FRAMES = 4                # after a key or a click, before the next (the mou
 MAX_FRAMES = 40000
 STOP = "ENTER rolls, D doubles"
 KEYS = {"\n": pygame.K_RETURN, " ": pygame.K_SPACE}
-_FONTS: dict[bytes, dict[bytes, str]] = {}
-
-
-def font_table(memory) -> dict[bytes, str]:
-    """spectrum/screen_text.py's glyph table of the font the machine uses now (the 768 bytes
-    at CHARS + 256 are all it reads), built once a font: building it is what reading a line
-    cost, and the script reads one or more lines a frame."""
-    mem = getattr(memory, "memory", memory)          # a machine, or its memory itself
-    chars = mem[CHARS_SYSVAR] | mem[CHARS_SYSVAR + 1] << 8
-    if chars + 1024 > 0x10000:                       # a font that wraps: read as it is
-        return glyph_table(mem)
-    font = bytes(mem[chars + 256:chars + 1024])
-    if font not in _FONTS:
-        _FONTS[font] = glyph_table(mem)
-    return _FONTS[font]
-
-
-def read_line(memory, row: int) -> str:
-    """One screen line (0-23) as spectrum/screen_text.py's line_text reads it: each cell's 8
-    bitmap bytes (256 apart) through the font's glyph table."""
-    mem = getattr(memory, "memory", memory)          # a machine, or its memory itself
-    table = font_table(mem)
-    first = hw.SCREEN_ADDR | (row & 0x18) << 8 | (row & 7) << 5
-    return "".join(table.get(bytes(mem[base:base + 2048:256]), UNKNOWN)
-                   for base in range(first, first + COLS))
-
-
-def read_screen(memory) -> list[str]:
-    """The 24 lines of 32 characters, as screen_text reads them."""
-    return [read_line(memory, row) for row in range(ROWS)]
 
 
 def scripted_cube(position, match, doubler):
@@ -128,7 +97,7 @@ class Hands:
             pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=key, mod=0, unicode=what))
             seen.release_at = (key, self.player.count, time.perf_counter())
         elif kind == "read":
-            seen.read_back.append((what, read_line(self.player.machine.memory, S.MESSAGE_ROW)))
+            seen.read_back.append((what, line_text(self.player.machine.memory, S.MESSAGE_ROW)))
         else:
             self.player.click_cell(*what)
             seen.wait_frames = GAP_FRAMES
@@ -190,7 +159,7 @@ def act(hands: Hands, p: Player) -> bool:
     """The person's next move from what the screen shows; False once the .mat is saved."""
     seen, board_game = hands.seen, p.game
     memory = p.machine.memory
-    message = read_line(memory, S.MESSAGE_ROW)
+    message = line_text(memory, S.MESSAGE_ROW)
     if board_game is not None and board_game.prompt.entering:
         hands.enter_step(board_game.table.screen, *planned_step(seen, board_game))
     elif STOP in message:
@@ -220,16 +189,16 @@ def act(hands: Hands, p: Player) -> bool:
     elif "Saved match-" in message:
         seen.saved = message.split()[1]
         return False
-    elif "MATCH OVER" in read_line(memory, 0):
-        seen.over_page = read_screen(memory)
-        hands.answer("\n", read_line(memory, S.ROWS - 1))
+    elif "MATCH OVER" in line_text(memory, 0):
+        seen.over_page = screen_text(memory)
+        hands.answer("\n", line_text(memory, S.ROWS - 1))
     elif "Press any key" in message or "ENTER" in message:
         if hands.mouse:
             hands.click(0, S.MESSAGE_ROW)
         else:
             hands.press("\n")
     elif board_game is None:                           # the instructions: no, thanks
-        asked = [(row, text) for row, text in enumerate(read_screen(memory)) if "(Y/N)" in text]
+        asked = [(row, line) for row, line in enumerate(screen_text(memory)) if "(Y/N)" in line]
         if asked:
             hands.answer("n", asked[0][1], asked[0][0])
     return True
@@ -247,8 +216,7 @@ def play_match(config, mouse: bool, acting=act, frames: int = MAX_FRAMES,
         return hands.busy() or acting(hands, p)
     player.run(script)
     assert hands.seen.saved, f"the match did not end in {player.count} frames:\n" \
-        + "\n".join(read_screen(player.machine.memory))
-    assert read_screen(player.machine.memory) == screen_text(player.machine.memory)   # read alike
+        + "\n".join(screen_text(player.machine.memory))
     return hands.seen, player
 
 

@@ -10,6 +10,7 @@ import json
 import pytest
 
 from game.board import screen as S
+from spectrum.screen_text import screen_text
 from whole_match_player import (
     HOLD_FRAMES,
     SEED,
@@ -18,7 +19,6 @@ from whole_match_player import (
     Seen,
     page_score_is_gnubgs,
     play_match,
-    read_screen,
 )
 from windowdriver import Player, window_config
 
@@ -66,7 +66,7 @@ def test_the_options_rows_and_key_line_answer_clicks(config):
     def script(p):
         if hands.busy():
             return True
-        lines = read_screen(p.machine.memory)
+        lines = screen_text(p.machine.memory)
         if p.at_move_prompt() and not state["asked"]:
             state["asked"] = True
             hands.press("o\n")

@@ -14,6 +14,7 @@ from game.board import clicks
 from game.board import screen as S
 from game.model import evaluator, rules
 from game.model.match import COMPUTER, HUMAN
+from spectrum.screen_text import line_text
 from whole_match_player import (
     SETTINGS,
     Hands,
@@ -23,7 +24,6 @@ from whole_match_player import (
     page_score_is_gnubgs,
     planned_step,
     play_match,
-    read_line,
 )
 from windowdriver import window_config
 
@@ -66,13 +66,13 @@ def quitting(quits: Quits):
     number clicked in the mouse variant); everything else as act does it."""
     def acting(hands: Hands, p) -> bool:
         hands.seen.doubled = True                  # no double of the person's: the cube at 1
-        board_game, message = p.game, read_line(p.machine.memory, S.MESSAGE_ROW)
+        board_game, message = p.game, line_text(p.machine.memory, S.MESSAGE_ROW)
         rows = range(S.MESSAGE_ROW - 2, S.MESSAGE_ROW + 1)  # the question's rows, at once
-        lines = {row: read_line(p.machine.memory, row) for row in rows}
-        if quits.asked and any(QUESTION in text for text in lines.values()):
-            for row, text in lines.items():
-                if quits.asked in [key for *_cols, key in clicks.hot_keys(text)]:
-                    hands.answer(quits.asked, text, row)      # its row of the two shown
+        lines = {row: line_text(p.machine.memory, row) for row in rows}
+        if quits.asked and any(QUESTION in line for line in lines.values()):
+            for row, line in lines.items():
+                if quits.asked in [key for *_cols, key in clicks.hot_keys(line)]:
+                    hands.answer(quits.asked, line, row)      # its row of the two shown
                     quits.asked = None
                     return True
             raise AssertionError(f"no {quits.asked!r} on the question's rows")

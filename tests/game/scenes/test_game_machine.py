@@ -6,19 +6,8 @@ from game.model.dice import Dice
 from game.scenes.keys import COMMANDS
 from gamedriver import MachineDriver, rom_symbols
 from spectrum.machine import Spectrum48
-from whole_match_player import read_screen
 
 MESSAGE = 23
-
-
-class Machine(MachineDriver):
-    """The driver with its screen read as screentext reads it, the font's glyph table built
-    once and each cell's bytes taken in one slice (whole_match_player.read_screen): the
-    driver reads the whole screen every few frames, and those reads were a third of these
-    tests' time."""
-
-    def text(self) -> list[str]:
-        return read_screen(self.machine.memory)
 
 
 def test_the_machine_boots_our_rom_and_its_symbols_name_flags():
@@ -27,7 +16,7 @@ def test_the_machine_boots_our_rom_and_its_symbols_name_flags():
 
 
 def test_machine_opening_throw_then_your_move_k4_and_4k():
-    driver = Machine(dice=Dice.scripted([1, 4]))
+    driver = MachineDriver(dice=Dice.scripted([1, 4]))
     driver.until("You start with 4 and 1", max_frames=600)
     driver.until("Your move?", max_frames=300)
     before = driver.game.state.position
@@ -39,7 +28,7 @@ def test_machine_opening_throw_then_your_move_k4_and_4k():
 
 
 def test_machine_illegal_move_message_then_enter_recovers():
-    driver = Machine(dice=Dice.scripted([1, 4]))
+    driver = MachineDriver(dice=Dice.scripted([1, 4]))
     driver.until("Your move?", max_frames=900)
     before = driver.game.state.position
     driver.type("k4\n")
@@ -50,7 +39,7 @@ def test_machine_illegal_move_message_then_enter_recovers():
 
 
 def test_machine_quit_resigns_and_starts_another_game():
-    driver = Machine(dice=Dice.scripted([1, 4]))
+    driver = MachineDriver(dice=Dice.scripted([1, 4]))
     driver.until("Your move?", max_frames=900)
     driver.resign_single(max_frames=900)
     driver.until("The opening throw", max_frames=300)
@@ -62,7 +51,7 @@ def test_machine_code_call_computer_move_through_usr_at_default_level():
     from game.files.settings import Settings
     from game.model import evaluator
     evaluator.ensure_loaded()                      # the weights load while the tape loads
-    driver = Machine(dice=Dice.scripted([6, 5]), level=Settings.level)
+    driver = MachineDriver(dice=Dice.scripted([6, 5]), level=Settings.level)
     driver.until("I start with 6 and 5", max_frames=600)
     driver.until("I play", max_frames=300)
     assert driver.message().split()[2:] == ["a6", "g5"]        # the usual 6-5 run: 24/18/13
@@ -73,7 +62,7 @@ def test_machine_fuzz_typed_through_the_keyboard_matrix():
     legal step; the program keeps running."""
     import random
     rng = random.Random(83)
-    driver = Machine(seed=5)
+    driver = MachineDriver(seed=5)
     keys = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 ,.-+=/*<>;:?!"
     typed = 0
     for _ in range(4000):
@@ -101,8 +90,7 @@ def test_machine_fuzz_typed_through_the_keyboard_matrix():
 
 def test_machine_complete_game_against_the_evaluator_through_usr():
     from human_player import play_to_end
-    driver = Machine(seed=21, level=3)
+    driver = MachineDriver(seed=21, level=3)
     verdict = play_to_end(driver, max_loops=100_000)
     assert verdict.startswith(("YOU WIN", "I WIN")) and "point" in verdict
     assert "Press any key for a new game" in driver.message()
-    assert driver.text() == MachineDriver.text(driver)      # the screen read alike
