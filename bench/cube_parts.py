@@ -43,22 +43,29 @@ def parts(pid: str, terms, two, zero, ours2) -> tuple[float, ...]:
     fo = emg(evaluator.cube_decision_for(ours2, terms, position=pid), terms)
     return (f0.no_double_equity - zero.nd, f0.double_take_equity - zero.dt,
             two.nd - f2.no_double_equity, o2.no_double_equity - fo.no_double_equity,
-            two.dt - f2.double_take_equity, o2.double_take_equity - fo.double_take_equity)
+            two.dt - f2.double_take_equity, o2.double_take_equity - fo.double_take_equity,
+            fo.no_double_equity - f2.no_double_equity,
+            fo.double_take_equity - f2.double_take_equity)
 
 
 NAMES = ("formula ND less gnubg 0-ply", "formula DT less gnubg 0-ply",
          "gnubg's search adds to ND", "our search adds to ND",
-         "gnubg's search adds to DT", "our search adds to DT")
+         "gnubg's search adds to DT", "our search adds to DT",
+         "the chances' part of the ND gap (formula at our 2-ply chances less at gnubg 2-ply's)",
+         "the chances' part of the DT gap (formula at our 2-ply chances less at gnubg 2-ply's)")
 
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seeds", type=int, nargs="+", default=list(ref.WORKING_SEEDS))
     ap.add_argument("--positions", type=int, default=24)
+    ap.add_argument("--ids", help="these position IDs (a cube_vs_gnubg.py --save-ids file) "
+                    "instead of drawing them")
     args = ap.parse_args(argv)
     evaluator.ensure_loaded()
     with tempfile.TemporaryDirectory() as folder:
-        ids = ref.draw_positions(args.seeds, folder, args.positions)
+        ids = (ref.read_ids(args.ids) if args.ids
+               else ref.draw_positions(args.seeds, folder, args.positions))
         said2, _ = ref.run_gnubg(ref.hint_lines(ids, 2), folder)
         said0, _ = ref.run_gnubg(ref.hint_lines(ids, 0), folder)
     two, zero = ref.parse_hints(said2), ref.parse_hints(said0)
@@ -75,7 +82,8 @@ def main(argv=None) -> int:
         for kind, terms in ref.KINDS:
             rows[kind].append(parts(pid, terms, two[j], zero[j], ours2))
             j += 1
-    print(f"== seeds {' '.join(map(str, args.seeds))}: {len(ids)} positions")
+    source = f"ids {args.ids}" if args.ids else f"seeds {' '.join(map(str, args.seeds))}"
+    print(f"== {source}: {len(ids)} positions")
     for kind, found in rows.items():
         for k, name in enumerate(NAMES):
             values = [r[k] for r in found]

@@ -337,6 +337,34 @@ def summary(label: str, rows: list[Row], gnubg_s: float, ref: str = "gnubg 2-ply
             f"{1000 * gnubg_s:.1f} ms"]
 
 
+def deeper_lines(label: str, rows: list[Row], deep: list[Judged], plies: int,
+                 ref: str) -> list[str]:
+    """The referee's own steadiness: ours, the reference's and gnubg 0-ply's verdicts and
+    gaps measured against gnubg searching deeper (`--deeper`). Where the reference and its
+    deeper search part as often as we part from the reference, the goals' last few points
+    are the reference's noise, not ours. Beside the goals, never instead of them."""
+    deeper = f"gnubg {plies}-ply"
+    n = len(rows)
+
+    pairs = list(zip(rows, deep, strict=True))
+
+    def same(pick) -> str:
+        k = sum(pick(r).verdict == d.verdict for r, d in pairs)
+        return f"{k} ({100 * k / n:.1f}%)"
+
+    def gap(pick, key) -> str:
+        gaps = [abs(getattr(pick(r), key) - getattr(d, key)) for r, d in pairs]
+        return f"{statistics.mean(gaps):.3f}"
+
+    ours, two, zero = (lambda r: r.ours), (lambda r: r.two), (lambda r: r.zero)
+    return [f"{label} same verdict as {deeper}: ours {same(ours)} | {ref} {same(two)} | "
+            f"gnubg 0-ply {same(zero)}",
+            f"{label} mean |ND gap| to {deeper}: ours {gap(ours, 'nd')} | {ref} "
+            f"{gap(two, 'nd')} | gnubg 0-ply {gap(zero, 'nd')} EMG",
+            f"{label} mean |DT gap| to {deeper}: ours {gap(ours, 'dt')} | {ref} "
+            f"{gap(two, 'dt')} | gnubg 0-ply {gap(zero, 'dt')} EMG"]
+
+
 def goals(rows: list[Row], gnubg_s: float) -> list[str]:
     n = len(rows)
     checks = [
@@ -427,6 +455,9 @@ def main(argv=None) -> int:
                     help="then roll out (ours and gnubg's, cubeless) each position whose "
                     "verdict differs at any term: whose chances are nearer gnubg's rollout")
     ap.add_argument("--rollout-seed", type=int, default=1)
+    ap.add_argument("--deeper", type=int, default=0, metavar="PLIES",
+                    help="also judge by gnubg at PLIES (e.g. 3) and print how near ours, the "
+                    "reference and gnubg 0-ply come to it: the referee's own steadiness")
     args = ap.parse_args(argv)
     evaluator.ensure_loaded()
     with tempfile.TemporaryDirectory() as folder:
@@ -439,6 +470,7 @@ def main(argv=None) -> int:
             evaluator.load_weights(args.weights)
         two, gnubg_s = gnubg_judged(ids, args.plies, folder)
         zero, _ = gnubg_judged(ids, 0, folder)
+        deep = gnubg_judged(ids, args.deeper, folder)[0] if args.deeper else []
     rows = []
     for i, pid in enumerate(ids):
         for k, (kind, terms) in enumerate(KINDS):
@@ -459,6 +491,12 @@ def main(argv=None) -> int:
         print("\n".join(summary(kind, [r for r in rows if r.kind == kind], gnubg_s, ref)))
     print("\n".join(summary("all", rows, gnubg_s, ref)))
     print("\n".join(goals(rows, gnubg_s)))
+    if deep:
+        for kind, _ in KINDS:
+            picked = [(r, d) for r, d in zip(rows, deep, strict=True) if r.kind == kind]
+            print("\n".join(deeper_lines(kind, [r for r, _ in picked], [d for _, d in picked],
+                                          args.deeper, ref)))
+        print("\n".join(deeper_lines("all", rows, deep, args.deeper, ref)))
     if args.rollouts:
         print("\n".join(rollout_lines(disputed(ids, rows), args.rollouts, args.rollout_seed,
                                        ref)))
