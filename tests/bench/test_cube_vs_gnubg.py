@@ -84,6 +84,26 @@ def test_the_played_dt_gap_leaves_out_what_gnubg_calls_too_good_and_the_goal_kee
     assert "no such decision" in bench.played_dt("all", rows[1:], "gnubg 2-ply")
 
 
+def test_the_deeper_referee_counts_how_near_ours_gnubg_2_ply_and_0_ply_come_to_it():
+    """--deeper: each judge's verdicts and gaps measured against gnubg searching deeper, the
+    goals (against the reference) left as they are."""
+    J = bench.Judged
+    rows = [bench.Row("money centred", J("double/take", 0.50, 0.80, 1.0),
+                      J("double/take", 0.52, 0.70, 1.0), J("no double", 0.60, 0.60, 1.0), 0.001),
+            bench.Row("money centred", J("no double", 0.40, 0.30, 1.0),
+                      J("double/take", 0.46, 0.50, 1.0), J("no double", 0.40, 0.40, 1.0), 0.001)]
+    deep = [J("double/take", 0.54, 0.74, 1.0), J("double/take", 0.44, 0.50, 1.0)]
+    same, nd, dt = bench.deeper_lines("all", rows, deep, 3, "gnubg 2-ply")
+    assert same == ("all same verdict as gnubg 3-ply: ours 1 (50.0%) | gnubg 2-ply 2 (100.0%) "
+                    "| gnubg 0-ply 0 (0.0%)")
+    assert nd == ("all mean |ND gap| to gnubg 3-ply: ours 0.040 | gnubg 2-ply 0.020 | "
+                  "gnubg 0-ply 0.050 EMG")
+    assert dt == ("all mean |DT gap| to gnubg 3-ply: ours 0.130 | gnubg 2-ply 0.020 | "
+                  "gnubg 0-ply 0.120 EMG")
+    with pytest.raises(ValueError):              # one deeper judgement a row, or no figures
+        bench.deeper_lines("all", rows, deep[:1], 3, "gnubg 2-ply")
+
+
 def _row(kind, ours_verdict, two_verdict, ours_cubeless=0.4, two_cubeless=0.5):
     return bench.Row(kind, bench.Judged(ours_verdict, 0.5, 0.6, 1.0, ours_cubeless),
                      bench.Judged(two_verdict, 0.5, 0.6, 1.0, two_cubeless),
@@ -139,15 +159,18 @@ def _printed(main, argv) -> list[str]:
 def test_a_small_real_run_prints_every_figure_by_kind_and_in_all():
     gnubg_binary()                          # a skip without gnubg, a failure in CI
     printed = _printed(bench.main, ["--seeds", "5701", "--positions", "2", "--plies", "0",
-                                    "--level", "3"])
+                                    "--level", "3", "--deeper", "1"])
     labels = [kind for kind, _ in bench.KINDS] + ["all"]
     for label in labels:
         for figure in ("same verdict", "verdict cost", "|ND gap|", "|DT gap|",
                        "|DT gap| where", "|cubeless gap|", "cubeless gap, signed",
-                       "time per decision"):
+                       "time per decision", "same verdict as gnubg 1-ply: ours",
+                       "mean |ND gap| to gnubg 1-ply", "mean |DT gap| to gnubg 1-ply"):
             assert any(line.startswith(f"{label} {figure}") for line in printed), (label, figure)
     assert any(line == "-- all: 12 decisions" for line in printed)
-    assert printed[-1] in ("all goals: hold", "all goals: MISSED")
+    assert [line for line in printed if line.startswith("all goals:")] in (
+        ["all goals: hold"], ["all goals: MISSED"])
+    assert printed[-1].startswith("all mean |DT gap| to gnubg 1-ply")   # after the goals
 
 
 def test_a_small_real_self_play_run_prints_both_error_rates_for_both():
