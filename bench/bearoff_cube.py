@@ -27,15 +27,16 @@ from game.model import evaluator  # noqa: E402
 from game.model.position import Position  # noqa: E402
 
 
-def draw(count: int, seed: int) -> list[str]:
-    """Position IDs of short bear-offs where the side on roll wins 60-90% (our 0-ply)."""
+def draw(count: int, seed: int, men_a_side: tuple[int, int] = (3, 6)) -> list[str]:
+    """Position IDs of short bear-offs (men_a_side[0] to [1] men a side, all home) where the
+    side on roll wins 60-90% (our 0-ply)."""
     rng = random.Random(seed)
     found: list[str] = []
     while len(found) < count:
         sides = []
         for _ in range(2):
             men: dict[int | str, int] = {}
-            for _ in range(rng.randint(3, 6)):
+            for _ in range(rng.randint(*men_a_side)):
                 point = rng.randint(1, 6)
                 men[point] = men.get(point, 0) + 1
             sides.append(men)

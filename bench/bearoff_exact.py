@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import random
 import statistics
 import sys
 import time
@@ -25,33 +24,16 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(HERE)
 sys.path.insert(0, REPO)
+sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(REPO, "tests", "game", "model"))
 
 import test_cube_exact_bearoff as exact  # noqa: E402  (the recursion, written once)
 
+from bearoff_cube import draw  # noqa: E402  (bench/bearoff_cube.py's short bear-offs)
 from game.model import evaluator  # noqa: E402
 from game.model.match_terms import MatchTerms  # noqa: E402
-from game.model.position import Position  # noqa: E402
 
 SCORES = ((2, 3), (3, 2), (3, 4), (4, 3), (2, 5), (3, 3))   # away_me, away_opp (7 points)
-
-
-def draw(count: int, seed: int, men: tuple[int, int]) -> list[str]:
-    """Short bear-offs (men[0] to men[1] men a side, all home) the side on roll wins 60-90%."""
-    rng = random.Random(seed)
-    found: list[str] = []
-    while len(found) < count:
-        sides = []
-        for _ in range(2):
-            points: dict[int, int] = {}
-            for _ in range(rng.randint(*men)):
-                point = rng.randint(1, 6)
-                points[point] = points.get(point, 0) + 1
-            sides.append(points)
-        pid = Position.from_points(sides[0], sides[1]).position_id
-        if 0.6 <= evaluator.evaluate(pid, 0).win <= 0.9:
-            found.append(pid)
-    return found
 
 
 def main(argv=None) -> int:

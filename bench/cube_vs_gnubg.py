@@ -287,6 +287,7 @@ class Row:
     two: Judged
     zero: Judged
     seconds: float
+    deep: Judged | None = None      # gnubg searching deeper (--deeper), when asked
 
 
 def played_dt(label: str, rows: list[Row], ref: str) -> str:
@@ -337,23 +338,23 @@ def summary(label: str, rows: list[Row], gnubg_s: float, ref: str = "gnubg 2-ply
             f"{1000 * gnubg_s:.1f} ms"]
 
 
-def deeper_lines(label: str, rows: list[Row], deep: list[Judged], plies: int,
-                 ref: str) -> list[str]:
+def deeper_lines(label: str, rows: list[Row], plies: int, ref: str) -> list[str]:
     """The referee's own steadiness: ours, the reference's and gnubg 0-ply's verdicts and
-    gaps measured against gnubg searching deeper (`--deeper`). Where the reference and its
-    deeper search part as often as we part from the reference, the goals' last few points
-    are the reference's noise, not ours. Beside the goals, never instead of them."""
+    gaps measured against gnubg searching deeper (each row's `deep`, `--deeper`). Where the
+    reference and its deeper search part as often as we part from the reference, the goals'
+    last few points are the reference's noise, not ours. Beside the goals, never instead of
+    them."""
+    if any(r.deep is None for r in rows):
+        raise ValueError("every row needs its deeper judgement")
     deeper = f"gnubg {plies}-ply"
     n = len(rows)
 
-    pairs = list(zip(rows, deep, strict=True))
-
     def same(pick) -> str:
-        k = sum(pick(r).verdict == d.verdict for r, d in pairs)
+        k = sum(pick(r).verdict == r.deep.verdict for r in rows)
         return f"{k} ({100 * k / n:.1f}%)"
 
     def gap(pick, key) -> str:
-        gaps = [abs(getattr(pick(r), key) - getattr(d, key)) for r, d in pairs]
+        gaps = [abs(getattr(pick(r), key) - getattr(r.deep, key)) for r in rows]
         return f"{statistics.mean(gaps):.3f}"
 
     ours, two, zero = (lambda r: r.ours), (lambda r: r.two), (lambda r: r.zero)
@@ -477,7 +478,7 @@ def main(argv=None) -> int:
             ours, seconds = ours_judged(pid, terms, args.level,
                                         SearchSettings(plies=args.our_plies))
             j = i * len(KINDS) + k
-            rows.append(Row(kind, ours, two[j], zero[j], seconds))
+            rows.append(Row(kind, ours, two[j], zero[j], seconds, deep[j] if deep else None))
             if args.show:
                 r = rows[-1]
                 print(f"{pid} {kind}: ours {ours.verdict} {ours.nd:+.3f} {ours.dt:+.3f} | "
@@ -493,10 +494,9 @@ def main(argv=None) -> int:
     print("\n".join(goals(rows, gnubg_s)))
     if deep:
         for kind, _ in KINDS:
-            picked = [(r, d) for r, d in zip(rows, deep, strict=True) if r.kind == kind]
-            print("\n".join(deeper_lines(kind, [r for r, _ in picked], [d for _, d in picked],
+            print("\n".join(deeper_lines(kind, [r for r in rows if r.kind == kind],
                                           args.deeper, ref)))
-        print("\n".join(deeper_lines("all", rows, deep, args.deeper, ref)))
+        print("\n".join(deeper_lines("all", rows, args.deeper, ref)))
     if args.rollouts:
         print("\n".join(rollout_lines(disputed(ids, rows), args.rollouts, args.rollout_seed,
                                        ref)))

@@ -3,6 +3,7 @@ for the six kinds of terms, its cube analysis and statistics read, a verdict's c
 small real run of each (gnubg at 0-ply and our level 3, to keep CI cheap: the benches' own
 figures use 2-ply and level 5). They check the benches' logic, not their figures."""
 import contextlib
+import dataclasses
 import io
 import re
 
@@ -89,19 +90,21 @@ def test_the_deeper_referee_counts_how_near_ours_gnubg_2_ply_and_0_ply_come_to_i
     goals (against the reference) left as they are."""
     J = bench.Judged
     rows = [bench.Row("money centred", J("double/take", 0.50, 0.80, 1.0),
-                      J("double/take", 0.52, 0.70, 1.0), J("no double", 0.60, 0.60, 1.0), 0.001),
+                      J("double/take", 0.52, 0.70, 1.0), J("no double", 0.60, 0.60, 1.0), 0.001,
+                      J("double/take", 0.54, 0.74, 1.0)),
             bench.Row("money centred", J("no double", 0.40, 0.30, 1.0),
-                      J("double/take", 0.46, 0.50, 1.0), J("no double", 0.40, 0.40, 1.0), 0.001)]
-    deep = [J("double/take", 0.54, 0.74, 1.0), J("double/take", 0.44, 0.50, 1.0)]
-    same, nd, dt = bench.deeper_lines("all", rows, deep, 3, "gnubg 2-ply")
+                      J("double/take", 0.46, 0.50, 1.0), J("no double", 0.40, 0.40, 1.0), 0.001,
+                      J("double/take", 0.44, 0.50, 1.0))]
+    same, nd, dt = bench.deeper_lines("all", rows, 3, "gnubg 2-ply")
     assert same == ("all same verdict as gnubg 3-ply: ours 1 (50.0%) | gnubg 2-ply 2 (100.0%) "
                     "| gnubg 0-ply 0 (0.0%)")
     assert nd == ("all mean |ND gap| to gnubg 3-ply: ours 0.040 | gnubg 2-ply 0.020 | "
                   "gnubg 0-ply 0.050 EMG")
     assert dt == ("all mean |DT gap| to gnubg 3-ply: ours 0.130 | gnubg 2-ply 0.020 | "
                   "gnubg 0-ply 0.120 EMG")
-    with pytest.raises(ValueError):              # one deeper judgement a row, or no figures
-        bench.deeper_lines("all", rows, deep[:1], 3, "gnubg 2-ply")
+    with pytest.raises(ValueError):              # a deeper judgement every row, or no figures
+        bench.deeper_lines("all", [rows[0], dataclasses.replace(rows[1], deep=None)], 3,
+                           "gnubg 2-ply")
 
 
 def _row(kind, ours_verdict, two_verdict, ours_cubeless=0.4, two_cubeless=0.5):
