@@ -4,8 +4,9 @@
  * state (centred, the side on roll's, its opponent's) is worked out exactly, both sides playing
  * and doubling for the best money value, as GNU Backgammon reads it from its two-sided
  * bear-off database. Built in memory by our own code at weights load, after bearoff.c's index.
- * Not match play (cube.c's formula and cubeful.c's search judge those) and not the cubeless
- * chances (bearoff.c). */
+ * At a match score the cube of the smaller ones (5 men a side or fewer) is exact too, from
+ * tables built per score (bearoff_match.c, which reads this file's boards and their rolls'
+ * results); not the cubeless chances (bearoff.c). */
 #include <stdlib.h>
 #include <string.h>
 #include "cube.h"
@@ -20,6 +21,7 @@ enum { B2_CENTRED, B2_MINE, B2_THEIRS, B2_STATES };
 
 static short b2_of_bo[BO_POSITIONS];    /* bearoff.c's index -> ours, -1 past B2_MEN men */
 static int b2_pips[B2_N];
+static signed char b2_men[B2_N];       /* men on board a (0..B2_MEN) */
 static int b2_pip_start[B2_MAX_PIPS + 2];  /* our boards of p pips: [p] .. [p + 1] - 1 */
 static int *b2_kid_start;               /* [a * 21 + roll] .. [+1]: a's results for the roll */
 static short *b2_kids;
@@ -90,6 +92,7 @@ void b2_init(void) {
             if (bo_pips(c) == pips) {
                 memcpy(home[n], c, BO_POINTS);
                 b2_pips[n] = pips;
+                b2_men[n] = (signed char)(c[0] + c[1] + c[2] + c[3] + c[4] + c[5]);
                 b2_of_bo[bo_index(c)] = (short)n;
                 n++;
             }
@@ -136,6 +139,7 @@ void b2_init(void) {
     free(home);
     free(plays);
     b2_ready_flag = 1;
+    bm_init();                  /* the match cube's tables are built per score, when asked */
     return;
 fail:
     free(home);
@@ -143,6 +147,18 @@ fail:
     free(b2_kid_start); b2_kid_start = NULL;
     free(b2_kids); b2_kids = NULL;
     for (int s = 0; s < B2_STATES; s++) { free(b2_nd[s]); b2_nd[s] = NULL; }
+}
+
+int b2_boards(int *men, int *pips) {
+    if (!b2_ready_flag) return 0;
+    for (int a = 0; a < B2_N; a++) { men[a] = b2_men[a]; pips[a] = b2_pips[a]; }
+    return B2_N;
+}
+
+int b2_kids_of(int a, int roll, const short **kids) {
+    const int from = b2_kid_start[a * B2_ROLLS + roll];
+    *kids = b2_kids + from;
+    return b2_kid_start[a * B2_ROLLS + roll + 1] - from;
 }
 
 long b2_pair(const mg_board *pos) {
@@ -153,11 +169,14 @@ long b2_pair(const mg_board *pos) {
 }
 
 int b2_exact(long pair, const bg_match *m) {
-    return pair >= 0 && m->match_to == 0 && m->cube_value < BG_CUBE_FACE_MAX;
+    if (pair < 0) return 0;
+    if (m->match_to) return bm_pair(pair) >= 0;
+    return m->cube_value < BG_CUBE_FACE_MAX;
 }
 
 int b2_cube(long pair, const bg_match *m, cube_result *out) {
     if (!b2_exact(pair, m)) return 0;
+    if (m->match_to) return bm_cube(bm_pair(pair), m, out);
     int state = m->cube_owner == 0 ? B2_CENTRED : (m->cube_owner == 1 ? B2_MINE : B2_THEIRS);
     const float cube = (float)m->cube_value;
     out->nd = cube * b2_nd[state][pair];

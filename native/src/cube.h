@@ -67,8 +67,9 @@ float cube_efficiency(const mg_board *b);
 /* The exact money cube of a small two-sided bear-off (bearoff2.c): b2_init builds it once,
  * at weights load (after bo_init); b2_pair is a board's entry in it (both sides 6 men or
  * fewer, all home), or -1; b2_exact says whether an entry judges these terms (an entry, money
- * play, the cube below BG_CUBE_FACE_MAX); b2_cube fills out from it as cube_decide does and
- * returns 1 when b2_exact holds, else 0 and out untouched. */
+ * play, the cube below BG_CUBE_FACE_MAX; or a match and both sides 5 men or fewer, bm_pair);
+ * b2_cube fills out from it as cube_decide does and returns 1 when b2_exact holds (and, in a
+ * match, its tables could be built), else 0 and out untouched. */
 void b2_init(void);
 long b2_pair(const mg_board *pos);
 int b2_exact(long pair, const bg_match *m);
@@ -76,6 +77,20 @@ int b2_cube(long pair, const bg_match *m, cube_result *out);
 /* The efficiency of a cube the opponent holds at table entry `pair`, as the exact money cube
  * shows it, into *x (at least 0); 1, or 0 when there is no entry or no live value to measure. */
 int b2_theirs_efficiency(long pair, float win, float *x);
+/* bearoff2.c's boards for bearoff_match.c: their count, each one's men and pips into men[]
+ * and pips[] (room for 1024), 0 before b2_init; and board a's results for roll r (0..20 in
+ * the order d1 <= d2) as bearoff2.c's indexes, their count returned. */
+int b2_boards(int *men, int *pips);
+int b2_kids_of(int a, int roll, const short **kids);
+
+/* The exact match cube of small two-sided bear-offs (bearoff_match.c): bm_init (from b2_init)
+ * readies it; bm_pair is bearoff2.c's `pair` in its smaller table (both sides 5 men or fewer),
+ * or -1; bm_cube fills out for terms m (a match) as cube_decide does, from that score's
+ * tables (built at the first such call, several threads at once allowed), and returns 1, or
+ * 0 with out untouched when there is no memory for them. */
+void bm_init(void);
+long bm_pair(long b2pair);
+int bm_cube(long pair, const bg_match *m, cube_result *out);
 
 /* Cubeful equities by search (cubeful.c): the side on roll's no double and double/take at
  * ply 0 (the formula at its position's efficiency), 1, 2 or 3 (each of the 21 rolls answered

@@ -9,6 +9,7 @@ import pytest
 
 from game.model import evaluator as ev
 from game.model.match_terms import MatchTerms
+from game.model.position import Position
 from game.model.search_settings import SearchSettings
 from native import ffi, lib
 
@@ -177,19 +178,25 @@ def test_a_small_money_bear_off_is_judged_exactly_at_every_level_as_gnubgs_datab
             assert d.double == (min(dt, 1.0) >= nd) and d.take == (dt <= 1.0)
 
 
-def test_the_exact_bear_off_cube_is_money_only_a_match_score_keeps_the_formula():
-    """At a match score the cube of the same bear-off is cube.c's formula at the position's
-    efficiency (bg_cube_from_probs_at), as levels 1-3 judge every other position."""
+def test_a_match_scores_exact_bear_off_cube_stops_at_5_men_a_side_past_them_the_formula():
+    """At a match score the cube is exact only while both sides have 5 men or fewer
+    (native/src/bearoff_match.c; tests/game/model/test_cube_exact_bearoff.py holds it to the
+    recursion). With 6 men a side it is cube.c's formula at the position's efficiency
+    (bg_cube_from_probs_at), as levels 1-3 judge every other position; money is exact there."""
+    six_a_side = Position.from_points({6: 2, 5: 2, 4: 2}, {6: 2, 4: 2, 2: 2}).position_id
     terms = match(3, 3)
-    d = ev.cube_decision(LAST_ROLLS, 3, terms)
+    d = ev.cube_decision(six_a_side, 3, terms)
     chances = (d.win, 0.0, 0.0, 0.0, 0.0)       # no gammons: every man is in a home board
-    by_formula = ev.cube_decision_for(chances, terms, position=LAST_ROLLS)
+    by_formula = ev.cube_decision_for(chances, terms, position=six_a_side)
     assert d.no_double_equity == pytest.approx(by_formula.no_double_equity, abs=1e-6)
     assert d.double_take_equity == pytest.approx(by_formula.double_take_equity, abs=1e-6)
-    money = ev.cube_decision(LAST_ROLLS, 3)
+    money = ev.cube_decision(six_a_side, 3)
     assert money.no_double_equity != pytest.approx(
-        ev.cube_decision_for(chances, MatchTerms(), position=LAST_ROLLS).no_double_equity,
+        ev.cube_decision_for(chances, MatchTerms(), position=six_a_side).no_double_equity,
         abs=0.01)
+    five = ev.cube_decision(LAST_ROLLS, 3, terms)
+    assert five.no_double_equity != pytest.approx(ev.cube_decision_for(
+        (five.win, 0.0, 0.0, 0.0, 0.0), terms, position=LAST_ROLLS).no_double_equity, abs=1e-3)
 
 
 def test_a_cube_decision_is_the_same_bits_every_time_so_games_replay():
