@@ -3,7 +3,9 @@
  * 3-ply search with rollouts and no cache), each answer compared with the one a single
  * thread gave first at the same settings; then a rollout's own
  * threads (rollout.c) polled while they run, stopped midway and freed, their answer compared
- * with one thread's, in money play and at a match score. For the ThreadSanitizer build (tsan_check.sh), which reports any data
+ * with one thread's, in money play and at a match score. Each case also asks the match cube of a
+ * small bear-off, at six scores ten cases each (bearoff_match.c builds a score's tables on a first
+ * ask and keeps four). For the ThreadSanitizer build (tsan_check.sh), which reports any data
  * race between them. Positions come from seeded random play. Not a benchmark. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,6 +26,11 @@ typedef struct {
     bg_play best[KEEP];
     float probs[BG_N_PROBS], cube[BG_CUBE_OUT_LEN];
     int cube_bits;
+    int8_t bearoff[BG_BOARD_LEN];   /* a small two-sided bear-off, and its match cube at one
+                                       of more scores than bearoff_match.c keeps tables for */
+    bg_match terms;
+    float match_cube[BG_CUBE_OUT_LEN];
+    int match_bits;
 } answer;
 
 /* The two settings threads search with side by side: the defaults, and level 5 narrowed to
@@ -44,11 +51,14 @@ static void judge(answer *a, const bg_search *s) {
     a->work = ranking.work;
     if (bg_evaluate(a->board, a->ply, s, a->probs) != 0) a->probs[0] = -1.0f;
     a->cube_bits = bg_cube_decision(a->board, a->level == 5 ? 4 : a->level, NULL, s, a->cube);
+    a->match_bits = bg_cube_decision(a->bearoff, a->level, &a->terms, s, a->match_cube);
 }
 
 static int same(const answer *x, const answer *y) {
     return x->n == y->n && x->legal == y->legal && x->work == y->work &&
            x->cube_bits == y->cube_bits && memcmp(x->best, y->best, sizeof x->best) == 0 &&
+           x->match_bits == y->match_bits &&
+           memcmp(x->match_cube, y->match_cube, sizeof x->match_cube) == 0 &&
            memcmp(x->probs, y->probs, sizeof x->probs) == 0 &&
            memcmp(x->cube, y->cube, sizeof x->cube) == 0;
 }
@@ -142,6 +152,13 @@ int main(int argc, char **argv) {
         a->die2 = roll_die(&seed);
         a->level = 5 - i % 3;                      /* level 5 first: its settings part */
         a->ply = i % 3;
+        /* a score for ten cases running, so the threads (a case apart) mostly share one */
+        static const int scores[6][2] = {{3, 3}, {2, 4}, {4, 3}, {5, 2}, {6, 7}, {2, 3}};
+        memset(a->bearoff, 0, sizeof a->bearoff);
+        for (int side = 0; side < 2; side++)       /* 2 to 5 men a side on its home points */
+            for (int m = 0; m < 2 + (i + side) % 4; m++)
+                a->bearoff[25 * side + rng_next(&seed) % 6]++;
+        a->terms = (bg_match){1, 0, 7, scores[i / 10 % 6][0], scores[i / 10 % 6][1], 0};
         expect[1][i] = *a;
         judge(a, &settings[0]);                    /* the single thread's answers */
         judge(&expect[1][i], &settings[1]);
