@@ -12,6 +12,9 @@ before session 57's cube.c `theirs_x`, whose ramp on the cash point (0.40 here) 
 the default efficiency, while 2-away/3-away (cash 0.32) is exact with the same ramp. Seed 90620
 (the check, three positions before it was stopped): 3-away/4-away double/take -0.117, -0.089 and
 -0.016 EMG.
+Session 59: native/src/bearoff_match.c makes the match cube exact for 5 men a side or fewer, so
+this bench now checks those tables against the Python recursion (the gaps are float noise);
+6-men positions (--men 6 6) still measure the formula and its theirs_x ramp.
 Run from the repo root: python bench/bearoff_exact.py --seed S [--positions N] [--men LO HI]"""
 from __future__ import annotations
 
