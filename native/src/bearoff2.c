@@ -170,7 +170,8 @@ long b2_pair(const mg_board *pos) {
 
 int b2_exact(long pair, const bg_match *m) {
     if (pair < 0) return 0;
-    if (m->match_to) return bm_pair(pair) >= 0;
+    if (m->match_to)   /* (a cube of 1 held, or a turned one centred, is no state of a game) */
+        return bm_pair(pair) >= 0 && (m->cube_value == 1) == (m->cube_owner == 0);
     return m->cube_value < BG_CUBE_FACE_MAX;
 }
 

@@ -247,7 +247,8 @@ static void release(bm_score *s) {
 }
 
 int bm_cube(long pair, const bg_match *m, cube_result *out) {
-    if (!bm_ready || pair < 0 || !m->match_to) return 0;
+    if (!bm_ready || pair < 0 || !m->match_to || (m->cube_value == 1) != (m->cube_owner == 0))
+        return 0;
     const int a = m->away_me, b = m->away_opp, post = m->crawford != 0;
     const float win = bm_win[pair];
     int k = 0;

@@ -94,6 +94,17 @@ def test_an_owned_cube_in_a_short_bearoff_is_exact_whoever_holds_it():
             in_emg(after_cube_action(pid, 2, owner, a, b), a, b), abs=EXACT_EMG)
 
 
+def test_terms_no_game_reaches_keep_the_formula_in_a_short_bearoff():
+    """A cube of 2 in the middle, or a cube of 1 held: terms the engine accepts but no game
+    reaches have no exact table; they get the formula's answer, never another state's."""
+    pid = SHORT[1]
+    for cube, owner in ((2, 0), (1, 1)):
+        terms = MatchTerms(length=7, away_me=4, away_opp=3, cube_value=cube, cube_owner=owner)
+        d = evaluator.cube_decision(pid, 3, terms)
+        formula = evaluator.cube_decision_for((d.win, 0.0, 0.0, 0.0, 0.0), terms, position=pid)
+        assert d.no_double_equity == pytest.approx(formula.no_double_equity, abs=1e-6)
+
+
 def test_the_exact_match_cube_is_the_same_at_every_level_that_searches():
     """Exact at any ply, as the money cube is: levels 3 and 5 answer alike (the search stops
     where the tables start)."""
