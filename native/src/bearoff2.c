@@ -32,9 +32,7 @@ static int b2_ready_flag;
 /* the value after the side on roll's cube action, per unit of the cube before it: it doubles
  * when the double, taken or passed, is worth at least playing on */
 static float weighed(int state, float nd, float nd_theirs) {
-    if (state == B2_THEIRS) return nd;
-    float dt = 2.0f * nd_theirs, take_side = dt < 1.0f ? dt : 1.0f;
-    return take_side >= nd ? take_side : nd;
+    return state == B2_THEIRS ? nd : cube_weigh(nd, 2.0f * nd_theirs, 1.0f);
 }
 
 /* what the opponent's state is when the side on roll's is `state` */

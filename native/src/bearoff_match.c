@@ -5,14 +5,12 @@
  * cube (bearoff2.c), the formula (cube.c) or the search above the bear-off (cubeful.c). */
 #define _POSIX_C_SOURCE 200809L   /* threads.h */
 #include <stdlib.h>
-#include <string.h>
 #include "cube.h"
 #include "threads.h"
 
 #define BM_MEN 5              /* men a side at most: C(11, 5) boards a side */
 #define BM_N 462
 #define BM_PAIRS (BM_N * BM_N)
-#define BM_ROLLS 21
 #define BM_MAX_K 6            /* cube 2^k; a cube of BG_CUBE_FACE_MAX (2^6) is never turned */
 #define BM_SLOTS_SIDE (1 + 2 * BM_MAX_K)   /* centred at 1; mine or theirs at 2 .. 64 */
 #define BM_KEEP 4             /* scores whose tables are kept (more while in use) */
@@ -24,7 +22,8 @@ static int bm_pips[BM_N];
 #define BM_MAX_PIPS (BM_MEN * 6)
 static int bm_pip_start[BM_MAX_PIPS + 2];   /* our boards of p pips: [p] .. [p + 1] - 1 */
 static float *bm_win;                  /* [x * BM_N + y]: the cubeless game winning chance of
-                                          the side on roll on x against y (built once) */
+                                          the side on roll on x against y (built once, with
+                                          the first score's tables, under the lock) */
 static int bm_ready;
 
 /* One score's tables: the side on roll needs p, its opponent q (orientation 0: p = lo, q = hi;
@@ -68,11 +67,11 @@ static bg_match terms_of(const bm_score *s, int r, int k, int o) {
     return m;
 }
 
-/* the cubeless chances of every pair, worked out once: a roll's best play is the one leaving
- * the opponent the least */
+/* the cubeless chances of every pair, worked out once (under the lock): a roll's best play is
+ * the one leaving the opponent the least */
 BM_UNWATCHED static int build_win(void) {
-    bm_win = malloc(sizeof(float) * BM_PAIRS);
-    if (!bm_win) return 0;
+    float *w = malloc(sizeof(float) * BM_PAIRS);
+    if (!w) return 0;
     for (int total = 2; total <= 2 * BM_MAX_PIPS; total++)   /* a roll lowers the roller's */
         for (int x = 1; x < BM_N; x++) {
             int want = total - bm_pips[x];
@@ -87,14 +86,15 @@ BM_UNWATCHED static int build_win(void) {
                         float best = 0.0f;
                         for (int j = 0; j < n; j++) {
                             int kid = bm_of_b2[kids[j]];
-                            float v = kid == 0 ? 1.0f : 1.0f - bm_win[y * BM_N + kid];
+                            float v = kid == 0 ? 1.0f : 1.0f - w[y * BM_N + kid];
                             if (v > best) best = v;
                         }
                         sum += (d1 == d2 ? 1.0 : 2.0) * best;
                     }
-                bm_win[x * BM_N + y] = (float)(sum / 36.0);
+                w[x * BM_N + y] = (float)(sum / 36.0);
             }
         }
+    bm_win = w;                        /* published whole */
     return 1;
 }
 
@@ -117,8 +117,7 @@ void bm_init(void) {
         while (i < BM_N && bm_pips[i] < pips) i++;
         bm_pip_start[pips] = i;
     }
-    if (!build_win()) return;
-    bm_ready = 1;
+    bm_ready = 1;   /* (the chances and the tables wait until a match first asks: no start-up cost) */
 }
 
 long bm_pair(long b2pair) {
@@ -133,13 +132,9 @@ static float dead_value(float win, int p, int q, int cube, int post) {
     return win * mwc(p - cube, q, post) + (1.0f - win) * mwc(p, q - cube, post);
 }
 
-/* what a slot's side on roll is worth before its cube action: it doubles when the double,
- * taken or passed, is worth at least playing on (as cubeful.c weighs a node) */
+/* what a slot's side on roll is worth before its cube action (cube_weigh where it may double) */
 static float weighed_at(const float *row, int slot, int may, int dbl, float pass) {
-    float nd = row[slot];
-    if (!may) return nd;
-    float dt = row[dbl], take_side = dt < pass ? dt : pass;
-    return take_side >= nd ? take_side : nd;
+    return may ? cube_weigh(row[slot], row[dbl], pass) : row[slot];
 }
 
 BM_UNWATCHED static bm_score *build(int lo, int hi, int post) {
@@ -156,7 +151,7 @@ BM_UNWATCHED static bm_score *build(int lo, int hi, int post) {
     int p[2 * BM_SLOTS_SIDE], q[2 * BM_SLOTS_SIDE], cube[2 * BM_SLOTS_SIDE];
     int may[2 * BM_SLOTS_SIDE], dbl[2 * BM_SLOTS_SIDE], dead[2 * BM_SLOTS_SIDE];
     int child[2 * BM_SLOTS_SIDE];
-    float pass[2 * BM_SLOTS_SIDE], won[2 * BM_SLOTS_SIDE];
+    float pass[2 * BM_SLOTS_SIDE];   /* the cube's value won: by a pass, or by bearing off */
     for (int r = 0; r < 2; r++)
         for (int k = 0; k <= s->kmax; k++)
             for (int o = k == 0 ? 0 : 1; o <= (k == 0 ? 0 : 2); o++) {
@@ -170,7 +165,6 @@ BM_UNWATCHED static bm_score *build(int lo, int hi, int post) {
                 dead[i] = !cube_may_double(&m) && !cube_may_double(&them);
                 child[i] = slot_of(s, 1 - r, k, them.cube_owner);
                 pass[i] = mwc(p[i] - cube[i], q[i], post);
-                won[i] = pass[i];                 /* bearing off wins the cube's value */
             }
     const int slots = s->slots;
     for (int total = 2; total <= 2 * BM_MAX_PIPS; total++)
@@ -194,7 +188,7 @@ BM_UNWATCHED static bm_score *build(int lo, int hi, int post) {
                             for (int i = 0; i < slots; i++) {
                                 if (dead[i]) continue;
                                 int c = child[i];
-                                float v = kid == 0 ? won[i]
+                                float v = kid == 0 ? pass[i]
                                         : 1.0f - weighed_at(theirs, c, may[c], dbl[c], pass[c]);
                                 if (v > best[i]) best[i] = v;
                             }
@@ -239,6 +233,15 @@ static bm_score *acquire(int lo, int hi, int post) {
     return s;
 }
 
+/* 1 once the pairs' chances are worked out (by the first caller, under the lock; no memory:
+ * 0, and the caller keeps the formula) */
+static int chances_ready(void) {
+    bg_mutex_lock(&lock);
+    const int ready = bm_win != NULL || build_win();
+    bg_mutex_unlock(&lock);
+    return ready;
+}
+
 static void release(bm_score *s) {
     bg_mutex_lock(&lock);
     int gone = --s->users == 0 && !s->listed;
@@ -250,9 +253,10 @@ int bm_cube(long pair, const bg_match *m, cube_result *out) {
     if (!bm_ready || pair < 0 || !m->match_to || (m->cube_value == 1) != (m->cube_owner == 0))
         return 0;
     const int a = m->away_me, b = m->away_opp, post = m->crawford != 0;
-    const float win = bm_win[pair];
     int k = 0;
     while ((1 << k) < m->cube_value) k++;
+    if (!chances_ready()) return 0;
+    const float win = bm_win[pair];
     if (m->crawford == 1) {           /* the Crawford game: no cube to turn */
         out->nd = 2.0f * dead_value(win, a, b, m->cube_value, 1) - 1.0f;
         out->dt = 2.0f * dead_value(win, a, b, 2 * m->cube_value, 1) - 1.0f;

@@ -57,6 +57,13 @@ float cube_money_live(float p, float W, float L, int owner);
  * Crawford game, the cube below BG_CUBE_FACE_MAX, and a win at the present cube does not
  * already win it the match): the rule of MatchTerms.double_refused, bg_may_double's */
 int cube_may_double(const bg_match *m);
+/* The side on roll's value before its cube action, where it may double: the double (the
+ * taker choosing the lesser of take and pass) when that is worth at least playing on, else
+ * no double. The one rule of every search's node (cubeful.c, bearoff2.c, bearoff_match.c). */
+static inline float cube_weigh(float nd, float dt, float dp) {
+    float answered = dt < dp ? dt : dp;
+    return answered >= nd ? answered : nd;
+}
 /* BG_CUBE_* bits of the three equities at terms m */
 int cube_bits(const bg_match *m, float nd, float dt, float dp);
 /* The cube's efficiency in a position (side on roll = row 0), by its class as GNU Backgammon

@@ -43,10 +43,7 @@ static float double_pass(const bg_match *m) {
 /* the value at terms m for the side on roll, its options weighed (it doubles when the
  * double, taken or passed, is worth more than playing on) */
 static float weighed(const bg_match *m, float nd, float dt) {
-    if (!cube_may_double(m)) return nd;
-    float dp = double_pass(m);
-    if (dt >= nd && dp >= nd) return dt < dp ? dt : dp;
-    return nd;
+    return cube_may_double(m) ? cube_weigh(nd, dt, double_pass(m)) : nd;
 }
 
 /* The cube at ply 0: exact in a small money bear-off, else the formula at the position's
