@@ -132,13 +132,12 @@ def test_threads_asking_at_many_scores_at_once_get_one_threads_figures():
     alone = {ask: evaluator.cube_decision(ask[0], 3, MatchTerms(length=7, away_me=ask[1],
                                                                  away_opp=ask[2]))
              for ask in asks}
-    got: dict = {}
+    got: list = []                              # (ask, answer) from every thread
 
     def ask_all(order):
         for pid, a, b in order:
-            got[pid, a, b, len(order) % 7, id(order)] = (
-                (pid, a, b), evaluator.cube_decision(pid, 3, MatchTerms(length=7, away_me=a,
-                                                                         away_opp=b)))
+            got.append(((pid, a, b), evaluator.cube_decision(
+                pid, 3, MatchTerms(length=7, away_me=a, away_opp=b))))
 
     orders = [asks, asks[::-1], asks[1::2] + asks[::2], asks[::3] + asks[1::3] + asks[2::3]]
     threads = [threading.Thread(target=ask_all, args=(o,)) for o in orders]
@@ -147,7 +146,7 @@ def test_threads_asking_at_many_scores_at_once_get_one_threads_figures():
     for t in threads:
         t.join()
     assert len(got) == 4 * len(asks)
-    assert all(alone[ask] == answer for ask, answer in got.values())
+    assert all(alone[ask] == answer for ask, answer in got)
 
 
 def test_at_3_away_3_away_a_short_bearoffs_double_take_is_the_exact_recursions():
