@@ -14,6 +14,12 @@ search looked at less deeply than its best, one deeper judgement). Measured thre
            judgement's start (before_roll) to its verdict, the roll made at once as after
            the computer's shown play (the worst case); the cheap screen alone for most
            positions, level 5 too for the close ones (counted apart)
+Each wait is measured on a machine the measurements before it have left idle: what a
+measurement started in the background and did not wait for (the listed plays' checks
+queued ahead, a cube action's 3-ply check ahead of time) is finished, untimed, before the
+next one starts, as the game's own pauses (the computer's turn, its play shown) finish it
+in play. Until session 61 the bench did not wait, and a roll's missed-double judgement ran
+beside the leftovers of the turn before (on seed 90542: 1.9 s against 0.8 s alone).
 One figure a line, with its unit. Run: python3 bench/tutor.py [--positions N] [--seed S]"""
 from __future__ import annotations
 
@@ -95,9 +101,18 @@ def warned_of(position, dice, ranked, coach, got: dict) -> None:
     got["warned_typed_cpu"].append(ms(time.process_time() - cpu))
     got["cleared"].append(int(verdict is None))
     start, cpu = time.perf_counter(), time.process_time()
-    tutor.PlayCoach(position, dice, MONEY, True, OPTION).verdict(marked)
+    instant = tutor.PlayCoach(position, dice, MONEY, True, OPTION)
+    instant.verdict(marked)
     got["warned_instant"].append(ms(time.perf_counter() - start))
     got["warned_instant_cpu"].append(ms(time.process_time() - cpu))
+    idle(instant)
+
+
+def idle(coach) -> None:
+    """Untimed: what `coach` (a PlayCoach) left running in the background finished (its
+    ranking, its misses and the checks it queued ahead)."""
+    coach.ranking.result()
+    coach.checks.settled()
 
 
 def measure(count: int, seed: int = 44) -> dict:
@@ -121,12 +136,14 @@ def measure(count: int, seed: int = 44) -> dict:
             if n == 0:
                 got["typed_best"].append(spent)
         warned_of(position, dice, ranked, coach, got)
+        idle(coach)
         best = ranked[0].play.after
         start = time.perf_counter()                  # the play finished at the turn's start
         instant = tutor.PlayCoach(position, dice, MONEY, True, OPTION)
         instant.ranking.result()
         instant.verdict(best)
         got["instant"].append(ms(time.perf_counter() - start))
+        idle(instant)
         start = time.perf_counter()
         cube = tutor.CubeCoach(position, MONEY, OPTION)
         decision = cube.decision.result()
@@ -134,6 +151,7 @@ def measure(count: int, seed: int = 44) -> dict:
         for kind in filter(None, (proper, "take" if decision.take else "drop")):
             cube.verdict(kind)
         got["cube"].append(ms(time.perf_counter() - start))
+        cube.deeper.result()                         # (untimed: its check ahead of time)
         start = time.perf_counter()
         missed = tutor.NoDoubleCoach(position, MONEY, OPTION)
         missed.verdict()

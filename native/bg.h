@@ -136,6 +136,7 @@ int64_t bg_bench_generate(const int8_t *boards, const int8_t *dice, int n, int r
 #define BG_BUDGET_MAX 100000000
 #define BG_SEARCH_TRIALS_MAX 3600   /* level 5's rollout trials per candidate, at most */
 #define BG_SEARCH_HORIZON_MAX 50    /* ... and their horizon, plies */
+#define BG_SEARCH_THREADS_MAX 2     /* threads a search's root may share its rolls among */
 
 /* The cube and the score as ONE side sees them (the side on roll, or a ranked play's mover),
  * the one shape of the match terms: every function that needs them takes `const bg_match *`,
@@ -184,6 +185,12 @@ typedef struct bg_search {
     int cache;          /* 1 (the default): the calling thread's cache of 0-ply judgements
                            (freed when the thread ends) serves the call; 0: not. Plays, values
                            and work are the same bits either way, only the time differs */
+    int threads;        /* 1 (the default): a cube decision (bg_cube_decision) or a play's
+                           judgement of 2 or 3 plies (bg_judge_plays) is searched in the
+                           calling thread alone; up to BG_SEARCH_THREADS_MAX: the root's 21
+                           rolls are shared with threads - 1 helpers it starts and joins
+                           (each with its own cache). The same bits either way, only the time
+                           differs (the tutor's 3-ply checks on two idle cores) */
 } bg_search;
 /* The defaults into *out. */
 void bg_search_defaults(bg_search *out);

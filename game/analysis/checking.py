@@ -11,7 +11,7 @@ at 3 plies. Not the quick judgement itself (judge.py)."""
 from __future__ import annotations
 
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import TypeVar
 
@@ -68,11 +68,12 @@ Listed = TypeVar("Listed", Choice, evaluator.Candidate)
 
 
 def judge_afters(afters: Sequence[Position], terms: MatchTerms = MONEY,
-                 ply: int = CHECK_PLY) -> list[tuple]:
+                 ply: int = CHECK_PLY, threads: int = 1) -> list[tuple]:
     """(equity, chances) of each play, named by the position after it (the mover still on
     roll), judged at `ply` by the mover at its `terms` (as judged: a match past the table is
-    money play), as a ranking would judge it there."""
-    return evaluator.judge_plays(afters, ply, terms.judged)
+    money play), as a ranking would judge it there; `threads` share each judgement's root
+    rolls (the same answer either way)."""
+    return evaluator.judge_plays(afters, ply, terms.judged, SearchSettings(threads=threads))
 
 
 class CubeMisses:
@@ -167,24 +168,32 @@ def cubeful_interval(afters: Sequence[Position], chances: Sequence[evaluator.Pro
 
 
 class PlayChecks:
-    """One turn's plays, each named by the position after it, judged at `ply` (judge_afters) on
-    up to `workers` threads of their own, ahead of time: ahead(afters) queues plays to judge
-    while the player thinks; judged(afters) moves the ones asked for to the front and waits
-    for them alone. The tutor's 3-ply checks, two at once on two cores. Not a cache across
-    turns: one a turn."""
+    """One turn's plays, each named by the position after it, judged at `ply` (judge_afters)
+    one at a time in a thread of their own, ahead of time: ahead(afters) queues plays to
+    judge while the player thinks; judged(afters) moves the ones asked for to the front and
+    waits for them alone. Each judgement's rolls are shared by `threads` threads (the
+    cores), or searched by one while `beside()` says another search has a core (the tutor's
+    ranking), so the play a player waits for is judged on every idle core: one at a time
+    on both cores, a play asked for is done about twice as soon as two side by side, the
+    same work in all. The tutor's 3-ply checks. Not a cache across turns: one a turn."""
 
-    def __init__(self, terms: MatchTerms = MONEY, workers: int = 2, ply: int = CHECK_PLY):
-        self.terms, self.ply, self.workers = terms, ply, max(1, workers)
+    def __init__(self, terms: MatchTerms = MONEY, threads: int = 2, ply: int = CHECK_PLY,
+                 beside: Callable[[], bool] | None = None):
+        self.terms, self.ply, self.threads = terms, ply, max(1, threads)
+        self.beside = beside or (lambda: False)
         self._changed = threading.Condition()
         self._queue: list[Position] = []            # waiting to be judged, the next first
         self._busy: set[Position] = set()           # being judged
         self._done: dict[Position, tuple | Exception] = {}
-        self._running = 0                           # worker threads alive
+        self._running = 0                           # 1 while the worker thread runs
+        self.dropped = False                        # drop(): nothing more ahead of time
 
     def ahead(self, afters: Sequence[Position]) -> None:
         """Queue the plays reaching `afters` (those not judged, being judged or queued)
-        behind the others."""
+        behind the others (none once dropped)."""
         with self._changed:
+            if self.dropped:
+                return
             self._queue.extend(self._new(afters))
             self._start()
 
@@ -202,6 +211,15 @@ class PlayChecks:
             raise failed
         return [a for a in answers if not isinstance(a, Exception)]
 
+    def drop(self) -> None:
+        """Judge no more of the plays queued, nor queue more ahead (the turn is over): those
+        being judged finish, the rest are never started. A play asked for later (judged) is
+        still judged."""
+        with self._changed:
+            self.dropped = True
+            self._queue.clear()
+            self._changed.notify_all()
+
     def settled(self) -> None:
         """Wait until every play queued is judged (a benchmark's player who types slowly)."""
         with self._changed:
@@ -212,8 +230,8 @@ class PlayChecks:
         return [a for a in dict.fromkeys(afters) if a not in self._done and a not in self._busy]
 
     def _start(self) -> None:                       # (the lock held)
-        while self._running < min(self.workers, len(self._queue) + len(self._busy)):
-            self._running += 1
+        if self._queue and not self._running:
+            self._running = 1
             threading.Thread(target=self._work, daemon=True, name="check").start()
 
     def _work(self) -> None:
@@ -225,8 +243,10 @@ class PlayChecks:
                     return
                 after = self._queue.pop(0)
                 self._busy.add(after)
+            threads = 1 if self.beside() else self.threads
             try:
-                answer: tuple | Exception = judge_afters([after], self.terms, self.ply)[0]
+                answer: tuple | Exception = judge_afters([after], self.terms, self.ply,
+                                                         threads)[0]
             except Exception as error:       # raised again in judged(), never lost
                 answer = error
             with self._changed:
@@ -382,12 +402,15 @@ def roll_check(quick: MoveReview, checked: MoveReview, rolls: RollChecks,
                    check=check)
 
 
-def deeper_cube_decision(position: Position, terms: MatchTerms,
-                         ply: int = CHECK_PLY) -> evaluator.CubeDecision:
+def deeper_cube_decision(position: Position, terms: MatchTerms, ply: int = CHECK_PLY,
+                         threads: int = 1) -> evaluator.CubeDecision:
     """The decision of the doubler on roll in `position` at its `terms` by the cubeful
     search at `ply` plies (native/src/cubeful.c: 3 is level 5 with search settings of plies
-    3; 0, 1 and 2 are levels 3, 4 and 5's own), normalized per unit of cube as the review's."""
-    level, search = 3 + min(ply, 2), SearchSettings(plies=max(ply, 2))
+    3; 0, 1 and 2 are levels 3, 4 and 5's own), normalized per unit of cube as the review's.
+    `threads`: how many share the search's root rolls (the tutor's 2, on cores a review's
+    workers are not using; the same answer either way)."""
+    level = 3 + min(ply, 2)
+    search = SearchSettings(plies=max(ply, 2), threads=threads)
     return normalized(evaluator.cube_decision(position, level, terms, search), terms.scale)
 
 

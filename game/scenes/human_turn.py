@@ -33,40 +33,44 @@ def play(board_game: Game, dice: tuple[int, int], side: str) -> Frames:
         return ()
     saved = list(turn.made)
     coach = tutor.start_play(board_game, turn, side)     # None with the Tutor option OFF
-    while True:
-        while not turn.complete:
+    try:
+        while True:
+            while not turn.complete:
+                saved = keep(board_game, turn, saved)
+                ahead, prompt.typed_ahead = prompt.typed_ahead, ""
+                prompt.entering = True
+                try:
+                    text = yield from basic.input(say("move?", side), text=ahead)
+                finally:
+                    prompt.entering = False
+                command = keys.command_for(text, table.settings)
+                if command:
+                    yield from command.handler(board_game, side)
+                    if table.settings.rules_1983:  # the options turned to the 1983 rules:
+                        return "quit"              # this game left, the next one under them
+                    continue
+                result = entry(board_game, turn, text)
+                if result == "quit":
+                    ended = yield from resign.quit_typed(board_game, side, dice)
+                    if ended is not None:
+                        return ended
+                    continue
+                if result is not None:            # a message: show it, wait for ENTER
+                    board_game.message(result + PRESS_ENTER)
+                    yield from basic.wait_enter()
             saved = keep(board_game, turn, saved)
-            ahead, prompt.typed_ahead = prompt.typed_ahead, ""
-            prompt.entering = True
-            try:
-                text = yield from basic.input(say("move?", side), text=ahead)
-            finally:
-                prompt.entering = False
-            command = keys.command_for(text, table.settings)
-            if command:
-                yield from command.handler(board_game, side)
-                if table.settings.rules_1983:  # the options turned to the 1983 rules:
-                    return "quit"                  # this game left, the next one under them
-                continue
-            result = entry(board_game, turn, text)
-            if result == "quit":
-                ended = yield from resign.quit_typed(board_game, side, dice)
-                if ended is not None:
-                    return ended
-                continue
-            if result is not None:                # a message: show it, wait for ENTER
-                board_game.message(result + PRESS_ENTER)
-                yield from basic.wait_enter()
-        saved = keep(board_game, turn, saved)
-        if (yield from tutor.check_play(board_game, turn, coach)):
-            continue                               # taken back after the tutor's warning
-        if table.settings.confirm_turn:
-            ready = yield from menus.ask_yes_no(basic, "READY?", enter_means=True)
-            if not ready:
-                turn.undo_all()
-                board_game.show_turn(turn)
-                continue
-        break
+            if (yield from tutor.check_play(board_game, turn, coach)):
+                continue                           # taken back after the tutor's warning
+            if table.settings.confirm_turn:
+                ready = yield from menus.ask_yes_no(basic, "READY?", enter_means=True)
+                if not ready:
+                    turn.undo_all()
+                    board_game.show_turn(turn)
+                    continue
+            break
+    finally:
+        if coach is not None:                      # the turn over: its unstarted checks
+            coach.close()                          # are dropped
     board_game.happened(f"{tag} {dice[0]}{dice[1]} {play_words(turn.steps)}")
     return tuple(turn.steps)
 

@@ -6,7 +6,8 @@ play or action and the error made: T or U takes it back (D doubles instead of a 
 double), ENTER keeps it. A warning is checked at 3 plies before it is said, as the CHECKED
 review charges (game/analysis/checking.py): one the check clears is not said. The judging
 runs in a thread from the turn's start, the listed plays' 3-ply checks on two more (two at
-once: checking.PlayChecks), and the frames go on while a verdict is awaited. Not the review
+once: checking.PlayChecks; a cube action's 3-ply search shares its rolls between two), and
+the frames go on while a verdict is awaited. Not the review
 after the game, not the turn's keys (game/scenes/), and silent when the option is OFF: the
 1983 game is then unchanged."""
 from __future__ import annotations
@@ -29,6 +30,7 @@ from game.model import evaluator, rules
 from game.model.match_equity import Emg
 from game.model.match_terms import MatchTerms
 from game.model.position import Position
+from game.model.search_settings import SearchSettings
 from game.pages.menus import BAD_KEY, CLICK, key_char
 from game.scenes.state import Game
 from game.zx.basic import CODE_ENTER
@@ -38,13 +40,25 @@ TAKE_BACK_KEYS = ("T", "U")
 OFFER = "T/U: take it back  ENTER: keep"
 DOUBLE_INSTEAD_KEYS = ("D",)                       # a missed double: double after all
 DOUBLE_OFFER = "D: double  ENTER: roll"
-CHECK_THREADS = 2                                  # plays checked at once (the cores)
+CHECK_THREADS = 2                                  # plays checked at once (the cores), and
+                                                   # the threads of a 3-ply cube search
 OFFER_ROW = S.BOTTOM_FIRST_ROW - 1                 # across the board between its halves
 OFFER_ATTR = S.attr(S.BLACK, S.YELLOW, bright=True)  # as the game-over banner there
 MARK_ATTR = {"?": S.attr(S.BLACK, S.YELLOW, bright=True),   # as the review's marks
              "??": S.attr(S.WHITE, S.RED, bright=True)}
 BETTER_ACTION = {"double": "No double", "no double": "Doubling", "take": "Dropping",
                  "drop": "Taking"}
+
+
+def check_threads() -> int:
+    """Threads the tutor's checks run on: CHECK_THREADS, or fewer on fewer cores."""
+    return min(CHECK_THREADS, review.review_workers())
+
+
+def shared() -> SearchSettings:
+    """The search settings of the tutor's own cube searches: the defaults, each search's
+    rolls shared among check_threads() threads (the same answers, sooner)."""
+    return SearchSettings(threads=check_threads())
 
 
 def warning_mark(option: str, loss: float) -> str:
@@ -120,25 +134,31 @@ class PlayCoach:
         self.terms, self.cubeful = terms.judged, cubeful
         self.mover_is_human = mover_is_human
         self.warned: set = set()            # plays already warned of this turn
-        self.checks = checking.PlayChecks(self.terms, min(CHECK_THREADS,
-                                                          review.review_workers()))
+        self.searching = True               # the ranking (and its misses) has a core
+        self.checks = checking.PlayChecks(self.terms, check_threads(),
+                                          beside=lambda: self.searching)
         self.misses = checking.CubeMisses()  # the plays' cube misses, searched once each
         self.ranking = Job(self._rank)
 
     def _rank(self) -> evaluator.Candidates:
-        """Level 5's ranking of the roll's plays; the plays the review lists are then queued
-        for their 3-ply check, and their cube misses searched (with the cube in play), while
-        the player types."""
-        ranked = evaluator.ranked_plays(self.position, self.dice, review.REVIEW_LEVEL,
-                                        terms=self.terms)
-        if len(ranked) >= 2:
-            listed = [c.play.after for c in list(ranked)[:review.CANDIDATES_SHOWN]]
-            self.checks.ahead(listed)
-            if self.cubeful and ranked[0].ply >= 0:
-                try:
-                    self.misses.of(listed, self.terms)
-                except (BackgammonError, ValueError):   # searched again, and said, at the
-                    pass                                # verdict
+        """Level 5's ranking of the roll's plays; the cube misses of the plays the review
+        lists are then searched (with the cube in play), and those plays queued for their
+        3-ply check, while the player types (the checks share both cores once this search
+        has let its core go: `searching`)."""
+        listed: list[Position] = []
+        try:
+            ranked = evaluator.ranked_plays(self.position, self.dice, review.REVIEW_LEVEL,
+                                            terms=self.terms)
+            if len(ranked) >= 2 and not self.checks.dropped:   # (the turn may be over)
+                listed = [c.play.after for c in list(ranked)[:review.CANDIDATES_SHOWN]]
+                if self.cubeful and ranked[0].ply >= 0:
+                    try:
+                        self.misses.of(listed, self.terms)
+                    except (BackgammonError, ValueError):   # searched again, and said, at
+                        pass                                # the verdict
+        finally:
+            self.searching = False
+        self.checks.ahead(listed)
         return ranked
 
     def checked(self, ranked: Sequence[evaluator.Candidate], after: Position) -> tuple:
@@ -154,6 +174,12 @@ class PlayCoach:
         loss = max(0.0, values[best] - values[-1])
         emg = Emg.at(self.terms)
         return plays[best], (loss if emg is None else emg.error(loss))
+
+    def close(self) -> None:
+        """The turn is over: the listed plays' checks not yet started are dropped, so no
+        core works on for a turn that has ended (the ranking and the checks running finish
+        on their own)."""
+        self.checks.drop()
 
     def verdict(self, after: Position) -> Verdict | None:
         """The warning a finished play reaching `after` (the mover still on roll) earns, or
@@ -224,10 +250,10 @@ class CubeCoach:
         self.option = option
         self.warned: set = set()
         self.decision = Job(lambda: in_emg(normalized(
-            evaluator.cube_decision(position, review.REVIEW_LEVEL, terms),
+            evaluator.cube_decision(position, review.REVIEW_LEVEL, terms, shared()),
             terms.scale), terms))
-        self.deeper = Job(lambda: in_emg(checking.deeper_cube_decision(position, terms),
-                                         terms))     # the check, ahead of time
+        self.deeper = Job(lambda: in_emg(checking.deeper_cube_decision(
+            position, terms, threads=check_threads()), terms))     # the check, ahead of time
 
     def verdict(self, kind: str) -> Verdict | None:
         """The warning the action `kind` ("double", "take", "drop") earns, checked at 3
@@ -290,11 +316,11 @@ class NoDoubleCoach:
         plies (checking.deeper_cube_decision) at once, in the same thread, as the review
         charges it (so a quick ? that checks to ?? is warned of at the ?? option)."""
         decision, loss = judge_no_double(
-            lambda level: evaluator.cube_decision(position, level, terms),
+            lambda level: evaluator.cube_decision(position, level, terms, shared()),
             terms, review.REVIEW_LEVEL)
         if not mark_for(loss):
             return decision, loss
-        decision = checking.deeper_cube_decision(position, terms)
+        decision = checking.deeper_cube_decision(position, terms, threads=check_threads())
         return decision, cube_loss("no double", in_emg(decision, terms))
 
     def verdict(self) -> Verdict | None:

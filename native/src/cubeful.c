@@ -110,8 +110,42 @@ static int best_two(const mg_board *pos, int d1, int d2, int ply, const bg_match
     return have;
 }
 
-static void node(const mg_board *pos, int ply, const bg_match *s, int n, float *nd, float *dt,
-                 float p[NN_OUT]) {
+/* One roll (d1, d2) of a node at pos: the value of each child state c[0..m-1] (the parent's
+ * side) after the roll's best play into v, and its chances into q; at a node of 2 plies or
+ * more a close second is judged too (the play search's filter). */
+static void roll_values(const mg_board *pos, int ply, int d1, int d2, const bg_match *c, int m,
+                        float v[2 * CF_MAX_STATES], float q[NN_OUT]) {
+    mg_board kids[2];
+    float qs[2][NN_OUT] = {{0}}, gap;
+    int have = best_two(pos, d1, d2, ply, c, kids, qs, &gap);
+    child_values(&kids[0], ply - 1, qs[0], c, m, v, q);
+    /* the margin per unit of cube: money values carry the cube */
+    const float unit = c[0].match_to == 0 ? (float)c[0].cube_value : 1.0f;
+    if (ply >= 2 && have > 1 && gap < CF_SECOND_MARGIN * unit) {
+        float v2[2 * CF_MAX_STATES], q2[NN_OUT];
+        child_values(&kids[1], ply - 1, qs[1], c, m, v2, q2);
+        if (v2[0] > v[0]) { memcpy(v, v2, sizeof v2); memcpy(q, q2, sizeof q2); }
+    }
+}
+
+/* A node's rolls, each roll's values and chances in rows of its own (sr_share_rolls) */
+typedef struct {
+    const mg_board *pos;
+    int ply, m;
+    const bg_match *c;
+    float (*v)[2 * CF_MAX_STATES];
+    float (*q)[NN_OUT];
+} node_rolls;
+
+static void node_roll(void *ctx, int r) {
+    const node_rolls *at = ctx;
+    roll_values(at->pos, at->ply, sr_roll_d1[r], sr_roll_d2[r], at->c, at->m, at->v[r],
+                at->q[r]);
+}
+
+/* node, its rolls shared among `threads` threads (sr_share_rolls: the same bits) */
+static void node_shared(const mg_board *pos, int ply, const bg_match *s, int n, int threads,
+                        float *nd, float *dt, float p[NN_OUT]) {
     bg_match c[2 * CF_MAX_STATES];   /* each state, and its doubled twin when it may double,
                                         as the child sees them */
     int slot_nd[CF_MAX_STATES], slot_dt[CF_MAX_STATES], m = 0;
@@ -125,24 +159,16 @@ static void node(const mg_board *pos, int ply, const bg_match *s, int n, float *
             c[m++] = turned(&twin);
         }
     }
+    float v[SR_ROLLS][2 * CF_MAX_STATES], q[SR_ROLLS][NN_OUT];
+    node_rolls at = {pos, ply, m, c, v, q};
+    if (threads > 1) sr_share_rolls(threads, node_roll, &at);
+    else for (int r = 0; r < SR_ROLLS; r++) node_roll(&at, r);
     double sum[2 * CF_MAX_STATES] = {0}, psum[NN_OUT] = {0};
-    for (int d1 = 1; d1 <= 6; d1++)
-        for (int d2 = d1; d2 <= 6; d2++) {
-            mg_board kids[2];
-            float qs[2][NN_OUT], v[2 * CF_MAX_STATES], q[NN_OUT], gap;
-            int have = best_two(pos, d1, d2, ply, c, kids, qs, &gap);
-            child_values(&kids[0], ply - 1, qs[0], c, m, v, q);
-            /* the margin per unit of cube: money values carry the cube */
-            const float unit = c[0].match_to == 0 ? (float)c[0].cube_value : 1.0f;
-            if (ply >= 2 && have > 1 && gap < CF_SECOND_MARGIN * unit) {
-                float v2[2 * CF_MAX_STATES], q2[NN_OUT];
-                child_values(&kids[1], ply - 1, qs[1], c, m, v2, q2);
-                if (v2[0] > v[0]) { memcpy(v, v2, sizeof v); memcpy(q, q2, sizeof q); }
-            }
-            const double w = d1 == d2 ? 1.0 : 2.0;
-            for (int k = 0; k < m; k++) sum[k] += w * v[k];
-            for (int k = 0; k < NN_OUT; k++) psum[k] += w * q[k];
-        }
+    for (int r = 0; r < SR_ROLLS; r++) {
+        const double w = sr_roll_d1[r] == sr_roll_d2[r] ? 1.0 : 2.0;
+        for (int k = 0; k < m; k++) sum[k] += w * v[r][k];
+        for (int k = 0; k < NN_OUT; k++) psum[k] += w * q[r][k];
+    }
     for (int i = 0; i < n; i++) {
         nd[i] = (float)(sum[slot_nd[i]] / 36.0);
         dt[i] = slot_dt[i] >= 0 ? (float)(sum[slot_dt[i]] / 36.0) : nd[i];
@@ -150,8 +176,13 @@ static void node(const mg_board *pos, int ply, const bg_match *s, int n, float *
     for (int k = 0; k < NN_OUT; k++) p[k] = (float)(psum[k] / 36.0);
 }
 
-void cf_decide(const mg_board *pos, int ply, const bg_match *m, cube_result *out,
-               float p[NN_OUT]) {
+static void node(const mg_board *pos, int ply, const bg_match *s, int n, float *nd, float *dt,
+                 float p[NN_OUT]) {
+    node_shared(pos, ply, s, n, 1, nd, dt, p);
+}
+
+void cf_decide_shared(const mg_board *pos, int ply, const bg_match *m, int threads,
+                      cube_result *out, float p[NN_OUT]) {
     if (ply > CF_MAX_PLY) ply = CF_MAX_PLY;
     const long pair = b2_pair(pos);
     if (ply <= 0 || mg_result(pos) != 0 || b2_exact(pair, m)) {
@@ -160,13 +191,18 @@ void cf_decide(const mg_board *pos, int ply, const bg_match *m, cube_result *out
         return;
     }
     float nd, dt;
-    node(pos, ply, m, 1, &nd, &dt, p);
+    node_shared(pos, ply, m, 1, threads, &nd, &dt, p);
     cube_result at0;   /* the double/take when no double is possible: the formula's, shown */
     cube_decide_at(pos, p, m, &at0);
     out->nd = nd;
     out->dt = cube_may_double(m) ? dt : at0.dt;
     out->dp = double_pass(m);
     out->bits = cube_bits(m, out->nd, out->dt, out->dp);
+}
+
+void cf_decide(const mg_board *pos, int ply, const bg_match *m, cube_result *out,
+               float p[NN_OUT]) {
+    cf_decide_shared(pos, ply, m, 1, out, p);
 }
 
 /* the opponent's value (on roll at opp, its terms theirs) by the formula at chances q */

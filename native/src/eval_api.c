@@ -27,6 +27,7 @@ int bg_check_search(const bg_search *s) {
     if (s->roll_trials < 0 || s->roll_trials > BG_SEARCH_TRIALS_MAX || s->roll_horizon < 1 ||
         s->roll_horizon > BG_SEARCH_HORIZON_MAX || (s->cache != 0 && s->cache != 1))
         return -BG_ERR_BAD_SEARCH;
+    if (s->threads < 1 || s->threads > BG_SEARCH_THREADS_MAX) return -BG_ERR_BAD_SEARCH;
     return 0;
 }
 
@@ -202,7 +203,8 @@ int bg_cube_decision(const int8_t *board, int level, const bg_match *match,
     float p[NN_OUT];
     cube_result r;
     sr_set_search(search);
-    cf_decide(b, cube_plies(level, search), match ? match : &money, &r, p);
+    cf_decide_shared(b, cube_plies(level, search), match ? match : &money,
+                     search ? search->threads : 1, &r, p);
     out[0] = r.nd; out[1] = r.dt; out[2] = r.dp;
     out[3] = p[EV_WIN]; out[4] = p[EV_WIN_G]; out[5] = p[EV_LOSE_G];
     return r.bits;

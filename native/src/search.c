@@ -14,6 +14,7 @@
 #include "search.h"
 #include "cube.h"
 #include <limits.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include "threads.h"
@@ -21,13 +22,13 @@
 const bg_search sr_defaults = {
     .plies = SR_PLIES_DEFAULT, .work_budget = SR_WORK_BUDGET_DEFAULT,
     .deep_budget = SR_DEEP_BUDGET_DEFAULT, .roll_trials = 0,
-    .roll_horizon = SR_ROLL_HORIZON_DEFAULT, .cache = 1,
+    .roll_horizon = SR_ROLL_HORIZON_DEFAULT, .cache = 1, .threads = 1,
 };
 /* the settings of the calling thread's current call (sr_set_search) */
 static _Thread_local bg_search cfg = {
     .plies = SR_PLIES_DEFAULT, .work_budget = SR_WORK_BUDGET_DEFAULT,
     .deep_budget = SR_DEEP_BUDGET_DEFAULT, .roll_trials = 0,
-    .roll_horizon = SR_ROLL_HORIZON_DEFAULT, .cache = 1,
+    .roll_horizon = SR_ROLL_HORIZON_DEFAULT, .cache = 1, .threads = 1,
 };
 static _Thread_local long work;   /* positions this thread evaluated (0-ply) so far */
 
@@ -52,7 +53,8 @@ static _Thread_local sr_cand cands[MG_MAX_PLAYS];
 /* Match context of the current sr_rank call (sr_set_match); off = money play, where every
  * score below is ev_equity exactly as before. `flip` is 1 while the opponent of the root
  * mover is the side choosing (inside after_value's deeper passes). */
-static _Thread_local struct { int on, away_me, away_opp, post, cube; } mctx;
+typedef struct { int on, away_me, away_opp, post, cube; } match_ctx;
+static _Thread_local match_ctx mctx;
 static _Thread_local int flip;
 /* 1 during a 3-ply judgement: each reply is the best at 0-ply, re-judged alone (no second);
  * the pass is given up (`over`) once the ranking's work passes deep_limit */
@@ -78,44 +80,122 @@ static float score(const float q[NN_OUT]) {
 static void after_value(const mg_board *after, int ply, float q[NN_OUT]);
 static inline void prefetch_after(const mg_board *after);
 
-/* Probabilities for the side on roll averaged over its 21 rolls, each answered by its best
- * play at 0-ply, then (ply >= 2) the best `keep` of those re-judged one ply deeper. */
-static void eval_rolls(const mg_board *pos, int ply, int depth, float p[NN_OUT]) {
-    float sum[NN_OUT] = {0};
+/* The probabilities of the side on roll at pos after the roll (d1, d2), answered by its best
+ * play at 0-ply, re-judged one ply deeper (ply >= 2) with a close second (not in a lean
+ * pass) */
+static void roll_best(const mg_board *pos, int ply, int depth, int d1, int d2,
+                      float best_q[NN_OUT]) {
     mg_play *plays = buf[depth];
+    int n = mg_generate(pos, d1, d2, plays);
+    float best_eq = -1e9f;
+    int first = -1, second = -1;
+    float first_eq = -1e9f, second_eq = -1e9f;
+    memset(best_q, 0, NN_OUT * sizeof best_q[0]);
+    for (int i = 0; i < n; i++) {
+        float q[NN_OUT];
+        if (i + 1 < n) prefetch_after(&plays[i + 1].after);
+        after_value(&plays[i].after, 0, q);
+        float eq = score(q);
+        if (eq > first_eq) { second = first; second_eq = first_eq; first = i; first_eq = eq; }
+        else if (eq > second_eq) { second = i; second_eq = eq; }
+        if (eq > best_eq) { best_eq = eq; memcpy(best_q, q, sizeof q); }
+    }
+    if (ply >= 2) {
+        /* re-judge the best one or two plays one ply deeper */
+        float q[NN_OUT];
+        after_value(&plays[first].after, ply - 1, q);
+        best_eq = score(q);
+        memcpy(best_q, q, sizeof q);
+        if (!lean && second >= 0 && first_eq - second_eq < 0.08f) {
+            float q2[NN_OUT];
+            after_value(&plays[second].after, ply - 1, q2);
+            if (score(q2) > best_eq) memcpy(best_q, q2, sizeof q2);
+        }
+    }
+}
+
+const int8_t sr_roll_d1[SR_ROLLS] = {1,1,1,1,1,1, 2,2,2,2,2, 3,3,3,3, 4,4,4, 5,5, 6};
+const int8_t sr_roll_d2[SR_ROLLS] = {1,2,3,4,5,6, 2,3,4,5,6, 3,4,5,6, 4,5,6, 5,6, 6};
+
+/* The rolls' answers summed in roll order, weighted (a double once, others twice), into p. */
+static void sum_rolls(const float q[SR_ROLLS][NN_OUT], float p[NN_OUT]) {
+    float sum[NN_OUT] = {0};
+    for (int r = 0; r < SR_ROLLS; r++) {
+        float w = sr_roll_d1[r] == sr_roll_d2[r] ? 1.0f : 2.0f;
+        for (int k = 0; k < NN_OUT; k++) sum[k] += w * q[r][k];
+    }
+    for (int k = 0; k < NN_OUT; k++) p[k] = sum[k] / 36.0f;
+}
+
+/* Probabilities for the side on roll averaged over its 21 rolls, each answered by its best
+ * play at 0-ply, then (ply >= 2) the best one or two of those re-judged one ply deeper. */
+static void eval_rolls(const mg_board *pos, int ply, int depth, float p[NN_OUT]) {
+    float q[SR_ROLLS][NN_OUT];
     if (lean && work > deep_limit) over = 1;
     if (over) return;   /* a given-up 3-ply pass: its values are thrown away */
-    for (int d1 = 1; d1 <= 6; d1++)
-        for (int d2 = d1; d2 <= 6; d2++) {
-            float w = d1 == d2 ? 1.0f : 2.0f;
-            int n = mg_generate(pos, d1, d2, plays);
-            float best_eq = -1e9f, best_q[NN_OUT] = {0};
-            int first = -1, second = -1;
-            float first_eq = -1e9f, second_eq = -1e9f;
-            for (int i = 0; i < n; i++) {
-                float q[NN_OUT];
-                if (i + 1 < n) prefetch_after(&plays[i + 1].after);
-                after_value(&plays[i].after, 0, q);
-                float eq = score(q);
-                if (eq > first_eq) { second = first; second_eq = first_eq; first = i; first_eq = eq; }
-                else if (eq > second_eq) { second = i; second_eq = eq; }
-                if (eq > best_eq) { best_eq = eq; memcpy(best_q, q, sizeof q); }
-            }
-            if (ply >= 2) {
-                /* re-judge the best one or two plays one ply deeper */
-                float q[NN_OUT];
-                after_value(&plays[first].after, ply - 1, q);
-                best_eq = score(q);
-                memcpy(best_q, q, sizeof q);
-                if (!lean && second >= 0 && first_eq - second_eq < 0.08f) {
-                    float q2[NN_OUT];
-                    after_value(&plays[second].after, ply - 1, q2);
-                    if (score(q2) > best_eq) memcpy(best_q, q2, sizeof q2);
-                }
-            }
-            for (int k = 0; k < NN_OUT; k++) sum[k] += w * best_q[k];
-        }
-    for (int k = 0; k < NN_OUT; k++) p[k] = sum[k] / 36.0f;
+    for (int r = 0; r < SR_ROLLS; r++)
+        roll_best(pos, ply, depth, sr_roll_d1[r], sr_roll_d2[r], q[r]);
+    sum_rolls((const float (*)[NN_OUT])q, p);
+}
+
+/* sr_share_rolls' work: the caller's search state, copied into each helper before it takes
+ * rolls, and the next roll not yet taken */
+typedef struct {
+    sr_roll_fn fn;
+    void *ctx;
+    bg_search search;
+    match_ctx match;
+    int flip, lean;
+    long deep_limit;
+    atomic_int next;
+} roll_share;
+
+static void take_rolls(roll_share *sh) {
+    for (;;) {
+        const int r = atomic_fetch_add(&sh->next, 1);
+        if (r >= SR_ROLLS) return;
+        sh->fn(sh->ctx, r);
+    }
+}
+
+static void *roll_helper(void *arg) {
+    roll_share *sh = arg;
+    sr_set_search(&sh->search);
+    mctx = sh->match;
+    flip = sh->flip;
+    lean = sh->lean;
+    over = 0;
+    deep_limit = sh->deep_limit;
+    take_rolls(sh);
+    return NULL;
+}
+
+void sr_share_rolls(int threads, sr_roll_fn fn, void *ctx) {
+    roll_share sh = {.fn = fn, .ctx = ctx, .search = cfg, .match = mctx, .flip = flip,
+                     .lean = lean, .deep_limit = deep_limit};
+    atomic_init(&sh.next, 0);
+    bg_thread helpers[BG_SEARCH_THREADS_MAX - 1];
+    int started = 0;
+    for (int i = 0; i < threads - 1 && i < BG_SEARCH_THREADS_MAX - 1; i++)
+        if (bg_thread_start(&helpers[started], roll_helper, &sh) == 0) started++;
+    take_rolls(&sh);
+    for (int i = 0; i < started; i++) bg_thread_join(&helpers[i]);
+}
+
+/* eval_rolls at a judgement's root with its rolls shared among cfg.threads threads */
+typedef struct { const mg_board *pos; int ply, depth; float (*q)[NN_OUT]; } root_rolls;
+
+static void root_roll(void *ctx, int r) {
+    const root_rolls *root = ctx;
+    roll_best(root->pos, root->ply, root->depth, sr_roll_d1[r], sr_roll_d2[r], root->q[r]);
+}
+
+static void eval_rolls_shared(const mg_board *pos, int ply, int depth, float p[NN_OUT]) {
+    if (cfg.threads <= 1 || ply < 2) { eval_rolls(pos, ply, depth, p); return; }
+    float q[SR_ROLLS][NN_OUT];
+    root_rolls root = {pos, ply, depth, q};
+    sr_share_rolls(cfg.threads, root_roll, &root);
+    sum_rolls((const float (*)[NN_OUT])q, p);
 }
 
 static int depth_of(int ply) { return ply; }   /* buffers: ply k uses buf[k], k = 1..3 */
@@ -200,6 +280,16 @@ static void after_value(const mg_board *after, int ply, float q[NN_OUT]) {
     ev_invert(p, q);
 }
 
+/* after_value at a judgement's root: its rolls shared among the settings' threads */
+static void after_value_shared(const mg_board *after, int ply, float q[NN_OUT]) {
+    mg_board sw;
+    float p[NN_OUT];
+    mg_swap(after, &sw);
+    if (ply == 0 || mg_result(&sw) != 0) evaluate0(&sw, p);
+    else { flip ^= 1; eval_rolls_shared(&sw, ply, depth_of(ply), p); flip ^= 1; }
+    ev_invert(p, q);
+}
+
 /* A whole 3-ply judgement outside a ranking is judged as level 5's 3-ply pass judges (each
  * reply the best at 0-ply, re-judged alone), and never given up. */
 static void lean_pass(int on) {
@@ -222,7 +312,7 @@ float sr_judge_after(const mg_board *after, int ply, float p[NN_OUT]) {
     if (ply > 3) ply = 3;
     flip = 0;
     lean_pass(ply >= 3);
-    after_value(after, ply, p);
+    after_value_shared(after, ply, p);
     lean_pass(0);
     return score(p);
 }

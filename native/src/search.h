@@ -35,6 +35,17 @@ extern const bg_search sr_defaults;
 /* The calling thread's settings for the searches that follow (NULL: sr_defaults), checked
  * by the caller (bg_check_search). */
 void sr_set_search(const bg_search *s);
+/* The 21 rolls, d1 <= d2, in the order a node sums their answers (r = 0..SR_ROLLS-1). */
+#define SR_ROLLS 21
+extern const int8_t sr_roll_d1[SR_ROLLS], sr_roll_d2[SR_ROLLS];
+/* fn(ctx, r) for every roll r, shared among `threads` threads (1..BG_SEARCH_THREADS_MAX):
+ * the caller and helpers it starts and joins, each taking the next roll not yet taken, each
+ * helper searching with the caller's settings and search state (its own cache). fn writes
+ * roll r's answer in a place of r's own, so the caller's sums in roll order are the same
+ * bits however the rolls fell; a helper that cannot be started leaves its rolls to the
+ * others. */
+typedef void (*sr_roll_fn)(void *ctx, int r);
+void sr_share_rolls(int threads, sr_roll_fn fn, void *ctx);
 /* Probabilities of the side on roll at start from `trials` truncated rollouts of `horizon`
  * plies with the luck taken out (search.c; 0-ply choices, money play), with race_cut also
  * cut where contact ends; trials with one dseed meet the same dice. */

@@ -57,6 +57,7 @@ int main(int argc, char **argv) {
             set.plies = rint_(1, 4); set.work_budget = rint_(0, 40000);
             set.deep_budget = rint_(500, 80000); set.roll_trials = rint_(-1, 3);
             set.roll_horizon = rint_(0, 3); set.cache = rint_(-1, 2);
+            set.threads = rint_(0, 3);
         }
         const bg_search *search = rnd() % 2 ? &set : NULL;
         if (search && bg_check_search(search) != 0 && bg_check_search(search) != -BG_ERR_BAD_SEARCH)

@@ -31,18 +31,22 @@ typedef struct {
     bg_match terms;
     float match_cube[BG_CUBE_OUT_LEN];
     int match_bits;
+    float judged[BG_N_PROBS], judged_equity;   /* the board as a play's result, at ply */
+    int judged_n;
 } answer;
 
 /* The two settings threads search with side by side: the defaults, and level 5 narrowed to
  * the least work budget, one roll deeper on its closest candidates and rolling them out,
- * with the cache off. Thread k judges every case, from case k on, with settings[k % 2], so
+ * with the cache off, a cube decision's and a judgement's root rolls shared with a helper
+ * thread (so the helpers' searches run beside the others'). Thread k judges every case, from case k on, with settings[k % 2], so
  * threads rank the same positions at once with different settings. */
 static bg_search settings[2];
 static answer expect[2][MAX_CASES];
 static int n_cases;
 
 /* One case judged by the calling thread with settings s: ranking (level 3..5), evaluation
- * (ply 0..2), cube. */
+ * (ply 0..2), the board judged as a play's result (ply 2..0: the first case's shares its rolls
+ * at settings[1]), cube. */
 static void judge(answer *a, const bg_search *s) {
     bg_ranking ranking = {a->best, KEEP, 0, 0};
     memset(a->best, 0, sizeof a->best);
@@ -50,6 +54,8 @@ static void judge(answer *a, const bg_search *s) {
     a->legal = ranking.legal;
     a->work = ranking.work;
     if (bg_evaluate(a->board, a->ply, s, a->probs) != 0) a->probs[0] = -1.0f;
+    a->judged_n = bg_judge_plays(a->board, 1, (a->ply + 2) % 3, NULL, s, a->judged,
+                                 &a->judged_equity);
     a->cube_bits = bg_cube_decision(a->board, a->level == 5 ? 4 : a->level, NULL, s, a->cube);
     a->match_bits = bg_cube_decision(a->bearoff, a->level, &a->terms, s, a->match_cube);
 }
@@ -59,7 +65,9 @@ static int same(const answer *x, const answer *y) {
            x->cube_bits == y->cube_bits && memcmp(x->best, y->best, sizeof x->best) == 0 &&
            x->match_bits == y->match_bits &&
            memcmp(x->match_cube, y->match_cube, sizeof x->match_cube) == 0 &&
-           memcmp(x->probs, y->probs, sizeof x->probs) == 0 &&
+           memcmp(x->probs, y->probs, sizeof x->probs) == 0 && x->judged_n == y->judged_n &&
+           memcmp(x->judged, y->judged, sizeof x->judged) == 0 &&
+           memcmp(&x->judged_equity, &y->judged_equity, sizeof x->judged_equity) == 0 &&
            memcmp(x->cube, y->cube, sizeof x->cube) == 0;
 }
 
@@ -137,7 +145,8 @@ int main(int argc, char **argv) {
     if (bg_load_weights(wts, len) != 0) { fprintf(stderr, "weights refused\n"); return 2; }
     bg_search_defaults(&settings[0]);
     settings[1] = (bg_search){.plies = 3, .work_budget = BG_BUDGET_MIN, .deep_budget = 200000,
-                              .roll_trials = 6, .roll_horizon = 2, .cache = 0};
+                              .roll_trials = 6, .roll_horizon = 2, .cache = 0,
+                              .threads = 2};
     if (bg_check_search(&settings[1]) != 0) { fprintf(stderr, "settings refused\n"); return 2; }
     /* positions along seeded random games, the side on roll to play */
     static mg_play plays[MG_MAX_PLAYS];

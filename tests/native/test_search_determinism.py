@@ -13,6 +13,7 @@ from conftest import at_once
 from deeper_stages import rejudged_closest
 from deeper_stages import search_cases as _cases
 from game.model import evaluator as ev
+from game.model.match_terms import MONEY, MatchTerms
 from game.model.search_settings import DEFAULT_SEARCH, SearchSettings, SearchSettingsError
 from native import ffi, lib
 from shared_cases import positions_from_play as _positions
@@ -72,7 +73,8 @@ def _c_settings(**fields):
 @pytest.mark.parametrize("fields", [
     {"work_budget": 999}, {"work_budget": lib.BG_BUDGET_MAX + 1}, {"deep_budget": 5},
     {"plies": 1}, {"plies": 4}, {"roll_trials": -1}, {"roll_trials": 3601},
-    {"roll_horizon": 0}, {"roll_horizon": 51}, {"cache": 2}, {"cache": -1}])
+    {"roll_horizon": 0}, {"roll_horizon": 51}, {"cache": 2}, {"cache": -1}, {"threads": 0},
+    {"threads": lib.BG_SEARCH_THREADS_MAX + 1}])
 def test_search_settings_out_of_range_are_refused_by_every_call_that_searches(fields):
     ev.ensure_loaded()
     bad = _c_settings(**fields)
@@ -100,7 +102,7 @@ def test_search_settings_in_python_are_the_engines_defaults_and_refuse_what_it_r
     assert ffi.buffer(mine)[:] == ffi.buffer(c_defaults)[:]
     assert DEFAULT_SEARCH.as_c() == ffi.NULL
     for bad in ({"plies": 4}, {"work_budget_positions": 5}, {"roll_horizon_plies": 51},
-                {"roll_trials": 2.5}):
+                {"roll_trials": 2.5}, {"threads": 0}, {"threads": 3}, {"threads": True}):
         with pytest.raises(SearchSettingsError):
             SearchSettings(**bad)
 
@@ -282,3 +284,20 @@ def test_two_threads_ranking_at_once_with_different_settings_each_get_their_own_
     together = at_once(answers, [DEFAULT_SEARCH, NARROW, NARROW, DEFAULT_SEARCH])
     assert together == [alone[DEFAULT_SEARCH], alone[NARROW], alone[NARROW],
                         alone[DEFAULT_SEARCH]]
+
+
+@pytest.mark.parametrize("ply", [2, 3])
+def test_a_judgement_on_two_threads_is_the_same_bits_as_on_one(ply):
+    """A play judged with its root's rolls shared with a helper thread (the tutor's 3-ply
+    check) gives the very equity and chances one thread gives, at money and at a match
+    score where the side choosing flips at each ply, twice each (the rolls fall to the
+    threads differently each time)."""
+    ev.ensure_loaded()
+    afters = [ev.ranked_plays(pos.position_id, dice, 3, limit=1)[0].position_id
+              for pos, dice in _cases(4, seed=71)]
+    two = SearchSettings(threads=2)
+    for terms in (MONEY, MatchTerms(cube_value=2, cube_owner=1, length=7, away_me=4,
+                                    away_opp=2)):
+        one = ev.judge_plays(afters, ply, terms)
+        for _ in range(2):
+            assert ev.judge_plays(afters, ply, terms, two) == one

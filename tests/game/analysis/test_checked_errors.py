@@ -540,7 +540,7 @@ def test_a_cube_action_is_checked_by_the_3ply_cubeful_search_per_unit_of_cube():
     assert abs(centred.no_double_equity - formula.no_double_equity) > 0.01
 
 
-# ---- the tutor's checks, two at once (checking.PlayChecks) ------------------------------------
+# ---- the tutor's checks, one at a time on both cores (checking.PlayChecks) -------------------
 
 def listed_afters(position_id, dice, terms, count=3):
     ranked = evaluator.ranked_plays(Position.from_id(position_id), dice, review.REVIEW_LEVEL,
@@ -548,10 +548,10 @@ def listed_afters(position_id, dice, terms, count=3):
     return [c.play.after for c in list(ranked)[:count]]
 
 
-def test_plays_checked_two_at_once_are_judged_as_one_at_a_time():
+def test_plays_checked_on_two_threads_are_judged_as_on_one():
     position_id, dice, _, terms = CONFIRMED
     afters = listed_afters(position_id, dice, terms)
-    checks = checking.PlayChecks(terms, workers=2)
+    checks = checking.PlayChecks(terms, threads=2)
     checks.ahead(afters[:2])
     together = checks.judged(afters)
     alone = evaluator.judge_plays(afters, checking.CHECK_PLY, terms)
@@ -564,7 +564,7 @@ def test_a_check_asked_for_goes_before_the_checks_queued_ahead(monkeypatch):
     so the player waits for it, not for the listed plays behind."""
     first_started, go_on, order = threading.Event(), threading.Event(), []
 
-    def judge_plays(afters, ply, terms):
+    def judge_plays(afters, ply, terms, search=None):
         order.append(afters[0])
         if len(order) == 1:
             first_started.set()
@@ -574,7 +574,7 @@ def test_a_check_asked_for_goes_before_the_checks_queued_ahead(monkeypatch):
     monkeypatch.setattr(evaluator, "judge_plays", judge_plays)
     a, b, c = (Position.from_id(i) for i in ("4HPwATDgc/ABMA", "tykAgDvc2w0AQA",
                                               "vLcdAAB3YwAEOg"))
-    checks = checking.PlayChecks(workers=1)
+    checks = checking.PlayChecks(threads=1)
     checks.ahead([a, b])
     assert first_started.wait(10)
     asker = threading.Thread(target=checks.judged, args=([c],))
@@ -587,17 +587,73 @@ def test_a_check_asked_for_goes_before_the_checks_queued_ahead(monkeypatch):
     assert order == [a, c, b]
 
 
+def test_a_turn_over_starts_none_of_its_checks_still_queued(monkeypatch):
+    """PlayCoach.close at the turn's end (drop): the check being judged finishes, the plays
+    queued behind it and any queued ahead later are never judged; a play asked for is."""
+    first_started, go_on, order = threading.Event(), threading.Event(), []
+
+    def judge_plays(afters, ply, terms, search=None):
+        order.append(afters[0])
+        if len(order) == 1:
+            first_started.set()
+            go_on.wait(10)
+        return [(0.0, None)]
+
+    monkeypatch.setattr(evaluator, "judge_plays", judge_plays)
+    a, b, c = (Position.from_id(i) for i in ("4HPwATDgc/ABMA", "tykAgDvc2w0AQA",
+                                              "vLcdAAB3YwAEOg"))
+    checks = checking.PlayChecks(threads=1)
+    checks.ahead([a, b])
+    assert first_started.wait(10)
+    checks.drop()
+    checks.ahead([c])
+    go_on.set()
+    checks.settled()
+    assert order == [a]
+    assert checks.judged([c]) == [(0.0, None)] and order == [a, c]
+
+
+def test_a_tutor_check_uses_both_cores_unless_the_ranking_has_one(monkeypatch):
+    """The tutor's checks are judged one at a time, each on both threads (the same bits:
+    tests/native/test_search_determinism.py), but on one while `beside` says the ranking
+    still searches; never two judgements at once."""
+    seen, running, most = [], [0], [0]
+    ranking = threading.Event()
+
+    def judge_plays(afters, ply, terms, search=None):
+        running[0] += 1
+        most[0] = max(most[0], running[0])
+        seen.append((afters[0], ply, search.threads))
+        time.sleep(0.01)
+        running[0] -= 1
+        return [(0.0, None)]
+
+    monkeypatch.setattr(evaluator, "judge_plays", judge_plays)
+    a, b, c = (Position.from_id(i) for i in ("4HPwATDgc/ABMA", "tykAgDvc2w0AQA",
+                                              "vLcdAAB3YwAEOg"))
+    checks = checking.PlayChecks(threads=2, beside=lambda: not ranking.is_set())
+    checks.judged([a])
+    ranking.set()
+    checks.ahead([b, c])
+    checks.settled()
+    assert seen == [(a, checking.CHECK_PLY, 1), (b, checking.CHECK_PLY, 2),
+                    (c, checking.CHECK_PLY, 2)]
+    assert most[0] == 1
+    checking.PlayChecks(threads=1).judged([a])
+    assert seen[-1] == (a, checking.CHECK_PLY, 1)
+
+
 def test_a_check_that_fails_raises_in_the_player_asking_and_the_others_stand(monkeypatch):
     bad = Position.from_id("tykAgDvc2w0AQA")
 
-    def judge_plays(afters, ply, terms):
+    def judge_plays(afters, ply, terms, search=None):
         if afters[0] == bad:
             raise BackgammonError("no weights")
         return [(0.5, None)]
 
     monkeypatch.setattr(evaluator, "judge_plays", judge_plays)
     good = Position.from_id("4HPwATDgc/ABMA")
-    checks = checking.PlayChecks(workers=2)
+    checks = checking.PlayChecks(threads=2)
     checks.ahead([bad, good])
     with pytest.raises(BackgammonError, match="no weights"):
         checks.judged([good, bad])

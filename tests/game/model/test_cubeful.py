@@ -8,7 +8,7 @@ and bad terms refused with a named code at every depth."""
 import pytest
 
 from game.model import evaluator as ev
-from game.model.match_terms import MatchTerms
+from game.model.match_terms import MONEY, MatchTerms
 from game.model.position import Position
 from game.model.search_settings import SearchSettings
 from native import ffi, lib
@@ -238,6 +238,20 @@ def test_a_3ply_cube_decision_is_the_same_bits_every_time_cache_or_not():
     assert ev.cube_decision(GAMMONISH, 5, terms, THREE_PLY) == first
     uncached = SearchSettings(plies=3, cache=False)
     assert ev.cube_decision(GAMMONISH, 5, terms, uncached) == first
+
+
+@pytest.mark.parametrize("plies", [2, 3])
+def test_a_cube_decision_on_two_threads_is_the_same_bits_as_on_one(plies):
+    """The root's rolls shared with a helper thread (the tutor's 3-ply check): each roll's
+    values are summed in roll order whichever thread searched it, at money, at a match score
+    and with the cube owned, each twice (the helpers' rolls fall differently each time)."""
+    for terms in (MONEY, match(3, 3), match(4, 2, cube=2, owner=1)):
+        for position in (GAMMONISH, VOLATILE):
+            one = ev.cube_decision(position, 5, terms, SearchSettings(plies=plies))
+            for _ in range(2):
+                two = ev.cube_decision(position, 5, terms, SearchSettings(plies=plies,
+                                                                          threads=2))
+                assert two == one
 
 
 @pytest.mark.parametrize("fields, code", [
