@@ -271,23 +271,25 @@ static void evaluate0(const mg_board *b, float p[NN_OUT]) {
 
 void sr_eval0(const mg_board *b, float p[NN_OUT]) { evaluate0(b, p); }
 
-static void after_value(const mg_board *after, int ply, float q[NN_OUT]) {
+/* after_value, the rolls below it shared among the settings' threads when `shared` (a
+ * judgement's root) */
+static inline void after_value_at(const mg_board *after, int ply, int shared,
+                                  float q[NN_OUT]) {
     mg_board sw;
     float p[NN_OUT];
     mg_swap(after, &sw);
     if (ply == 0 || mg_result(&sw) != 0) evaluate0(&sw, p);
-    else { flip ^= 1; eval_rolls(&sw, ply, depth_of(ply), p); flip ^= 1; }
+    else {
+        flip ^= 1;
+        if (shared) eval_rolls_shared(&sw, ply, depth_of(ply), p);
+        else eval_rolls(&sw, ply, depth_of(ply), p);
+        flip ^= 1;
+    }
     ev_invert(p, q);
 }
 
-/* after_value at a judgement's root: its rolls shared among the settings' threads */
-static void after_value_shared(const mg_board *after, int ply, float q[NN_OUT]) {
-    mg_board sw;
-    float p[NN_OUT];
-    mg_swap(after, &sw);
-    if (ply == 0 || mg_result(&sw) != 0) evaluate0(&sw, p);
-    else { flip ^= 1; eval_rolls_shared(&sw, ply, depth_of(ply), p); flip ^= 1; }
-    ev_invert(p, q);
+static void after_value(const mg_board *after, int ply, float q[NN_OUT]) {
+    after_value_at(after, ply, 0, q);
 }
 
 /* A whole 3-ply judgement outside a ranking is judged as level 5's 3-ply pass judges (each
@@ -312,7 +314,7 @@ float sr_judge_after(const mg_board *after, int ply, float p[NN_OUT]) {
     if (ply > 3) ply = 3;
     flip = 0;
     lean_pass(ply >= 3);
-    after_value_shared(after, ply, p);
+    after_value_at(after, ply, 1, p);
     lean_pass(0);
     return score(p);
 }

@@ -559,9 +559,9 @@ def test_plays_checked_on_two_threads_are_judged_as_on_one():
     assert [c for _, c in together] == [c for _, c in alone]
 
 
-def test_a_check_asked_for_goes_before_the_checks_queued_ahead(monkeypatch):
-    """One worker: while it judges the first play queued, the play asked for jumps the queue,
-    so the player waits for it, not for the listed plays behind."""
+def first_check_held(monkeypatch):
+    """The 3-ply judgement faked: it records each play judged, and the first waits until
+    released; (started, release, the plays judged in order, three plays)."""
     first_started, go_on, order = threading.Event(), threading.Event(), []
 
     def judge_plays(afters, ply, terms, search=None):
@@ -572,8 +572,15 @@ def test_a_check_asked_for_goes_before_the_checks_queued_ahead(monkeypatch):
         return [(0.0, None)]
 
     monkeypatch.setattr(evaluator, "judge_plays", judge_plays)
-    a, b, c = (Position.from_id(i) for i in ("4HPwATDgc/ABMA", "tykAgDvc2w0AQA",
-                                              "vLcdAAB3YwAEOg"))
+    plays = tuple(Position.from_id(i) for i in ("4HPwATDgc/ABMA", "tykAgDvc2w0AQA",
+                                                "vLcdAAB3YwAEOg"))
+    return first_started, go_on, order, plays
+
+
+def test_a_check_asked_for_goes_before_the_checks_queued_ahead(monkeypatch):
+    """One worker: while it judges the first play queued, the play asked for jumps the queue,
+    so the player waits for it, not for the listed plays behind."""
+    first_started, go_on, order, (a, b, c) = first_check_held(monkeypatch)
     checks = checking.PlayChecks(threads=1)
     checks.ahead([a, b])
     assert first_started.wait(10)
@@ -590,18 +597,7 @@ def test_a_check_asked_for_goes_before_the_checks_queued_ahead(monkeypatch):
 def test_a_turn_over_starts_none_of_its_checks_still_queued(monkeypatch):
     """PlayCoach.close at the turn's end (drop): the check being judged finishes, the plays
     queued behind it and any queued ahead later are never judged; a play asked for is."""
-    first_started, go_on, order = threading.Event(), threading.Event(), []
-
-    def judge_plays(afters, ply, terms, search=None):
-        order.append(afters[0])
-        if len(order) == 1:
-            first_started.set()
-            go_on.wait(10)
-        return [(0.0, None)]
-
-    monkeypatch.setattr(evaluator, "judge_plays", judge_plays)
-    a, b, c = (Position.from_id(i) for i in ("4HPwATDgc/ABMA", "tykAgDvc2w0AQA",
-                                              "vLcdAAB3YwAEOg"))
+    first_started, go_on, order, (a, b, c) = first_check_held(monkeypatch)
     checks = checking.PlayChecks(threads=1)
     checks.ahead([a, b])
     assert first_started.wait(10)
