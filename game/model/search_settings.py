@@ -16,8 +16,9 @@ class SearchSettingsError(ValueError):
 class SearchSettings:
     """Level 5's deepest ply (2 or 3), its work and deep budgets (positions evaluated), its
     rollouts of the closest candidates (trials 0 = none, horizon in plies), the 0-ply
-    cache switch and the threads a cube decision's root shares its rolls among (the same
-    answer, sooner on idle cores). The defaults are the engine's (bg_search_defaults)."""
+    cache switch and the threads a cube decision's or a play judgement's root shares its
+    rolls among (the same answer, sooner on idle cores). The defaults are the engine's
+    (bg_search_defaults)."""
     plies: int = 2
     work_budget_positions: int = 300_000
     deep_budget_positions: int = 800_000

@@ -5,9 +5,10 @@ the size the option names is said on the message line before the turn goes on, w
 play or action and the error made: T or U takes it back (D doubles instead of a missed
 double), ENTER keeps it. A warning is checked at 3 plies before it is said, as the CHECKED
 review charges (game/analysis/checking.py): one the check clears is not said. The judging
-runs in a thread from the turn's start, the listed plays' 3-ply checks on two more (two at
-once: checking.PlayChecks; a cube action's 3-ply search shares its rolls between two), and
-the frames go on while a verdict is awaited. Not the review
+runs in a thread from the turn's start, the listed plays' 3-ply checks in one more, one at a
+time with each search's rolls shared between two threads (checking.PlayChecks; one while the
+ranking searches), a cube action's 3-ply search as well, and the frames go on while a
+verdict is awaited. Not the review
 after the game, not the turn's keys (game/scenes/), and silent when the option is OFF: the
 1983 game is then unchanged."""
 from __future__ import annotations
@@ -40,8 +41,8 @@ TAKE_BACK_KEYS = ("T", "U")
 OFFER = "T/U: take it back  ENTER: keep"
 DOUBLE_INSTEAD_KEYS = ("D",)                       # a missed double: double after all
 DOUBLE_OFFER = "D: double  ENTER: roll"
-CHECK_THREADS = 2                                  # plays checked at once (the cores), and
-                                                   # the threads of a 3-ply cube search
+CHECK_THREADS = 2                                  # the threads a check's search shares its
+                                                   # rolls among (the cores)
 OFFER_ROW = S.BOTTOM_FIRST_ROW - 1                 # across the board between its halves
 OFFER_ATTR = S.attr(S.BLACK, S.YELLOW, bright=True)  # as the game-over banner there
 MARK_ATTR = {"?": S.attr(S.BLACK, S.YELLOW, bright=True),   # as the review's marks

@@ -127,17 +127,6 @@ static void sum_rolls(const float q[SR_ROLLS][NN_OUT], float p[NN_OUT]) {
     for (int k = 0; k < NN_OUT; k++) p[k] = sum[k] / 36.0f;
 }
 
-/* Probabilities for the side on roll averaged over its 21 rolls, each answered by its best
- * play at 0-ply, then (ply >= 2) the best one or two of those re-judged one ply deeper. */
-static void eval_rolls(const mg_board *pos, int ply, int depth, float p[NN_OUT]) {
-    float q[SR_ROLLS][NN_OUT];
-    if (lean && work > deep_limit) over = 1;
-    if (over) return;   /* a given-up 3-ply pass: its values are thrown away */
-    for (int r = 0; r < SR_ROLLS; r++)
-        roll_best(pos, ply, depth, sr_roll_d1[r], sr_roll_d2[r], q[r]);
-    sum_rolls((const float (*)[NN_OUT])q, p);
-}
-
 /* sr_share_rolls' work: the caller's search state, copied into each helper before it takes
  * rolls, and the next roll not yet taken */
 typedef struct {
@@ -182,19 +171,24 @@ void sr_share_rolls(int threads, sr_roll_fn fn, void *ctx) {
     for (int i = 0; i < started; i++) bg_thread_join(&helpers[i]);
 }
 
-/* eval_rolls at a judgement's root with its rolls shared among cfg.threads threads */
-typedef struct { const mg_board *pos; int ply, depth; float (*q)[NN_OUT]; } root_rolls;
+/* A node's rolls, each roll's answer in a row of its own (sr_share_rolls) */
+typedef struct { const mg_board *pos; int ply, depth; float (*q)[NN_OUT]; } node_rolls;
 
-static void root_roll(void *ctx, int r) {
-    const root_rolls *root = ctx;
-    roll_best(root->pos, root->ply, root->depth, sr_roll_d1[r], sr_roll_d2[r], root->q[r]);
+static void node_roll(void *ctx, int r) {
+    const node_rolls *at = ctx;
+    roll_best(at->pos, at->ply, at->depth, sr_roll_d1[r], sr_roll_d2[r], at->q[r]);
 }
 
-static void eval_rolls_shared(const mg_board *pos, int ply, int depth, float p[NN_OUT]) {
-    if (cfg.threads <= 1 || ply < 2) { eval_rolls(pos, ply, depth, p); return; }
+/* Probabilities for the side on roll averaged over its 21 rolls, each answered by its best
+ * play at 0-ply, then (ply >= 2) the best one or two of those re-judged one ply deeper; the
+ * rolls shared among `threads` threads (sr_share_rolls: a judgement's root; the same bits) */
+static void eval_rolls(const mg_board *pos, int ply, int depth, int threads, float p[NN_OUT]) {
     float q[SR_ROLLS][NN_OUT];
-    root_rolls root = {pos, ply, depth, q};
-    sr_share_rolls(cfg.threads, root_roll, &root);
+    if (lean && work > deep_limit) over = 1;
+    if (over) return;   /* a given-up 3-ply pass: its values are thrown away */
+    node_rolls at = {pos, ply, depth, q};
+    if (threads > 1) sr_share_rolls(threads, node_roll, &at);
+    else for (int r = 0; r < SR_ROLLS; r++) node_roll(&at, r);
     sum_rolls((const float (*)[NN_OUT])q, p);
 }
 
@@ -271,25 +265,19 @@ static void evaluate0(const mg_board *b, float p[NN_OUT]) {
 
 void sr_eval0(const mg_board *b, float p[NN_OUT]) { evaluate0(b, p); }
 
-/* after_value, the rolls below it shared among the settings' threads when `shared` (a
- * judgement's root) */
-static inline void after_value_at(const mg_board *after, int ply, int shared,
+/* after_value, the rolls below it shared among `threads` threads (a judgement's root) */
+static inline void after_value_at(const mg_board *after, int ply, int threads,
                                   float q[NN_OUT]) {
     mg_board sw;
     float p[NN_OUT];
     mg_swap(after, &sw);
     if (ply == 0 || mg_result(&sw) != 0) evaluate0(&sw, p);
-    else {
-        flip ^= 1;
-        if (shared) eval_rolls_shared(&sw, ply, depth_of(ply), p);
-        else eval_rolls(&sw, ply, depth_of(ply), p);
-        flip ^= 1;
-    }
+    else { flip ^= 1; eval_rolls(&sw, ply, depth_of(ply), threads, p); flip ^= 1; }
     ev_invert(p, q);
 }
 
 static void after_value(const mg_board *after, int ply, float q[NN_OUT]) {
-    after_value_at(after, ply, 0, q);
+    after_value_at(after, ply, 1, q);
 }
 
 /* A whole 3-ply judgement outside a ranking is judged as level 5's 3-ply pass judges (each
@@ -305,7 +293,7 @@ void sr_eval_ply(const mg_board *pos, int ply, float p[NN_OUT]) {
     if (ply > 3) ply = 3;
     flip = 0;
     lean_pass(ply >= 3);
-    eval_rolls(pos, ply, 4, p);   /* buf[4] for the root rolls; deeper passes use 1..3 */
+    eval_rolls(pos, ply, 4, 1, p);   /* buf[4] for the root rolls; deeper passes use 1..3 */
     lean_pass(0);
 }
 
@@ -314,7 +302,7 @@ float sr_judge_after(const mg_board *after, int ply, float p[NN_OUT]) {
     if (ply > 3) ply = 3;
     flip = 0;
     lean_pass(ply >= 3);
-    after_value_at(after, ply, 1, p);
+    after_value_at(after, ply, ply >= 2 ? cfg.threads : 1, p);
     lean_pass(0);
     return score(p);
 }
